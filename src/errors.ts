@@ -1,0 +1,128 @@
+/**
+ * The ParquetryError family. Every failure the library raises on purpose is one
+ * of these, so callers can tell a bad file from a bug, and the message names
+ * where in the file the problem sits.
+ */
+
+/** Where an error happened. Lower layers fill what they know; outer layers add the rest. */
+export interface ErrorContext {
+  /** File name or URL, when the source has one. */
+  file?: string;
+  /** Absolute byte offset in the file. */
+  offset?: number;
+  rowGroup?: number;
+  /** Dotted column path, e.g. `a.list.element`. */
+  column?: string;
+  /** Page index within the column chunk (0 = first page, dictionary page included). */
+  page?: number;
+}
+
+export type ErrorCode =
+  | 'CORRUPT' // the bytes contradict the format or themselves
+  | 'UNSUPPORTED' // valid, but a feature this version does not implement (LZO, encryption)
+  | 'CHECKSUM' // a stored checksum does not match the data
+  | 'INVALID_ARGUMENT' // the caller asked for something impossible
+  | 'IO' // the source or sink failed
+  | 'LIMIT'; // the data is valid but exceeds what this runtime can hold
+
+function describe(ctx: ErrorContext): string {
+  const parts: string[] = [];
+  if (ctx.file !== undefined) parts.push(`file ${ctx.file}`);
+  if (ctx.offset !== undefined) parts.push(`offset ${ctx.offset}`);
+  if (ctx.rowGroup !== undefined) parts.push(`row group ${ctx.rowGroup}`);
+  if (ctx.column !== undefined) parts.push(`column ${ctx.column}`);
+  if (ctx.page !== undefined) parts.push(`page ${ctx.page}`);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
+export class ParquetryError extends Error {
+  readonly code: ErrorCode;
+  readonly context: ErrorContext;
+  /** The message without the location suffix. */
+  readonly detail: string;
+
+  constructor(code: ErrorCode, detail: string, context: ErrorContext = {}, options?: { cause?: unknown }) {
+    super(detail + describe(context), options);
+    this.code = code;
+    this.detail = detail;
+    this.context = { ...context };
+    this.name = new.target.name;
+  }
+
+  /**
+   * Adds location facts an inner layer could not know (the row group, say),
+   * keeping any the inner layer already set. Mutates and returns this error.
+   */
+  within(ctx: ErrorContext): this {
+    for (const [k, v] of Object.entries(ctx) as [keyof ErrorContext, never][]) {
+      if (v !== undefined && this.context[k] === undefined) this.context[k] = v;
+    }
+    this.message = this.detail + describe(this.context);
+    return this;
+  }
+}
+
+/** The file's bytes are not valid: truncated, inconsistent, or out of range. */
+export class CorruptFileError extends ParquetryError {
+  constructor(detail: string, context?: ErrorContext, options?: { cause?: unknown }) {
+    super('CORRUPT', detail, context, options);
+  }
+}
+
+/** A valid feature this version cannot handle (LZO, encryption, ...). */
+export class UnsupportedError extends ParquetryError {
+  constructor(detail: string, context?: ErrorContext) {
+    super('UNSUPPORTED', detail, context);
+  }
+}
+
+/** A stored checksum does not match the bytes. */
+export class ChecksumError extends ParquetryError {
+  constructor(detail: string, context?: ErrorContext) {
+    super('CHECKSUM', detail, context);
+  }
+}
+
+/** The caller passed an option or value that cannot work. */
+export class InvalidArgumentError extends ParquetryError {
+  constructor(detail: string, context?: ErrorContext) {
+    super('INVALID_ARGUMENT', detail, context);
+  }
+}
+
+/** Reading from a source or writing to a sink failed. */
+export class IOError extends ParquetryError {
+  constructor(detail: string, context?: ErrorContext, options?: { cause?: unknown }) {
+    super('IO', detail, context, options);
+  }
+}
+
+/** Valid data too large for this runtime (a string over V8's limit, a buffer over 2 GiB). */
+export class LimitError extends ParquetryError {
+  constructor(detail: string, context?: ErrorContext) {
+    super('LIMIT', detail, context);
+  }
+}
+
+/**
+ * Runs `fn`, and adds `ctx` to any ParquetryError it throws. Any other
+ * exception from decoding a file (a RangeError from a typed array, say) is a
+ * sign of corrupt input that slipped past a check, so it is wrapped as
+ * CorruptFileError rather than let through untyped.
+ */
+export function withContext<T>(ctx: ErrorContext, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw asParquetryError(e, ctx);
+  }
+}
+
+export function asParquetryError(e: unknown, ctx: ErrorContext): ParquetryError {
+  if (e instanceof ParquetryError) return e.within(ctx);
+  if (e instanceof RangeError && /Invalid string length|Array buffer allocation failed|Invalid typed array length/.test(e.message)) {
+    return new LimitError(e.message, ctx);
+  }
+  const msg = e instanceof Error ? e.message : String(e);
+  return new CorruptFileError(`unexpected failure while decoding: ${msg}`, ctx, { cause: e });
+}
