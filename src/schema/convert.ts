@@ -1,0 +1,205 @@
+import { isByteArrays, type ByteArrays, type Values } from '../encodings/types.js';
+import { formatDate, formatTime, formatTimestamp } from '../text/temporal.js';
+import { utf8Decode } from '../text/utf8.js';
+import type { LeafKind, TimeUnit } from './logical.js';
+
+/**
+ * Turns decoded physical values into the JS values users see. Lossless by
+ * default (README: "Type mapping"); each option trades exactness for
+ * convenience and is off unless asked for.
+ */
+export interface ValueOptions {
+  /** INT64 (and UINT_64, INT96 nanos, 64-bit times) as `number` instead of `bigint`. Values beyond 2^53 lose precision. */
+  int64?: 'bigint' | 'number';
+  /** DECIMAL as an exact string (default) or a `number`. */
+  decimal?: 'string' | 'number';
+  /**
+   * DATE, TIME, TIMESTAMP and INT96: `raw` (default) gives the stored integer in
+   * its unit (days, ms/us/ns); `iso` the exact ISO-8601 text; `date` a JS Date
+   * (DATE and TIMESTAMP only; sub-millisecond digits are dropped).
+   */
+  temporal?: 'raw' | 'iso' | 'date';
+}
+
+export type ValueAt = (i: number) => unknown;
+
+const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+export function hex(data: Uint8Array, start = 0, end = data.length): string {
+  let s = '';
+  for (let i = start; i < end; i++) s += HEX[data[i]!];
+  return s;
+}
+
+/** Big-endian two's-complement bytes as a bigint (DECIMAL on binary storage). */
+export function bigEndianSigned(data: Uint8Array, start: number, end: number): bigint {
+  if (end <= start) return 0n;
+  let v = 0n;
+  // Eight bytes at a time keeps the bigint work small for 16-byte decimals.
+  let i = start;
+  for (; i + 8 <= end; i += 8) {
+    let hi = 0;
+    let lo = 0;
+    for (let j = 0; j < 4; j++) hi = hi * 256 + data[i + j]!;
+    for (let j = 4; j < 8; j++) lo = lo * 256 + data[i + j]!;
+    v = (v << 64n) | (BigInt(hi) << 32n) | BigInt(lo);
+  }
+  for (; i < end; i++) v = (v << 8n) | BigInt(data[i]!);
+  const bits = BigInt((end - start) * 8);
+  return BigInt.asIntN(Number(bits), v);
+}
+
+/** An unscaled integer as exact decimal text with `scale` digits after the point. */
+export function formatDecimal(unscaled: bigint, scale: number): string {
+  const neg = unscaled < 0n;
+  let digits = (neg ? -unscaled : unscaled).toString();
+  if (scale <= 0) return (neg ? '-' : '') + digits + (scale < 0 ? '0'.repeat(-scale) : '');
+  if (digits.length <= scale) digits = '0'.repeat(scale - digits.length + 1) + digits;
+  return (neg ? '-' : '') + digits.slice(0, digits.length - scale) + '.' + digits.slice(digits.length - scale);
+}
+
+export function formatUuid(b: Uint8Array, o: number): string {
+  const h = hex(b, o, o + 16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** IEEE half precision to double (exact). */
+export function float16(lo: number, hi: number): number {
+  const bits = (hi << 8) | lo;
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exp = (bits >> 10) & 0x1f;
+  const frac = bits & 0x3ff;
+  if (exp === 0) return sign * frac * 2 ** -24;
+  if (exp === 31) return frac ? NaN : sign * Infinity;
+  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
+}
+
+const JULIAN_EPOCH_DAY = 2440588n;
+const MICROS_PER_DAY = 86_400_000_000n;
+
+/**
+ * INT96 timestamp: 8 bytes of nanoseconds within the day, then a 4-byte Julian
+ * day, little-endian. Spark computes the microseconds in wrapping 64-bit
+ * arithmetic, and writes dates past the int64-nanosecond range (year 2262) in a
+ * form only that arithmetic reads back (int96_from_spark.md), so we do the same:
+ * the result is exact for every value Spark can write.
+ */
+export function int96Nanos(b: Uint8Array, o: number): bigint {
+  const dv = new DataView(b.buffer, b.byteOffset + o, 12);
+  const nanos = dv.getBigInt64(0, true);
+  const day = BigInt(dv.getInt32(8, true));
+  const micros = BigInt.asIntN(64, (day - JULIAN_EPOCH_DAY) * MICROS_PER_DAY + nanos / 1000n);
+  return micros * 1000n + (nanos % 1000n);
+}
+
+const MS_PER_UNIT: Record<TimeUnit, bigint> = { MILLIS: 1n, MICROS: 1000n, NANOS: 1_000_000n };
+
+function int64Out(v: bigint, opts: ValueOptions): bigint | number {
+  return opts.int64 === 'number' ? Number(v) : v;
+}
+
+function temporalOut(v: bigint, unit: TimeUnit, utc: boolean, opts: ValueOptions): unknown {
+  switch (opts.temporal) {
+    case 'iso': return formatTimestamp(v, unit, utc);
+    case 'date': {
+      const per = MS_PER_UNIT[unit];
+      const q = v / per;
+      return new Date(Number(v % per !== 0n && v < 0n ? q - 1n : q));
+    }
+    default: return int64Out(v, opts);
+  }
+}
+
+/**
+ * A function giving the JS value of the i-th value in `values`, for a leaf of
+ * the given kind. Built once per column chunk, so the per-value path is a
+ * closure call with no type dispatch.
+ */
+export function valueReader(kind: LeafKind, values: Values, opts: ValueOptions = {}): ValueAt {
+  if (isByteArrays(values)) return bytesReader(kind, values, opts);
+  switch (kind.kind) {
+    case 'boolean': {
+      const a = values as Uint8Array;
+      return (i) => a[i] !== 0;
+    }
+    case 'float': {
+      const a = values as Float32Array | Float64Array;
+      return (i) => a[i];
+    }
+    case 'null':
+      return () => null;
+    case 'date': {
+      const a = values as Int32Array;
+      if (opts.temporal === 'iso') return (i) => formatDate(a[i]!);
+      if (opts.temporal === 'date') return (i) => new Date(a[i]! * 86_400_000);
+      return (i) => a[i];
+    }
+    case 'time': {
+      const { unit } = kind;
+      if (values instanceof Int32Array) {
+        return opts.temporal === 'iso' ? (i) => formatTime(values[i]!, unit) : (i) => values[i];
+      }
+      const a = values as BigInt64Array;
+      return opts.temporal === 'iso' ? (i) => formatTime(a[i]!, unit) : (i) => int64Out(a[i]!, opts);
+    }
+    case 'timestamp': {
+      const { unit, utc } = kind;
+      const a = values as BigInt64Array;
+      return (i) => temporalOut(a[i]!, unit, utc, opts);
+    }
+    case 'decimal': {
+      const { scale } = kind;
+      const a = values as Int32Array | BigInt64Array;
+      if (opts.decimal === 'number') return (i) => Number(a[i]!) / 10 ** scale;
+      return (i) => formatDecimal(BigInt(a[i]!), scale);
+    }
+    case 'int': {
+      if (values instanceof BigInt64Array) {
+        if (!kind.signed) return opts.int64 === 'number' ? (i) => Number(BigInt.asUintN(64, values[i]!)) : (i) => BigInt.asUintN(64, values[i]!);
+        return opts.int64 === 'number' ? (i) => Number(values[i]!) : (i) => values[i];
+      }
+      const a = values as Int32Array;
+      if (kind.signed) return (i) => a[i];
+      // Unsigned 8/16/32-bit values are stored in INT32; reinterpret the bits.
+      if (kind.bitWidth === 32) return (i) => a[i]! >>> 0;
+      const mask = kind.bitWidth === 8 ? 0xff : 0xffff;
+      return (i) => a[i]! & mask;
+    }
+    default: {
+      // A kind that does not fit the physical type falls back to the physical value.
+      const a = values as Int32Array | BigInt64Array | Float32Array | Float64Array | Uint8Array;
+      if (a instanceof BigInt64Array) return (i) => int64Out(a[i]!, opts);
+      return (i) => a[i];
+    }
+  }
+}
+
+function bytesReader(kind: LeafKind, v: ByteArrays, opts: ValueOptions): ValueAt {
+  const { data, offsets } = v;
+  switch (kind.kind) {
+    case 'string':
+      return (i) => utf8Decode(data, offsets[i]!, offsets[i + 1]!);
+    case 'uuid':
+      return (i) => formatUuid(data, offsets[i]!);
+    case 'float16':
+      return (i) => float16(data[offsets[i]!]!, data[offsets[i]! + 1]!);
+    case 'decimal': {
+      const { scale } = kind;
+      if (opts.decimal === 'number') return (i) => Number(bigEndianSigned(data, offsets[i]!, offsets[i + 1]!)) / 10 ** scale;
+      return (i) => formatDecimal(bigEndianSigned(data, offsets[i]!, offsets[i + 1]!), scale);
+    }
+    case 'interval': {
+      const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+      return (i) => {
+        const o = offsets[i]!;
+        return { months: dv.getUint32(o, true), days: dv.getUint32(o + 4, true), millis: dv.getUint32(o + 8, true) };
+      };
+    }
+    case 'int96':
+      return (i) => temporalOut(int96Nanos(data, offsets[i]!), 'NANOS', true, opts);
+    case 'null':
+      return () => null;
+    default:
+      return (i) => data.slice(offsets[i]!, offsets[i + 1]!);
+  }
+}
