@@ -1,0 +1,114 @@
+/**
+ * Decode and encode entry points for the parquet.thrift structs. Each is the
+ * compiled table of tables.ts; the codecs are built once, at module load.
+ */
+
+import { ByteCursor } from '../../bytes/cursor.js';
+import type { ByteWriter } from '../../bytes/writer.js';
+import { compileStruct, decodeStruct, encodeStruct } from '../thrift/codec.js';
+import type { StructCodec } from '../thrift/codec.js';
+import * as tables from './tables.js';
+import type {
+  BloomFilterHeader,
+  ColumnChunk,
+  ColumnIndex,
+  ColumnMetaData,
+  FileCryptoMetaData,
+  FileMetaData,
+  OffsetIndex,
+  PageHeader,
+  RowGroup,
+  SchemaElement,
+  Statistics,
+} from './types.js';
+
+export const fileMetaDataCodec: StructCodec<FileMetaData> = compileStruct(tables.FileMetaData);
+export const pageHeaderCodec: StructCodec<PageHeader> = compileStruct(tables.PageHeader);
+export const columnIndexCodec: StructCodec<ColumnIndex> = compileStruct(tables.ColumnIndex);
+export const offsetIndexCodec: StructCodec<OffsetIndex> = compileStruct(tables.OffsetIndex);
+export const bloomFilterHeaderCodec: StructCodec<BloomFilterHeader> = compileStruct(tables.BloomFilterHeader);
+export const fileCryptoMetaDataCodec: StructCodec<FileCryptoMetaData> = compileStruct(tables.FileCryptoMetaData);
+export const columnMetaDataCodec: StructCodec<ColumnMetaData> = compileStruct(tables.ColumnMetaData);
+export const columnChunkCodec: StructCodec<ColumnChunk> = compileStruct(tables.ColumnChunk);
+export const rowGroupCodec: StructCodec<RowGroup> = compileStruct(tables.RowGroup);
+export const schemaElementCodec: StructCodec<SchemaElement> = compileStruct(tables.SchemaElement);
+export const statisticsCodec: StructCodec<Statistics> = compileStruct(tables.Statistics);
+
+// ------------------------------------------------------------------ decode
+
+/**
+ * Decodes the footer's FileMetaData from `buf` (the footer bytes, starting
+ * at the struct). `base` is the absolute file offset of buf[0], for error
+ * messages. Bytes after the struct are ignored (a plaintext footer of an
+ * encrypted file is followed by its signature); use decodeFileMetaDataAt to
+ * learn where the struct ended.
+ */
+export function decodeFileMetaData(buf: Uint8Array, base = 0): FileMetaData {
+  return decodeStruct(fileMetaDataCodec, new ByteCursor(buf, 0, buf.length, base));
+}
+
+/** Decodes a FileMetaData at the cursor, advancing it past the struct. */
+export function decodeFileMetaDataAt(cursor: ByteCursor): FileMetaData {
+  return decodeStruct(fileMetaDataCodec, cursor);
+}
+
+/**
+ * Decodes a page header at the cursor and advances it: afterwards
+ * `cursor.pos` is the first byte of the page's data.
+ */
+export function decodePageHeader(cursor: ByteCursor): PageHeader {
+  return decodeStruct(pageHeaderCodec, cursor);
+}
+
+export function decodeColumnIndex(cursor: ByteCursor): ColumnIndex {
+  return decodeStruct(columnIndexCodec, cursor);
+}
+
+export function decodeOffsetIndex(cursor: ByteCursor): OffsetIndex {
+  return decodeStruct(offsetIndexCodec, cursor);
+}
+
+/** Decodes a bloom filter header; afterwards `cursor.pos` is the first byte of the bitset. */
+export function decodeBloomFilterHeader(cursor: ByteCursor): BloomFilterHeader {
+  return decodeStruct(bloomFilterHeaderCodec, cursor);
+}
+
+/** The FileCryptoMetaData at the start of an encrypted-footer file's footer. */
+export function decodeFileCryptoMetaData(cursor: ByteCursor): FileCryptoMetaData {
+  return decodeStruct(fileCryptoMetaDataCodec, cursor);
+}
+
+/** A ColumnMetaData on its own (ColumnChunk.encrypted_column_metadata, once decrypted). */
+export function decodeColumnMetaData(cursor: ByteCursor): ColumnMetaData {
+  return decodeStruct(columnMetaDataCodec, cursor);
+}
+
+// ------------------------------------------------------------------ encode
+
+export function encodeFileMetaData(m: FileMetaData, w: ByteWriter): void {
+  encodeStruct(fileMetaDataCodec, m, w);
+}
+
+export function encodePageHeader(h: PageHeader, w: ByteWriter): void {
+  encodeStruct(pageHeaderCodec, h, w);
+}
+
+export function encodeColumnIndex(ci: ColumnIndex, w: ByteWriter): void {
+  encodeStruct(columnIndexCodec, ci, w);
+}
+
+export function encodeOffsetIndex(oi: OffsetIndex, w: ByteWriter): void {
+  encodeStruct(offsetIndexCodec, oi, w);
+}
+
+export function encodeBloomFilterHeader(h: BloomFilterHeader, w: ByteWriter): void {
+  encodeStruct(bloomFilterHeaderCodec, h, w);
+}
+
+export function encodeFileCryptoMetaData(m: FileCryptoMetaData, w: ByteWriter): void {
+  encodeStruct(fileCryptoMetaDataCodec, m, w);
+}
+
+export function encodeColumnMetaData(m: ColumnMetaData, w: ByteWriter): void {
+  encodeStruct(columnMetaDataCodec, m, w);
+}
