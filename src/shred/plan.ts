@@ -1,4 +1,4 @@
-import type { GroupNode, LeafNode, SchemaNode } from '../schema/tree.js';
+import { leavesOf, type GroupNode, type LeafNode, type SchemaNode } from '../schema/tree.js';
 
 /**
  * How to rebuild one field's values from its leaves' levels: the schema with
@@ -64,13 +64,15 @@ export interface RecordPlan {
 }
 
 /**
- * Plans the given top-level fields (all of the root's children by default).
- * Projection happens before planning: pass a pruned root.
+ * Plans the record. `keep` projects: fields with no kept leaf under them are
+ * left out. LIST and MAP shapes are decided on the full schema first, so a
+ * projection never changes how a list's elements are read.
  */
-export function planRecord(root: GroupNode): RecordPlan {
+export function planRecord(root: GroupNode, keep: (leaf: LeafNode) => boolean = () => true): RecordPlan {
   const leaves: LeafNode[] = [];
 
   function leafPlan(node: LeafNode, def: number, nullable: boolean): LeafPlan {
+    if (!keep(node)) return { t: 'leaf', leaf: node, def, nullable, first: leaves.length, width: 0 };
     leaves.push(node);
     return { t: 'leaf', leaf: node, def, nullable, first: leaves.length - 1, width: 1 };
   }
@@ -86,14 +88,19 @@ export function planRecord(root: GroupNode): RecordPlan {
       const map = planMap(node, def, nullable);
       if (map) return map;
     } else if (node.kind === 'variant') {
+      // A variant decodes only from all its parts: projecting any part keeps the whole group.
+      if (!leavesOf(node).some(keep)) return { t: 'leaf', leaf: leavesOf(node)[0]!, def, nullable, first: start, width: 0 } as LeafPlan;
+      const outer = keep;
+      keep = () => true;
       const parts = planStruct(node, def, nullable, start);
+      keep = outer;
       return { t: 'variant', node, parts, def, nullable, first: start, width: leaves.length - start };
     }
     return planStruct(node, def, nullable, start);
   }
 
   function planStruct(node: GroupNode, def: number, nullable: boolean, start: number): StructPlan {
-    const fields = node.children.map((c) => ({ name: c.name, plan: planField(c) }));
+    const fields = planFields(node);
     return { t: 'struct', node, fields, def, nullable, first: start, width: leaves.length - start };
   }
 
@@ -115,7 +122,8 @@ export function planRecord(root: GroupNode): RecordPlan {
     if (repeated.isLeaf) {
       element = leafPlan(repeated, repeated.defLevel, false);
     } else if (repeated.children.length > 1 || repeated.name === 'array' || repeated.name === `${node.name}_tuple`) {
-      element = planStruct(repeated, repeated.defLevel, false, start);
+      // The repeated group is the element itself (a struct, or a list when it is annotated LIST).
+      element = planValue(repeated, repeated.defLevel, false);
     } else {
       element = planField(repeated.children[0]!);
     }
@@ -132,6 +140,10 @@ export function planRecord(root: GroupNode): RecordPlan {
     return { t: 'map', def, nullable, elementDef: kv.defLevel, rep: kv.repLevel, entry, keyName: keyNode.name, valueName: valueNode?.name, first: start, width: leaves.length - start };
   }
 
-  const fields = root.children.map((c) => ({ name: c.name, plan: planField(c) }));
-  return { fields, leaves };
+  /** The children of a group, less those projected away (no kept leaf under them). */
+  function planFields(node: GroupNode): { name: string; plan: Plan }[] {
+    return node.children.map((c) => ({ name: c.name, plan: planField(c) })).filter((f) => f.plan.width > 0);
+  }
+
+  return { fields: planFields(root), leaves };
 }

@@ -84,10 +84,11 @@ function value(p: Plan, v: unknown): string {
     }
     case 'list': return `[${(v as unknown[]).map((e) => value(p.element, e)).join(',')}]`;
     case 'map': {
-      const key = p.entry.fields.find((f) => f.name === p.keyName)!.plan;
-      const val = p.valueName === undefined ? undefined : p.entry.fields.find((f) => f.name === p.valueName)!.plan;
+      const key = p.entry.fields.find((f) => f.name === p.keyName)?.plan;
+      const val = p.entry.fields.find((f) => f.name === p.valueName)?.plan;
       const entries = v as { key: unknown; value: unknown }[];
-      return `[${entries.map((e) => `{"key":${value(key, e.key)},"value":${val ? value(val, e.value) : 'null'}}`).join(',')}]`;
+      const text = (q: Plan | undefined, x: unknown) => (q ? value(q, x) : 'null');
+      return `[${entries.map((e) => `{"key":${text(key, e.key)},"value":${text(val, e.value)}}`).join(',')}]`;
     }
     case 'variant': return canonicalVariant(v);
   }

@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError as CommanderArgError } from 'commander';
+import { openParquet, ParquetryError, canonicalRow, formatSchema } from '../node/index.js';
+import type { ParquetReader } from '../parquet/reader.js';
+import { formatMetadata, metadataSummary } from './meta.js';
+import { Output } from './output.js';
+import { renderRecord, renderTable } from './render.js';
+
+function count(value: string): number {
+  if (!/^\d+$/.test(value)) throw new CommanderArgError('must be a non-negative whole number');
+  return Number(value);
+}
+
+function columnList(value: string): string[] {
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+async function withReader(file: string, fn: (r: ParquetReader) => Promise<void>): Promise<void> {
+  const reader = await openParquet(file);
+  try {
+    await fn(reader);
+  } finally {
+    await reader.close();
+  }
+}
+
+interface CatOptions {
+  columns?: string[];
+  offset?: number;
+  limit?: number;
+  json?: boolean;
+}
+
+async function cat(file: string, opts: CatOptions, table: boolean): Promise<void> {
+  await withReader(file, async (reader) => {
+    const out = new Output();
+    const read = { columns: opts.columns, offset: opts.offset, limit: opts.limit };
+    if (opts.json) {
+      // Canonical JSON lines (CANONICAL.md): the default lossless values, printed exactly.
+      const plan = reader.plan(opts.columns);
+      for await (const row of reader.rows(read)) await out.line(canonicalRow(plan, row));
+    } else if (table) {
+      const rows: Record<string, unknown>[] = [];
+      for await (const row of reader.rows({ ...read, temporal: 'iso' })) rows.push(row);
+      const names = reader.plan(opts.columns).fields.map((f) => f.name);
+      await out.line(renderTable(names, rows));
+    } else {
+      let first = true;
+      for await (const row of reader.rows({ ...read, temporal: 'iso' })) {
+        if (!first) await out.line('');
+        first = false;
+        await out.line(renderRecord(row));
+      }
+    }
+    await out.flush();
+  });
+}
+
+const program = new Command();
+program
+  .name('parquetry')
+  .description('Inspect and read Parquet files.')
+  .version('0.1.0')
+  .showHelpAfterError();
+
+program
+  .command('schema')
+  .description('print the schema (parquet message syntax)')
+  .argument('<file>', 'Parquet file path or http(s) URL')
+  .action(async (file: string) => {
+    await withReader(file, async (r) => {
+      process.stdout.write(formatSchema(r.schema) + '\n');
+    });
+  });
+
+program
+  .command('meta')
+  .description('print file metadata: row groups, column chunks, sizes, codecs, encodings, statistics')
+  .argument('<file>', 'Parquet file path or http(s) URL')
+  .option('--json', 'print as JSON')
+  .action(async (file: string, opts: { json?: boolean }) => {
+    await withReader(file, async (r) => {
+      const s = metadataSummary(r);
+      process.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatMetadata(s)) + '\n');
+    });
+  });
+
+program
+  .command('cat')
+  .description('print rows (canonical JSON Lines with --json)')
+  .argument('<file>', 'Parquet file path or http(s) URL')
+  .option('--columns <paths>', 'comma-separated column paths to read (a.b.c for nested)', columnList)
+  .option('--offset <n>', 'skip the first n rows', count)
+  .option('--limit <n>', 'print at most n rows', count)
+  .option('--json', 'print canonical JSON Lines')
+  .action((file: string, opts: CatOptions) => cat(file, opts, false));
+
+program
+  .command('head')
+  .description('print the first rows as a table')
+  .argument('<file>', 'Parquet file path or http(s) URL')
+  .option('-n, --rows <n>', 'number of rows', count, 10)
+  .option('--columns <paths>', 'comma-separated column paths to read', columnList)
+  .option('--json', 'print canonical JSON Lines')
+  .action((file: string, opts: { rows: number; columns?: string[]; json?: boolean }) =>
+    cat(file, { columns: opts.columns, limit: opts.rows, json: opts.json }, true));
+
+program.parseAsync(process.argv).catch((e: unknown) => {
+  if (e instanceof ParquetryError) {
+    process.stderr.write(`parquetry: ${e.message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`parquetry: internal error: ${(e as Error)?.stack ?? e}\n`);
+  process.exit(70);
+});

@@ -1,0 +1,98 @@
+import type { ParquetReader } from '../parquet/reader.js';
+import { decodeStatistics } from '../parquet/statistics.js';
+import { renderValue } from './render.js';
+
+/** A JSON-friendly summary of a file's footer: what `parquetry meta` prints. */
+export function metadataSummary(reader: ParquetReader) {
+  const m = reader.metadata;
+  const leaves = reader.schema.leaves;
+  return {
+    file: reader.name,
+    version: m.version,
+    createdBy: m.createdBy,
+    numRows: reader.numRows,
+    footerNumRows: m.numRows,
+    numRowGroups: m.rowGroups.length,
+    numColumns: leaves.length,
+    keyValueMetadata: Object.fromEntries((m.keyValueMetadata ?? []).map((kv) => [kv.key, kv.value ?? null])),
+    rowGroups: m.rowGroups.map((rg, i) => ({
+      index: i,
+      numRows: rg.numRows,
+      totalByteSize: rg.totalByteSize,
+      totalCompressedSize: rg.totalCompressedSize,
+      sortingColumns: rg.sortingColumns,
+      columns: rg.columns.map((c, j) => {
+        const leaf = leaves[j]!;
+        const md = c.metaData;
+        return {
+          path: leaf.path.join('.'),
+          type: leaf.physicalType,
+          codec: md?.codec,
+          encodings: md?.encodings,
+          numValues: md?.numValues,
+          compressedSize: md?.totalCompressedSize,
+          uncompressedSize: md?.totalUncompressedSize,
+          dataPageOffset: md?.dataPageOffset,
+          dictionaryPageOffset: md?.dictionaryPageOffset,
+          statistics: md?.statistics ? jsonable(decodeStatistics(leaf, md.statistics, { temporal: 'iso' })) : undefined,
+          columnIndex: c.columnIndexOffset !== undefined,
+          offsetIndex: c.offsetIndexOffset !== undefined,
+          bloomFilter: md?.bloomFilterOffset !== undefined,
+          encrypted: c.cryptoMetadata !== undefined,
+        };
+      }),
+    })),
+  };
+}
+
+/** bigint and bytes become strings so JSON.stringify can print them. */
+function jsonable<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x instanceof Uint8Array ? renderValue(x) : x)));
+}
+
+function size(n: number | undefined): string {
+  if (n === undefined) return '?';
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let u = -1;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v.toFixed(1)} ${units[u]}`;
+}
+
+/** The summary as readable text. */
+export function formatMetadata(s: ReturnType<typeof metadataSummary>): string {
+  const out: string[] = [];
+  out.push(`file:        ${s.file ?? '(buffer)'}`);
+  out.push(`created by:  ${s.createdBy ?? '(unknown)'}`);
+  out.push(`version:     ${s.version}`);
+  out.push(`rows:        ${s.numRows}${s.footerNumRows !== s.numRows ? ` (footer says ${s.footerNumRows})` : ''}`);
+  out.push(`row groups:  ${s.numRowGroups}`);
+  out.push(`columns:     ${s.numColumns}`);
+  const kv = Object.entries(s.keyValueMetadata);
+  if (kv.length) {
+    out.push('key-value metadata:');
+    for (const [k, v] of kv) out.push(`  ${k}: ${v === null ? '(none)' : v.length > 200 ? v.slice(0, 200) + `… (${v.length} chars)` : v}`);
+  }
+  for (const rg of s.rowGroups) {
+    out.push('');
+    out.push(`row group ${rg.index}: ${rg.numRows} rows, ${size(rg.totalByteSize)} uncompressed${rg.totalCompressedSize !== undefined ? `, ${size(rg.totalCompressedSize)} compressed` : ''}`);
+    for (const c of rg.columns) {
+      const extras = [c.columnIndex && 'column index', c.offsetIndex && 'offset index', c.bloomFilter && 'bloom filter', c.encrypted && 'encrypted'].filter(Boolean);
+      out.push(`  ${c.path}: ${c.type} ${c.codec ?? '?'} [${(c.encodings ?? []).join(',')}] ${c.numValues ?? '?'} values, ${size(c.compressedSize)} / ${size(c.uncompressedSize)}${extras.length ? `; ${extras.join(', ')}` : ''}`);
+      const st = c.statistics;
+      if (st) {
+        const parts: string[] = [];
+        if ('min' in st) parts.push(`min ${renderValue(st.min)}`);
+        if ('max' in st) parts.push(`max ${renderValue(st.max)}`);
+        if (st.nullCount !== undefined) parts.push(`nulls ${st.nullCount}`);
+        if (st.distinctCount !== undefined) parts.push(`distinct ${st.distinctCount}`);
+        if (parts.length) out.push(`    stats: ${parts.join(', ')}${st.legacy ? ' (legacy min/max)' : ''}`);
+      }
+    }
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,30 @@
+/**
+ * Buffered stdout with backpressure: lines are gathered into ~64 KiB writes,
+ * and a full pipe is waited on, so `cat` of a huge file streams in constant
+ * memory. A closed pipe (`| head`) ends the program quietly.
+ */
+export class Output {
+  private parts: string[] = [];
+  private size = 0;
+
+  constructor(private readonly stream: NodeJS.WritableStream = process.stdout) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(0);
+      throw e;
+    });
+  }
+
+  async line(s: string): Promise<void> {
+    this.parts.push(s, '\n');
+    this.size += s.length + 1;
+    if (this.size >= 65536) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.parts.length === 0) return;
+    const chunk = this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    if (!this.stream.write(chunk)) await new Promise<void>((resolve) => this.stream.once('drain', resolve));
+  }
+}

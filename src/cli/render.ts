@@ -1,0 +1,36 @@
+/** Human-readable rendering of values and rows for the terminal (not a contract: see `--json`). */
+import { hex } from '../schema/convert.js';
+
+/** One value as short, unambiguous text: strings bare, binary as 0x.., nested values JSON-like. */
+export function renderValue(v: unknown, top = true): string {
+  if (v === null || v === undefined) return top ? 'null' : 'null';
+  switch (typeof v) {
+    case 'string': return top ? v : JSON.stringify(v);
+    case 'bigint': return v.toString();
+    case 'number': return String(v);
+    case 'boolean': return String(v);
+  }
+  if (v instanceof Uint8Array) return `0x${hex(v.subarray(0, 64))}${v.length > 64 ? `...(${v.length} bytes)` : ''}`;
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString();
+  if (Array.isArray(v)) return `[${v.map((e) => renderValue(e, false)).join(', ')}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o).map((k) => `${k}: ${renderValue(o[k], false)}`).join(', ')}}`;
+}
+
+function clip(s: string, width: number): string {
+  const flat = s.replace(/[\n\r\t]/g, ' ');
+  return flat.length > width ? flat.slice(0, width - 1) + '…' : flat;
+}
+
+/** An aligned text table of rows (values clipped to `maxWidth` characters). */
+export function renderTable(columns: string[], rows: Record<string, unknown>[], maxWidth = 40): string {
+  const cells = rows.map((r) => columns.map((c) => clip(renderValue(r[c]), maxWidth)));
+  const widths = columns.map((c, i) => Math.max(clip(c, maxWidth).length, ...cells.map((row) => row[i]!.length)));
+  const fmt = (row: string[]) => row.map((s, i) => s.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [fmt(columns.map((c) => clip(c, maxWidth))), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(fmt)].join('\n');
+}
+
+/** One row as `name = value` lines, the way parquet-tools' cat prints records. */
+export function renderRecord(row: Record<string, unknown>): string {
+  return Object.keys(row).map((k) => `${k} = ${renderValue(row[k])}`).join('\n');
+}

@@ -1,0 +1,25 @@
+/**
+ * parquetry: read Parquet files in any JavaScript runtime.
+ *
+ * ```ts
+ * import { ParquetReader } from 'parquetry';
+ * const reader = await ParquetReader.open(bytes);          // Uint8Array, ArrayBuffer, URL or { byteLength, read }
+ * for await (const row of reader.rows({ columns: ['id', 'name'] })) console.log(row);
+ * ```
+ * In Node, `import { openParquet } from 'parquetry'` also opens file paths.
+ */
+export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, type ColumnBatch } from './parquet/reader.js';
+export type { ColumnChunkData } from './parquet/column-chunk.js';
+export type { ValueOptions } from './schema/convert.js';
+export type { Schema, SchemaNode, LeafNode, GroupNode } from './schema/tree.js';
+export type { LeafKind, GroupKind, TimeUnit } from './schema/logical.js';
+export type { FileMetaData, RowGroup, ColumnChunk, ColumnMetaData } from './parquet/metadata/index.js';
+export type { Values, ByteArrays, PhysicalType } from './encodings/types.js';
+export { bufferSource, httpSource, type Source, type SourceLike, type HttpSourceOptions } from './io/source.js';
+export { registerCodec, type Codec, type CodecName } from './codecs/registry.js';
+export { canonicalRow } from './text/canonical.js';
+export { formatSchema } from './text/schema-text.js';
+export {
+  ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, IOError, LimitError,
+  type ErrorCode, type ErrorContext,
+} from './errors.js';

@@ -1,0 +1,121 @@
+import { IOError, InvalidArgumentError } from '../errors.js';
+
+/**
+ * Random-access bytes: what every reader reads from. A file, a buffer, an
+ * HTTP URL read with Range requests, or anything a user supplies with the
+ * same two members.
+ */
+export interface Source {
+  readonly byteLength: number;
+  /** Resolves to exactly `length` bytes at `offset`. */
+  read(offset: number, length: number): Promise<Uint8Array>;
+  /** A name for error messages (a path or URL). */
+  readonly name?: string;
+  close?(): Promise<void>;
+}
+
+/** What users may pass: a Source-like object whose read may return an ArrayBuffer or a plain value. */
+export interface SourceLike {
+  readonly byteLength: number;
+  read(offset: number, length: number): Promise<Uint8Array | ArrayBuffer> | Uint8Array | ArrayBuffer;
+  readonly name?: string;
+  close?(): Promise<void>;
+}
+
+export function bufferSource(data: Uint8Array | ArrayBuffer, name?: string): Source {
+  const buf = data instanceof Uint8Array ? data : new Uint8Array(data);
+  return {
+    byteLength: buf.length,
+    name,
+    read(offset, length) {
+      checkRange(offset, length, buf.length, name);
+      return Promise.resolve(buf.subarray(offset, offset + length));
+    },
+  };
+}
+
+function checkRange(offset: number, length: number, size: number, name?: string): void {
+  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > size) {
+    throw new IOError(`read of ${length} bytes at offset ${offset} is outside the ${size}-byte source`, { file: name, offset });
+  }
+}
+
+/** Wraps a user-supplied source so that short or malformed reads become IOErrors. */
+export function checkedSource(s: SourceLike): Source {
+  if (!Number.isSafeInteger(s.byteLength) || s.byteLength < 0) {
+    throw new InvalidArgumentError(`source byteLength must be a non-negative integer, got ${s.byteLength}`);
+  }
+  return {
+    byteLength: s.byteLength,
+    name: s.name,
+    close: s.close?.bind(s),
+    async read(offset, length) {
+      checkRange(offset, length, s.byteLength, s.name);
+      let got: Uint8Array | ArrayBuffer;
+      try {
+        got = await s.read(offset, length);
+      } catch (e) {
+        throw new IOError(`read of ${length} bytes at offset ${offset} failed: ${(e as Error)?.message ?? e}`, { file: s.name, offset }, { cause: e });
+      }
+      const b = got instanceof Uint8Array ? got : got instanceof ArrayBuffer ? new Uint8Array(got) : undefined;
+      if (!b || b.length !== length) {
+        throw new IOError(`read of ${length} bytes at offset ${offset} returned ${b ? b.length : typeof got} bytes`, { file: s.name, offset });
+      }
+      return b;
+    },
+  };
+}
+
+export interface HttpSourceOptions {
+  /** The file's size, if known: saves the HEAD request. */
+  byteLength?: number;
+  /** Extra request headers (authorization, say). */
+  headers?: Record<string, string>;
+  /** A fetch implementation; the global one by default. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * A URL read with HTTP Range requests: nothing is downloaded but the byte
+ * ranges the reader asks for.
+ */
+export async function httpSource(url: string, options: HttpSourceOptions = {}): Promise<Source> {
+  const doFetch = options.fetch ?? globalThis.fetch;
+  if (!doFetch) throw new InvalidArgumentError('no fetch implementation available for an HTTP source');
+  const headers = options.headers ?? {};
+  let size = options.byteLength;
+  if (size === undefined) {
+    let res: Response;
+    try {
+      res = await doFetch(url, { method: 'HEAD', headers });
+    } catch (e) {
+      throw new IOError(`HEAD ${url} failed: ${(e as Error).message}`, { file: url }, { cause: e });
+    }
+    const len = res.headers.get('content-length');
+    if (!res.ok || len === null || !/^\d+$/.test(len)) {
+      throw new IOError(`HEAD ${url} gave status ${res.status} and no usable Content-Length; pass byteLength`, { file: url });
+    }
+    size = Number(len);
+  }
+  const byteLength = size;
+  return {
+    byteLength,
+    name: url,
+    async read(offset, length) {
+      checkRange(offset, length, byteLength, url);
+      if (length === 0) return new Uint8Array(0);
+      let res: Response;
+      try {
+        res = await doFetch(url, { headers: { ...headers, Range: `bytes=${offset}-${offset + length - 1}` } });
+      } catch (e) {
+        throw new IOError(`GET ${url} failed: ${(e as Error).message}`, { file: url, offset }, { cause: e });
+      }
+      if (res.status !== 206 && !(res.status === 200 && offset === 0 && length === byteLength)) {
+        throw new IOError(`GET ${url} with a Range header gave status ${res.status} (the server must support range requests)`, { file: url, offset });
+      }
+      const b = new Uint8Array(await res.arrayBuffer());
+      if (b.length !== length) throw new IOError(`GET ${url} returned ${b.length} bytes, expected ${length}`, { file: url, offset });
+      return b;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * The Node entry point: everything in the portable API, plus file paths as
+ * inputs and native codecs (node:zlib, zstd-napi) registered at import.
+ */
+import './codecs.js';
+import { ParquetReader, type OpenOptions, type ParquetInput } from '../parquet/reader.js';
+import { fileSource } from './file-source.js';
+
+export * from '../index.js';
+export { fileSource };
+
+/**
+ * Opens a Parquet file: a path, an http(s) URL string, a URL, bytes, or a source object.
+ *
+ * ```ts
+ * const reader = await openParquet('data.parquet');
+ * console.log(reader.numRows, reader.schema.leaves.map((l) => l.path.join('.')));
+ * ```
+ */
+export async function openParquet(input: string | ParquetInput, options: OpenOptions = {}): Promise<ParquetReader> {
+  if (typeof input === 'string') {
+    if (/^https?:\/\//i.test(input)) return ParquetReader.open(new URL(input), options);
+    const source = await fileSource(input);
+    try {
+      return await ParquetReader.fromSource(source, options);
+    } catch (e) {
+      await source.close?.();
+      throw e;
+    }
+  }
+  return ParquetReader.open(input, options);
+}

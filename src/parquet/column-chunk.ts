@@ -1,0 +1,262 @@
+import { ByteCursor } from '../bytes/cursor.js';
+import { getCodec, type CodecName } from '../codecs/registry.js';
+import { crc32 } from '../checksum/crc32.js';
+import { ChecksumError, CorruptFileError, ParquetryError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
+import { valueCount, type Values } from '../encodings/types.js';
+import type { LeafNode } from '../schema/tree.js';
+import { decodePageHeader, type ColumnMetaData, type PageHeader } from './metadata/index.js';
+import { decodeDictionaryIndices, decodeLevels, decodeLevelsV2, decodeValues } from './page-values.js';
+import { concatValues } from './values-concat.js';
+import { take } from '../encodings/dictionary.js';
+
+/** One column chunk, decoded: levels for every entry, values for the non-null ones. */
+export interface ColumnChunkData {
+  /** Definition levels, or null when the leaf's max definition level is 0. */
+  def: Uint8Array | Uint16Array | null;
+  /** Repetition levels, or null when the leaf is not repeated. */
+  rep: Uint8Array | Uint16Array | null;
+  /** Number of level entries (values and nulls). */
+  length: number;
+  /** Number of non-null values. */
+  valueCount: number;
+  /** Dense non-null values; null when the chunk is dictionary-encoded throughout (then see `dictionary`). */
+  values: Values | null;
+  dictionary: Values | null;
+  /** Per non-null value, its index into `dictionary`. */
+  indices: Int32Array | null;
+}
+
+export interface ChunkOptions {
+  /** Verify page CRC-32 checksums when a page has one (default true). */
+  verifyChecksums: boolean;
+}
+
+/** Upper bound on one page's level count: far above any writer's page row limit, far below what breaks memory. */
+const MAX_PAGE_VALUES = 1 << 28;
+
+/** A level buffer that grows as pages arrive (page counts are checked before they are trusted). */
+class Levels {
+  buf: Uint8Array | Uint16Array;
+  length = 0;
+  constructor(private readonly wide: boolean, capacity: number) {
+    this.buf = wide ? new Uint16Array(capacity) : new Uint8Array(capacity);
+  }
+  /** A view of room for `n` more levels, to decode into. */
+  claim(n: number): Uint8Array | Uint16Array {
+    if (this.length + n > this.buf.length) {
+      const next = this.wide ? new Uint16Array(Math.max(this.length + n, this.buf.length * 2)) : new Uint8Array(Math.max(this.length + n, this.buf.length * 2));
+      next.set(this.buf.subarray(0, this.length));
+      this.buf = next;
+    }
+    const view = this.buf.subarray(this.length, this.length + n);
+    this.length += n;
+    return view;
+  }
+  fill(n: number, v: number): void {
+    this.claim(n).fill(v);
+  }
+  result(): Uint8Array | Uint16Array {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+function checkLevels(levels: Uint8Array | Uint16Array, max: number, what: string): void {
+  for (let i = 0; i < levels.length; i++) {
+    if (levels[i]! > max) throw new CorruptFileError(`${what} level ${levels[i]} exceeds the column's maximum ${max}`);
+  }
+}
+
+function countDefined(def: Uint8Array | Uint16Array | null, n: number, maxDef: number): number {
+  if (def === null) return n;
+  let c = 0;
+  for (let i = 0; i < def.length; i++) if (def[i] === maxDef) c++;
+  return c;
+}
+
+/**
+ * Decodes every page of a column chunk. `bytes` holds the chunk (from its
+ * first page header); `base` is the file offset of `bytes[0]`.
+ */
+/**
+ * Decoders inside a page see decompressed bytes, whose positions are not file
+ * offsets: their errors are re-pointed at the page (the caller adds its offset).
+ */
+function relocateErrors(fn: () => void): void {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ParquetryError) delete e.context.offset;
+    throw e;
+  }
+}
+
+export function decodeColumnChunk(
+  bytes: Uint8Array,
+  base: number,
+  meta: ColumnMetaData,
+  leaf: LeafNode,
+  opts: ChunkOptions,
+  ctx: ErrorContext,
+): ColumnChunkData {
+  const maxDef = leaf.defLevel;
+  const maxRep = leaf.repLevel;
+  const expected = meta.numValues;
+  const codecName = meta.codec as string;
+  if (codecName === 'LZO') throw new UnsupportedError('LZO compression is not supported', ctx);
+  const codec = codecName === 'UNCOMPRESSED' ? null : getCodec(codecName as CodecName);
+  const cursor = new ByteCursor(bytes, 0, bytes.length, base);
+  const initial = Math.min(Math.max(expected, 0), MAX_PAGE_VALUES);
+  const def = maxDef > 0 ? new Levels(maxDef > 255, initial) : null;
+  const rep = maxRep > 0 ? new Levels(maxRep > 255, initial) : null;
+  let levelCount = 0;
+  let definedCount = 0;
+  let dictionary: Values | null = null;
+  const plainParts: (Values | Int32Array)[] = [];
+  const partIsIndices: boolean[] = [];
+  let page = 0;
+
+  const decompress = (data: Uint8Array, size: number): Uint8Array => {
+    if (codec === null) {
+      if (data.length !== size) throw new CorruptFileError(`uncompressed page holds ${data.length} bytes but its header says ${size}`);
+      return data;
+    }
+    return codec.decompress(data, size);
+  };
+
+  while (cursor.remaining > 0 && levelCount < expected) {
+    const pageCtx = { ...ctx, page, offset: cursor.fileOffset };
+    withContext(pageCtx, () => {
+      const header: PageHeader = decodePageHeader(cursor);
+      const size = header.compressedPageSize;
+      const usize = header.uncompressedPageSize;
+      if (!(size >= 0) || size > cursor.remaining) {
+        throw new CorruptFileError(`page of ${size} bytes runs past the end of the column chunk (${cursor.remaining} bytes left)`);
+      }
+      if (!(usize >= 0)) throw new CorruptFileError(`page has negative uncompressed size ${usize}`);
+      const body = cursor.bytes(size);
+      relocateErrors(() => decodePage(header, body, usize));
+    });
+    page++;
+  }
+
+  function decodePage(header: PageHeader, body: Uint8Array, usize: number): void {
+    if (opts.verifyChecksums && header.crc !== undefined && (crc32(body) | 0) !== (header.crc | 0)) {
+      throw new ChecksumError(`page CRC-32 mismatch: stored ${(header.crc >>> 0).toString(16)}, computed ${crc32(body).toString(16)}`);
+    }
+    switch (header.type) {
+      case 'DICTIONARY_PAGE': {
+        const h = header.dictionaryPageHeader;
+        if (!h) throw new CorruptFileError('dictionary page without a dictionary page header');
+        if (dictionary !== null) throw new CorruptFileError('column chunk has a second dictionary page');
+        if (h.encoding !== 'PLAIN' && h.encoding !== 'PLAIN_DICTIONARY') throw new UnsupportedError(`dictionary page encoding ${h.encoding}`);
+        const data = decompress(body, usize);
+        dictionary = decodeValues('PLAIN', leaf, data, 0, data.length, h.numValues);
+        break;
+      }
+      case 'DATA_PAGE': {
+        const h = header.dataPageHeader;
+        if (!h) throw new CorruptFileError('data page without a data page header');
+        const n = h.numValues;
+        if (!(n >= 0) || n > MAX_PAGE_VALUES) throw new CorruptFileError(`data page claims ${n} values`);
+        const data = decompress(body, usize);
+        let pos = 0;
+        let defView: Uint8Array | Uint16Array | null = null;
+        if (rep) {
+          const view = rep.claim(n);
+          pos = decodeLevels(h.repetitionLevelEncoding, data, pos, maxRep, n, view);
+          checkLevels(view, maxRep, 'repetition');
+        }
+        if (def) {
+          defView = def.claim(n);
+          pos = decodeLevels(h.definitionLevelEncoding, data, pos, maxDef, n, defView);
+          checkLevels(defView, maxDef, 'definition');
+        }
+        const present = countDefined(defView, n, maxDef);
+        readValues(h.encoding, data, pos, data.length, present);
+        levelCount += n;
+        definedCount += present;
+        break;
+      }
+      case 'DATA_PAGE_V2': {
+        const h = header.dataPageHeaderV2;
+        if (!h) throw new CorruptFileError('data page v2 without its header');
+        const n = h.numValues;
+        if (!(n >= 0) || n > MAX_PAGE_VALUES) throw new CorruptFileError(`data page claims ${n} values`);
+        const rl = h.repetitionLevelsByteLength;
+        const dl = h.definitionLevelsByteLength;
+        if (!(rl >= 0 && dl >= 0) || rl + dl > body.length) {
+          throw new CorruptFileError(`level sections (${rl} + ${dl} bytes) exceed the ${body.length}-byte page`);
+        }
+        let defView: Uint8Array | Uint16Array | null = null;
+        if (rep) {
+          const view = rep.claim(n);
+          decodeLevelsV2(body, 0, rl, maxRep, n, view);
+          checkLevels(view, maxRep, 'repetition');
+        }
+        if (def) {
+          defView = def.claim(n);
+          decodeLevelsV2(body, rl, rl + dl, maxDef, n, defView);
+          checkLevels(defView, maxDef, 'definition');
+        }
+        const present = countDefined(defView, n, maxDef);
+        if (h.numNulls !== undefined && h.numNulls !== n - present) {
+          throw new CorruptFileError(`data page v2 says ${h.numNulls} nulls but its levels hold ${n - present}`);
+        }
+        const section = body.subarray(rl + dl);
+        const valuesSize = usize - rl - dl;
+        // Some writers store an empty values section for all-null pages, even with a codec.
+        const data = h.isCompressed === false || section.length === 0 ? section : decompress(section, valuesSize);
+        readValues(h.encoding, data, 0, data.length, present);
+        levelCount += n;
+        definedCount += present;
+        break;
+      }
+      default:
+        break; // index pages and page types from the future carry nothing we need
+    }
+  }
+
+  function readValues(encoding: string, data: Uint8Array, pos: number, end: number, count: number): void {
+    if (encoding === 'PLAIN_DICTIONARY' || encoding === 'RLE_DICTIONARY') {
+      if (dictionary === null) throw new CorruptFileError('dictionary-encoded page but the chunk has no dictionary page');
+      plainParts.push(decodeDictionaryIndices(data, pos, end, count));
+      partIsIndices.push(true);
+    } else {
+      plainParts.push(decodeValues(encoding, leaf, data, pos, end, count));
+      partIsIndices.push(false);
+    }
+  }
+
+  if (levelCount < expected) {
+    throw new CorruptFileError(`column chunk holds ${levelCount} values but its metadata says ${expected}`, ctx);
+  }
+  if (!def && !rep && levelCount !== definedCount) throw new CorruptFileError('value count does not match level count', ctx);
+
+  return withContext(ctx, () => {
+    const out: ColumnChunkData = {
+      def: def ? def.result() : null,
+      rep: rep ? rep.result() : null,
+      length: levelCount,
+      valueCount: definedCount,
+      values: null,
+      dictionary: null,
+      indices: null,
+    };
+    const dict = dictionary as Values | null;
+    if (plainParts.length > 0 && partIsIndices.every(Boolean)) {
+      const indices = concatValues(plainParts as Int32Array[]) as Int32Array;
+      const size = valueCount(dict!);
+      for (let i = 0; i < indices.length; i++) {
+        const k = indices[i]!;
+        if (k < 0 || k >= size) throw new CorruptFileError(`dictionary index ${k} is outside the ${size}-entry dictionary`);
+      }
+      out.dictionary = dict;
+      out.indices = indices;
+    } else if (plainParts.length === 0) {
+      out.values = decodeValues('PLAIN', leaf, new Uint8Array(0), 0, 0, 0);
+    } else {
+      out.values = concatValues(plainParts.map((p, i) => (partIsIndices[i] ? take(dict!, p as Int32Array) : (p as Values))));
+    }
+    return out;
+  });
+}

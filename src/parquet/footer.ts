@@ -1,0 +1,46 @@
+import { CorruptFileError, UnsupportedError } from '../errors.js';
+import type { Source } from '../io/source.js';
+import { decodeFileMetaData, type FileMetaData } from './metadata/index.js';
+
+const MAGIC = 0x31524150; // "PAR1" little-endian
+const MAGIC_ENCRYPTED = 0x45524150; // "PARE"
+/** Bytes read from the end in the first request: most footers fit, saving a second round trip on HTTP. */
+const TAIL_GUESS = 64 * 1024;
+
+export interface Footer {
+  metadata: FileMetaData;
+  /** File offset where the footer's thrift bytes start. */
+  offset: number;
+  length: number;
+}
+
+export async function readFooter(source: Source): Promise<Footer> {
+  const size = source.byteLength;
+  const file = source.name;
+  if (size < 12) throw new CorruptFileError(`file is ${size} bytes, too short to be Parquet (at least 12)`, { file, offset: 0 });
+  const tailLen = Math.min(size, TAIL_GUESS);
+  let tail = await source.read(size - tailLen, tailLen);
+  const dv = new DataView(tail.buffer, tail.byteOffset, tail.byteLength);
+  const magic = dv.getUint32(tailLen - 4, true);
+  if (magic === MAGIC_ENCRYPTED) {
+    throw new UnsupportedError('file has an encrypted footer (Parquet modular encryption is not supported yet)', { file });
+  }
+  if (magic !== MAGIC) throw new CorruptFileError('file does not end with the Parquet magic "PAR1"', { file, offset: size - 4 });
+  const len = dv.getUint32(tailLen - 8, true);
+  if (len > size - 12) {
+    throw new CorruptFileError(`footer length ${len} is larger than the file allows (${size - 12} bytes)`, { file, offset: size - 8 });
+  }
+  const head = await source.read(0, 4);
+  if (new DataView(head.buffer, head.byteOffset, 4).getUint32(0, true) !== MAGIC) {
+    throw new CorruptFileError('file does not start with the Parquet magic "PAR1"', { file, offset: 0 });
+  }
+  const offset = size - 8 - len;
+  if (len + 8 > tailLen) tail = await source.read(offset, len + 8);
+  const bytes = tail.subarray(tail.length - 8 - len, tail.length - 8);
+  try {
+    return { metadata: decodeFileMetaData(bytes, offset), offset, length: len };
+  } catch (e) {
+    if (e instanceof CorruptFileError) throw e.within({ file });
+    throw e;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The encodings a data page can use, dispatched by name: one place that maps
+ * a page header's encoding to the decoder in src/encodings.
+ */
+import { ByteCursor } from '../bytes/cursor.js';
+import { CorruptFileError, UnsupportedError } from '../errors.js';
+import { decodeBitPacked } from '../encodings/bit-packed.js';
+import { decodeByteStreamSplit } from '../encodings/byte-stream-split.js';
+import { decodeDeltaInt32, decodeDeltaInt64 } from '../encodings/delta-binary-packed.js';
+import { decodeDeltaByteArray } from '../encodings/delta-byte-array.js';
+import { decodeDeltaLengthByteArray } from '../encodings/delta-length-byte-array.js';
+import { decodePlain } from '../encodings/plain.js';
+import { bitWidth, decodeDictionaryIndices as decodeIndices, decodeRleBooleans, decodeRleHybrid, decodeRleHybridPrefixed } from '../encodings/rle.js';
+import { valueCount, type Values } from '../encodings/types.js';
+import type { LeafNode } from '../schema/tree.js';
+
+/** Decodes `count` values of `leaf`'s type from data[pos..end) in the given encoding. */
+export function decodeValues(encoding: string, leaf: LeafNode, data: Uint8Array, pos: number, end: number, count: number): Values {
+  const c = new ByteCursor(data, pos, end);
+  const type = leaf.physicalType;
+  let out: Values;
+  switch (encoding) {
+    case 'PLAIN':
+      out = decodePlain(c, type, count, leaf.typeLength);
+      break;
+    case 'RLE':
+      if (type !== 'BOOLEAN') throw new UnsupportedError(`RLE encoding for ${type} values`);
+      out = decodeRleBooleans(c, count);
+      break;
+    case 'DELTA_BINARY_PACKED':
+      if (type === 'INT32') out = decodeDeltaInt32(c, count);
+      else if (type === 'INT64') out = decodeDeltaInt64(c, count);
+      else throw new CorruptFileError(`DELTA_BINARY_PACKED cannot encode ${type}`);
+      break;
+    case 'DELTA_LENGTH_BYTE_ARRAY':
+      if (type !== 'BYTE_ARRAY') throw new CorruptFileError(`DELTA_LENGTH_BYTE_ARRAY cannot encode ${type}`);
+      out = decodeDeltaLengthByteArray(c, count);
+      break;
+    case 'DELTA_BYTE_ARRAY':
+      if (type !== 'BYTE_ARRAY' && type !== 'FIXED_LEN_BYTE_ARRAY') throw new CorruptFileError(`DELTA_BYTE_ARRAY cannot encode ${type}`);
+      out = decodeDeltaByteArray(c, count, type === 'FIXED_LEN_BYTE_ARRAY' ? leaf.typeLength : undefined);
+      break;
+    case 'BYTE_STREAM_SPLIT':
+      out = decodeByteStreamSplit(c, type, count, leaf.typeLength);
+      break;
+    default:
+      throw new UnsupportedError(`value encoding ${encoding}`);
+  }
+  if (valueCount(out) !== count) throw new CorruptFileError(`page decoded ${valueCount(out)} values where its levels define ${count}`);
+  return out;
+}
+
+/** Dictionary indices of a data page: a bit-width byte, then RLE/bit-packed runs. */
+export function decodeDictionaryIndices(data: Uint8Array, pos: number, end: number, count: number): Int32Array {
+  return decodeIndices(new ByteCursor(data, pos, end), count);
+}
+
+/** Data page v1 levels: RLE with a 4-byte length prefix, or the deprecated BIT_PACKED. Returns the position after them. */
+export function decodeLevels(encoding: string, data: Uint8Array, pos: number, maxLevel: number, count: number, out: Uint8Array | Uint16Array): number {
+  const c = new ByteCursor(data, pos, data.length);
+  const width = bitWidth(maxLevel);
+  if (encoding === 'RLE') decodeRleHybridPrefixed(c, width, count, out);
+  else if (encoding === 'BIT_PACKED') decodeBitPacked(c, width, count, out);
+  else throw new UnsupportedError(`level encoding ${encoding}`);
+  return c.pos;
+}
+
+/** Data page v2 levels: RLE without a length prefix, in data[start..end). */
+export function decodeLevelsV2(data: Uint8Array, start: number, end: number, maxLevel: number, count: number, out: Uint8Array | Uint16Array): void {
+  decodeRleHybrid(new ByteCursor(data, start, end), bitWidth(maxLevel), count, out);
+}

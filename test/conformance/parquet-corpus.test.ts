@@ -1,0 +1,64 @@
+/**
+ * Conformance: every corpus file with expected rows reads to exactly those
+ * rows in canonical JSON; every bad_data file does what the manifest says.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ChecksumError, ParquetryError, UnsupportedError, openParquet } from '../../src/node/index.js';
+import { CORPUS, canonical, expectedText, firstDifference, listDir, manifest } from './corpus.js';
+import { join } from 'node:path';
+
+const entries = manifest();
+/** Files whose pages carry deliberately wrong CRCs: by default they must fail; unchecked, they read to the expected rows. */
+const CORRUPT_CRC = /corrupt-checksum/;
+
+for (const entry of entries.filter((e) => e.expected)) {
+  test(`reads ${entry.path} exactly`, async () => {
+    const expected = expectedText(entry);
+    if (CORRUPT_CRC.test(entry.path)) {
+      await assert.rejects(canonical(entry.path), (e: unknown) => e instanceof ChecksumError && e.context.page !== undefined && e.context.column !== undefined);
+      const actual = await canonical(entry.path, { verifyChecksums: false });
+      assert.ok(actual === expected, firstDifference(actual, expected));
+      return;
+    }
+    const actual = await canonical(entry.path);
+    assert.ok(actual === expected, firstDifference(actual, expected));
+  });
+}
+
+test('every bad_data file is known to the manifest', () => {
+  const known = new Set(entries.map((e) => e.path));
+  const files = listDir('parquet-testing/bad_data').filter((f) => f.endsWith('.parquet'));
+  assert.ok(files.length > 0);
+  for (const f of files) assert.ok(known.has(`parquet-testing/bad_data/${f}`), `bad_data/${f} has no manifest entry: decide what it must do`);
+});
+
+for (const entry of entries.filter((e) => e.path.includes('/bad_data/') && !e.expected)) {
+  test(`refuses ${entry.path} with a typed error`, async () => {
+    assert.match(entry.must ?? '', /typed error/);
+    await assert.rejects(canonical(entry.path), (e: unknown) => {
+      assert.ok(e instanceof ParquetryError, `not a ParquetryError: ${(e as Error)?.stack}`);
+      return true;
+    });
+  });
+}
+
+for (const entry of entries.filter((e) => e.path.endsWith('.encrypted'))) {
+  test(`says ${entry.path} is encrypted`, async () => {
+    await assert.rejects(canonical(entry.path), (e: unknown) => e instanceof UnsupportedError && /encrypt/i.test(e.message));
+  });
+}
+
+test('large_string_map.brotli.parquet ends in a clear error or rows, never a crash', async () => {
+  const reader = await openParquet(join(CORPUS, 'parquet-testing/data/large_string_map.brotli.parquet'));
+  try {
+    let n = 0;
+    for await (const _ of reader.rows()) n++;
+    assert.equal(n, reader.numRows);
+  } catch (e) {
+    assert.ok(e instanceof ParquetryError, `not a ParquetryError: ${(e as Error)?.stack}`);
+    assert.match((e as Error).message, /GiB|limit|large/i);
+  } finally {
+    await reader.close();
+  }
+});
