@@ -234,12 +234,11 @@ function validateRowGroups(m: FileMetaData, schema: Schema, source: Source): voi
 
 function chunkMeta(chunk: ColumnChunk, ctx: ErrorContext): ColumnMetaData {
   if (chunk.filePath !== undefined) throw new UnsupportedError(`column chunk stored in another file (${chunk.filePath})`, ctx);
-  if (!chunk.metaData) {
-    if (chunk.cryptoMetadata || chunk.encryptedColumnMetadata) {
-      throw new UnsupportedError('column is encrypted (Parquet modular encryption is not supported yet)', ctx);
-    }
-    throw new CorruptFileError('column chunk has no metadata', ctx);
+  // A plaintext-footer encrypted file still shows metadata for encrypted columns, but their pages are ciphertext.
+  if (chunk.cryptoMetadata || chunk.encryptedColumnMetadata) {
+    throw new UnsupportedError('column is encrypted (Parquet modular encryption is not supported yet)', ctx);
   }
+  if (!chunk.metaData) throw new CorruptFileError('column chunk has no metadata', ctx);
   return chunk.metaData;
 }
 
