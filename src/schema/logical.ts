@@ -32,6 +32,7 @@ export interface LogicalTypeLike {
   [k: string]: unknown;
 }
 
+const UNITS = new Set(['MILLIS', 'MICROS', 'NANOS']);
 const TEXT = new Set(['STRING', 'ENUM', 'JSON']);
 const TEXT_CONVERTED = new Set(['UTF8', 'ENUM', 'JSON']);
 
@@ -50,9 +51,11 @@ function fromLogical(lt: LogicalTypeLike, physical: PhysicalType): LeafKind | un
     case 'DATE':
       return { kind: 'date' };
     case 'TIME':
-      return { kind: 'time', unit: lt.unit as TimeUnit, utc: Boolean(lt.isAdjustedToUTC) };
-    case 'TIMESTAMP':
-      return { kind: 'timestamp', unit: lt.unit as TimeUnit, utc: Boolean(lt.isAdjustedToUTC) };
+    case 'TIMESTAMP': {
+      // A unit added after this version reads as unknown: fall back to the converted type.
+      if (!UNITS.has(lt.unit as string)) return undefined;
+      return { kind: t === 'TIME' ? 'time' : 'timestamp', unit: lt.unit as TimeUnit, utc: Boolean(lt.isAdjustedToUTC) };
+    }
     case 'INTEGER': {
       const w = Number(lt.bitWidth);
       if (w !== 8 && w !== 16 && w !== 32 && w !== 64) return undefined;
