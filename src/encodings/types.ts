@@ -37,3 +37,10 @@ export function isByteArrays(v: Values): v is ByteArrays {
 export function valueCount(v: Values): number {
   return isByteArrays(v) ? v.offsets.length - 1 : v.length;
 }
+
+/**
+ * Where small unsigned integers land when decoded: levels (Uint8Array or
+ * Uint16Array, by max level), dictionary indices (Int32Array), or full 32-bit
+ * values (Uint32Array).
+ */
+export type IntegerArray = Uint8Array | Uint16Array | Int32Array | Uint32Array;

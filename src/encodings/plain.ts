@@ -1,0 +1,222 @@
+/**
+ * PLAIN (encoding 0): values back to back. BOOLEAN bit-packed LSB first;
+ * numbers little-endian; INT96 and FIXED_LEN_BYTE_ARRAY their raw bytes;
+ * BYTE_ARRAY a 4-byte LE length before each value's bytes. Also the helpers
+ * that turn fixed-width little-endian bytes into value containers and back,
+ * shared with BYTE_STREAM_SPLIT.
+ */
+import type { ByteCursor } from '../bytes/cursor.js';
+import type { ByteWriter } from '../bytes/writer.js';
+import { CorruptFileError, InvalidArgumentError, LimitError } from '../errors.js';
+import { LITTLE_ENDIAN, RangeCopier, copyBytes, packLsb, unpackLsb } from './bits.js';
+import { isByteArrays, type ByteArrays, type PhysicalType, type Values } from './types.js';
+
+/**
+ * Byte width of one value of a fixed-width type, or 0 for BOOLEAN and
+ * BYTE_ARRAY. `typeLength` (from the schema, so from the file) must be a
+ * positive integer for FIXED_LEN_BYTE_ARRAY: with width 0 no byte count
+ * could bound a value count.
+ */
+export function fixedWidth(type: PhysicalType, typeLength?: number): number {
+  switch (type) {
+    case 'INT32':
+    case 'FLOAT':
+      return 4;
+    case 'INT64':
+    case 'DOUBLE':
+      return 8;
+    case 'INT96':
+      return 12;
+    case 'FIXED_LEN_BYTE_ARRAY':
+      if (typeLength === undefined || !Number.isInteger(typeLength) || typeLength < 1) {
+        throw new CorruptFileError(`FIXED_LEN_BYTE_ARRAY type length ${typeLength} is not a positive integer`);
+      }
+      return typeLength;
+    default:
+      return 0;
+  }
+}
+
+/**
+ * Wraps `bytes` (count values of a fixed-width type, little-endian, in an
+ * ArrayBuffer of its own starting at offset 0, which this takes over) as the
+ * container for `type`, without copying on little-endian hosts.
+ */
+export function fixedWidthValues(type: PhysicalType, bytes: Uint8Array, count: number, width: number): Values {
+  if (!LITTLE_ENDIAN && type !== 'INT96' && type !== 'FIXED_LEN_BYTE_ARRAY') reverseEach(bytes, width);
+  const buffer = bytes.buffer;
+  switch (type) {
+    case 'INT32':
+      return new Int32Array(buffer, 0, count);
+    case 'FLOAT':
+      return new Float32Array(buffer, 0, count);
+    case 'INT64':
+      return new BigInt64Array(buffer, 0, count);
+    case 'DOUBLE':
+      return new Float64Array(buffer, 0, count);
+    default:
+      return { data: bytes, offsets: strideOffsets(count, width) };
+  }
+}
+
+/**
+ * The little-endian bytes of fixed-width `values` of `type` (INT32, INT64,
+ * INT96, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY): a view on little-endian
+ * hosts, a copy otherwise. Checks the container and every value's width.
+ */
+export function fixedWidthBytes(type: PhysicalType, values: Values, typeLength?: number): Uint8Array {
+  if (type === 'FIXED_LEN_BYTE_ARRAY' && !(typeLength !== undefined && Number.isInteger(typeLength) && typeLength >= 1)) {
+    throw new InvalidArgumentError(`FIXED_LEN_BYTE_ARRAY needs a positive type length, not ${typeLength}`);
+  }
+  const width = fixedWidth(type, typeLength);
+  if (width === 0 || !matches(type, values)) throw mismatch(type, values);
+  if (isByteArrays(values)) {
+    const n = values.offsets.length - 1;
+    const { data, offsets } = values;
+    for (let i = 0; i < n; i++) {
+      if (offsets[i + 1]! - offsets[i]! !== width) {
+        throw new InvalidArgumentError(`${type} value ${i} has ${offsets[i + 1]! - offsets[i]!} bytes, not ${width}`);
+      }
+    }
+    return data.subarray(offsets[0], offsets[n]);
+  }
+  const view = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+  if (LITTLE_ENDIAN) return view;
+  const copy = view.slice();
+  reverseEach(copy, width);
+  return copy;
+}
+
+function matches(type: PhysicalType, v: Values): boolean {
+  switch (type) {
+    case 'INT32':
+      return v instanceof Int32Array;
+    case 'FLOAT':
+      return v instanceof Float32Array;
+    case 'INT64':
+      return v instanceof BigInt64Array;
+    case 'DOUBLE':
+      return v instanceof Float64Array;
+    case 'BOOLEAN':
+      return v instanceof Uint8Array;
+    default:
+      return isByteArrays(v);
+  }
+}
+
+function mismatch(type: PhysicalType, v: Values): InvalidArgumentError {
+  return new InvalidArgumentError(`${type} values cannot be taken from a ${isByteArrays(v) ? 'ByteArrays' : v.constructor.name} here`);
+}
+
+/** Byte-swaps each `width`-byte element in place (big-endian hosts only). */
+function reverseEach(bytes: Uint8Array, width: number): void {
+  for (let i = 0; i < bytes.length; i += width) bytes.subarray(i, i + width).reverse();
+}
+
+/** Offsets 0, w, 2w, ... for `count` values of `width` bytes. */
+function strideOffsets(count: number, width: number): Int32Array {
+  const offsets = new Int32Array(count + 1);
+  for (let i = 1; i <= count; i++) offsets[i] = i * width;
+  return offsets;
+}
+
+/** The byte length of each of `values`, checking the offsets never decrease (so the values are contiguous). */
+export function valueLengths(values: ByteArrays): Int32Array {
+  const { offsets } = values;
+  const lengths = new Int32Array(offsets.length - 1);
+  for (let i = 0; i < lengths.length; i++) {
+    const len = offsets[i + 1]! - offsets[i]!;
+    if (len < 0) throw new InvalidArgumentError(`ByteArrays offsets decrease at value ${i}`);
+    lengths[i] = len;
+  }
+  return lengths;
+}
+
+/** Largest data buffer ByteArrays can index with Int32Array offsets. */
+export const MAX_BYTE_ARRAY_DATA = 0x7fffffff;
+
+/**
+ * Decodes `count` PLAIN values of `type` from `c.pos`, into the container
+ * for the type (see types.ts), and advances `c.pos` past them. The result
+ * never shares memory with the input.
+ */
+export function decodePlain(c: ByteCursor, type: PhysicalType, count: number, typeLength?: number): Values {
+  if (!(Number.isInteger(count) && count >= 0)) throw new CorruptFileError(`invalid value count ${count}`, { offset: c.fileOffset });
+  if (type === 'BYTE_ARRAY') return decodePlainByteArrays(c, count);
+  if (type === 'BOOLEAN') {
+    const size = Math.ceil(count / 8);
+    c.need(size, `${count} PLAIN booleans`);
+    const out = new Uint8Array(count);
+    unpackLsb(c.buf, c.pos, 1, count, out, 0);
+    c.pos += size;
+    return out;
+  }
+  const width = fixedWidth(type, typeLength);
+  const size = count * width;
+  c.need(size, `${count} PLAIN ${type} values`);
+  const values = fixedWidthValues(type, copyBytes(c.buf, c.pos, c.pos + size), count, width);
+  c.pos += size;
+  return values;
+}
+
+/**
+ * Two passes: the first checks every length against the bytes left and
+ * builds the offsets, so the second can copy into one exactly sized buffer.
+ */
+function decodePlainByteArrays(c: ByteCursor, count: number): ByteArrays {
+  const { buf, end, base } = c;
+  c.need(count * 4, `${count} PLAIN BYTE_ARRAY values`);
+  const offsets = new Int32Array(count + 1);
+  let p = c.pos;
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    if (end - p < 4) throw new CorruptFileError(`BYTE_ARRAY value ${i} of ${count}: length is truncated`, { offset: base + p });
+    const len = (buf[p]! | (buf[p + 1]! << 8) | (buf[p + 2]! << 16) | (buf[p + 3]! << 24)) >>> 0;
+    p += 4;
+    if (len > end - p) {
+      throw new CorruptFileError(`BYTE_ARRAY value ${i} of ${count} claims ${len} bytes but only ${end - p} remain`, { offset: base + p - 4 });
+    }
+    p += len;
+    total += len;
+    offsets[i + 1] = total;
+  }
+  if (total > MAX_BYTE_ARRAY_DATA) throw new LimitError(`${total} bytes of BYTE_ARRAY data is over the 2 GiB limit`, { offset: c.fileOffset });
+  const data = new Uint8Array(total);
+  const copier = new RangeCopier(data, buf);
+  p = c.pos;
+  for (let i = 0; i < count; i++) {
+    const start = offsets[i]!;
+    const len = offsets[i + 1]! - start;
+    copier.copy(start, p + 4, len);
+    p += 4 + len;
+  }
+  c.pos = p;
+  return { data, offsets };
+}
+
+/** Appends `values` of `type` PLAIN-encoded. The container must match the type (see types.ts). */
+export function encodePlain(w: ByteWriter, type: PhysicalType, values: Values, typeLength?: number): void {
+  if (type === 'BOOLEAN') {
+    if (!(values instanceof Uint8Array)) throw mismatch(type, values);
+    const bytes = new Uint8Array(Math.ceil(values.length / 8));
+    packLsb(values, 0, values.length, 1, bytes, 0);
+    w.bytes(bytes);
+  } else if (type === 'BYTE_ARRAY') {
+    if (!isByteArrays(values)) throw mismatch(type, values);
+    const { data, offsets } = values;
+    const lengths = valueLengths(values);
+    const n = lengths.length;
+    const out = new Uint8Array(offsets[n]! - offsets[0]! + 4 * n);
+    const prefixes = new DataView(out.buffer);
+    const copier = new RangeCopier(out, data);
+    for (let i = 0, p = 0; i < n; i++) {
+      const len = lengths[i]!;
+      prefixes.setInt32(p, len, true);
+      copier.copy(p + 4, offsets[i]!, len);
+      p += 4 + len;
+    }
+    w.bytes(out);
+  } else {
+    w.bytes(fixedWidthBytes(type, values, typeLength));
+  }
+}

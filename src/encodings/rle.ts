@@ -1,0 +1,177 @@
+/**
+ * The RLE / bit-packing hybrid (encoding RLE = 3): definition and repetition
+ * levels, dictionary indices, and RLE booleans. A stream of runs, each either
+ * one value repeated (`len << 1` header) or groups of 8 values bit-packed LSB
+ * first (`groups << 1 | 1` header).
+ */
+import { ByteCursor } from '../bytes/cursor.js';
+import { ByteWriter } from '../bytes/writer.js';
+import { CorruptFileError, InvalidArgumentError } from '../errors.js';
+import { bitWidth, checkIntegerTarget, packLsb, unpackLsb } from './bits.js';
+import type { IntegerArray } from './types.js';
+
+export { bitWidth };
+
+/** Run lengths are bounded so every implementation can hold them in an int32. */
+const MAX_RUN = 0x7fffffff;
+
+/**
+ * Decodes exactly `count` values of `width` bits (0..32) from the hybrid
+ * runs at `c.pos` (up to `c.end`) into `out[outPos ..]`, and leaves `c.pos`
+ * after the last run used. Width 0 means every value is 0 and reads nothing.
+ * The last bit-packed run may claim more groups than are needed, and its
+ * unneeded padding bytes may be missing; anything else short is corrupt.
+ */
+export function decodeRleHybrid(c: ByteCursor, width: number, count: number, out: IntegerArray, outPos = 0): void {
+  checkIntegerTarget(width, count, out, outPos);
+  const oEnd = outPos + count;
+  if (width === 0 || count === 0) {
+    out.fill(0, outPos, oEnd);
+    return;
+  }
+  const { buf, end, base } = c;
+  const valueBytes = (width + 7) >>> 3;
+  const maxValue = 2 ** width - 1;
+  let p = c.pos;
+  let o = outPos;
+  while (o < oEnd) {
+    if (p >= end) {
+      throw new CorruptFileError(`RLE/bit-packed data ended after ${o - outPos} of ${count} values`, { offset: base + p });
+    }
+    // The ULEB128 run header, inlined: it is read once per run, and runs can be short.
+    const runAt = p;
+    let b = buf[p++]!;
+    let header = b & 0x7f;
+    for (let scale = 128; b & 0x80; scale *= 128) {
+      if (p >= end) throw new CorruptFileError('RLE/bit-packed run header is truncated', { offset: base + runAt });
+      if (scale > 2 ** 28) throw new CorruptFileError('RLE/bit-packed run header is longer than 5 bytes', { offset: base + runAt });
+      b = buf[p++]!;
+      header += (b & 0x7f) * scale;
+    }
+    const packed = header % 2 === 1;
+    const runLen = packed ? (header - 1) * 4 : header / 2;
+    if (runLen > MAX_RUN) {
+      throw new CorruptFileError(`RLE/bit-packed run of ${runLen} values is over the 2^31 - 1 limit`, { offset: base + runAt });
+    }
+    const n = Math.min(runLen, oEnd - o);
+    if (packed) {
+      const need = Math.ceil((n * width) / 8);
+      if (need > end - p) {
+        throw new CorruptFileError(`bit-packed run needs ${need} bytes for ${n} values but only ${end - p} remain`, { offset: base + runAt });
+      }
+      unpackLsb(buf, p, width, n, out, o);
+      p = Math.min(p + (runLen / 8) * width, end);
+    } else {
+      if (valueBytes > end - p) throw new CorruptFileError('RLE run value is truncated', { offset: base + p });
+      let v = 0;
+      for (let i = 0, scale = 1; i < valueBytes; i++, scale *= 256) v += buf[p + i]! * scale;
+      if (v > maxValue) throw new CorruptFileError(`RLE run value ${v} does not fit in ${width} bits`, { offset: base + p });
+      p += valueBytes;
+      if (n < 16) for (let k = o, e = o + n; k < e; k++) out[k] = v;
+      else out.fill(v, o, o + n);
+    }
+    o += n;
+  }
+  c.pos = p;
+}
+
+/**
+ * The length-prefixed form (4-byte LE byte length, then hybrid runs) of
+ * data page v1 levels and of RLE booleans. Leaves `c.pos` after the whole
+ * prefixed region, whatever the runs used of it.
+ */
+export function decodeRleHybridPrefixed(c: ByteCursor, width: number, count: number, out: IntegerArray, outPos = 0): void {
+  const length = c.u32le();
+  c.need(length, 'length-prefixed RLE/bit-packed data');
+  decodeRleHybrid(new ByteCursor(c.buf, c.pos, c.pos + length, c.base), width, count, out, outPos);
+  c.pos += length;
+}
+
+/** RLE-encoded BOOLEAN values (length-prefixed, width 1) as 0/1 bytes. */
+export function decodeRleBooleans(c: ByteCursor, count: number): Uint8Array {
+  const out = new Uint8Array(count);
+  decodeRleHybridPrefixed(c, 1, count, out);
+  return out;
+}
+
+/**
+ * RLE_DICTIONARY / PLAIN_DICTIONARY data: one byte of bit width, then hybrid
+ * runs to the end of the page. A page with no non-null values may omit even
+ * the width byte. Index ranges are checked where they are used (see `take`).
+ */
+export function decodeDictionaryIndices(c: ByteCursor, count: number, out: Int32Array = new Int32Array(count), outPos = 0): Int32Array {
+  if (count === 0) return out;
+  const at = c.pos;
+  const width = c.u8();
+  if (width > 32) throw new CorruptFileError(`dictionary index bit width ${width} is over 32`, { offset: c.base + at });
+  decodeRleHybrid(c, width, count, out, outPos);
+  return out;
+}
+
+/**
+ * Appends `values[start .. end)` as hybrid runs of `width` (0..32) bits:
+ * repeats of 8 or more become RLE runs, everything between is bit-packed in
+ * groups of 8, the last group padded with zeros. Values must fit the width.
+ */
+export function encodeRleHybrid(w: ByteWriter, values: ArrayLike<number>, width: number, start = 0, end = values.length): void {
+  if (!(Number.isInteger(width) && width >= 0 && width <= 32)) throw new InvalidArgumentError(`RLE bit width ${width} is not in 0..32`);
+  let lit = start; // first value not yet written, the start of the pending bit-packed stretch
+  let i = start;
+  while (i < end) {
+    const v = values[i]!;
+    let j = i + 1;
+    while (j < end && values[j] === v) j++;
+    if (j - i >= 8) {
+      // A bit-packed stretch must hold whole groups of 8, so the run lends it
+      // values up to the next group boundary; only if 8 repeats are left does
+      // the run pay for its own header.
+      const lend = (8 - ((i - lit) & 7)) & 7;
+      if (j - i - lend >= 8) {
+        writeBitPacked(w, values, lit, i + lend - lit, width);
+        writeRepeated(w, v, j - i - lend, width);
+        lit = j;
+      }
+    }
+    i = j;
+  }
+  writeBitPacked(w, values, lit, end - lit, width);
+}
+
+function writeBitPacked(w: ByteWriter, values: ArrayLike<number>, from: number, n: number, width: number): void {
+  if (n === 0) return;
+  const groups = Math.ceil(n / 8);
+  w.varUint(groups * 2 + 1);
+  const bytes = new Uint8Array(groups * width);
+  packLsb(values, from, n, width, bytes, 0);
+  w.bytes(bytes);
+}
+
+function writeRepeated(w: ByteWriter, v: number, len: number, width: number): void {
+  if (width < 32 && v >>> width !== 0) throw new InvalidArgumentError(`value ${v} does not fit in ${width} bits`);
+  const valueBytes = (width + 7) >>> 3;
+  for (; len > 0; len -= MAX_RUN) {
+    w.varUint(Math.min(len, MAX_RUN) * 2);
+    for (let i = 0, u = v >>> 0; i < valueBytes; i++, u >>>= 8) w.u8(u & 0xff);
+  }
+}
+
+/** The length-prefixed form: 4-byte LE length, then the runs. */
+export function encodeRleHybridPrefixed(w: ByteWriter, values: ArrayLike<number>, width: number, start = 0, end = values.length): void {
+  const runs = new ByteWriter(Math.max(16, ((end - start) * width) >>> 3));
+  encodeRleHybrid(runs, values, width, start, end);
+  const bytes = runs.finish();
+  w.u32le(bytes.length);
+  w.bytes(bytes);
+}
+
+/** RLE-encoded BOOLEAN values (0/1 bytes), length-prefixed as data pages store them. */
+export function encodeRleBooleans(w: ByteWriter, values: Uint8Array): void {
+  encodeRleHybridPrefixed(w, values, 1);
+}
+
+/** Dictionary indices as data pages store them: the bit width for `dictSize` entries in one byte, then runs. */
+export function encodeDictionaryIndices(w: ByteWriter, indices: ArrayLike<number>, dictSize: number): void {
+  const width = bitWidth(Math.max(dictSize - 1, 0));
+  w.u8(width);
+  encodeRleHybrid(w, indices, width);
+}
