@@ -1,0 +1,69 @@
+/** The `parquetry` command, run as a user runs it (a child process), on files other tools wrote. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const CORPUS = '../shared/corpus';
+
+function run(...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('cat --json prints exactly the canonical rows', () => {
+  const r = run('cat', `${CORPUS}/parquet-testing/data/nested_maps.snappy.parquet`, '--json');
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, readFileSync(`${CORPUS}/expected/parquet-testing/data/nested_maps.snappy.parquet.jsonl`, 'utf8'));
+});
+
+test('cat --json with --columns, --offset and --limit', () => {
+  const expected = readFileSync(`${CORPUS}/expected/parquet-testing/data/alltypes_plain.parquet.jsonl`, 'utf8')
+    .trim().split('\n').slice(2, 5).map((l) => {
+      const o = JSON.parse(l);
+      return JSON.stringify({ id: o.id, string_col: o.string_col });
+    });
+  const r = run('cat', `${CORPUS}/parquet-testing/data/alltypes_plain.parquet`, '--columns', 'id,string_col', '--offset', '2', '--limit', '3', '--json');
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(r.out.trim().split('\n'), expected);
+});
+
+test('schema prints parquet message syntax', () => {
+  const r = run('schema', 'examples/fixtures/sample.parquet');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^message duckdb_schema \{/);
+  assert.match(r.out, /optional int32 discount \(DECIMAL\(9,2\)\);/);
+  assert.match(r.out, /optional group attrs \(MAP\) \{\n\s+repeated group key_value \{/);
+});
+
+test('meta shows row groups, codecs and decoded statistics; --json is JSON', () => {
+  const text = run('meta', 'examples/fixtures/sample.parquet');
+  assert.equal(text.code, 0, text.err);
+  assert.match(text.out, /rows:\s+20/);
+  assert.match(text.out, /id: INT64 SNAPPY/);
+  assert.match(text.out, /min 1, max 20/);
+  const json = JSON.parse(run('meta', 'examples/fixtures/sample.parquet', '--json').out);
+  assert.equal(json.numRows, 20);
+  assert.equal(json.rowGroups[0].columns[0].statistics.max, '20');
+});
+
+test('head prints a table of the first rows', () => {
+  const r = run('head', 'examples/fixtures/sample.parquet', '-n', '3');
+  assert.equal(r.code, 0, r.err);
+  const lines = r.out.trim().split('\n');
+  assert.equal(lines.length, 5); // header, rule, 3 rows
+  assert.match(lines[0]!, /^id\s+fruit\s+price/);
+  assert.match(lines[2]!, /^1\s+banana\s+1\.25\s+7\.00/);
+});
+
+test('errors are one line on stderr with exit status 1', () => {
+  const missing = run('cat', 'no-such-file.parquet');
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /^parquetry: cannot open no-such-file\.parquet/);
+  const corrupt = run('cat', `${CORPUS}/parquet-testing/bad_data/ARROW-GH-41321.parquet`);
+  assert.equal(corrupt.code, 1);
+  assert.match(corrupt.err, /^parquetry: .*\(file .*ARROW-GH-41321\.parquet, offset \d+, row group 0, column \w+, page \d+\)\n$/);
+  const usage = run('cat', 'x.parquet', '--limit', 'ten');
+  assert.notEqual(usage.code, 0);
+  assert.match(usage.err, /must be a non-negative whole number/);
+});
