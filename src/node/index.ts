@@ -2,9 +2,11 @@
  * The Node entry point: everything in the portable API, plus file paths as
  * inputs and native codecs (node:zlib, zstd-napi) registered at import.
  */
-import './codecs.js';
+import { registerNodeCodecs } from './codecs.js';
 import { ParquetReader, type OpenOptions, type ParquetInput } from '../parquet/reader.js';
 import { fileSource } from './file-source.js';
+
+registerNodeCodecs();
 
 export * from '../index.js';
 export { fileSource };

@@ -1,0 +1,130 @@
+/**
+ * Decompression (and compression) throughput of every codec implementation
+ * on 1 MiB blocks, best of several passes, plus CRC-32 by input size.
+ * Run: node --import tsx bench/codecs.ts
+ */
+import { createRequire } from 'node:module';
+import zlib from 'node:zlib';
+import { crc32Portable } from '../src/checksum/crc32.js';
+import { brotliCodec } from '../src/codecs/brotli.js';
+import type { Codec } from '../src/codecs/codec.js';
+import { gzip } from '../src/codecs/gzip.js';
+import { lz4 } from '../src/codecs/lz4.js';
+import { lz4Raw } from '../src/codecs/lz4-raw.js';
+import { createSnappy } from '../src/codecs/snappy.js';
+import { zstd } from '../src/codecs/zstd.js';
+import { createNodeZstd, nodeBrotli, nodeGzip } from '../src/node/codecs.js';
+
+const MiB = 1 << 20;
+
+/** Deterministic pseudo-random numbers (mulberry32), so runs compare. */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/** CSV-like text: ids, names, amounts, dates, free text. */
+function csvBlock(size: number): Uint8Array {
+  const r = rng(1);
+  const names = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'];
+  const words = ['order', 'shipped', 'returned', 'pending', 'paid', 'refund', 'express', 'standard'];
+  const lines: string[] = [];
+  let length = 0;
+  for (let id = 100000; length < size; id++) {
+    const line =
+      `${id},${names[Math.floor(r() * names.length)]}${Math.floor(r() * 1000)},` +
+      `${(r() * 10000).toFixed(2)},2024-${String(1 + Math.floor(r() * 12)).padStart(2, '0')}-${String(1 + Math.floor(r() * 28)).padStart(2, '0')},` +
+      `"${words[Math.floor(r() * words.length)]} ${words[Math.floor(r() * words.length)]}"\n`;
+    lines.push(line);
+    length += line.length;
+  }
+  return new TextEncoder().encode(lines.join('')).subarray(0, size);
+}
+
+/** A PLAIN-encoded INT64 column: slowly rising values with noise, as timestamps or ids. */
+function int64Block(size: number): Uint8Array {
+  const r = rng(2);
+  const v = new BigInt64Array(size / 8);
+  let x = 1_700_000_000_000n;
+  for (let i = 0; i < v.length; i++) v[i] = x += BigInt(Math.floor(r() * 5000));
+  return new Uint8Array(v.buffer);
+}
+
+/** Best time in ms over `passes` passes of `reps` calls. */
+function best(fn: () => unknown, reps: number, passes = 10): number {
+  let min = Infinity;
+  for (let p = 0; p < passes; p++) {
+    const t = performance.now();
+    for (let i = 0; i < reps; i++) fn();
+    min = Math.min(min, (performance.now() - t) / reps);
+  }
+  return min;
+}
+
+function mibPerSecond(bytes: number, ms: number): string {
+  return ((bytes / MiB / ms) * 1000).toFixed(0);
+}
+
+const require = createRequire(import.meta.url);
+const nodeZstd = createNodeZstd();
+
+interface Impl {
+  codec: string;
+  name: string;
+  impl: Codec;
+}
+
+const impls: Impl[] = [
+  { codec: 'SNAPPY', name: 'hysnappy (wasm)', impl: createSnappy() },
+  { codec: 'GZIP', name: 'fflate', impl: gzip },
+  { codec: 'GZIP', name: 'node:zlib', impl: nodeGzip },
+  { codec: 'BROTLI', name: 'brotli-wasm', impl: brotliCodec(require('brotli-wasm')) },
+  { codec: 'BROTLI', name: 'node:zlib', impl: nodeBrotli },
+  { codec: 'ZSTD', name: 'fzstd', impl: zstd },
+  ...(nodeZstd ? [{ codec: 'ZSTD', name: 'zstd-napi', impl: nodeZstd }] : []),
+  { codec: 'LZ4_RAW', name: 'parquetry', impl: lz4Raw },
+  { codec: 'LZ4', name: 'parquetry (Hadoop)', impl: lz4 },
+];
+
+/** Every implementation of a codec decodes the same bytes: those its native (else only) implementation wrote. */
+function referenceEncoder(codec: string): Codec {
+  const all = impls.filter((i) => i.codec === codec);
+  return (all.find((i) => /zlib|napi/.test(i.name)) ?? all[0]!).impl;
+}
+
+for (const [label, data] of [
+  ['CSV-like text', csvBlock(MiB)],
+  ['INT64 column (PLAIN)', int64Block(MiB)],
+] as const) {
+  console.log(`\n### ${label}, 1 MiB blocks\n`);
+  console.log('| codec | implementation | ratio | decompress MiB/s | compress MiB/s |');
+  console.log('| --- | --- | ---: | ---: | ---: |');
+  for (const { codec, name, impl } of impls) {
+    const compressed = referenceEncoder(codec).compress(data);
+    const ratio = (data.length / compressed.length).toFixed(2);
+    const dec = best(() => impl.decompress(compressed, data.length), 5);
+    // Portable ZSTD has no compressor; slow compressors get fewer repetitions.
+    let enc = '-';
+    if (!(codec === 'ZSTD' && name === 'fzstd')) {
+      const once = best(() => impl.compress(data), 1, 1);
+      enc = mibPerSecond(data.length, best(() => impl.compress(data), once > 50 ? 1 : 3, once > 50 ? 3 : 6));
+    }
+    console.log(`| ${codec} | ${name} | ${ratio} | ${mibPerSecond(data.length, dec)} | ${enc} |`);
+  }
+}
+
+console.log('\n### CRC-32, GB/s by input size\n');
+console.log('| bytes | portable (slice-by-8) | zlib.crc32 |');
+console.log('| ---: | ---: | ---: |');
+const random = new Uint8Array(MiB).map((_, i) => (i * 2654435761) >>> 24);
+for (const size of [16, 64, 128, 256, 512, 4096, 65536, MiB]) {
+  const d = random.subarray(0, size);
+  const reps = Math.max(1, (4 * MiB) / size);
+  const js = best(() => crc32Portable(d), reps);
+  const native = typeof zlib.crc32 === 'function' ? (size / best(() => zlib.crc32(d), reps) / 1e6).toFixed(2) : 'n/a';
+  console.log(`| ${size} | ${(size / js / 1e6).toFixed(2)} | ${native} |`);
+}

@@ -1,0 +1,96 @@
+/**
+ * The codec interface and the checks every implementation shares, so each
+ * codec module only has to turn bytes into bytes.
+ */
+import { CorruptFileError, InvalidArgumentError, LimitError, ParquetryError } from '../errors.js';
+
+/** Parquet's CompressionCodec names. */
+export type CodecName = 'UNCOMPRESSED' | 'SNAPPY' | 'GZIP' | 'LZO' | 'BROTLI' | 'LZ4' | 'ZSTD' | 'LZ4_RAW';
+
+export const CODEC_NAMES: readonly CodecName[] = ['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'LZO', 'BROTLI', 'LZ4', 'ZSTD', 'LZ4_RAW'];
+
+/**
+ * Results may share memory with `input` (UNCOMPRESSED returns it as is), so
+ * a caller that reuses its input buffer must copy the result first.
+ */
+export interface Codec {
+  /**
+   * Decompress a whole block. `uncompressedSize` is what the page header says;
+   * the result has exactly that length, else CorruptFileError.
+   */
+  decompress(input: Uint8Array, uncompressedSize: number): Uint8Array;
+  /**
+   * Compress a whole block. `level` is the codec's own scale (GZIP 0-9,
+   * BROTLI 0-11, ZSTD -131072..22); codecs without levels ignore it.
+   */
+  compress(input: Uint8Array, level?: number): Uint8Array;
+}
+
+/** The largest block any codec will produce: typed arrays and wasm memories stop near 2 GiB. */
+export const MAX_BLOCK_SIZE = 2 ** 31 - 1;
+
+type Decode = (input: Uint8Array, uncompressedSize: number) => Uint8Array;
+type Encode = (input: Uint8Array, level?: number) => Uint8Array;
+
+/**
+ * Builds a Codec whose decompress validates the size before the decoder can
+ * allocate, turns whatever a third-party decoder throws into a typed error,
+ * and insists on the exact output length.
+ */
+export function defineCodec(name: CodecName, decode: Decode, encode: Encode): Codec {
+  return {
+    decompress(input, uncompressedSize) {
+      checkUncompressedSize(name, uncompressedSize);
+      // Some writers store an empty page as zero bytes whatever the codec,
+      // rather than as the codec's encoding of nothing.
+      if (uncompressedSize === 0 && input.length === 0) return new Uint8Array(0);
+      let out: Uint8Array;
+      try {
+        out = decode(input, uncompressedSize);
+      } catch (e) {
+        throw decodeFailure(name, e);
+      }
+      if (out.length !== uncompressedSize) {
+        throw new CorruptFileError(`${name} data decompressed to ${out.length} bytes, expected ${uncompressedSize}`);
+      }
+      return out;
+    },
+    compress: encode,
+  };
+}
+
+export function checkUncompressedSize(name: CodecName, size: number): void {
+  if (!Number.isSafeInteger(size) || size < 0) throw new CorruptFileError(`${name}: invalid uncompressed size ${size}`);
+  if (size > MAX_BLOCK_SIZE) throw new LimitError(`${name}: uncompressed size ${size} exceeds the ${MAX_BLOCK_SIZE}-byte limit`);
+}
+
+function decodeFailure(name: CodecName, e: unknown): ParquetryError {
+  if (e instanceof ParquetryError) return e;
+  // wasm-bindgen libraries throw plain strings, so no `instanceof Error` here.
+  const msg = e instanceof Error ? e.message : String(e);
+  if (e instanceof RangeError && /allocation failed|Invalid typed array length|Maximum memory size|WebAssembly\.Memory/i.test(msg)) {
+    return new LimitError(`${name}: cannot allocate memory to decompress: ${msg}`);
+  }
+  return new CorruptFileError(`invalid ${name} data: ${msg}`, undefined, { cause: e });
+}
+
+type LeveledCodec = 'GZIP' | 'BROTLI' | 'ZSTD';
+
+const LEVELS: Record<LeveledCodec, { min: number; max: number; default: number }> = {
+  // zlib's own default: 9 takes about twice as long for a percent or two.
+  GZIP: { min: 0, max: 9, default: 6 },
+  // Arrow's choice for Parquet: 11 is many times slower for a few percent.
+  BROTLI: { min: 0, max: 11, default: 8 },
+  // zstd's own default; negative levels trade ratio for speed.
+  ZSTD: { min: -131072, max: 22, default: 3 },
+};
+
+/** Validates `level` against the codec's range and substitutes its default when absent. */
+export function compressionLevel(name: LeveledCodec, level: number | undefined): number {
+  const { min, max } = LEVELS[name];
+  if (level === undefined) return LEVELS[name].default;
+  if (!Number.isInteger(level) || level < min || level > max) {
+    throw new InvalidArgumentError(`${name} compression level must be an integer from ${min} to ${max}, got ${level}`);
+  }
+  return level;
+}

@@ -1,0 +1,76 @@
+/**
+ * Codecs by Parquet name. Each portable implementation is imported on first
+ * use (brotli's wasm alone is a megabyte), so loading is async; once loaded,
+ * getCodec is synchronous, which keeps page decoding synchronous. A runtime
+ * adapter (src/node/codecs.ts) registers faster native implementations first.
+ */
+import { InvalidArgumentError, ParquetryError, UnsupportedError } from '../errors.js';
+import { CODEC_NAMES, type Codec, type CodecName } from './codec.js';
+
+export { CODEC_NAMES, type Codec, type CodecName } from './codec.js';
+
+const loaders: Record<CodecName, () => Promise<Codec>> = {
+  UNCOMPRESSED: async () => (await import('./uncompressed.js')).uncompressed,
+  SNAPPY: async () => (await import('./snappy.js')).createSnappy(),
+  GZIP: async () => (await import('./gzip.js')).gzip,
+  LZO: async () => {
+    throw lzo();
+  },
+  BROTLI: async () => (await import('./brotli.js')).loadBrotli(),
+  LZ4: async () => (await import('./lz4.js')).lz4,
+  ZSTD: async () => (await import('./zstd.js')).zstd,
+  LZ4_RAW: async () => (await import('./lz4-raw.js')).lz4Raw,
+};
+
+const loaded = new Map<CodecName, Codec>();
+const pending = new Map<CodecName, Promise<Codec>>();
+
+function lzo(): UnsupportedError {
+  return new UnsupportedError('LZO compression is not supported');
+}
+
+function checkName(name: string): asserts name is CodecName {
+  if (!(CODEC_NAMES as readonly string[]).includes(name)) throw new InvalidArgumentError(`unknown compression codec ${JSON.stringify(name)}`);
+}
+
+/** Loads (once) and returns the codec; afterwards getCodec(name) answers synchronously. */
+export async function loadCodec(name: CodecName): Promise<Codec> {
+  checkName(name);
+  const ready = loaded.get(name);
+  if (ready) return ready;
+  let p = pending.get(name);
+  if (!p) {
+    p = loaders[name]().then(
+      (codec) => {
+        pending.delete(name);
+        // A registerCodec during the load wins: it was an explicit choice.
+        if (!loaded.has(name)) loaded.set(name, codec);
+        return loaded.get(name)!;
+      },
+      (e: unknown) => {
+        pending.delete(name);
+        // A module or its wasm that this runtime cannot load (brotli-wasm's
+        // browser build in Node, say) is a limit of the runtime, not a bug.
+        if (e instanceof ParquetryError) throw e;
+        throw new UnsupportedError(`the ${name} codec cannot be loaded here: ${e instanceof Error ? e.message : String(e)}`);
+      },
+    );
+    pending.set(name, p);
+  }
+  return p;
+}
+
+/** The loaded codec; throws InvalidArgumentError if loadCodec(name) has not completed. */
+export function getCodec(name: CodecName): Codec {
+  checkName(name);
+  if (name === 'LZO') throw lzo();
+  const codec = loaded.get(name);
+  if (!codec) throw new InvalidArgumentError(`codec ${name} is not loaded: await loadCodec('${name}') first`);
+  return codec;
+}
+
+/** Installs `codec` for `name`, replacing any loaded or default implementation. */
+export function registerCodec(name: CodecName, codec: Codec): void {
+  checkName(name);
+  loaded.set(name, codec);
+}

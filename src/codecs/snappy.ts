@@ -1,0 +1,42 @@
+/**
+ * SNAPPY: the raw snappy block format (no framing), a varint of the
+ * uncompressed length followed by literal and copy elements. Both directions
+ * run in hysnappy's wasm build of the reference code.
+ */
+import { snappyCompressor, snappyUncompressor } from 'hysnappy';
+import { CorruptFileError } from '../errors.js';
+import { type Codec, defineCodec } from './codec.js';
+
+/** The length preamble: a little-endian base-128 varint of at most 32 bits. */
+export function snappyLength(input: Uint8Array): number {
+  let value = 0;
+  for (let i = 0; i < 5; i++) {
+    if (i >= input.length) throw new CorruptFileError('SNAPPY data ends inside its length preamble');
+    const b = input[i]!;
+    value += (b & 0x7f) * 2 ** (7 * i);
+    if (b < 0x80) {
+      if (value > 0xffffffff) break;
+      return value;
+    }
+  }
+  throw new CorruptFileError('SNAPPY length preamble is longer than 32 bits');
+}
+
+/** Instantiates the two wasm modules; both are small enough to compile synchronously, even on a browser's main thread. */
+export function createSnappy(): Codec {
+  const uncompress = snappyUncompressor();
+  const compress = snappyCompressor();
+  return defineCodec(
+    'SNAPPY',
+    (input, uncompressedSize) => {
+      // The wasm decoder trusts the preamble for where its output ends, so a
+      // preamble larger than the buffer it was given would write past it.
+      const declared = snappyLength(input);
+      if (declared !== uncompressedSize) {
+        throw new CorruptFileError(`SNAPPY data declares ${declared} bytes, expected ${uncompressedSize}`);
+      }
+      return uncompress(input, uncompressedSize);
+    },
+    (input) => compress(input),
+  );
+}

@@ -1,0 +1,80 @@
+/** Inputs and implementations shared by the codec tests. */
+import { createRequire } from 'node:module';
+import { brotliCodec } from '../../src/codecs/brotli.js';
+import type { Codec, CodecName } from '../../src/codecs/codec.js';
+import { gzip } from '../../src/codecs/gzip.js';
+import { lz4 } from '../../src/codecs/lz4.js';
+import { lz4Raw } from '../../src/codecs/lz4-raw.js';
+import { createSnappy } from '../../src/codecs/snappy.js';
+import { uncompressed } from '../../src/codecs/uncompressed.js';
+import { zstd } from '../../src/codecs/zstd.js';
+import { createNodeZstd, nodeBrotli, nodeGzip } from '../../src/node/codecs.js';
+
+const require = createRequire(import.meta.url);
+
+export const MiB = 1 << 20;
+
+export function hex(s: string): Uint8Array {
+  return Uint8Array.from(s.match(/../g) ?? [], (b) => parseInt(b, 16));
+}
+
+export function ascii(s: string): Uint8Array {
+  return new TextEncoder().encode(s);
+}
+
+/** Deterministic pseudo-random bytes (mulberry32). */
+export function randomBytes(n: number, seed = 1): Uint8Array {
+  const out = new Uint8Array(n);
+  let s = seed;
+  for (let i = 0; i < n; i++) {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    out[i] = (t ^ (t >>> 14)) >>> 24;
+  }
+  return out;
+}
+
+/** Highly repetitive: a short record repeated, with a counter so it is not one run. */
+export function repetitiveBytes(n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  const unit = ascii('2024-01-01,widget,42.00,ok\n');
+  for (let i = 0; i < n; i++) out[i] = unit[i % unit.length]!;
+  return out;
+}
+
+export const inputs: [string, Uint8Array][] = [
+  ['empty', new Uint8Array(0)],
+  ['1 byte', Uint8Array.of(0x5a)],
+  ['random 1 MiB', randomBytes(MiB)],
+  ['repetitive 1 MiB', repetitiveBytes(MiB)],
+];
+
+export interface Impl {
+  codec: CodecName;
+  name: string;
+  impl: Codec;
+  /** Whether compress works (portable ZSTD has no compressor). */
+  compresses: boolean;
+}
+
+export const nodeZstd = createNodeZstd();
+export const portableBrotli = brotliCodec(require('brotli-wasm'));
+
+export const impls: Impl[] = [
+  { codec: 'UNCOMPRESSED', name: 'identity', impl: uncompressed, compresses: true },
+  { codec: 'SNAPPY', name: 'hysnappy', impl: createSnappy(), compresses: true },
+  { codec: 'GZIP', name: 'fflate', impl: gzip, compresses: true },
+  { codec: 'GZIP', name: 'node:zlib', impl: nodeGzip, compresses: true },
+  { codec: 'BROTLI', name: 'brotli-wasm', impl: portableBrotli, compresses: true },
+  { codec: 'BROTLI', name: 'node:zlib', impl: nodeBrotli, compresses: true },
+  { codec: 'ZSTD', name: 'fzstd', impl: zstd, compresses: false },
+  ...(nodeZstd ? [{ codec: 'ZSTD' as const, name: 'zstd-napi', impl: nodeZstd, compresses: true }] : []),
+  { codec: 'LZ4_RAW', name: 'parquetry', impl: lz4Raw, compresses: true },
+  { codec: 'LZ4', name: 'parquetry', impl: lz4, compresses: true },
+];
+
+/** Some implementation's compressed form of `data` for `codec`, if any can compress it here. */
+export function compressedBy(codec: CodecName, data: Uint8Array): Uint8Array | undefined {
+  return impls.find((i) => i.codec === codec && i.compresses)?.impl.compress(data);
+}

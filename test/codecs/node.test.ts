@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { crc32 } from '../../src/checksum/crc32.js';
+import { getCodec, loadCodec } from '../../src/codecs/index.js';
+import { UnsupportedError } from '../../src/errors.js';
+import { nodeBrotli, nodeGzip, registerNodeCodecs } from '../../src/node/codecs.js';
+import { ascii, nodeZstd, randomBytes } from './fixtures.js';
+
+test('a codec module this runtime cannot load is UnsupportedError (brotli-wasm\'s browser build in Node)', async () => {
+  await assert.rejects(loadCodec('BROTLI'), UnsupportedError);
+});
+
+test('registerNodeCodecs installs the native codecs and CRC-32', async () => {
+  registerNodeCodecs();
+  registerNodeCodecs();
+  assert.equal(getCodec('GZIP'), nodeGzip);
+  assert.equal(await loadCodec('BROTLI'), nodeBrotli);
+  const zstd = await loadCodec('ZSTD');
+  const data = randomBytes(10000, 4);
+  if (nodeZstd) assert.deepEqual(zstd.decompress(zstd.compress(data), data.length), data);
+  assert.equal(crc32(ascii('123456789')), 0xcbf43926);
+  assert.equal(crc32(data, 7), crc32(data.subarray(5000), crc32(data.subarray(0, 5000), 7)));
+});
+
+test('without zstd-napi\'s native binding, ZSTD stays portable and nothing throws', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-'));
+  const blocker = join(dir, 'block-zstd.cjs');
+  writeFileSync(
+    blocker,
+    `const Module = require('node:module');
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  if (request.startsWith('zstd-napi')) throw new Error('binding missing');
+  return load.call(this, request, ...rest);
+};`,
+  );
+  const script = `
+    const { registerNodeCodecs } = await import(${JSON.stringify(new URL('../../src/node/codecs.ts', import.meta.url).href)});
+    const { loadCodec } = await import(${JSON.stringify(new URL('../../src/codecs/index.ts', import.meta.url).href)});
+    registerNodeCodecs();
+    const zstd = await loadCodec('ZSTD');
+    const frame = Uint8Array.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x05, 0x2b, 0x00, 0x00, 0x78]);
+    let compress = 'compressed';
+    try { zstd.compress(frame); } catch (e) { compress = e.code; }
+    console.log(new TextDecoder().decode(zstd.decompress(frame, 5)), compress);`;
+  const r = spawnSync(process.execPath, ['--require', blocker, '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), 'xxxxx UNSUPPORTED');
+});
