@@ -27,16 +27,15 @@ export type LeafKind =
 /** Group annotations that change how a group assembles. */
 export type GroupKind = 'struct' | 'list' | 'map' | 'variant';
 
-export interface LogicalTypeLike {
-  type: string;
-  [k: string]: unknown;
-}
+/** A thrift LogicalType union value: `type` names the member, its fields sit beside it. */
+export type LogicalTypeLike = { type: string } | { type: string; [k: string]: unknown };
 
 const UNITS = new Set(['MILLIS', 'MICROS', 'NANOS']);
 const TEXT = new Set(['STRING', 'ENUM', 'JSON']);
 const TEXT_CONVERTED = new Set(['UTF8', 'ENUM', 'JSON']);
 
-function fromLogical(lt: LogicalTypeLike, physical: PhysicalType): LeafKind | undefined {
+function fromLogical(logical: LogicalTypeLike, physical: PhysicalType): LeafKind | undefined {
+  const lt = logical as LogicalTypeLike & Record<string, unknown>;
   const t = lt.type;
   if (TEXT.has(t)) return { kind: 'string' };
   switch (t) {

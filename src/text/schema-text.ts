@@ -3,7 +3,7 @@ import type { Schema, SchemaNode } from '../schema/tree.js';
 
 /** The annotation in parentheses after a field, as parquet-java's schema text prints it. */
 function annotation(node: SchemaNode): string {
-  const lt = node.element.logicalType as LogicalTypeLike | undefined;
+  const lt = node.element.logicalType as (LogicalTypeLike & Record<string, unknown>) | undefined;
   if (lt) {
     switch (lt.type) {
       case 'DECIMAL': return `DECIMAL(${lt.precision},${lt.scale})`;

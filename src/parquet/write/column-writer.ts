@@ -1,0 +1,416 @@
+import { ByteWriter } from '../../bytes/writer.js';
+import { crc32 } from '../../checksum/crc32.js';
+import type { Codec } from '../../codecs/registry.js';
+import { InvalidArgumentError } from '../../errors.js';
+import { encodeByteStreamSplit } from '../../encodings/byte-stream-split.js';
+import { encodeDeltaInt32, encodeDeltaInt64 } from '../../encodings/delta-binary-packed.js';
+import { encodeDeltaByteArray } from '../../encodings/delta-byte-array.js';
+import { encodeDeltaLengthByteArray } from '../../encodings/delta-length-byte-array.js';
+import { encodePlain } from '../../encodings/plain.js';
+import { bitWidth, encodeDictionaryIndices, encodeRleBooleans, encodeRleHybrid, encodeRleHybridPrefixed } from '../../encodings/rle.js';
+import { take } from '../../encodings/dictionary.js';
+import type { Values } from '../../encodings/types.js';
+import { ValuesBuilder } from '../../encodings/values-builder.js';
+import { leafCoercer } from '../../schema/coerce.js';
+import type { LeafNode } from '../../schema/tree.js';
+import type { LeafSink } from '../../shred/shred.js';
+import { encodePageHeader, type ColumnMetaData, type Encoding, type PageEncodingStats, type PageHeader } from '../metadata/index.js';
+import { StatsBuilder } from './stats.js';
+
+/** Value encodings a user can choose per column (RLE_DICTIONARY is the `dictionary` option). */
+export type ValueEncoding = 'PLAIN' | 'DELTA_BINARY_PACKED' | 'DELTA_LENGTH_BYTE_ARRAY' | 'DELTA_BYTE_ARRAY' | 'BYTE_STREAM_SPLIT' | 'RLE';
+
+export interface ColumnOptions {
+  codec: Codec | null;
+  codecName: string;
+  level?: number;
+  /** Try dictionary encoding first (falls back to `encoding` when the dictionary grows past `dictionaryPageSize` or does not pay). */
+  dictionary: boolean;
+  encoding: ValueEncoding;
+  pageSize: number;
+  pageRowLimit: number;
+  dictionaryPageSize: number;
+  pageVersion: 1 | 2;
+  checksums: boolean;
+  statistics: boolean;
+  statisticsTruncateLength: number;
+}
+
+/** A finished page: its encoded header and (compressed) body, and what the page index will need. */
+export interface EncodedPage {
+  header: Uint8Array;
+  body: Uint8Array;
+  type: 'DATA_PAGE' | 'DATA_PAGE_V2' | 'DICTIONARY_PAGE';
+  encoding: Encoding;
+  numRows: number;
+  firstRow: number;
+  stats?: StatsBuilder;
+}
+
+/** A column chunk ready to be written: pages in order, and its metadata with offsets relative to the chunk start. */
+export interface EncodedChunk {
+  pages: EncodedPage[];
+  meta: ColumnMetaData;
+  byteLength: number;
+}
+
+class Levels {
+  buf: Uint8Array | Uint16Array;
+  length = 0;
+  constructor(wide: boolean) {
+    this.buf = wide ? new Uint16Array(1024) : new Uint8Array(1024);
+  }
+  push(v: number): void {
+    if (this.length === this.buf.length) {
+      const next = new (this.buf.constructor as Uint8ArrayConstructor)(this.buf.length * 2);
+      next.set(this.buf);
+      this.buf = next;
+    }
+    this.buf[this.length++] = v;
+  }
+  view(): Uint8Array | Uint16Array {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+const latin1 = new TextDecoder('latin1');
+
+/**
+ * Buffers one leaf column of the current row group: levels and values of the
+ * page being filled, dictionary state, and the pages already encoded.
+ * Records arrive through the LeafSink interface from the shredder.
+ */
+export class ColumnWriter implements LeafSink {
+  private def: Levels | null;
+  private rep: Levels | null;
+  private readonly maxDef: number;
+  private readonly coerce: (v: unknown) => number | bigint | boolean | Uint8Array;
+  private readonly isString: boolean;
+  /** Plain values of the current page (when not dictionary-encoding). */
+  private values: ValuesBuilder;
+  /** Dictionary state: values by key, their order, and the current page's indices. */
+  private dictKeys = new Map<unknown, number>();
+  private dict: ValuesBuilder;
+  private indices: number[] = [];
+  private useDictionary: boolean;
+  private decidedDictionary = false;
+  private pageRows = 0;
+  private pageNulls = 0;
+  private chunkRows = 0;
+  private pageStats: StatsBuilder;
+  private readonly chunkStats: StatsBuilder;
+  private pages: EncodedPage[] = [];
+  private pagesBytes = 0;
+  private totalValues = 0;
+  private uncompressedBytes = 0;
+
+  constructor(readonly leaf: LeafNode, private readonly opts: ColumnOptions) {
+    this.maxDef = leaf.defLevel;
+    this.def = leaf.defLevel > 0 ? new Levels(leaf.defLevel > 255) : null;
+    this.rep = leaf.repLevel > 0 ? new Levels(leaf.repLevel > 255) : null;
+    this.coerce = leafCoercer(leaf);
+    this.isString = leaf.kind.kind === 'string' && leaf.physicalType === 'BYTE_ARRAY';
+    this.values = new ValuesBuilder(leaf.physicalType);
+    this.dict = new ValuesBuilder(leaf.physicalType);
+    this.useDictionary = opts.dictionary && leaf.physicalType !== 'BOOLEAN';
+    this.pageStats = new StatsBuilder(leaf, opts.statisticsTruncateLength);
+    this.chunkStats = new StatsBuilder(leaf, opts.statisticsTruncateLength);
+    checkEncoding(leaf, opts.encoding);
+  }
+
+  // ---- LeafSink ----
+
+  level(rep: number, def: number): void {
+    this.rep?.push(rep);
+    this.def!.push(def);
+    if (rep === 0) this.pageRows++;
+    this.pageNulls++;
+    this.pageStats.nullCount++;
+  }
+
+
+  value(rep: number, v: unknown): void {
+    // Coerce first: a bad value throws before anything of it is buffered.
+    if (this.isString && typeof v === 'string') {
+      if (this.useDictionary) this.addToDictionary(v, undefined);
+      else this.values.pushString(v);
+    } else {
+      const physical = this.coerce(v);
+      if (this.useDictionary) this.addToDictionary(undefined, physical);
+      else this.values.push(physical);
+    }
+    this.rep?.push(rep);
+    this.def?.push(this.maxDef);
+    if (rep === 0) this.pageRows++;
+  }
+
+  private addToDictionary(s: string | undefined, physical: number | bigint | boolean | Uint8Array | undefined): void {
+    let key: unknown;
+    if (s !== undefined) key = s;
+    else if (physical instanceof Uint8Array) key = latin1.decode(physical);
+    else if (physical === 0 && Object.is(physical, -0)) key = '-0'; // keep -0 apart from 0
+    else key = physical;
+    let idx = this.dictKeys.get(key);
+    if (idx === undefined) {
+      idx = this.dict.length;
+      this.dictKeys.set(key, idx);
+      if (s !== undefined) this.dict.pushString(s);
+      else this.dict.push(physical!);
+    }
+    this.indices.push(idx);
+  }
+
+  // ---- record boundaries ----
+
+  private recordValues = 0;
+  private recordIndices = 0;
+
+  /** Remembers where the next record starts, so a record that fails halfway can be rolled back. */
+  mark(): [number, number, number, number, number] {
+    this.recordValues = this.values.length;
+    this.recordIndices = this.indices.length;
+    return [this.def?.length ?? 0, this.rep?.length ?? 0, this.values.length, this.indices.length, this.pageRows];
+  }
+
+  rollback([d, r, v, i, rows]: [number, number, number, number, number]): void {
+    if (this.def) this.def.length = d;
+    if (this.rep) this.rep.length = r;
+    this.values.truncate(v);
+    this.indices.length = i;
+    this.pageRows = rows;
+    this.pageNulls = this.def ? countBelow(this.def.view(), this.maxDef) : 0;
+    this.pageStats.nullCount = this.pageNulls;
+  }
+
+  /** Bytes buffered for this column: encoded pages plus the page being filled. */
+  get bufferedBytes(): number {
+    return this.pagesBytes + this.pageBytes() + (this.useDictionary ? this.dict.byteSize : 0);
+  }
+
+  private pageBytes(): number {
+    const levels = (this.def?.length ?? 0) / 4 + (this.rep?.length ?? 0) / 4;
+    if (this.useDictionary) return levels + this.indices.length * Math.max(1, bitWidth(this.dict.length)) / 8;
+    return levels + this.values.byteSize;
+  }
+
+  /** Called after each record that shredded without error: statistics, then a page cut when the page is full. */
+  endRecord(): void {
+    if (this.opts.statistics) {
+      const st = this.pageStats;
+      if (this.useDictionary) for (let i = this.recordIndices; i < this.indices.length; i++) st.add(this.dict.at(this.indices[i]!));
+      else for (let i = this.recordValues; i < this.values.length; i++) st.add(this.values.at(i));
+    }
+    if (this.useDictionary && this.dict.byteSize > this.opts.dictionaryPageSize) {
+      this.flushPage();
+      this.useDictionary = false; // the dictionary is full: later pages are plain (or the chosen encoding)
+      return;
+    }
+    if (this.pageRows >= this.opts.pageRowLimit || this.pageBytes() >= this.opts.pageSize) this.flushPage();
+  }
+
+  /** Encodes the page being filled, if it has any entries. */
+  flushPage(): void {
+    const entries = this.def?.length ?? this.rep?.length ?? (this.useDictionary ? this.indices.length : this.values.length);
+    if (entries === 0) return;
+    if (this.useDictionary && !this.decidedDictionary) this.decideDictionary();
+    const w = new ByteWriter(Math.max(1024, this.pageBytes() * 1.1));
+    let encoding: Encoding;
+    const writeValues = () => {
+      if (this.useDictionary) {
+        encodeDictionaryIndices(w, this.indices, this.dict.length);
+        encoding = 'RLE_DICTIONARY';
+      } else {
+        encoding = this.opts.encoding;
+        encodeValues(w, this.leaf, this.opts.encoding, this.values.values());
+      }
+    };
+    const numValues = entries;
+    const numRows = this.pageRows;
+    let header: PageHeader;
+    let body: Uint8Array;
+    const stats = this.opts.statistics ? this.pageStats : undefined;
+    if (this.opts.pageVersion === 1) {
+      if (this.rep) encodeRleHybridPrefixed(w, this.rep.view(), bitWidth(this.leaf.repLevel));
+      if (this.def) encodeRleHybridPrefixed(w, this.def.view(), bitWidth(this.maxDef));
+      writeValues();
+      const raw = w.finish();
+      body = this.compress(raw);
+      header = {
+        type: 'DATA_PAGE', uncompressedPageSize: raw.length, compressedPageSize: body.length,
+        dataPageHeader: { numValues, encoding: encoding!, definitionLevelEncoding: 'RLE', repetitionLevelEncoding: 'RLE', ...(stats ? { statistics: stats.toThrift() } : {}) },
+      };
+    } else {
+      if (this.rep) encodeRleHybrid(w, this.rep.view(), bitWidth(this.leaf.repLevel));
+      const repLen = w.length;
+      if (this.def) encodeRleHybrid(w, this.def.view(), bitWidth(this.maxDef));
+      const defLen = w.length - repLen;
+      const levels = w.finish().slice();
+      w.reset();
+      writeValues();
+      const raw = w.finish();
+      const compressed = this.compress(raw);
+      body = new Uint8Array(levels.length + compressed.length);
+      body.set(levels);
+      body.set(compressed, levels.length);
+      header = {
+        type: 'DATA_PAGE_V2', uncompressedPageSize: levels.length + raw.length, compressedPageSize: body.length,
+        dataPageHeaderV2: {
+          numValues, numNulls: this.pageNulls, numRows, encoding: encoding!, definitionLevelsByteLength: defLen, repetitionLevelsByteLength: repLen,
+          isCompressed: this.opts.codec !== null, ...(stats ? { statistics: stats.toThrift() } : {}),
+        },
+      };
+    }
+    this.addPage(header, body, header.type as EncodedPage['type'], encoding!, numRows, stats);
+    this.totalValues += numValues;
+    if (stats) this.chunkStats.merge(stats);
+    this.chunkRows += numRows;
+    this.pageStats = new StatsBuilder(this.leaf, this.opts.statisticsTruncateLength);
+    this.pageRows = 0;
+    this.pageNulls = 0;
+    if (this.def) this.def.length = 0;
+    if (this.rep) this.rep.length = 0;
+    this.values.reset();
+    this.indices.length = 0;
+  }
+
+  /**
+   * After the first page, keep the dictionary only if it pays: dictionary
+   * plus indices smaller than the plain values (parquet-java's rule).
+   * Otherwise this page's values are re-materialised and written plain.
+   */
+  private decideDictionary(): void {
+    this.decidedDictionary = true;
+    const plainSize = this.indices.length === 0 ? 0 : plainByteSize(this.dict, this.indices);
+    const dictSize = this.dict.byteSize + Math.ceil((this.indices.length * Math.max(1, bitWidth(this.dict.length))) / 8);
+    if (dictSize < plainSize) return;
+    this.useDictionary = false;
+    const dense = take(this.dict.values(), Int32Array.from(this.indices));
+    this.values.reset();
+    pushValues(this.values, dense);
+    this.indices.length = 0;
+    this.dictKeys.clear();
+    this.dict.reset();
+  }
+
+  private compress(raw: Uint8Array): Uint8Array {
+    if (this.opts.codec === null) return raw.slice();
+    return this.opts.codec.compress(raw, this.opts.level);
+  }
+
+  private addPage(header: PageHeader, body: Uint8Array, type: EncodedPage['type'], encoding: Encoding, numRows: number, stats?: StatsBuilder): void {
+    if (this.opts.checksums) header.crc = crc32(body) | 0;
+    const hw = new ByteWriter(64);
+    encodePageHeader(header, hw);
+    const h = hw.finish().slice();
+    this.pages.push({ header: h, body, type, encoding, numRows, firstRow: this.chunkRows, stats });
+    this.pagesBytes += h.length + body.length;
+    this.uncompressedBytes += h.length + header.uncompressedPageSize;
+  }
+
+  /** Finishes the row group's chunk: flushes the last page and puts the dictionary page first. */
+  finishChunk(): EncodedChunk {
+    this.flushPage();
+    const pages = this.pages;
+    const hasDictionary = this.dict.length > 0 && pages.some((p) => p.encoding === 'RLE_DICTIONARY');
+    if (hasDictionary) {
+      const w = new ByteWriter(this.dict.byteSize + 16);
+      encodePlain(w, this.leaf.physicalType, this.dict.values(), this.leaf.typeLength);
+      const raw = w.finish();
+      const body = this.compress(raw);
+      const header: PageHeader = {
+        type: 'DICTIONARY_PAGE', uncompressedPageSize: raw.length, compressedPageSize: body.length,
+        dictionaryPageHeader: { numValues: this.dict.length, encoding: 'PLAIN' },
+      };
+      const before = this.pages.length;
+      this.addPage(header, body, 'DICTIONARY_PAGE', 'PLAIN', 0);
+      pages.unshift(pages.splice(before, 1)[0]!);
+    }
+    const encodings = new Set<Encoding>();
+    const stats = new Map<string, PageEncodingStats>();
+    let byteLength = 0;
+    for (const p of pages) {
+      encodings.add(p.encoding);
+      const k = `${p.type}/${p.encoding}`;
+      const s = stats.get(k) ?? { pageType: p.type, encoding: p.encoding, count: 0 };
+      s.count++;
+      stats.set(k, s);
+      byteLength += p.header.length + p.body.length;
+    }
+    if (this.def || this.rep) encodings.add('RLE');
+    const dictionaryBytes = hasDictionary ? pages[0]!.header.length + pages[0]!.body.length : 0;
+    const allDictionary = hasDictionary && pages.every((p) => p.type === 'DICTIONARY_PAGE' || p.encoding === 'RLE_DICTIONARY');
+    const meta: ColumnMetaData = {
+      type: this.leaf.physicalType,
+      encodings: [...encodings],
+      pathInSchema: this.leaf.path,
+      codec: this.opts.codecName as ColumnMetaData['codec'],
+      numValues: this.totalValues,
+      totalUncompressedSize: this.uncompressedBytes,
+      totalCompressedSize: byteLength,
+      dataPageOffset: dictionaryBytes,
+      ...(hasDictionary ? { dictionaryPageOffset: 0 } : {}),
+      ...(this.opts.statistics ? { statistics: this.chunkStats.toThrift(allDictionary ? this.dict.length : undefined) } : {}),
+      encodingStats: [...stats.values()],
+    };
+    this.resetChunk();
+    return { pages, meta, byteLength };
+  }
+
+  private resetChunk(): void {
+    this.pages = [];
+    this.pagesBytes = 0;
+    this.totalValues = 0;
+    this.uncompressedBytes = 0;
+    this.chunkRows = 0;
+    this.chunkStats.reset();
+    this.dictKeys.clear();
+    this.dict.reset();
+    this.useDictionary = this.opts.dictionary && this.leaf.physicalType !== 'BOOLEAN';
+    this.decidedDictionary = false;
+  }
+}
+
+function countBelow(levels: ArrayLike<number>, max: number): number {
+  let n = 0;
+  for (let i = 0; i < levels.length; i++) if (levels[i]! < max) n++;
+  return n;
+}
+
+function plainByteSize(dict: ValuesBuilder, indices: number[]): number {
+  if (dict.type !== 'BYTE_ARRAY' && dict.type !== 'FIXED_LEN_BYTE_ARRAY' && dict.type !== 'INT96') {
+    return (dict.byteSize / Math.max(1, dict.length)) * indices.length;
+  }
+  let n = 0;
+  for (const i of indices) n += (dict.at(i) as Uint8Array).length + (dict.type === 'BYTE_ARRAY' ? 4 : 0);
+  return n;
+}
+
+function pushValues(b: ValuesBuilder, v: Values): void {
+  if ('offsets' in v) {
+    for (let i = 0; i < v.offsets.length - 1; i++) b.push(v.data.subarray(v.offsets[i]!, v.offsets[i + 1]!));
+  } else b.pushAll(v as ArrayLike<number>);
+}
+
+function checkEncoding(leaf: LeafNode, e: ValueEncoding): void {
+  const t = leaf.physicalType;
+  const ok =
+    e === 'PLAIN' ||
+    (e === 'RLE' && t === 'BOOLEAN') ||
+    (e === 'DELTA_BINARY_PACKED' && (t === 'INT32' || t === 'INT64')) ||
+    (e === 'DELTA_LENGTH_BYTE_ARRAY' && t === 'BYTE_ARRAY') ||
+    (e === 'DELTA_BYTE_ARRAY' && (t === 'BYTE_ARRAY' || t === 'FIXED_LEN_BYTE_ARRAY')) ||
+    (e === 'BYTE_STREAM_SPLIT' && (t === 'FLOAT' || t === 'DOUBLE' || t === 'INT32' || t === 'INT64' || t === 'FIXED_LEN_BYTE_ARRAY'));
+  if (!ok) throw new InvalidArgumentError(`encoding ${e} cannot be used for ${t} column ${leaf.path.join('.')}`);
+}
+
+function encodeValues(w: ByteWriter, leaf: LeafNode, e: ValueEncoding, values: Values): void {
+  switch (e) {
+    case 'PLAIN': return encodePlain(w, leaf.physicalType, values, leaf.typeLength);
+    case 'RLE': return encodeRleBooleans(w, values as Uint8Array);
+    case 'DELTA_BINARY_PACKED':
+      return leaf.physicalType === 'INT32' ? encodeDeltaInt32(w, values as Int32Array) : encodeDeltaInt64(w, values as BigInt64Array);
+    case 'DELTA_LENGTH_BYTE_ARRAY': return encodeDeltaLengthByteArray(w, values as never);
+    case 'DELTA_BYTE_ARRAY': return encodeDeltaByteArray(w, values as never);
+    case 'BYTE_STREAM_SPLIT': return encodeByteStreamSplit(w, leaf.physicalType, values, leaf.typeLength);
+  }
+}

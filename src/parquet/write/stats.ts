@@ -1,0 +1,187 @@
+import type { LeafNode } from '../../schema/tree.js';
+import type { Statistics } from '../metadata/index.js';
+
+type Physical = number | bigint | Uint8Array;
+
+/**
+ * How a column's values sort for min/max statistics: parquet-format's
+ * type-defined orders (signed integers, unsigned for UINT/unsigned INTEGER,
+ * IEEE floats without NaN, unsigned byte-wise for binary, signed numeric for
+ * binary DECIMAL and FLOAT16 by value). Types with no defined order (INT96,
+ * INTERVAL) get no bounds.
+ */
+type Order = 'signed' | 'unsigned' | 'float' | 'bytes' | 'decimal' | 'float16' | 'none';
+
+export function sortOrder(leaf: LeafNode): Order {
+  const k = leaf.kind;
+  switch (leaf.physicalType) {
+    case 'BOOLEAN': return 'unsigned';
+    case 'INT32':
+    case 'INT64': return k.kind === 'int' && !k.signed ? 'unsigned' : 'signed';
+    case 'FLOAT':
+    case 'DOUBLE': return 'float';
+    case 'INT96': return 'none';
+    default:
+      if (k.kind === 'decimal') return 'decimal';
+      if (k.kind === 'float16') return 'float16';
+      if (k.kind === 'interval') return 'none';
+      return 'bytes';
+  }
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+function signedBig(b: Uint8Array): bigint {
+  let v = 0n;
+  for (const x of b) v = (v << 8n) | BigInt(x);
+  return b.length ? BigInt.asIntN(b.length * 8, v) : 0n;
+}
+
+function half(b: Uint8Array): number {
+  const bits = b[0]! | (b[1]! << 8);
+  const exp = (bits >> 10) & 0x1f;
+  const frac = bits & 0x3ff;
+  const mag = exp === 0 ? frac * 2 ** -24 : exp === 31 ? (frac ? NaN : Infinity) : (1 + frac / 1024) * 2 ** (exp - 15);
+  return bits & 0x8000 ? -mag : mag;
+}
+
+function comparator(order: Order): (a: Physical, b: Physical) => number {
+  switch (order) {
+    case 'signed': return (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+    case 'unsigned': return (a, b) => {
+      const x = typeof a === 'bigint' ? BigInt.asUintN(64, a) : (a as number) >>> 0;
+      const y = typeof b === 'bigint' ? BigInt.asUintN(64, b) : (b as number) >>> 0;
+      return x < y ? -1 : x > y ? 1 : 0;
+    };
+    case 'float': return (a, b) => (a as number) - (b as number);
+    case 'decimal': return (a, b) => {
+      const x = signedBig(a as Uint8Array);
+      const y = signedBig(b as Uint8Array);
+      return x < y ? -1 : x > y ? 1 : 0;
+    };
+    case 'float16': return (a, b) => half(a as Uint8Array) - half(b as Uint8Array);
+    default: return (a, b) => compareBytes(a as Uint8Array, b as Uint8Array);
+  }
+}
+
+/** Tracks min, max and null count of a stream of values. */
+export class StatsBuilder {
+  private min: Physical | undefined;
+  private max: Physical | undefined;
+  nullCount = 0;
+  private readonly cmp: (a: Physical, b: Physical) => number;
+  private readonly order: Order;
+
+  constructor(private readonly leaf: LeafNode, private readonly truncateLength: number) {
+    this.order = sortOrder(leaf);
+    this.cmp = comparator(this.order);
+  }
+
+  add(v: Physical): void {
+    if (this.order === 'none') return;
+    if (this.order === 'float' && Number.isNaN(v as number)) return; // NaN has no place in min/max
+    if (this.order === 'float16' && Number.isNaN(half(v as Uint8Array))) return;
+    if (this.min === undefined) {
+      // Byte values are views into buffers that will be reused: keep copies.
+      this.min = this.max = v instanceof Uint8Array ? v.slice() : v;
+      return;
+    }
+    if (this.cmp(v, this.min) < 0) this.min = v instanceof Uint8Array ? v.slice() : v;
+    else if (this.cmp(v, this.max!) > 0) this.max = v instanceof Uint8Array ? v.slice() : v;
+  }
+
+  merge(other: StatsBuilder): void {
+    this.nullCount += other.nullCount;
+    if (other.min !== undefined) {
+      this.add(other.min);
+      this.add(other.max!);
+    }
+  }
+
+  reset(): void {
+    this.min = this.max = undefined;
+    this.nullCount = 0;
+  }
+
+  /** The Thrift Statistics: min_value/max_value in PLAIN form, binary bounds truncated. */
+  toThrift(distinctCount?: number): Statistics {
+    const s: Statistics = { nullCount: this.nullCount };
+    if (distinctCount !== undefined) s.distinctCount = distinctCount;
+    if (this.min === undefined) return s;
+    let min = this.min;
+    let max = this.max!;
+    if (this.order === 'float') {
+      // The spec's rule for zeros: a min of 0 is written -0 and a max of 0 is written +0.
+      if (min === 0) min = -0;
+      if (max === 0) max = 0;
+    }
+    const lo = plainBytes(this.leaf, min);
+    const hi = plainBytes(this.leaf, max);
+    if (this.order === 'bytes' && this.leaf.physicalType === 'BYTE_ARRAY') {
+      const tmin = truncateMin(lo, this.truncateLength, this.leaf.kind.kind === 'string');
+      const tmax = truncateMax(hi, this.truncateLength, this.leaf.kind.kind === 'string');
+      s.minValue = tmin;
+      s.isMinValueExact = tmin.length === lo.length;
+      if (tmax) {
+        s.maxValue = tmax;
+        s.isMaxValueExact = tmax.length === hi.length && compareBytes(tmax, hi) === 0;
+      }
+      return s;
+    }
+    s.minValue = lo;
+    s.maxValue = hi;
+    s.isMinValueExact = true;
+    s.isMaxValueExact = true;
+    return s;
+  }
+}
+
+function plainBytes(leaf: LeafNode, v: Physical): Uint8Array {
+  if (v instanceof Uint8Array) return v.slice();
+  const dv = new DataView(new ArrayBuffer(8));
+  switch (leaf.physicalType) {
+    case 'BOOLEAN': return Uint8Array.of(v ? 1 : 0);
+    case 'INT32': dv.setInt32(0, v as number, true); return new Uint8Array(dv.buffer, 0, 4);
+    case 'FLOAT': dv.setFloat32(0, v as number, true); return new Uint8Array(dv.buffer, 0, 4);
+    case 'DOUBLE': dv.setFloat64(0, v as number, true); return new Uint8Array(dv.buffer, 0, 8);
+    default: dv.setBigInt64(0, v as bigint, true); return new Uint8Array(dv.buffer, 0, 8);
+  }
+}
+
+/** Where a UTF-8 prefix of at most `n` bytes may end without splitting a character. */
+function utf8Cut(b: Uint8Array, n: number): number {
+  let i = n;
+  while (i > 0 && (b[i]! & 0xc0) === 0x80) i--;
+  return i;
+}
+
+/** A lower bound of at most `n` bytes: a prefix sorts before the value. */
+export function truncateMin(b: Uint8Array, n: number, utf8: boolean): Uint8Array {
+  if (b.length <= n) return b;
+  return b.slice(0, utf8 ? utf8Cut(b, n) : n);
+}
+
+/**
+ * An upper bound of at most `n` bytes: a prefix with its last byte incremented
+ * (carrying leftwards past 0xff bytes). Undefined when no shorter bound exists
+ * (all 0xff), in which case the max is left out.
+ */
+export function truncateMax(b: Uint8Array, n: number, utf8: boolean): Uint8Array | undefined {
+  if (b.length <= n) return b;
+  let end = utf8 ? utf8Cut(b, n) : n;
+  while (end > 0) {
+    const out = b.slice(0, end);
+    const last = out[end - 1]!;
+    // For UTF-8 only ASCII bytes are incremented, so the bound stays valid UTF-8.
+    if (last < (utf8 ? 0x7f : 0xff)) {
+      out[end - 1] = last + 1;
+      return out;
+    }
+    end = utf8 ? utf8Cut(b, end - 1) : end - 1;
+  }
+  return undefined;
+}

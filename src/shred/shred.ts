@@ -1,0 +1,116 @@
+import { InvalidArgumentError } from '../errors.js';
+import type { Plan, RecordPlan, StructPlan } from './plan.js';
+
+/** Receives one leaf's entries while records are shredded. */
+export interface LeafSink {
+  /** An entry without a value: a null or an empty list at definition level `def`. */
+  level(rep: number, def: number): void;
+  /** A present value (its definition level is the leaf's maximum). */
+  value(rep: number, v: unknown): void;
+}
+
+function describe(v: unknown): string {
+  const t = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+  let s: string;
+  try {
+    s = typeof v === 'bigint' ? `${v}n` : typeof v === 'string' ? JSON.stringify(v) : String(v);
+  } catch {
+    s = t;
+  }
+  return `${s.length > 60 ? s.slice(0, 57) + '...' : s} (${t})`;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !ArrayBuffer.isView(v) && !(v instanceof Map) && !(v instanceof Date);
+}
+
+/**
+ * Records to leaf entries (Dremel shredding), driven by the same plan the
+ * reader assembles with, so what one writes the other reads back. Accepts
+ * the reader's JS forms: objects for structs, arrays for lists, and for maps
+ * an array of `{ key, value }`, a `Map`, or a plain object.
+ */
+export class RecordShredder {
+  private readonly path: string[] = [];
+
+  constructor(private readonly plan: RecordPlan, private readonly sinks: LeafSink[]) {}
+
+  shred(record: unknown): void {
+    if (!isPlainObject(record)) throw new InvalidArgumentError(`a record must be an object, got ${describe(record)}`);
+    this.path.length = 0;
+    this.fields(this.plan.fields, record, 0);
+  }
+
+  private fields(fields: { name: string; plan: Plan }[], obj: Record<string, unknown>, rep: number): void {
+    for (const f of fields) {
+      this.path.push(f.name);
+      // Own properties only: a field named `__proto__` or `toString` must not read the prototype.
+      this.field(f.plan, Object.prototype.hasOwnProperty.call(obj, f.name) ? obj[f.name] : undefined, rep);
+      this.path.pop();
+    }
+  }
+
+  private fail(expected: string, v: unknown): never {
+    throw new InvalidArgumentError(`field ${this.path.join('.')}: expected ${expected}, got ${describe(v)}`, { column: this.path.join('.') });
+  }
+
+  private empty(p: Plan, rep: number, def: number): void {
+    for (let l = p.first; l < p.first + p.width; l++) this.sinks[l]!.level(rep, def);
+  }
+
+  private field(p: Plan, v: unknown, rep: number): void {
+    if (v === null || v === undefined) {
+      if (p.nullable) return this.empty(p, rep, p.def - 1);
+      // A required list (a bare repeated field) that is absent is simply empty.
+      if (p.t === 'list' || p.t === 'map') return this.empty(p, rep, p.elementDef - 1);
+      this.fail('a value (the field is required)', v);
+    }
+    switch (p.t) {
+      case 'leaf':
+        try {
+          this.sinks[p.first]!.value(rep, v);
+        } catch (e) {
+          if (e instanceof InvalidArgumentError) e.within({ column: this.path.join('.') });
+          throw e;
+        }
+        return;
+      case 'struct':
+        if (!isPlainObject(v)) this.fail('an object', v);
+        return this.fields(p.fields, v, rep);
+      case 'list': {
+        if (!Array.isArray(v) && !(ArrayBuffer.isView(v) && !(v instanceof DataView))) this.fail('an array', v);
+        const a = v as ArrayLike<unknown>;
+        if (a.length === 0) return this.empty(p, rep, p.elementDef - 1);
+        for (let i = 0; i < a.length; i++) this.field(p.element, a[i], i === 0 ? rep : p.rep);
+        return;
+      }
+      case 'map': {
+        const entries = this.entries(v);
+        if (entries.length === 0) return this.empty(p, rep, p.elementDef - 1);
+        for (let i = 0; i < entries.length; i++) this.entry(p.entry, p.keyName, p.valueName, entries[i]!, i === 0 ? rep : p.rep);
+        return;
+      }
+      case 'variant':
+        this.fail('nothing: writing VARIANT columns is not supported yet', v);
+    }
+  }
+
+  private entries(v: unknown): [unknown, unknown][] {
+    if (v instanceof Map) return [...v.entries()];
+    if (Array.isArray(v)) {
+      return v.map((e) => {
+        if (!isPlainObject(e) || !('key' in e)) this.fail('map entries as { key, value } objects', e);
+        return [e.key, e.value] as [unknown, unknown];
+      });
+    }
+    if (isPlainObject(v)) return Object.entries(v);
+    this.fail('a map (an array of { key, value }, a Map, or an object)', v);
+  }
+
+  private entry(p: StructPlan, keyName: string, valueName: string | undefined, [k, val]: [unknown, unknown], rep: number): void {
+    const obj: Record<string, unknown> = Object.create(null);
+    obj[keyName] = k;
+    if (valueName !== undefined) obj[valueName] = val;
+    this.fields(p.fields, obj, rep);
+  }
+}
