@@ -1,0 +1,444 @@
+/**
+ * Schemas inferred from sample data: JS records (as parsed from JSON, say)
+ * and CSV text.
+ *
+ * ```ts
+ * const { schema, elements } = inferSchemaFromRecords([{ id: 1, tags: ['a'] }, { id: 2, price: 9.5 }]);
+ * // id: INT64, tags: LIST<STRING>, price: DOUBLE, all OPTIONAL
+ * const csv = inferSchemaFromCsv(['id', 'day'], [['1', '2024-01-31'], ['2', '']]);
+ * // id: INT64, day: DATE
+ * ```
+ *
+ * Every inferred field is OPTIONAL. Overrides replace what inference would
+ * choose, by top-level name or dotted path (`address.city`; a list's element
+ * is `<list>.element`, so `items.element.price`); an override for a field the
+ * samples never show is added at the end of its struct.
+ */
+import { InvalidArgumentError } from '../errors.js';
+import { defineSchema, field as f, FieldBuilder, type AnyField, type DefinedSchema } from './builder.js';
+import { parseDate, parseTimestamp } from './coerce.js';
+import type { LeafNode } from './tree.js';
+
+export interface InferOptions {
+  /** Fields to use instead of inferred ones, by top-level name or dotted path. */
+  overrides?: Record<string, AnyField>;
+  /** Look at no more than this many records (or CSV rows). Default: all. */
+  limit?: number;
+}
+
+// ------------------------------------------------------------------ records
+
+type Inferred =
+  | { t: 'null' }
+  | { t: 'int' }
+  | { t: 'double' }
+  | { t: 'string' }
+  | { t: 'boolean' }
+  | { t: 'binary' }
+  | { t: 'timestamp' }
+  | { t: 'struct'; fields: Map<string, Inferred> }
+  | { t: 'list'; element: Inferred };
+
+const NULL: Inferred = { t: 'null' };
+const SCALARS: Record<string, Inferred> = {
+  int: { t: 'int' }, double: { t: 'double' }, string: { t: 'string' }, boolean: { t: 'boolean' },
+  binary: { t: 'binary' }, timestamp: { t: 'timestamp' },
+};
+
+const TYPE_NAMES: Record<Inferred['t'], string> = {
+  null: 'null', int: 'integer', double: 'number', string: 'string', boolean: 'boolean',
+  binary: 'Uint8Array', timestamp: 'Date', struct: 'object', list: 'array',
+};
+
+function isPlainObject(v: object): boolean {
+  const p = Object.getPrototypeOf(v) as object | null;
+  return p === null || p === Object.prototype;
+}
+
+function join(path: string, name: string): string {
+  return path === '' ? name : `${path}.${name}`;
+}
+
+class RecordInference {
+  constructor(private readonly overrides: Map<string, AnyField>) {}
+
+  /** The kind of one value, its children merged into `prev` (so a struct or list's contents accumulate across samples). */
+  merge(prev: Inferred, v: unknown, path: string): Inferred {
+    if (this.overrides.has(path)) return prev; // not inferred at all
+    const next = this.shape(v, prev, path);
+    if (prev.t === 'null') return next;
+    if (next.t === 'null' || next === prev) return prev;
+    if (prev.t === next.t) return prev; // same scalar kind
+    if ((prev.t === 'int' && next.t === 'double') || (prev.t === 'double' && next.t === 'int')) return SCALARS.double!;
+    throw new InvalidArgumentError(
+      `field "${path}" has conflicting types in the samples: ${TYPE_NAMES[prev.t]} and ${TYPE_NAMES[next.t]} (give an override for "${path}")`,
+    );
+  }
+
+  private shape(v: unknown, prev: Inferred, path: string): Inferred {
+    switch (typeof v) {
+      case 'undefined': return NULL;
+      case 'number': return Number.isSafeInteger(v) ? SCALARS.int! : SCALARS.double!;
+      case 'bigint': return SCALARS.int!;
+      case 'string': return SCALARS.string!;
+      case 'boolean': return SCALARS.boolean!;
+      case 'object': {
+        if (v === null) return NULL;
+        if (v instanceof Uint8Array || v instanceof ArrayBuffer) return SCALARS.binary!;
+        if (v instanceof Date) return SCALARS.timestamp!;
+        if (Array.isArray(v)) {
+          // A list whose earlier samples gave it an element keeps accumulating into it.
+          const target: Inferred = prev.t === 'list' ? prev : { t: 'list', element: NULL };
+          if (target.t !== 'list') break;
+          const elementPath = join(path, 'element');
+          for (const x of v) target.element = this.merge(target.element, x, elementPath);
+          return target;
+        }
+        if (isPlainObject(v)) {
+          const target: Inferred = prev.t === 'struct' ? prev : { t: 'struct', fields: new Map() };
+          if (target.t !== 'struct') break;
+          this.mergeFields(target.fields, v as Record<string, unknown>, path);
+          return target;
+        }
+        break;
+      }
+    }
+    throw new InvalidArgumentError(`field "${path}" has a value no Parquet type is inferred from: ${describe(v)} (give an override for "${path}")`);
+  }
+
+  mergeFields(fields: Map<string, Inferred>, record: Record<string, unknown>, path: string): void {
+    for (const key of Object.keys(record)) {
+      const p = join(path, key);
+      fields.set(key, this.merge(fields.get(key) ?? NULL, record[key], p));
+    }
+  }
+}
+
+function describe(v: unknown): string {
+  if (typeof v === 'object' && v !== null) {
+    const name = (Object.getPrototypeOf(v) as { constructor?: { name?: string } } | null)?.constructor?.name;
+    return `a ${name || 'non-plain'} object`;
+  }
+  return `${String(v)} (${typeof v})`;
+}
+
+function checkOverrides(overrides: Record<string, AnyField> | undefined): Map<string, AnyField> {
+  const m = new Map<string, AnyField>();
+  if (overrides === undefined) return m;
+  for (const key of Object.keys(overrides)) {
+    const fb = overrides[key];
+    if (!(fb instanceof FieldBuilder)) throw new InvalidArgumentError(`override "${key}" is not a field declaration (use the field.* factories)`);
+    if (key === '') throw new InvalidArgumentError('an override needs a field name');
+    m.set(key, fb);
+  }
+  // An override inside another override can never apply.
+  for (const key of m.keys()) {
+    for (let i = key.indexOf('.'); i >= 0; i = key.indexOf('.', i + 1)) {
+      if (m.has(key.slice(0, i))) throw new InvalidArgumentError(`override "${key}" is inside the overridden field "${key.slice(0, i)}"`);
+    }
+  }
+  return m;
+}
+
+/** Inferred kinds to field declarations, overrides applied; `used` collects the override paths that found their place. */
+function toField(inf: Inferred, path: string, overrides: Map<string, AnyField>, used: Set<string>): AnyField {
+  const o = overrides.get(path);
+  if (o !== undefined) {
+    used.add(path);
+    return o;
+  }
+  switch (inf.t) {
+    case 'null': return f.string(); // nothing to go on: an optional string column
+    case 'int': return f.int64();
+    case 'double': return f.double();
+    case 'string': return f.string();
+    case 'boolean': return f.boolean();
+    case 'binary': return f.binary();
+    case 'timestamp': return f.timestamp('MILLIS', { utc: true });
+    case 'list': return f.list(toField(inf.element, join(path, 'element'), overrides, used));
+    case 'struct': {
+      const entries = structEntries(inf.fields, path, overrides, used);
+      if (entries.length === 0) {
+        throw new InvalidArgumentError(`field "${path}" is only ever an empty object, and a struct needs fields (give an override for "${path}")`);
+      }
+      return f.struct(entries);
+    }
+  }
+}
+
+function structEntries(fields: Map<string, Inferred>, path: string, overrides: Map<string, AnyField>, used: Set<string>): Array<[string, AnyField]> {
+  const entries: Array<[string, AnyField]> = [];
+  for (const [name, inf] of fields) entries.push([name, toField(inf, join(path, name), overrides, used)]);
+  // Overrides naming a direct child this struct has not seen are added at its end.
+  const prefix = path === '' ? '' : path + '.';
+  for (const [key, fb] of overrides) {
+    if (used.has(key) || !key.startsWith(prefix)) continue;
+    const name = key.slice(prefix.length);
+    if (name.includes('.') || fields.has(name)) continue;
+    entries.push([name, fb]);
+    used.add(key);
+  }
+  return entries;
+}
+
+function finish(fields: Map<string, Inferred>, overrides: Map<string, AnyField>): DefinedSchema {
+  const used = new Set<string>();
+  const entries = structEntries(fields, '', overrides, used);
+  for (const key of overrides.keys()) {
+    if (!used.has(key)) throw new InvalidArgumentError(`override "${key}" matches no field: its parent is not a struct in the inferred schema`);
+  }
+  if (entries.length === 0) throw new InvalidArgumentError('no fields to infer a schema from (the samples are empty)');
+  return defineSchema(entries);
+}
+
+function checkLimit(limit: number | undefined): number {
+  if (limit === undefined) return Infinity;
+  if (!(typeof limit === 'number' && limit >= 0 && (Number.isInteger(limit) || limit === Infinity))) {
+    throw new InvalidArgumentError(`limit must be a non-negative integer, got ${String(limit)}`);
+  }
+  return limit;
+}
+
+/**
+ * Infers a schema from sample records:
+ *
+ * - integers (safe-integer numbers, bigints) → INT64; other numbers → DOUBLE;
+ *   a field mixing the two → DOUBLE
+ * - strings → STRING; booleans → BOOLEAN; Uint8Array/ArrayBuffer → BYTE_ARRAY;
+ *   Date → TIMESTAMP(MILLIS, UTC)
+ * - plain objects → structs with the union of the keys seen, in first-seen order
+ * - arrays → LISTs, the element type inferred over all elements of all samples
+ * - a field that is only ever null or undefined (or a list only ever empty)
+ *   → an optional STRING, for lack of anything better
+ *
+ * Every field is OPTIONAL. Conflicting types at one path (a string here, an
+ * object there) throw InvalidArgumentError naming the path and both types,
+ * unless an override covers that path.
+ *
+ * ```ts
+ * inferSchemaFromRecords(rows, { overrides: { id: f.int64().required(), 'address.zip': f.string() } });
+ * ```
+ */
+export function inferSchemaFromRecords(records: Iterable<Record<string, unknown>>, options: InferOptions = {}): DefinedSchema {
+  const overrides = checkOverrides(options.overrides);
+  const limit = checkLimit(options.limit);
+  const inference = new RecordInference(overrides);
+  const fields = new Map<string, Inferred>();
+  let n = 0;
+  for (const record of records) {
+    if (n >= limit) break;
+    if (typeof record !== 'object' || record === null || Array.isArray(record) || !isPlainObject(record)) {
+      throw new InvalidArgumentError(`record ${n} is not a plain object: ${describe(record)}`);
+    }
+    inference.mergeFields(fields, record, '');
+    n++;
+  }
+  return finish(fields, overrides);
+}
+
+// ------------------------------------------------------------------ CSV
+
+/** What CSV cells can be, narrowest first. */
+const CSV_BOOLEAN = 1;
+const CSV_INT = 2;
+const CSV_DOUBLE = 4;
+const CSV_DATE = 8;
+const CSV_TIMESTAMP = 16;
+const CSV_ALL = CSV_BOOLEAN | CSV_INT | CSV_DOUBLE | CSV_DATE | CSV_TIMESTAMP;
+
+const INT_TEXT = /^[+-]?(?:0|[1-9][0-9]*)$/;
+const LENIENT_INT_TEXT = /^[+-]?[0-9]+$/;
+const DOUBLE_TEXT = /^[+-]?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+const SPECIAL_DOUBLE = /^[+-]?(?:nan|inf|infinity)$/i;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+function csvBoolean(s: string): boolean | undefined {
+  if (s.length === 4 && s.toLowerCase() === 'true') return true;
+  if (s.length === 5 && s.toLowerCase() === 'false') return false;
+  return undefined;
+}
+
+/**
+ * Integer text: an optional sign and digits without superfluous leading zeros
+ * ("007" is not a number here: leading zeros are kept as text, so ZIP codes
+ * and zero-padded ids stay strings).
+ */
+function csvInt(s: string): bigint | undefined {
+  if (!INT_TEXT.test(s)) return undefined;
+  const v = BigInt(s);
+  return v >= INT64_MIN && v <= INT64_MAX ? v : undefined;
+}
+
+/** Decimal or exponent text (no superfluous leading zeros), or nan / inf / infinity in any case, with an optional sign. */
+function csvDouble(s: string): number | undefined {
+  if (DOUBLE_TEXT.test(s)) return Number(s);
+  if (SPECIAL_DOUBLE.test(s)) {
+    const neg = s.charCodeAt(0) === 45;
+    return s.toLowerCase().includes('nan') ? NaN : neg ? -Infinity : Infinity;
+  }
+  return undefined;
+}
+
+const NANOS_INT64_MIN = INT64_MIN;
+const NANOS_INT64_MAX = INT64_MAX;
+const MICROS_INT64_MIN = INT64_MIN * 1000n;
+const MICROS_INT64_MAX = INT64_MAX * 1000n + 999n;
+
+interface CsvColumnState {
+  possible: number;
+  /** Timestamp cells: any with a zone, any with a time but no zone. */
+  zoned: boolean;
+  unzoned: boolean;
+  /** Some timestamp cell has digits finer than microseconds. */
+  nanos: boolean;
+  min: bigint | undefined;
+  max: bigint | undefined;
+}
+
+function narrow(st: CsvColumnState, s: string): void {
+  let p = st.possible;
+  if (p & CSV_BOOLEAN && csvBoolean(s) === undefined) p &= ~CSV_BOOLEAN;
+  if (p & CSV_INT && csvInt(s) === undefined) p &= ~CSV_INT;
+  if (p & CSV_DOUBLE && csvDouble(s) === undefined) p &= ~CSV_DOUBLE;
+  if (p & CSV_DATE && parseDate(s) === undefined) p &= ~CSV_DATE;
+  if (p & CSV_TIMESTAMP) {
+    const t = parseTimestamp(s);
+    if (t === undefined) p &= ~CSV_TIMESTAMP;
+    else {
+      if (t.hasTime) {
+        if (t.zoned) st.zoned = true;
+        else st.unzoned = true;
+      }
+      if (t.nanos % 1000n !== 0n) st.nanos = true;
+      if (st.min === undefined || t.nanos < st.min) st.min = t.nanos;
+      if (st.max === undefined || t.nanos > st.max) st.max = t.nanos;
+      // A mix of zoned and zone-less times is no one kind of timestamp.
+      if (st.zoned && st.unzoned) p &= ~CSV_TIMESTAMP;
+    }
+  }
+  st.possible = p;
+}
+
+function csvField(st: CsvColumnState, seen: boolean): AnyField {
+  const p = st.possible;
+  if (!seen) return f.string();
+  if (p & CSV_BOOLEAN) return f.boolean();
+  if (p & CSV_INT) return f.int64();
+  if (p & CSV_DOUBLE) return f.double();
+  if (p & CSV_DATE) return f.date();
+  if (p & CSV_TIMESTAMP) {
+    const unit = st.nanos ? 'NANOS' : 'MICROS';
+    const [lo, hi] = st.nanos ? [NANOS_INT64_MIN, NANOS_INT64_MAX] : [MICROS_INT64_MIN, MICROS_INT64_MAX];
+    if (st.min! >= lo && st.max! <= hi) return f.timestamp(unit, { utc: st.zoned });
+  }
+  return f.string();
+}
+
+/**
+ * Infers a schema from CSV: per column, the narrowest type every non-empty
+ * sampled cell fits, in this order:
+ *
+ * - BOOLEAN: `true` / `false`, any case
+ * - INT64: `[+-]digits` within 64 bits, no superfluous leading zeros (`007` stays text)
+ * - DOUBLE: decimal or exponent text (`1.5`, `.5`, `1e-3`), or `nan` / `inf` / `infinity`
+ * - DATE: `YYYY-MM-DD`, a valid calendar date
+ * - TIMESTAMP: ISO 8601 `YYYY-MM-DD[T ]HH:MM:SS[.fff…][Z|±HH:MM]` (bare dates
+ *   count as midnight). Unit MICROS, or NANOS when some cell has digits finer
+ *   than a microsecond. UTC-adjusted when the times carry a zone (`Z` or an
+ *   offset: instants), local when none do (wall-clock readings, as DuckDB and
+ *   Arrow read zone-less text); a column mixing both is STRING.
+ * - STRING otherwise, and for columns with no non-empty cell at all.
+ *
+ * Empty cells are nulls and do not constrain the type; cells are not trimmed.
+ * Every field is OPTIONAL. Overrides replace columns by name. Use
+ * `csvCellParser` to turn the cells into values the same way.
+ */
+export function inferSchemaFromCsv(header: string[], rows: Iterable<string[]>, options: InferOptions = {}): DefinedSchema {
+  const overrides = checkOverrides(options.overrides);
+  const limit = checkLimit(options.limit);
+  for (const key of overrides.keys()) {
+    if (!header.includes(key)) throw new InvalidArgumentError(`override "${key}" matches no CSV column`);
+  }
+  const states: CsvColumnState[] = header.map(() => ({ possible: CSV_ALL, zoned: false, unzoned: false, nanos: false, min: undefined, max: undefined }));
+  const seen: boolean[] = header.map(() => false);
+  const skip: boolean[] = header.map((h) => overrides.has(h));
+  let n = 0;
+  for (const row of rows) {
+    if (n >= limit) break;
+    if (row.length > header.length) {
+      throw new InvalidArgumentError(`CSV row ${n + 1} has ${row.length} cells but the header names ${header.length} columns`);
+    }
+    for (let c = 0; c < row.length; c++) {
+      const s = row[c];
+      if (s === undefined || s === '' || skip[c]) continue;
+      seen[c] = true;
+      const st = states[c]!;
+      if (st.possible !== 0) narrow(st, s);
+    }
+    n++;
+  }
+  const entries: Array<[string, AnyField]> = header.map((name, c) => [name, overrides.get(name) ?? csvField(states[c]!, seen[c]!)]);
+  if (entries.length === 0) throw new InvalidArgumentError('the CSV header names no columns');
+  return defineSchema(entries);
+}
+
+/** A cell parser: CSV text to a value the column's coercer accepts (src/schema/coerce.ts), null for an empty cell. */
+export type CsvCellParser = (cell: string) => unknown;
+
+/**
+ * The parser of CSV cells for a column: gives, for each cell, the value to
+ * hand the writer (null for an empty cell), by the rules inference uses.
+ * Accepts the field declaration or the schema's leaf.
+ *
+ * - BOOLEAN: `true`/`false` in any case → boolean
+ * - integers: decimal integer text → number (INT32 widths) or bigint (64-bit)
+ * - FLOAT, DOUBLE, FLOAT16: number text (as inference reads it) → number
+ * - DATE, TIME, TIMESTAMP, INT96, DECIMAL, UUID, STRING, ENUM, JSON: the text
+ *   itself (the coercer parses it exactly)
+ * - BYTE_ARRAY, BSON and other byte columns: the text's UTF-8 bytes
+ *
+ * Text that does not parse throws InvalidArgumentError naming the column.
+ * INTERVAL, the null type and groups (struct, list, map) have no CSV form.
+ */
+export function csvCellParser(column: LeafNode | AnyField): CsvCellParser {
+  let leaf: LeafNode;
+  if (column instanceof FieldBuilder) {
+    if (column.spec.node !== 'leaf') throw new InvalidArgumentError(`a CSV cell cannot hold a ${column.spec.node}`);
+    leaf = defineSchema([['column', column]]).schema.leaves[0]!;
+  } else {
+    leaf = column;
+  }
+  const path = leaf.path.join('.');
+  const bad = (s: string, expected: string): never => {
+    throw new InvalidArgumentError(`cannot read CSV cell ${JSON.stringify(s.length > 60 ? s.slice(0, 59) + '…' : s)} as ${expected}`, { column: path });
+  };
+  const k = leaf.kind;
+  switch (k.kind) {
+    case 'boolean':
+      return (s) => (s === '' ? null : csvBoolean(s) ?? bad(s, 'a boolean (true or false)'));
+    case 'int': {
+      const wide = leaf.physicalType === 'INT64';
+      return (s) => {
+        if (s === '') return null;
+        // Leading zeros are fine here: the column was declared (or overridden) as an integer.
+        if (!LENIENT_INT_TEXT.test(s)) return bad(s, 'an integer');
+        const v = BigInt(s);
+        return wide ? v : Number(v);
+      };
+    }
+    case 'float':
+    case 'float16':
+      return (s) => (s === '' ? null : csvDouble(s) ?? bad(s, 'a number'));
+    case 'bytes': {
+      const encoder = new TextEncoder();
+      return (s) => (s === '' ? null : encoder.encode(s));
+    }
+    case 'interval':
+    case 'null':
+      throw new InvalidArgumentError(`a CSV cell has no form for ${k.kind === 'null' ? 'the null type' : 'INTERVAL'}`, { column: path });
+    default:
+      // Text the coercer parses exactly (dates, times, timestamps, decimals, UUIDs) or keeps (strings).
+      return (s) => (s === '' ? null : s);
+  }
+}
