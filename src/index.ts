@@ -7,6 +7,14 @@
  * for await (const row of reader.rows({ columns: ['id', 'name'] })) console.log(row);
  * ```
  * In Node, `import { openParquet } from 'parquetry'` also opens file paths.
+ *
+ * Writing:
+ * ```ts
+ * import { BufferSink, writeRecords } from 'parquetry';
+ * const sink = new BufferSink();
+ * await writeRecords(sink, [{ id: 1, name: 'a' }]);           // schema inferred
+ * const bytes = sink.bytes();
+ * ```
  */
 export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, type ColumnBatch } from './parquet/reader.js';
 export type { ColumnChunkData } from './parquet/column-chunk.js';
@@ -16,6 +24,12 @@ export type { LeafKind, GroupKind, TimeUnit } from './schema/logical.js';
 export type { FileMetaData, RowGroup, ColumnChunk, ColumnMetaData } from './parquet/metadata/index.js';
 export type { Values, ByteArrays, PhysicalType } from './encodings/types.js';
 export { bufferSource, httpSource, type Source, type SourceLike, type HttpSourceOptions } from './io/source.js';
+export { BufferSink, webStreamSink, type Sink } from './io/sink.js';
+export { ParquetWriter, type WriterOptions, type ColumnWriteOptions, type WriterSchema } from './parquet/write/writer.js';
+export type { ValueEncoding } from './parquet/write/column-writer.js';
+export { writeRecords, type WriteRecordsOptions } from './parquet/write/write-records.js';
+export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf } from './schema/builder.js';
+export { inferSchemaFromRecords, inferSchemaFromCsv } from './schema/infer.js';
 export { registerCodec, type Codec, type CodecName } from './codecs/registry.js';
 export { canonicalRow } from './text/canonical.js';
 export { formatSchema } from './text/schema-text.js';

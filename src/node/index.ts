@@ -5,11 +5,17 @@
 import { registerNodeCodecs } from './codecs.js';
 import { ParquetReader, type OpenOptions, type ParquetInput } from '../parquet/reader.js';
 import { fileSource } from './file-source.js';
+import { fileSink, writableSink } from './file-sink.js';
+import { Writable } from 'node:stream';
+import { webStreamSink, type Sink } from '../io/sink.js';
+import { ParquetWriter, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
+import { writeRecords, type WriteRecordsOptions } from '../parquet/write/write-records.js';
+import type { FileMetaData } from '../parquet/metadata/index.js';
 
 registerNodeCodecs();
 
 export * from '../index.js';
-export { fileSource };
+export { fileSource, fileSink, writableSink };
 
 /**
  * Opens a Parquet file: a path, an http(s) URL string, a URL, bytes, or a source object.
@@ -31,4 +37,46 @@ export async function openParquet(input: string | ParquetInput, options: OpenOpt
     }
   }
   return ParquetReader.open(input, options);
+}
+
+/** Where a writer can write: a file path, a Node Writable, a Web WritableStream, or a Sink. */
+export type Destination = string | Writable | WritableStream<Uint8Array> | Sink;
+
+async function toSink(dest: Destination): Promise<Sink> {
+  if (typeof dest === 'string') return fileSink(dest);
+  if (dest instanceof Writable) return writableSink(dest);
+  if (typeof (dest as WritableStream).getWriter === 'function') return webStreamSink(dest as WritableStream<Uint8Array>);
+  return dest as Sink;
+}
+
+/**
+ * Opens a streaming writer. A path is written to a temporary file beside it
+ * and renamed into place by `close()`; on error or `abort()` nothing is left.
+ *
+ * ```ts
+ * const w = await openWriter('out.parquet', defineSchema({ id: field.int64().required(), name: field.string() }));
+ * await w.write({ id: 1n, name: 'a' });
+ * await w.close();
+ * ```
+ */
+export async function openWriter(dest: Destination, schema: WriterSchema, options: WriterOptions = {}): Promise<ParquetWriter> {
+  const sink = await toSink(dest);
+  try {
+    return await ParquetWriter.open(sink, schema, options);
+  } catch (e) {
+    await sink.abort();
+    throw e;
+  }
+}
+
+/**
+ * Writes records to a file (or stream) in one call; the schema is inferred
+ * from a sample when not given.
+ *
+ * ```ts
+ * await writeParquet('out.parquet', [{ id: 1, tags: ['a'] }], { codec: 'ZSTD' });
+ * ```
+ */
+export async function writeParquet(dest: Destination, records: Iterable<unknown> | AsyncIterable<unknown>, options: WriteRecordsOptions = {}): Promise<FileMetaData> {
+  return writeRecords(await toSink(dest), records, options);
 }

@@ -1,0 +1,57 @@
+import type { Sink } from '../../io/sink.js';
+import { inferSchemaFromRecords } from '../../schema/infer.js';
+import type { FileMetaData } from '../metadata/index.js';
+import { ParquetWriter, type WriterOptions, type WriterSchema } from './writer.js';
+
+export interface WriteRecordsOptions extends WriterOptions {
+  /** The schema; inferred from the first `sampleSize` records when absent. */
+  schema?: WriterSchema;
+  /** Records sampled for inference (default 1000). */
+  sampleSize?: number;
+}
+
+/**
+ * Writes all `records` to `sink` as one Parquet file. Without a schema, the
+ * first records are sampled to infer one (integers INT64, other numbers
+ * DOUBLE, strings STRING, objects structs, arrays lists, all optional).
+ */
+export async function writeRecords(sink: Sink, records: Iterable<unknown> | AsyncIterable<unknown>, options: WriteRecordsOptions = {}): Promise<FileMetaData> {
+  const iterator = Symbol.asyncIterator in records
+    ? (records as AsyncIterable<unknown>)[Symbol.asyncIterator]()
+    : (records as Iterable<unknown>)[Symbol.iterator]();
+  const sample: unknown[] = [];
+  let schema = options.schema;
+  let done = false;
+  if (!schema) {
+    // Sampling reads ahead; the sampled records are written first, so order is kept.
+    const n = options.sampleSize ?? 1000;
+    while (sample.length < n) {
+      const r = await iterator.next();
+      if (r.done) {
+        done = true;
+        break;
+      }
+      sample.push(r.value);
+    }
+    schema = inferSchemaFromRecords(sample as Record<string, unknown>[]);
+  }
+  let writer: ParquetWriter;
+  try {
+    writer = await ParquetWriter.open(sink, schema, options);
+  } catch (e) {
+    await sink.abort();
+    throw e;
+  }
+  try {
+    await writer.writeMany(sample);
+    while (!done) {
+      const r = await iterator.next();
+      if (r.done) break;
+      await writer.write(r.value);
+    }
+  } catch (e) {
+    await writer.abort();
+    throw e;
+  }
+  return writer.close();
+}
