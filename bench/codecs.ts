@@ -1,6 +1,7 @@
 /**
  * Decompression (and compression) throughput of every codec implementation
- * on 1 MiB blocks, best of several passes, plus CRC-32 by input size.
+ * on 1 MiB blocks, best of several passes; ZSTD's wasm and native builds on
+ * page sizes from 8 KiB to 1 MiB and at several levels; CRC-32 by input size.
  * Run: node --import tsx bench/codecs.ts
  */
 import { createRequire } from 'node:module';
@@ -12,7 +13,7 @@ import { gzip } from '../src/codecs/gzip.js';
 import { lz4 } from '../src/codecs/lz4.js';
 import { lz4Raw } from '../src/codecs/lz4-raw.js';
 import { createSnappy } from '../src/codecs/snappy.js';
-import { zstd } from '../src/codecs/zstd.js';
+import { zstd as loadingZstd } from '../src/codecs/zstd.js';
 import { createNodeZstd, nodeBrotli, nodeGzip } from '../src/node/codecs.js';
 
 const MiB = 1 << 20;
@@ -71,6 +72,7 @@ function mibPerSecond(bytes: number, ms: number): string {
 
 const require = createRequire(import.meta.url);
 const nodeZstd = createNodeZstd();
+const wasmZstd = await loadingZstd;
 
 interface Impl {
   codec: string;
@@ -84,7 +86,7 @@ const impls: Impl[] = [
   { codec: 'GZIP', name: 'node:zlib', impl: nodeGzip },
   { codec: 'BROTLI', name: 'brotli-wasm', impl: brotliCodec(require('brotli-wasm')) },
   { codec: 'BROTLI', name: 'node:zlib', impl: nodeBrotli },
-  { codec: 'ZSTD', name: 'fzstd', impl: zstd },
+  { codec: 'ZSTD', name: '@bokuweb/zstd-wasm', impl: wasmZstd },
   ...(nodeZstd ? [{ codec: 'ZSTD', name: 'zstd-napi', impl: nodeZstd }] : []),
   { codec: 'LZ4_RAW', name: 'parquetry', impl: lz4Raw },
   { codec: 'LZ4', name: 'parquetry (Hadoop)', impl: lz4 },
@@ -107,13 +109,59 @@ for (const [label, data] of [
     const compressed = referenceEncoder(codec).compress(data);
     const ratio = (data.length / compressed.length).toFixed(2);
     const dec = best(() => impl.decompress(compressed, data.length), 5);
-    // Portable ZSTD has no compressor; slow compressors get fewer repetitions.
-    let enc = '-';
-    if (!(codec === 'ZSTD' && name === 'fzstd')) {
-      const once = best(() => impl.compress(data), 1, 1);
-      enc = mibPerSecond(data.length, best(() => impl.compress(data), once > 50 ? 1 : 3, once > 50 ? 3 : 6));
-    }
+    // Slow compressors get fewer repetitions.
+    const once = best(() => impl.compress(data), 1, 1);
+    const enc = mibPerSecond(data.length, best(() => impl.compress(data), once > 50 ? 1 : 3, once > 50 ? 3 : 6));
     console.log(`| ${codec} | ${name} | ${ratio} | ${mibPerSecond(data.length, dec)} | ${enc} |`);
+  }
+}
+
+/** Repetitions so that one pass handles about `total` bytes. */
+const repsFor = (size: number, total = 8 * MiB) => Math.max(3, Math.round(total / size));
+
+if (nodeZstd) {
+  const zstds = [
+    ['wasm', wasmZstd],
+    ['napi', nodeZstd],
+  ] as const;
+  for (const [label, make] of [
+    ['CSV-like text', csvBlock],
+    ['INT64 column (PLAIN)', int64Block],
+  ] as const) {
+    console.log(`\n### ZSTD by page size, ${label}, level 3 (MiB/s; wasm = @bokuweb/zstd-wasm, napi = zstd-napi)\n`);
+    console.log('| page | ratio | decompress wasm | decompress napi | wasm/napi | compress wasm | compress napi | wasm/napi |');
+    console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const size of [8 * 1024, 16 * 1024, 32 * 1024, 64 * 1024, MiB]) {
+      const data = make(size);
+      const packed = nodeZstd.compress(data);
+      const reps = repsFor(size);
+      const [dw, dn] = zstds.map(([, impl]) => best(() => impl.decompress(packed, size), reps));
+      const [cw, cn] = zstds.map(([, impl]) => best(() => impl.compress(data), Math.max(1, reps / 4)));
+      const row = [
+        `${size / 1024} KiB`,
+        (size / packed.length).toFixed(2),
+        mibPerSecond(size, dw!),
+        mibPerSecond(size, dn!),
+        (dn! / dw!).toFixed(2),
+        mibPerSecond(size, cw!),
+        mibPerSecond(size, cn!),
+        (cn! / cw!).toFixed(2),
+      ];
+      console.log(`| ${row.join(' | ')} |`);
+    }
+  }
+
+  const data = csvBlock(MiB);
+  console.log('\n### ZSTD by level, CSV-like text, 1 MiB (MiB/s)\n');
+  console.log('| level | ratio | decompress wasm | decompress napi | compress wasm | compress napi |');
+  console.log('| ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const level of [-5, 1, 3, 9, 19]) {
+    const packed = nodeZstd.compress(data, level);
+    const [dw, dn] = zstds.map(([, impl]) => best(() => impl.decompress(packed, data.length), 5));
+    const passes = level >= 19 ? 2 : 5;
+    const [cw, cn] = zstds.map(([, impl]) => best(() => impl.compress(data, level), 1, passes));
+    const row = [level, (data.length / packed.length).toFixed(2), mibPerSecond(MiB, dw!), mibPerSecond(MiB, dn!), mibPerSecond(MiB, cw!), mibPerSecond(MiB, cn!)];
+    console.log(`| ${row.join(' | ')} |`);
   }
 }
 

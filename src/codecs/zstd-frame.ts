@@ -1,8 +1,9 @@
 /**
  * Walks the frames of a Zstandard stream (RFC 8878, section 3.1) without
- * decoding them: headers, block headers and frame boundaries. The portable
- * decoder uses this to check sizes before anything is allocated and to split
- * concatenated frames.
+ * decoding them: headers, block headers and frame boundaries. zstd.ts uses
+ * this to check declared sizes against the page header before libzstd
+ * allocates anything, and to see whether the first data frame declares its
+ * size (libzstd's one-shot call sizes its output from that header alone).
  */
 import { CorruptFileError, UnsupportedError } from '../errors.js';
 
@@ -18,9 +19,6 @@ export interface ZstdFrame {
   windowSize: number;
   /** Absolute position of the window descriptor byte, or -1 for single-segment frames. */
   windowDescriptorAt: number;
-  blocks: number;
-  /** Blocks that carry bytes (a block of size 0 regenerates nothing). */
-  nonEmptyBlocks: number;
 }
 
 function u32(d: Uint8Array, p: number): number {
@@ -93,8 +91,6 @@ function readFrame(d: Uint8Array, start: number): ZstdFrame {
   if (singleSegment) windowSize = contentSize!;
 
   const maxBlock = Math.min(windowSize, MAX_BLOCK);
-  let blocks = 0;
-  let nonEmptyBlocks = 0;
   for (let last = false; !last; ) {
     if (d.length - q < 3) throw truncated(start);
     const header = d[q]! | (d[q + 1]! << 8) | (d[q + 2]! << 16);
@@ -106,12 +102,10 @@ function readFrame(d: Uint8Array, start: number): ZstdFrame {
     if (size > maxBlock) throw new CorruptFileError(`ZSTD block at byte ${q - 3} is larger than the frame's ${maxBlock}-byte block limit`);
     q += type === 1 ? 1 : size;
     if (q > d.length) throw truncated(start);
-    blocks++;
-    if (size > 0) nonEmptyBlocks++;
   }
   if (hasChecksum) {
     q += 4;
     if (q > d.length) throw truncated(start);
   }
-  return { start, end: q, contentSize, windowSize, windowDescriptorAt, blocks, nonEmptyBlocks };
+  return { start, end: q, contentSize, windowSize, windowDescriptorAt };
 }

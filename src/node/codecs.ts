@@ -1,7 +1,8 @@
 /**
  * Node-only codec implementations: zlib's native gzip and brotli, zstd-napi,
  * and zlib's CRC-32. registerNodeCodecs installs the ones measured faster
- * than the portable defaults (bench/codecs.ts).
+ * than the portable defaults (bench/codecs.ts): zstd-napi decompresses
+ * 1.3-3x and compresses 3-4x faster than the portable wasm libzstd.
  */
 import { createRequire } from 'node:module';
 import zlib from 'node:zlib';
@@ -41,7 +42,8 @@ export const nodeBrotli: Codec = defineCodec(
 
 /**
  * zstd-napi's binding, or undefined when its native build is missing (npm
- * can be set to skip install scripts); the portable decoder then stays.
+ * can be set to skip install scripts); the portable wasm codec then stays,
+ * for both directions.
  */
 function loadZstdBinding(): ZstdBinding | undefined {
   try {

@@ -1,6 +1,6 @@
 import { isByteArrays, type ByteArrays, type Values } from '../encodings/types.js';
 import { formatDate, formatTime, formatTimestamp } from '../text/temporal.js';
-import { utf8Decode } from '../text/utf8.js';
+import { utf8Column } from '../text/utf8.js';
 import type { LeafKind, TimeUnit } from './logical.js';
 
 /**
@@ -21,7 +21,36 @@ export interface ValueOptions {
   temporal?: 'raw' | 'iso' | 'date';
 }
 
-export type ValueAt = (i: number) => unknown;
+/**
+ * The JS value of the i-th value of a column. Readers for the common kinds
+ * also carry `fill`, which converts a run of values in one loop: record
+ * assembly uses it to convert a column at a time instead of calling per value.
+ */
+export interface ValueAt {
+  (i: number): unknown;
+  /** Sets out[k] to the value at `from + k`, for k < count. */
+  fill?: (out: unknown[], from: number, count: number) => void;
+  /** Present when the value at i is exactly array[i]: the assembler may read the array itself. */
+  array?: ArrayLike<unknown>;
+}
+
+function withFill(at: (i: number) => unknown, fill: (out: unknown[], from: number, count: number) => void): ValueAt {
+  const f = at as ValueAt;
+  f.fill = fill;
+  return f;
+}
+
+/** A reader that returns the array's elements as they are. */
+function direct(a: ArrayLike<unknown>): ValueAt {
+  const f = withFill(
+    (i) => a[i],
+    (out, from, count) => {
+      for (let k = 0; k < count; k++) out[k] = a[from + k];
+    },
+  );
+  f.array = a;
+  return f;
+}
 
 const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
@@ -117,35 +146,46 @@ function temporalOut(v: bigint, unit: TimeUnit, utc: boolean, opts: ValueOptions
  */
 export function valueReader(kind: LeafKind, values: Values, opts: ValueOptions = {}): ValueAt {
   if (isByteArrays(values)) return bytesReader(kind, values, opts);
+  const bigintOut = opts.int64 !== 'number';
   switch (kind.kind) {
     case 'boolean': {
       const a = values as Uint8Array;
-      return (i) => a[i] !== 0;
+      return withFill(
+        (i) => a[i] !== 0,
+        (out, from, count) => {
+          for (let k = 0; k < count; k++) out[k] = a[from + k] !== 0;
+        },
+      );
     }
-    case 'float': {
-      const a = values as Float32Array | Float64Array;
-      return (i) => a[i];
-    }
+    case 'float':
+      return direct(values as Float32Array | Float64Array);
     case 'null':
-      return () => null;
+      return withFill(
+        () => null,
+        (out, _from, count) => {
+          for (let k = 0; k < count; k++) out[k] = null;
+        },
+      );
     case 'date': {
       const a = values as Int32Array;
       if (opts.temporal === 'iso') return (i) => formatDate(a[i]!);
       if (opts.temporal === 'date') return (i) => new Date(a[i]! * 86_400_000);
-      return (i) => a[i];
+      return direct(a);
     }
     case 'time': {
       const { unit } = kind;
       if (values instanceof Int32Array) {
-        return opts.temporal === 'iso' ? (i) => formatTime(values[i]!, unit) : (i) => values[i];
+        return opts.temporal === 'iso' ? (i) => formatTime(values[i]!, unit) : direct(values);
       }
       const a = values as BigInt64Array;
-      return opts.temporal === 'iso' ? (i) => formatTime(a[i]!, unit) : (i) => int64Out(a[i]!, opts);
+      if (opts.temporal === 'iso') return (i) => formatTime(a[i]!, unit);
+      return bigintOut ? direct(a) : int64Number(a);
     }
     case 'timestamp': {
       const { unit, utc } = kind;
       const a = values as BigInt64Array;
-      return (i) => temporalOut(a[i]!, unit, utc, opts);
+      if (opts.temporal === 'iso' || opts.temporal === 'date') return (i) => temporalOut(a[i]!, unit, utc, opts);
+      return bigintOut ? direct(a) : int64Number(a);
     }
     case 'decimal': {
       const { scale } = kind;
@@ -156,29 +196,53 @@ export function valueReader(kind: LeafKind, values: Values, opts: ValueOptions =
     case 'int': {
       if (values instanceof BigInt64Array) {
         if (!kind.signed) return opts.int64 === 'number' ? (i) => Number(BigInt.asUintN(64, values[i]!)) : (i) => BigInt.asUintN(64, values[i]!);
-        return opts.int64 === 'number' ? (i) => Number(values[i]!) : (i) => values[i];
+        return bigintOut ? direct(values) : int64Number(values);
       }
       const a = values as Int32Array;
-      if (kind.signed) return (i) => a[i];
+      if (kind.signed) return direct(a);
       // Unsigned 8/16/32-bit values are stored in INT32; reinterpret the bits.
-      if (kind.bitWidth === 32) return (i) => a[i]! >>> 0;
+      if (kind.bitWidth === 32) {
+        return withFill(
+          (i) => a[i]! >>> 0,
+          (out, from, count) => {
+            for (let k = 0; k < count; k++) out[k] = a[from + k]! >>> 0;
+          },
+        );
+      }
       const mask = kind.bitWidth === 8 ? 0xff : 0xffff;
-      return (i) => a[i]! & mask;
+      return withFill(
+        (i) => a[i]! & mask,
+        (out, from, count) => {
+          for (let k = 0; k < count; k++) out[k] = a[from + k]! & mask;
+        },
+      );
     }
     default: {
       // A kind that does not fit the physical type falls back to the physical value.
       const a = values as Int32Array | BigInt64Array | Float32Array | Float64Array | Uint8Array;
-      if (a instanceof BigInt64Array) return (i) => int64Out(a[i]!, opts);
-      return (i) => a[i];
+      if (a instanceof BigInt64Array) return bigintOut ? direct(a) : int64Number(a);
+      return direct(a);
     }
   }
+}
+
+/** INT64 values as (possibly rounded) numbers. */
+function int64Number(a: BigInt64Array): ValueAt {
+  return withFill(
+    (i) => Number(a[i]!),
+    (out, from, count) => {
+      for (let k = 0; k < count; k++) out[k] = Number(a[from + k]!);
+    },
+  );
 }
 
 function bytesReader(kind: LeafKind, v: ByteArrays, opts: ValueOptions): ValueAt {
   const { data, offsets } = v;
   switch (kind.kind) {
-    case 'string':
-      return (i) => utf8Decode(data, offsets[i]!, offsets[i + 1]!);
+    case 'string': {
+      const text = utf8Column(data, offsets);
+      return withFill(text.at, text.fill);
+    }
     case 'uuid':
       return (i) => formatUuid(data, offsets[i]!);
     case 'float16':

@@ -20,7 +20,7 @@ export async function writeRecords(sink: Sink, records: Iterable<unknown> | Asyn
     ? (records as AsyncIterable<unknown>)[Symbol.asyncIterator]()
     : (records as Iterable<unknown>)[Symbol.iterator]();
   const sample: unknown[] = [];
-  let schema = options.schema;
+  const schema = options.schema;
   let done = false;
   if (!schema) {
     // Sampling reads ahead; the sampled records are written first, so order is kept.
@@ -33,11 +33,10 @@ export async function writeRecords(sink: Sink, records: Iterable<unknown> | Asyn
       }
       sample.push(r.value);
     }
-    schema = inferSchemaFromRecords(sample as Record<string, unknown>[]);
   }
   let writer: ParquetWriter;
   try {
-    writer = await ParquetWriter.open(sink, schema, options);
+    writer = await ParquetWriter.open(sink, schema ?? inferSchemaFromRecords(sample as Record<string, unknown>[]), options);
   } catch (e) {
     await sink.abort();
     throw e;
