@@ -1,7 +1,7 @@
 import { ByteWriter } from '../../bytes/writer.js';
 import { crc32 } from '../../checksum/crc32.js';
 import type { Codec } from '../../codecs/registry.js';
-import { InvalidArgumentError } from '../../errors.js';
+import { InvalidArgumentError, ParquetryError } from '../../errors.js';
 import { encodeByteStreamSplit } from '../../encodings/byte-stream-split.js';
 import { encodeDeltaInt32, encodeDeltaInt64 } from '../../encodings/delta-binary-packed.js';
 import { encodeDeltaByteArray } from '../../encodings/delta-byte-array.js';
@@ -160,6 +160,32 @@ export class ColumnWriter implements LeafSink {
     this.indices.push(idx);
   }
 
+  /**
+   * Appends rows start..end of a flat column. A typed array of the column's
+   * own storage type is copied in one go when no value needs a dictionary
+   * lookup or a null check.
+   */
+  appendColumn(values: ArrayLike<unknown>, start: number, end: number): void {
+    const required = this.maxDef === 0;
+    if (required && !this.useDictionary && ArrayBuffer.isView(values) && sameStorage(values, this.leaf)) {
+      this.values.pushAll((values as unknown as Int32Array).subarray(start, end));
+      this.pageRows += end - start;
+      return;
+    }
+    for (let i = start; i < end; i++) {
+      const v = values[i];
+      try {
+        if (v === null || v === undefined) {
+          if (required) throw new InvalidArgumentError('expected a value (the column is required)');
+          this.level(0, 0);
+        } else this.value(0, v);
+      } catch (e) {
+        if (e instanceof ParquetryError) throw new InvalidArgumentError(`row ${i}: ${e.detail}`, { column: this.leaf.path.join('.') });
+        throw e;
+      }
+    }
+  }
+
   // ---- record boundaries ----
 
   private recordValues = 0;
@@ -197,8 +223,8 @@ export class ColumnWriter implements LeafSink {
   endRecord(): void {
     if (this.opts.statistics) {
       const st = this.pageStats;
-      if (this.useDictionary) for (let i = this.recordIndices; i < this.indices.length; i++) st.add(this.dict.at(this.indices[i]!));
-      else for (let i = this.recordValues; i < this.values.length; i++) st.add(this.values.at(i));
+      if (this.useDictionary) st.addIndexed(this.dict.values(), this.indices, this.recordIndices, this.indices.length);
+      else st.addRange(this.values.values(), this.recordValues, this.values.length);
     }
     if (this.useDictionary && this.dict.byteSize > this.opts.dictionaryPageSize) {
       this.flushPage();
@@ -412,5 +438,19 @@ function encodeValues(w: ByteWriter, leaf: LeafNode, e: ValueEncoding, values: V
     case 'DELTA_LENGTH_BYTE_ARRAY': return encodeDeltaLengthByteArray(w, values as never);
     case 'DELTA_BYTE_ARRAY': return encodeDeltaByteArray(w, values as never);
     case 'BYTE_STREAM_SPLIT': return encodeByteStreamSplit(w, leaf.physicalType, values, leaf.typeLength);
+  }
+}
+
+/** True when a typed array already holds the column's physical values (Int32Array for INT32, ...). */
+function sameStorage(v: ArrayBufferView, leaf: LeafNode): boolean {
+  const k = leaf.kind;
+  // Unsigned and decimal kinds need range checks or scaling: only plain numbers go in bulk.
+  if (k.kind !== 'int' && k.kind !== 'float' && k.kind !== 'timestamp' && k.kind !== 'date' && k.kind !== 'time') return false;
+  switch (leaf.physicalType) {
+    case 'INT32': return v instanceof Int32Array && (k.kind !== 'int' || (k.signed && k.bitWidth === 32));
+    case 'INT64': return v instanceof BigInt64Array && (k.kind !== 'int' || k.signed);
+    case 'FLOAT': return v instanceof Float32Array;
+    case 'DOUBLE': return v instanceof Float64Array;
+    default: return false;
   }
 }

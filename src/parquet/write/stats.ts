@@ -1,5 +1,6 @@
 import type { LeafNode } from '../../schema/tree.js';
 import type { Statistics } from '../metadata/index.js';
+import type { Values } from '../../encodings/types.js';
 
 type Physical = number | bigint | Uint8Array;
 
@@ -27,6 +28,17 @@ export function sortOrder(leaf: LeafNode): Order {
       if (k.kind === 'interval') return 'none';
       return 'bytes';
   }
+}
+
+/** Compares data[as..ae) with data[bs..be) byte-wise, unsigned. */
+function compareIn(d: Uint8Array, as: number, ae: number, bs: number, be: number): number {
+  const n = Math.min(ae - as, be - bs);
+  for (let i = 0; i < n; i++) {
+    const x = d[as + i]!;
+    const y = d[bs + i]!;
+    if (x !== y) return x - y;
+  }
+  return ae - as - (be - bs);
 }
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
@@ -92,6 +104,77 @@ export class StatsBuilder {
     }
     if (this.cmp(v, this.min) < 0) this.min = v instanceof Uint8Array ? v.slice() : v;
     else if (this.cmp(v, this.max!) > 0) this.max = v instanceof Uint8Array ? v.slice() : v;
+  }
+
+  /**
+   * Adds values[start..end) in one pass: a tight loop per order with no
+   * per-value allocation (the per-value `add` would copy every byte string
+   * it inspects).
+   */
+  addRange(values: Values, start: number, end: number): void {
+    if (this.order === 'none' || start >= end) return;
+    if ('offsets' in values) {
+      if (this.order !== 'bytes') {
+        for (let i = start; i < end; i++) this.add(values.data.subarray(values.offsets[i]!, values.offsets[i + 1]!));
+        return;
+      }
+      const { data, offsets } = values;
+      let lo = -1;
+      let hi = -1;
+      for (let i = start; i < end; i++) {
+        const s = offsets[i]!;
+        const e = offsets[i + 1]!;
+        if (lo < 0) {
+          lo = hi = i;
+          continue;
+        }
+        if (compareIn(data, s, e, offsets[lo]!, offsets[lo + 1]!) < 0) lo = i;
+        else if (compareIn(data, s, e, offsets[hi]!, offsets[hi + 1]!) > 0) hi = i;
+      }
+      this.add(data.subarray(offsets[lo]!, offsets[lo + 1]!));
+      this.add(data.subarray(offsets[hi]!, offsets[hi + 1]!));
+      return;
+    }
+    if (values instanceof BigInt64Array || this.order === 'unsigned') {
+      for (let i = start; i < end; i++) this.add(values[i]!);
+      return;
+    }
+    const a = values as Int32Array | Float32Array | Float64Array | Uint8Array;
+    let mn = Infinity;
+    let mx = -Infinity;
+    for (let i = start; i < end; i++) {
+      const v = a[i]!;
+      if (v < mn) mn = v;
+      if (v > mx) mx = v;
+    }
+    // NaN never wins a comparison, so it is skipped; a range of only NaN adds nothing.
+    if (mn <= mx) {
+      this.add(mn);
+      this.add(mx);
+    }
+  }
+
+  /** Adds dict[indices[start..end)] without materialising the values. */
+  addIndexed(dict: Values, indices: ArrayLike<number>, start: number, end: number): void {
+    if (this.order === 'none' || start >= end) return;
+    if ('offsets' in dict && this.order === 'bytes') {
+      const { data, offsets } = dict;
+      let lo = indices[start]!;
+      let hi = lo;
+      for (let i = start + 1; i < end; i++) {
+        const k = indices[i]!;
+        if (k === lo || k === hi) continue;
+        if (compareIn(data, offsets[k]!, offsets[k + 1]!, offsets[lo]!, offsets[lo + 1]!) < 0) lo = k;
+        else if (compareIn(data, offsets[k]!, offsets[k + 1]!, offsets[hi]!, offsets[hi + 1]!) > 0) hi = k;
+      }
+      this.add(data.subarray(offsets[lo]!, offsets[lo + 1]!));
+      this.add(data.subarray(offsets[hi]!, offsets[hi + 1]!));
+      return;
+    }
+    for (let i = start; i < end; i++) {
+      const k = indices[i]!;
+      this.add('offsets' in dict ? dict.data.subarray(dict.offsets[k]!, dict.offsets[k + 1]!) : dict[k]!);
+    }
   }
 
   merge(other: StatsBuilder): void {

@@ -80,6 +80,7 @@ export class ParquetWriter {
   private readonly shredder: RecordShredder;
   private readonly rowGroupSize: number;
   private readonly rowGroupRows: number;
+  private readonly pageRowLimit: number;
 
   private constructor(
     private readonly sink: Sink,
@@ -92,6 +93,7 @@ export class ParquetWriter {
     this.shredder = new RecordShredder(plan, plan.leaves.map((l) => columns[l.columnIndex]!));
     this.rowGroupSize = positive(options.rowGroupSize, 'rowGroupSize', DEFAULTS.rowGroupSize);
     this.rowGroupRows = positive(options.rowGroupRows, 'rowGroupRows', Number.MAX_SAFE_INTEGER);
+    this.pageRowLimit = positive(options.pageRowLimit, 'pageRowLimit', DEFAULTS.pageRowLimit);
   }
 
   static async open(sink: Sink, schema: WriterSchema, options: WriterOptions = {}): Promise<ParquetWriter> {
@@ -135,6 +137,51 @@ export class ParquetWriter {
     }
   }
 
+  /**
+   * Writes column vectors: each top-level column's values (a JS array with
+   * `null` for nulls, or a typed array), all of one length. For flat schemas
+   * (no structs, lists or maps); typed arrays of the column's own type are
+   * copied in bulk.
+   *
+   * ```ts
+   * await w.writeColumns({ id: BigInt64Array.of(1n, 2n), price: Float64Array.of(9.5, 7) });
+   * ```
+   */
+  async writeColumns(columns: Record<string, ArrayLike<unknown>>): Promise<void> {
+    if (this.closed) throw new InvalidArgumentError('the writer is closed');
+    const leaves = this.schema.leaves;
+    if (leaves.some((l) => l.path.length !== 1 || l.repLevel > 0)) {
+      throw new InvalidArgumentError('writeColumns needs a flat schema (top-level columns only); write records for nested data');
+    }
+    let rows = -1;
+    const vectors = this.columns.map((c) => {
+      const name = c.leaf.path[0]!;
+      const v = Object.prototype.hasOwnProperty.call(columns, name) ? columns[name] : undefined;
+      if (!v || typeof v.length !== 'number') throw new InvalidArgumentError(`writeColumns: no values for column "${name}"`);
+      if (rows >= 0 && v.length !== rows) throw new InvalidArgumentError(`writeColumns: column "${name}" has ${v.length} values, others ${rows}`);
+      rows = v.length;
+      return v;
+    });
+    const known = new Set(leaves.map((l) => l.path[0]));
+    for (const k of Object.keys(columns)) if (!known.has(k)) throw new InvalidArgumentError(`writeColumns: "${k}" is not a column of the schema`);
+    // Slices keep pages near their size limits, since pages are only cut between slices.
+    const step = Math.max(1, Math.min(4096, this.pageRowLimit));
+    for (let start = 0, end = 0; start < rows; start = end) {
+      end = Math.min(rows, start + step, start + this.rowGroupRows - this.rowsInGroup);
+      const marks = this.columns.map((c) => c.mark());
+      try {
+        this.columns.forEach((c, i) => c.appendColumn(vectors[i]!, start, end));
+      } catch (e) {
+        this.columns.forEach((c, i) => c.rollback(marks[i]!));
+        throw e;
+      }
+      for (const c of this.columns) c.endRecord();
+      this.rowsInGroup += end - start;
+      this.totalRows += end - start;
+      if (this.groupFull(true)) await this.flushRowGroup();
+    }
+  }
+
   private add(record: unknown): void {
     if (this.closed) throw new InvalidArgumentError('the writer is closed');
     const marks = this.columns.map((c) => c.mark());
@@ -153,10 +200,10 @@ export class ParquetWriter {
     this.totalRows++;
   }
 
-  private groupFull(): boolean {
+  private groupFull(always = false): boolean {
     if (this.rowsInGroup >= this.rowGroupRows) return true;
-    // Summing every column each row is cheap next to shredding it, but only check every 64 rows.
-    if ((this.rowsInGroup & 63) !== 0) return false;
+    // Summing every column is cheap next to shredding a record, but once every 64 records is enough.
+    if (!always && (this.rowsInGroup & 63) !== 0) return false;
     let bytes = 0;
     for (const c of this.columns) bytes += c.bufferedBytes;
     return bytes >= this.rowGroupSize;
