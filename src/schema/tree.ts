@@ -67,6 +67,8 @@ export function buildSchema(elements: readonly SchemaElementLike[]): Schema {
 
   function build(parentPath: string[], parentDef: number, parentRep: number, depth: number, isRoot: boolean): SchemaNode {
     if (depth > MAX_DEPTH) throw new CorruptFileError(`schema nests deeper than ${MAX_DEPTH} levels`);
+    // A group's child count was checked against the elements left, but nested groups may have used them up.
+    if (next >= elements.length) throw new CorruptFileError(`schema ends inside group "${parentPath.join('.')}": its children claim more elements than the list holds`);
     const el = elements[next++]!;
     const repetition = isRoot ? 'REQUIRED' : parseRepetition(el);
     const path = isRoot ? [] : [...parentPath, el.name];
