@@ -129,8 +129,12 @@ export function decodeDeltaInt32(c: ByteCursor, count: number): Int32Array {
   let last = Number(BigInt.asIntN(32, h.first));
   out[0] = last;
   let i = 1;
-  readBlocks(c, h, count, 32, (minLo, _minHi, width, p, n) => {
-    unpackLsb(c.buf, p, width, n, out, i);
+  // Widths up to 64 are accepted: DuckDB computes INT32 deltas in 64 bits and
+  // writes 33-bit miniblocks. Only the low 32 bits matter under mod-2^32 arithmetic.
+  let hiScratch: Int32Array | undefined;
+  readBlocks(c, h, count, 64, (minLo, _minHi, width, p, n) => {
+    if (width <= 32) unpackLsb(c.buf, p, width, n, out, i);
+    else unpackLsb64(c.buf, p, width, n, out.subarray(i, i + n), (hiScratch = hiScratch && hiScratch.length >= n ? hiScratch : new Int32Array(n)));
     let v = last; // a local, not the captured variable, inside the hot loop
     for (let k = i, e = i + n; k < e; k++) out[k] = v = (v + minLo + out[k]!) | 0;
     last = v;

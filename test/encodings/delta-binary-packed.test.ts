@@ -214,14 +214,26 @@ test('corrupt headers and blocks', () => {
   assert.throws(() => decodeDeltaInt32(cursor([0x80, 0x01, 0x04]), 1), CorruptFileError);
   // widths over the type's size
   const w33 = [0x80, 0x01, 0x04, 0x02, 0x00, 0x00, 33, 0, 0, 0, ...new Array(33 * 4).fill(0)];
-  assert.throws(() => decodeDeltaInt32(cursor(w33), 2), corrupt(/bit width 33 is over the 32 bits/));
+  // DuckDB writes 33-bit INT32 miniblocks (deltas computed in 64 bits): read, keeping the low 32 bits.
+  assert.deepEqual([...decodeDeltaInt32(cursor(w33), 2)], [0, 0]);
   assert.deepEqual([...decodeDeltaInt64(cursor(w33), 2)], [0n, 0n]);
   const w65 = [0x80, 0x01, 0x04, 0x02, 0x00, 0x00, 65, 0, 0, 0, ...new Array(65 * 4).fill(0)];
   assert.throws(() => decodeDeltaInt64(cursor(w65), 2), corrupt(/bit width 65 is over the 64 bits/));
+  assert.throws(() => decodeDeltaInt32(cursor(w65), 2), corrupt(/bit width 65 is over the 64 bits/));
   // truncated widths, truncated min delta
   assert.throws(() => decodeDeltaInt32(cursor(good.slice(0, 8)), 8), CorruptFileError);
   assert.throws(() => decodeDeltaInt32(cursor(good.slice(0, 5)), 8), CorruptFileError);
   // a billion values claimed by a header with no room for their blocks fails before allocating
   assert.throws(() => decodeDeltaInt64(cursor([0x80, 0x01, 0x04, 0x80, 0x94, 0xeb, 0xdc, 0x03, 0x00, 0x00]), 1e9), corrupt(/blocks needs/));
   assert.throws(() => decodeDeltaInt32(cursor([]), -1), CorruptFileError);
+});
+
+test('INT32 deltas packed in 33 bits, as DuckDB writes them, wrap to the right values', () => {
+  // Values 2147483647, -2147483648: delta -4294967295 needs 33 bits when computed in 64-bit arithmetic.
+  // Header: block 128, 4 miniblocks, 2 values, first = zigzag(2147483647) = 4294967294.
+  const header = [0x80, 0x01, 0x04, 0x02, 0xfe, 0xff, 0xff, 0xff, 0x0f];
+  // Block: min delta zigzag(-4294967295) = 8589934589, widths [33, 0, 0, 0], one delta of 0 packed in 33 bits (32 values).
+  const minDelta = [0xfd, 0xff, 0xff, 0xff, 0x1f];
+  const bytes = Uint8Array.from([...header, ...minDelta, 33, 0, 0, 0, ...new Array(33 * 4).fill(0)]);
+  assert.deepEqual([...decodeDeltaInt32(new ByteCursor(bytes), 2)], [2147483647, -2147483648]);
 });
