@@ -125,7 +125,6 @@ export class ColumnWriter implements LeafSink {
     this.def!.push(def);
     if (rep === 0) this.pageRows++;
     this.pageNulls++;
-    this.pageStats.nullCount++;
   }
 
 
@@ -188,24 +187,28 @@ export class ColumnWriter implements LeafSink {
 
   // ---- record boundaries ----
 
-  private recordValues = 0;
-  private recordIndices = 0;
+  /** Where the current record started: def, rep, values, indices, page rows (kept in place: no allocation per record). */
+  private readonly markAt = new Float64Array(5);
 
   /** Remembers where the next record starts, so a record that fails halfway can be rolled back. */
-  mark(): [number, number, number, number, number] {
-    this.recordValues = this.values.length;
-    this.recordIndices = this.indices.length;
-    return [this.def?.length ?? 0, this.rep?.length ?? 0, this.values.length, this.indices.length, this.pageRows];
+  mark(): void {
+    const m = this.markAt;
+    m[0] = this.def?.length ?? 0;
+    m[1] = this.rep?.length ?? 0;
+    m[2] = this.values.length;
+    m[3] = this.indices.length;
+    m[4] = this.pageRows;
   }
 
-  rollback([d, r, v, i, rows]: [number, number, number, number, number]): void {
-    if (this.def) this.def.length = d;
-    if (this.rep) this.rep.length = r;
-    this.values.truncate(v);
-    this.indices.length = i;
-    this.pageRows = rows;
+  /** Drops everything since `mark()`. */
+  rollback(): void {
+    const m = this.markAt;
+    if (this.def) this.def.length = m[0]!;
+    if (this.rep) this.rep.length = m[1]!;
+    this.values.truncate(m[2]!);
+    this.indices.length = m[3]!;
+    this.pageRows = m[4]!;
     this.pageNulls = this.def ? countBelow(this.def.view(), this.maxDef) : 0;
-    this.pageStats.nullCount = this.pageNulls;
   }
 
   /** Bytes buffered for this column: encoded pages plus the page being filled. */
@@ -219,13 +222,8 @@ export class ColumnWriter implements LeafSink {
     return levels + this.values.byteSize;
   }
 
-  /** Called after each record that shredded without error: statistics, then a page cut when the page is full. */
+  /** Called after each record that shredded without error: cuts a page when it is full. */
   endRecord(): void {
-    if (this.opts.statistics) {
-      const st = this.pageStats;
-      if (this.useDictionary) st.addIndexed(this.dict.values(), this.indices, this.recordIndices, this.indices.length);
-      else st.addRange(this.values.values(), this.recordValues, this.values.length);
-    }
     if (this.useDictionary && this.dict.byteSize > this.opts.dictionaryPageSize) {
       this.flushPage();
       this.useDictionary = false; // the dictionary is full: later pages are plain (or the chosen encoding)
@@ -254,7 +252,13 @@ export class ColumnWriter implements LeafSink {
     const numRows = this.pageRows;
     let header: PageHeader;
     let body: Uint8Array;
+    // Statistics are taken over the finished page: rolled-back records are gone by now, so the bounds are exact.
     const stats = this.opts.statistics ? this.pageStats : undefined;
+    if (stats) {
+      if (this.useDictionary) stats.addIndexed(this.dict.values(), this.indices, 0, this.indices.length);
+      else stats.addRange(this.values.values(), 0, this.values.length);
+      stats.nullCount = this.pageNulls;
+    }
     if (this.opts.pageVersion === 1) {
       if (this.rep) encodeRleHybridPrefixed(w, this.rep.view(), bitWidth(this.leaf.repLevel));
       if (this.def) encodeRleHybridPrefixed(w, this.def.view(), bitWidth(this.maxDef));

@@ -168,11 +168,11 @@ export class ParquetWriter {
     const step = Math.max(1, Math.min(4096, this.pageRowLimit));
     for (let start = 0, end = 0; start < rows; start = end) {
       end = Math.min(rows, start + step, start + this.rowGroupRows - this.rowsInGroup);
-      const marks = this.columns.map((c) => c.mark());
+      for (const c of this.columns) c.mark();
       try {
         this.columns.forEach((c, i) => c.appendColumn(vectors[i]!, start, end));
       } catch (e) {
-        this.columns.forEach((c, i) => c.rollback(marks[i]!));
+        for (const c of this.columns) c.rollback();
         throw e;
       }
       for (const c of this.columns) c.endRecord();
@@ -184,11 +184,11 @@ export class ParquetWriter {
 
   private add(record: unknown): void {
     if (this.closed) throw new InvalidArgumentError('the writer is closed');
-    const marks = this.columns.map((c) => c.mark());
+    for (const c of this.columns) c.mark();
     try {
       this.shredder.shred(record);
     } catch (e) {
-      this.columns.forEach((c, i) => c.rollback(marks[i]!));
+      for (const c of this.columns) c.rollback();
       if (e instanceof ParquetryError) {
         const err = new InvalidArgumentError(`record ${this.totalRows}: ${e.detail}`, e.context);
         throw err;
