@@ -23,8 +23,11 @@ export interface OpenOptions {
 }
 
 export interface ReadOptions extends ValueOptions {
-  /** Column paths to read (`a`, `a.b.c`); a group path selects everything under it. Default: all. */
-  columns?: readonly string[];
+  /**
+   * Columns to read: dotted paths (`a`, `a.b.c`) or name arrays (`['a.b', 'c']`
+   * for names that contain dots); a group selects everything under it. Default: all.
+   */
+  columns?: readonly ColumnPath[];
   /** Row groups to read, by index. Default: all. */
   rowGroups?: readonly number[];
   /** Rows to skip first (counted within the selected row groups). */
@@ -32,6 +35,9 @@ export interface ReadOptions extends ValueOptions {
   /** Most rows to return. */
   limit?: number;
 }
+
+/** A column by dotted path (`a.b.c`) or by its names (`['a', 'b.c']`). */
+export type ColumnPath = string | readonly string[];
 
 /** One leaf column of one row group, as column vectors. */
 export interface ColumnBatch {
@@ -93,19 +99,19 @@ export class ParquetReader {
   }
 
   /** Leaf columns selected by dotted paths (all leaves when `paths` is absent). */
-  selectLeaves(paths?: readonly string[]): LeafNode[] {
+  selectLeaves(paths?: readonly ColumnPath[]): LeafNode[] {
     if (!paths) return this.schema.leaves;
     const chosen = new Set<LeafNode>();
     for (const p of paths) {
-      const node = findNode(this.schema.root, p.split('.'));
-      if (!node) throw new InvalidArgumentError(`no column "${p}" in the schema`, { file: this.source.name });
+      const node = typeof p === 'string' ? findNode(this.schema.root, p.split('.')) ?? findDotted(this.schema.root, p) : findNode(this.schema.root, [...p]);
+      if (!node) throw new InvalidArgumentError(`no column "${typeof p === 'string' ? p : p.join('.')}" in the schema`, { file: this.source.name });
       for (const l of leavesOf(node)) chosen.add(l);
     }
     return this.schema.leaves.filter((l) => chosen.has(l));
   }
 
   /** The assembly plan for a projection; also what the canonical printer walks. */
-  plan(paths?: readonly string[]): RecordPlan {
+  plan(paths?: readonly ColumnPath[]): RecordPlan {
     const keep = new Set(this.selectLeaves(paths));
     return planRecord(this.schema.root, (l) => keep.has(l));
   }
@@ -246,6 +252,17 @@ function findNode(root: SchemaNode, path: string[]): SchemaNode | undefined {
     node = node.children.find((c: SchemaNode) => c.name === name);
   }
   return node;
+}
+
+/** A node whose dotted path is exactly `dotted`, for names that themselves contain dots. */
+function findDotted(node: SchemaNode, dotted: string): SchemaNode | undefined {
+  if (node.path.join('.') === dotted) return node;
+  if (node.isLeaf) return undefined;
+  for (const c of node.children) {
+    const hit = findDotted(c, dotted);
+    if (hit) return hit;
+  }
+  return undefined;
 }
 
 function validateRowGroups(m: FileMetaData, schema: Schema, source: Source): void {

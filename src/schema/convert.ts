@@ -190,7 +190,8 @@ export function valueReader(kind: LeafKind, values: Values, opts: ValueOptions =
     case 'decimal': {
       const { scale } = kind;
       const a = values as Int32Array | BigInt64Array;
-      if (opts.decimal === 'number') return (i) => Number(a[i]!) / 10 ** scale;
+      // Through the exact text: dividing by 10^scale would round twice.
+      if (opts.decimal === 'number') return (i) => Number(formatDecimal(BigInt(a[i]!), scale));
       return (i) => formatDecimal(BigInt(a[i]!), scale);
     }
     case 'int': {
@@ -249,7 +250,7 @@ function bytesReader(kind: LeafKind, v: ByteArrays, opts: ValueOptions): ValueAt
       return (i) => float16(data[offsets[i]!]!, data[offsets[i]! + 1]!);
     case 'decimal': {
       const { scale } = kind;
-      if (opts.decimal === 'number') return (i) => Number(bigEndianSigned(data, offsets[i]!, offsets[i + 1]!)) / 10 ** scale;
+      if (opts.decimal === 'number') return (i) => Number(formatDecimal(bigEndianSigned(data, offsets[i]!, offsets[i + 1]!), scale));
       return (i) => formatDecimal(bigEndianSigned(data, offsets[i]!, offsets[i + 1]!), scale);
     }
     case 'interval': {

@@ -1,3 +1,4 @@
+import { CorruptFileError } from '../errors.js';
 import type { PhysicalType } from '../encodings/types.js';
 
 /**
@@ -34,6 +35,20 @@ const UNITS = new Set(['MILLIS', 'MICROS', 'NANOS']);
 const TEXT = new Set(['STRING', 'ENUM', 'JSON']);
 const TEXT_CONVERTED = new Set(['UTF8', 'ENUM', 'JSON']);
 
+/**
+ * A decimal's scale sizes every value's text, so one from a corrupt footer
+ * must be checked before use: 0 <= scale <= precision, as the spec requires.
+ */
+function decimal(precision: number, scale: number): LeafKind {
+  if (!(Number.isInteger(precision) && Number.isInteger(scale) && precision >= 1 && scale >= 0 && scale <= precision && precision <= MAX_PRECISION)) {
+    throw new CorruptFileError(`DECIMAL(${precision}, ${scale}) is not a valid decimal type (need 1 <= precision <= ${MAX_PRECISION} and 0 <= scale <= precision)`);
+  }
+  return { kind: 'decimal', precision, scale };
+}
+
+/** Far above any storage's digits (a 16-byte value holds 38), far below what breaks text formatting. */
+const MAX_PRECISION = 1000;
+
 function fromLogical(logical: LogicalTypeLike, physical: PhysicalType): LeafKind | undefined {
   const lt = logical as LogicalTypeLike & Record<string, unknown>;
   const t = lt.type;
@@ -46,7 +61,7 @@ function fromLogical(logical: LogicalTypeLike, physical: PhysicalType): LeafKind
     case 'UUID':
       return { kind: 'uuid' };
     case 'DECIMAL':
-      return { kind: 'decimal', precision: Number(lt.precision), scale: Number(lt.scale) };
+      return decimal(Number(lt.precision), Number(lt.scale));
     case 'DATE':
       return { kind: 'date' };
     case 'TIME':
@@ -75,7 +90,7 @@ function fromConverted(ct: string, scale: number | undefined, precision: number 
     case 'BSON':
       return { kind: 'bytes' };
     case 'DECIMAL':
-      return { kind: 'decimal', precision: precision ?? 0, scale: scale ?? 0 };
+      return decimal(precision ?? 0, scale ?? 0);
     case 'DATE':
       return { kind: 'date' };
     case 'TIME_MILLIS':

@@ -1,4 +1,4 @@
-import { CorruptFileError } from '../errors.js';
+import { CorruptFileError, withContext } from '../errors.js';
 import type { PhysicalType } from '../encodings/types.js';
 import { resolveGroupKind, resolveLeafKind, type GroupKind, type LeafKind, type LogicalTypeLike } from './logical.js';
 
@@ -92,7 +92,7 @@ export function buildSchema(elements: readonly SchemaElementLike[]): Schema {
     const leaf: LeafNode = {
       isLeaf: true, name: el.name, path, repetition, defLevel, repLevel, element: el, physicalType,
       typeLength: physicalType === 'FIXED_LEN_BYTE_ARRAY' ? el.typeLength : physicalType === 'INT96' ? 12 : undefined,
-      kind: resolveLeafKind(physicalType, el.typeLength, el.logicalType, el.convertedType, el.scale, el.precision),
+      kind: withContext({ column: path.join('.') }, () => resolveLeafKind(physicalType, el.typeLength, el.logicalType, el.convertedType, el.scale, el.precision)),
       columnIndex: leaves.length,
     };
     leaves.push(leaf);
