@@ -256,7 +256,7 @@ function findNode(root: SchemaNode, path: string[]): SchemaNode | undefined {
 
 /** A node whose dotted path is exactly `dotted`, for names that themselves contain dots. */
 function findDotted(node: SchemaNode, dotted: string): SchemaNode | undefined {
-  if (node.path.join('.') === dotted) return node;
+  if (node.path.length > 0 && node.path.join('.') === dotted) return node;
   if (node.isLeaf) return undefined;
   for (const c of node.children) {
     const hit = findDotted(c, dotted);
