@@ -5,6 +5,7 @@ import type { ParquetReader } from '../parquet/reader.js';
 import { formatMetadata, metadataSummary } from './meta.js';
 import { Output } from './output.js';
 import { renderRecord, renderTable } from './render.js';
+import { registerConvert } from './convert.js';
 
 function count(value: string): number {
   if (!/^\d+$/.test(value)) throw new CommanderArgError('must be a non-negative whole number');
@@ -104,6 +105,8 @@ program
   .option('--json', 'print canonical JSON Lines')
   .action((file: string, opts: { rows: number; columns?: string[]; json?: boolean }) =>
     cat(file, { columns: opts.columns, limit: opts.rows, json: opts.json }, true));
+
+registerConvert(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   if (e instanceof ParquetryError) {

@@ -1,0 +1,87 @@
+/** Option values of `parquetry convert`: formats, byte sizes, codecs. */
+import { InvalidArgumentError as CommanderArgError } from 'commander';
+import { InvalidArgumentError } from '../errors.js';
+import type { CodecName } from '../codecs/registry.js';
+
+export type Format = 'csv' | 'tsv' | 'jsonl' | 'json' | 'parquet';
+
+const EXTENSIONS: Record<string, Format> = {
+  csv: 'csv', tsv: 'tsv', tab: 'tsv', jsonl: 'jsonl', ndjson: 'jsonl', json: 'json', parquet: 'parquet', pq: 'parquet',
+};
+
+/** A format name as given to --from / --to. */
+export function formatOption(value: string): Format {
+  const f = EXTENSIONS[value.toLowerCase().replace(/^\./, '')];
+  if (!f) throw new CommanderArgError('must be csv, tsv, jsonl (ndjson), json or parquet');
+  return f;
+}
+
+/** The format of a path, from `given` (--from/--to) or the extension. */
+export function formatOf(path: string, given: Format | undefined, which: 'input' | 'output'): Format {
+  if (given) return given;
+  if (path === '-') throw new InvalidArgumentError(`${which === 'input' ? '--from' : '--to'} is needed to name the format of ${which === 'input' ? 'stdin' : 'stdout'}`);
+  const name = /^https?:\/\//i.test(path) ? new URL(path).pathname : path;
+  const m = /\.([A-Za-z0-9]+)$/.exec(name);
+  const f = m ? EXTENSIONS[m[1]!.toLowerCase()] : undefined;
+  if (!f) {
+    throw new InvalidArgumentError(
+      `cannot tell the format of ${path} from its extension (.csv, .tsv, .jsonl, .ndjson, .json, .parquet); name it with ${which === 'input' ? '--from' : '--to'}`,
+    );
+  }
+  return f;
+}
+
+const UNITS: Record<string, number> = {
+  '': 1, b: 1,
+  k: 1024, kib: 1024, kb: 1000,
+  m: 1024 ** 2, mib: 1024 ** 2, mb: 1000 ** 2,
+  g: 1024 ** 3, gib: 1024 ** 3, gb: 1000 ** 3,
+};
+
+/** `1048576`, `64MB` (10^6), `128MiB` or `128M` (2^20), `1.5GiB`. */
+export function parseByteSize(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*$/.exec(text);
+  const unit = m ? UNITS[m[2]!.toLowerCase()] : undefined;
+  if (!m || unit === undefined) throw new CommanderArgError('must be a size in bytes, like 1048576, 64MB, 128MiB');
+  const n = Math.floor(Number(m[1]) * unit);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new CommanderArgError('must be a positive size');
+  return n;
+}
+
+export function positiveInt(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) <= 0 || !Number.isSafeInteger(Number(text))) throw new CommanderArgError('must be a positive whole number');
+  return Number(text);
+}
+
+export function integer(text: string): number {
+  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new CommanderArgError('must be a whole number');
+  return Number(text);
+}
+
+const CODECS: Record<string, CodecName> = {
+  uncompressed: 'UNCOMPRESSED', none: 'UNCOMPRESSED', snappy: 'SNAPPY', gzip: 'GZIP', brotli: 'BROTLI', zstd: 'ZSTD',
+  lz4_raw: 'LZ4_RAW', 'lz4-raw': 'LZ4_RAW', lz4raw: 'LZ4_RAW',
+};
+
+export function codecOption(text: string): CodecName {
+  const c = CODECS[text.toLowerCase()];
+  if (!c) throw new CommanderArgError('must be UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD or LZ4_RAW');
+  return c;
+}
+
+export function pageVersionOption(text: string): 1 | 2 {
+  if (text !== '1' && text !== '2') throw new CommanderArgError('must be 1 or 2');
+  return text === '1' ? 1 : 2;
+}
+
+/** One character, with `\t` (as typed, a backslash and a t) and `tab` for a tab. */
+export function delimiterOption(text: string): string {
+  const d = text === '\\t' || text.toLowerCase() === 'tab' ? '\t' : text;
+  if (d.length !== 1 || d === '"' || d === '\n' || d === '\r') throw new CommanderArgError('must be one character (not a quote or a line break); \\t for a tab');
+  return d;
+}
+
+/** Collects a repeatable option. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

@@ -1,0 +1,80 @@
+/**
+ * CSV input for `parquetry convert`: csv-parse's streaming parser, one
+ * record at a time, each with the line it starts on. Cells are text; an
+ * empty cell (quoted or not) is null to the caller, as DuckDB reads it.
+ */
+import { Readable } from 'node:stream';
+import { parse, type CsvError } from 'csv-parse';
+import type { InputBytes, Item } from './convert-source.js';
+
+export type Cells = string[];
+
+export interface CsvReadOptions {
+  delimiter: string;
+  /** Go on after a malformed record (csv-parse skips it) instead of failing. */
+  skipBad: boolean;
+}
+
+/** Line breaks inside the cells, counted as csv-parse counts lines (CR and LF each). */
+function lineBreaks(cells: string[]): number {
+  let n = 0;
+  for (const c of cells) {
+    if (c.length === 0) continue;
+    for (let i = c.indexOf('\n'); i >= 0; i = c.indexOf('\n', i + 1)) n++;
+    for (let i = c.indexOf('\r'); i >= 0; i = c.indexOf('\r', i + 1)) n++;
+  }
+  return n;
+}
+
+/** The line a malformed-CSV error names: csv-parse reports the line it had reached. */
+function errorLine(e: CsvError): number {
+  const lines = typeof e.lines === 'number' ? e.lines : 0;
+  return Math.max(1, lines);
+}
+
+function errorText(e: CsvError): string {
+  // csv-parse's messages say "at line N" themselves; the line is given separately.
+  return `malformed CSV: ${e.message.replace(/ at line \d+/, '')}`;
+}
+
+/**
+ * Records of a CSV input, the header row included (it is the caller's to
+ * interpret). A malformed record is an error item in its place; with
+ * `skipBad`, reading goes on after it (csv-parse resynchronizes as it can).
+ */
+export async function* readCsv(input: InputBytes, options: CsvReadOptions): AsyncGenerator<Item<Cells>> {
+  // csv-parse reports a malformed record (a 'skip' event) as soon as it meets it, ahead of the
+  // records still buffered for us: hold the reports until the records before them are out.
+  const errors: Array<{ line: number; error: string }> = [];
+  let failed = false;
+  const parser = parse({
+    delimiter: options.delimiter,
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    skip_records_with_error: true,
+  });
+  parser.on('skip', (e: CsvError) => {
+    if (failed) return;
+    errors.push({ line: errorLine(e), error: errorText(e) });
+    // Without skipping, nothing after the first malformed record matters.
+    if (!options.skipBad) failed = true;
+  });
+  // Each record with the line count at the moment it is parsed (the line it ends on): cheaper
+  // than csv-parse's `info` option, which copies its whole state for every record.
+  const push = parser.push.bind(parser);
+  parser.push = (record: unknown, encoding?: BufferEncoding) => push(record === null ? null : { record, lines: parser.info.lines }, encoding);
+  const source = Readable.from(input.chunks(), { objectMode: false });
+  source.on('error', (e) => parser.destroy(e));
+  source.pipe(parser);
+  try {
+    for await (const { record, lines } of parser as AsyncIterable<{ record: string[]; lines: number }>) {
+      const line = lines - lineBreaks(record);
+      while (errors.length && errors[0]!.line <= line) yield errors.shift()!;
+      yield { line, record };
+    }
+    while (errors.length) yield errors.shift()!;
+  } finally {
+    source.destroy();
+  }
+}

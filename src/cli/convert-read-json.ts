@@ -1,0 +1,233 @@
+/**
+ * JSON inputs for `parquetry convert`: JSON Lines (one object per line) and a
+ * JSON array of objects, split into its top-level elements as the bytes
+ * arrive, so neither is ever held whole.
+ *
+ * Integers too large for a double (beyond 2^53) are read as bigints, exactly.
+ */
+import { RowFailure, type InputBytes, type Item } from './convert-source.js';
+
+export type JsonRecord = Record<string, unknown>;
+
+const BIG_MARK = '\u0000\u0001bigint:';
+const LONG_DIGITS = /\d{16}/;
+
+function reviveBig(_key: string, v: unknown): unknown {
+  return typeof v === 'string' && v.startsWith(BIG_MARK) ? BigInt(v.slice(BIG_MARK.length)) : v;
+}
+
+/** Integer literals beyond 2^53 as marked strings; everything else as it is. */
+function markBigInts(text: string): string {
+  let out = '';
+  let last = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // Skip a string.
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 45 || (c >= 48 && c <= 57)) {
+      let j = i + (c === 45 ? 1 : 0);
+      while (j < n && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
+      const next = j < n ? text.charCodeAt(j) : 0;
+      const integer = next !== 46 && next !== 101 && next !== 69; // . e E
+      let k = j;
+      if (!integer) {
+        // Skip the rest of the number.
+        while (k < n && /[0-9.eE+-]/.test(text[k]!)) k++;
+      }
+      if (integer && j - i >= 16) {
+        const tok = text.slice(i, j);
+        if (!Number.isSafeInteger(Number(tok)) && /^-?(?:0|[1-9]\d*)$/.test(tok)) {
+          out += text.slice(last, i) + JSON.stringify(BIG_MARK + tok);
+          last = j;
+        }
+      }
+      i = k - 1;
+    }
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+/** JSON.parse, but integers beyond 2^53 become bigints. */
+export function parseJson(text: string): unknown {
+  if (!LONG_DIGITS.test(text)) return JSON.parse(text);
+  const marked = markBigInts(text);
+  if (marked === text) return JSON.parse(text);
+  return JSON.parse(marked, reviveBig) as unknown;
+}
+
+function clip(s: string): string {
+  return s.length > 80 ? s.slice(0, 79) + '…' : s;
+}
+
+/** One JSON text to a record item, or the reason it is not one. */
+function toItem(text: string, line: number): Item<JsonRecord> {
+  let v: unknown;
+  try {
+    v = parseJson(text);
+  } catch (e) {
+    return { line, error: `not valid JSON: ${(e as Error).message}` };
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    return { line, error: `expected a JSON object, got ${Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v}: ${clip(text.trim())}` };
+  }
+  return { line, record: v as JsonRecord };
+}
+
+function blank(s: string): boolean {
+  return /^\s*$/.test(s);
+}
+
+/** JSON Lines: one object per line; blank lines are skipped. */
+export async function* readJsonLines(input: InputBytes): AsyncGenerator<Item<JsonRecord>> {
+  let carry: Buffer[] = [];
+  let line = 0;
+  const text = (buf: Buffer, start: number, end: number): string => {
+    let s = buf.toString('utf8', start, end);
+    if (line === 1 && s.charCodeAt(0) === 0xfeff) s = s.slice(1);
+    return s;
+  };
+  for await (const chunk of input.chunks()) {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+      line++;
+      let s: string;
+      if (carry.length) {
+        const joined = Buffer.concat([...carry, chunk.subarray(0, nl)]);
+        carry = [];
+        s = text(joined, 0, joined.length);
+      } else {
+        s = text(chunk, start, nl);
+      }
+      start = nl + 1;
+      if (!blank(s)) yield toItem(s, line);
+    }
+    if (start < chunk.length) carry.push(chunk.subarray(start));
+  }
+  if (carry.length) {
+    line++;
+    const joined = Buffer.concat(carry);
+    const s = text(joined, 0, joined.length);
+    if (!blank(s)) yield toItem(s, line);
+  }
+}
+
+/** Splitter states: before the "[", expecting an element, inside one, after the "]". */
+const S = { Before: 0, Expect: 1, In: 2, After: 3 } as const;
+type State = (typeof S)[keyof typeof S];
+
+/**
+ * Splits a JSON array into the texts of its top-level elements, tracking
+ * strings, escapes and nesting depth; each element is then JSON.parse-d on
+ * its own, so a malformed element is one bad row, not the end.
+ */
+export class ArraySplitter {
+  private state: State = S.Before;
+  private depth = 0;
+  private inString = false;
+  private escape = false;
+  private parts: string[] = [];
+  private elementLine = 0;
+  private afterComma = false;
+  private line = 1;
+  private first = true;
+
+  /** Feeds text; complete elements (and empty ones, as errors) go to `out`. */
+  feed(s: string, out: Item<JsonRecord>[]): void {
+    let i = 0;
+    const n = s.length;
+    if (this.first && n > 0) {
+      this.first = false;
+      if (s.charCodeAt(0) === 0xfeff) i = 1;
+    }
+    let start = this.state === S.In ? 0 : -1;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 10) {
+        this.line++;
+        continue;
+      }
+      switch (this.state) {
+        case S.In:
+          if (this.inString) {
+            if (this.escape) this.escape = false;
+            else if (c === 92) this.escape = true;
+            else if (c === 34) this.inString = false;
+            continue;
+          }
+          if (c === 34) this.inString = true;
+          else if (c === 123 || c === 91) this.depth++;
+          else if (c === 125 || c === 93) {
+            if (this.depth > 0) this.depth--;
+            else if (c === 93) {
+              this.end(s.slice(start, i), out);
+              this.state = S.After;
+            }
+          } else if (c === 44 && this.depth === 0) {
+            this.end(s.slice(start, i), out);
+            this.state = S.Expect;
+            this.afterComma = true;
+          }
+          continue;
+        case S.Expect:
+          if (c === 32 || c === 9 || c === 13) continue;
+          if (c === 93) {
+            if (this.afterComma) out.push({ line: this.line, error: 'a "," with no element after it (a trailing comma)' });
+            this.state = S.After;
+          } else if (c === 44) {
+            out.push({ line: this.line, error: 'an empty element (two commas in a row)' });
+            this.afterComma = true;
+          } else {
+            this.state = S.In;
+            this.elementLine = this.line;
+            this.depth = 0;
+            start = i;
+            i--; // look at this character again, inside the element
+          }
+          continue;
+        case S.Before:
+          if (c === 32 || c === 9 || c === 13) continue;
+          if (c !== 91) throw new RowFailure(this.line, 'expected a JSON array of objects, but the input does not start with "["');
+          this.state = S.Expect;
+          this.afterComma = false;
+          continue;
+        case S.After:
+          if (c === 32 || c === 9 || c === 13) continue;
+          throw new RowFailure(this.line, 'text after the end of the JSON array');
+      }
+    }
+    if (this.state === S.In && start < n) this.parts.push(s.slice(start));
+  }
+
+  private end(tail: string, out: Item<JsonRecord>[]): void {
+    const text = this.parts.length ? this.parts.join('') + tail : tail;
+    this.parts = [];
+    out.push(toItem(text, this.elementLine));
+  }
+
+  /** The input ended: it must have been a whole array. */
+  finish(): void {
+    if (this.state === S.Before) throw new RowFailure(this.line, 'expected a JSON array of objects, but the input is empty');
+    if (this.state !== S.After) throw new RowFailure(this.line, 'the input ends inside the JSON array (no closing "]")');
+  }
+}
+
+/** A JSON array of objects, element by element. */
+export async function* readJsonArray(input: InputBytes): AsyncGenerator<Item<JsonRecord>> {
+  const decoder = new TextDecoder();
+  const splitter = new ArraySplitter();
+  const out: Item<JsonRecord>[] = [];
+  for await (const chunk of input.chunks()) {
+    splitter.feed(decoder.decode(chunk, { stream: true }), out);
+    for (const item of out) yield item;
+    out.length = 0;
+  }
+  splitter.feed(decoder.decode(), out);
+  for (const item of out) yield item;
+  splitter.finish();
+}

@@ -1,0 +1,31 @@
+/** Parquet input for `parquetry convert`: row batches, one row group in memory at a time. */
+import { openParquet } from '../node/index.js';
+import type { ParquetReader } from '../parquet/reader.js';
+import { InvalidArgumentError } from '../errors.js';
+
+export interface ParquetInput {
+  reader: ParquetReader;
+  /** Rows read so far (for the progress line). */
+  rowsRead: number;
+  /**
+   * The rows in batches: lossless values for a Parquet output (what the
+   * writer takes back), ISO text for dates, times and timestamps for text outputs.
+   */
+  batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
+}
+
+export async function openParquetInput(path: string): Promise<ParquetInput> {
+  if (path === '-') throw new InvalidArgumentError('a Parquet input must be a file or URL (its footer is at the end), not stdin');
+  const reader = await openParquet(path);
+  const input: ParquetInput = {
+    reader,
+    rowsRead: 0,
+    async *batches(forText) {
+      for await (const batch of reader.rowBatches(forText ? { temporal: 'iso' } : {})) {
+        input.rowsRead += batch.length;
+        yield batch;
+      }
+    },
+  };
+  return input;
+}

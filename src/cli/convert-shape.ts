@@ -1,0 +1,259 @@
+/**
+ * From input records to the schema and the rows the Parquet writer takes:
+ * CSV cells typed column by column (as inference typed them), JSON objects
+ * as they are.
+ */
+import { InvalidArgumentError } from '../errors.js';
+import type { AnyField, DefinedSchema } from '../schema/builder.js';
+import { csvCellParser, inferSchemaFromCsv, inferSchemaFromRecords } from '../schema/infer.js';
+import type { LeafNode } from '../schema/tree.js';
+import { applyOverride, defineFromNodes, toBuilder, type TypeNode } from './convert-types.js';
+import { parseJson, type JsonRecord } from './convert-read-json.js';
+import type { Cells } from './convert-read-csv.js';
+
+/** How a schema is given: a schema file's fields and/or `--type` overrides. */
+export interface SchemaChoice {
+  fields: Array<[string, TypeNode]> | undefined;
+  overrides: Array<[string, TypeNode]>;
+}
+
+/** The schema file with the overrides applied, or undefined when the schema is to be inferred. */
+function declared(choice: SchemaChoice): Array<[string, TypeNode]> | undefined {
+  if (!choice.fields) return undefined;
+  let fields = choice.fields;
+  for (const [path, node] of choice.overrides) fields = applyOverride(fields, path, node);
+  return fields;
+}
+
+function overrideBuilders(choice: SchemaChoice): Record<string, AnyField> {
+  const o: Record<string, AnyField> = Object.create(null);
+  for (const [path, node] of choice.overrides) o[path] = toBuilder(node);
+  return o;
+}
+
+/** Inference's advice, in the command's terms. */
+function adviseType(e: unknown): never {
+  if (e instanceof InvalidArgumentError) {
+    throw new InvalidArgumentError(e.detail.replace(/give an override for "([^"]*)"/g, 'give its type with --type $1=TYPE'), e.context);
+  }
+  throw e;
+}
+
+/** Sets a property even when the name is `__proto__`. */
+function setter(names: readonly string[]): (o: Record<string, unknown>, i: number, v: unknown) => void {
+  if (!names.includes('__proto__')) return (o, i, v) => void (o[names[i]!] = v);
+  return (o, i, v) => void Object.defineProperty(o, names[i]!, { value: v, enumerable: true, writable: true, configurable: true });
+}
+
+export interface Shaper<R> {
+  /** A reason the record cannot be a row before any typing (a CSV row with the wrong number of fields), or undefined. */
+  check(record: R): string | undefined;
+  /** The schema, from the sampled records or the declaration. */
+  schema(sample: R[]): DefinedSchema;
+  /** The writer's row for a record; throws InvalidArgumentError (with a column) when it does not fit. */
+  row(record: R): Record<string, unknown>;
+  /** A second form of the record to try when the writer refused the first (JSON with big integers read as numbers). */
+  retry(record: R): Record<string, unknown> | undefined;
+}
+
+// ------------------------------------------------------------------ CSV
+
+type CellReader = (cell: string) => unknown;
+
+function cellReader(field: AnyField, leaf: LeafNode | undefined, column: string): CellReader {
+  if (field.spec.node !== 'leaf' || !leaf) {
+    // A struct, list or map column holds its value as JSON text (the form Parquet → CSV writes).
+    return (cell) => {
+      if (cell === '') return null;
+      try {
+        return parseJson(cell);
+      } catch (e) {
+        throw new InvalidArgumentError(`cannot read CSV cell as JSON (the column is a ${field.spec.node}): ${(e as Error).message}`, { column });
+      }
+    };
+  }
+  // An empty cell is null.
+  return csvCellParser(leaf);
+}
+
+export class CsvShaper implements Shaper<Cells> {
+  private names: string[] = [];
+  private readers: CellReader[] = [];
+  private set: (o: Record<string, unknown>, i: number, v: unknown) => void = () => undefined;
+  /** Cells per row: the header's, the schema's, or the first row's. */
+  private width = -1;
+
+  constructor(private readonly choice: SchemaChoice) {}
+
+  /** The header row's names (empty names become c1..cN, repeats get _2, _3...). */
+  setHeader(cells: Cells): void {
+    const seen = new Set<string>();
+    this.names = cells.map((c, i) => {
+      let name = c === '' ? `c${i + 1}` : c;
+      if (seen.has(name)) {
+        let k = 2;
+        while (seen.has(`${name}_${k}`)) k++;
+        name = `${name}_${k}`;
+      }
+      seen.add(name);
+      return name;
+    });
+    this.width = this.names.length;
+  }
+
+  /** No header row: names from the schema file, else c1..cN for the first row's N cells. */
+  noHeader(first: Cells): void {
+    const fields = declared(this.choice);
+    const n = fields ? fields.length : first.length;
+    this.names = fields ? fields.map(([name]) => name) : Array.from({ length: n }, (_, i) => `c${i + 1}`);
+    this.width = n;
+  }
+
+  check(cells: Cells): string | undefined {
+    if (cells.length !== this.width) return `expected ${this.width} field${this.width === 1 ? '' : 's'}, got ${cells.length}`;
+    return undefined;
+  }
+
+  schema(sample: Cells[]): DefinedSchema {
+    let schema: DefinedSchema;
+    const fields = declared(this.choice);
+    if (this.width < 0) {
+      // An empty input: the schema file can still say what the (empty) file holds.
+      if (!fields) throw new InvalidArgumentError('the CSV input is empty (no header row); give --schema to write an empty file');
+      this.names = fields.map(([name]) => name);
+      this.width = this.names.length;
+    }
+    if (fields) {
+      const byName = new Map(fields);
+      const missing = fields.map(([n]) => n).filter((n) => !this.names.includes(n));
+      const extra = this.names.filter((n) => !byName.has(n));
+      if (missing.length || extra.length) {
+        const parts = [];
+        if (missing.length) parts.push(`the schema names ${missing.map((n) => JSON.stringify(n)).join(', ')}, not in the CSV header`);
+        if (extra.length) parts.push(`the CSV has ${extra.map((n) => JSON.stringify(n)).join(', ')}, not in the schema`);
+        throw new InvalidArgumentError(`the schema does not match the CSV columns: ${parts.join('; ')}`);
+      }
+      // Columns in the CSV's order.
+      schema = defineFromNodes(this.names.map((n) => [n, byName.get(n)!]));
+    } else {
+      try {
+        schema = inferSchemaFromCsv(this.names, sample, { overrides: overrideBuilders(this.choice) });
+      } catch (e) {
+        adviseType(e);
+      }
+    }
+    const leaves = new Map<string, LeafNode>();
+    for (const leaf of schema.schema.leaves) if (leaf.path.length === 1) leaves.set(leaf.path[0]!, leaf);
+    this.readers = schema.fields.map(([name, fb]) => cellReader(fb, leaves.get(name), name));
+    this.set = setter(this.names);
+    return schema;
+  }
+
+  row(cells: Cells): Record<string, unknown> {
+    const o: Record<string, unknown> = {};
+    const readers = this.readers;
+    for (let i = 0; i < readers.length; i++) this.set(o, i, readers[i]!(cells[i]!));
+    return o;
+  }
+
+  retry(): undefined {
+    return undefined;
+  }
+}
+
+// ------------------------------------------------------------------ JSON
+
+const INTEGER_TEXT = /^[+-]?\d+$/;
+const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** A scalar of the wrong JSON type, converted when the conversion is exact; anything else as it is. */
+function looseLeaf(spec: Extract<AnyField['spec'], { node: 'leaf' }>, v: unknown): unknown {
+  const logical = spec.logicalType?.type;
+  const text = logical === 'STRING' || logical === 'ENUM' || logical === 'JSON' || spec.convertedType === 'UTF8' || spec.convertedType === 'ENUM';
+  if (text) return typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? String(v) : v;
+  if (logical !== undefined && logical !== 'INTEGER') return v; // dates, times, timestamps, decimals take text and numbers as they are
+  switch (spec.type) {
+    case 'INT32':
+    case 'INT64':
+      return typeof v === 'string' && INTEGER_TEXT.test(v) ? BigInt(v) : v;
+    case 'FLOAT':
+    case 'DOUBLE':
+      if (typeof v === 'bigint') return Number(v);
+      return typeof v === 'string' && NUMBER_TEXT.test(v) ? Number(v) : v;
+    case 'BOOLEAN':
+      return v === 'true' ? true : v === 'false' ? false : v;
+    default:
+      return v;
+  }
+}
+
+function loose(field: AnyField, v: unknown): unknown {
+  if (v === null || v === undefined) return v;
+  const spec = field.spec;
+  switch (spec.node) {
+    case 'leaf':
+      return looseLeaf(spec, v);
+    case 'struct':
+      return typeof v === 'object' && !Array.isArray(v) ? looseObject(spec.fields, v as JsonRecord) : v;
+    case 'list':
+      return Array.isArray(v) ? v.map((x) => loose(spec.element, x)) : v;
+    case 'map':
+      return Array.isArray(v) ? v.map((e) => (typeof e === 'object' && e !== null ? { ...e, key: loose(spec.key, (e as JsonRecord).key), value: loose(spec.value, (e as JsonRecord).value) } : e)) : v;
+  }
+}
+
+function looseObject(fields: ReadonlyArray<readonly [string, AnyField]>, o: JsonRecord): JsonRecord {
+  const out: JsonRecord = { ...o };
+  for (const [name, f] of fields) {
+    if (Object.prototype.hasOwnProperty.call(o, name)) out[name] = loose(f, o[name]);
+  }
+  return out;
+}
+
+export class JsonShaper implements Shaper<JsonRecord> {
+  private known = new Set<string>();
+  private warned = new Set<string>();
+  private fields: ReadonlyArray<readonly [string, AnyField]> = [];
+
+  /** `warn` hears about top-level keys the schema does not have (their values are not written). */
+  constructor(private readonly choice: SchemaChoice, private readonly warn: (key: string) => void) {}
+
+  check(): undefined {
+    return undefined;
+  }
+
+  schema(sample: JsonRecord[]): DefinedSchema {
+    const fields = declared(this.choice);
+    let schema: DefinedSchema;
+    if (fields) schema = defineFromNodes(fields);
+    else {
+      try {
+        schema = inferSchemaFromRecords(sample, { overrides: overrideBuilders(this.choice) });
+      } catch (e) {
+        adviseType(e);
+      }
+    }
+    this.fields = schema.fields;
+    this.known = new Set(schema.fields.map(([n]) => n));
+    return schema;
+  }
+
+  row(record: JsonRecord): Record<string, unknown> {
+    for (const k in record) {
+      if (!this.known.has(k) && !this.warned.has(k)) {
+        this.warned.add(k);
+        this.warn(k);
+      }
+    }
+    return record;
+  }
+
+  /**
+   * When the writer refused a record: the record with scalars of the wrong JSON type
+   * converted where that is exact (digit strings to integers, numbers to strings,
+   * big integers to doubles, "true" / "false" to booleans).
+   */
+  retry(record: JsonRecord): Record<string, unknown> | undefined {
+    return looseObject(this.fields, record);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Where `parquetry convert` writes: a file, written to a temporary name
+ * beside it and renamed into place on success (a failed or interrupted
+ * conversion leaves nothing at OUT), or stdout for `-`. Bytes are counted.
+ */
+import { fileSink, writableSink } from '../node/index.js';
+import type { Sink } from '../io/sink.js';
+
+export interface CountingSink extends Sink {
+  readonly bytes: number;
+  /** For messages: the path, or `stdout`. */
+  readonly name: string;
+}
+
+/** Sinks being opened, and open ones: what an interrupt must discard. */
+const opening = new Set<Promise<Sink>>();
+const open = new Set<Sink>();
+
+/** Discards every output not yet closed (an interrupt), waiting for any still being opened. */
+export async function discardOpenSinks(): Promise<void> {
+  await Promise.allSettled([...opening]);
+  await Promise.allSettled([...open].map((s) => s.abort()));
+}
+
+export async function openOutputSink(path: string): Promise<CountingSink> {
+  let inner: Sink;
+  if (path === '-') {
+    // A closed pipe (`| head`) ends the program quietly, as `cat` does.
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(0);
+    });
+    inner = writableSink(process.stdout);
+  } else {
+    const pending = fileSink(path);
+    opening.add(pending);
+    try {
+      inner = await pending;
+    } finally {
+      opening.delete(pending);
+    }
+  }
+  let bytes = 0;
+  // One abort however many ask (the writer's and an interrupt's), each waiting for it to finish.
+  let aborting: Promise<void> | undefined;
+  const sink: CountingSink = {
+    name: path === '-' ? 'stdout' : path,
+    get bytes() {
+      return bytes;
+    },
+    async write(b) {
+      await inner.write(b);
+      bytes += b.length;
+    },
+    async close() {
+      await inner.close();
+      open.delete(sink);
+    },
+    abort() {
+      open.delete(sink);
+      aborting ??= inner.abort();
+      return aborting;
+    },
+  };
+  open.add(sink);
+  return sink;
+}

@@ -1,0 +1,176 @@
+/**
+ * Text outputs for `parquetry convert`: CSV (or TSV), JSON Lines and a JSON
+ * array, from rows read with `temporal: 'iso'`.
+ *
+ * Value forms:
+ * - CSV: strings as they are (quoted when they hold the delimiter, a quote,
+ *   CR or LF; the empty string as `""`, so it reads back apart from null),
+ *   numbers and bigints as digits, NaN / Infinity / -Infinity as words,
+ *   binary as lowercase hex, nested values as compact JSON (bigints as bare
+ *   digits), null as an empty cell (and the empty string, or empty binary, as `""`).
+ * - JSON: bigints as numbers when within ±(2^53-1), else strings of digits;
+ *   binary as a lowercase hex string; NaN and infinities as strings.
+ */
+import { hex } from '../schema/convert.js';
+import { openOutputSink, type CountingSink } from './convert-sink.js';
+
+export interface OutputSummary {
+  rows: number;
+  /** Parquet outputs only. */
+  rowGroups?: number;
+  bytes: number;
+}
+
+/** Rows in, bytes out; nothing is left at the destination unless `close` succeeds. */
+export interface RowOutput {
+  readonly name: string;
+  readonly rows: number;
+  readonly bytes: number;
+  write(row: Record<string, unknown>): Promise<void>;
+  close(): Promise<OutputSummary>;
+  abort(): Promise<void>;
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function jsonNumber(v: number): string {
+  if (Number.isFinite(v)) return String(v); // -0 prints 0
+  return Number.isNaN(v) ? '"NaN"' : v > 0 ? '"Infinity"' : '"-Infinity"';
+}
+
+/**
+ * Compact JSON text of a value. `bigDigits`: bigints as bare digits (the CSV
+ * form); otherwise as a number when exact, else a string.
+ */
+export function jsonText(v: unknown, bigDigits: boolean): string {
+  switch (typeof v) {
+    case 'string': return JSON.stringify(v);
+    case 'number': return jsonNumber(v);
+    case 'bigint': return bigDigits || (v <= MAX_SAFE && v >= -MAX_SAFE) ? v.toString() : `"${v.toString()}"`;
+    case 'boolean': return v ? 'true' : 'false';
+    case 'undefined': return 'null';
+    case 'object': break;
+    default: return 'null';
+  }
+  if (v === null) return 'null';
+  if (v instanceof Uint8Array) return `"${hex(v)}"`;
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? 'null' : `"${v.toISOString()}"`;
+  if (Array.isArray(v)) {
+    let s = '[';
+    for (let i = 0; i < v.length; i++) s += (i ? ',' : '') + jsonText(v[i], bigDigits);
+    return s + ']';
+  }
+  const o = v as Record<string, unknown>;
+  let s = '{';
+  let first = true;
+  for (const k of Object.keys(o)) {
+    s += (first ? '' : ',') + JSON.stringify(k) + ':' + jsonText(o[k], bigDigits);
+    first = false;
+  }
+  return s + '}';
+}
+
+/** Quotes a CSV cell when it holds the delimiter, a quote, CR or LF (or is empty: `""` is the empty string, not null). */
+export function csvQuote(s: string, delimiter: string): string {
+  if (s === '') return '""';
+  if (s.includes(delimiter) || s.includes('"') || s.includes('\n') || s.includes('\r')) return `"${s.replaceAll('"', '""')}"`;
+  return s;
+}
+
+/** One value as a CSV cell. */
+export function csvCell(v: unknown, delimiter: string): string {
+  switch (typeof v) {
+    case 'string': return csvQuote(v, delimiter);
+    case 'number':
+      if (Number.isFinite(v)) return String(v);
+      return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+    case 'bigint': return v.toString();
+    case 'boolean': return v ? 'true' : 'false';
+    case 'undefined': return '';
+  }
+  if (v === null) return '';
+  if (v instanceof Uint8Array) return v.length ? hex(v) : '""';
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? '' : v.toISOString();
+  return csvQuote(jsonText(v, true), delimiter);
+}
+
+/** Text gathered into large writes. */
+class TextSink {
+  private parts: string[] = [];
+  private size = 0;
+
+  constructor(readonly sink: CountingSink) {}
+
+  async put(s: string): Promise<void> {
+    this.parts.push(s);
+    this.size += s.length;
+    if (this.size >= 1 << 18) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (!this.parts.length) return;
+    const bytes = Buffer.from(this.parts.join(''), 'utf8');
+    this.parts = [];
+    this.size = 0;
+    await this.sink.write(bytes);
+  }
+}
+
+export type TextFormat = 'csv' | 'jsonl' | 'json';
+
+export interface TextOutputOptions {
+  /** Top-level column names, in order: the CSV header and the cells of a row. */
+  columns: string[];
+  delimiter: string;
+  /** Print the CSV header row (default true). */
+  header: boolean;
+}
+
+export async function openTextOutput(format: TextFormat, path: string, options: TextOutputOptions): Promise<RowOutput> {
+  const sink = await openOutputSink(path);
+  const out = new TextSink(sink);
+  const { columns, delimiter } = options;
+  let rows = 0;
+  let line: (row: Record<string, unknown>) => string;
+  switch (format) {
+    case 'csv':
+      if (options.header) await out.put(columns.map((c) => csvQuote(c, delimiter)).join(delimiter) + '\n');
+      line = (row) => {
+        let s = '';
+        for (let i = 0; i < columns.length; i++) s += (i ? delimiter : '') + csvCell(row[columns[i]!], delimiter);
+        return s + '\n';
+      };
+      break;
+    case 'jsonl':
+      line = (row) => jsonText(row, false) + '\n';
+      break;
+    case 'json':
+      line = (row) => (rows === 0 ? '[\n' : ',\n') + jsonText(row, false);
+      break;
+  }
+  return {
+    name: sink.name,
+    get rows() {
+      return rows;
+    },
+    get bytes() {
+      return sink.bytes;
+    },
+    async write(row) {
+      await out.put(line(row));
+      rows++;
+    },
+    async close() {
+      try {
+        if (format === 'json') await out.put(rows === 0 ? '[]\n' : '\n]\n');
+        await out.flush();
+        await sink.close();
+      } catch (e) {
+        await sink.abort();
+        throw e;
+      }
+      return { rows, bytes: sink.bytes };
+    },
+    abort: () => sink.abort(),
+  };
+}

@@ -1,0 +1,356 @@
+/**
+ * `parquetry convert IN OUT`: CSV, JSON Lines or a JSON array to Parquet,
+ * and Parquet to CSV, JSON Lines, a JSON array or Parquet (a rewrite with
+ * new writer options), streaming all the way.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { InvalidArgumentError } from '../errors.js';
+import type { WriterOptions } from '../parquet/write/writer.js';
+import type { CodecName } from '../codecs/registry.js';
+import type { SchemaElementLike } from '../schema/tree.js';
+import {
+  codecOption, collect, delimiterOption, formatOf, formatOption, integer, pageVersionOption, parseByteSize, positiveInt, type Format,
+} from './convert-options.js';
+import { parseTypeOverride, schemaFromJsonText } from './convert-types.js';
+import { openInput, RowFailure, type Item } from './convert-source.js';
+import { readCsv, type Cells } from './convert-read-csv.js';
+import { readJsonArray, readJsonLines } from './convert-read-json.js';
+import { openParquetInput } from './convert-read-parquet.js';
+import { CsvShaper, JsonShaper, type SchemaChoice, type Shaper } from './convert-shape.js';
+import { openParquetOutput } from './convert-write-parquet.js';
+import { discardOpenSinks } from './convert-sink.js';
+import { openTextOutput, type OutputSummary, type RowOutput } from './convert-write-text.js';
+import { Progress, formatReport, type ProgressState } from './convert-progress.js';
+
+export interface ConvertOptions {
+  from?: Format;
+  to?: Format;
+  schema?: string;
+  type?: string[];
+  sample: number;
+  codec?: CodecName;
+  compressionLevel?: number;
+  rowGroupSize?: number;
+  rowGroupRows?: number;
+  pageSize?: number;
+  pageVersion?: 1 | 2;
+  delimiter?: string;
+  header: boolean;
+  skipBadRows?: boolean;
+  progress?: boolean;
+  quiet?: boolean;
+}
+
+/** How many skipped rows are listed on stderr. */
+const LISTED = 10;
+
+/** Bad rows: the end of the conversion, or (with --skip-bad-rows) counted and the first few kept. */
+class BadRows {
+  count = 0;
+  readonly first: Array<{ line: number; text: string }> = [];
+
+  constructor(private readonly skip: boolean, private readonly input: string) {}
+
+  text(line: number, why: string, column?: string): string {
+    return `${this.input}:${line}: ${column !== undefined ? `column ${column}: ` : ''}${why}`;
+  }
+
+  add(line: number, why: string, column?: string): void {
+    if (!this.skip) throw new InvalidArgumentError(`${this.text(line, why, column)} (--skip-bad-rows skips bad rows)`);
+    this.count++;
+    if (this.first.length < LISTED) this.first.push({ line, text: this.text(line, why, column) });
+  }
+}
+
+/** A writer's complaint about a row, without the writer's record numbering. */
+function rowProblem(e: InvalidArgumentError): { why: string; column: string | undefined } {
+  const column = e.context.column;
+  let why = e.detail.replace(/^record \d+: /, '');
+  if (column !== undefined) why = why.replace(/^field [^:]*: /, '');
+  return { why, column };
+}
+
+function writerOptions(o: ConvertOptions): WriterOptions {
+  const w: WriterOptions = {};
+  if (o.codec !== undefined) w.codec = o.codec;
+  if (o.compressionLevel !== undefined) w.compressionLevel = o.compressionLevel;
+  if (o.rowGroupSize !== undefined) w.rowGroupSize = o.rowGroupSize;
+  if (o.rowGroupRows !== undefined) w.rowGroupRows = o.rowGroupRows;
+  if (o.pageSize !== undefined) w.pageSize = o.pageSize;
+  if (o.pageVersion !== undefined) w.pageVersion = o.pageVersion;
+  return w;
+}
+
+async function schemaChoice(o: ConvertOptions): Promise<SchemaChoice> {
+  let fields: SchemaChoice['fields'];
+  if (o.schema !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(o.schema, 'utf8');
+    } catch (e) {
+      throw new InvalidArgumentError(`cannot read the schema file ${o.schema}: ${(e as Error).message}`);
+    }
+    fields = schemaFromJsonText(text, o.schema);
+  }
+  return { fields, overrides: (o.type ?? []).map(parseTypeOverride) };
+}
+
+/** Options that mean nothing for the chosen formats are refused, not ignored. */
+function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): void {
+  const given = (name: string) => cmd.getOptionValueSource(name) === 'cli';
+  const refuse = (names: string[], why: string) => {
+    const bad = names.filter(given);
+    if (bad.length) {
+      const flags = bad.map((n) => '--' + n.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/^header$/, 'no-header'));
+      throw new InvalidArgumentError(`${flags.join(', ')} ${bad.length === 1 ? 'applies' : 'apply'} ${why}`);
+    }
+  };
+  if (outFormat !== 'parquet') {
+    refuse(['codec', 'compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion'], 'to Parquet output only');
+  }
+  if (inFormat === 'parquet') refuse(['schema', 'type', 'sample', 'skipBadRows'], 'to CSV and JSON inputs only');
+  const csvSide = inFormat === 'csv' || inFormat === 'tsv' || outFormat === 'csv' || outFormat === 'tsv';
+  if (!csvSide) refuse(['delimiter', 'header'], 'to CSV input or output only');
+}
+
+/**
+ * Ctrl-C (or SIGTERM) discards the output, so no temporary file is left
+ * behind, then ends the program with status 130.
+ */
+function onInterrupt(discard: () => Promise<void>): { stop: () => void; readonly interrupted: boolean } {
+  let interrupted = false;
+  const handler = () => {
+    if (interrupted) return;
+    interrupted = true;
+    void discard().finally(() => {
+      process.stderr.write('\nparquetry: interrupted\n');
+      process.exit(130);
+    });
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    stop: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+    get interrupted() {
+      return interrupted;
+    },
+  };
+}
+
+interface Run {
+  summary: OutputSummary;
+  skipped: BadRows | undefined;
+  output: string;
+}
+
+/** Text input → Parquet: sample, settle the schema, then write every record in order. */
+async function textToParquet<R>(
+  items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, out: string, o: ConvertOptions,
+  sampleSize: number, state: { output?: RowOutput }, bad: BadRows,
+  header?: (first: R) => boolean,
+): Promise<OutputSummary> {
+  let writer: RowOutput | undefined;
+  let sample: Array<{ line: number; record: R }> = [];
+  let first = true;
+
+  const put = async (line: number, record: R) => {
+    try {
+      await writer!.write(shaper.row(record));
+    } catch (e) {
+      if (!(e instanceof InvalidArgumentError)) throw e;
+      const again = shaper.retry(record);
+      if (again) {
+        try {
+          await writer!.write(again);
+          return;
+        } catch (e2) {
+          if (!(e2 instanceof InvalidArgumentError)) throw e2;
+        }
+      }
+      const { why, column } = rowProblem(e);
+      bad.add(line, why, column);
+    }
+  };
+  const start = async () => {
+    const schema = shaper.schema(sample.map((s) => s.record));
+    writer = await openParquetOutput(out, schema, writerOptions(o));
+    state.output = writer;
+    const held = sample;
+    sample = [];
+    for (const s of held) await put(s.line, s.record);
+  };
+
+  try {
+    for await (const item of items) {
+      if (item.error !== undefined) {
+        if (first && header) throw new RowFailure(item.line, `the first row cannot be read: ${item.error}`);
+        bad.add(item.line, item.error, item.column);
+        continue;
+      }
+      if (first) {
+        first = false;
+        if (header && header(item.record)) continue;
+      }
+      const problem = shaper.check(item.record);
+      if (problem !== undefined) {
+        bad.add(item.line, problem);
+        continue;
+      }
+      if (!writer && sample.length >= sampleSize) await start();
+      if (writer) await put(item.line, item.record);
+      else sample.push({ line: item.line, record: item.record });
+    }
+    if (!writer) await start();
+  } catch (e) {
+    if (e instanceof RowFailure) throw new InvalidArgumentError(bad.text(e.line, e.why, e.column));
+    throw e;
+  }
+  return writer!.close();
+}
+
+async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: Command): Promise<void> {
+  const inFormat = formatOf(inPath, o.from, 'input');
+  const outFormat = formatOf(outPath, o.to, 'output');
+  checkApplicable(cmd, inFormat, outFormat);
+  if (inPath !== '-' && outPath !== '-' && inPath === outPath) throw new InvalidArgumentError('IN and OUT are the same file');
+  if (outPath === '-' && outFormat === 'parquet' && process.stdout.isTTY) throw new InvalidArgumentError('not writing Parquet to a terminal: redirect stdout, or give an output file');
+  const quiet = Boolean(o.quiet);
+  const showProgress = !quiet && (o.progress ?? Boolean(process.stderr.isTTY));
+  const state: { output?: RowOutput } = {};
+  let poll: () => ProgressState = () => ({ fraction: undefined, rows: state.output?.rows ?? 0 });
+  const progress = new Progress(showProgress, `converting ${inPath === '-' ? 'stdin' : inPath}`, () => poll());
+  // One discard, however many paths ask for it (an interrupt and the error it causes).
+  let discarding: Promise<void> | undefined;
+  const discard = () => (discarding ??= (async () => {
+    progress.stop();
+    await state.output?.abort().catch(() => undefined);
+    await discardOpenSinks();
+  })());
+  const interrupts = onInterrupt(discard);
+  let run: Run;
+  try {
+    progress.start();
+    if (inFormat === 'parquet') {
+      const input = await openParquetInput(inPath);
+      try {
+        const total = input.reader.numRows;
+        poll = () => ({ fraction: total > 0 ? input.rowsRead / total : undefined, rows: state.output?.rows ?? 0 });
+        const forText = outFormat !== 'parquet';
+        if (outFormat === 'parquet') {
+          const kv = input.reader.metadata.keyValueMetadata ?? [];
+          const metadata = Object.fromEntries(kv.map((e) => [e.key, e.value ?? '']));
+          state.output = await openParquetOutput(outPath, input.reader.metadata.schema as SchemaElementLike[], { ...writerOptions(o), metadata });
+        } else {
+          const columns = input.reader.plan().fields.map((f) => f.name);
+          const format = outFormat === 'tsv' ? 'csv' : outFormat;
+          const delimiter = o.delimiter ?? (outFormat === 'tsv' ? '\t' : ',');
+          state.output = await openTextOutput(format, outPath, { columns, delimiter, header: o.header });
+        }
+        const output = state.output;
+        for await (const batch of input.batches(forText)) for (const row of batch) await output.write(row);
+        run = { summary: await output.close(), skipped: undefined, output: output.name };
+      } finally {
+        await input.reader.close();
+      }
+    } else {
+      if (outFormat !== 'parquet') {
+        throw new InvalidArgumentError(`convert writes ${inFormat.toUpperCase()} input to Parquet only (Parquet input can go to CSV, JSON Lines or JSON)`);
+      }
+      const choice = await schemaChoice(o);
+      const input = await openInput(inPath);
+      poll = () => ({ fraction: input.size ? input.bytesRead / input.size : undefined, rows: state.output?.rows ?? 0 });
+      const bad = new BadRows(Boolean(o.skipBadRows), input.name);
+      const sampleSize = choice.fields ? 0 : o.sample;
+      try {
+        let summary: OutputSummary;
+        if (inFormat === 'csv' || inFormat === 'tsv') {
+          const delimiter = o.delimiter ?? (inFormat === 'tsv' ? '\t' : ',');
+          const shaper = new CsvShaper(choice);
+          const items = readCsv(input, { delimiter, skipBad: Boolean(o.skipBadRows) });
+          // The first record is the header row, or (--no-header) fixes the number of columns.
+          const header = (first: Cells): boolean => {
+            if (o.header) shaper.setHeader(first);
+            else shaper.noHeader(first);
+            return o.header;
+          };
+          summary = await textToParquet(items, shaper, outPath, o, sampleSize, state, bad, header);
+        } else {
+          const shaper = new JsonShaper(choice, (key) => {
+            if (!quiet) progress.message(`parquetry: warning: field "${key}" first appears after the sampled rows and is not in the schema; its values are not written (raise --sample, or give --schema / --type)`);
+          });
+          const items = inFormat === 'jsonl' ? readJsonLines(input) : readJsonArray(input);
+          summary = await textToParquet(items, shaper, outPath, o, sampleSize, state, bad);
+        }
+        run = { summary, skipped: bad, output: state.output!.name };
+      } finally {
+        await input.close();
+      }
+    }
+  } catch (e) {
+    await discard();
+    // An interrupt made the writing fail: its handler ends the program.
+    if (interrupts.interrupted) await new Promise<never>(() => undefined);
+    throw e;
+  } finally {
+    interrupts.stop();
+  }
+  progress.stop();
+  if (quiet) return;
+  const skipped = run.skipped;
+  if (skipped && skipped.count > 0) {
+    const listed = [...skipped.first].sort((a, b) => a.line - b.line);
+    for (const s of listed) process.stderr.write(`parquetry: skipped ${s.text}\n`);
+    if (skipped.count > listed.length) process.stderr.write(`parquetry: ... and ${skipped.count - listed.length} more\n`);
+  }
+  process.stderr.write(formatReport({
+    rows: run.summary.rows, rowGroups: run.summary.rowGroups, bytes: run.summary.bytes, to: run.output,
+    seconds: progress.seconds, skipped: skipped?.count ?? 0,
+  }) + '\n');
+}
+
+export const CONVERT_HELP = `
+Formats come from the extensions (.csv, .tsv, .jsonl/.ndjson, .json, .parquet)
+or --from / --to; - is stdin or stdout. CSV, JSON Lines and JSON arrays go to
+Parquet; Parquet goes to CSV, TSV, JSON Lines, JSON or Parquet.
+
+Types (--type COL=TYPE, and the values of a --schema JSON file):
+  boolean int8 int16 int32 int64 uint8 uint16 uint32 uint64 float double float16
+  string binary json bson uuid enum date time(MILLIS|MICROS|NANOS,utc|local)
+  timestamp(MILLIS|MICROS|NANOS,utc|local) int96 decimal(p,s) fixed(n) interval
+  list(T) map(K,V); a trailing ! makes a column required.
+  Schema file: {"id":"int64!","price":"decimal(9,2)","tags":["string"],"addr":{"city":"string"}}
+
+Sizes take B, K/KiB, M/MiB, G/GiB (powers of 1024) or KB, MB, GB (powers of 1000).
+`;
+
+/** Adds `convert` to the program. */
+export function registerConvert(program: Command): void {
+  program
+    .command('convert')
+    .description('convert CSV / JSON Lines / JSON to Parquet, and Parquet to CSV / JSON Lines / JSON / Parquet, streaming')
+    .argument('<in>', 'input file (- for stdin)')
+    .argument('<out>', 'output file (- for stdout)')
+    .option('--from <format>', 'input format: csv, tsv, jsonl, json, parquet (default: from the extension)', formatOption)
+    .option('--to <format>', 'output format: parquet, csv, tsv, jsonl, json (default: from the extension)', formatOption)
+    .option('--schema <file>', 'JSON file declaring the columns and their types, instead of inferring them')
+    .option('--type <col=type>', 'the type of one column (repeatable; dotted paths reach into structs)', collect)
+    .option('--sample <n>', 'rows read to infer the schema', positiveInt, 1000)
+    .option('--codec <name>', 'UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD or LZ4_RAW', codecOption)
+    .option('--compression-level <n>', 'codec level (GZIP, BROTLI, ZSTD)', integer)
+    .option('--row-group-size <bytes>', 'row group budget in memory, e.g. 64MB, 128MiB (default 128MiB)', parseByteSize)
+    .option('--row-group-rows <n>', 'most rows in a row group', positiveInt)
+    .option('--page-size <bytes>', 'data page size before compression (default 1MiB)', parseByteSize)
+    .option('--page-version <1|2>', 'data page version (default 1)', pageVersionOption)
+    .option('--delimiter <char>', 'CSV field delimiter (default , and a tab for .tsv; \\t for a tab)', delimiterOption)
+    .option('--no-header', 'CSV without a header row (columns c1..cN, or the --schema names); on output, no header row')
+    .option('--skip-bad-rows', 'skip input rows that cannot be read or do not fit the schema, and count them')
+    .option('--progress', 'show the progress line even when stderr is not a terminal')
+    .option('--no-progress', 'never show the progress line')
+    .option('-q, --quiet', 'no progress line and no final report')
+    .addHelpText('after', CONVERT_HELP)
+    .action((inPath: string, outPath: string, opts: ConvertOptions, cmd: Command) => convert(inPath, outPath, opts, cmd));
+}
