@@ -89,7 +89,11 @@ export class ColumnWriter implements LeafSink {
   /** Plain values of the current page (when not dictionary-encoding). */
   private values: ValuesBuilder;
   /** Dictionary state: values by key, their order, and the current page's indices. */
+  /** Dictionary indices by value: JS strings and numbers in one map, byte strings (as latin1 text) in another, so the two never collide. */
   private dictKeys = new Map<unknown, number>();
+  private dictBytesKeys = new Map<string, number>();
+  /** The key of each dictionary entry, so entries of a rolled-back record can be removed. */
+  private dictKeyOf: { bytes: boolean; key: unknown }[] = [];
   private dict: ValuesBuilder;
   private indices: number[] = [];
   private useDictionary: boolean;
@@ -145,14 +149,18 @@ export class ColumnWriter implements LeafSink {
 
   private addToDictionary(s: string | undefined, physical: number | bigint | boolean | Uint8Array | undefined): void {
     let key: unknown;
+    let map: Map<unknown, number> = this.dictKeys;
     if (s !== undefined) key = s;
-    else if (physical instanceof Uint8Array) key = latin1.decode(physical);
-    else if (physical === 0 && Object.is(physical, -0)) key = '-0'; // keep -0 apart from 0
+    else if (physical instanceof Uint8Array) {
+      key = latin1.decode(physical);
+      map = this.dictBytesKeys as Map<unknown, number>;
+    } else if (physical === 0 && Object.is(physical, -0)) key = '-0'; // keep -0 apart from 0
     else key = physical;
-    let idx = this.dictKeys.get(key);
+    let idx = map.get(key);
     if (idx === undefined) {
       idx = this.dict.length;
-      this.dictKeys.set(key, idx);
+      map.set(key, idx);
+      this.dictKeyOf.push({ bytes: map !== this.dictKeys, key });
       if (s !== undefined) this.dict.pushString(s);
       else this.dict.push(physical!);
     }
@@ -187,8 +195,8 @@ export class ColumnWriter implements LeafSink {
 
   // ---- record boundaries ----
 
-  /** Where the current record started: def, rep, values, indices, page rows (kept in place: no allocation per record). */
-  private readonly markAt = new Float64Array(5);
+  /** Where the current record started: def, rep, values, indices, page rows, dictionary size (kept in place: no allocation per record). */
+  private readonly markAt = new Float64Array(6);
 
   /** Remembers where the next record starts, so a record that fails halfway can be rolled back. */
   mark(): void {
@@ -198,6 +206,7 @@ export class ColumnWriter implements LeafSink {
     m[2] = this.values.length;
     m[3] = this.indices.length;
     m[4] = this.pageRows;
+    m[5] = this.dict.length;
   }
 
   /** Drops everything since `mark()`. */
@@ -209,6 +218,12 @@ export class ColumnWriter implements LeafSink {
     this.indices.length = m[3]!;
     this.pageRows = m[4]!;
     this.pageNulls = this.def ? countBelow(this.def.view(), this.maxDef) : 0;
+    // Dictionary entries only the failed record used must not be written or counted.
+    while (this.dict.length > m[5]!) {
+      const { bytes, key } = this.dictKeyOf.pop()!;
+      (bytes ? (this.dictBytesKeys as Map<unknown, number>) : this.dictKeys).delete(key);
+      this.dict.truncate(this.dict.length - 1);
+    }
   }
 
   /** Bytes buffered for this column: encoded pages plus the page being filled. */
@@ -278,7 +293,9 @@ export class ColumnWriter implements LeafSink {
       w.reset();
       writeValues();
       const raw = w.finish();
-      const compressed = this.compress(raw);
+      // An all-null page has no values: store the empty section as it is (some readers reject a codec's empty frame).
+      const compressValues = this.opts.codec !== null && raw.length > 0;
+      const compressed = compressValues ? this.compress(raw) : raw.slice();
       body = new Uint8Array(levels.length + compressed.length);
       body.set(levels);
       body.set(compressed, levels.length);
@@ -286,7 +303,7 @@ export class ColumnWriter implements LeafSink {
         type: 'DATA_PAGE_V2', uncompressedPageSize: levels.length + raw.length, compressedPageSize: body.length,
         dataPageHeaderV2: {
           numValues, numNulls: this.pageNulls, numRows, encoding: encoding!, definitionLevelsByteLength: defLen, repetitionLevelsByteLength: repLen,
-          isCompressed: this.opts.codec !== null, ...(stats ? { statistics: stats.toThrift() } : {}),
+          isCompressed: compressValues, ...(stats ? { statistics: stats.toThrift() } : {}),
         },
       };
     }
@@ -318,7 +335,13 @@ export class ColumnWriter implements LeafSink {
     this.values.reset();
     pushValues(this.values, dense);
     this.indices.length = 0;
+    this.clearDictionary();
+  }
+
+  private clearDictionary(): void {
     this.dictKeys.clear();
+    this.dictBytesKeys.clear();
+    this.dictKeyOf = [];
     this.dict.reset();
   }
 
@@ -393,8 +416,7 @@ export class ColumnWriter implements LeafSink {
     this.uncompressedBytes = 0;
     this.chunkRows = 0;
     this.chunkStats.reset();
-    this.dictKeys.clear();
-    this.dict.reset();
+    this.clearDictionary();
     this.useDictionary = this.opts.dictionary && this.leaf.physicalType !== 'BOOLEAN';
     this.decidedDictionary = false;
   }
@@ -449,7 +471,8 @@ function encodeValues(w: ByteWriter, leaf: LeafNode, e: ValueEncoding, values: V
 function sameStorage(v: ArrayBufferView, leaf: LeafNode): boolean {
   const k = leaf.kind;
   // Unsigned and decimal kinds need range checks or scaling: only plain numbers go in bulk.
-  if (k.kind !== 'int' && k.kind !== 'float' && k.kind !== 'timestamp' && k.kind !== 'date' && k.kind !== 'time') return false;
+  // Only kinds where every value of the storage type is valid: times must lie within a day, so they are checked one by one.
+  if (k.kind !== 'int' && k.kind !== 'float' && k.kind !== 'timestamp' && k.kind !== 'date') return false;
   switch (leaf.physicalType) {
     case 'INT32': return v instanceof Int32Array && (k.kind !== 'int' || (k.signed && k.bitWidth === 32));
     case 'INT64': return v instanceof BigInt64Array && (k.kind !== 'int' || k.signed);

@@ -22,11 +22,15 @@ export function sortOrder(leaf: LeafNode): Order {
     case 'FLOAT':
     case 'DOUBLE': return 'float';
     case 'INT96': return 'none';
-    default:
+    default: {
       if (k.kind === 'decimal') return 'decimal';
       if (k.kind === 'float16') return 'float16';
       if (k.kind === 'interval') return 'none';
+      // Geometry and geography have no defined sort order: bounds would mislead readers.
+      const lt = leaf.element.logicalType?.type;
+      if (lt === 'GEOMETRY' || lt === 'GEOGRAPHY') return 'none';
       return 'bytes';
+    }
   }
 }
 
@@ -201,6 +205,9 @@ export class StatsBuilder {
       // The spec's rule for zeros: a min of 0 is written -0 and a max of 0 is written +0.
       if (min === 0) min = -0;
       if (max === 0) max = 0;
+    } else if (this.order === 'float16') {
+      if (half(min as Uint8Array) === 0) min = Uint8Array.of(0x00, 0x80);
+      if (half(max as Uint8Array) === 0) max = Uint8Array.of(0x00, 0x00);
     }
     const lo = plainBytes(this.leaf, min);
     const hi = plainBytes(this.leaf, max);

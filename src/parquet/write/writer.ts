@@ -76,7 +76,11 @@ export class ParquetWriter {
   private readonly rowGroups: RowGroup[] = [];
   private rowsInGroup = 0;
   private totalRows = 0;
+  /** Records given to write(), rejected ones included: the index error messages use. */
+  private recordsGiven = 0;
   private closed = false;
+  /** Set when writing to the sink failed: the file cannot be completed any more. */
+  private failed: unknown;
   private readonly shredder: RecordShredder;
   private readonly rowGroupSize: number;
   private readonly rowGroupRows: number;
@@ -103,6 +107,9 @@ export class ParquetWriter {
     const known = new Set(tree.leaves.map((l) => l.path.join('.')));
     for (const path of Object.keys(options.columns ?? {})) {
       if (!known.has(path)) throw new InvalidArgumentError(`options.columns names "${path}", which is not a leaf column of the schema`);
+    }
+    for (const sb of options.sortedBy ?? []) {
+      if (!known.has(sb.column)) throw new InvalidArgumentError(`sortedBy names "${sb.column}", which is not a leaf column of the schema`);
     }
     const columns = await Promise.all(tree.leaves.map((leaf) => columnOptions(leaf, options).then((o) => new ColumnWriter(leaf, o))));
     const w = new ParquetWriter(sink, elements, tree, columns, options);
@@ -148,7 +155,7 @@ export class ParquetWriter {
    * ```
    */
   async writeColumns(columns: Record<string, ArrayLike<unknown>>): Promise<void> {
-    if (this.closed) throw new InvalidArgumentError('the writer is closed');
+    this.checkOpen();
     const leaves = this.schema.leaves;
     if (leaves.some((l) => l.path.length !== 1 || l.repLevel > 0)) {
       throw new InvalidArgumentError('writeColumns needs a flat schema (top-level columns only); write records for nested data');
@@ -178,20 +185,20 @@ export class ParquetWriter {
       for (const c of this.columns) c.endRecord();
       this.rowsInGroup += end - start;
       this.totalRows += end - start;
-      if (this.groupFull(true)) await this.flushRowGroup();
+      if (this.groupFull()) await this.flushRowGroup();
     }
   }
 
   private add(record: unknown): void {
-    if (this.closed) throw new InvalidArgumentError('the writer is closed');
+    this.checkOpen();
+    const index = this.recordsGiven++;
     for (const c of this.columns) c.mark();
     try {
       this.shredder.shred(record);
     } catch (e) {
       for (const c of this.columns) c.rollback();
       if (e instanceof ParquetryError) {
-        const err = new InvalidArgumentError(`record ${this.totalRows}: ${e.detail}`, e.context);
-        throw err;
+        throw new InvalidArgumentError(`record ${index}: ${e.detail}`, e.context);
       }
       throw e;
     }
@@ -200,17 +207,34 @@ export class ParquetWriter {
     this.totalRows++;
   }
 
-  private groupFull(always = false): boolean {
+  private groupFull(): boolean {
     if (this.rowsInGroup >= this.rowGroupRows) return true;
-    // Summing every column is cheap next to shredding a record, but once every 64 records is enough.
-    if (!always && (this.rowsInGroup & 63) !== 0) return false;
+    // Checked after every record: summing the columns' counters costs far less than shredding the record.
     let bytes = 0;
     for (const c of this.columns) bytes += c.bufferedBytes;
     return bytes >= this.rowGroupSize;
   }
 
+  private checkOpen(): void {
+    if (this.failed) throw new IOError('the writer failed earlier and cannot continue (the output was discarded)', {}, { cause: this.failed });
+    if (this.closed) throw new InvalidArgumentError('the writer is closed');
+  }
+
+  /**
+   * Writes to the sink. A failure is final: the columns have already handed
+   * over their pages, so the file could only be finished corrupt. The sink is
+   * aborted (nothing is left at a file destination) and every later call fails.
+   */
   private async put(bytes: Uint8Array): Promise<void> {
-    await this.sink.write(bytes);
+    try {
+      await this.sink.write(bytes);
+    } catch (e) {
+      this.failed = e;
+      this.closed = true;
+      await this.sink.abort().catch(() => undefined);
+      if (e instanceof IOError) throw e;
+      throw new IOError(`writing the output failed: ${(e as Error)?.message ?? e}`, {}, { cause: e });
+    }
     this.offset += bytes.length;
   }
 
@@ -257,7 +281,7 @@ export class ParquetWriter {
 
   /** Writes the last row group and the footer; the output is complete when this resolves. */
   async close(): Promise<FileMetaData> {
-    if (this.closed) throw new InvalidArgumentError('the writer is already closed');
+    this.checkOpen();
     try {
       await this.flushRowGroup();
       this.closed = true;
@@ -290,8 +314,9 @@ export class ParquetWriter {
 
   /** Gives up: nothing is left at a file destination. */
   async abort(): Promise<void> {
+    const already = this.failed !== undefined;
     this.closed = true;
-    await this.sink.abort();
+    if (!already) await this.sink.abort();
   }
 }
 
