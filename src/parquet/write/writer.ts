@@ -102,7 +102,14 @@ export class ParquetWriter {
 
   static async open(sink: Sink, schema: WriterSchema, options: WriterOptions = {}): Promise<ParquetWriter> {
     const elements = ('elements' in schema ? schema.elements : schema) as SchemaElement[];
-    const tree = buildSchema(elements);
+    let tree: Schema;
+    try {
+      tree = buildSchema(elements);
+    } catch (e) {
+      // The schema is the caller's, not a file's: say so in the error's type.
+      if (e instanceof ParquetryError) throw new InvalidArgumentError(`invalid schema: ${e.message}`);
+      throw e;
+    }
     if (tree.leaves.length === 0) throw new InvalidArgumentError('the schema has no columns');
     const known = new Set(tree.leaves.map((l) => l.path.join('.')));
     for (const path of Object.keys(options.columns ?? {})) {
