@@ -1,0 +1,221 @@
+/**
+ * The Trevni file header and column descriptors: parsing (every count,
+ * length and offset checked against the file) and serializing.
+ *
+ * ```
+ * header:  'T' 'r' 'v' 0x02 | rows: fixed64 | columns: fixed32 | file metadata
+ *          | column metadata x columns | column start: fixed64 x columns
+ * column:  blocks: fixed32 | (rows, raw size, stored size: fixed32 x 3 [, first value]) x blocks
+ *          | (block data, checksum) x blocks
+ * metadata: pair count (zig-zag varint) | (key: string, value: bytes) x count
+ * ```
+ */
+import { ByteCursor } from '../bytes/cursor.js';
+import { ByteWriter } from '../bytes/writer.js';
+import { CorruptFileError } from '../errors.js';
+import { KEY, isTrevniType, metaGet, type MetaEntry, type TrevniBlock, type TrevniColumn, type TrevniType } from './types.js';
+import { ValueReader } from './values.js';
+
+export const MAGIC = new Uint8Array([0x54, 0x72, 0x76, 0x02]);
+
+/** Thrown by a PrefixCursor when the bytes needed lie beyond the prefix but inside the file. */
+export class NeedMore {
+  constructor(readonly upTo: number) {}
+}
+
+/**
+ * A cursor over the first bytes of a region of the file: a read past the
+ * prefix that the file could satisfy asks for a longer prefix (NeedMore);
+ * one past the end of the file is a CorruptFileError.
+ */
+export class PrefixCursor extends ByteCursor {
+  constructor(buf: Uint8Array, base: number, private readonly available: number) {
+    super(buf, 0, buf.length, base);
+  }
+
+  override need(n: number, what = 'data'): void {
+    if (n >= 0 && n <= this.end - this.pos) return;
+    if (n >= 0 && this.pos + n <= this.available) throw new NeedMore(this.pos + n);
+    super.need(n, what);
+  }
+}
+
+/** Parses a structure at `offset` from a prefix that grows until the parse fits. */
+export async function parseGrowing<T>(
+  read: (offset: number, length: number) => Promise<Uint8Array>,
+  offset: number,
+  available: number,
+  firstGuess: number,
+  parse: (cur: PrefixCursor) => T,
+): Promise<T> {
+  let size = Math.min(available, Math.max(16, firstGuess));
+  for (;;) {
+    const buf = await read(offset, size);
+    try {
+      return parse(new PrefixCursor(buf, offset, available));
+    } catch (e) {
+      if (!(e instanceof NeedMore)) throw e;
+      size = Math.min(available, Math.max(size * 2, e.upTo + 4096));
+    }
+  }
+}
+
+export function readMetadata(r: ValueReader, what: string): MetaEntry[] {
+  const at = r.cur.fileOffset;
+  const count = r.int();
+  // A larger count than the bytes can hold fails at the end of the bytes.
+  if (count < 0) throw new CorruptFileError(`${what} has a negative pair count ${count}`, { offset: at });
+  const out: MetaEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    const key = r.string();
+    const value = r.bytes();
+    out.push({ key, value });
+  }
+  return out;
+}
+
+export function writeMetadata(w: ByteWriter, meta: readonly MetaEntry[]): void {
+  const enc = new TextEncoder();
+  w.zigzag32(meta.length);
+  for (const e of meta) {
+    const k = enc.encode(e.key);
+    w.zigzag32(k.length);
+    w.bytes(k);
+    w.zigzag32(e.value.length);
+    w.bytes(e.value);
+  }
+}
+
+export interface TrevniHeader {
+  magic: Uint8Array;
+  rowCount: number;
+  metadata: MetaEntry[];
+  columns: TrevniColumn[];
+  /** Where the header ends (the first column start, in files the Java writer makes). */
+  headerLength: number;
+}
+
+const lenient = new TextDecoder('utf-8');
+
+function text(meta: readonly MetaEntry[], key: string): string | undefined {
+  const v = metaGet(meta, key);
+  return v === undefined ? undefined : lenient.decode(v);
+}
+
+/** Parses the header; `fileLength` bounds every count and offset. */
+export function parseHeader(cur: ByteCursor, fileLength: number): TrevniHeader {
+  const r = new ValueReader(cur);
+  const magic = cur.bytes(4, 'magic').slice();
+  if (magic[0] !== 0x54 || magic[1] !== 0x72 || magic[2] !== 0x76 || magic[3] !== 0x02) {
+    const hex = Array.from(magic, (b) => b.toString(16).padStart(2, '0')).join('');
+    throw new CorruptFileError(`not a Trevni file: magic ${hex}, expected 54727602 ("Trv" 2)`, { offset: 0 });
+  }
+  const rows = cur.i64le();
+  if (rows < 0n || rows > BigInt(Number.MAX_SAFE_INTEGER)) throw new CorruptFileError(`invalid row count ${rows}`, { offset: 4 });
+  const rowCount = Number(rows);
+  const columnCount = cur.i32le();
+  // Each column needs at least one metadata byte and an 8-byte start.
+  if (columnCount < 0 || columnCount * 9 > fileLength - cur.fileOffset) {
+    throw new CorruptFileError(`invalid column count ${columnCount} for a ${fileLength}-byte file`, { offset: 12 });
+  }
+  const metadata = readMetadata(r, 'file metadata');
+  const fileCodec = text(metadata, KEY.codec);
+  const fileChecksum = text(metadata, KEY.checksum);
+  const columns: TrevniColumn[] = [];
+  const byName = new Map<string, number>();
+  for (let i = 0; i < columnCount; i++) {
+    const at = cur.fileOffset;
+    const meta = readMetadata(r, `column ${i} metadata`);
+    const nameBytes = metaGet(meta, KEY.name);
+    if (nameBytes === undefined) throw new CorruptFileError(`column ${i} has no trevni.name`, { offset: at });
+    const name = text(meta, KEY.name)!;
+    const ctx = { offset: at, column: name };
+    if (byName.has(name)) throw new CorruptFileError(`duplicate column name ${JSON.stringify(name)}`, ctx);
+    const typeName = text(meta, KEY.type);
+    if (typeName === undefined) throw new CorruptFileError('column has no trevni.type', ctx);
+    // Java reads type names case-insensitively.
+    const type = typeName.toLowerCase();
+    if (!isTrevniType(type)) throw new CorruptFileError(`unknown column type ${JSON.stringify(typeName)}`, ctx);
+    const array = metaGet(meta, KEY.array) !== undefined;
+    const hasIndexValues = metaGet(meta, KEY.values) !== undefined;
+    const parent = text(meta, KEY.parent) ?? null;
+    let parentIndex = -1;
+    if (parent !== null) {
+      const p = byName.get(parent);
+      if (p === undefined) throw new CorruptFileError(`parent column ${JSON.stringify(parent)} does not precede this column`, ctx);
+      if (!columns[p]!.array) throw new CorruptFileError(`parent column ${JSON.stringify(parent)} is not an array column`, ctx);
+      if (hasIndexValues) throw new CorruptFileError('a column with a parent cannot have trevni.values', ctx);
+      parentIndex = p;
+      columns[p]!.children.push(i);
+    }
+    byName.set(name, i);
+    columns.push({
+      index: i,
+      name,
+      type: type as TrevniType,
+      array,
+      parent,
+      parentIndex,
+      children: [],
+      hasIndexValues,
+      codec: text(meta, KEY.codec) ?? fileCodec ?? 'null',
+      checksum: text(meta, KEY.checksum) ?? fileChecksum ?? 'null',
+      metadata: meta,
+      start: 0,
+    });
+  }
+  for (const c of columns) {
+    const at = cur.fileOffset;
+    const start = cur.i64le();
+    if (start < BigInt(at) || start + 4n > BigInt(fileLength)) {
+      throw new CorruptFileError(`column start ${start} is outside the file's column data`, { offset: at, column: c.name });
+    }
+    c.start = Number(start);
+  }
+  for (const c of columns) {
+    if (c.start < cur.fileOffset) throw new CorruptFileError(`column start ${c.start} lies inside the header`, { column: c.name });
+  }
+  return { magic, rowCount, metadata, columns, headerLength: cur.fileOffset };
+}
+
+/** Parses a column's block count and descriptors; `checksumSize` places the blocks. */
+export function parseDescriptors(cur: ByteCursor, col: TrevniColumn, checksumSize: number, rowCount: number, fileLength: number): TrevniBlock[] {
+  const r = new ValueReader(cur);
+  const count = cur.i32le();
+  if (count < 0 || count * 12 > fileLength - cur.fileOffset) {
+    throw new CorruptFileError(`invalid block count ${count}`, { offset: col.start });
+  }
+  const blocks: TrevniBlock[] = [];
+  let firstRow = 0;
+  for (let i = 0; i < count; i++) {
+    const at = cur.fileOffset;
+    const rows = cur.i32le();
+    const uncompressedSize = cur.i32le();
+    const compressedSize = cur.i32le();
+    if (rows < 0 || uncompressedSize < 0 || compressedSize < 0) {
+      throw new CorruptFileError(`block ${i} descriptor has a negative count or size (${rows} rows, ${uncompressedSize}/${compressedSize} bytes)`, { offset: at });
+    }
+    const b: TrevniBlock = { rowCount: rows, firstRow, uncompressedSize, compressedSize, offset: 0, checksumSize };
+    if (col.hasIndexValues) {
+      // Each first value is encoded alone (a boolean is a byte of its own):
+      // Java's reader carries its bit position over here and misreads them.
+      r.resetBits();
+      b.firstValue = r.value(col.type);
+    }
+    blocks.push(b);
+    firstRow += rows;
+  }
+  if (firstRow !== rowCount) {
+    throw new CorruptFileError(`the column's blocks hold ${firstRow} rows, the file ${rowCount}`, { offset: col.start });
+  }
+  let offset = cur.fileOffset;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i]!;
+    b.offset = offset;
+    offset += b.compressedSize + checksumSize;
+    if (offset > fileLength) {
+      throw new CorruptFileError(`block ${i} (${b.compressedSize} bytes at offset ${b.offset}) runs past the end of the ${fileLength}-byte file`, { offset: b.offset });
+    }
+  }
+  return blocks;
+}

@@ -1,0 +1,197 @@
+/** Shared access to ../shared/trevni-corpus and its JSON conventions for the Trevni tests. */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TrevniType, TrevniValue } from '../../src/trevni/types.js';
+
+export const TREVNI_CORPUS = join('..', 'shared', 'trevni-corpus');
+
+export interface ExpectedMeta {
+  key: string;
+  utf8: string | null;
+  hex: string;
+}
+
+export interface ExpectedBlock {
+  rowCount: number;
+  uncompressedSize: number;
+  compressedSize: number;
+  offset: number;
+  checksum: string;
+  firstValue?: unknown;
+}
+
+export interface ExpectedColumn {
+  index: number;
+  name: string;
+  type: TrevniType;
+  array: boolean;
+  parent: string | null;
+  hasIndexValues: boolean;
+  codec: string;
+  checksum: string;
+  metadata: ExpectedMeta[];
+  start: number;
+  blockCount: number;
+  blocks: ExpectedBlock[];
+  values: unknown[];
+}
+
+export interface ExpectedFile {
+  magic: string;
+  fileLength: number;
+  rowCount: number;
+  columnCount: number;
+  metadata: ExpectedMeta[];
+  columns: ExpectedColumn[];
+}
+
+export function corpusFiles(): string[] {
+  return readdirSync(TREVNI_CORPUS).sort();
+}
+
+export function trvFiles(): string[] {
+  return corpusFiles().filter((f) => f.endsWith('.trv'));
+}
+
+export function corpusBytes(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(join(TREVNI_CORPUS, name)));
+}
+
+const cache = new Map<string, ExpectedFile>();
+
+export function expected(trv: string): ExpectedFile {
+  let e = cache.get(trv);
+  if (!e) {
+    e = JSON.parse(readFileSync(join(TREVNI_CORPUS, `${trv}.expected.json`), 'utf8')) as ExpectedFile;
+    cache.set(trv, e);
+  }
+  return e;
+}
+
+export function hexOf(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+}
+
+export function fromHex(s: string): Uint8Array {
+  return new Uint8Array(Buffer.from(s, 'hex'));
+}
+
+/**
+ * A value in a comparable form: the corpus JSON conventions, with floats as
+ * numbers rounded to the column's precision (special values as strings).
+ */
+export function normalizeActual(type: TrevniType, v: TrevniValue): unknown {
+  switch (type) {
+    case 'long':
+    case 'fixed64': return (v as bigint).toString();
+    case 'float':
+    case 'double': {
+      const n = v as number;
+      return Number.isNaN(n) ? 'NaN' : n === Infinity ? 'Infinity' : n === -Infinity ? '-Infinity' : n;
+    }
+    case 'bytes': return hexOf(v as Uint8Array);
+    default: return v;
+  }
+}
+
+export function normalizeExpected(type: TrevniType, v: unknown): unknown {
+  if (type === 'float' && typeof v === 'number') return Math.fround(v);
+  return v;
+}
+
+/** Maps a column-shaped value (scalar, list, list of lists) through `f`. */
+export function mapShape(v: unknown, depth: number, f: (x: unknown) => unknown): unknown {
+  if (depth === 0) return f(v);
+  return (v as unknown[]).map((x) => mapShape(x, depth - 1, f));
+}
+
+/** How deep a column's per-row value nests: 0 plain, 1 array or child, 2 array child. */
+export function shapeDepth(c: { array: boolean; parent: string | null }): number {
+  return (c.array ? 1 : 0) + (c.parent !== null ? 1 : 0);
+}
+
+/** A corpus JSON value back into a Trevni value (the writer test's input). */
+export function toValue(type: TrevniType, v: unknown): TrevniValue {
+  switch (type) {
+    case 'long':
+    case 'fixed64': return BigInt(v as string);
+    case 'float':
+    case 'double': {
+      const n = v === 'NaN' ? NaN : v === 'Infinity' ? Infinity : v === '-Infinity' ? -Infinity : (v as number);
+      return type === 'float' ? Math.fround(n) : n;
+    }
+    case 'bytes': return fromHex(v as string);
+    default: return v as TrevniValue;
+  }
+}
+
+const MAX_SAFE = 2n ** 53n - 1n;
+
+/** Canonical text of a corpus JSON value, derived here independently of src/trevni/assemble. */
+export function canonicalFromExpected(type: TrevniType, v: unknown): string {
+  if (v === null) return 'null';
+  switch (type) {
+    case 'long':
+    case 'fixed64': {
+      const b = BigInt(v as string);
+      return b <= MAX_SAFE && b >= -MAX_SAFE ? b.toString() : JSON.stringify(b.toString());
+    }
+    case 'float':
+    case 'double': {
+      if (typeof v === 'string') return JSON.stringify(v);
+      const n = type === 'float' ? Math.fround(v as number) : (v as number);
+      return Object.is(n, -0) ? '0' : JSON.stringify(n);
+    }
+    case 'bytes': return `{"$binary":"${v as string}"}`;
+    default: return JSON.stringify(v);
+  }
+}
+
+/** The canonical rows of a file, assembled from its expected per-column values. */
+export function canonicalRowsFromExpected(e: ExpectedFile): string[] {
+  const cols = e.columns;
+  const children = new Map<string, ExpectedColumn[]>();
+  for (const c of cols) if (c.parent !== null) children.set(c.parent, [...(children.get(c.parent) ?? []), c]);
+  const rows: string[] = [];
+  for (let r = 0; r < e.rowCount; r++) {
+    /** All of column c's values in row r, flattened, as element texts. */
+    const memo = new Map<string, string[]>();
+    const flat = (c: ExpectedColumn): unknown[] => {
+      const v = c.values[r];
+      if (c.parent === null) return c.array ? (v as unknown[]) : [v];
+      return c.array ? (v as unknown[][]).flat() : (v as unknown[]);
+    };
+    const elements = (c: ExpectedColumn): string[] => {
+      const m = memo.get(c.name);
+      if (m) return m;
+      const kids = children.get(c.name) ?? [];
+      const vals = flat(c);
+      const out = vals.map((v, j) => {
+        if (kids.length === 0) return canonicalFromExpected(c.type, v);
+        const parts: string[] = [];
+        if (c.type !== 'null') parts.push(`"$value":${canonicalFromExpected(c.type, v)}`);
+        for (const k of kids) {
+          const ke = elements(k);
+          if (!k.array) parts.push(`${JSON.stringify(k.name)}:${ke[j]}`);
+          else {
+            const seqs = k.values[r] as unknown[][];
+            let off = 0;
+            for (let i = 0; i < j; i++) off += seqs[i]!.length;
+            parts.push(`${JSON.stringify(k.name)}:[${ke.slice(off, off + seqs[j]!.length).join(',')}]`);
+          }
+        }
+        return `{${parts.join(',')}}`;
+      });
+      memo.set(c.name, out);
+      return out;
+    };
+    const fields = cols
+      .filter((c) => c.parent === null)
+      .map((c) => {
+        const el = elements(c);
+        return `${JSON.stringify(c.name)}:${c.array ? `[${el.join(',')}]` : el[0]}`;
+      });
+    rows.push(`{${fields.join(',')}}`);
+  }
+  return rows;
+}

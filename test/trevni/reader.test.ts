@@ -1,0 +1,287 @@
+/**
+ * The Trevni reader beyond the corpus: random access by row and by value,
+ * and bad input (truncated, mutated, inconsistent) ending in typed errors.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ByteWriter } from '../../src/bytes/writer.js';
+import { ChecksumError, CorruptFileError, InvalidArgumentError, ParquetryError, UnsupportedError } from '../../src/errors.js';
+import { BufferSink } from '../../src/io/sink.js';
+import { writeMetadata } from '../../src/trevni/metadata.js';
+import { TrevniReader } from '../../src/trevni/reader.js';
+import type { MetaEntry, TrevniValue } from '../../src/trevni/types.js';
+import { TrevniWriter } from '../../src/trevni/writer.js';
+import { corpusBytes, trvFiles } from './corpus-util.js';
+
+async function allRows(r: TrevniReader): Promise<string[]> {
+  const out: string[] = [];
+  for await (const l of r.canonicalRows()) out.push(l);
+  return out;
+}
+
+/** Reads everything a reader can give. */
+async function readAll(bytes: Uint8Array): Promise<void> {
+  const r = await TrevniReader.open(bytes);
+  for (const c of r.columns) {
+    await r.blocks(c.name);
+    if (r.rowCount <= 100000) await r.readColumn(c.name);
+  }
+  // A file may claim many rows of nothing (zero columns, null columns): read a bounded number.
+  for await (const _ of r.canonicalRows({ limit: 100000 })) void _;
+}
+
+const enc = new TextEncoder();
+
+/**
+ * Re-encodes a file's header with other metadata (the column starts follow
+ * the size change), keeping the column data as it is.
+ */
+async function rewriteHeader(bytes: Uint8Array, edit: (file: MetaEntry[], columns: MetaEntry[][]) => void): Promise<Uint8Array> {
+  const r = await TrevniReader.open(bytes);
+  const file = r.metadata.map((m) => ({ ...m }));
+  const cols = r.columns.map((c) => c.metadata.map((m) => ({ ...m })));
+  edit(file, cols);
+  const w = new ByteWriter();
+  w.bytes(bytes.subarray(0, 16 - 4));
+  w.i32le(cols.length);
+  writeMetadata(w, file);
+  for (const c of cols) writeMetadata(w, c);
+  const delta = w.length + 8 * cols.length - r.headerLength;
+  for (const c of r.columns) w.i64le(BigInt(c.start + delta));
+  w.bytes(bytes.subarray(r.headerLength));
+  return w.finish().slice();
+}
+
+function setMeta(list: MetaEntry[], key: string, value: string): void {
+  const e = list.find((m) => m.key === key);
+  if (e) e.value = enc.encode(value);
+  else list.push({ key, value: enc.encode(value) });
+}
+
+test('readRow and rows({ from }) start anywhere, across block boundaries, with nested columns', async () => {
+  for (const trv of ['multiblock_deflate_crc32.trv', 'avro_multiblock_deflate.trv', 'parents.trv', 'arrays.trv']) {
+    const r = await TrevniReader.open(corpusBytes(trv));
+    const rows = await allRows(r);
+    const objects: Record<string, unknown>[] = [];
+    for await (const o of r.rows()) objects.push(o);
+    const probes = new Set<number>([0, 1, r.rowCount - 1, r.rowCount - 2]);
+    for (const c of r.columns) {
+      for (const b of await r.blocks(c.name)) for (const d of [-1, 0, 1, 7]) probes.add(b.firstRow + d);
+    }
+    for (const n of [...probes].filter((n) => n >= 0 && n < r.rowCount).sort((a, b) => a - b)) {
+      assert.deepEqual(await r.readRow(n), objects[n], `${trv} row ${n}`);
+      const got: string[] = [];
+      for await (const l of r.canonicalRows({ from: n, limit: 3 })) got.push(l);
+      assert.deepEqual(got, rows.slice(n, n + 3), `${trv} rows from ${n}`);
+    }
+  }
+});
+
+test('rows can be limited to some root columns', async () => {
+  const r = await TrevniReader.open(corpusBytes('parents.trv'));
+  const all: Record<string, unknown>[] = [];
+  for await (const o of r.rows()) all.push(o);
+  const some: Record<string, unknown>[] = [];
+  for await (const o of r.rows({ columns: ['received', 'id'] })) some.push(o);
+  assert.deepEqual(some, all.map((o) => ({ received: o.received, id: o.id })));
+  await assert.rejects(async () => {
+    for await (const _ of r.rows({ columns: ['received.host'] })) void _;
+  }, InvalidArgumentError);
+  await assert.rejects(r.readRow(r.rowCount), InvalidArgumentError);
+});
+
+function compare(a: TrevniValue, b: TrevniValue): number {
+  if (typeof a === 'bigint' || typeof a === 'number') return a < (b as number) ? -1 : a > (b as number) ? 1 : 0;
+  if (typeof a === 'string') return a < (b as string) ? -1 : a > (b as string) ? 1 : 0;
+  if (a instanceof Uint8Array) return Buffer.compare(Buffer.from(a), Buffer.from(b as Uint8Array));
+  return 0;
+}
+
+test('seek finds the first row >= key by the block index', async () => {
+  for (const trv of ['sorted_values.trv', 'sorted_values_deflate_crc32.trv']) {
+    const r = await TrevniReader.open(corpusBytes(trv));
+    for (const c of r.columns.filter((c) => c.hasIndexValues && c.type !== 'null')) {
+      const values = (await r.readColumn(c.name)) as TrevniValue[];
+      const keys: TrevniValue[] = [values[0]!, values[values.length - 1]!, values[1]!, values[values.length >> 1]!];
+      for (const b of await r.blocks(c.name)) keys.push(b.firstValue!, values[b.firstRow - 1] ?? values[0]!, values[b.firstRow + 1] ?? values[0]!);
+      // Keys between stored values, and beyond both ends.
+      if (c.type === 'long' || c.type === 'fixed64') keys.push((values[100] as bigint) + 1n, (values[0] as bigint) - 1n, (values[values.length - 1] as bigint) + 1n);
+      if (c.type === 'int' || c.type === 'fixed32' || c.type === 'double' || c.type === 'float') keys.push((values[100] as number) + 0.5, (values[0] as number) - 1, (values[values.length - 1] as number) + 1);
+      if (c.type === 'string') keys.push(`${values[100]}x`, '', '~');
+      for (const key of keys) {
+        const want = values.findIndex((v) => compare(v, key) >= 0);
+        assert.equal(await r.seek(c.name, key), want === -1 ? null : want, `${trv} ${c.name} seek ${String(key)}`);
+      }
+    }
+    const plain = r.columns.find((c) => !c.hasIndexValues);
+    if (plain) await assert.rejects(r.seek(plain.name, 1), InvalidArgumentError);
+  }
+  const s = await TrevniReader.open(corpusBytes('sorted_values.trv'));
+  await assert.rejects(s.seek('key', 5), InvalidArgumentError);
+  assert.equal(await s.seek('n', null), 0);
+});
+
+test('boolean trevni.values over several blocks (which the Java reader misreads) reads and seeks right', async () => {
+  const sink = new BufferSink();
+  const w = await TrevniWriter.open(sink, { columns: [{ name: 'b', type: 'boolean', values: true }], blockSize: 64 });
+  const n = 5000;
+  for (let i = 0; i < n; i++) await w.writeRow([i >= 2345]);
+  await w.close();
+  const r = await TrevniReader.open(sink.bytes());
+  const blocks = await r.blocks('b');
+  assert.ok(blocks.length > 5, `${blocks.length} blocks`);
+  for (const b of blocks) assert.equal(b.firstValue, b.firstRow >= 2345);
+  assert.deepEqual(await r.readColumn('b'), Array.from({ length: n }, (_, i) => i >= 2345));
+  assert.equal(await r.seek('b', true), 2345);
+  assert.equal(await r.seek('b', false), 0);
+});
+
+test('the spec\'s checksum name "crc-32" reads as crc32 (the Java reader refuses it)', async () => {
+  const bytes = await rewriteHeader(corpusBytes('types_deflate_crc32.trv'), (file) => setMeta(file, 'trevni.checksum', 'crc-32'));
+  const r = await TrevniReader.open(bytes);
+  assert.equal(r.columns[0]!.checksum, 'crc-32');
+  assert.deepEqual(await allRows(r), await allRows(await TrevniReader.open(corpusBytes('types_deflate_crc32.trv'))));
+});
+
+test('inconsistent headers end in typed errors', async () => {
+  const base = corpusBytes('parents.trv');
+  const cases: [string, (f: MetaEntry[], c: MetaEntry[][]) => void, new (...a: never[]) => ParquetryError, RegExp][] = [
+    ['unknown type', (_f, c) => setMeta(c[0]!, 'trevni.type', 'decimal'), CorruptFileError, /unknown column type/],
+    ['parent after child', (_f, c) => setMeta(c[3]!, 'trevni.parent', 'content'), CorruptFileError, /not an array|precede/],
+    ['parent not found', (_f, c) => setMeta(c[4]!, 'trevni.parent', 'nope'), CorruptFileError, /does not precede/],
+    ['duplicate name', (_f, c) => setMeta(c[1]!, 'trevni.name', 'id'), CorruptFileError, /duplicate column name/],
+    ['no name', (_f, c) => c[1]!.splice(0, 1), CorruptFileError, /no trevni.name/],
+    ['values on a child', (_f, c) => setMeta(c[4]!, 'trevni.values', ''), CorruptFileError, /trevni.values/],
+  ];
+  for (const [what, edit, type, message] of cases) {
+    const bytes = await rewriteHeader(base, edit);
+    await assert.rejects(TrevniReader.open(bytes), (e: unknown) => e instanceof type && message.test((e as Error).message), what);
+  }
+  // Type names are read case-insensitively, as Java does.
+  const upper = await TrevniReader.open(await rewriteHeader(base, (_f, c) => setMeta(c[0]!, 'trevni.type', 'INT')));
+  assert.equal(upper.columns[0]!.type, 'int');
+  // Unknown codec or checksum: the header opens, the column does not read.
+  for (const [key, value] of [['trevni.codec', 'xz'], ['trevni.checksum', 'md5']] as const) {
+    const r = await TrevniReader.open(await rewriteHeader(base, (f) => setMeta(f, key, value)));
+    await assert.rejects(r.readColumn('id'), (e: unknown) => e instanceof UnsupportedError && e.context.column === 'id' && e.message.includes(value));
+  }
+});
+
+test('bad magic, short files and bad counts are CorruptFileErrors', async () => {
+  const tiny = corpusBytes('tiny.trv');
+  const patch = (at: number, bytes: number[]) => {
+    const b = tiny.slice();
+    b.set(bytes, at);
+    return b;
+  };
+  await assert.rejects(TrevniReader.open(patch(0, [0x50, 0x41, 0x52, 0x31])), /not a Trevni file/);
+  await assert.rejects(TrevniReader.open(patch(3, [0x01])), CorruptFileError);
+  await assert.rejects(TrevniReader.open(tiny.subarray(0, 10)), CorruptFileError);
+  await assert.rejects(TrevniReader.open(patch(4, [0, 0, 0, 0, 0, 0, 0, 0x80])), /row count/);
+  await assert.rejects(TrevniReader.open(patch(12, [0xff, 0xff, 0xff, 0x7f])), /column count/);
+  await assert.rejects(TrevniReader.open(patch(12, [0xff, 0xff, 0xff, 0xff])), /column count/);
+  // File metadata pair count: -1, then a huge one.
+  await assert.rejects(TrevniReader.open(patch(16, [0x01])), /negative pair count/);
+  await assert.rejects(TrevniReader.open(patch(16, [0xfe, 0xff, 0xff, 0xff, 0x07])), CorruptFileError);
+  // Column start (at 0xb6) past the end, or inside the header.
+  await assert.rejects(TrevniReader.open(patch(0xb6, [0xff, 0xff, 0, 0, 0, 0, 0, 0])), /column start/);
+  await assert.rejects(TrevniReader.open(patch(0xb6, [0x10, 0, 0, 0, 0, 0, 0, 0])), /column start/);
+  // Column 0 (at 0xce): block count, then rows / raw size / stored size.
+  const bad = async (bytes: Uint8Array, re: RegExp) => {
+    const r = await TrevniReader.open(bytes);
+    await assert.rejects(r.readColumn('x'), (e: unknown) => e instanceof CorruptFileError && re.test((e as Error).message) && e.context.column === 'x');
+  };
+  await bad(patch(0xce, [0xff, 0xff, 0xff, 0x7f]), /block count/);
+  await bad(patch(0xce, [0x02, 0, 0, 0]), /block|rows/);
+  await bad(patch(0xd2, [0x04, 0, 0, 0]), /hold 4 rows/);
+  await bad(patch(0xd6, [0xff, 0xff, 0xff, 0xff]), /negative/);
+  await bad(patch(0xda, [0x00, 0x10, 0, 0]), /runs past the end/);
+  await bad(patch(0xd6, [0x05, 0, 0, 0]), /decompressed to 4 bytes, expected 5/);
+  // Values: a varint running off the block, an array length beyond the block.
+  await bad(patch(0xe0, [0xff, 0xff]), /needs|remain|varint/);
+  const s = await TrevniReader.open(patch(0xf2, [0xfe, 0xff, 0xff, 0x0f]));
+  await assert.rejects(s.readColumn('s'), (e: unknown) => e instanceof CorruptFileError && e.context.column === 's');
+});
+
+test('a null-typed array column with absurd lengths ends in a LimitError, not an allocation', async () => {
+  const sink = new BufferSink();
+  const w = await TrevniWriter.open(sink, { columns: [{ name: 'p', type: 'null', array: true }, { name: 'q', type: 'null', array: true, parent: 'p' }] });
+  await w.writeRow([[null, null], [[null], [null, null, null]]]);
+  await w.close();
+  const bytes = sink.bytes().slice();
+  const r0 = await TrevniReader.open(bytes);
+  const block = (await r0.blocks('q'))[0]!;
+  // Block of q: lengths 1, 3: replace with two huge lengths (zig-zag varints of 2^30 and 2^30).
+  const big = [0x80, 0x80, 0x80, 0x80, 0x08];
+  assert.equal(block.uncompressedSize, 2);
+  const patched = new Uint8Array(bytes.length + 8);
+  patched.set(bytes.subarray(0, block.offset));
+  patched.set([...big, ...big], block.offset);
+  // Sizes in the descriptor (12 bytes before the data): rows 1, raw 10, stored 10.
+  const dv = new DataView(patched.buffer);
+  dv.setInt32(block.offset - 8, 10, true);
+  dv.setInt32(block.offset - 4, 10, true);
+  const r = await TrevniReader.open(patched);
+  await assert.rejects(r.readColumn('q'), (e: unknown) => e instanceof ParquetryError && e.code === 'LIMIT');
+});
+
+/** A small deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function mustBeTyped(bytes: Uint8Array, what: string): Promise<boolean> {
+  try {
+    await readAll(bytes);
+    return true;
+  } catch (e) {
+    assert.ok(e instanceof ParquetryError, `${what}: ${(e as Error)?.stack ?? e}`);
+    return false;
+  }
+}
+
+test('every truncation of small corpus files is a typed error', async () => {
+  for (const trv of ['tiny.trv', 'types_deflate_crc32.trv', 'types_snappy_null.trv', 'types_bzip2_crc32.trv', 'avro_dremel.trv', 'user_metadata.trv']) {
+    const bytes = corpusBytes(trv);
+    const step = Math.max(1, Math.floor(bytes.length / 300));
+    for (let n = 0; n < bytes.length; n += step) {
+      assert.equal(await mustBeTyped(bytes.subarray(0, n), `${trv} cut at ${n}`), false, `${trv} cut at ${n} read without error`);
+    }
+  }
+});
+
+test('mutated corpus files read or fail with typed errors, never crash or hang', async () => {
+  const next = rng(20240611);
+  const files = trvFiles().filter((f) => corpusBytes(f).length < 20000);
+  let failures = 0;
+  let reads = 0;
+  for (let i = 0; i < 1500; i++) {
+    const trv = files[Math.floor(next() * files.length)]!;
+    const bytes = corpusBytes(trv).slice();
+    const flips = 1 + Math.floor(next() * 4);
+    for (let k = 0; k < flips; k++) {
+      const at = Math.floor(next() * bytes.length);
+      bytes[at] = next() < 0.5 ? Math.floor(next() * 256) : bytes[at]! ^ (1 << Math.floor(next() * 8));
+    }
+    if (await mustBeTyped(bytes, `${trv} mutation ${i}`)) reads++;
+    else failures++;
+  }
+  assert.ok(failures > 100 && reads > 100, `${failures} failures, ${reads} reads`);
+});
+
+test('a checksum mismatch names the column and the block', async () => {
+  const bytes = corpusBytes('multiblock_deflate_crc32.trv').slice();
+  const r0 = await TrevniReader.open(bytes);
+  const b = (await r0.blocks('s'))[3]!;
+  bytes[b.offset + b.compressedSize] ^= 0xff;
+  const r = await TrevniReader.open(bytes);
+  await assert.rejects(r.readColumn('s'), (e: unknown) => e instanceof ChecksumError && e.context.column === 's' && /block 3 of column s/.test(e.message));
+  // Other columns, and the rows before that block, still read.
+  await r.readColumn('rnd');
+  for await (const row of r.rows({ from: 0, limit: 10 })) assert.ok(row);
+});
