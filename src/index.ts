@@ -33,6 +33,7 @@ export { inferSchemaFromRecords, inferSchemaFromCsv } from './schema/infer.js';
 export { registerCodec, type Codec, type CodecName } from './codecs/registry.js';
 export { canonicalRow } from './text/canonical.js';
 export { formatSchema } from './text/schema-text.js';
+export { TrevniReader, TrevniWriter, AvroTrevniWriter, readAvro, memorySpill, pathSpill } from './trevni/index.js';
 export {
   ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, IOError, LimitError,
   type ErrorCode, type ErrorContext,

@@ -6,6 +6,7 @@ import { formatMetadata, metadataSummary } from './meta.js';
 import { Output } from './output.js';
 import { renderRecord, renderTable } from './render.js';
 import { registerConvert } from './convert.js';
+import { isTrevni, trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
 
 function count(value: string): number {
   if (!/^\d+$/.test(value)) throw new CommanderArgError('must be a non-negative whole number');
@@ -33,6 +34,7 @@ interface CatOptions {
 }
 
 async function cat(file: string, opts: CatOptions, table: boolean): Promise<void> {
+  if (await isTrevni(file)) return withTrevni(file, (r) => trevniCat(r, opts, table));
   await withReader(file, async (reader) => {
     const out = new Output();
     const read = { columns: opts.columns, offset: opts.offset, limit: opts.limit };
@@ -60,15 +62,16 @@ async function cat(file: string, opts: CatOptions, table: boolean): Promise<void
 const program = new Command();
 program
   .name('parquetry')
-  .description('Inspect and read Parquet files.')
+  .description('Inspect, read, write and convert Parquet (and Trevni) files.')
   .version('0.1.0')
   .showHelpAfterError();
 
 program
   .command('schema')
   .description('print the schema (parquet message syntax)')
-  .argument('<file>', 'Parquet file path or http(s) URL')
+  .argument('<file>', 'Parquet or Trevni file path, or a Parquet http(s) URL')
   .action(async (file: string) => {
+    if (await isTrevni(file)) return withTrevni(file, async (r) => void process.stdout.write(trevniSchema(r) + '\n'));
     await withReader(file, async (r) => {
       process.stdout.write(formatSchema(r.schema) + '\n');
     });
@@ -77,9 +80,10 @@ program
 program
   .command('meta')
   .description('print file metadata: row groups, column chunks, sizes, codecs, encodings, statistics')
-  .argument('<file>', 'Parquet file path or http(s) URL')
+  .argument('<file>', 'Parquet or Trevni file path, or a Parquet http(s) URL')
   .option('--json', 'print as JSON')
   .action(async (file: string, opts: { json?: boolean }) => {
+    if (await isTrevni(file)) return withTrevni(file, async (r) => void process.stdout.write((await trevniMeta(r, Boolean(opts.json))) + '\n'));
     await withReader(file, async (r) => {
       const s = metadataSummary(r);
       process.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatMetadata(s)) + '\n');
@@ -89,7 +93,7 @@ program
 program
   .command('cat')
   .description('print rows (canonical JSON Lines with --json)')
-  .argument('<file>', 'Parquet file path or http(s) URL')
+  .argument('<file>', 'Parquet or Trevni file path, or a Parquet http(s) URL')
   .option('--columns <paths>', 'comma-separated column paths to read (a.b.c for nested)', columnList)
   .option('--offset <n>', 'skip the first n rows', count)
   .option('--limit <n>', 'print at most n rows', count)
@@ -99,7 +103,7 @@ program
 program
   .command('head')
   .description('print the first rows as a table')
-  .argument('<file>', 'Parquet file path or http(s) URL')
+  .argument('<file>', 'Parquet or Trevni file path, or a Parquet http(s) URL')
   .option('-n, --rows <n>', 'number of rows', count, 10)
   .option('--columns <paths>', 'comma-separated column paths to read', columnList)
   .option('--json', 'print canonical JSON Lines')

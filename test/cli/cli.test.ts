@@ -67,3 +67,14 @@ test('errors are one line on stderr with exit status 1', () => {
   assert.notEqual(usage.code, 0);
   assert.match(usage.err, /must be a non-negative whole number/);
 });
+
+test('Trevni files are detected by their magic: schema, meta, cat --json, head', () => {
+  const tiny = '../shared/trevni-corpus/tiny.trv';
+  // The values the corpus README decodes byte by byte from tiny.trv (x: 1,-2,300; s: ["a","bc"],[],["é"]; n: -1,64,0).
+  const cat = run('cat', tiny, '--json');
+  assert.equal(cat.code, 0, cat.err);
+  assert.equal(cat.out, '{"x":1,"s":[{"$value":"a","n":-1},{"$value":"bc","n":64}]}\n{"x":-2,"s":[]}\n{"x":300,"s":[{"$value":"é","n":0}]}\n');
+  assert.match(run('schema', tiny).out, /^x: int\ns: string\[\]\n  n: int\n$/);
+  assert.equal(JSON.parse(run('meta', tiny, '--json').out).rows, 3);
+  assert.match(run('head', tiny, '-n', '1').out, /^x\s+s\n/);
+});

@@ -1,0 +1,105 @@
+/** The inspection commands for Trevni files (detected by their magic): schema, meta, cat, head. */
+import { open } from 'node:fs/promises';
+import { fileSource } from '../node/file-source.js';
+import { TrevniReader } from '../trevni/index.js';
+import { Output } from './output.js';
+import { renderRecord, renderTable, renderValue } from './render.js';
+
+/** True when the file starts with Trevni's magic `Trv` + version byte 2. */
+export async function isTrevni(path: string): Promise<boolean> {
+  if (/^https?:\/\//i.test(path)) return false;
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch {
+    return false; // the Parquet path reports the open error
+  }
+  try {
+    const b = new Uint8Array(4);
+    const { bytesRead } = await fh.read(b, 0, 4, 0);
+    return bytesRead === 4 && b[0] === 0x54 && b[1] === 0x72 && b[2] === 0x76 && b[3] === 0x02;
+  } finally {
+    await fh.close();
+  }
+}
+
+export async function withTrevni(path: string, fn: (r: TrevniReader) => Promise<void>): Promise<void> {
+  const source = await fileSource(path);
+  let reader: TrevniReader;
+  try {
+    reader = await TrevniReader.open(source);
+  } catch (e) {
+    await source.close?.();
+    throw e;
+  }
+  try {
+    await fn(reader);
+  } finally {
+    await reader.close();
+  }
+}
+
+/** One line per column: name, type and flags, indented under its parent. */
+export function trevniSchema(r: TrevniReader): string {
+  const depth = (i: number): number => (r.columns[i]!.parentIndex < 0 ? 0 : 1 + depth(r.columns[i]!.parentIndex));
+  return r.columns
+    .map((c) => `${'  '.repeat(depth(c.index))}${c.name}: ${c.type}${c.array ? '[]' : ''}${c.hasIndexValues ? ' (values)' : ''}`)
+    .join('\n');
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A metadata value as text when it is UTF-8, else as hex. */
+function text(value: Uint8Array): string {
+  try {
+    return strictUtf8.decode(value);
+  } catch {
+    return renderValue(value);
+  }
+}
+
+export async function trevniMeta(r: TrevniReader, json: boolean): Promise<string> {
+  const columns = [];
+  for (const c of r.columns) {
+    const blocks = await r.blocks(c.index);
+    columns.push({
+      name: c.name, type: c.type, array: c.array, parent: c.parent, codec: c.codec, checksum: c.checksum,
+      blocks: blocks.length, compressedSize: blocks.reduce((n, b) => n + b.compressedSize, 0), uncompressedSize: blocks.reduce((n, b) => n + b.uncompressedSize, 0),
+    });
+  }
+  const summary = {
+    format: 'trevni', rows: r.rowCount, columns: columns.length, fileLength: r.fileLength,
+    metadata: Object.fromEntries(r.metadata.map((m) => [m.key, text(m.value)])),
+    columnChunks: columns,
+  };
+  if (json) return JSON.stringify(summary, null, 2);
+  const out = [`format:   trevni`, `rows:     ${r.rowCount}`, `columns:  ${columns.length}`, `size:     ${r.fileLength} bytes`];
+  for (const [k, v] of Object.entries(summary.metadata)) out.push(`  ${k}: ${v.length > 200 ? v.slice(0, 200) + '…' : v}`);
+  for (const c of columns) {
+    out.push(`${c.name}: ${c.type}${c.array ? '[]' : ''}${c.parent ? ` (in ${c.parent})` : ''} ${c.codec}/${c.checksum}, ${c.blocks} blocks, ${c.compressedSize} / ${c.uncompressedSize} bytes`);
+  }
+  return out.join('\n');
+}
+
+export async function trevniCat(r: TrevniReader, opts: { columns?: string[]; offset?: number; limit?: number; json?: boolean }, table: boolean): Promise<void> {
+  const out = new Output();
+  const read = { from: opts.offset, limit: opts.limit, columns: opts.columns };
+  if (opts.json) {
+    for await (const line of r.canonicalRows(read)) await out.line(line);
+  } else if (table) {
+    const rows: Record<string, unknown>[] = [];
+    for await (const row of r.rows(read)) rows.push(row);
+    const names = rows.length ? Object.keys(rows[0]!) : r.roots.map((i) => r.columns[i]!.name);
+    await out.line(renderTable(names, rows));
+  } else {
+    let first = true;
+    for await (const row of r.rows(read)) {
+      if (!first) await out.line('');
+      first = false;
+      await out.line(renderRecord(row));
+    }
+  }
+  await out.flush();
+}
+
+export { renderValue };
