@@ -1,3 +1,4 @@
+import { CorruptFileError } from '../../src/errors.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -53,4 +54,21 @@ Module._load = function (request, ...rest) {
   const r = spawnSync(process.execPath, ['--require', blocker, '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout.trim(), 'xxxxx true true');
+});
+
+test('native snappy: round trip, cross-checked with the portable codec, and typed errors on bad input', async () => {
+  const { createNodeSnappy } = await import('../../src/node/codecs.js');
+  const { createSnappy } = await import('../../src/codecs/snappy.js');
+  const native = createNodeSnappy();
+  assert.ok(native, 'the snappy package has a binary for this platform');
+  const portable = createSnappy();
+  const data = new TextEncoder().encode('abcabcabc-'.repeat(5000) + 'tail');
+  assert.deepEqual(native.decompress(portable.compress(data), data.length), data);
+  assert.deepEqual(portable.decompress(native.compress(data), data.length), data);
+  const c = native.compress(data);
+  assert.throws(() => native.decompress(c, data.length + 1), (e: unknown) => e instanceof CorruptFileError);
+  // A preamble claiming 4 GiB must be refused before anything is allocated.
+  assert.throws(() => native.decompress(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0x0f, 0, 1, 2), 10), (e: unknown) => e instanceof CorruptFileError);
+  const garbage = Uint8Array.of(10, 0xfe, 0xff, 0xff, 0xff, 1, 2);
+  assert.throws(() => native.decompress(garbage, 10), (e: unknown) => e instanceof CorruptFileError);
 });
