@@ -1,5 +1,5 @@
 import { CorruptFileError } from '../errors.js';
-import type { ListPlan, MapPlan, Plan, RecordPlan, StructPlan } from './plan.js';
+import type { MapPlan, Plan, RecordPlan, StructPlan } from './plan.js';
 
 /** One leaf column as the assembler sees it: levels plus a way to fetch the i-th non-null value. */
 export interface LeafColumn {
@@ -42,20 +42,164 @@ function makeObject(names: readonly string[], values: unknown[]): Record<string,
   return o;
 }
 
+/** A JS property key for `name` in an object literal: `__proto__` is computed, so it becomes an own property. */
+function literalKey(name: string): string {
+  return name === '__proto__' ? '["__proto__"]' : JSON.stringify(name);
+}
+
+/**
+ * Object builders are generated code where the runtime allows it: an object
+ * literal per record shape gives every row the same hidden class in one
+ * allocation, far cheaper than adding properties one by one. Field names go
+ * in only through `literalKey` (JSON.stringify); every builder has a closure
+ * twin for runtimes without `new Function` (a Content-Security-Policy
+ * without 'unsafe-eval', --disallow-code-generation-from-strings).
+ */
+let canCompile = true;
+/** Compiled factories by text: row groups (and files) of one schema share them. */
+const factories = new Map<string, Function>();
+
+/** `new Function(...params, source)`, cached; undefined when code generation is not allowed. */
+function compile(params: string[], source: string): Function | undefined {
+  if (!canCompile) return undefined;
+  const key = `${params.join(',')}\n${source}`;
+  let f = factories.get(key);
+  if (f === undefined) {
+    try {
+      f = new Function(...params, source);
+    } catch (e) {
+      if (e instanceof EvalError) canCompile = false;
+      return undefined; // anything else: this builder uses its closure twin
+    }
+    if (factories.size >= 256) factories.clear();
+    factories.set(key, f);
+  }
+  return f;
+}
+
 /** Hook for group kinds the generic assembler does not know how to turn into a value (variants). */
 export type StructFinisher = (plan: StructPlan, value: Record<string, unknown>) => unknown;
+
+const LEAF = 0;
+const STRUCT = 1;
+const LIST = 2;
+const MAP = 3;
+const VARIANT = 4;
+
+/**
+ * A plan node prepared for the general path: one object shape for every
+ * kind (so field reads stay monomorphic), with its object builder attached.
+ */
+interface Node {
+  t: number;
+  plan: Plan;
+  def: number;
+  nullable: boolean;
+  first: number;
+  width: number;
+  /** Lists and maps: the level at which they have an element, and the repetition level that continues them. */
+  elementDef: number;
+  rep: number;
+  /** Lists: the element. */
+  element: Node | null;
+  /** Structs: builds the struct; maps: one {key, value} entry; variants: the parts object. */
+  build: NodeBuilder | null;
+}
+
+/** Reads the fields of a struct (through `asm.readNode`, in field order) and returns the object. */
+type NodeBuilder = (asm: RecordAssembler) => unknown;
+
+function node(plan: Plan, t: number, elementDef: number, rep: number, element: Node | null, build: NodeBuilder | null): Node {
+  return { t, plan, def: plan.def, nullable: plan.nullable, first: plan.first, width: plan.width, elementDef, rep, element, build };
+}
+
+function prepare(p: Plan): Node {
+  switch (p.t) {
+    case 'leaf':
+      return node(p, LEAF, 0, 0, null, null);
+    case 'struct':
+      return node(p, STRUCT, 0, 0, null, structBuilder(p.fields.map((f) => f.name), p.fields.map((f) => prepare(f.plan))));
+    case 'list':
+      return node(p, LIST, p.elementDef, p.rep, prepare(p.element), null);
+    case 'map':
+      return node(p, MAP, p.elementDef, p.rep, null, entryBuilder(p));
+    case 'variant':
+      return node(p, VARIANT, 0, 0, null, structBuilder(p.parts.fields.map((f) => f.name), p.parts.fields.map((f) => prepare(f.plan))));
+  }
+}
+
+/** Compiles `body` (which may use N0, N1... for `nodes`, O for an empty object) into a NodeBuilder, if allowed. */
+function compileBuilder(body: string, nodes: Node[]): NodeBuilder | undefined {
+  const decls = nodes.map((_, k) => `N${k} = N[${k}]`).concat('O = {}').join(', ');
+  const factory = compile(['N'], `"use strict";\nconst ${decls};\nreturn function build(a) {\n  ${body}\n};`);
+  return factory === undefined ? undefined : (factory as (nodes: Node[]) => NodeBuilder)(nodes);
+}
+
+/** Builders hold no assembler state, so the row groups of one read share them. */
+const roots = new WeakMap<RecordPlan, NodeBuilder>();
+
+function rootBuilder(plan: RecordPlan): NodeBuilder {
+  let root = roots.get(plan);
+  if (root === undefined) {
+    root = structBuilder(plan.fields.map((f) => f.name), plan.fields.map((f) => prepare(f.plan)));
+    roots.set(plan, root);
+  }
+  return root;
+}
+
+/** An object literal of the fields, read in order. */
+function structBuilder(names: string[], fields: Node[]): NodeBuilder {
+  const compiled = compileBuilder(`return {${names.map((n, k) => `${literalKey(n)}: a.readNode(N${k})`).join(', ')}};`, fields);
+  if (compiled !== undefined) return compiled;
+  return (asm) => {
+    const vals = new Array<unknown>(fields.length);
+    for (let k = 0; k < fields.length; k++) vals[k] = asm.readNode(fields[k]!);
+    return makeObject(names, vals);
+  };
+}
+
+/**
+ * One map entry: every field of the key/value group is read (in order, so
+ * all their levels are consumed), then the entry is {key, value}. A name
+ * that occurs twice takes its last field's value, and a projected-away key
+ * reads as a property of an empty object, as when the entry was an object.
+ */
+function entryBuilder(p: MapPlan): NodeBuilder {
+  const names = p.entry.fields.map((f) => f.name);
+  const fields = p.entry.fields.map((f) => prepare(f.plan));
+  const keyAt = names.lastIndexOf(p.keyName);
+  const valueAt = p.valueName === undefined ? -2 : names.lastIndexOf(p.valueName);
+  const pick = (at: number, name: string | undefined): string => (at >= 0 ? `v${at}` : at === -2 ? 'null' : `O[${JSON.stringify(name)}]`);
+  const reads = fields.map((_, k) => `const v${k} = a.readNode(N${k});`).join('\n  ');
+  const compiled = compileBuilder(`${reads}\n  return { key: ${pick(keyAt, p.keyName)}, value: ${pick(valueAt, p.valueName)} };`, fields);
+  if (compiled !== undefined) return compiled;
+  const empty: Record<string, unknown> = {};
+  return (asm) => {
+    const vals = new Array<unknown>(fields.length);
+    for (let k = 0; k < fields.length; k++) vals[k] = asm.readNode(fields[k]!);
+    const key = keyAt >= 0 ? vals[keyAt] : empty[p.keyName];
+    const value = valueAt >= 0 ? vals[valueAt] : valueAt === -2 ? null : empty[p.valueName!];
+    return { key, value };
+  };
+}
 
 /**
  * Rebuilds records from leaf columns (Dremel record assembly), one row at a
  * time. Each field reads its first leaf's next definition level to decide
  * null / empty / present; a repeated field keeps reading elements while that
  * leaf's next repetition level says the list goes on.
+ *
+ * Records without repeated fields take a faster path (FlatRows, below) that
+ * hands over to this one if the levels turn out to need it.
  */
 export class RecordAssembler {
   private readonly pos: Int32Array;
   private readonly vpos: Int32Array;
-  private readonly names: string[];
-  private readonly structNames = new Map<StructPlan, string[]>();
+  /** The general path's view of the plan, built on first use. */
+  private root: NodeBuilder | null = null;
+  /** List elements being gathered (see readRepeated). */
+  private readonly stack: unknown[] = [];
+  private top = 0;
   /** The fast path for records without repeated fields, or null (then or once it hands over). */
   private flat: FlatRows | null;
 
@@ -66,7 +210,6 @@ export class RecordAssembler {
   ) {
     this.pos = new Int32Array(cols.length);
     this.vpos = new Int32Array(cols.length);
-    this.names = plan.fields.map((f) => f.name);
     this.flat = isFlat(plan, cols) ? new FlatRows(plan, cols) : null;
   }
 
@@ -83,10 +226,9 @@ export class RecordAssembler {
       this.handOver();
     }
     this.startRow();
-    const fields = this.plan.fields;
-    const vals = new Array<unknown>(fields.length);
-    for (let i = 0; i < fields.length; i++) vals[i] = this.read(fields[i]!.plan);
-    return makeObject(this.names, vals);
+    this.top = 0;
+    const root = this.root ?? (this.root = rootBuilder(this.plan));
+    return root(this) as Record<string, unknown>;
   }
 
   /** Continues on the general path from the fast path's position: it finds and reports whatever stopped the fast path. */
@@ -126,21 +268,25 @@ export class RecordAssembler {
     for (let l = 0; l < this.cols.length; l++) {
       const c = this.cols[l]!;
       if (this.pos[l] !== c.length) {
-        throw new CorruptFileError(`column ${this.plan.leaves[l]!.path.join('.')} has ${c.length - this.pos[l]!} level entries beyond the last row`);
+        throw new CorruptFileError(`column ${this.path(l)} has ${c.length - this.pos[l]!} level entries beyond the last row`);
       }
       if (this.vpos[l] !== c.valueCount) {
-        throw new CorruptFileError(`column ${this.plan.leaves[l]!.path.join('.')} has ${c.valueCount} values but its levels define ${this.vpos[l]}`);
+        throw new CorruptFileError(`column ${this.path(l)} has ${c.valueCount} values but its levels define ${this.vpos[l]}`);
       }
     }
+  }
+
+  private path(l: number): string {
+    return this.plan.leaves[l]!.path.join('.');
   }
 
   private startRow(): void {
     for (let l = 0; l < this.cols.length; l++) {
       const c = this.cols[l]!;
       const p = this.pos[l]!;
-      if (p >= c.length) throw new CorruptFileError(`column ${this.plan.leaves[l]!.path.join('.')} ran out of values before the last row`);
+      if (p >= c.length) throw new CorruptFileError(`column ${this.path(l)} ran out of values before the last row`);
       if (c.rep !== null && c.rep[p] !== 0) {
-        throw new CorruptFileError(`column ${this.plan.leaves[l]!.path.join('.')} starts a row with repetition level ${c.rep[p]} (must be 0)`);
+        throw new CorruptFileError(`column ${this.path(l)} starts a row with repetition level ${c.rep[p]} (must be 0)`);
       }
     }
   }
@@ -148,90 +294,128 @@ export class RecordAssembler {
   private peekDef(l: number): number {
     const c = this.cols[l]!;
     const p = this.pos[l]!;
-    if (p >= c.length) throw new CorruptFileError(`column ${this.plan.leaves[l]!.path.join('.')} ran out of levels inside a row`);
+    if (p >= c.length) throw new CorruptFileError(`column ${this.path(l)} ran out of levels inside a row`);
     return c.def === null ? c.maxDef : c.def[p]!;
   }
 
-  /** Consumes one (null or empty) entry from every leaf under `p`. */
-  private skip(p: Plan): void {
-    for (let l = p.first; l < p.first + p.width; l++) {
+  /** Consumes one (null or empty) entry from every leaf under `n`. */
+  private skip(n: Node): void {
+    for (let l = n.first; l < n.first + n.width; l++) {
       const c = this.cols[l]!;
       const i = this.pos[l]!;
-      if (i >= c.length) throw new CorruptFileError(`column ${this.plan.leaves[l]!.path.join('.')} ran out of levels inside a row`);
+      if (i >= c.length) throw new CorruptFileError(`column ${this.path(l)} ran out of levels inside a row`);
       this.pos[l] = i + 1;
     }
   }
 
-  private read(p: Plan): unknown {
-    if (p.width === 0) return p.t === 'list' || p.t === 'map' ? [] : p.nullable ? null : {};
-    const d = this.peekDef(p.first);
-    if (d < p.def) {
-      if (!p.nullable) {
-        throw new CorruptFileError(`column ${this.plan.leaves[p.first]!.path.join('.')} has definition level ${d} where a required field needs ${p.def}`);
+  /** Reads one field's value. Internal: public only for the compiled builders. */
+  readNode(n: Node): unknown {
+    if (n.width === 0) return n.t === LIST || n.t === MAP ? [] : n.nullable ? null : {};
+    const d = this.peekDef(n.first);
+    if (d < n.def) {
+      if (!n.nullable) {
+        throw new CorruptFileError(`column ${this.path(n.first)} has definition level ${d} where a required field needs ${n.def}`);
       }
-      this.skip(p);
+      this.skip(n);
       return null;
     }
-    switch (p.t) {
-      case 'leaf': {
-        const l = p.first;
+    switch (n.t) {
+      case LEAF: {
+        const l = n.first;
         const c = this.cols[l]!;
         this.pos[l]!++;
-        if (d > c.maxDef) throw new CorruptFileError(`column ${p.leaf.path.join('.')} has definition level ${d} above its maximum ${c.maxDef}`);
+        if (d > c.maxDef) throw new CorruptFileError(`column ${this.path(l)} has definition level ${d} above its maximum ${c.maxDef}`);
         if (d !== c.maxDef) return null; // only reachable for a nullable leaf: d >= p.def = maxDef otherwise
         const v = this.vpos[l]!;
-        if (v >= c.valueCount) throw new CorruptFileError(`column ${p.leaf.path.join('.')} has fewer values than its levels define`);
+        if (v >= c.valueCount) throw new CorruptFileError(`column ${this.path(l)} has fewer values than its levels define`);
         this.vpos[l] = v + 1;
         return c.value(v);
       }
-      case 'struct':
-        return this.readStruct(p);
-      case 'list':
-      case 'map':
-        return this.readRepeated(p, d);
-      case 'variant': {
-        const parts = this.readStruct(p.parts);
-        return this.finishVariant ? this.finishVariant(parts, p) : parts;
+      case STRUCT:
+        return n.build!(this);
+      case LIST:
+      case MAP:
+        return this.readRepeated(n, d);
+      default: {
+        const parts = n.build!(this) as Record<string, unknown>;
+        return this.finishVariant ? this.finishVariant(parts, n.plan) : parts;
       }
     }
   }
 
-  private readStruct(p: StructPlan): Record<string, unknown> {
-    let names = this.structNames.get(p);
-    if (!names) this.structNames.set(p, (names = p.fields.map((f) => f.name)));
-    const vals = new Array<unknown>(p.fields.length);
-    for (let i = 0; i < p.fields.length; i++) vals[i] = this.read(p.fields[i]!.plan);
-    return makeObject(names, vals);
-  }
-
-  private readRepeated(p: ListPlan | MapPlan, d: number): unknown[] {
-    const out: unknown[] = [];
-    if (d < p.elementDef) {
-      this.skip(p);
-      return out;
+  private readRepeated(n: Node, d: number): unknown[] {
+    if (d < n.elementDef) {
+      this.skip(n);
+      return [];
     }
-    const f = p.first;
+    const f = n.first;
     const c = this.cols[f]!;
     const rep = c.rep;
-    if (rep === null) throw new CorruptFileError(`column ${this.plan.leaves[f]!.path.join('.')} is inside a list but has no repetition levels`);
-    for (;;) {
-      if (p.t === 'list') {
-        out.push(this.read(p.element));
-      } else {
-        const e = this.readStruct(p.entry);
-        out.push(makeObject(['key', 'value'], [e[p.keyName], p.valueName === undefined ? null : e[p.valueName]]));
+    if (rep === null) throw new CorruptFileError(`column ${this.path(f)} is inside a list but has no repetition levels`);
+    // Elements gather on a shared stack (lists nest, so each list owns the part above
+    // where it started) and leave it as one exact-size array.
+    const start = this.top;
+    const element = n.element;
+    if (element !== null && element.t === LEAF && element.width === 1) {
+      this.readLeafElements(element, c, rep, n.rep, n.elementDef);
+    } else {
+      for (;;) {
+        const v = element !== null ? this.readNode(element) : n.build!(this);
+        this.stack[this.top++] = v;
+        const i = this.pos[f]!;
+        if (i >= c.length) break;
+        const r = rep[i]!;
+        if (r !== n.rep) {
+          if (r > n.rep) throw new CorruptFileError(`column ${this.path(f)} has repetition level ${r} where at most ${n.rep} fits`);
+          break;
+        }
+        // Sibling leaves of the same list must agree that the list goes on.
+        if (this.peekDef(f) < n.elementDef) throw new CorruptFileError(`column ${this.path(f)} continues a list with an empty element`);
       }
-      const i = this.pos[f]!;
-      if (i >= c.length) break;
-      const r = rep[i]!;
-      if (r !== p.rep) {
-        if (r > p.rep) throw new CorruptFileError(`column ${this.plan.leaves[f]!.path.join('.')} has repetition level ${r} where at most ${p.rep} fits`);
-        break;
-      }
-      // Sibling leaves of the same list must agree that the list goes on.
-      if (this.peekDef(f) < p.elementDef) throw new CorruptFileError(`column ${this.plan.leaves[f]!.path.join('.')} continues a list with an empty element`);
     }
+    const out = this.stack.slice(start, this.top);
+    this.top = start;
     return out;
+  }
+
+  /** readRepeated's loop for a list of plain values (one leaf): readNode's leaf case, inlined. */
+  private readLeafElements(e: Node, c: LeafColumn, rep: ArrayLike<number>, listRep: number, elementDef: number): void {
+    const l = e.first;
+    const def = c.def;
+    const maxDef = c.maxDef;
+    const stack = this.stack;
+    let p = this.pos[l]!;
+    let v = this.vpos[l]!;
+    let top = this.top;
+    try {
+      for (;;) {
+        // p < c.length: the caller or the previous round checked.
+        const d = def === null ? maxDef : def[p]!;
+        if (d < e.def) {
+          if (!e.nullable) throw new CorruptFileError(`column ${this.path(l)} has definition level ${d} where a required field needs ${e.def}`);
+          stack[top++] = null;
+        } else if (d > maxDef) {
+          throw new CorruptFileError(`column ${this.path(l)} has definition level ${d} above its maximum ${maxDef}`);
+        } else if (d !== maxDef) {
+          stack[top++] = null;
+        } else {
+          if (v >= c.valueCount) throw new CorruptFileError(`column ${this.path(l)} has fewer values than its levels define`);
+          stack[top++] = c.value(v++);
+        }
+        p++;
+        if (p >= c.length) break;
+        const r = rep[p]!;
+        if (r !== listRep) {
+          if (r > listRep) throw new CorruptFileError(`column ${this.path(l)} has repetition level ${r} where at most ${listRep} fits`);
+          break;
+        }
+        if ((def === null ? maxDef : def[p]!) < elementDef) throw new CorruptFileError(`column ${this.path(l)} continues a list with an empty element`);
+      }
+    } finally {
+      this.pos[l] = p;
+      this.vpos[l] = v;
+      this.top = top;
+    }
   }
 }
 
@@ -325,7 +509,7 @@ class FlatRows {
   ) {
     this.vpos = new Int32Array(cols.length);
     this.counts = new Int32Array(cols.length);
-    this.rows = Math.min(...cols.map((c) => c.length));
+    this.rows = cols.reduce((m, c) => Math.min(m, c.length), Infinity);
     this.sources = cols.map(sourceOf);
     this.bufs = this.sources.map((s) => (s.t === 'buf' ? new Array<unknown>(BLOCK).fill(null) : []));
     this.guards = cols.map(() => []);
@@ -485,65 +669,38 @@ class FlatRows {
   }
 }
 
-/** A JS property key for `name` in an object literal: `__proto__` is computed, so it becomes an own property. */
-function literalKey(name: string): string {
-  return name === '__proto__' ? '["__proto__"]' : JSON.stringify(name);
-}
-
-/** null: not tried yet. */
-let canCompile: boolean | null = null;
-/** Compiled builder factories by source: files of one schema share them. */
 type Factory = (V: unknown[][], D: (ArrayLike<number> | null)[], A: (ArrayLike<unknown> | null)[], X: (ArrayLike<number> | null)[], req: Required) => RowBuilder;
-const compiled = new Map<string, Factory>();
 
-/**
- * The row builder for a flat plan: generated source (an object literal per
- * record and struct, names embedded with JSON.stringify) where code
- * generation is allowed, closures otherwise.
- */
+/** The row builder for a flat plan: an object literal per record and struct, reading each leaf as its Source says. */
 function rowBuilder(plan: RecordPlan, cols: LeafColumn[], sources: Source[], bufs: unknown[][], req: Required): RowBuilder {
-  if (canCompile !== false) {
-    const expr = (p: Plan): string => {
-      if (p.t === 'leaf') {
-        const l = p.first;
-        const c = cols[l]!;
-        const t = sources[l]!.t;
-        const value = t === 'array' ? `A${l}[r]` : t === 'dict' ? `A${l}[X${l}[r]]` : `V${l}[i]`;
-        if (p.nullable || c.def === null) return value;
-        return `(D${l}[r] < ${p.def} ? req(${l}, D${l}[r], ${p.def}) : ${value})`;
-      }
-      const s = p as StructPlan;
-      const body = `{${s.fields.map((f) => `${literalKey(f.name)}: ${expr(f.plan)}`).join(', ')}}`;
-      const l = s.first;
+  const expr = (p: Plan): string => {
+    if (p.t === 'leaf') {
+      const l = p.first;
       const c = cols[l]!;
-      if (c.def === null) {
-        // The first leaf is always defined at its maximum.
-        if (c.maxDef >= s.def) return body;
-        return s.nullable ? 'null' : `req(${l}, ${c.maxDef}, ${s.def})`;
-      }
-      if (s.def === 0) return body;
-      return `(D${l}[r] < ${s.def} ? ${s.nullable ? 'null' : `req(${l}, D${l}[r], ${s.def})`} : ${body})`;
-    };
-    const decls = cols.map((_, l) => `V${l} = V[${l}], D${l} = D[${l}], A${l} = A[${l}], X${l} = X[${l}]`).join(', ');
-    const source = `"use strict";\nconst ${decls};\nreturn function row(i, r) {\n  return {${plan.fields.map((f) => `${literalKey(f.name)}: ${expr(f.plan)}`).join(', ')}};\n};`;
-    let factory = compiled.get(source);
-    if (factory === undefined) {
-      try {
-        factory = new Function('V', 'D', 'A', 'X', 'req', source) as Factory;
-        canCompile = true;
-        if (compiled.size >= 256) compiled.clear();
-        compiled.set(source, factory);
-      } catch {
-        canCompile = false; // e.g. a Content-Security-Policy without 'unsafe-eval'
-      }
+      const t = sources[l]!.t;
+      const value = t === 'array' ? `A${l}[r]` : t === 'dict' ? `A${l}[X${l}[r]]` : `V${l}[i]`;
+      if (p.nullable || c.def === null) return value;
+      return `(D${l}[r] < ${p.def} ? req(${l}, D${l}[r], ${p.def}) : ${value})`;
     }
-    if (factory !== undefined) {
-      const A = sources.map((s) => (s.t === 'array' ? s.array : s.t === 'dict' ? s.dictionary : null));
-      const X = sources.map((s) => (s.t === 'dict' ? s.indices : null));
-      return factory(bufs, cols.map((c) => c.def), A, X, req);
+    const s = p as StructPlan;
+    const body = `{${s.fields.map((f) => `${literalKey(f.name)}: ${expr(f.plan)}`).join(', ')}}`;
+    const l = s.first;
+    const c = cols[l]!;
+    if (c.def === null) {
+      // The first leaf is always defined at its maximum.
+      if (c.maxDef >= s.def) return body;
+      return s.nullable ? 'null' : `req(${l}, ${c.maxDef}, ${s.def})`;
     }
-  }
-  return closureBuilder(plan, cols, sources, bufs, req);
+    if (s.def === 0) return body;
+    return `(D${l}[r] < ${s.def} ? ${s.nullable ? 'null' : `req(${l}, D${l}[r], ${s.def})`} : ${body})`;
+  };
+  const decls = cols.map((_, l) => `V${l} = V[${l}], D${l} = D[${l}], A${l} = A[${l}], X${l} = X[${l}]`).join(', ');
+  const fields = plan.fields.map((f) => `${literalKey(f.name)}: ${expr(f.plan)}`).join(', ');
+  const factory = compile(['V', 'D', 'A', 'X', 'req'], `"use strict";\nconst ${decls};\nreturn function row(i, r) {\n  return {${fields}};\n};`) as Factory | undefined;
+  if (factory === undefined) return closureBuilder(plan, cols, sources, bufs, req);
+  const A = sources.map((s) => (s.t === 'array' ? s.array : s.t === 'dict' ? s.dictionary : null));
+  const X = sources.map((s) => (s.t === 'dict' ? s.indices : null));
+  return factory(bufs, cols.map((c) => c.def), A, X, req);
 }
 
 /** The same builder as closures, for where `new Function` is not allowed. */

@@ -34,22 +34,33 @@ export function utf8Decode(data: Uint8Array, start: number, end: number): string
  */
 const WINDOW = 2048;
 
+/** For windows: throws on invalid UTF-8 (then values are decoded one by one) and keeps a U+FEFF. */
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /**
- * Value `i` of a byte-array column (value i is data[offsets[i] .. offsets[i + 1])) as text.
- * Built for reading values in order: runs of ASCII values are decoded a
- * window at a time, which is several times faster than a call per value;
- * any other window falls back to `utf8Decode` per value. Same strings either way.
+ * Value `i` of a byte-array column (value i is data[offsets[i] .. offsets[i + 1])) as text,
+ * the same string `utf8Decode` gives. Built for reading values in order:
+ * consecutive values are decoded a window at a time, which is several times
+ * faster than a call per value. A window of valid UTF-8 whose values each
+ * start on a character boundary (and none with a byte order mark, which a
+ * decode of the value alone drops) is cut at the values' UTF-16 positions;
+ * any other window falls back to `utf8Decode` per value.
  */
 export function utf8Column(data: Uint8Array, offsets: ArrayLike<number>): { at(i: number): string; fill(out: unknown[], from: number, count: number): void } {
   const n = offsets.length - 1;
   let lo = 0; // values [lo, hi) lie in the current window
   let hi = 0;
   let base = 0; // byte offset of the window's start
-  let text: string | null = null; // the window's text, or null when it is not plain ASCII
+  let text: string | null = null; // the window's text; null: decode value by value
+  /** Non-ASCII windows: the UTF-16 start of value i at units[i - lo] (and the end after the last); null when bytes and units agree. */
+  let units: Int32Array | null = null;
+  let unitsBuf = new Int32Array(0);
 
   function load(i: number): void {
     lo = i;
     base = offsets[i]!;
+    text = null;
+    units = null;
     let prev = offsets[i + 1]!;
     let ok = prev >= base;
     let j = i + 1;
@@ -62,35 +73,53 @@ export function utf8Column(data: Uint8Array, offsets: ArrayLike<number>): { at(i
     }
     hi = j;
     const end = offsets[j]!;
-    if (!ok || end > data.length || end - base <= SHORT) {
-      text = null;
+    if (!ok || base < 0 || end > data.length || (j - i > 1 && end - base <= SHORT)) return;
+    let s: string;
+    try {
+      s = strict.decode(data.subarray(base, end));
+    } catch {
+      return; // invalid somewhere: value by value, with U+FFFD where it belongs
+    }
+    if (s.length === end - base) {
+      text = s; // every byte was one character: ASCII
       return;
     }
-    const s = decoder.decode(data.subarray(base, end));
-    // Every non-ASCII sequence (or invalid byte) decodes to fewer UTF-16 units than it has bytes.
-    text = s.length === end - base ? s : null;
+    // A character starts at every byte that is not a continuation byte; one of four bytes takes two UTF-16 units.
+    if (unitsBuf.length < j - i + 1) unitsBuf = new Int32Array(Math.max(64, 2 * (j - i + 1)));
+    const u = unitsBuf;
+    let pos = 0;
+    for (let v = i; v < j; v++) {
+      const a = offsets[v]!;
+      const b = offsets[v + 1]!;
+      if (a < b) {
+        const first = data[a]!;
+        if ((first & 0xc0) === 0x80) return; // starts inside a character: invalid alone
+        if (first === 0xef && b - a >= 3 && data[a + 1] === 0xbb && data[a + 2] === 0xbf) return; // alone, its BOM would be dropped
+      }
+      u[v - i] = pos;
+      for (let k = a; k < b; k++) {
+        const c = data[k]!;
+        if ((c & 0xc0) !== 0x80) pos += c >= 0xf0 ? 2 : 1;
+      }
+    }
+    u[j - i] = pos;
+    if (pos !== s.length) return; // cannot happen for valid UTF-8; stay safe
+    text = s;
+    units = u;
   }
 
   function at(i: number): string {
     if (i < lo || i >= hi) {
-      if (i < 0 || i >= n) return utf8Decode(data, offsets[i]!, offsets[i + 1]!);
+      if (!(i >= 0 && i < n)) return utf8Decode(data, offsets[i]!, offsets[i + 1]!);
       load(i);
     }
-    return text === null ? utf8Decode(data, offsets[i]!, offsets[i + 1]!) : text.substring(offsets[i]! - base, offsets[i + 1]! - base);
+    if (text === null) return utf8Decode(data, offsets[i]!, offsets[i + 1]!);
+    if (units === null) return text.substring(offsets[i]! - base, offsets[i + 1]! - base);
+    return text.substring(units[i - lo]!, units[i - lo + 1]!);
   }
 
   function fill(out: unknown[], from: number, count: number): void {
-    for (let k = 0; k < count; k++) {
-      const i = from + k;
-      if (i >= hi || i < lo) {
-        if (i < 0 || i >= n) {
-          out[k] = utf8Decode(data, offsets[i]!, offsets[i + 1]!);
-          continue;
-        }
-        load(i);
-      }
-      out[k] = text === null ? utf8Decode(data, offsets[i]!, offsets[i + 1]!) : text.substring(offsets[i]! - base, offsets[i + 1]! - base);
-    }
+    for (let k = 0; k < count; k++) out[k] = at(from + k);
   }
 
   return { at, fill };
