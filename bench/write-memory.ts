@@ -1,7 +1,9 @@
 /**
- * Bounded memory while writing: streams records into a file until it passes
- * a size target (default 2 GiB) and samples peak RSS as the output grows.
- * A flat RSS column means the writer holds one row group, not the file.
+ * Bounded memory while writing: streams records one by one (`write()`, the
+ * per-record path the CLI uses; a nested list column keeps the shredder in
+ * play) into a file until it passes a size target (default 2 GiB), and
+ * records RSS each time a row group reaches the file. A flat RSS column
+ * means the writer holds one row group, not the file.
  *
  *   node --import tsx bench/write-memory.ts [targetMiB] [rowGroupMiB]
  */
@@ -27,13 +29,17 @@ let seed = 42;
 const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
 const words = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}${Math.floor(rand() * 1e9).toString(36)}`);
 
+const mib = (b: number) => (b / 2 ** 20).toFixed(0);
+const baseRss = process.memoryUsage().rss;
 const w = await openWriter(path, schema, { rowGroupSize, codec: 'SNAPPY', dictionary: false });
 const started = performance.now();
-let peak = 0;
 const samples: string[] = [];
-let next = 256 * 1024 * 1024;
+const rssAt: number[] = [];
 let rows = 0;
+let lastWritten = 0;
 const batch = 10_000;
+// The writer streams into a temp file beside the destination; its offset is the output so far (it moves a row group at a time).
+const written = () => (w as unknown as { offset: number }).offset;
 while (true) {
   for (let i = 0; i < batch; i++, rows++) {
     await w.write({
@@ -43,26 +49,24 @@ while (true) {
       tags: [words[(rand() * 5000) | 0]!, words[(rand() * 5000) | 0]!],
     });
   }
-  const rss = process.memoryUsage().rss;
-  peak = Math.max(peak, rss);
-  let written = 0;
-  try {
-    // The writer streams into a temp file beside the destination; its size is the output so far.
-    written = (w as unknown as { offset: number }).offset;
-  } catch {
-    written = 0;
+  const now = written();
+  if (now !== lastWritten) {
+    lastWritten = now;
+    const rss = process.memoryUsage().rss;
+    rssAt.push(rss);
+    const peak = process.resourceUsage().maxRSS * 1024;
+    samples.push(`| ${rssAt.length} | ${mib(now)} | ${rows.toLocaleString('en')} | ${mib(rss)} | ${mib(peak)} |`);
   }
-  if (written >= next) {
-    samples.push(`| ${(written / 2 ** 20).toFixed(0)} | ${rows.toLocaleString('en')} | ${(rss / 2 ** 20).toFixed(0)} | ${(peak / 2 ** 20).toFixed(0)} |`);
-    next += 256 * 1024 * 1024;
-  }
-  if (written >= target) break;
+  if (now >= target) break;
 }
 await w.close();
 const seconds = (performance.now() - started) / 1000;
 const size = statSync(path).size;
-console.log(`row group budget ${rowGroupSize / 2 ** 20} MiB; wrote ${rows.toLocaleString('en')} rows, ${(size / 2 ** 20).toFixed(0)} MiB in ${seconds.toFixed(1)} s (${(size / 2 ** 20 / seconds).toFixed(0)} MiB/s)`);
-console.log('| output MiB | rows | RSS MiB | peak RSS MiB |');
-console.log('| ---: | ---: | ---: | ---: |');
+const peak = process.resourceUsage().maxRSS * 1024;
+console.log(`row group budget ${rowGroupSize / 2 ** 20} MiB; wrote ${rows.toLocaleString('en')} rows, ${mib(size)} MiB in ${seconds.toFixed(1)} s (${(size / 2 ** 20 / seconds).toFixed(0)} MiB/s)`);
+console.log(`RSS before writing ${mib(baseRss)} MiB; after the first row group ${mib(rssAt[0] ?? 0)} MiB; after the last ${mib(rssAt.at(-1) ?? 0)} MiB; peak ${mib(peak)} MiB`);
+console.log('');
+console.log('| row groups written | output MiB | rows | RSS MiB | peak RSS so far MiB |');
+console.log('| ---: | ---: | ---: | ---: | ---: |');
 for (const s of samples) console.log(s);
 rmSync(path, { force: true });

@@ -204,19 +204,30 @@ export function encodePlain(w: ByteWriter, type: PhysicalType, values: Values, t
   } else if (type === 'BYTE_ARRAY') {
     if (!isByteArrays(values)) throw mismatch(type, values);
     const { data, offsets } = values;
-    const lengths = valueLengths(values);
-    const n = lengths.length;
-    const out = new Uint8Array(offsets[n]! - offsets[0]! + 4 * n);
-    const prefixes = new DataView(out.buffer);
+    const n = offsets.length - 1;
+    for (let i = 0; i < n; i++) {
+      if (offsets[i + 1]! < offsets[i]!) throw new InvalidArgumentError(`ByteArrays offsets decrease at value ${i}`);
+    }
+    // Straight into the writer's buffer: a length prefix, then the bytes, per value.
+    const out = claim(w, offsets[n]! - offsets[0]! + 4 * n);
+    const prefixes = new DataView(out.buffer, out.byteOffset, out.byteLength);
     const copier = new RangeCopier(out, data);
     for (let i = 0, p = 0; i < n; i++) {
-      const len = lengths[i]!;
+      const s = offsets[i]!;
+      const len = offsets[i + 1]! - s;
       prefixes.setInt32(p, len, true);
-      copier.copy(p + 4, offsets[i]!, len);
+      copier.copy(p + 4, s, len);
       p += 4 + len;
     }
-    w.bytes(out);
   } else {
     w.bytes(fixedWidthBytes(type, values, typeLength));
   }
+}
+
+/** `n` bytes appended to `w`, handed out to be filled in place (valid until the next write to `w`). */
+function claim(w: ByteWriter, n: number): Uint8Array {
+  w.reserve(n);
+  const at = w.length;
+  w.length += n;
+  return w.finish().subarray(at);
 }

@@ -137,13 +137,30 @@ export function encodeRleHybrid(w: ByteWriter, values: ArrayLike<number>, width:
   writeBitPacked(w, values, lit, end - lit, width);
 }
 
+/** Scratch for short bit-packed runs (see writeBitPacked). */
+const SMALL_RUN = new Uint8Array(64);
+
 function writeBitPacked(w: ByteWriter, values: ArrayLike<number>, from: number, n: number, width: number): void {
   if (n === 0) return;
   const groups = Math.ceil(n / 8);
   w.varUint(groups * 2 + 1);
-  const bytes = new Uint8Array(groups * width);
+  const size = groups * width;
+  if (size === 0) return;
+  if (size <= SMALL_RUN.length) {
+    // Short runs (level streams alternate many of them with repeats) go through a reused buffer, byte by byte: no views to allocate.
+    const bytes = SMALL_RUN;
+    packLsb(values, from, n, width, bytes, 0);
+    bytes.fill(0, Math.ceil((n * width) / 8), size);
+    for (let k = 0; k < size; k++) w.u8(bytes[k]!);
+    return;
+  }
+  // Packed straight into the writer's buffer; the last group's padding bytes (which the packer leaves alone) zeroed.
+  w.reserve(size);
+  const at = w.length;
+  w.length += size;
+  const bytes = w.finish().subarray(at);
   packLsb(values, from, n, width, bytes, 0);
-  w.bytes(bytes);
+  bytes.fill(0, Math.ceil((n * width) / 8));
 }
 
 function writeRepeated(w: ByteWriter, v: number, len: number, width: number): void {
@@ -157,11 +174,16 @@ function writeRepeated(w: ByteWriter, v: number, len: number, width: number): vo
 
 /** The length-prefixed form: 4-byte LE length, then the runs. */
 export function encodeRleHybridPrefixed(w: ByteWriter, values: ArrayLike<number>, width: number, start = 0, end = values.length): void {
-  const runs = new ByteWriter(Math.max(16, ((end - start) * width) >>> 3));
-  encodeRleHybrid(runs, values, width, start, end);
-  const bytes = runs.finish();
-  w.u32le(bytes.length);
-  w.bytes(bytes);
+  // The runs go straight after a placeholder length, which is filled in once their size is known.
+  const at = w.length;
+  w.u32le(0);
+  encodeRleHybrid(w, values, width, start, end);
+  const all = w.finish();
+  const length = all.length - at - 4;
+  all[at] = length & 0xff;
+  all[at + 1] = (length >>> 8) & 0xff;
+  all[at + 2] = (length >>> 16) & 0xff;
+  all[at + 3] = length >>> 24;
 }
 
 /** RLE-encoded BOOLEAN values (0/1 bytes), length-prefixed as data pages store them. */

@@ -9,6 +9,8 @@ export interface LeafSink {
   value(rep: number, v: unknown): void;
 }
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
 function describe(v: unknown): string {
   const t = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
   let s: string;
@@ -20,7 +22,8 @@ function describe(v: unknown): string {
   return `${s.length > 60 ? s.slice(0, 57) + '...' : s} (${t})`;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
+/** What the shredder takes as a record or a struct: an object that is not an array, a typed array, a Map or a Date. */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !ArrayBuffer.isView(v) && !(v instanceof Map) && !(v instanceof Date);
 }
 
@@ -31,27 +34,35 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  * an array of `{ key, value }`, a `Map`, or a plain object.
  */
 export class RecordShredder {
+  /** Field names from the record down to the field being shredded: path[0 .. depth). Only read for error messages. */
   private readonly path: string[] = [];
+  private depth = 0;
 
   constructor(private readonly plan: RecordPlan, private readonly sinks: LeafSink[]) {}
 
   shred(record: unknown): void {
     if (!isPlainObject(record)) throw new InvalidArgumentError(`a record must be an object, got ${describe(record)}`);
-    this.path.length = 0;
+    this.depth = 0;
     this.fields(this.plan.fields, record, 0);
   }
 
   private fields(fields: { name: string; plan: Plan }[], obj: Record<string, unknown>, rep: number): void {
-    for (const f of fields) {
-      this.path.push(f.name);
+    const d = this.depth++;
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i]!;
+      this.path[d] = f.name;
       // Own properties only: a field named `__proto__` or `toString` must not read the prototype.
-      this.field(f.plan, Object.prototype.hasOwnProperty.call(obj, f.name) ? obj[f.name] : undefined, rep);
-      this.path.pop();
+      this.field(f.plan, hasOwn.call(obj, f.name) ? obj[f.name] : undefined, rep);
     }
+    this.depth = d;
+  }
+
+  private pathText(): string {
+    return this.path.slice(0, this.depth).join('.');
   }
 
   private fail(expected: string, v: unknown): never {
-    throw new InvalidArgumentError(`field ${this.path.join('.')}: expected ${expected}, got ${describe(v)}`, { column: this.path.join('.') });
+    throw new InvalidArgumentError(`field ${this.pathText()}: expected ${expected}, got ${describe(v)}`, { column: this.pathText() });
   }
 
   private empty(p: Plan, rep: number, def: number): void {
@@ -70,7 +81,7 @@ export class RecordShredder {
         try {
           this.sinks[p.first]!.value(rep, v);
         } catch (e) {
-          if (e instanceof InvalidArgumentError) e.within({ column: this.path.join('.') });
+          if (e instanceof InvalidArgumentError) e.within({ column: this.pathText() });
           throw e;
         }
         return;

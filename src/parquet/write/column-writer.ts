@@ -9,7 +9,7 @@ import { encodeDeltaLengthByteArray } from '../../encodings/delta-length-byte-ar
 import { encodePlain } from '../../encodings/plain.js';
 import { bitWidth, encodeDictionaryIndices, encodeRleBooleans, encodeRleHybrid, encodeRleHybridPrefixed } from '../../encodings/rle.js';
 import { take } from '../../encodings/dictionary.js';
-import type { Values } from '../../encodings/types.js';
+import type { ByteArrays, Values } from '../../encodings/types.js';
 import { ValuesBuilder } from '../../encodings/values-builder.js';
 import { leafCoercer } from '../../schema/coerce.js';
 import type { LeafNode } from '../../schema/tree.js';
@@ -68,12 +68,85 @@ class Levels {
     }
     this.buf[this.length++] = v;
   }
+  /** `n` copies of `v`. */
+  pushRepeat(v: number, n: number): void {
+    if (this.length + n > this.buf.length) {
+      const next = new (this.buf.constructor as Uint8ArrayConstructor)(Math.max(this.length + n, this.buf.length * 2));
+      next.set(this.buf);
+      this.buf = next;
+    }
+    this.buf.fill(v, this.length, this.length + n);
+    this.length += n;
+  }
   view(): Uint8Array | Uint16Array {
     return this.buf.subarray(0, this.length);
   }
 }
 
+/** Dictionary indices of the page being filled: a growable Int32Array (a JS array of numbers would be boxed and copied for encoding). */
+class Indices {
+  buf = new Int32Array(1024);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.buf.length) {
+      const next = new Int32Array(this.buf.length * 2);
+      next.set(this.buf);
+      this.buf = next;
+    }
+    this.buf[this.length++] = v;
+  }
+  view(): Int32Array {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+/**
+ * One scratch buffer for the raw (uncompressed) bytes of a page, shared by
+ * every column: pages are encoded synchronously, one at a time, and the
+ * codec copies what it keeps. Dropped after an unusually large page so it
+ * does not pin that memory.
+ */
+let scratchWriter: ByteWriter | null = null;
+const SCRATCH_KEEP = 8 * 1024 * 1024;
+
+function takeScratch(size: number): ByteWriter {
+  const w = scratchWriter ?? new ByteWriter(Math.max(64 * 1024, size));
+  scratchWriter = null;
+  w.reset();
+  w.reserve(size);
+  return w;
+}
+
+function giveScratch(w: ByteWriter): void {
+  if (w.length <= SCRATCH_KEEP) scratchWriter = w;
+}
+
 const latin1 = new TextDecoder('latin1');
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * Columns whose common JS values are stored as they are once type- and
+ * range-checked: DOUBLE numbers, INT32 int32 numbers, INT64 bigints (plain
+ * signed integers and timestamps), booleans. Other values of these columns
+ * (a bigint for an INT32, a Date for a timestamp...) take the coercer.
+ */
+type FastKind = 'f64' | 'i32' | 'i64' | 'bool';
+
+function fastKind(leaf: LeafNode): FastKind | null {
+  const k = leaf.kind;
+  switch (leaf.physicalType) {
+    case 'DOUBLE': return k.kind === 'float' ? 'f64' : null;
+    case 'INT32': return k.kind === 'int' && k.signed && k.bitWidth === 32 ? 'i32' : null;
+    case 'INT64': return (k.kind === 'int' && k.signed && k.bitWidth === 64) || k.kind === 'timestamp' ? 'i64' : null;
+    case 'BOOLEAN': return k.kind === 'boolean' ? 'bool' : null;
+    default: return null;
+  }
+}
+
+/** Rows the last page's bytes per row count for in a page's size estimate (see roomRows). */
+const PRIOR_ROWS = 64;
 
 /**
  * Buffers one leaf column of the current row group: levels and values of the
@@ -86,6 +159,7 @@ export class ColumnWriter implements LeafSink {
   private readonly maxDef: number;
   private readonly coerce: (v: unknown) => number | bigint | boolean | Uint8Array;
   private readonly isString: boolean;
+  private readonly fast: FastKind | null;
   /** Plain values of the current page (when not dictionary-encoding). */
   private values: ValuesBuilder;
   /** Dictionary state: values by key, their order, and the current page's indices. */
@@ -95,7 +169,7 @@ export class ColumnWriter implements LeafSink {
   /** The key of each dictionary entry, so entries of a rolled-back record can be removed. */
   private dictKeyOf: { bytes: boolean; key: unknown }[] = [];
   private dict: ValuesBuilder;
-  private indices: number[] = [];
+  private indices = new Indices();
   private useDictionary: boolean;
   private decidedDictionary = false;
   private pageRows = 0;
@@ -107,13 +181,19 @@ export class ColumnWriter implements LeafSink {
   private pagesBytes = 0;
   private totalValues = 0;
   private uncompressedBytes = 0;
+  /** Bytes per row of the last page (before compression), to size slices before the current page has rows. */
+  private lastRowBytes = 0;
 
-  constructor(readonly leaf: LeafNode, private readonly opts: ColumnOptions) {
+  /**
+   * @param flushed a counter shared by the writer's columns: bytes of the pages they have encoded (the writer resets it per row group)
+   */
+  constructor(readonly leaf: LeafNode, private readonly opts: ColumnOptions, private readonly flushed: { bytes: number } = { bytes: 0 }) {
     this.maxDef = leaf.defLevel;
     this.def = leaf.defLevel > 0 ? new Levels(leaf.defLevel > 255) : null;
     this.rep = leaf.repLevel > 0 ? new Levels(leaf.repLevel > 255) : null;
     this.coerce = leafCoercer(leaf);
     this.isString = leaf.kind.kind === 'string' && leaf.physicalType === 'BYTE_ARRAY';
+    this.fast = fastKind(leaf);
     this.values = new ValuesBuilder(leaf.physicalType);
     this.dict = new ValuesBuilder(leaf.physicalType);
     this.useDictionary = opts.dictionary && leaf.physicalType !== 'BOOLEAN';
@@ -167,30 +247,192 @@ export class ColumnWriter implements LeafSink {
     this.indices.push(idx);
   }
 
+  /** A string's dictionary index, adding it when new. */
+  private stringIndex(v: string): number {
+    let idx = this.dictKeys.get(v);
+    if (idx === undefined) {
+      idx = this.dict.length;
+      this.dictKeys.set(v, idx);
+      this.dictKeyOf.push({ bytes: false, key: v });
+      this.dict.pushString(v);
+    }
+    return idx;
+  }
+
   /**
    * Appends rows start..end of a flat column. A typed array of the column's
    * own storage type is copied in one go when no value needs a dictionary
-   * lookup or a null check.
+   * lookup; anything else goes value by value, in a loop specialised for
+   * strings (the common case of a JS array).
    */
   appendColumn(values: ArrayLike<unknown>, start: number, end: number): void {
     const required = this.maxDef === 0;
-    if (required && !this.useDictionary && ArrayBuffer.isView(values) && sameStorage(values, this.leaf)) {
+    const n = end - start;
+    if (!this.useDictionary && ArrayBuffer.isView(values) && sameStorage(values, this.leaf)) {
       this.values.pushAll((values as unknown as Int32Array).subarray(start, end));
-      this.pageRows += end - start;
+      // A typed array holds no nulls: every entry is present.
+      this.def?.pushRepeat(this.maxDef, n);
+      this.pageRows += n;
       return;
     }
+    const def = this.def;
+    const maxDef = this.maxDef;
+    const dictionary = this.useDictionary;
+    const builder = this.values;
+    if (this.isString && !dictionary && Array.isArray(values) && this.appendPlainStrings(values, start, end)) return;
+    const coerce = this.coerce;
+    const fast = dictionary ? null : this.fast;
+    let i = start;
+    try {
+      for (; i < end; i++) {
+        // The common values of a numeric or boolean column go through a loop of their own, up to the first it cannot take.
+        if (fast !== null && (i = this.appendNumbers(fast, values, i, end)) === end) break;
+        const v = values[i];
+        if (typeof v === 'string' && this.isString) {
+          if (dictionary) this.indices.push(this.stringIndex(v));
+          else builder.pushString(v);
+        } else if (v === null || v === undefined) {
+          if (required) throw new InvalidArgumentError('expected a value (the column is required)');
+          def!.push(0);
+          this.pageNulls++;
+          continue;
+        } else {
+          const physical = coerce(v);
+          if (dictionary) this.addToDictionary(undefined, physical);
+          else builder.push(physical);
+        }
+        if (def) def.push(maxDef);
+      }
+    } catch (e) {
+      this.failedRow = i;
+      if (e instanceof ParquetryError) throw new InvalidArgumentError(`row ${i}: ${e.detail}`, { column: this.leaf.path.join('.') });
+      throw e;
+    } finally {
+      // Rows appended before a failure are counted too, so a rollback to the mark finds the page as it left it.
+      this.pageRows += i - start;
+    }
+  }
+
+  /**
+   * Appends values[i..end) of a numeric or boolean column written plain,
+   * as long as they are nulls or values that need no conversion but a type
+   * and range check (the checks the coercer makes, inlined): straight into
+   * the value buffer. Gives the index of the first value left to the
+   * general path (`end` when none).
+   */
+  private appendNumbers(fast: FastKind, values: ArrayLike<unknown>, i: number, end: number): number {
+    const def = this.def;
+    const maxDef = this.maxDef;
+    const b = this.values;
+    const out = b.room(end - i);
+    let n = b.length;
+    let nulls = 0;
+    for (; i < end; i++) {
+      const v = values[i];
+      if (v === null || v === undefined) {
+        if (!def) break; // a required column: the general path reports it
+        def.push(0);
+        nulls++;
+        continue;
+      }
+      if (fast === 'f64') {
+        if (typeof v !== 'number') break;
+        (out as Float64Array)[n++] = v;
+      } else if (fast === 'i32') {
+        if (typeof v !== 'number' || (v | 0) !== v) break;
+        (out as Int32Array)[n++] = v;
+      } else if (fast === 'i64') {
+        if (typeof v !== 'bigint' || v < INT64_MIN || v > INT64_MAX) break;
+        (out as BigInt64Array)[n++] = v;
+      } else {
+        if (typeof v !== 'boolean') break;
+        (out as Uint8Array)[n++] = v ? 1 : 0;
+      }
+      if (def) def.push(maxDef);
+    }
+    b.length = n;
+    this.pageNulls += nulls;
+    return i;
+  }
+
+  /**
+   * The fast path for plain (not dictionary) string columns: a slice of
+   * strings and nulls, all ASCII, is encoded in one call. False, with
+   * nothing appended, for anything else (which then goes value by value).
+   */
+  private appendPlainStrings(values: unknown[], start: number, end: number): boolean {
+    const required = this.maxDef === 0;
+    let units = 0;
+    let nulls = 0;
     for (let i = start; i < end; i++) {
       const v = values[i];
-      try {
-        if (v === null || v === undefined) {
-          if (required) throw new InvalidArgumentError('expected a value (the column is required)');
-          this.level(0, 0);
-        } else this.value(0, v);
-      } catch (e) {
-        if (e instanceof ParquetryError) throw new InvalidArgumentError(`row ${i}: ${e.detail}`, { column: this.leaf.path.join('.') });
-        throw e;
-      }
+      if (typeof v === 'string') units += v.length;
+      else if ((v === null || v === undefined) && !required) nulls++;
+      else return false;
     }
+    if (!this.values.pushAsciiStrings(values, start, end, units)) return false;
+    const def = this.def;
+    if (def) {
+      if (nulls === 0) def.pushRepeat(this.maxDef, end - start);
+      else for (let i = start; i < end; i++) def.push(typeof values[i] === 'string' ? this.maxDef : 0);
+    }
+    this.pageNulls += nulls;
+    this.pageRows += end - start;
+    return true;
+  }
+
+  /**
+   * After `n` rows appended since mark() (and before endRecord()): how many
+   * of them the page had room for, at their average size, when they took it
+   * past its size limit; `n` when they did not. A slice of rows much larger
+   * than the ones before it is then taken again, shorter.
+   */
+  rowsWithinPage(n: number): number {
+    if (n <= 1) return n;
+    const m = this.markAt;
+    let k = n;
+    const bytes = this.pageBytes();
+    if (bytes > this.opts.pageSize) {
+      const levels = (m[0]! + m[1]!) / 4;
+      const before = this.useDictionary
+        ? levels + (m[3]! * Math.max(1, 32 - Math.clz32(m[5]!))) / 8
+        : levels + this.values.byteSizeAt(m[2]!);
+      k = Math.min(k, fitting(n, before, bytes, this.opts.pageSize));
+    }
+    // The dictionary too: its page is written whole, however far past its limit a slice took it.
+    if (this.useDictionary && this.dict.byteSize > this.opts.dictionaryPageSize) {
+      k = Math.min(k, fitting(n, this.dict.byteSizeAt(m[5]!), this.dict.byteSize, this.opts.dictionaryPageSize));
+    }
+    return k;
+  }
+
+  /** The row at which the last appendColumn() failed. */
+  failedRow = -1;
+
+  /**
+   * About how many more rows this column takes before its page (or its
+   * dictionary) is full, judged from the bytes per row so far and halved, so
+   * the rows before a limit arrive in ever smaller slices and pages end near
+   * their limits even though they are only cut between slices. At least 1.
+   */
+  roomRows(): number {
+    let room = this.opts.pageRowLimit - this.pageRows;
+    const bytes = this.pageBytes();
+    let rate: number;
+    if (this.lastRowBytes > 0) {
+      // The last page's rate stands for PRIOR_ROWS rows: a few odd rows at the start of a page do not swing the estimate.
+      rate = (bytes + this.lastRowBytes * PRIOR_ROWS) / (this.pageRows + PRIOR_ROWS);
+    } else {
+      // The first page: slices at most double until the rate is known from enough rows.
+      rate = this.pageRows > 0 ? bytes / this.pageRows : 0;
+      room = Math.min(room, Math.max(1, this.pageRows));
+    }
+    if (rate > 0) room = Math.min(room, Math.floor((this.opts.pageSize - bytes) / rate / 2));
+    if (this.useDictionary && this.dict.length > 0) {
+      const dictRate = this.dict.byteSize / (this.chunkRows + this.pageRows);
+      room = Math.min(room, Math.floor((this.opts.dictionaryPageSize - this.dict.byteSize) / dictRate / 2));
+    }
+    return room > 1 ? room : 1;
   }
 
   // ---- record boundaries ----
@@ -231,20 +473,25 @@ export class ColumnWriter implements LeafSink {
     return this.pagesBytes + this.pageBytes() + (this.useDictionary ? this.dict.byteSize : 0);
   }
 
+  /** An estimate of the page being filled, encoded: levels at 2 bits, indices at the dictionary's bit width. Cheap: it is asked after every record. */
   private pageBytes(): number {
     const levels = (this.def?.length ?? 0) / 4 + (this.rep?.length ?? 0) / 4;
-    if (this.useDictionary) return levels + this.indices.length * Math.max(1, bitWidth(this.dict.length)) / 8;
+    if (this.useDictionary) return levels + (this.indices.length * Math.max(1, 32 - Math.clz32(this.dict.length))) / 8;
     return levels + this.values.byteSize;
   }
 
-  /** Called after each record that shredded without error: cuts a page when it is full. */
+  /**
+   * Called after each record (or slice of rows) that went in without error:
+   * cuts a page when it is full, and marks where the next record starts.
+   */
   endRecord(): void {
     if (this.useDictionary && this.dict.byteSize > this.opts.dictionaryPageSize) {
       this.flushPage();
       this.useDictionary = false; // the dictionary is full: later pages are plain (or the chosen encoding)
-      return;
+    } else if (this.pageRows >= this.opts.pageRowLimit || this.pageBytes() >= this.opts.pageSize) {
+      this.flushPage();
     }
-    if (this.pageRows >= this.opts.pageRowLimit || this.pageBytes() >= this.opts.pageSize) this.flushPage();
+    this.mark();
   }
 
   /** Encodes the page being filled, if it has any entries. */
@@ -252,11 +499,13 @@ export class ColumnWriter implements LeafSink {
     const entries = this.def?.length ?? this.rep?.length ?? (this.useDictionary ? this.indices.length : this.values.length);
     if (entries === 0) return;
     if (this.useDictionary && !this.decidedDictionary) this.decideDictionary();
-    const w = new ByteWriter(Math.max(1024, this.pageBytes() * 1.1));
+    const rawEstimate = this.pageBytes();
+    this.lastRowBytes = this.pageRows > 0 ? rawEstimate / this.pageRows : this.lastRowBytes;
+    const w = takeScratch(Math.ceil(rawEstimate * 1.1) + 1024);
     let encoding: Encoding;
     const writeValues = () => {
       if (this.useDictionary) {
-        encodeDictionaryIndices(w, this.indices, this.dict.length);
+        encodeDictionaryIndices(w, this.indices.view(), this.dict.length);
         encoding = 'RLE_DICTIONARY';
       } else {
         encoding = this.opts.encoding;
@@ -270,7 +519,7 @@ export class ColumnWriter implements LeafSink {
     // Statistics are taken over the finished page: rolled-back records are gone by now, so the bounds are exact.
     const stats = this.opts.statistics ? this.pageStats : undefined;
     if (stats) {
-      if (this.useDictionary) stats.addIndexed(this.dict.values(), this.indices, 0, this.indices.length);
+      if (this.useDictionary) stats.addIndexed(this.dict.values(), this.indices.view(), 0, this.indices.length);
       else stats.addRange(this.values.values(), 0, this.values.length);
       stats.nullCount = this.pageNulls;
     }
@@ -307,6 +556,7 @@ export class ColumnWriter implements LeafSink {
         },
       };
     }
+    giveScratch(w);
     this.addPage(header, body, header.type as EncodedPage['type'], encoding!, numRows, stats);
     this.totalValues += numValues;
     if (stats) this.chunkStats.merge(stats);
@@ -327,11 +577,11 @@ export class ColumnWriter implements LeafSink {
    */
   private decideDictionary(): void {
     this.decidedDictionary = true;
-    const plainSize = this.indices.length === 0 ? 0 : plainByteSize(this.dict, this.indices);
+    const plainSize = this.indices.length === 0 ? 0 : plainByteSize(this.dict, this.indices.view());
     const dictSize = this.dict.byteSize + Math.ceil((this.indices.length * Math.max(1, bitWidth(this.dict.length))) / 8);
     if (dictSize < plainSize) return;
     this.useDictionary = false;
-    const dense = take(this.dict.values(), Int32Array.from(this.indices));
+    const dense = take(this.dict.values(), this.indices.view());
     this.values.reset();
     pushValues(this.values, dense);
     this.indices.length = 0;
@@ -345,9 +595,12 @@ export class ColumnWriter implements LeafSink {
     this.dict.reset();
   }
 
+  /** The page body to keep: never a view of `raw`, which is the shared scratch buffer. */
   private compress(raw: Uint8Array): Uint8Array {
     if (this.opts.codec === null) return raw.slice();
-    return this.opts.codec.compress(raw, this.opts.level);
+    const out = this.opts.codec.compress(raw, this.opts.level);
+    // A codec may hand back its input (a registered pass-through codec, say): keep a copy then.
+    return out.buffer === raw.buffer ? out.slice() : out;
   }
 
   private addPage(header: PageHeader, body: Uint8Array, type: EncodedPage['type'], encoding: Encoding, numRows: number, stats?: StatsBuilder): void {
@@ -357,6 +610,7 @@ export class ColumnWriter implements LeafSink {
     const h = hw.finish().slice();
     this.pages.push({ header: h, body, type, encoding, numRows, firstRow: this.chunkRows, stats });
     this.pagesBytes += h.length + body.length;
+    this.flushed.bytes += h.length + body.length;
     this.uncompressedBytes += h.length + header.uncompressedPageSize;
   }
 
@@ -406,6 +660,7 @@ export class ColumnWriter implements LeafSink {
       encodingStats: [...stats.values()],
     };
     this.resetChunk();
+    this.mark();
     return { pages, meta, byteLength };
   }
 
@@ -422,18 +677,30 @@ export class ColumnWriter implements LeafSink {
   }
 }
 
+/** Of `n` rows that took a size from `before` to `after`, how many fit under `limit` at their average size (at least 1). */
+function fitting(n: number, before: number, after: number, limit: number): number {
+  if (before >= limit) return 1;
+  const k = Math.ceil((limit - before) / ((after - before) / n));
+  return k >= n ? n : k > 1 ? k : 1;
+}
+
 function countBelow(levels: ArrayLike<number>, max: number): number {
   let n = 0;
   for (let i = 0; i < levels.length; i++) if (levels[i]! < max) n++;
   return n;
 }
 
-function plainByteSize(dict: ValuesBuilder, indices: number[]): number {
+function plainByteSize(dict: ValuesBuilder, indices: Int32Array): number {
   if (dict.type !== 'BYTE_ARRAY' && dict.type !== 'FIXED_LEN_BYTE_ARRAY' && dict.type !== 'INT96') {
     return (dict.byteSize / Math.max(1, dict.length)) * indices.length;
   }
+  const { offsets } = dict.values() as ByteArrays;
+  const prefix = dict.type === 'BYTE_ARRAY' ? 4 : 0;
   let n = 0;
-  for (const i of indices) n += (dict.at(i) as Uint8Array).length + (dict.type === 'BYTE_ARRAY' ? 4 : 0);
+  for (let j = 0; j < indices.length; j++) {
+    const k = indices[j]!;
+    n += offsets[k + 1]! - offsets[k]! + prefix;
+  }
   return n;
 }
 

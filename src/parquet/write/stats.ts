@@ -1,6 +1,8 @@
 import type { LeafNode } from '../../schema/tree.js';
 import type { Statistics } from '../metadata/index.js';
-import type { Values } from '../../encodings/types.js';
+import { valueCount, type ByteArrays, type Values } from '../../encodings/types.js';
+import { LITTLE_ENDIAN } from '../../encodings/bits.js';
+import { take } from '../../encodings/dictionary.js';
 
 type Physical = number | bigint | Uint8Array;
 
@@ -34,10 +36,70 @@ export function sortOrder(leaf: LeafNode): Order {
   }
 }
 
-/** Compares data[as..ae) with data[bs..be) byte-wise, unsigned. */
-function compareIn(d: Uint8Array, as: number, ae: number, bs: number, be: number): number {
+/**
+ * Positions of the smallest and largest int64 in words[2*start .. 2*end)
+ * (little-endian halves): signed when `flip` is 0, unsigned when it is
+ * 0x80000000 (the high halves' sign bits flipped make signed compares unsigned).
+ */
+function minMax64(w: Int32Array, start: number, end: number, flip: number): [number, number] {
+  let lo = start;
+  let hi = start;
+  let minHi = w[2 * start + 1]! ^ flip;
+  let minLo = w[2 * start]! >>> 0;
+  let maxHi = minHi;
+  let maxLo = minLo;
+  for (let i = start + 1; i < end; i++) {
+    const h = w[2 * i + 1]! ^ flip;
+    if (h > minHi && h < maxHi) continue;
+    const l = w[2 * i]! >>> 0;
+    if (h < minHi || (h === minHi && l < minLo)) {
+      minHi = h;
+      minLo = l;
+      lo = i;
+    } else if (h > maxHi || (h === maxHi && l > maxLo)) {
+      maxHi = h;
+      maxLo = l;
+      hi = i;
+    }
+  }
+  return [lo, hi];
+}
+
+/** A byte per dictionary entry, all zero between uses (shared: statistics are taken synchronously, one page at a time). */
+let usedBuf = new Uint8Array(1024);
+
+/** The distinct entries indices[start..end) refer to, ascending; every index must be below `size`. */
+function usedEntries(indices: ArrayLike<number>, start: number, end: number, size: number): Int32Array {
+  if (usedBuf.length < size) usedBuf = new Uint8Array(Math.max(size, usedBuf.length * 2));
+  const used = usedBuf;
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const k = indices[i]!;
+    if (used[k] === 0) {
+      used[k] = 1;
+      n++;
+    }
+  }
+  const picked = new Int32Array(n);
+  for (let e = 0, j = 0; j < n; e++) {
+    if (used[e]) {
+      used[e] = 0;
+      picked[j++] = e;
+    }
+  }
+  return picked;
+}
+
+/** Compares data[as..ae) with data[bs..be) byte-wise, unsigned: four bytes at a time (big-endian words order as their bytes do), then byte by byte. */
+function compareIn(d: Uint8Array, as: number, ae: number, bs: number, be: number, dv: DataView): number {
   const n = Math.min(ae - as, be - bs);
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const x = dv.getUint32(as + i);
+    const y = dv.getUint32(bs + i);
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  for (; i < n; i++) {
     const x = d[as + i]!;
     const y = d[bs + i]!;
     if (x !== y) return x - y;
@@ -123,6 +185,7 @@ export class StatsBuilder {
         return;
       }
       const { data, offsets } = values;
+      const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
       let lo = -1;
       let hi = -1;
       for (let i = start; i < end; i++) {
@@ -132,15 +195,43 @@ export class StatsBuilder {
           lo = hi = i;
           continue;
         }
-        if (compareIn(data, s, e, offsets[lo]!, offsets[lo + 1]!) < 0) lo = i;
-        else if (compareIn(data, s, e, offsets[hi]!, offsets[hi + 1]!) > 0) hi = i;
+        if (compareIn(data, s, e, offsets[lo]!, offsets[lo + 1]!, dv) < 0) lo = i;
+        else if (compareIn(data, s, e, offsets[hi]!, offsets[hi + 1]!, dv) > 0) hi = i;
       }
       this.add(data.subarray(offsets[lo]!, offsets[lo + 1]!));
       this.add(data.subarray(offsets[hi]!, offsets[hi + 1]!));
       return;
     }
-    if (values instanceof BigInt64Array || this.order === 'unsigned') {
-      for (let i = start; i < end; i++) this.add(values[i]!);
+    if (values instanceof BigInt64Array) {
+      if (!LITTLE_ENDIAN) {
+        for (let i = start; i < end; i++) this.add(values[i]!);
+        return;
+      }
+      // Compared as 32-bit halves: reading a BigInt64Array element makes a BigInt, so only the two winners are read that way.
+      const w = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+      const [lo, hi] = this.order === 'unsigned' ? minMax64(w, start, end, 0x80000000) : minMax64(w, start, end, 0);
+      this.add(values[lo]!);
+      this.add(values[hi]!);
+      return;
+    }
+    if (this.order === 'unsigned') {
+      // INT32 stores UINT_32 values as their bit patterns: compare them unsigned.
+      let lo = start;
+      let hi = start;
+      let mn = values[start]! as number >>> 0;
+      let mx = mn;
+      for (let i = start + 1; i < end; i++) {
+        const v = (values[i]! as number) >>> 0;
+        if (v < mn) {
+          mn = v;
+          lo = i;
+        } else if (v > mx) {
+          mx = v;
+          hi = i;
+        }
+      }
+      this.add(values[lo]! as number);
+      this.add(values[hi]! as number);
       return;
     }
     const a = values as Int32Array | Float32Array | Float64Array | Uint8Array;
@@ -161,24 +252,57 @@ export class StatsBuilder {
   /** Adds dict[indices[start..end)] without materialising the values. */
   addIndexed(dict: Values, indices: ArrayLike<number>, start: number, end: number): void {
     if (this.order === 'none' || start >= end) return;
-    if ('offsets' in dict && this.order === 'bytes') {
-      const { data, offsets } = dict;
-      let lo = indices[start]!;
-      let hi = lo;
-      for (let i = start + 1; i < end; i++) {
-        const k = indices[i]!;
-        if (k === lo || k === hi) continue;
-        if (compareIn(data, offsets[k]!, offsets[k + 1]!, offsets[lo]!, offsets[lo + 1]!) < 0) lo = k;
-        else if (compareIn(data, offsets[k]!, offsets[k + 1]!, offsets[hi]!, offsets[hi + 1]!) > 0) hi = k;
-      }
-      this.add(data.subarray(offsets[lo]!, offsets[lo + 1]!));
-      this.add(data.subarray(offsets[hi]!, offsets[hi + 1]!));
+    const size = valueCount(dict);
+    if (size <= end - start) {
+      // No more entries than indices: mark the entries used, then look at each used entry once.
+      const picked = usedEntries(indices, start, end, size);
+      if ('offsets' in dict) this.addIndexedBytes(dict, picked, 0, picked.length);
+      else this.addRange(take(dict, picked), 0, picked.length);
       return;
     }
-    for (let i = start; i < end; i++) {
-      const k = indices[i]!;
-      this.add('offsets' in dict ? dict.data.subarray(dict.offsets[k]!, dict.offsets[k + 1]!) : dict[k]!);
+    if ('offsets' in dict) {
+      this.addIndexedBytes(dict, indices, start, end);
+      return;
     }
+    if (dict instanceof BigInt64Array || this.order === 'unsigned') {
+      this.addRange(take(dict, Int32Array.from({ length: end - start }, (_, i) => indices[start + i]!)), 0, end - start);
+      return;
+    }
+    // Numbers: one pass over the indices, no values copied.
+    let mn = Infinity;
+    let mx = -Infinity;
+    const d = dict as Int32Array | Float32Array | Float64Array | Uint8Array;
+    for (let i = start; i < end; i++) {
+      const v = d[indices[i]!]!;
+      if (v < mn) mn = v;
+      if (v > mx) mx = v;
+    }
+    if (mn <= mx) {
+      this.add(mn);
+      this.add(mx);
+    }
+  }
+
+  private addIndexedBytes(dict: ByteArrays, indices: ArrayLike<number>, start: number, end: number): void {
+    if (this.order !== 'bytes') {
+      for (let i = start; i < end; i++) {
+        const k = indices[i]!;
+        this.add(dict.data.subarray(dict.offsets[k]!, dict.offsets[k + 1]!));
+      }
+      return;
+    }
+    const { data, offsets } = dict;
+    const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    let lo = indices[start]!;
+    let hi = lo;
+    for (let i = start + 1; i < end; i++) {
+      const k = indices[i]!;
+      if (k === lo || k === hi) continue;
+      if (compareIn(data, offsets[k]!, offsets[k + 1]!, offsets[lo]!, offsets[lo + 1]!, dv) < 0) lo = k;
+      else if (compareIn(data, offsets[k]!, offsets[k + 1]!, offsets[hi]!, offsets[hi + 1]!, dv) > 0) hi = k;
+    }
+    this.add(data.subarray(offsets[lo]!, offsets[lo + 1]!));
+    this.add(data.subarray(offsets[hi]!, offsets[hi + 1]!));
   }
 
   merge(other: StatsBuilder): void {

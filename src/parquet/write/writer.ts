@@ -4,7 +4,7 @@ import { InvalidArgumentError, IOError, ParquetryError } from '../../errors.js';
 import type { Sink } from '../../io/sink.js';
 import { buildSchema, type LeafNode, type Schema, type SchemaElementLike } from '../../schema/tree.js';
 import { planRecord } from '../../shred/plan.js';
-import { RecordShredder } from '../../shred/shred.js';
+import { isPlainObject, RecordShredder } from '../../shred/shred.js';
 import { encodeFileMetaData, type ColumnChunk, type FileMetaData, type KeyValue, type RowGroup, type SchemaElement, type SortingColumn } from '../metadata/index.js';
 import { ColumnWriter, type ColumnOptions, type ValueEncoding } from './column-writer.js';
 import { VERSION } from '../../version.js';
@@ -47,6 +47,13 @@ export interface WriterOptions extends Omit<ColumnWriteOptions, 'encoding'> {
 /** A schema as a SchemaElement list (root first), or what `defineSchema` returns. */
 export type WriterSchema = readonly SchemaElementLike[] | { elements: readonly SchemaElementLike[] };
 
+/** Most rows in one slice of a columnar write (writeColumns, and writeMany on flat schemas). */
+const SLICE_ROWS = 4096;
+/** Records an iterable given to writeMany is read ahead by, for a flat schema. */
+const RECORD_BATCH = 16_384;
+const hasOwn = Object.prototype.hasOwnProperty;
+const RESOLVED: Promise<void> = Promise.resolve();
+
 const DEFAULTS = {
   rowGroupSize: 128 * 1024 * 1024,
   pageSize: 1024 * 1024,
@@ -85,6 +92,14 @@ export class ParquetWriter {
   private readonly rowGroupSize: number;
   private readonly rowGroupRows: number;
   private readonly pageRowLimit: number;
+  /** True when every leaf is a top-level column: records can be taken column by column. */
+  private readonly flat: boolean;
+  /** Buffered bytes per row of the last row group, to size the first slice of the next. */
+  private lastRowBytes = 0;
+  /** Rows in the row group at which groupFull() next sums the columns' bytes. */
+  private groupCheckAt = 0;
+  /** Encoded page bytes at which groupFull() next sums the columns' bytes. */
+  private groupCheckBytes = 0;
 
   private constructor(
     private readonly sink: Sink,
@@ -92,12 +107,15 @@ export class ParquetWriter {
     readonly schema: Schema,
     private readonly columns: ColumnWriter[],
     private readonly options: WriterOptions,
+    /** Bytes of the pages the columns have encoded in this row group (they count them as they go). */
+    private readonly flushed: { bytes: number },
   ) {
     const plan = planRecord(schema.root);
     this.shredder = new RecordShredder(plan, plan.leaves.map((l) => columns[l.columnIndex]!));
     this.rowGroupSize = positive(options.rowGroupSize, 'rowGroupSize', DEFAULTS.rowGroupSize);
     this.rowGroupRows = positive(options.rowGroupRows, 'rowGroupRows', Number.MAX_SAFE_INTEGER);
     this.pageRowLimit = positive(options.pageRowLimit, 'pageRowLimit', DEFAULTS.pageRowLimit);
+    this.flat = schema.leaves.every((l) => l.path.length === 1 && l.repLevel === 0);
   }
 
   static async open(sink: Sink, schema: WriterSchema, options: WriterOptions = {}): Promise<ParquetWriter> {
@@ -118,8 +136,9 @@ export class ParquetWriter {
     for (const sb of options.sortedBy ?? []) {
       if (!known.has(sb.column)) throw new InvalidArgumentError(`sortedBy names "${sb.column}", which is not a leaf column of the schema`);
     }
-    const columns = await Promise.all(tree.leaves.map((leaf) => columnOptions(leaf, options).then((o) => new ColumnWriter(leaf, o))));
-    const w = new ParquetWriter(sink, elements, tree, columns, options);
+    const flushed = { bytes: 0 };
+    const columns = await Promise.all(tree.leaves.map((leaf) => columnOptions(leaf, options).then((o) => new ColumnWriter(leaf, o, flushed))));
+    const w = new ParquetWriter(sink, elements, tree, columns, options, flushed);
     await w.put(Uint8Array.of(0x50, 0x41, 0x52, 0x31)); // PAR1
     return w;
   }
@@ -134,13 +153,47 @@ export class ParquetWriter {
    * InvalidArgumentError naming the field and the record's index, and leaves
    * nothing of itself behind: the writer stays usable.
    */
-  async write(record: unknown): Promise<void> {
-    this.add(record);
-    if (this.groupFull()) await this.flushRowGroup();
+  write(record: unknown): Promise<void> {
+    // Not an async function: most calls finish here, and a shared settled promise costs no allocation.
+    try {
+      this.add(record);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (this.groupFull()) return this.flushRowGroup();
+    return RESOLVED;
   }
 
-  /** Adds many records (an array, an iterable or an async iterable). */
+  /**
+   * Adds many records (an array, an iterable or an async iterable). A record
+   * that does not fit throws as `write()` does; the records before it are
+   * kept. For a flat schema (top-level columns only) the records are taken
+   * column by column in slices, as `writeColumns` takes vectors, which is
+   * several times faster than shredding them one by one; an iterable is read
+   * ahead in batches for that.
+   */
   async writeMany(records: Iterable<unknown> | AsyncIterable<unknown>): Promise<void> {
+    if (this.flat) {
+      if (Array.isArray(records)) return this.writeFlatRecords(records, 0, records.length);
+      const batch: unknown[] = [];
+      if (Symbol.asyncIterator in records) {
+        for await (const r of records as AsyncIterable<unknown>) {
+          if (batch.push(r) === RECORD_BATCH) {
+            await this.writeFlatRecords(batch, 0, batch.length);
+            batch.length = 0;
+          }
+        }
+      } else {
+        for (const r of records as Iterable<unknown>) {
+          if (batch.push(r) === RECORD_BATCH) {
+            await this.writeFlatRecords(batch, 0, batch.length);
+            batch.length = 0;
+          }
+        }
+      }
+      if (batch.length) await this.writeFlatRecords(batch, 0, batch.length);
+      return;
+    }
     if (Symbol.asyncIterator in records) {
       for await (const r of records as AsyncIterable<unknown>) await this.write(r);
       return;
@@ -152,10 +205,130 @@ export class ParquetWriter {
   }
 
   /**
+   * Records of a flat schema, a slice at a time: each column's field is
+   * gathered from the slice's records and appended as a column. A slice
+   * with a record that does not fit is rolled back and written again record
+   * by record, so the records before the bad one are kept and the bad one
+   * throws exactly as `write()` would have it.
+   */
+  private async writeFlatRecords(records: ArrayLike<unknown>, start: number, end: number): Promise<void> {
+    this.checkOpen();
+    const columns = this.columns;
+    const names = columns.map((c) => c.leaf.path[0]!);
+    const field = new Array<unknown>(Math.min(SLICE_ROWS, end - start));
+    for (let s = start, e = start; s < end; s = e) {
+      e = s + this.sliceRows(end - s);
+      let ok = true;
+      // Records that inherit from Object.prototype (or nothing) have as own properties all their fields that Object.prototype lacks.
+      let plain = true;
+      for (let i = s; i < e; i++) {
+        const r = records[i];
+        if (typeof r === 'object' && r !== null) {
+          const proto = Object.getPrototypeOf(r) as unknown;
+          if (proto === Object.prototype || proto === null) continue;
+        }
+        if (!isPlainObject(r)) {
+          ok = false;
+          break;
+        }
+        plain = false;
+      }
+      const before = ok ? this.bufferedBytes() : 0;
+      while (ok) {
+        for (const c of columns) c.mark();
+        try {
+          for (let k = 0; k < columns.length; k++) {
+            const name = names[k]!;
+            // Own properties only, as the shredder reads them: read directly where nothing else can answer.
+            if (plain && !(name in Object.prototype)) {
+              for (let i = s; i < e; i++) field[i - s] = (records[i] as Record<string, unknown>)[name];
+            } else {
+              for (let i = s; i < e; i++) {
+                const r = records[i] as Record<string, unknown>;
+                field[i - s] = hasOwn.call(r, name) ? r[name] : undefined;
+              }
+            }
+            columns[k]!.appendColumn(field, 0, e - s);
+          }
+        } catch {
+          ok = false;
+          for (const c of columns) c.rollback();
+          break;
+        }
+        // Records much larger than the ones before them: take fewer, so pages and the row group stay near their limits.
+        const fit = this.rowsThatFit(e - s, before);
+        if (fit === e - s) break;
+        for (const c of columns) c.rollback();
+        e = s + fit;
+      }
+      if (!ok) {
+        for (let i = s; i < e; i++) {
+          this.add(records[i]);
+          if (this.groupFull()) await this.flushRowGroup();
+        }
+        continue;
+      }
+      for (const c of columns) c.endRecord();
+      this.recordsGiven += e - s;
+      this.rowsInGroup += e - s;
+      this.totalRows += e - s;
+      if (this.groupFull()) await this.flushRowGroup();
+    }
+  }
+
+  /**
+   * Rows for the next slice of a columnar write: at most SLICE_ROWS, what
+   * is left of the row group's row limit, what every column's page has room
+   * for, and half the room left in the row group's byte budget at the bytes
+   * per row so far (so slices shrink towards the budget and a row group ends
+   * within about a row of it). Slices start at one row and at most double
+   * while nothing is known of the rows' size.
+   */
+  private sliceRows(left: number): number {
+    let n = Math.min(left, SLICE_ROWS, this.rowGroupRows - this.rowsInGroup);
+    for (const c of this.columns) {
+      const room = c.roomRows();
+      if (room < n) n = room;
+    }
+    n = Math.min(n, this.groupRoom(this.bufferedBytes()));
+    return n > 1 ? n : 1;
+  }
+
+  /**
+   * After a slice of `n` rows was appended (and before the columns' end
+   * of record): how many of them fit, at their average size, in every
+   * column's page and in the row group's budget (`before`: the buffered
+   * bytes before the slice), and at most half of them; `n` when they all
+   * fit, or when n is 1.
+   */
+  private rowsThatFit(n: number, before: number): number {
+    if (n <= 1) return n;
+    let k = n;
+    for (const c of this.columns) {
+      const r = c.rowsWithinPage(n);
+      if (r < k) k = r;
+    }
+    const bytes = this.bufferedBytes();
+    if (bytes > this.rowGroupSize && before < this.rowGroupSize) {
+      const fit = Math.ceil((this.rowGroupSize - before) / ((bytes - before) / n));
+      if (fit < k) k = fit > 1 ? fit : 1;
+    }
+    // At most half: the average misleads when a few large rows follow many small ones, and halving bounds the work taken again.
+    return k < n ? Math.min(k, n >> 1) : n;
+  }
+
+  private bufferedBytes(): number {
+    let bytes = 0;
+    for (const c of this.columns) bytes += c.bufferedBytes;
+    return bytes;
+  }
+
+  /**
    * Writes column vectors: each top-level column's values (a JS array with
    * `null` for nulls, or a typed array), all of one length. For flat schemas
    * (no structs, lists or maps); typed arrays of the column's own type are
-   * copied in bulk.
+   * copied in bulk. A value that does not fit throws an InvalidArgumentError
+   * naming its row and column; the rows before it are kept.
    *
    * ```ts
    * await w.writeColumns({ id: BigInt64Array.of(1n, 2n), price: Float64Array.of(9.5, 7) });
@@ -178,28 +351,42 @@ export class ParquetWriter {
     });
     const known = new Set(leaves.map((l) => l.path[0]));
     for (const k of Object.keys(columns)) if (!known.has(k)) throw new InvalidArgumentError(`writeColumns: "${k}" is not a column of the schema`);
-    // Slices keep pages near their size limits, since pages are only cut between slices.
-    const step = Math.max(1, Math.min(4096, this.pageRowLimit));
+    // Pages are only cut between slices: sliceRows keeps them (and row groups) near their limits.
+    const cols = this.columns;
     for (let start = 0, end = 0; start < rows; start = end) {
-      end = Math.min(rows, start + step, start + this.rowGroupRows - this.rowsInGroup);
-      for (const c of this.columns) c.mark();
-      try {
-        this.columns.forEach((c, i) => c.appendColumn(vectors[i]!, start, end));
-      } catch (e) {
-        for (const c of this.columns) c.rollback();
-        throw e;
+      end = start + this.sliceRows(rows - start);
+      const before = this.bufferedBytes();
+      let failure: unknown;
+      for (let k = 0; ; ) {
+        for (const c of cols) c.mark();
+        try {
+          for (k = 0; k < cols.length; k++) cols[k]!.appendColumn(vectors[k]!, start, end);
+          // Rows much larger than the ones before them: take fewer, so pages and the row group stay near their limits.
+          const fit = this.rowsThatFit(end - start, before);
+          if (fit === end - start) break;
+          for (const c of cols) c.rollback();
+          end = start + fit;
+        } catch (e) {
+          for (const c of cols) c.rollback();
+          // The rows before a bad one are kept (as writeMany keeps the records before a bad record): the slice is taken again up to it.
+          const at = cols[k]!.failedRow;
+          failure = e;
+          if (!(at > start && at < end)) throw e;
+          end = at;
+        }
       }
-      for (const c of this.columns) c.endRecord();
+      for (const c of cols) c.endRecord();
       this.rowsInGroup += end - start;
       this.totalRows += end - start;
       if (this.groupFull()) await this.flushRowGroup();
+      if (failure !== undefined) throw failure;
     }
   }
 
   private add(record: unknown): void {
     this.checkOpen();
     const index = this.recordsGiven++;
-    for (const c of this.columns) c.mark();
+    // Every column is marked at the start of this record already: by its last endRecord() or finishChunk().
     try {
       this.shredder.shred(record);
     } catch (e) {
@@ -214,12 +401,42 @@ export class ParquetWriter {
     this.totalRows++;
   }
 
+  /**
+   * Whether the row group is full, after a record or a slice. The byte
+   * count (a sum over the columns) is taken again once the rows reach
+   * `groupCheckAt`, half the rows the budget was estimated to have room for
+   * when it was last taken, or once the columns' encoded pages have grown by
+   * half the room then left, whichever comes first; so checks come more
+   * often near the budget, a row group ends within about a record of it,
+   * and records much larger than the ones before cannot run far past it
+   * (what is not in encoded pages is at most a page and a dictionary per
+   * column).
+   */
   private groupFull(): boolean {
     if (this.rowsInGroup >= this.rowGroupRows) return true;
-    // Checked after every record: summing the columns' counters costs far less than shredding the record.
-    let bytes = 0;
-    for (const c of this.columns) bytes += c.bufferedBytes;
-    return bytes >= this.rowGroupSize;
+    if (this.rowsInGroup < this.groupCheckAt && this.flushed.bytes < this.groupCheckBytes) return false;
+    const bytes = this.bufferedBytes();
+    if (bytes >= this.rowGroupSize) return true;
+    this.groupCheckAt = this.rowsInGroup + this.groupRoom(bytes);
+    this.groupCheckBytes = this.flushed.bytes + (this.rowGroupSize - bytes) / 2;
+    return false;
+  }
+
+  /** Half the rows estimated to fit in what is left of the byte budget (at least 1). */
+  private groupRoom(bytes: number): number {
+    const rows = this.rowsInGroup;
+    let rate: number;
+    let cap = Infinity;
+    if (this.lastRowBytes > 0) {
+      // The last row group's bytes per row stand for 64 rows, so a few odd rows at the start do not swing the estimate.
+      rate = (bytes + this.lastRowBytes * 64) / (rows + 64);
+    } else {
+      // The first row group: at most double the rows seen, until their size is known.
+      rate = rows > 0 ? bytes / rows : 0;
+      cap = Math.max(1, rows);
+    }
+    const room = Math.min(cap, rate > 0 ? Math.floor((this.rowGroupSize - bytes) / rate / 2) : 1);
+    return room > 1 ? room : 1;
   }
 
   private checkOpen(): void {
@@ -248,6 +465,9 @@ export class ParquetWriter {
   /** Writes the buffered rows as a row group (a no-op when there are none). */
   async flushRowGroup(): Promise<void> {
     if (this.rowsInGroup === 0) return;
+    this.lastRowBytes = this.bufferedBytes() / this.rowsInGroup;
+    this.groupCheckAt = 0;
+    this.groupCheckBytes = 0;
     const start = this.offset;
     const chunks: ColumnChunk[] = [];
     let uncompressed = 0;
@@ -275,6 +495,7 @@ export class ParquetWriter {
     if (sorting) group.sortingColumns = sorting;
     this.rowGroups.push(group);
     this.rowsInGroup = 0;
+    this.flushed.bytes = 0;
   }
 
   private sortingColumns(): SortingColumn[] | undefined {
