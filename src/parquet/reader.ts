@@ -126,18 +126,27 @@ export class ParquetReader {
     const batches = this.rowBatches(options);
     let batch: Record<string, unknown>[] = [];
     let i = 0;
+    const step = async (): Promise<IteratorResult<Record<string, unknown>>> => {
+      while (i >= batch.length) {
+        const r = await batches.next();
+        if (r.done) return { done: true, value: undefined };
+        batch = r.value;
+        i = 0;
+      }
+      return { done: false, value: batch[i++]! };
+    };
+    // Calls are chained, so overlapping next() calls (not awaited in turn) never refill the batch twice.
+    let last: Promise<unknown> = Promise.resolve();
     const it: AsyncIterableIterator<Record<string, unknown>> = {
       [Symbol.asyncIterator]: () => it,
-      async next() {
-        while (i >= batch.length) {
-          const r = await batches.next();
-          if (r.done) return { done: true, value: undefined };
-          batch = r.value;
-          i = 0;
-        }
-        return { done: false, value: batch[i++]! };
+      next() {
+        const p = last.then(step, step);
+        last = p;
+        return p;
       },
       async return() {
+        batch = [];
+        i = 0;
         await batches.return(undefined);
         return { done: true, value: undefined };
       },

@@ -155,3 +155,16 @@ describe('numRows', () => {
     }
   });
 });
+
+test('rows(): overlapping next() calls each get the next row, none is lost', async () => {
+  const { openParquet } = await import('../../src/node/index.js');
+  const r = await openParquet('../shared/corpus/parquet-testing/data/alltypes_plain.parquet');
+  try {
+    const it = r.rows({ columns: ['id'] });
+    const results = await Promise.all(Array.from({ length: 10 }, () => it.next()));
+    assert.deepEqual(results.filter((x) => !x.done).map((x) => x.value.id), [4, 5, 6, 7, 2, 3, 0, 1]);
+    assert.equal(results.filter((x) => x.done).length, 2);
+  } finally {
+    await r.close();
+  }
+});
