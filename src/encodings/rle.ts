@@ -16,19 +16,34 @@ export { bitWidth };
 const MAX_RUN = 0x7fffffff;
 
 /**
+ * Levels are checked against their column's maximum while they are decoded,
+ * and the entries at the maximum (the non-null values) counted: an RLE run
+ * is checked and counted once, not value by value in a pass of its own.
+ */
+export interface LevelCheck {
+  max: number;
+  /** `definition` or `repetition`, for the error message. */
+  what: string;
+}
+
+/**
  * Decodes exactly `count` values of `width` bits (0..32) from the hybrid
  * runs at `c.pos` (up to `c.end`) into `out[outPos ..]`, and leaves `c.pos`
  * after the last run used. Width 0 means every value is 0 and reads nothing.
  * The last bit-packed run may claim more groups than are needed, and its
  * unneeded padding bytes may be missing; anything else short is corrupt.
+ * With `levels`, returns how many values equal `levels.max` and rejects any
+ * above it; otherwise returns 0.
  */
-export function decodeRleHybrid(c: ByteCursor, width: number, count: number, out: IntegerArray, outPos = 0): void {
+export function decodeRleHybrid(c: ByteCursor, width: number, count: number, out: IntegerArray, outPos = 0, levels?: LevelCheck): number {
   checkIntegerTarget(width, count, out, outPos);
   const oEnd = outPos + count;
+  const max = levels ? levels.max : -1;
   if (width === 0 || count === 0) {
     out.fill(0, outPos, oEnd);
-    return;
+    return max === 0 ? count : 0;
   }
+  let hits = 0;
   const { buf, end, base } = c;
   const valueBytes = (width + 7) >>> 3;
   const maxValue = 2 ** width - 1;
@@ -60,6 +75,7 @@ export function decodeRleHybrid(c: ByteCursor, width: number, count: number, out
         throw new CorruptFileError(`bit-packed run needs ${need} bytes for ${n} values but only ${end - p} remain`, { offset: base + runAt });
       }
       unpackLsb(buf, p, width, n, out, o);
+      if (max >= 0) hits += countLevels(out, o, o + n, levels!);
       p = Math.min(p + (runLen / 8) * width, end);
     } else {
       if (valueBytes > end - p) throw new CorruptFileError('RLE run value is truncated', { offset: base + p });
@@ -67,12 +83,33 @@ export function decodeRleHybrid(c: ByteCursor, width: number, count: number, out
       for (let i = 0, scale = 1; i < valueBytes; i++, scale *= 256) v += buf[p + i]! * scale;
       if (v > maxValue) throw new CorruptFileError(`RLE run value ${v} does not fit in ${width} bits`, { offset: base + p });
       p += valueBytes;
+      if (max >= 0) {
+        if (v > max) throw levelError(v, levels!, base + p - valueBytes);
+        if (v === max) hits += n;
+      }
       if (n < 16) for (let k = o, e = o + n; k < e; k++) out[k] = v;
       else out.fill(v, o, o + n);
     }
     o += n;
   }
   c.pos = p;
+  return hits;
+}
+
+/** Checks `levels[start .. end)` against `check.max` and counts the entries equal to it. */
+export function countLevels(levels: IntegerArray, start: number, end: number, check: LevelCheck): number {
+  const max = check.max;
+  let hits = 0;
+  for (let k = start; k < end; k++) {
+    const v = levels[k]!;
+    if (v > max) throw levelError(v, check);
+    if (v === max) hits++;
+  }
+  return hits;
+}
+
+function levelError(v: number, check: LevelCheck, offset?: number): CorruptFileError {
+  return new CorruptFileError(`${check.what} level ${v} exceeds the column's maximum ${check.max}`, offset === undefined ? {} : { offset });
 }
 
 /**
@@ -80,11 +117,12 @@ export function decodeRleHybrid(c: ByteCursor, width: number, count: number, out
  * data page v1 levels and of RLE booleans. Leaves `c.pos` after the whole
  * prefixed region, whatever the runs used of it.
  */
-export function decodeRleHybridPrefixed(c: ByteCursor, width: number, count: number, out: IntegerArray, outPos = 0): void {
+export function decodeRleHybridPrefixed(c: ByteCursor, width: number, count: number, out: IntegerArray, outPos = 0, levels?: LevelCheck): number {
   const length = c.u32le();
   c.need(length, 'length-prefixed RLE/bit-packed data');
-  decodeRleHybrid(new ByteCursor(c.buf, c.pos, c.pos + length, c.base), width, count, out, outPos);
+  const hits = decodeRleHybrid(new ByteCursor(c.buf, c.pos, c.pos + length, c.base), width, count, out, outPos, levels);
   c.pos += length;
+  return hits;
 }
 
 /** RLE-encoded BOOLEAN values (length-prefixed, width 1) as 0/1 bytes. */

@@ -2,12 +2,11 @@ import { ByteCursor } from '../bytes/cursor.js';
 import { getCodec, type CodecName } from '../codecs/registry.js';
 import { crc32 } from '../checksum/crc32.js';
 import { ChecksumError, CorruptFileError, ParquetryError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
-import { valueCount, type Values } from '../encodings/types.js';
+import type { Values } from '../encodings/types.js';
 import type { LeafNode } from '../schema/tree.js';
 import { decodePageHeader, type ColumnMetaData, type PageHeader } from './metadata/index.js';
-import { decodeDictionaryIndices, decodeLevels, decodeLevelsV2, decodeValues } from './page-values.js';
-import { concatValues } from './values-concat.js';
-import { take } from '../encodings/dictionary.js';
+import { ChunkValues } from './chunk-values.js';
+import { decodeLevels, decodeLevelsV2, decodeValues } from './page-values.js';
 
 /** One column chunk, decoded: levels for every entry, values for the non-null ones. */
 export interface ColumnChunkData {
@@ -60,23 +59,6 @@ class Levels {
   }
 }
 
-function checkLevels(levels: Uint8Array | Uint16Array, max: number, what: string): void {
-  for (let i = 0; i < levels.length; i++) {
-    if (levels[i]! > max) throw new CorruptFileError(`${what} level ${levels[i]} exceeds the column's maximum ${max}`);
-  }
-}
-
-function countDefined(def: Uint8Array | Uint16Array | null, n: number, maxDef: number): number {
-  if (def === null) return n;
-  let c = 0;
-  for (let i = 0; i < def.length; i++) if (def[i] === maxDef) c++;
-  return c;
-}
-
-/**
- * Decodes every page of a column chunk. `bytes` holds the chunk (from its
- * first page header); `base` is the file offset of `bytes[0]`.
- */
 /**
  * Decoders inside a page see decompressed bytes, whose positions are not file
  * offsets: their errors are re-pointed at the page (the caller adds its offset).
@@ -90,6 +72,10 @@ function relocateErrors(fn: () => void): void {
   }
 }
 
+/**
+ * Decodes every page of a column chunk. `bytes` holds the chunk (from its
+ * first page header); `base` is the file offset of `bytes[0]`.
+ */
 export function decodeColumnChunk(
   bytes: Uint8Array,
   base: number,
@@ -108,11 +94,12 @@ export function decodeColumnChunk(
   const initial = Math.min(Math.max(expected, 0), MAX_PAGE_VALUES);
   const def = maxDef > 0 ? new Levels(maxDef > 255, initial) : null;
   const rep = maxRep > 0 ? new Levels(maxRep > 255, initial) : null;
+  const defCheck = def ? { max: maxDef, what: 'definition' } : null;
+  const repCheck = rep ? { max: maxRep, what: 'repetition' } : null;
   let levelCount = 0;
   let definedCount = 0;
   let dictionary: Values | null = null;
-  const plainParts: (Values | Int32Array)[] = [];
-  const partIsIndices: boolean[] = [];
+  const values = new ChunkValues(leaf);
   let page = 0;
 
   const decompress = (data: Uint8Array, size: number): Uint8Array => {
@@ -159,19 +146,10 @@ export function decodeColumnChunk(
         const n = h.numValues;
         if (!(n >= 0) || n > MAX_PAGE_VALUES) throw new CorruptFileError(`data page claims ${n} values`);
         const data = decompress(body, usize);
-        let pos = 0;
-        let defView: Uint8Array | Uint16Array | null = null;
-        if (rep) {
-          const view = rep.claim(n);
-          pos = decodeLevels(h.repetitionLevelEncoding, data, pos, maxRep, n, view);
-          checkLevels(view, maxRep, 'repetition');
-        }
-        if (def) {
-          defView = def.claim(n);
-          pos = decodeLevels(h.definitionLevelEncoding, data, pos, maxDef, n, defView);
-          checkLevels(defView, maxDef, 'definition');
-        }
-        const present = countDefined(defView, n, maxDef);
+        const c = new ByteCursor(data);
+        if (rep) decodeLevels(h.repetitionLevelEncoding, c, repCheck!, n, rep.claim(n));
+        const present = def ? decodeLevels(h.definitionLevelEncoding, c, defCheck!, n, def.claim(n)) : n;
+        const pos = c.pos;
         readValues(h.encoding, data, pos, data.length, present);
         levelCount += n;
         definedCount += present;
@@ -187,18 +165,8 @@ export function decodeColumnChunk(
         if (!(rl >= 0 && dl >= 0) || rl + dl > body.length) {
           throw new CorruptFileError(`level sections (${rl} + ${dl} bytes) exceed the ${body.length}-byte page`);
         }
-        let defView: Uint8Array | Uint16Array | null = null;
-        if (rep) {
-          const view = rep.claim(n);
-          decodeLevelsV2(body, 0, rl, maxRep, n, view);
-          checkLevels(view, maxRep, 'repetition');
-        }
-        if (def) {
-          defView = def.claim(n);
-          decodeLevelsV2(body, rl, rl + dl, maxDef, n, defView);
-          checkLevels(defView, maxDef, 'definition');
-        }
-        const present = countDefined(defView, n, maxDef);
+        if (rep) decodeLevelsV2(body, 0, rl, repCheck!, n, rep.claim(n));
+        const present = def ? decodeLevelsV2(body, rl, rl + dl, defCheck!, n, def.claim(n)) : n;
         if (h.numNulls !== undefined && h.numNulls !== n - present) {
           throw new CorruptFileError(`data page v2 says ${h.numNulls} nulls but its levels hold ${n - present}`);
         }
@@ -217,14 +185,7 @@ export function decodeColumnChunk(
   }
 
   function readValues(encoding: string, data: Uint8Array, pos: number, end: number, count: number): void {
-    if (encoding === 'PLAIN_DICTIONARY' || encoding === 'RLE_DICTIONARY') {
-      if (dictionary === null) throw new CorruptFileError('dictionary-encoded page but the chunk has no dictionary page');
-      plainParts.push(decodeDictionaryIndices(data, pos, end, count));
-      partIsIndices.push(true);
-    } else {
-      plainParts.push(decodeValues(encoding, leaf, data, pos, end, count));
-      partIsIndices.push(false);
-    }
+    values.add(encoding, data, pos, end, count, expected - levelCount, dictionary !== null);
   }
 
   if (levelCount < expected) {
@@ -242,21 +203,7 @@ export function decodeColumnChunk(
       dictionary: null,
       indices: null,
     };
-    const dict = dictionary as Values | null;
-    if (plainParts.length > 0 && partIsIndices.every(Boolean)) {
-      const indices = concatValues(plainParts as Int32Array[]) as Int32Array;
-      const size = valueCount(dict!);
-      for (let i = 0; i < indices.length; i++) {
-        const k = indices[i]!;
-        if (k < 0 || k >= size) throw new CorruptFileError(`dictionary index ${k} is outside the ${size}-entry dictionary`);
-      }
-      out.dictionary = dict;
-      out.indices = indices;
-    } else if (plainParts.length === 0) {
-      out.values = decodeValues('PLAIN', leaf, new Uint8Array(0), 0, 0, 0);
-    } else {
-      out.values = concatValues(plainParts.map((p, i) => (partIsIndices[i] ? take(dict!, p as Int32Array) : (p as Values))));
-    }
+    Object.assign(out, values.finish(dictionary));
     return out;
   });
 }

@@ -10,7 +10,7 @@ import { decodeDeltaInt32, decodeDeltaInt64 } from '../encodings/delta-binary-pa
 import { decodeDeltaByteArray } from '../encodings/delta-byte-array.js';
 import { decodeDeltaLengthByteArray } from '../encodings/delta-length-byte-array.js';
 import { decodePlain } from '../encodings/plain.js';
-import { bitWidth, decodeDictionaryIndices as decodeIndices, decodeRleBooleans, decodeRleHybrid, decodeRleHybridPrefixed } from '../encodings/rle.js';
+import { bitWidth, countLevels, decodeRleBooleans, decodeRleHybrid, decodeRleHybridPrefixed, type LevelCheck } from '../encodings/rle.js';
 import { valueCount, type Values } from '../encodings/types.js';
 import type { LeafNode } from '../schema/tree.js';
 
@@ -50,22 +50,20 @@ export function decodeValues(encoding: string, leaf: LeafNode, data: Uint8Array,
   return out;
 }
 
-/** Dictionary indices of a data page: a bit-width byte, then RLE/bit-packed runs. */
-export function decodeDictionaryIndices(data: Uint8Array, pos: number, end: number, count: number): Int32Array {
-  return decodeIndices(new ByteCursor(data, pos, end), count);
+/**
+ * Data page v1 levels at `c.pos`: RLE with a 4-byte length prefix, or the
+ * deprecated BIT_PACKED; leaves `c.pos` after them. Every level is checked
+ * against `check.max`; returns how many equal it.
+ */
+export function decodeLevels(encoding: string, c: ByteCursor, check: LevelCheck, count: number, out: Uint8Array | Uint16Array): number {
+  const width = bitWidth(check.max);
+  if (encoding === 'RLE') return decodeRleHybridPrefixed(c, width, count, out, 0, check);
+  if (encoding !== 'BIT_PACKED') throw new UnsupportedError(`level encoding ${encoding}`);
+  decodeBitPacked(c, width, count, out);
+  return countLevels(out, 0, count, check);
 }
 
-/** Data page v1 levels: RLE with a 4-byte length prefix, or the deprecated BIT_PACKED. Returns the position after them. */
-export function decodeLevels(encoding: string, data: Uint8Array, pos: number, maxLevel: number, count: number, out: Uint8Array | Uint16Array): number {
-  const c = new ByteCursor(data, pos, data.length);
-  const width = bitWidth(maxLevel);
-  if (encoding === 'RLE') decodeRleHybridPrefixed(c, width, count, out);
-  else if (encoding === 'BIT_PACKED') decodeBitPacked(c, width, count, out);
-  else throw new UnsupportedError(`level encoding ${encoding}`);
-  return c.pos;
-}
-
-/** Data page v2 levels: RLE without a length prefix, in data[start..end). */
-export function decodeLevelsV2(data: Uint8Array, start: number, end: number, maxLevel: number, count: number, out: Uint8Array | Uint16Array): void {
-  decodeRleHybrid(new ByteCursor(data, start, end), bitWidth(maxLevel), count, out);
+/** Data page v2 levels: RLE without a length prefix, in data[start..end). Checked and counted as decodeLevels does. */
+export function decodeLevelsV2(data: Uint8Array, start: number, end: number, check: LevelCheck, count: number, out: Uint8Array | Uint16Array): number {
+  return decodeRleHybrid(new ByteCursor(data, start, end), bitWidth(check.max), count, out, 0, check);
 }

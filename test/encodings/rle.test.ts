@@ -182,3 +182,23 @@ test('the caller must give a target that can hold the width', () => {
   assert.throws(() => encode(new Array(9).fill(4), 2), InvalidArgumentError);
   assert.equal(bitWidth(3), 2);
 });
+
+test('levels are checked and counted while they decode, in RLE and bit-packed runs', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 7 }), fc.array(fc.nat(), { maxLength: 300 }), (max, raw) => {
+      const levels = raw.map((v) => v % (max + 1));
+      const bytes = encode(levels, bitWidth(max));
+      const out = new Uint8Array(levels.length);
+      const hits = decodeRleHybrid(cursor(bytes), bitWidth(max), levels.length, out, 0, { max, what: 'definition' });
+      assert.deepEqual([...out], levels);
+      assert.equal(hits, levels.filter((v) => v === max).length);
+    }),
+  );
+  // 3 fits the 2-bit width but not a maximum level of 2: as an RLE run and inside a bit-packed group.
+  for (const levels of [[3, 3, 3, 3, 3, 3, 3, 3, 3], [0, 1, 2, 3, 0, 1, 2, 0]]) {
+    assert.throws(
+      () => decodeRleHybrid(cursor(encode(levels, 2)), 2, levels.length, new Uint8Array(levels.length), 0, { max: 2, what: 'repetition' }),
+      (e: unknown) => e instanceof CorruptFileError && /repetition level 3 exceeds the column's maximum 2/.test(e.message),
+    );
+  }
+});

@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ByteWriter } from '../../src/bytes/writer.js';
+import { encodeDictionaryIndices } from '../../src/encodings/rle.js';
+import { CorruptFileError } from '../../src/errors.js';
+import { ChunkValues } from '../../src/parquet/chunk-values.js';
+import { buildSchema } from '../../src/schema/tree.js';
+
+const leaf = buildSchema([
+  { name: 'root', numChildren: 1 },
+  { name: 'x', type: 'DOUBLE', repetitionType: 'OPTIONAL' },
+]).leaves[0]!;
+
+function indexPage(indices: number[]): Uint8Array {
+  const w = new ByteWriter();
+  encodeDictionaryIndices(w, indices, 4);
+  return w.finish();
+}
+
+const plainPage = (values: number[]) => new Uint8Array(Float64Array.from(values).buffer);
+
+test('pages of dictionary indices gather into one index vector, growing past a short size estimate', () => {
+  const v = new ChunkValues(leaf);
+  const first = indexPage([0, 1, 2]);
+  v.add('RLE_DICTIONARY', first, 0, first.length, 3, 1, true);
+  const second = indexPage([2, 2, 1, 0, 0]);
+  v.add('PLAIN_DICTIONARY', second, 0, second.length, 5, 1, true);
+  const out = v.finish(Float64Array.of(1.5, 2.5, 3.5));
+  assert.equal(out.values, null);
+  assert.deepEqual([...out.indices!], [0, 1, 2, 2, 2, 1, 0, 0]);
+});
+
+test('a chunk that falls back from its dictionary to PLAIN pages reads as dense values in page order', () => {
+  const v = new ChunkValues(leaf);
+  const first = indexPage([1, 0]);
+  v.add('RLE_DICTIONARY', first, 0, first.length, 2, 100, true);
+  const plain = plainPage([7, 8, 9]);
+  v.add('PLAIN', plain, 0, plain.length, 2, 98, true); // a page may hold more bytes than its values need
+  v.add('PLAIN', plain, 8, plain.length, 2, 96, true);
+  const last = indexPage([0]);
+  v.add('RLE_DICTIONARY', last, 0, last.length, 1, 94, true);
+  const out = v.finish(Float64Array.of(-1, -2));
+  assert.equal(out.indices, null);
+  assert.deepEqual([...(out.values as Float64Array)], [-2, -1, 7, 8, 8, 9, -1]);
+});
+
+test('a PLAIN page too short for its values, and indices outside the dictionary, are corrupt', () => {
+  const v = new ChunkValues(leaf);
+  assert.throws(() => v.add('PLAIN', plainPage([1, 2]), 0, 16, 3, 3, false), CorruptFileError);
+  const w = new ChunkValues(leaf);
+  const page = indexPage([0, 3]);
+  w.add('RLE_DICTIONARY', page, 0, page.length, 2, 2, true);
+  assert.throws(() => w.finish(Float64Array.of(1, 2)), /dictionary index 3 is outside the 2-entry dictionary/);
+  assert.throws(() => new ChunkValues(leaf).add('RLE_DICTIONARY', page, 0, page.length, 2, 2, false), /no dictionary page/);
+});
