@@ -1,7 +1,7 @@
 import { loadCodec, type CodecName } from '../codecs/registry.js';
 import { CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
 import { bufferSource, checkedSource, httpSource, type Source, type SourceLike } from '../io/source.js';
-import { valueReader, type ValueAt, type ValueOptions } from '../schema/convert.js';
+import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, leavesOf, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { planRecord, type RecordPlan } from '../shred/plan.js';
@@ -350,7 +350,7 @@ function chunkPadding(createdBy: string | undefined): number {
 
 /** Adapts a decoded chunk to what the assembler reads. */
 function leafColumn(leaf: LeafNode, c: ColumnChunkData, options: ValueOptions): LeafColumn {
-  let value: ValueAt;
+  const levels = { def: c.def, rep: c.rep, length: c.length, maxDef: leaf.defLevel, valueCount: c.valueCount };
   if (c.indices && c.dictionary) {
     // Convert each dictionary entry once; rows then share the converted values.
     const convert = valueReader(leaf.kind, c.dictionary, options);
@@ -358,11 +358,10 @@ function leafColumn(leaf: LeafNode, c: ColumnChunkData, options: ValueOptions): 
     const dict = new Array<unknown>(size);
     for (let i = 0; i < size; i++) dict[i] = convert(i);
     const idx = c.indices;
-    value = (i) => dict[idx[i]!];
-  } else {
-    value = valueReader(leaf.kind, c.values!, options);
+    // The flat fast path indexes the converted dictionary itself; other paths call value().
+    return { ...levels, value: (i: number) => dict[idx[i]!], dictionary: dict, indices: idx };
   }
-  return { def: c.def, rep: c.rep, length: c.length, maxDef: leaf.defLevel, valueCount: c.valueCount, value };
+  return { ...levels, value: valueReader(leaf.kind, c.values!, options) };
 }
 
 function dictionarySize(v: ColumnChunkData['dictionary']): number {
