@@ -36,10 +36,10 @@ const started = performance.now();
 const samples: string[] = [];
 const rssAt: number[] = [];
 let rows = 0;
-let lastWritten = 0;
 const batch = 10_000;
 // The writer streams into a temp file beside the destination; its offset is the output so far (it moves a row group at a time).
 const written = () => (w as unknown as { offset: number }).offset;
+let lastWritten = written(); // the leading magic number is not a row group
 while (true) {
   for (let i = 0; i < batch; i++, rows++) {
     await w.write({
