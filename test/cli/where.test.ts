@@ -1,0 +1,188 @@
+/** `--where`: the SQL WHERE subset parsed into filter expressions. */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { InvalidArgumentError, ParquetryError } from '../../src/errors.js';
+import { numberValue, parseLiteral, parseWhere, WhereSyntaxError } from '../../src/cli/where.js';
+
+const eq = (column: string | string[], value: unknown) => ({ column, op: '=', value });
+
+describe('grammar', () => {
+  test('every comparison operator; <> is !=', () => {
+    for (const op of ['=', '!=', '<', '<=', '>', '>=']) assert.deepEqual(parseWhere(`x ${op} 1`), { column: 'x', op, value: 1 });
+    assert.deepEqual(parseWhere('x <> 1'), { column: 'x', op: '!=', value: 1 });
+    assert.deepEqual(parseWhere('x<>1'), { column: 'x', op: '!=', value: 1 });
+    assert.deepEqual(parseWhere('x>=-1'), { column: 'x', op: '>=', value: -1 });
+  });
+
+  test('a literal on the left flips the comparison', () => {
+    assert.deepEqual(parseWhere('5 < x'), { column: 'x', op: '>', value: 5 });
+    assert.deepEqual(parseWhere('5 <= x'), { column: 'x', op: '>=', value: 5 });
+    assert.deepEqual(parseWhere('5 > x'), { column: 'x', op: '<', value: 5 });
+    assert.deepEqual(parseWhere('5 >= x'), { column: 'x', op: '<=', value: 5 });
+    assert.deepEqual(parseWhere(`'a' = x`), { column: 'x', op: '=', value: 'a' });
+    assert.deepEqual(parseWhere('-2.5 != x'), { column: 'x', op: '!=', value: -2.5 });
+  });
+
+  test('IN, NOT IN, IS NULL, IS NOT NULL', () => {
+    assert.deepEqual(parseWhere(`s IN ('a', 'b')`), { column: 's', op: 'in', values: ['a', 'b'] });
+    assert.deepEqual(parseWhere('n not in (1,2 , 3)'), { column: 'n', op: 'not in', values: [1, 2, 3] });
+    assert.deepEqual(parseWhere('n in (7)'), { column: 'n', op: 'in', values: [7] });
+    assert.deepEqual(parseWhere('n IS NULL'), { column: 'n', op: 'is null' });
+    assert.deepEqual(parseWhere('n is not null'), { column: 'n', op: 'is not null' });
+  });
+
+  test('keywords are case-insensitive', () => {
+    assert.deepEqual(parseWhere('a = TRUE aNd b = fAlSe Or c Is NoT nUlL'), {
+      or: [{ and: [eq('a', true), eq('b', false)] }, { column: 'c', op: 'is not null' }],
+    });
+  });
+
+  test('column paths: dotted, double-quoted with "" escapes, arrays when a name holds a dot', () => {
+    assert.deepEqual(parseWhere('a.b.c = 1'), eq('a.b.c', 1));
+    assert.deepEqual(parseWhere('"a" . "b" = 1'), eq('a.b', 1));
+    assert.deepEqual(parseWhere('"my col" = 1'), eq('my col', 1));
+    assert.deepEqual(parseWhere('"say ""hi""" = 1'), eq('say "hi"', 1));
+    assert.deepEqual(parseWhere('"a.b".c = 1'), eq(['a.b', 'c'], 1));
+    assert.deepEqual(parseWhere('"AND" = 1'), eq('AND', 1));
+    assert.deepEqual(parseWhere('_x1$ = 1'), eq('_x1$', 1));
+    assert.deepEqual(parseWhere('Größe = 1'), eq('Größe', 1));
+    assert.deepEqual(parseWhere('CamelCase = 1'), eq('CamelCase', 1), 'names keep their case');
+  });
+
+  test('strings: single quotes, doubled to escape, anything inside', () => {
+    assert.deepEqual(parseWhere(`s = 'it''s'`), eq('s', "it's"));
+    assert.deepEqual(parseWhere(`s = ''`), eq('s', ''));
+    assert.deepEqual(parseWhere(`s = 'a AND b = "c" (é)'`), eq('s', 'a AND b = "c" (é)'));
+    assert.deepEqual(parseWhere(`s = ''''`), eq('s', "'"));
+  });
+
+  test('integers: numbers when safe, else bigint', () => {
+    assert.deepEqual(parseWhere('x = 9007199254740991'), eq('x', 9007199254740991));
+    assert.deepEqual(parseWhere('x = 9007199254740992'), eq('x', 9007199254740992n));
+    assert.deepEqual(parseWhere('x = -9223372036854775808'), eq('x', -9223372036854775808n));
+    assert.deepEqual(parseWhere('x = +7'), eq('x', 7));
+    assert.deepEqual(parseWhere('x = - 7'), eq('x', -7));
+    assert.deepEqual(parseWhere('x = 007'), eq('x', 7));
+  });
+
+  test('decimals and floats: numbers when the text survives a double, else the exact text', () => {
+    assert.equal(numberValue('1.5'), 1.5);
+    assert.equal(numberValue('-0.25'), -0.25);
+    assert.equal(numberValue('.5'), 0.5);
+    assert.equal(numberValue('5.'), 5);
+    assert.equal(numberValue('1e3'), 1000);
+    assert.equal(numberValue('1.5E-3'), 0.0015);
+    assert.equal(numberValue('+2.5e+2'), 250);
+    assert.equal(numberValue('0.000'), 0);
+    assert.equal(numberValue('123456789012345'), 123456789012345);
+    assert.equal(numberValue('1234567890.12345'), 1234567890.12345); // 15 significant digits
+    assert.equal(numberValue('1234567890.123456'), '1234567890.123456'); // 16
+    assert.equal(numberValue('0.1234567890123456'), '0.1234567890123456');
+    assert.equal(numberValue('100000000000000000000.5'), '100000000000000000000.5');
+    assert.equal(numberValue('1.10000000000000000000'), 1.1, 'trailing zeros are not significant');
+    assert.equal(numberValue('1e400'), '1e400', 'overflows a double');
+    assert.equal(numberValue('1e-320'), '1e-320', 'below the normal range');
+    assert.deepEqual(parseWhere('d = -12345678901234567.89'), eq('d', '-12345678901234567.89'));
+    assert.deepEqual(parseWhere('d = +12345678901234567.89'), eq('d', '12345678901234567.89'));
+  });
+
+  test('parentheses group; redundant ones change nothing', () => {
+    assert.deepEqual(parseWhere('((x = 1))'), eq('x', 1));
+    assert.deepEqual(parseWhere('(a = 1 OR b = 2) AND c = 3'), { and: [{ or: [eq('a', 1), eq('b', 2)] }, eq('c', 3)] });
+    assert.deepEqual(parseWhere('NOT (a = 1 AND b = 2)'), { not: { and: [eq('a', 1), eq('b', 2)] } });
+  });
+});
+
+describe('precedence: NOT over AND over OR', () => {
+  test('AND binds tighter than OR', () => {
+    assert.deepEqual(parseWhere('a = 1 OR b = 2 AND c = 3'), { or: [eq('a', 1), { and: [eq('b', 2), eq('c', 3)] }] });
+    assert.deepEqual(parseWhere('a = 1 AND b = 2 OR c = 3'), { or: [{ and: [eq('a', 1), eq('b', 2)] }, eq('c', 3)] });
+  });
+
+  test('NOT binds tighter than AND and applies to one predicate', () => {
+    assert.deepEqual(parseWhere('NOT a = 1 AND b = 2'), { and: [{ not: eq('a', 1) }, eq('b', 2)] });
+    assert.deepEqual(parseWhere('NOT NOT a = 1'), { not: { not: eq('a', 1) } });
+    assert.deepEqual(parseWhere('NOT a IN (1)'), { not: { column: 'a', op: 'in', values: [1] } });
+    assert.deepEqual(parseWhere('NOT a IS NULL OR b = 1'), { or: [{ not: { column: 'a', op: 'is null' } }, eq('b', 1)] });
+  });
+
+  test('chains of one operator are flat', () => {
+    assert.deepEqual(parseWhere('a = 1 AND b = 2 AND (c = 3 AND d = 4)'), { and: [eq('a', 1), eq('b', 2), eq('c', 3), eq('d', 4)] });
+    assert.deepEqual(parseWhere('a = 1 OR (b = 2 OR c = 3)'), { or: [eq('a', 1), eq('b', 2), eq('c', 3)] });
+  });
+});
+
+describe('errors name the position and what was expected', () => {
+  const cases: [string, RegExp][] = [
+    ['price = ', /^--where: expected a value after "=" at position 9, found the end of the expression/],
+    ['', /expected a condition at position 1, found the end of the expression/],
+    ['   ', /expected a condition at position 4/],
+    ['x', /expected a comparison operator .* after the column at position 2, found the end/],
+    ['a b', /expected a comparison operator .*IN, NOT IN or IS after the column at position 3, found "b"/],
+    ['x = NULL', /expected a value after "=" at position 5, found "NULL" \(NULL never compares equal: use IS NULL or IS NOT NULL\)/],
+    ['x = y', /expected a value after "=" at position 5, found "y" \(a value is a number, a 'string', TRUE or FALSE\)/],
+    ['1 = 2', /expected a column after "=" at position 5, found "2" \(one side of a comparison must be a column\)/],
+    ['1 AND x', /expected a comparison operator \(=, !=, <>, <, <=, >, >=\) after the value at position 3, found "AND"/],
+    ['(a = 1', /expected AND, OR or "\)" at position 7, found the end of the expression \(to close the "\(" at position 1\)/],
+    ['a = 1)', /expected AND, OR or the end of the expression at position 6, found "\)" \(this "\)" closes nothing\)/],
+    ['a = 1 b = 2', /expected AND, OR or the end of the expression at position 7, found "b"/],
+    ['()', /expected a condition after "\(" at position 2, found "\)"/],
+    ['a = 1 AND', /expected a column name, a value, NOT or "\(" at position 10, found the end/],
+    ['a = 1 OR OR b = 1', /expected a column name, a value, NOT or "\(" at position 10, found "OR" \(OR is a keyword/],
+    ['NOT', /expected a column name, a value, NOT or "\(" at position 4/],
+    ['and = 1', /at position 1, found "and" \(AND is a keyword: write "and" in double quotes/],
+    ['x IS 1', /expected NULL or NOT NULL after "IS" at position 6, found "1"/],
+    ['x IS NOT 1', /expected NULL after "IS NOT" at position 10, found "1"/],
+    ['x IN 1', /expected "\(" after "IN" at position 6, found "1"/],
+    ['x NOT IN 1', /expected "\(" after "NOT IN" at position 10, found "1"/],
+    ['x NOT = 1', /expected a comparison operator .* after the column at position 3, found "NOT"/],
+    ['x IN ()', /expected a value in the IN list at position 7, found "\)"/],
+    ['x IN (1 2)', /expected "," or "\)" in the IN list at position 9, found "2"/],
+    ['x IN (1,)', /expected a value after "," at position 9, found "\)"/],
+    ['x IN (1', /expected "," or "\)" in the IN list at position 8, found the end/],
+    ['x = -', /expected a number after "-" at position 6, found the end/],
+    ["x = -'a'", /expected a number after "-" at position 6, found "'a'"/],
+    ["s = 'abc", /expected a closing ' at position 9, found the end of the expression \(for the string opened at position 5\)/],
+    ['"abc = 1', /expected a closing " at position 9, .*\(for the quoted name opened at position 1\)/],
+    ['"" = 1', /expected a column name between the double quotes at position 1, found ""$/],
+    ['x = 1x', /expected an operator or space after the number at position 6, found "1x"/],
+    ['x = 1.2.3', /expected AND, OR or the end of the expression at position 8, found "\.3"/],
+    ['x.', /expected a field name after "\." at position 3, found the end/],
+    ['x.1 = 2', /expected a field name after "\." at position 3, found "1"/],
+    ['x ! 1', /expected a column, a value, an operator or a parenthesis at position 3, found "!"/],
+    ['x = 1; drop table t', /at position 6, found ";"/],
+  ];
+  for (const [text, re] of cases) {
+    test(JSON.stringify(text), () => {
+      assert.throws(() => parseWhere(text), (e: unknown) => {
+        assert.ok(e instanceof WhereSyntaxError);
+        assert.ok(e instanceof InvalidArgumentError && e instanceof ParquetryError);
+        assert.equal(e.code, 'INVALID_ARGUMENT');
+        assert.match(e.message, re);
+        assert.ok(e.position >= 1 && e.position <= text.length + 1);
+        return true;
+      });
+    });
+  }
+
+  test('the option name in messages is the caller\'s', () => {
+    assert.throws(() => parseWhere('x =', '--filter'), (e: Error) => /^--filter: expected a value/.test(e.message));
+  });
+});
+
+describe('parseLiteral (bloom-filter --value)', () => {
+  test('one literal of the grammar, else undefined', () => {
+    assert.deepEqual(parseLiteral('42'), { value: 42 });
+    assert.deepEqual(parseLiteral('-42'), { value: -42 });
+    assert.deepEqual(parseLiteral('9223372036854775807'), { value: 9223372036854775807n });
+    assert.deepEqual(parseLiteral('1.5'), { value: 1.5 });
+    assert.deepEqual(parseLiteral(`'it''s'`), { value: "it's" });
+    assert.deepEqual(parseLiteral('TRUE'), { value: true });
+    assert.deepEqual(parseLiteral('false'), { value: false });
+    assert.equal(parseLiteral('Hello'), undefined);
+    assert.equal(parseLiteral('two words'), undefined);
+    assert.equal(parseLiteral('1 2'), undefined);
+    assert.equal(parseLiteral(`'open`), undefined);
+    assert.equal(parseLiteral(''), undefined);
+  });
+});
