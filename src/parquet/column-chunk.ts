@@ -28,6 +28,14 @@ export interface ColumnChunkData {
 export interface ChunkOptions {
   /** Verify page CRC-32 checksums when a page has one (default true). */
   verifyChecksums: boolean;
+  /**
+   * Decode only these pieces of the chunk instead of `bytes` (page pruning):
+   * runs of whole pages in file order, the dictionary page first if there is
+   * one; `base` is the file offset of each piece's first byte.
+   */
+  pieces?: readonly { bytes: Uint8Array; base: number }[];
+  /** With `pieces`: the level count of their data pages (in place of the chunk's num_values). */
+  numValues?: number;
 }
 
 /** Upper bound on one page's level count: far above any writer's page row limit, far below what breaks memory. */
@@ -86,11 +94,11 @@ export function decodeColumnChunk(
 ): ColumnChunkData {
   const maxDef = leaf.defLevel;
   const maxRep = leaf.repLevel;
-  const expected = meta.numValues;
+  const expected = opts.pieces ? opts.numValues ?? 0 : meta.numValues;
   const codecName = meta.codec as string;
   if (codecName === 'LZO') throw new UnsupportedError('LZO compression is not supported', ctx);
   const codec = codecName === 'UNCOMPRESSED' ? null : getCodec(codecName as CodecName);
-  const cursor = new ByteCursor(bytes, 0, bytes.length, base);
+  let cursor = new ByteCursor(bytes, 0, bytes.length, base);
   const initial = Math.min(Math.max(expected, 0), MAX_PAGE_VALUES);
   const def = maxDef > 0 ? new Levels(maxDef > 255, initial) : null;
   const rep = maxRep > 0 ? new Levels(maxRep > 255, initial) : null;
@@ -110,6 +118,9 @@ export function decodeColumnChunk(
     return codec.decompress(data, size);
   };
 
+  // One pass per piece when decoding chosen pages (body left at its old indentation).
+  for (const piece of opts.pieces ?? [null]) {
+  if (piece) cursor = new ByteCursor(piece.bytes, 0, piece.bytes.length, piece.base);
   while (cursor.remaining > 0 && levelCount < expected) {
     const pageCtx = { ...ctx, page, offset: cursor.fileOffset };
     withContext(pageCtx, () => {
@@ -124,6 +135,7 @@ export function decodeColumnChunk(
       relocateErrors(() => decodePage(header, body, usize));
     });
     page++;
+  }
   }
 
   function decodePage(header: PageHeader, body: Uint8Array, usize: number): void {
