@@ -16,12 +16,16 @@
  * const bytes = sink.bytes();
  * ```
  */
-export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, type ColumnBatch } from './parquet/reader.js';
+export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, type ColumnBatch, type ColumnPath } from './parquet/reader.js';
+export type { Filter, ComparisonOp } from './parquet/filter/expression.js';
+export type { PageIndexEntry } from './parquet/filter/indexes.js';
 export type { ColumnChunkData } from './parquet/column-chunk.js';
 export type { ValueOptions } from './schema/convert.js';
 export type { Schema, SchemaNode, LeafNode, GroupNode } from './schema/tree.js';
 export type { LeafKind, GroupKind, TimeUnit } from './schema/logical.js';
-export type { FileMetaData, RowGroup, ColumnChunk, ColumnMetaData } from './parquet/metadata/index.js';
+export type {
+  FileMetaData, RowGroup, ColumnChunk, ColumnMetaData, Statistics, ColumnIndex, OffsetIndex, PageLocation, BoundaryOrder, BloomFilterHeader,
+} from './parquet/metadata/index.js';
 export type { Values, ByteArrays, PhysicalType } from './encodings/types.js';
 export { bufferSource, httpSource, type Source, type SourceLike, type HttpSourceOptions } from './io/source.js';
 export { BufferSink, webStreamSink, type Sink } from './io/sink.js';

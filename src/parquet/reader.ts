@@ -7,7 +7,12 @@ import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { planRecord, type RecordPlan } from '../shred/plan.js';
 import { decodeColumnChunk, type ColumnChunkData } from './column-chunk.js';
 import { readFooter } from './footer.js';
-import type { ColumnChunk, ColumnMetaData, FileMetaData, RowGroup } from './metadata/index.js';
+import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
+import { bindFilter, type BoundFilter, type Filter } from './filter/expression.js';
+import { domainOf } from './filter/compare.js';
+import { pageEntries, type PageIndexEntry } from './filter/indexes.js';
+import { bloomMightContain, IndexCache, scanRowGroup, type ChunkRef, type ScanHost } from './filter/scan.js';
+import { loadBloomHasher } from './bloom/index.js';
 import { assembleVariant } from './variant/index.js';
 
 /** Anything a reader can open: bytes, a URL (read with HTTP Range requests), or a source object. */
@@ -34,6 +39,12 @@ export interface ReadOptions extends ValueOptions {
   offset?: number;
   /** Most rows to return. */
   limit?: number;
+  /**
+   * Only rows matching this filter (README "Filtering"); `offset` and
+   * `limit` count matching rows. Row groups and pages that cannot match are
+   * not read; columns used only by the filter are not returned.
+   */
+  filter?: Filter;
 }
 
 /** A column by dotted path (`a.b.c`) or by its names (`['a', 'b.c']`). */
@@ -72,6 +83,9 @@ export class ParquetReader {
   static async open(input: ParquetInput, options: OpenOptions = {}): Promise<ParquetReader> {
     return ParquetReader.fromSource(await toSource(input, options), options);
   }
+
+  /** Page indexes and bloom filters read so far (filters and the index API share them). */
+  private indexCache: IndexCache | undefined;
 
   static async fromSource(source: Source, options: OpenOptions = {}): Promise<ParquetReader> {
     const { metadata } = await readFooter(source);
@@ -171,6 +185,10 @@ export class ParquetReader {
     if (batchSize === 0) throw new InvalidArgumentError('batchSize must be at least 1');
     let skip = checkCount(options.offset ?? 0, 'offset');
     let left = options.limit === undefined ? Infinity : checkCount(options.limit, 'limit');
+    if (options.filter !== undefined) {
+      yield* this.filteredBatches(plan, this.bindFilter(options.filter), options, batchSize, skip, left);
+      return;
+    }
     for (const rg of this.rowGroupIndexes(options.rowGroups)) {
       if (left <= 0) return;
       const n = this.metadata.rowGroups[rg]!.numRows;
@@ -210,6 +228,126 @@ export class ParquetReader {
         yield { rowGroup: rg, path: leaves[i]!.path, leaf: leaves[i]!, numRows, data: chunks[i]! };
       }
     }
+  }
+
+  /** Rows of the selected row groups that match a filter, pruned as README "Filtering" describes. */
+  private async *filteredBatches(plan: RecordPlan, filter: BoundFilter, options: ReadOptions, batchSize: number, skip: number, left: number): AsyncGenerator<Record<string, unknown>[]> {
+    const host = this.scanHost();
+    for (const rg of this.rowGroupIndexes(options.rowGroups)) {
+      if (left <= 0) return;
+      const ctx = { file: this.source.name, rowGroup: rg };
+      const got = await scanRowGroup(host, this.indexes(), rg, filter, plan.leaves);
+      if (!got || got.selected.length <= skip) {
+        skip -= got ? got.selected.length : 0;
+        continue;
+      }
+      const { selected } = got;
+      const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, got.columns[i]!, options)));
+      const asm = new RecordAssembler(plan, cols, (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts));
+      const end = Math.min(selected.length, skip + left);
+      let at = 0; // rows the assembler has passed
+      for (let k = skip; k < end; ) {
+        const size = Math.min(batchSize, end - k);
+        const batch = withContext(ctx, () => {
+          const rows = new Array<Record<string, unknown>>(size);
+          for (let j = 0; j < size; j++) {
+            const row = selected[k + j]!;
+            if (row > at) asm.skipRows(row - at);
+            rows[j] = asm.readRow();
+            at = row + 1;
+          }
+          return rows;
+        });
+        k += size;
+        yield batch;
+      }
+      left -= end - skip;
+      skip = 0;
+    }
+  }
+
+  /** A filter bound to this file's columns (each must name a leaf). */
+  private bindFilter(filter: Filter): BoundFilter {
+    return withContext({ file: this.source.name }, () => bindFilter(filter, (c) => this.leafFor(c)));
+  }
+
+  /** The leaf column a path names; an unknown path or a group is an InvalidArgumentError. */
+  private leafFor(column: ColumnPath): LeafNode {
+    const name = typeof column === 'string' ? column : Array.isArray(column) ? column.join('.') : String(column);
+    if (typeof column !== 'string' && !Array.isArray(column)) throw new InvalidArgumentError(`a column must be a dotted path or an array of names, got ${name}`);
+    const leaves = this.selectLeaves([column]);
+    const same = (l: LeafNode): boolean => (typeof column === 'string' ? l.path.join('.') === column : l.path.length === column.length && l.path.every((x, i) => x === column[i]));
+    const leaf = leaves.length === 1 && same(leaves[0]!) ? leaves[0]! : undefined;
+    if (!leaf) throw new InvalidArgumentError(`column "${name}" is a group, not a leaf column`, { file: this.source.name, column: name });
+    return leaf;
+  }
+
+  private checkRowGroup(rowGroup: number): void {
+    this.rowGroupIndexes([rowGroup]);
+  }
+
+  private indexes(): IndexCache {
+    return (this.indexCache ??= new IndexCache(this.scanHost()));
+  }
+
+  /** What the filter modules need from the reader: chunk locations, coalesced reads, decoding. */
+  private scanHost(): ScanHost {
+    const file = this.source.name;
+    const padding = chunkPadding(this.metadata.createdBy);
+    return {
+      metadata: this.metadata,
+      fileSize: this.source.byteLength,
+      chunk: (rg, leaf): ChunkRef => {
+        const chunk = this.metadata.rowGroups[rg]!.columns[leaf.columnIndex]!;
+        const ctx = { file, rowGroup: rg, column: leaf.path.join('.') };
+        const meta = chunkMeta(chunk, ctx);
+        return { leaf, chunk, meta, ctx, ...chunkRange(meta, this.source.byteLength, padding, ctx) };
+      },
+      fetch: (ranges) => this.fetchRanges(ranges),
+      loadCodecs: async (refs) => {
+        await Promise.all([...new Set(refs.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadCodec(c as CodecName))));
+      },
+      decode: (ref, buf, base, pieces) =>
+        decodeColumnChunk(buf, base, ref.meta, ref.leaf, { verifyChecksums: this.verifyChecksums, ...(pieces ? { pieces: pieces.pieces, numValues: pieces.numValues } : {}) }, ref.ctx),
+    };
+  }
+
+  /** The column index (per-page statistics) of a column chunk, or null when the file has none; checked against the offset index. */
+  async readColumnIndex(rowGroup: number, column: ColumnPath): Promise<ColumnIndex | null> {
+    this.checkRowGroup(rowGroup);
+    return (await this.indexes().pageIndexes(rowGroup, this.leafFor(column))).ci;
+  }
+
+  /** The offset index (page locations and first rows) of a column chunk, or null when the file has none. */
+  async readOffsetIndex(rowGroup: number, column: ColumnPath): Promise<OffsetIndex | null> {
+    this.checkRowGroup(rowGroup);
+    return (await this.indexes().pageIndexes(rowGroup, this.leafFor(column))).oi;
+  }
+
+  /**
+   * A column chunk's pages from its page index: location, rows, null
+   * counts and bounds as JS values. Null when the chunk has no offset index
+   * (without a column index, only locations and rows are given).
+   */
+  async pageIndex(rowGroup: number, column: ColumnPath): Promise<PageIndexEntry[] | null> {
+    this.checkRowGroup(rowGroup);
+    const leaf = this.leafFor(column);
+    const { ci, oi } = await this.indexes().pageIndexes(rowGroup, leaf);
+    return oi ? pageEntries(leaf, oi, ci, this.metadata.rowGroups[rowGroup]!.numRows) : null;
+  }
+
+  /**
+   * A column chunk's bloom filter, or null when it has none. `mightContain`
+   * takes a value as filters do (README "Filtering"); false means the value
+   * is surely not in the chunk.
+   */
+  async readBloomFilter(rowGroup: number, column: ColumnPath): Promise<{ header: BloomFilterHeader; mightContain(value: unknown): boolean } | null> {
+    this.checkRowGroup(rowGroup);
+    const leaf = this.leafFor(column);
+    const [bf] = await Promise.all([this.indexes().bloom(rowGroup, leaf), loadBloomHasher()]);
+    if (!bf) return null;
+    const domain = domainOf(leaf);
+    return { header: bf.header, mightContain: (value) => bloomMightContain(domain, bf, domain.literal(value)) };
   }
 
   private rowGroupIndexes(selected?: readonly number[]): number[] {

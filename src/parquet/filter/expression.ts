@@ -1,0 +1,102 @@
+/**
+ * The filter expression API: what `rows({ filter })` takes, and its binding
+ * to a file's schema (each leaf comparison resolved to a column and its
+ * literals normalised into the column's comparison domain, see compare.ts).
+ *
+ * Semantics (README "Filtering"): SQL three-valued logic. A comparison with a
+ * null column value or a null literal is unknown, so neither it nor its `not`
+ * matches; `is null` / `is not null` test nulls. A leaf under a list or map
+ * holds several values per row: a comparison is true when at least one of the
+ * row's non-null values satisfies it, false when the row has non-null values
+ * and none does, unknown when it has none (so `not (x > 5)` means "has
+ * values, all of them <= 5"); `is null` is true when the row has no non-null
+ * value.
+ */
+import { InvalidArgumentError } from '../../errors.js';
+import type { LeafNode } from '../../schema/tree.js';
+import type { ColumnPath } from '../reader.js';
+import { domainOf, type Domain, type Lit } from './compare.js';
+
+export type ComparisonOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
+
+export type Filter =
+  | { column: ColumnPath; op: ComparisonOp; value: unknown }
+  | { column: ColumnPath; op: 'in' | 'not in'; values: readonly unknown[] }
+  | { column: ColumnPath; op: 'is null' | 'is not null' }
+  | { and: readonly Filter[] }
+  | { or: readonly Filter[] }
+  | { not: Filter };
+
+/** A leaf test bound to a column. */
+export interface BoundLeaf {
+  t: 'leaf';
+  leaf: LeafNode;
+  domain: Domain;
+  op: ComparisonOp | 'in' | 'not in' | 'is null' | 'is not null';
+  /** The literal of a comparison; the literals of `in` / `not in`. */
+  lits: Lit[];
+}
+
+export type BoundFilter =
+  | BoundLeaf
+  | { t: 'and'; parts: BoundFilter[] }
+  | { t: 'or'; parts: BoundFilter[] }
+  | { t: 'not'; part: BoundFilter };
+
+const COMPARISONS = new Set(['=', '!=', '<', '<=', '>', '>=']);
+const MAX_DEPTH = 1000;
+
+/** Resolves a filter against a schema: `resolve` maps a column path to its leaf (throwing for unknown or group paths). */
+export function bindFilter(filter: Filter, resolve: (column: ColumnPath) => LeafNode): BoundFilter {
+  const domains = new Map<LeafNode, Domain>();
+  const bind = (f: Filter, depth: number): BoundFilter => {
+    if (depth > MAX_DEPTH) throw new InvalidArgumentError(`filter nests deeper than ${MAX_DEPTH} levels`);
+    if (f === null || typeof f !== 'object') throw new InvalidArgumentError(`a filter must be an object, got ${String(f)}`);
+    const keys = Object.keys(f);
+    if ('and' in f || 'or' in f) {
+      const key = 'and' in f ? 'and' : 'or';
+      const parts = (f as { and: readonly Filter[] }).and ?? (f as { or: readonly Filter[] }).or;
+      if (!Array.isArray(parts) || keys.length !== 1) throw new InvalidArgumentError(`a filter "${key}" takes an array of filters and nothing else`);
+      return { t: key, parts: parts.map((p) => bind(p, depth + 1)) };
+    }
+    if ('not' in f) {
+      if (keys.length !== 1) throw new InvalidArgumentError('a filter "not" takes one filter and nothing else');
+      return { t: 'not', part: bind(f.not, depth + 1) };
+    }
+    if (!('column' in f) || !('op' in f)) throw new InvalidArgumentError(`a filter needs "column" and "op", or "and", "or", "not"; got keys ${keys.join(', ')}`);
+    const leaf = resolve(f.column);
+    let domain = domains.get(leaf);
+    if (!domain) domains.set(leaf, (domain = domainOf(leaf)));
+    const op = f.op;
+    if (COMPARISONS.has(op)) {
+      if (!('value' in f)) throw new InvalidArgumentError(`filter "${op}" on column ${leaf.path.join('.')} needs a "value"`);
+      if (op !== '=' && op !== '!=' && !domain.ordered) {
+        throw new InvalidArgumentError(`column ${leaf.path.join('.')} has no order: only =, !=, in, not in and null tests apply`, { column: leaf.path.join('.') });
+      }
+      return { t: 'leaf', leaf, domain, op: op as ComparisonOp, lits: [domain.literal((f as { value: unknown }).value)] };
+    }
+    if (op === 'in' || op === 'not in') {
+      const values = (f as { values: readonly unknown[] }).values;
+      if (!Array.isArray(values)) throw new InvalidArgumentError(`filter "${op}" on column ${leaf.path.join('.')} needs a "values" array`);
+      return { t: 'leaf', leaf, domain, op, lits: values.map((v) => domain.literal(v)) };
+    }
+    if (op === 'is null' || op === 'is not null') return { t: 'leaf', leaf, domain, op, lits: [] };
+    throw new InvalidArgumentError(`unknown filter operator ${JSON.stringify(op)}`);
+  };
+  return bind(filter, 0);
+}
+
+/** The distinct leaves a bound filter tests, in first-use order. */
+export function filterLeaves(f: BoundFilter, out: LeafNode[] = []): LeafNode[] {
+  switch (f.t) {
+    case 'leaf':
+      if (!out.includes(f.leaf)) out.push(f.leaf);
+      break;
+    case 'not':
+      filterLeaves(f.part, out);
+      break;
+    default:
+      for (const p of f.parts) filterLeaves(p, out);
+  }
+  return out;
+}

@@ -1,0 +1,283 @@
+/**
+ * A filtered read of one row group, in the order that reads least: chunk
+ * statistics, then bloom filters (`=`, `in`), then the page index (only the
+ * pages overlapping the row ranges that can match, in every column read),
+ * then exact filtering of the decoded filter columns. The reader supplies
+ * fetching (coalesced), chunk locations and decoding through `ScanHost`;
+ * page indexes and bloom filters are cached per chunk in `IndexCache`.
+ */
+import { ByteCursor } from '../../bytes/cursor.js';
+import { CorruptFileError, ParquetryError, withContext, type ErrorContext } from '../../errors.js';
+import type { LeafNode } from '../../schema/tree.js';
+import { hashPhysical, loadBloomHasher, parseBloomFilter, type ParsedBloomFilter } from '../bloom/index.js';
+import type { ColumnChunkData } from '../column-chunk.js';
+import { decodePageHeader, type ColumnChunk, type ColumnIndex, type ColumnMetaData, type FileMetaData, type OffsetIndex } from '../metadata/index.js';
+import type { Domain, Lit } from './compare.js';
+import { evaluateRows, selectedRows } from './evaluate.js';
+import type { BoundFilter } from './expression.js';
+import { filterLeaves } from './expression.js';
+import {
+  bloomFilterExtent, BLOOM_HEADER_GUESS, checkColumnIndex, checkOffsetIndex, columnIndexRange, offsetIndexRange,
+  parseColumnIndex, parseOffsetIndex, structRange, type Range,
+} from './indexes.js';
+import { matchingRanges, pagesFor, rangeRows, trimToRanges, type LeafPageIndex } from './prune-pages.js';
+import { bloomCandidates, chunkLeafStats, possible, type LeafStats } from './prune-stats.js';
+
+/** A column chunk as the reader locates it. */
+export interface ChunkRef {
+  leaf: LeafNode;
+  chunk: ColumnChunk;
+  meta: ColumnMetaData;
+  ctx: ErrorContext;
+  /** The chunk's bytes (dictionary page first), as the reader would fetch them. */
+  start: number;
+  end: number;
+}
+
+export interface ScanHost {
+  readonly metadata: FileMetaData;
+  readonly fileSize: number;
+  chunk(rg: number, leaf: LeafNode): ChunkRef;
+  /** Reads the ranges, neighbours in one request. */
+  fetch(ranges: Range[]): Promise<{ buf: Uint8Array; base: number }[]>;
+  loadCodecs(refs: ChunkRef[]): Promise<void>;
+  decode(ref: ChunkRef, buf: Uint8Array, base: number, pieces?: { pieces: { bytes: Uint8Array; base: number }[]; numValues: number }): ColumnChunkData;
+}
+
+interface Indexes {
+  ci: ColumnIndex | null;
+  oi: OffsetIndex | null;
+}
+
+/** Page indexes and bloom filters already read, per row group and column. */
+export class IndexCache {
+  private readonly indexes = new Map<string, Promise<Indexes>>();
+  private readonly blooms = new Map<string, Promise<ParsedBloomFilter | null>>();
+
+  constructor(private readonly host: ScanHost) {}
+
+  /** The chunk's column index and offset index (each null when absent), validated against each other and the chunk. */
+  pageIndexes(rg: number, leaf: LeafNode): Promise<Indexes> {
+    return this.manyIndexes(rg, [leaf], 'both').then((m) => m.get(leaf)!);
+  }
+
+  /**
+   * Several chunks' indexes, those not yet cached read in one batch
+   * (coalesced). `offset` reads only the offset indexes (a column index
+   * then shows as null).
+   */
+  async manyIndexes(rg: number, leaves: LeafNode[], want: 'both' | 'offset'): Promise<Map<LeafNode, Indexes>> {
+    const key = (l: LeafNode, w: string): string => `${rg}/${l.columnIndex}/${w}`;
+    const cached = (l: LeafNode): Promise<Indexes> | undefined => this.indexes.get(key(l, 'both')) ?? (want === 'offset' ? this.indexes.get(key(l, 'offset')) : undefined);
+    const missing = leaves.filter((l) => cached(l) === undefined);
+    if (missing.length > 0) {
+      const refs = missing.map((l) => this.host.chunk(rg, l));
+      const ranges: Range[] = [];
+      const spots = refs.map((r) => {
+        const ci = want === 'both' ? columnIndexRange(r.chunk, this.host.fileSize, r.ctx) : null;
+        const oi = offsetIndexRange(r.chunk, this.host.fileSize, r.ctx);
+        return { ci: ci ? ranges.push(ci) - 1 : -1, oi: oi ? ranges.push(oi) - 1 : -1 };
+      });
+      const fetched = this.host.fetch(ranges);
+      refs.forEach((r, i) => {
+        const s = spots[i]!;
+        const p = fetched.then((bufs) => this.decodeIndexes(rg, r, s.ci >= 0 ? bufs[s.ci]! : null, s.oi >= 0 ? bufs[s.oi]! : null));
+        const k = key(r.leaf, want);
+        this.indexes.set(k, p);
+        p.catch(() => this.indexes.delete(k));
+      });
+    }
+    const out = new Map<LeafNode, Indexes>();
+    for (const l of leaves) out.set(l, await cached(l)!);
+    return out;
+  }
+
+  private decodeIndexes(rg: number, ref: ChunkRef, ciBuf: { buf: Uint8Array; base: number } | null, oiBuf: { buf: Uint8Array; base: number } | null): Indexes {
+    const numRows = this.host.metadata.rowGroups[rg]!.numRows;
+    return withContext(ref.ctx, () => {
+      const oi = oiBuf ? parseOffsetIndex(oiBuf.buf, oiBuf.base, ref.ctx) : null;
+      if (oi) checkOffsetIndex(oi, numRows, { start: ref.start, end: ref.end }, ref.ctx);
+      const ci = ciBuf ? parseColumnIndex(ciBuf.buf, ciBuf.base, ref.ctx) : null;
+      if (ci) checkColumnIndex(ci, oi ? oi.pageLocations.length : undefined, ref.ctx);
+      return { ci, oi };
+    });
+  }
+
+  /** The chunk's bloom filter, or null when it has none. */
+  bloom(rg: number, leaf: LeafNode): Promise<ParsedBloomFilter | null> {
+    const key = `${rg}/${leaf.columnIndex}`;
+    let p = this.blooms.get(key);
+    if (!p) {
+      p = this.readBloom(rg, leaf);
+      this.blooms.set(key, p);
+      p.catch(() => this.blooms.delete(key));
+    }
+    return p;
+  }
+
+  private async readBloom(rg: number, leaf: LeafNode): Promise<ParsedBloomFilter | null> {
+    const ref = this.host.chunk(rg, leaf);
+    const off = ref.meta.bloomFilterOffset;
+    if (off === undefined) return null;
+    const size = this.host.fileSize;
+    const ctx = { ...ref.ctx, offset: off };
+    let len = ref.meta.bloomFilterLength;
+    if (len === undefined) {
+      // Older files do not record the length: read the header first, then the bitset.
+      if (!(Number.isSafeInteger(off) && off >= 4 && off < size - 8)) throw new CorruptFileError(`bloom filter offset ${off} lies outside the ${size}-byte file`, ctx);
+      const [head] = await this.host.fetch([{ start: off, end: Math.min(off + BLOOM_HEADER_GUESS, size - 8) }]);
+      len = bloomFilterExtent(head!.buf, off, ref.ctx);
+      if (len <= head!.buf.length) return parseBloomFilter(head!.buf.subarray(0, len), ctx);
+    }
+    const range = structRange(off, len, size, 'bloom filter', ref.ctx)!;
+    const [b] = await this.host.fetch([range]);
+    return withContext(ref.ctx, () => parseBloomFilter(b!.buf, ctx));
+  }
+}
+
+/** A bloom filter answer for a normalised literal: false only when the value is surely absent. */
+export function bloomMightContain(domain: Domain, bf: ParsedBloomFilter, lit: Lit): boolean {
+  if (lit.k === 'null') return false;
+  if (lit.k !== 'val') return true;
+  if (!lit.exact) return false;
+  const phys = domain.physical(lit.lo);
+  if (phys === undefined) return true;
+  return bf.filter.mightContain(hashPhysical(domain.leaf.physicalType, phys));
+}
+
+function domains(f: BoundFilter, out = new Map<LeafNode, Domain>()): Map<LeafNode, Domain> {
+  if (f.t === 'leaf') out.set(f.leaf, f.domain);
+  else if (f.t === 'not') domains(f.part, out);
+  else for (const p of f.parts) domains(p, out);
+  return out;
+}
+
+export interface FilteredGroup {
+  /** Decoded data of the projected leaves, trimmed to the rows read. */
+  columns: ColumnChunkData[];
+  /** Rows read (the kept row ranges). */
+  rows: number;
+  /** Indexes (among the rows read) of the rows that match. */
+  selected: Int32Array;
+}
+
+/** Reads row group `rg` under a filter; null when pruning proves that no row matches. */
+export async function scanRowGroup(host: ScanHost, cache: IndexCache, rg: number, f: BoundFilter, projected: LeafNode[]): Promise<FilteredGroup | null> {
+  const group = host.metadata.rowGroups[rg]!;
+  const numRows = group.numRows;
+  if (numRows === 0) return null;
+  const doms = domains(f);
+  const fLeaves = filterLeaves(f);
+  const orders = host.metadata.columnOrders;
+  const stats = new Map<LeafNode, LeafStats>();
+  for (const leaf of fLeaves) {
+    const ref = host.chunk(rg, leaf);
+    stats.set(leaf, chunkLeafStats(leaf, doms.get(leaf)!, ref.meta.statistics, ref.meta.numValues, orders?.[leaf.columnIndex], orders !== undefined));
+  }
+  // 1. chunk statistics
+  if (!possible(f, (l) => stats.get(l)).canTrue) return null;
+  // 2. bloom filters, for = and in
+  const blooms = [...bloomCandidates(f)].filter((l) => host.chunk(rg, l).meta.bloomFilterOffset !== undefined);
+  if (blooms.length > 0) {
+    await loadBloomHasher();
+    const filters = await Promise.all(blooms.map((l) => cache.bloom(rg, l).catch((e: unknown) => {
+      if (e instanceof ParquetryError && e.code === 'UNSUPPORTED') return null; // a filter we cannot read only prunes nothing
+      throw e;
+    })));
+    blooms.forEach((leaf, i) => {
+      const bf = filters[i];
+      if (bf) stats.get(leaf)!.mightContain = (lit) => bloomMightContain(doms.get(leaf)!, bf, lit);
+    });
+    if (!possible(f, (l) => stats.get(l)).canTrue) return null;
+  }
+  // 3. page index: the row ranges the filter can match
+  let ranges: Range[] = [{ start: 0, end: numRows }];
+  const indexed = fLeaves.filter((l) => {
+    const c = host.chunk(rg, l).chunk;
+    return c.columnIndexOffset !== undefined && c.offsetIndexOffset !== undefined;
+  });
+  if (indexed.length > 0) {
+    const idx = await cache.manyIndexes(rg, indexed, 'both');
+    const pageIndexes: LeafPageIndex[] = [];
+    for (const leaf of indexed) {
+      const { ci, oi } = idx.get(leaf)!;
+      if (ci && oi) pageIndexes.push({ leaf, domain: doms.get(leaf)!, ci, oi, order: orders?.[leaf.columnIndex], ordersPresent: orders !== undefined });
+    }
+    if (pageIndexes.length > 0) ranges = matchingRanges(f, numRows, pageIndexes);
+    if (ranges.length === 0) return null;
+  }
+  const whole = ranges.length === 1 && ranges[0]!.start === 0 && ranges[0]!.end === numRows;
+  const needed = [...projected];
+  for (const l of fLeaves) if (!needed.includes(l)) needed.push(l);
+  const data = whole ? await readWhole(host, rg, needed) : await readRanges(host, cache, rg, needed, ranges);
+  const rows = rangeRows(ranges);
+  // 4. exact filtering
+  const byLeaf = new Map<LeafNode, ColumnChunkData>();
+  needed.forEach((l, i) => byLeaf.set(l, data[i]!));
+  const results = withContext({ rowGroup: rg }, () => evaluateRows(f, byLeaf, rows));
+  return { columns: projected.map((_, i) => data[i]!), rows, selected: selectedRows(results) };
+}
+
+async function readWhole(host: ScanHost, rg: number, leaves: LeafNode[]): Promise<ColumnChunkData[]> {
+  const refs = leaves.map((l) => host.chunk(rg, l));
+  await host.loadCodecs(refs);
+  const bufs = await host.fetch(refs);
+  return refs.map((r, i) => host.decode(r, bufs[i]!.buf, bufs[i]!.base));
+}
+
+/** Reads only the pages of each column that overlap `ranges`, trimmed to exactly those rows. */
+async function readRanges(host: ScanHost, cache: IndexCache, rg: number, leaves: LeafNode[], ranges: Range[]): Promise<ColumnChunkData[]> {
+  const numRows = host.metadata.rowGroups[rg]!.numRows;
+  const refs = leaves.map((l) => host.chunk(rg, l));
+  await host.loadCodecs(refs);
+  const withOffsets = leaves.filter((l, i) => refs[i]!.chunk.offsetIndexOffset !== undefined);
+  const idx = withOffsets.length > 0 ? await cache.manyIndexes(rg, withOffsets, 'offset') : new Map<LeafNode, Indexes>();
+  interface Plan { ref: ChunkRef; pieces: Range[] | null; pageStarts: number[]; covered: Range[] }
+  const plans: Plan[] = refs.map((ref) => {
+    const oi = idx.get(ref.leaf)?.oi;
+    if (!oi) return { ref, pieces: null, pageStarts: [], covered: [{ start: 0, end: numRows }] };
+    const { pages, covered } = pagesFor(oi, numRows, ranges);
+    const locs = oi.pageLocations;
+    const pieces: Range[] = [];
+    // The dictionary page (anything before the first data page) comes along.
+    const first = locs[0]!.offset;
+    if (first > ref.start) pieces.push({ start: ref.start, end: first });
+    for (const i of pages) {
+      const s = locs[i]!.offset;
+      const e = s + locs[i]!.compressedPageSize;
+      const last = pieces[pieces.length - 1];
+      if (last && last.end === s) last.end = e;
+      else pieces.push({ start: s, end: e });
+    }
+    return { ref, pieces, pageStarts: pages.map((i) => locs[i]!.offset), covered };
+  });
+  const all: Range[] = [];
+  const at: number[] = [];
+  for (const p of plans) {
+    at.push(all.length);
+    if (p.pieces) all.push(...p.pieces);
+    else all.push(p.ref);
+  }
+  const bufs = await host.fetch(all);
+  return plans.map((p, k) => {
+    const { ref } = p;
+    if (!p.pieces) {
+      const b = bufs[at[k]!]!;
+      return withContext(ref.ctx, () => trimToRanges(host.decode(ref, b.buf, b.base), ref.leaf, p.covered, ranges));
+    }
+    const pieces = p.pieces.map((_, j) => ({ bytes: bufs[at[k]! + j]!.buf, base: bufs[at[k]! + j]!.base }));
+    // Level counts of the chosen pages, from their headers.
+    let numValues = 0;
+    for (const s of p.pageStarts) {
+      const piece = pieces.find((x) => x.base <= s && s < x.base + x.bytes.length)!;
+      numValues += withContext({ ...ref.ctx, offset: s }, () => {
+        const h = decodePageHeader(new ByteCursor(piece.bytes, s - piece.base, piece.bytes.length, piece.base));
+        const n = h.dataPageHeader?.numValues ?? h.dataPageHeaderV2?.numValues;
+        if (n === undefined || !(n >= 0)) throw new CorruptFileError(`offset index points at a ${h.type} page, not a data page`);
+        return n;
+      });
+    }
+    const c = host.decode(ref, pieces[0]!.bytes, pieces[0]!.base, { pieces, numValues });
+    return withContext(ref.ctx, () => trimToRanges(c, ref.leaf, p.covered, ranges));
+  });
+}
