@@ -6,6 +6,7 @@ import { formatMetadata, metadataSummary } from './meta.js';
 import { Output } from './output.js';
 import { renderRecord, renderTable } from './render.js';
 import { registerConvert } from './convert.js';
+import { pagesCommand } from './pages.js';
 import { isTrevni, trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
 
 function count(value: string): number {
@@ -15,6 +16,11 @@ function count(value: string): number {
 
 function columnList(value: string): string[] {
   return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** A repeatable option: each occurrence adds to the list. */
+function repeated(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }
 
 async function withReader(file: string, fn: (r: ParquetReader) => Promise<void>): Promise<void> {
@@ -109,6 +115,15 @@ program
   .option('--json', 'print canonical JSON Lines')
   .action((file: string, opts: { rows: number; columns?: string[]; json?: boolean }) =>
     cat(file, { columns: opts.columns, limit: opts.rows, json: opts.json }, true));
+
+program
+  .command('pages')
+  .description('list every page of every column chunk: type, offset, sizes, encoding, values, rows, statistics')
+  .argument('<file>', 'Parquet file path or http(s) URL')
+  .option('--column <path>', 'only this column (a.b.c for nested; repeat for more)', repeated)
+  .option('--row-group <n>', 'only this row group', count)
+  .option('--json', 'print one JSON object per page')
+  .action((file: string, opts: { column?: string[]; rowGroup?: number; json?: boolean }) => pagesCommand(file, opts));
 
 registerConvert(program);
 

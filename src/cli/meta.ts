@@ -1,11 +1,14 @@
+import type { ColumnChunk } from '../parquet/metadata/index.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import { decodeStatistics } from '../parquet/statistics.js';
-import { renderValue } from './render.js';
+import { jsonable, renderValue } from './render.js';
 
 /** A JSON-friendly summary of a file's footer: what `parquetry meta` prints. */
 export function metadataSummary(reader: ParquetReader) {
   const m = reader.metadata;
   const leaves = reader.schema.leaves;
+  const chunks = m.rowGroups.flatMap((rg) => rg.columns);
+  const having = (has: (c: ColumnChunk) => boolean) => chunks.filter(has).length;
   return {
     file: reader.name,
     version: m.version,
@@ -14,13 +17,23 @@ export function metadataSummary(reader: ParquetReader) {
     footerNumRows: m.numRows,
     numRowGroups: m.rowGroups.length,
     numColumns: leaves.length,
+    /** How many column chunks (row groups, for sorting columns) carry each optional structure. */
+    structures: {
+      chunks: chunks.length,
+      columnIndex: having((c) => c.columnIndexOffset !== undefined),
+      offsetIndex: having((c) => c.offsetIndexOffset !== undefined),
+      bloomFilter: having((c) => c.metaData?.bloomFilterOffset !== undefined),
+      sizeStatistics: having((c) => c.metaData?.sizeStatistics !== undefined),
+      rowGroups: m.rowGroups.length,
+      sortingColumns: m.rowGroups.filter((rg) => rg.sortingColumns !== undefined && rg.sortingColumns.length > 0).length,
+    },
     keyValueMetadata: Object.fromEntries((m.keyValueMetadata ?? []).map((kv) => [kv.key, kv.value ?? null])),
     rowGroups: m.rowGroups.map((rg, i) => ({
       index: i,
       numRows: rg.numRows,
       totalByteSize: rg.totalByteSize,
       totalCompressedSize: rg.totalCompressedSize,
-      sortingColumns: rg.sortingColumns,
+      sortingColumns: rg.sortingColumns?.map((sc) => ({ ...sc, path: leaves[sc.columnIdx]?.path.join('.') })),
       columns: rg.columns.map((c, j) => {
         const leaf = leaves[j]!;
         const md = c.metaData;
@@ -38,16 +51,13 @@ export function metadataSummary(reader: ParquetReader) {
           columnIndex: c.columnIndexOffset !== undefined,
           offsetIndex: c.offsetIndexOffset !== undefined,
           bloomFilter: md?.bloomFilterOffset !== undefined,
+          bloomFilterLength: md?.bloomFilterLength,
+          sizeStatistics: md?.sizeStatistics,
           encrypted: c.cryptoMetadata !== undefined,
         };
       }),
     })),
   };
-}
-
-/** bigint and bytes become strings so JSON.stringify can print them. */
-function jsonable<T>(v: T): T {
-  return JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x instanceof Uint8Array ? renderValue(x) : x)));
 }
 
 function size(n: number | undefined): string {
@@ -72,6 +82,11 @@ export function formatMetadata(s: ReturnType<typeof metadataSummary>): string {
   out.push(`rows:        ${s.numRows}${s.footerNumRows !== s.numRows ? ` (footer says ${s.footerNumRows})` : ''}`);
   out.push(`row groups:  ${s.numRowGroups}`);
   out.push(`columns:     ${s.numColumns}`);
+  const st = s.structures;
+  const share = (n: number, of: number, unit: string) => (n === 0 ? 'none' : `${n}/${of} ${unit}`);
+  out.push(`indexes:     column index: ${share(st.columnIndex, st.chunks, 'chunks')}; offset index: ${share(st.offsetIndex, st.chunks, 'chunks')}; ` +
+    `bloom filter: ${share(st.bloomFilter, st.chunks, 'chunks')}`);
+  out.push(`             size statistics: ${share(st.sizeStatistics, st.chunks, 'chunks')}; sorting columns: ${share(st.sortingColumns, st.rowGroups, 'row groups')}`);
   const kv = Object.entries(s.keyValueMetadata);
   if (kv.length) {
     out.push('key-value metadata:');
@@ -80,8 +95,11 @@ export function formatMetadata(s: ReturnType<typeof metadataSummary>): string {
   for (const rg of s.rowGroups) {
     out.push('');
     out.push(`row group ${rg.index}: ${rg.numRows} rows, ${size(rg.totalByteSize)} uncompressed${rg.totalCompressedSize !== undefined ? `, ${size(rg.totalCompressedSize)} compressed` : ''}`);
+    if (rg.sortingColumns?.length) {
+      out.push(`  sorted by ${rg.sortingColumns.map((sc) => `${sc.path ?? `column #${sc.columnIdx}`} ${sc.descending ? 'DESC' : 'ASC'} NULLS ${sc.nullsFirst ? 'FIRST' : 'LAST'}`).join(', ')}`);
+    }
     for (const c of rg.columns) {
-      const extras = [c.columnIndex && 'column index', c.offsetIndex && 'offset index', c.bloomFilter && 'bloom filter', c.encrypted && 'encrypted'].filter(Boolean);
+      const extras = [c.columnIndex && 'column index', c.offsetIndex && 'offset index', c.bloomFilter && 'bloom filter', c.sizeStatistics && 'size statistics', c.encrypted && 'encrypted'].filter(Boolean);
       out.push(`  ${c.path}: ${c.type} ${c.codec ?? '?'} [${(c.encodings ?? []).join(',')}] ${c.numValues ?? '?'} values, ${size(c.compressedSize)} / ${size(c.uncompressedSize)}${extras.length ? `; ${extras.join(', ')}` : ''}`);
       const st = c.statistics;
       if (st) {

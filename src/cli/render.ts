@@ -17,6 +17,11 @@ export function renderValue(v: unknown, top = true): string {
   return `{${Object.keys(o).map((k) => `${k}: ${renderValue(o[k], false)}`).join(', ')}}`;
 }
 
+/** bigint and bytes become strings so JSON.stringify can print them. */
+export function jsonable<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x instanceof Uint8Array ? renderValue(x) : x)));
+}
+
 function clip(s: string, width: number): string {
   const flat = s.replace(/[\n\r\t]/g, ' ');
   return flat.length > width ? flat.slice(0, width - 1) + '…' : flat;
