@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError as CommanderArgError } from 'commander';
-import { openParquet, ParquetryError, canonicalRow, formatSchema } from '../node/index.js';
+import { openParquet, InvalidArgumentError, ParquetryError, canonicalRow, formatSchema } from '../node/index.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import { formatMetadata, metadataSummary } from './meta.js';
 import { Output } from './output.js';
 import { renderRecord, renderTable } from './render.js';
 import { registerConvert } from './convert.js';
 import { pagesCommand } from './pages.js';
+import { columnIndexCommand } from './column-index.js';
+import { bloomCommand } from './bloom.js';
+import { parseWhere } from './where.js';
 import { isTrevni, trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
 
 function count(value: string): number {
@@ -37,13 +40,19 @@ interface CatOptions {
   offset?: number;
   limit?: number;
   json?: boolean;
+  where?: string;
 }
 
 async function cat(file: string, opts: CatOptions, table: boolean): Promise<void> {
-  if (await isTrevni(file)) return withTrevni(file, (r) => trevniCat(r, opts, table));
+  // A bad expression fails before the file is opened.
+  const filter = opts.where === undefined ? undefined : parseWhere(opts.where);
+  if (await isTrevni(file)) {
+    if (filter) throw new InvalidArgumentError('--where is for Parquet files; Trevni files are read whole');
+    return withTrevni(file, (r) => trevniCat(r, opts, table));
+  }
   await withReader(file, async (reader) => {
     const out = new Output();
-    const read = { columns: opts.columns, offset: opts.offset, limit: opts.limit };
+    const read = { columns: opts.columns, offset: opts.offset, limit: opts.limit, filter };
     if (opts.json) {
       // Canonical JSON lines (CANONICAL.md): the default lossless values, printed exactly.
       const plan = reader.plan(opts.columns);
@@ -103,6 +112,7 @@ program
   .option('--columns <paths>', 'comma-separated column paths to read (a.b.c for nested)', columnList)
   .option('--offset <n>', 'skip the first n rows', count)
   .option('--limit <n>', 'print at most n rows', count)
+  .option('--where <expr>', "only rows matching a SQL WHERE expression, e.g. \"id > 10 AND name IN ('a', 'b')\"")
   .option('--json', 'print canonical JSON Lines')
   .action((file: string, opts: CatOptions) => cat(file, opts, false));
 
@@ -112,18 +122,43 @@ program
   .argument('<file>', 'Parquet or Trevni file path, or a Parquet http(s) URL')
   .option('-n, --rows <n>', 'number of rows', count, 10)
   .option('--columns <paths>', 'comma-separated column paths to read', columnList)
+  .option('--where <expr>', 'only rows matching a SQL WHERE expression')
   .option('--json', 'print canonical JSON Lines')
-  .action((file: string, opts: { rows: number; columns?: string[]; json?: boolean }) =>
-    cat(file, { columns: opts.columns, limit: opts.rows, json: opts.json }, true));
+  .action((file: string, opts: { rows: number; columns?: string[]; json?: boolean; where?: string }) =>
+    cat(file, { columns: opts.columns, limit: opts.rows, json: opts.json, where: opts.where }, true));
+
+interface ChunkOptions {
+  column?: string[];
+  rowGroup?: number;
+  json?: boolean;
+}
+
+/** A command over column chunks: FILE, `--column` (repeatable), `--row-group`, `--json`. */
+function chunkCommand(name: string, description: string, json: string, run: (file: string, opts: ChunkOptions) => Promise<void>): void {
+  program
+    .command(name)
+    .description(description)
+    .argument('<file>', 'Parquet file path or http(s) URL')
+    .option('--column <path>', 'only this column (a.b.c for nested; repeat for more)', repeated)
+    .option('--row-group <n>', 'only this row group', count)
+    .option('--json', json)
+    .action(run);
+}
+
+chunkCommand('pages', 'list every page: type, offset, sizes, encoding, values, rows, statistics',
+  'print one JSON object per page', pagesCommand);
+chunkCommand('column-index', 'show the page index: ColumnIndex and OffsetIndex, a row per page',
+  'print one JSON object per column chunk', (file, opts) => withReader(file, (r) => columnIndexCommand(r, opts)));
 
 program
-  .command('pages')
-  .description('list every page of every column chunk: type, offset, sizes, encoding, values, rows, statistics')
+  .command('bloom-filter')
+  .description('ask the bloom filters whether a value may be in a column')
   .argument('<file>', 'Parquet file path or http(s) URL')
-  .option('--column <path>', 'only this column (a.b.c for nested; repeat for more)', repeated)
+  .requiredOption('--column <path>', 'the leaf column (a.b.c for nested)')
+  .requiredOption('--value <v>', "the value: a number, true/false, 'quoted' or bare text")
   .option('--row-group <n>', 'only this row group', count)
-  .option('--json', 'print one JSON object per page')
-  .action((file: string, opts: { column?: string[]; rowGroup?: number; json?: boolean }) => pagesCommand(file, opts));
+  .option('--json', 'print one JSON object per row group')
+  .action((file: string, opts: { column: string; value: string; rowGroup?: number; json?: boolean }) => withReader(file, (r) => bloomCommand(r, opts)));
 
 registerConvert(program);
 

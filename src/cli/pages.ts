@@ -9,7 +9,7 @@ import { ByteCursor } from '../bytes/cursor.js';
 import { CorruptFileError, InvalidArgumentError, ParquetryError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
 import { httpSource, type Source } from '../io/source.js';
 import { fileSource } from '../node/file-source.js';
-import { decodePageHeader, decodeOffsetIndex, type ColumnChunk, type ColumnMetaData, type OffsetIndex, type PageHeader } from '../parquet/metadata/index.js';
+import { decodePageHeader, type ColumnChunk, type ColumnMetaData, type PageHeader } from '../parquet/metadata/index.js';
 import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
 import { decodeStatistics } from '../parquet/statistics.js';
 import type { LeafNode } from '../schema/tree.js';
@@ -153,21 +153,6 @@ function checkCount(n: number | undefined, what: string): number {
   return n;
 }
 
-/**
- * The OffsetIndex of a chunk, when it has one (decoded here from the raw
- * bytes; undefined when the chunk has none).
- */
-async function offsetIndexOf(source: Source, c: ChunkRef, ctx: ErrorContext): Promise<OffsetIndex | undefined> {
-  const off = c.chunk.offsetIndexOffset;
-  const len = c.chunk.offsetIndexLength;
-  if (off === undefined || len === undefined) return undefined;
-  if (!(off >= 4) || !(len > 0) || off + len > source.byteLength - 8) {
-    throw new CorruptFileError(`offset index at ${off} of ${len} bytes lies outside the file`, { ...ctx, offset: off });
-  }
-  const bytes = await source.read(off, len);
-  return withContext({ ...ctx, offset: off }, () => decodeOffsetIndex(new ByteCursor(bytes, 0, bytes.length, off)));
-}
-
 /** Walks one chunk's page headers. */
 export async function chunkPages(reader: ParquetReader, source: Source, c: ChunkRef): Promise<ChunkPages> {
   const ctx: ErrorContext = { file: reader.name, rowGroup: c.rowGroup, column: c.column };
@@ -181,7 +166,7 @@ export async function chunkPages(reader: ParquetReader, source: Source, c: Chunk
   }
   const end = start + length;
   const limit = oldParquetMr(reader.metadata.createdBy) ? Math.min(end + DICTIONARY_HEADER_PADDING, fileEnd) : end;
-  const index = await offsetIndexOf(source, c, ctx);
+  const index = await reader.readOffsetIndex(c.rowGroup, c.leaf.path);
   const locations = new Map((index?.pageLocations ?? []).map((p, i, all) => [p.offset, { first: p.firstRowIndex, next: all[i + 1]?.firstRowIndex }]));
   const groupRows = reader.metadata.rowGroups[c.rowGroup]!.numRows;
   const pages: PageInfo[] = [];

@@ -7,18 +7,34 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { ByteCursor } from '../../src/bytes/cursor.js';
 import { openParquet } from '../../src/node/index.js';
 import { decodeOffsetIndex, type OffsetIndex } from '../../src/parquet/metadata/index.js';
+import { bloomAnswers } from '../../src/cli/bloom.js';
+import { chunkIndex } from '../../src/cli/column-index.js';
+import { chunkPages, selectChunks } from '../../src/cli/pages.js';
+import { ParquetryError } from '../../src/errors.js';
+import { bufferSource } from '../../src/io/source.js';
+import { ParquetReader } from '../../src/parquet/reader.js';
 
 const DATA = '../shared/corpus/parquet-testing/data';
 const BAD = '../shared/corpus/parquet-testing/bad_data';
 const TINY = `${DATA}/alltypes_tiny_pages.parquet`;
 const BLOOM_MR = `${DATA}/data_index_bloom_encoding_stats.parquet`;
 const BLOOM_RS = `${DATA}/data_index_bloom_encoding_with_length.parquet`;
+
+function runAsync(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 }, (e, out, err) => {
+      resolve({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, out, err });
+    });
+  });
+}
 
 function run(...args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -142,6 +158,135 @@ describe('pages', () => {
   });
 });
 
+describe('column-index', () => {
+  test('alltypes_tiny_pages: pages and first rows are the OffsetIndex, the same pages `pages` walks; bounds decoded', async () => {
+    const r = run('column-index', TINY, '--json');
+    assert.equal(r.code, 0, r.err);
+    const chunks = jsonLines(r.out);
+    assert.equal(chunks.length, 13);
+    const indexes = await offsetIndexes(TINY);
+    const walked = jsonLines(run('pages', TINY, '--json').out).filter((p) => p.type.startsWith('data'));
+    for (const c of chunks) {
+      const index = indexes.get(`0/${c.column}`)!;
+      assert.equal(c.offsetIndex, true);
+      assert.deepEqual(c.pages.map((p: any) => [p.offset, p.compressedSize, p.firstRow]), index.pageLocations.map((l) => [l.offset, l.compressedPageSize, l.firstRowIndex]), c.column);
+      const mine = walked.filter((p) => p.column === c.column);
+      assert.deepEqual(c.pages.map((p: any) => [p.offset, p.rowCount]), mine.map((p) => [p.offset, p.rows]), `${c.column}: column-index and pages agree`);
+      assert.equal(c.pages.reduce((n: number, p: any) => n + p.rowCount, 0), 7300);
+    }
+    const byName = new Map(chunks.map((c) => [c.column, c]));
+    // parquet-mr wrote no column index for the INT96 timestamps (no defined order).
+    assert.equal(byName.get('timestamp_col').columnIndex, false);
+    assert.equal(byName.get('bool_col').boundaryOrder, 'ASCENDING');
+    const id = byName.get('id');
+    assert.deepEqual([id.pages[0].min, id.pages[0].max, id.pages[0].nullCount, id.pages[0].nullPage], [122, 142, 0, false]);
+    // Each page's bounds hold the values of its rows.
+    const tinyReader = await openParquet(TINY);
+    const rows = await tinyReader.readRows({ columns: ['id', 'string_col'] });
+    await tinyReader.close();
+    for (const name of ['id', 'string_col']) {
+      for (const p of byName.get(name).pages) {
+        const values = rows.slice(p.firstRow, p.firstRow + p.rowCount).map((row) => row[name] as any);
+        const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        assert.deepEqual([sorted[0], sorted[sorted.length - 1]], [p.min, p.max], `${name} page ${p.page}`);
+      }
+    }
+  });
+
+  test('text: a table per chunk; a file without a page index says so', () => {
+    const r = run('column-index', BLOOM_RS);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, [
+      'row group 0, column String: 1 page, boundary order UNORDERED',
+      '  page  first row  rows  offset  size  null page  null count  min    max',
+      '  ----  ---------  ----  ------  ----  ---------  ----------  -----  -----',
+      '  0     0          14    152     51    no         0           Hello  today',
+      '',
+    ].join('\n'));
+    const none = run('column-index', `${DATA}/alltypes_plain.parquet`, '--column', 'id', '--column', 'bool_col');
+    assert.equal(none.out, 'row group 0, column id: no page index\nrow group 0, column bool_col: no page index\n');
+    const only = run('column-index', TINY, '--column', 'timestamp_col');
+    assert.match(only.out, /^row group 0, column timestamp_col: 1055 pages \(offset index only, no column index\)\n {2}page +first row +rows +offset +size +null page +null count +min +max\n/);
+  });
+});
+
+describe('bloom-filter', () => {
+  const PROBES = ['Hello', 'hello', 'today', 'dog', 'doing ', 'the lazy', 'nope', '', 'Hello ', 'brown fox', 'zzz'];
+
+  test('parquet-mr and parquet-rs filters answer as DuckDB\'s parquet_bloom_probe', async () => {
+    for (const file of [BLOOM_MR, BLOOM_RS]) {
+      const reader = await openParquet(file);
+      try {
+        let absent = 0;
+        for (const v of PROBES) {
+          const [a] = await bloomAnswers(reader, 'String', v);
+          const [d] = await duckRows(`SELECT bloom_filter_excludes FROM parquet_bloom_probe(${sqlString(file)}, 'String', ${sqlString(v)})`);
+          assert.equal(a!.result === 'definitely absent', d!.bloom_filter_excludes, `${file} ${JSON.stringify(v)}`);
+          if (a!.result === 'definitely absent') absent++;
+        }
+        assert.ok(absent >= 3, 'some probes are excluded');
+      } finally {
+        await reader.close();
+      }
+    }
+  });
+
+  test('DuckDB-written filters over several row groups and types', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parquetry-bloom-'));
+    const file = join(dir, 'bloom.parquet');
+    try {
+      await duck.run(`COPY (SELECT (i % 500)::INTEGER AS i32, (i % 700)::BIGINT * 1000000007 AS i64, 'k' || (i % 300) AS s,
+          (i % 50) / 4 AS dbl, DATE '2024-01-01' + (i % 90)::INTEGER AS day FROM range(30000) t(i))
+        TO ${sqlString(file)} (FORMAT PARQUET, ROW_GROUP_SIZE 10000)`);
+      const probes: Record<string, string[]> = {
+        i32: ['1', '499', '500', '-1', '123456'],
+        i64: ['0', '1000000007', '699000004893', '5', '-1000000007'],
+        s: ['k1', 'k299', 'k300', 'K1', "'k7'"],
+        dbl: ['0.25', '12.25', '12.5', '3', '-0.5'],
+        day: ['2024-01-01', '2024-03-30', '2024-03-31', '2023-12-31'],
+      };
+      const reader = await openParquet(file);
+      try {
+        for (const [column, values] of Object.entries(probes)) {
+          for (const v of values) {
+            const ours = await bloomAnswers(reader, column, v);
+            assert.equal(ours.length, 3);
+            const literal = v.startsWith("'") ? v : column === 's' || column === 'day' ? sqlString(v) : v;
+            const duckSays = await duckRows(`SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe(${sqlString(file)}, '${column}', ${literal}) ORDER BY row_group_id`);
+            assert.deepEqual(
+              ours.map((a) => [a.rowGroup, a.result === 'definitely absent']),
+              duckSays.map((d) => [Number(d.row_group_id), d.bloom_filter_excludes]),
+              `${column} ${v}`,
+            );
+            assert.ok(ours.every((a) => a.bloomFilter), `${column}: DuckDB wrote filters`);
+          }
+        }
+      } finally {
+        await reader.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the command: text and --json; bare and quoted strings; no filter; bad column', () => {
+    const text = run('bloom-filter', BLOOM_RS, '--column', 'String', '--value', 'the lazy');
+    assert.equal(text.code, 0, text.err);
+    assert.match(text.out, /^column String, value the lazy:\n {2}row group +bloom filter +bytes +answer\n.*\n {2}0 +yes +\d+ +maybe present\n$/);
+    const quoted = jsonLines(run('bloom-filter', BLOOM_MR, '--column', 'String', '--value', "'nope'", '--json').out);
+    assert.deepEqual(quoted, [{ rowGroup: 0, column: 'String', bloomFilter: true, numBytes: 1024, result: 'definitely absent' }]);
+    const none = jsonLines(run('bloom-filter', TINY, '--column', 'id', '--value', '5', '--json').out);
+    assert.deepEqual(none, [{ rowGroup: 0, column: 'id', bloomFilter: false }]);
+    assert.match(run('bloom-filter', TINY, '--column', 'id', '--value', '5').out, /no filter: may be present/);
+    const bad = run('bloom-filter', BLOOM_RS, '--column', 'nope', '--value', '1');
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /^parquetry: [^\n]*nope[^\n]*\n$/);
+    const missing = run('bloom-filter', BLOOM_RS, '--column', 'String');
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.err, /required option '--value <v>'/);
+  });
+});
+
 describe('meta', () => {
   test('a file-level line says which structures the file has', async () => {
     const tiny = run('meta', TINY);
@@ -158,10 +303,26 @@ describe('meta', () => {
 
 describe('broken files: one typed line on stderr, exit status 1, no stack trace', () => {
   const files = readdirSync(BAD).filter((f) => f.endsWith('.parquet')).sort();
+  // The first leaf column's name, from the footer (a footer we cannot read gives a name that fails as well).
+  const firstColumns = new Map<string, string>();
+  before(async () => {
+    for (const f of files) {
+      try {
+        const reader = await openParquet(`${BAD}/${f}`);
+        firstColumns.set(f, reader.schema.leaves[0]!.path.join('.'));
+        await reader.close();
+      } catch {
+        firstColumns.set(f, 'x');
+      }
+    }
+  });
+  const column = (f: string) => firstColumns.get(f)!;
   for (const f of files) {
-    test(f, () => {
-      for (const cmd of [['pages'], ['meta']]) {
-        const r = run(...cmd, `${BAD}/${f}`);
+    test(f, async () => {
+      const cmds = [['pages'], ['meta'], ['column-index'], ['bloom-filter', '--column', column(f), '--value', '1']];
+      const results = await Promise.all(cmds.map((cmd) => runAsync(...cmd, `${BAD}/${f}`)));
+      for (const [i, cmd] of cmds.entries()) {
+        const r = results[i]!;
         assert.ok(r.code === 0 || r.code === 1, `${cmd[0]} ${f}: exit ${r.code}: ${r.err}`);
         if (r.code === 1) assert.match(r.err, /^parquetry: [^\n]*\(file [^\n]*\)\n$/, `${cmd[0]} ${f}`);
         else assert.equal(r.err, '');
@@ -181,4 +342,38 @@ describe('broken files: one typed line on stderr, exit status 1, no stack trace'
     assert.equal(r.code, 1);
     assert.match(r.err, /required field num_values .*\(file .*, offset 22, row group 0, column nation_key, page 0\)\n$/);
   });
+});
+
+describe('damaged copies: every byte of the data and index region overwritten in turn', () => {
+  // In process, over the same functions the commands use: any failure must be a ParquetryError.
+  for (const file of [BLOOM_RS, BLOOM_MR]) {
+    test(file.replace(/.*\//, ''), async () => {
+      const original = new Uint8Array(readFileSync(file));
+      const footerLength = new DataView(original.buffer, original.byteOffset).getUint32(original.length - 8, true);
+      const dataEnd = original.length - 8 - footerLength;
+      const outcomes = { ok: 0, typed: 0 };
+      for (let at = 4; at < dataEnd; at++) {
+        for (const byte of [0xff, 0x00, original[at]! ^ 0x41]) {
+          const bytes = original.slice();
+          bytes[at] = byte;
+          const reader = await ParquetReader.fromSource(bufferSource(bytes, `copy@${at}`));
+          const source = bufferSource(bytes);
+          for (const job of [
+            async () => { for (const c of selectChunks(reader)) await chunkPages(reader, source, c); },
+            async () => { for (const c of selectChunks(reader)) await chunkIndex(reader, c); },
+            () => bloomAnswers(reader, 'String', 'Hello'),
+          ]) {
+            try {
+              await job();
+              outcomes.ok++;
+            } catch (e) {
+              if (!(e instanceof ParquetryError)) assert.fail(`byte ${at} = ${byte}: ${(e as Error)?.stack ?? e}`);
+              outcomes.typed++;
+            }
+          }
+        }
+      }
+      assert.ok(outcomes.typed > 50, `${outcomes.typed} typed errors, ${outcomes.ok} reads`);
+    });
+  }
 });

@@ -1,6 +1,11 @@
 /** `--where`: the SQL WHERE subset parsed into filter expressions. */
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openParquet } from '../../src/node/index.js';
 import { InvalidArgumentError, ParquetryError } from '../../src/errors.js';
 import { numberValue, parseLiteral, parseWhere, WhereSyntaxError } from '../../src/cli/where.js';
 
@@ -184,5 +189,123 @@ describe('parseLiteral (bloom-filter --value)', () => {
     assert.equal(parseLiteral('1 2'), undefined);
     assert.equal(parseLiteral(`'open`), undefined);
     assert.equal(parseLiteral(''), undefined);
+  });
+});
+
+/**
+ * The same text as a DuckDB WHERE clause over a DuckDB-written file selects
+ * the same rows as parquetry's filter: in-process for a matrix of
+ * expressions, and through the `cat --where` binary for a few.
+ */
+describe('same rows as DuckDB', () => {
+  const TABLE = `SELECT i AS id,
+      CASE WHEN i % 7 = 0 THEN NULL ELSE (i % 100)::INTEGER END AS n,
+      (i::BIGINT * 1000003 * 1000000000) AS big,
+      CASE WHEN i % 11 = 0 THEN NULL ELSE i / 8.0 END::DOUBLE AS d,
+      (i * 1.234)::DECIMAL(18,3) AS dec,
+      CASE WHEN i % 5 = 0 THEN NULL ELSE 'name' || (i % 37) END AS s,
+      CASE WHEN i % 13 = 0 THEN 'it''s' ELSE 'x' END AS q,
+      i % 3 = 0 AS flag,
+      DATE '2020-01-01' + (i % 400)::INTEGER AS day,
+      {'b': i % 10, 'c': 'c' || (i % 4)} AS a,
+      (i % 9)::INTEGER AS "my col",
+      (i % 6)::INTEGER AS "dot.name",
+      (i / 4)::REAL AS r,
+      (i % 20 / 10)::REAL AS f
+    FROM range(3000) t(i)`;
+  const EXPRESSIONS = [
+    'n = 5', 'n != 5', 'n <> 5', 'n < 10', 'n <= 10', 'n > 90', 'n >= 90', '5 < n', '95 <= n',
+    'n IS NULL', 'n IS NOT NULL', 'n IN (1, 2, 3)', 'n NOT IN (1, 2, 3)', 'NOT n IN (1, 2, 3)',
+    'NOT n = 5', 'NOT (n > 5)', 'NOT NOT n > 98',
+    "n > 5 AND n < 10 OR s = 'name3'", "n > 5 AND (n < 10 OR s = 'name3')", 'NOT n > 5 AND s IS NULL',
+    "n in (1,2) AnD NoT s iS nUlL", 'n < 1.5', 'n = 1.5', 'n > -1', 'n >= +99',
+    'big = 1000003000000000', 'big > 1500001500000000000', 'big <= 9007199254740993', 'big IN (2000006000000000, 3000009000000000)',
+    'd < 100.5', 'd = 0.125', 'd > 1e2', 'd >= 3.5e2 AND d < 351', 'd IS NULL OR d = 2', 'r = 0.25', 'r < 2.5', 'r = 0.1',
+    'dec = 1.234', 'dec > 1000.5', 'dec <= 12.34', 'dec < 1234.567890123456789', 'dec IN (2.468, 3.702, 4)', 'dec != 0',
+    "s = 'name3'", "s > 'name2'", "s IN ('name1', 'name22')", "s NOT IN ('name1', 'name22')", "q = 'it''s'", "'it''s' != q",
+    'flag = true', 'flag != false', 'NOT flag = TRUE', 'flag = false AND n IS NULL',
+    "day >= '2020-06-01'", "day = '2020-01-05' OR day < '2020-01-03'",
+    'a.b = 3', "a.c IN ('c1', 'c2') AND a.b > 5", '"my col" = 4', '"dot.name" = 2', '"my col" >= 4 AND "dot.name" < 2 OR a.b = 9',
+  ];
+
+  let dir = '';
+  let file = '';
+  let duck: import('@duckdb/node-api').DuckDBConnection;
+  let instance: import('@duckdb/node-api').DuckDBInstance;
+  const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
+
+  before(async () => {
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    dir = mkdtempSync(join(tmpdir(), 'parquetry-where-'));
+    file = join(dir, 'where.parquet');
+    instance = await DuckDBInstance.create(':memory:', { threads: '1' });
+    duck = await instance.connect();
+    await duck.run(`COPY (${TABLE}) TO ${sqlString(file)} (FORMAT PARQUET, ROW_GROUP_SIZE 1000)`);
+  });
+  after(() => {
+    duck?.closeSync();
+    instance?.closeSync();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function duckIds(where: string): Promise<number[]> {
+    const r = await duck.runAndReadAll(`SELECT id FROM read_parquet(${sqlString(file)}) WHERE ${where} ORDER BY id`);
+    return r.getRows().map((row) => Number(row[0]));
+  }
+
+  async function ourIds(where: string): Promise<number[]> {
+    const reader = await openParquet(file);
+    try {
+      const ids: number[] = [];
+      for await (const row of reader.rows({ columns: ['id'], filter: parseWhere(where) })) ids.push(Number(row.id));
+      return ids.sort((a, b) => a - b);
+    } finally {
+      await reader.close();
+    }
+  }
+
+  for (const where of EXPRESSIONS) {
+    test(where, async () => {
+      const expected = await duckIds(where);
+      assert.deepEqual(await ourIds(where), expected);
+    });
+  }
+
+  // Known difference: DuckDB rounds a decimal literal to FLOAT before comparing it with a REAL column
+  // (r = 0.1 finds the float nearest 0.1); the filter layer compares the column's exact value with the literal's.
+  test('REAL column against a decimal literal', { todo: 'filter layer: FLOAT columns compare with the exact literal, DuckDB with the literal rounded to FLOAT' }, async () => {
+    for (const where of ['f = 0.1', 'f <= 0.3', 'f IN (0.1, 1.1)']) assert.deepEqual(await ourIds(where), await duckIds(where), where);
+  });
+
+  test('the expressions select neither nothing nor everything, mostly', async () => {
+    let trivial = 0;
+    for (const where of EXPRESSIONS) {
+      const n = (await duckIds(where)).length;
+      if (n === 0 || n === 3000) trivial++;
+    }
+    assert.ok(trivial <= 2, `${trivial} expressions select all rows or none`);
+  });
+
+  test('cat --where and head --where, run as a user runs them', async () => {
+    for (const where of ["n > 5 AND (n < 10 OR s = 'name3')", 'a.b = 4 AND "dot.name" = 2', 'dec < 1234.567890123456789 AND NOT flag = TRUE']) {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cat', file, '--where', where, '--columns', 'id', '--json'], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      assert.notEqual(r.stdout, '', where);
+      const ids = r.stdout.trim().split('\n').map((l) => JSON.parse(l).id as number).sort((a, b) => a - b);
+      assert.deepEqual(ids, await duckIds(where), where);
+    }
+    const head = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'head', file, '-n', '2', '--where', "s = 'name3'", '--columns', 'id,s'], { encoding: 'utf8' });
+    assert.equal(head.status, 0, head.stderr);
+    assert.match(head.stdout, /^id\s+s\n-+\s+-+\n3\s+name3\n/);
+    assert.equal(head.stdout.trim().split('\n').length, 4);
+  });
+
+  test('a syntax error in --where: one line, exit 1, before the file is read', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cat', 'no-such-file.parquet', '--where', 'price = '], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.equal(r.stderr, `parquetry: --where: expected a value after "=" at position 9, found the end of the expression (a value is a number, a 'string', TRUE or FALSE)\n`);
+    const unknown = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cat', file, '--where', 'nope = 1'], { encoding: 'utf8' });
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.stderr, /^parquetry: [^\n]*nope[^\n]*\n$/);
   });
 });
