@@ -47,8 +47,8 @@ export async function chunkIndex(reader: ParquetReader, c: ChunkRef): Promise<Ch
   return jsonable(out);
 }
 
-function cell(v: unknown): string {
-  return v === undefined ? '' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : renderValue(v);
+function cell(v: unknown, yesNo = false): string {
+  return v === undefined ? '' : yesNo ? (v ? 'yes' : 'no') : renderValue(v);
 }
 
 export function formatChunkIndex(x: ChunkIndex): string {
@@ -66,7 +66,7 @@ export function formatChunkIndex(x: ChunkIndex): string {
     names.push('unencoded bytes');
     fields.push('unencodedBytes');
   }
-  const rows = x.pages.map((p) => Object.fromEntries(names.map((n, i) => [n, cell(x.offsetIndex || i === 0 || i >= 5 ? p[fields[i]!] : undefined)])));
+  const rows = x.pages.map((p) => Object.fromEntries(names.map((n, i) => [n, cell(x.offsetIndex || i === 0 || i >= 5 ? p[fields[i]!] : undefined, fields[i] === 'nullPage')])));
   return `${head}\n${renderTable(names, rows).split('\n').map((l) => '  ' + l).join('\n')}`;
 }
 
