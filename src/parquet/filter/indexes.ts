@@ -99,7 +99,6 @@ export function checkColumnIndex(ci: ColumnIndex, pages: number | undefined, ctx
     if (list !== undefined && list.length !== n) throw new CorruptFileError(`column index has ${n} null-page flags but ${list.length} ${name}`, ctx);
   }
   if (pages !== undefined && n !== pages) throw new CorruptFileError(`column index has ${n} pages but the offset index has ${pages}`, ctx);
-  if (ci.nullCounts) for (const c of ci.nullCounts) if (!(c >= 0)) throw new CorruptFileError(`column index null count ${c}`, ctx);
 }
 
 /** Per-page view joining both indexes (the column index may be absent). */

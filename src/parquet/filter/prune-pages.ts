@@ -29,6 +29,28 @@ export interface LeafPageIndex {
   ordersPresent: boolean;
 }
 
+/**
+ * Whether a column index is consistent enough to prune with. Some writers
+ * emit placeholders (parquet-mr without statistics: every page "null" with
+ * null count -1) or contradict themselves (an arrow-rs build marks every page
+ * of a list column null while the chunk statistics have bounds); such an
+ * index is ignored rather than trusted.
+ */
+export function usableColumnIndex(ci: ColumnIndex, oi: OffsetIndex, leaf: LeafNode, numRows: number, chunkHasValues: boolean): boolean {
+  const locs = oi.pageLocations;
+  let allNull = locs.length > 0;
+  for (let i = 0; i < locs.length; i++) {
+    const rows = (i + 1 < locs.length ? locs[i + 1]!.firstRowIndex : numRows) - locs[i]!.firstRowIndex;
+    const nc = ci.nullCounts?.[i];
+    if (nc !== undefined && !(nc >= 0)) return false;
+    if (ci.nullPages[i]) {
+      if (leaf.defLevel === 0) return false;
+      if (nc !== undefined && leaf.repLevel === 0 && nc !== rows) return false;
+    } else allNull = false;
+  }
+  return !(allNull && chunkHasValues);
+}
+
 /** LeafStats of page `i` from a column index. */
 function pageStats(p: LeafPageIndex, i: number): LeafStats {
   const { ci, domain, leaf } = p;

@@ -20,7 +20,7 @@ import {
   bloomFilterExtent, BLOOM_HEADER_GUESS, checkColumnIndex, checkOffsetIndex, columnIndexRange, offsetIndexRange,
   parseColumnIndex, parseOffsetIndex, structRange, type Range,
 } from './indexes.js';
-import { matchingRanges, pagesFor, rangeRows, trimToRanges, type LeafPageIndex } from './prune-pages.js';
+import { matchingRanges, pagesFor, rangeRows, trimToRanges, usableColumnIndex, type LeafPageIndex } from './prune-pages.js';
 import { bloomCandidates, chunkLeafStats, possible, type LeafStats } from './prune-stats.js';
 
 /** A column chunk as the reader locates it. */
@@ -201,7 +201,9 @@ export async function scanRowGroup(host: ScanHost, cache: IndexCache, rg: number
     const pageIndexes: LeafPageIndex[] = [];
     for (const leaf of indexed) {
       const { ci, oi } = idx.get(leaf)!;
-      if (ci && oi) pageIndexes.push({ leaf, domain: doms.get(leaf)!, ci, oi, order: orders?.[leaf.columnIndex], ordersPresent: orders !== undefined });
+      const st = stats.get(leaf)!;
+      const hasValues = st.min !== undefined || (st.nullCount !== undefined && st.nullCount < host.chunk(rg, leaf).meta.numValues);
+      if (ci && oi && usableColumnIndex(ci, oi, leaf, numRows, hasValues)) pageIndexes.push({ leaf, domain: doms.get(leaf)!, ci, oi, order: orders?.[leaf.columnIndex], ordersPresent: orders !== undefined });
     }
     if (pageIndexes.length > 0) ranges = matchingRanges(f, numRows, pageIndexes);
     if (ranges.length === 0) return null;
