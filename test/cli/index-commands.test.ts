@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { ByteCursor } from '../../src/bytes/cursor.js';
-import { openParquet } from '../../src/node/index.js';
+import { openParquet, writeParquet } from '../../src/node/index.js';
 import { decodeOffsetIndex, type OffsetIndex } from '../../src/parquet/metadata/index.js';
 import { bloomAnswers } from '../../src/cli/bloom.js';
 import { chunkIndex } from '../../src/cli/column-index.js';
@@ -298,6 +298,25 @@ describe('meta', () => {
     assert.deepEqual(json.structures, { chunks: 1, columnIndex: 1, offsetIndex: 1, bloomFilter: 1, sizeStatistics: 0, rowGroups: 1, sortingColumns: 0 });
     const [dc] = await duckRows(`SELECT bloom_filter_offset, bloom_filter_length FROM parquet_metadata(${sqlString(BLOOM_RS)})`);
     assert.equal(json.rowGroups[0].columns[0].bloomFilterLength, Number(dc!.bloom_filter_length));
+  });
+
+  test('sorting columns: counted, and listed per row group', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parquetry-meta-'));
+    try {
+      const file = join(dir, 'sorted.parquet');
+      await writeParquet(file, Array.from({ length: 10 }, (_, i) => ({ id: i, name: `n${9 - i}` })), { sortedBy: [{ column: 'id' }, { column: 'name', descending: true, nullsFirst: true }] });
+      const r = run('meta', file);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /sorting columns: 1\/1 row groups$/m);
+      assert.match(r.out, /^ {2}sorted by id ASC NULLS LAST, name DESC NULLS FIRST$/m);
+      const json = JSON.parse(run('meta', file, '--json').out);
+      assert.deepEqual(json.rowGroups[0].sortingColumns, [
+        { columnIdx: 0, descending: false, nullsFirst: false, path: 'id' },
+        { columnIdx: 1, descending: true, nullsFirst: true, path: 'name' },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

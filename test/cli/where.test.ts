@@ -304,6 +304,9 @@ describe('same rows as DuckDB', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cat', 'no-such-file.parquet', '--where', 'price = '], { encoding: 'utf8' });
     assert.equal(r.status, 1);
     assert.equal(r.stderr, `parquetry: --where: expected a value after "=" at position 9, found the end of the expression (a value is a number, a 'string', TRUE or FALSE)\n`);
+    const trevni = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cat', '../shared/trevni-corpus/tiny.trv', '--where', 'x = 1'], { encoding: 'utf8' });
+    assert.equal(trevni.status, 1);
+    assert.equal(trevni.stderr, 'parquetry: --where is for Parquet files; Trevni files are read whole\n');
     const unknown = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cat', file, '--where', 'nope = 1'], { encoding: 'utf8' });
     assert.equal(unknown.status, 1);
     assert.match(unknown.stderr, /^parquetry: [^\n]*nope[^\n]*\n$/);
