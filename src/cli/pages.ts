@@ -92,7 +92,7 @@ export interface ChunkPages {
 
 /** The most bytes a page header may take before we give up (a header holds statistics, so it can be big, but not this big). */
 const MAX_HEADER_BYTES = 64 * 1024 * 1024;
-const WINDOW = 1024 * 1024;
+const WINDOW = 16 * 1024;
 /** What pre-1.2.9 parquet-mr left out of total_compressed_size (PARQUET-816); the reader allows the same. */
 const DICTIONARY_HEADER_PADDING = 100;
 
@@ -105,34 +105,45 @@ function oldParquetMr(createdBy: string | undefined): boolean {
 }
 
 /**
- * Reads page headers of one chunk through a window of its bytes: a window
- * is fetched from the header's offset on (1 MiB, or the rest of the chunk),
- * and refetched larger when a header does not fit, so page bodies far
- * beyond the window are never read.
+ * Reads page headers of one chunk through a window of its bytes. A window
+ * of `size` bytes is fetched at a header that lies outside the bytes held;
+ * headers that follow inside it (small pages) cost no read, and a big
+ * page's body is skipped after at most one window. A header cut off by the
+ * window is fetched again with a window four times larger, up to the end of
+ * the chunk (or MAX_HEADER_BYTES): only then is a failure the file's.
  */
-class HeaderWindow {
+export class HeaderWindow {
   private buf: Uint8Array = new Uint8Array(0);
   private bufStart = 0;
-  constructor(private readonly source: Source, private readonly limit: number) {}
+  /** Bytes fetched so far. */
+  fetched = 0;
+  constructor(private readonly source: Source, private readonly limit: number, private readonly size = WINDOW) {}
+
+  private async fill(pos: number, want: number): Promise<void> {
+    const n = Math.min(want, this.limit - pos);
+    this.bufStart = pos;
+    this.buf = await this.source.read(pos, n);
+    this.fetched += n;
+  }
 
   async header(pos: number): Promise<{ header: PageHeader; size: number }> {
-    let want = WINDOW;
+    let want = this.size;
+    let fresh = false;
+    if (pos < this.bufStart || pos >= this.bufStart + this.buf.length) {
+      await this.fill(pos, want);
+      fresh = true;
+    }
     for (;;) {
-      const have = this.bufStart + this.buf.length;
-      if (pos < this.bufStart || pos >= have || (have < this.limit && have - pos < want)) {
-        this.bufStart = pos;
-        this.buf = await this.source.read(pos, Math.min(want, this.limit - pos));
-      }
       const cursor = new ByteCursor(this.buf, pos - this.bufStart, this.buf.length, this.bufStart);
       try {
         const header = decodePageHeader(cursor);
         return { header, size: cursor.fileOffset - pos };
       } catch (e) {
-        // Truncated by the window, or corrupt: retry with more bytes until the chunk's end (or the cap) is in view.
         const end = this.bufStart + this.buf.length;
-        if (!(e instanceof CorruptFileError) || end >= this.limit || want >= MAX_HEADER_BYTES) throw e;
-        want = Math.min(Math.max(want, end - pos) * 4, MAX_HEADER_BYTES);
-        this.buf = new Uint8Array(0);
+        if (!(e instanceof CorruptFileError) || end >= this.limit || (fresh && want >= MAX_HEADER_BYTES)) throw e;
+        if (fresh) want = Math.min(want * 4, MAX_HEADER_BYTES);
+        await this.fill(pos, want);
+        fresh = true;
       }
     }
   }
@@ -154,7 +165,7 @@ function checkCount(n: number | undefined, what: string): number {
 }
 
 /** Walks one chunk's page headers. */
-export async function chunkPages(reader: ParquetReader, source: Source, c: ChunkRef): Promise<ChunkPages> {
+export async function chunkPages(reader: ParquetReader, source: Source, c: ChunkRef, window = WINDOW): Promise<ChunkPages> {
   const ctx: ErrorContext = { file: reader.name, rowGroup: c.rowGroup, column: c.column };
   const meta = chunkMetaData(c, ctx);
   const dict = meta.dictionaryPageOffset;
@@ -172,11 +183,11 @@ export async function chunkPages(reader: ParquetReader, source: Source, c: Chunk
   const pages: PageInfo[] = [];
   let pos = start;
   let nextRow: number | undefined = 0;
-  const window = new HeaderWindow(source, limit);
+  const headers = new HeaderWindow(source, limit, window);
   while (pos < end) {
     const page = pages.length;
     const pageCtx = { ...ctx, page, offset: pos };
-    const { header, size } = await window.header(pos).catch((e: unknown) => {
+    const { header, size } = await headers.header(pos).catch((e: unknown) => {
       throw e instanceof ParquetryError ? e.within(pageCtx) : e;
     });
     const info = withContext(pageCtx, () => {

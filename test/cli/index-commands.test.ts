@@ -144,6 +144,34 @@ describe('pages', () => {
     }
   });
 
+  test('header windows: any first window size walks the same pages; big page bodies are not fetched', async () => {
+    for (const file of [TINY, BLOOM_MR, `${DATA}/datapage_v2.snappy.parquet`]) {
+      const bytes = new Uint8Array(readFileSync(file));
+      const reader = await ParquetReader.fromSource(bufferSource(bytes));
+      for (const c of selectChunks(reader)) {
+        const expected = await chunkPages(reader, bufferSource(bytes), c);
+        for (const window of [1, 7, 64]) assert.deepEqual(await chunkPages(reader, bufferSource(bytes), c, window), expected, `${file} ${c.column} window ${window}`);
+      }
+    }
+    // One page of ~1 MiB: the walk reads one window, not the body.
+    const dir = mkdtempSync(join(tmpdir(), 'parquetry-window-'));
+    try {
+      const file = join(dir, 'big.parquet');
+      await duck.run(`COPY (SELECT md5(i::VARCHAR) || md5((i * 7)::VARCHAR) AS s FROM range(30000) t(i)) TO ${sqlString(file)} (FORMAT PARQUET, COMPRESSION UNCOMPRESSED)`);
+      const bytes = new Uint8Array(readFileSync(file));
+      let read = 0;
+      const counting = { byteLength: bytes.length, read: async (offset: number, length: number) => ((read += length), bytes.slice(offset, offset + length)) };
+      const reader = await ParquetReader.fromSource(bufferSource(bytes));
+      const [c] = selectChunks(reader);
+      const cp = await chunkPages(reader, counting, c!);
+      const body = cp.pages.reduce((n, p) => n + p.compressedSize, 0);
+      assert.ok(body > 1_000_000, `${body} bytes of pages`);
+      assert.ok(read <= cp.pages.length * 16 * 1024 && read * 4 < body, `read ${read} bytes for ${cp.pages.length} pages of ${body} bytes`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('--column and --row-group select chunks; text output is a table per chunk', () => {
     const r = run('pages', TINY, '--column', 'id', '--column', 'string_col', '--row-group', '0');
     assert.equal(r.code, 0, r.err);
