@@ -14,6 +14,7 @@ import { MAX_BLOOM_BYTES, SplitBlockBloomFilter } from './filter.js';
 
 export { loadBloomHasher, bloomHasherLoaded, xxhash64 } from './hash.js';
 export { SplitBlockBloomFilter, SALT, optimalBloomBytes, MIN_BLOOM_BYTES, MAX_BLOOM_BYTES, BYTES_PER_BLOCK } from './filter.js';
+export { BloomBuilder, type BloomBuilderOptions } from './builder.js';
 export { bloomHash, hashPhysical, hashInt32, hashInt64, hashFloat, hashDouble, hashBoolean } from './value.js';
 
 export interface ParsedBloomFilter {

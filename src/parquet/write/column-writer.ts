@@ -15,6 +15,8 @@ import { leafCoercer } from '../../schema/coerce.js';
 import type { LeafNode } from '../../schema/tree.js';
 import type { LeafSink } from '../../shred/shred.js';
 import { encodePageHeader, type ColumnMetaData, type Encoding, type PageEncodingStats, type PageHeader } from '../metadata/index.js';
+import { BloomBuilder, type BloomBuilderOptions } from '../bloom/builder.js';
+import type { SplitBlockBloomFilter } from '../bloom/filter.js';
 import { StatsBuilder } from './stats.js';
 
 /** Value encodings a user can choose per column (RLE_DICTIONARY is the `dictionary` option). */
@@ -34,6 +36,8 @@ export interface ColumnOptions {
   checksums: boolean;
   statistics: boolean;
   statisticsTruncateLength: number;
+  /** Build a bloom filter per chunk (needs `await loadBloomHasher()` before the first value). */
+  bloom?: BloomBuilderOptions;
 }
 
 /** A finished page: its encoded header and (compressed) body, and what the page index will need. */
@@ -45,6 +49,15 @@ export interface EncodedPage {
   numRows: number;
   firstRow: number;
   stats?: StatsBuilder;
+  /** Level entries (values and nulls) and non-null values of a data page. */
+  numValues: number;
+  nonNull: number;
+  nullCount: number;
+  /** BYTE_ARRAY: bytes of the page's values without length prefixes. */
+  unencodedBytes?: number;
+  /** Counts of each repetition / definition level (when the column's maximum is above 0). */
+  repHistogram?: number[];
+  defHistogram?: number[];
 }
 
 /** A column chunk ready to be written: pages in order, and its metadata with offsets relative to the chunk start. */
@@ -52,6 +65,8 @@ export interface EncodedChunk {
   pages: EncodedPage[];
   meta: ColumnMetaData;
   byteLength: number;
+  /** The chunk's bloom filter, when the column has one. */
+  bloom?: SplitBlockBloomFilter;
 }
 
 class Levels {
@@ -183,6 +198,9 @@ export class ColumnWriter implements LeafSink {
   private uncompressedBytes = 0;
   /** Bytes per row of the last page (before compression), to size slices before the current page has rows. */
   private lastRowBytes = 0;
+  private readonly bloom: BloomBuilder | null;
+  /** Dictionary entries already hashed into the bloom filter. */
+  private bloomHashedEntries = 0;
 
   /**
    * @param flushed a counter shared by the writer's columns: bytes of the pages they have encoded (the writer resets it per row group)
@@ -200,6 +218,7 @@ export class ColumnWriter implements LeafSink {
     this.pageStats = new StatsBuilder(leaf, opts.statisticsTruncateLength);
     this.chunkStats = new StatsBuilder(leaf, opts.statisticsTruncateLength);
     checkEncoding(leaf, opts.encoding);
+    this.bloom = opts.bloom ? new BloomBuilder(leaf.physicalType, opts.bloom) : null;
   }
 
   // ---- LeafSink ----
@@ -523,6 +542,14 @@ export class ColumnWriter implements LeafSink {
       else stats.addRange(this.values.values(), 0, this.values.length);
       stats.nullCount = this.pageNulls;
     }
+    const facts = this.pageFacts(numValues);
+    if (this.bloom) {
+      if (this.useDictionary) {
+        // Every dictionary entry is used by this page or an earlier one: only the new ones need hashing.
+        this.bloom.addValues(this.dict.values(), this.bloomHashedEntries, this.dict.length);
+        this.bloomHashedEntries = this.dict.length;
+      } else this.bloom.addValues(this.values.values(), 0, this.values.length);
+    }
     if (this.opts.pageVersion === 1) {
       if (this.rep) encodeRleHybridPrefixed(w, this.rep.view(), bitWidth(this.leaf.repLevel));
       if (this.def) encodeRleHybridPrefixed(w, this.def.view(), bitWidth(this.maxDef));
@@ -557,7 +584,7 @@ export class ColumnWriter implements LeafSink {
       };
     }
     giveScratch(w);
-    this.addPage(header, body, header.type as EncodedPage['type'], encoding!, numRows, stats);
+    this.addPage(header, body, header.type as EncodedPage['type'], encoding!, numRows, stats, facts);
     this.totalValues += numValues;
     if (stats) this.chunkStats.merge(stats);
     this.chunkRows += numRows;
@@ -588,7 +615,29 @@ export class ColumnWriter implements LeafSink {
     this.clearDictionary();
   }
 
+  /** What the page index and size statistics need of the page being flushed. */
+  private pageFacts(numValues: number): PageFacts {
+    const nonNull = this.useDictionary ? this.indices.length : this.values.length;
+    const facts: PageFacts = { numValues, nonNull, nullCount: this.pageNulls };
+    if (this.leaf.physicalType === 'BYTE_ARRAY') {
+      if (this.useDictionary) {
+        const { offsets } = this.dict.values() as ByteArrays;
+        const idx = this.indices.view();
+        let n = 0;
+        for (let i = 0; i < idx.length; i++) n += offsets[idx[i]! + 1]! - offsets[idx[i]!]!;
+        facts.unencodedBytes = n;
+      } else {
+        const { offsets } = this.values.values() as ByteArrays;
+        facts.unencodedBytes = offsets[offsets.length - 1]! - offsets[0]!;
+      }
+    }
+    if (this.rep) facts.repHistogram = histogram(this.rep.view(), this.leaf.repLevel);
+    if (this.def) facts.defHistogram = histogram(this.def.view(), this.maxDef);
+    return facts;
+  }
+
   private clearDictionary(): void {
+    this.bloomHashedEntries = 0;
     this.dictKeys.clear();
     this.dictBytesKeys.clear();
     this.dictKeyOf = [];
@@ -603,12 +652,15 @@ export class ColumnWriter implements LeafSink {
     return out.buffer === raw.buffer ? out.slice() : out;
   }
 
-  private addPage(header: PageHeader, body: Uint8Array, type: EncodedPage['type'], encoding: Encoding, numRows: number, stats?: StatsBuilder): void {
+  private addPage(
+    header: PageHeader, body: Uint8Array, type: EncodedPage['type'], encoding: Encoding, numRows: number, stats?: StatsBuilder,
+    facts: PageFacts = { numValues: 0, nonNull: 0, nullCount: 0 },
+  ): void {
     if (this.opts.checksums) header.crc = crc32(body) | 0;
     const hw = new ByteWriter(64);
     encodePageHeader(header, hw);
     const h = hw.finish().slice();
-    this.pages.push({ header: h, body, type, encoding, numRows, firstRow: this.chunkRows, stats });
+    this.pages.push({ header: h, body, type, encoding, numRows, firstRow: this.chunkRows, stats, ...facts });
     this.pagesBytes += h.length + body.length;
     this.flushed.bytes += h.length + body.length;
     this.uncompressedBytes += h.length + header.uncompressedPageSize;
@@ -645,6 +697,7 @@ export class ColumnWriter implements LeafSink {
     }
     if (this.def || this.rep) encodings.add('RLE');
     const dictionaryBytes = hasDictionary ? pages[0]!.header.length + pages[0]!.body.length : 0;
+    const sizeStatistics = chunkSizeStatistics(this.leaf, pages);
     const allDictionary = hasDictionary && pages.every((p) => p.type === 'DICTIONARY_PAGE' || p.encoding === 'RLE_DICTIONARY');
     const meta: ColumnMetaData = {
       type: this.leaf.physicalType,
@@ -658,10 +711,12 @@ export class ColumnWriter implements LeafSink {
       ...(hasDictionary ? { dictionaryPageOffset: 0 } : {}),
       ...(this.opts.statistics ? { statistics: this.chunkStats.toThrift(allDictionary ? this.dict.length : undefined) } : {}),
       encodingStats: [...stats.values()],
+      ...(sizeStatistics ? { sizeStatistics } : {}),
     };
+    const bloom = this.bloom?.finish();
     this.resetChunk();
     this.mark();
-    return { pages, meta, byteLength };
+    return { pages, meta, byteLength, ...(bloom ? { bloom } : {}) };
   }
 
   private resetChunk(): void {
@@ -682,6 +737,30 @@ function fitting(n: number, before: number, after: number, limit: number): numbe
   if (before >= limit) return 1;
   const k = Math.ceil((limit - before) / ((after - before) / n));
   return k >= n ? n : k > 1 ? k : 1;
+}
+
+type PageFacts = Pick<EncodedPage, 'numValues' | 'nonNull' | 'nullCount' | 'unencodedBytes' | 'repHistogram' | 'defHistogram'>;
+
+/** How many times each level 0..max occurs. */
+function histogram(levels: Uint8Array | Uint16Array, max: number): number[] {
+  const counts = new Float64Array(max + 1);
+  for (let i = 0; i < levels.length; i++) counts[levels[i]!]!++;
+  return Array.from(counts);
+}
+
+/** The chunk's SizeStatistics: its pages' unencoded byte-array bytes and level histograms, summed; undefined when there is nothing to say. */
+function chunkSizeStatistics(leaf: LeafNode, pages: EncodedPage[]): ColumnMetaData['sizeStatistics'] {
+  const out: NonNullable<ColumnMetaData['sizeStatistics']> = {};
+  const data = pages.filter((p) => p.type !== 'DICTIONARY_PAGE');
+  if (leaf.physicalType === 'BYTE_ARRAY') out.unencodedByteArrayDataBytes = data.reduce((n, p) => n + (p.unencodedBytes ?? 0), 0);
+  const sum = (max: number, pick: (p: EncodedPage) => number[] | undefined) => {
+    const h = new Array<number>(max + 1).fill(0);
+    for (const p of data) pick(p)?.forEach((c, i) => (h[i]! += c));
+    return h;
+  };
+  if (leaf.repLevel > 0) out.repetitionLevelHistogram = sum(leaf.repLevel, (p) => p.repHistogram);
+  if (leaf.defLevel > 0) out.definitionLevelHistogram = sum(leaf.defLevel, (p) => p.defHistogram);
+  return Object.keys(out).length ? out : undefined;
 }
 
 function countBelow(levels: ArrayLike<number>, max: number): number {

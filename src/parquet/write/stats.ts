@@ -318,11 +318,14 @@ export class StatsBuilder {
     this.nullCount = 0;
   }
 
-  /** The Thrift Statistics: min_value/max_value in PLAIN form, binary bounds truncated. */
-  toThrift(distinctCount?: number): Statistics {
-    const s: Statistics = { nullCount: this.nullCount };
-    if (distinctCount !== undefined) s.distinctCount = distinctCount;
-    if (this.min === undefined) return s;
+  /** True when a min and max were seen (not for an all-null or all-NaN range, nor for types without an order). */
+  get hasBounds(): boolean {
+    return this.min !== undefined;
+  }
+
+  /** PLAIN bytes of min and max, with the spec's zero rule for floats; undefined when there are none. */
+  private plainBounds(): [Uint8Array, Uint8Array] | undefined {
+    if (this.min === undefined) return undefined;
     let min = this.min;
     let max = this.max!;
     if (this.order === 'float') {
@@ -333,8 +336,32 @@ export class StatsBuilder {
       if (half(min as Uint8Array) === 0) min = Uint8Array.of(0x00, 0x80);
       if (half(max as Uint8Array) === 0) max = Uint8Array.of(0x00, 0x00);
     }
-    const lo = plainBytes(this.leaf, min);
-    const hi = plainBytes(this.leaf, max);
+    return [plainBytes(this.leaf, min), plainBytes(this.leaf, max)];
+  }
+
+  /**
+   * The bounds as a ColumnIndex stores them: PLAIN bytes, BYTE_ARRAY bounds
+   * longer than `truncateLength` cut (the max rounded up; kept whole when no
+   * shorter upper bound exists). Undefined when there are no bounds.
+   */
+  indexBounds(truncateLength: number): { min: Uint8Array; max: Uint8Array } | undefined {
+    const b = this.plainBounds();
+    if (b === undefined) return undefined;
+    const [lo, hi] = b;
+    if (this.order === 'bytes' && this.leaf.physicalType === 'BYTE_ARRAY') {
+      const utf8 = this.leaf.kind.kind === 'string';
+      return { min: truncateMin(lo, truncateLength, utf8), max: truncateMax(hi, truncateLength, utf8) ?? hi };
+    }
+    return { min: lo, max: hi };
+  }
+
+  /** The Thrift Statistics: min_value/max_value in PLAIN form, binary bounds truncated. */
+  toThrift(distinctCount?: number): Statistics {
+    const s: Statistics = { nullCount: this.nullCount };
+    if (distinctCount !== undefined) s.distinctCount = distinctCount;
+    const b = this.plainBounds();
+    if (b === undefined) return s;
+    const [lo, hi] = b;
     if (this.order === 'bytes' && this.leaf.physicalType === 'BYTE_ARRAY') {
       const tmin = truncateMin(lo, this.truncateLength, this.leaf.kind.kind === 'string');
       const tmax = truncateMax(hi, this.truncateLength, this.leaf.kind.kind === 'string');
@@ -351,6 +378,35 @@ export class StatsBuilder {
     s.isMinValueExact = true;
     s.isMaxValueExact = true;
     return s;
+  }
+}
+
+/**
+ * Compares two PLAIN-encoded bounds of `leaf`'s column in its sort order
+ * (as `indexBounds` gives them), for a ColumnIndex's boundary_order.
+ * Undefined for types without an order.
+ */
+export function boundsComparator(leaf: LeafNode): ((a: Uint8Array, b: Uint8Array) => number) | undefined {
+  const order = sortOrder(leaf);
+  const t = leaf.physicalType;
+  const dv = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const sign = (x: number | bigint) => (x < 0 ? -1 : x > 0 ? 1 : 0);
+  switch (order) {
+    case 'none': return undefined;
+    case 'signed':
+      if (t === 'INT32') return (a, b) => dv(a).getInt32(0, true) - dv(b).getInt32(0, true);
+      if (t === 'INT64') return (a, b) => sign(dv(a).getBigInt64(0, true) - dv(b).getBigInt64(0, true));
+      return compareBytes;
+    case 'unsigned':
+      if (t === 'INT32') return (a, b) => dv(a).getUint32(0, true) - dv(b).getUint32(0, true);
+      if (t === 'INT64') return (a, b) => sign(dv(a).getBigUint64(0, true) - dv(b).getBigUint64(0, true));
+      return compareBytes; // BOOLEAN: one byte
+    case 'float':
+      if (t === 'FLOAT') return (a, b) => sign(dv(a).getFloat32(0, true) - dv(b).getFloat32(0, true));
+      return (a, b) => sign(dv(a).getFloat64(0, true) - dv(b).getFloat64(0, true));
+    case 'decimal': return (a, b) => sign(signedBig(a) - signedBig(b));
+    case 'float16': return (a, b) => sign(half(a) - half(b));
+    default: return compareBytes;
   }
 }
 

@@ -5,8 +5,13 @@ import type { Sink } from '../../io/sink.js';
 import { buildSchema, type LeafNode, type Schema, type SchemaElementLike } from '../../schema/tree.js';
 import { planRecord } from '../../shred/plan.js';
 import { isPlainObject, RecordShredder } from '../../shred/shred.js';
-import { encodeFileMetaData, type ColumnChunk, type FileMetaData, type KeyValue, type RowGroup, type SchemaElement, type SortingColumn } from '../metadata/index.js';
+import {
+  encodeColumnIndex, encodeFileMetaData, encodeOffsetIndex,
+  type ColumnChunk, type ColumnIndex, type FileMetaData, type KeyValue, type OffsetIndex, type RowGroup, type SchemaElement, type SortingColumn,
+} from '../metadata/index.js';
+import { encodeBloomFilter, loadBloomHasher } from '../bloom/index.js';
 import { ColumnWriter, type ColumnOptions, type ValueEncoding } from './column-writer.js';
+import { buildColumnIndex, buildOffsetIndex } from './page-index.js';
 import { VERSION } from '../../version.js';
 
 export interface ColumnWriteOptions {
@@ -42,6 +47,28 @@ export interface WriterOptions extends Omit<ColumnWriteOptions, 'encoding'> {
   metadata?: Record<string, string>;
   /** The sort order the rows are in, recorded as sorting_columns in each row group. */
   sortedBy?: { column: string; descending?: boolean; nullsFirst?: boolean }[];
+  /**
+   * Write a page index (ColumnIndex and OffsetIndex of every column chunk,
+   * before the footer) so readers can skip pages (default true).
+   */
+  pageIndex?: boolean;
+  /** Binary min/max in the ColumnIndex longer than this are truncated, the max rounded up (default 64 bytes). */
+  columnIndexTruncateLength?: number;
+  /**
+   * Split-block bloom filters, by dotted leaf path: `true` for the defaults,
+   * or `{ ndv, fpp }`: expected distinct values per row group (default: the
+   * distinct values each chunk actually has) and false-positive probability
+   * (default 0.01). Written after the row groups.
+   */
+  bloomFilters?: Record<string, { ndv?: number; fpp?: number } | true>;
+}
+
+/** What is written after the row groups for one column chunk: its bloom filter and page index. */
+interface ChunkExtras {
+  chunk: ColumnChunk;
+  bloom?: Uint8Array;
+  columnIndex?: ColumnIndex;
+  offsetIndex?: OffsetIndex;
 }
 
 /** A schema as a SchemaElement list (root first), or what `defineSchema` returns. */
@@ -60,6 +87,7 @@ const DEFAULTS = {
   pageRowLimit: 20_000,
   dictionaryPageSize: 1024 * 1024,
   statisticsTruncateLength: 64,
+  columnIndexTruncateLength: 64,
 };
 
 function positive(v: number | undefined, name: string, fallback: number): number {
@@ -81,6 +109,10 @@ function positive(v: number | undefined, name: string, fallback: number): number
 export class ParquetWriter {
   private offset = 0;
   private readonly rowGroups: RowGroup[] = [];
+  /** Bloom filters and page indexes of the chunks written so far, written at close(). */
+  private readonly extras: ChunkExtras[] = [];
+  private readonly pageIndex: boolean;
+  private readonly columnIndexTruncateLength: number;
   private rowsInGroup = 0;
   private totalRows = 0;
   /** Records given to write(), rejected ones included: the index error messages use. */
@@ -116,6 +148,8 @@ export class ParquetWriter {
     this.rowGroupRows = positive(options.rowGroupRows, 'rowGroupRows', Number.MAX_SAFE_INTEGER);
     this.pageRowLimit = positive(options.pageRowLimit, 'pageRowLimit', DEFAULTS.pageRowLimit);
     this.flat = schema.leaves.every((l) => l.path.length === 1 && l.repLevel === 0);
+    this.pageIndex = options.pageIndex ?? true;
+    this.columnIndexTruncateLength = positive(options.columnIndexTruncateLength, 'columnIndexTruncateLength', DEFAULTS.columnIndexTruncateLength);
   }
 
   static async open(sink: Sink, schema: WriterSchema, options: WriterOptions = {}): Promise<ParquetWriter> {
@@ -136,6 +170,15 @@ export class ParquetWriter {
     for (const sb of options.sortedBy ?? []) {
       if (!known.has(sb.column)) throw new InvalidArgumentError(`sortedBy names "${sb.column}", which is not a leaf column of the schema`);
     }
+    const blooms = options.bloomFilters ?? {};
+    if (typeof blooms !== 'object' || blooms === null) throw new InvalidArgumentError('options.bloomFilters must be an object keyed by column path');
+    for (const [path, b] of Object.entries(blooms)) {
+      if (!known.has(path)) throw new InvalidArgumentError(`options.bloomFilters names "${path}", which is not a leaf column of the schema`);
+      if (b !== true && (typeof b !== 'object' || b === null)) {
+        throw new InvalidArgumentError(`options.bloomFilters["${path}"] must be true or { ndv?, fpp? }`);
+      }
+    }
+    if (Object.keys(blooms).length > 0) await loadBloomHasher();
     const flushed = { bytes: 0 };
     const columns = await Promise.all(tree.leaves.map((leaf) => columnOptions(leaf, options).then((o) => new ColumnWriter(leaf, o, flushed))));
     const w = new ParquetWriter(sink, elements, tree, columns, options, flushed);
@@ -481,7 +524,15 @@ export class ParquetWriter {
       const meta = { ...chunk.meta, dataPageOffset: base + chunk.meta.dataPageOffset };
       if (chunk.meta.dictionaryPageOffset !== undefined) meta.dictionaryPageOffset = base + chunk.meta.dictionaryPageOffset;
       uncompressed += meta.totalUncompressedSize;
-      chunks.push({ fileOffset: base, metaData: meta });
+      const cc: ColumnChunk = { fileOffset: base, metaData: meta };
+      chunks.push(cc);
+      const extras: ChunkExtras = { chunk: cc };
+      if (chunk.bloom) extras.bloom = encodeBloomFilter(chunk.bloom);
+      if (this.pageIndex) {
+        extras.offsetIndex = buildOffsetIndex(c.leaf, chunk.pages, base);
+        extras.columnIndex = buildColumnIndex(c.leaf, chunk.pages, this.columnIndexTruncateLength);
+      }
+      if (extras.bloom || extras.offsetIndex) this.extras.push(extras);
     }
     const group: RowGroup = {
       columns: chunks,
@@ -512,6 +563,7 @@ export class ParquetWriter {
     this.checkOpen();
     try {
       await this.flushRowGroup();
+      await this.writeExtras();
       this.closed = true;
       const meta: FileMetaData = {
         version: this.options.pageVersion === 2 ? 2 : 1,
@@ -538,6 +590,39 @@ export class ParquetWriter {
       if (e instanceof ParquetryError) throw e;
       throw new IOError(`writing the file failed: ${(e as Error)?.message ?? e}`, {}, { cause: e });
     }
+  }
+
+  /**
+   * After the row groups: every bloom filter, then every ColumnIndex, then
+   * every OffsetIndex (as parquet-java orders them), each chunk's
+   * offset and length recorded in its ColumnChunk.
+   */
+  private async writeExtras(): Promise<void> {
+    for (const e of this.extras) {
+      if (!e.bloom) continue;
+      e.chunk.metaData!.bloomFilterOffset = this.offset;
+      e.chunk.metaData!.bloomFilterLength = e.bloom.length;
+      await this.put(e.bloom);
+    }
+    const w = new ByteWriter(1024);
+    const encoded = (encode: (w: ByteWriter) => void) => {
+      w.reset();
+      encode(w);
+      return w.finish().slice();
+    };
+    for (const e of this.extras) {
+      if (!e.columnIndex) continue;
+      const bytes = encoded((x) => encodeColumnIndex(e.columnIndex!, x));
+      Object.assign(e.chunk, { columnIndexOffset: this.offset, columnIndexLength: bytes.length });
+      await this.put(bytes);
+    }
+    for (const e of this.extras) {
+      if (!e.offsetIndex) continue;
+      const bytes = encoded((x) => encodeOffsetIndex(e.offsetIndex!, x));
+      Object.assign(e.chunk, { offsetIndexOffset: this.offset, offsetIndexLength: bytes.length });
+      await this.put(bytes);
+    }
+    this.extras.length = 0;
   }
 
   /** Gives up: nothing is left at a file destination. */
@@ -567,5 +652,21 @@ async function columnOptions(leaf: LeafNode, o: WriterOptions): Promise<ColumnOp
     checksums: Boolean(o.checksums),
     statistics: own.statistics ?? o.statistics ?? true,
     statisticsTruncateLength: positive(o.statisticsTruncateLength, 'statisticsTruncateLength', DEFAULTS.statisticsTruncateLength),
+    ...bloomOption(leaf, o),
   };
+}
+
+function bloomOption(leaf: LeafNode, o: WriterOptions): Pick<ColumnOptions, 'bloom'> {
+  const path = leaf.path.join('.');
+  const b = o.bloomFilters && hasOwn.call(o.bloomFilters, path) ? o.bloomFilters[path] : undefined;
+  if (b === undefined) return {};
+  if (b === true) return { bloom: {} };
+  const { ndv, fpp } = b;
+  if (ndv !== undefined && !(Number.isSafeInteger(ndv) && ndv > 0)) {
+    throw new InvalidArgumentError(`bloom filter ndv for column ${path} must be a positive integer, got ${String(ndv)}`);
+  }
+  if (fpp !== undefined && !(typeof fpp === 'number' && fpp > 0 && fpp < 1)) {
+    throw new InvalidArgumentError(`bloom filter fpp for column ${path} must be between 0 and 1 (exclusive), got ${String(fpp)}`);
+  }
+  return { bloom: { ...(ndv !== undefined ? { ndv } : {}), ...(fpp !== undefined ? { fpp } : {}) } };
 }
