@@ -3,16 +3,17 @@ import { InvalidArgumentError as CommanderArgError } from 'commander';
 import { InvalidArgumentError } from '../errors.js';
 import type { CodecName } from '../codecs/registry.js';
 
-export type Format = 'csv' | 'tsv' | 'jsonl' | 'json' | 'parquet';
+export type Format = 'csv' | 'tsv' | 'jsonl' | 'json' | 'parquet' | 'trevni';
 
 const EXTENSIONS: Record<string, Format> = {
   csv: 'csv', tsv: 'tsv', tab: 'tsv', jsonl: 'jsonl', ndjson: 'jsonl', json: 'json', parquet: 'parquet', pq: 'parquet',
+  trv: 'trevni', trevni: 'trevni',
 };
 
 /** A format name as given to --from / --to. */
 export function formatOption(value: string): Format {
   const f = EXTENSIONS[value.toLowerCase().replace(/^\./, '')];
-  if (!f) throw new CommanderArgError('must be csv, tsv, jsonl (ndjson), json or parquet');
+  if (!f) throw new CommanderArgError('must be csv, tsv, jsonl (ndjson), json, parquet or trevni (trv)');
   return f;
 }
 
@@ -25,7 +26,7 @@ export function formatOf(path: string, given: Format | undefined, which: 'input'
   const f = m ? EXTENSIONS[m[1]!.toLowerCase()] : undefined;
   if (!f) {
     throw new InvalidArgumentError(
-      `cannot tell the format of ${path} from its extension (.csv, .tsv, .jsonl, .ndjson, .json, .parquet); name it with ${which === 'input' ? '--from' : '--to'}`,
+      `cannot tell the format of ${path} from its extension (.csv, .tsv, .jsonl, .ndjson, .json, .parquet, .trv); name it with ${which === 'input' ? '--from' : '--to'}`,
     );
   }
   return f;
@@ -63,10 +64,32 @@ const CODECS: Record<string, CodecName> = {
   lz4_raw: 'LZ4_RAW', 'lz4-raw': 'LZ4_RAW', lz4raw: 'LZ4_RAW',
 };
 
-export function codecOption(text: string): CodecName {
+/**
+ * --codec names a Parquet codec or a Trevni one, and only the output format
+ * says which: the option keeps the text, and the command checks it with
+ * `parquetCodec` or `trevniCodecName` once the formats are known.
+ */
+export function parquetCodec(text: string): CodecName {
   const c = CODECS[text.toLowerCase()];
-  if (!c) throw new CommanderArgError('must be UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD or LZ4_RAW');
+  if (!c) throw new InvalidArgumentError(`option '--codec <name>' argument '${text}' is invalid: must be UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD or LZ4_RAW for Parquet output`);
   return c;
+}
+
+const TREVNI_CODECS: Record<string, string> = { null: 'null', none: 'null', uncompressed: 'null', deflate: 'deflate', snappy: 'snappy', bzip2: 'bzip2' };
+
+/** A Trevni codec name as the file stores it: null, deflate, snappy or bzip2 (any case; none/uncompressed mean null). */
+export function trevniCodecName(text: string): string {
+  const c = TREVNI_CODECS[text.toLowerCase()];
+  if (!c) throw new InvalidArgumentError(`option '--codec <name>' argument '${text}' is invalid: must be null, deflate, snappy or bzip2 for Trevni output`);
+  return c;
+}
+
+/** --checksum: a Trevni checksum, null or crc32 (any case; none means null). */
+export function checksumOption(text: string): string {
+  const t = text.toLowerCase();
+  if (t === 'null' || t === 'none') return 'null';
+  if (t === 'crc32') return 'crc32';
+  throw new CommanderArgError('must be null or crc32');
 }
 
 export function pageVersionOption(text: string): 1 | 2 {
@@ -84,4 +107,22 @@ export function delimiterOption(text: string): string {
 /** Collects a repeatable option. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/** `--bloom-filter col[:ndv[:fpp]]` (repeatable): collected into the writer's `bloomFilters` option. */
+export function bloomFilterOption(text: string, previous: Record<string, { ndv?: number; fpp?: number }> | undefined): Record<string, { ndv?: number; fpp?: number }> {
+  const m = /^(.+?)(?::(\d*)(?::([^:]*))?)?$/.exec(text);
+  if (!m) throw new CommanderArgError('must be col[:ndv[:fpp]]');
+  const spec: { ndv?: number; fpp?: number } = {};
+  if (m[2]) {
+    const ndv = Number(m[2]);
+    if (!Number.isSafeInteger(ndv) || ndv <= 0) throw new CommanderArgError('ndv must be a positive whole number');
+    spec.ndv = ndv;
+  }
+  if (m[3]) {
+    const fpp = Number(m[3]);
+    if (!(fpp > 0 && fpp < 1)) throw new CommanderArgError('fpp must be a number between 0 and 1');
+    spec.fpp = fpp;
+  }
+  return { ...(previous ?? {}), [m[1]!]: spec };
 }

@@ -5,6 +5,7 @@
  */
 import { fileSink, writableSink } from '../node/index.js';
 import type { Sink } from '../io/sink.js';
+import type { OutputSummary, RowOutput } from './convert-write-text.js';
 
 export interface CountingSink extends Sink {
   readonly bytes: number;
@@ -63,4 +64,39 @@ export async function openOutputSink(path: string): Promise<CountingSink> {
   };
   open.add(sink);
   return sink;
+}
+
+/** A file writer (Parquet, Trevni) as `writerOutput` drives it. */
+export interface FileWriter {
+  readonly rows: number;
+  write(row: Record<string, unknown>): Promise<void>;
+  /** Finishes the file (the sink is closed by the writer). */
+  close(): Promise<Omit<OutputSummary, 'bytes'>>;
+  abort(): Promise<void>;
+}
+
+/** OUT opened, and a writer on it, as a RowOutput; a writer that cannot open leaves nothing at OUT. */
+export async function writerOutput(path: string, open: (sink: CountingSink) => Promise<FileWriter>): Promise<RowOutput> {
+  const sink = await openOutputSink(path);
+  let writer: FileWriter;
+  try {
+    writer = await open(sink);
+  } catch (e) {
+    await sink.abort();
+    throw e;
+  }
+  return {
+    name: sink.name,
+    get rows() {
+      return writer.rows;
+    },
+    get bytes() {
+      return sink.bytes;
+    },
+    write: (row) => writer.write(row),
+    async close() {
+      return { ...(await writer.close()), bytes: sink.bytes };
+    },
+    abort: () => writer.abort(),
+  };
 }

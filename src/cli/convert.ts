@@ -1,16 +1,17 @@
 /**
- * `parquetry convert IN OUT`: CSV, JSON Lines or a JSON array to Parquet,
- * and Parquet to CSV, JSON Lines, a JSON array or Parquet (a rewrite with
- * new writer options), streaming all the way.
+ * `parquetry convert IN OUT`: CSV, JSON Lines or a JSON array to Parquet or
+ * Trevni, and Parquet or Trevni to CSV, JSON Lines, a JSON array, Parquet or
+ * Trevni (a rewrite with new writer options), streaming all the way.
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from '../errors.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
-import type { CodecName } from '../codecs/registry.js';
-import type { SchemaElementLike } from '../schema/tree.js';
+import type { DefinedSchema } from '../schema/builder.js';
+import { buildSchema, type SchemaElementLike } from '../schema/tree.js';
 import {
-  codecOption, collect, delimiterOption, formatOf, formatOption, integer, pageVersionOption, parseByteSize, positiveInt, type Format,
+  bloomFilterOption, checksumOption, collect, delimiterOption, formatOf, formatOption, integer, pageVersionOption, parquetCodec, parseByteSize, positiveInt,
+  trevniCodecName, type Format,
 } from './convert-options.js';
 import { parseTypeOverride, schemaFromJsonText } from './convert-types.js';
 import { openInput, RowFailure, type Item } from './convert-source.js';
@@ -19,6 +20,9 @@ import { readJsonArray, readJsonLines } from './convert-read-json.js';
 import { openParquetInput } from './convert-read-parquet.js';
 import { CsvShaper, JsonShaper, type SchemaChoice, type Shaper } from './convert-shape.js';
 import { openParquetOutput } from './convert-write-parquet.js';
+import { openTrevniInput } from './convert-read-trevni.js';
+import { openTrevniOutput } from './convert-write-trevni.js';
+import { isTrevni } from './trevni.js';
 import { discardOpenSinks } from './convert-sink.js';
 import { openTextOutput, type OutputSummary, type RowOutput } from './convert-write-text.js';
 import { Progress, formatReport, type ProgressState } from './convert-progress.js';
@@ -29,12 +33,18 @@ export interface ConvertOptions {
   schema?: string;
   type?: string[];
   sample: number;
-  codec?: CodecName;
+  /** A Parquet or a Trevni codec name, checked once the output format is known. */
+  codec?: string;
+  /** Trevni output: null or crc32. */
+  checksum?: string;
   compressionLevel?: number;
   rowGroupSize?: number;
   rowGroupRows?: number;
   pageSize?: number;
   pageVersion?: 1 | 2;
+  bloomFilter?: Record<string, { ndv?: number; fpp?: number }>;
+  /** false with --no-page-index. */
+  pageIndex: boolean;
   delimiter?: string;
   header: boolean;
   skipBadRows?: boolean;
@@ -73,12 +83,14 @@ function rowProblem(e: InvalidArgumentError): { why: string; column: string | un
 
 function writerOptions(o: ConvertOptions): WriterOptions {
   const w: WriterOptions = {};
-  if (o.codec !== undefined) w.codec = o.codec;
+  if (o.codec !== undefined) w.codec = parquetCodec(o.codec);
   if (o.compressionLevel !== undefined) w.compressionLevel = o.compressionLevel;
   if (o.rowGroupSize !== undefined) w.rowGroupSize = o.rowGroupSize;
   if (o.rowGroupRows !== undefined) w.rowGroupRows = o.rowGroupRows;
   if (o.pageSize !== undefined) w.pageSize = o.pageSize;
   if (o.pageVersion !== undefined) w.pageVersion = o.pageVersion;
+  if (o.bloomFilter !== undefined) w.bloomFilters = o.bloomFilter;
+  if (o.pageIndex === false) w.pageIndex = false;
   return w;
 }
 
@@ -102,14 +114,14 @@ function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): voi
   const refuse = (names: string[], why: string) => {
     const bad = names.filter(given);
     if (bad.length) {
-      const flags = bad.map((n) => '--' + n.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/^header$/, 'no-header'));
+      const flags = bad.map((n) => '--' + n.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/^(header|page-index)$/, 'no-$1'));
       throw new InvalidArgumentError(`${flags.join(', ')} ${bad.length === 1 ? 'applies' : 'apply'} ${why}`);
     }
   };
-  if (outFormat !== 'parquet') {
-    refuse(['codec', 'compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion'], 'to Parquet output only');
-  }
-  if (inFormat === 'parquet') refuse(['schema', 'type', 'sample', 'skipBadRows'], 'to CSV and JSON inputs only');
+  if (outFormat !== 'parquet' && outFormat !== 'trevni') refuse(['codec'], 'to Parquet output only (and to Trevni output)');
+  if (outFormat !== 'parquet') refuse(['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'pageIndex'], 'to Parquet output only');
+  if (outFormat !== 'trevni') refuse(['checksum'], 'to Trevni output only');
+  if (inFormat === 'parquet' || inFormat === 'trevni') refuse(['schema', 'type', 'sample', 'skipBadRows'], 'to CSV and JSON inputs only');
   const csvSide = inFormat === 'csv' || inFormat === 'tsv' || outFormat === 'csv' || outFormat === 'tsv';
   if (!csvSide) refuse(['delimiter', 'header'], 'to CSV input or output only');
 }
@@ -147,9 +159,9 @@ interface Run {
   output: string;
 }
 
-/** Text input → Parquet: sample, settle the schema, then write every record in order. */
-async function textToParquet<R>(
-  items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, out: string, o: ConvertOptions,
+/** Text input → Parquet or Trevni: sample, settle the schema, then write every record in order. */
+async function textToTable<R>(
+  items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, open: (schema: DefinedSchema) => Promise<RowOutput>,
   sampleSize: number, state: { output?: RowOutput }, bad: BadRows,
   header?: (first: R) => boolean,
 ): Promise<OutputSummary> {
@@ -177,7 +189,7 @@ async function textToParquet<R>(
   };
   const start = async () => {
     const schema = shaper.schema(sample.map((s) => s.record));
-    writer = await openParquetOutput(out, schema, writerOptions(o));
+    writer = await open(schema);
     state.output = writer;
     const held = sample;
     sample = [];
@@ -212,12 +224,78 @@ async function textToParquet<R>(
   return writer!.close();
 }
 
+/** Parquet or Trevni input, as the command reads it: a schema for the writers, and rows. */
+interface TableInput {
+  elements: SchemaElementLike[];
+  /** Key-value metadata to keep in a Parquet rewrite. */
+  metadata: Record<string, string> | undefined;
+  /** Top-level column names (CSV header). */
+  columns: string[];
+  total: number;
+  readonly rowsRead: number;
+  batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+async function openTableInput(format: 'parquet' | 'trevni', path: string): Promise<TableInput> {
+  if (format === 'trevni') {
+    const t = await openTrevniInput(path);
+    return {
+      elements: t.schema.elements,
+      metadata: undefined,
+      columns: t.schema.fields.map(([name]) => name),
+      total: t.reader.rowCount,
+      get rowsRead() {
+        return t.rowsRead;
+      },
+      batches: (forText) => t.batches(forText),
+      close: () => t.close(),
+    };
+  }
+  const p = await openParquetInput(path);
+  const kv = p.reader.metadata.keyValueMetadata ?? [];
+  return {
+    elements: p.reader.metadata.schema as SchemaElementLike[],
+    metadata: Object.fromEntries(kv.map((e) => [e.key, e.value ?? ''])),
+    columns: p.reader.plan().fields.map((f) => f.name),
+    total: p.reader.numRows,
+    get rowsRead() {
+      return p.rowsRead;
+    },
+    batches: (forText) => p.batches(forText),
+    close: () => p.reader.close(),
+  };
+}
+
+/** Parquet or Trevni output for a schema (text outputs take the top-level names). */
+function openTableOutput(
+  format: 'parquet' | 'trevni', path: string, schema: DefinedSchema | SchemaElementLike[], o: ConvertOptions, metadata?: Record<string, string>,
+): Promise<RowOutput> {
+  if (format === 'parquet') return openParquetOutput(path, schema, metadata ? { ...writerOptions(o), metadata } : writerOptions(o));
+  const tree = Array.isArray(schema) ? buildSchema(schema) : schema.schema;
+  return openTrevniOutput(path, tree, { codec: trevniCodecName(o.codec ?? 'snappy'), checksum: o.checksum ?? 'null' });
+}
+
+/** The input format: --from, else Trevni's magic (as `cat` tells), else the extension. */
+async function inputFormat(path: string, given: Format | undefined): Promise<Format> {
+  if (given) return given;
+  if (path !== '-' && (await isTrevni(path))) return 'trevni';
+  return formatOf(path, undefined, 'input');
+}
+
 async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: Command): Promise<void> {
-  const inFormat = formatOf(inPath, o.from, 'input');
+  const inFormat = await inputFormat(inPath, o.from);
   const outFormat = formatOf(outPath, o.to, 'output');
   checkApplicable(cmd, inFormat, outFormat);
+  // An unknown codec name is a usage error before anything is read or created.
+  if (o.codec !== undefined) {
+    if (outFormat === 'trevni') trevniCodecName(o.codec);
+    else parquetCodec(o.codec);
+  }
   if (inPath !== '-' && outPath !== '-' && inPath === outPath) throw new InvalidArgumentError('IN and OUT are the same file');
-  if (outPath === '-' && outFormat === 'parquet' && process.stdout.isTTY) throw new InvalidArgumentError('not writing Parquet to a terminal: redirect stdout, or give an output file');
+  if (outPath === '-' && (outFormat === 'parquet' || outFormat === 'trevni') && process.stdout.isTTY) {
+    throw new InvalidArgumentError(`not writing ${outFormat === 'parquet' ? 'Parquet' : 'Trevni'} to a terminal: redirect stdout, or give an output file`);
+  }
   const quiet = Boolean(o.quiet);
   const showProgress = !quiet && (o.progress ?? Boolean(process.stderr.isTTY));
   const state: { output?: RowOutput } = {};
@@ -234,32 +312,32 @@ async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: 
   let run: Run;
   try {
     progress.start();
-    if (inFormat === 'parquet') {
-      const input = await openParquetInput(inPath);
+    if (inFormat === 'parquet' || inFormat === 'trevni') {
+      const input = await openTableInput(inFormat, inPath);
       try {
-        const total = input.reader.numRows;
+        const total = input.total;
         poll = () => ({ fraction: total > 0 ? input.rowsRead / total : undefined, rows: state.output?.rows ?? 0 });
-        const forText = outFormat !== 'parquet';
-        if (outFormat === 'parquet') {
-          const kv = input.reader.metadata.keyValueMetadata ?? [];
-          const metadata = Object.fromEntries(kv.map((e) => [e.key, e.value ?? '']));
-          state.output = await openParquetOutput(outPath, input.reader.metadata.schema as SchemaElementLike[], { ...writerOptions(o), metadata });
+        const forText = outFormat !== 'parquet' && outFormat !== 'trevni';
+        if (outFormat === 'parquet' || outFormat === 'trevni') {
+          state.output = await openTableOutput(outFormat, outPath, input.elements, o, input.metadata);
         } else {
-          const columns = input.reader.plan().fields.map((f) => f.name);
           const format = outFormat === 'tsv' ? 'csv' : outFormat;
           const delimiter = o.delimiter ?? (outFormat === 'tsv' ? '\t' : ',');
-          state.output = await openTextOutput(format, outPath, { columns, delimiter, header: o.header });
+          state.output = await openTextOutput(format, outPath, { columns: input.columns, delimiter, header: o.header });
         }
         const output = state.output;
         for await (const batch of input.batches(forText)) for (const row of batch) await output.write(row);
         run = { summary: await output.close(), skipped: undefined, output: output.name };
       } finally {
-        await input.reader.close();
+        await input.close();
       }
     } else {
-      if (outFormat !== 'parquet') {
-        throw new InvalidArgumentError(`convert writes ${inFormat.toUpperCase()} input to Parquet only (Parquet input can go to CSV, JSON Lines or JSON)`);
+      if (outFormat !== 'parquet' && outFormat !== 'trevni') {
+        throw new InvalidArgumentError(
+          `convert writes ${inFormat.toUpperCase()} input to Parquet only, or to Trevni (.trv); Parquet and Trevni inputs can go to CSV, JSON Lines or JSON`,
+        );
       }
+      const open = (schema: DefinedSchema) => openTableOutput(outFormat, outPath, schema, o);
       const choice = await schemaChoice(o);
       const input = await openInput(inPath);
       poll = () => ({ fraction: input.size ? input.bytesRead / input.size : undefined, rows: state.output?.rows ?? 0 });
@@ -277,13 +355,13 @@ async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: 
             else shaper.noHeader(first);
             return o.header;
           };
-          summary = await textToParquet(items, shaper, outPath, o, sampleSize, state, bad, header);
+          summary = await textToTable(items, shaper, open, sampleSize, state, bad, header);
         } else {
           const shaper = new JsonShaper(choice, (key) => {
             if (!quiet) progress.message(`parquetry: warning: field "${key}" first appears after the sampled rows and is not in the schema; its values are not written (raise --sample, or give --schema / --type)`);
           });
           const items = inFormat === 'jsonl' ? readJsonLines(input) : readJsonArray(input);
-          summary = await textToParquet(items, shaper, outPath, o, sampleSize, state, bad);
+          summary = await textToTable(items, shaper, open, sampleSize, state, bad);
         }
         run = { summary, skipped: bad, output: state.output!.name };
       } finally {
@@ -313,9 +391,14 @@ async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: 
 }
 
 export const CONVERT_HELP = `
-Formats come from the extensions (.csv, .tsv, .jsonl/.ndjson, .json, .parquet)
-or --from / --to; - is stdin or stdout. CSV, JSON Lines and JSON arrays go to
-Parquet; Parquet goes to CSV, TSV, JSON Lines, JSON or Parquet.
+Formats come from the extensions (.csv, .tsv, .jsonl/.ndjson, .json, .parquet,
+.trv) or --from / --to; a Trevni input is also known by its magic; - is stdin
+or stdout. CSV, JSON Lines and JSON arrays go to Parquet or Trevni; Parquet and
+Trevni go to CSV, TSV, JSON Lines, JSON, Parquet or Trevni.
+
+Codecs: Parquet UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD, LZ4_RAW;
+Trevni null, deflate, snappy (default), bzip2. --checksum (Trevni): null
+(default) or crc32.
 
 Types (--type COL=TYPE, and the values of a --schema JSON file):
   boolean int8 int16 int32 int64 uint8 uint16 uint32 uint64 float double float16
@@ -331,20 +414,23 @@ Sizes take B, K/KiB, M/MiB, G/GiB (powers of 1024) or KB, MB, GB (powers of 1000
 export function registerConvert(program: Command): void {
   program
     .command('convert')
-    .description('convert CSV / JSON Lines / JSON to Parquet, and Parquet to CSV / JSON Lines / JSON / Parquet, streaming')
+    .description('convert CSV / JSON Lines / JSON to Parquet or Trevni, and Parquet or Trevni to CSV / JSON Lines / JSON / Parquet / Trevni, streaming')
     .argument('<in>', 'input file (- for stdin)')
     .argument('<out>', 'output file (- for stdout)')
-    .option('--from <format>', 'input format: csv, tsv, jsonl, json, parquet (default: from the extension)', formatOption)
-    .option('--to <format>', 'output format: parquet, csv, tsv, jsonl, json (default: from the extension)', formatOption)
+    .option('--from <format>', 'input format: csv, tsv, jsonl, json, parquet, trevni (default: Trevni by its magic, else from the extension)', formatOption)
+    .option('--to <format>', 'output format: parquet, trevni, csv, tsv, jsonl, json (default: from the extension)', formatOption)
     .option('--schema <file>', 'JSON file declaring the columns and their types, instead of inferring them')
     .option('--type <col=type>', 'the type of one column (repeatable; dotted paths reach into structs)', collect)
     .option('--sample <n>', 'rows read to infer the schema', positiveInt, 1000)
-    .option('--codec <name>', 'UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD or LZ4_RAW', codecOption)
+    .option('--codec <name>', 'Parquet: UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD or LZ4_RAW; Trevni: null, deflate, snappy (default) or bzip2')
+    .option('--checksum <name>', 'Trevni output: null (default) or crc32, for every block', checksumOption)
     .option('--compression-level <n>', 'codec level (GZIP, BROTLI, ZSTD)', integer)
     .option('--row-group-size <bytes>', 'row group budget in memory, e.g. 64MB, 128MiB (default 128MiB)', parseByteSize)
     .option('--row-group-rows <n>', 'most rows in a row group', positiveInt)
     .option('--page-size <bytes>', 'data page size before compression (default 1MiB)', parseByteSize)
     .option('--page-version <1|2>', 'data page version (default 1)', pageVersionOption)
+    .option('--bloom-filter <col[:ndv[:fpp]]>', 'Parquet: a bloom filter on a column (repeatable; ndv default: the distinct values of each row group; fpp default 0.01)', bloomFilterOption)
+    .option('--no-page-index', 'Parquet: no ColumnIndex/OffsetIndex (written by default)')
     .option('--delimiter <char>', 'CSV field delimiter (default , and a tab for .tsv; \\t for a tab)', delimiterOption)
     .option('--no-header', 'CSV without a header row (columns c1..cN, or the --schema names); on output, no header row')
     .option('--skip-bad-rows', 'skip input rows that cannot be read or do not fit the schema, and count them')

@@ -23,15 +23,19 @@ export async function isTrevni(path: string): Promise<boolean> {
   }
 }
 
-export async function withTrevni(path: string, fn: (r: TrevniReader) => Promise<void>): Promise<void> {
+/** Opens a Trevni file (closing it again if its header is bad). */
+export async function openTrevniFile(path: string): Promise<TrevniReader> {
   const source = await fileSource(path);
-  let reader: TrevniReader;
   try {
-    reader = await TrevniReader.open(source);
+    return await TrevniReader.open(source);
   } catch (e) {
     await source.close?.();
     throw e;
   }
+}
+
+export async function withTrevni(path: string, fn: (r: TrevniReader) => Promise<void>): Promise<void> {
+  const reader = await openTrevniFile(path);
   try {
     await fn(reader);
   } finally {
