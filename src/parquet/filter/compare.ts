@@ -16,7 +16,7 @@
 import { InvalidArgumentError } from '../../errors.js';
 import { isByteArrays, type ByteArrays, type Values } from '../../encodings/types.js';
 import { bigEndianSigned, float16, int96Nanos } from '../../schema/convert.js';
-import { describeValue, parseDate, parseTime, parseTimestamp, parseUuid, twosComplementBytes, utf8Encode, type PhysicalValue } from '../../schema/coerce.js';
+import { describeValue, float16Bits, parseDate, parseTime, parseTimestamp, parseUuid, twosComplementBytes, utf8Encode, type PhysicalValue } from '../../schema/coerce.js';
 import type { TimeUnit } from '../../schema/logical.js';
 import type { LeafNode } from '../../schema/tree.js';
 
@@ -296,8 +296,36 @@ function intDomain(leaf: LeafNode, kind: IntKind, big: boolean, scale: number, u
   };
 }
 
+/**
+ * The column's precision for literals: FLOAT and FLOAT16 columns compare with
+ * the literal rounded to the nearest float (half), as SQL casts a literal to
+ * the column's type, so `f = 0.1` finds the FLOAT nearest 0.1 (as DuckDB does).
+ */
+function precisionOf(physical: string): ((x: number) => number) | undefined {
+  if (physical === 'FLOAT') return Math.fround;
+  if (physical === 'DOUBLE') return undefined;
+  return (x) => {
+    const bits = float16Bits(x);
+    return float16(bits & 0xff, bits >> 8);
+  };
+}
+
+/** Rounds an exact value bracketed by adjacent doubles (`lit`) to the nearest value of a narrower float. */
+function roundLiteral(lit: Lit, r: Rational, round: (x: number) => number): Lit {
+  if (lit.k !== 'val') return lit;
+  const lo = round(lit.lo as number);
+  if (lit.exact) return { k: 'val', lo, hi: lo, exact: true };
+  const hi = round(lit.hi as number);
+  // r lies strictly between two adjacent doubles; a midpoint of the narrower
+  // type is itself a double, so r is never one: compare r with it to choose.
+  const pick = lo === hi || cmpRational(r, doubleRational((lo + hi) / 2)) < 0 ? lo : hi;
+  return { k: 'val', lo: pick, hi: pick, exact: true };
+}
+
 function floatDomain(leaf: LeafNode): Domain {
   const physical = leaf.physicalType;
+  const round = precisionOf(physical);
+  const bounds = (r: Rational, approx: number): Lit => (round ? roundLiteral(doubleBounds(r, approx), r, round) : doubleBounds(r, approx));
   return {
     type: 'float',
     big: false,
@@ -305,8 +333,12 @@ function floatDomain(leaf: LeafNode): Domain {
     leaf,
     literal(v) {
       if (v === null || v === undefined) return { k: 'null' };
-      if (typeof v === 'number') return Number.isNaN(v) ? { k: 'nan' } : { k: 'val', lo: v, hi: v, exact: true };
-      if (typeof v === 'bigint') return doubleBounds({ num: v, den: 1n }, Number(v));
+      if (typeof v === 'number') {
+        if (Number.isNaN(v)) return { k: 'nan' };
+        const x = round ? round(v) : v;
+        return { k: 'val', lo: x, hi: x, exact: true };
+      }
+      if (typeof v === 'bigint') return bounds({ num: v, den: 1n }, Number(v));
       if (typeof v === 'string') {
         const s = v.trim().toLowerCase();
         if (s === 'nan') return { k: 'nan' };
@@ -314,7 +346,7 @@ function floatDomain(leaf: LeafNode): Domain {
         if (s === '-infinity' || s === '-inf') return { k: 'val', lo: -Infinity, hi: -Infinity, exact: true };
         const r = parseRational(v);
         if (!r) fail(leaf, v, 'not a number');
-        return doubleBounds(r, Number(v.trim()));
+        return bounds(r, Number(v.trim()));
       }
       return fail(leaf, v, 'not a number');
     },
