@@ -38,22 +38,22 @@ export function fixedWidth(type: PhysicalType, typeLength?: number): number {
 }
 
 /**
- * Wraps `bytes` (count values of a fixed-width type, little-endian, in an
- * ArrayBuffer of its own starting at offset 0, which this takes over) as the
+ * Wraps `bytes` (count values of a fixed-width type, little-endian, which
+ * this takes over; its offset a multiple of the element size) as the
  * container for `type`, without copying on little-endian hosts.
  */
 export function fixedWidthValues(type: PhysicalType, bytes: Uint8Array, count: number, width: number): Values {
   if (!LITTLE_ENDIAN && type !== 'INT96' && type !== 'FIXED_LEN_BYTE_ARRAY') reverseEach(bytes, width);
-  const buffer = bytes.buffer;
+  const { buffer, byteOffset } = bytes;
   switch (type) {
     case 'INT32':
-      return new Int32Array(buffer, 0, count);
+      return new Int32Array(buffer, byteOffset, count);
     case 'FLOAT':
-      return new Float32Array(buffer, 0, count);
+      return new Float32Array(buffer, byteOffset, count);
     case 'INT64':
-      return new BigInt64Array(buffer, 0, count);
+      return new BigInt64Array(buffer, byteOffset, count);
     case 'DOUBLE':
-      return new Float64Array(buffer, 0, count);
+      return new Float64Array(buffer, byteOffset, count);
     default:
       return { data: bytes, offsets: strideOffsets(count, width) };
   }

@@ -43,9 +43,11 @@ export class ChunkValues {
   /**
    * Adds a page's `count` values from data[pos..end) in `encoding`. `room`
    * bounds the values still to come in the chunk, this page's included
-   * (from the chunk's level count): it sizes a run's buffer.
+   * (from the chunk's level count): it sizes a run's buffer. `owned` says
+   * `data` is a buffer of this page's alone (decompressed), which the
+   * values may then keep as a view.
    */
-  add(encoding: string, data: Uint8Array, pos: number, end: number, count: number, room: number, hasDictionary: boolean): void {
+  add(encoding: string, data: Uint8Array, pos: number, end: number, count: number, room: number, hasDictionary: boolean, owned: boolean): void {
     if (encoding === 'PLAIN_DICTIONARY' || encoding === 'RLE_DICTIONARY') {
       if (!hasDictionary) throw new CorruptFileError('dictionary-encoded page but the chunk has no dictionary page');
       const run = this.run('indices', count, room) as { buf: Int32Array; count: number };
@@ -54,6 +56,13 @@ export class ChunkValues {
     } else if (encoding === 'PLAIN' && this.width > 0) {
       const size = count * this.width;
       if (size > end - pos) throw new CorruptFileError(`${count} PLAIN ${this.leaf.physicalType} values need ${size} bytes but only ${end - pos} remain`);
+      // A chunk held in one page (DuckDB's and arrow-rs's usual layout) is
+      // viewed in place when aligned: no buffer to allocate, nothing to copy.
+      if (owned && this.parts.length === 0 && count >= room && (data.byteOffset + pos) % this.width === 0) {
+        const values = fixedWidthValues(this.leaf.physicalType, data.subarray(pos, pos + size), count, this.width);
+        this.parts.push({ kind: 'values', values });
+        return;
+      }
       const run = this.run('fixed', count, room) as { buf: Uint8Array; count: number };
       run.buf.set(data.subarray(pos, pos + size), run.count * this.width);
       run.count += count;

@@ -162,7 +162,7 @@ export function decodeColumnChunk(
         if (rep) decodeLevels(h.repetitionLevelEncoding, c, repCheck!, n, rep.claim(n));
         const present = def ? decodeLevels(h.definitionLevelEncoding, c, defCheck!, n, def.claim(n)) : n;
         const pos = c.pos;
-        readValues(h.encoding, data, pos, data.length, present);
+        readValues(h.encoding, data, pos, data.length, present, data.buffer !== body.buffer);
         levelCount += n;
         definedCount += present;
         break;
@@ -186,7 +186,7 @@ export function decodeColumnChunk(
         const valuesSize = usize - rl - dl;
         // Some writers store an empty values section for all-null pages, even with a codec.
         const data = h.isCompressed === false || section.length === 0 ? section : decompress(section, valuesSize);
-        readValues(h.encoding, data, 0, data.length, present);
+        readValues(h.encoding, data, 0, data.length, present, data.buffer !== body.buffer);
         levelCount += n;
         definedCount += present;
         break;
@@ -196,8 +196,8 @@ export function decodeColumnChunk(
     }
   }
 
-  function readValues(encoding: string, data: Uint8Array, pos: number, end: number, count: number): void {
-    values.add(encoding, data, pos, end, count, expected - levelCount, dictionary !== null);
+  function readValues(encoding: string, data: Uint8Array, pos: number, end: number, count: number, owned: boolean): void {
+    values.add(encoding, data, pos, end, count, expected - levelCount, dictionary !== null, owned);
   }
 
   if (levelCount < expected) {

@@ -22,9 +22,9 @@ const plainPage = (values: number[]) => new Uint8Array(Float64Array.from(values)
 test('pages of dictionary indices gather into one index vector, growing past a short size estimate', () => {
   const v = new ChunkValues(leaf);
   const first = indexPage([0, 1, 2]);
-  v.add('RLE_DICTIONARY', first, 0, first.length, 3, 1, true);
+  v.add('RLE_DICTIONARY', first, 0, first.length, 3, 1, true, false);
   const second = indexPage([2, 2, 1, 0, 0]);
-  v.add('PLAIN_DICTIONARY', second, 0, second.length, 5, 1, true);
+  v.add('PLAIN_DICTIONARY', second, 0, second.length, 5, 1, true, false);
   const out = v.finish(Float64Array.of(1.5, 2.5, 3.5));
   assert.equal(out.values, null);
   assert.deepEqual([...out.indices!], [0, 1, 2, 2, 2, 1, 0, 0]);
@@ -33,12 +33,12 @@ test('pages of dictionary indices gather into one index vector, growing past a s
 test('a chunk that falls back from its dictionary to PLAIN pages reads as dense values in page order', () => {
   const v = new ChunkValues(leaf);
   const first = indexPage([1, 0]);
-  v.add('RLE_DICTIONARY', first, 0, first.length, 2, 100, true);
+  v.add('RLE_DICTIONARY', first, 0, first.length, 2, 100, true, false);
   const plain = plainPage([7, 8, 9]);
-  v.add('PLAIN', plain, 0, plain.length, 2, 98, true); // a page may hold more bytes than its values need
-  v.add('PLAIN', plain, 8, plain.length, 2, 96, true);
+  v.add('PLAIN', plain, 0, plain.length, 2, 98, true, false); // a page may hold more bytes than its values need
+  v.add('PLAIN', plain, 8, plain.length, 2, 96, true, false);
   const last = indexPage([0]);
-  v.add('RLE_DICTIONARY', last, 0, last.length, 1, 94, true);
+  v.add('RLE_DICTIONARY', last, 0, last.length, 1, 94, true, false);
   const out = v.finish(Float64Array.of(-1, -2));
   assert.equal(out.indices, null);
   assert.deepEqual([...(out.values as Float64Array)], [-2, -1, 7, 8, 8, 9, -1]);
@@ -46,10 +46,37 @@ test('a chunk that falls back from its dictionary to PLAIN pages reads as dense 
 
 test('a PLAIN page too short for its values, and indices outside the dictionary, are corrupt', () => {
   const v = new ChunkValues(leaf);
-  assert.throws(() => v.add('PLAIN', plainPage([1, 2]), 0, 16, 3, 3, false), CorruptFileError);
+  assert.throws(() => v.add('PLAIN', plainPage([1, 2]), 0, 16, 3, 3, false, false), CorruptFileError);
   const w = new ChunkValues(leaf);
   const page = indexPage([0, 3]);
-  w.add('RLE_DICTIONARY', page, 0, page.length, 2, 2, true);
+  w.add('RLE_DICTIONARY', page, 0, page.length, 2, 2, true, false);
   assert.throws(() => w.finish(Float64Array.of(1, 2)), /dictionary index 3 is outside the 2-entry dictionary/);
-  assert.throws(() => new ChunkValues(leaf).add('RLE_DICTIONARY', page, 0, page.length, 2, 2, false), /no dictionary page/);
+  assert.throws(() => new ChunkValues(leaf).add('RLE_DICTIONARY', page, 0, page.length, 2, 2, false, false), /no dictionary page/);
+});
+
+test('a decompressed page holding the whole chunk is viewed in place when aligned, else copied', () => {
+  const page = new Uint8Array(8 + 24);
+  new Float64Array(page.buffer, 8, 3).set([1.5, -2, 3]);
+  const whole = new ChunkValues(leaf);
+  whole.add('PLAIN', page, 8, page.length, 3, 3, false, true);
+  const viewed = whole.finish(null).values as Float64Array;
+  assert.deepEqual([...viewed], [1.5, -2, 3]);
+  assert.equal(viewed.buffer, page.buffer, 'owned and aligned: a view');
+
+  const shifted = new Uint8Array(4 + 24);
+  shifted.set(page.subarray(8), 4);
+  const odd = new ChunkValues(leaf);
+  odd.add('PLAIN', shifted, 4, shifted.length, 3, 3, false, true);
+  const copied = odd.finish(null).values as Float64Array;
+  assert.deepEqual([...copied], [1.5, -2, 3]);
+  assert.notEqual(copied.buffer, shifted.buffer, 'misaligned: copied');
+
+  const borrowed = new ChunkValues(leaf);
+  borrowed.add('PLAIN', page, 8, page.length, 3, 3, false, false);
+  assert.notEqual((borrowed.finish(null).values as Float64Array).buffer, page.buffer, 'not owned (the file bytes): copied');
+
+  const firstOfTwo = new ChunkValues(leaf);
+  firstOfTwo.add('PLAIN', page, 8, page.length, 3, 6, false, true);
+  firstOfTwo.add('PLAIN', page, 8, page.length, 3, 3, false, true);
+  assert.deepEqual([...(firstOfTwo.finish(null).values as Float64Array)], [1.5, -2, 3, 1.5, -2, 3]);
 });
