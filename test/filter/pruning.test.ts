@@ -2,11 +2,14 @@
  * Pruning really happens: the source counts the bytes the reader asks for.
  * A selective filter on a sorted column reads a small fraction of what a
  * full read does, through row-group statistics, the page index (files from
- * parquetry's writer and from arrow-rs via parquet-wasm) and bloom filters;
- * the rows are still exactly the matching ones.
+ * parquetry's writer and from arrow-rs via parquet-wasm) and bloom filters
+ * (ours, and the corpus files parquet-mr and arrow-rs wrote); the rows are
+ * still exactly the matching ones.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { BufferSink, defineSchema, field as f, ParquetReader, ParquetWriter, type Filter, type SourceLike } from '../../src/node/index.js';
 
 class Counting implements SourceLike {
@@ -25,6 +28,7 @@ class Counting implements SourceLike {
   }
 }
 
+const CORPUS_DATA = '../shared/corpus/parquet-testing/data';
 const N = 200_000;
 
 function row(i: number): Record<string, unknown> {
@@ -109,3 +113,31 @@ test('the page index that arrow-rs (parquet-wasm) writes prunes too', async () =
   const notNan = await measure(file, { and: [{ column: 'id', op: '<', value: 2000 }, { column: 'x', op: '>', value: 124.5 }] });
   assert.deepEqual(notNan.rows.map((r) => r.id), [997n, 998n, 999n, 1997n, 1998n, 1999n]);
 });
+
+for (const [file, writer] of [
+  ['data_index_bloom_encoding_stats.parquet', 'parquet-mr'],
+  ['data_index_bloom_encoding_with_length.parquet', 'arrow-rs'],
+] as const) {
+  test(`the bloom filter ${writer} wrote rules out a value its statistics cannot (${file})`, async () => {
+    const src = new Counting(new Uint8Array(readFileSync(join(CORPUS_DATA, file))));
+    const reader = await ParquetReader.open(src);
+    const meta = reader.metadata.rowGroups[0]!.columns[0]!.metaData!;
+    const start = Number(meta.dictionaryPageOffset || meta.dataPageOffset);
+    const end = start + Number(meta.totalCompressedSize);
+    const stats = meta.statistics!;
+    // 'hello' sorts between the chunk's min and max, so only the bloom filter can rule it out.
+    const text = new TextDecoder();
+    assert.ok(text.decode(stats.minValue!) < 'hello' && 'hello' < text.decode(stats.maxValue!));
+    const readsOfChunk = async (value: string) => {
+      src.log = [];
+      const rows = await reader.readRows({ filter: { column: 'String', op: '=', value } });
+      const touching = src.log.filter(([offset, length]) => offset < end && offset + length > start);
+      return { rows, touching: touching.length, bloom: src.log.some(([offset]) => offset === Number(meta.bloomFilterOffset)) };
+    };
+    const absent = await readsOfChunk('hello');
+    assert.deepEqual(absent, { rows: [], touching: 0, bloom: true });
+    const present = await readsOfChunk('dog');
+    assert.deepEqual(present.rows, [{ String: 'dog' }]);
+    assert.ok(present.touching > 0);
+  });
+}
