@@ -64,7 +64,8 @@ export function parseAvroSchema(input: string | unknown): AvroSchema {
   const walk = (s: unknown, ns: string | undefined): AvroSchema => {
     if (typeof s === 'string') {
       if (PRIMITIVES.has(s)) return { type: s } as AvroSchema;
-      const full = named.get(s) ?? named.get(fullName(s, ns));
+      // As Avro's Java parser: the name in the current namespace first, then in the null namespace.
+      const full = named.get(fullName(s, ns)) ?? named.get(s);
       if (full) return full;
       if (inProgress.has(s) || inProgress.has(fullName(s, ns))) throw new UnsupportedError(`recursive Avro schemas cannot be shredded into columns (${s})`);
       throw bad(`unknown type ${JSON.stringify(s)}`);
@@ -85,7 +86,8 @@ export function parseAvroSchema(input: string | unknown): AvroSchema {
       case 'error':
       case 'enum':
       case 'fixed': {
-        const space = typeof o.namespace === 'string' && o.namespace !== '' ? o.namespace : ns;
+        // An explicit "" is the null namespace (Avro spec; Java's Schema.Name), not "inherit".
+        const space = typeof o.namespace === 'string' ? o.namespace : ns;
         const name = fullName(o.name, space);
         const inner = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : undefined;
         let out: AvroSchema;

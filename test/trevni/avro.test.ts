@@ -142,3 +142,30 @@ test('Avro schemas: names, references, refusals', async () => {
     { p: '0000', q: { 'a.b.F': '0304' }, e: 'A' },
   ]);
 });
+
+test('Avro names as Java resolves them: "" is the null namespace, a short name is looked up in the current namespace first', async () => {
+  // The Avro spec: "The empty string may also be used as a namespace to indicate the null namespace";
+  // Java's Schema.Names.get tries the name in the current namespace, then in the null one.
+  // The column names below are what trevni-avro's AvroColumnator (Avro 1.8.2 and later) makes of this schema.
+  const json = {
+    type: 'record', name: 'Outer', namespace: 'gen.ns', fields: [
+      { name: 'r', type: ['null', { type: 'record', name: 'NoSpace', namespace: '', fields: [{ name: 'v', type: 'int' }] }] },
+      { name: 's', type: ['null', { type: 'record', name: 'NoSpace', fields: [{ name: 'w', type: 'string' }] }] },
+      { name: 't', type: ['null', 'NoSpace'] },
+      { name: 'u', type: ['null', { type: 'enum', name: 'Inherit', symbols: ['P'] }] },
+    ],
+  };
+  const s = parseAvroSchema(json);
+  assert.deepEqual(avroColumns(s).map((c) => c.name), ['r/NoSpace', 'r/NoSpace#v', 's/gen.ns.NoSpace', 's/gen.ns.NoSpace#w', 't/gen.ns.NoSpace', 't/gen.ns.NoSpace#w', 'u/gen.ns.Inherit']);
+  const sink = new BufferSink();
+  const w = await AvroTrevniWriter.open(sink, json);
+  const recs = [
+    { r: { NoSpace: { v: 1 } }, s: null, t: { 'gen.ns.NoSpace': { w: 't' } }, u: { 'gen.ns.Inherit': 'P' } },
+    { r: null, s: { 'gen.ns.NoSpace': { w: 's' } }, t: null, u: null },
+  ];
+  for (const r of recs) await w.write(r);
+  await w.close();
+  const back: unknown[] = [];
+  for await (const rec of readAvro(await TrevniReader.open(sink.bytes()))) back.push(avroJson(s, rec));
+  assert.deepEqual(back, recs);
+});
