@@ -11,7 +11,13 @@
  *   the pending run; runs end at the end of a block;
  * - booleans are packed from bit 0, a block and every length start a new byte;
  * - `trevni.values`: the block's first value, encoded alone, after its
- *   descriptor; refused on array and child columns;
+ *   descriptor; refused on array and child columns. A boolean column with
+ *   `trevni.values` is kept in one block: Java's reader reads all of a
+ *   column's descriptors through one buffer whose boolean bit position is
+ *   not reset between them, so from the second block on it takes a bit of
+ *   the previous descriptor's bytes and misreads every descriptor after
+ *   (tried: EOFException, or wrong values). One block is valid Trevni, and
+ *   at a bit a row it stays small (64 KiB holds 524,288 rows);
  * - a column with no rows has no blocks;
  * - the CRC-32 is of the uncompressed block, big-endian. (Unlike Java, the
  *   CRC is right with the null codec too: Java stores the CRC of nothing
@@ -188,7 +194,8 @@ class ColumnBuffer {
   ) {}
 
   async startRow(): Promise<void> {
-    if (this.buf.size >= this.blockSize) await this.flush();
+    // A boolean column with trevni.values is never cut (see the module comment).
+    if (this.buf.size >= this.blockSize && !(this.col.type === 'boolean' && this.col.hasIndexValues)) await this.flush();
   }
 
   writeLength(l: number): void {

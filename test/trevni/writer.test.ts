@@ -197,3 +197,51 @@ test('the writer refuses what Java refuses, before writing anything', async () =
     { p: [{ $value: 'c', n: 4 }], l: 5n },
   ]);
 });
+
+/**
+ * A boolean column's descriptors read as Java's ColumnDescriptor.ensureBlocksRead
+ * reads them: one buffer for all of them, its boolean bit position never reset
+ * (a byte is read only when the position is 0; otherwise the bit comes from the
+ * last byte read, here the end of the previous descriptor). Returns where the
+ * block data would start and the first values.
+ */
+function javaBooleanDescriptors(file: Uint8Array, start: number): { dataStart: number; first: boolean[] } {
+  const dv = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  let pos = start;
+  const count = dv.getInt32(pos, true);
+  pos += 4;
+  let bitCount = 0;
+  const first: boolean[] = [];
+  for (let k = 0; k < count; k++) {
+    pos += 12; // rowCount, uncompressedSize, compressedSize
+    if (bitCount === 0) pos++;
+    first.push(((file[pos - 1]! >> bitCount) & 1) === 1);
+    bitCount = (bitCount + 1) & 7;
+  }
+  return { dataStart: pos, first };
+}
+
+test('a boolean column with trevni.values stays in one block, the only layout Java reads back', async () => {
+  // The emulation agrees with Java on its own file (booleans.trv, column bv: one block).
+  const java = await TrevniReader.open(corpusBytes('booleans.trv'));
+  const bv = java.column('bv');
+  const jb = await java.blocks('bv');
+  assert.equal(jb.length, 1);
+  assert.deepEqual(javaBooleanDescriptors(corpusBytes('booleans.trv'), bv.start), { dataStart: jb[0]!.offset, first: [jb[0]!.firstValue as boolean] });
+  // Two descriptors as the spec lays them out (each first value in a byte of its own): Java stops a byte short.
+  const two = new Uint8Array([2, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]);
+  assert.equal(javaBooleanDescriptors(two, 0).dataStart, two.length - 1);
+  // So the writer never cuts such a column, however small the block size; the others are cut as usual.
+  const sink = new BufferSink();
+  const w = await TrevniWriter.open(sink, { blockSize: 64, columns: [{ name: 'bv', type: 'boolean', values: true }, { name: 'b', type: 'boolean' }, { name: 'x', type: 'int', values: true }] });
+  for (let i = 0; i < 5000; i++) await w.writeRow([i >= 2000, i % 3 === 0, i]);
+  await w.close();
+  const bytes = sink.bytes();
+  const r = await TrevniReader.open(bytes);
+  const blocks = await r.blocks('bv');
+  assert.equal(blocks.length, 1);
+  assert.ok((await r.blocks('b')).length > 1 && (await r.blocks('x')).length > 1);
+  assert.deepEqual(javaBooleanDescriptors(bytes, r.column('bv').start), { dataStart: blocks[0]!.offset, first: [false] });
+  assert.deepEqual(await r.readColumn('bv'), Array.from({ length: 5000 }, (_, i) => i >= 2000));
+  assert.equal(await r.seek('bv', true), 2000);
+});
