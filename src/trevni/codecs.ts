@@ -5,6 +5,11 @@
  * framing) and `bzip2` (a complete bzip2 stream; a Java addition to the spec).
  * Checksums: `null` and `crc32` (the spec's `crc-32` is accepted as the same
  * algorithm): the CRC-32 of the uncompressed block, stored big-endian.
+ *
+ * The portable implementations can be replaced by a runtime adapter
+ * (`registerTrevniCodec`); this module imports no `node:` module, so Node's
+ * zlib comes in as an argument (`zlibTrevniDeflate(zlib)`), as the file spill
+ * gets its file primitives.
  */
 import { deflateSync, inflateSync } from 'fflate';
 import { crc32 } from '../checksum/crc32.js';
@@ -48,7 +53,7 @@ function wrap(name: string, decode: (input: Uint8Array, size: number) => Uint8Ar
 
 const nullCodec: TrevniCodec = wrap('null', (input) => input, (input) => input);
 
-const deflate: TrevniCodec = wrap(
+const portableDeflate: TrevniCodec = wrap(
   'deflate',
   (input, size) => {
     // One spare byte: fflate stops at the end of the buffer it is given, so
@@ -63,6 +68,51 @@ const bzip2: TrevniCodec = wrap('bzip2', (input, size) => bzip2Decompress(input,
 
 let snappy: TrevniCodec | undefined;
 
+/** A codec's two operations, before the size checks every Trevni codec gets. */
+export interface TrevniRawCodec {
+  /** The block's bytes; may throw on bad data (it becomes a CorruptFileError). `size` is the declared uncompressed size. */
+  decompress(input: Uint8Array, size: number): Uint8Array;
+  compress(input: Uint8Array): Uint8Array;
+}
+
+/** Codecs installed by registerTrevniCodec, ahead of the portable ones. */
+const registered = new Map<string, TrevniCodec>();
+
+/**
+ * Installs `raw` for a codec name, in place of the portable implementation,
+ * for files opened from then on (a runtime adapter calls this at load, as
+ * src/node registers its native Parquet codecs). Its output must be what the
+ * name means on the wire: for `deflate` a raw RFC 1951 stream.
+ */
+export function registerTrevniCodec(name: Exclude<TrevniCodecName, 'null'>, raw: TrevniRawCodec): void {
+  if (!isTrevniCodec(name) || (name as string) === 'null') throw new UnsupportedError(`cannot register a Trevni codec named ${JSON.stringify(name)}`);
+  registered.set(name, wrap(name, (input, size) => raw.decompress(input, size), (input) => raw.compress(input)));
+}
+
+/** The part of node:zlib the deflate fast path calls. */
+export interface ZlibRawDeflate {
+  inflateRawSync(input: Uint8Array, options: { maxOutputLength: number }): Uint8Array;
+  deflateRawSync(input: Uint8Array, options: { level: number }): Uint8Array;
+}
+
+/**
+ * Trevni's deflate on zlib's raw (headerless) inflate and deflate, for
+ * `registerTrevniCodec('deflate', zlibTrevniDeflate(zlib))` in Node. Measured
+ * against fflate here: 2.6-2.8x faster to decompress (561 against 218 MB/s on
+ * 64 KiB blocks, 366 against 132 MB/s on the Java corpus's deflate blocks),
+ * 1.0-1.45x to compress, at the same level 6 as Java's
+ * Deflater(DEFAULT_COMPRESSION, nowrap), with output 2-3% smaller.
+ */
+export function zlibTrevniDeflate(zlib: ZlibRawDeflate): TrevniRawCodec {
+  const plain = (b: Uint8Array) => (b.constructor === Uint8Array ? b : new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+  return {
+    // zlib refuses a maxOutputLength of 0; wrap() checks the exact length afterwards, and
+    // output longer than declared stops zlib at the limit with an error.
+    decompress: (input, size) => plain(zlib.inflateRawSync(input, { maxOutputLength: Math.max(1, size) })),
+    compress: (input) => plain(zlib.deflateRawSync(input, { level: 6 })),
+  };
+}
+
 /** True for the codec names this implementation reads and writes. */
 export function isTrevniCodec(name: string): name is TrevniCodecName {
   return (TREVNI_CODECS as readonly string[]).includes(name);
@@ -74,9 +124,11 @@ export function isTrevniChecksum(name: string): name is TrevniChecksumName {
 
 /** Loads (snappy's wasm on first use) and returns the codec for `name`. */
 export async function trevniCodec(name: string): Promise<TrevniCodec> {
+  const native = registered.get(name);
+  if (native) return native;
   switch (name) {
     case 'null': return nullCodec;
-    case 'deflate': return deflate;
+    case 'deflate': return portableDeflate;
     case 'bzip2': return bzip2;
     case 'snappy': {
       if (!snappy) {

@@ -3,6 +3,6 @@ export { TrevniReader, type TrevniInput, type TrevniOpenOptions, type TrevniRows
 export { TrevniWriter, DEFAULT_BLOCK_SIZE, type TrevniColumnSpec, type TrevniWriterOptions } from './writer.js';
 export { memorySpill, pathSpill, type SpillFactory, type SpillStore, type PathSpillIO } from './spill.js';
 export { assembleRow, canonicalRowText, canonicalValue, type ColumnRowData } from './assemble.js';
-export { TREVNI_CODECS, TREVNI_CHECKSUMS, trevniCodec, trevniChecksum, type TrevniCodec, type TrevniCodecName } from './codecs.js';
+export { TREVNI_CODECS, TREVNI_CHECKSUMS, registerTrevniCodec, trevniCodec, trevniChecksum, zlibTrevniDeflate, type TrevniCodec, type TrevniCodecName, type TrevniRawCodec, type ZlibRawDeflate } from './codecs.js';
 export { AvroTrevniWriter, AVRO_SCHEMA_KEY, avroColumns, avroJson, branchName, parseAvroSchema, readAvro, type AvroSchema, type AvroTrevniWriterOptions } from './avro.js';
 export { TREVNI_TYPES, KEY as TREVNI_KEYS, metaGet, metaText, type MetaEntry, type TrevniBlock, type TrevniColumn, type TrevniType, type TrevniValue } from './types.js';
