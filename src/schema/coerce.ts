@@ -17,7 +17,8 @@
  * - BOOLEAN: `boolean`.
  * - INT32, INT(8/16/32, signed or not): integer `number` or `bigint`, range-checked for the width.
  * - INT64, INT(64): `bigint` or a safe-integer `number`; UINT_64 up to 2^64-1.
- * - FLOAT, DOUBLE: `number`. FLOAT16: `number`, rounded to nearest-even half precision.
+ * - FLOAT, DOUBLE: `number`, or a `bigint` rounded to the nearest value (inference makes
+ *   DOUBLE columns of integers beyond 64 bits). FLOAT16: `number`, rounded to nearest-even half precision.
  * - STRING, ENUM: `string` (encoded as UTF-8), or a `Uint8Array` taken as UTF-8 bytes as they are.
  * - JSON: a `string` is JSON text and is written as it is (not checked); any other
  *   value (object, array, number, boolean) is `JSON.stringify`-ed. So the reader's
@@ -820,8 +821,9 @@ export function leafCoercer(leaf: LeafNode): Coercer {
     case 'int':
       return intCoercer(leaf, k);
     case 'float': {
-      const fail = failer(leaf, `a number (${leaf.physicalType})`);
-      return (v) => (typeof v === 'number' ? v : fail(v));
+      const fail = failer(leaf, `a number or bigint (${leaf.physicalType})`);
+      // A bigint rounds to the nearest value, as a number does in a FLOAT column.
+      return (v) => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : fail(v));
     }
     case 'float16': {
       const fail = failer(leaf, 'a number (FLOAT16)');

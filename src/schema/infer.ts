@@ -79,7 +79,8 @@ class RecordInference {
     switch (typeof v) {
       case 'undefined': return NULL;
       case 'number': return Number.isSafeInteger(v) ? SCALARS.int! : SCALARS.double!;
-      case 'bigint': return SCALARS.int!;
+      // Beyond INT64 no signed integer type holds it: DOUBLE, as for CSV text.
+      case 'bigint': return v >= INT64_MIN && v <= INT64_MAX ? SCALARS.int! : SCALARS.double!;
       case 'string': return SCALARS.string!;
       case 'boolean': return SCALARS.boolean!;
       case 'object': {
@@ -202,8 +203,8 @@ function checkLimit(limit: number | undefined): number {
 /**
  * Infers a schema from sample records:
  *
- * - integers (safe-integer numbers, bigints) → INT64; other numbers → DOUBLE;
- *   a field mixing the two → DOUBLE
+ * - integers (safe-integer numbers, bigints within INT64) → INT64; other
+ *   numbers and bigints beyond INT64 → DOUBLE; a field mixing the two → DOUBLE
  * - strings → STRING; booleans → BOOLEAN; Uint8Array/ArrayBuffer → BYTE_ARRAY;
  *   Date → TIMESTAMP(MILLIS, UTC)
  * - plain objects → structs with the union of the keys seen, in first-seen order

@@ -447,8 +447,11 @@ describe('wrong values fail, saying where, what was expected and what was given'
   });
 
   test('floats', () => {
-    rejects(f.double(), '1.5', /a number \(DOUBLE\); got "1\.5" \(string\)/);
-    rejects(f.float(), 1n, /FLOAT/);
+    rejects(f.double(), '1.5', /a number or bigint \(DOUBLE\); got "1\.5" \(string\)/);
+    rejects(f.float(), true, /FLOAT/);
+    // A bigint rounds to the nearest value of the column's type, as a number does.
+    roundTrip(f.double(), 2n ** 64n + 1n, {}, 2 ** 64);
+    roundTrip(f.float(), -(2n ** 40n) - 1n, {}, -(2 ** 40));
     rejects(f.float16(), '1', /FLOAT16/);
   });
 

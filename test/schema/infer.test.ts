@@ -45,6 +45,19 @@ describe('inferSchemaFromRecords', () => {
     assertSchema(inferSchemaFromRecords([{ a: 1 }, { a: 2n }, { a: -0 }]), { a: f.int64() });
   });
 
+  test('bigints beyond INT64 make the field DOUBLE (as CSV text does), and such a column takes them, rounded', async () => {
+    const rows = [{ a: 2n ** 63n - 1n, b: -(2n ** 63n), c: 1 }, { a: 2n, b: 3n, c: 12345678901234567890n }, { a: 3n, b: 4n, c: -(2n ** 70n) }];
+    const schema = inferSchemaFromRecords(rows);
+    assertSchema(schema, { a: f.int64(), b: f.int64(), c: f.double() });
+    const { writeParquet, openParquet } = await import('../../src/node/index.js');
+    const { BufferSink } = await import('../../src/io/sink.js');
+    const sink = new BufferSink();
+    await writeParquet(sink, rows);
+    const back = await (await openParquet(sink.bytes())).readRows();
+    assert.deepEqual(back.map((r) => r.c), [1, 12345678901234567000, -1180591620717411303424]);
+    assert.deepEqual(back.map((r) => r.a), [2n ** 63n - 1n, 2n, 3n]);
+  });
+
   test('null and undefined do not constrain; a field never seen with a value is an optional STRING', () => {
     assertSchema(inferSchemaFromRecords([{ a: null, b: undefined, c: null }, { a: 5, c: null }, {}]), { a: f.int64(), b: f.string(), c: f.string() });
   });
