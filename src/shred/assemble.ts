@@ -161,25 +161,28 @@ function structBuilder(names: string[], fields: Node[]): NodeBuilder {
 /**
  * One map entry: every field of the key/value group is read (in order, so
  * all their levels are consumed), then the entry is {key, value}. A name
- * that occurs twice takes its last field's value, and a projected-away key
- * reads as a property of an empty object, as when the entry was an object.
+ * that occurs twice takes its last field's value; a map with no value field
+ * has null values; a key or value projected away is left out of the entry,
+ * as a projected-away field is left out of a struct.
  */
 function entryBuilder(p: MapPlan): NodeBuilder {
   const names = p.entry.fields.map((f) => f.name);
   const fields = p.entry.fields.map((f) => prepare(f.plan));
+  const parts: { name: 'key' | 'value'; at: number }[] = [];
   const keyAt = names.lastIndexOf(p.keyName);
+  if (keyAt >= 0) parts.push({ name: 'key', at: keyAt });
   const valueAt = p.valueName === undefined ? -2 : names.lastIndexOf(p.valueName);
-  const pick = (at: number, name: string | undefined): string => (at >= 0 ? `v${at}` : at === -2 ? 'null' : `O[${JSON.stringify(name)}]`);
+  if (valueAt !== -1) parts.push({ name: 'value', at: valueAt });
   const reads = fields.map((_, k) => `const v${k} = a.readNode(N${k});`).join('\n  ');
-  const compiled = compileBuilder(`${reads}\n  return { key: ${pick(keyAt, p.keyName)}, value: ${pick(valueAt, p.valueName)} };`, fields);
+  const literal = parts.map((q) => `${q.name}: ${q.at >= 0 ? `v${q.at}` : 'null'}`).join(', ');
+  const compiled = compileBuilder(`${reads}\n  return { ${literal} };`, fields);
   if (compiled !== undefined) return compiled;
-  const empty: Record<string, unknown> = {};
   return (asm) => {
     const vals = new Array<unknown>(fields.length);
     for (let k = 0; k < fields.length; k++) vals[k] = asm.readNode(fields[k]!);
-    const key = keyAt >= 0 ? vals[keyAt] : empty[p.keyName];
-    const value = valueAt >= 0 ? vals[valueAt] : valueAt === -2 ? null : empty[p.valueName!];
-    return { key, value };
+    const entry: { key?: unknown; value?: unknown } = {};
+    for (const q of parts) entry[q.name] = q.at >= 0 ? vals[q.at] : null;
+    return entry;
   };
 }
 

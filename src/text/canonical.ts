@@ -87,8 +87,15 @@ function value(p: Plan, v: unknown): string {
       const key = p.entry.fields.find((f) => f.name === p.keyName)?.plan;
       const val = p.entry.fields.find((f) => f.name === p.valueName)?.plan;
       const entries = v as { key: unknown; value: unknown }[];
-      const text = (q: Plan | undefined, x: unknown) => (q ? value(q, x) : 'null');
-      return `[${entries.map((e) => `{"key":${text(key, e.key)},"value":${text(val, e.value)}}`).join(',')}]`;
+      // A key or value projected away is left out, as the reader leaves it out; a map without a value field has null values.
+      const withValue = val !== undefined || p.valueName === undefined;
+      const entry = (e: { key: unknown; value: unknown }): string => {
+        const parts: string[] = [];
+        if (key) parts.push(`"key":${value(key, e.key)}`);
+        if (withValue) parts.push(`"value":${val ? value(val, e.value) : 'null'}`);
+        return `{${parts.join(',')}}`;
+      };
+      return `[${entries.map(entry).join(',')}]`;
     }
     case 'variant': return canonicalVariant(v);
   }
