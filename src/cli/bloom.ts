@@ -4,7 +4,7 @@
  */
 import { InvalidArgumentError } from '../errors.js';
 import type { ParquetReader } from '../parquet/reader.js';
-import { Output } from './output.js';
+import { withOutput } from './output.js';
 import { selectChunks } from './pages.js';
 import { renderTable } from './render.js';
 import { parseLiteral } from './where.js';
@@ -68,15 +68,15 @@ export interface BloomOptions {
 /** `parquetry bloom-filter`: a table with a row per row group, or (`--json`) one JSON object per row group. */
 export async function bloomCommand(reader: ParquetReader, opts: BloomOptions): Promise<void> {
   const answers = await bloomAnswers(reader, opts.column, opts.value, opts.rowGroup);
-  const out = new Output();
-  if (opts.json) for (const a of answers) await out.line(JSON.stringify(a));
-  else {
-    const names = ['row group', 'bloom filter', 'bytes', 'answer'];
-    await out.line(`column ${answers[0]?.column ?? opts.column}, value ${opts.value}:`);
-    const rows = answers.map((a) => Object.fromEntries(names.map((n, i) => [n, [
-      String(a.rowGroup), a.bloomFilter ? 'yes' : 'no', a.numBytes === undefined ? '' : String(a.length ?? a.numBytes), a.result ?? 'no filter: may be present',
-    ][i]])));
-    await out.line(renderTable(names, rows).split('\n').map((l) => '  ' + l).join('\n'));
-  }
-  await out.flush();
+  await withOutput(async (out) => {
+    if (opts.json) for (const a of answers) await out.line(JSON.stringify(a));
+    else {
+      const names = ['row group', 'bloom filter', 'bytes', 'answer'];
+      await out.line(`column ${answers[0]?.column ?? opts.column}, value ${opts.value}:`);
+      const rows = answers.map((a) => Object.fromEntries(names.map((n, i) => [n, [
+        String(a.rowGroup), a.bloomFilter ? 'yes' : 'no', a.numBytes === undefined ? '' : String(a.length ?? a.numBytes), a.result ?? 'no filter: may be present',
+      ][i]])));
+      await out.line(renderTable(names, rows).split('\n').map((l) => '  ' + l).join('\n'));
+    }
+  });
 }

@@ -5,7 +5,7 @@
  */
 import { pageEntries, type PageIndexEntry } from '../parquet/filter/indexes.js';
 import type { ParquetReader } from '../parquet/reader.js';
-import { Output } from './output.js';
+import { withOutput } from './output.js';
 import { selectChunks, type ChunkRef } from './pages.js';
 import { jsonable, renderTable, renderValue } from './render.js';
 
@@ -77,20 +77,20 @@ export interface ColumnIndexOptions {
 }
 
 /** `parquetry column-index`: a table per chunk, or (`--json`) one JSON object per chunk. */
-export async function columnIndexCommand(reader: ParquetReader, opts: ColumnIndexOptions): Promise<void> {
-  const out = new Output();
-  let first = true;
-  let table = false;
-  for (const c of selectChunks(reader, opts.column, opts.rowGroup)) {
-    const x = await chunkIndex(reader, c);
-    if (opts.json) await out.line(JSON.stringify(x));
-    else {
-      // Tables are set apart by blank lines; "no page index" lines stay together.
-      if (!first && (table || x.pages.length > 0)) await out.line('');
-      await out.line(formatChunkIndex(x));
+export function columnIndexCommand(reader: ParquetReader, opts: ColumnIndexOptions): Promise<void> {
+  return withOutput(async (out) => {
+    let first = true;
+    let table = false;
+    for (const c of selectChunks(reader, opts.column, opts.rowGroup)) {
+      const x = await chunkIndex(reader, c);
+      if (opts.json) await out.line(JSON.stringify(x));
+      else {
+        // Tables are set apart by blank lines; "no page index" lines stay together.
+        if (!first && (table || x.pages.length > 0)) await out.line('');
+        await out.line(formatChunkIndex(x));
+      }
+      first = false;
+      table = x.pages.length > 0;
     }
-    first = false;
-    table = x.pages.length > 0;
-  }
-  await out.flush();
+  });
 }

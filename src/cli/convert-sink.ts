@@ -11,6 +11,12 @@ export interface CountingSink extends Sink {
   readonly bytes: number;
   /** For messages: the path, or `stdout`. */
   readonly name: string;
+  /**
+   * Stdout: what was written cannot be taken back, so an abort leaves the
+   * stream open for the rest of the gathered output (the rows converted
+   * before an error), as `cat` prints its rows before the error.
+   */
+  readonly stdout: boolean;
 }
 
 /** Sinks being opened, and open ones: what an interrupt must discard. */
@@ -45,6 +51,7 @@ export async function openOutputSink(path: string): Promise<CountingSink> {
   let aborting: Promise<void> | undefined;
   const sink: CountingSink = {
     name: path === '-' ? 'stdout' : path,
+    stdout: path === '-',
     get bytes() {
       return bytes;
     },
@@ -58,7 +65,8 @@ export async function openOutputSink(path: string): Promise<CountingSink> {
     },
     abort() {
       open.delete(sink);
-      aborting ??= inner.abort();
+      // Destroying stdout would drop what it has not yet written; the program's exit waits for it.
+      aborting ??= path === '-' ? Promise.resolve() : inner.abort();
       return aborting;
     },
   };

@@ -171,6 +171,10 @@ export async function openTextOutput(format: TextFormat, path: string, options: 
       }
       return { rows, bytes: sink.bytes };
     },
-    abort: () => sink.abort(),
+    async abort() {
+      // On stdout the rows written so far go out whole; a file is discarded anyway.
+      if (sink.stdout) await out.flush().catch(() => undefined);
+      await sink.abort();
+    },
   };
 }

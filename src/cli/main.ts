@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError as CommanderArgError } from 'commander';
 import { openParquet, InvalidArgumentError, ParquetryError, canonicalRow, formatSchema } from '../node/index.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import { formatMetadata, metadataSummary } from './meta.js';
-import { Output } from './output.js';
+import { withOutput } from './output.js';
 import { renderRecord, renderTable } from './render.js';
 import { registerConvert } from './convert.js';
 import { pagesCommand } from './pages.js';
@@ -50,8 +50,7 @@ async function cat(file: string, opts: CatOptions, table: boolean): Promise<void
     if (filter) throw new InvalidArgumentError('--where is for Parquet files; Trevni files are read whole');
     return withTrevni(file, (r) => trevniCat(r, opts, table));
   }
-  await withReader(file, async (reader) => {
-    const out = new Output();
+  await withReader(file, (reader) => withOutput(async (out) => {
     const read = { columns: opts.columns, offset: opts.offset, limit: opts.limit, filter };
     if (opts.json) {
       // Canonical JSON lines (CANONICAL.md): the default lossless values, printed exactly.
@@ -70,8 +69,7 @@ async function cat(file: string, opts: CatOptions, table: boolean): Promise<void
         await out.line(renderRecord(row));
       }
     }
-    await out.flush();
-  });
+  }));
 }
 
 const program = new Command();
@@ -162,11 +160,25 @@ program
 
 registerConvert(program);
 
+/**
+ * Ends the program once stdout and stderr have taken everything written to
+ * them: process.exit would drop what a pipe (or, off Linux, a file) has not
+ * yet accepted, such as the rows printed before an error.
+ */
+async function exitAfterOutput(code: number): Promise<never> {
+  const drained = (s: NodeJS.WriteStream) => new Promise<void>((resolve) => {
+    if (s.destroyed || !s.writable) resolve();
+    else s.write('', () => resolve());
+  });
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  process.exit(code);
+}
+
 program.parseAsync(process.argv).catch((e: unknown) => {
   if (e instanceof ParquetryError) {
     process.stderr.write(`parquetry: ${e.message}\n`);
-    process.exit(1);
+    return exitAfterOutput(1);
   }
   process.stderr.write(`parquetry: internal error: ${(e as Error)?.stack ?? e}\n`);
-  process.exit(70);
+  return exitAfterOutput(70);
 });

@@ -1,7 +1,8 @@
 /**
  * Buffered stdout with backpressure: lines are gathered into ~64 KiB writes,
  * and a full pipe is waited on, so `cat` of a huge file streams in constant
- * memory. A closed pipe (`| head`) ends the program quietly.
+ * memory. A closed pipe (`| head`) ends the program quietly. Use it through
+ * `withOutput`, which also writes what was gathered when the command fails.
  */
 export class Output {
   private parts: string[] = [];
@@ -26,5 +27,19 @@ export class Output {
     this.parts = [];
     this.size = 0;
     if (!this.stream.write(chunk)) await new Promise<void>((resolve) => this.stream.once('drain', resolve));
+  }
+}
+
+/**
+ * Runs a command that prints through an Output, then writes what is still
+ * gathered, also when the command fails: the rows printed before an error
+ * (a corrupt row group, say) all reach stdout ahead of the error message.
+ */
+export async function withOutput(fn: (out: Output) => Promise<void>): Promise<void> {
+  const out = new Output();
+  try {
+    await fn(out);
+  } finally {
+    await out.flush();
   }
 }

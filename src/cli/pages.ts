@@ -13,7 +13,7 @@ import { decodePageHeader, type ColumnChunk, type ColumnMetaData, type PageHeade
 import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
 import { decodeStatistics } from '../parquet/statistics.js';
 import type { LeafNode } from '../schema/tree.js';
-import { Output } from './output.js';
+import { withOutput } from './output.js';
 import { jsonable, renderTable, renderValue } from './render.js';
 
 /** A reader together with its source, for commands that read raw bytes. */
@@ -271,8 +271,7 @@ export interface PagesOptions {
 
 /** `parquetry pages`: text tables per chunk, or (`--json`) one JSON object per page. */
 export async function pagesCommand(file: string, opts: PagesOptions): Promise<void> {
-  await withSource(file, async (reader, source) => {
-    const out = new Output();
+  await withSource(file, (reader, source) => withOutput(async (out) => {
     let first = true;
     for (const c of selectChunks(reader, opts.column, opts.rowGroup)) {
       const cp = await chunkPages(reader, source, c);
@@ -284,6 +283,5 @@ export async function pagesCommand(file: string, opts: PagesOptions): Promise<vo
       }
       first = false;
     }
-    await out.flush();
-  });
+  }));
 }

@@ -2,7 +2,7 @@
 import { open } from 'node:fs/promises';
 import { fileSource } from '../node/file-source.js';
 import { TrevniReader } from '../trevni/index.js';
-import { Output } from './output.js';
+import { withOutput } from './output.js';
 import { renderRecord, renderTable, renderValue } from './render.js';
 
 /** True when the file starts with Trevni's magic `Trv` + version byte 2. */
@@ -85,25 +85,25 @@ export async function trevniMeta(r: TrevniReader, json: boolean): Promise<string
   return out.join('\n');
 }
 
-export async function trevniCat(r: TrevniReader, opts: { columns?: string[]; offset?: number; limit?: number; json?: boolean }, table: boolean): Promise<void> {
-  const out = new Output();
-  const read = { from: opts.offset, limit: opts.limit, columns: opts.columns };
-  if (opts.json) {
-    for await (const line of r.canonicalRows(read)) await out.line(line);
-  } else if (table) {
-    const rows: Record<string, unknown>[] = [];
-    for await (const row of r.rows(read)) rows.push(row);
-    const names = rows.length ? Object.keys(rows[0]!) : r.roots.map((i) => r.columns[i]!.name);
-    await out.line(renderTable(names, rows));
-  } else {
-    let first = true;
-    for await (const row of r.rows(read)) {
-      if (!first) await out.line('');
-      first = false;
-      await out.line(renderRecord(row));
+export function trevniCat(r: TrevniReader, opts: { columns?: string[]; offset?: number; limit?: number; json?: boolean }, table: boolean): Promise<void> {
+  return withOutput(async (out) => {
+    const read = { from: opts.offset, limit: opts.limit, columns: opts.columns };
+    if (opts.json) {
+      for await (const line of r.canonicalRows(read)) await out.line(line);
+    } else if (table) {
+      const rows: Record<string, unknown>[] = [];
+      for await (const row of r.rows(read)) rows.push(row);
+      const names = rows.length ? Object.keys(rows[0]!) : r.roots.map((i) => r.columns[i]!.name);
+      await out.line(renderTable(names, rows));
+    } else {
+      let first = true;
+      for await (const row of r.rows(read)) {
+        if (!first) await out.line('');
+        first = false;
+        await out.line(renderRecord(row));
+      }
     }
-  }
-  await out.flush();
+  });
 }
 
 export { renderValue };

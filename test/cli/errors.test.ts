@@ -1,0 +1,97 @@
+/**
+ * What a user sees when a command stops: the output already produced, the
+ * one-line message and the exit status, run as a user runs the command (a
+ * child process).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openParquet, writeParquet } from '../../src/node/index.js';
+
+interface Result {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+/** The command with stdout a pipe (the test reads it). */
+function run(...args: string[]): Result {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** The command with stdout redirected to a file, as `> out` does. */
+function runToFile(path: string, ...args: string[]): Result {
+  const fd = openSync(path, 'w');
+  try {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', stdio: ['ignore', fd, 'pipe'] });
+    return { code: r.status, out: readFileSync(path, 'utf8'), err: r.stderr };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const lines = (s: string) => s.split('\n').filter(Boolean);
+
+let dir = '';
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'parquetry-cli-errors-'));
+});
+after(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('output printed before an error reaches stdout whole', () => {
+  const ROWS = 4000; // per row group: far beyond one 64 KiB write of JSON lines
+  let bad = '';
+
+  before(async () => {
+    // Three row groups, the last one's first page header overwritten: rows of groups 0 and 1 read, then an error.
+    const good = join(dir, 'good.parquet');
+    await writeParquet(good, Array.from({ length: 3 * ROWS }, (_, i) => ({ id: i, name: `row number ${i}` })), { rowGroupRows: ROWS, codec: 'UNCOMPRESSED' });
+    const reader = await openParquet(good);
+    assert.equal(reader.metadata.rowGroups.length, 3);
+    const md = reader.metadata.rowGroups[2]!.columns[0]!.metaData!;
+    const start = Number(md.dictionaryPageOffset ?? md.dataPageOffset);
+    await reader.close();
+    const bytes = new Uint8Array(readFileSync(good));
+    bytes.fill(0xff, start, start + 32);
+    bad = join(dir, 'bad.parquet');
+    writeFileSync(bad, bytes);
+  });
+
+  const expectStopped = (r: Result) => {
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.err, /^parquetry: .*\(file .*bad\.parquet, offset \d+, row group 2, column id, page 0\)\n$/);
+  };
+
+  test('cat --json to a pipe and to a file: every row of the good row groups', () => {
+    for (const r of [run('cat', bad, '--json'), runToFile(join(dir, 'cat.jsonl'), 'cat', bad, '--json')]) {
+      expectStopped(r);
+      const got = lines(r.out);
+      assert.equal(got.length, 2 * ROWS);
+      assert.deepEqual(JSON.parse(got.at(-1)!), { id: 2 * ROWS - 1, name: `row number ${2 * ROWS - 1}` });
+    }
+  });
+
+  test('cat as records, head --json', () => {
+    const records = run('cat', bad);
+    expectStopped(records);
+    assert.equal(lines(records.out).filter((l) => l.startsWith('id = ')).length, 2 * ROWS);
+    const head = run('head', bad, '-n', String(3 * ROWS), '--json');
+    expectStopped(head);
+    assert.equal(lines(head.out).length, 2 * ROWS);
+  });
+
+  test('convert to stdout: the rows converted before the error', () => {
+    const r = run('convert', bad, '-', '--to', 'jsonl');
+    expectStopped(r);
+    assert.equal(lines(r.out).length, 2 * ROWS);
+    const csv = runToFile(join(dir, 'out.csv'), 'convert', bad, '-', '--to', 'csv');
+    expectStopped(csv);
+    assert.equal(lines(csv.out).length, 1 + 2 * ROWS);
+  });
+});
