@@ -350,6 +350,27 @@ describe('row groups and pages', () => {
       assert.equal(Number(n[0]!.s), 18000);
     });
   }
+
+  test('pageSize holds for the first page of a column whose dictionary does not pay, too', async () => {
+    // The first page is written plain when the dictionary turns out not to pay: it must fit the page size that way.
+    const schema = defineSchema({ id: f.int64().required(), uid: f.string().required(), cat: f.string().required() });
+    const records = Array.from({ length: 30000 }, (_, i) => ({ id: BigInt(i), uid: `user-${i}-${(i * 2654435761) % 1e9}`, cat: `category ${i % 40}` }));
+    const pageSize = 16384;
+    const path = await writeAll(schema, records, { pageSize, codec: 'UNCOMPRESSED', pageRowLimit: 1_000_000 });
+    const meta = await metaOf(path);
+    const bytes = fileBytes(path);
+    const encodings: Record<string, string[]> = {};
+    for (const c of meta.rowGroups[0]!.columns) {
+      const name = c.metaData!.pathInSchema.join('.');
+      const pages = chunkPages(bytes, c.metaData!).filter((p) => p.header.type === 'DATA_PAGE');
+      encodings[name] = [...new Set(pages.map((p) => p.header.dataPageHeader!.encoding))];
+      const sizes = pages.map((p) => p.header.uncompressedPageSize);
+      for (const s of sizes) assert.ok(s <= pageSize + 200, `${name}: page of ${s} bytes for pageSize ${pageSize}: ${sizes}`);
+    }
+    assert.deepEqual(encodings, { id: ['PLAIN'], uid: ['PLAIN'], cat: ['RLE_DICTIONARY'] });
+    const n = await duck.objects(`SELECT count(DISTINCT uid) AS u, count(DISTINCT cat) AS c, sum(id) AS s FROM read_parquet(${sqlString(path)})`);
+    assert.deepEqual([Number(n[0]!.u), Number(n[0]!.c), Number(n[0]!.s)], [30000, 40, (29999 * 30000) / 2]);
+  });
 });
 
 // ------------------------------------------------------------------ file metadata

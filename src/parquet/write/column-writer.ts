@@ -414,7 +414,7 @@ export class ColumnWriter implements LeafSink {
     if (bytes > this.opts.pageSize) {
       const levels = (m[0]! + m[1]!) / 4;
       const before = this.useDictionary
-        ? levels + (m[3]! * Math.max(1, 32 - Math.clz32(m[5]!))) / 8
+        ? levels + this.indexedBytes(m[3]!, m[5]!, this.dict.byteSizeAt(m[5]!))
         : levels + this.values.byteSizeAt(m[2]!);
       k = Math.min(k, fitting(n, before, bytes, this.opts.pageSize));
     }
@@ -492,11 +492,24 @@ export class ColumnWriter implements LeafSink {
     return this.pagesBytes + this.pageBytes() + (this.useDictionary ? this.dict.byteSize : 0);
   }
 
-  /** An estimate of the page being filled, encoded: levels at 2 bits, indices at the dictionary's bit width. Cheap: it is asked after every record. */
+  /** An estimate of the page being filled, encoded: levels at 2 bits, values as indexedBytes or plain. Cheap: it is asked after every record. */
   private pageBytes(): number {
     const levels = (this.def?.length ?? 0) / 4 + (this.rep?.length ?? 0) / 4;
-    if (this.useDictionary) return levels + (this.indices.length * Math.max(1, 32 - Math.clz32(this.dict.length))) / 8;
+    if (this.useDictionary) return levels + this.indexedBytes(this.indices.length, this.dict.length, this.dict.byteSize);
     return levels + this.values.byteSize;
+  }
+
+  /**
+   * `count` dictionary-encoded values: indices at the bit width of a
+   * `dictLength`-entry dictionary. Until the first page settles whether the
+   * dictionary pays, the page may yet be written plain, so it counts at least
+   * the plain bytes (the dictionary's average entry each): a column that
+   * falls back keeps its first page within the page size too.
+   */
+  private indexedBytes(count: number, dictLength: number, dictBytes: number): number {
+    const packed = (count * Math.max(1, 32 - Math.clz32(dictLength))) / 8;
+    if (this.decidedDictionary || dictLength === 0) return packed;
+    return Math.max(packed, (dictBytes / dictLength) * count);
   }
 
   /**
