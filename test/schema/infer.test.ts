@@ -45,6 +45,20 @@ describe('inferSchemaFromRecords', () => {
     assertSchema(inferSchemaFromRecords([{ a: 1 }, { a: 2n }, { a: -0 }]), { a: f.int64() });
   });
 
+  test('writeParquet takes overrides for the fields inference would get wrong or cannot type', async () => {
+    const { writeParquet, openParquet } = await import('../../src/node/index.js');
+    const { BufferSink } = await import('../../src/io/sink.js');
+    const rows = [{ id: 1, mixed: '"a"', at: { zip: 12345 } }, { id: 2, mixed: 5, at: { zip: 501 } }];
+    await assert.rejects(writeParquet(new BufferSink(), rows), /conflicting types.*give an override for "mixed"/);
+    const sink = new BufferSink();
+    await writeParquet(sink, rows, { overrides: { id: f.int32().required(), mixed: f.json(), 'at.zip': f.int32() } });
+    const reader = await openParquet(sink.bytes());
+    assert.deepEqual(reader.schema.leaves.map((l) => [l.path.join('.'), l.physicalType, l.repetition]), [
+      ['id', 'INT32', 'REQUIRED'], ['mixed', 'BYTE_ARRAY', 'OPTIONAL'], ['at.zip', 'INT32', 'OPTIONAL'],
+    ]);
+    assert.deepEqual(await reader.readRows(), [{ id: 1, mixed: '"a"', at: { zip: 12345 } }, { id: 2, mixed: '5', at: { zip: 501 } }]);
+  });
+
   test('bigints beyond INT64 make the field DOUBLE (as CSV text does), and such a column takes them, rounded', async () => {
     const rows = [{ a: 2n ** 63n - 1n, b: -(2n ** 63n), c: 1 }, { a: 2n, b: 3n, c: 12345678901234567890n }, { a: 3n, b: 4n, c: -(2n ** 70n) }];
     const schema = inferSchemaFromRecords(rows);

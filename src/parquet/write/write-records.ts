@@ -1,4 +1,5 @@
 import type { Sink } from '../../io/sink.js';
+import type { AnyField } from '../../schema/builder.js';
 import { inferSchemaFromRecords } from '../../schema/infer.js';
 import type { FileMetaData } from '../metadata/index.js';
 import { ParquetWriter, type WriterOptions, type WriterSchema } from './writer.js';
@@ -8,6 +9,8 @@ export interface WriteRecordsOptions extends WriterOptions {
   schema?: WriterSchema;
   /** Records sampled for inference (default 1000). */
   sampleSize?: number;
+  /** Without `schema`: declarations that replace what inference would give, by dotted field path (`{ id: field.int64().required() }`). */
+  overrides?: Record<string, AnyField>;
 }
 
 /**
@@ -36,7 +39,7 @@ export async function writeRecords(sink: Sink, records: Iterable<unknown> | Asyn
   }
   let writer: ParquetWriter;
   try {
-    writer = await ParquetWriter.open(sink, schema ?? inferSchemaFromRecords(sample as Record<string, unknown>[]), options);
+    writer = await ParquetWriter.open(sink, schema ?? inferSchemaFromRecords(sample as Record<string, unknown>[], { overrides: options.overrides }), options);
   } catch (e) {
     await sink.abort();
     throw e;
