@@ -2,7 +2,11 @@
 //   node examples/make-sample.mjs
 // The sample is written by another implementation on purpose: the README's
 // first command reads a file parquetry did not write.
+import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
+
+// Beside this script, wherever it is run from.
+const out = fileURLToPath(new URL('fixtures/sample.parquet', import.meta.url)).replaceAll("'", "''");
 
 const db = await DuckDBInstance.create(':memory:');
 const c = await db.connect();
@@ -19,4 +23,4 @@ await c.run(`COPY (
          {'city': ['Oslo','Lima','Pune'][1 + i % 3], 'zip': 1000 + i} AS address,
          MAP {'k' || (i % 2): i} AS attrs
   FROM range(1, 21) t(i)
-) TO 'examples/fixtures/sample.parquet' (FORMAT PARQUET, COMPRESSION SNAPPY)`);
+) TO '${out}' (FORMAT PARQUET, COMPRESSION SNAPPY)`);
