@@ -2,6 +2,7 @@
 import { open } from 'node:fs/promises';
 import { fstatSync } from 'node:fs';
 import { InvalidArgumentError, IOError } from '../errors.js';
+import { cannotRead } from './files.js';
 
 /** One input record, or a bad one: `line` is where it starts (1-based). */
 export type Item<R> = { line: number; record: R; error?: undefined } | { line: number; error: string; column?: string | undefined };
@@ -56,7 +57,7 @@ export async function openInput(path: string): Promise<InputBytes> {
   try {
     fh = await open(path, 'r');
   } catch (e) {
-    throw new IOError(`cannot open ${path}: ${(e as Error).message}`, {}, { cause: e });
+    throw cannotRead(path, e);
   }
   const st = await fh.stat();
   if (st.isDirectory()) {

@@ -22,7 +22,7 @@ import { CsvShaper, JsonShaper, type SchemaChoice, type Shaper } from './convert
 import { openParquetOutput } from './convert-write-parquet.js';
 import { openTrevniInput } from './convert-read-trevni.js';
 import { openTrevniOutput } from './convert-write-trevni.js';
-import { isTrevni } from './trevni.js';
+import { failureReason, isTrevni, tableFileKind } from './files.js';
 import { discardOpenSinks } from './convert-sink.js';
 import { openTextOutput, type OutputSummary, type RowOutput } from './convert-write-text.js';
 import { Progress, formatReport, type ProgressState } from './convert-progress.js';
@@ -101,7 +101,7 @@ async function schemaChoice(o: ConvertOptions): Promise<SchemaChoice> {
     try {
       text = await readFile(o.schema, 'utf8');
     } catch (e) {
-      throw new InvalidArgumentError(`cannot read the schema file ${o.schema}: ${(e as Error).message}`);
+      throw new InvalidArgumentError(`cannot read the schema file ${o.schema}: ${failureReason(e)}`);
     }
     fields = schemaFromJsonText(text, o.schema);
   }
@@ -276,11 +276,14 @@ function openTableOutput(
   return openTrevniOutput(path, tree, { codec: trevniCodecName(o.codec ?? 'snappy'), checksum: o.checksum ?? 'null' });
 }
 
-/** The input format: --from, else Trevni's magic (as `cat` tells), else the extension. */
+/**
+ * The input format: --from, else Trevni's magic (as `cat` tells), else the
+ * extension. A Parquet or Trevni input must be a file read at any offset.
+ */
 async function inputFormat(path: string, given: Format | undefined): Promise<Format> {
-  if (given) return given;
-  if (path !== '-' && (await isTrevni(path))) return 'trevni';
-  return formatOf(path, undefined, 'input');
+  const format = given ?? (path !== '-' && (await isTrevni(path)) ? 'trevni' : formatOf(path, undefined, 'input'));
+  if ((format === 'parquet' || format === 'trevni') && path !== '-') await tableFileKind(path);
+  return format;
 }
 
 async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: Command): Promise<void> {

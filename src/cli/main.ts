@@ -10,7 +10,8 @@ import { pagesCommand } from './pages.js';
 import { columnIndexCommand } from './column-index.js';
 import { bloomCommand } from './bloom.js';
 import { parseWhere } from './where.js';
-import { isTrevni, trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
+import { trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
+import { tableFileKind } from './files.js';
 
 function count(value: string): number {
   if (!/^\d+$/.test(value)) throw new CommanderArgError('must be a non-negative whole number');
@@ -46,7 +47,7 @@ interface CatOptions {
 async function cat(file: string, opts: CatOptions, table: boolean): Promise<void> {
   // A bad expression fails before the file is opened.
   const filter = opts.where === undefined ? undefined : parseWhere(opts.where);
-  if (await isTrevni(file)) {
+  if ((await tableFileKind(file)) === 'trevni') {
     if (filter) throw new InvalidArgumentError('--where is for Parquet files; Trevni files are read whole');
     return withTrevni(file, (r) => trevniCat(r, opts, table));
   }
@@ -84,7 +85,7 @@ program
   .description('print the schema (parquet message syntax)')
   .argument('<file>', 'Parquet or Trevni file path, or a Parquet http(s) URL')
   .action(async (file: string) => {
-    if (await isTrevni(file)) return withTrevni(file, async (r) => void process.stdout.write(trevniSchema(r) + '\n'));
+    if ((await tableFileKind(file)) === 'trevni') return withTrevni(file, async (r) => void process.stdout.write(trevniSchema(r) + '\n'));
     await withReader(file, async (r) => {
       process.stdout.write(formatSchema(r.schema) + '\n');
     });
@@ -96,7 +97,7 @@ program
   .argument('<file>', 'Parquet or Trevni file path, or a Parquet http(s) URL')
   .option('--json', 'print as JSON')
   .action(async (file: string, opts: { json?: boolean }) => {
-    if (await isTrevni(file)) return withTrevni(file, async (r) => void process.stdout.write((await trevniMeta(r, Boolean(opts.json))) + '\n'));
+    if ((await tableFileKind(file)) === 'trevni') return withTrevni(file, async (r) => void process.stdout.write((await trevniMeta(r, Boolean(opts.json))) + '\n'));
     await withReader(file, async (r) => {
       const s = metadataSummary(r);
       process.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatMetadata(s)) + '\n');
@@ -131,6 +132,11 @@ interface ChunkOptions {
   json?: boolean;
 }
 
+/** The commands that read Parquet structures: FILE is checked (a readable file or a URL) before it is opened. */
+async function parquetOnly(file: string): Promise<void> {
+  await tableFileKind(file);
+}
+
 /** A command over column chunks: FILE, `--column` (repeatable), `--row-group`, `--json`. */
 function chunkCommand(name: string, description: string, json: string, run: (file: string, opts: ChunkOptions) => Promise<void>): void {
   program
@@ -140,7 +146,10 @@ function chunkCommand(name: string, description: string, json: string, run: (fil
     .option('--column <path>', 'only this column (a.b.c for nested; repeat for more)', repeated)
     .option('--row-group <n>', 'only this row group', count)
     .option('--json', json)
-    .action(run);
+    .action(async (file: string, opts: ChunkOptions) => {
+      await parquetOnly(file);
+      await run(file, opts);
+    });
 }
 
 chunkCommand('pages', 'list every page: type, offset, sizes, encoding, values, rows, statistics',
@@ -156,7 +165,10 @@ program
   .requiredOption('--value <v>', "the value: a number, true/false, 'quoted' or bare text")
   .option('--row-group <n>', 'only this row group', count)
   .option('--json', 'print one JSON object per row group')
-  .action((file: string, opts: { column: string; value: string; rowGroup?: number; json?: boolean }) => withReader(file, (r) => bloomCommand(r, opts)));
+  .action(async (file: string, opts: { column: string; value: string; rowGroup?: number; json?: boolean }) => {
+    await parquetOnly(file);
+    await withReader(file, (r) => bloomCommand(r, opts));
+  });
 
 registerConvert(program);
 

@@ -1,27 +1,8 @@
 /** The inspection commands for Trevni files (detected by their magic): schema, meta, cat, head. */
-import { open } from 'node:fs/promises';
 import { fileSource } from '../node/file-source.js';
 import { TrevniReader } from '../trevni/index.js';
 import { withOutput } from './output.js';
 import { renderRecord, renderTable, renderValue } from './render.js';
-
-/** True when the file starts with Trevni's magic `Trv` + version byte 2. */
-export async function isTrevni(path: string): Promise<boolean> {
-  if (/^https?:\/\//i.test(path)) return false;
-  let fh;
-  try {
-    fh = await open(path, 'r');
-  } catch {
-    return false; // the Parquet path reports the open error
-  }
-  try {
-    const b = new Uint8Array(4);
-    const { bytesRead } = await fh.read(b, 0, 4, 0);
-    return bytesRead === 4 && b[0] === 0x54 && b[1] === 0x72 && b[2] === 0x76 && b[3] === 0x02;
-  } finally {
-    await fh.close();
-  }
-}
 
 /** Opens a Trevni file (closing it again if its header is bad). */
 export async function openTrevniFile(path: string): Promise<TrevniReader> {

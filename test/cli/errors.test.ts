@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openParquet, writeParquet } from '../../src/node/index.js';
@@ -93,5 +93,57 @@ describe('output printed before an error reaches stdout whole', () => {
     const csv = runToFile(join(dir, 'out.csv'), 'convert', bad, '-', '--to', 'csv');
     expectStopped(csv);
     assert.equal(lines(csv.out).length, 1 + 2 * ROWS);
+  });
+});
+
+describe('a FILE that cannot be read: one line naming why, exit status 1', () => {
+  const COMMANDS = [['schema'], ['meta'], ['cat'], ['head'], ['pages'], ['column-index'], ['bloom-filter', '--column', 'id', '--value', '1']];
+  // One command of each way in: the Trevni-or-Parquet ones, those over column chunks, bloom-filter.
+  const SOME = [COMMANDS[2]!, COMMANDS[4]!, COMMANDS[6]!];
+  const expectOneLine = (r: Result, message: string) => {
+    assert.equal(r.err, `parquetry: ${message}\n`);
+    assert.equal(r.code, 1);
+    assert.equal(r.out, '');
+  };
+
+  test('a directory, for every command that reads a file and for convert', () => {
+    for (const [command, ...rest] of COMMANDS) expectOneLine(run(command!, dir, ...rest), `cannot read ${dir}: it is a directory`);
+    expectOneLine(run('convert', dir, join(dir, 'x.parquet')), `cannot read ${dir}: it is a directory`);
+    expectOneLine(run('convert', dir, join(dir, 'x.csv'), '--from', 'parquet'), `cannot read ${dir}: it is a directory`);
+    expectOneLine(run('convert', dir, join(dir, 'x.parquet'), '--from', 'csv'), `cannot read ${dir}: it is a directory`);
+  });
+
+  test('a missing file, a path through a file, a FIFO', () => {
+    const missing = join(dir, 'no-such.parquet');
+    for (const [command, ...rest] of SOME) expectOneLine(run(command!, missing, ...rest), `cannot read ${missing}: no such file`);
+    expectOneLine(run('convert', join(dir, 'no-such.csv'), join(dir, 'x.parquet')), `cannot read ${join(dir, 'no-such.csv')}: no such file`);
+    const file = join(dir, 'plain.txt');
+    writeFileSync(file, 'x');
+    expectOneLine(run('cat', join(file, 'x.parquet')), `cannot read ${join(file, 'x.parquet')}: a part of the path is not a directory`);
+    // A Parquet file is read at any offset: a FIFO is refused rather than waited on.
+    const fifo = join(dir, 'fifo.parquet');
+    spawnSync('mkfifo', [fifo]);
+    const why = 'not a regular file (Parquet and Trevni files are read at any offset, which a pipe or device does not allow)';
+    for (const [command, ...rest] of SOME) expectOneLine(run(command!, fifo, ...rest), `cannot read ${fifo}: ${why}`);
+    expectOneLine(run('convert', fifo, join(dir, 'x.csv')), `cannot read ${fifo}: ${why}`);
+  });
+
+  test('permission denied', { skip: process.getuid?.() === 0 ? 'root reads any file' : false }, () => {
+    const locked = join(dir, 'locked.parquet');
+    writeFileSync(locked, 'PAR1');
+    chmodSync(locked, 0);
+    expectOneLine(run('cat', locked), `cannot read ${locked}: permission denied`);
+    expectOneLine(run('convert', locked, join(dir, 'x.csv')), `cannot read ${locked}: permission denied`);
+  });
+
+  test('convert streams CSV from a FIFO: its first bytes are not taken to look for a Trevni magic', () => {
+    const fifo = join(dir, 'in.csv');
+    spawnSync('mkfifo', [fifo]);
+    const out = join(dir, 'from-fifo.parquet');
+    const r = spawnSync('sh', ['-c', `printf 'id,name\\n1,a\\n2,b\\n' > "$1" & exec "$2" --import tsx src/cli/main.ts convert "$1" "$3" -q`, 'sh', fifo, process.execPath, out], {
+      encoding: 'utf8', timeout: 30_000,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(lines(run('cat', out, '--json').out), ['{"id":1,"name":"a"}', '{"id":2,"name":"b"}']);
   });
 });

@@ -1,0 +1,81 @@
+/**
+ * The FILE arguments of the commands: what kind of file a path is (Trevni
+ * by its magic), and why a path cannot be read, in one line.
+ */
+import { open, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { IOError } from '../errors.js';
+
+export function isUrl(path: string): boolean {
+  return /^https?:\/\//i.test(path);
+}
+
+const REASONS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/** Why a file system call failed, in words (the system's message for the rare cases). */
+export function failureReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  return (code !== undefined && REASONS[code]) || ((e as Error)?.message ?? String(e));
+}
+
+/** `cannot read PATH: why`. */
+export function cannotRead(path: string, e: unknown): IOError {
+  return new IOError(`cannot read ${path}: ${failureReason(e)}`, {}, { cause: e });
+}
+
+/** The file a path names; a path that cannot be read, or a directory, is an error saying so. */
+async function statInput(path: string): Promise<Stats> {
+  let st: Stats;
+  try {
+    st = await stat(path);
+  } catch (e) {
+    throw cannotRead(path, e);
+  }
+  if (st.isDirectory()) throw new IOError(`cannot read ${path}: it is a directory`);
+  return st;
+}
+
+/**
+ * True when the file starts with Trevni's magic `Trv` + version byte 2.
+ * Only a regular file is read: opening a FIFO waits for a writer, and its
+ * first bytes, once read, are gone (convert streams CSV and JSON from one).
+ */
+export async function isTrevni(path: string): Promise<boolean> {
+  if (isUrl(path)) return false;
+  if (!(await statInput(path)).isFile()) return false;
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch (e) {
+    throw cannotRead(path, e);
+  }
+  try {
+    const b = new Uint8Array(4);
+    const { bytesRead } = await fh.read(b, 0, 4, 0);
+    return bytesRead === 4 && b[0] === 0x54 && b[1] === 0x72 && b[2] === 0x76 && b[3] === 0x02;
+  } catch (e) {
+    throw cannotRead(path, e);
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * A Parquet or Trevni file to read at any offset (the footer first, then
+ * the chunks): a URL or a regular file, not a pipe or a device.
+ */
+export async function tableFileKind(path: string): Promise<'parquet' | 'trevni'> {
+  if (isUrl(path)) return 'parquet';
+  if (!(await statInput(path)).isFile()) {
+    throw new IOError(`cannot read ${path}: not a regular file (Parquet and Trevni files are read at any offset, which a pipe or device does not allow)`);
+  }
+  return (await isTrevni(path)) ? 'trevni' : 'parquet';
+}
