@@ -1,22 +1,91 @@
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { lstat, open, readlink, realpath, rename, rm, type FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { IOError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
+import { errnoCode, fsReason } from './fs-errors.js';
 
 /**
- * A file written to a temporary name beside its destination and renamed into
- * place on close: readers never see a half-written file, and an error or
- * abort leaves nothing at the destination.
+ * A file destination. What happens depends on what is at `path`:
+ * - nothing, or a regular file: the bytes go to a temporary file beside it,
+ *   renamed into place on close, so readers never see a half-written file
+ *   and an error or abort leaves the destination as it was;
+ * - a symlink: followed (through a chain, a dangling link included) to its
+ *   final target, which is then written as above; the link stays a link;
+ * - a FIFO or a device: written straight into, since nothing is left
+ *   half-written there and renaming would replace it with a regular file
+ *   (opening a FIFO waits for a reader, as the shell's `>` does);
+ * - a directory or a socket: refused at once with an IOError.
  */
 export async function fileSink(path: string): Promise<Sink> {
-  const temp = join(dirname(path), `.${basename(path)}.parquetry-tmp-${randomBytes(6).toString('hex')}`);
+  let target = path;
+  let stats: Stats | undefined;
+  try {
+    ({ target, stats } = await followLinks(path));
+  } catch (e) {
+    throw new IOError(`cannot write ${path}: ${fsReason(e)}`, { file: path }, { cause: e });
+  }
+  const named = target === path ? path : `${path} (a link to ${target})`;
+  if (stats?.isDirectory()) throw new IOError(`cannot write ${named}: it is a directory`, { file: path });
+  if (stats?.isSocket()) throw new IOError(`cannot write ${named}: it is a socket, which cannot be opened as a file`, { file: path });
+  if (stats && !stats.isFile()) return directSink(path, named, target);
+  return renamingSink(path, named, target);
+}
+
+/** The final target of `path` through any symlinks, and what is there (nothing: no stats). */
+async function followLinks(path: string): Promise<{ target: string; stats?: Stats }> {
+  let target = path;
+  for (let hops = 0; hops <= 40; hops++) {
+    let stats: Stats;
+    try {
+      stats = await lstat(target);
+    } catch (e) {
+      // Nothing there (or a parent is missing): creating the file says which.
+      if (errnoCode(e) === 'ENOENT' || errnoCode(e) === 'ENOTDIR') return { target };
+      throw e;
+    }
+    if (!stats.isSymbolicLink()) return { target, stats };
+    const link = await readlink(target);
+    // Relative to the link's real directory, as the kernel reads it: ".." after a linked directory goes up from where the link really is.
+    const base = await realpath(dirname(target)).catch(() => dirname(target));
+    target = resolve(base, link);
+  }
+  throw Object.assign(new Error('too many levels of symbolic links'), { code: 'ELOOP' });
+}
+
+async function writeAll(fh: FileHandle, bytes: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < bytes.length) {
+    const { bytesWritten } = await fh.write(bytes, off, bytes.length - off);
+    off += bytesWritten;
+  }
+}
+
+/** Why a file could not be created in `dir`, in the user's terms. */
+function createReason(e: unknown, dir: string): string {
+  switch (errnoCode(e)) {
+    case 'ENOENT':
+      return `directory ${dir} does not exist`;
+    case 'ENOTDIR':
+      return `${dir} is not a directory`;
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied (cannot create files in ${dir})`;
+    default:
+      return fsReason(e);
+  }
+}
+
+/** A regular file (new or not): written to a temporary name beside it, renamed into place on close. */
+async function renamingSink(path: string, named: string, target: string): Promise<Sink> {
+  const temp = join(dirname(target), `.${basename(target)}.parquetry-tmp-${randomBytes(6).toString('hex')}`);
   let fh: FileHandle;
   try {
     fh = await open(temp, 'wx');
   } catch (e) {
-    throw new IOError(`cannot create ${temp}: ${(e as Error).message}`, { file: path }, { cause: e });
+    throw new IOError(`cannot write ${named}: ${createReason(e, dirname(target))}`, { file: path }, { cause: e });
   }
   let done = false;
   const discard = async () => {
@@ -28,14 +97,10 @@ export async function fileSink(path: string): Promise<Sink> {
   return {
     async write(bytes) {
       try {
-        let off = 0;
-        while (off < bytes.length) {
-          const { bytesWritten } = await fh.write(bytes, off, bytes.length - off);
-          off += bytesWritten;
-        }
+        await writeAll(fh, bytes);
       } catch (e) {
         await discard();
-        throw new IOError(`writing ${temp} failed: ${(e as Error).message}`, { file: path }, { cause: e });
+        throw new IOError(`writing ${path} failed: ${fsReason(e)}`, { file: path }, { cause: e });
       }
     },
     async close() {
@@ -44,14 +109,48 @@ export async function fileSink(path: string): Promise<Sink> {
         await fh.sync();
         await fh.close();
         done = true;
-        await rename(temp, path);
+        await rename(temp, target);
       } catch (e) {
         done = false;
         await discard();
-        throw new IOError(`finishing ${path} failed: ${(e as Error).message}`, { file: path }, { cause: e });
+        throw new IOError(`finishing ${path} failed: ${fsReason(e)}`, { file: path }, { cause: e });
       }
     },
     abort: discard,
+  };
+}
+
+/** A FIFO or a device: written straight into; abort just stops writing. */
+async function directSink(path: string, named: string, target: string): Promise<Sink> {
+  let fh: FileHandle;
+  try {
+    fh = await open(target, 'w');
+  } catch (e) {
+    throw new IOError(`cannot write ${named}: ${fsReason(e)}`, { file: path }, { cause: e });
+  }
+  let done = false;
+  return {
+    async write(bytes) {
+      try {
+        await writeAll(fh, bytes);
+      } catch (e) {
+        throw new IOError(`writing ${path} failed: ${fsReason(e)}`, { file: path }, { cause: e });
+      }
+    },
+    async close() {
+      if (done) throw new IOError('sink already closed', { file: path });
+      done = true;
+      try {
+        await fh.close();
+      } catch (e) {
+        throw new IOError(`finishing ${path} failed: ${fsReason(e)}`, { file: path }, { cause: e });
+      }
+    },
+    async abort() {
+      if (done) return;
+      done = true;
+      await fh.close().catch(() => undefined);
+    },
   };
 }
 

@@ -51,7 +51,9 @@ async function toSink(dest: Destination): Promise<Sink> {
 
 /**
  * Opens a streaming writer. A path is written to a temporary file beside it
- * and renamed into place by `close()`; on error or `abort()` nothing is left.
+ * (beside a symlink's target, for a symlink) and renamed into place by
+ * `close()`; on error or `abort()` nothing is left. A FIFO or device is
+ * written straight into; a directory is refused at once.
  *
  * ```ts
  * const w = await openWriter('out.parquet', defineSchema({ id: field.int64().required(), name: field.string() }));
