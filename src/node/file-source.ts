@@ -1,17 +1,27 @@
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { IOError } from '../errors.js';
 import type { Source } from '../io/source.js';
+import { fsReason } from './fs-errors.js';
 
-/** A local file read with positioned reads; only the requested ranges are read. */
+/** A local file read with positioned reads; only the requested ranges are read. A directory is refused at open. */
 export async function fileSource(path: string): Promise<Source> {
-  let fh;
+  let handle: FileHandle;
   try {
-    fh = await open(path, 'r');
+    handle = await open(path, 'r');
   } catch (e) {
-    throw new IOError(`cannot open ${path}: ${(e as Error).message}`, { file: path }, { cause: e });
+    throw new IOError(`cannot read ${path}: ${fsReason(e)}`, { file: path }, { cause: e });
   }
-  const handle = fh;
-  const { size } = await handle.stat();
+  let size: number;
+  try {
+    // Opening a directory for reading succeeds on Linux; only reads fail (EISDIR).
+    const st = await handle.stat();
+    if (st.isDirectory()) throw new IOError(`cannot read ${path}: it is a directory`, { file: path });
+    size = st.size;
+  } catch (e) {
+    await handle.close().catch(() => undefined);
+    if (e instanceof IOError) throw e;
+    throw new IOError(`cannot read ${path}: ${fsReason(e)}`, { file: path }, { cause: e });
+  }
   return {
     byteLength: size,
     name: path,

@@ -2,7 +2,8 @@
  * The Node file adapters on what a path can be besides a regular file:
  * destinations that are symlinks, FIFOs, sockets, directories or in a missing
  * directory (`fileSink`, through `openWriter`, `writeParquet`, the Trevni
- * writer and `parquetry convert`). Only FIFOs, symlinks, sockets and
+ * writer and `parquetry convert`) and sources that are directories or
+ * unreadable. Only FIFOs, symlinks, sockets and
  * directories made under a temporary directory are used, never real devices.
  */
 import { after, before, describe, test } from 'node:test';
@@ -369,5 +370,43 @@ describe('other writers on the same sink', () => {
     const src = await fileSource(join(d, 't', 'real.trv'));
     assert.equal((await TrevniReader.open(src)).rowCount, 3);
     await src.close?.();
+  });
+});
+
+// ------------------------------------------------------------------ sources
+
+describe('sources that cannot be read', () => {
+  test('a directory is an IOError naming the path, for Parquet and Trevni', async () => {
+    const d = newDir();
+    for (const open of [() => openParquet(d), () => fileSource(d).then((s) => TrevniReader.open(s))]) {
+      await assert.rejects(open(), (e: unknown) => {
+        assert.ok(e instanceof IOError, `${(e as Error)?.constructor?.name}: ${e}`);
+        assert.equal(e.detail, `cannot read ${d}: it is a directory`);
+        assert.equal(e.context.file, d);
+        return true;
+      });
+    }
+  });
+
+  test('a missing file is an IOError naming the path', async () => {
+    const path = join(newDir(), 'missing.parquet');
+    await assert.rejects(openParquet(path), (e: unknown) => {
+      assert.ok(e instanceof IOError, String(e));
+      assert.equal(e.detail, `cannot read ${path}: no such file`);
+      assert.equal(e.context.file, path);
+      return true;
+    });
+  });
+
+  test('a file without read permission is an IOError naming the path', async () => {
+    const d = newDir();
+    const path = join(d, 'secret.parquet');
+    await writeRows(path, 1);
+    chmodSync(path, 0o000);
+    chmodSync(d, 0o755);
+    const got = unprivileged(`await openParquet(${JSON.stringify(path)})`);
+    assert.ok(got.io, got.message);
+    assert.equal(got.file, path);
+    assert.match(got.message, new RegExp(`^cannot read ${path}: permission denied`));
   });
 });
