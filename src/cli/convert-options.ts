@@ -2,6 +2,7 @@
 import { InvalidArgumentError as CommanderArgError } from 'commander';
 import { InvalidArgumentError } from '../errors.js';
 import type { CodecName } from '../codecs/registry.js';
+import { compressionLevel } from '../codecs/codec.js';
 
 export type Format = 'csv' | 'tsv' | 'jsonl' | 'json' | 'parquet' | 'trevni';
 
@@ -73,6 +74,23 @@ export function parquetCodec(text: string): CodecName {
   const c = CODECS[text.toLowerCase()];
   if (!c) throw new InvalidArgumentError(`option '--codec <name>' argument '${text}' is invalid: must be UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD or LZ4_RAW for Parquet output`);
   return c;
+}
+
+/**
+ * --compression-level, checked against the Parquet codec it is for (the
+ * default SNAPPY when --codec is not given) before anything is read: only
+ * GZIP, BROTLI and ZSTD have levels, each its own range.
+ */
+export function checkCompressionLevel(codec: CodecName, level: number, defaultCodec: boolean): void {
+  if (codec !== 'GZIP' && codec !== 'BROTLI' && codec !== 'ZSTD') {
+    throw new InvalidArgumentError(`--compression-level applies to the GZIP, BROTLI and ZSTD codecs only; ${codec} has no levels${defaultCodec ? ' (it is the default: give --codec)' : ''}`);
+  }
+  try {
+    compressionLevel(codec, level);
+  } catch (e) {
+    if (!(e instanceof InvalidArgumentError)) throw e;
+    throw new InvalidArgumentError(`--compression-level: ${e.detail}`);
+  }
 }
 
 const TREVNI_CODECS: Record<string, string> = { null: 'null', none: 'null', uncompressed: 'null', deflate: 'deflate', snappy: 'snappy', bzip2: 'bzip2' };

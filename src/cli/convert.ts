@@ -10,7 +10,7 @@ import type { WriterOptions } from '../parquet/write/writer.js';
 import type { DefinedSchema } from '../schema/builder.js';
 import { buildSchema, type SchemaElementLike } from '../schema/tree.js';
 import {
-  bloomFilterOption, checksumOption, collect, delimiterOption, formatOf, formatOption, integer, pageVersionOption, parquetCodec, parseByteSize, positiveInt,
+  bloomFilterOption, checkCompressionLevel, checksumOption, collect, delimiterOption, formatOf, formatOption, integer, pageVersionOption, parquetCodec, parseByteSize, positiveInt,
   trevniCodecName, type Format,
 } from './convert-options.js';
 import { parseTypeOverride, schemaFromJsonText } from './convert-types.js';
@@ -290,11 +290,10 @@ async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: 
   const inFormat = await inputFormat(inPath, o.from);
   const outFormat = formatOf(outPath, o.to, 'output');
   checkApplicable(cmd, inFormat, outFormat);
-  // An unknown codec name is a usage error before anything is read or created.
-  if (o.codec !== undefined) {
-    if (outFormat === 'trevni') trevniCodecName(o.codec);
-    else parquetCodec(o.codec);
-  }
+  // An unknown codec name, or a level it does not have, is a usage error before anything is read or created.
+  if (o.codec !== undefined && outFormat === 'trevni') trevniCodecName(o.codec);
+  else if (o.codec !== undefined) parquetCodec(o.codec);
+  if (o.compressionLevel !== undefined) checkCompressionLevel(parquetCodec(o.codec ?? 'SNAPPY'), o.compressionLevel, o.codec === undefined);
   if (inPath !== '-' && outPath !== '-' && inPath === outPath) throw new InvalidArgumentError('IN and OUT are the same file');
   if (outPath === '-' && (outFormat === 'parquet' || outFormat === 'trevni') && process.stdout.isTTY) {
     throw new InvalidArgumentError(`not writing ${outFormat === 'parquet' ? 'Parquet' : 'Trevni'} to a terminal: redirect stdout, or give an output file`);
@@ -427,7 +426,7 @@ export function registerConvert(program: Command): void {
     .option('--sample <n>', 'rows read to infer the schema', positiveInt, 1000)
     .option('--codec <name>', 'Parquet: UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD or LZ4_RAW; Trevni: null, deflate, snappy (default) or bzip2')
     .option('--checksum <name>', 'Trevni output: null (default) or crc32, for every block', checksumOption)
-    .option('--compression-level <n>', 'codec level (GZIP, BROTLI, ZSTD)', integer)
+    .option('--compression-level <n>', 'Parquet codec level: GZIP 0-9, BROTLI 0-11, ZSTD -131072 to 22', integer)
     .option('--row-group-size <bytes>', 'row group budget in memory, e.g. 64MB, 128MiB (default 128MiB)', parseByteSize)
     .option('--row-group-rows <n>', 'most rows in a row group', positiveInt)
     .option('--page-size <bytes>', 'data page size before compression (default 1MiB)', parseByteSize)

@@ -381,6 +381,29 @@ describe('writer options reach the file', () => {
     assert.match(convert([csv, join(dir, 'x.parquet'), '--type', 'nope=int64']).err, /override "nope" matches no CSV column/);
     assert.ok(!existsSync(join(dir, 'x.parquet')));
   });
+
+  test('--compression-level is checked with the other options, against the codec, before any input is read', () => {
+    const refused = (args: string[], message: string) => {
+      const d = freshDir('level-');
+      // A usage error, not a bad row (`opts.csv:20001: ZSTD compression level …` when the first row group was written).
+      const r = convert([csv, join(d, 'x.parquet'), ...args]);
+      assert.equal(r.code, 1, r.err);
+      assert.match(r.err, new RegExp(`^parquetry: ${message.replace(/[()]/g, '\\$&')}( \\(see .*\\))?\n$`));
+      assert.deepEqual(readdirSync(d), []);
+    };
+    refused(['--codec', 'ZSTD', '--compression-level', '99'], '--compression-level: ZSTD compression level must be an integer from -131072 to 22, got 99');
+    refused(['--codec', 'gzip', '--compression-level', '10'], '--compression-level: GZIP compression level must be an integer from 0 to 9, got 10');
+    refused(['--codec', 'BROTLI', '--compression-level', '-1'], '--compression-level: BROTLI compression level must be an integer from 0 to 11, got -1');
+    for (const codec of ['SNAPPY', 'UNCOMPRESSED', 'LZ4_RAW']) {
+      refused(['--codec', codec, '--compression-level', '1'], `--compression-level applies to the GZIP, BROTLI and ZSTD codecs only; ${codec} has no levels`);
+    }
+    refused(['--compression-level', '1'], '--compression-level applies to the GZIP, BROTLI and ZSTD codecs only; SNAPPY has no levels (it is the default: give --codec)');
+    // Trevni's codecs take no level (deflate is written at zlib's level 6, as Java does).
+    refused(['--to', 'trevni', '--codec', 'deflate', '--compression-level', '1'], '--compression-level applies to Parquet output only');
+    // The bounds themselves are accepted.
+    ok(convert([csv, join(dir, 'level.parquet'), '--codec', 'ZSTD', '--compression-level', '-5', '--row-group-rows', '5000']));
+    ok(convert([csv, join(dir, 'level.parquet'), '--codec', 'GZIP', '--compression-level', '0', '--row-group-rows', '5000']));
+  });
 });
 
 describe('bad input', () => {
