@@ -1,4 +1,4 @@
-import { IOError, InvalidArgumentError } from '../errors.js';
+import { IOError, InvalidArgumentError, ParquetryError } from '../errors.js';
 
 /**
  * Random-access bytes: what every reader reads from. A file, a buffer, an
@@ -55,6 +55,8 @@ export function checkedSource(s: SourceLike): Source {
       try {
         got = await s.read(offset, length);
       } catch (e) {
+        // A source of ours (a file, HTTP) already says what failed.
+        if (e instanceof ParquetryError) throw e.within({ file: s.name, offset });
         throw new IOError(`read of ${length} bytes at offset ${offset} failed: ${(e as Error)?.message ?? e}`, { file: s.name, offset }, { cause: e });
       }
       const b = got instanceof Uint8Array ? got : got instanceof ArrayBuffer ? new Uint8Array(got) : undefined;

@@ -3,7 +3,11 @@ import { IOError } from '../errors.js';
 import type { Source } from '../io/source.js';
 import { fsReason } from './fs-errors.js';
 
-/** A local file read with positioned reads; only the requested ranges are read. A directory is refused at open. */
+/**
+ * A local file read with positioned reads; only the requested ranges are read.
+ * A directory is refused at open; reads after `close()` are IOErrors saying
+ * the reader is closed.
+ */
 export async function fileSource(path: string): Promise<Source> {
   let handle: FileHandle;
   try {
@@ -22,22 +26,34 @@ export async function fileSource(path: string): Promise<Source> {
     if (e instanceof IOError) throw e;
     throw new IOError(`cannot read ${path}: ${fsReason(e)}`, { file: path }, { cause: e });
   }
+  let closed = false;
   return {
     byteLength: size,
     name: path,
     async read(offset, length) {
+      if (closed) throw new IOError('cannot read: the reader is closed', { file: path, offset });
       if (offset < 0 || length < 0 || offset + length > size) {
         throw new IOError(`read of ${length} bytes at offset ${offset} is outside the ${size}-byte file`, { file: path, offset });
       }
       const buf = new Uint8Array(length);
       let done = 0;
       while (done < length) {
-        const { bytesRead } = await handle.read(buf, done, length - done, offset + done);
+        let bytesRead: number;
+        try {
+          ({ bytesRead } = await handle.read(buf, done, length - done, offset + done));
+        } catch (e) {
+          // close() while this read waited: the handle is gone (EBADF).
+          if (closed) throw new IOError('cannot read: the reader is closed', { file: path, offset }, { cause: e });
+          throw new IOError(`reading ${path} failed: ${fsReason(e)}`, { file: path, offset: offset + done }, { cause: e });
+        }
         if (bytesRead === 0) throw new IOError(`file ended early at offset ${offset + done}`, { file: path, offset: offset + done });
         done += bytesRead;
       }
       return buf;
     },
-    close: () => handle.close(),
+    async close() {
+      closed = true;
+      await handle.close();
+    },
   };
 }

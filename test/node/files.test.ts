@@ -2,8 +2,8 @@
  * The Node file adapters on what a path can be besides a regular file:
  * destinations that are symlinks, FIFOs, sockets, directories or in a missing
  * directory (`fileSink`, through `openWriter`, `writeParquet`, the Trevni
- * writer and `parquetry convert`) and sources that are directories or
- * unreadable. Only FIFOs, symlinks, sockets and
+ * writer and `parquetry convert`), sources that are directories or unreadable,
+ * and readers used after `close()`. Only FIFOs, symlinks, sockets and
  * directories made under a temporary directory are used, never real devices.
  */
 import { after, before, describe, test } from 'node:test';
@@ -14,7 +14,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  IOError, TrevniReader, TrevniWriter, defineSchema, field as f, fileSink, fileSource, openParquet, openWriter, writeParquet,
+  IOError, ParquetryError, TrevniReader, TrevniWriter, defineSchema, field as f, fileSink, fileSource, openParquet, openWriter, writeParquet,
 } from '../../src/node/index.js';
 
 let dir = '';
@@ -408,5 +408,39 @@ describe('sources that cannot be read', () => {
     assert.ok(got.io, got.message);
     assert.equal(got.file, path);
     assert.match(got.message, new RegExp(`^cannot read ${path}: permission denied`));
+  });
+});
+
+describe('a reader used after close()', () => {
+  test('Parquet: reading after close() is an IOError saying the reader is closed', async () => {
+    const path = join(newDir(), 'r.parquet');
+    await writeRows(path, 10);
+    const r = await openParquet(path);
+    await r.close();
+    await assert.rejects(r.readRows(), (e: unknown) => {
+      assert.ok(e instanceof ParquetryError, `${(e as Error)?.constructor?.name}: ${e}`);
+      assert.ok(e instanceof IOError, String(e));
+      assert.equal(e.detail, 'cannot read: the reader is closed');
+      assert.equal(e.context.file, path);
+      return true;
+    });
+    await r.close(); // a second close is harmless
+  });
+
+  test('Trevni: reading after close() is an IOError saying the reader is closed', async () => {
+    const path = join(newDir(), 'r.trv');
+    const w = await TrevniWriter.open(await fileSink(path), { columns: [{ name: 'n', type: 'long' }] });
+    for (let i = 0; i < 10; i++) await w.writeRow([BigInt(i)]);
+    await w.close();
+    const r = await TrevniReader.open(await fileSource(path));
+    await r.close();
+    await assert.rejects(async () => {
+      for await (const row of r.rows()) void row;
+    }, (e: unknown) => {
+      assert.ok(e instanceof IOError, `${(e as Error)?.constructor?.name}: ${e}`);
+      assert.equal(e.detail, 'cannot read: the reader is closed');
+      assert.equal(e.context.file, path);
+      return true;
+    });
   });
 });
