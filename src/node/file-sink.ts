@@ -31,7 +31,7 @@ export async function fileSink(path: string): Promise<Sink> {
   if (stats?.isDirectory()) throw new IOError(`cannot write ${named}: it is a directory`, { file: path });
   if (stats?.isSocket()) throw new IOError(`cannot write ${named}: it is a socket, which cannot be opened as a file`, { file: path });
   if (stats && !stats.isFile()) return directSink(path, named, target);
-  return renamingSink(path, named, target);
+  return renamingSink(path, named, target, stats?.mode);
 }
 
 /** The final target of `path` through any symlinks, and what is there (nothing: no stats). */
@@ -78,12 +78,17 @@ function createReason(e: unknown, dir: string): string {
   }
 }
 
-/** A regular file (new or not): written to a temporary name beside it, renamed into place on close. */
-async function renamingSink(path: string, named: string, target: string): Promise<Sink> {
+/**
+ * A regular file (new or not): written to a temporary name beside it,
+ * renamed into place on close. A file that was there keeps its permission
+ * bits (`mode`), as a rewrite in place would.
+ */
+async function renamingSink(path: string, named: string, target: string, mode?: number): Promise<Sink> {
   const temp = join(dirname(target), `.${basename(target)}.parquetry-tmp-${randomBytes(6).toString('hex')}`);
   let fh: FileHandle;
   try {
     fh = await open(temp, 'wx');
+    if (mode !== undefined) await fh.chmod(mode & 0o7777);
   } catch (e) {
     throw new IOError(`cannot write ${named}: ${createReason(e, dirname(target))}`, { file: path }, { cause: e });
   }

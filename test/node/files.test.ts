@@ -9,7 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,6 +111,21 @@ function unprivileged(call: string): { io: boolean; message: string; detail: str
 }
 
 // ------------------------------------------------------------------ destinations
+
+describe('a destination that is a regular file', () => {
+  test('a rewrite keeps the permission bits of the file it replaces; a new file gets the default', async () => {
+    const d = newDir();
+    const private_ = join(d, 'private.parquet');
+    writeFileSync(private_, 'old');
+    chmodSync(private_, 0o640);
+    await writeRows(private_);
+    assert.equal(statSync(private_).mode & 0o777, 0o640);
+    assert.deepEqual(await readIds(private_), rows(250).map((r) => r.id));
+    const fresh = join(d, 'fresh.parquet');
+    await writeRows(fresh);
+    assert.equal(statSync(fresh).mode & 0o777, 0o666 & ~process.umask());
+  });
+});
 
 describe('a destination that is a symlink', () => {
   test('the target is replaced (temp file beside the target), the link stays a link', async () => {
