@@ -1,6 +1,7 @@
 /** Option values of `parquetry convert`: formats, byte sizes, codecs. */
 import { InvalidArgumentError as CommanderArgError } from 'commander';
 import { InvalidArgumentError } from '../errors.js';
+import { UsageError } from './usage.js';
 import type { CodecName } from '../codecs/registry.js';
 import { compressionLevel } from '../codecs/codec.js';
 
@@ -21,12 +22,12 @@ export function formatOption(value: string): Format {
 /** The format of a path, from `given` (--from/--to) or the extension. */
 export function formatOf(path: string, given: Format | undefined, which: 'input' | 'output'): Format {
   if (given) return given;
-  if (path === '-') throw new InvalidArgumentError(`${which === 'input' ? '--from' : '--to'} is needed to name the format of ${which === 'input' ? 'stdin' : 'stdout'}`);
+  if (path === '-') throw new UsageError(`${which === 'input' ? '--from' : '--to'} is needed to name the format of ${which === 'input' ? 'stdin' : 'stdout'}`);
   const name = /^https?:\/\//i.test(path) ? new URL(path).pathname : path;
   const m = /\.([A-Za-z0-9]+)$/.exec(name);
   const f = m ? EXTENSIONS[m[1]!.toLowerCase()] : undefined;
   if (!f) {
-    throw new InvalidArgumentError(
+    throw new UsageError(
       `cannot tell the format of ${path} from its extension (.csv, .tsv, .jsonl, .ndjson, .json, .parquet, .trv); name it with ${which === 'input' ? '--from' : '--to'}`,
     );
   }
@@ -72,7 +73,7 @@ const CODECS: Record<string, CodecName> = {
  */
 export function parquetCodec(text: string): CodecName {
   const c = CODECS[text.toLowerCase()];
-  if (!c) throw new InvalidArgumentError(`option '--codec <name>' argument '${text}' is invalid: must be UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD or LZ4_RAW for Parquet output`);
+  if (!c) throw new UsageError(`option '--codec <name>' argument '${text}' is invalid: must be UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD or LZ4_RAW for Parquet output`);
   return c;
 }
 
@@ -83,13 +84,13 @@ export function parquetCodec(text: string): CodecName {
  */
 export function checkCompressionLevel(codec: CodecName, level: number, defaultCodec: boolean): void {
   if (codec !== 'GZIP' && codec !== 'BROTLI' && codec !== 'ZSTD') {
-    throw new InvalidArgumentError(`--compression-level applies to the GZIP, BROTLI and ZSTD codecs only; ${codec} has no levels${defaultCodec ? ' (it is the default: give --codec)' : ''}`);
+    throw new UsageError(`--compression-level applies to the GZIP, BROTLI and ZSTD codecs only; ${codec} has no levels${defaultCodec ? ' (it is the default: give --codec)' : ''}`);
   }
   try {
     compressionLevel(codec, level);
   } catch (e) {
     if (!(e instanceof InvalidArgumentError)) throw e;
-    throw new InvalidArgumentError(`--compression-level: ${e.detail}`);
+    throw new UsageError(`--compression-level: ${e.detail}`);
   }
 }
 
@@ -98,7 +99,7 @@ const TREVNI_CODECS: Record<string, string> = { null: 'null', none: 'null', unco
 /** A Trevni codec name as the file stores it: null, deflate, snappy or bzip2 (any case; none/uncompressed mean null). */
 export function trevniCodecName(text: string): string {
   const c = TREVNI_CODECS[text.toLowerCase()];
-  if (!c) throw new InvalidArgumentError(`option '--codec <name>' argument '${text}' is invalid: must be null, deflate, snappy or bzip2 for Trevni output`);
+  if (!c) throw new UsageError(`option '--codec <name>' argument '${text}' is invalid: must be null, deflate, snappy or bzip2 for Trevni output`);
   return c;
 }
 

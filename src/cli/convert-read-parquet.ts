@@ -1,7 +1,7 @@
 /** Parquet input for `parquetry convert`: row batches, one row group in memory at a time. */
 import { openParquet } from '../node/index.js';
 import type { ParquetReader } from '../parquet/reader.js';
-import { InvalidArgumentError } from '../errors.js';
+import { UsageError } from './usage.js';
 
 export interface ParquetInput {
   reader: ParquetReader;
@@ -15,7 +15,7 @@ export interface ParquetInput {
 }
 
 export async function openParquetInput(path: string): Promise<ParquetInput> {
-  if (path === '-') throw new InvalidArgumentError('a Parquet input must be a file or URL (its footer is at the end), not stdin');
+  if (path === '-') throw new UsageError('a Parquet input must be a file or URL (its footer is at the end), not stdin');
   const reader = await openParquet(path);
   const input: ParquetInput = {
     reader,

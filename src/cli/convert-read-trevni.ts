@@ -44,6 +44,7 @@ import type { TrevniReader } from '../trevni/reader.js';
 import { KEY, metaGet, type TrevniColumn, type TrevniType } from '../trevni/types.js';
 import { PARQUET_NAME } from './convert-write-trevni.js';
 import { openTrevniFile } from './trevni.js';
+import { UsageError } from './usage.js';
 
 export interface TrevniInput {
   reader: TrevniReader;
@@ -258,7 +259,7 @@ function noFields(): DefinedSchema {
 }
 
 export async function openTrevniInput(path: string): Promise<TrevniInput> {
-  if (path === '-') throw new InvalidArgumentError('a Trevni input must be a file (its columns are read from their offsets), not stdin');
+  if (path === '-') throw new UsageError('a Trevni input must be a file (its columns are read from their offsets), not stdin');
   const reader = await openTrevniFile(path);
   try {
     const avro = fileAvroSchema(reader);

@@ -22,6 +22,7 @@ import { CsvShaper, JsonShaper, type SchemaChoice, type Shaper } from './convert
 import { openParquetOutput } from './convert-write-parquet.js';
 import { openTrevniInput } from './convert-read-trevni.js';
 import { openTrevniOutput } from './convert-write-trevni.js';
+import { UsageError } from './usage.js';
 import { failureReason, isTrevni, tableFileKind } from './files.js';
 import { discardOpenSinks } from './convert-sink.js';
 import { openTextOutput, type OutputSummary, type RowOutput } from './convert-write-text.js';
@@ -115,7 +116,7 @@ function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): voi
     const bad = names.filter(given);
     if (bad.length) {
       const flags = bad.map((n) => '--' + n.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/^(header|page-index)$/, 'no-$1'));
-      throw new InvalidArgumentError(`${flags.join(', ')} ${bad.length === 1 ? 'applies' : 'apply'} ${why}`);
+      throw new UsageError(`${flags.join(', ')} ${bad.length === 1 ? 'applies' : 'apply'} ${why}`);
     }
   };
   if (outFormat !== 'parquet' && outFormat !== 'trevni') refuse(['codec'], 'to Parquet output only (and to Trevni output)');
@@ -287,16 +288,18 @@ async function inputFormat(path: string, given: Format | undefined): Promise<For
 }
 
 async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: Command): Promise<void> {
-  const inFormat = await inputFormat(inPath, o.from);
-  const outFormat = formatOf(outPath, o.to, 'output');
-  checkApplicable(cmd, inFormat, outFormat);
   // An unknown codec name, or a level it does not have, is a usage error before anything is read or created.
+  const outFormat = formatOf(outPath, o.to, 'output');
   if (o.codec !== undefined && outFormat === 'trevni') trevniCodecName(o.codec);
-  else if (o.codec !== undefined) parquetCodec(o.codec);
-  if (o.compressionLevel !== undefined) checkCompressionLevel(parquetCodec(o.codec ?? 'SNAPPY'), o.compressionLevel, o.codec === undefined);
-  if (inPath !== '-' && outPath !== '-' && inPath === outPath) throw new InvalidArgumentError('IN and OUT are the same file');
+  else if (o.codec !== undefined && outFormat === 'parquet') parquetCodec(o.codec);
+  if (o.compressionLevel !== undefined && outFormat === 'parquet') {
+    checkCompressionLevel(parquetCodec(o.codec ?? 'SNAPPY'), o.compressionLevel, o.codec === undefined);
+  }
+  const inFormat = await inputFormat(inPath, o.from);
+  checkApplicable(cmd, inFormat, outFormat);
+  if (inPath !== '-' && outPath !== '-' && inPath === outPath) throw new UsageError('IN and OUT are the same file');
   if (outPath === '-' && (outFormat === 'parquet' || outFormat === 'trevni') && process.stdout.isTTY) {
-    throw new InvalidArgumentError(`not writing ${outFormat === 'parquet' ? 'Parquet' : 'Trevni'} to a terminal: redirect stdout, or give an output file`);
+    throw new UsageError(`not writing ${outFormat === 'parquet' ? 'Parquet' : 'Trevni'} to a terminal: redirect stdout, or give an output file`);
   }
   const quiet = Boolean(o.quiet);
   const showProgress = !quiet && (o.progress ?? Boolean(process.stderr.isTTY));
@@ -335,7 +338,7 @@ async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: 
       }
     } else {
       if (outFormat !== 'parquet' && outFormat !== 'trevni') {
-        throw new InvalidArgumentError(
+        throw new UsageError(
           `convert writes ${inFormat.toUpperCase()} input to Parquet only, or to Trevni (.trv); Parquet and Trevni inputs can go to CSV, JSON Lines or JSON`,
         );
       }

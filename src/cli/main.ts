@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError as CommanderArgError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError as CommanderArgError } from 'commander';
 import { openParquet, InvalidArgumentError, ParquetryError, canonicalRow, formatSchema } from '../node/index.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import { formatMetadata, metadataSummary } from './meta.js';
@@ -12,6 +12,7 @@ import { bloomCommand } from './bloom.js';
 import { parseWhere } from './where.js';
 import { trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
 import { tableFileKind } from './files.js';
+import { commanderMessage, UsageError, usageLine } from './usage.js';
 
 function count(value: string): number {
   if (!/^\d+$/.test(value)) throw new CommanderArgError('must be a non-negative whole number');
@@ -77,8 +78,7 @@ const program = new Command();
 program
   .name('parquetry')
   .description('Inspect, read, write and convert Parquet (and Trevni) files.')
-  .version('0.1.0')
-  .showHelpAfterError();
+  .version('0.1.0');
 
 program
   .command('schema')
@@ -172,6 +172,18 @@ program
 
 registerConvert(program);
 
+/** The command whose action runs, for the help a usage error points to. */
+let running: Command | undefined;
+program.hook('preAction', (_program, action) => {
+  running = action;
+});
+const commandName = (cmd: Command | undefined) => (cmd && cmd !== program ? cmd.name() : undefined);
+// A usage error commander finds (an unknown option or command, a bad or missing value) is one line, not the help.
+for (const cmd of [program, ...program.commands]) {
+  cmd.exitOverride();
+  cmd.configureOutput({ outputError: (text, write) => write(usageLine(commanderMessage(text), commandName(cmd))) });
+}
+
 /**
  * Ends the program once stdout and stderr have taken everything written to
  * them: process.exit would drop what a pipe (or, off Linux, a file) has not
@@ -187,6 +199,12 @@ async function exitAfterOutput(code: number): Promise<never> {
 }
 
 program.parseAsync(process.argv).catch((e: unknown) => {
+  // Help, the version, or a usage error commander has already printed.
+  if (e instanceof CommanderError) return exitAfterOutput(e.exitCode);
+  if (e instanceof UsageError) {
+    process.stderr.write(usageLine(e.message, commandName(running)));
+    return exitAfterOutput(1);
+  }
   if (e instanceof ParquetryError) {
     process.stderr.write(`parquetry: ${e.message}\n`);
     return exitAfterOutput(1);

@@ -147,3 +147,44 @@ describe('a FILE that cannot be read: one line naming why, exit status 1', () =>
     assert.deepEqual(lines(run('cat', out, '--json').out), ['{"id":1,"name":"a"}', '{"id":2,"name":"b"}']);
   });
 });
+
+describe('usage errors: one line pointing to the help, exit status 1', () => {
+  const usage = (args: string[], line: string) => {
+    const r = run(...args);
+    assert.equal(r.err, `${line}\n`);
+    assert.equal(r.code, 1);
+    assert.equal(r.out, '');
+  };
+
+  test('unknown option or command, bad or missing value, missing argument', () => {
+    usage(['cat', 'x.parquet', '--bogus'], "parquetry: unknown option '--bogus' (see 'parquetry cat --help')");
+    usage(['cat', 'x.parquet', '--limt', '3'], "parquetry: unknown option '--limt', did you mean --limit? (see 'parquetry cat --help')");
+    usage(['cat', 'x.parquet', '--limit', 'ten'], "parquetry: option '--limit <n>' argument 'ten' is invalid: must be a non-negative whole number (see 'parquetry cat --help')");
+    usage(['head', 'x.parquet', '-n'], "parquetry: option '-n, --rows <n>' argument missing (see 'parquetry head --help')");
+    usage(['cat'], "parquetry: missing required argument 'file' (see 'parquetry cat --help')");
+    usage(['convert', 'in.csv'], "parquetry: missing required argument 'out' (see 'parquetry convert --help')");
+    usage(['bloom-filter', 'x.parquet', '--column', 'id'], "parquetry: required option '--value <v>' not specified (see 'parquetry bloom-filter --help')");
+    usage(['frobnicate'], "parquetry: unknown command 'frobnicate' (see 'parquetry --help')");
+    usage(['--bogus'], "parquetry: unknown option '--bogus' (see 'parquetry --help')");
+  });
+
+  test('option values checked once the command runs: the same form, before any input is read', () => {
+    // in.csv does not exist: the options are refused first.
+    usage(['convert', 'in.csv', 'out.parquet', '--codec', 'lzo'],
+      "parquetry: option '--codec <name>' argument 'lzo' is invalid: must be UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD or LZ4_RAW for Parquet output (see 'parquetry convert --help')");
+    usage(['convert', 'in.csv', 'out.parquet', '--codec', 'snappy', '--compression-level', '3'],
+      "parquetry: --compression-level applies to the GZIP, BROTLI and ZSTD codecs only; SNAPPY has no levels (see 'parquetry convert --help')");
+    usage(['convert', 'examples/fixtures/sample.parquet', 'out.csv', '--page-size', '1MiB'],
+      "parquetry: --page-size applies to Parquet output only (see 'parquetry convert --help')");
+  });
+
+  test('--help prints the help and exits 0; so does --version', () => {
+    const help = run('convert', '--help');
+    assert.equal(help.code, 0);
+    assert.match(help.out, /^Usage: parquetry convert \[options\] <in> <out>\n/);
+    assert.equal(help.err, '');
+    const version = run('--version');
+    assert.equal(version.code, 0);
+    assert.match(version.out, /^\d+\.\d+\.\d+\n$/);
+  });
+});
