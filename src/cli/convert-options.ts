@@ -128,20 +128,24 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
-/** `--bloom-filter col[:ndv[:fpp]]` (repeatable): collected into the writer's `bloomFilters` option. */
+/**
+ * `--bloom-filter col[:ndv[:fpp]]` (repeatable): collected into the writer's
+ * `bloomFilters` option. The column is the text before the first colon;
+ * an empty ndv (`col::0.001`) keeps its default.
+ */
 export function bloomFilterOption(text: string, previous: Record<string, { ndv?: number; fpp?: number }> | undefined): Record<string, { ndv?: number; fpp?: number }> {
-  const m = /^(.+?)(?::(\d*)(?::([^:]*))?)?$/.exec(text);
-  if (!m) throw new CommanderArgError('must be col[:ndv[:fpp]]');
+  const [column, ndvText, fppText, ...more] = text.split(':');
+  if (!column || more.length) throw new CommanderArgError('must be col[:ndv[:fpp]]');
   const spec: { ndv?: number; fpp?: number } = {};
-  if (m[2]) {
-    const ndv = Number(m[2]);
-    if (!Number.isSafeInteger(ndv) || ndv <= 0) throw new CommanderArgError('ndv must be a positive whole number');
+  if (ndvText) {
+    const ndv = Number(ndvText);
+    if (!/^\d+$/.test(ndvText) || !Number.isSafeInteger(ndv) || ndv <= 0) throw new CommanderArgError(`the ndv "${ndvText}" is not a positive whole number`);
     spec.ndv = ndv;
   }
-  if (m[3]) {
-    const fpp = Number(m[3]);
-    if (!(fpp > 0 && fpp < 1)) throw new CommanderArgError('fpp must be a number between 0 and 1');
+  if (fppText) {
+    const fpp = Number(fppText);
+    if (!(fpp > 0 && fpp < 1)) throw new CommanderArgError(`the fpp "${fppText}" is not a number between 0 and 1`);
     spec.fpp = fpp;
   }
-  return { ...(previous ?? {}), [m[1]!]: spec };
+  return { ...(previous ?? {}), [column]: spec };
 }

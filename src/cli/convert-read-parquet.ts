@@ -1,5 +1,5 @@
 /** Parquet input for `parquetry convert`: row batches, one row group in memory at a time. */
-import { openParquet } from '../node/index.js';
+import { openParquetFile } from './files.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import { UsageError } from './usage.js';
 
@@ -16,7 +16,7 @@ export interface ParquetInput {
 
 export async function openParquetInput(path: string): Promise<ParquetInput> {
   if (path === '-') throw new UsageError('a Parquet input must be a file or URL (its footer is at the end), not stdin');
-  const reader = await openParquet(path);
+  const reader = await openParquetFile(path);
   const input: ParquetInput = {
     reader,
     rowsRead: 0,

@@ -4,7 +4,9 @@
  */
 import { open, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { IOError } from '../errors.js';
+import { InvalidArgumentError, IOError } from '../errors.js';
+import { openParquet } from '../node/index.js';
+import type { ParquetReader } from '../parquet/reader.js';
 
 export function isUrl(path: string): boolean {
   return /^https?:\/\//i.test(path);
@@ -78,4 +80,40 @@ export async function tableFileKind(path: string): Promise<'parquet' | 'trevni'>
     throw new IOError(`cannot read ${path}: not a regular file (Parquet and Trevni files are read at any offset, which a pipe or device does not allow)`);
   }
   return (await isTrevni(path)) ? 'trevni' : 'parquet';
+}
+
+/**
+ * A URL's size, from a HEAD request made here rather than by the reader,
+ * so that a failure says what the server answered (the reader's message
+ * tells a library caller to pass byteLength, which a command line cannot).
+ */
+export async function urlLength(url: string): Promise<number> {
+  let res: Response;
+  try {
+    res = await fetch(url, { method: 'HEAD' });
+  } catch (e) {
+    const cause = (e as Error & { cause?: Error }).cause;
+    throw new IOError(`cannot read ${url}: ${cause?.message ?? (e as Error).message}`, {}, { cause: e });
+  }
+  if (!res.ok) throw new IOError(`cannot read ${url}: the server answered ${res.status}${res.statusText ? ' ' + res.statusText : ''}`);
+  const length = res.headers.get('content-length');
+  if (length === null || !/^\d+$/.test(length)) {
+    throw new IOError(`cannot read ${url}: the server gave no Content-Length (a Parquet file is read in byte ranges, and its footer is found from its size)`);
+  }
+  return Number(length);
+}
+
+/** A Parquet file named on the command line: a path, or a URL read with Range requests. */
+export async function openParquetFile(file: string): Promise<ParquetReader> {
+  return isUrl(file) ? openParquet(file, { byteLength: await urlLength(file) }) : openParquet(file);
+}
+
+/**
+ * For the commands that read Parquet structures only (pages, column-index,
+ * bloom-filter): FILE is a readable Parquet file, or a URL.
+ */
+export async function checkParquetOnly(command: string, file: string): Promise<void> {
+  if ((await tableFileKind(file)) === 'trevni') {
+    throw new InvalidArgumentError(`${command} is for Parquet files; ${file} is a Trevni file (schema, meta, cat and head read Trevni files)`);
+  }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError as CommanderArgError } from 'commander';
-import { openParquet, InvalidArgumentError, ParquetryError, canonicalRow, formatSchema } from '../node/index.js';
+import { InvalidArgumentError, ParquetryError, canonicalRow, formatSchema } from '../node/index.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import { formatMetadata, metadataSummary } from './meta.js';
 import { withOutput } from './output.js';
@@ -11,11 +11,12 @@ import { columnIndexCommand } from './column-index.js';
 import { bloomCommand } from './bloom.js';
 import { parseWhere } from './where.js';
 import { trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
-import { tableFileKind } from './files.js';
+import { checkParquetOnly, openParquetFile, tableFileKind } from './files.js';
 import { commanderMessage, UsageError, usageLine } from './usage.js';
 
 function count(value: string): number {
   if (!/^\d+$/.test(value)) throw new CommanderArgError('must be a non-negative whole number');
+  if (!Number.isSafeInteger(Number(value))) throw new CommanderArgError(`must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
   return Number(value);
 }
 
@@ -29,7 +30,7 @@ function repeated(value: string, previous: string[] = []): string[] {
 }
 
 async function withReader(file: string, fn: (r: ParquetReader) => Promise<void>): Promise<void> {
-  const reader = await openParquet(file);
+  const reader = await openParquetFile(file);
   try {
     await fn(reader);
   } finally {
@@ -132,11 +133,6 @@ interface ChunkOptions {
   json?: boolean;
 }
 
-/** The commands that read Parquet structures: FILE is checked (a readable file or a URL) before it is opened. */
-async function parquetOnly(file: string): Promise<void> {
-  await tableFileKind(file);
-}
-
 /** A command over column chunks: FILE, `--column` (repeatable), `--row-group`, `--json`. */
 function chunkCommand(name: string, description: string, json: string, run: (file: string, opts: ChunkOptions) => Promise<void>): void {
   program
@@ -147,7 +143,7 @@ function chunkCommand(name: string, description: string, json: string, run: (fil
     .option('--row-group <n>', 'only this row group', count)
     .option('--json', json)
     .action(async (file: string, opts: ChunkOptions) => {
-      await parquetOnly(file);
+      await checkParquetOnly(name, file);
       await run(file, opts);
     });
 }
@@ -166,7 +162,7 @@ program
   .option('--row-group <n>', 'only this row group', count)
   .option('--json', 'print one JSON object per row group')
   .action(async (file: string, opts: { column: string; value: string; rowGroup?: number; json?: boolean }) => {
-    await parquetOnly(file);
+    await checkParquetOnly('bloom-filter', file);
     await withReader(file, (r) => bloomCommand(r, opts));
   });
 

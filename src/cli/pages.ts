@@ -14,11 +14,12 @@ import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
 import { decodeStatistics } from '../parquet/statistics.js';
 import type { LeafNode } from '../schema/tree.js';
 import { withOutput } from './output.js';
+import { isUrl, urlLength } from './files.js';
 import { jsonable, renderTable, renderValue } from './render.js';
 
 /** A reader together with its source, for commands that read raw bytes. */
 export async function withSource(file: string, fn: (reader: ParquetReader, source: Source) => Promise<void>): Promise<void> {
-  const source = /^https?:\/\//i.test(file) ? await httpSource(file) : await fileSource(file);
+  const source = isUrl(file) ? await httpSource(file, { byteLength: await urlLength(file) }) : await fileSource(file);
   try {
     await fn(await ParquetReader.fromSource(source), source);
   } finally {

@@ -5,7 +5,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +23,15 @@ interface Result {
 function run(...args: string[]): Result {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** The command without blocking this process (which may be serving it over HTTP). */
+function runAsync(...args: string[]): Promise<Result> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' }, (e, out, err) => {
+      resolve({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, out, err });
+    });
+  });
 }
 
 /** The command with stdout redirected to a file, as `> out` does. */
@@ -186,5 +197,92 @@ describe('usage errors: one line pointing to the help, exit status 1', () => {
     const version = run('--version');
     assert.equal(version.code, 0);
     assert.match(version.out, /^\d+\.\d+\.\d+\n$/);
+  });
+});
+
+describe('messages that say what is wrong in the words of the command line', () => {
+  const oneLine = (r: Result, line: string) => {
+    assert.equal(r.err, `${line}\n`);
+    assert.equal(r.code, 1);
+  };
+
+  test('--bloom-filter with an ndv or fpp that is not a number names it', () => {
+    const csv = join(dir, 'bloom.csv');
+    writeFileSync(csv, 'user,id\na,1\n');
+    const out = join(dir, 'bloom.parquet');
+    const bad = (spec: string, why: string) => oneLine(run('convert', csv, out, '--bloom-filter', spec),
+      `parquetry: option '--bloom-filter <col[:ndv[:fpp]]>' argument '${spec}' is invalid: ${why} (see 'parquetry convert --help')`);
+    bad('user:abc', 'the ndv "abc" is not a positive whole number');
+    bad('user:1e3', 'the ndv "1e3" is not a positive whole number');
+    bad('user:0', 'the ndv "0" is not a positive whole number');
+    bad('user:100:2', 'the fpp "2" is not a number between 0 and 1');
+    bad('user:1:0.1:x', 'must be col[:ndv[:fpp]]');
+    // An empty ndv keeps its default.
+    assert.equal(run('convert', csv, out, '--bloom-filter', 'user::0.001', '-q').code, 0);
+  });
+
+  test('a count too large for a number names its option', () => {
+    oneLine(run('head', 'examples/fixtures/sample.parquet', '-n', '99999999999999999999'),
+      "parquetry: option '-n, --rows <n>' argument '99999999999999999999' is invalid: must be a whole number from 0 to 9007199254740991 (see 'parquetry head --help')");
+    oneLine(run('cat', 'examples/fixtures/sample.parquet', '--offset', '9007199254740992'),
+      "parquetry: option '--offset <n>' argument '9007199254740992' is invalid: must be a whole number from 0 to 9007199254740991 (see 'parquetry cat --help')");
+    assert.equal(run('head', 'examples/fixtures/sample.parquet', '-n', '9007199254740991', '--columns', 'id').code, 0);
+  });
+
+  test('pages, column-index and bloom-filter on a Trevni file say they are for Parquet files', () => {
+    const tiny = '../shared/trevni-corpus/tiny.trv';
+    for (const [command, ...rest] of [['pages'], ['column-index'], ['bloom-filter', '--column', 'x', '--value', '1']]) {
+      oneLine(run(command!, tiny, ...rest), `parquetry: ${command} is for Parquet files; ${tiny} is a Trevni file (schema, meta, cat and head read Trevni files)`);
+    }
+  });
+
+  describe('a URL the server does not serve: what the server answered', () => {
+    let server: Server;
+    let base = '';
+    before(async () => {
+      const sample = readFileSync('examples/fixtures/sample.parquet');
+      server = createServer((req, res) => {
+        if (req.url === '/sample.parquet') {
+          const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+          if (range) {
+            res.writeHead(206, { 'content-length': Number(range[2]) - Number(range[1]) + 1 });
+            res.end(sample.subarray(Number(range[1]), Number(range[2]) + 1));
+          } else {
+            res.writeHead(200, { 'content-length': sample.length });
+            res.end(req.method === 'HEAD' ? undefined : sample);
+          }
+        } else if (req.url === '/streamed.parquet') {
+          res.writeHead(200, { 'transfer-encoding': 'chunked' });
+          res.end();
+        } else {
+          res.writeHead(404);
+          res.end('not here');
+        }
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    test('404 for every command that reads a URL, and convert', async () => {
+      const url = `${base}/missing.parquet`;
+      const runs = await Promise.all([
+        runAsync('cat', url), runAsync('pages', url), runAsync('bloom-filter', url, '--column', 'id', '--value', '1'),
+        runAsync('convert', url, join(dir, 'from-url.csv')),
+      ]);
+      for (const r of runs) oneLine(r, `parquetry: cannot read ${url}: the server answered 404 Not Found`);
+      const streamed = `${base}/streamed.parquet`;
+      oneLine(await runAsync('meta', streamed),
+        `parquetry: cannot read ${streamed}: the server gave no Content-Length (a Parquet file is read in byte ranges, and its footer is found from its size)`);
+    });
+
+    test('a URL served with ranges still reads', async () => {
+      const [cat, pages] = await Promise.all([
+        runAsync('cat', `${base}/sample.parquet`, '--columns', 'id', '--limit', '2', '--json'),
+        runAsync('pages', `${base}/sample.parquet`, '--column', 'id', '--json'),
+      ]);
+      assert.equal(cat.out, '{"id":1}\n{"id":2}\n', cat.err);
+      assert.equal(JSON.parse(lines(pages.out)[0]!).type, 'data v1', pages.err);
+    });
   });
 });
