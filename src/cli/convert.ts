@@ -23,7 +23,8 @@ import { openParquetOutput } from './convert-write-parquet.js';
 import { openTrevniInput } from './convert-read-trevni.js';
 import { openTrevniOutput } from './convert-write-trevni.js';
 import { UsageError } from './usage.js';
-import { failureReason, isTrevni, tableFileKind } from './files.js';
+import { fsReason } from '../node/fs-errors.js';
+import { isTrevni, tableFileKind } from './files.js';
 import { discardOpenSinks } from './convert-sink.js';
 import { openTextOutput, type OutputSummary, type RowOutput } from './convert-write-text.js';
 import { Progress, formatReport, type ProgressState } from './convert-progress.js';
@@ -102,7 +103,7 @@ async function schemaChoice(o: ConvertOptions): Promise<SchemaChoice> {
     try {
       text = await readFile(o.schema, 'utf8');
     } catch (e) {
-      throw new InvalidArgumentError(`cannot read the schema file ${o.schema}: ${failureReason(e)}`);
+      throw new InvalidArgumentError(`cannot read the schema file ${o.schema}: ${fsReason(e)}`);
     }
     fields = schemaFromJsonText(text, o.schema);
   }

@@ -7,30 +7,15 @@ import type { Stats } from 'node:fs';
 import { InvalidArgumentError, IOError } from '../errors.js';
 import { openParquet } from '../node/index.js';
 import type { ParquetReader } from '../parquet/reader.js';
+import { fsReason } from '../node/fs-errors.js';
 
 export function isUrl(path: string): boolean {
   return /^https?:\/\//i.test(path);
 }
 
-const REASONS: Record<string, string> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'it is a directory',
-  ENOTDIR: 'a part of the path is not a directory',
-  ELOOP: 'too many symbolic links',
-  ENAMETOOLONG: 'the name is too long',
-};
-
-/** Why a file system call failed, in words (the system's message for the rare cases). */
-export function failureReason(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  return (code !== undefined && REASONS[code]) || ((e as Error)?.message ?? String(e));
-}
-
 /** `cannot read PATH: why`. */
 export function cannotRead(path: string, e: unknown): IOError {
-  return new IOError(`cannot read ${path}: ${failureReason(e)}`, {}, { cause: e });
+  return new IOError(`cannot read ${path}: ${fsReason(e)}`, {}, { cause: e });
 }
 
 /** The file a path names; a path that cannot be read, or a directory, is an error saying so. */
