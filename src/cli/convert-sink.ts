@@ -23,9 +23,18 @@ export interface CountingSink extends Sink {
 const opening = new Set<Promise<Sink>>();
 const open = new Set<Sink>();
 
+/** How long an interrupt waits for destinations still being opened. */
+const OPENING_WAIT_MS = 1000;
+
 /** Discards every output not yet closed (an interrupt), waiting for any still being opened. */
 export async function discardOpenSinks(): Promise<void> {
-  await Promise.allSettled([...opening]);
+  // A temporary file is made in milliseconds and must be removed, so opening
+  // sinks are waited for; but not for long: a FIFO with no reader opens only
+  // when one comes, and leaves nothing behind.
+  let timer: NodeJS.Timeout | undefined;
+  const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, OPENING_WAIT_MS)));
+  await Promise.race([Promise.allSettled([...opening]), giveUp]);
+  clearTimeout(timer);
   await Promise.allSettled([...open].map((s) => s.abort()));
 }
 

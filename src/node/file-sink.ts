@@ -1,5 +1,5 @@
 import { lstat, open, readlink, realpath, rename, rm, type FileHandle } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
@@ -30,7 +30,7 @@ export async function fileSink(path: string): Promise<Sink> {
   const named = target === path ? path : `${path} (a link to ${target})`;
   if (stats?.isDirectory()) throw new IOError(`cannot write ${named}: it is a directory`, { file: path });
   if (stats?.isSocket()) throw new IOError(`cannot write ${named}: it is a socket, which cannot be opened as a file`, { file: path });
-  if (stats && !stats.isFile()) return directSink(path, named, target);
+  if (stats && !stats.isFile()) return directSink(path, named, target, stats.isFIFO());
   return renamingSink(path, named, target, stats?.mode);
 }
 
@@ -126,10 +126,10 @@ async function renamingSink(path: string, named: string, target: string, mode?: 
 }
 
 /** A FIFO or a device: written straight into; abort just stops writing. */
-async function directSink(path: string, named: string, target: string): Promise<Sink> {
+async function directSink(path: string, named: string, target: string, fifo: boolean): Promise<Sink> {
   let fh: FileHandle;
   try {
-    fh = await open(target, 'w');
+    fh = fifo ? await openFifo(target) : await open(target, 'w');
   } catch (e) {
     throw new IOError(`cannot write ${named}: ${fsReason(e)}`, { file: path }, { cause: e });
   }
@@ -157,6 +157,36 @@ async function directSink(path: string, named: string, target: string): Promise<
       await fh.close().catch(() => undefined);
     },
   };
+}
+
+/** How often a FIFO with no reader is tried again. */
+const FIFO_POLL_MS = 50;
+
+/**
+ * Opens a FIFO for writing once it has a reader. A blocking open would wait
+ * in a thread of libuv's pool, which nothing can cancel: an interrupted
+ * program could not exit. A non-blocking open fails at once (ENXIO) while
+ * there is no reader, so it is tried again until one comes; that descriptor
+ * stays open while the blocking one is opened (at once, the reader being
+ * there), so the reader never sees the writers drop to none, which it would
+ * take for the end of the data.
+ */
+async function openFifo(fifo: string): Promise<FileHandle> {
+  for (;;) {
+    let probe: FileHandle;
+    try {
+      probe = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    } catch (e) {
+      if (errnoCode(e) !== 'ENXIO') throw e;
+      await new Promise((resolve) => setTimeout(resolve, FIFO_POLL_MS));
+      continue;
+    }
+    try {
+      return await open(fifo, 'w');
+    } finally {
+      await probe.close();
+    }
+  }
 }
 
 /** A Node Writable (a socket, an HTTP response, process.stdout). Waits for 'drain' when the stream is full. */

@@ -5,8 +5,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseCsvSync } from 'csv-parse/sync';
@@ -510,6 +510,29 @@ describe('interrupted', () => {
       assert.equal(await exited, 130, err);
       assert.match(err, /interrupted/);
       assert.deepEqual(readdirSync(d), []);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('interrupted while opening', () => {
+  test('Ctrl-C while OUT is a FIFO no one reads yet ends the program, leaving the FIFO', { timeout: 30_000 }, async () => {
+    const d = freshDir('interrupt-fifo-');
+    const fifo = join(d, 'out.csv');
+    execFileSync('mkfifo', [fifo]);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'convert', 'examples/fixtures/sample.parquet', fifo], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      // Opening a FIFO for writing waits for a reader: the program is stuck there until interrupted.
+      await new Promise((r) => setTimeout(r, 2500));
+      assert.equal(child.exitCode, null, 'still waiting for a reader');
+      child.kill('SIGINT');
+      const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running 5 s after SIGINT'), 5000))]);
+      assert.equal(code, 130, err);
+      assert.ok(lstatSync(fifo).isFIFO());
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
