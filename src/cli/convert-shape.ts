@@ -85,20 +85,26 @@ export class CsvShaper implements Shaper<Cells> {
 
   constructor(private readonly choice: SchemaChoice) {}
 
-  /** The header row's names (empty names become c1..cN, repeats get _2, _3...). */
-  setHeader(cells: Cells): void {
+  /**
+   * The header row's names (empty names become c1..cN, repeats get _2,
+   * _3...). Returns what was renamed, in words, for a warning.
+   */
+  setHeader(cells: Cells): string[] {
     const seen = new Set<string>();
+    const renamed: string[] = [];
     this.names = cells.map((c, i) => {
       let name = c === '' ? `c${i + 1}` : c;
       if (seen.has(name)) {
         let k = 2;
         while (seen.has(`${name}_${k}`)) k++;
         name = `${name}_${k}`;
-      }
+        renamed.push(`header column ${i + 1} repeats the name "${c}": it is named "${name}"`);
+      } else if (c === '') renamed.push(`header column ${i + 1} has no name: it is named "${name}"`);
       seen.add(name);
       return name;
     });
     this.width = this.names.length;
+    return renamed;
   }
 
   /** No header row: names from the schema file, else c1..cN for the first row's N cells. */

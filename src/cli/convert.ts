@@ -357,8 +357,9 @@ async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: 
           const items = readCsv(input, { delimiter, skipBad: Boolean(o.skipBadRows) });
           // The first record is the header row, or (--no-header) fixes the number of columns.
           const header = (first: Cells): boolean => {
-            if (o.header) shaper.setHeader(first);
-            else shaper.noHeader(first);
+            if (o.header) {
+              for (const what of shaper.setHeader(first)) if (!quiet) progress.message(`parquetry: warning: ${what}`);
+            } else shaper.noHeader(first);
             return o.header;
           };
           summary = await textToTable(items, shaper, open, sampleSize, state, bad, header);

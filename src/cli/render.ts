@@ -1,11 +1,12 @@
 /** Human-readable rendering of values and rows for the terminal (not a contract: see `--json`). */
 import { hex } from '../schema/convert.js';
 
-/** One value as short, unambiguous text: strings bare, binary as 0x.., nested values JSON-like. */
+/** One value as short, unambiguous text: strings bare (quoted when they read as null or hold spaces at an end or control characters), binary as 0x.., nested values JSON-like. */
 export function renderValue(v: unknown, top = true): string {
   if (v === null || v === undefined) return top ? 'null' : 'null';
   switch (typeof v) {
-    case 'string': return top ? v : JSON.stringify(v);
+    // Bare at the top, unless it could be taken for a null or hides characters: then quoted.
+    case 'string': return top && v !== 'null' && v.trim() === v && !/[\x00-\x1f\x7f]/.test(v) ? v : JSON.stringify(v);
     case 'bigint': return v.toString();
     case 'number': return String(v);
     case 'boolean': return String(v);

@@ -2,7 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const CORPUS = '../shared/corpus';
 
@@ -77,4 +79,18 @@ test('Trevni files are detected by their magic: schema, meta, cat --json, head',
   assert.match(run('schema', tiny).out, /^x: int\ns: string\[\]\n  n: int\n$/);
   assert.equal(JSON.parse(run('meta', tiny, '--json').out).rows, 3);
   assert.match(run('head', tiny, '-n', '1').out, /^x\s+s\n/);
+});
+
+test('cat and head quote a string that reads as null or hides characters; other strings stay bare', () => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'convert', '-', '-', '--from', 'jsonl', '--to', 'parquet'], {
+    input: ['{"s":"null"}', '{"s":null}', '{"s":"two\\nlines"}', '{"s":" padded "}', '{"s":"plain text"}'].join('\n'),
+  });
+  assert.equal(r.status, 0, String(r.stderr));
+  const file = join(mkdtempSync(join(tmpdir(), 'parquetry-render-')), 'r.parquet');
+  writeFileSync(file, r.stdout);
+  const cat = run('cat', file);
+  assert.equal(cat.code, 0, cat.err);
+  assert.deepEqual(cat.out.trim().split('\n'), ['s = "null"', '', 's = null', '', 's = "two\\nlines"', '', 's = " padded "', '', 's = plain text']);
+  const head = run('head', file);
+  assert.deepEqual(head.out.trim().split('\n').slice(2).map((l) => l.trimEnd()), ['"null"', 'null', '"two\\nlines"', '" padded "', 'plain text']);
 });

@@ -132,6 +132,15 @@ describe('CSV to Parquet', () => {
     assert.deepEqual(types.map((t) => t.column_type), ['BIGINT', 'VARCHAR', 'DOUBLE', 'BOOLEAN', 'DATE', 'TIMESTAMP WITH TIME ZONE', 'VARCHAR', 'VARCHAR']);
   });
 
+  test('a header with a repeated or empty name: the columns are renamed, and a warning says how', async () => {
+    const out = join(dir, 'renamed.parquet');
+    const r = ok(convert(['-', out, '--from', 'csv'], 'a,a,,b\n1,2,3,4\n'));
+    assert.match(r.err, /parquetry: warning: header column 2 repeats the name "a": it is named "a_2"\n/);
+    assert.match(r.err, /parquetry: warning: header column 3 has no name: it is named "c3"\n/);
+    assert.deepEqual(await rows(out), [{ a: 1n, a_2: 2n, c3: 3n, b: 4n }]);
+    assert.doesNotMatch(ok(convert(['-', out, '--from', 'csv', '--quiet'], 'a,a\n1,2\n')).err, /warning/);
+  });
+
   test('each column gets the narrowest type that fits every sampled value', async () => {
     const out = join(dir, 'narrow.parquet');
     ok(convert([join(FIX, 'narrow.csv'), out]));
