@@ -10,6 +10,7 @@ import { pagesCommand } from './pages.js';
 import { columnIndexCommand } from './column-index.js';
 import { bloomCommand } from './bloom.js';
 import { parseWhere } from './where.js';
+import { parseColumnList } from './columns.js';
 import { trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
 import { checkParquetOnly, openParquetFile, tableFileKind } from './files.js';
 import { commanderMessage, UsageError, usageLine } from './usage.js';
@@ -20,8 +21,12 @@ function count(value: string): number {
   return Number(value);
 }
 
-function columnList(value: string): string[] {
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+function columnList(value: string): (string | string[])[] {
+  try {
+    return parseColumnList(value);
+  } catch (e) {
+    throw new CommanderArgError((e as Error).message);
+  }
 }
 
 /** A repeatable option: each occurrence adds to the list. */
@@ -39,7 +44,7 @@ async function withReader(file: string, fn: (r: ParquetReader) => Promise<void>)
 }
 
 interface CatOptions {
-  columns?: string[];
+  columns?: (string | string[])[];
   offset?: number;
   limit?: number;
   json?: boolean;
@@ -51,7 +56,9 @@ async function cat(file: string, opts: CatOptions, table: boolean): Promise<void
   const filter = opts.where === undefined ? undefined : parseWhere(opts.where);
   if ((await tableFileKind(file)) === 'trevni') {
     if (filter) throw new InvalidArgumentError('--where is for Parquet files; Trevni files are read whole');
-    return withTrevni(file, (r) => trevniCat(r, opts, table));
+    // Trevni columns are named by one flat string each.
+    const columns = opts.columns?.map((c) => (typeof c === 'string' ? c : c.join('.')));
+    return withTrevni(file, (r) => trevniCat(r, { ...opts, columns }, table));
   }
   await withReader(file, (reader) => withOutput(async (out) => {
     const read = { columns: opts.columns, offset: opts.offset, limit: opts.limit, filter };
@@ -124,7 +131,7 @@ program
   .option('--columns <paths>', 'comma-separated column paths to read', columnList)
   .option('--where <expr>', 'only rows matching a SQL WHERE expression')
   .option('--json', 'print canonical JSON Lines')
-  .action((file: string, opts: { rows: number; columns?: string[]; json?: boolean; where?: string }) =>
+  .action((file: string, opts: { rows: number; columns?: (string | string[])[]; json?: boolean; where?: string }) =>
     cat(file, { columns: opts.columns, limit: opts.rows, json: opts.json, where: opts.where }, true));
 
 interface ChunkOptions {

@@ -1,0 +1,41 @@
+/** `--columns`: paths split at commas and dots outside double quotes, quoted parts as in `--where`. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseColumnList } from '../../src/cli/columns.js';
+
+test('plain paths stay text; a quoted part makes the path a list of names', () => {
+  assert.deepEqual(parseColumnList('id, address.city ,,tags'), ['id', 'address.city', 'tags']);
+  assert.deepEqual(parseColumnList('"a.b",x."y.z"'), [['a.b'], ['x', 'y.z']]);
+  assert.deepEqual(parseColumnList('"my, col", "q""t"'), [['my, col'], ['q"t']]);
+  assert.deepEqual(parseColumnList('" padded ".x'), [[' padded ', 'x']]);
+});
+
+test('unclosed quotes, text after a quoted name and empty names are errors saying so', () => {
+  assert.throws(() => parseColumnList('"a.b'), /not closed/);
+  assert.throws(() => parseColumnList('"x"y'), /expected a dot after the quoted name/);
+  assert.throws(() => parseColumnList('"x"..y'), /empty name/);
+  assert.throws(() => parseColumnList('x"y"'), /quote the whole name/);
+});
+
+test('cat --columns selects columns whose names hold dots, commas and quotes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-columns-'));
+  const src = join(dir, 'q.jsonl');
+  const file = join(dir, 'q.parquet');
+  writeFileSync(src, '{"a.b":1,"a":{"b":5},"my, col":3,"q\\"t":4}\n');
+  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
+  assert.equal(run('convert', src, file).status, 0);
+  const cat = (columns: string) => {
+    const r = run('cat', file, '--columns', columns, '--json');
+    return { code: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
+  };
+  assert.deepEqual(cat('"a".b'), { code: 0, out: '{"a":{"b":5}}', err: '' });
+  assert.deepEqual(cat('"my, col","q""t"'), { code: 0, out: '{"my, col":3,"q\\"t":4}', err: '' });
+  assert.deepEqual(cat('"a.b"'), { code: 0, out: '{"a.b":1}', err: '' });
+  const bad = cat('"a.b');
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /^parquetry: .*--columns.*not closed/);
+});
