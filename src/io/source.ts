@@ -94,8 +94,9 @@ export async function httpSource(url: string, options: HttpSourceOptions = {}): 
       throw new IOError(`HEAD ${url} failed: ${(e as Error).message}`, { file: url }, { cause: e });
     }
     const len = res.headers.get('content-length');
-    if (!res.ok || len === null || !/^\d+$/.test(len)) {
-      throw new IOError(`HEAD ${url} gave status ${res.status} and no usable Content-Length; pass byteLength`, { file: url });
+    if (!res.ok) throw new IOError(`cannot read ${url}: the server answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`, { file: url });
+    if (len === null || !/^\d+$/.test(len)) {
+      throw new IOError(`HEAD ${url} gave no usable Content-Length; pass byteLength`, { file: url });
     }
     size = Number(len);
   }
