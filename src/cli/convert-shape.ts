@@ -76,6 +76,14 @@ function cellReader(field: AnyField, leaf: LeafNode | undefined, column: string)
   return csvCellParser(leaf);
 }
 
+/** Integer text as CSV inference reads it (no superfluous leading zeros). */
+const WIDE_INTEGER = /^[+-]?(?:0|[1-9]\d*)$/;
+
+function fitsInt64(text: string): boolean {
+  const v = BigInt(text);
+  return v >= -(2n ** 63n) && v < 2n ** 63n;
+}
+
 export class CsvShaper implements Shaper<Cells> {
   private names: string[] = [];
   private readers: CellReader[] = [];
@@ -83,7 +91,8 @@ export class CsvShaper implements Shaper<Cells> {
   /** Cells per row: the header's, the schema's, or the first row's. */
   private width = -1;
 
-  constructor(private readonly choice: SchemaChoice) {}
+  /** `warn` hears what the inferred schema may lose of the input. */
+  constructor(private readonly choice: SchemaChoice, private readonly warn: (what: string) => void = () => undefined) {}
 
   /**
    * The header row's names (empty names become c1..cN, repeats get _2,
@@ -142,17 +151,34 @@ export class CsvShaper implements Shaper<Cells> {
       // Columns in the CSV's order.
       schema = defineFromNodes(this.names.map((n) => [n, byName.get(n)!]));
     } else {
+      const overrides = overrideBuilders(this.choice);
       try {
-        schema = inferSchemaFromCsv(this.names, sample, { overrides: overrideBuilders(this.choice) });
+        schema = inferSchemaFromCsv(this.names, sample, { overrides });
       } catch (e) {
         adviseType(e);
       }
+      this.warnWideIntegers(schema, sample, overrides);
     }
     const leaves = new Map<string, LeafNode>();
     for (const leaf of schema.schema.leaves) if (leaf.path.length === 1) leaves.set(leaf.path[0]!, leaf);
     this.readers = schema.fields.map(([name, fb]) => cellReader(fb, leaves.get(name), name));
     this.set = setter(this.names);
     return schema;
+  }
+
+  /**
+   * An inferred DOUBLE column with integer text beyond INT64 keeps only 15
+   * to 17 significant digits of it: said, since the input looked exact.
+   */
+  private warnWideIntegers(schema: DefinedSchema, sample: Cells[], overrides: Record<string, AnyField> | undefined): void {
+    const doubles = new Set(schema.schema.leaves.filter((l) => l.path.length === 1 && l.physicalType === 'DOUBLE').map((l) => l.path[0]!));
+    this.names.forEach((name, i) => {
+      if (!doubles.has(name) || overrides?.[name] !== undefined) return;
+      const wide = sample.map((cells) => cells[i]).find((c) => c !== undefined && WIDE_INTEGER.test(c) && !fitsInt64(c));
+      if (wide !== undefined) {
+        this.warn(`column "${name}" has integers beyond 64 bits (${wide}): it is written as DOUBLE, which keeps 15 to 17 digits (--type '${name}=decimal(38,0)' or '${name}=string' keeps them all)`);
+      }
+    });
   }
 
   row(cells: Cells): Record<string, unknown> {

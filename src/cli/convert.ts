@@ -353,7 +353,9 @@ async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: 
         let summary: OutputSummary;
         if (inFormat === 'csv' || inFormat === 'tsv') {
           const delimiter = o.delimiter ?? (inFormat === 'tsv' ? '\t' : ',');
-          const shaper = new CsvShaper(choice);
+          const shaper = new CsvShaper(choice, (what) => {
+            if (!quiet) progress.message(`parquetry: warning: ${what}`);
+          });
           const items = readCsv(input, { delimiter, skipBad: Boolean(o.skipBadRows) });
           // The first record is the header row, or (--no-header) fixes the number of columns.
           const header = (first: Cells): boolean => {

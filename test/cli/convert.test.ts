@@ -132,6 +132,18 @@ describe('CSV to Parquet', () => {
     assert.deepEqual(types.map((t) => t.column_type), ['BIGINT', 'VARCHAR', 'DOUBLE', 'BOOLEAN', 'DATE', 'TIMESTAMP WITH TIME ZONE', 'VARCHAR', 'VARCHAR']);
   });
 
+  test('integers beyond 64 bits make a DOUBLE column with a warning; the --type it suggests keeps every digit', async () => {
+    const out = join(dir, 'wide.parquet');
+    const csv = 'id,big\n1,18446744073709551615\n2,-5\n';
+    const r = ok(convert(['-', out, '--from', 'csv'], csv));
+    assert.match(r.err, /parquetry: warning: column "big" has integers beyond 64 bits \(18446744073709551615\): it is written as DOUBLE.*--type 'big=decimal\(38,0\)'/);
+    assert.deepEqual(await rows(out), [{ id: 1n, big: 18446744073709552000 }, { id: 2n, big: -5 }]);
+    const exact = ok(convert(['-', out, '--from', 'csv', '--type', 'big=decimal(38,0)'], csv));
+    assert.doesNotMatch(exact.err, /warning/);
+    assert.deepEqual(await rows(out), [{ id: 1n, big: '18446744073709551615' }, { id: 2n, big: '-5' }]);
+    assert.doesNotMatch(ok(convert(['-', out, '--from', 'csv'], 'x\n1.5\n9223372036854775807\n')).err, /warning/);
+  });
+
   test('a header with a repeated or empty name: the columns are renamed, and a warning says how', async () => {
     const out = join(dir, 'renamed.parquet');
     const r = ok(convert(['-', out, '--from', 'csv'], 'a,a,,b\n1,2,3,4\n'));
