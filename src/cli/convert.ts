@@ -24,7 +24,7 @@ import { openTrevniInput } from './convert-read-trevni.js';
 import { openTrevniOutput } from './convert-write-trevni.js';
 import { UsageError } from './usage.js';
 import { fsReason } from '../node/fs-errors.js';
-import { isTrevni, tableFileKind } from './files.js';
+import { inputKind, isUrl, notSeekable } from './files.js';
 import { discardOpenSinks } from './convert-sink.js';
 import { openTextOutput, type OutputSummary, type RowOutput } from './convert-write-text.js';
 import { Progress, formatReport, type ProgressState } from './convert-progress.js';
@@ -283,8 +283,10 @@ function openTableOutput(
  * extension. A Parquet or Trevni input must be a file read at any offset.
  */
 async function inputFormat(path: string, given: Format | undefined): Promise<Format> {
-  const format = given ?? (path !== '-' && (await isTrevni(path)) ? 'trevni' : formatOf(path, undefined, 'input'));
-  if ((format === 'parquet' || format === 'trevni') && path !== '-') await tableFileKind(path);
+  if (path === '-' || isUrl(path)) return given ?? formatOf(path, undefined, 'input');
+  const kind = await inputKind(path);
+  const format = given ?? (kind === 'trevni' ? 'trevni' : formatOf(path, undefined, 'input'));
+  if ((format === 'parquet' || format === 'trevni') && kind === 'stream') throw notSeekable(path);
   return format;
 }
 

@@ -30,14 +30,8 @@ async function statInput(path: string): Promise<Stats> {
   return st;
 }
 
-/**
- * True when the file starts with Trevni's magic `Trv` + version byte 2.
- * Only a regular file is read: opening a FIFO waits for a writer, and its
- * first bytes, once read, are gone (convert streams CSV and JSON from one).
- */
-export async function isTrevni(path: string): Promise<boolean> {
-  if (isUrl(path)) return false;
-  if (!(await statInput(path)).isFile()) return false;
+/** Trevni's magic: `Trv` and version byte 2. */
+async function hasTrevniMagic(path: string): Promise<boolean> {
   let fh;
   try {
     fh = await open(path, 'r');
@@ -56,15 +50,28 @@ export async function isTrevni(path: string): Promise<boolean> {
 }
 
 /**
- * A Parquet or Trevni file to read at any offset (the footer first, then
- * the chunks): a URL or a regular file, not a pipe or a device.
+ * What a local path is, with one stat and at most one 4-byte read: a Trevni
+ * file (by its magic), another regular file, or a stream (a pipe or a
+ * device). A stream's first bytes are not read: opening a FIFO waits for a
+ * writer, and bytes read from it are gone (convert streams CSV and JSON from
+ * one). A path that cannot be read, or a directory, is an error saying so.
  */
+export async function inputKind(path: string): Promise<'trevni' | 'file' | 'stream'> {
+  if (!(await statInput(path)).isFile()) return 'stream';
+  return (await hasTrevniMagic(path)) ? 'trevni' : 'file';
+}
+
+/** A Parquet or Trevni file must be read at any offset (the footer first, then the chunks). */
+export function notSeekable(path: string): IOError {
+  return new IOError(`cannot read ${path}: not a regular file (Parquet and Trevni files are read at any offset, which a pipe or device does not allow)`);
+}
+
+/** A Parquet or Trevni file to read: a URL (Parquet) or a regular file, not a pipe or a device. */
 export async function tableFileKind(path: string): Promise<'parquet' | 'trevni'> {
   if (isUrl(path)) return 'parquet';
-  if (!(await statInput(path)).isFile()) {
-    throw new IOError(`cannot read ${path}: not a regular file (Parquet and Trevni files are read at any offset, which a pipe or device does not allow)`);
-  }
-  return (await isTrevni(path)) ? 'trevni' : 'parquet';
+  const kind = await inputKind(path);
+  if (kind === 'stream') throw notSeekable(path);
+  return kind === 'trevni' ? 'trevni' : 'parquet';
 }
 
 /**
