@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError } from '../errors.js';
 import type { AnyField, DefinedSchema } from '../schema/builder.js';
-import { csvCellParser, inferSchemaFromCsv, inferSchemaFromRecords } from '../schema/infer.js';
+import { csvCellParser, inferSchemaFromCsv, inferSchemaFromRecords, isCsvIntegerBeyondInt64 } from '../schema/infer.js';
 import type { LeafNode } from '../schema/tree.js';
 import { applyOverride, defineFromNodes, toBuilder, type TypeNode } from './convert-types.js';
 import { parseJson, type JsonRecord } from './convert-read-json.js';
@@ -74,14 +74,6 @@ function cellReader(field: AnyField, leaf: LeafNode | undefined, column: string)
   }
   // An empty cell is null.
   return csvCellParser(leaf);
-}
-
-/** Integer text as CSV inference reads it (no superfluous leading zeros). */
-const WIDE_INTEGER = /^[+-]?(?:0|[1-9]\d*)$/;
-
-function fitsInt64(text: string): boolean {
-  const v = BigInt(text);
-  return v >= -(2n ** 63n) && v < 2n ** 63n;
 }
 
 export class CsvShaper implements Shaper<Cells> {
@@ -174,7 +166,7 @@ export class CsvShaper implements Shaper<Cells> {
     const doubles = new Set(schema.schema.leaves.filter((l) => l.path.length === 1 && l.physicalType === 'DOUBLE').map((l) => l.path[0]!));
     this.names.forEach((name, i) => {
       if (!doubles.has(name) || overrides?.[name] !== undefined) return;
-      const wide = sample.map((cells) => cells[i]).find((c) => c !== undefined && WIDE_INTEGER.test(c) && !fitsInt64(c));
+      const wide = sample.map((cells) => cells[i]).find((c) => c !== undefined && isCsvIntegerBeyondInt64(c));
       if (wide !== undefined) {
         this.warn(`column "${name}" has integers beyond 64 bits (${wide}): it is written as DOUBLE, which keeps 15 to 17 digits (--type '${name}=decimal(38,0)' or '${name}=string' keeps them all)`);
       }

@@ -271,6 +271,11 @@ function csvInt(s: string): bigint | undefined {
   return v >= INT64_MIN && v <= INT64_MAX ? v : undefined;
 }
 
+/** Integer text as CSV inference reads it, but beyond INT64: inference makes its column DOUBLE. */
+export function isCsvIntegerBeyondInt64(s: string): boolean {
+  return INT_TEXT.test(s) && csvInt(s) === undefined;
+}
+
 /** Decimal or exponent text (no superfluous leading zeros), or nan / inf / infinity in any case, with an optional sign. */
 function csvDouble(s: string): number | undefined {
   if (DOUBLE_TEXT.test(s)) return Number(s);
