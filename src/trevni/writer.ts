@@ -185,17 +185,21 @@ class ColumnBuffer {
   blockCount = 0;
   dataSize = 0;
 
+  /** The buffered size at which a block is cut; a boolean column with trevni.values is never cut (see the module comment). */
+  private readonly cutAt: number;
+
   constructor(
     readonly col: ResolvedColumn,
     private readonly codec: TrevniCodec,
     private readonly checksum: TrevniChecksum,
     readonly spill: SpillStore,
-    private readonly blockSize: number,
-  ) {}
+    blockSize: number,
+  ) {
+    this.cutAt = col.type === 'boolean' && col.hasIndexValues ? Infinity : blockSize;
+  }
 
   async startRow(): Promise<void> {
-    // A boolean column with trevni.values is never cut (see the module comment).
-    if (this.buf.size >= this.blockSize && !(this.col.type === 'boolean' && this.col.hasIndexValues)) await this.flush();
+    if (this.buf.size >= this.cutAt) await this.flush();
   }
 
   writeLength(l: number): void {
