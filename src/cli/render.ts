@@ -3,7 +3,7 @@ import { hex } from '../schema/convert.js';
 
 /** One value as short, unambiguous text: strings bare (quoted when they read as null or hold spaces at an end or control characters), binary as 0x.., nested values JSON-like. */
 export function renderValue(v: unknown, top = true): string {
-  if (v === null || v === undefined) return top ? 'null' : 'null';
+  if (v === null || v === undefined) return 'null';
   switch (typeof v) {
     // Bare at the top, unless it could be taken for a null or hides characters: then quoted.
     case 'string': return top && v !== 'null' && v.trim() === v && !/[\x00-\x1f\x7f]/.test(v) ? v : JSON.stringify(v);
