@@ -62,7 +62,7 @@ async function nodeWrite(codec: CodecName): Promise<Uint8Array> {
 
 function chromium(): string {
   const which = spawnSync('which', ['chromium'], { encoding: 'utf8' });
-  const path = which.stdout.trim();
+  const path = which.stdout?.trim();
   if (which.status !== 0 || !path) {
     throw new Error('this test needs Debian Chromium: apt-get install -y chromium (.ci/run installs it in CI)');
   }
@@ -126,7 +126,7 @@ before(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Root in CI: Chromium's sandbox needs an unprivileged user.
-  browser = await puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
+  browser = await puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 });
 
 after(async () => {
