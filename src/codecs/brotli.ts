@@ -1,11 +1,16 @@
 /**
  * BROTLI (RFC 7932) through brotli-wasm, the reference library compiled to
- * wasm. Its module must be fetched and instantiated asynchronously, which is
- * what loadBrotli (and the registry's loadCodec) is for.
+ * wasm. The package's browser entry fetches its wasm from beside the bundle
+ * as soon as it is imported, so it is not imported: its glue and binary come
+ * embedded (./wasm/, made by scripts/embed-wasm.mjs) and loadBrotli (through
+ * the registry's loadCodec) instantiates them, in browsers and Node alike.
  */
 import type { BrotliWasmType } from 'brotli-wasm';
 import { CorruptFileError } from '../errors.js';
 import { type Codec, compressionLevel, defineCodec } from './codec.js';
+import { base64Bytes, checkWasmAllowed } from './wasm-loading.js';
+import initBindgen, * as bindgen from './wasm/brotli-bindgen.js';
+import { BROTLI_WASM } from './wasm/brotli-wasm.js';
 
 export function brotliCodec(lib: BrotliWasmType): Codec {
   const { NeedsMoreInput, NeedsMoreOutput } = lib.BrotliStreamResultCode;
@@ -36,7 +41,14 @@ export function brotliCodec(lib: BrotliWasmType): Codec {
   );
 }
 
-export async function loadBrotli(): Promise<Codec> {
-  const mod = await import('brotli-wasm');
-  return brotliCodec(await mod.default);
+let loading: Promise<Codec> | undefined;
+
+/** Instantiates the embedded wasm once, then returns the codec. */
+export function loadBrotli(): Promise<Codec> {
+  loading ??= (async () => {
+    await checkWasmAllowed('BROTLI');
+    await initBindgen(base64Bytes(BROTLI_WASM));
+    return brotliCodec(bindgen as BrotliWasmType);
+  })();
+  return loading;
 }

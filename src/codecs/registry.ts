@@ -6,6 +6,7 @@
  */
 import { InvalidArgumentError, ParquetryError, UnsupportedError } from '../errors.js';
 import { CODEC_NAMES, type Codec, type CodecName } from './codec.js';
+import { isWasmRefusal, wasmRefused } from './wasm-loading.js';
 
 export { CODEC_NAMES, type Codec, type CodecName } from './codec.js';
 
@@ -49,9 +50,10 @@ export async function loadCodec(name: CodecName): Promise<Codec> {
       },
       (e: unknown) => {
         pending.delete(name);
-        // A module or its wasm that this runtime cannot load (brotli-wasm's
-        // browser build in Node, say) is a limit of the runtime, not a bug.
+        // A module or its wasm that this runtime cannot load is a limit of
+        // the runtime, not a bug.
         if (e instanceof ParquetryError) throw e;
+        if (isWasmRefusal(e)) throw wasmRefused(name, e);
         throw new UnsupportedError(`the ${name} codec cannot be loaded here: ${e instanceof Error ? e.message : String(e)}`);
       },
     );

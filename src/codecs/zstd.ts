@@ -12,20 +12,16 @@
  * (reserveHeap), so the package's mallocs cannot fail into a write at
  * address 0.
  *
- * Browsers: the package's "browser" export (dist/web/index.web.js, ES module
- * syntax without file extensions, so it needs a bundler) fetches its wasm
- * from `new URL('./zstd.wasm', import.meta.url)`. Vite and webpack 5 emit
- * that file as an asset (Vite also wants `optimizeDeps.exclude:
- * ['@bokuweb/zstd-wasm']`, webpack 5 an `asset/resource` rule for
- * /zstd\.wasm$/); with esbuild or Rollup, copy
- * node_modules/@bokuweb/zstd-wasm/dist/web/zstd.wasm next to the output
- * chunk. A bundler that does not resolve the "browser" condition gets the
- * Node build, which reads the file with fs. An app that serves the file
- * elsewhere awaits the package's own `init(url)` before its first ZSTD page;
- * the loader below then finds the library ready and leaves it alone.
+ * Browsers: the wasm binary comes embedded (./wasm/zstd-wasm.ts, the
+ * package's own zstd.wasm as base64) and is handed to the package's init,
+ * so a bundle needs no copied file or loader rule. The package's "browser"
+ * export (dist/web/index.web.js) compiles bytes it is given; its Node build
+ * ignores them and reads its own copy of the same file.
  */
 import { CorruptFileError, LimitError, UnsupportedError } from '../errors.js';
 import { type Codec, compressionLevel, defineCodec } from './codec.js';
+import { base64Bytes, checkWasmAllowed } from './wasm-loading.js';
+import { ZSTD_WASM } from './wasm/zstd-wasm.js';
 import { type ZstdFrame, zstdFrames } from './zstd-frame.js';
 
 type ZstdWasm = typeof import('@bokuweb/zstd-wasm');
@@ -192,15 +188,16 @@ function initialized(lib: ZstdLibrary): boolean {
 }
 
 /**
- * When the wasm cannot be fetched or compiled, the package's init logs and
- * never settles; this turns that into an error.
+ * The package's init logs a failed compile and never settles. Refusal is
+ * caught first by checkWasmAllowed; this is the backstop for any other
+ * failure, far beyond the milliseconds a compile of the embedded bytes takes.
  */
-const INIT_TIMEOUT_MS = 60_000;
+const INIT_TIMEOUT_MS = 10_000;
 
 function withTimeout(p: Promise<void>): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UnsupportedError('the ZSTD wasm module did not load (is zstd.wasm served next to the bundle?)')), INIT_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new UnsupportedError('the ZSTD wasm module did not initialize')), INIT_TIMEOUT_MS);
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
@@ -211,7 +208,19 @@ let loading: Promise<Codec> | undefined;
 export function loadZstd(): Promise<Codec> {
   loading ??= (async () => {
     const lib = await import('@bokuweb/zstd-wasm');
-    if (!initialized(lib)) await withTimeout(lib.init());
+    if (!initialized(lib)) {
+      await checkWasmAllowed('ZSTD');
+      // Typed as taking a path, but the browser build takes bytes too (it compiles anything with a byteLength).
+      const init = lib.init as (wasm: Uint8Array) => Promise<void>;
+      await withTimeout(init(base64Bytes(ZSTD_WASM))).catch((e: unknown) => {
+        // Before it looks at its argument, the browser build resolves its own
+        // URL from import.meta.url, which a bundle in a non-module format leaves empty.
+        if (e instanceof TypeError) {
+          throw new UnsupportedError(`the ZSTD library cannot locate itself (${e.message}): bundle as an ES module (esbuild --format=esm)`);
+        }
+        throw e;
+      });
+    }
     if (!initialized(lib)) throw new UnsupportedError('the ZSTD wasm module did not initialize');
     return zstdCodec(lib);
   })();

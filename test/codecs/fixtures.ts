@@ -1,6 +1,5 @@
 /** Inputs and implementations shared by the codec tests. */
-import { createRequire } from 'node:module';
-import { brotliCodec } from '../../src/codecs/brotli.js';
+import { loadBrotli } from '../../src/codecs/brotli.js';
 import type { Codec, CodecName } from '../../src/codecs/codec.js';
 import { gzip } from '../../src/codecs/gzip.js';
 import { lz4 } from '../../src/codecs/lz4.js';
@@ -9,8 +8,6 @@ import { createSnappy } from '../../src/codecs/snappy.js';
 import { uncompressed } from '../../src/codecs/uncompressed.js';
 import { zstd as loadingZstd } from '../../src/codecs/zstd.js';
 import { createNodeZstd, nodeBrotli, nodeGzip } from '../../src/node/codecs.js';
-
-const require = createRequire(import.meta.url);
 
 export const MiB = 1 << 20;
 
@@ -61,7 +58,8 @@ export interface Impl {
 export const nodeZstd = createNodeZstd();
 /** The portable ZSTD codec (libzstd in wasm), once its wasm is instantiated. */
 export const portableZstd = await loadingZstd;
-export const portableBrotli = brotliCodec(require('brotli-wasm'));
+/** The portable BROTLI codec as browsers get it: brotli-wasm's glue and wasm, embedded. */
+export const portableBrotli = await loadBrotli();
 
 export const impls: Impl[] = [
   { codec: 'UNCOMPRESSED', name: 'identity', impl: uncompressed, compresses: true },

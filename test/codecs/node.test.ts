@@ -7,12 +7,34 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { crc32 } from '../../src/checksum/crc32.js';
 import { getCodec, loadCodec } from '../../src/codecs/index.js';
-import { UnsupportedError } from '../../src/errors.js';
 import { nodeBrotli, nodeGzip, registerNodeCodecs } from '../../src/node/codecs.js';
 import { ascii, nodeZstd, portableZstd, randomBytes } from './fixtures.js';
 
-test('a codec module this runtime cannot load is UnsupportedError (brotli-wasm\'s browser build in Node)', async () => {
-  await assert.rejects(loadCodec('BROTLI'), UnsupportedError);
+test('the portable BROTLI codec loads in Node too (its wasm is embedded) and agrees with zlib', async () => {
+  const portable = await loadCodec('BROTLI');
+  assert.notEqual(portable, nodeBrotli);
+  const data = randomBytes(10000, 5);
+  assert.deepEqual(nodeBrotli.decompress(portable.compress(data), data.length), data);
+  assert.deepEqual(portable.decompress(nodeBrotli.compress(data), data.length), data);
+});
+
+test('without WebAssembly, wasm codecs and bloom filters fail at once with an UnsupportedError saying what to do', () => {
+  // node --jitless has no WebAssembly, as a page whose Content-Security-Policy refuses it (test/browser/ covers that).
+  const script = `
+    const { loadCodec } = await import('./src/codecs/registry.ts');
+    const { loadBloomHasher } = await import('./src/parquet/bloom/hash.ts');
+    const out = [];
+    for (const load of [() => loadCodec('ZSTD'), () => loadCodec('BROTLI'), () => loadCodec('SNAPPY'), loadBloomHasher]) {
+      out.push(await load().then(() => 'loaded', (e) => e.name + ': ' + e.message));
+    }
+    console.log(JSON.stringify(out));`;
+  const r = spawnSync(process.execPath, ['--jitless', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const [zstd, brotli, snappy, bloom] = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as string[];
+  for (const [codec, message] of [['ZSTD', zstd], ['BROTLI', brotli], ['SNAPPY', snappy]] as const) {
+    assert.match(message!, new RegExp(`^UnsupportedError: ${codec} needs WebAssembly.*'wasm-unsafe-eval'.*registerCodec\\('${codec}'`));
+  }
+  assert.match(bloom!, /^UnsupportedError: bloom filters need WebAssembly.*'wasm-unsafe-eval'/);
 });
 
 test('registerNodeCodecs installs the native codecs and CRC-32', async () => {

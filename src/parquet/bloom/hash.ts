@@ -1,10 +1,12 @@
 /**
  * xxHash64 (seed 0), the hash parquet-format's bloom filters use, from the
- * `xxhash-wasm` package: WebAssembly, so it runs in Node and browsers alike.
+ * `xxhash-wasm` package: WebAssembly, so it runs in Node and browsers alike
+ * (its few kilobytes of wasm come inline, so bundles need nothing extra).
  * The wasm module is compiled once by `loadBloomHasher()`; `xxhash64` is
  * synchronous afterwards.
  */
 import xxhashWasm from 'xxhash-wasm';
+import { isWasmRefusal, wasmRefused } from '../../codecs/wasm-loading.js';
 
 type H64Raw = (input: Uint8Array, seed?: bigint) => bigint;
 
@@ -20,7 +22,7 @@ export function loadBloomHasher(): Promise<void> {
     },
     (e: unknown) => {
       loading = undefined; // let a later call retry
-      throw e;
+      throw isWasmRefusal(e) ? wasmRefused('bloom filters', e) : e;
     },
   );
   return loading;

@@ -1,0 +1,62 @@
+/**
+ * The app the browser test bundles, as a user's would be: it imports
+ * 'parquetry' and nothing else, and is bundled exactly as the README's
+ * browser section says. It exposes what the test drives through puppeteer.
+ */
+import { BufferSink, ParquetReader, canonicalRow, writeRecords, type CodecName } from 'parquetry';
+
+/** Canonical JSON rows of a Parquet file, as Node's `parquetry cat --json` prints them. */
+async function rows(bytes: Uint8Array): Promise<string[]> {
+  const reader = await ParquetReader.open(bytes);
+  const plan = reader.plan();
+  const out: string[] = [];
+  for await (const row of reader.rows()) out.push(canonicalRow(plan, row));
+  await reader.close();
+  return out;
+}
+
+async function fetched(url: string): Promise<Uint8Array> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+function base64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+async function written(codec: CodecName, records: unknown[], bloom: string[]): Promise<Uint8Array> {
+  const sink = new BufferSink();
+  await writeRecords(sink, records, { codec, bloomFilters: Object.fromEntries(bloom.map((c) => [c, true])) });
+  return sink.bytes();
+}
+
+async function failure(work: () => Promise<unknown>): Promise<{ name: string; message: string } | null> {
+  try {
+    await work();
+    return null;
+  } catch (e) {
+    return { name: e instanceof Error ? e.name : typeof e, message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+const api = {
+  /** The rows of the Parquet file at `url`. */
+  read: async (url: string) => rows(await fetched(url)),
+
+  /** Writes `records` with `codec` (and bloom filters on `bloom` columns), and returns the file and the rows read back from it here. */
+  async write(codec: CodecName, records: unknown[], bloom: string[] = []) {
+    const bytes = await written(codec, records, bloom);
+    return { file: base64(bytes), rows: await rows(bytes) };
+  },
+
+  /** How reading the file at `url` fails: the error's class and message, or null if it reads. */
+  readFailure: async (url: string) => failure(async () => rows(await fetched(url))),
+
+  /** How writing fails, or null if it works. */
+  writeFailure: async (codec: CodecName, records: unknown[], bloom: string[] = []) => failure(() => written(codec, records, bloom)),
+};
+
+(globalThis as { parquetry?: typeof api }).parquetry = api;

@@ -1,0 +1,235 @@
+/**
+ * Every codec in a real browser: the app in ./app.ts, bundled as the
+ * README's browser section says (esbuild, ESM, code splitting, no loader or
+ * copy step), served from 127.0.0.1 and driven in headless Chromium. It reads
+ * corpus files of every codec and writes and reads back files of every
+ * writable one, against what Node's reader gives; and a page whose
+ * Content-Security-Policy refuses WebAssembly gets a typed error saying what
+ * to do, not a hang.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { CODEC_NAMES, type CodecName } from '../../src/codecs/codec.js';
+import { BufferSink, canonicalRow, openParquet, writeRecords } from '../../src/node/index.js';
+
+const DATA = join('..', 'shared', 'corpus', 'parquet-testing', 'data');
+
+/** Corpus files by codec; the corpus has no BROTLI file small enough, so Node's zlib writes that one. */
+const CORPUS: Record<Exclude<CodecName, 'LZO' | 'BROTLI'>, string[]> = {
+  UNCOMPRESSED: ['byte_array_decimal.parquet', 'datapage_v1-uncompressed-checksum.parquet'],
+  SNAPPY: ['nulls.snappy.parquet', 'alltypes_plain.snappy.parquet', 'datapage_v2.snappy.parquet'],
+  GZIP: ['rle_boolean_encoding.parquet', 'concatenated_gzip_members.parquet'],
+  LZ4: ['hadoop_lz4_compressed.parquet', 'non_hadoop_lz4_compressed.parquet'],
+  LZ4_RAW: ['lz4_raw_compressed.parquet'],
+  ZSTD: ['byte_stream_split.zstd.parquet', 'delta_length_byte_array.parquet'],
+};
+const WRITABLE = CODEC_NAMES.filter((c) => c !== 'LZO');
+
+/** Enough rows of mixed types for every codec to find something to compress. */
+const records = Array.from({ length: 3000 }, (_, i) => ({
+  id: i,
+  name: `name ${i % 97}`,
+  score: i + 0.5,
+  tags: i % 5 === 0 ? [] : [`t${i % 3}`, `u${i % 7}`],
+  address: i % 11 === 0 ? null : { city: `city ${i % 13}`, zip: 10000 + i },
+}));
+
+async function nodeRows(bytes: Uint8Array): Promise<{ rows: string[]; codecs: Set<string>; blooms: string[] }> {
+  const reader = await openParquet(bytes);
+  const plan = reader.plan();
+  const rows: string[] = [];
+  for await (const row of reader.rows()) rows.push(canonicalRow(plan, row));
+  const chunks = reader.metadata.rowGroups.flatMap((g) => g.columns);
+  const codecs = new Set(chunks.map((c) => String(c.metaData?.codec)));
+  const blooms = chunks.filter((c) => c.metaData?.bloomFilterOffset !== undefined).map((c) => c.metaData!.pathInSchema.join('.'));
+  await reader.close();
+  return { rows, codecs, blooms };
+}
+
+async function nodeWrite(codec: CodecName): Promise<Uint8Array> {
+  const sink = new BufferSink();
+  await writeRecords(sink, records, { codec });
+  return sink.bytes();
+}
+
+function chromium(): string {
+  const which = spawnSync('which', ['chromium'], { encoding: 'utf8' });
+  const path = which.stdout?.trim();
+  if (which.status !== 0 || !path) {
+    throw new Error('this test needs Debian Chromium: apt-get install -y chromium (.ci/run installs it in CI)');
+  }
+  return path;
+}
+
+const files = new Map<string, Uint8Array>();
+let out: string;
+let metafile: Metafile;
+let server: Server;
+let origin: string;
+let browser: Browser;
+
+before(async () => {
+  const executablePath = chromium();
+  out = mkdtempSync(join(tmpdir(), 'parquetry-browser-'));
+  // The README's command, `esbuild app.js --bundle --format=esm --splitting
+  // --outdir=...`, through the API; the alias stands for `npm install
+  // parquetry`, pointing the import at this checkout's portable entry.
+  const app = join(import.meta.dirname, 'app.ts');
+  const alias = { parquetry: join(import.meta.dirname, '..', '..', 'src', 'index.ts') };
+  const result = await build({
+    entryPoints: [app],
+    bundle: true,
+    format: 'esm',
+    splitting: true,
+    outdir: out,
+    alias,
+    metafile: true,
+    logLevel: 'error',
+  });
+  metafile = result.metafile;
+
+  for (const name of Object.values(CORPUS).flat()) files.set(name, readFileSync(join(DATA, name)));
+  files.set('node.brotli.parquet', await nodeWrite('BROTLI'));
+
+  // The same app as a classic script, esbuild's default format, for the one codec that needs ESM.
+  await build({ entryPoints: [app], bundle: true, format: 'iife', outfile: join(out, 'app.iife.js'), alias, logLevel: 'error' });
+
+  const pages: Record<string, { script: string; headers?: Record<string, string> }> = {
+    '/': { script: 'type="module" src="/js/app.js"' },
+    // script-src without 'wasm-unsafe-eval': the page's own scripts run, WebAssembly may not compile.
+    '/csp': { script: 'type="module" src="/js/app.js"', headers: { 'Content-Security-Policy': "script-src 'self'" } },
+    '/iife': { script: 'src="/js/app.iife.js"' },
+  };
+  server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const [, dir, name = ''] = path.split('/');
+    const page = pages[path];
+    const file = dir === 'files' ? files.get(name) : undefined;
+    if (page) {
+      res.writeHead(200, { 'Content-Type': 'text/html', ...page.headers }).end(`<!doctype html><meta charset="utf-8"><script ${page.script}></script>`);
+    } else if (dir === 'js' && readdirSync(out).includes(name)) {
+      res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(readFileSync(join(out, name)));
+    } else if (file) {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(file);
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Root in CI: Chromium's sandbox needs an unprivileged user.
+  browser = await puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+  if (out) rmSync(out, { recursive: true, force: true });
+});
+
+/** What ./app.ts exposes on the page. */
+interface Api {
+  read(url: string): Promise<string[]>;
+  write(codec: CodecName, records: unknown[], bloom?: string[]): Promise<{ file: string; rows: string[] }>;
+  readFailure(url: string): Promise<{ name: string; message: string } | null>;
+  writeFailure(codec: CodecName, records: unknown[], bloom?: string[]): Promise<{ name: string; message: string } | null>;
+}
+
+async function open(path: string): Promise<Page> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(origin + path);
+  await page.waitForFunction(() => 'parquetry' in globalThis, { timeout: 30_000 }).catch((e: unknown) => {
+    throw new Error(`the bundle did not start: ${errors.join('; ') || String(e)}`);
+  });
+  return page;
+}
+
+function call<K extends keyof Api>(page: Page, method: K, ...args: Parameters<Api[K]>): Promise<Awaited<ReturnType<Api[K]>>> {
+  return page.evaluate(
+    (m, a) => ((globalThis as unknown as { parquetry: Record<string, (...x: unknown[]) => unknown> }).parquetry[m]!(...a)),
+    method,
+    args as unknown[],
+  ) as Promise<Awaited<ReturnType<Api[K]>>>;
+}
+
+test('the bundle loads no codec wasm until a file needs it', () => {
+  // Each dynamic import is an entry point of its own chunk too: the app's is
+  // the one from app.ts, and with it loads every chunk it imports statically.
+  const [name] = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint?.endsWith('test/browser/app.ts'))!;
+  const loaded = new Set([name]);
+  for (const chunk of loaded) {
+    for (const i of metafile.outputs[chunk]!.imports) if (i.kind === 'import-statement') loaded.add(i.path);
+  }
+  const inputs = [...loaded].flatMap((chunk) => Object.keys(metafile.outputs[chunk]!.inputs));
+  assert.ok(inputs.some((i) => i.endsWith('src/codecs/registry.ts')), `${name} holds the codec registry`);
+  const wasm = inputs.filter((i) => /src\/codecs\/wasm\/|hysnappy|zstd-wasm/.test(i));
+  assert.deepEqual(wasm, [], `the app's chunk ${name} holds codec wasm`);
+});
+
+test('reads corpus files of every codec as Node does', { timeout: 120_000 }, async () => {
+  const page = await open('/');
+  const byCodec: [CodecName, string[]][] = [...Object.entries(CORPUS) as [CodecName, string[]][], ['BROTLI', ['node.brotli.parquet']]];
+  for (const [codec, names] of byCodec) {
+    for (const name of names) {
+      const expected = await nodeRows(files.get(name)!);
+      assert.ok(expected.codecs.has(codec), `${name} uses ${[...expected.codecs].join(', ')}, not ${codec}`);
+      assert.ok(expected.rows.length > 0, `${name} has rows`);
+      assert.deepEqual(await call(page, 'read', `/files/${name}`), expected.rows, `${codec} ${name}`);
+    }
+  }
+  await page.close();
+});
+
+test('writes every writable codec, and the browser and Node read it back alike', { timeout: 120_000 }, async () => {
+  const page = await open('/');
+  // Rows as Node writes and reads them without compression: what every codec must give back.
+  const { rows: expected } = await nodeRows(await nodeWrite('UNCOMPRESSED'));
+  assert.equal(expected.length, records.length);
+  for (const codec of WRITABLE) {
+    const { file, rows } = await call(page, 'write', codec, records);
+    assert.deepEqual(rows, expected, `${codec} read back in the browser`);
+    const fromNode = await nodeRows(Buffer.from(file, 'base64'));
+    assert.deepEqual([...fromNode.codecs], [codec], `${codec}: the column chunks' codec`);
+    assert.deepEqual(fromNode.rows, expected, `${codec} read back by Node`);
+  }
+  // Bloom filters hash with xxHash in wasm too.
+  const { file } = await call(page, 'write', 'ZSTD', records, ['name']);
+  const withBloom = await nodeRows(Buffer.from(file, 'base64'));
+  assert.deepEqual(new Set(withBloom.blooms), new Set(['name']));
+  assert.deepEqual(withBloom.rows, expected);
+  await page.close();
+});
+
+test('a page that refuses WebAssembly gets a typed error naming the fix, at once', { timeout: 30_000 }, async () => {
+  const page = await open('/csp');
+  for (const [codec, name] of [['ZSTD', 'byte_stream_split.zstd.parquet'], ['BROTLI', 'node.brotli.parquet'], ['SNAPPY', 'nulls.snappy.parquet']] as const) {
+    const failure = await call(page, 'readFailure', `/files/${name}`);
+    assert.equal(failure?.name, 'UnsupportedError', `${codec}: ${JSON.stringify(failure)}`);
+    assert.match(failure.message, new RegExp(`^${codec} needs WebAssembly.*'wasm-unsafe-eval'.*registerCodec\\('${codec}'`), codec);
+  }
+  const bloom = await call(page, 'writeFailure', 'UNCOMPRESSED', records, ['name']);
+  assert.equal(bloom?.name, 'UnsupportedError', JSON.stringify(bloom));
+  assert.match(bloom.message, /^bloom filters need WebAssembly.*'wasm-unsafe-eval'/);
+  // Codecs in plain JavaScript still work there.
+  assert.equal(await call(page, 'readFailure', '/files/concatenated_gzip_members.parquet'), null);
+  await page.close();
+});
+
+test('a bundle that is not an ES module gets a typed error for ZSTD naming the fix; the other codecs work', { timeout: 60_000 }, async () => {
+  const page = await open('/iife');
+  const zstd = await call(page, 'writeFailure', 'ZSTD', records);
+  assert.equal(zstd?.name, 'UnsupportedError', JSON.stringify(zstd));
+  assert.match(zstd.message, /--format=esm/);
+  for (const codec of WRITABLE.filter((c) => c !== 'ZSTD')) assert.equal(await call(page, 'writeFailure', codec, records), null, codec);
+  await page.close();
+});
