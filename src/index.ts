@@ -16,7 +16,7 @@
  * const bytes = sink.bytes();
  * ```
  */
-export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, type ColumnBatch, type ColumnPath } from './parquet/reader.js';
+export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch, type ColumnPath } from './parquet/reader.js';
 export type { Filter, ComparisonOp } from './parquet/filter/expression.js';
 export type { PageIndexEntry } from './parquet/filter/indexes.js';
 export type { ColumnChunkData } from './parquet/column-chunk.js';
