@@ -19,6 +19,7 @@ import { ByteCursor } from '../bytes/cursor.js';
 import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, asParquetryError } from '../errors.js';
 import { bufferSource, checkedSource, type Source, type SourceLike } from '../io/source.js';
 import { hex } from '../schema/convert.js';
+import { checkEmptyRows } from '../shred/empty-rows.js';
 import { assembleRow, canonicalRowText, type ColumnRowData } from './assemble.js';
 import { trevniChecksum, trevniCodec } from './codecs.js';
 import { parseDescriptors, parseGrowing, parseHeader } from './metadata.js';
@@ -248,6 +249,7 @@ export class TrevniReader {
   /** Each row's data for the selected columns (which include every selected column's parent). */
   private async *rowData(selected: number[], from: number, to: number): AsyncGenerator<(ColumnRowData | undefined)[]> {
     if (from >= to) return;
+    if (selected.length === 0) checkEmptyRows(to - from, { file: this.source.name });
     const cursors = new Map<number, ColumnCursor>();
     for (const ci of selected) {
       const cur = new ColumnCursor(this, this.columns[ci]!, await this.blockList(ci));

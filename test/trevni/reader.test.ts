@@ -3,14 +3,17 @@
  * and bad input (truncated, mutated, inconsistent) ending in typed errors.
  */
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { ByteWriter } from '../../src/bytes/writer.js';
-import { ChecksumError, CorruptFileError, InvalidArgumentError, ParquetryError, UnsupportedError } from '../../src/errors.js';
+import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, UnsupportedError } from '../../src/errors.js';
 import { BufferSink } from '../../src/io/sink.js';
 import { writeMetadata } from '../../src/trevni/metadata.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
 import type { MetaEntry, TrevniValue } from '../../src/trevni/types.js';
 import { TrevniWriter } from '../../src/trevni/writer.js';
+import { MAX_EMPTY_ROWS } from '../../src/shred/empty-rows.js';
+import { readInChild } from '../reader/read-in-child.js';
 import { corpusBytes, trvFiles } from './corpus-util.js';
 
 async function allRows(r: TrevniReader): Promise<string[]> {
@@ -230,6 +233,42 @@ test('bad magic, short files and bad counts are CorruptFileErrors', async () => 
   await bad(patch(0xe0, [0xff, 0xff]), /needs|remain|varint/);
   const s = await TrevniReader.open(patch(0xf2, [0xfe, 0xff, 0xff, 0x0f]));
   await assert.rejects(s.readColumn('s'), (e: unknown) => e instanceof CorruptFileError && e.context.column === 's');
+});
+
+/** A Trevni file of `rows` rows and no column: magic, row count, column count 0, no metadata. */
+function zeroColumns(rows: number): Uint8Array {
+  const w = new ByteWriter();
+  w.bytes(new Uint8Array([0x54, 0x72, 0x76, 0x02]));
+  w.i64le(BigInt(rows));
+  w.i32le(0);
+  w.bytes(new Uint8Array([0]));
+  return w.finish().slice();
+}
+
+test('rows with no column data: yielded up to MAX_EMPTY_ROWS, beyond that one LimitError before the first row', async () => {
+  // The fuzz campaign's 22 hangs: zero columns and a row count of up to 2^53 in 17 bytes. Read in a child process: they never ended.
+  const FUZZ = '../shared/fuzz';
+  for (const f of ['repro/hang-trevni-zero-columns.trv', 'repro/hang-05798242ba.trv', 'repro/hang-249a7ce1bc.trv', 'repro/hang-5993665363.trv', 'repro/hang-d58f44d9e8.trv', 'hostile/trv-zero-columns-2p53-rows.trv']) {
+    const all = readInChild(`${FUZZ}/${f}`);
+    assert.deepEqual([all.result, all.error, all.rows], ['typed', 'LimitError', 0], `${f}: ${JSON.stringify(all)}`);
+    const some: string[] = [];
+    for await (const line of (await TrevniReader.open(readFileSync(`${FUZZ}/${f}`))).canonicalRows({ limit: 3 })) some.push(line);
+    assert.deepEqual(some, ['{}', '{}', '{}'], f);
+  }
+  const drain = async (r: TrevniReader, options = {}) => {
+    let n = 0;
+    for await (const row of r.rows(options)) n += Object.keys(row).length === 0 ? 1 : NaN;
+    return n;
+  };
+  assert.equal(await drain(await TrevniReader.open(zeroColumns(5))), 5);
+  assert.equal(await drain(await TrevniReader.open(zeroColumns(MAX_EMPTY_ROWS))), MAX_EMPTY_ROWS);
+  const over = await TrevniReader.open(zeroColumns(MAX_EMPTY_ROWS + 1));
+  assert.equal(over.rowCount, MAX_EMPTY_ROWS + 1);
+  await assert.rejects(drain(over), LimitError);
+  assert.equal(await drain(over, { from: 1 }), MAX_EMPTY_ROWS);
+  // The same rule for a projection onto no column of a file that has some.
+  const tiny = await TrevniReader.open(corpusBytes('tiny.trv'));
+  assert.equal(await drain(tiny, { columns: [] }), tiny.rowCount);
 });
 
 test('a null-typed array column with absurd lengths ends in a LimitError, not an allocation', async () => {
