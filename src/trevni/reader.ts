@@ -31,8 +31,19 @@ export type TrevniInput = Source | SourceLike | Uint8Array | ArrayBuffer;
 /** Most rows readColumn materializes; larger columns are read with rows(). */
 const MAX_COLUMN_ROWS = 1 << 27;
 
-/** Most values a null-typed column may hold in one row (nothing bounds them but memory). */
+/**
+ * A null takes no bytes, so a null-typed array column's lengths claim values
+ * nothing in its block backs (one varint of a 0/1 run claims 2^31). When the
+ * column has a child that is neither null-typed nor an array, every element
+ * costs that child at least one bit, checked against the child's block
+ * before anything is allocated; a row is then only capped for memory
+ * (MAX_NULLS_PER_ROW). Without such a child (array<null>, arrays of optional
+ * values or of records of arrays), a block yields at most one null value per
+ * row, UNBACKED_NULLS_PER_BYTE per byte of its data, and UNBACKED_NULLS more.
+ */
 const MAX_NULLS_PER_ROW = 1 << 24;
+const UNBACKED_NULLS = 1 << 16;
+const UNBACKED_NULLS_PER_BYTE = 1024;
 
 export interface TrevniOpenOptions {
   /** Verify each block's stored checksum (default true); false reads damaged or quirky files anyway. */
@@ -350,12 +361,18 @@ class ColumnCursor {
   private end = 0;
   private row = 0;
   private vr: ValueReader | null = null;
+  /** For a null-typed array column no child backs: null values the loaded block may still yield (else Infinity). */
+  private unbackedLeft = Infinity;
+  private readonly unbacked: boolean;
 
   constructor(
     private readonly reader: TrevniReader,
     readonly col: TrevniColumn,
     private readonly blocks: readonly TrevniBlock[],
-  ) {}
+  ) {
+    const backer = (k: number) => reader.columns[k]!.type !== 'null' && !reader.columns[k]!.array;
+    this.unbacked = col.type === 'null' && col.array && !col.children.some(backer);
+  }
 
   /** True when the loaded block holds `row` and the cursor stands at it. */
   ready(row: number): boolean {
@@ -384,6 +401,7 @@ class ColumnCursor {
     this.vr = new ValueReader(new ByteCursor(data, 0, data.length, this.col.codec === 'null' ? b.offset : 0));
     this.row = b.firstRow;
     this.end = b.firstRow + b.rowCount;
+    if (this.unbacked) this.unbackedLeft = b.rowCount + UNBACKED_NULLS_PER_BYTE * data.length + UNBACKED_NULLS;
   }
 
   /** Stands at `row`, skipping the rows before it in its block. */
@@ -407,9 +425,26 @@ class ColumnCursor {
   /** `l` is a new length, `total` the row's values with it. */
   private checkLength(l: number, total: number): void {
     if (this.col.type === 'null') {
-      if (total > MAX_NULLS_PER_ROW) throw new LimitError(`a row holds more than ${MAX_NULLS_PER_ROW} null values`);
+      if (total > MAX_NULLS_PER_ROW) throw this.tooManyNulls(`more than ${MAX_NULLS_PER_ROW} null values`);
+      this.unbackedLeft -= l;
+      if (this.unbackedLeft < 0) {
+        const block = this.blocks[this.block]!;
+        throw this.tooManyNulls(`null values past the ${block.rowCount} + ${UNBACKED_NULLS_PER_BYTE} x ${block.uncompressedSize} + ${UNBACKED_NULLS} its block backs (no child column takes a bit per value)`);
+      }
     } else if (l > this.vr!.remaining * 8) {
       throw new CorruptFileError(`array length ${l} exceeds the values left in the block`, { offset: this.vr!.cur.fileOffset });
+    }
+  }
+
+  private tooManyNulls(what: string): LimitError {
+    return new LimitError(`row ${this.row} (block ${this.block}) holds ${what}`, { column: this.col.name, offset: this.vr!.cur.fileOffset });
+  }
+
+  /** Values that each take at least a bit: `slots` of them (one per parent value) must fit in what the block has left. */
+  private checkBacked(slots: number): void {
+    const bits = (this.vr!.remaining + 1) * 8;
+    if (slots > (this.col.type === 'boolean' ? bits : this.vr!.remaining)) {
+      throw new CorruptFileError(`row ${this.row} (block ${this.block}) needs ${slots} values for its parent's values, more than the block's bytes left hold`, { column: this.col.name, offset: this.vr!.cur.fileOffset });
     }
   }
 
@@ -420,9 +455,11 @@ class ColumnCursor {
     try {
       let data: ColumnRowData;
       if (!this.col.array) {
-        if (type === 'null' && slots > MAX_NULLS_PER_ROW) throw new LimitError(`a row holds more than ${MAX_NULLS_PER_ROW} null values`);
+        // A null child has one value per parent value, which its parent's checks have bounded.
+        if (type !== 'null') this.checkBacked(slots);
         const values: TrevniValue[] = new Array(slots);
-        for (let i = 0; i < slots; i++) values[i] = vr.value(type);
+        if (type === 'null') values.fill(null);
+        else for (let i = 0; i < slots; i++) values[i] = vr.value(type);
         data = { values, lengths: null };
       } else {
         const values: TrevniValue[] = [];
@@ -431,7 +468,11 @@ class ColumnCursor {
           const l = vr.length();
           this.checkLength(l, l + values.length);
           lengths[s] = l;
-          for (let i = 0; i < l; i++) values.push(vr.value(type));
+          if (type === 'null') {
+            const n = values.length;
+            values.length = n + l;
+            values.fill(null, n);
+          } else for (let i = 0; i < l; i++) values.push(vr.value(type));
         }
         data = { values, lengths };
       }

@@ -293,6 +293,49 @@ test('a null-typed array column with absurd lengths ends in a LimitError, not an
   await assert.rejects(r.readColumn('q'), (e: unknown) => e instanceof ParquetryError && e.code === 'LIMIT');
 });
 
+test('null values no byte backs are bounded by the block: one per row, 1,024 per byte, 65,536 more', async () => {
+  // 200 rows of 2^24 nulls in 887 bytes: ~1 GiB and no end after 60 s; a length set to 2^24 in avro_unions: 909 MiB.
+  const FUZZ = '../shared/fuzz';
+  for (const [f, column] of [['repro/hang-trevni-null-array-bomb.trv', 'n'], ['hostile/trv-null-array-bomb.trv', 'n'], ['repro/mem-trevni-null-array-7k.trv', 'arr_of_opt[]']] as const) {
+    const all = readInChild(`${FUZZ}/${f}`);
+    assert.deepEqual([all.result, all.error, all.context?.column], ['typed', 'LimitError', column], `${f}: ${JSON.stringify(all)}`);
+    assert.match(all.message!, /row \d+ \(block 0\)/);
+    assert.ok(typeof all.context?.offset === 'number', f);
+    assert.ok(all.maxRss! < 512 * 2 ** 20, `${f}: ${all.maxRss} bytes of RSS`);
+  }
+  assert.equal(readInChild(`${FUZZ}/hostile/trv-array-len-2g.trv`).error, 'CorruptFileError');
+
+  // One row, its length one varint of 3 bytes: 1 + 1024 x 3 + 65536 values are backed, one more is not.
+  const oneRow = async (n: number) => {
+    const sink = new BufferSink();
+    const w = await TrevniWriter.open(sink, { columns: [{ name: 'n', type: 'null', array: true }] });
+    await w.writeRow([new Array<null>(n).fill(null)]);
+    await w.close();
+    const r = await TrevniReader.open(sink.bytes().slice());
+    assert.equal((await r.blocks('n'))[0]!.uncompressedSize, 3);
+    const lengths: number[] = [];
+    for await (const row of r.rows()) lengths.push((row.n as unknown[]).length);
+    return lengths;
+  };
+  const backed = 1 + 1024 * 3 + 65536;
+  assert.deepEqual(await oneRow(backed), [backed]);
+  await assert.rejects(oneRow(backed + 1), (e) => e instanceof LimitError && e.context.column === 'n');
+
+  // A child that takes a bit per value backs its parent's values: a claim the child's block cannot hold is found before its values are allocated.
+  const sink = new BufferSink();
+  const w = await TrevniWriter.open(sink, { columns: [{ name: 'p', type: 'null', array: true }, { name: 'x', type: 'int', parent: 'p' }] });
+  await w.writeRow([new Array<null>(8192).fill(null), new Array<number>(8192).fill(1)]);
+  await w.close();
+  const bytes = sink.bytes().slice();
+  const block = (await (await TrevniReader.open(bytes)).blocks('p'))[0]!;
+  assert.deepEqual([...bytes.subarray(block.offset, block.offset + 3)], [0x80, 0x80, 0x01]); // zig-zag varint of 8192
+  bytes.set([0xfe, 0xff, 0x7f], block.offset); // of 2^20 - 1, as wide
+  await assert.rejects(
+    (async () => { for await (const _ of (await TrevniReader.open(bytes)).rows()) void _; })(),
+    (e) => e instanceof CorruptFileError && e.context.column === 'x' && /needs 1048575 values/.test(e.message),
+  );
+});
+
 /** A small deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {
   return () => {
