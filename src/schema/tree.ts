@@ -82,7 +82,16 @@ export function buildSchema(elements: readonly SchemaElementLike[]): Schema {
         throw new CorruptFileError(`schema element "${el.name}" claims ${n} children but only ${elements.length - next} elements follow`);
       }
       const children: SchemaNode[] = [];
-      for (let i = 0; i < n; i++) children.push(build(path, defLevel, repLevel, depth + 1, false));
+      const names = new Set<string>();
+      for (let i = 0; i < n; i++) {
+        const child = build(path, defLevel, repLevel, depth + 1, false);
+        // Rows are keyed by name and columns found by path: a second sibling of the same name could only shadow the first.
+        if (names.has(child.name)) {
+          throw new CorruptFileError(`${isRoot ? 'the schema has' : `group "${path.join('.')}" has`} two fields named "${child.name}"`, { column: child.path.join('.') });
+        }
+        names.add(child.name);
+        children.push(child);
+      }
       return { isLeaf: false, name: el.name, path, repetition, defLevel, repLevel, element: el, kind: resolveGroupKind(el.logicalType, el.convertedType), children };
     }
     if (!PHYSICAL.has(el.type)) throw new CorruptFileError(`schema element "${path.join('.')}" has unknown physical type ${el.type}`);

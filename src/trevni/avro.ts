@@ -80,6 +80,10 @@ export function parseAvroSchema(input: string | unknown): AvroSchema {
     if (Array.isArray(s)) {
       const branches = s.map((b) => walk(b, ns, depth + 1));
       if (branches.some((b) => b.type === 'union')) throw bad('a union cannot hold a union');
+      // Each branch is its column (named by the branch): two of one name would read one column twice.
+      const names = branches.map(branchName);
+      const twice = names.find((n, i) => names.indexOf(n) !== i);
+      if (twice !== undefined) throw bad(`a union holds ${twice} twice`);
       return { type: 'union', branches };
     }
     if (s === null || typeof s !== 'object') throw bad(`unexpected ${JSON.stringify(s)}`);
@@ -107,9 +111,13 @@ export function parseAvroSchema(input: string | unknown): AvroSchema {
         } else {
           if (!Array.isArray(o.fields)) throw bad(`record ${name} needs fields`);
           inProgress.add(name);
+          const seen = new Set<string>();
           const fields = o.fields.map((f: unknown) => {
             const fo = f as Record<string, unknown>;
             if (typeof fo?.name !== 'string') throw bad(`a field of ${name} has no name`);
+            // A record is an object keyed by field name, and each field is its column: a second field of one name could only shadow the first.
+            if (seen.has(fo.name)) throw bad(`record ${name} has two fields named ${JSON.stringify(fo.name)}`);
+            seen.add(fo.name);
             return { name: fo.name, type: walk(fo.type, inner, depth + 1) };
           });
           inProgress.delete(name);

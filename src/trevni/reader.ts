@@ -16,7 +16,7 @@
  * stretch).
  */
 import { ByteCursor } from '../bytes/cursor.js';
-import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, asParquetryError } from '../errors.js';
+import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, UnsupportedError, asParquetryError } from '../errors.js';
 import { bufferSource, checkedSource, type Source, type SourceLike } from '../io/source.js';
 import { hex } from '../schema/convert.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
@@ -166,12 +166,14 @@ export class TrevniReader {
   /** Rows as objects keyed by root column names (see CANONICAL.md's Trevni rules for the shape). */
   async *rows(options: TrevniRowsOptions = {}): AsyncGenerator<Record<string, unknown>> {
     const { selected, roots, from, to } = this.plan(options);
+    this.checkKeys(selected);
     for await (const data of this.rowData(selected, from, to)) yield assembleRow(this.columns, data, roots);
   }
 
   /** Rows as canonical JSON lines (no trailing newline). */
   async *canonicalRows(options: TrevniRowsOptions = {}): AsyncGenerator<string> {
     const { selected, roots, from, to } = this.plan(options);
+    this.checkKeys(selected);
     for await (const data of this.rowData(selected, from, to)) yield canonicalRowText(this.columns, data, roots);
   }
 
@@ -255,6 +257,20 @@ export class TrevniReader {
     };
     for (const r of roots) add(r);
     return { selected: [...keep].sort((a, b) => a - b), roots, from, to };
+  }
+
+  /**
+   * Column names are unique, but the elements of a typed array column hold
+   * their own value as `$value` beside their children's: a child of that
+   * name would make two keys of one name in a row, and one value would be lost.
+   */
+  private checkKeys(selected: readonly number[]): void {
+    for (const ci of selected) {
+      const c = this.columns[ci]!;
+      if (c.name === '$value' && c.parentIndex >= 0 && this.columns[c.parentIndex]!.type !== 'null') {
+        throw new UnsupportedError(`column $value is a child of ${this.columns[c.parentIndex]!.name}, whose elements keep their own value under that key in rows: read it with readColumn`, { column: c.name, file: this.source.name });
+      }
+    }
   }
 
   /** Each row's data for the selected columns (which include every selected column's parent). */

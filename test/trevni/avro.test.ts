@@ -216,3 +216,24 @@ test("a file's own avro.schema that is malformed, too deep or at odds with the c
   const proto = await drain(await TrevniReader.open(readFileSync(join(FUZZ, 'hostile/trv-avro-proto-fields.trv'))));
   assert.ok(proto.length > 0 && proto.every((r) => Object.getPrototypeOf(r) === Object.prototype && Object.keys(r as object).includes('__proto__')));
 });
+
+test('Avro records with two fields of one name, unions with two branches of one name: refused (each is a column, read twice)', async () => {
+  const dupFields = { type: 'record', name: 'R', fields: [{ name: 'a', type: 'int' }, { name: 'a', type: 'string' }] };
+  assert.throws(() => parseAvroSchema(dupFields), (e) => e instanceof InvalidArgumentError && /record R has two fields named "a"/.test(e.message));
+  assert.throws(() => parseAvroSchema({ type: 'record', name: 'R', fields: [{ name: 'u', type: ['null', 'int', 'int'] }] }), (e) => e instanceof InvalidArgumentError && /int twice/.test(e.message));
+  assert.throws(() => parseAvroSchema(['null', { type: 'array', items: 'int' }, { type: 'array', items: 'string' }]), /array twice/);
+  // Named types of different names in one union are fine (Avro allows them).
+  assert.equal(avroColumns(parseAvroSchema(['null', { type: 'fixed', name: 'A', size: 1 }, { type: 'fixed', name: 'B', size: 1 }])).length, 2);
+  await assert.rejects(AvroTrevniWriter.open(new BufferSink(), dupFields), InvalidArgumentError);
+  // In a file: the stored schema is corrupt. Columns a and b, the stored schema reads column a twice.
+  const sink = new BufferSink();
+  const w = await AvroTrevniWriter.open(sink, { type: 'record', name: 'R', fields: [{ name: 'a', type: 'int' }, { name: 'b', type: 'int' }] }, {
+    schemaText: JSON.stringify({ type: 'record', name: 'R', fields: [{ name: 'a', type: 'int' }, { name: 'a', type: 'int' }] }),
+  });
+  await w.write({ a: 1, b: 2 });
+  await w.close();
+  const read = async () => {
+    for await (const _ of readAvro(await TrevniReader.open(sink.bytes()))) void _;
+  };
+  await assert.rejects(read(), (e) => e instanceof CorruptFileError && /avro\.schema metadata: .*two fields named "a"/.test(e.message));
+});

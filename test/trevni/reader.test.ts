@@ -336,6 +336,25 @@ test('null values no byte backs are bounded by the block: one per row, 1,024 per
   );
 });
 
+test('a child column named $value under a typed array column: rows refuse it (two keys of one name), readColumn reads it', async () => {
+  const file = async (parentType: 'int' | 'null') => {
+    const sink = new BufferSink();
+    const w = await TrevniWriter.open(sink, { columns: [{ name: 'p', type: parentType, array: true }, { name: '$value', type: 'string', parent: 'p' }] });
+    await w.writeColumnData([{ values: parentType === 'int' ? [1, 2] : [null, null], lengths: [2] }, { values: ['x', 'y'], lengths: null }]);
+    await w.close();
+    return TrevniReader.open(sink.bytes().slice());
+  };
+  const typed = await file('int');
+  const drain = async (it: AsyncIterable<unknown>) => {
+    for await (const _ of it) void _;
+  };
+  await assert.rejects(drain(typed.rows()), (e) => e instanceof UnsupportedError && e.context.column === '$value');
+  await assert.rejects(drain(typed.canonicalRows()), UnsupportedError);
+  assert.deepEqual(await typed.readColumn('$value'), [['x', 'y']]);
+  // Elements of a null-typed column have no value of their own: no clash.
+  assert.deepEqual(await allRows(await file('null')), ['{"p":[{"$value":"x"},{"$value":"y"}]}']);
+});
+
 /** A small deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {
   return () => {
