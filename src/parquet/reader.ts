@@ -4,6 +4,7 @@ import { bufferSource, checkedSource, httpSource, type Source, type SourceLike }
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, leavesOf, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
+import { checkEmptyRows } from '../shred/empty-rows.js';
 import { planRecord, type RecordPlan } from '../shred/plan.js';
 import { decodeColumnChunk, type ColumnChunkData } from './column-chunk.js';
 import { readFooter } from './footer.js';
@@ -203,7 +204,12 @@ export class ParquetReader {
       yield* this.filteredBatches(plan, this.bindFilter(options.filter), options, batchSize, skip, left);
       return;
     }
-    for (const rg of this.rowGroupIndexes(options.rowGroups)) {
+    const groups = this.rowGroupIndexes(options.rowGroups);
+    if (plan.leaves.length === 0) {
+      const claimed = groups.reduce((n, rg) => n + this.metadata.rowGroups[rg]!.numRows, 0);
+      checkEmptyRows(Math.min(left, Math.max(0, claimed - skip)), { file: this.source.name });
+    }
+    for (const rg of groups) {
       if (left <= 0) return;
       const n = this.metadata.rowGroups[rg]!.numRows;
       if (skip >= n) {

@@ -54,7 +54,8 @@ export interface Schema {
 }
 
 const PHYSICAL = new Set<string>(['BOOLEAN', 'INT32', 'INT64', 'INT96', 'FLOAT', 'DOUBLE', 'BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY']);
-const MAX_DEPTH = 200;
+/** Deepest schema nesting read (Parquet schema trees, Avro schemas in Trevni files): deeper would only exhaust the stack. */
+export const MAX_SCHEMA_DEPTH = 200;
 
 /**
  * Builds the schema tree from the flattened, depth-first SchemaElement list of
@@ -66,7 +67,7 @@ export function buildSchema(elements: readonly SchemaElementLike[]): Schema {
   const leaves: LeafNode[] = [];
 
   function build(parentPath: string[], parentDef: number, parentRep: number, depth: number, isRoot: boolean): SchemaNode {
-    if (depth > MAX_DEPTH) throw new CorruptFileError(`schema nests deeper than ${MAX_DEPTH} levels`);
+    if (depth > MAX_SCHEMA_DEPTH) throw new CorruptFileError(`schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
     // A group's child count was checked against the elements left, but nested groups may have used them up.
     if (next >= elements.length) throw new CorruptFileError(`schema ends inside group "${parentPath.join('.')}": its children claim more elements than the list holds`);
     const el = elements[next++]!;
@@ -81,7 +82,16 @@ export function buildSchema(elements: readonly SchemaElementLike[]): Schema {
         throw new CorruptFileError(`schema element "${el.name}" claims ${n} children but only ${elements.length - next} elements follow`);
       }
       const children: SchemaNode[] = [];
-      for (let i = 0; i < n; i++) children.push(build(path, defLevel, repLevel, depth + 1, false));
+      const names = new Set<string>();
+      for (let i = 0; i < n; i++) {
+        const child = build(path, defLevel, repLevel, depth + 1, false);
+        // Rows are keyed by name and columns found by path: a second sibling of the same name could only shadow the first.
+        if (names.has(child.name)) {
+          throw new CorruptFileError(`${isRoot ? 'the schema has' : `group "${path.join('.')}" has`} two fields named "${child.name}"`, { column: child.path.join('.') });
+        }
+        names.add(child.name);
+        children.push(child);
+      }
       return { isLeaf: false, name: el.name, path, repetition, defLevel, repLevel, element: el, kind: resolveGroupKind(el.logicalType, el.convertedType), children };
     }
     if (!PHYSICAL.has(el.type)) throw new CorruptFileError(`schema element "${path.join('.')}" has unknown physical type ${el.type}`);

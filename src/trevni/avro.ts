@@ -24,8 +24,9 @@
  * tagged `{ branch: value }` as in Avro's JSON encoding (the writer also
  * takes the bare value for a union with one non-null branch).
  */
-import { InvalidArgumentError, UnsupportedError } from '../errors.js';
+import { CorruptFileError, InvalidArgumentError, UnsupportedError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
+import { MAX_SCHEMA_DEPTH } from '../schema/tree.js';
 import type { ColumnRowData } from './assemble.js';
 import type { TrevniReader, TrevniRowsOptions } from './reader.js';
 import { KEY, metaGet, textBytes, type MetaEntry, type TrevniType, type TrevniValue } from './types.js';
@@ -44,7 +45,12 @@ const PRIMITIVES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double',
 
 export const AVRO_SCHEMA_KEY = 'avro.schema';
 
-/** Parses an Avro schema (JSON text or its parsed value); named types get their full names. Recursive schemas are refused, as trevni-avro does. */
+/**
+ * Parses an Avro schema (JSON text or its parsed value); named types get
+ * their full names. Recursive schemas are refused, as trevni-avro does, and
+ * so is nesting deeper than a Parquet schema may go (every later walk over
+ * the schema recurses).
+ */
 export function parseAvroSchema(input: string | unknown): AvroSchema {
   let json: unknown = input;
   if (typeof input === 'string') {
@@ -61,7 +67,8 @@ export function parseAvroSchema(input: string | unknown): AvroSchema {
     if (typeof name !== 'string' || name === '') throw bad('a named type needs a name');
     return name.includes('.') || !ns ? name : `${ns}.${name}`;
   };
-  const walk = (s: unknown, ns: string | undefined): AvroSchema => {
+  const walk = (s: unknown, ns: string | undefined, depth: number): AvroSchema => {
+    if (depth > MAX_SCHEMA_DEPTH) throw bad(`it nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
     if (typeof s === 'string') {
       if (PRIMITIVES.has(s)) return { type: s } as AvroSchema;
       // As Avro's Java parser: the name in the current namespace first, then in the null namespace.
@@ -71,8 +78,12 @@ export function parseAvroSchema(input: string | unknown): AvroSchema {
       throw bad(`unknown type ${JSON.stringify(s)}`);
     }
     if (Array.isArray(s)) {
-      const branches = s.map((b) => walk(b, ns));
+      const branches = s.map((b) => walk(b, ns, depth + 1));
       if (branches.some((b) => b.type === 'union')) throw bad('a union cannot hold a union');
+      // Each branch is its column (named by the branch): two of one name would read one column twice.
+      const names = branches.map(branchName);
+      const twice = names.find((n, i) => names.indexOf(n) !== i);
+      if (twice !== undefined) throw bad(`a union holds ${twice} twice`);
       return { type: 'union', branches };
     }
     if (s === null || typeof s !== 'object') throw bad(`unexpected ${JSON.stringify(s)}`);
@@ -80,8 +91,8 @@ export function parseAvroSchema(input: string | unknown): AvroSchema {
     const t = o.type;
     if (typeof t === 'string' && PRIMITIVES.has(t)) return { type: t } as AvroSchema;
     switch (t) {
-      case 'array': return { type: 'array', items: walk(o.items, ns) };
-      case 'map': return { type: 'map', values: walk(o.values, ns) };
+      case 'array': return { type: 'array', items: walk(o.items, ns, depth + 1) };
+      case 'map': return { type: 'map', values: walk(o.values, ns, depth + 1) };
       case 'record':
       case 'error':
       case 'enum':
@@ -100,10 +111,14 @@ export function parseAvroSchema(input: string | unknown): AvroSchema {
         } else {
           if (!Array.isArray(o.fields)) throw bad(`record ${name} needs fields`);
           inProgress.add(name);
+          const seen = new Set<string>();
           const fields = o.fields.map((f: unknown) => {
             const fo = f as Record<string, unknown>;
             if (typeof fo?.name !== 'string') throw bad(`a field of ${name} has no name`);
-            return { name: fo.name, type: walk(fo.type, inner) };
+            // A record is an object keyed by field name, and each field is its column: a second field of one name could only shadow the first.
+            if (seen.has(fo.name)) throw bad(`record ${name} has two fields named ${JSON.stringify(fo.name)}`);
+            seen.add(fo.name);
+            return { name: fo.name, type: walk(fo.type, inner, depth + 1) };
           });
           inProgress.delete(name);
           out = { type: 'record', name, fields };
@@ -112,9 +127,9 @@ export function parseAvroSchema(input: string | unknown): AvroSchema {
         return out;
       }
     }
-    return walk(t, ns);
+    return walk(t, ns, depth + 1);
   };
-  return walk(json, undefined);
+  return walk(json, undefined, 0);
 }
 
 function isSimple(s: AvroSchema): boolean {
@@ -190,22 +205,27 @@ export function avroColumns(schema: AvroSchema): TrevniColumnSpec[] {
 /** Reads rows of a trevni-avro file as Avro values (see the module comment for the forms). */
 export async function* readAvro(reader: TrevniReader, options: TrevniRowsOptions & { schema?: AvroSchema | string } = {}): AsyncGenerator<unknown> {
   let schema: AvroSchema;
-  if (options.schema !== undefined) schema = typeof options.schema === 'string' ? parseAvroSchema(options.schema) : options.schema;
+  const given = options.schema;
+  if (given !== undefined) schema = typeof given === 'string' ? parseAvroSchema(given) : given;
   else {
     const text = metaGet(reader.metadata, AVRO_SCHEMA_KEY);
     if (!text) throw new InvalidArgumentError('the file has no avro.schema metadata; pass a schema');
-    schema = parseAvroSchema(new TextDecoder().decode(text));
+    schema = fromFile(reader, () => parseAvroSchema(new TextDecoder().decode(text)));
   }
   // Check every column the schema needs exists with the right shape before reading.
   const index = new Map<string, number>();
-  for (const spec of avroColumns(schema)) {
-    const c = reader.column(spec.name);
-    const array = spec.metadata!.some((m) => m.key === KEY.array);
-    if (c.type !== spec.type || c.array !== array) {
-      throw new InvalidArgumentError(`column ${spec.name} is ${c.array ? 'an array of ' : ''}${c.type}, the schema needs ${array ? 'an array of ' : ''}${spec.type}`);
+  const check = () => {
+    for (const spec of avroColumns(schema)) {
+      const c = reader.column(spec.name);
+      const array = spec.metadata!.some((m) => m.key === KEY.array);
+      if (c.type !== spec.type || c.array !== array) {
+        throw new InvalidArgumentError(`column ${spec.name} is ${c.array ? 'an array of ' : ''}${c.type}, the schema needs ${array ? 'an array of ' : ''}${spec.type}`);
+      }
+      index.set(spec.name, c.index);
     }
-    index.set(spec.name, c.index);
-  }
+  };
+  if (given !== undefined) check();
+  else fromFile(reader, check);
   const roots = [...new Set([...index.values()].map((ci) => {
     let c = reader.columns[ci]!;
     while (c.parentIndex >= 0) c = reader.columns[c.parentIndex]!;
@@ -230,10 +250,15 @@ export async function* readAvro(reader: TrevniReader, options: TrevniRowsOptions
       const { d, p } = at(name);
       return d.lengths![p.l++]!;
     };
-    const simple = (s: AvroSchema, v: TrevniValue): unknown => {
+    const simple = (s: AvroSchema, column: string): unknown => {
+      const v = value(column);
       if (s.type === 'enum') {
         const sym = s.symbols[v as number];
-        if (sym === undefined) throw new InvalidArgumentError(`enum ${s.name} has no symbol ${v}`);
+        if (sym === undefined) {
+          const detail = `enum ${s.name} has no symbol ${v}`;
+          // With the file's own schema the ordinal contradicts the file; with the caller's, the schema does not fit.
+          throw given === undefined ? new CorruptFileError(detail, { column, file: reader.source.name }) : new InvalidArgumentError(detail, { column });
+        }
         return sym;
       }
       return v;
@@ -249,7 +274,7 @@ export async function* readAvro(reader: TrevniReader, options: TrevniRowsOptions
           const name = `${path}[]`;
           const n = length(name);
           const out: unknown[] = [];
-          for (let i = 0; i < n; i++) out.push(isSimple(s.items) ? simple(s.items, value(name)) : read(s.items, name));
+          for (let i = 0; i < n; i++) out.push(isSimple(s.items) ? simple(s.items, name) : read(s.items, name));
           return out;
         }
         case 'map': {
@@ -269,16 +294,26 @@ export async function* readAvro(reader: TrevniReader, options: TrevniRowsOptions
             const name = join(path, '/', branchName(b));
             const n = length(name);
             if (n === 0) continue;
-            const v = isSimple(b) ? simple(b, value(name)) : read(b, name);
+            const v = isSimple(b) ? simple(b, name) : read(b, name);
             result = { [branchName(b)]: v };
           }
           return result;
         }
         default:
-          return simple(s, value(path === '' ? branchName(s) : path));
+          return simple(s, path === '' ? branchName(s) : path);
       }
     };
     yield read(schema, '');
+  }
+}
+
+/** Runs a check of the file's own schema: what is wrong with it is wrong with the file, not with the call. */
+function fromFile<T>(reader: TrevniReader, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof InvalidArgumentError) throw new CorruptFileError(`${AVRO_SCHEMA_KEY} metadata: ${e.detail}`, { file: reader.source.name }, { cause: e });
+    throw e;
   }
 }
 

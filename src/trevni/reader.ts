@@ -16,9 +16,10 @@
  * stretch).
  */
 import { ByteCursor } from '../bytes/cursor.js';
-import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, asParquetryError } from '../errors.js';
+import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, UnsupportedError, asParquetryError } from '../errors.js';
 import { bufferSource, checkedSource, type Source, type SourceLike } from '../io/source.js';
 import { hex } from '../schema/convert.js';
+import { checkEmptyRows } from '../shred/empty-rows.js';
 import { assembleRow, canonicalRowText, type ColumnRowData } from './assemble.js';
 import { trevniChecksum, trevniCodec } from './codecs.js';
 import { parseDescriptors, parseGrowing, parseHeader } from './metadata.js';
@@ -30,8 +31,19 @@ export type TrevniInput = Source | SourceLike | Uint8Array | ArrayBuffer;
 /** Most rows readColumn materializes; larger columns are read with rows(). */
 const MAX_COLUMN_ROWS = 1 << 27;
 
-/** Most values a null-typed column may hold in one row (nothing bounds them but memory). */
+/**
+ * A null takes no bytes, so a null-typed array column's lengths claim values
+ * nothing in its block backs (one varint of a 0/1 run claims 2^31). When the
+ * column has a child that is neither null-typed nor an array, every element
+ * costs that child at least one bit, checked against the child's block
+ * before anything is allocated; a row is then only capped for memory
+ * (MAX_NULLS_PER_ROW). Without such a child (array<null>, arrays of optional
+ * values or of records of arrays), a block yields at most one null value per
+ * row, UNBACKED_NULLS_PER_BYTE per byte of its data, and UNBACKED_NULLS more.
+ */
 const MAX_NULLS_PER_ROW = 1 << 24;
+const UNBACKED_NULLS = 1 << 16;
+const UNBACKED_NULLS_PER_BYTE = 1024;
 
 export interface TrevniOpenOptions {
   /** Verify each block's stored checksum (default true); false reads damaged or quirky files anyway. */
@@ -154,12 +166,14 @@ export class TrevniReader {
   /** Rows as objects keyed by root column names (see CANONICAL.md's Trevni rules for the shape). */
   async *rows(options: TrevniRowsOptions = {}): AsyncGenerator<Record<string, unknown>> {
     const { selected, roots, from, to } = this.plan(options);
+    this.checkKeys(selected);
     for await (const data of this.rowData(selected, from, to)) yield assembleRow(this.columns, data, roots);
   }
 
   /** Rows as canonical JSON lines (no trailing newline). */
   async *canonicalRows(options: TrevniRowsOptions = {}): AsyncGenerator<string> {
     const { selected, roots, from, to } = this.plan(options);
+    this.checkKeys(selected);
     for await (const data of this.rowData(selected, from, to)) yield canonicalRowText(this.columns, data, roots);
   }
 
@@ -245,9 +259,24 @@ export class TrevniReader {
     return { selected: [...keep].sort((a, b) => a - b), roots, from, to };
   }
 
+  /**
+   * Column names are unique, but the elements of a typed array column hold
+   * their own value as `$value` beside their children's: a child of that
+   * name would make two keys of one name in a row, and one value would be lost.
+   */
+  private checkKeys(selected: readonly number[]): void {
+    for (const ci of selected) {
+      const c = this.columns[ci]!;
+      if (c.name === '$value' && c.parentIndex >= 0 && this.columns[c.parentIndex]!.type !== 'null') {
+        throw new UnsupportedError(`column $value is a child of ${this.columns[c.parentIndex]!.name}, whose elements keep their own value under that key in rows: read it with readColumn`, { column: c.name, file: this.source.name });
+      }
+    }
+  }
+
   /** Each row's data for the selected columns (which include every selected column's parent). */
   private async *rowData(selected: number[], from: number, to: number): AsyncGenerator<(ColumnRowData | undefined)[]> {
     if (from >= to) return;
+    if (selected.length === 0) checkEmptyRows(to - from, { file: this.source.name });
     const cursors = new Map<number, ColumnCursor>();
     for (const ci of selected) {
       const cur = new ColumnCursor(this, this.columns[ci]!, await this.blockList(ci));
@@ -348,12 +377,18 @@ class ColumnCursor {
   private end = 0;
   private row = 0;
   private vr: ValueReader | null = null;
+  /** For a null-typed array column no child backs: null values the loaded block may still yield (else Infinity). */
+  private unbackedLeft = Infinity;
+  private readonly unbacked: boolean;
 
   constructor(
     private readonly reader: TrevniReader,
     readonly col: TrevniColumn,
     private readonly blocks: readonly TrevniBlock[],
-  ) {}
+  ) {
+    const backer = (k: number) => reader.columns[k]!.type !== 'null' && !reader.columns[k]!.array;
+    this.unbacked = col.type === 'null' && col.array && !col.children.some(backer);
+  }
 
   /** True when the loaded block holds `row` and the cursor stands at it. */
   ready(row: number): boolean {
@@ -382,6 +417,7 @@ class ColumnCursor {
     this.vr = new ValueReader(new ByteCursor(data, 0, data.length, this.col.codec === 'null' ? b.offset : 0));
     this.row = b.firstRow;
     this.end = b.firstRow + b.rowCount;
+    if (this.unbacked) this.unbackedLeft = b.rowCount + UNBACKED_NULLS_PER_BYTE * data.length + UNBACKED_NULLS;
   }
 
   /** Stands at `row`, skipping the rows before it in its block. */
@@ -405,9 +441,26 @@ class ColumnCursor {
   /** `l` is a new length, `total` the row's values with it. */
   private checkLength(l: number, total: number): void {
     if (this.col.type === 'null') {
-      if (total > MAX_NULLS_PER_ROW) throw new LimitError(`a row holds more than ${MAX_NULLS_PER_ROW} null values`);
+      if (total > MAX_NULLS_PER_ROW) throw this.tooManyNulls(`more than ${MAX_NULLS_PER_ROW} null values`);
+      this.unbackedLeft -= l;
+      if (this.unbackedLeft < 0) {
+        const block = this.blocks[this.block]!;
+        throw this.tooManyNulls(`null values past the ${block.rowCount} + ${UNBACKED_NULLS_PER_BYTE} x ${block.uncompressedSize} + ${UNBACKED_NULLS} its block backs (no child column takes a bit per value)`);
+      }
     } else if (l > this.vr!.remaining * 8) {
       throw new CorruptFileError(`array length ${l} exceeds the values left in the block`, { offset: this.vr!.cur.fileOffset });
+    }
+  }
+
+  private tooManyNulls(what: string): LimitError {
+    return new LimitError(`row ${this.row} (block ${this.block}) holds ${what}`, { column: this.col.name, offset: this.vr!.cur.fileOffset });
+  }
+
+  /** Values that each take at least a bit: `slots` of them (one per parent value) must fit in what the block has left. */
+  private checkBacked(slots: number): void {
+    const bits = (this.vr!.remaining + 1) * 8;
+    if (slots > (this.col.type === 'boolean' ? bits : this.vr!.remaining)) {
+      throw new CorruptFileError(`row ${this.row} (block ${this.block}) needs ${slots} values for its parent's values, more than the block's bytes left hold`, { column: this.col.name, offset: this.vr!.cur.fileOffset });
     }
   }
 
@@ -418,9 +471,11 @@ class ColumnCursor {
     try {
       let data: ColumnRowData;
       if (!this.col.array) {
-        if (type === 'null' && slots > MAX_NULLS_PER_ROW) throw new LimitError(`a row holds more than ${MAX_NULLS_PER_ROW} null values`);
+        // A null child has one value per parent value, which its parent's checks have bounded.
+        if (type !== 'null') this.checkBacked(slots);
         const values: TrevniValue[] = new Array(slots);
-        for (let i = 0; i < slots; i++) values[i] = vr.value(type);
+        if (type === 'null') values.fill(null);
+        else for (let i = 0; i < slots; i++) values[i] = vr.value(type);
         data = { values, lengths: null };
       } else {
         const values: TrevniValue[] = [];
@@ -429,7 +484,11 @@ class ColumnCursor {
           const l = vr.length();
           this.checkLength(l, l + values.length);
           lengths[s] = l;
-          for (let i = 0; i < l; i++) values.push(vr.value(type));
+          if (type === 'null') {
+            const n = values.length;
+            values.length = n + l;
+            values.fill(null, n);
+          } else for (let i = 0; i < l; i++) values.push(vr.value(type));
         }
         data = { values, lengths };
       }

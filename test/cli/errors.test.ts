@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openParquet, writeParquet } from '../../src/node/index.js';
@@ -116,6 +116,15 @@ describe('a FILE that cannot be read: one line naming why, exit status 1', () =>
     assert.equal(r.code, 1);
     assert.equal(r.out, '');
   };
+
+  test('a schema with two siblings of one name (a LIST a and an INT32 a): refused, not printed wrong (exit 70 and a stack trace before)', () => {
+    const file = '../shared/fuzz/hostile/pq-duplicate-names.parquet';
+    const message = `the schema has two fields named "a" (file ${file}, column a)`;
+    for (const args of [['cat', '--json'], ['cat'], ['head', '--json']]) expectOneLine(run(args[0]!, file, ...args.slice(1)), message);
+    const out = join(dir, 'dup.jsonl');
+    expectOneLine(run('convert', file, out), message);
+    assert.equal(existsSync(out), false, 'no output written');
+  });
 
   test('a directory, for every command that reads a file and for convert', () => {
     for (const [command, ...rest] of COMMANDS) expectOneLine(run(command!, dir, ...rest), `cannot read ${dir}: it is a directory`);

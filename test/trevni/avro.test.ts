@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InvalidArgumentError, UnsupportedError } from '../../src/errors.js';
+import { CorruptFileError, InvalidArgumentError, UnsupportedError } from '../../src/errors.js';
 import { BufferSink } from '../../src/io/sink.js';
 import { AvroTrevniWriter, avroColumns, avroJson, branchName, parseAvroSchema, readAvro, type AvroSchema } from '../../src/trevni/avro.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
@@ -168,4 +168,72 @@ test('Avro names as Java resolves them: "" is the null namespace, a short name i
   const back: unknown[] = [];
   for await (const rec of readAvro(await TrevniReader.open(sink.bytes()))) back.push(avroJson(s, rec));
   assert.deepEqual(back, recs);
+});
+
+const FUZZ = '../shared/fuzz';
+
+test("a file's own avro.schema that is malformed, too deep or at odds with the columns is a CorruptFileError naming the key; the caller's schema, an InvalidArgumentError", async () => {
+  const drain = async (r: TrevniReader, schema?: string) => {
+    const out: unknown[] = [];
+    for await (const v of readAvro(r, schema === undefined ? {} : { schema })) out.push(v);
+    return out;
+  };
+  const isCorruptKey = (e: unknown) => e instanceof CorruptFileError && /avro\.schema/.test(e.message);
+  // 5,000 and 10,000 nested arrays: the walk would overflow the stack.
+  for (const f of ['repro/untyped-avro-deep.trv', 'hostile/trv-avro-deep-10000.trv']) {
+    const r = await TrevniReader.open(readFileSync(join(FUZZ, f)));
+    await assert.rejects(drain(r), (e) => isCorruptKey(e) && /deeper than 200/.test((e as Error).message), f);
+  }
+  const deep = '{"type":"array","items":'.repeat(300) + '"int"' + '}'.repeat(300);
+  assert.throws(() => parseAvroSchema(deep), (e) => e instanceof InvalidArgumentError && /deeper than 200/.test(e.message));
+  assert.equal(avroColumns(parseAvroSchema('{"type":"array","items":'.repeat(150) + '"int"' + '}'.repeat(150))).length, 150);
+
+  const schema = { type: 'record', name: 'R', fields: [{ name: 'n', type: 'int' }, { name: 'e', type: { type: 'enum', name: 'E', symbols: ['A', 'B'] } }] };
+  const written = async (schemaText: string) => {
+    const sink = new BufferSink();
+    const w = await AvroTrevniWriter.open(sink, schema, { schemaText });
+    await w.write({ n: 1, e: 'B' });
+    await w.close();
+    return TrevniReader.open(sink.bytes());
+  };
+  await assert.rejects(drain(await written('not json')), isCorruptKey);
+  await assert.rejects(drain(await written('{"type":"nope"}')), isCorruptKey);
+  // Columns the stored schema does not make: a missing column, a column of another type.
+  await assert.rejects(drain(await written('{"type":"record","name":"R","fields":[{"name":"m","type":"int"}]}')), isCorruptKey);
+  await assert.rejects(drain(await written('{"type":"record","name":"R","fields":[{"name":"n","type":"string"}]}')), isCorruptKey);
+  // An ordinal past the stored enum's symbols: the file contradicts itself.
+  const oneSymbol = JSON.stringify({ ...schema, fields: [schema.fields[0], { name: 'e', type: { type: 'enum', name: 'E', symbols: ['A'] } }] });
+  await assert.rejects(drain(await written(oneSymbol)), (e) => e instanceof CorruptFileError && e.context.column === 'e');
+  // The same schemas from the caller are the caller's mistake.
+  const good = await written(JSON.stringify(schema));
+  assert.deepEqual(await drain(good), [{ n: 1, e: 'B' }]);
+  await assert.rejects(drain(good, '{"type":"nope"}'), InvalidArgumentError);
+  await assert.rejects(drain(good, '{"type":"record","name":"R","fields":[{"name":"m","type":"int"}]}'), InvalidArgumentError);
+  await assert.rejects(drain(good, oneSymbol), InvalidArgumentError);
+
+  // The other hostile schemas keep ending typed or in rows.
+  await assert.rejects(drain(await TrevniReader.open(readFileSync(join(FUZZ, 'hostile/trv-avro-recursive.trv')))), UnsupportedError);
+  const proto = await drain(await TrevniReader.open(readFileSync(join(FUZZ, 'hostile/trv-avro-proto-fields.trv'))));
+  assert.ok(proto.length > 0 && proto.every((r) => Object.getPrototypeOf(r) === Object.prototype && Object.keys(r as object).includes('__proto__')));
+});
+
+test('Avro records with two fields of one name, unions with two branches of one name: refused (each is a column, read twice)', async () => {
+  const dupFields = { type: 'record', name: 'R', fields: [{ name: 'a', type: 'int' }, { name: 'a', type: 'string' }] };
+  assert.throws(() => parseAvroSchema(dupFields), (e) => e instanceof InvalidArgumentError && /record R has two fields named "a"/.test(e.message));
+  assert.throws(() => parseAvroSchema({ type: 'record', name: 'R', fields: [{ name: 'u', type: ['null', 'int', 'int'] }] }), (e) => e instanceof InvalidArgumentError && /int twice/.test(e.message));
+  assert.throws(() => parseAvroSchema(['null', { type: 'array', items: 'int' }, { type: 'array', items: 'string' }]), /array twice/);
+  // Named types of different names in one union are fine (Avro allows them).
+  assert.equal(avroColumns(parseAvroSchema(['null', { type: 'fixed', name: 'A', size: 1 }, { type: 'fixed', name: 'B', size: 1 }])).length, 2);
+  await assert.rejects(AvroTrevniWriter.open(new BufferSink(), dupFields), InvalidArgumentError);
+  // In a file: the stored schema is corrupt. Columns a and b, the stored schema reads column a twice.
+  const sink = new BufferSink();
+  const w = await AvroTrevniWriter.open(sink, { type: 'record', name: 'R', fields: [{ name: 'a', type: 'int' }, { name: 'b', type: 'int' }] }, {
+    schemaText: JSON.stringify({ type: 'record', name: 'R', fields: [{ name: 'a', type: 'int' }, { name: 'a', type: 'int' }] }),
+  });
+  await w.write({ a: 1, b: 2 });
+  await w.close();
+  const read = async () => {
+    for await (const _ of readAvro(await TrevniReader.open(sink.bytes()))) void _;
+  };
+  await assert.rejects(read(), (e) => e instanceof CorruptFileError && /avro\.schema metadata: .*two fields named "a"/.test(e.message));
 });

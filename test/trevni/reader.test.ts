@@ -3,14 +3,17 @@
  * and bad input (truncated, mutated, inconsistent) ending in typed errors.
  */
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { ByteWriter } from '../../src/bytes/writer.js';
-import { ChecksumError, CorruptFileError, InvalidArgumentError, ParquetryError, UnsupportedError } from '../../src/errors.js';
+import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, UnsupportedError } from '../../src/errors.js';
 import { BufferSink } from '../../src/io/sink.js';
 import { writeMetadata } from '../../src/trevni/metadata.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
 import type { MetaEntry, TrevniValue } from '../../src/trevni/types.js';
 import { TrevniWriter } from '../../src/trevni/writer.js';
+import { MAX_EMPTY_ROWS } from '../../src/shred/empty-rows.js';
+import { readInChild } from '../reader/read-in-child.js';
 import { corpusBytes, trvFiles } from './corpus-util.js';
 
 async function allRows(r: TrevniReader): Promise<string[]> {
@@ -232,6 +235,42 @@ test('bad magic, short files and bad counts are CorruptFileErrors', async () => 
   await assert.rejects(s.readColumn('s'), (e: unknown) => e instanceof CorruptFileError && e.context.column === 's');
 });
 
+/** A Trevni file of `rows` rows and no column: magic, row count, column count 0, no metadata. */
+function zeroColumns(rows: number): Uint8Array {
+  const w = new ByteWriter();
+  w.bytes(new Uint8Array([0x54, 0x72, 0x76, 0x02]));
+  w.i64le(BigInt(rows));
+  w.i32le(0);
+  w.bytes(new Uint8Array([0]));
+  return w.finish().slice();
+}
+
+test('rows with no column data: yielded up to MAX_EMPTY_ROWS, beyond that one LimitError before the first row', async () => {
+  // The fuzz campaign's 22 hangs: zero columns and a row count of up to 2^53 in 17 bytes. Read in a child process: they never ended.
+  const FUZZ = '../shared/fuzz';
+  for (const f of ['repro/hang-trevni-zero-columns.trv', 'repro/hang-05798242ba.trv', 'repro/hang-249a7ce1bc.trv', 'repro/hang-5993665363.trv', 'repro/hang-d58f44d9e8.trv', 'hostile/trv-zero-columns-2p53-rows.trv']) {
+    const all = readInChild(`${FUZZ}/${f}`);
+    assert.deepEqual([all.result, all.error, all.rows], ['typed', 'LimitError', 0], `${f}: ${JSON.stringify(all)}`);
+    const some: string[] = [];
+    for await (const line of (await TrevniReader.open(readFileSync(`${FUZZ}/${f}`))).canonicalRows({ limit: 3 })) some.push(line);
+    assert.deepEqual(some, ['{}', '{}', '{}'], f);
+  }
+  const drain = async (r: TrevniReader, options = {}) => {
+    let n = 0;
+    for await (const row of r.rows(options)) n += Object.keys(row).length === 0 ? 1 : NaN;
+    return n;
+  };
+  assert.equal(await drain(await TrevniReader.open(zeroColumns(5))), 5);
+  assert.equal(await drain(await TrevniReader.open(zeroColumns(MAX_EMPTY_ROWS))), MAX_EMPTY_ROWS);
+  const over = await TrevniReader.open(zeroColumns(MAX_EMPTY_ROWS + 1));
+  assert.equal(over.rowCount, MAX_EMPTY_ROWS + 1);
+  await assert.rejects(drain(over), LimitError);
+  assert.equal(await drain(over, { from: 1 }), MAX_EMPTY_ROWS);
+  // The same rule for a projection onto no column of a file that has some.
+  const tiny = await TrevniReader.open(corpusBytes('tiny.trv'));
+  assert.equal(await drain(tiny, { columns: [] }), tiny.rowCount);
+});
+
 test('a null-typed array column with absurd lengths ends in a LimitError, not an allocation', async () => {
   const sink = new BufferSink();
   const w = await TrevniWriter.open(sink, { columns: [{ name: 'p', type: 'null', array: true }, { name: 'q', type: 'null', array: true, parent: 'p' }] });
@@ -252,6 +291,68 @@ test('a null-typed array column with absurd lengths ends in a LimitError, not an
   dv.setInt32(block.offset - 4, 10, true);
   const r = await TrevniReader.open(patched);
   await assert.rejects(r.readColumn('q'), (e: unknown) => e instanceof ParquetryError && e.code === 'LIMIT');
+});
+
+test('null values no byte backs are bounded by the block: one per row, 1,024 per byte, 65,536 more', async () => {
+  // 200 rows of 2^24 nulls in 887 bytes: ~1 GiB and no end after 60 s; a length set to 2^24 in avro_unions: 909 MiB.
+  const FUZZ = '../shared/fuzz';
+  for (const [f, column] of [['repro/hang-trevni-null-array-bomb.trv', 'n'], ['hostile/trv-null-array-bomb.trv', 'n'], ['repro/mem-trevni-null-array-7k.trv', 'arr_of_opt[]']] as const) {
+    const all = readInChild(`${FUZZ}/${f}`);
+    assert.deepEqual([all.result, all.error, all.context?.column], ['typed', 'LimitError', column], `${f}: ${JSON.stringify(all)}`);
+    assert.match(all.message!, /row \d+ \(block 0\)/);
+    assert.ok(typeof all.context?.offset === 'number', f);
+    assert.ok(all.maxRss! < 512 * 2 ** 20, `${f}: ${all.maxRss} bytes of RSS`);
+  }
+  assert.equal(readInChild(`${FUZZ}/hostile/trv-array-len-2g.trv`).error, 'CorruptFileError');
+
+  // One row, its length one varint of 3 bytes: 1 + 1024 x 3 + 65536 values are backed, one more is not.
+  const oneRow = async (n: number) => {
+    const sink = new BufferSink();
+    const w = await TrevniWriter.open(sink, { columns: [{ name: 'n', type: 'null', array: true }] });
+    await w.writeRow([new Array<null>(n).fill(null)]);
+    await w.close();
+    const r = await TrevniReader.open(sink.bytes().slice());
+    assert.equal((await r.blocks('n'))[0]!.uncompressedSize, 3);
+    const lengths: number[] = [];
+    for await (const row of r.rows()) lengths.push((row.n as unknown[]).length);
+    return lengths;
+  };
+  const backed = 1 + 1024 * 3 + 65536;
+  assert.deepEqual(await oneRow(backed), [backed]);
+  await assert.rejects(oneRow(backed + 1), (e) => e instanceof LimitError && e.context.column === 'n');
+
+  // A child that takes a bit per value backs its parent's values: a claim the child's block cannot hold is found before its values are allocated.
+  const sink = new BufferSink();
+  const w = await TrevniWriter.open(sink, { columns: [{ name: 'p', type: 'null', array: true }, { name: 'x', type: 'int', parent: 'p' }] });
+  await w.writeRow([new Array<null>(8192).fill(null), new Array<number>(8192).fill(1)]);
+  await w.close();
+  const bytes = sink.bytes().slice();
+  const block = (await (await TrevniReader.open(bytes)).blocks('p'))[0]!;
+  assert.deepEqual([...bytes.subarray(block.offset, block.offset + 3)], [0x80, 0x80, 0x01]); // zig-zag varint of 8192
+  bytes.set([0xfe, 0xff, 0x7f], block.offset); // of 2^20 - 1, as wide
+  await assert.rejects(
+    (async () => { for await (const _ of (await TrevniReader.open(bytes)).rows()) void _; })(),
+    (e) => e instanceof CorruptFileError && e.context.column === 'x' && /needs 1048575 values/.test(e.message),
+  );
+});
+
+test('a child column named $value under a typed array column: rows refuse it (two keys of one name), readColumn reads it', async () => {
+  const file = async (parentType: 'int' | 'null') => {
+    const sink = new BufferSink();
+    const w = await TrevniWriter.open(sink, { columns: [{ name: 'p', type: parentType, array: true }, { name: '$value', type: 'string', parent: 'p' }] });
+    await w.writeColumnData([{ values: parentType === 'int' ? [1, 2] : [null, null], lengths: [2] }, { values: ['x', 'y'], lengths: null }]);
+    await w.close();
+    return TrevniReader.open(sink.bytes().slice());
+  };
+  const typed = await file('int');
+  const drain = async (it: AsyncIterable<unknown>) => {
+    for await (const _ of it) void _;
+  };
+  await assert.rejects(drain(typed.rows()), (e) => e instanceof UnsupportedError && e.context.column === '$value');
+  await assert.rejects(drain(typed.canonicalRows()), UnsupportedError);
+  assert.deepEqual(await typed.readColumn('$value'), [['x', 'y']]);
+  // Elements of a null-typed column have no value of their own: no clash.
+  assert.deepEqual(await allRows(await file('null')), ['{"p":[{"$value":"x"},{"$value":"y"}]}']);
 });
 
 /** A small deterministic PRNG (mulberry32). */
