@@ -36,6 +36,7 @@ export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf 
 export { inferSchemaFromRecords, inferSchemaFromCsv } from './schema/infer.js';
 export { registerCodec, type Codec, type CodecName } from './codecs/registry.js';
 export { canonicalRow } from './text/canonical.js';
+export { schemaFromArrow } from './arrow/to-schema.js';
 export { formatSchema } from './text/schema-text.js';
 export { TrevniReader, TrevniWriter, AvroTrevniWriter, readAvro, memorySpill, pathSpill } from './trevni/index.js';
 export {

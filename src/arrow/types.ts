@@ -46,10 +46,13 @@ export function dictionaryCapable(leaf: LeafNode): boolean {
   return (leaf.kind.kind === 'string' || leaf.kind.kind === 'bytes') && leaf.physicalType === 'BYTE_ARRAY';
 }
 
-/** Field metadata arrow-rs also sets: the Parquet field id. */
-function fieldMeta(node: { element: { fieldId?: number } }): Map<string, string> | undefined {
+/** Field metadata arrow-rs also sets: the Parquet field id, and the canonical extension name of a UUID. */
+function fieldMeta(node: { element: { fieldId?: number } } | LeafNode): Map<string, string> | undefined {
+  const meta = new Map<string, string>();
   const id = node.element.fieldId;
-  return id === undefined ? undefined : new Map([['PARQUET:field_id', String(id)]]);
+  if (id !== undefined) meta.set('PARQUET:field_id', String(id));
+  if ('isLeaf' in node && node.isLeaf && node.kind.kind === 'uuid') meta.set('ARROW:extension:name', 'arrow.uuid');
+  return meta.size ? meta : undefined;
 }
 
 /**

@@ -11,6 +11,7 @@ import { webStreamSink, type Sink } from '../io/sink.js';
 import { ParquetWriter, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
 import { writeRecords, type WriteRecordsOptions } from '../parquet/write/write-records.js';
 import type { FileMetaData } from '../parquet/metadata/index.js';
+import type { RecordBatch, Table } from 'apache-arrow';
 
 registerNodeCodecs();
 
@@ -79,6 +80,6 @@ export async function openWriter(dest: Destination, schema: WriterSchema, option
  * await writeParquet('out.parquet', [{ id: 1, tags: ['a'] }], { codec: 'ZSTD' });
  * ```
  */
-export async function writeParquet(dest: Destination, records: Iterable<unknown> | AsyncIterable<unknown>, options: WriteRecordsOptions = {}): Promise<FileMetaData> {
+export async function writeParquet(dest: Destination, records: Iterable<unknown> | AsyncIterable<unknown> | Table | RecordBatch, options: WriteRecordsOptions = {}): Promise<FileMetaData> {
   return writeRecords(await toSink(dest), records, options);
 }

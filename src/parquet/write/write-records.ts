@@ -3,6 +3,8 @@ import type { AnyField } from '../../schema/builder.js';
 import { inferSchemaFromRecords } from '../../schema/infer.js';
 import type { FileMetaData } from '../metadata/index.js';
 import { ParquetWriter, type WriterOptions, type WriterSchema } from './writer.js';
+import { schemaFromArrow } from '../../arrow/to-schema.js';
+import type { RecordBatch, Table } from 'apache-arrow';
 
 export interface WriteRecordsOptions extends WriterOptions {
   /** The schema; inferred from the first `sampleSize` records when absent. */
@@ -18,7 +20,8 @@ export interface WriteRecordsOptions extends WriterOptions {
  * first records are sampled to infer one (integers INT64, other numbers
  * DOUBLE, strings STRING, objects structs, arrays lists, all optional).
  */
-export async function writeRecords(sink: Sink, records: Iterable<unknown> | AsyncIterable<unknown>, options: WriteRecordsOptions = {}): Promise<FileMetaData> {
+export async function writeRecords(sink: Sink, records: Iterable<unknown> | AsyncIterable<unknown> | Table | RecordBatch, options: WriteRecordsOptions = {}): Promise<FileMetaData> {
+  if (isArrow(records)) return writeArrowData(sink, records, options);
   const iterator = Symbol.asyncIterator in records
     ? (records as AsyncIterable<unknown>)[Symbol.asyncIterator]()
     : (records as Iterable<unknown>)[Symbol.iterator]();
@@ -51,6 +54,30 @@ export async function writeRecords(sink: Sink, records: Iterable<unknown> | Asyn
       if (r.done) break;
       await writer.write(r.value);
     }
+  } catch (e) {
+    await writer.abort();
+    throw e;
+  }
+  return writer.close();
+}
+
+/** An Arrow JS Table or RecordBatch, known by shape (apache-arrow need not be loaded to ask). */
+function isArrow(v: unknown): v is Table | RecordBatch {
+  const x = v as { schema?: { fields?: unknown }; batches?: unknown; data?: { children?: unknown } } | null;
+  return typeof x === 'object' && x !== null && Array.isArray(x.schema?.fields) && (Array.isArray(x.batches) || Array.isArray(x.data?.children));
+}
+
+/** An Arrow table or batch: the schema from its Arrow types (unless given), the rows from its buffers. */
+async function writeArrowData(sink: Sink, data: Table | RecordBatch, options: WriteRecordsOptions): Promise<FileMetaData> {
+  let writer: ParquetWriter;
+  try {
+    writer = await ParquetWriter.open(sink, options.schema ?? (await schemaFromArrow(data.schema)).elements, options);
+  } catch (e) {
+    await sink.abort();
+    throw e;
+  }
+  try {
+    await writer.writeArrow(data);
   } catch (e) {
     await writer.abort();
     throw e;

@@ -3,7 +3,10 @@ import { loadCodec, type Codec, type CodecName } from '../../codecs/registry.js'
 import { InvalidArgumentError, IOError, ParquetryError } from '../../errors.js';
 import type { Sink } from '../../io/sink.js';
 import { buildSchema, type LeafNode, type Schema, type SchemaElementLike } from '../../schema/tree.js';
-import { planRecord } from '../../shred/plan.js';
+import { planRecord, type RecordPlan } from '../../shred/plan.js';
+import { ArrowShredder } from '../../arrow/shred.js';
+import { loadArrow } from '../../arrow/load.js';
+import type { RecordBatch, Table } from 'apache-arrow';
 import { isPlainObject, RecordShredder } from '../../shred/shred.js';
 import {
   encodeColumnIndex, encodeFileMetaData, encodeOffsetIndex,
@@ -121,6 +124,7 @@ export class ParquetWriter {
   /** Set when writing to the sink failed: the file cannot be completed any more. */
   private failed: unknown;
   private readonly shredder: RecordShredder;
+  private readonly plan: RecordPlan;
   private readonly rowGroupSize: number;
   private readonly rowGroupRows: number;
   private readonly pageRowLimit: number;
@@ -143,6 +147,7 @@ export class ParquetWriter {
     private readonly flushed: { bytes: number },
   ) {
     const plan = planRecord(schema.root);
+    this.plan = plan;
     this.shredder = new RecordShredder(plan, plan.leaves.map((l) => columns[l.columnIndex]!));
     this.rowGroupSize = positive(options.rowGroupSize, 'rowGroupSize', DEFAULTS.rowGroupSize);
     this.rowGroupRows = positive(options.rowGroupRows, 'rowGroupRows', Number.MAX_SAFE_INTEGER);
@@ -205,6 +210,30 @@ export class ParquetWriter {
     }
     if (this.groupFull()) return this.flushRowGroup();
     return RESOLVED;
+  }
+
+  /**
+   * Adds the rows of an Arrow JS `Table` or `RecordBatch` (needs the optional
+   * peer dependency `apache-arrow`), read from the Arrow buffers: columns are
+   * matched to the schema by name, at every depth. A row that does not fit
+   * throws as `write()` does; the rows before it are kept.
+   *
+   * ```ts
+   * const w = await openWriter('out.parquet', (await schemaFromArrow(table.schema)).elements);
+   * await w.writeArrow(table);
+   * await w.close();
+   * ```
+   */
+  async writeArrow(data: Table | RecordBatch): Promise<void> {
+    this.checkOpen();
+    const shredder = new ArrowShredder(await loadArrow(), this.plan, this.plan.leaves.map((l) => this.columns[l.columnIndex]!));
+    for (const batch of 'batches' in data ? data.batches : [data]) {
+      shredder.bind(batch);
+      for (let i = 0; i < batch.numRows; i++) {
+        this.addWith(() => shredder.row(i));
+        if (this.groupFull()) await this.flushRowGroup();
+      }
+    }
   }
 
   /**
@@ -427,11 +456,16 @@ export class ParquetWriter {
   }
 
   private add(record: unknown): void {
+    this.addWith(() => this.shredder.shred(record));
+  }
+
+  /** Adds one record that `shred` hands to the columns; one that fails is rolled back in every column. */
+  private addWith(shred: () => void): void {
     this.checkOpen();
     const index = this.recordsGiven++;
     // Every column is marked at the start of this record already: by its last endRecord() or finishChunk().
     try {
-      this.shredder.shred(record);
+      shred();
     } catch (e) {
       for (const c of this.columns) c.rollback();
       if (e instanceof ParquetryError) {

@@ -1,0 +1,65 @@
+import type { DataType, Field, Schema as ArrowSchema } from 'apache-arrow';
+import { InvalidArgumentError } from '../errors.js';
+import { defineSchema, field as f, type AnyField, type DefinedSchema } from '../schema/builder.js';
+import type { TimeUnit } from '../schema/logical.js';
+import { loadArrow, type ArrowModule } from './load.js';
+
+/**
+ * The Parquet schema for an Arrow schema (`elements` is what
+ * `openWriter` takes): the inverse of `leafType`, so a
+ * table written and read back has the types it had. Arrow types Parquet has
+ * no exact twin for are mapped as README "Arrow" documents (seconds to
+ * milliseconds, Large and View strings to STRING, durations to INT64, date
+ * milliseconds to DATE); a Union is refused, naming the field.
+ */
+export async function schemaFromArrow(schema: ArrowSchema): Promise<DefinedSchema> {
+  const a = await loadArrow();
+  return defineSchema(schema.fields.map((fl) => [fl.name, declare(a, fl, fl.name)] as [string, AnyField]));
+}
+
+function declare(a: ArrowModule, fl: Field, path: string): AnyField {
+  const decl = fl.type.typeId === a.Type.FixedSizeBinary && fl.metadata.get('ARROW:extension:name') === 'arrow.uuid' ? f.uuid() : typeOf(a, fl.type, path);
+  const id = fl.metadata.get('PARQUET:field_id');
+  const withId = id !== undefined && /^-?\d+$/.test(id) ? decl.fieldId(Number(id)) : decl;
+  return fl.nullable || fl.type.typeId === a.Type.Null ? withId : withId.required();
+}
+
+const UNITS: Record<number, TimeUnit> = { 0: 'MILLIS', 1: 'MILLIS', 2: 'MICROS', 3: 'NANOS' };
+
+function typeOf(a: ArrowModule, t: DataType, path: string): AnyField {
+  const T = a.Type;
+  const x = t as unknown as { bitWidth: number; isSigned: boolean; precision: number; scale: number; byteWidth: number; unit: number; timezone?: string | null; dictionary: DataType; children: Field[] };
+  switch (t.typeId) {
+    case T.Null: return f.null();
+    case T.Bool: return f.boolean();
+    case T.Int: {
+      if (x.bitWidth === 64) return x.isSigned ? f.int64() : f.uint64();
+      if (x.bitWidth === 32) return x.isSigned ? f.int32() : f.uint32();
+      return x.bitWidth === 16 ? (x.isSigned ? f.int16() : f.uint16()) : (x.isSigned ? f.int8() : f.uint8());
+    }
+    case T.Float: return x.precision === 0 ? f.float16() : x.precision === 1 ? f.float() : f.double();
+    case T.Utf8: case T.LargeUtf8: case T.Utf8View: return f.string();
+    case T.Binary: case T.LargeBinary: case T.BinaryView: return f.binary();
+    case T.FixedSizeBinary: return f.fixed(x.byteWidth);
+    case T.Decimal: return f.decimal(x.precision, x.scale);
+    case T.Date: return f.date();
+    case T.Time: return f.time(UNITS[x.unit]!);
+    case T.Timestamp: return f.timestamp(UNITS[x.unit]!, { utc: x.timezone !== null && x.timezone !== undefined });
+    case T.Interval: return f.interval();
+    case T.Duration: return f.int64();
+    case T.Dictionary: return typeOf(a, x.dictionary, path);
+    case T.List: case T.LargeList: case T.FixedSizeList: {
+      const child = x.children[0]!;
+      return f.list(declare(a, child, `${path}.${child.name}`));
+    }
+    case T.Map: {
+      const [key, value] = x.children[0]!.type.children as [Field, Field];
+      return f.map(declare(a, key, `${path}.${key.name}`), declare(a, value, `${path}.${value.name}`));
+    }
+    case T.Struct:
+      return f.struct(x.children.map((c) => [c.name, declare(a, c, `${path}.${c.name}`)] as [string, AnyField]) as never);
+    default:
+      throw new InvalidArgumentError(`Arrow field "${path}" has type ${String(t)}, which has no Parquet equivalent`, { column: path });
+  }
+}
+
