@@ -22,6 +22,7 @@ import { hex } from '../schema/convert.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { assembleRow, canonicalRowText, type ColumnRowData } from './assemble.js';
 import { trevniChecksum, trevniCodec } from './codecs.js';
+import { checkBlockSize } from './block-bounds.js';
 import { parseDescriptors, parseGrowing, parseHeader } from './metadata.js';
 import type { MetaEntry, TrevniBlock, TrevniColumn, TrevniValue } from './types.js';
 import { ValueReader } from './values.js';
@@ -340,6 +341,8 @@ export class TrevniReader {
     try {
       const codec = await trevniCodec(col.codec);
       const checksum = trevniChecksum(col.checksum);
+      // Only inflating needs the bound: a null-codec block's bytes are in the file.
+      if (codec.name !== 'null') checkBlockSize(col, b);
       const raw = await this.source.read(b.offset, b.compressedSize + checksum.size);
       data = codec.decompress(raw.subarray(0, b.compressedSize), b.uncompressedSize);
       if (checksum.size > 0 && this.verify) {
