@@ -82,7 +82,13 @@ export function createNodeZstd(): Codec | undefined {
       // stops with an error rather than write past it, and handles frames
       // without a content size and concatenated frames.
       const out = new Uint8Array(size);
-      const n = dctx.decompress(out, input);
+      let n: number;
+      try {
+        n = dctx.decompress(out, input);
+      } catch (e) {
+        if (e instanceof Error && /buffer is too small/i.test(e.message)) throw new CorruptFileError(`ZSTD data decompresses to more than ${size} bytes`);
+        throw e;
+      }
       return n === size ? out : out.subarray(0, n);
     },
     (input, level) => {
