@@ -5,14 +5,14 @@
  * gigabyte (a decompression bomb with a true size claim) from being inflated.
  */
 import { ByteCursor } from '../bytes/cursor.js';
-import { MAX_BLOCK_SIZE } from '../codecs/codec.js';
+import { DEFAULT_MAX_INFLATED, MAX_BLOCK_SIZE } from '../codecs/codec.js';
 import { CorruptFileError, LimitError } from '../errors.js';
 import { fixedWidth } from '../encodings/plain.js';
 import type { LeafNode } from '../schema/tree.js';
 import { decodePageHeader, type PageHeader } from './metadata/index.js';
 
-/** The default of the reader's `maxPageBytes`: far above any writer's page size (1 MiB is usual), far below what breaks memory. */
-export const DEFAULT_MAX_PAGE_BYTES = 2 ** 30;
+/** The default of the reader's `maxPageBytes`. */
+export const DEFAULT_MAX_PAGE_BYTES = DEFAULT_MAX_INFLATED;
 
 /**
  * Most bytes one level takes in any level encoding: an RLE run of one (a

@@ -4,7 +4,7 @@
  * size, so this is what keeps a small block that honestly inflates to a
  * gigabyte (a decompression bomb with a true size claim) from being inflated.
  */
-import { CorruptFileError } from '../errors.js';
+import { CorruptFileError, LimitError } from '../errors.js';
 import type { TrevniBlock, TrevniColumn, TrevniType } from './types.js';
 
 /** Most bytes one value takes; strings and bytes have no bound. Booleans are bits, counted apart. */
@@ -22,11 +22,15 @@ const VALUE_BYTES: Partial<Record<TrevniType, number>> = {
 const BLOCK_SLACK = 1024;
 
 /**
- * Throws unless `block` of `col` can fill its declared uncompressed size.
- * Only a column of one value per row (no array, no parent) has a bound: the
- * values of the others are as many as their lengths say.
+ * Throws unless `block` of `col` declares at most `maxBlockBytes` (the
+ * reader's option) uncompressed and can fill that size. Only a column of one
+ * value per row (no array, no parent) has a bound of its own: the values of
+ * the others are as many as their lengths say.
  */
-export function checkBlockSize(col: TrevniColumn, block: TrevniBlock): void {
+export function checkBlockSize(col: TrevniColumn, block: TrevniBlock, maxBlockBytes: number): void {
+  if (block.uncompressedSize > maxBlockBytes) {
+    throw new LimitError(`block declares ${block.uncompressedSize} bytes decompressed, more than the reader's maxBlockBytes (${maxBlockBytes})`);
+  }
   if (col.array || col.parentIndex >= 0) return;
   const rows = block.rowCount;
   const width = VALUE_BYTES[col.type];

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { BufferSink, LimitError, ParquetReader, UnsupportedError, writeParquet } from '../../src/node/index.js';
+import { BufferSink, LimitError, ParquetReader, TrevniReader, TrevniWriter, UnsupportedError, writeParquet } from '../../src/node/index.js';
 import { applyStructured } from '../fuzz/structured.js';
 import { DATA } from './helpers.js';
 
@@ -20,6 +20,12 @@ const CHILD = fileURLToPath(new URL('./bomb-read.ts', import.meta.url));
 const MAX_RSS_MIB = 512;
 /** A hang guard, not a timing: a read here takes a second or two. */
 const TIMEOUT_MS = 120_000;
+
+async function count(rows: AsyncIterable<unknown>): Promise<number> {
+  let n = 0;
+  for await (const _ of rows) n++;
+  return n;
+}
 
 interface ChildResult {
   outcomes: Record<string, string>;
@@ -92,6 +98,23 @@ test('a page declaring more than maxPageBytes is refused before it is inflated',
     assert.deepEqual([e.context.rowGroup, e.context.column, e.context.page], [0, 's', 0]);
     return true;
   });
+});
+
+test('a Trevni block declaring more than maxBlockBytes is refused before it is inflated', async () => {
+  const sink = new BufferSink();
+  const w = await TrevniWriter.open(sink, { codec: 'deflate', columns: [{ name: 's', type: 'string' }] });
+  await w.writeRow(['x'.repeat(2 ** 21)]);
+  await w.close();
+  const file = sink.bytes();
+  assert.equal(await count((await TrevniReader.open(file)).rows()), 1);
+  const reader = await TrevniReader.open(file, { maxBlockBytes: 2 ** 20 });
+  await assert.rejects(count(reader.rows()), (e: unknown) => {
+    assert.ok(e instanceof LimitError, String(e));
+    assert.match(e.message, /block declares \d+ bytes decompressed, more than the reader's maxBlockBytes \(1048576\)/);
+    assert.equal(e.context.column, 's');
+    return true;
+  });
+  await assert.rejects(TrevniReader.open(file, { maxBlockBytes: 0 }), { name: 'InvalidArgumentError' });
 });
 
 test('maxPageBytes must be a positive integer', async () => {
