@@ -42,8 +42,10 @@ export class PageBounds {
   private readonly width: number;
 
   constructor(private readonly leaf: LeafNode, private readonly maxPageBytes: number) {
-    // BOOLEAN has no width of its own: one byte covers PLAIN's bit and RLE's value byte.
-    this.width = leaf.physicalType === 'BOOLEAN' ? 1 : fixedWidth(leaf.physicalType, leaf.typeLength);
+    // BOOLEAN has no width of its own: one byte covers PLAIN's bit and RLE's value byte. A
+    // FIXED_LEN_BYTE_ARRAY's length is checked where its values are decoded, with their page.
+    const type = leaf.physicalType;
+    this.width = type === 'BOOLEAN' ? 1 : type === 'FIXED_LEN_BYTE_ARRAY' ? Math.max(leaf.typeLength ?? 0, 0) : fixedWidth(type);
     const levels = (leaf.defLevel > 0 ? LEVEL_BYTES : 0) + (leaf.repLevel > 0 ? LEVEL_BYTES : 0);
     this.entryBytes = this.width > 0 ? levels + this.width + VALUE_OVERHEAD : 0;
   }
