@@ -60,12 +60,13 @@ export class PageBounds {
     this.check(size, this.width * numValues, `a dictionary of ${numValues} ${numValues === 1 ? 'entry' : 'entries'}`);
   }
 
+  /** A claim its values cannot fill is corrupt; only a plausible one meets the caller's limit. */
   private check(size: number, valuesBound: number, what: string): void {
-    if (size > this.maxPageBytes) {
-      throw new LimitError(`page declares ${size} bytes decompressed, more than the reader's maxPageBytes (${this.maxPageBytes})`);
-    }
     if (this.width > 0 && size > valuesBound + PAGE_SLACK) {
       throw new CorruptFileError(`page declares ${size} bytes decompressed, more than ${what} of ${this.leaf.physicalType} can take`);
+    }
+    if (size > this.maxPageBytes) {
+      throw new LimitError(`page declares ${size} bytes decompressed, more than the reader's maxPageBytes (${this.maxPageBytes})`);
     }
   }
 }

@@ -21,22 +21,26 @@ const VALUE_BYTES: Partial<Record<TrevniType, number>> = {
 /** Room beyond the values, for a writer that pads its blocks: harmless, and no Java writer does it. */
 const BLOCK_SLACK = 1024;
 
-/**
- * Throws unless `block` of `col` declares at most `maxBlockBytes` (the
- * reader's option) uncompressed and can fill that size. Only a column of one
- * value per row (no array, no parent) has a bound of its own: the values of
- * the others are as many as their lengths say.
- */
+/** Throws unless `block` of `col` can fill its declared uncompressed size, and that size is within `maxBlockBytes` (the reader's option). */
 export function checkBlockSize(col: TrevniColumn, block: TrevniBlock, maxBlockBytes: number): void {
-  if (block.uncompressedSize > maxBlockBytes) {
-    throw new LimitError(`block declares ${block.uncompressedSize} bytes decompressed, more than the reader's maxBlockBytes (${maxBlockBytes})`);
+  const size = block.uncompressedSize;
+  const bound = valuesBound(col, block.rowCount);
+  // A claim its values cannot fill is corrupt; only a plausible one meets the caller's limit.
+  if (bound !== undefined && size > bound + BLOCK_SLACK) {
+    throw new CorruptFileError(`block declares ${size} bytes decompressed, more than ${block.rowCount} ${col.type} value${block.rowCount === 1 ? '' : 's'} can take`);
   }
-  if (col.array || col.parentIndex >= 0) return;
-  const rows = block.rowCount;
+  if (size > maxBlockBytes) throw new LimitError(`block declares ${size} bytes decompressed, more than the reader's maxBlockBytes (${maxBlockBytes})`);
+}
+
+/**
+ * Most bytes `rows` rows of `col` take, or undefined when nothing bounds
+ * them: only a column of one value per row (no array, no parent) of a type
+ * of bounded size has a bound; the values of the others are as many as their
+ * lengths say.
+ */
+function valuesBound(col: TrevniColumn, rows: number): number | undefined {
+  if (col.array || col.parentIndex >= 0) return undefined;
+  if (col.type === 'boolean') return Math.ceil(rows / 8);
   const width = VALUE_BYTES[col.type];
-  const bound = col.type === 'boolean' ? Math.ceil(rows / 8) : width === undefined ? undefined : rows * width;
-  if (bound === undefined) return;
-  if (block.uncompressedSize > bound + BLOCK_SLACK) {
-    throw new CorruptFileError(`block declares ${block.uncompressedSize} bytes decompressed, more than ${rows} ${col.type} value${rows === 1 ? '' : 's'} can take`);
-  }
+  return width === undefined ? undefined : rows * width;
 }

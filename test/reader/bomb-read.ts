@@ -5,7 +5,7 @@
  * process's peak RSS, which counts native buffers a heap limit would miss.
  * Argument 2 is JSON of extra open options.
  */
-import { openParquet, ParquetryError, TrevniReader, fileSource } from '../../src/node/index.js';
+import { fileSource, openParquet, type ParquetReader, ParquetryError, TrevniReader } from '../../src/node/index.js';
 
 const [file, optionsJson] = process.argv.slice(2) as [string, string | undefined];
 const options = optionsJson ? (JSON.parse(optionsJson) as Record<string, unknown>) : {};
@@ -24,15 +24,35 @@ async function count(iterable: AsyncIterable<unknown>): Promise<number> {
   return n;
 }
 
-const reads: Record<string, () => Promise<number>> = file.endsWith('.trv')
-  ? {
-      rows: async () => count((await TrevniReader.open(await fileSource(file), options)).rows()),
-      columnData: async () => count((await TrevniReader.open(await fileSource(file), options)).columnData()),
+/** Opens, counts what `read` gives, and closes, so no file handle waits for the collector. */
+function parquet(read: (r: ParquetReader) => Promise<number>): () => Promise<number> {
+  return async () => {
+    const r = await openParquet(file, options);
+    try {
+      return await read(r);
+    } finally {
+      await r.close();
     }
+  };
+}
+
+function trevni(read: (r: TrevniReader) => Promise<number>): () => Promise<number> {
+  return async () => {
+    const r = await TrevniReader.open(await fileSource(file), options);
+    try {
+      return await read(r);
+    } finally {
+      await r.close();
+    }
+  };
+}
+
+const reads: Record<string, () => Promise<number>> = file.endsWith('.trv')
+  ? { rows: trevni((r) => count(r.rows())), columnData: trevni((r) => count(r.columnData())) }
   : {
-      rows: async () => count((await openParquet(file, options)).rows()),
-      readRows: async () => (await openParquet(file, options)).readRows().then((r) => r.length),
-      columns: async () => count((await openParquet(file, options)).columns()),
+      rows: parquet((r) => count(r.rows())),
+      readRows: parquet(async (r) => (await r.readRows()).length),
+      columns: parquet((r) => count(r.columns())),
     };
 
 const outcomes: Record<string, string> = {};
