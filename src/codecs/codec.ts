@@ -29,6 +29,12 @@ export interface Codec {
 /** The largest block any codec will produce: typed arrays and wasm memories stop near 2 GiB. */
 export const MAX_BLOCK_SIZE = 2 ** 31 - 1;
 
+/**
+ * The readers' default for the largest page (Trevni: block) they inflate:
+ * far above any writer's page size (1 MiB is usual), far below what breaks memory.
+ */
+export const DEFAULT_MAX_INFLATED = 2 ** 30;
+
 type Decode = (input: Uint8Array, uncompressedSize: number) => Uint8Array;
 type Encode = (input: Uint8Array, level?: number) => Uint8Array;
 

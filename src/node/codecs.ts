@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import zlib from 'node:zlib';
 import { crc32Portable, registerCrc32 } from '../checksum/crc32.js';
-import { type Codec, compressionLevel, defineCodec } from '../codecs/codec.js';
+import { type Codec, type CodecName, compressionLevel, defineCodec } from '../codecs/codec.js';
 import { registerCodec } from '../codecs/registry.js';
 import { snappyLength } from '../codecs/snappy.js';
 import { CorruptFileError } from '../errors.js';
@@ -20,18 +20,31 @@ function plain(b: Buffer): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
-// zlib refuses a maxOutputLength of 0; the exact length is checked afterwards anyway.
-const cap = (size: number) => Math.max(1, size);
+/**
+ * zlib's one-shot inflate capped at the declared size: a stream that goes on
+ * past it stops there, and zlib's buffer-size error becomes a CorruptFileError.
+ */
+function cappedInflate(name: CodecName, inflate: (input: Uint8Array, options: { maxOutputLength: number }) => Buffer) {
+  return (input: Uint8Array, size: number): Uint8Array => {
+    try {
+      // zlib refuses a maxOutputLength of 0; the exact length is checked afterwards anyway.
+      return plain(inflate(input, { maxOutputLength: Math.max(1, size) }));
+    } catch (e) {
+      if ((e as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw new CorruptFileError(`${name} data decompresses to more than ${size} bytes`);
+      throw e;
+    }
+  };
+}
 
 export const nodeGzip: Codec = defineCodec(
   'GZIP',
-  (input, size) => plain(zlib.gunzipSync(input, { maxOutputLength: cap(size) })),
+  cappedInflate('GZIP', zlib.gunzipSync),
   (input, level) => plain(zlib.gzipSync(input, { level: compressionLevel('GZIP', level) })),
 );
 
 export const nodeBrotli: Codec = defineCodec(
   'BROTLI',
-  (input, size) => plain(zlib.brotliDecompressSync(input, { maxOutputLength: cap(size) })),
+  cappedInflate('BROTLI', zlib.brotliDecompressSync),
   (input, level) =>
     plain(
       zlib.brotliCompressSync(input, {
@@ -69,7 +82,13 @@ export function createNodeZstd(): Codec | undefined {
       // stops with an error rather than write past it, and handles frames
       // without a content size and concatenated frames.
       const out = new Uint8Array(size);
-      const n = dctx.decompress(out, input);
+      let n: number;
+      try {
+        n = dctx.decompress(out, input);
+      } catch (e) {
+        if (e instanceof Error && /buffer is too small/i.test(e.message)) throw new CorruptFileError(`ZSTD data decompresses to more than ${size} bytes`);
+        throw e;
+      }
       return n === size ? out : out.subarray(0, n);
     },
     (input, level) => {

@@ -6,6 +6,7 @@ import type { Values } from '../encodings/types.js';
 import type { LeafNode } from '../schema/tree.js';
 import { decodePageHeader, type ColumnMetaData, type PageHeader } from './metadata/index.js';
 import { ChunkValues } from './chunk-values.js';
+import { checkByteArrayChunk, DEFAULT_MAX_PAGE_BYTES, PageBounds } from './page-bounds.js';
 import { decodeLevels, decodeLevelsV2, decodeValues } from './page-values.js';
 
 /** One column chunk, decoded: levels for every entry, values for the non-null ones. */
@@ -36,6 +37,8 @@ export interface ChunkOptions {
   pieces?: readonly { bytes: Uint8Array; base: number }[];
   /** With `pieces`: the level count of their data pages (in place of the chunk's num_values). */
   numValues?: number;
+  /** Largest decompressed size a page may declare (default DEFAULT_MAX_PAGE_BYTES). */
+  maxPageBytes?: number;
 }
 
 /** Upper bound on one page's level count: far above any writer's page row limit, far below what breaks memory. */
@@ -98,6 +101,9 @@ export function decodeColumnChunk(
   const codecName = meta.codec as string;
   if (codecName === 'LZO') throw new UnsupportedError('LZO compression is not supported', ctx);
   const codec = codecName === 'UNCOMPRESSED' ? null : getCodec(codecName as CodecName);
+  // Only inflating needs bounds: an uncompressed page's bytes are in the file.
+  const bounds = codec ? new PageBounds(leaf, opts.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES) : null;
+  if (codec && leaf.physicalType === 'BYTE_ARRAY') withContext({ ...ctx, offset: base }, () => checkByteArrayChunk(opts.pieces ?? [{ bytes, base }], expected));
   let cursor = new ByteCursor(bytes, 0, bytes.length, base);
   const initial = Math.min(Math.max(expected, 0), MAX_PAGE_VALUES);
   const def = maxDef > 0 ? new Levels(maxDef > 255, initial) : null;
@@ -148,6 +154,7 @@ export function decodeColumnChunk(
         if (!h) throw new CorruptFileError('dictionary page without a dictionary page header');
         if (dictionary !== null) throw new CorruptFileError('column chunk has a second dictionary page');
         if (h.encoding !== 'PLAIN' && h.encoding !== 'PLAIN_DICTIONARY') throw new UnsupportedError(`dictionary page encoding ${h.encoding}`);
+        bounds?.checkDictionaryPage(h.numValues, usize);
         const data = decompress(body, usize);
         dictionary = decodeValues('PLAIN', leaf, data, 0, data.length, h.numValues);
         break;
@@ -157,6 +164,7 @@ export function decodeColumnChunk(
         if (!h) throw new CorruptFileError('data page without a data page header');
         const n = h.numValues;
         if (!(n >= 0) || n > MAX_PAGE_VALUES) throw new CorruptFileError(`data page claims ${n} values`);
+        bounds?.checkDataPage(n, usize);
         const data = decompress(body, usize);
         const c = new ByteCursor(data);
         if (rep) decodeLevels(h.repetitionLevelEncoding, c, repCheck!, n, rep.claim(n));
@@ -172,6 +180,7 @@ export function decodeColumnChunk(
         if (!h) throw new CorruptFileError('data page v2 without its header');
         const n = h.numValues;
         if (!(n >= 0) || n > MAX_PAGE_VALUES) throw new CorruptFileError(`data page claims ${n} values`);
+        bounds?.checkDataPage(n, usize);
         const rl = h.repetitionLevelsByteLength;
         const dl = h.definitionLevelsByteLength;
         if (!(rl >= 0 && dl >= 0) || rl + dl > body.length) {

@@ -1,4 +1,4 @@
-import { loadCodec, type CodecName } from '../codecs/registry.js';
+import { CODEC_NAMES, loadCodec, type CodecName } from '../codecs/registry.js';
 import { CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
 import { bufferSource, checkedSource, httpSource, type Source, type SourceLike } from '../io/source.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
@@ -6,7 +6,8 @@ import { buildSchema, leavesOf, type LeafNode, type Schema, type SchemaElementLi
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { planRecord, type RecordPlan } from '../shred/plan.js';
-import { decodeColumnChunk, type ColumnChunkData } from './column-chunk.js';
+import { decodeColumnChunk, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
+import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
 import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
 import { bindFilter, type BoundFilter, type Filter } from './filter/expression.js';
@@ -29,6 +30,11 @@ export interface OpenOptions {
   headers?: Record<string, string>;
   /** Verify page CRC-32 checksums where pages carry them (default true). */
   verifyChecksums?: boolean;
+  /**
+   * Largest decompressed size a page may declare, in bytes (default 2^30):
+   * a page claiming more is refused with a LimitError before it is inflated.
+   */
+  maxPageBytes?: number;
 }
 
 export interface ReadOptions extends ValueOptions {
@@ -91,7 +97,7 @@ export class ParquetReader {
     private readonly source: Source,
     readonly metadata: FileMetaData,
     readonly schema: Schema,
-    private readonly verifyChecksums: boolean,
+    private readonly chunkOptions: Pick<ChunkOptions, 'verifyChecksums' | 'maxPageBytes'>,
   ) {}
 
   /** Opens a Parquet file from bytes, a URL or a source object, reading only its footer. */
@@ -103,10 +109,12 @@ export class ParquetReader {
   private indexCache: IndexCache | undefined;
 
   static async fromSource(source: Source, options: OpenOptions = {}): Promise<ParquetReader> {
+    const { verifyChecksums = true, maxPageBytes = DEFAULT_MAX_PAGE_BYTES } = options;
+    if (!Number.isSafeInteger(maxPageBytes) || maxPageBytes < 1) throw new InvalidArgumentError(`maxPageBytes must be a positive integer, got ${maxPageBytes}`);
     const { metadata } = await readFooter(source);
     const schema = withContext({ file: source.name }, () => buildSchema(metadata.schema as SchemaElementLike[]));
     validateRowGroups(metadata, schema, source);
-    return new ParquetReader(source, metadata, schema, options.verifyChecksums ?? true);
+    return new ParquetReader(source, metadata, schema, { verifyChecksums, maxPageBytes });
   }
 
   /**
@@ -400,7 +408,7 @@ export class ParquetReader {
         await Promise.all([...new Set(refs.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadCodec(c as CodecName))));
       },
       decode: (ref, buf, base, pieces) =>
-        decodeColumnChunk(buf, base, ref.meta, ref.leaf, { verifyChecksums: this.verifyChecksums, ...(pieces ? { pieces: pieces.pieces, numValues: pieces.numValues } : {}) }, ref.ctx),
+        decodeColumnChunk(buf, base, ref.meta, ref.leaf, { ...this.chunkOptions, ...(pieces ? { pieces: pieces.pieces, numValues: pieces.numValues } : {}) }, ref.ctx),
     };
   }
 
@@ -465,7 +473,7 @@ export class ParquetReader {
     const fetched = await this.fetchRanges(ranges);
     return ranges.map((r, i) => {
       const { buf, base } = fetched[i]!;
-      return decodeColumnChunk(buf, base, r.meta, r.leaf, { verifyChecksums: this.verifyChecksums }, r.ctx);
+      return decodeColumnChunk(buf, base, r.meta, r.leaf, this.chunkOptions, r.ctx);
     });
   }
 
@@ -540,8 +548,13 @@ function chunkMeta(chunk: ColumnChunk, ctx: ErrorContext): ColumnMetaData {
   if (chunk.cryptoMetadata || chunk.encryptedColumnMetadata) {
     throw new UnsupportedError('column is encrypted (Parquet modular encryption is not supported yet)', ctx);
   }
-  if (!chunk.metaData) throw new CorruptFileError('column chunk has no metadata', ctx);
-  return chunk.metaData;
+  const meta = chunk.metaData;
+  if (!meta) throw new CorruptFileError('column chunk has no metadata', ctx);
+  // The Thrift decoder reads a codec number outside the enum as UNKNOWN_<n>: a codec from a later format version, or damage.
+  if (!(CODEC_NAMES as readonly string[]).includes(meta.codec)) {
+    throw new UnsupportedError(`column chunk uses compression codec ${meta.codec.replace(/^UNKNOWN_/, '')}, which this reader does not know`, { ...ctx, offset: meta.dataPageOffset });
+  }
+  return meta;
 }
 
 /**

@@ -22,6 +22,8 @@ import { hex } from '../schema/convert.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { assembleRow, canonicalRowText, type ColumnRowData } from './assemble.js';
 import { trevniChecksum, trevniCodec } from './codecs.js';
+import { checkBlockSize } from './block-bounds.js';
+import { DEFAULT_MAX_INFLATED } from '../codecs/codec.js';
 import { parseDescriptors, parseGrowing, parseHeader } from './metadata.js';
 import type { MetaEntry, TrevniBlock, TrevniColumn, TrevniValue } from './types.js';
 import { ValueReader } from './values.js';
@@ -48,6 +50,11 @@ const UNBACKED_NULLS_PER_BYTE = 1024;
 export interface TrevniOpenOptions {
   /** Verify each block's stored checksum (default true); false reads damaged or quirky files anyway. */
   verifyChecksums?: boolean;
+  /**
+   * Largest uncompressed size a block may declare, in bytes (default 2^30):
+   * a block claiming more is refused with a LimitError before it is inflated.
+   */
+  maxBlockBytes?: number;
 }
 
 export interface TrevniRowsOptions {
@@ -86,10 +93,12 @@ export class TrevniReader {
   private readonly blockLists = new Map<number, TrevniBlock[]>();
   private readonly cache = new Map<number, BlockCacheEntry[]>();
   private readonly verify: boolean;
+  private readonly maxBlockBytes: number;
 
   private constructor(source: Source, header: Awaited<ReturnType<typeof readHeader>>, options: TrevniOpenOptions) {
     this.source = source;
     this.verify = options.verifyChecksums ?? true;
+    this.maxBlockBytes = options.maxBlockBytes ?? DEFAULT_MAX_INFLATED;
     this.magic = header.magic;
     this.rowCount = header.rowCount;
     this.metadata = header.metadata;
@@ -101,6 +110,8 @@ export class TrevniReader {
 
   /** Opens a Trevni file: reads and validates the header and all column metadata. */
   static async open(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniReader> {
+    const max = options.maxBlockBytes;
+    if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new InvalidArgumentError(`maxBlockBytes must be a positive integer, got ${max}`);
     const source = input instanceof Uint8Array || input instanceof ArrayBuffer ? bufferSource(input) : checkedSource(input);
     try {
       return new TrevniReader(source, await readHeader(source), options);
@@ -340,6 +351,8 @@ export class TrevniReader {
     try {
       const codec = await trevniCodec(col.codec);
       const checksum = trevniChecksum(col.checksum);
+      // Only inflating needs the bound: a null-codec block's bytes are in the file.
+      if (codec.name !== 'null') checkBlockSize(col, b, this.maxBlockBytes);
       const raw = await this.source.read(b.offset, b.compressedSize + checksum.size);
       data = codec.decompress(raw.subarray(0, b.compressedSize), b.uncompressedSize);
       if (checksum.size > 0 && this.verify) {
