@@ -155,6 +155,31 @@ function mapEntries(a: ArrowModule, entries: Field, plan: Extract<Plan, { t: 'ma
 }
 
 /**
+ * A leaf whose every level entry is a slot (not repeated, read whole), in one
+ * pass over its levels: validity where the level reaches `nullDef` (-1: not
+ * nullable), and value indexes, which stay null when every entry holds the
+ * next value, so the chunk's values serve as they are.
+ */
+function flatLevels(d: Uint8Array | Uint16Array, maxDef: number, nullDef: number): Validity & { vi: Int32Array | null } {
+  const n = d.length;
+  let missing = 0;
+  for (let i = 0; i < n; i++) if (d[i] !== maxDef) missing++;
+  if (missing === 0) return { bitmap: undefined, nullCount: 0, vi: null };
+  const vi = new Int32Array(n);
+  const bitmap = nullDef >= 0 ? new Uint8Array((n + 7) >> 3) : undefined;
+  let nulls = 0;
+  for (let i = 0, v = 0; i < n; i++) {
+    const x = d[i]!;
+    vi[i] = x === maxDef ? v++ : -1;
+    if (bitmap) {
+      if (x >= nullDef) bitmap[i >> 3]! |= 1 << (i & 7);
+      else nulls++;
+    }
+  }
+  return nulls ? { bitmap, nullCount: nulls, vi } : { bitmap: undefined, nullCount: 0, vi };
+}
+
+/**
  * Per slot, the index of its value among the chunk's dense values (-1 for a
  * null): entries defined to the leaf's maximum level carry the values, in order.
  */
@@ -166,8 +191,8 @@ function valueIndexes(chunk: ColumnChunkData, slots: Int32Array, maxDef: number)
     return slots;
   }
   const out = new Int32Array(slots.length);
-  let e = 0;
   let v = 0;
+  let e = 0;
   for (let i = 0; i < slots.length; i++) {
     const s = slots[i]!;
     for (; e < s; e++) if (d[e] === maxDef) v++;
@@ -180,15 +205,12 @@ function leafData(a: ArrowModule, type: DataType, src: LeafSource, slots: Int32A
   const { chunk, leaf } = src;
   const length = slots.length;
   if (type.typeId === a.Type.Null) return a.makeData({ type, length, nullCount: length }) as Data;
-  const { bitmap, nullCount } = validity(chunk, slots, def, nullable);
-  const vi = valueIndexes(chunk, slots, leaf.defLevel);
+  const { bitmap, nullCount, vi } = !chunk.rep && chunk.def && slots.length === chunk.length
+    ? flatLevels(chunk.def, leaf.defLevel, nullable ? def : -1)
+    : { ...validity(chunk, slots, def, nullable), vi: valueIndexes(chunk, slots, leaf.defLevel) };
   if (src.dictionary) {
     const dictValues = chunk.indices ? chunk.dictionary! : chunk.values!;
-    const indices = new Int32Array(length);
-    for (let i = 0; i < length; i++) {
-      const v = vi ? vi[i]! : i;
-      indices[i] = v < 0 ? 0 : chunk.indices ? chunk.indices[v]! : v;
-    }
+    const indices = dictionaryIndices(chunk.indices, vi, length);
     const valueType = (type as unknown as { dictionary: DataType }).dictionary;
     const dictionary = a.makeVector(plainData(a, valueType, leaf, dictValues, null, countOf(dictValues), undefined, 0)) as Vector;
     return a.makeData({ type, length, nullCount, nullBitmap: bitmap, data: indices, dictionary } as never);
@@ -203,6 +225,33 @@ function leafData(a: ArrowModule, type: DataType, src: LeafSource, slots: Int32A
     return plainData(a, type, leaf, chunk.dictionary!, through, length, bitmap, nullCount);
   }
   return plainData(a, type, leaf, chunk.values!, vi, length, bitmap, nullCount);
+}
+
+/**
+ * Per slot, its index into the dictionary (0 for a null): the chunk's own
+ * indices when every slot holds the next value, else gathered through `vi`;
+ * a plain chunk is its own dictionary, indexed by value position.
+ */
+function dictionaryIndices(chunkIndices: Int32Array | null, vi: Int32Array | null, length: number): Int32Array {
+  if (!vi) {
+    if (chunkIndices) return chunkIndices.subarray(0, length);
+    const identity = new Int32Array(length);
+    for (let i = 0; i < length; i++) identity[i] = i;
+    return identity;
+  }
+  const out = new Int32Array(length);
+  if (chunkIndices) {
+    for (let i = 0; i < length; i++) {
+      const v = vi[i]!;
+      if (v >= 0) out[i] = chunkIndices[v]!;
+    }
+  } else {
+    for (let i = 0; i < length; i++) {
+      const v = vi[i]!;
+      if (v >= 0) out[i] = v;
+    }
+  }
+  return out;
 }
 
 function countOf(v: Values): number {
