@@ -16,6 +16,8 @@
  *
  * - parquetry writeColumns: typed arrays (Int32Array, BigInt64Array,
  *   Float64Array) and JS arrays (strings, booleans, numbers with nulls).
+ * - parquetry writeColumns, no page CRCs: the same with `checksums: false`
+ *   (page CRC-32s are written by default), to measure what they cost.
  * - parquetry writeMany: the same table as 2M row objects.
  * - hyparquet-writer: the same column arrays (parquetWriteFile, its defaults:
  *   its own JS snappy, row groups of 1,000 then 100,000 rows); and again with
@@ -54,6 +56,7 @@ const ROWS = Number(process.env.WRITE_BENCH_ROWS ?? 2_000_000);
 
 type Lib =
   | 'parquetry writeColumns'
+  | 'parquetry writeColumns, no page CRCs'
   | 'parquetry writeMany'
   | 'hyparquet-writer'
   | 'hyparquet-writer + hysnappy'
@@ -61,7 +64,7 @@ type Lib =
   | '@dsnp/parquetjs'
   | 'duckdb'
   | 'duckdb threads=1';
-const LIBS: Lib[] = ['parquetry writeColumns', 'parquetry writeMany', 'hyparquet-writer', 'hyparquet-writer + hysnappy', 'parquet-wasm', '@dsnp/parquetjs', 'duckdb', 'duckdb threads=1'];
+const LIBS: Lib[] = ['parquetry writeColumns', 'parquetry writeColumns, no page CRCs', 'parquetry writeMany', 'hyparquet-writer', 'hyparquet-writer + hysnappy', 'parquet-wasm', '@dsnp/parquetjs', 'duckdb', 'duckdb threads=1'];
 /** Row-at-a-time writers are slow: fewer timed runs for them (still at least 3). */
 const SLOW: Lib[] = ['@dsnp/parquetjs'];
 
@@ -244,11 +247,14 @@ async function parquetrySchema() {
 
 async function setup(lib: Lib, t: Table): Promise<Run> {
   switch (lib) {
-    case 'parquetry writeColumns': {
+    case 'parquetry writeColumns':
+    case 'parquetry writeColumns, no page CRCs': {
       const { openWriter } = await import('../src/node/index.js');
       const schema = await parquetrySchema();
+      // Page CRCs are on by default: the second variant measures what they cost.
+      const checksums = lib === 'parquetry writeColumns';
       return async (path) => {
-        const w = await openWriter(path, schema, { codec: 'SNAPPY' });
+        const w = await openWriter(path, schema, { codec: 'SNAPPY', checksums });
         await w.writeColumns(t as unknown as Record<string, ArrayLike<unknown>>);
         await w.close();
       };

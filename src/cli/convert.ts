@@ -47,6 +47,8 @@ export interface ConvertOptions {
   bloomFilter?: Record<string, { ndv?: number; fpp?: number }>;
   /** false with --no-page-index. */
   pageIndex: boolean;
+  /** Parquet output: false with --no-checksums. */
+  checksums: boolean;
   delimiter?: string;
   header: boolean;
   skipBadRows?: boolean;
@@ -93,6 +95,7 @@ function writerOptions(o: ConvertOptions): WriterOptions {
   if (o.pageVersion !== undefined) w.pageVersion = o.pageVersion;
   if (o.bloomFilter !== undefined) w.bloomFilters = o.bloomFilter;
   if (o.pageIndex === false) w.pageIndex = false;
+  if (o.checksums === false) w.checksums = false;
   return w;
 }
 
@@ -116,12 +119,12 @@ function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): voi
   const refuse = (names: string[], why: string) => {
     const bad = names.filter(given);
     if (bad.length) {
-      const flags = bad.map((n) => '--' + n.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/^(header|page-index)$/, 'no-$1'));
+      const flags = bad.map((n) => '--' + n.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/^(header|page-index|checksums)$/, 'no-$1'));
       throw new UsageError(`${flags.join(', ')} ${bad.length === 1 ? 'applies' : 'apply'} ${why}`);
     }
   };
   if (outFormat !== 'parquet' && outFormat !== 'trevni') refuse(['codec'], 'to Parquet output only (and to Trevni output)');
-  if (outFormat !== 'parquet') refuse(['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'pageIndex'], 'to Parquet output only');
+  if (outFormat !== 'parquet') refuse(['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'pageIndex', 'checksums'], 'to Parquet output only');
   if (outFormat !== 'trevni') refuse(['checksum'], 'to Trevni output only');
   if (inFormat === 'parquet' || inFormat === 'trevni') refuse(['schema', 'type', 'sample', 'skipBadRows'], 'to CSV and JSON inputs only');
   const csvSide = inFormat === 'csv' || inFormat === 'tsv' || outFormat === 'csv' || outFormat === 'tsv';
@@ -408,8 +411,8 @@ or stdout. CSV, JSON Lines and JSON arrays go to Parquet or Trevni; Parquet and
 Trevni go to CSV, TSV, JSON Lines, JSON, Parquet or Trevni.
 
 Codecs: Parquet UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD, LZ4_RAW;
-Trevni null, deflate, snappy (default), bzip2. --checksum (Trevni): null
-(default) or crc32.
+Trevni null, deflate, snappy (default), bzip2. Parquet pages carry a CRC-32
+(--no-checksums leaves it out); --checksum (Trevni): null (default) or crc32.
 
 Types (--type COL=TYPE, and the values of a --schema JSON file):
   boolean int8 int16 int32 int64 uint8 uint16 uint32 uint64 float double float16
@@ -442,6 +445,7 @@ export function registerConvert(program: Command): void {
     .option('--page-version <1|2>', 'data page version (default 1)', pageVersionOption)
     .option('--bloom-filter <col[:ndv[:fpp]]>', 'Parquet: a bloom filter on a column (repeatable; ndv default: the distinct values of each row group; fpp default 0.01)', bloomFilterOption)
     .option('--no-page-index', 'Parquet: no ColumnIndex/OffsetIndex (written by default)')
+    .option('--no-checksums', 'Parquet output: no CRC-32 in the page headers (written by default)')
     .option('--delimiter <char>', 'CSV field delimiter (default , and a tab for .tsv; \\t for a tab)', delimiterOption)
     .option('--no-header', 'CSV without a header row (columns c1..cN, or the --schema names); on output, no header row')
     .option('--skip-bad-rows', 'skip input rows that cannot be read or do not fit the schema, and count them')

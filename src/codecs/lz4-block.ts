@@ -159,8 +159,22 @@ export function encodeLz4Block(src: Uint8Array, start: number, end: number, dst:
       if (e - 2 <= lastMatchStart) table[Math.imul(read32(src, e - 2), 0x9e3779b1) >>> shift] = e - 2 + 1;
     }
   }
-  const lit = end - anchor;
+  return encodeLz4Literals(src, anchor, end, dst, dp);
+}
+
+/**
+ * src[start, end) as the literals-only last sequence of a block: alone, the
+ * block that stores its input as is, whose size (lz4LiteralsSize) no encoding
+ * of the same bytes needs to exceed.
+ */
+export function encodeLz4Literals(src: Uint8Array, start: number, end: number, dst: Uint8Array, dp: number): number {
+  const lit = end - start;
   dst[dp++] = (lit >= 15 ? 15 : lit) << 4;
   if (lit >= 15) dp = writeLength(dst, dp, lit - 15);
-  return writeLiterals(dst, dp, src, anchor, lit);
+  return writeLiterals(dst, dp, src, start, lit);
+}
+
+/** The size of the literals-only block of n bytes. */
+export function lz4LiteralsSize(n: number): number {
+  return 1 + n + (n >= 15 ? 1 + Math.floor((n - 15) / 255) : 0);
 }

@@ -3,11 +3,12 @@
  * chunks of [uncompressed length][compressed length][LZ4 block]..., lengths
  * 32-bit big-endian. Other writers put a plain LZ4 block or an LZ4 frame
  * under the same codec id, so reading tries those in turn, as Arrow does.
- * Writing always uses the Hadoop framing, which every reader accepts.
+ * Writing uses the Hadoop framing, in frames that every reader takes (see
+ * compressLz4).
  */
 import { CorruptFileError } from '../errors.js';
 import { defineCodec } from './codec.js';
-import { decodeLz4Block, encodeLz4Block, lz4BlockBound } from './lz4-block.js';
+import { decodeLz4Block, encodeLz4Block, encodeLz4Literals, lz4BlockBound, lz4LiteralsSize } from './lz4-block.js';
 import { decodeLz4Frames } from './lz4-frame.js';
 
 /**
@@ -74,19 +75,48 @@ export function decompressLz4(input: Uint8Array, uncompressedSize: number): Uint
   throw new CorruptFileError(`LZ4 data fits none of the known layouts (${failures.join('; ')})`);
 }
 
+/**
+ * Hadoop framing that the three readers in use all take:
+ * - Hadoop's own decoder (parquet-java) decompresses each frame into a
+ *   256 KiB buffer, so no frame holds more than HADOOP_CHUNK bytes; a page
+ *   is cut into equal frames, the larger ones (by a byte) last;
+ * - arrow-rs (parquet-wasm) reads on past a frame only while the bytes after
+ *   it outnumber its compressed size, and otherwise fails the page, so a
+ *   short last frame after a long one broke every page over HADOOP_CHUNK.
+ *   No frame is stored larger than its literals-only block, and when a frame
+ *   would still outsize what follows it, the last frame is stored as
+ *   literals, which the frames being equal makes large enough;
+ * - Arrow C++ takes any sequence of frames.
+ */
 export function compressLz4(input: Uint8Array): Uint8Array {
-  const chunks = Math.max(1, Math.ceil(input.length / HADOOP_CHUNK));
-  const out = new Uint8Array(lz4BlockBound(input.length) + chunks * (8 + 16));
+  const n = input.length;
+  const frames = Math.max(1, Math.ceil(n / HADOOP_CHUNK));
+  const base = Math.floor(n / frames);
+  const longer = n % frames;
+  const out = new Uint8Array(lz4BlockBound(n) + frames * (8 + 16));
+  const sizes: number[] = [];
   let dp = 0;
   let start = 0;
-  do {
-    const end = Math.min(input.length, start + HADOOP_CHUNK);
-    putBe32(out, dp, end - start);
+  for (let f = 0; f < frames; f++) {
+    const end = start + base + (f >= frames - longer ? 1 : 0);
     const blockAt = dp + 8;
+    putBe32(out, dp, end - start);
     dp = encodeLz4Block(input, start, end, out, blockAt);
+    if (dp - blockAt > lz4LiteralsSize(end - start)) dp = encodeLz4Literals(input, start, end, out, blockAt);
     putBe32(out, blockAt - 4, dp - blockAt);
+    sizes.push(dp - blockAt);
     start = end;
-  } while (start < input.length);
+  }
+  let after = 0;
+  for (let f = frames - 1; f > 0; f--) {
+    after += 8 + sizes[f]!;
+    if (sizes[f - 1]! >= after) {
+      const lastAt = dp - sizes[frames - 1]!;
+      dp = encodeLz4Literals(input, n - (base + (longer > 0 ? 1 : 0)), n, out, lastAt);
+      putBe32(out, lastAt - 4, dp - lastAt);
+      break;
+    }
+  }
   return out.slice(0, dp);
 }
 

@@ -189,26 +189,41 @@ async function openFifo(fifo: string): Promise<FileHandle> {
   }
 }
 
-/** A Node Writable (a socket, an HTTP response, process.stdout). Waits for 'drain' when the stream is full. */
+/**
+ * A Node Writable (a socket, an HTTP response, process.stdout). A write
+ * resolves once the stream has room again ('drain'), so the writer never
+ * runs ahead of the stream by more than its buffer and one page; a stream
+ * that errs, or closes before it drains, fails the write rather than leaving
+ * it waiting for a 'drain' that never comes.
+ */
 export function writableSink(stream: Writable): Sink {
   let failure: Error | undefined;
   stream.on('error', (e) => (failure = e));
+  const failed = (e: Error) => new IOError(`output stream failed: ${e.message}`, {}, { cause: e });
   const check = () => {
-    if (failure) throw new IOError(`output stream failed: ${failure.message}`, {}, { cause: failure });
+    if (failure) throw failed(failure);
+    if (stream.destroyed) throw new IOError('output stream was closed');
   };
+  const drained = () =>
+    new Promise<void>((resolve, reject) => {
+      const settle = (e?: Error) => {
+        stream.off('drain', onDrain);
+        stream.off('error', onError);
+        stream.off('close', onClose);
+        if (e) reject(e);
+        else resolve();
+      };
+      const onDrain = () => settle();
+      const onError = (e: Error) => settle(failed(e));
+      const onClose = () => settle(failure ? failed(failure) : new IOError('output stream closed before it took all the bytes'));
+      stream.on('drain', onDrain);
+      stream.on('error', onError);
+      stream.on('close', onClose);
+    });
   return {
     async write(bytes) {
       check();
-      if (!stream.write(bytes.slice())) {
-        await new Promise<void>((resolve, reject) => {
-          const onErr = (e: Error) => reject(new IOError(`output stream failed: ${e.message}`, {}, { cause: e }));
-          stream.once('error', onErr);
-          stream.once('drain', () => {
-            stream.off('error', onErr);
-            resolve();
-          });
-        });
-      }
+      if (!stream.write(bytes.slice())) await drained();
     },
     async close() {
       check();

@@ -20,6 +20,7 @@ import { parseType, parseTypeOverride, schemaFromJsonText, toBuilder } from '../
 import { parseByteSize } from '../../src/cli/convert-options.js';
 import { csvCell, csvQuote, jsonText } from '../../src/cli/convert-write-text.js';
 import { formatReport } from '../../src/cli/convert-progress.js';
+import { layoutProblems } from '../writer/pages.js';
 
 const FIX = join('test', 'fixtures', 'convert');
 
@@ -376,6 +377,24 @@ describe('writer options reach the file', () => {
       assert.equal(r!.n, 20_000);
     });
   }
+
+  test('pages carry a CRC-32 by default, as parquet-java writes them; --no-checksums leaves them out', async () => {
+    const crcs = async (path: string) => {
+      const { metadata } = await footer(path);
+      return layoutProblems(new Uint8Array(readFileSync(path)), metadata, true);
+    };
+    const withCrc = join(dir, 'crc.parquet');
+    ok(convert([csv, withCrc, '--page-size', '4KiB']));
+    assert.deepEqual(await crcs(withCrc), []);
+    const without = join(dir, 'no-crc.parquet');
+    ok(convert([csv, without, '--page-size', '4KiB', '--no-checksums']));
+    const missing = await crcs(without);
+    assert.ok(missing.length > 3 && missing.every((m) => / has no crc$/.test(m)), missing.join('\n'));
+    assert.deepEqual(await rows(without), await rows(withCrc));
+    const r = convert(['examples/fixtures/sample.parquet', join(dir, 'x.csv'), '--no-checksums']);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /--no-checksums applies to Parquet output only/);
+  });
 
   test('the default codec is SNAPPY; Parquet to Parquet rewrites with new options and keeps the rows', async () => {
     const snappy = join(dir, 'default.parquet');

@@ -117,20 +117,63 @@ test('LZ4 (Hadoop): hand-worked buffer of two chunks, the second split in two bl
   assert.deepEqual(lz4.decompress(framed, 11), ascii('abcdabcdxyz'));
 });
 
-test('LZ4 (Hadoop): compress frames chunks no larger than Hadoop reads', () => {
-  const data = repetitiveBytes(3 * HADOOP_CHUNK + 10);
-  const framed = compressLz4(data);
-  let ip = 0;
-  const chunks: number[] = [];
-  while (ip < framed.length) {
+/** The frames of Hadoop-framed LZ4: uncompressed and compressed size of each. */
+function hadoopFrames(framed: Uint8Array): { size: number; compressed: number }[] {
+  const frames: { size: number; compressed: number }[] = [];
+  for (let ip = 0; ip < framed.length; ) {
     const dv = new DataView(framed.buffer, framed.byteOffset + ip);
-    chunks.push(dv.getUint32(0));
+    frames.push({ size: dv.getUint32(0), compressed: dv.getUint32(4) });
     ip += 8 + dv.getUint32(4);
   }
-  assert.deepEqual(chunks, [HADOOP_CHUNK, HADOOP_CHUNK, HADOOP_CHUNK, 10]);
-  assert.deepEqual(lz4.decompress(framed, data.length), data);
-  assert.deepEqual(otherLz4(framed, data.length), data);
+  return frames;
+}
+
+/**
+ * What the readers in use need of the frames: Hadoop's (parquet-java) at
+ * most HADOOP_CHUNK bytes in each; arrow-rs's a compressed size below the
+ * bytes that follow, for every frame but the last.
+ */
+function readableFrames(framed: Uint8Array): string[] {
+  const frames = hadoopFrames(framed);
+  const problems: string[] = [];
+  let after = framed.length;
+  frames.forEach((f, i) => {
+    after -= 8 + f.compressed;
+    if (f.size > HADOOP_CHUNK) problems.push(`frame ${i} holds ${f.size} bytes`);
+    if (i < frames.length - 1 && f.compressed >= after) problems.push(`frame ${i} (${f.compressed} bytes compressed) outsizes the ${after} bytes after it`);
+  });
+  return problems;
+}
+
+test('LZ4 (Hadoop): compress frames equal chunks no larger than Hadoop reads, each smaller than what follows it', () => {
+  for (const n of [0, 100, HADOOP_CHUNK, HADOOP_CHUNK + 1, 256 * 1024, 3 * HADOOP_CHUNK + 10, 8 * MiB]) {
+    const data = repetitiveBytes(n);
+    const framed = compressLz4(data);
+    const sizes = hadoopFrames(framed).map((f) => f.size);
+    assert.equal(sizes.length, Math.max(1, Math.ceil(n / HADOOP_CHUNK)), `${n} bytes`);
+    assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `${n} bytes: frames of ${sizes.join(', ')}`);
+    assert.deepEqual(readableFrames(framed), [], `${n} bytes`);
+    assert.deepEqual(lz4.decompress(framed, data.length), data);
+    // hyparquet-compressors rejects the one-token block of an empty input.
+    if (n > 0) assert.deepEqual(otherLz4(framed, data.length), data);
+  }
   assert.deepEqual(compressLz4(new Uint8Array(0)), hex('00000000' + '00000001' + '00'));
+});
+
+test('LZ4 (Hadoop): a frame that compresses far better than the one before it is stored as literals, so arrow-rs reads on', () => {
+  // Incompressible, then constant: the frames shrink towards the end.
+  const n = 3 * HADOOP_CHUNK;
+  const data = new Uint8Array(n);
+  data.set(randomBytes(Math.floor(n * 0.6), 3));
+  const framed = compressLz4(data);
+  assert.deepEqual(readableFrames(framed), []);
+  const frames = hadoopFrames(framed);
+  assert.ok(frames.at(-1)!.compressed > frames.at(-1)!.size, 'the last frame is stored as literals');
+  assert.deepEqual(lz4.decompress(framed, n), data);
+  assert.deepEqual(otherLz4(framed, n), data);
+  // Frames that shrink no faster than that are left compressed.
+  const even = compressLz4(repetitiveBytes(n));
+  assert.ok(hadoopFrames(even).every((f) => f.compressed < f.size / 2));
 });
 
 test('LZ4 falls back to a plain LZ4 block when the Hadoop framing does not parse', () => {

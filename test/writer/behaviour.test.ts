@@ -17,7 +17,7 @@ import type { Statistics } from '../../src/parquet/metadata/index.js';
 import { planRecord } from '../../src/shred/plan.js';
 import { halfToNumber, utf8Bytes } from './gen.js';
 import { Duck, checkDuckValues, checkParquetry, show, sqlString } from './oracles.js';
-import { chunkPages, fileBytes } from './pages.js';
+import { chunkPages, fileBytes, layoutProblems } from './pages.js';
 
 let dir = '';
 let duck: Duck;
@@ -393,6 +393,19 @@ describe('file metadata', () => {
     assert.match(String(fm[0]!.created_by), /^parquetry version /);
     const kv = await duck.objects(`SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata(${sqlString(path)})`);
     assert.deepEqual(Object.fromEntries(kv.map((r) => [r.k, r.v])), metadata);
+  });
+
+  test('every page carries the CRC-32 of its bytes by default, as parquet-java writes them; checksums: false leaves them out', async () => {
+    const schema = defineSchema({ a: f.int32(), s: f.string(), l: f.list(f.int64()) });
+    const records = Array.from({ length: 3000 }, (_, i) => ({ a: i % 50, s: `s${i}`, l: i % 3 ? [BigInt(i)] : null }));
+    for (const pageVersion of [1, 2] as const) {
+      const options = { pageVersion, pageRowLimit: 400, rowGroupRows: 1000 };
+      const withCrc = await writeAll(schema, records, options);
+      assert.deepEqual(layoutProblems(fileBytes(withCrc), await metaOf(withCrc), true), [], `page v${pageVersion}`);
+      const without = await writeAll(schema, records, { ...options, checksums: false });
+      const missing = layoutProblems(fileBytes(without), await metaOf(without), true);
+      assert.ok(missing.length > 10 && missing.every((m) => / has no crc$/.test(m)), missing.join('\n'));
+    }
   });
 
   test('sortedBy naming an unknown column is refused when the writer opens, as options.columns is', async () => {
