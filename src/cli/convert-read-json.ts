@@ -50,16 +50,18 @@ function markInexact(text: string): string {
       let j = i + (c === 45 ? 1 : 0);
       while (j < n && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
       let k = j;
-      while (k < n && isNumberChar(text.charCodeAt(k))) k++;
+      let exponent = -1;
+      for (let d: number; k < n && isNumberChar((d = text.charCodeAt(k))); k++) if (d === 101 || d === 69) exponent = k;
       let mark: string | undefined;
       if (k === j) {
         // An integer: a bigint beyond 2^53.
         const tok = text.slice(i, j);
         if (j - i >= 16 && !Number.isSafeInteger(Number(tok)) && /^-?(?:0|[1-9]\d*)$/.test(tok)) mark = BIG_MARK + tok;
-      } else if (k - i >= 16 || MAYBE_INEXACT.test(text.slice(i, k))) {
+      } else if (k - i >= 16 || (exponent >= 0 && k - exponent > 3)) {
+        // Long enough for 16 significant digits, or with an exponent of 3 digits (or 2 and a sign): maybe inexact.
         const tok = text.slice(i, k);
         // Malformed text is left for JSON.parse to refuse.
-        if (/^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(tok) && fractionalNumber(tok) instanceof ExactNumber) mark = EXACT_MARK + tok;
+        if (fractionalNumber(tok) instanceof ExactNumber && /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(tok)) mark = EXACT_MARK + tok;
       }
       if (mark !== undefined) {
         out += text.slice(last, i) + JSON.stringify(mark);

@@ -51,5 +51,7 @@ function decimalKey(s: string): string | undefined {
  */
 export function fractionalNumber(token: string): number | ExactNumber {
   const n = Number(token);
-  return decimalKey(String(n)) === decimalKey(token) ? n : new ExactNumber(token);
+  const shortest = String(n);
+  // Most numbers are written as a double's shortest text: then no other comparison is needed.
+  return shortest === token || decimalKey(shortest) === decimalKey(token) ? n : new ExactNumber(token);
 }
