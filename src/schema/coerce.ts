@@ -57,6 +57,7 @@
  * path in its context.
  */
 import { InvalidArgumentError } from '../errors.js';
+import { isWellFormed } from '../encodings/values-builder.js';
 import { ExactNumber } from './exact-number.js';
 import type { LeafKind, TimeUnit } from './logical.js';
 import type { LeafNode } from './tree.js';
@@ -810,22 +811,27 @@ function bytesCoercer(leaf: LeafNode, what: string): Coercer {
   return (v) => toBytes(v) ?? fail(v);
 }
 
-function stringCoercer(leaf: LeafNode): Coercer {
+function stringCoercer(leaf: LeafNode, onReplaced: (() => void) | undefined): Coercer {
   const width = leaf.physicalType === 'FIXED_LEN_BYTE_ARRAY' ? leaf.typeLength! : -1;
   const json = isJsonLeaf(leaf);
   const fail = failer(leaf, json
     ? 'JSON: text (a string, written as it is) or a value JSON.stringify can write'
     : `a string${width >= 0 ? ` of exactly ${width} UTF-8 bytes` : ''} (or its UTF-8 bytes as a Uint8Array)`);
   const sized = (v: unknown, b: Uint8Array): Uint8Array => (width < 0 || b.length === width ? b : fail(v, 'wrong length'));
+  const encode = (v: string): Uint8Array => {
+    const b = sized(v, utf8Encode(v));
+    if (onReplaced && !isWellFormed(v)) onReplaced();
+    return b;
+  };
   if (!json) {
     return (v) => {
-      if (typeof v === 'string') return sized(v, utf8Encode(v));
+      if (typeof v === 'string') return encode(v);
       if (v instanceof Uint8Array) return sized(v, v);
       return fail(v);
     };
   }
   return (v) => {
-    if (typeof v === 'string') return sized(v, utf8Encode(v));
+    if (typeof v === 'string') return encode(v);
     if (v instanceof Uint8Array) return sized(v, v);
     if (v === null || v === undefined || typeof v === 'function' || typeof v === 'symbol') return fail(v);
     let text: string | undefined;
@@ -843,7 +849,8 @@ function stringCoercer(leaf: LeafNode): Coercer {
  * The coercer of one leaf column: a function from a non-null JS value to the
  * physical value of the leaf's type (see the module comment for what each
  * kind accepts and gives). Built once per leaf; the per-value work is a type
- * test and a range check for numbers, bigints and strings.
+ * test and a range check for numbers, bigints and strings. `onReplaced`
+ * hears of each string written with U+FFFD for its lone surrogates.
  *
  * ```ts
  * const { schema } = defineSchema({ price: f.decimal(9, 2) });
@@ -853,7 +860,7 @@ function stringCoercer(leaf: LeafNode): Coercer {
  * coerce('1.234');    // InvalidArgumentError: expected a DECIMAL(9, 2) value: ...; got "1.234" (string): more than 2 fractional digits (values are not rounded) (column price)
  * ```
  */
-export function leafCoercer(leaf: LeafNode): Coercer {
+export function leafCoercer(leaf: LeafNode, onReplaced?: () => void): Coercer {
   const k = leaf.kind;
   switch (k.kind) {
     case 'boolean': {
@@ -881,7 +888,7 @@ export function leafCoercer(leaf: LeafNode): Coercer {
     case 'int96':
       return int96Coercer(leaf);
     case 'string':
-      return stringCoercer(leaf);
+      return stringCoercer(leaf, onReplaced);
     case 'bytes': {
       const t = leaf.element.logicalType?.type;
       const what = t === 'BSON' || t === 'GEOMETRY' || t === 'GEOGRAPHY' ? `${t} bytes` : leaf.element.convertedType === 'BSON' ? 'BSON bytes' : 'bytes';
