@@ -8,7 +8,9 @@
  * holds, or beyond its range) as ExactNumber, their decimal text.
  */
 import { ExactNumber, fractionalNumber } from '../schema/exact-number.js';
+import type { WarningHandler } from '../warnings.js';
 import { RowFailure, type InputBytes, type Item } from './convert-source.js';
+import { InvalidUtf8Watch, replacedField } from './convert-utf8.js';
 
 export type JsonRecord = Record<string, unknown>;
 
@@ -103,8 +105,29 @@ function blank(s: string): boolean {
   return /^\s*$/.test(s);
 }
 
+export interface JsonReadOptions {
+  /** Hears of invalid UTF-8 (read as U+FFFD): once, with its line and field. */
+  onWarning?: WarningHandler;
+}
+
+/** Items of a JSON input, told to the UTF-8 watch (when there is one) as they pass. */
+async function* watched(items: AsyncGenerator<Item<JsonRecord>>, watch: InvalidUtf8Watch | undefined): AsyncGenerator<Item<JsonRecord>> {
+  if (!watch) return yield* items;
+  for await (const item of items) {
+    if (item.error === undefined) watch.seen(item.line, item.last ?? item.line, item.record, replacedField);
+    else watch.seen(item.line, item.line, undefined, () => undefined);
+    yield item;
+  }
+  watch.finish();
+}
+
 /** JSON Lines: one object per line; blank lines are skipped. */
-export async function* readJsonLines(input: InputBytes): AsyncGenerator<Item<JsonRecord>> {
+export function readJsonLines(input: InputBytes, options: JsonReadOptions = {}): AsyncGenerator<Item<JsonRecord>> {
+  const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
+  return watched(jsonLines(watch ? watch.watch(input) : input), watch);
+}
+
+async function* jsonLines(input: InputBytes): AsyncGenerator<Item<JsonRecord>> {
   let carry: Buffer[] = [];
   let line = 0;
   const text = (buf: Buffer, start: number, end: number): string => {
@@ -227,7 +250,9 @@ export class ArraySplitter {
   private end(tail: string, out: Item<JsonRecord>[]): void {
     const text = this.parts.length ? this.parts.join('') + tail : tail;
     this.parts = [];
-    out.push(toItem(text, this.elementLine));
+    const item = toItem(text, this.elementLine);
+    if (item.error === undefined) item.last = this.line;
+    out.push(item);
   }
 
   /** The input ended: it must have been a whole array. */
@@ -238,7 +263,12 @@ export class ArraySplitter {
 }
 
 /** A JSON array of objects, element by element. */
-export async function* readJsonArray(input: InputBytes): AsyncGenerator<Item<JsonRecord>> {
+export function readJsonArray(input: InputBytes, options: JsonReadOptions = {}): AsyncGenerator<Item<JsonRecord>> {
+  const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
+  return watched(jsonArray(watch ? watch.watch(input) : input), watch);
+}
+
+async function* jsonArray(input: InputBytes): AsyncGenerator<Item<JsonRecord>> {
   const decoder = new TextDecoder();
   const splitter = new ArraySplitter();
   const out: Item<JsonRecord>[] = [];
