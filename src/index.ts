@@ -30,6 +30,7 @@ export type { Values, ByteArrays, PhysicalType } from './encodings/types.js';
 export { bufferSource, httpSource, type Source, type SourceLike, type HttpSourceOptions } from './io/source.js';
 export { BufferSink, webStreamSink, type Sink } from './io/sink.js';
 export { ParquetWriter, type WriterOptions, type ColumnWriteOptions, type WriterSchema } from './parquet/write/writer.js';
+export type { ParquetryWarning, WarningCode, WarningHandler } from './warnings.js';
 export type { ValueEncoding } from './parquet/write/column-writer.js';
 export { writeRecords, type WriteRecordsOptions } from './parquet/write/write-records.js';
 export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf } from './schema/builder.js';

@@ -5,7 +5,9 @@
  */
 import { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
+import type { WarningHandler } from '../warnings.js';
 import type { InputBytes, Item } from './convert-source.js';
+import { InvalidUtf8Watch, replacedCell } from './convert-utf8.js';
 
 export type Cells = string[];
 
@@ -13,6 +15,10 @@ export interface CsvReadOptions {
   delimiter: string;
   /** Go on after a malformed record (csv-parse skips it) instead of failing. */
   skipBad: boolean;
+  /** The first record names the columns (for warnings; it is yielded all the same). */
+  header?: boolean;
+  /** Hears of invalid UTF-8 (read as U+FFFD): once, with its line and column. */
+  onWarning?: WarningHandler;
 }
 
 /** Line breaks inside the cells, counted as csv-parse counts lines (CR and LF each). */
@@ -64,16 +70,23 @@ export async function* readCsv(input: InputBytes, options: CsvReadOptions): Asyn
   // than csv-parse's `info` option, which copies its whole state for every record.
   const push = parser.push.bind(parser);
   parser.push = (record: unknown, encoding?: BufferEncoding) => push(record === null ? null : { record, lines: parser.info.lines }, encoding);
-  const source = Readable.from(input.chunks(), { objectMode: false });
+  const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
+  let names: string[] | undefined;
+  const source = Readable.from((watch ? watch.watch(input) : input).chunks(), { objectMode: false });
   source.on('error', (e) => parser.destroy(e));
   source.pipe(parser);
   try {
     for await (const { record, lines } of parser as AsyncIterable<{ record: string[]; lines: number }>) {
       const line = lines - lineBreaks(record);
       while (errors.length && errors[0]!.line <= line) yield errors.shift()!;
+      if (watch) {
+        if (names === undefined && options.header) names = record;
+        watch.seen(line, lines, record, (r) => replacedCell(r, names));
+      }
       yield { line, record };
     }
     while (errors.length) yield errors.shift()!;
+    watch?.finish();
   } finally {
     source.destroy();
   }

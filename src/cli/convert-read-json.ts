@@ -3,21 +3,39 @@
  * JSON array of objects, split into its top-level elements as the bytes
  * arrive, so neither is ever held whole.
  *
- * Integers too large for a double (beyond 2^53) are read as bigints, exactly.
+ * Numbers are read exactly: integers too large for a double (beyond 2^53) as
+ * bigints, and other numbers a double would change (more digits than it
+ * holds, or beyond its range) as ExactNumber, their decimal text.
  */
+import { ExactNumber, fractionalNumber } from '../schema/exact-number.js';
+import type { WarningHandler } from '../warnings.js';
 import { RowFailure, type InputBytes, type Item } from './convert-source.js';
+import { InvalidUtf8Watch, replacedField } from './convert-utf8.js';
 
 export type JsonRecord = Record<string, unknown>;
 
 const BIG_MARK = '\u0000\u0001bigint:';
-const LONG_DIGITS = /\d{16}/;
+const EXACT_MARK = '\u0000\u0001exact:';
+/**
+ * Text where a double may not hold a number exactly: a run of 16 digits (and
+ * points), or a 3-digit exponent. Other numbers have at most 15 significant
+ * digits in a double's range, which a double's shortest text gives back.
+ */
+const MAYBE_INEXACT = /\d[\d.]{15}|[eE][+-]?\d{3}/;
 
-function reviveBig(_key: string, v: unknown): unknown {
-  return typeof v === 'string' && v.startsWith(BIG_MARK) ? BigInt(v.slice(BIG_MARK.length)) : v;
+function revive(_key: string, v: unknown): unknown {
+  if (typeof v !== 'string' || v.charCodeAt(0) !== 0) return v;
+  if (v.startsWith(BIG_MARK)) return BigInt(v.slice(BIG_MARK.length));
+  if (v.startsWith(EXACT_MARK)) return new ExactNumber(v.slice(EXACT_MARK.length));
+  return v;
 }
 
-/** Integer literals beyond 2^53 as marked strings; everything else as it is. */
-function markBigInts(text: string): string {
+function isNumberChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45; // digits . e E + -
+}
+
+/** Number literals a double would change as marked strings; everything else as it is. */
+function markInexact(text: string): string {
   let out = '';
   let last = 0;
   const n = text.length;
@@ -33,19 +51,23 @@ function markBigInts(text: string): string {
     } else if (c === 45 || (c >= 48 && c <= 57)) {
       let j = i + (c === 45 ? 1 : 0);
       while (j < n && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
-      const next = j < n ? text.charCodeAt(j) : 0;
-      const integer = next !== 46 && next !== 101 && next !== 69; // . e E
       let k = j;
-      if (!integer) {
-        // Skip the rest of the number.
-        while (k < n && /[0-9.eE+-]/.test(text[k]!)) k++;
-      }
-      if (integer && j - i >= 16) {
+      let exponent = -1;
+      for (let d: number; k < n && isNumberChar((d = text.charCodeAt(k))); k++) if (d === 101 || d === 69) exponent = k;
+      let mark: string | undefined;
+      if (k === j) {
+        // An integer: a bigint beyond 2^53.
         const tok = text.slice(i, j);
-        if (!Number.isSafeInteger(Number(tok)) && /^-?(?:0|[1-9]\d*)$/.test(tok)) {
-          out += text.slice(last, i) + JSON.stringify(BIG_MARK + tok);
-          last = j;
-        }
+        if (j - i >= 16 && !Number.isSafeInteger(Number(tok)) && /^-?(?:0|[1-9]\d*)$/.test(tok)) mark = BIG_MARK + tok;
+      } else if (k - i >= 16 || (exponent >= 0 && k - exponent > 3)) {
+        // Long enough for 16 significant digits, or with an exponent of 3 digits (or 2 and a sign): maybe inexact.
+        const tok = text.slice(i, k);
+        // Malformed text is left for JSON.parse to refuse.
+        if (fractionalNumber(tok) instanceof ExactNumber && /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(tok)) mark = EXACT_MARK + tok;
+      }
+      if (mark !== undefined) {
+        out += text.slice(last, i) + JSON.stringify(mark);
+        last = k;
       }
       i = k - 1;
     }
@@ -53,12 +75,12 @@ function markBigInts(text: string): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
-/** JSON.parse, but integers beyond 2^53 become bigints. */
+/** JSON.parse, but numbers a double would change come out exact: bigints for integers, else ExactNumber. */
 export function parseJson(text: string): unknown {
-  if (!LONG_DIGITS.test(text)) return JSON.parse(text);
-  const marked = markBigInts(text);
+  if (!MAYBE_INEXACT.test(text)) return JSON.parse(text);
+  const marked = markInexact(text);
   if (marked === text) return JSON.parse(text);
-  return JSON.parse(marked, reviveBig) as unknown;
+  return JSON.parse(marked, revive) as unknown;
 }
 
 function clip(s: string): string {
@@ -83,8 +105,29 @@ function blank(s: string): boolean {
   return /^\s*$/.test(s);
 }
 
+export interface JsonReadOptions {
+  /** Hears of invalid UTF-8 (read as U+FFFD): once, with its line and field. */
+  onWarning?: WarningHandler;
+}
+
+/** Items of a JSON input, told to the UTF-8 watch (when there is one) as they pass. */
+async function* watched(items: AsyncGenerator<Item<JsonRecord>>, watch: InvalidUtf8Watch | undefined): AsyncGenerator<Item<JsonRecord>> {
+  if (!watch) return yield* items;
+  for await (const item of items) {
+    if (item.error === undefined) watch.seen(item.line, item.last ?? item.line, item.record, replacedField);
+    else watch.seen(item.line, item.line, undefined, () => undefined);
+    yield item;
+  }
+  watch.finish();
+}
+
 /** JSON Lines: one object per line; blank lines are skipped. */
-export async function* readJsonLines(input: InputBytes): AsyncGenerator<Item<JsonRecord>> {
+export function readJsonLines(input: InputBytes, options: JsonReadOptions = {}): AsyncGenerator<Item<JsonRecord>> {
+  const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
+  return watched(jsonLines(watch ? watch.watch(input) : input), watch);
+}
+
+async function* jsonLines(input: InputBytes): AsyncGenerator<Item<JsonRecord>> {
   let carry: Buffer[] = [];
   let line = 0;
   const text = (buf: Buffer, start: number, end: number): string => {
@@ -207,7 +250,9 @@ export class ArraySplitter {
   private end(tail: string, out: Item<JsonRecord>[]): void {
     const text = this.parts.length ? this.parts.join('') + tail : tail;
     this.parts = [];
-    out.push(toItem(text, this.elementLine));
+    const item = toItem(text, this.elementLine);
+    if (item.error === undefined) item.last = this.line;
+    out.push(item);
   }
 
   /** The input ended: it must have been a whole array. */
@@ -218,7 +263,12 @@ export class ArraySplitter {
 }
 
 /** A JSON array of objects, element by element. */
-export async function* readJsonArray(input: InputBytes): AsyncGenerator<Item<JsonRecord>> {
+export function readJsonArray(input: InputBytes, options: JsonReadOptions = {}): AsyncGenerator<Item<JsonRecord>> {
+  const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
+  return watched(jsonArray(watch ? watch.watch(input) : input), watch);
+}
+
+async function* jsonArray(input: InputBytes): AsyncGenerator<Item<JsonRecord>> {
   const decoder = new TextDecoder();
   const splitter = new ArraySplitter();
   const out: Item<JsonRecord>[] = [];

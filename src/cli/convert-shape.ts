@@ -6,6 +6,7 @@
 import { InvalidArgumentError } from '../errors.js';
 import type { AnyField, DefinedSchema } from '../schema/builder.js';
 import { csvCellParser, inferSchemaFromCsv, inferSchemaFromRecords, isCsvIntegerBeyondInt64 } from '../schema/infer.js';
+import { ExactNumber } from '../schema/exact-number.js';
 import type { LeafNode } from '../schema/tree.js';
 import { applyOverride, defineFromNodes, toBuilder, type TypeNode } from './convert-types.js';
 import { parseJson, type JsonRecord } from './convert-read-json.js';
@@ -194,7 +195,7 @@ const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 function looseLeaf(spec: Extract<AnyField['spec'], { node: 'leaf' }>, v: unknown): unknown {
   const logical = spec.logicalType?.type;
   const text = logical === 'STRING' || logical === 'ENUM' || logical === 'JSON' || spec.convertedType === 'UTF8' || spec.convertedType === 'ENUM';
-  if (text) return typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' ? String(v) : v;
+  if (text) return typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' || v instanceof ExactNumber ? String(v) : v;
   if (logical !== undefined && logical !== 'INTEGER') return v; // dates, times, timestamps, decimals take text and numbers as they are
   switch (spec.type) {
     case 'INT32':

@@ -4,8 +4,8 @@ import { fstatSync } from 'node:fs';
 import { InvalidArgumentError, IOError } from '../errors.js';
 import { cannotRead } from './files.js';
 
-/** One input record, or a bad one: `line` is where it starts (1-based). */
-export type Item<R> = { line: number; record: R; error?: undefined } | { line: number; error: string; column?: string | undefined };
+/** One input record, or a bad one: `line` is where it starts (1-based), `last` where it ends when the reader says. */
+export type Item<R> = { line: number; record: R; error?: undefined; last?: number } | { line: number; error: string; column?: string | undefined };
 
 /** A bad input row that ends the conversion: where it is, and what is wrong. */
 export class RowFailure extends InvalidArgumentError {

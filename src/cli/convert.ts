@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from '../errors.js';
+import type { WarningCode, WarningHandler } from '../warnings.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
 import type { DefinedSchema } from '../schema/builder.js';
 import { buildSchema, type SchemaElementLike } from '../schema/tree.js';
@@ -55,6 +56,12 @@ export interface ConvertOptions {
   progress?: boolean;
   quiet?: boolean;
 }
+
+/** The warnings' words, after the place. */
+const WARNING_TEXT: Record<WarningCode, string> = {
+  INVALID_UTF8: 'bytes that are not UTF-8 were read as U+FFFD (later ones in this input are not reported)',
+  LONE_SURROGATE: 'a string with lone surrogates (a JSON escape such as \\ud800 alone) is written with U+FFFD in their place (later ones in this column are not reported)',
+};
 
 /** How many skipped rows are listed on stderr. */
 const LISTED = 10;
@@ -167,7 +174,7 @@ interface Run {
 /** Text input → Parquet or Trevni: sample, settle the schema, then write every record in order. */
 async function textToTable<R>(
   items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, open: (schema: DefinedSchema) => Promise<RowOutput>,
-  sampleSize: number, state: { output?: RowOutput }, bad: BadRows,
+  sampleSize: number, state: { output?: RowOutput; line?: number }, bad: BadRows,
   header?: (first: R) => boolean,
 ): Promise<OutputSummary> {
   let writer: RowOutput | undefined;
@@ -175,6 +182,7 @@ async function textToTable<R>(
   let first = true;
 
   const put = async (line: number, record: R) => {
+    state.line = line; // for the writer's warnings, which come while it takes the record
     try {
       await writer!.write(shaper.row(record));
     } catch (e) {
@@ -275,8 +283,9 @@ async function openTableInput(format: 'parquet' | 'trevni', path: string): Promi
 /** Parquet or Trevni output for a schema (text outputs take the top-level names). */
 function openTableOutput(
   format: 'parquet' | 'trevni', path: string, schema: DefinedSchema | SchemaElementLike[], o: ConvertOptions, metadata?: Record<string, string>,
+  onWarning?: WarningHandler,
 ): Promise<RowOutput> {
-  if (format === 'parquet') return openParquetOutput(path, schema, metadata ? { ...writerOptions(o), metadata } : writerOptions(o));
+  if (format === 'parquet') return openParquetOutput(path, schema, { ...writerOptions(o), ...(metadata ? { metadata } : {}), ...(onWarning ? { onWarning } : {}) });
   const tree = Array.isArray(schema) ? buildSchema(schema) : schema.schema;
   return openTrevniOutput(path, tree, { codec: trevniCodecName(o.codec ?? 'snappy'), checksum: o.checksum ?? 'null' });
 }
@@ -309,7 +318,7 @@ async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: 
   }
   const quiet = Boolean(o.quiet);
   const showProgress = !quiet && (o.progress ?? Boolean(process.stderr.isTTY));
-  const state: { output?: RowOutput } = {};
+  const state: { output?: RowOutput; line?: number } = {};
   let poll: () => ProgressState = () => ({ fraction: undefined, rows: state.output?.rows ?? 0 });
   const progress = new Progress(showProgress, `converting ${inPath === '-' ? 'stdin' : inPath}`, () => poll());
   // One discard, however many paths ask for it (an interrupt and the error it causes).
@@ -348,9 +357,13 @@ async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: 
           `convert writes ${inFormat.toUpperCase()} input to Parquet only, or to Trevni (.trv); Parquet and Trevni inputs can go to CSV, JSON Lines or JSON`,
         );
       }
-      const open = (schema: DefinedSchema) => openTableOutput(outFormat, outPath, schema, o);
       const choice = await schemaChoice(o);
       const input = await openInput(inPath);
+      // Text the readers or the writer kept with U+FFFD in it: where, once per input (and per column for the writer).
+      const onWarning: WarningHandler = (w) => {
+        if (!quiet) progress.message(`parquetry: warning: ${input.name}:${w.line ?? state.line}: ${w.column !== undefined ? `column ${w.column}: ` : ''}${WARNING_TEXT[w.code]}`);
+      };
+      const open = (schema: DefinedSchema) => openTableOutput(outFormat, outPath, schema, o, undefined, onWarning);
       poll = () => ({ fraction: input.size ? input.bytesRead / input.size : undefined, rows: state.output?.rows ?? 0 });
       const bad = new BadRows(Boolean(o.skipBadRows), input.name);
       const sampleSize = choice.fields ? 0 : o.sample;
@@ -361,7 +374,7 @@ async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: 
           const shaper = new CsvShaper(choice, (what) => {
             if (!quiet) progress.message(`parquetry: warning: ${what}`);
           });
-          const items = readCsv(input, { delimiter, skipBad: Boolean(o.skipBadRows) });
+          const items = readCsv(input, { delimiter, skipBad: Boolean(o.skipBadRows), header: o.header, onWarning });
           // The first record is the header row, or (--no-header) fixes the number of columns.
           const header = (first: Cells): boolean => {
             if (o.header) {
@@ -374,7 +387,7 @@ async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: 
           const shaper = new JsonShaper(choice, (key) => {
             if (!quiet) progress.message(`parquetry: warning: field "${key}" first appears after the sampled rows and is not in the schema; its values are not written (raise --sample, or give --schema / --type)`);
           });
-          const items = inFormat === 'jsonl' ? readJsonLines(input) : readJsonArray(input);
+          const items = inFormat === 'jsonl' ? readJsonLines(input, { onWarning }) : readJsonArray(input, { onWarning });
           summary = await textToTable(items, shaper, open, sampleSize, state, bad);
         }
         run = { summary, skipped: bad, output: state.output!.name };

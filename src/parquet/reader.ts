@@ -5,7 +5,7 @@ import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, leavesOf, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
-import { planRecord, type RecordPlan } from '../shred/plan.js';
+import { leavesInVariants, planRecord, type RecordPlan } from '../shred/plan.js';
 import { decodeColumnChunk, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
@@ -208,6 +208,7 @@ export class ParquetReader {
     if (batchSize === 0) throw new InvalidArgumentError('batchSize must be at least 1');
     let skip = checkCount(options.offset ?? 0, 'offset');
     let left = options.limit === undefined ? Infinity : checkCount(options.limit, 'limit');
+    const leafOptions = valueOptionsPerLeaf(plan, options);
     if (options.filter !== undefined) {
       yield* this.filteredBatches(plan, this.bindFilter(options.filter), options, batchSize, skip, left);
       return;
@@ -226,7 +227,7 @@ export class ParquetReader {
       }
       const chunks = await this.readChunks(rg, plan.leaves);
       const ctx = { file: this.source.name, rowGroup: rg };
-      const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, chunks[i]!, options)));
+      const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, chunks[i]!, leafOptions[i]!)));
       const asm = new RecordAssembler(plan, cols, (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts));
       const take = Math.min(n - skip, left);
       if (skip > 0) withContext(ctx, () => asm.skipRows(skip));
@@ -333,6 +334,7 @@ export class ParquetReader {
   /** Rows of the selected row groups that match a filter, pruned as README "Filtering" describes. */
   private async *filteredBatches(plan: RecordPlan, filter: BoundFilter, options: ReadOptions, batchSize: number, skip: number, left: number): AsyncGenerator<Record<string, unknown>[]> {
     const host = this.scanHost();
+    const leafOptions = valueOptionsPerLeaf(plan, options);
     for (const rg of this.rowGroupIndexes(options.rowGroups)) {
       if (left <= 0) return;
       const ctx = { file: this.source.name, rowGroup: rg };
@@ -342,7 +344,7 @@ export class ParquetReader {
         continue;
       }
       const { selected } = got;
-      const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, got.columns[i]!, options)));
+      const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, got.columns[i]!, leafOptions[i]!)));
       const asm = new RecordAssembler(plan, cols, (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts));
       const end = Math.min(selected.length, skip + left);
       let at = 0; // rows the assembler has passed
@@ -589,6 +591,16 @@ function chunkPadding(createdBy: string | undefined): number {
   const [a, b, c] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const old = a < 1 || (a === 1 && (b < 2 || (b === 2 && c < 9)));
   return old ? DICTIONARY_HEADER_PADDING : 0;
+}
+
+/**
+ * The value options of each leaf of a plan: none inside a VARIANT. A
+ * variant's values have fixed JS forms (variant/decode.ts) whatever the
+ * options, and its assembler builds those of shredded parts from their
+ * stored values, as it decodes the same types from the binary value.
+ */
+function valueOptionsPerLeaf(plan: RecordPlan, options: ValueOptions): ValueOptions[] {
+  return leavesInVariants(plan).map((inside) => (inside ? {} : options));
 }
 
 /** Adapts a decoded chunk to what the assembler reads. */

@@ -17,6 +17,9 @@
  * - BOOLEAN: `boolean`.
  * - INT32, INT(8/16/32, signed or not): integer `number` or `bigint`, range-checked for the width.
  * - INT64, INT(64): `bigint` or a safe-integer `number`; UINT_64 up to 2^64-1.
+ * - ExactNumber (a number kept as its decimal text, from JSON input): in integer, DECIMAL,
+ *   FLOAT, DOUBLE and FLOAT16 columns, taken exactly as its text says: an integer column
+ *   refuses a fraction and a DECIMAL more digits than it holds; a float rounds to nearest.
  * - FLOAT, DOUBLE: `number`, or a `bigint` rounded to the nearest value (inference makes
  *   DOUBLE columns of integers beyond 64 bits). FLOAT16: `number`, rounded to nearest-even half precision.
  * - STRING, ENUM: `string` (encoded as UTF-8), or a `Uint8Array` taken as UTF-8 bytes as they are.
@@ -54,6 +57,8 @@
  * path in its context.
  */
 import { InvalidArgumentError } from '../errors.js';
+import { isWellFormed } from '../encodings/values-builder.js';
+import { ExactNumber } from './exact-number.js';
 import type { LeafKind, TimeUnit } from './logical.js';
 import type { LeafNode } from './tree.js';
 
@@ -81,6 +86,7 @@ export function describeValue(v: unknown): string {
     case 'function': return 'a function';
   }
   if (v === null) return 'null';
+  if (v instanceof ExactNumber) return `${clip(v.text)} (number)`;
   if (v instanceof Date) return `Date ${Number.isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString()}`;
   if (v instanceof Uint8Array) return `${v.constructor.name} of ${v.length} bytes`;
   if (v instanceof ArrayBuffer) return `ArrayBuffer of ${v.byteLength} bytes`;
@@ -407,13 +413,16 @@ export function twosComplementBytes(v: number | bigint, width: number): Uint8Arr
   return out;
 }
 
+/** Why text is not a value at a scale: not a number, a non-zero digit beyond the scale, too large for any DECIMAL. */
+type DecimalFailure = 'syntax' | 'scale' | 'range';
+
 /**
  * Parses exact decimal text (`[+-]digits[.digits]`, either digit run may be
  * empty but not both) to the unscaled integer at `scale`: a number when it
  * has at most 15 digits, else a bigint. Gives 'syntax' or 'scale' (a
  * non-zero digit beyond the scale) on failure.
  */
-export function parseDecimalText(s: string, scale: number): number | bigint | 'syntax' | 'scale' {
+export function parseDecimalText(s: string, scale: number): number | bigint | DecimalFailure {
   const n = s.length;
   let i = 0;
   let neg = false;
@@ -455,7 +464,7 @@ export function parseDecimalText(s: string, scale: number): number | bigint | 's
 }
 
 /** The unscaled integer of a finite number at `scale`, through its shortest round-trip text (exponent form included). */
-function decimalFromNumber(v: number, scale: number): number | bigint | 'syntax' | 'scale' {
+function decimalFromNumber(v: number, scale: number): number | bigint | DecimalFailure {
   if (Number.isSafeInteger(v)) {
     if (scale <= 15) {
       const u = v * 10 ** scale;
@@ -475,16 +484,34 @@ function decimalFromNumber(v: number, scale: number): number | bigint | 'syntax'
       if (r / p === v) return r === 0 ? 0 : r;
     }
   }
-  const text = String(v);
-  const e = text.indexOf('e');
+  return decimalFromText(String(v), scale);
+}
+
+/** Integer digits beyond any DECIMAL's (precision is at most 1000): text with more is out of range without being written out. */
+const MAX_INTEGER_DIGITS = 1100;
+
+/**
+ * The unscaled integer at `scale` of decimal text with an optional exponent
+ * (`-1.25`, `1.1234567890123457e+18`, `5e-324`): the exponent shifts the
+ * point, then parseDecimalText reads it exactly. 'range' when the value has
+ * more integer digits than any DECIMAL holds.
+ */
+export function decimalFromText(text: string, scale: number): number | bigint | DecimalFailure {
+  const e = text.search(/[eE]/);
   if (e < 0) return parseDecimalText(text, scale);
-  // m.mmm e±x: shift the point by the exponent, then parse exactly.
   const exp = Number(text.slice(e + 1));
+  if (!Number.isInteger(exp) || !/^[+-]?\d+$/.test(text.slice(e + 1))) return 'syntax';
   const neg = text.charCodeAt(0) === 45;
-  const mant = text.slice(neg ? 1 : 0, e);
+  const mant = text.slice(neg || text.charCodeAt(0) === 43 ? 1 : 0, e);
   const dot = mant.indexOf('.');
   const digits = dot < 0 ? mant : mant.slice(0, dot) + mant.slice(dot + 1);
+  if (!/^\d+$/.test(digits)) return 'syntax';
+  if (/^0+$/.test(digits)) return 0;
+  const first = digits.search(/[1-9]/);
+  // The point's place among the digits; the first non-zero digit sits at 10^(point - first - 1).
   const point = (dot < 0 ? mant.length : dot) + exp;
+  if (point - first > MAX_INTEGER_DIGITS) return 'range';
+  if (point - first < -scale) return 'scale';
   let shifted: string;
   if (point <= 0) shifted = '0.' + '0'.repeat(-point) + digits;
   else if (point >= digits.length) shifted = digits + '0'.repeat(point - digits.length);
@@ -498,21 +525,34 @@ function isJsonLeaf(leaf: LeafNode): boolean {
   return leaf.element.logicalType?.type === 'JSON' || (leaf.element.logicalType === undefined && leaf.element.convertedType === 'JSON');
 }
 
+/** An ExactNumber's integer value, or why it has none: a fraction, or more digits than any integer column holds. */
+function exactIntegerOf(v: ExactNumber, fail: (v: unknown, why?: string) => never): bigint {
+  const u = decimalFromText(v.text, 0);
+  if (u === 'scale') return fail(v, 'not an integer (values are not rounded)');
+  if (u === 'range') return fail(v, 'out of range');
+  if (u === 'syntax') return fail(v);
+  return BigInt(u);
+}
+
 function intCoercer(leaf: LeafNode, k: Extract<LeafKind, { kind: 'int' }>): Coercer {
   const name = `${k.signed ? 'INT' : 'UINT'}_${k.bitWidth}`;
   if (k.bitWidth === 64) {
     if (k.signed) {
       const fail = failer(leaf, `an ${leaf.element.logicalType || leaf.element.convertedType ? name : 'INT64'} integer: a bigint from -2^63 to 2^63-1, or a safe integer number`);
+      const int64 = (v: unknown, b: bigint) => (b >= INT64_MIN && b <= INT64_MAX ? b : fail(v, 'out of range'));
       return (v) => {
-        if (typeof v === 'bigint') return v >= INT64_MIN && v <= INT64_MAX ? v : fail(v, 'out of range');
+        if (typeof v === 'bigint') return int64(v, v);
         if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
+        if (v instanceof ExactNumber) return int64(v, exactIntegerOf(v, fail));
         return fail(v);
       };
     }
     const fail = failer(leaf, `a UINT_64 integer: a bigint from 0 to 2^64-1, or a non-negative safe integer number`);
+    const uint64 = (v: unknown, b: bigint) => (b >= 0n && b <= UINT64_MAX ? BigInt.asIntN(64, b) : fail(v, 'out of range'));
     return (v) => {
-      if (typeof v === 'bigint') return v >= 0n && v <= UINT64_MAX ? BigInt.asIntN(64, v) : fail(v, 'out of range');
+      if (typeof v === 'bigint') return uint64(v, v);
       if (typeof v === 'number' && Number.isSafeInteger(v)) return v >= 0 ? BigInt(v) : fail(v, 'out of range');
+      if (v instanceof ExactNumber) return uint64(v, exactIntegerOf(v, fail));
       return fail(v);
     };
   }
@@ -527,7 +567,8 @@ function intCoercer(leaf: LeafNode, k: Extract<LeafKind, { kind: 'int' }>): Coer
       if (v >= lo && v <= hi && Number.isInteger(v)) return v | 0;
       return fail(v, Number.isInteger(v) ? 'out of range' : undefined);
     }
-    if (typeof v === 'bigint') return v >= loN && v <= hiN ? Number(v) | 0 : fail(v, 'out of range');
+    const b = typeof v === 'bigint' ? v : v instanceof ExactNumber ? exactIntegerOf(v, fail) : undefined;
+    if (b !== undefined) return b >= loN && b <= hiN ? Number(b) | 0 : fail(v, 'out of range');
     return fail(v);
   };
 }
@@ -557,13 +598,15 @@ function decimalCoercer(leaf: LeafNode, k: Extract<LeafKind, { kind: 'decimal' }
 
   /** The unscaled value of v, checked against the precision and the storage. */
   const unscaled = (v: unknown): number | bigint => {
-    let u: number | bigint | 'syntax' | 'scale';
+    let u: number | bigint | DecimalFailure;
     if (typeof v === 'string') u = parseDecimalText(v, scale);
     else if (typeof v === 'number') u = decimalFromNumber(v, scale);
     else if (typeof v === 'bigint') u = v * scalePow;
+    else if (v instanceof ExactNumber) u = decimalFromText(v.text, scale);
     else return fail(v);
     if (u === 'syntax') return fail(v);
     if (u === 'scale') return fail(v, `more than ${scale} fractional digits (values are not rounded)`);
+    if (u === 'range') return fail(v, `more than ${precision} digits`);
     if (typeof u === 'number') {
       if (u > maxNum || u < -maxNum) return fail(v, `more than ${precision} digits`);
     } else if (maxBig !== undefined && (u > maxBig || u < -maxBig)) {
@@ -768,22 +811,27 @@ function bytesCoercer(leaf: LeafNode, what: string): Coercer {
   return (v) => toBytes(v) ?? fail(v);
 }
 
-function stringCoercer(leaf: LeafNode): Coercer {
+function stringCoercer(leaf: LeafNode, onReplaced: (() => void) | undefined): Coercer {
   const width = leaf.physicalType === 'FIXED_LEN_BYTE_ARRAY' ? leaf.typeLength! : -1;
   const json = isJsonLeaf(leaf);
   const fail = failer(leaf, json
     ? 'JSON: text (a string, written as it is) or a value JSON.stringify can write'
     : `a string${width >= 0 ? ` of exactly ${width} UTF-8 bytes` : ''} (or its UTF-8 bytes as a Uint8Array)`);
   const sized = (v: unknown, b: Uint8Array): Uint8Array => (width < 0 || b.length === width ? b : fail(v, 'wrong length'));
+  const encode = (v: string): Uint8Array => {
+    const b = sized(v, utf8Encode(v));
+    if (onReplaced && !isWellFormed(v)) onReplaced();
+    return b;
+  };
   if (!json) {
     return (v) => {
-      if (typeof v === 'string') return sized(v, utf8Encode(v));
+      if (typeof v === 'string') return encode(v);
       if (v instanceof Uint8Array) return sized(v, v);
       return fail(v);
     };
   }
   return (v) => {
-    if (typeof v === 'string') return sized(v, utf8Encode(v));
+    if (typeof v === 'string') return encode(v);
     if (v instanceof Uint8Array) return sized(v, v);
     if (v === null || v === undefined || typeof v === 'function' || typeof v === 'symbol') return fail(v);
     let text: string | undefined;
@@ -801,7 +849,8 @@ function stringCoercer(leaf: LeafNode): Coercer {
  * The coercer of one leaf column: a function from a non-null JS value to the
  * physical value of the leaf's type (see the module comment for what each
  * kind accepts and gives). Built once per leaf; the per-value work is a type
- * test and a range check for numbers, bigints and strings.
+ * test and a range check for numbers, bigints and strings. `onReplaced`
+ * hears of each string written with U+FFFD for its lone surrogates.
  *
  * ```ts
  * const { schema } = defineSchema({ price: f.decimal(9, 2) });
@@ -811,7 +860,7 @@ function stringCoercer(leaf: LeafNode): Coercer {
  * coerce('1.234');    // InvalidArgumentError: expected a DECIMAL(9, 2) value: ...; got "1.234" (string): more than 2 fractional digits (values are not rounded) (column price)
  * ```
  */
-export function leafCoercer(leaf: LeafNode): Coercer {
+export function leafCoercer(leaf: LeafNode, onReplaced?: () => void): Coercer {
   const k = leaf.kind;
   switch (k.kind) {
     case 'boolean': {
@@ -822,14 +871,14 @@ export function leafCoercer(leaf: LeafNode): Coercer {
       return intCoercer(leaf, k);
     case 'float': {
       const fail = failer(leaf, `a number or bigint (${leaf.physicalType})`);
-      // A bigint rounds to the nearest value, as a number does in a FLOAT column.
-      return (v) => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : fail(v));
+      // A bigint (or an ExactNumber) rounds to the nearest value, as a number does in a FLOAT column.
+      return (v) => (typeof v === 'number' ? v : typeof v === 'bigint' || v instanceof ExactNumber ? Number(v) : fail(v));
     }
     case 'float16': {
       const fail = failer(leaf, 'a number (FLOAT16)');
       return (v) => {
-        if (typeof v !== 'number') return fail(v);
-        const bits = float16Bits(v);
+        if (typeof v !== 'number' && !(v instanceof ExactNumber)) return fail(v);
+        const bits = float16Bits(Number(v));
         const out = new Uint8Array(2);
         out[0] = bits & 0xff;
         out[1] = bits >> 8;
@@ -839,7 +888,7 @@ export function leafCoercer(leaf: LeafNode): Coercer {
     case 'int96':
       return int96Coercer(leaf);
     case 'string':
-      return stringCoercer(leaf);
+      return stringCoercer(leaf, onReplaced);
     case 'bytes': {
       const t = leaf.element.logicalType?.type;
       const what = t === 'BSON' || t === 'GEOMETRY' || t === 'GEOGRAPHY' ? `${t} bytes` : leaf.element.convertedType === 'BSON' ? 'BSON bytes' : 'bytes';

@@ -17,6 +17,7 @@
 import { InvalidArgumentError } from '../errors.js';
 import { defineSchema, field as f, FieldBuilder, type AnyField, type DefinedSchema } from './builder.js';
 import { parseDate, parseTimestamp } from './coerce.js';
+import { ExactNumber } from './exact-number.js';
 import type { LeafNode } from './tree.js';
 
 export interface InferOptions {
@@ -85,6 +86,7 @@ class RecordInference {
       case 'boolean': return SCALARS.boolean!;
       case 'object': {
         if (v === null) return NULL;
+        if (v instanceof ExactNumber) return SCALARS.double!; // a number no double holds exactly: typed by an override to keep it
         if (v instanceof Uint8Array || v instanceof ArrayBuffer) return SCALARS.binary!;
         if (v instanceof Date) return SCALARS.timestamp!;
         if (Array.isArray(v)) {

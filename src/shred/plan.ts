@@ -147,3 +147,26 @@ export function planRecord(root: GroupNode, keep: (leaf: LeafNode) => boolean = 
 
   return { fields: planFields(root), leaves };
 }
+
+/** For each leaf of the plan, whether it lies inside a VARIANT group. */
+export function leavesInVariants(plan: RecordPlan): boolean[] {
+  const inside = new Array<boolean>(plan.leaves.length).fill(false);
+  const walk = (p: Plan): void => {
+    switch (p.t) {
+      case 'variant':
+        inside.fill(true, p.first, p.first + p.width);
+        return;
+      case 'struct':
+        for (const f of p.fields) walk(f.plan);
+        return;
+      case 'list':
+        walk(p.element);
+        return;
+      case 'map':
+        walk(p.entry);
+        return;
+    }
+  };
+  for (const f of plan.fields) walk(f.plan);
+  return inside;
+}

@@ -19,6 +19,17 @@ test('cat --json prints exactly the canonical rows', () => {
   assert.equal(r.out, readFileSync(`${CORPUS}/expected/parquet-testing/data/nested_maps.snappy.parquet.jsonl`, 'utf8'));
 });
 
+test('cat and head show shredded variants with temporal values (the human output reads temporal values as ISO text)', () => {
+  const dir = `${CORPUS}/parquet-testing/shredded_variant`;
+  for (const [c, text] of [['018', '2024-11-07'], ['021', '1957-11-07T12:33:54.123456Z'], ['034', '1957-11-07T12:33:54.123456789Z']] as const) {
+    for (const cmd of ['cat', 'head']) {
+      const r = run(cmd, `${dir}/case-${c}.parquet`);
+      assert.equal(r.code, 0, `${cmd} case-${c}: ${r.err}`);
+      assert.ok(r.out.includes(cmd === 'cat' ? `var = ${text}\n` : ` ${text}\n`), r.out);
+    }
+  }
+});
+
 test('cat --json with --columns, --offset and --limit', () => {
   const expected = readFileSync(`${CORPUS}/expected/parquet-testing/data/alltypes_plain.parquet.jsonl`, 'utf8')
     .trim().split('\n').slice(2, 5).map((l) => {

@@ -15,6 +15,7 @@ import { openParquet } from '../../src/node/index.js';
 import { ByteCursor } from '../../src/bytes/cursor.js';
 import { decodePageHeader } from '../../src/parquet/metadata/index.js';
 import { ArraySplitter, parseJson } from '../../src/cli/convert-read-json.js';
+import { ExactNumber } from '../../src/schema/exact-number.js';
 import type { Item } from '../../src/cli/convert-source.js';
 import { parseType, parseTypeOverride, schemaFromJsonText, toBuilder } from '../../src/cli/convert-types.js';
 import { parseByteSize } from '../../src/cli/convert-options.js';
@@ -647,6 +648,19 @@ describe('pieces', () => {
     assert.deepEqual(parseJson('{"a":12345678901234567890,"b":"12345678901234567890","c":1.5e300,"d":9007199254740991,"e":[-9223372036854775808]}'), {
       a: 12345678901234567890n, b: '12345678901234567890', c: 1.5e300, d: 9007199254740991, e: [-9223372036854775808n],
     });
+  });
+
+  test('JSON numbers a double would change are kept as their text (ExactNumber); the others are numbers', () => {
+    const exact = (t: string) => new ExactNumber(t);
+    const text = '{"a":1123456789012345678.0000000001,"b":0.1,"c":[1.50,-2.5e-3,123456789.123456789],"d":1e400,"e":-1e-400,'
+      + '"f":"1.00000000000000000001","g":0.30000000000000004,"h":1234567890.123456,"i":5e-324,"j":-0.0,"k":12345678901234567.5}';
+    assert.deepEqual(parseJson(text), {
+      a: exact('1123456789012345678.0000000001'), b: 0.1, c: [1.5, -0.0025, exact('123456789.123456789')], d: exact('1e400'), e: exact('-1e-400'),
+      f: '1.00000000000000000001', g: 0.30000000000000004, h: 1234567890.123456, i: 5e-324, j: -0, k: exact('12345678901234567.5'),
+    });
+    // Malformed numbers are still JSON.parse's to refuse.
+    assert.throws(() => parseJson('{"a":1.2.3e400}'), SyntaxError);
+    assert.throws(() => parseJson('{"a":01.5555555555555555}'), SyntaxError);
   });
 
   test('type syntax', () => {

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChecksumError, ParquetryError, UnsupportedError, openParquet } from '../../src/node/index.js';
+import { ChecksumError, CorruptFileError, ParquetryError, UnsupportedError, openParquet } from '../../src/node/index.js';
 import { CORPUS, canonical, expectedText, firstDifference, listDir, manifest } from './corpus.js';
 import { join } from 'node:path';
 
@@ -42,6 +42,15 @@ for (const entry of entries.filter((e) => e.path.includes('/bad_data/') && !e.ex
     });
   });
 }
+
+test('ARROW-GH-41317: the wrong element type of a required list is named, not called missing', async () => {
+  await assert.rejects(canonical('parquet-testing/bad_data/ARROW-GH-41317.parquet'), (e: unknown) => {
+    assert.ok(e instanceof CorruptFileError, String(e));
+    assert.match(e.message, /ColumnMetaData: required field encodings \(id 2\) is LIST<I16> where LIST<I32> is expected/);
+    assert.equal(e.context.offset, 49313);
+    return true;
+  });
+});
 
 for (const entry of entries.filter((e) => e.path.endsWith('.encrypted'))) {
   test(`says ${entry.path} is encrypted`, async () => {

@@ -326,8 +326,33 @@ test('a known field with the wrong wire type is skipped; if required it is then 
   // field 11 (list<i32>) sent as a list<string>: skipped whole
   assert.deepEqual(decodeBoth(AllCodec, bytes(0xb9, 0x28, 0x01, 0x41, 0x01, 0x42, 0x05, 0x0a, 0x02, 0x00)).value, { num: 1 });
   const InnerCodec = compileStruct(Inner);
-  corruptBoth(InnerCodec, bytes(0x18, 0x01, 0x41, 0x00), /Inner: required field a \(id 1\) is missing/);
-  corruptBoth(InnerCodec, bytes(0x00), /Inner: required field a/);
+  corruptBoth(InnerCodec, bytes(0x18, 0x01, 0x41, 0x00), /Inner: required field a \(id 1\) is BINARY where I32 is expected/);
+  corruptBoth(InnerCodec, bytes(0x00), /Inner: required field a \(id 1\) is missing/);
+});
+
+test('a required field of the wrong wire type or element types is named with what came instead and where', () => {
+  const Req = T.struct('Req', [
+    [1, 'xs', T.list(T.i32), 'required'],
+    [2, 'm', T.map(T.string, T.list(T.i64)), 'required'],
+    [3, 'flag', T.bool, 'required'],
+  ]);
+  const codec = compileStruct(Req);
+  const at = (offset: number, message: RegExp) => (e: unknown) => e instanceof CorruptFileError && e.context.offset === offset && message.test(e.message);
+  const both = (buf: Uint8Array, check: (e: unknown) => boolean) => {
+    assert.throws(() => decodeStruct(codec, new ByteCursor(buf)), check);
+    assert.throws(() => codec.decodeWithClosures(new ByteCursor(buf)), check);
+  };
+  const map = [0x1b, 0x01, 0x89, 0x01, 0x6b, 0x16, 0x00, 0x11]; // field 2: {"k": [0]}, then field 3 = true
+  // field 1 as a list of two i16 (header at offset 1)
+  both(bytes(0x19, 0x24, 0x02, 0x04, ...map, 0x00), at(1, /Req: required field xs \(id 1\) is LIST<I16> where LIST<I32> is expected/));
+  // field 1 as an i32 (value at offset 1)
+  both(bytes(0x15, 0x02, ...map, 0x00), at(1, /Req: required field xs \(id 1\) is I32 where LIST<I32> is expected/));
+  // field 2 as a map of string to i32: its value at offset 4
+  both(bytes(0x19, 0x15, 0x02, 0x1b, 0x01, 0x85, 0x01, 0x6b, 0x02, 0x11, 0x00), at(4, /Req: required field m \(id 2\) is MAP<BINARY,I32> where MAP<BINARY,LIST<I64>> is expected/));
+  // field 3 as a byte
+  both(bytes(0x19, 0x15, 0x02, ...map.slice(0, -1), 0x13, 0x01, 0x00), at(11, /Req: required field flag \(id 3\) is I8 where BOOL is expected/));
+  // a wrong one first, then the right one: the field is there
+  assert.deepEqual(decodeBoth(codec, bytes(0x15, 0x02, 0x09, 0x02, 0x15, 0x02, ...map, 0x00)).value, { xs: [1], m: new Map([['k', [0]]]), flag: true });
 });
 
 test('nesting deeper than the limit is corrupt, never a stack overflow', () => {

@@ -285,11 +285,9 @@ test('bad metadata is CorruptFileError (a newer version is UnsupportedError)', (
   corrupt(Uint8Array.of(0x01, 1, 1, 1, 0x61), v, /first string offset is 1/);
   corrupt(Uint8Array.of(0x01, 2, 0, 2, 1, 0x61, 0x62), v, /below the one before/);
   corrupt(Uint8Array.of(0x01, 1, 0, 5, 0x61), v, /past the 5 bytes/);
-  // Marked sorted: the strings must be unique and in byte order.
-  corrupt(metadata(['b', 'a'], true), v, /does not sort after/);
-  corrupt(metadata(['a', 'a'], true), v, /does not sort after/);
-  corrupt(metadata(['ab', 'a'], true), v, /does not sort after/);
-  parseVariantMetadata(metadata(['a', 'ab', 'b', '\u00e9', '\u{1f600}'], true));
+  // Marked sorted: kept only when the strings are unique and in byte order (the flag that lies: see below).
+  for (const keys of [['b', 'a'], ['a', 'a'], ['ab', 'a']]) assert.equal(parseVariantMetadata(metadata(keys, true)).sorted, false, keys.join());
+  assert.equal(parseVariantMetadata(metadata(['a', 'ab', 'b', '\u00e9', '\u{1f600}'], true)).sorted, true);
   // A key that is not UTF-8 fails when an object uses it.
   const badKey = Uint8Array.of(0x01, 1, 0, 1, 0xff);
   corrupt(badKey, obj([[0, prim(0)]]), /dictionary string 0 is not valid UTF-8/);
@@ -315,6 +313,19 @@ test('objects: keys sorted by UTF-8 bytes whatever the dictionary order', () => 
   const sout = decodeVariant(sm, sv) as Record<string, unknown>;
   assert.deepEqual(Object.keys(sout), sortedKeys);
   assert.deepEqual(Object.values(sout), [0, 1, 2, 3, 4]);
+});
+
+test('metadata flagged sorted whose strings are not (as DuckDB 1.5.2 wrote): the flag is ignored, never trusted', () => {
+  const m = metadata(['zeta', 'alpha', 'mid'], true);
+  // Fields in key order (alpha, mid, zeta), and in dictionary order: the same object either way.
+  const want = { alpha: 'a', mid: 'm', zeta: 'z' };
+  for (const ids of [[1, 2, 0], [0, 1, 2], [2, 0, 1]]) {
+    const out = decodeVariant(m, obj(ids.map((id) => [id, shortString(['z', 'a', 'm'][id]!)]))) as Record<string, unknown>;
+    assert.deepEqual(out, want, ids.join());
+    assert.deepEqual(Object.keys(out), ['alpha', 'mid', 'zeta']);
+  }
+  // Duplicate strings under a lying flag still make an object with the key twice corrupt.
+  corrupt(metadata(['a', 'a'], true), obj([[0, prim(3, 1)], [1, prim(3, 2)]]), /has the key "a" twice/);
 });
 
 test('objects: __proto__ is an own key, never the prototype', () => {

@@ -10,6 +10,7 @@ import { InvalidArgumentError } from '../../src/errors.js';
 import { defineSchema, field as f, type AnyField } from '../../src/schema/builder.js';
 import { describeValue, float16Bits, leafCoercer, parseDecimalText, parseTimestamp, twosComplementBytes, utf8Encode, type PhysicalValue } from '../../src/schema/coerce.js';
 import { bigEndianSigned } from '../../src/schema/convert.js';
+import { ExactNumber } from '../../src/schema/exact-number.js';
 import { float16, valueReader, type ValueOptions } from '../../src/schema/convert.js';
 import { buildSchema, type LeafNode, type SchemaElementLike } from '../../src/schema/tree.js';
 import type { Values } from '../../src/encodings/types.js';
@@ -214,6 +215,36 @@ describe('round trips through the reader', () => {
       roundTrip(d38, 12345678901234567890n, {}, '12345678901234567890.0000000000');
       roundTrip(f.decimal(76, 0), '-' + '9'.repeat(76));
       roundTrip(f.decimal(40, 5, { storage: 'BYTE_ARRAY' }), '-' + '9'.repeat(35) + '.12345');
+    });
+
+    test('ExactNumber (a JSON number no double holds): exact in DECIMAL and integer columns, nearest in floats, refused where it cannot be exact', () => {
+      const x = (t: string) => new ExactNumber(t);
+      const d38 = f.decimal(38, 10);
+      roundTrip(d38, x('1123456789012345678.0000000001'), {}, '1123456789012345678.0000000001');
+      roundTrip(d38, x('-1123456789012345678.00000000010000'), {}, '-1123456789012345678.0000000001');
+      roundTrip(d38, x('1.1234567890123456789e18'), {}, '1123456789012345678.9000000000');
+      roundTrip(d38, x('12345678901234567891e-10'), {}, '1234567890.1234567891');
+      roundTrip(d38, x('0e999999999'), {}, '0.0000000000');
+      roundTrip(f.decimal(20, 0, { storage: 'BYTE_ARRAY' }), x('1.2345678901234567891e19'), {}, '12345678901234567891');
+      rejects(d38, x('1.00000000000000000001'), /got 1\.00000000000000000001 \(number\)/, /more than 10 fractional digits/);
+      rejects(d38, x('1e-999999999'), /more than 10 fractional digits/);
+      rejects(d38, x('123456789012345678901234567890.5'), /more than 38 digits/);
+      rejects(d38, x('1e999999999'), /more than 38 digits/);
+      rejects(f.decimal(9, 2), x('1234567.1234567890123456'), /more than 2 fractional digits/);
+      rejects(f.decimal(9, 2), x('12345678.10000000000000000'), /more than 9 digits/);
+      // integers
+      roundTrip(f.int64(), x('9007199254740993.0'), {}, 9007199254740993n);
+      roundTrip(f.int64(), x('9.223372036854775807e18'), {}, 9223372036854775807n);
+      roundTrip(f.uint64(), x('18446744073709551615.000'), {}, 18446744073709551615n);
+      roundTrip(f.int32(), x('2147483647.00000000000000000000'), {}, 2147483647);
+      rejects(f.int64(), x('12345678901234567.5'), /not an integer/);
+      rejects(f.int32(), x('1.00000000000000000001'), /not an integer/);
+      rejects(f.int64(), x('9.3e18'), /out of range/);
+      rejects(f.int32(), x('1e999999999'), /out of range/);
+      // floats round to nearest; dates do not take numbers that are not integers
+      roundTrip(f.double(), x('1123456789012345678.0000000001'), {}, 1123456789012345678.0000000001);
+      roundTrip(f.float(), x('0.10000000000000000000001'), {}, Math.fround(0.1));
+      rejects(f.date(), x('1.00000000000000000001'));
     });
 
     test('FIXED_LEN_BYTE_ARRAY bytes: big-endian two\'s complement of the declared width', () => {

@@ -12,7 +12,8 @@
  * - Unknown field ids are skipped, whatever their type and depth.
  * - A known field whose wire type is not the declared one is skipped too
  *   (as Java/C++ generated code does); if it was required, the struct then
- *   fails the required-field check.
+ *   fails the required-field check, whose error says what was there instead
+ *   (the wire type found, the one expected, and where).
  * - Nesting deeper than MAX_DEPTH is corrupt; every size is checked against
  *   the bytes left before anything is allocated.
  * - A missing required field is a CorruptFileError naming struct and field,
@@ -28,6 +29,7 @@ import {
   CT,
   MAX_DEPTH,
   corrupt,
+  missingField,
   readByte,
   readDouble,
   readI16,
@@ -54,7 +56,7 @@ import {
   writeString,
   writeUuid,
 } from './compact.js';
-import { generateDecoder } from './gen.js';
+import { generateDecoder, typeName } from './gen.js';
 import type { EnumSpec, ListSpec, MapSpec, Spec, StructSpec, UnionSpec, UnitUnionSpec } from './spec.js';
 
 /** Passed as the wire type to a reader when it reads a collection element. */
@@ -381,6 +383,8 @@ interface CompiledField {
   readonly id: number;
   readonly key: string;
   readonly thriftName: string;
+  /** The declared type, for messages. */
+  readonly typeName: string;
   readonly required: boolean;
   readonly missingDefault: unknown;
   readonly bit: number;
@@ -390,6 +394,13 @@ interface CompiledField {
   readonly write: Writer;
   readonly wire: number;
 }
+
+interface WrongField {
+  readonly id: number;
+  readonly type: number;
+  readonly at: number;
+}
+const NO_WRONG: WrongField = { id: -1, type: -1, at: -1 };
 
 const compiled = new WeakMap<StructSpec, StructCodec<never>>();
 
@@ -433,6 +444,7 @@ export function compileStruct<T = Record<string, unknown>>(spec: StructSpec): St
       id: f.id,
       key: f.key,
       thriftName: f.thriftName,
+      typeName: typeName(f.type),
       required: f.required,
       missingDefault: f.missingDefault,
       bit,
@@ -449,16 +461,12 @@ export function compileStruct<T = Record<string, unknown>>(spec: StructSpec): St
   const idLimit = byId.length;
   const name = spec.name;
 
-  function missing(c: ByteCursor, obj: Record<string, unknown>, seen: number): void {
+  /** `wrong`: the last required field skipped for its wire type, as (id, wire type, offset of its value), or id -1. */
+  function missing(c: ByteCursor, obj: Record<string, unknown>, seen: number, wrong: WrongField): void {
     for (const f of fields) {
       if (f.required && (seen & f.bit) === 0) {
-        if (f.missingDefault !== undefined) {
-          obj[f.key] = f.missingDefault;
-        } else {
-          throw new CorruptFileError(`thrift: ${name}: required field ${f.thriftName} (id ${f.id}) is missing`, {
-            offset: c.base + c.pos,
-          });
-        }
+        if (f.missingDefault !== undefined) obj[f.key] = f.missingDefault;
+        else missingField(c, name, f.thriftName, f.id, f.typeName, wrong.id === f.id ? wrong.type : -1, wrong.at);
       }
     }
   }
@@ -468,6 +476,7 @@ export function compileStruct<T = Record<string, unknown>>(spec: StructSpec): St
     const buf = c.buf;
     let last = 0;
     let seen = 0;
+    let wrong = NO_WRONG;
     for (;;) {
       if (c.pos >= c.end) throw corrupt(c, `unexpected end of data in ${name}`);
       const h = buf[c.pos++]!;
@@ -477,17 +486,19 @@ export function compileStruct<T = Record<string, unknown>>(spec: StructSpec): St
       const id = delta !== 0 ? last + delta : readI32(c);
       last = id;
       const f = id >= 0 && id < idLimit ? byId[id] : undefined;
+      const at = c.pos;
       if (f !== undefined && ((f.accept >> t) & 1) !== 0) {
         const v = f.read(c, t, depth + 1);
         if (v !== SKIPPED) {
           obj[f.key] = v;
           seen |= f.bit;
-        }
+        } else if (f.required) wrong = { id, type: t, at: c.base + at };
       } else {
+        if (f !== undefined && f.required) wrong = { id, type: t, at: c.base + at };
         skipValue(c, t, depth + 1);
       }
     }
-    if ((seen & requiredMask) !== requiredMask) missing(c, obj, seen);
+    if ((seen & requiredMask) !== requiredMask) missing(c, obj, seen, wrong);
   }
 
   function encode(w: ByteWriter, obj: Record<string, unknown>): void {

@@ -62,6 +62,36 @@ export function corrupt(c: ByteCursor, detail: string, pos = c.pos): CorruptFile
   return new CorruptFileError(`thrift: ${detail}`, { offset: c.base + pos });
 }
 
+/** A wire type's name; booleans (whose value is their type) as BOOL. */
+export function wireName(t: number): string {
+  return t === CT.BOOLEAN_TRUE || t === CT.BOOLEAN_FALSE ? 'BOOL' : (CT_NAMES[t] ?? `unknown (${t})`);
+}
+
+/** What the value at `at` (a file offset) of wire type `t` is: a collection with its element types. */
+function foundName(c: ByteCursor, t: number, at: number): string {
+  const buf = c.buf;
+  let i = at - c.base;
+  if (t === CT.LIST || t === CT.SET) return i < buf.length ? `${wireName(t)}<${wireName(buf[i]! & 15)}>` : wireName(t);
+  if (t === CT.MAP) {
+    while (i < buf.length && buf[i]! & 0x80) i++; // the size varint
+    i++;
+    return i < buf.length ? `MAP<${wireName(buf[i]! >> 4)},${wireName(buf[i]! & 15)}>` : 'MAP';
+  }
+  return wireName(t);
+}
+
+/**
+ * A required field that did not come. When it came with the wrong wire type,
+ * or as a collection of the wrong element types (`found` ≥ 0; skipped, as
+ * generated Thrift code skips it), the error says what was there and where
+ * (`at`, the file offset of that value) instead of calling it missing.
+ * `expected` names the declared type as `foundName` would.
+ */
+export function missingField(c: ByteCursor, struct: string, field: string, id: number, expected: string, found: number, at: number): never {
+  if (found < 0) throw new CorruptFileError(`thrift: ${struct}: required field ${field} (id ${id}) is missing`, { offset: c.base + c.pos });
+  throw new CorruptFileError(`thrift: ${struct}: required field ${field} (id ${id}) is ${foundName(c, found, at)} where ${expected} is expected`, { offset: at });
+}
+
 function eof(c: ByteCursor, what: string): CorruptFileError {
   return corrupt(c, `unexpected end of data reading ${what}`);
 }

@@ -15,11 +15,12 @@
  * quoted with JSON.stringify), never bytes from a file.
  */
 
-import { CorruptFileError } from '../../errors.js';
 import type { ByteCursor } from '../../bytes/cursor.js';
 import {
   MAX_DEPTH,
   corrupt,
+  missingField,
+  wireName,
   readBinary,
   readByte,
   readDouble,
@@ -61,9 +62,7 @@ const runtime = {
   skipValue,
   tooDeep: (c: ByteCursor, name: string) => corrupt(c, `nesting deeper than ${MAX_DEPTH} in ${name}`),
   eof: (c: ByteCursor, name: string) => corrupt(c, `unexpected end of data in ${name}`),
-  missing: (c: ByteCursor, struct: string, field: string, id: number): never => {
-    throw new CorruptFileError(`thrift: ${struct}: required field ${field} (id ${id}) is missing`, { offset: c.base + c.pos });
-  },
+  missingField,
   orList: (x: unknown) => (x === GEN_SKIPPED ? [] : x),
   orMap: (x: unknown) => (x === GEN_SKIPPED ? new Map() : x),
 };
@@ -156,14 +155,16 @@ class Generator {
   }
 
   /** Statement for a `case` that stores the value of a field of `spec` into `local`. */
-  private fieldRead(spec: Spec, local: string): string {
+  private fieldRead(spec: Spec, local: string, wrong?: string): string {
     switch (spec.kind) {
       case 'bool':
         return `${local} = t === 1; continue;`;
       case 'list':
-        return `{ const x = ${this.list(spec)}(c, depth + 1); if (x !== SKIPPED) ${local} = x; continue; }`;
-      case 'map':
-        return `{ const x = ${this.map(spec)}(c, depth + 1); if (x !== SKIPPED) ${local} = x; continue; }`;
+      case 'map': {
+        const read = spec.kind === 'list' ? this.list(spec) : this.map(spec);
+        if (!wrong) return `{ const x = ${read}(c, depth + 1); if (x !== SKIPPED) ${local} = x; continue; }`;
+        return `{ const at = c.pos; const x = ${read}(c, depth + 1); if (x !== SKIPPED) ${local} = x; else { ${wrong} } continue; }`;
+      }
       default:
         return `${local} = ${this.valueExpr(spec)}; continue;`;
     }
@@ -230,7 +231,12 @@ class Generator {
     return this.fn(spec, discriminant ?? '', 'S', (name) => {
       const q = JSON.stringify(spec.name);
       const locals = spec.fields.map((f) => `f${f.id}`);
-      const cases = spec.fields.map((f) => `      case ${f.id}: if (${this.accept(f.type, 't')}) { ${this.fieldRead(f.type, `f${f.id}`)} } break;`);
+      // A required field of the wrong wire type is skipped, but remembered for the error if it stays missing.
+      const strict = (f: StructSpec['fields'][number]) => f.required && f.missingDefault === undefined;
+      const cases = spec.fields.map((f) => {
+        const wrong = strict(f) ? `wid = ${f.id}; wt = t; wat = c.base + at;` : undefined;
+        return `      case ${f.id}: if (${this.accept(f.type, 't')}) { ${this.fieldRead(f.type, `f${f.id}`, wrong)} }${wrong ? ` else { const at = c.pos; ${wrong} }` : ''} break;`;
+      });
       const checks: string[] = [];
       const literal: string[] = [];
       const optional: string[] = [];
@@ -244,7 +250,7 @@ class Generator {
           const fallback =
             f.missingDefault !== undefined
               ? `f${f.id} = ${this.constant(f.missingDefault)};`
-              : `missing(c, ${q}, ${JSON.stringify(f.thriftName)}, ${f.id});`;
+              : `missingField(c, ${q}, ${JSON.stringify(f.thriftName)}, ${f.id}, ${JSON.stringify(typeName(f.type))}, wid === ${f.id} ? wt : -1, wat);`;
           checks.push(`  if (f${f.id} === undefined) ${fallback}`);
           literal.push(`${key}: f${f.id}`);
         } else {
@@ -254,7 +260,7 @@ class Generator {
       return `function ${name}(c, depth) {
   if (depth > MAX_DEPTH) throw tooDeep(c, ${q});
   ${locals.length ? `let ${locals.join(', ')};` : ''}
-  let last = 0;
+  let last = 0${spec.fields.some(strict) ? ', wid = -1, wt = -1, wat = -1' : ''};
   for (;;) {
 ${this.loopHead(spec.name)}
     switch (id) {
@@ -315,6 +321,18 @@ ${cases.join('\n')}
     const body = `"use strict";\n${this.out.join('\n\n')}\nreturn ${rootName};`;
     const factory = new Function(...names, ...constNames, body) as (...args: unknown[]) => GeneratedDecoder;
     return factory(...values, ...this.consts);
+  }
+}
+
+/** The declared type of a field as the wire shows it (collections with their element types), for messages. */
+export function typeName(spec: Spec): string {
+  switch (spec.kind) {
+    case 'list':
+      return `${spec.set ? 'SET' : 'LIST'}<${typeName(spec.elem)}>`;
+    case 'map':
+      return `MAP<${typeName(spec.key)},${typeName(spec.value)}>`;
+    default:
+      return wireName(wireOf(spec));
   }
 }
 

@@ -67,7 +67,12 @@ export class VariantMetadata {
   readonly bytes: Uint8Array;
   /** Number of strings in the dictionary. */
   readonly size: number;
-  /** The writer promises the strings are unique and in byte order (checked when parsing). */
+  /**
+   * The strings are unique and in byte order: the writer's "sorted" flag, kept
+   * only when parsing confirms it. The flag only promises a faster lookup and
+   * some writers set it on unsorted strings (DuckDB 1.5.2; DuckDB and
+   * hyparquet read those files), so a flag that lies is ignored, never trusted.
+   */
   readonly sorted: boolean;
   /** Length of the metadata in `bytes`: header, offsets and strings. Anything after it is not metadata. */
   readonly byteLength: number;
@@ -102,16 +107,13 @@ export class VariantMetadata {
     }
     this.bytes = bytes;
     this.size = size;
-    this.sorted = (header & 0x10) !== 0;
     this.byteLength = stringsStart + prev;
     this.offsetSize = offsetSize;
     this.offsetsStart = offsetsStart;
     this.stringsStart = stringsStart;
-    if (this.sorted) {
-      for (let i = 1; i < size; i++) {
-        if (this.compare(i - 1, i) >= 0) throw corrupt(`metadata is marked sorted but string ${i} does not sort after string ${i - 1}`);
-      }
-    }
+    let sorted = (header & 0x10) !== 0;
+    for (let i = 1; sorted && i < size; i++) sorted = this.compare(i - 1, i) < 0;
+    this.sorted = sorted;
   }
 
   private start(id: number): number {

@@ -174,6 +174,8 @@ export class ColumnWriter implements LeafSink {
   private readonly maxDef: number;
   private readonly coerce: (v: unknown) => number | bigint | boolean | Uint8Array;
   private readonly isString: boolean;
+  /** Strings written with U+FFFD for lone surrogates (the writer warns of the first). */
+  replacedStrings = 0;
   private readonly fast: FastKind | null;
   /** Plain values of the current page (when not dictionary-encoding). */
   private values: ValuesBuilder;
@@ -209,7 +211,7 @@ export class ColumnWriter implements LeafSink {
     this.maxDef = leaf.defLevel;
     this.def = leaf.defLevel > 0 ? new Levels(leaf.defLevel > 255) : null;
     this.rep = leaf.repLevel > 0 ? new Levels(leaf.repLevel > 255) : null;
-    this.coerce = leafCoercer(leaf);
+    this.coerce = leafCoercer(leaf, () => this.replacedStrings++);
     this.isString = leaf.kind.kind === 'string' && leaf.physicalType === 'BYTE_ARRAY';
     this.fast = fastKind(leaf);
     this.values = new ValuesBuilder(leaf.physicalType);
@@ -235,7 +237,7 @@ export class ColumnWriter implements LeafSink {
     // Coerce first: a bad value throws before anything of it is buffered.
     if (this.isString && typeof v === 'string') {
       if (this.useDictionary) this.addToDictionary(v, undefined);
-      else this.values.pushString(v);
+      else if (this.values.pushString(v)) this.replacedStrings++;
     } else {
       const physical = this.coerce(v);
       if (this.useDictionary) this.addToDictionary(undefined, physical);
@@ -260,8 +262,8 @@ export class ColumnWriter implements LeafSink {
       idx = this.dict.length;
       map.set(key, idx);
       this.dictKeyOf.push({ bytes: map !== this.dictKeys, key });
-      if (s !== undefined) this.dict.pushString(s);
-      else this.dict.push(physical!);
+      if (s === undefined) this.dict.push(physical!);
+      else if (this.dict.pushString(s)) this.replacedStrings++;
     }
     this.indices.push(idx);
   }
@@ -273,7 +275,7 @@ export class ColumnWriter implements LeafSink {
       idx = this.dict.length;
       this.dictKeys.set(v, idx);
       this.dictKeyOf.push({ bytes: false, key: v });
-      this.dict.pushString(v);
+      if (this.dict.pushString(v)) this.replacedStrings++;
     }
     return idx;
   }
@@ -309,7 +311,7 @@ export class ColumnWriter implements LeafSink {
         const v = values[i];
         if (typeof v === 'string' && this.isString) {
           if (dictionary) this.indices.push(this.stringIndex(v));
-          else builder.pushString(v);
+          else if (builder.pushString(v)) this.replacedStrings++;
         } else if (v === null || v === undefined) {
           if (required) throw new InvalidArgumentError('expected a value (the column is required)');
           def!.push(0);

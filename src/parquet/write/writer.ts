@@ -16,6 +16,8 @@ import { encodeBloomFilter, loadBloomHasher } from '../bloom/index.js';
 import { ColumnWriter, type ColumnOptions, type ValueEncoding } from './column-writer.js';
 import { buildColumnIndex, buildOffsetIndex } from './page-index.js';
 import { VERSION } from '../../version.js';
+import type { WarningHandler } from '../../warnings.js';
+import { isWellFormed } from '../../encodings/values-builder.js';
 
 export interface ColumnWriteOptions {
   codec?: CodecName;
@@ -28,6 +30,12 @@ export interface ColumnWriteOptions {
 }
 
 export interface WriterOptions extends Omit<ColumnWriteOptions, 'encoding'> {
+  /**
+   * Hears what the writer changed without failing: a string with lone
+   * surrogates (UTF-16 that is not text) is written with U+FFFD in their
+   * place, reported once per column with the first record that had one.
+   */
+  onWarning?: WarningHandler;
   /** Byte budget of a row group in memory before it is written (default 128 MiB). */
   rowGroupSize?: number;
   /** Most rows in a row group (default: no limit but the byte budget). */
@@ -124,6 +132,7 @@ export class ParquetWriter {
   private totalRows = 0;
   /** Records given to write(), rejected ones included: the index error messages use. */
   private recordsGiven = 0;
+  private readonly warnedColumns = new Set<ColumnWriter>();
   private closed = false;
   /** Set when writing to the sink failed: the file cannot be completed any more. */
   private failed: unknown;
@@ -345,6 +354,10 @@ export class ParquetWriter {
         continue;
       }
       for (const c of columns) c.endRecord();
+      if (this.options.onWarning) {
+        const first = this.recordsGiven - s;
+        this.warnReplaced((c) => first + firstIllFormed(records, s, e, (r) => (typeof r === 'object' && r !== null ? (r as Record<string, unknown>)[c.leaf.path[0]!] : undefined)));
+      }
       this.recordsGiven += e - s;
       this.rowsInGroup += e - s;
       this.totalRows += e - s;
@@ -452,6 +465,10 @@ export class ParquetWriter {
         }
       }
       for (const c of cols) c.endRecord();
+      if (this.options.onWarning) {
+        const first = this.totalRows - start;
+        this.warnReplaced((c) => first + firstIllFormed(vectors[cols.indexOf(c)]!, start, end, (v) => v));
+      }
       this.rowsInGroup += end - start;
       this.totalRows += end - start;
       if (this.groupFull()) await this.flushRowGroup();
@@ -480,6 +497,24 @@ export class ParquetWriter {
     for (const c of this.columns) c.endRecord();
     this.rowsInGroup++;
     this.totalRows++;
+    if (this.options.onWarning) this.warnReplaced(() => index);
+  }
+
+  /**
+   * Warns (once per column) of columns that wrote a string with U+FFFD for
+   * lone surrogates; `record` finds the record that had the first one.
+   */
+  private warnReplaced(record: (column: ColumnWriter) => number): void {
+    for (const c of this.columns) {
+      if (c.replacedStrings === 0 || this.warnedColumns.has(c)) continue;
+      this.warnedColumns.add(c);
+      const column = c.leaf.path.join('.');
+      const at = record(c);
+      this.options.onWarning!({
+        code: 'LONE_SURROGATE', column, record: at,
+        message: `column ${column}, record ${at}: a string with lone surrogates (UTF-16 that is not text) was written with U+FFFD in their place; later ones in this column are not reported`,
+      });
+    }
   }
 
   /**
@@ -707,4 +742,13 @@ function bloomOption(leaf: LeafNode, o: WriterOptions): Pick<ColumnOptions, 'blo
     throw new InvalidArgumentError(`bloom filter fpp for column ${path} must be between 0 and 1 (exclusive), got ${String(fpp)}`);
   }
   return { bloom: { ...(ndv !== undefined ? { ndv } : {}), ...(fpp !== undefined ? { fpp } : {}) } };
+}
+
+/** The index of the first of values[start..end) whose string (as `get` finds it) has lone surrogates; `end` when none has. */
+function firstIllFormed(values: ArrayLike<unknown>, start: number, end: number, get: (v: unknown) => unknown): number {
+  for (let i = start; i < end; i++) {
+    const s = get(values[i]);
+    if (typeof s === 'string' && !isWellFormed(s)) return i;
+  }
+  return end;
 }

@@ -1,0 +1,21 @@
+/**
+ * What the library reports without failing, through an `onWarning` option:
+ * data it kept but had to change (text that was not valid UTF-8 or UTF-16,
+ * written with U+FFFD in its place). Each kind is reported once per column
+ * (writer) or per input (conversion readers), at its first place.
+ */
+export type WarningCode = 'LONE_SURROGATE' | 'INVALID_UTF8';
+
+export interface ParquetryWarning {
+  code: WarningCode;
+  /** One line that names the place. */
+  message: string;
+  /** The column: a dotted path (writer), or the input's column or field name. */
+  column?: string;
+  /** The 1-based line of a text input. */
+  line?: number;
+  /** The 0-based index of the record among those given to the writer. */
+  record?: number;
+}
+
+export type WarningHandler = (warning: ParquetryWarning) => void;
