@@ -42,6 +42,8 @@ export interface Finding {
   peakMb?: number;
   /** The reproducer, when saved. */
   file?: string;
+  /** Whether the case, run again alone, gave the same kind of finding. */
+  repeated?: boolean;
 }
 
 export interface CampaignReport {
@@ -138,19 +140,20 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignReport> {
   );
   const seconds = (performance.now() - started) / 1000;
 
-  // One finding per kind and error: the rest are the same bug again.
+  // One finding per kind and error (hangs, crashes and memory hits say little: per seed file too): the rest are the same bug again.
   const seen = new Set<string>();
   const findings: Finding[] = [];
   for (const { r, kind } of raw.sort((a, b) => a.r.id - b.r.id)) {
-    const key = `${kind} ${pattern(r.error ?? '')}`;
+    const spec = makeCase(o.seed, r.id, files, maps).spec;
+    const key = `${kind} ${pattern(r.error ?? '')} ${r.result === 'typed' || r.result === 'untyped' ? '' : spec.source}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const spec = makeCase(o.seed, r.id, files, maps).spec;
     findings.push({ kind, spec, error: r.error ?? '', stage: 'stage' in r ? r.stage : undefined, stack: 'stack' in r ? (r.stack ?? r.wrapped) : undefined, peakMb: r.peakMb });
   }
   const byName = new Map(files.map((f) => [f.name, f]));
-  for (const f of findings) {
-    await minimize(f, byName.get(f.spec.source)!, o);
+  for (const [i, f] of findings.entries()) {
+    // Each recheck starts a process: enough for the first findings, which are the ones anyone reads.
+    if (i < 30) await recheck(f, byName.get(f.spec.source)!, o);
     if (o.out) f.file = save(f, byName.get(f.spec.source)!, o.out);
   }
   const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]);
@@ -165,13 +168,18 @@ export function replayArgs(o: Pick<CampaignOptions, 'seed' | 'formats' | 'writer
   return `--seed ${o.seed} --format ${o.formats.length > 1 ? 'both' : o.formats[0]} --writer-files ${o.writerFiles}`;
 }
 
-/** Cheap minimization: when a case stacks mutations and one alone gives the same kind of finding, keep that one. */
-async function minimize(f: Finding, source: SeedFile, o: CampaignOptions): Promise<void> {
-  if (f.spec.mutations.length < 2) return;
-  const items = f.spec.mutations.map((m, id) => ({ id, bytes: applyAll(source.bytes, [m]), format: f.spec.format, verifyChecksums: f.spec.verifyChecksums }));
-  const results = await runCases(items, { workers: 1, timeoutMs: o.timeoutMs, memoryMb: o.memoryMb });
-  const same = results.find((r) => findingOf(r, o.memoryMb) === f.kind);
-  if (same) f.spec = { ...f.spec, mutations: [f.spec.mutations[same.id]!] };
+/**
+ * Runs the case again alone, in a fresh process (a hang or memory hit under a
+ * busy batch may not repeat), and, when it stacks mutations and one alone
+ * gives the same kind of finding, keeps only that one: cheap minimization.
+ */
+async function recheck(f: Finding, source: SeedFile, o: CampaignOptions): Promise<void> {
+  const variants = [f.spec.mutations, ...(f.spec.mutations.length > 1 ? f.spec.mutations.map((m) => [m]) : [])];
+  const items = variants.map((mutations, id) => ({ id, bytes: applyAll(source.bytes, mutations), format: f.spec.format, verifyChecksums: f.spec.verifyChecksums }));
+  const results = await runCases(items, { workers: 1, timeoutMs: o.timeoutMs, memoryMb: o.memoryMb, batch: 1 });
+  f.repeated = findingOf(results[0]!, o.memoryMb) === f.kind;
+  const single = results.slice(1).find((r) => findingOf(r, o.memoryMb) === f.kind);
+  if (single) f.spec = { ...f.spec, mutations: variants[single.id]! };
 }
 
 function save(f: Finding, source: SeedFile, dir: string): string {
@@ -180,7 +188,7 @@ function save(f: Finding, source: SeedFile, dir: string): string {
   const file = join(dir, `${name}.${EXT[f.spec.format]}`);
   writeFileSync(file, applyAll(source.bytes, f.spec.mutations));
   const line = [
-    f.kind.toUpperCase(), f.error.replace(/\s+/g, ' ').slice(0, 300), `stage ${f.stage ?? '?'}`,
+    `${f.kind.toUpperCase()}${f.repeated === false ? ' (did not repeat alone)' : ''}`, f.error.replace(/\s+/g, ' ').slice(0, 300), `stage ${f.stage ?? '?'}`,
     `verifyChecksums:${f.spec.verifyChecksums}`, `from ${f.spec.source} case ${f.spec.id} seed ${f.spec.seed}`,
     `mutations ${JSON.stringify(f.spec.mutations)}`,
     `replay: npm run fuzz -- --replay ${file}${f.spec.verifyChecksums ? '' : ' --no-verify-checksums'}`,
@@ -200,7 +208,7 @@ export function formatReport(r: CampaignReport, topN = 25): string {
   if (r.invalidArgumentSites.length) lines.push('InvalidArgumentError on corrupt input (reserved for caller mistakes):', ...r.invalidArgumentSites.slice(0, topN).map(([k, n]) => `  ${String(n).padStart(7)}  ${k}`));
   lines.push(`findings: ${r.findings.length} distinct (${r.duplicateFindings} more of the same)`);
   for (const f of r.findings) {
-    lines.push(`  ${f.kind.toUpperCase()} ${f.error.replace(/\s+/g, ' ').slice(0, 200)} [${f.stage ?? ''}]`);
+    lines.push(`  ${f.kind.toUpperCase()}${f.repeated === false ? ' (did not repeat alone)' : ''} ${f.error.replace(/\s+/g, ' ').slice(0, 200)} [${f.stage ?? ''}]`);
     lines.push(`    from ${f.spec.source}, case ${f.spec.id}: npm run fuzz -- ${r.replay} --case ${f.spec.id}${f.file ? `  (saved: ${f.file})` : ''}`);
   }
   return lines.join('\n');
