@@ -7,7 +7,7 @@
  * Typed errors that name no place in the file are counted by message and
  * throw site, so the worst offenders can be fixed first.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyAll, corpusFiles, fileMap, makeCase, writerFiles, type CaseSpec, type SeedFile } from './cases.js';
 import { runCases, runPool, type PoolResult } from './pool.js';
@@ -52,6 +52,8 @@ export interface CampaignReport {
   cases: number;
   seconds: number;
   casesPerSecond: number;
+  /** CPU seconds of the run, this process and its children. */
+  cpuSeconds: number;
   /** Outcomes: rows, typed, and each finding kind. */
   counts: Record<string, number>;
   typedByClass: Record<string, number>;
@@ -73,9 +75,24 @@ export interface CampaignReport {
 
 const EXT: Record<Format, string> = { parquet: 'parquet', trevni: 'trv' };
 
+/**
+ * CPU seconds of this process and its ended children (Linux /proc/self/stat: utime, stime, cutime, cstime), or
+ * NaN elsewhere. Cases per CPU second is the throughput a busy machine cannot distort.
+ */
+function cpuSeconds(): number {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
+    // After the command name: state is field 3, so utime..cstime (fields 14-17) are at 11-14 here; clock ticks are 100/s on Linux.
+    return fields.slice(11, 15).reduce((a, x) => a + Number(x), 0) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** A typed error's message with its numbers and quoted names blanked, so one check's errors count together. */
 export function pattern(error: string): string {
-  return error.replace(/"[^"]*"|'[^']*'/g, '"…"').replace(/-?\d+(\.\d+)?/g, 'N').replace(/\s+\(file [^)]*\)$/, '').slice(0, 160);
+  // JSON.parse's own words (quoting the bad text) say nothing about which check of ours ran.
+  return error.replace(/(not JSON): .*/, '$1: …').replace(/"[^"]*"|'[^']*'/g, '"…"').replace(/-?\d+(\.\d+)?/g, 'N').replace(/\s+\(file [^)]*\)$/, '').slice(0, 160);
 }
 
 function findingOf(r: PoolResult, memoryMb: number): FindingKind | undefined {
@@ -95,6 +112,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignReport> {
   const maps = files.map(fileMap);
   log(`seed ${o.seed}: ${files.length} seed files (${o.formats.join(', ')}) ready in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${o.workers} worker(s), ${o.seconds} s`);
   const started = performance.now();
+  const cpuStart = cpuSeconds();
   const deadline = started + o.seconds * 1000;
   let nextId = 0;
   const counts: Record<string, number> = {};
@@ -139,6 +157,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignReport> {
     { workers: o.workers, timeoutMs: o.timeoutMs, memoryMb: o.memoryMb, init: { seed: o.seed, files } },
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuSeconds() - cpuStart;
 
   // One finding per kind and error (hangs, crashes and memory hits say little: per seed file too): the rest are the same bug again.
   const seen = new Set<string>();
@@ -158,7 +177,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignReport> {
   }
   const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]);
   return {
-    seed: o.seed, seedFiles: files.length, cases: done, seconds, casesPerSecond: done / seconds, counts, typedByClass,
+    seed: o.seed, seedFiles: files.length, cases: done, seconds, casesPerSecond: done / seconds, cpuSeconds: cpu, counts, typedByClass,
     unlocated: unlocatedCount, unlocatedSites: top(unlocated), invalidArgumentSites: top(invalidArgument),
     findings, duplicateFindings: raw.length - findings.length, peakMb, processes, replay: replayArgs(o),
   };
@@ -199,7 +218,7 @@ function save(f: Finding, source: SeedFile, dir: string): string {
 
 export function formatReport(r: CampaignReport, topN = 25): string {
   const lines = [
-    `seed ${r.seed}: ${r.cases} cases in ${r.seconds.toFixed(1)} s (${r.casesPerSecond.toFixed(0)} cases/s) over ${r.seedFiles} seed files, ${r.processes} processes; peak RSS of a case ${r.peakMb.toFixed(0)} MiB`,
+    `seed ${r.seed}: ${r.cases} cases in ${r.seconds.toFixed(1)} s (${r.casesPerSecond.toFixed(0)} cases/s; ${r.cpuSeconds.toFixed(0)} CPU s, ${(r.cases / r.cpuSeconds).toFixed(0)} cases per CPU s) over ${r.seedFiles} seed files, ${r.processes} processes; peak RSS of a case ${r.peakMb.toFixed(0)} MiB`,
     `outcomes: ${JSON.stringify(r.counts)}`,
     `typed errors by class: ${JSON.stringify(r.typedByClass)}`,
     `typed errors naming no place (offset, row group, column, page): ${r.unlocated}; top sites:`,

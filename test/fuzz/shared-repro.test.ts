@@ -4,7 +4,8 @@
  * every file, Parquet by .parquet and Trevni by .trv, is read fully in a
  * child process (Parquet: rows() printed canonically, readRows(), columns();
  * Trevni: rows(), canonicalRows(), readColumn() of each column, readAvro()
- * when it has an avro.schema) and must end in rows or a checked
+ * when it has an avro.schema; readRows() and readColumn(), which hold the
+ * whole file, only when rows() gave at most 100,000 rows: see read.ts) and must end in rows or a checked
  * ParquetryError, under 512 MiB peak RSS (native buffers included), with
  * checksums verified unless the file's NAME.txt says it was found with them
  * off. The time limit is a generous hang guard, not a timing.
