@@ -94,14 +94,16 @@ export async function readFully(bytes: Uint8Array, format: Format, verifyChecksu
     if (e instanceof ParquetryError) {
       const { offset, rowGroup, column, page } = e.context;
       const netted = e.detail.startsWith('unexpected failure while decoding');
+      const unlocated = offset === undefined && rowGroup === undefined && column === undefined && page === undefined;
       return {
         result: 'typed',
         rows: 0,
         stage: stage.name,
         error: `${e.name}: ${e.message}`,
         errorClass: e.name,
-        unlocated: offset === undefined && rowGroup === undefined && column === undefined && page === undefined,
-        site: throwSite(e.stack),
+        unlocated,
+        // Only where the report lists sites: formatting a stack (source-mapped under tsx) costs more than many a case.
+        ...(unlocated || e.name === 'InvalidArgumentError' ? { site: throwSite(e.stack) } : {}),
         ...(netted ? { wrapped: frames(e.cause, 6) } : {}),
       };
     }

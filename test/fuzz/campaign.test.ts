@@ -25,7 +25,7 @@ test(`fuzz campaign: ${SECONDS} s of seed ${SEED}, every case ends in rows or a 
   for (const line of text.split('\n')) t.diagnostic(line);
   // The run did real work of both kinds.
   assert.ok(report.cases > 100, `only ${report.cases} cases ran`);
-  assert.deepEqual(report.findings.map((f) => `${f.kind}: ${f.error.slice(0, 200)}`), [],
+  assert.deepEqual(report.findings.map((f) => `${f.kind}: ${f.error.slice(0, 200)} (${f.spec.source}, case ${f.spec.id}${f.file ? `, saved as ${f.file}` : ''})`), [],
     `the fuzz found ${report.findings.length} distinct failures; reproducers and one-line descriptions in ${out}; `
     + `make a case again with npm run fuzz -- ${report.replay} --case ID, or read a saved file with npm run fuzz -- --replay FILE\n${text}`);
 });
