@@ -4,7 +4,7 @@
  * plain exception caught by the safety net of errors.ts (withContext wraps
  * those as "unexpected failure while decoding", with no where and no why).
  */
-import type { Mutation } from './mutate.js';
+import type { Mutation } from '../../scripts/fuzz/mutate.js';
 
 const DATA = '../shared/corpus/parquet-testing/data';
 

@@ -11,7 +11,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { BufferSink, LimitError, ParquetReader, TrevniReader, TrevniWriter, UnsupportedError, writeParquet } from '../../src/node/index.js';
-import { applyStructured } from '../fuzz/structured.js';
+import { applyStructured } from '../../scripts/fuzz/structured.js';
 import { DATA } from './helpers.js';
 
 const FUZZ = join('..', 'shared', 'fuzz');

@@ -141,15 +141,7 @@ export function applyStructured(src: Uint8Array, m: StructuredMutation): Uint8Ar
       const { start, len } = footerBounds(src);
       const meta = decodeFileMetaData(src.subarray(start, start + len)) as unknown as Record<string, unknown>;
       edit(meta, m);
-      const w = new ByteWriter();
-      encodeFileMetaData(meta as unknown as FileMetaData, w);
-      const footer = w.finish();
-      const out = new Uint8Array(start + footer.length + 8);
-      out.set(src.subarray(0, start), 0);
-      out.set(footer, start);
-      new DataView(out.buffer).setUint32(start + footer.length, footer.length, true);
-      out.set(src.subarray(src.length - 4), start + footer.length + 4);
-      return out;
+      return replaceFooter(src, start, len, meta);
     }
     const c = new ByteCursor(src, m.at, src.length, 0);
     const header = decodePageHeader(c) as unknown as Record<string, unknown>;
@@ -167,4 +159,77 @@ export function applyStructured(src: Uint8Array, m: StructuredMutation): Uint8Ar
   } catch {
     return src.slice();
   }
+}
+
+/**
+ * A page or a whole column chunk deleted, or duplicated in place (the copy
+ * right after the original). With `fixOffsets` the footer follows: every
+ * offset past the change moves, and the chunk's total_compressed_size grows
+ * or shrinks, so the reader gets past the footer's checks to the pages;
+ * without, the offsets lie.
+ */
+export interface RangeMutation {
+  kind: 'range';
+  op: 'delete' | 'duplicate';
+  unit: 'page' | 'chunk';
+  start: number;
+  end: number;
+  fixOffsets: boolean;
+}
+
+const OFFSET_FIELDS = new Set(['dataPageOffset', 'indexPageOffset', 'dictionaryPageOffset', 'bloomFilterOffset', 'fileOffset', 'offsetIndexOffset', 'columnIndexOffset']);
+
+/** Moves every footer offset at or past `from` by `delta`; the chunk holding `inside` changes size by `delta`. */
+function shiftOffsets(v: unknown, from: number, delta: number, inside: number): void {
+  if (Array.isArray(v)) return v.forEach((x) => shiftOffsets(x, from, delta, inside));
+  if (v === null || typeof v !== 'object' || v instanceof Uint8Array) return;
+  const o = v as Record<string, unknown>;
+  if (typeof o.totalCompressedSize === 'number' && typeof o.dataPageOffset === 'number') {
+    const start = Math.min(o.dataPageOffset, typeof o.dictionaryPageOffset === 'number' && o.dictionaryPageOffset > 0 ? o.dictionaryPageOffset : Infinity);
+    if (inside >= start && inside < start + o.totalCompressedSize) o.totalCompressedSize += delta;
+  }
+  for (const [k, x] of Object.entries(o)) {
+    if (OFFSET_FIELDS.has(k) && typeof x === 'number' && x >= from) o[k] = x + delta;
+    else shiftOffsets(x, from, delta, inside);
+  }
+}
+
+export function applyRange(src: Uint8Array, m: RangeMutation): Uint8Array {
+  const start = Math.max(0, Math.min(m.start, src.length));
+  const end = Math.max(start, Math.min(m.end, src.length));
+  const len = end - start;
+  const out = new Uint8Array(m.op === 'delete' ? src.length - len : src.length + len);
+  out.set(src.subarray(0, end - (m.op === 'delete' ? len : 0)), 0);
+  if (m.op === 'duplicate') out.set(src.subarray(start, end), end);
+  out.set(src.subarray(end), m.op === 'delete' ? start : end + len);
+  if (!m.fixOffsets) return out;
+  try {
+    const { start: fs, len: fl } = footerBounds(out);
+    const meta = decodeFileMetaData(out.subarray(fs, fs + fl));
+    shiftOffsets(meta, end, m.op === 'delete' ? -len : len, start);
+    return replaceFooter(out, fs, fl, meta);
+  } catch {
+    return out;
+  }
+}
+
+function replaceFooter(src: Uint8Array, start: number, len: number, meta: unknown): Uint8Array {
+  const w = new ByteWriter();
+  encodeFileMetaData(meta as FileMetaData, w);
+  const footer = w.finish();
+  const out = new Uint8Array(start + footer.length + 8);
+  out.set(src.subarray(0, start), 0);
+  out.set(footer, start);
+  new DataView(out.buffer).setUint32(start + footer.length, footer.length, true);
+  out.set(src.subarray(start + len + 4), start + footer.length + 4);
+  return out;
+}
+
+/** A page or chunk of the file deleted or duplicated, or undefined when the map has none. */
+export function randomRange(rng: Rng, pages: readonly { start: number; end: number }[], chunks: readonly { start: number; end: number }[]): RangeMutation | undefined {
+  const unit = pages.length && (rng.next() < 0.6 || !chunks.length) ? 'page' : 'chunk';
+  const spans = unit === 'page' ? pages : chunks;
+  if (!spans.length) return undefined;
+  const s = rng.pick(spans);
+  return { kind: 'range', op: rng.next() < 0.5 ? 'delete' : 'duplicate', unit, start: s.start, end: s.end, fixOffsets: rng.next() < 0.7 };
 }

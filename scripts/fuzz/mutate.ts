@@ -1,15 +1,21 @@
 /**
- * Deterministic mutations of Parquet files for the reader fuzz test. Every
- * mutation is plain data (JSON), so a failing case prints as something that
- * reproduces it exactly: `applyMutation(originalBytes, mutation)`.
+ * Deterministic mutations of Parquet and Trevni files. Every mutation is
+ * plain data (JSON), so a failing case prints as something that reproduces
+ * it exactly: `applyMutation(originalBytes, mutation)`.
  */
 
-import { applyStructured, type StructuredMutation } from './structured.js';
+import { applyStructured, applyRange, type RangeMutation, type StructuredMutation } from './structured.js';
+import { applyTrevni, type TrevniMutation } from './trevni.js';
+import { Rng as GenRng } from '../../test/writer/gen.js';
 
 export type Mutation =
   | { kind: 'none' }
   /** A field of the decoded footer or of a page header changed, and the struct encoded back (structured.ts). */
   | StructuredMutation
+  /** A page or column chunk deleted or duplicated (structured.ts). */
+  | RangeMutation
+  /** A Trevni header, metadata, descriptor or block edited (trevni.ts). */
+  | TrevniMutation
   /** XOR these bytes. */
   | { kind: 'flip'; at: [position: number, xor: number][] }
   /** Keep the first `length` bytes. */
@@ -27,24 +33,21 @@ export type Mutation =
   /** Copy `length` bytes from `from` over `to`. */
   | { kind: 'copy'; from: number; to: number; length: number };
 
-/** A small, fast, seedable PRNG (mulberry32). */
+/** The writer tests' seedable PRNG (mulberry32), with the fuzz's integer in [0, n). */
 export class Rng {
-  private s: number;
+  private readonly g: GenRng;
   constructor(seed: number) {
-    this.s = seed >>> 0;
+    this.g = new GenRng(seed);
   }
   next(): number {
-    let t = (this.s = (this.s + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.g.next();
   }
   /** An integer in [0, n). */
   int(n: number): number {
     return Math.floor(this.next() * n);
   }
   pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)]!;
+    return this.g.pick(xs);
   }
 }
 
@@ -86,14 +89,19 @@ export function applyMutation(src: Uint8Array, m: Mutation): Uint8Array {
       if (n >= 8) new DataView(b.buffer, b.byteOffset, n).setUint32(n - 8, m.value >>> 0, true);
       return b;
     case 'cut': {
-      const out = new Uint8Array(n - (m.end - m.start));
-      out.set(b.subarray(0, m.start), 0);
-      out.set(b.subarray(m.end), m.start);
+      // Clamped: a stacked mutation may meet a file an earlier one shortened.
+      const start = Math.max(0, Math.min(m.start, n));
+      const end = Math.max(start, Math.min(m.end, n));
+      const out = new Uint8Array(n - (end - start));
+      out.set(b.subarray(0, start), 0);
+      out.set(b.subarray(end), start);
       return out;
     }
     case 'footerPrefix': {
+      if (n < 12) return b;
       const len = new DataView(b.buffer, b.byteOffset, n).getUint32(n - 8, true);
       const start = n - 8 - len;
+      if (start < 0) return b;
       const keep = Math.min(m.keep, len);
       const out = new Uint8Array(start + keep + 8);
       out.set(b.subarray(0, start + keep), 0);
@@ -108,15 +116,31 @@ export function applyMutation(src: Uint8Array, m: Mutation): Uint8Array {
     case 'footerField':
     case 'pageHeaderField':
       return applyStructured(src, m);
+    case 'range':
+      return applyRange(src, m);
+    case 'trevni':
+      return applyTrevni(src, m);
   }
 }
 
-/** Where the interesting bytes of a file lie: its footer, and the start of each column chunk (page headers). */
+/** A byte range [start, end) of a file. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where the interesting bytes of a file lie: for Parquet its footer, the
+ * start of each column chunk (page headers), each chunk and each page; for
+ * Trevni the header (as the "footer") and each column's descriptors.
+ */
 export interface FileMap {
   size: number;
   footerStart: number;
   footerEnd: number;
   chunkStarts: number[];
+  chunks?: Span[];
+  pages?: Span[];
 }
 
 const INTERESTING_VALUES = ['0', '1', '-1', '2', '127', '128', '255', '4096', '65535', '65536', '2147483647', '2147483648', '4294967295', '4294967296',
@@ -134,8 +158,10 @@ export function randomMutation(rng: Rng, map: FileMap): Mutation {
   };
   const r = rng.next();
   if (r < 0.3) {
+    // Half single-bit flips, half whole-byte changes.
     const count = 1 + rng.int(rng.next() < 0.7 ? 2 : 16);
-    return { kind: 'flip', at: Array.from({ length: count }, () => [somewhere(), 1 + rng.int(255)] as [number, number]) };
+    const xor = () => (rng.next() < 0.5 ? 1 << rng.int(8) : 1 + rng.int(255));
+    return { kind: 'flip', at: Array.from({ length: count }, () => [somewhere(), xor()] as [number, number]) };
   }
   if (r < 0.5) {
     const value = rng.next() < 0.7 ? rng.pick(INTERESTING_VALUES) : String(BigInt(rng.int(2 ** 31)) * BigInt(1 + rng.int(2 ** 20)));

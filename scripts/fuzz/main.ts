@@ -1,0 +1,100 @@
+/**
+ * `npm run fuzz -- [options]`: a fuzz campaign over the shared corpora and
+ * writer-made files (campaign.ts), or the replay of one case or of saved
+ * files. Exits 1 when anything ends other than in rows or a typed error.
+ */
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileMap, makeCase } from './cases.js';
+import { formatReport, runCampaign, seedFiles } from './campaign.js';
+import { runCases } from './pool.js';
+import { acceptable, type Format } from './read.js';
+
+const USAGE = `npm run fuzz -- [options]
+  --seconds N           how long to run (default 60)
+  --seed S              campaign seed (default: from the clock, printed)
+  --format F            parquet, trevni or both (default both)
+  --workers N           child processes (default 2)
+  --memory-mb N         RSS cap per case, native buffers included (default 512)
+  --timeout-ms N        per-case time limit (default 10000)
+  --out DIR             where reproducers go (default $TMPDIR/parquetry-fuzz)
+  --writer-files N      writer-made seed files per format (default 8)
+  --batch N             cases per message to a child (default 64)
+  --max-cases N         stop after N cases
+  --case ID             run only case ID of the seed (with the same --format and --writer-files) and print it
+  --replay FILE...      read these files fully (.parquet or .trv) and print how each ended
+  --no-verify-checksums with --replay: read as a case with checksums off did
+  --json                print the report as JSON`;
+
+const { values: v, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    seconds: { type: 'string', default: '60' },
+    seed: { type: 'string' },
+    format: { type: 'string', default: 'both' },
+    workers: { type: 'string', default: '2' },
+    'memory-mb': { type: 'string', default: '512' },
+    'timeout-ms': { type: 'string', default: '10000' },
+    out: { type: 'string', default: join(tmpdir(), 'parquetry-fuzz') },
+    'writer-files': { type: 'string', default: '8' },
+    batch: { type: 'string', default: '64' },
+    'max-cases': { type: 'string' },
+    case: { type: 'string' },
+    replay: { type: 'boolean', default: false },
+    'no-verify-checksums': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+function int(name: string, s: string | undefined): number {
+  const n = Number(s);
+  if (!Number.isSafeInteger(n) || n < 0) {
+    console.error(`--${name} needs a non-negative integer, got ${s}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  return n;
+}
+
+if (v.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const formats: Format[] = v.format === 'both' ? ['parquet', 'trevni'] : v.format === 'parquet' || v.format === 'trevni' ? [v.format] : [];
+if (!formats.length) {
+  console.error(`--format must be parquet, trevni or both\n\n${USAGE}`);
+  process.exit(2);
+}
+const pool = { workers: Math.max(1, int('workers', v.workers)), timeoutMs: int('timeout-ms', v['timeout-ms']), memoryMb: int('memory-mb', v['memory-mb']) };
+const seed = v.seed !== undefined ? int('seed', v.seed) : Date.now() % 2 ** 31;
+const writerCount = int('writer-files', v['writer-files']);
+
+let failed = false;
+if (v.replay || v.case !== undefined) {
+  // Replays run one case at a time, in a child process with the campaign's limits.
+  let items: { id: number; bytes: Uint8Array; format: Format; verifyChecksums: boolean; name: string }[];
+  if (v.case !== undefined) {
+    const files = await seedFiles(formats, seed, writerCount);
+    const c = makeCase(seed, int('case', v.case), files, files.map(fileMap));
+    console.log(JSON.stringify(c.spec));
+    items = [{ id: 0, bytes: c.bytes, format: c.spec.format, verifyChecksums: c.spec.verifyChecksums, name: `case ${c.spec.id} (${c.bytes.length} bytes)` }];
+  } else {
+    items = positionals.map((p, id) => ({ id, bytes: new Uint8Array(readFileSync(p)), format: p.endsWith('.trv') ? 'trevni' : 'parquet', verifyChecksums: !v['no-verify-checksums'], name: p }));
+  }
+  for (const r of await runCases(items, { ...pool, workers: 1, batch: 1 })) {
+    const ok = acceptable(r) && !('peakMb' in r && r.peakMb !== undefined && r.peakMb > pool.memoryMb);
+    failed ||= !ok;
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${items[r.id]!.name}: ${JSON.stringify(r)}`);
+  }
+} else {
+  const report = await runCampaign({
+    seed, formats, ...pool, seconds: int('seconds', v.seconds), out: v.out, writerFiles: writerCount, batch: Math.max(1, int('batch', v.batch)),
+    maxCases: v['max-cases'] !== undefined ? int('max-cases', v['max-cases']) : undefined,
+    log: v.json ? undefined : (l) => console.error(l),
+  });
+  console.log(v.json ? JSON.stringify(report, null, 2) : formatReport(report));
+  failed = report.findings.length > 0;
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,74 @@
+/**
+ * Fuzz child process (pool.ts). Given the seed files once, it makes each case
+ * it is sent by number (cases.ts), or takes the bytes it is sent, reads them
+ * fully (read.ts), and reports each outcome at once, with the case's peak RSS:
+ * the kernel's high-water mark, reset before each case, which counts native
+ * buffers (codecs, Buffers) that the V8 heap does not.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileMap, makeCase, type SeedFile } from './cases.js';
+import type { FileMap } from './mutate.js';
+import { readFully, type Format } from './read.js';
+
+export interface WorkerInit {
+  type: 'init';
+  seed: number;
+  files: SeedFile[];
+  memoryMb: number;
+}
+
+/** A case by number (made here), or given whole. */
+export type WorkItem = { id: number } | { id: number; bytes: Uint8Array; format: Format; verifyChecksums: boolean };
+
+function peakMb(): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function resetPeak(): void {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+  } catch {
+    // Not Linux: the parent's RSS watch still applies.
+  }
+}
+
+let init: WorkerInit | undefined;
+let maps: FileMap[] = [];
+
+async function run(item: WorkItem): Promise<void> {
+  const t0 = performance.now();
+  let bytes: Uint8Array;
+  let format: Format;
+  let verify: boolean;
+  if ('bytes' in item) ({ bytes, format, verifyChecksums: verify } = item);
+  else {
+    const c = makeCase(init!.seed, item.id, init!.files, maps);
+    ({ bytes } = c);
+    ({ format, verifyChecksums: verify } = c.spec);
+  }
+  resetPeak();
+  const outcome = await readFully(bytes, format, verify);
+  // Sent before the next case starts, so a case that hangs the process is never blamed on this one.
+  await new Promise((sent) => process.send!({ type: 'done', outcome: { ...outcome, id: item.id, ms: performance.now() - t0, peakMb: peakMb() } }, sent));
+}
+
+process.on('message', (msg: WorkerInit | { type: 'run'; items: WorkItem[] }) => {
+  if (msg.type === 'init') {
+    init = msg;
+    maps = (msg.files ?? []).map(fileMap);
+    process.send!({ type: 'ready' });
+    return;
+  }
+  void (async () => {
+    for (const item of msg.items) {
+      await run(item);
+      // A case that grew the heap leaves RSS high, which would count against the next ones: start afresh.
+      if (process.memoryUsage.rss() > init!.memoryMb * 0.5 * 1024 * 1024) process.exit(0);
+    }
+  })();
+});
