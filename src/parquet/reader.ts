@@ -1,6 +1,6 @@
 import { CODEC_NAMES, loadCodec, type CodecName } from '../codecs/registry.js';
 import { CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
-import { bufferSource, checkedSource, httpSource, type Source, type SourceLike } from '../io/source.js';
+import { bufferSource, checkedSource, httpSource, withCachedTail, type Source, type SourceLike } from '../io/source.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, leavesOf, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
@@ -13,7 +13,7 @@ import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileM
 import { bindFilter, type BoundFilter, type Filter } from './filter/expression.js';
 import { domainOf } from './filter/compare.js';
 import { pageEntries, type PageIndexEntry } from './filter/indexes.js';
-import { bloomMightContain, IndexCache, scanRowGroup, type ChunkRef, type ScanHost } from './filter/scan.js';
+import { bloomMightContain, IndexCache, readRanges, scanRowGroup, type ChunkRef, type ScanHost } from './filter/scan.js';
 import { loadBloomHasher } from './bloom/index.js';
 import { assembleVariant } from './variant/index.js';
 import { arrowBatches, arrowTable, type ChunkGroup } from '../arrow/batches.js';
@@ -111,10 +111,10 @@ export class ParquetReader {
   static async fromSource(source: Source, options: OpenOptions = {}): Promise<ParquetReader> {
     const { verifyChecksums = true, maxPageBytes = DEFAULT_MAX_PAGE_BYTES } = options;
     if (!Number.isSafeInteger(maxPageBytes) || maxPageBytes < 1) throw new InvalidArgumentError(`maxPageBytes must be a positive integer, got ${maxPageBytes}`);
-    const { metadata } = await readFooter(source);
+    const { metadata, tail, tailOffset } = await readFooter(source);
     const schema = withContext({ file: source.name }, () => buildSchema(metadata.schema as SchemaElementLike[]));
     validateRowGroups(metadata, schema, source);
-    return new ParquetReader(source, metadata, schema, { verifyChecksums, maxPageBytes });
+    return new ParquetReader(withCachedTail(source, tail, tailOffset), metadata, schema, { verifyChecksums, maxPageBytes });
   }
 
   /**
@@ -224,11 +224,13 @@ export class ParquetReader {
         skip -= n;
         continue;
       }
-      const chunks = await this.readChunks(rg, plan.leaves);
+      const take = Math.min(n - skip, left);
+      const part = take < n ? await this.readRowRange(rg, plan.leaves, skip, skip + take) : null;
+      if (part) skip = 0; // the pages read hold exactly the rows asked for
+      const chunks = part ?? await this.readChunks(rg, plan.leaves);
       const ctx = { file: this.source.name, rowGroup: rg };
       const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, chunks[i]!, options)));
       const asm = new RecordAssembler(plan, cols, (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts));
-      const take = Math.min(n - skip, left);
       if (skip > 0) withContext(ctx, () => asm.skipRows(skip));
       for (let done = 0; done < take; ) {
         const size = Math.min(batchSize, take - done);
@@ -457,6 +459,18 @@ export class ParquetReader {
       if (!Number.isInteger(i) || i < 0 || i >= count) throw new InvalidArgumentError(`row group ${i} does not exist (the file has ${count})`);
     }
     return [...selected];
+  }
+
+  /**
+   * Rows [start, end) of row group `rg` when some chunk has an offset index:
+   * only the pages holding those rows are fetched and decoded (the filter
+   * path's page pruning, with the range in place of the filter's). Null
+   * when no chunk has one, for the whole-chunk read.
+   */
+  private async readRowRange(rg: number, leaves: LeafNode[], start: number, end: number): Promise<ColumnChunkData[] | null> {
+    const columns = this.metadata.rowGroups[rg]!.columns;
+    if (!leaves.some((l) => columns[l.columnIndex]!.offsetIndexOffset !== undefined)) return null;
+    return readRanges(this.scanHost(), this.indexes(), rg, leaves, [{ start, end }]);
   }
 
   /** Fetches (coalesced) and decodes the chunks of `leaves` in row group `rg`. */
