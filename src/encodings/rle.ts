@@ -195,11 +195,16 @@ function levelError(v: number, check: LevelCheck, offset?: number): CorruptFileE
  * prefixed region, whatever the runs used of it.
  */
 export function decodeRleHybridPrefixed(c: ByteCursor, width: number, count: number, out: IntegerArray, outPos = 0, levels?: LevelCheck): number {
+  return decodeRleHybrid(prefixedRuns(c), width, count, out, outPos, levels);
+}
+
+/** The runs of a length-prefixed region at `c.pos`, as a cursor of their own; leaves `c.pos` after the region. */
+export function prefixedRuns(c: ByteCursor): ByteCursor {
   const length = c.u32le();
   c.need(length, 'length-prefixed RLE/bit-packed data');
-  const hits = decodeRleHybrid(new ByteCursor(c.buf, c.pos, c.pos + length, c.base), width, count, out, outPos, levels);
+  const runs = new ByteCursor(c.buf, c.pos, c.pos + length, c.base);
   c.pos += length;
-  return hits;
+  return runs;
 }
 
 /** RLE-encoded BOOLEAN values (length-prefixed, width 1) as 0/1 bytes. */
@@ -216,11 +221,16 @@ export function decodeRleBooleans(c: ByteCursor, count: number): Uint8Array {
  */
 export function decodeDictionaryIndices(c: ByteCursor, count: number, out: Int32Array = new Int32Array(count), outPos = 0): Int32Array {
   if (count === 0) return out;
+  decodeRleHybrid(c, dictionaryIndexWidth(c), count, out, outPos);
+  return out;
+}
+
+/** The bit width byte that starts dictionary indices. */
+export function dictionaryIndexWidth(c: ByteCursor): number {
   const at = c.pos;
   const width = c.u8();
   if (width > 32) throw new CorruptFileError(`dictionary index bit width ${width} is over 32`, { offset: c.base + at });
-  decodeRleHybrid(c, width, count, out, outPos);
-  return out;
+  return width;
 }
 
 /**

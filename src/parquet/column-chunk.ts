@@ -124,6 +124,18 @@ export class PageWalk {
     });
   }
 
+  /**
+   * Counts a data page's `n` levels, refused before anything is decoded when
+   * they exceed what the chunk has left: no buffer is sized by a count the
+   * chunk's metadata does not back.
+   */
+  claim(n: number): void {
+    if (n > this.expected - this.levels) {
+      throw new CorruptFileError(`data page claims ${n} values but the column chunk has ${this.expected - this.levels} left of its ${this.expected}`);
+    }
+    this.levels += n;
+  }
+
   /** The error when the pages end before the chunk's value count. */
   short(): CorruptFileError {
     return new CorruptFileError(`column chunk holds ${this.levels} values but its metadata says ${this.expected}`, this.ctx);
@@ -323,8 +335,8 @@ export function decodeColumnChunk(
       const d = dec.open(page);
       if (!d) return;
       sink.room = expected - walk.levels;
+      walk.claim(d.n);
       definedCount += dec.decode(d, sink);
-      walk.levels += d.n;
     });
   }
   if (walk.levels < expected) throw walk.short();

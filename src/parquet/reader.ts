@@ -6,6 +6,7 @@ import { buildSchema, leavesOf, type LeafNode, type Schema, type SchemaElementLi
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { planRecord, type RecordPlan } from '../shred/plan.js';
+import { ChunkStream } from './chunk-stream.js';
 import { decodeColumnChunk, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
@@ -79,6 +80,13 @@ export interface ColumnBatch {
   leaf: LeafNode;
   /** Rows in this row group. */
   numRows: number;
+  /**
+   * The rows of the row group this batch holds: all of them (0 and
+   * numRows), except in a chunk of more than 2^20 levels, which comes in
+   * batches of up to 65,536 rows so that it is never held decoded whole.
+   */
+  firstRow: number;
+  rows: number;
   /** Levels and values (see ColumnChunkData). */
   data: ColumnChunkData;
 }
@@ -91,6 +99,14 @@ interface Fetch {
 
 /** Ranges closer than this are fetched in one request: a round trip costs more than the gap. */
 const COALESCE_GAP = 64 * 1024;
+
+/**
+ * Chunks that claim more levels than this are decoded a window of rows at
+ * a time (chunk-stream.ts), never whole; so are reads of part of a row group.
+ */
+const STREAM_LEVELS = 1 << 20;
+/** Rows per window of a streamed row group. */
+const WINDOW_ROWS = 1 << 16;
 
 export class ParquetReader {
   private constructor(
@@ -226,6 +242,12 @@ export class ParquetReader {
       }
       const take = Math.min(n - skip, left);
       const part = take < n ? await this.readRowRange(rg, plan.leaves, skip, skip + take) : null;
+      if (!part && plan.leaves.length > 0 && (take < n || this.large(rg, plan.leaves))) {
+        yield* this.streamedBatches(rg, plan, options, batchSize, skip, take);
+        skip = 0;
+        left -= take;
+        continue;
+      }
       if (part) skip = 0; // the pages read hold exactly the rows asked for
       const chunks = part ?? await this.readChunks(rg, plan.leaves);
       const ctx = { file: this.source.name, rowGroup: rg };
@@ -248,14 +270,55 @@ export class ParquetReader {
     }
   }
 
-  /** Column vectors: for each selected row group, one batch per selected leaf column. */
+  /**
+   * Rows [skip, skip + take) of row group `rg`, decoded a window of rows at
+   * a time: each window's levels and values are assembled and let go before
+   * the next is decoded.
+   */
+  private async *streamedBatches(rg: number, plan: RecordPlan, options: ReadOptions, batchSize: number, skip: number, take: number): AsyncGenerator<Record<string, unknown>[]> {
+    const ctx = { file: this.source.name, rowGroup: rg };
+    const streams = await this.chunkStreams(rg, plan.leaves);
+    for (; skip > 0; skip -= Math.min(skip, WINDOW_ROWS)) for (const s of streams) s.take(Math.min(skip, WINDOW_ROWS));
+    for (let left = take; left > 0; ) {
+      const k = Math.min(left, WINDOW_ROWS);
+      const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, streams[i]!.take(k), options)));
+      const asm = new RecordAssembler(plan, cols, (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts));
+      for (let done = 0; done < k; ) {
+        const size = Math.min(batchSize, k - done);
+        const batch = withContext(ctx, () => {
+          const rows = new Array<Record<string, unknown>>(size);
+          for (let i = 0; i < size; i++) rows[i] = asm.readRow();
+          return rows;
+        });
+        done += size;
+        yield batch;
+      }
+      // A window holds exactly its rows in every leaf: all its levels and values are used.
+      withContext(ctx, () => asm.finish());
+      left -= k;
+    }
+    if (take === this.metadata.rowGroups[rg]!.numRows) for (const s of streams) s.finish();
+  }
+
+  /** Column vectors: for each selected row group, one batch per selected leaf column (a large chunk in several, see ColumnBatch). */
   async *columns(options: Pick<ReadOptions, 'columns' | 'rowGroups'> = {}): AsyncGenerator<ColumnBatch> {
     const leaves = this.selectLeaves(options.columns);
     for (const rg of this.rowGroupIndexes(options.rowGroups)) {
-      const chunks = await this.readChunks(rg, leaves);
       const numRows = this.metadata.rowGroups[rg]!.numRows;
+      if (this.large(rg, leaves)) {
+        for (const leaf of leaves) {
+          const [stream] = await this.chunkStreams(rg, [leaf]);
+          for (let first = 0; first < numRows; first += WINDOW_ROWS) {
+            const rows = Math.min(WINDOW_ROWS, numRows - first);
+            yield { rowGroup: rg, path: leaf.path, leaf, numRows, firstRow: first, rows, data: stream!.take(rows) };
+          }
+          stream!.finish();
+        }
+        continue;
+      }
+      const chunks = await this.readChunks(rg, leaves);
       for (let i = 0; i < leaves.length; i++) {
-        yield { rowGroup: rg, path: leaves[i]!.path, leaf: leaves[i]!, numRows, data: chunks[i]! };
+        yield { rowGroup: rg, path: leaves[i]!.path, leaf: leaves[i]!, numRows, firstRow: 0, rows: numRows, data: chunks[i]! };
       }
     }
   }
@@ -330,6 +393,12 @@ export class ParquetReader {
       left -= take;
       yield { rowGroup: rg, numRows, chunks: chunks ?? (await this.readChunks(rg, plan.leaves)), rows, ctx };
     }
+  }
+
+  /** Whether a chunk of `leaves` in row group `rg` claims more levels than are decoded whole. */
+  private large(rg: number, leaves: LeafNode[]): boolean {
+    const columns = this.metadata.rowGroups[rg]!.columns;
+    return leaves.some((l) => (columns[l.columnIndex]!.metaData?.numValues ?? 0) > STREAM_LEVELS);
   }
 
   /** Rows of the selected row groups that match a filter, pruned as README "Filtering" describes. */
@@ -475,20 +544,23 @@ export class ParquetReader {
 
   /** Fetches (coalesced) and decodes the chunks of `leaves` in row group `rg`. */
   private async readChunks(rg: number, leaves: LeafNode[]): Promise<ColumnChunkData[]> {
-    const group = this.metadata.rowGroups[rg]!;
-    const file = this.source.name;
-    const padding = chunkPadding(this.metadata.createdBy);
-    const ranges = leaves.map((leaf) => {
-      const ctx = { file, rowGroup: rg, column: leaf.path.join('.') };
-      const meta = chunkMeta(group.columns[leaf.columnIndex]!, ctx);
-      return { leaf, meta, ctx, ...chunkRange(meta, this.source.byteLength, padding, ctx) };
-    });
-    await Promise.all([...new Set(ranges.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadCodec(c as CodecName))));
-    const fetched = await this.fetchRanges(ranges);
-    return ranges.map((r, i) => {
-      const { buf, base } = fetched[i]!;
-      return decodeColumnChunk(buf, base, r.meta, r.leaf, this.chunkOptions, r.ctx);
-    });
+    const fetched = await this.fetchChunks(rg, leaves);
+    return fetched.map(({ ref, buf, base }) => decodeColumnChunk(buf, base, ref.meta, ref.leaf, this.chunkOptions, ref.ctx));
+  }
+
+  /** Fetches (coalesced) the chunks of `leaves` in row group `rg`, to be decoded a window of rows at a time. */
+  private async chunkStreams(rg: number, leaves: LeafNode[]): Promise<ChunkStream[]> {
+    const fetched = await this.fetchChunks(rg, leaves);
+    return fetched.map(({ ref, buf, base }) => withContext(ref.ctx, () => new ChunkStream(buf, base, ref.meta, ref.leaf, this.chunkOptions, ref.ctx)));
+  }
+
+  /** The chunks of `leaves` in row group `rg`: located, their codecs loaded, their bytes fetched (coalesced). */
+  private async fetchChunks(rg: number, leaves: LeafNode[]): Promise<{ ref: ChunkRef; buf: Uint8Array; base: number }[]> {
+    const host = this.scanHost();
+    const refs = leaves.map((leaf) => host.chunk(rg, leaf));
+    await host.loadCodecs(refs);
+    const fetched = await this.fetchRanges(refs);
+    return refs.map((ref, i) => ({ ref, ...fetched[i]! }));
   }
 
   /** Reads the given ranges, merging neighbours into single requests. */
