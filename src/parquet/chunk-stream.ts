@@ -81,12 +81,13 @@ export class ChunkStream {
     });
   }
 
-  /** After the row group's last rows: the pages held no more levels than those rows. */
+  /** After the row group's last rows: the pages hold no more levels than those rows, and as many as the chunk's count. */
   finish(): void {
-    const left = this.seg ? this.seg.data.length - this.seg.at : 0;
-    if (left > 0 || (this.win && this.win.left > 0)) {
-      throw new CorruptFileError(`column chunk has ${left + (this.win?.left ?? 0)} level entries beyond the row group's last row`, this.ctx);
-    }
+    withContext(this.ctx, () => {
+      let left = (this.seg ? this.seg.data.length - this.seg.at : 0) + (this.win ? this.win.left : 0);
+      if (left === 0) left = this.nextSegment(1)?.data.length ?? 0;
+      if (left > 0) throw new CorruptFileError(`column chunk has level entries beyond the row group's last row`);
+    });
   }
 
   /** Decoded levels for at least one more entry: a whole page, or a window of about `want` levels of a large one. Null at the chunk's end. */

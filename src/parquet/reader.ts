@@ -82,8 +82,9 @@ export interface ColumnBatch {
   numRows: number;
   /**
    * The rows of the row group this batch holds: all of them (0 and
-   * numRows), except in a chunk of more than 2^20 levels, which comes in
-   * batches of up to 65,536 rows so that it is never held decoded whole.
+   * numRows), except in a chunk of more than 2^20 levels packed denser
+   * than its bytes could back decoded (runs of nulls or of one value),
+   * which comes in batches of up to 65,536 rows.
    */
   firstRow: number;
   rows: number;
@@ -101,10 +102,14 @@ interface Fetch {
 const COALESCE_GAP = 64 * 1024;
 
 /**
- * Chunks that claim more levels than this are decoded a window of rows at
- * a time (chunk-stream.ts), never whole; so are reads of part of a row group.
+ * A chunk that claims more levels than this, more densely than ordinary data
+ * packs them (LEVELS_PER_BYTE a byte of the chunk: runs of nulls or of one
+ * value), is decoded a window of rows at a time (chunk-stream.ts), never
+ * whole; so are reads of part of a row group. Other chunks are decoded
+ * whole, the fastest way, into memory in proportion to their bytes.
  */
 const STREAM_LEVELS = 1 << 20;
+const LEVELS_PER_BYTE = 64;
 /** Rows per window of a streamed row group. */
 const WINDOW_ROWS = 1 << 16;
 
@@ -395,10 +400,13 @@ export class ParquetReader {
     }
   }
 
-  /** Whether a chunk of `leaves` in row group `rg` claims more levels than are decoded whole. */
+  /** Whether a chunk of `leaves` in row group `rg` claims more levels than are decoded whole (see STREAM_LEVELS). */
   private large(rg: number, leaves: LeafNode[]): boolean {
     const columns = this.metadata.rowGroups[rg]!.columns;
-    return leaves.some((l) => (columns[l.columnIndex]!.metaData?.numValues ?? 0) > STREAM_LEVELS);
+    return leaves.some((l) => {
+      const m = columns[l.columnIndex]!.metaData;
+      return m !== undefined && m.numValues > STREAM_LEVELS && !(m.numValues <= LEVELS_PER_BYTE * m.totalCompressedSize);
+    });
   }
 
   /** Rows of the selected row groups that match a filter, pruned as README "Filtering" describes. */

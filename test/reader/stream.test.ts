@@ -85,6 +85,30 @@ test('a v2 page claiming 2^24 values in a 1,000-value chunk is refused before an
   assert.equal(out, 'CorruptFileError,long_field,1');
 });
 
+test('a whole row group of mostly nulls, too dense to decode whole, streams to the same rows', async () => {
+  const N = 1_100_000;
+  const schema = defineSchema({ a: f.int32(), b: f.list(f.string()), c: f.int64().required() });
+  const row = (i: number) => ({ a: i % 100_000 === 7 ? i : null, b: i % 250_000 === 3 ? ['x', null, `y${i}`] : null, c: 5n });
+  const sink = new BufferSink();
+  const w = await ParquetWriter.open(sink, schema, { pageSize: 1 << 30, pageRowLimit: 1 << 30, pageIndex: false });
+  for (let s = 0; s < N; s += 100_000) await w.writeMany(Array.from({ length: Math.min(100_000, N - s) }, (_, k) => row(s + k)));
+  await w.close();
+  const reader = await openParquet(sink.bytes());
+  let at = 0;
+  for await (const batch of reader.rowBatches({ batchSize: 50_000 })) {
+    for (const r of batch) assert.deepEqual(r, row(at++));
+  }
+  assert.equal(at, N);
+  let batches = 0;
+  let values = 0;
+  for await (const b of reader.columns({ columns: ['a'] })) {
+    batches++;
+    values += b.data.valueCount;
+  }
+  assert.ok(batches > 1, `${batches} batches`);
+  assert.equal(values, 11);
+});
+
 describe('streamed reads give the rows of a whole read', () => {
   const N = 300_000;
   const schema = defineSchema({
