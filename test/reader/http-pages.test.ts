@@ -7,6 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { openParquet, writeParquet } from '../../src/node/index.js';
 import { BufferSink } from '../../src/io/sink.js';
 
@@ -96,6 +98,16 @@ describe('offset and limit over HTTP', () => {
     assert.deepEqual(await reader.readRows({ offset: 150_500, limit: 1000 }), expected);
     // Two pages of ~1,000 rows per column: a tiny part of the 200,000-row chunks.
     assert.ok(sentBytes() < 64 * 1024 + files['/pages.parquet']!.length / 50, `${sentBytes()} bytes sent`);
+  });
+
+  test('parquetry head -n 3 on the URL fetches as little', async () => {
+    const local = await openParquet(files['/pages.parquet']!);
+    let firstPages = 0;
+    for (const name of ['id', 'name']) firstPages += (await local.readOffsetIndex(0, name))!.pageLocations[0]!.compressedPageSize;
+    hits = [];
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'head', '-n', '3', '--json', `${base}/pages.parquet`], { timeout: 60_000 });
+    assert.equal(stdout.trim().split('\n').length, 3);
+    assert.ok(sentBytes() <= 64 * 1024 + 4 + firstPages, `${sentBytes()} bytes sent`);
   });
 
   test('rows() and rowBatches() with a limit fetch as little', async () => {
