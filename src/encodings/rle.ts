@@ -35,7 +35,7 @@ export interface LevelCheck {
  * With `levels`, returns how many values equal `levels.max` and rejects any
  * above it; otherwise returns 0.
  */
-export function decodeRleHybrid(c: ByteCursor, width: number, count: number, out: IntegerArray, outPos = 0, levels?: LevelCheck): number {
+export function decodeRleHybrid(c: ByteCursor, width: number, count: number, out: IntegerArray, outPos = 0, levels?: LevelCheck, rest?: RunRest): number {
   checkIntegerTarget(width, count, out, outPos);
   const oEnd = outPos + count;
   const max = levels ? levels.max : -1;
@@ -76,6 +76,7 @@ export function decodeRleHybrid(c: ByteCursor, width: number, count: number, out
       }
       unpackLsb(buf, p, width, n, out, o);
       if (max >= 0) hits += countLevels(out, o, o + n, levels!);
+      if (rest && n < runLen) rest.set(runLen - n, true, 0, p, n);
       p = Math.min(p + (runLen / 8) * width, end);
     } else {
       if (valueBytes > end - p) throw new CorruptFileError('RLE run value is truncated', { offset: base + p });
@@ -89,11 +90,87 @@ export function decodeRleHybrid(c: ByteCursor, width: number, count: number, out
       }
       if (n < 16) for (let k = o, e = o + n; k < e; k++) out[k] = v;
       else out.fill(v, o, o + n);
+      if (rest && n < runLen) rest.set(runLen - n, false, v, p, n);
     }
     o += n;
   }
   c.pos = p;
   return hits;
+}
+
+/** The part of a run that a decode of fewer values than the run holds left unread. */
+export class RunRest {
+  /** Values of the run still unread (0: none). */
+  left = 0;
+  packed = false;
+  /** A repeated run's value. */
+  value = 0;
+  /** A bit-packed run's first data byte, and how many of its values were read. */
+  at = 0;
+  index = 0;
+  set(left: number, packed: boolean, value: number, at: number, index: number): void {
+    this.left = left;
+    this.packed = packed;
+    this.value = value;
+    this.at = at;
+    this.index = index;
+  }
+}
+
+/**
+ * Hybrid runs decoded a window at a time: each read continues where the
+ * last stopped, inside a run if need be. A page's 2^28 levels in one
+ * repeated run, or its dictionary indices, are then decoded in windows of
+ * what the caller asks for, never all at once.
+ */
+export class RleStream {
+  private readonly rest = new RunRest();
+  private readonly group = new Uint32Array(8);
+
+  constructor(private readonly c: ByteCursor, private readonly width: number) {}
+
+  /** Decodes the next `count` values into out[outPos ..]; checked and counted as decodeRleHybrid does. */
+  read(count: number, out: IntegerArray, outPos = 0, levels?: LevelCheck): number {
+    const r = this.rest;
+    const n = Math.min(r.left, count);
+    let hits = 0;
+    if (n > 0) {
+      if (r.packed) {
+        this.unpackRest(n, out, outPos);
+        if (levels) hits += countLevels(out, outPos, outPos + n, levels);
+      } else {
+        out.fill(r.value, outPos, outPos + n);
+        if (levels && r.value === levels.max) hits += n;
+      }
+      r.left -= n;
+      r.index += n;
+    }
+    if (n < count) {
+      r.left = 0;
+      hits += decodeRleHybrid(this.c, this.width, count - n, out, outPos + n, levels, r);
+    }
+    return hits;
+  }
+
+  /** Values [index, index + n) of the current bit-packed run: a partial group through a scratch group, whole groups in place. */
+  private unpackRest(n: number, out: IntegerArray, o: number): void {
+    const { at, index } = this.rest;
+    const w = this.width;
+    const { buf, end, base } = this.c;
+    const need = Math.ceil(((index + n) * w) / 8);
+    if (need > end - at) throw new CorruptFileError(`bit-packed run needs ${need} bytes for ${index + n} values but only ${end - at} remain`, { offset: base + at });
+    let i = index;
+    let k = o;
+    const stop = o + n;
+    if (i % 8 !== 0) {
+      const g = i - (i % 8);
+      const m = Math.min(8, index + n - g);
+      unpackLsb(buf, at + (g / 8) * w, w, m, this.group, 0);
+      for (let j = i - g; j < m; j++) out[k++] = this.group[j]!;
+      i = g + m;
+    }
+    if (k < stop) unpackLsb(buf, at + (i / 8) * w, w, stop - k, out, k);
+  }
 }
 
 /** Checks `levels[start .. end)` against `check.max` and counts the entries equal to it. */
@@ -118,11 +195,16 @@ function levelError(v: number, check: LevelCheck, offset?: number): CorruptFileE
  * prefixed region, whatever the runs used of it.
  */
 export function decodeRleHybridPrefixed(c: ByteCursor, width: number, count: number, out: IntegerArray, outPos = 0, levels?: LevelCheck): number {
+  return decodeRleHybrid(prefixedRuns(c), width, count, out, outPos, levels);
+}
+
+/** The runs of a length-prefixed region at `c.pos`, as a cursor of their own; leaves `c.pos` after the region. */
+export function prefixedRuns(c: ByteCursor): ByteCursor {
   const length = c.u32le();
   c.need(length, 'length-prefixed RLE/bit-packed data');
-  const hits = decodeRleHybrid(new ByteCursor(c.buf, c.pos, c.pos + length, c.base), width, count, out, outPos, levels);
+  const runs = new ByteCursor(c.buf, c.pos, c.pos + length, c.base);
   c.pos += length;
-  return hits;
+  return runs;
 }
 
 /** RLE-encoded BOOLEAN values (length-prefixed, width 1) as 0/1 bytes. */
@@ -139,11 +221,16 @@ export function decodeRleBooleans(c: ByteCursor, count: number): Uint8Array {
  */
 export function decodeDictionaryIndices(c: ByteCursor, count: number, out: Int32Array = new Int32Array(count), outPos = 0): Int32Array {
   if (count === 0) return out;
+  decodeRleHybrid(c, dictionaryIndexWidth(c), count, out, outPos);
+  return out;
+}
+
+/** The bit width byte that starts dictionary indices. */
+export function dictionaryIndexWidth(c: ByteCursor): number {
   const at = c.pos;
   const width = c.u8();
   if (width > 32) throw new CorruptFileError(`dictionary index bit width ${width} is over 32`, { offset: c.base + at });
-  decodeRleHybrid(c, width, count, out, outPos);
-  return out;
+  return width;
 }
 
 /**

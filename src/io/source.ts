@@ -40,6 +40,31 @@ function checkRange(offset: number, length: number, size: number, name?: string)
   }
 }
 
+/**
+ * `source` with the file's bytes from offset `at` held in memory (the
+ * footer's tail read): reads inside them are answered from memory, and a
+ * read that runs into them fetches only the part before. A small file read
+ * whole by the tail read needs no further request.
+ */
+export function withCachedTail(source: Source, bytes: Uint8Array, at: number): Source {
+  const end = at + bytes.length;
+  return {
+    byteLength: source.byteLength,
+    name: source.name,
+    close: source.close?.bind(source),
+    async read(offset, length) {
+      if (offset >= at && offset + length <= end) return bytes.subarray(offset - at, offset - at + length);
+      if (offset < at && offset + length > at && offset + length <= end) {
+        const out = new Uint8Array(length);
+        out.set(await source.read(offset, at - offset));
+        out.set(bytes.subarray(0, offset + length - at), at - offset);
+        return out;
+      }
+      return source.read(offset, length);
+    },
+  };
+}
+
 /** Wraps a user-supplied source so that short or malformed reads become IOErrors. */
 export function checkedSource(s: SourceLike): Source {
   if (!Number.isSafeInteger(s.byteLength) || s.byteLength < 0) {

@@ -27,7 +27,7 @@ interface Run {
 type Part = Run | { kind: 'values'; values: Values };
 
 /** The types whose PLAIN pages are a plain copy of little-endian numbers. */
-const COPIED_TYPES: ReadonlySet<string> = new Set(['INT32', 'FLOAT', 'INT64', 'DOUBLE']);
+export const COPIED_TYPES: ReadonlySet<string> = new Set(['INT32', 'FLOAT', 'INT64', 'DOUBLE']);
 
 /** A first buffer never larger than this many values, whatever the metadata claims: it grows if the pages really hold more. */
 const MAX_INITIAL_VALUES = 1 << 24;
@@ -96,11 +96,7 @@ export class ChunkValues {
     if (parts.length === 1 && parts[0]!.kind === 'indices') {
       const run = parts[0] as Run;
       const indices = trim(run.buf as Int32Array, run.count);
-      const size = valueCount(dictionary!);
-      for (let i = 0; i < indices.length; i++) {
-        const k = indices[i]!;
-        if (k < 0 || k >= size) throw new CorruptFileError(`dictionary index ${k} is outside the ${size}-entry dictionary`);
-      }
+      checkIndices(indices, dictionary!);
       return { values: null, dictionary, indices };
     }
     if (parts.length === 0) return { values: decodeValues('PLAIN', this.leaf, new Uint8Array(0), 0, 0, 0), dictionary: null, indices: null };
@@ -111,6 +107,15 @@ export class ChunkValues {
       return fixedWidthValues(this.leaf.physicalType, bytes, p.count, this.width);
     }));
     return { values, dictionary: null, indices: null };
+  }
+}
+
+/** Dictionary indices kept as they are (not resolved by `take`) are checked once, here. */
+export function checkIndices(indices: Int32Array, dictionary: Values): void {
+  const size = valueCount(dictionary);
+  for (let i = 0; i < indices.length; i++) {
+    const k = indices[i]!;
+    if (k < 0 || k >= size) throw new CorruptFileError(`dictionary index ${k} is outside the ${size}-entry dictionary`);
   }
 }
 

@@ -1,7 +1,9 @@
 import { ByteCursor } from '../bytes/cursor.js';
+import type { Codec } from '../codecs/codec.js';
 import { getCodec, type CodecName } from '../codecs/registry.js';
 import { crc32 } from '../checksum/crc32.js';
 import { ChecksumError, CorruptFileError, ParquetryError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
+import type { LevelCheck } from '../encodings/rle.js';
 import type { Values } from '../encodings/types.js';
 import type { LeafNode } from '../schema/tree.js';
 import { decodePageHeader, type ColumnMetaData, type PageHeader } from './metadata/index.js';
@@ -45,7 +47,7 @@ export interface ChunkOptions {
 const MAX_PAGE_VALUES = 1 << 28;
 
 /** A level buffer that grows as pages arrive (page counts are checked before they are trusted). */
-class Levels {
+export class Levels {
   buf: Uint8Array | Uint16Array;
   length = 0;
   constructor(private readonly wide: boolean, capacity: number) {
@@ -70,18 +72,238 @@ class Levels {
   }
 }
 
-/**
+/*
  * Decoders inside a page see decompressed bytes, whose positions are not file
- * offsets: their errors are re-pointed at the page (the caller adds its offset).
+ * offsets: their errors are re-pointed at the page (onPage, below).
  */
-function relocateErrors(fn: () => void): void {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ParquetryError) delete e.context.offset;
-    throw e;
+/** A page as the walk finds it: header checked, body sliced; `ctx` locates it. */
+export interface RawPage {
+  header: PageHeader;
+  body: Uint8Array;
+  usize: number;
+  ctx: ErrorContext;
+}
+
+/**
+ * The pages of a column chunk in file order (or of the chosen pieces),
+ * header by header: sizes checked against the bytes there. The walk ends at
+ * the bytes' end or once the data pages taken hold `expected` levels (the
+ * caller adds each page's count to `levels`), so bytes past the chunk's
+ * value count (PARQUET-816 padding) are never decoded.
+ */
+export class PageWalk {
+  levels = 0;
+  page = 0;
+  private cursor: ByteCursor;
+  private piece = 0;
+
+  constructor(bytes: Uint8Array, base: number, private readonly opts: ChunkOptions, readonly expected: number, private readonly ctx: ErrorContext) {
+    const first = opts.pieces?.[0];
+    this.cursor = first ? new ByteCursor(first.bytes, 0, first.bytes.length, first.base) : new ByteCursor(bytes, 0, bytes.length, base);
+  }
+
+  next(): RawPage | null {
+    if (this.levels >= this.expected) return null;
+    while (this.cursor.remaining <= 0) {
+      const pieces = this.opts.pieces;
+      if (!pieces || this.piece + 1 >= pieces.length) return null;
+      const p = pieces[++this.piece]!;
+      this.cursor = new ByteCursor(p.bytes, 0, p.bytes.length, p.base);
+    }
+    const cursor = this.cursor;
+    const ctx = { ...this.ctx, page: this.page++, offset: cursor.fileOffset };
+    return withContext(ctx, () => {
+      const header: PageHeader = decodePageHeader(cursor);
+      const size = header.compressedPageSize;
+      const usize = header.uncompressedPageSize;
+      if (!(size >= 0) || size > cursor.remaining) {
+        throw new CorruptFileError(`page of ${size} bytes runs past the end of the column chunk (${cursor.remaining} bytes left)`);
+      }
+      if (!(usize >= 0)) throw new CorruptFileError(`page has negative uncompressed size ${usize}`);
+      return { header, body: cursor.bytes(size), usize, ctx };
+    });
+  }
+
+  /**
+   * Counts a data page's `n` levels, refused before anything is decoded when
+   * they exceed what the chunk has left: no buffer is sized by a count the
+   * chunk's metadata does not back.
+   */
+  claim(n: number): void {
+    if (n > this.expected - this.levels) {
+      throw new CorruptFileError(`data page claims ${n} values but the column chunk has ${this.expected - this.levels} left of its ${this.expected}`);
+    }
+    this.levels += n;
+  }
+
+  /** The error when the pages end before the chunk's value count. */
+  short(): CorruptFileError {
+    return new CorruptFileError(`column chunk holds ${this.levels} values but its metadata says ${this.expected}`, this.ctx);
   }
 }
+
+/** Where a data page's levels and values go. `room` bounds the chunk's values still to come (sizes buffers). */
+export interface PageSink {
+  def: Levels | null;
+  rep: Levels | null;
+  values: ChunkValues;
+  room: number;
+}
+
+/** The level and value sections of a data page, located and decompressed, not yet decoded. */
+export interface DataPageParts {
+  n: number;
+  /** The page's levels: v1 sections at data[0..], or v2's raw sections in body. */
+  v2: boolean;
+  data: Uint8Array;
+  /** v2: the level sections' sizes. */
+  rl: number;
+  dl: number;
+  levelEncodings: { rep: string; def: string };
+  encoding: string;
+  /** v2: the nulls its header states. */
+  numNulls: number | undefined;
+  /** v2: the values section (decompressed); v1: null (values follow the levels in `data`). */
+  section: Uint8Array | null;
+  owned: boolean;
+}
+
+/**
+ * Decodes a chunk's pages: CRC, decompression, the dictionary page, data
+ * pages of both versions. Shared by the whole-chunk decode and the
+ * streaming one (chunk-stream.ts).
+ */
+export class PageDecoder {
+  dictionary: Values | null = null;
+  readonly defCheck: LevelCheck | null;
+  readonly repCheck: LevelCheck | null;
+  private readonly codec: Codec | null;
+  /** Only inflating needs bounds: an uncompressed page's bytes are in the file. */
+  private readonly bounds: PageBounds | null;
+
+  constructor(readonly leaf: LeafNode, codecName: string, private readonly opts: ChunkOptions, private readonly ctx: ErrorContext) {
+    if (codecName === 'LZO') throw new UnsupportedError('LZO compression is not supported', ctx);
+    this.codec = codecName === 'UNCOMPRESSED' ? null : getCodec(codecName as CodecName);
+    this.bounds = this.codec ? new PageBounds(leaf, opts.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES) : null;
+    this.defCheck = leaf.defLevel > 0 ? { max: leaf.defLevel, what: 'definition' } : null;
+    this.repCheck = leaf.repLevel > 0 ? { max: leaf.repLevel, what: 'repetition' } : null;
+  }
+
+  /** A compressed byte-array chunk whose pages of byte arrays declare more than one vector holds is refused from its headers (see checkByteArrayChunk). */
+  checkChunk(bytes: Uint8Array, base: number, expected: number): void {
+    if (this.codec && this.leaf.physicalType === 'BYTE_ARRAY') {
+      withContext({ ...this.ctx, offset: base }, () => checkByteArrayChunk(this.opts.pieces ?? [{ bytes, base }], expected));
+    }
+  }
+
+  private decompress(data: Uint8Array, size: number): Uint8Array {
+    if (this.codec === null) {
+      if (data.length !== size) throw new CorruptFileError(`uncompressed page holds ${data.length} bytes but its header says ${size}`);
+      return data;
+    }
+    return this.codec.decompress(data, size);
+  }
+
+  /**
+   * A page's checksum, and a dictionary page's entries (kept in
+   * `dictionary`); for a data page, its parts, else null (index pages and
+   * page types from the future carry nothing we need).
+   */
+  open(p: RawPage): DataPageParts | null {
+    const { header, body, usize } = p;
+    if (this.opts.verifyChecksums && header.crc !== undefined && (crc32(body) | 0) !== (header.crc | 0)) {
+      throw new ChecksumError(`page CRC-32 mismatch: stored ${(header.crc >>> 0).toString(16)}, computed ${crc32(body).toString(16)}`);
+    }
+    switch (header.type) {
+      case 'DICTIONARY_PAGE': {
+        const h = header.dictionaryPageHeader;
+        if (!h) throw new CorruptFileError('dictionary page without a dictionary page header');
+        if (this.dictionary !== null) throw new CorruptFileError('column chunk has a second dictionary page');
+        if (h.encoding !== 'PLAIN' && h.encoding !== 'PLAIN_DICTIONARY') throw new UnsupportedError(`dictionary page encoding ${h.encoding}`);
+        this.bounds?.checkDictionaryPage(h.numValues, usize);
+        const data = this.decompress(body, usize);
+        this.dictionary = decodeValues('PLAIN', this.leaf, data, 0, data.length, h.numValues);
+        return null;
+      }
+      case 'DATA_PAGE': {
+        const h = header.dataPageHeader;
+        if (!h) throw new CorruptFileError('data page without a data page header');
+        const n = checkPageValues(h.numValues);
+        this.bounds?.checkDataPage(n, usize);
+        const data = this.decompress(body, usize);
+        return {
+          n, v2: false, data, rl: 0, dl: 0, levelEncodings: { rep: h.repetitionLevelEncoding, def: h.definitionLevelEncoding },
+          encoding: h.encoding, numNulls: undefined, section: null, owned: data.buffer !== body.buffer,
+        };
+      }
+      case 'DATA_PAGE_V2': {
+        const h = header.dataPageHeaderV2;
+        if (!h) throw new CorruptFileError('data page v2 without its header');
+        const n = checkPageValues(h.numValues);
+        this.bounds?.checkDataPage(n, usize);
+        const rl = h.repetitionLevelsByteLength;
+        const dl = h.definitionLevelsByteLength;
+        if (!(rl >= 0 && dl >= 0) || rl + dl > body.length) {
+          throw new CorruptFileError(`level sections (${rl} + ${dl} bytes) exceed the ${body.length}-byte page`);
+        }
+        const raw = body.subarray(rl + dl);
+        // Some writers store an empty values section for all-null pages, even with a codec.
+        const section = h.isCompressed === false || raw.length === 0 ? raw : this.decompress(raw, usize - rl - dl);
+        return {
+          n, v2: true, data: body, rl, dl, levelEncodings: { rep: 'RLE', def: 'RLE' },
+          encoding: h.encoding, numNulls: h.numNulls, section, owned: section.buffer !== body.buffer,
+        };
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** Decodes a whole data page into `sink`; returns how many of its levels hold values. */
+  decode(d: DataPageParts, sink: PageSink): number {
+    const { n } = d;
+    let present: number;
+    if (d.v2) {
+      if (sink.rep) decodeLevelsV2(d.data, 0, d.rl, this.repCheck!, n, sink.rep.claim(n));
+      present = sink.def ? decodeLevelsV2(d.data, d.rl, d.rl + d.dl, this.defCheck!, n, sink.def.claim(n)) : n;
+      checkNulls(d, n - present);
+      sink.values.add(d.encoding, d.section!, 0, d.section!.length, present, sink.room, this.dictionary !== null, d.owned);
+    } else {
+      const c = new ByteCursor(d.data);
+      if (sink.rep) decodeLevels(d.levelEncodings.rep, c, this.repCheck!, n, sink.rep.claim(n));
+      present = sink.def ? decodeLevels(d.levelEncodings.def, c, this.defCheck!, n, sink.def.claim(n)) : n;
+      sink.values.add(d.encoding, d.data, c.pos, d.data.length, present, sink.room, this.dictionary !== null, d.owned);
+    }
+    return present;
+  }
+}
+
+function checkPageValues(n: number): number {
+  if (!(n >= 0) || n > MAX_PAGE_VALUES) throw new CorruptFileError(`data page claims ${n} values`);
+  return n;
+}
+
+/** A v2 page's stated null count against its levels. */
+export function checkNulls(d: DataPageParts, nulls: number): void {
+  if (d.numNulls !== undefined && d.numNulls !== nulls) {
+    throw new CorruptFileError(`data page v2 says ${d.numNulls} nulls but its levels hold ${nulls}`);
+  }
+}
+
+/** Runs `fn` on a page: errors located at the page (see relocateErrors). */
+export function onPage<T>(p: RawPage, fn: () => T): T {
+  return withContext(p.ctx, () => {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof ParquetryError) delete e.context.offset;
+      throw e;
+    }
+  });
+}
+
+/** A first level buffer never larger than this, whatever the metadata claims: it grows as pages really arrive. */
+const MAX_INITIAL_LEVELS = 1 << 20;
 
 /**
  * Decodes every page of a column chunk. `bytes` holds the chunk (from its
@@ -95,136 +317,35 @@ export function decodeColumnChunk(
   opts: ChunkOptions,
   ctx: ErrorContext,
 ): ColumnChunkData {
-  const maxDef = leaf.defLevel;
-  const maxRep = leaf.repLevel;
   const expected = opts.pieces ? opts.numValues ?? 0 : meta.numValues;
-  const codecName = meta.codec as string;
-  if (codecName === 'LZO') throw new UnsupportedError('LZO compression is not supported', ctx);
-  const codec = codecName === 'UNCOMPRESSED' ? null : getCodec(codecName as CodecName);
-  // Only inflating needs bounds: an uncompressed page's bytes are in the file.
-  const bounds = codec ? new PageBounds(leaf, opts.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES) : null;
-  if (codec && leaf.physicalType === 'BYTE_ARRAY') withContext({ ...ctx, offset: base }, () => checkByteArrayChunk(opts.pieces ?? [{ bytes, base }], expected));
-  let cursor = new ByteCursor(bytes, 0, bytes.length, base);
-  const initial = Math.min(Math.max(expected, 0), MAX_PAGE_VALUES);
-  const def = maxDef > 0 ? new Levels(maxDef > 255, initial) : null;
-  const rep = maxRep > 0 ? new Levels(maxRep > 255, initial) : null;
-  const defCheck = def ? { max: maxDef, what: 'definition' } : null;
-  const repCheck = rep ? { max: maxRep, what: 'repetition' } : null;
-  let levelCount = 0;
-  let definedCount = 0;
-  let dictionary: Values | null = null;
-  const values = new ChunkValues(leaf);
-  let page = 0;
-
-  const decompress = (data: Uint8Array, size: number): Uint8Array => {
-    if (codec === null) {
-      if (data.length !== size) throw new CorruptFileError(`uncompressed page holds ${data.length} bytes but its header says ${size}`);
-      return data;
-    }
-    return codec.decompress(data, size);
+  const dec = new PageDecoder(leaf, meta.codec as string, opts, ctx);
+  dec.checkChunk(bytes, base, expected);
+  const walk = new PageWalk(bytes, base, opts, expected, ctx);
+  const initial = Math.min(Math.max(expected, 0), MAX_INITIAL_LEVELS);
+  const sink: PageSink = {
+    def: dec.defCheck ? new Levels(leaf.defLevel > 255, initial) : null,
+    rep: dec.repCheck ? new Levels(leaf.repLevel > 255, initial) : null,
+    values: new ChunkValues(leaf),
+    room: 0,
   };
-
-  // One pass per piece when decoding chosen pages (body left at its old indentation).
-  for (const piece of opts.pieces ?? [null]) {
-  if (piece) cursor = new ByteCursor(piece.bytes, 0, piece.bytes.length, piece.base);
-  while (cursor.remaining > 0 && levelCount < expected) {
-    const pageCtx = { ...ctx, page, offset: cursor.fileOffset };
-    withContext(pageCtx, () => {
-      const header: PageHeader = decodePageHeader(cursor);
-      const size = header.compressedPageSize;
-      const usize = header.uncompressedPageSize;
-      if (!(size >= 0) || size > cursor.remaining) {
-        throw new CorruptFileError(`page of ${size} bytes runs past the end of the column chunk (${cursor.remaining} bytes left)`);
-      }
-      if (!(usize >= 0)) throw new CorruptFileError(`page has negative uncompressed size ${usize}`);
-      const body = cursor.bytes(size);
-      relocateErrors(() => decodePage(header, body, usize));
+  let definedCount = 0;
+  for (let p = walk.next(); p !== null; p = walk.next()) {
+    const page = p;
+    onPage(page, () => {
+      const d = dec.open(page);
+      if (!d) return;
+      sink.room = expected - walk.levels;
+      walk.claim(d.n);
+      definedCount += dec.decode(d, sink);
     });
-    page++;
   }
-  }
-
-  function decodePage(header: PageHeader, body: Uint8Array, usize: number): void {
-    if (opts.verifyChecksums && header.crc !== undefined && (crc32(body) | 0) !== (header.crc | 0)) {
-      throw new ChecksumError(`page CRC-32 mismatch: stored ${(header.crc >>> 0).toString(16)}, computed ${crc32(body).toString(16)}`);
-    }
-    switch (header.type) {
-      case 'DICTIONARY_PAGE': {
-        const h = header.dictionaryPageHeader;
-        if (!h) throw new CorruptFileError('dictionary page without a dictionary page header');
-        if (dictionary !== null) throw new CorruptFileError('column chunk has a second dictionary page');
-        if (h.encoding !== 'PLAIN' && h.encoding !== 'PLAIN_DICTIONARY') throw new UnsupportedError(`dictionary page encoding ${h.encoding}`);
-        bounds?.checkDictionaryPage(h.numValues, usize);
-        const data = decompress(body, usize);
-        dictionary = decodeValues('PLAIN', leaf, data, 0, data.length, h.numValues);
-        break;
-      }
-      case 'DATA_PAGE': {
-        const h = header.dataPageHeader;
-        if (!h) throw new CorruptFileError('data page without a data page header');
-        const n = h.numValues;
-        if (!(n >= 0) || n > MAX_PAGE_VALUES) throw new CorruptFileError(`data page claims ${n} values`);
-        bounds?.checkDataPage(n, usize);
-        const data = decompress(body, usize);
-        const c = new ByteCursor(data);
-        if (rep) decodeLevels(h.repetitionLevelEncoding, c, repCheck!, n, rep.claim(n));
-        const present = def ? decodeLevels(h.definitionLevelEncoding, c, defCheck!, n, def.claim(n)) : n;
-        const pos = c.pos;
-        readValues(h.encoding, data, pos, data.length, present, data.buffer !== body.buffer);
-        levelCount += n;
-        definedCount += present;
-        break;
-      }
-      case 'DATA_PAGE_V2': {
-        const h = header.dataPageHeaderV2;
-        if (!h) throw new CorruptFileError('data page v2 without its header');
-        const n = h.numValues;
-        if (!(n >= 0) || n > MAX_PAGE_VALUES) throw new CorruptFileError(`data page claims ${n} values`);
-        bounds?.checkDataPage(n, usize);
-        const rl = h.repetitionLevelsByteLength;
-        const dl = h.definitionLevelsByteLength;
-        if (!(rl >= 0 && dl >= 0) || rl + dl > body.length) {
-          throw new CorruptFileError(`level sections (${rl} + ${dl} bytes) exceed the ${body.length}-byte page`);
-        }
-        if (rep) decodeLevelsV2(body, 0, rl, repCheck!, n, rep.claim(n));
-        const present = def ? decodeLevelsV2(body, rl, rl + dl, defCheck!, n, def.claim(n)) : n;
-        if (h.numNulls !== undefined && h.numNulls !== n - present) {
-          throw new CorruptFileError(`data page v2 says ${h.numNulls} nulls but its levels hold ${n - present}`);
-        }
-        const section = body.subarray(rl + dl);
-        const valuesSize = usize - rl - dl;
-        // Some writers store an empty values section for all-null pages, even with a codec.
-        const data = h.isCompressed === false || section.length === 0 ? section : decompress(section, valuesSize);
-        readValues(h.encoding, data, 0, data.length, present, data.buffer !== body.buffer);
-        levelCount += n;
-        definedCount += present;
-        break;
-      }
-      default:
-        break; // index pages and page types from the future carry nothing we need
-    }
-  }
-
-  function readValues(encoding: string, data: Uint8Array, pos: number, end: number, count: number, owned: boolean): void {
-    values.add(encoding, data, pos, end, count, expected - levelCount, dictionary !== null, owned);
-  }
-
-  if (levelCount < expected) {
-    throw new CorruptFileError(`column chunk holds ${levelCount} values but its metadata says ${expected}`, ctx);
-  }
-  if (!def && !rep && levelCount !== definedCount) throw new CorruptFileError('value count does not match level count', ctx);
-
-  return withContext(ctx, () => {
-    const out: ColumnChunkData = {
-      def: def ? def.result() : null,
-      rep: rep ? rep.result() : null,
-      length: levelCount,
-      valueCount: definedCount,
-      values: null,
-      dictionary: null,
-      indices: null,
-    };
-    Object.assign(out, values.finish(dictionary));
-    return out;
-  });
+  if (walk.levels < expected) throw walk.short();
+  if (!sink.def && !sink.rep && walk.levels !== definedCount) throw new CorruptFileError('value count does not match level count', ctx);
+  return withContext(ctx, () => ({
+    def: sink.def ? sink.def.result() : null,
+    rep: sink.rep ? sink.rep.result() : null,
+    length: walk.levels,
+    valueCount: definedCount,
+    ...sink.values.finish(dec.dictionary),
+  }));
 }

@@ -12,6 +12,9 @@ export interface Footer {
   /** File offset where the footer's thrift bytes start. */
   offset: number;
   length: number;
+  /** The bytes of the tail read, from file offset `tailOffset`: later reads inside them need no I/O. */
+  tail: Uint8Array;
+  tailOffset: number;
 }
 
 export async function readFooter(source: Source): Promise<Footer> {
@@ -30,15 +33,20 @@ export async function readFooter(source: Source): Promise<Footer> {
   if (len > size - 12) {
     throw new CorruptFileError(`footer length ${len} is larger than the file allows (${size - 12} bytes)`, { file, offset: size - 8 });
   }
-  const head = await source.read(0, 4);
+  // A file no larger than the tail read is already held whole.
+  const head = tailLen === size ? tail : await source.read(0, 4);
   if (new DataView(head.buffer, head.byteOffset, 4).getUint32(0, true) !== MAGIC) {
     throw new CorruptFileError('file does not start with the Parquet magic "PAR1"', { file, offset: 0 });
   }
   const offset = size - 8 - len;
-  if (len + 8 > tailLen) tail = await source.read(offset, len + 8);
+  let tailOffset = size - tailLen;
+  if (len + 8 > tailLen) {
+    tail = await source.read(offset, len + 8);
+    tailOffset = offset;
+  }
   const bytes = tail.subarray(tail.length - 8 - len, tail.length - 8);
   try {
-    return { metadata: decodeFileMetaData(bytes, offset), offset, length: len };
+    return { metadata: decodeFileMetaData(bytes, offset), offset, length: len, tail, tailOffset };
   } catch (e) {
     if (e instanceof CorruptFileError) throw e.within({ file });
     throw e;

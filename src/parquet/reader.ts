@@ -1,11 +1,12 @@
 import { CODEC_NAMES, loadCodec, type CodecName } from '../codecs/registry.js';
 import { CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
-import { bufferSource, checkedSource, httpSource, type Source, type SourceLike } from '../io/source.js';
+import { bufferSource, checkedSource, httpSource, withCachedTail, type Source, type SourceLike } from '../io/source.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, leavesOf, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { leavesInVariants, planRecord, type RecordPlan } from '../shred/plan.js';
+import { ChunkStream } from './chunk-stream.js';
 import { decodeColumnChunk, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
@@ -13,7 +14,7 @@ import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileM
 import { bindFilter, type BoundFilter, type Filter } from './filter/expression.js';
 import { domainOf } from './filter/compare.js';
 import { pageEntries, type PageIndexEntry } from './filter/indexes.js';
-import { bloomMightContain, IndexCache, scanRowGroup, type ChunkRef, type ScanHost } from './filter/scan.js';
+import { bloomMightContain, IndexCache, readRanges, scanRowGroup, type ChunkRef, type ScanHost } from './filter/scan.js';
 import { loadBloomHasher } from './bloom/index.js';
 import { assembleVariant } from './variant/index.js';
 import { arrowBatches, arrowTable, type ChunkGroup } from '../arrow/batches.js';
@@ -79,6 +80,14 @@ export interface ColumnBatch {
   leaf: LeafNode;
   /** Rows in this row group. */
   numRows: number;
+  /**
+   * The rows of the row group this batch holds: all of them (0 and
+   * numRows), except in a chunk of more than 2^20 levels packed denser
+   * than its bytes could back decoded (runs of nulls or of one value),
+   * which comes in batches of up to 65,536 rows.
+   */
+  firstRow: number;
+  rows: number;
   /** Levels and values (see ColumnChunkData). */
   data: ColumnChunkData;
 }
@@ -91,6 +100,18 @@ interface Fetch {
 
 /** Ranges closer than this are fetched in one request: a round trip costs more than the gap. */
 const COALESCE_GAP = 64 * 1024;
+
+/**
+ * A chunk that claims more levels than this, more densely than ordinary data
+ * packs them (LEVELS_PER_BYTE a byte of the chunk: runs of nulls or of one
+ * value), is decoded a window of rows at a time (chunk-stream.ts), never
+ * whole; so are reads of part of a row group. Other chunks are decoded
+ * whole, the fastest way, into memory in proportion to their bytes.
+ */
+const STREAM_LEVELS = 1 << 20;
+const LEVELS_PER_BYTE = 64;
+/** Rows per window of a streamed row group. */
+const WINDOW_ROWS = 1 << 16;
 
 export class ParquetReader {
   private constructor(
@@ -111,10 +132,10 @@ export class ParquetReader {
   static async fromSource(source: Source, options: OpenOptions = {}): Promise<ParquetReader> {
     const { verifyChecksums = true, maxPageBytes = DEFAULT_MAX_PAGE_BYTES } = options;
     if (!Number.isSafeInteger(maxPageBytes) || maxPageBytes < 1) throw new InvalidArgumentError(`maxPageBytes must be a positive integer, got ${maxPageBytes}`);
-    const { metadata } = await readFooter(source);
+    const { metadata, tail, tailOffset } = await readFooter(source);
     const schema = withContext({ file: source.name }, () => buildSchema(metadata.schema as SchemaElementLike[]));
     validateRowGroups(metadata, schema, source);
-    return new ParquetReader(source, metadata, schema, { verifyChecksums, maxPageBytes });
+    return new ParquetReader(withCachedTail(source, tail, tailOffset), metadata, schema, { verifyChecksums, maxPageBytes });
   }
 
   /**
@@ -225,36 +246,67 @@ export class ParquetReader {
         skip -= n;
         continue;
       }
-      const chunks = await this.readChunks(rg, plan.leaves);
+      const take = Math.min(n - skip, left);
+      const part = take < n ? await this.readRowRange(rg, plan.leaves, skip, skip + take) : null;
+      if (!part && plan.leaves.length > 0 && (take < n || this.large(rg, plan.leaves))) {
+        yield* this.streamedBatches(rg, plan, leafOptions, batchSize, skip, take);
+        skip = 0;
+        left -= take;
+        continue;
+      }
+      if (part) skip = 0; // the pages read hold exactly the rows asked for
+      const chunks = part ?? await this.readChunks(rg, plan.leaves);
       const ctx = { file: this.source.name, rowGroup: rg };
       const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, chunks[i]!, leafOptions[i]!)));
       const asm = new RecordAssembler(plan, cols, (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts));
-      const take = Math.min(n - skip, left);
       if (skip > 0) withContext(ctx, () => asm.skipRows(skip));
-      for (let done = 0; done < take; ) {
-        const size = Math.min(batchSize, take - done);
-        const batch = withContext(ctx, () => {
-          const rows = new Array<Record<string, unknown>>(size);
-          for (let i = 0; i < size; i++) rows[i] = asm.readRow();
-          return rows;
-        });
-        done += size;
-        yield batch;
-      }
+      yield* assembledBatches(asm, ctx, take, batchSize);
       if (skip === 0 && take === n) withContext(ctx, () => asm.finish());
       skip = 0;
       left -= take;
     }
   }
 
-  /** Column vectors: for each selected row group, one batch per selected leaf column. */
+  /**
+   * Rows [skip, skip + take) of row group `rg`, decoded a window of rows at
+   * a time: each window's levels and values are assembled and let go before
+   * the next is decoded.
+   */
+  private async *streamedBatches(rg: number, plan: RecordPlan, leafOptions: ValueOptions[], batchSize: number, skip: number, take: number): AsyncGenerator<Record<string, unknown>[]> {
+    const ctx = { file: this.source.name, rowGroup: rg };
+    const streams = await this.chunkStreams(rg, plan.leaves);
+    for (; skip > 0; skip -= Math.min(skip, WINDOW_ROWS)) for (const s of streams) s.take(Math.min(skip, WINDOW_ROWS));
+    for (let left = take; left > 0; ) {
+      const k = Math.min(left, WINDOW_ROWS);
+      const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, streams[i]!.take(k), leafOptions[i]!)));
+      const asm = new RecordAssembler(plan, cols, (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts));
+      yield* assembledBatches(asm, ctx, k, batchSize);
+      // A window holds exactly its rows in every leaf: all its levels and values are used.
+      withContext(ctx, () => asm.finish());
+      left -= k;
+    }
+    if (take === this.metadata.rowGroups[rg]!.numRows) for (const s of streams) s.finish();
+  }
+
+  /** Column vectors: for each selected row group, one batch per selected leaf column (a large chunk in several, see ColumnBatch). */
   async *columns(options: Pick<ReadOptions, 'columns' | 'rowGroups'> = {}): AsyncGenerator<ColumnBatch> {
     const leaves = this.selectLeaves(options.columns);
     for (const rg of this.rowGroupIndexes(options.rowGroups)) {
-      const chunks = await this.readChunks(rg, leaves);
       const numRows = this.metadata.rowGroups[rg]!.numRows;
+      if (this.large(rg, leaves)) {
+        for (const leaf of leaves) {
+          const [stream] = await this.chunkStreams(rg, [leaf]);
+          for (let first = 0; first < numRows; first += WINDOW_ROWS) {
+            const rows = Math.min(WINDOW_ROWS, numRows - first);
+            yield { rowGroup: rg, path: leaf.path, leaf, numRows, firstRow: first, rows, data: stream!.take(rows) };
+          }
+          stream!.finish();
+        }
+        continue;
+      }
+      const chunks = await this.readChunks(rg, leaves);
       for (let i = 0; i < leaves.length; i++) {
-        yield { rowGroup: rg, path: leaves[i]!.path, leaf: leaves[i]!, numRows, data: chunks[i]! };
+        yield { rowGroup: rg, path: leaves[i]!.path, leaf: leaves[i]!, numRows, firstRow: 0, rows: numRows, data: chunks[i]! };
       }
     }
   }
@@ -329,6 +381,15 @@ export class ParquetReader {
       left -= take;
       yield { rowGroup: rg, numRows, chunks: chunks ?? (await this.readChunks(rg, plan.leaves)), rows, ctx };
     }
+  }
+
+  /** Whether a chunk of `leaves` in row group `rg` claims more levels than are decoded whole (see STREAM_LEVELS). */
+  private large(rg: number, leaves: LeafNode[]): boolean {
+    const columns = this.metadata.rowGroups[rg]!.columns;
+    return leaves.some((l) => {
+      const m = columns[l.columnIndex]!.metaData;
+      return m !== undefined && m.numValues > STREAM_LEVELS && !(m.numValues <= LEVELS_PER_BYTE * m.totalCompressedSize);
+    });
   }
 
   /** Rows of the selected row groups that match a filter, pruned as README "Filtering" describes. */
@@ -461,22 +522,37 @@ export class ParquetReader {
     return [...selected];
   }
 
+  /**
+   * Rows [start, end) of row group `rg` when some chunk has an offset index:
+   * only the pages holding those rows are fetched and decoded (the filter
+   * path's page pruning, with the range in place of the filter's). Null
+   * when no chunk has one, for the whole-chunk read.
+   */
+  private async readRowRange(rg: number, leaves: LeafNode[], start: number, end: number): Promise<ColumnChunkData[] | null> {
+    const columns = this.metadata.rowGroups[rg]!.columns;
+    if (!leaves.some((l) => columns[l.columnIndex]!.offsetIndexOffset !== undefined)) return null;
+    return readRanges(this.scanHost(), this.indexes(), rg, leaves, [{ start, end }]);
+  }
+
   /** Fetches (coalesced) and decodes the chunks of `leaves` in row group `rg`. */
   private async readChunks(rg: number, leaves: LeafNode[]): Promise<ColumnChunkData[]> {
-    const group = this.metadata.rowGroups[rg]!;
-    const file = this.source.name;
-    const padding = chunkPadding(this.metadata.createdBy);
-    const ranges = leaves.map((leaf) => {
-      const ctx = { file, rowGroup: rg, column: leaf.path.join('.') };
-      const meta = chunkMeta(group.columns[leaf.columnIndex]!, ctx);
-      return { leaf, meta, ctx, ...chunkRange(meta, this.source.byteLength, padding, ctx) };
-    });
-    await Promise.all([...new Set(ranges.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadCodec(c as CodecName))));
-    const fetched = await this.fetchRanges(ranges);
-    return ranges.map((r, i) => {
-      const { buf, base } = fetched[i]!;
-      return decodeColumnChunk(buf, base, r.meta, r.leaf, this.chunkOptions, r.ctx);
-    });
+    const fetched = await this.fetchChunks(rg, leaves);
+    return fetched.map(({ ref, buf, base }) => decodeColumnChunk(buf, base, ref.meta, ref.leaf, this.chunkOptions, ref.ctx));
+  }
+
+  /** Fetches (coalesced) the chunks of `leaves` in row group `rg`, to be decoded a window of rows at a time. */
+  private async chunkStreams(rg: number, leaves: LeafNode[]): Promise<ChunkStream[]> {
+    const fetched = await this.fetchChunks(rg, leaves);
+    return fetched.map(({ ref, buf, base }) => withContext(ref.ctx, () => new ChunkStream(buf, base, ref.meta, ref.leaf, this.chunkOptions, ref.ctx)));
+  }
+
+  /** The chunks of `leaves` in row group `rg`: located, their codecs loaded, their bytes fetched (coalesced). */
+  private async fetchChunks(rg: number, leaves: LeafNode[]): Promise<{ ref: ChunkRef; buf: Uint8Array; base: number }[]> {
+    const host = this.scanHost();
+    const refs = leaves.map((leaf) => host.chunk(rg, leaf));
+    await host.loadCodecs(refs);
+    const fetched = await this.fetchRanges(refs);
+    return refs.map((ref, i) => ({ ref, ...fetched[i]! }));
   }
 
   /** Reads the given ranges, merging neighbours into single requests. */
@@ -591,6 +667,19 @@ function chunkPadding(createdBy: string | undefined): number {
   const [a, b, c] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const old = a < 1 || (a === 1 && (b < 2 || (b === 2 && c < 9)));
   return old ? DICTIONARY_HEADER_PADDING : 0;
+}
+
+/** The next `count` rows of an assembler, in arrays of at most `batchSize`. */
+function* assembledBatches(asm: RecordAssembler, ctx: ErrorContext, count: number, batchSize: number): Generator<Record<string, unknown>[]> {
+  for (let done = 0; done < count; ) {
+    const size = Math.min(batchSize, count - done);
+    yield withContext(ctx, () => {
+      const rows = new Array<Record<string, unknown>>(size);
+      for (let i = 0; i < size; i++) rows[i] = asm.readRow();
+      return rows;
+    });
+    done += size;
+  }
 }
 
 /**

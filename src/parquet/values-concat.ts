@@ -44,3 +44,9 @@ function concatByteArrays(parts: ByteArrays[]): ByteArrays {
   }
   return { data, offsets };
 }
+
+/** Values [from, to) of a container, as a view (byte arrays keep their data; offsets need not start at 0). */
+export function sliceValues(values: Values, from: number, to: number): Values {
+  if (isByteArrays(values)) return { data: values.data, offsets: values.offsets.subarray(from, to + 1) };
+  return values.subarray(from, to);
+}

@@ -14,6 +14,7 @@ import {
   encodeRleBooleans,
   encodeRleHybrid,
   encodeRleHybridPrefixed,
+  RleStream,
 } from '../../src/encodings/rle.js';
 
 const cursor = (bytes: number[], base = 0) => new ByteCursor(Uint8Array.from(bytes), 0, bytes.length, base);
@@ -201,4 +202,54 @@ test('levels are checked and counted while they decode, in RLE and bit-packed ru
       (e: unknown) => e instanceof CorruptFileError && /repetition level 3 exceeds the column's maximum 2/.test(e.message),
     );
   }
+});
+
+test('RleStream: any split into windows decodes what one call does, inside runs of either kind', () => {
+  fc.assert(fc.property(
+    fc.integer({ min: 1, max: 20 }),
+    fc.array(fc.tuple(fc.nat({ max: 2 ** 20 }), fc.integer({ min: 1, max: 40 })), { minLength: 1, maxLength: 30 }),
+    fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 40 }),
+    (width, runs, windows) => {
+      const values: number[] = [];
+      // Repeats (long runs) mixed with varied stretches (bit-packed).
+      for (const [v, len] of runs) for (let i = 0; i < len; i++) values.push((len % 3 === 0 ? v + i * 7 : v) % 2 ** width);
+      const w = new ByteWriter();
+      encodeRleHybrid(w, values, width);
+      const bytes = w.finish();
+      const stream = new RleStream(new ByteCursor(bytes), width);
+      const got = new Int32Array(values.length);
+      const levels = { max: 2 ** width - 1, what: 'definition' };
+      let at = 0;
+      let hits = 0;
+      for (let k = 0; at < values.length; k++) {
+        const n = Math.min(windows[k % windows.length]!, values.length - at);
+        hits += stream.read(n, got, at, levels);
+        at += n;
+      }
+      assert.deepEqual([...got], values);
+      assert.equal(hits, values.filter((v) => v === levels.max).length);
+    },
+  ), { numRuns: 300 });
+});
+
+test('RleStream: a window of 3 from one run of 2^28 reads 3 values', () => {
+  const w = new ByteWriter();
+  w.varUint(2 ** 28 * 2);
+  w.u8(1);
+  const stream = new RleStream(new ByteCursor(w.finish()), 1);
+  const out = new Uint8Array(3);
+  assert.equal(stream.read(3, out, 0, { max: 1, what: 'definition' }), 3);
+  assert.deepEqual([...out], [1, 1, 1]);
+  assert.equal(stream.read(3, out, 0, { max: 1, what: 'definition' }), 3);
+});
+
+test('RleStream: a bit-packed run cut short is an error when the window reaches the missing bytes', () => {
+  // Claims 2 groups (16 values of width 4 = 8 bytes) but holds 5 bytes: 10 values.
+  const bytes = new Uint8Array([(2 << 1) | 1, 0x21, 0x43, 0x65, 0x87, 0xa9]);
+  const stream = new RleStream(new ByteCursor(bytes), 4);
+  const out = new Uint8Array(16);
+  stream.read(3, out, 0);
+  stream.read(7, out, 3);
+  assert.deepEqual([...out.subarray(0, 10)], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.throws(() => stream.read(2, out, 10), CorruptFileError);
 });

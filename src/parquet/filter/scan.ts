@@ -228,7 +228,7 @@ async function readWhole(host: ScanHost, rg: number, leaves: LeafNode[]): Promis
 }
 
 /** Reads only the pages of each column that overlap `ranges`, trimmed to exactly those rows. */
-async function readRanges(host: ScanHost, cache: IndexCache, rg: number, leaves: LeafNode[], ranges: Range[]): Promise<ColumnChunkData[]> {
+export async function readRanges(host: ScanHost, cache: IndexCache, rg: number, leaves: LeafNode[], ranges: Range[]): Promise<ColumnChunkData[]> {
   const numRows = host.metadata.rowGroups[rg]!.numRows;
   const refs = leaves.map((l) => host.chunk(rg, l));
   await host.loadCodecs(refs);

@@ -1,0 +1,287 @@
+/**
+ * A column chunk decoded a window of rows at a time, for chunks too large
+ * in rows to hold decoded (a 166-byte page can define 2^28 nulls) and for
+ * reads that want only some rows. Pages are decoded one at a time; a data
+ * page of more than PAGE_WINDOW levels is decoded in windows of what the
+ * caller asks for when its encodings can resume mid-page (RLE levels; PLAIN
+ * numbers or dictionary indices), so memory and time follow the rows taken,
+ * not the levels a header claims.
+ */
+import { ByteCursor } from '../bytes/cursor.js';
+import { CorruptFileError, withContext, type ErrorContext } from '../errors.js';
+import { take } from '../encodings/dictionary.js';
+import { fixedWidth, fixedWidthValues } from '../encodings/plain.js';
+import { bitWidth, dictionaryIndexWidth, prefixedRuns, RleStream } from '../encodings/rle.js';
+import type { Values } from '../encodings/types.js';
+import type { LeafNode } from '../schema/tree.js';
+import { ChunkValues, checkIndices, COPIED_TYPES } from './chunk-values.js';
+import { checkNulls, Levels, onPage, PageDecoder, PageWalk, type ChunkOptions, type ColumnChunkData, type DataPageParts, type RawPage } from './column-chunk.js';
+import type { ColumnMetaData } from './metadata/index.js';
+import { decodeValues } from './page-values.js';
+import { concatValues, sliceValues } from './values-concat.js';
+
+/** Data pages with more levels than this are decoded in windows where their encodings allow. */
+const PAGE_WINDOW = 1 << 16;
+
+/** Decoded levels and values, and how far `take` has used them. */
+interface Segment {
+  data: ColumnChunkData;
+  at: number;
+  vat: number;
+}
+
+export class ChunkStream {
+  private readonly dec: PageDecoder;
+  private readonly walk: PageWalk;
+  private seg: Segment | null = null;
+  private win: PageWindows | null = null;
+
+  constructor(bytes: Uint8Array, base: number, meta: ColumnMetaData, private readonly leaf: LeafNode, opts: ChunkOptions, private readonly ctx: ErrorContext) {
+    this.dec = new PageDecoder(leaf, meta.codec as string, opts, ctx);
+    this.dec.checkChunk(bytes, base, meta.numValues);
+    this.walk = new PageWalk(bytes, base, opts, meta.numValues, ctx);
+  }
+
+  /** The next `rows` rows (a repeated leaf's rows counted by repetition level 0); fewer left in the chunk is corrupt. */
+  take(rows: number): ColumnChunkData {
+    return withContext(this.ctx, () => {
+      const parts: ColumnChunkData[] = [];
+      const repeated = this.dec.repCheck !== null;
+      let need = rows;
+      for (;;) {
+        if (need === 0 && !repeated) break;
+        let seg = this.seg;
+        if (seg === null || seg.at >= seg.data.length) {
+          seg = this.seg = this.nextSegment(repeated ? Math.max(need, 1024) : need);
+          if (seg === null) {
+            if (need > 0) throw new CorruptFileError(`column chunk ran out of rows: ${rows - need} of the ${rows} asked for`);
+            break;
+          }
+        }
+        const { data } = seg;
+        let end: number;
+        if (repeated) {
+          // The rest of the row in progress, then rows until `need` have started and the next one begins.
+          const rep = data.rep!;
+          end = seg.at;
+          for (; end < data.length; end++) {
+            if (rep[end] === 0) {
+              if (need === 0) break;
+              need--;
+            }
+          }
+        } else {
+          end = Math.min(data.length, seg.at + need);
+          need -= end - seg.at;
+        }
+        parts.push(this.slice(seg, end));
+        if (repeated && need === 0 && end < data.length) break;
+      }
+      return this.concat(parts);
+    });
+  }
+
+  /** After the row group's last rows: the pages hold no more levels than those rows, and as many as the chunk's count. */
+  finish(): void {
+    withContext(this.ctx, () => {
+      let left = (this.seg ? this.seg.data.length - this.seg.at : 0) + (this.win ? this.win.left : 0);
+      if (left === 0) left = this.nextSegment(1)?.data.length ?? 0;
+      if (left > 0) throw new CorruptFileError(`column chunk has level entries beyond the row group's last row`);
+    });
+  }
+
+  /** Decoded levels for at least one more entry: a whole page, or a window of about `want` levels of a large one. Null at the chunk's end. */
+  private nextSegment(want: number): Segment | null {
+    for (;;) {
+      if (this.win !== null) {
+        if (this.win.left > 0) return { data: this.win.next(Math.min(Math.max(want, 1), PAGE_WINDOW)), at: 0, vat: 0 };
+        this.win = null;
+      }
+      const p = this.walk.next();
+      if (p === null) {
+        if (this.walk.levels < this.walk.expected) throw this.walk.short();
+        return null;
+      }
+      const data = onPage(p, () => {
+        const d = this.dec.open(p);
+        if (d === null) return null;
+        this.walk.claim(d.n);
+        if (d.n > PAGE_WINDOW) this.win = PageWindows.of(this.dec, d, p);
+        return this.win === null ? this.wholePage(d) : null;
+      });
+      if (data !== null && data.length > 0) return { data, at: 0, vat: 0 };
+    }
+  }
+
+  private wholePage(d: DataPageParts): ColumnChunkData {
+    const { leaf, dec } = this;
+    const sink = {
+      def: dec.defCheck ? new Levels(leaf.defLevel > 255, d.n) : null,
+      rep: dec.repCheck ? new Levels(leaf.repLevel > 255, d.n) : null,
+      values: new ChunkValues(leaf),
+      room: d.n,
+    };
+    const present = dec.decode(d, sink);
+    return {
+      def: sink.def ? sink.def.result() : null,
+      rep: sink.rep ? sink.rep.result() : null,
+      length: d.n,
+      valueCount: present,
+      ...sink.values.finish(dec.dictionary),
+    };
+  }
+
+  /** Entries [seg.at, end) of a segment, as views; the segment moves past them. */
+  private slice(seg: Segment, end: number): ColumnChunkData {
+    const { data, at, vat } = seg;
+    const def = data.def;
+    let present = end - at;
+    if (def !== null) {
+      const max = this.leaf.defLevel;
+      present = 0;
+      for (let p = at; p < end; p++) if (def[p] === max) present++;
+    }
+    seg.at = end;
+    seg.vat = vat + present;
+    if (at === 0 && end === data.length) return data;
+    return {
+      def: def ? def.subarray(at, end) : null,
+      rep: data.rep ? data.rep.subarray(at, end) : null,
+      length: end - at,
+      valueCount: present,
+      values: data.values ? sliceValues(data.values, vat, vat + present) : null,
+      dictionary: data.dictionary,
+      indices: data.indices ? data.indices.subarray(vat, vat + present) : null,
+    };
+  }
+
+  /** Parts in order as one chunk's data: dictionary and indices kept when every part with values shares the dictionary. */
+  private concat(parts: ColumnChunkData[]): ColumnChunkData {
+    if (parts.length === 1) return parts[0]!;
+    let length = 0;
+    let valueCount = 0;
+    for (const p of parts) {
+      length += p.length;
+      valueCount += p.valueCount;
+    }
+    const levels = (pick: (p: ColumnChunkData) => Uint8Array | Uint16Array | null): Uint8Array | Uint16Array | null => {
+      const first = parts.map(pick).find((x) => x !== null);
+      if (first === undefined || first === null) return null;
+      const out = new (first.constructor as Uint8ArrayConstructor | Uint16ArrayConstructor)(length);
+      let o = 0;
+      for (const p of parts) {
+        out.set(pick(p)!, o);
+        o += p.length;
+      }
+      return out;
+    };
+    const live = parts.filter((p) => p.valueCount > 0);
+    const dictionary = live[0]?.dictionary ?? null;
+    let values: Values | null = null;
+    let indices: Int32Array | null = null;
+    if (live.length > 0 && live.every((p) => p.indices !== null && p.dictionary === dictionary)) {
+      indices = new Int32Array(valueCount);
+      let o = 0;
+      for (const p of live) {
+        indices.set(p.indices!, o);
+        o += p.valueCount;
+      }
+    } else {
+      values = live.length === 0 ? decodeValues('PLAIN', this.leaf, new Uint8Array(0), 0, 0, 0) : concatValues(live.map((p) => (p.indices ? take(p.dictionary!, p.indices) : p.values!)));
+    }
+    return { def: levels((p) => p.def), rep: levels((p) => p.rep), length, valueCount, values, dictionary: indices ? dictionary : null, indices };
+  }
+}
+
+/**
+ * A large data page decoded a window at a time: level runs resumed with
+ * RleStream, PLAIN numbers copied window by window, dictionary indices
+ * resumed like levels. Pages in other encodings are decoded whole.
+ */
+class PageWindows {
+  left: number;
+  private nulls = 0;
+  private indices: RleStream | null = null;
+
+  private constructor(
+    private readonly dec: PageDecoder,
+    private readonly d: DataPageParts,
+    private readonly page: RawPage,
+    private readonly rep: RleStream | null,
+    private readonly def: RleStream | null,
+    /** Where the values are, and (for PLAIN numbers) the next one's byte. */
+    private readonly values: ByteCursor,
+    private readonly width: number,
+  ) {
+    this.left = d.n;
+  }
+
+  /** Windows over page `d`, or null when its encodings cannot resume. */
+  static of(dec: PageDecoder, d: DataPageParts, page: RawPage): PageWindows | null {
+    const dict = d.encoding === 'PLAIN_DICTIONARY' || d.encoding === 'RLE_DICTIONARY';
+    const width = d.encoding === 'PLAIN' && COPIED_TYPES.has(dec.leaf.physicalType) ? fixedWidth(dec.leaf.physicalType) : 0;
+    if (!dict && width === 0) return null;
+    if (dict && dec.dictionary === null) throw new CorruptFileError('dictionary-encoded page but the chunk has no dictionary page');
+    const runs = (check: { max: number } | null, encoding: string, region: () => ByteCursor): RleStream | null | undefined => {
+      if (check === null) return null;
+      if (encoding !== 'RLE') return undefined;
+      return new RleStream(region(), bitWidth(check.max));
+    };
+    let rep: RleStream | null | undefined;
+    let def: RleStream | null | undefined;
+    let values: ByteCursor;
+    if (d.v2) {
+      rep = runs(dec.repCheck, 'RLE', () => new ByteCursor(d.data, 0, d.rl));
+      def = runs(dec.defCheck, 'RLE', () => new ByteCursor(d.data, d.rl, d.rl + d.dl));
+      values = new ByteCursor(d.section!);
+    } else {
+      const c = new ByteCursor(d.data);
+      rep = runs(dec.repCheck, d.levelEncodings.rep, () => prefixedRuns(c));
+      if (rep === undefined) return null;
+      def = runs(dec.defCheck, d.levelEncodings.def, () => prefixedRuns(c));
+      values = new ByteCursor(d.data, c.pos, d.data.length);
+    }
+    if (rep === undefined || def === undefined) return null;
+    return new PageWindows(dec, d, page, rep, def, values, width);
+  }
+
+  /** The next `want` levels (at most what is left) and their values. */
+  next(want: number): ColumnChunkData {
+    const k = Math.min(want, this.left);
+    return onPage(this.page, () => {
+      const { dec, d } = this;
+      const wide = (max: number): Uint8Array | Uint16Array => (max > 255 ? new Uint16Array(k) : new Uint8Array(k));
+      let rep: Uint8Array | Uint16Array | null = null;
+      let def: Uint8Array | Uint16Array | null = null;
+      if (this.rep) this.rep.read(k, (rep = wide(dec.repCheck!.max)), 0, dec.repCheck!);
+      const present = this.def ? this.def.read(k, (def = wide(dec.defCheck!.max)), 0, dec.defCheck!) : k;
+      this.left -= k;
+      this.nulls += k - present;
+      if (this.left === 0) checkNulls(d, this.nulls);
+      const out: ColumnChunkData = { def, rep, length: k, valueCount: present, values: null, dictionary: null, indices: null };
+      if (this.width > 0) out.values = this.plain(present);
+      else {
+        const indices = new Int32Array(present);
+        if (present > 0) {
+          this.indices ??= new RleStream(this.values, dictionaryIndexWidth(this.values));
+          this.indices.read(present, indices);
+          checkIndices(indices, dec.dictionary!);
+        }
+        out.dictionary = dec.dictionary;
+        out.indices = indices;
+      }
+      return out;
+    });
+  }
+
+  private plain(count: number): Values {
+    const c = this.values;
+    const size = count * this.width;
+    const type = this.dec.leaf.physicalType;
+    if (size > c.remaining) throw new CorruptFileError(`${count} PLAIN ${type} values need ${size} bytes but only ${c.remaining} remain`);
+    // A copy, so the values are aligned and hold no part of the page alive.
+    const bytes = c.buf.slice(c.pos, c.pos + size);
+    c.pos += size;
+    return fixedWidthValues(type, bytes, count, this.width);
+  }
+}

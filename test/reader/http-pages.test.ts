@@ -1,0 +1,149 @@
+/**
+ * What `offset`/`limit` fetch over HTTP, counted by a node:http server on
+ * 127.0.0.1: only the pages holding the rows asked for (found with the
+ * offset index), and nothing twice that the footer's tail read already holds.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { openParquet, writeParquet } from '../../src/node/index.js';
+import { BufferSink } from '../../src/io/sink.js';
+
+interface Hit {
+  method: string;
+  start: number;
+  sent: number;
+}
+
+let server: Server;
+let base = '';
+let hits: Hit[] = [];
+const files: Record<string, Uint8Array> = {};
+
+async function written(rows: number, options: Parameters<typeof writeParquet>[2]): Promise<Uint8Array> {
+  const sink = new BufferSink();
+  const records = Array.from({ length: rows }, (_, i) => ({ id: BigInt(i), name: `name-${i}-${'x'.repeat(i % 37)}` }));
+  await writeParquet(sink, records, options);
+  return sink.bytes();
+}
+
+before(async () => {
+  // Many pages of about 1,000 rows in one row group, uncompressed: a column chunk is far more than its first page.
+  files['/pages.parquet'] = await written(200_000, { codec: 'UNCOMPRESSED', pageRowLimit: 1000, dictionary: false });
+  files['/small.parquet'] = await written(20, { codec: 'UNCOMPRESSED' });
+  server = createServer((req, res) => {
+    const data = files[req.url ?? ''];
+    if (!data) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    const hit: Hit = { method: req.method!, start: -1, sent: 0 };
+    hits.push(hit);
+    if (req.method === 'HEAD') {
+      res.writeHead(200, { 'content-length': data.length, 'accept-ranges': 'bytes' });
+      res.end();
+      return;
+    }
+    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '')!;
+    const start = Number(m[1]);
+    const body = data.subarray(start, Number(m[2]) + 1);
+    hit.start = start;
+    hit.sent = body.length;
+    res.writeHead(206, { 'content-length': body.length, 'content-range': `bytes ${start}-${start + body.length - 1}/${data.length}` });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+after(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const sentBytes = (): number => hits.reduce((a, h) => a + h.sent, 0);
+
+describe('offset and limit over HTTP', () => {
+  test('the file has many pages per chunk, each with an offset index (the premise)', async () => {
+    const reader = await openParquet(files['/pages.parquet']!);
+    for (const name of ['id', 'name']) {
+      const oi = await reader.readOffsetIndex(0, name);
+      assert.ok(oi && oi.pageLocations.length >= 100, `${name}: ${oi?.pageLocations.length} pages`);
+    }
+    assert.ok(files['/pages.parquet']!.length > 4 * 1024 * 1024);
+  });
+
+  test('limit 3 fetches the first page of each column and the footer, not the chunks', async () => {
+    const local = await openParquet(files['/pages.parquet']!);
+    const expected = await local.readRows({ limit: 3 });
+    // The most the read needs: the tail read, the first page of each column, and the 4-byte head magic.
+    let firstPages = 0;
+    for (const name of ['id', 'name']) firstPages += (await local.readOffsetIndex(0, name))!.pageLocations[0]!.compressedPageSize;
+    hits = [];
+    const reader = await openParquet(`${base}/pages.parquet`);
+    assert.deepEqual(await reader.readRows({ limit: 3 }), expected);
+    const sent = sentBytes();
+    assert.ok(sent <= 64 * 1024 + 4 + firstPages, `${sent} bytes sent; tail + first pages = ${64 * 1024 + 4 + firstPages}`);
+    assert.ok(hits.length <= 5, `${hits.length} requests`);
+  });
+
+  test('an offset deep in the chunk fetches the pages around it, not what comes before', async () => {
+    const local = await openParquet(files['/pages.parquet']!);
+    const expected = await local.readRows({ offset: 150_500, limit: 1000 });
+    hits = [];
+    const reader = await openParquet(`${base}/pages.parquet`);
+    assert.deepEqual(await reader.readRows({ offset: 150_500, limit: 1000 }), expected);
+    // Two pages of ~1,000 rows per column: a tiny part of the 200,000-row chunks.
+    assert.ok(sentBytes() < 64 * 1024 + files['/pages.parquet']!.length / 50, `${sentBytes()} bytes sent`);
+  });
+
+  test('parquetry head -n 3 on the URL fetches as little', async () => {
+    const local = await openParquet(files['/pages.parquet']!);
+    let firstPages = 0;
+    for (const name of ['id', 'name']) firstPages += (await local.readOffsetIndex(0, name))!.pageLocations[0]!.compressedPageSize;
+    hits = [];
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'head', '-n', '3', '--json', `${base}/pages.parquet`], { timeout: 60_000 });
+    assert.equal(stdout.trim().split('\n').length, 3);
+    assert.ok(sentBytes() <= 64 * 1024 + 4 + firstPages, `${sentBytes()} bytes sent`);
+  });
+
+  test('rows() and rowBatches() with a limit fetch as little', async () => {
+    hits = [];
+    const reader = await openParquet(`${base}/pages.parquet`);
+    const rows: unknown[] = [];
+    for await (const r of reader.rows({ limit: 2 })) rows.push(r);
+    for await (const b of reader.rowBatches({ limit: 2, offset: 7 })) rows.push(...b);
+    assert.equal(rows.length, 4);
+    assert.ok(sentBytes() < 64 * 1024 + files['/pages.parquet']!.length / 50, `${sentBytes()} bytes sent`);
+  });
+});
+
+describe('the footer read serves what it holds', () => {
+  test('a file smaller than the tail read is one HEAD and one GET, for the footer and every row', async () => {
+    const data = files['/small.parquet']!;
+    assert.ok(data.length < 64 * 1024);
+    const expected = await (await openParquet(data)).readRows();
+    hits = [];
+    const reader = await openParquet(`${base}/small.parquet`);
+    assert.deepEqual(await reader.readRows(), expected);
+    assert.deepEqual(hits.map((h) => h.method), ['HEAD', 'GET']);
+    assert.equal(sentBytes(), data.length);
+  });
+
+  test('a chunk that runs into the tail fetches only the part before it', async () => {
+    const data = files['/pages.parquet']!;
+    const local = await openParquet(data);
+    const expected = await local.readRows({ columns: ['name'] });
+    hits = [];
+    const reader = await openParquet(`${base}/pages.parquet`);
+    assert.deepEqual(await reader.readRows({ columns: ['name'] }), expected);
+    assert.ok(hits.some((h) => h.method === 'GET' && h.start < data.length - 64 * 1024 && h.start > 4), 'the name chunk was fetched');
+    const tailStart = data.length - 64 * 1024;
+    for (const h of hits.filter((x) => x.method === 'GET' && x.start !== tailStart)) {
+      assert.ok(h.start + h.sent <= tailStart, `a request for ${h.start}..${h.start + h.sent} fetched bytes the tail read holds (from ${tailStart})`);
+    }
+  });
+});
