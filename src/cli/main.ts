@@ -3,7 +3,7 @@ import { Command, CommanderError, InvalidArgumentError as CommanderArgError } fr
 import { InvalidArgumentError, ParquetryError, canonicalRow, formatSchema } from '../node/index.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import { formatMetadata, metadataSummary } from './meta.js';
-import { withOutput } from './output.js';
+import { endQuietlyWhenStdoutCloses, withOutput } from './output.js';
 import { renderRecord, renderTable } from './render.js';
 import { registerConvert } from './convert.js';
 import { pagesCommand } from './pages.js';
@@ -82,6 +82,7 @@ async function cat(file: string, opts: CatOptions, table: boolean): Promise<void
   }));
 }
 
+endQuietlyWhenStdoutCloses();
 const program = new Command();
 program
   .name('parquetry')
