@@ -24,7 +24,7 @@ import { openTrevniInput } from './convert-read-trevni.js';
 import { openTrevniOutput } from './convert-write-trevni.js';
 import { UsageError } from './usage.js';
 import { fsReason } from '../node/fs-errors.js';
-import { inputKind, isUrl, notSeekable } from './files.js';
+import { inputKind, isUrl, NO_VERIFY_CHECKSUMS_HELP, notSeekable, type ReadChecks } from './files.js';
 import { discardOpenSinks } from './convert-sink.js';
 import { openTextOutput, type OutputSummary, type RowOutput } from './convert-write-text.js';
 import { Progress, formatReport, type ProgressState } from './convert-progress.js';
@@ -49,6 +49,8 @@ export interface ConvertOptions {
   pageIndex: boolean;
   /** Parquet output: false with --no-checksums. */
   checksums: boolean;
+  /** false with --no-verify-checksums (Parquet and Trevni inputs). */
+  verifyChecksums: boolean;
   delimiter?: string;
   header: boolean;
   skipBadRows?: boolean;
@@ -119,7 +121,7 @@ function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): voi
   const refuse = (names: string[], why: string) => {
     const bad = names.filter(given);
     if (bad.length) {
-      const flags = bad.map((n) => '--' + n.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/^(header|page-index|checksums)$/, 'no-$1'));
+      const flags = bad.map((n) => '--' + n.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/^(header|page-index|checksums|verify-checksums)$/, 'no-$1'));
       throw new UsageError(`${flags.join(', ')} ${bad.length === 1 ? 'applies' : 'apply'} ${why}`);
     }
   };
@@ -127,6 +129,7 @@ function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): voi
   if (outFormat !== 'parquet') refuse(['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'pageIndex', 'checksums'], 'to Parquet output only');
   if (outFormat !== 'trevni') refuse(['checksum'], 'to Trevni output only');
   if (inFormat === 'parquet' || inFormat === 'trevni') refuse(['schema', 'type', 'sample', 'skipBadRows'], 'to CSV and JSON inputs only');
+  else refuse(['verifyChecksums'], 'to Parquet and Trevni inputs only');
   const csvSide = inFormat === 'csv' || inFormat === 'tsv' || outFormat === 'csv' || outFormat === 'tsv';
   if (!csvSide) refuse(['delimiter', 'header'], 'to CSV input or output only');
 }
@@ -242,9 +245,9 @@ interface TableInput {
   close(): Promise<void>;
 }
 
-async function openTableInput(format: 'parquet' | 'trevni', path: string): Promise<TableInput> {
+async function openTableInput(format: 'parquet' | 'trevni', path: string, checks: ReadChecks): Promise<TableInput> {
   if (format === 'trevni') {
-    const t = await openTrevniInput(path);
+    const t = await openTrevniInput(path, checks);
     return {
       elements: t.schema.elements,
       metadata: undefined,
@@ -257,7 +260,7 @@ async function openTableInput(format: 'parquet' | 'trevni', path: string): Promi
       close: () => t.close(),
     };
   }
-  const p = await openParquetInput(path);
+  const p = await openParquetInput(path, checks);
   const kv = p.reader.metadata.keyValueMetadata ?? [];
   return {
     elements: p.reader.metadata.schema as SchemaElementLike[],
@@ -324,7 +327,7 @@ async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: 
   try {
     progress.start();
     if (inFormat === 'parquet' || inFormat === 'trevni') {
-      const input = await openTableInput(inFormat, inPath);
+      const input = await openTableInput(inFormat, inPath, { verifyChecksums: o.verifyChecksums });
       try {
         const total = input.total;
         poll = () => ({ fraction: total > 0 ? input.rowsRead / total : undefined, rows: state.output?.rows ?? 0 });
@@ -446,6 +449,7 @@ export function registerConvert(program: Command): void {
     .option('--bloom-filter <col[:ndv[:fpp]]>', 'Parquet: a bloom filter on a column (repeatable; ndv default: the distinct values of each row group; fpp default 0.01)', bloomFilterOption)
     .option('--no-page-index', 'Parquet: no ColumnIndex/OffsetIndex (written by default)')
     .option('--no-checksums', 'Parquet output: no CRC-32 in the page headers (written by default)')
+    .option('--no-verify-checksums', `Parquet and Trevni input: ${NO_VERIFY_CHECKSUMS_HELP}`)
     .option('--delimiter <char>', 'CSV field delimiter (default , and a tab for .tsv; \\t for a tab)', delimiterOption)
     .option('--no-header', 'CSV without a header row (columns c1..cN, or the --schema names); on output, no header row')
     .option('--skip-bad-rows', 'skip input rows that cannot be read or do not fit the schema, and count them')

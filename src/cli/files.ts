@@ -95,9 +95,16 @@ export async function urlLength(url: string): Promise<number> {
   return Number(length);
 }
 
+/** What the reading commands ask of a reader: `--no-verify-checksums` reads damaged pages and blocks anyway. */
+export interface ReadChecks {
+  verifyChecksums?: boolean;
+}
+
+export const NO_VERIFY_CHECKSUMS_HELP = 'read pages (Parquet CRC-32) and blocks (Trevni) whose stored checksum does not match, instead of failing';
+
 /** A Parquet file named on the command line: a path, or a URL read with Range requests. */
-export async function openParquetFile(file: string): Promise<ParquetReader> {
-  return isUrl(file) ? openParquet(file, { byteLength: await urlLength(file) }) : openParquet(file);
+export async function openParquetFile(file: string, checks: ReadChecks = {}): Promise<ParquetReader> {
+  return isUrl(file) ? openParquet(file, { ...checks, byteLength: await urlLength(file) }) : openParquet(file, checks);
 }
 
 /**

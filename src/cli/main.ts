@@ -12,7 +12,7 @@ import { bloomCommand } from './bloom.js';
 import { parseWhere } from './where.js';
 import { parseColumnList } from './columns.js';
 import { trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
-import { checkParquetOnly, openParquetFile, tableFileKind } from './files.js';
+import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, openParquetFile, tableFileKind, type ReadChecks } from './files.js';
 import { commanderMessage, UsageError, usageLine } from './usage.js';
 
 function count(value: string): number {
@@ -34,8 +34,8 @@ function repeated(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-async function withReader(file: string, fn: (r: ParquetReader) => Promise<void>): Promise<void> {
-  const reader = await openParquetFile(file);
+async function withReader(file: string, fn: (r: ParquetReader) => Promise<void>, checks: ReadChecks = {}): Promise<void> {
+  const reader = await openParquetFile(file, checks);
   try {
     await fn(reader);
   } finally {
@@ -49,16 +49,19 @@ interface CatOptions {
   limit?: number;
   json?: boolean;
   where?: string;
+  /** false with --no-verify-checksums. */
+  verifyChecksums: boolean;
 }
 
 async function cat(file: string, opts: CatOptions, table: boolean): Promise<void> {
   // A bad expression fails before the file is opened.
   const filter = opts.where === undefined ? undefined : parseWhere(opts.where);
+  const checks = { verifyChecksums: opts.verifyChecksums };
   if ((await tableFileKind(file)) === 'trevni') {
     if (filter) throw new InvalidArgumentError('--where is for Parquet files; Trevni files are read whole');
     // Trevni columns are named by one flat string each.
     const columns = opts.columns?.map((c) => (typeof c === 'string' ? c : c.join('.')));
-    return withTrevni(file, (r) => trevniCat(r, { ...opts, columns }, table));
+    return withTrevni(file, (r) => trevniCat(r, { ...opts, columns }, table), checks);
   }
   await withReader(file, (reader) => withOutput(async (out) => {
     const read = { columns: opts.columns, offset: opts.offset, limit: opts.limit, filter };
@@ -79,7 +82,7 @@ async function cat(file: string, opts: CatOptions, table: boolean): Promise<void
         await out.line(renderRecord(row));
       }
     }
-  }));
+  }), checks);
 }
 
 endQuietlyWhenStdoutCloses();
@@ -122,6 +125,7 @@ program
   .option('--limit <n>', 'print at most n rows', count)
   .option('--where <expr>', "only rows matching a SQL WHERE expression, e.g. \"id > 10 AND name IN ('a', 'b')\"")
   .option('--json', 'print canonical JSON Lines')
+  .option('--no-verify-checksums', NO_VERIFY_CHECKSUMS_HELP)
   .action((file: string, opts: CatOptions) => cat(file, opts, false));
 
 program
@@ -132,8 +136,9 @@ program
   .option('--columns <paths>', 'comma-separated column paths to read', columnList)
   .option('--where <expr>', 'only rows matching a SQL WHERE expression')
   .option('--json', 'print canonical JSON Lines')
-  .action((file: string, opts: { rows: number; columns?: (string | string[])[]; json?: boolean; where?: string }) =>
-    cat(file, { columns: opts.columns, limit: opts.rows, json: opts.json, where: opts.where }, true));
+  .option('--no-verify-checksums', NO_VERIFY_CHECKSUMS_HELP)
+  .action((file: string, opts: { rows: number; columns?: (string | string[])[]; json?: boolean; where?: string; verifyChecksums: boolean }) =>
+    cat(file, { columns: opts.columns, limit: opts.rows, json: opts.json, where: opts.where, verifyChecksums: opts.verifyChecksums }, true));
 
 interface ChunkOptions {
   column?: string[];
