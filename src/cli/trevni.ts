@@ -1,7 +1,7 @@
 /** The inspection commands for Trevni files (detected by their magic): schema, meta, cat, head. */
 import { fileSource } from '../node/file-source.js';
 import { TrevniReader } from '../trevni/index.js';
-import type { ReadChecks } from './files.js';
+import { closing, type ReadChecks } from './files.js';
 import { withOutput } from './output.js';
 import { renderRecord, renderTable, renderValue } from './render.js';
 
@@ -17,12 +17,7 @@ export async function openTrevniFile(path: string, checks: ReadChecks = {}): Pro
 }
 
 export async function withTrevni(path: string, fn: (r: TrevniReader) => Promise<void>, checks: ReadChecks = {}): Promise<void> {
-  const reader = await openTrevniFile(path, checks);
-  try {
-    await fn(reader);
-  } finally {
-    await reader.close();
-  }
+  return closing(await openTrevniFile(path, checks), fn);
 }
 
 /** One line per column: name, type and flags, indented under its parent. */
