@@ -1,5 +1,5 @@
 /** Option values of `parquetry convert`: formats, byte sizes, codecs. */
-import { InvalidArgumentError as CommanderArgError } from 'commander';
+import { InvalidArgumentError as CommanderArgError } from './commander.js';
 import { InvalidArgumentError } from '../errors.js';
 import { UsageError } from './usage.js';
 import type { CodecName } from '../codecs/registry.js';

@@ -1,5 +1,5 @@
 /** Parquet input for `parquetry convert`: row batches, one row group in memory at a time. */
-import { openParquetFile } from './files.js';
+import { openParquetFile, type ReadChecks } from './files.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import { UsageError } from './usage.js';
 
@@ -14,9 +14,9 @@ export interface ParquetInput {
   batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
 }
 
-export async function openParquetInput(path: string): Promise<ParquetInput> {
+export async function openParquetInput(path: string, checks: ReadChecks = {}): Promise<ParquetInput> {
   if (path === '-') throw new UsageError('a Parquet input must be a file or URL (its footer is at the end), not stdin');
-  const reader = await openParquetFile(path);
+  const reader = await openParquetFile(path, checks);
   const input: ParquetInput = {
     reader,
     rowsRead: 0,

@@ -43,6 +43,7 @@ import { AVRO_SCHEMA_KEY, avroColumns, branchName, parseAvroSchema, readAvro, ty
 import type { TrevniReader } from '../trevni/reader.js';
 import { KEY, metaGet, type TrevniColumn, type TrevniType } from '../trevni/types.js';
 import { PARQUET_NAME } from './convert-write-trevni.js';
+import type { ReadChecks } from './files.js';
 import { openTrevniFile } from './trevni.js';
 import { UsageError } from './usage.js';
 
@@ -258,9 +259,9 @@ function noFields(): DefinedSchema {
   return { elements, schema: buildSchema(elements), fields: [] };
 }
 
-export async function openTrevniInput(path: string): Promise<TrevniInput> {
+export async function openTrevniInput(path: string, checks: ReadChecks = {}): Promise<TrevniInput> {
   if (path === '-') throw new UsageError('a Trevni input must be a file (its columns are read from their offsets), not stdin');
-  const reader = await openTrevniFile(path);
+  const reader = await openTrevniFile(path, checks);
   try {
     const avro = fileAvroSchema(reader);
     let schema: DefinedSchema;

@@ -41,10 +41,6 @@ export async function discardOpenSinks(): Promise<void> {
 export async function openOutputSink(path: string): Promise<CountingSink> {
   let inner: Sink;
   if (path === '-') {
-    // A closed pipe (`| head`) ends the program quietly, as `cat` does.
-    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(0);
-    });
     inner = writableSink(process.stdout);
   } else {
     const pending = fileSink(path);

@@ -10,10 +10,7 @@ import type { WarningCode, WarningHandler } from '../warnings.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
 import type { DefinedSchema } from '../schema/builder.js';
 import { buildSchema, type SchemaElementLike } from '../schema/tree.js';
-import {
-  bloomFilterOption, checkCompressionLevel, checksumOption, collect, delimiterOption, formatOf, formatOption, integer, pageVersionOption, parquetCodec, parseByteSize, positiveInt,
-  trevniCodecName, type Format,
-} from './convert-options.js';
+import { checkCompressionLevel, formatOf, parquetCodec, trevniCodecName, type Format } from './convert-options.js';
 import { parseTypeOverride, schemaFromJsonText } from './convert-types.js';
 import { openInput, RowFailure, type Item } from './convert-source.js';
 import { readCsv, type Cells } from './convert-read-csv.js';
@@ -25,7 +22,7 @@ import { openTrevniInput } from './convert-read-trevni.js';
 import { openTrevniOutput } from './convert-write-trevni.js';
 import { UsageError } from './usage.js';
 import { fsReason } from '../node/fs-errors.js';
-import { inputKind, isUrl, notSeekable } from './files.js';
+import { inputKind, isUrl, notSeekable, type ReadChecks } from './files.js';
 import { discardOpenSinks } from './convert-sink.js';
 import { openTextOutput, type OutputSummary, type RowOutput } from './convert-write-text.js';
 import { Progress, formatReport, type ProgressState } from './convert-progress.js';
@@ -50,6 +47,8 @@ export interface ConvertOptions {
   pageIndex: boolean;
   /** Parquet output: false with --no-checksums. */
   checksums: boolean;
+  /** false with --no-verify-checksums (Parquet and Trevni inputs). */
+  verifyChecksums: boolean;
   delimiter?: string;
   header: boolean;
   skipBadRows?: boolean;
@@ -126,7 +125,7 @@ function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): voi
   const refuse = (names: string[], why: string) => {
     const bad = names.filter(given);
     if (bad.length) {
-      const flags = bad.map((n) => '--' + n.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/^(header|page-index|checksums)$/, 'no-$1'));
+      const flags = bad.map((n) => '--' + n.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/^(header|page-index|checksums|verify-checksums)$/, 'no-$1'));
       throw new UsageError(`${flags.join(', ')} ${bad.length === 1 ? 'applies' : 'apply'} ${why}`);
     }
   };
@@ -134,6 +133,7 @@ function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): voi
   if (outFormat !== 'parquet') refuse(['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'pageIndex', 'checksums'], 'to Parquet output only');
   if (outFormat !== 'trevni') refuse(['checksum'], 'to Trevni output only');
   if (inFormat === 'parquet' || inFormat === 'trevni') refuse(['schema', 'type', 'sample', 'skipBadRows'], 'to CSV and JSON inputs only');
+  else refuse(['verifyChecksums'], 'to Parquet and Trevni inputs only');
   const csvSide = inFormat === 'csv' || inFormat === 'tsv' || outFormat === 'csv' || outFormat === 'tsv';
   if (!csvSide) refuse(['delimiter', 'header'], 'to CSV input or output only');
 }
@@ -250,9 +250,9 @@ interface TableInput {
   close(): Promise<void>;
 }
 
-async function openTableInput(format: 'parquet' | 'trevni', path: string): Promise<TableInput> {
+async function openTableInput(format: 'parquet' | 'trevni', path: string, checks: ReadChecks): Promise<TableInput> {
   if (format === 'trevni') {
-    const t = await openTrevniInput(path);
+    const t = await openTrevniInput(path, checks);
     return {
       elements: t.schema.elements,
       metadata: undefined,
@@ -265,7 +265,7 @@ async function openTableInput(format: 'parquet' | 'trevni', path: string): Promi
       close: () => t.close(),
     };
   }
-  const p = await openParquetInput(path);
+  const p = await openParquetInput(path, checks);
   const kv = p.reader.metadata.keyValueMetadata ?? [];
   return {
     elements: p.reader.metadata.schema as SchemaElementLike[],
@@ -302,7 +302,7 @@ async function inputFormat(path: string, given: Format | undefined): Promise<For
   return format;
 }
 
-async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: Command): Promise<void> {
+export async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: Command): Promise<void> {
   // An unknown codec name, or a level it does not have, is a usage error before anything is read or created.
   const outFormat = formatOf(outPath, o.to, 'output');
   if (o.codec !== undefined && outFormat === 'trevni') trevniCodecName(o.codec);
@@ -333,7 +333,7 @@ async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: 
   try {
     progress.start();
     if (inFormat === 'parquet' || inFormat === 'trevni') {
-      const input = await openTableInput(inFormat, inPath);
+      const input = await openTableInput(inFormat, inPath, { verifyChecksums: o.verifyChecksums });
       try {
         const total = input.total;
         poll = () => ({ fraction: total > 0 ? input.rowsRead / total : undefined, rows: state.output?.rows ?? 0 });
@@ -415,56 +415,4 @@ async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: 
     rows: run.summary.rows, rowGroups: run.summary.rowGroups, bytes: run.summary.bytes, to: run.output,
     seconds: progress.seconds, skipped: skipped?.count ?? 0,
   }) + '\n');
-}
-
-export const CONVERT_HELP = `
-Formats come from the extensions (.csv, .tsv, .jsonl/.ndjson, .json, .parquet,
-.trv) or --from / --to; a Trevni input is also known by its magic; - is stdin
-or stdout. CSV, JSON Lines and JSON arrays go to Parquet or Trevni; Parquet and
-Trevni go to CSV, TSV, JSON Lines, JSON, Parquet or Trevni.
-
-Codecs: Parquet UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD, LZ4_RAW;
-Trevni null, deflate, snappy (default), bzip2. Parquet pages carry a CRC-32
-(--no-checksums leaves it out); --checksum (Trevni): null (default) or crc32.
-
-Types (--type COL=TYPE, and the values of a --schema JSON file):
-  boolean int8 int16 int32 int64 uint8 uint16 uint32 uint64 float double float16
-  string binary json bson uuid enum date time(MILLIS|MICROS|NANOS,utc|local)
-  timestamp(MILLIS|MICROS|NANOS,utc|local) int96 decimal(p,s) fixed(n) interval
-  list(T) map(K,V); a trailing ! makes a column required.
-  Schema file: {"id":"int64!","price":"decimal(9,2)","tags":["string"],"addr":{"city":"string"}}
-
-Sizes take B, K/KiB, M/MiB, G/GiB (powers of 1024) or KB, MB, GB (powers of 1000).
-`;
-
-/** Adds `convert` to the program. */
-export function registerConvert(program: Command): void {
-  program
-    .command('convert')
-    .description('convert CSV / JSON Lines / JSON to Parquet or Trevni, and Parquet or Trevni to CSV / JSON Lines / JSON / Parquet / Trevni, streaming')
-    .argument('<in>', 'input file (- for stdin)')
-    .argument('<out>', 'output file (- for stdout)')
-    .option('--from <format>', 'input format: csv, tsv, jsonl, json, parquet, trevni (default: Trevni by its magic, else from the extension)', formatOption)
-    .option('--to <format>', 'output format: parquet, trevni, csv, tsv, jsonl, json (default: from the extension)', formatOption)
-    .option('--schema <file>', 'JSON file declaring the columns and their types, instead of inferring them')
-    .option('--type <col=type>', 'the type of one column (repeatable; dotted paths reach into structs)', collect)
-    .option('--sample <n>', 'rows read to infer the schema', positiveInt, 1000)
-    .option('--codec <name>', 'Parquet: UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD or LZ4_RAW; Trevni: null, deflate, snappy (default) or bzip2')
-    .option('--checksum <name>', 'Trevni output: null (default) or crc32, for every block', checksumOption)
-    .option('--compression-level <n>', 'Parquet codec level: GZIP 0-9, BROTLI 0-11, ZSTD -131072 to 22', integer)
-    .option('--row-group-size <bytes>', 'row group budget in memory, e.g. 64MB, 128MiB (default 128MiB)', parseByteSize)
-    .option('--row-group-rows <n>', 'most rows in a row group', positiveInt)
-    .option('--page-size <bytes>', 'data page size before compression (default 1MiB)', parseByteSize)
-    .option('--page-version <1|2>', 'data page version (default 1)', pageVersionOption)
-    .option('--bloom-filter <col[:ndv[:fpp]]>', 'Parquet: a bloom filter on a column (repeatable; ndv default: the distinct values of each row group; fpp default 0.01)', bloomFilterOption)
-    .option('--no-page-index', 'Parquet: no ColumnIndex/OffsetIndex (written by default)')
-    .option('--no-checksums', 'Parquet output: no CRC-32 in the page headers (written by default)')
-    .option('--delimiter <char>', 'CSV field delimiter (default , and a tab for .tsv; \\t for a tab)', delimiterOption)
-    .option('--no-header', 'CSV without a header row (columns c1..cN, or the --schema names); on output, no header row')
-    .option('--skip-bad-rows', 'skip input rows that cannot be read or do not fit the schema, and count them')
-    .option('--progress', 'show the progress line even when stderr is not a terminal')
-    .option('--no-progress', 'never show the progress line')
-    .option('-q, --quiet', 'no progress line and no final report')
-    .addHelpText('after', CONVERT_HELP)
-    .action((inPath: string, outPath: string, opts: ConvertOptions, cmd: Command) => convert(inPath, outPath, opts, cmd));
 }

@@ -5,7 +5,6 @@
 import { open, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { InvalidArgumentError, IOError } from '../errors.js';
-import { openParquet } from '../node/index.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import { fsReason } from '../node/fs-errors.js';
 
@@ -95,9 +94,32 @@ export async function urlLength(url: string): Promise<number> {
   return Number(length);
 }
 
+/** What the reading commands ask of a reader: `--no-verify-checksums` reads damaged pages and blocks anyway. */
+export interface ReadChecks {
+  verifyChecksums?: boolean;
+}
+
+export const NO_VERIFY_CHECKSUMS_HELP = 'read pages (Parquet CRC-32) and blocks (Trevni) whose stored checksum does not match, instead of failing';
+
 /** A Parquet file named on the command line: a path, or a URL read with Range requests. */
-export async function openParquetFile(file: string): Promise<ParquetReader> {
-  return isUrl(file) ? openParquet(file, { byteLength: await urlLength(file) }) : openParquet(file);
+export async function openParquetFile(file: string, checks: ReadChecks = {}): Promise<ParquetReader> {
+  // The library is imported when a file is opened, not when the program starts (a usage error or --help needs none of it).
+  const { openParquet } = await import('../node/index.js');
+  return isUrl(file) ? openParquet(file, { ...checks, byteLength: await urlLength(file) }) : openParquet(file, checks);
+}
+
+/** Runs `fn` on an open reader, then closes it, whether `fn` succeeded or not. */
+export async function closing<R extends { close(): Promise<void> }>(reader: R, fn: (r: R) => Promise<void>): Promise<void> {
+  try {
+    await fn(reader);
+  } finally {
+    await reader.close();
+  }
+}
+
+/** Runs `fn` on the Parquet file `file`, closing it afterwards. */
+export async function withReader(file: string, fn: (r: ParquetReader) => Promise<void>, checks: ReadChecks = {}): Promise<void> {
+  return closing(await openParquetFile(file, checks), fn);
 }
 
 /**

@@ -1,19 +1,16 @@
 #!/usr/bin/env node
-import { Command, CommanderError, InvalidArgumentError as CommanderArgError } from 'commander';
-import { InvalidArgumentError, ParquetryError, canonicalRow, formatSchema } from '../node/index.js';
-import type { ParquetReader } from '../parquet/reader.js';
-import { formatMetadata, metadataSummary } from './meta.js';
-import { withOutput } from './output.js';
-import { renderRecord, renderTable } from './render.js';
-import { registerConvert } from './convert.js';
-import { pagesCommand } from './pages.js';
-import { columnIndexCommand } from './column-index.js';
-import { bloomCommand } from './bloom.js';
-import { parseWhere } from './where.js';
+import { Command, CommanderError, InvalidArgumentError as CommanderArgError } from './commander.js';
+import { ParquetryError } from '../errors.js';
+import { endQuietlyWhenStdoutCloses } from './output.js';
+import { registerConvert } from './convert-command.js';
 import { parseColumnList } from './columns.js';
-import { trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
-import { checkParquetOnly, openParquetFile, tableFileKind } from './files.js';
+import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, withReader } from './files.js';
 import { commanderMessage, UsageError, usageLine } from './usage.js';
+import type { CatOptions } from './inspect.js';
+
+// Each command's module (and the library under it) is imported when the
+// command runs: the program starts with the argument parsing only.
+const inspect = () => import('./inspect.js');
 
 function count(value: string): number {
   if (!/^\d+$/.test(value)) throw new CommanderArgError('must be a non-negative whole number');
@@ -34,54 +31,7 @@ function repeated(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-async function withReader(file: string, fn: (r: ParquetReader) => Promise<void>): Promise<void> {
-  const reader = await openParquetFile(file);
-  try {
-    await fn(reader);
-  } finally {
-    await reader.close();
-  }
-}
-
-interface CatOptions {
-  columns?: (string | string[])[];
-  offset?: number;
-  limit?: number;
-  json?: boolean;
-  where?: string;
-}
-
-async function cat(file: string, opts: CatOptions, table: boolean): Promise<void> {
-  // A bad expression fails before the file is opened.
-  const filter = opts.where === undefined ? undefined : parseWhere(opts.where);
-  if ((await tableFileKind(file)) === 'trevni') {
-    if (filter) throw new InvalidArgumentError('--where is for Parquet files; Trevni files are read whole');
-    // Trevni columns are named by one flat string each.
-    const columns = opts.columns?.map((c) => (typeof c === 'string' ? c : c.join('.')));
-    return withTrevni(file, (r) => trevniCat(r, { ...opts, columns }, table));
-  }
-  await withReader(file, (reader) => withOutput(async (out) => {
-    const read = { columns: opts.columns, offset: opts.offset, limit: opts.limit, filter };
-    if (opts.json) {
-      // Canonical JSON lines (CANONICAL.md): the default lossless values, printed exactly.
-      const plan = reader.plan(opts.columns);
-      for await (const row of reader.rows(read)) await out.line(canonicalRow(plan, row));
-    } else if (table) {
-      const rows: Record<string, unknown>[] = [];
-      for await (const row of reader.rows({ ...read, temporal: 'iso' })) rows.push(row);
-      const names = reader.plan(opts.columns).fields.map((f) => f.name);
-      await out.line(renderTable(names, rows));
-    } else {
-      let first = true;
-      for await (const row of reader.rows({ ...read, temporal: 'iso' })) {
-        if (!first) await out.line('');
-        first = false;
-        await out.line(renderRecord(row));
-      }
-    }
-  }));
-}
-
+endQuietlyWhenStdoutCloses();
 const program = new Command();
 program
   .name('parquetry')
@@ -92,25 +42,14 @@ program
   .command('schema')
   .description('print the schema (parquet message syntax)')
   .argument('<file>', 'Parquet or Trevni file path, or a Parquet http(s) URL')
-  .action(async (file: string) => {
-    if ((await tableFileKind(file)) === 'trevni') return withTrevni(file, async (r) => void process.stdout.write(trevniSchema(r) + '\n'));
-    await withReader(file, async (r) => {
-      process.stdout.write(formatSchema(r.schema) + '\n');
-    });
-  });
+  .action(async (file: string) => (await inspect()).schemaCommand(file));
 
 program
   .command('meta')
   .description('print file metadata: row groups, column chunks, sizes, codecs, encodings, statistics')
   .argument('<file>', 'Parquet or Trevni file path, or a Parquet http(s) URL')
   .option('--json', 'print as JSON')
-  .action(async (file: string, opts: { json?: boolean }) => {
-    if ((await tableFileKind(file)) === 'trevni') return withTrevni(file, async (r) => void process.stdout.write((await trevniMeta(r, Boolean(opts.json))) + '\n'));
-    await withReader(file, async (r) => {
-      const s = metadataSummary(r);
-      process.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatMetadata(s)) + '\n');
-    });
-  });
+  .action(async (file: string, opts: { json?: boolean }) => (await inspect()).metaCommand(file, opts));
 
 program
   .command('cat')
@@ -121,7 +60,8 @@ program
   .option('--limit <n>', 'print at most n rows', count)
   .option('--where <expr>', "only rows matching a SQL WHERE expression, e.g. \"id > 10 AND name IN ('a', 'b')\"")
   .option('--json', 'print canonical JSON Lines')
-  .action((file: string, opts: CatOptions) => cat(file, opts, false));
+  .option('--no-verify-checksums', NO_VERIFY_CHECKSUMS_HELP)
+  .action(async (file: string, opts: CatOptions) => (await inspect()).catCommand(file, opts, false));
 
 program
   .command('head')
@@ -131,8 +71,9 @@ program
   .option('--columns <paths>', 'comma-separated column paths to read', columnList)
   .option('--where <expr>', 'only rows matching a SQL WHERE expression')
   .option('--json', 'print canonical JSON Lines')
-  .action((file: string, opts: { rows: number; columns?: (string | string[])[]; json?: boolean; where?: string }) =>
-    cat(file, { columns: opts.columns, limit: opts.rows, json: opts.json, where: opts.where }, true));
+  .option('--no-verify-checksums', NO_VERIFY_CHECKSUMS_HELP)
+  .action(async (file: string, opts: { rows: number; columns?: (string | string[])[]; json?: boolean; where?: string; verifyChecksums: boolean }) =>
+    (await inspect()).catCommand(file, { columns: opts.columns, limit: opts.rows, json: opts.json, where: opts.where, verifyChecksums: opts.verifyChecksums }, true));
 
 interface ChunkOptions {
   column?: string[];
@@ -156,9 +97,12 @@ function chunkCommand(name: string, description: string, json: string, run: (fil
 }
 
 chunkCommand('pages', 'list every page: type, offset, sizes, encoding, values, rows, statistics',
-  'print one JSON object per page', pagesCommand);
+  'print one JSON object per page', async (file, opts) => (await import('./pages.js')).pagesCommand(file, opts));
 chunkCommand('column-index', 'show the page index: ColumnIndex and OffsetIndex, a row per page',
-  'print one JSON object per column chunk', (file, opts) => withReader(file, (r) => columnIndexCommand(r, opts)));
+  'print one JSON object per column chunk', async (file, opts) => {
+    const { columnIndexCommand } = await import('./column-index.js');
+    await withReader(file, (r) => columnIndexCommand(r, opts));
+  });
 
 program
   .command('bloom-filter')
@@ -170,6 +114,7 @@ program
   .option('--json', 'print one JSON object per row group')
   .action(async (file: string, opts: { column: string; value: string; rowGroup?: number; json?: boolean }) => {
     await checkParquetOnly('bloom-filter', file);
+    const { bloomCommand } = await import('./bloom.js');
     await withReader(file, (r) => bloomCommand(r, opts));
   });
 

@@ -1,19 +1,27 @@
 /**
+ * A closed stdout (`parquetry ... | head -1`) ends the program quietly, with
+ * status 0, whichever command is writing and however (an Output, one
+ * process.stdout.write, a Parquet file streamed out): the reader has all it
+ * wants. Installed once, before any command runs.
+ */
+export function endQuietlyWhenStdoutCloses(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+}
+
+/**
  * Buffered stdout with backpressure: lines are gathered into ~64 KiB writes,
  * and a full pipe is waited on, so `cat` of a huge file streams in constant
- * memory. A closed pipe (`| head`) ends the program quietly. Use it through
- * `withOutput`, which also writes what was gathered when the command fails.
+ * memory. Use it through `withOutput`, which also writes what was gathered
+ * when the command fails.
  */
 export class Output {
   private parts: string[] = [];
   private size = 0;
 
-  constructor(private readonly stream: NodeJS.WritableStream = process.stdout) {
-    stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(0);
-      throw e;
-    });
-  }
+  constructor(private readonly stream: NodeJS.WritableStream = process.stdout) {}
 
   async line(s: string): Promise<void> {
     this.parts.push(s, '\n');

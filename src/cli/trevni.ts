@@ -1,27 +1,23 @@
 /** The inspection commands for Trevni files (detected by their magic): schema, meta, cat, head. */
 import { fileSource } from '../node/file-source.js';
 import { TrevniReader } from '../trevni/index.js';
+import { closing, type ReadChecks } from './files.js';
 import { withOutput } from './output.js';
 import { renderRecord, renderTable, renderValue } from './render.js';
 
 /** Opens a Trevni file (closing it again if its header is bad). */
-export async function openTrevniFile(path: string): Promise<TrevniReader> {
+export async function openTrevniFile(path: string, checks: ReadChecks = {}): Promise<TrevniReader> {
   const source = await fileSource(path);
   try {
-    return await TrevniReader.open(source);
+    return await TrevniReader.open(source, checks);
   } catch (e) {
     await source.close?.();
     throw e;
   }
 }
 
-export async function withTrevni(path: string, fn: (r: TrevniReader) => Promise<void>): Promise<void> {
-  const reader = await openTrevniFile(path);
-  try {
-    await fn(reader);
-  } finally {
-    await reader.close();
-  }
+export async function withTrevni(path: string, fn: (r: TrevniReader) => Promise<void>, checks: ReadChecks = {}): Promise<void> {
+  return closing(await openTrevniFile(path, checks), fn);
 }
 
 /** One line per column: name, type and flags, indented under its parent. */

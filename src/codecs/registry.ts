@@ -2,7 +2,8 @@
  * Codecs by Parquet name. Each portable implementation is imported on first
  * use (brotli's wasm alone is a megabyte), so loading is async; once loaded,
  * getCodec is synchronous, which keeps page decoding synchronous. A runtime
- * adapter (src/node/codecs.ts) registers faster native implementations first.
+ * adapter (src/node/codecs.ts) registers faster native implementations first,
+ * or loaders for them (a native addon is loaded only when a file needs it).
  */
 import { InvalidArgumentError, ParquetryError, UnsupportedError } from '../errors.js';
 import { CODEC_NAMES, type Codec, type CodecName } from './codec.js';
@@ -69,6 +70,16 @@ export function getCodec(name: CodecName): Codec {
   const codec = loaded.get(name);
   if (!codec) throw new InvalidArgumentError(`codec ${name} is not loaded: await loadCodec('${name}') first`);
   return codec;
+}
+
+/**
+ * Replaces how `name` is loaded on first use, unless it is loaded already:
+ * `load` gets the default loader, to fall back on.
+ */
+export function registerCodecLoader(name: CodecName, load: (portable: () => Promise<Codec>) => Promise<Codec>): void {
+  checkName(name);
+  const portable = loaders[name];
+  loaders[name] = () => load(portable);
 }
 
 /** Installs `codec` for `name`, replacing any loaded or default implementation. */

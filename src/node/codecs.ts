@@ -3,20 +3,29 @@
  * native snappy, zlib's CRC-32, and zlib's raw deflate for Trevni. registerNodeCodecs installs the ones measured faster
  * than the portable defaults (bench/codecs.ts): zstd-napi decompresses
  * 1.3-3x and compresses 3-4x faster than the portable wasm libzstd.
+ *
+ * Nothing here is loaded before it is used: node:zlib on the first call that
+ * needs it, the native addons when a file first uses their codec. Loaded at
+ * import, they slowed the start of every process, also of those that never
+ * decompress (BENCHMARKS.md, "Startup").
  */
 import { createRequire } from 'node:module';
-import zlib from 'node:zlib';
-import { crc32Portable, registerCrc32 } from '../checksum/crc32.js';
+import type * as Zlib from 'node:zlib';
+import { crc32Portable, registerCrc32, type Crc32Function } from '../checksum/crc32.js';
 import { type Codec, type CodecName, compressionLevel, defineCodec } from '../codecs/codec.js';
-import { registerCodec } from '../codecs/registry.js';
-import { snappyLength } from '../codecs/snappy.js';
+import { registerCodec, registerCodecLoader } from '../codecs/registry.js';
 import { CorruptFileError } from '../errors.js';
 import { registerTrevniCodec, zlibTrevniDeflate } from '../trevni/codecs.js';
 
 type ZstdBinding = typeof import('zstd-napi/binding.js');
 
+export const nodeRequire = createRequire(import.meta.url);
+let zlibModule: typeof Zlib | undefined;
+/** node:zlib, loaded on first use. */
+const zlib = (): typeof Zlib => (zlibModule ??= nodeRequire('node:zlib') as typeof Zlib);
+
 /** A plain Uint8Array over a Buffer's bytes, so Buffer's view-returning `slice` does not reach callers. */
-function plain(b: Buffer): Uint8Array {
+export function plain(b: Buffer): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
@@ -24,11 +33,11 @@ function plain(b: Buffer): Uint8Array {
  * zlib's one-shot inflate capped at the declared size: a stream that goes on
  * past it stops there, and zlib's buffer-size error becomes a CorruptFileError.
  */
-function cappedInflate(name: CodecName, inflate: (input: Uint8Array, options: { maxOutputLength: number }) => Buffer) {
+function cappedInflate(name: CodecName, inflate: (z: typeof Zlib) => (input: Uint8Array, options: { maxOutputLength: number }) => Buffer) {
   return (input: Uint8Array, size: number): Uint8Array => {
     try {
       // zlib refuses a maxOutputLength of 0; the exact length is checked afterwards anyway.
-      return plain(inflate(input, { maxOutputLength: Math.max(1, size) }));
+      return plain(inflate(zlib())(input, { maxOutputLength: Math.max(1, size) }));
     } catch (e) {
       if ((e as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw new CorruptFileError(`${name} data decompresses to more than ${size} bytes`);
       throw e;
@@ -38,19 +47,19 @@ function cappedInflate(name: CodecName, inflate: (input: Uint8Array, options: { 
 
 export const nodeGzip: Codec = defineCodec(
   'GZIP',
-  cappedInflate('GZIP', zlib.gunzipSync),
-  (input, level) => plain(zlib.gzipSync(input, { level: compressionLevel('GZIP', level) })),
+  cappedInflate('GZIP', (z) => z.gunzipSync),
+  (input, level) => plain(zlib().gzipSync(input, { level: compressionLevel('GZIP', level) })),
 );
 
 export const nodeBrotli: Codec = defineCodec(
   'BROTLI',
-  cappedInflate('BROTLI', zlib.brotliDecompressSync),
+  cappedInflate('BROTLI', (z) => z.brotliDecompressSync),
   (input, level) =>
     plain(
-      zlib.brotliCompressSync(input, {
+      zlib().brotliCompressSync(input, {
         params: {
-          [zlib.constants.BROTLI_PARAM_QUALITY]: compressionLevel('BROTLI', level),
-          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: input.length,
+          [zlib().constants.BROTLI_PARAM_QUALITY]: compressionLevel('BROTLI', level),
+          [zlib().constants.BROTLI_PARAM_SIZE_HINT]: input.length,
         },
       }),
     ),
@@ -63,7 +72,7 @@ export const nodeBrotli: Codec = defineCodec(
  */
 function loadZstdBinding(): ZstdBinding | undefined {
   try {
-    return createRequire(import.meta.url)('zstd-napi/binding.js') as ZstdBinding;
+    return nodeRequire('zstd-napi/binding.js') as ZstdBinding;
   } catch {
     return undefined;
   }
@@ -99,46 +108,20 @@ export function createNodeZstd(): Codec | undefined {
   );
 }
 
-type SnappyBinding = typeof import('snappy');
-
-/**
- * The `snappy` package's native codec (Rust, prebuilt per platform, no
- * install script): measured 5.4 GB/s decompressing 1 MiB blocks here against
- * 1.1 GB/s for the portable wasm build. Undefined when no binary is there
- * for this platform; the portable codec then stays.
- */
-export function createNodeSnappy(): Codec | undefined {
-  let lib: SnappyBinding;
-  try {
-    lib = createRequire(import.meta.url)('snappy') as SnappyBinding;
-  } catch {
-    return undefined;
-  }
-  return defineCodec(
-    'SNAPPY',
-    (input, size) => {
-      // The library allocates what the preamble declares: check it against the page first.
-      const declared = snappyLength(input);
-      if (declared !== size) throw new CorruptFileError(`SNAPPY data declares ${declared} bytes, expected ${size}`);
-      return plain(lib.uncompressSync(input, { asBuffer: true }) as Buffer);
-    },
-    // Copied into a V8-owned buffer: the library's own output is native memory
-    // sized for the worst case (input + 1/6) that Node frees only from a
-    // finalizer run on a later event-loop turn, so a write loop that never
-    // yields to the event loop (a synchronous sink) held 1.8 GB of it for
-    // 1 GiB written. V8-owned memory is freed by the collector itself.
-    (input) => plain(lib.compressSync(input, { copyOutputData: true })),
-  );
-}
-
 /** Below this size a call into zlib.crc32 costs more than the JS loop (bench/codecs.ts). */
 const NATIVE_CRC_MIN = 128;
 
 /** zlib.crc32 for larger inputs, where it is about four times faster; it exists from Node 20.15. */
-export function createNodeCrc32(): ((data: Uint8Array, initial?: number) => number) | undefined {
-  const native = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+export function createNodeCrc32(): Crc32Function | undefined {
+  const native = (zlib() as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
   if (typeof native !== 'function') return undefined;
   return (data, initial = 0) => (data.length < NATIVE_CRC_MIN ? crc32Portable(data, initial) : native(data, initial));
+}
+
+/** The CRC-32 createNodeCrc32 gives (else the portable one), chosen on the first call, so node:zlib loads only when a checksum is computed. */
+function lazyNodeCrc32(): Crc32Function {
+  let chosen: Crc32Function | undefined;
+  return (data, initial) => (chosen ??= createNodeCrc32() ?? crc32Portable)(data, initial);
 }
 
 let registered = false;
@@ -149,12 +132,13 @@ export function registerNodeCodecs(): void {
   registered = true;
   registerCodec('GZIP', nodeGzip);
   registerCodec('BROTLI', nodeBrotli);
-  const zstd = createNodeZstd();
-  if (zstd) registerCodec('ZSTD', zstd);
-  const snappy = createNodeSnappy();
-  if (snappy) registerCodec('SNAPPY', snappy);
-  const crc = createNodeCrc32();
-  if (crc) registerCrc32(crc);
+  // The addons load with the codec's first use; without their native build the portable codec stays.
+  registerCodecLoader('ZSTD', async (portable) => createNodeZstd() ?? portable());
+  registerCodecLoader('SNAPPY', async (portable) => (await import('./snappy.js')).createNodeSnappy() ?? portable());
+  registerCrc32(lazyNodeCrc32());
   // Trevni's deflate (a raw RFC 1951 stream) on zlib: 2.6-2.8x faster to decompress than fflate.
-  registerTrevniCodec('deflate', zlibTrevniDeflate(zlib));
+  registerTrevniCodec('deflate', zlibTrevniDeflate({
+    inflateRawSync: (input, options) => zlib().inflateRawSync(input, options),
+    deflateRawSync: (input, options) => zlib().deflateRawSync(input, options),
+  }));
 }

@@ -1,7 +1,6 @@
 import { lstat, open, readlink, realpath, rename, rm, type FileHandle } from 'node:fs/promises';
 import { constants, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { IOError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
@@ -84,6 +83,8 @@ function createReason(e: unknown, dir: string): string {
  * bits (`mode`), as a rewrite in place would.
  */
 async function renamingSink(path: string, named: string, target: string, mode?: number): Promise<Sink> {
+  // node:crypto is loaded here, not at import: a program that only reads never needs it.
+  const { randomBytes } = await import('node:crypto');
   const temp = join(dirname(target), `.${basename(target)}.parquetry-tmp-${randomBytes(6).toString('hex')}`);
   let fh: FileHandle;
   try {

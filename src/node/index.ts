@@ -6,7 +6,7 @@ import { registerNodeCodecs } from './codecs.js';
 import { ParquetReader, type OpenOptions, type ParquetInput } from '../parquet/reader.js';
 import { fileSource } from './file-source.js';
 import { fileSink, writableSink } from './file-sink.js';
-import { Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { webStreamSink, type Sink } from '../io/sink.js';
 import { ParquetWriter, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
 import { writeRecords, type WriteRecordsOptions } from '../parquet/write/write-records.js';
@@ -45,6 +45,8 @@ export type Destination = string | Writable | WritableStream<Uint8Array> | Sink;
 
 async function toSink(dest: Destination): Promise<Sink> {
   if (typeof dest === 'string') return fileSink(dest);
+  // node:stream is loaded here, not at import: most programs that read never need it.
+  const { Writable } = await import('node:stream');
   if (dest instanceof Writable) return writableSink(dest);
   if (typeof (dest as WritableStream).getWriter === 'function') return webStreamSink(dest as WritableStream<Uint8Array>);
   return dest as Sink;

@@ -11,9 +11,7 @@
  * zlib comes in as an argument (`zlibTrevniDeflate(zlib)`), as the file spill
  * gets its file primitives.
  */
-import { deflateSync, inflateSync } from 'fflate';
 import { crc32 } from '../checksum/crc32.js';
-import { bzip2Compress, bzip2Decompress } from '../codecs/bzip2.js';
 import { loadCodec } from '../codecs/registry.js';
 import { MAX_BLOCK_SIZE } from '../codecs/codec.js';
 import { CorruptFileError, LimitError, ParquetryError, UnsupportedError } from '../errors.js';
@@ -53,20 +51,29 @@ function wrap(name: string, decode: (input: Uint8Array, size: number) => Uint8Ar
 
 const nullCodec: TrevniCodec = wrap('null', (input) => input, (input) => input);
 
-const portableDeflate: TrevniCodec = wrap(
-  'deflate',
-  (input, size) => {
-    // One spare byte: fflate stops at the end of the buffer it is given, so
-    // filling the spare byte shows the data is longer than declared.
-    return inflateSync(input, { out: new Uint8Array(size + 1) });
-  },
-  // Java's Deflater(DEFAULT_COMPRESSION, nowrap): zlib level 6, no header.
-  (input) => deflateSync(input, { level: 6 }),
-);
-
-const bzip2: TrevniCodec = wrap('bzip2', (input, size) => bzip2Decompress(input, size), (input) => bzip2Compress(input, 9));
-
+// The portable codecs are imported when a file first uses them: importing them with this module cost every start (fflate alone is 90 KB).
+let portableDeflate: TrevniCodec | undefined;
+let bzip2: TrevniCodec | undefined;
 let snappy: TrevniCodec | undefined;
+
+async function loadPortableDeflate(): Promise<TrevniCodec> {
+  const { deflateSync, inflateSync } = await import('fflate');
+  return wrap(
+    'deflate',
+    (input, size) => {
+      // One spare byte: fflate stops at the end of the buffer it is given, so
+      // filling the spare byte shows the data is longer than declared.
+      return inflateSync(input, { out: new Uint8Array(size + 1) });
+    },
+    // Java's Deflater(DEFAULT_COMPRESSION, nowrap): zlib level 6, no header.
+    (input) => deflateSync(input, { level: 6 }),
+  );
+}
+
+async function loadBzip2(): Promise<TrevniCodec> {
+  const { bzip2Compress, bzip2Decompress } = await import('../codecs/bzip2.js');
+  return wrap('bzip2', (input, size) => bzip2Decompress(input, size), (input) => bzip2Compress(input, 9));
+}
 
 /** A codec's two operations, before the size checks every Trevni codec gets. */
 export interface TrevniRawCodec {
@@ -122,14 +129,14 @@ export function isTrevniChecksum(name: string): name is TrevniChecksumName {
   return (TREVNI_CHECKSUMS as readonly string[]).includes(name);
 }
 
-/** Loads (snappy's wasm on first use) and returns the codec for `name`. */
+/** Loads (a portable codec's module on first use) and returns the codec for `name`. */
 export async function trevniCodec(name: string): Promise<TrevniCodec> {
   const native = registered.get(name);
   if (native) return native;
   switch (name) {
     case 'null': return nullCodec;
-    case 'deflate': return portableDeflate;
-    case 'bzip2': return bzip2;
+    case 'deflate': return (portableDeflate ??= await loadPortableDeflate());
+    case 'bzip2': return (bzip2 ??= await loadBzip2());
     case 'snappy': {
       if (!snappy) {
         const raw = await loadCodec('SNAPPY');

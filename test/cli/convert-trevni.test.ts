@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { openParquet } from '../../src/node/index.js';
-import { registerConvert } from '../../src/cli/convert.js';
+import { registerConvert } from '../../src/cli/convert-command.js';
 import { avroName } from '../../src/cli/convert-write-trevni.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
 import { AvroTrevniWriter, AVRO_SCHEMA_KEY, avroJson, branchName, parseAvroSchema, readAvro, type AvroSchema } from '../../src/trevni/avro.js';

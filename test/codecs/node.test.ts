@@ -79,7 +79,7 @@ Module._load = function (request, ...rest) {
 });
 
 test('native snappy: round trip, cross-checked with the portable codec, and typed errors on bad input', async () => {
-  const { createNodeSnappy } = await import('../../src/node/codecs.js');
+  const { createNodeSnappy } = await import('../../src/node/snappy.js');
   const { createSnappy } = await import('../../src/codecs/snappy.js');
   const native = createNodeSnappy();
   assert.ok(native, 'the snappy package has a binary for this platform');

@@ -5,7 +5,6 @@
  * The wasm module is compiled once by `loadBloomHasher()`; `xxhash64` is
  * synchronous afterwards.
  */
-import xxhashWasm from 'xxhash-wasm';
 import { isWasmRefusal, wasmRefused } from '../../codecs/wasm-loading.js';
 
 type H64Raw = (input: Uint8Array, seed?: bigint) => bigint;
@@ -16,7 +15,8 @@ let loading: Promise<void> | undefined;
 /** Compiles the xxHash wasm module (once; later calls return at once). */
 export function loadBloomHasher(): Promise<void> {
   if (h64Raw !== undefined) return Promise.resolve();
-  loading ??= xxhashWasm().then(
+  // The package is imported here, not at load: most reads never hash.
+  loading ??= import('xxhash-wasm').then((m) => m.default()).then(
     (api) => {
       h64Raw = api.h64Raw;
     },

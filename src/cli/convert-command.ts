@@ -1,0 +1,63 @@
+/**
+ * `parquetry convert`'s options and help. The conversion itself (convert.ts,
+ * its readers and writers, csv-parse) is imported only when it runs.
+ */
+import type { Command } from 'commander';
+import type { ConvertOptions } from './convert.js';
+import {
+  bloomFilterOption, checksumOption, collect, delimiterOption, formatOption, integer, pageVersionOption, parseByteSize, positiveInt,
+} from './convert-options.js';
+import { NO_VERIFY_CHECKSUMS_HELP } from './files.js';
+
+export const CONVERT_HELP = `
+Formats come from the extensions (.csv, .tsv, .jsonl/.ndjson, .json, .parquet,
+.trv) or --from / --to; a Trevni input is also known by its magic; - is stdin
+or stdout. CSV, JSON Lines and JSON arrays go to Parquet or Trevni; Parquet and
+Trevni go to CSV, TSV, JSON Lines, JSON, Parquet or Trevni.
+
+Codecs: Parquet UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD, LZ4_RAW;
+Trevni null, deflate, snappy (default), bzip2. Parquet pages carry a CRC-32
+(--no-checksums leaves it out); --checksum (Trevni): null (default) or crc32.
+
+Types (--type COL=TYPE, and the values of a --schema JSON file):
+  boolean int8 int16 int32 int64 uint8 uint16 uint32 uint64 float double float16
+  string binary json bson uuid enum date time(MILLIS|MICROS|NANOS,utc|local)
+  timestamp(MILLIS|MICROS|NANOS,utc|local) int96 decimal(p,s) fixed(n) interval
+  list(T) map(K,V); a trailing ! makes a column required.
+  Schema file: {"id":"int64!","price":"decimal(9,2)","tags":["string"],"addr":{"city":"string"}}
+
+Sizes take B, K/KiB, M/MiB, G/GiB (powers of 1024) or KB, MB, GB (powers of 1000).
+`;
+
+/** Adds `convert` to the program. */
+export function registerConvert(program: Command): void {
+  program
+    .command('convert')
+    .description('convert CSV / JSON Lines / JSON to Parquet or Trevni, and Parquet or Trevni to CSV / JSON Lines / JSON / Parquet / Trevni, streaming')
+    .argument('<in>', 'input file (- for stdin)')
+    .argument('<out>', 'output file (- for stdout)')
+    .option('--from <format>', 'input format: csv, tsv, jsonl, json, parquet, trevni (default: Trevni by its magic, else from the extension)', formatOption)
+    .option('--to <format>', 'output format: parquet, trevni, csv, tsv, jsonl, json (default: from the extension)', formatOption)
+    .option('--schema <file>', 'JSON file declaring the columns and their types, instead of inferring them')
+    .option('--type <col=type>', 'the type of one column (repeatable; dotted paths reach into structs)', collect)
+    .option('--sample <n>', 'rows read to infer the schema', positiveInt, 1000)
+    .option('--codec <name>', 'Parquet: UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD or LZ4_RAW; Trevni: null, deflate, snappy (default) or bzip2')
+    .option('--checksum <name>', 'Trevni output: null (default) or crc32, for every block', checksumOption)
+    .option('--compression-level <n>', 'Parquet codec level: GZIP 0-9, BROTLI 0-11, ZSTD -131072 to 22', integer)
+    .option('--row-group-size <bytes>', 'row group budget in memory, e.g. 64MB, 128MiB (default 128MiB)', parseByteSize)
+    .option('--row-group-rows <n>', 'most rows in a row group', positiveInt)
+    .option('--page-size <bytes>', 'data page size before compression (default 1MiB)', parseByteSize)
+    .option('--page-version <1|2>', 'data page version (default 1)', pageVersionOption)
+    .option('--bloom-filter <col[:ndv[:fpp]]>', 'Parquet: a bloom filter on a column (repeatable; ndv default: the distinct values of each row group; fpp default 0.01)', bloomFilterOption)
+    .option('--no-page-index', 'Parquet: no ColumnIndex/OffsetIndex (written by default)')
+    .option('--no-checksums', 'Parquet output: no CRC-32 in the page headers (written by default)')
+    .option('--no-verify-checksums', `Parquet and Trevni input: ${NO_VERIFY_CHECKSUMS_HELP}`)
+    .option('--delimiter <char>', 'CSV field delimiter (default , and a tab for .tsv; \\t for a tab)', delimiterOption)
+    .option('--no-header', 'CSV without a header row (columns c1..cN, or the --schema names); on output, no header row')
+    .option('--skip-bad-rows', 'skip input rows that cannot be read or do not fit the schema, and count them')
+    .option('--progress', 'show the progress line even when stderr is not a terminal')
+    .option('--no-progress', 'never show the progress line')
+    .option('-q, --quiet', 'no progress line and no final report')
+    .addHelpText('after', CONVERT_HELP)
+    .action(async (inPath: string, outPath: string, opts: ConvertOptions, cmd: Command) => (await import('./convert.js')).convert(inPath, outPath, opts, cmd));
+}

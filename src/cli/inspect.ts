@@ -1,0 +1,72 @@
+/**
+ * The commands that show a file: schema, meta, cat and head, for Parquet
+ * and Trevni files (told apart by their magic). main.ts imports this module
+ * only when one of them runs.
+ */
+import { InvalidArgumentError } from '../errors.js';
+import { canonicalRow } from '../text/canonical.js';
+import { formatSchema } from '../text/schema-text.js';
+import { tableFileKind, withReader } from './files.js';
+import { formatMetadata, metadataSummary } from './meta.js';
+import { withOutput } from './output.js';
+import { renderRecord, renderTable } from './render.js';
+import { trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
+import { parseWhere } from './where.js';
+
+export async function schemaCommand(file: string): Promise<void> {
+  if ((await tableFileKind(file)) === 'trevni') return withTrevni(file, async (r) => void process.stdout.write(trevniSchema(r) + '\n'));
+  await withReader(file, async (r) => {
+    process.stdout.write(formatSchema(r.schema) + '\n');
+  });
+}
+
+export async function metaCommand(file: string, opts: { json?: boolean }): Promise<void> {
+  if ((await tableFileKind(file)) === 'trevni') return withTrevni(file, async (r) => void process.stdout.write((await trevniMeta(r, Boolean(opts.json))) + '\n'));
+  await withReader(file, async (r) => {
+    const s = metadataSummary(r);
+    process.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatMetadata(s)) + '\n');
+  });
+}
+
+export interface CatOptions {
+  columns?: (string | string[])[];
+  offset?: number;
+  limit?: number;
+  json?: boolean;
+  where?: string;
+  /** false with --no-verify-checksums. */
+  verifyChecksums: boolean;
+}
+
+/** `cat` (records), and `head` (`table`: a table). */
+export async function catCommand(file: string, opts: CatOptions, table: boolean): Promise<void> {
+  // A bad expression fails before the file is opened.
+  const filter = opts.where === undefined ? undefined : parseWhere(opts.where);
+  const checks = { verifyChecksums: opts.verifyChecksums };
+  if ((await tableFileKind(file)) === 'trevni') {
+    if (filter) throw new InvalidArgumentError('--where is for Parquet files; Trevni files are read whole');
+    // Trevni columns are named by one flat string each.
+    const columns = opts.columns?.map((c) => (typeof c === 'string' ? c : c.join('.')));
+    return withTrevni(file, (r) => trevniCat(r, { ...opts, columns }, table), checks);
+  }
+  await withReader(file, (reader) => withOutput(async (out) => {
+    const read = { columns: opts.columns, offset: opts.offset, limit: opts.limit, filter };
+    if (opts.json) {
+      // Canonical JSON lines (CANONICAL.md): the default lossless values, printed exactly.
+      const plan = reader.plan(opts.columns);
+      for await (const row of reader.rows(read)) await out.line(canonicalRow(plan, row));
+    } else if (table) {
+      const rows: Record<string, unknown>[] = [];
+      for await (const row of reader.rows({ ...read, temporal: 'iso' })) rows.push(row);
+      const names = reader.plan(opts.columns).fields.map((f) => f.name);
+      await out.line(renderTable(names, rows));
+    } else {
+      let first = true;
+      for await (const row of reader.rows({ ...read, temporal: 'iso' })) {
+        if (!first) await out.line('');
+        first = false;
+        await out.line(renderRecord(row));
+      }
+    }
+  }), checks);
+}

