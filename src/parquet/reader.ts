@@ -132,8 +132,9 @@ export class ParquetReader {
   static async fromSource(source: Source, options: OpenOptions = {}): Promise<ParquetReader> {
     const { verifyChecksums = true, maxPageBytes = DEFAULT_MAX_PAGE_BYTES } = options;
     if (!Number.isSafeInteger(maxPageBytes) || maxPageBytes < 1) throw new InvalidArgumentError(`maxPageBytes must be a positive integer, got ${maxPageBytes}`);
-    const { metadata, tail, tailOffset } = await readFooter(source);
-    const schema = withContext({ file: source.name }, () => buildSchema(metadata.schema as SchemaElementLike[]));
+    const { metadata, offset, tail, tailOffset } = await readFooter(source);
+    // Schema faults are in the footer: point at it (the schema's own elements carry no offsets once decoded).
+    const schema = withContext({ file: source.name, offset }, () => buildSchema(metadata.schema as SchemaElementLike[]));
     validateRowGroups(metadata, schema, source);
     return new ParquetReader(withCachedTail(source, tail, tailOffset), metadata, schema, { verifyChecksums, maxPageBytes });
   }

@@ -312,7 +312,10 @@ function fromFile<T>(reader: TrevniReader, f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof InvalidArgumentError) throw new CorruptFileError(`${AVRO_SCHEMA_KEY} metadata: ${e.detail}`, { file: reader.source.name }, { cause: e });
+    if (e instanceof InvalidArgumentError) {
+      const at = reader.metadata.find((m) => m.key === AVRO_SCHEMA_KEY)?.offset;
+      throw new CorruptFileError(`${AVRO_SCHEMA_KEY} metadata: ${e.detail}`, { ...e.context, file: reader.source.name, offset: at }, { cause: e });
+    }
     throw e;
   }
 }

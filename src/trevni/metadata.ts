@@ -68,8 +68,9 @@ export function readMetadata(r: ValueReader, what: string): MetaEntry[] {
   const out: MetaEntry[] = [];
   for (let i = 0; i < count; i++) {
     const key = r.string();
+    const offset = r.cur.fileOffset;
     const value = r.bytes();
-    out.push({ key, value });
+    out.push({ key, value, offset });
   }
   return out;
 }

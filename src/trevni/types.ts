@@ -16,6 +16,8 @@ export type TrevniValue = null | boolean | number | bigint | string | Uint8Array
 export interface MetaEntry {
   key: string;
   value: Uint8Array;
+  /** File offset of the value (its length prefix), for entries read from a file: errors about the value point there. */
+  offset?: number;
 }
 
 /** The reserved metadata keys. */

@@ -196,7 +196,16 @@ test("a file's own avro.schema that is malformed, too deep or at odds with the c
     await w.close();
     return TrevniReader.open(sink.bytes());
   };
-  await assert.rejects(drain(await written('not json')), isCorruptKey);
+  // The error points at the avro.schema value in the header: its one-byte length, then the text.
+  const sink = new BufferSink();
+  const w = await AvroTrevniWriter.open(sink, schema, { schemaText: 'not json' });
+  await w.write({ n: 1, e: 'B' });
+  await w.close();
+  const bytes = sink.bytes();
+  await assert.rejects(drain(await TrevniReader.open(bytes)), (e) => {
+    const at = (e as CorruptFileError).context.offset;
+    return isCorruptKey(e) && at !== undefined && new TextDecoder().decode(bytes.subarray(at + 1, at + 9)) === 'not json';
+  });
   await assert.rejects(drain(await written('{"type":"nope"}')), isCorruptKey);
   // Columns the stored schema does not make: a missing column, a column of another type.
   await assert.rejects(drain(await written('{"type":"record","name":"R","fields":[{"name":"m","type":"int"}]}')), isCorruptKey);
