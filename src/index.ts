@@ -18,6 +18,7 @@
  */
 export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch, type ColumnPath } from './parquet/reader.js';
 export type { Filter, ComparisonOp } from './parquet/filter/expression.js';
+export { parseWhere, WhereSyntaxError } from './parquet/filter/where.js';
 export type { PageIndexEntry } from './parquet/filter/indexes.js';
 export type { ColumnChunkData } from './parquet/column-chunk.js';
 export type { ValueOptions } from './schema/convert.js';

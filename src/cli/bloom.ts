@@ -7,7 +7,7 @@ import type { ParquetReader } from '../parquet/reader.js';
 import { withOutput } from './output.js';
 import { selectChunks } from './pages.js';
 import { renderTable } from './render.js';
-import { parseLiteral } from './where.js';
+import { parseLiteral } from '../parquet/filter/where.js';
 
 export interface BloomAnswer {
   rowGroup: number;

@@ -11,7 +11,7 @@ import { formatMetadata, metadataSummary } from './meta.js';
 import { withOutput } from './output.js';
 import { renderRecord, renderTable } from './render.js';
 import { trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
-import { parseWhere } from './where.js';
+import { parseWhere } from '../parquet/filter/where.js';
 
 export async function schemaCommand(file: string): Promise<void> {
   if ((await tableFileKind(file)) === 'trevni') return withTrevni(file, async (r) => void process.stdout.write(trevniSchema(r) + '\n'));
