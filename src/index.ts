@@ -28,7 +28,7 @@ export type {
   FileMetaData, RowGroup, ColumnChunk, ColumnMetaData, Statistics, ColumnIndex, OffsetIndex, PageLocation, BoundaryOrder, BloomFilterHeader,
 } from './parquet/metadata/index.js';
 export type { Values, ByteArrays, PhysicalType } from './encodings/types.js';
-export { bufferSource, httpSource, type Source, type SourceLike, type HttpSourceOptions } from './io/source.js';
+export { blobSource, bufferSource, httpSource, type Source, type SourceLike, type HttpSourceOptions } from './io/source.js';
 export { BufferSink, webStreamSink, type Sink } from './io/sink.js';
 export { ParquetWriter, type WriterOptions, type ColumnWriteOptions, type WriterSchema } from './parquet/write/writer.js';
 export type { ParquetryWarning, WarningCode, WarningHandler } from './warnings.js';
