@@ -20,6 +20,8 @@ export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, t
 export type { Filter, ComparisonOp } from './parquet/filter/expression.js';
 export { parseWhere, WhereSyntaxError } from './parquet/filter/where.js';
 export type { PageIndexEntry } from './parquet/filter/indexes.js';
+export { selectChunks, chunkPages, type ChunkRef, type ChunkPages, type PageInfo } from './parquet/page-headers.js';
+export { decodeStatistics, type DecodedStatistics } from './parquet/statistics.js';
 export type { ColumnChunkData } from './parquet/column-chunk.js';
 export type { ValueOptions } from './schema/convert.js';
 export type { Schema, SchemaNode, LeafNode, GroupNode } from './schema/tree.js';
@@ -39,7 +41,8 @@ export { inferSchemaFromRecords, inferSchemaFromCsv } from './schema/infer.js';
 export { registerCodec, type Codec, type CodecName } from './codecs/registry.js';
 export { canonicalRow } from './text/canonical.js';
 export { schemaFromArrow } from './arrow/to-schema.js';
-export { formatSchema } from './text/schema-text.js';
+export { formatSchema, schemaAnnotation } from './text/schema-text.js';
+export { formatBytes } from './text/byte-size.js';
 export { TrevniReader, TrevniWriter, AvroTrevniWriter, readAvro, memorySpill, pathSpill } from './trevni/index.js';
 export {
   ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, IOError, LimitError,
