@@ -212,6 +212,23 @@ test('a nested file: the schema tree, the layout, structs and lists in the table
   await page.close();
 });
 
+test('a picked file is read in the page through Blob slices, with nothing requested from the server', { timeout: 60_000 }, async () => {
+  const url = new URL(await view(FLAT));
+  const page = await browser.newPage();
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+  await page.goto(url.origin + '/');
+  const input = await page.$('#pick');
+  await (input as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(NESTED);
+  await page.waitForFunction(() => document.querySelector('#layout > div')?.getAttribute('data-pages') === 'done', { timeout: 30_000 });
+  assert.equal(await summary(page, 'file'), 'nullable.impala.parquet');
+  assert.equal(await summary(page, 'rows'), '7');
+  assert.deepEqual(await scrollTo(page, 0), await libraryRows(NESTED, 0, 7));
+  assert.deepEqual(requests.filter((p) => p.startsWith('/file/')), [], 'the served file was not read');
+  assert.ok(requests.includes('/'), 'the page itself came from the server');
+  await page.close();
+});
+
 test('a Trevni file: columns and blocks as meta gives them, the table scrolled against the reader', { timeout: 120_000 }, async () => {
   const meta = JSON.parse(cli('meta', TREVNI, '--json'));
   const page = await open(TREVNI);
