@@ -132,11 +132,14 @@ async function fillPages(file: Opened, root: HTMLElement): Promise<void> {
 
 const ROW_HEIGHT = 24;
 const BLOCK = 100;
+const CACHED = 50;
 
 /**
  * The data table: a spacer as tall as all rows, and only the rows in view
  * drawn, read a block of BLOCK rows at a time (by offset and limit, so a
- * row group is decoded only when its rows come into view).
+ * row group is decoded only when its rows come into view). The last
+ * CACHED blocks are kept, so scrolling back and forth reads nothing again
+ * while memory stays bounded however far one scrolls.
  */
 class DataTable {
   private blocks = new Map<number, Promise<Record<string, unknown>[]>>();
@@ -166,7 +169,11 @@ class DataTable {
 
   private block(b: number): Promise<Record<string, unknown>[]> {
     let p = this.blocks.get(b);
-    if (!p) this.blocks.set(b, (p = this.file.read(b * BLOCK, BLOCK, this.filter)));
+    if (p) return p;
+    p = this.file.read(b * BLOCK, BLOCK, this.filter);
+    this.blocks.set(b, p);
+    // A Map iterates in insertion order: the first key is the oldest block.
+    if (this.blocks.size > CACHED) this.blocks.delete(this.blocks.keys().next().value!);
     return p;
   }
 

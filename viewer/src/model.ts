@@ -92,6 +92,36 @@ function parquetTree(node: SchemaNode): TreeNode {
   return { name: node.name, detail, children: node.isLeaf ? [] : node.children.map(parquetTree) };
 }
 
+/**
+ * Reads by offset and limit through one open row iterator: a read that
+ * starts where the last one ended (scrolling down) continues it, so a row
+ * group is decoded once, not once per block of rows; any other read opens a
+ * new one. Reads run one at a time.
+ */
+function sequentialReads(open: (offset: number, filter?: Filter) => AsyncIterator<Record<string, unknown>>): Opened['read'] {
+  let cursor: { at: number; filter?: Filter; rows: AsyncIterator<Record<string, unknown>> } | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  const read = async (offset: number, limit: number, filter?: Filter) => {
+    if (!cursor || cursor.at !== offset || cursor.filter !== filter) {
+      await cursor?.rows.return?.();
+      cursor = { at: offset, filter, rows: open(offset, filter) };
+    }
+    const out: Record<string, unknown>[] = [];
+    while (out.length < limit) {
+      const r = await cursor.rows.next();
+      if (r.done) break;
+      out.push(r.value);
+    }
+    cursor.at += out.length;
+    return out;
+  };
+  return (offset, limit, filter) => {
+    const p = queue.then(() => read(offset, limit, filter));
+    queue = p.catch(() => undefined);
+    return p;
+  };
+}
+
 async function openParquetFile(source: Source): Promise<Opened> {
   const reader = await ParquetReader.fromSource(source);
   const m = reader.metadata;
@@ -137,7 +167,7 @@ async function openParquetFile(source: Source): Promise<Opened> {
       for await (const batch of reader.rowBatches({ filter, columns: smallest ? [smallest.path] : [], batchSize: 8192 })) n += batch.length;
       return n;
     },
-    read: (offset, limit, filter) => reader.readRows({ offset, limit, filter, temporal: 'iso' }),
+    read: sequentialReads((offset, filter) => reader.rows({ offset, filter, temporal: 'iso' })),
   };
 }
 
@@ -170,10 +200,6 @@ async function openTrevni(source: Source): Promise<Opened> {
     columns: r.roots.map((i) => r.columns[i]!.name),
     loadPages: async () => {},
     count: async () => r.rowCount,
-    async read(offset, limit) {
-      const rows: Record<string, unknown>[] = [];
-      for await (const row of r.rows({ from: offset, limit })) rows.push(row);
-      return rows;
-    },
+    read: sequentialReads((offset) => r.rows({ from: offset })),
   };
 }
