@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { TrevniReader, openParquet, parseWhere } from '../../src/node/index.js';
+import { TrevniReader, defineSchema, field, openParquet, openWriter, parseWhere } from '../../src/node/index.js';
 import { fileSource } from '../../src/node/file-source.js';
 import { cell } from '../../viewer/src/format.js';
 
@@ -209,6 +209,32 @@ test('a nested file: the schema tree, the layout, structs and lists in the table
   const shown = await scrollTo(page, 0);
   assert.deepEqual(shown, await libraryRows(NESTED, 0, shown.length));
   assert.equal(shown.length, 7);
+  await page.close();
+});
+
+test('more rows than a browser can make pixels for: the scroll bar maps onto them, down to the last row', { timeout: 120_000 }, async () => {
+  // 1,500,000 rows of 24 px would be 36 million px, past what Chromium lets an element be.
+  const file = join(out, 'tall.parquet');
+  const n = 1_500_000;
+  const w = await openWriter(file, defineSchema({ id: field.int64().required(), half: field.double().required() }), { rowGroupRows: 500_000 });
+  const id = new BigInt64Array(n);
+  const half = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    id[i] = BigInt(i);
+    half[i] = i / 2;
+  }
+  await w.writeColumns({ id, half });
+  await w.close();
+  const page = await open(file);
+  for (const fraction of [0.5, 1]) {
+    await page.$eval('#rows', (e, f) => void (e.scrollTop = (e.scrollHeight - e.clientHeight) * f), fraction);
+    await page.waitForFunction(() => Number(document.querySelector('#rows')?.getAttribute('data-first')) > 1000, { timeout: 30_000 });
+    const first = Number(await page.$eval('#rows', (e) => e.getAttribute('data-first')));
+    const shown = await page.$$eval('#rows-body tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? '')));
+    assert.ok(Math.abs(first - fraction * n) < 100, `${fraction} of the way down shows row ${first}`);
+    assert.deepEqual(shown, await libraryRows(file, first, shown.length));
+    if (fraction === 1) assert.equal(shown.at(-1)![0], String(n - 1), 'the last row is reached');
+  }
   await page.close();
 });
 

@@ -133,6 +133,12 @@ async function fillPages(file: Opened, root: HTMLElement): Promise<void> {
 const ROW_HEIGHT = 24;
 const BLOCK = 100;
 const CACHED = 50;
+/**
+ * Browsers cap an element's height (headless Chromium at about 8 million
+ * px): the spacer stops below that, and past it draw() maps the scroll bar
+ * onto the rows in proportion.
+ */
+const MAX_SPACER = 4_000_000;
 
 /**
  * The data table: a spacer as tall as all rows, and only the rows in view
@@ -162,7 +168,7 @@ class DataTable {
     this.blocks.clear();
     this.drawn = -1;
     // One more row for the header, so the last row scrolls fully into view.
-    this.spacer.style.height = `${(total + 1) * ROW_HEIGHT}px`;
+    this.spacer.style.height = `${Math.min((total + 1) * ROW_HEIGHT, MAX_SPACER)}px`;
     this.scroller.scrollTop = 0;
     await this.draw();
   }
@@ -178,8 +184,14 @@ class DataTable {
   }
 
   async draw(): Promise<void> {
-    const first = Math.floor(this.scroller.scrollTop / ROW_HEIGHT);
+    const top = this.scroller.scrollTop;
     const count = Math.ceil(this.scroller.clientHeight / ROW_HEIGHT) + 1;
+    const height = this.spacer.offsetHeight;
+    // Past MAX_SPACER the scroll bar maps onto the rows in proportion, the last row at the bottom.
+    const scaled = (this.total + 1) * ROW_HEIGHT > height;
+    const first = scaled
+      ? Math.round((top / Math.max(1, height - this.scroller.clientHeight)) * Math.max(0, this.total - count + 2))
+      : Math.floor(top / ROW_HEIGHT);
     const last = Math.min(this.total, first + count);
     const key = first * 1e9 + last;
     if (key === this.drawn) return;
@@ -190,7 +202,7 @@ class DataTable {
       if (this.drawn !== key) return; // scrolled on meanwhile
       rows.push(el('tr', { 'data-row': String(i) }, el('td', {}, String(i)), ...this.file.columns.map((c) => el('td', {}, cell(row?.[c])))));
     }
-    this.table.style.top = `${first * ROW_HEIGHT}px`;
+    this.table.style.top = `${scaled ? top : first * ROW_HEIGHT}px`;
     this.body.replaceChildren(...rows);
     this.scroller.setAttribute('data-first', String(first));
   }
