@@ -235,6 +235,20 @@ test('more rows than a browser can make pixels for: the scroll bar maps onto the
     assert.deepEqual(shown, await libraryRows(file, first, shown.length));
     if (fraction === 1) assert.equal(shown.at(-1)![0], String(n - 1), 'the last row is reached');
   }
+  // Scrolling down within a row group continues the rows already decoded: nothing is fetched again.
+  // (A quarter of the way down: rows not seen yet, so the table reads them rather than its cache.)
+  await page.$eval('#rows', (e) => void (e.scrollTop = (e.scrollHeight - e.clientHeight) / 4));
+  await page.waitForFunction(() => Math.abs(Number(document.querySelector('#rows')?.getAttribute('data-first')) - 375_000) < 100, { timeout: 30_000 });
+  const fetched: string[] = [];
+  page.on('request', (r) => fetched.push(r.url()));
+  for (const step of [1, 2, 10]) {
+    const before = await page.$eval('#rows', (e) => e.getAttribute('data-first'));
+    await page.$eval('#rows', (e, px) => void (e.scrollTop += px), step * 2400);
+    await page.waitForFunction((b) => document.querySelector('#rows')?.getAttribute('data-first') !== b, { timeout: 30_000 }, before);
+  }
+  const first = Number(await page.$eval('#rows', (e) => e.getAttribute('data-first')));
+  assert.ok(first > 380_000 && first < 500_000, `scrolled on to row ${first}, in the same row group`);
+  assert.deepEqual(fetched, []);
   await page.close();
 });
 

@@ -92,20 +92,25 @@ function parquetTree(node: SchemaNode): TreeNode {
   return { name: node.name, detail, children: node.isLeaf ? [] : node.children.map(parquetTree) };
 }
 
+/** Rows a read may skip through its open iterator rather than open a new one that fetches and decodes the row group again. */
+const SKIP_AHEAD = 50_000;
+
 /**
  * Reads by offset and limit through one open row iterator: a read that
- * starts where the last one ended (scrolling down) continues it, so a row
- * group is decoded once, not once per block of rows; any other read opens a
- * new one. Reads run one at a time.
+ * starts where the last one ended, or up to SKIP_AHEAD rows after
+ * (scrolling down), continues it, so a row group is decoded once, not once
+ * per block of rows; any other read opens a new one. Reads run one at a time.
  */
 function sequentialReads(open: (offset: number, filter?: Filter) => AsyncIterator<Record<string, unknown>>): Opened['read'] {
   let cursor: { at: number; filter?: Filter; rows: AsyncIterator<Record<string, unknown>> } | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const read = async (offset: number, limit: number, filter?: Filter) => {
-    if (!cursor || cursor.at !== offset || cursor.filter !== filter) {
+    if (!cursor || cursor.filter !== filter || offset < cursor.at || offset - cursor.at > SKIP_AHEAD) {
       await cursor?.rows.return?.();
       cursor = { at: offset, filter, rows: open(offset, filter) };
     }
+    // A short jump ahead skips rows already decoded rather than fetching the row group again.
+    for (; cursor.at < offset; cursor.at++) if ((await cursor.rows.next()).done) break;
     const out: Record<string, unknown>[] = [];
     while (out.length < limit) {
       const r = await cursor.rows.next();
