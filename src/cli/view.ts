@@ -14,7 +14,7 @@ import type { Source } from '../io/source.js';
 import { fileSource } from '../node/file-source.js';
 import { isUrl, tableFileKind } from './files.js';
 
-/** Two levels up from both src/cli/ and dist/cli/: the package root. */
+/** Two levels up from src/cli/, and from dist/chunks/ where the bundled CLI keeps this module: the package root. */
 const PAGE = fileURLToPath(new URL('../../viewer/dist/', import.meta.url));
 
 const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript' };
