@@ -1,9 +1,8 @@
 /**
  * The dictionaries of one column: per row group, the entries of the chunk's
  * dictionary page, in dictionary order, as the reader's values (lossless
- * defaults) and as canonical JSON text.
+ * defaults unless `options` say otherwise).
  */
-import { canonicalValue } from '../../text/canonical.js';
 import { valueReader, type ValueOptions } from '../../schema/convert.js';
 import type { ColumnPath, ParquetReader } from '../reader.js';
 import { InvalidArgumentError } from '../../errors.js';
@@ -36,9 +35,4 @@ export async function columnDictionaries(reader: ParquetReader, column: ColumnPa
     out.push({ rowGroup: rg, column: leaf.path.join('.'), dictionary: dict !== null, values });
   }
   return out;
-}
-
-/** A dictionary entry read with the default options as canonical JSON text (CANONICAL.md). */
-export function dictionaryEntryJson(reader: ParquetReader, column: string, value: unknown): string {
-  return canonicalValue(reader.selectLeaves([column])[0]!.kind, value);
 }
