@@ -14,7 +14,9 @@ export async function checkStatsCommand(file: string, opts: { columns?: (string 
         await out.line(JSON.stringify(report));
       } else {
         const c = report.checked;
-        await out.line(`checked: ${c.statistics} chunk statistics, ${c['column index']} column indexes, ${c['offset index']} offset indexes, ${c['bloom filter']} bloom filters`);
+        const n = (k: number, one: string, more: string) => `${k} ${k === 1 ? one : more}`;
+        await out.line(`checked: ${n(c.statistics, 'chunk statistics', 'chunk statistics')}, ${n(c['column index'], 'column index', 'column indexes')}, `
+          + `${n(c['offset index'], 'offset index', 'offset indexes')}, ${n(c['bloom filter'], 'bloom filter', 'bloom filters')}`);
         if (report.lies.length === 0) await out.line('no lies found');
         else {
           await out.line(`${report.lies.length} ${report.lies.length === 1 ? 'lie' : 'lies'}:`);

@@ -123,7 +123,7 @@ describe('honest files', () => {
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(r.report, { checked: { statistics: 2, 'column index': 2, 'offset index': 2, 'bloom filter': 1 }, lies: [] });
     const text = run('check-stats', join(dir, 'honest.parquet'));
-    assert.equal(text.out, 'checked: 2 chunk statistics, 2 column indexes, 2 offset indexes, 1 bloom filters\nno lies found\n');
+    assert.equal(text.out, 'checked: 2 chunk statistics, 2 column indexes, 2 offset indexes, 1 bloom filter\nno lies found\n');
   });
 });
 
