@@ -20,7 +20,7 @@ import {
   type ColumnIndex, type FileMetaData, type OffsetIndex,
 } from '../../src/parquet/metadata/index.js';
 import { writeParquet } from '../../src/node/index.js';
-import { applyStructured } from '../fuzz/structured.js';
+import { applyStructured } from '../../scripts/fuzz/structured.js';
 
 const DATA = '../shared/corpus/parquet-testing/data';
 
