@@ -36,7 +36,14 @@ export { writeRecords, type WriteRecordsOptions } from './parquet/write/write-re
 export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf } from './schema/builder.js';
 export { inferSchemaFromRecords, inferSchemaFromCsv } from './schema/infer.js';
 export { registerCodec, type Codec, type CodecName } from './codecs/registry.js';
-export { canonicalRow } from './text/canonical.js';
+export { canonicalRow, canonicalValue } from './text/canonical.js';
+export { schemaJson, type SchemaJson } from './schema/json.js';
+export { footerJson, thriftJson, type JsonValue } from './parquet/inspect/footer-json.js';
+export { columnSizes, type ColumnSize } from './parquet/inspect/column-size.js';
+export { sizeStatistics, type ChunkSizeStats, type PageSizeStats } from './parquet/inspect/size-stats.js';
+export { scanFile, type ScanReport } from './parquet/inspect/scan.js';
+export { columnDictionaries, type ChunkDictionary } from './parquet/inspect/dictionary.js';
+export { checkStatistics, type CheckReport, type CheckOptions, type CheckedStructure, type Lie } from './parquet/inspect/check-stats.js';
 export { schemaFromArrow } from './arrow/to-schema.js';
 export { formatSchema } from './text/schema-text.js';
 export { TrevniReader, TrevniWriter, AvroTrevniWriter, readAvro, memorySpill, pathSpill } from './trevni/index.js';

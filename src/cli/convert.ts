@@ -10,6 +10,8 @@ import type { WarningCode, WarningHandler } from '../warnings.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
 import type { DefinedSchema } from '../schema/builder.js';
 import { buildSchema, type SchemaElementLike } from '../schema/tree.js';
+import { projectSchema } from '../schema/project.js';
+import type { ColumnPath } from '../parquet/reader.js';
 import { checkCompressionLevel, formatOf, parquetCodec, trevniCodecName, type Format } from './convert-options.js';
 import { parseTypeOverride, schemaFromJsonText } from './convert-types.js';
 import { openInput, RowFailure, type Item } from './convert-source.js';
@@ -28,6 +30,8 @@ import { openTextOutput, type OutputSummary, type RowOutput } from './convert-wr
 import { Progress, formatReport, type ProgressState } from './convert-progress.js';
 
 export interface ConvertOptions {
+  /** Parquet input: the projection (`--columns`). */
+  columns?: (string | string[])[];
   from?: Format;
   to?: Format;
   schema?: string;
@@ -134,6 +138,7 @@ function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): voi
   if (outFormat !== 'trevni') refuse(['checksum'], 'to Trevni output only');
   if (inFormat === 'parquet' || inFormat === 'trevni') refuse(['schema', 'type', 'sample', 'skipBadRows'], 'to CSV and JSON inputs only');
   else refuse(['verifyChecksums'], 'to Parquet and Trevni inputs only');
+  if (inFormat !== 'parquet') refuse(['columns'], 'to Parquet input only');
   const csvSide = inFormat === 'csv' || inFormat === 'tsv' || outFormat === 'csv' || outFormat === 'tsv';
   if (!csvSide) refuse(['delimiter', 'header'], 'to CSV input or output only');
 }
@@ -250,7 +255,7 @@ interface TableInput {
   close(): Promise<void>;
 }
 
-async function openTableInput(format: 'parquet' | 'trevni', path: string, checks: ReadChecks): Promise<TableInput> {
+async function openTableInput(format: 'parquet' | 'trevni', path: string, checks: ReadChecks, columns?: readonly ColumnPath[]): Promise<TableInput> {
   if (format === 'trevni') {
     const t = await openTrevniInput(path, checks);
     return {
@@ -265,12 +270,12 @@ async function openTableInput(format: 'parquet' | 'trevni', path: string, checks
       close: () => t.close(),
     };
   }
-  const p = await openParquetInput(path, checks);
+  const p = await openParquetInput(path, checks, columns);
   const kv = p.reader.metadata.keyValueMetadata ?? [];
   return {
-    elements: p.reader.metadata.schema as SchemaElementLike[],
+    elements: columns ? projectSchema(p.reader.schema, p.reader.selectLeaves(columns)) : p.reader.metadata.schema as SchemaElementLike[],
     metadata: Object.fromEntries(kv.map((e) => [e.key, e.value ?? ''])),
-    columns: p.reader.plan().fields.map((f) => f.name),
+    columns: p.reader.plan(columns).fields.map((f) => f.name),
     total: p.reader.numRows,
     get rowsRead() {
       return p.rowsRead;
@@ -333,7 +338,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   try {
     progress.start();
     if (inFormat === 'parquet' || inFormat === 'trevni') {
-      const input = await openTableInput(inFormat, inPath, { verifyChecksums: o.verifyChecksums });
+      const input = await openTableInput(inFormat, inPath, { verifyChecksums: o.verifyChecksums }, o.columns);
       try {
         const total = input.total;
         poll = () => ({ fraction: total > 0 ? input.rowsRead / total : undefined, rows: state.output?.rows ?? 0 });

@@ -60,7 +60,8 @@ export function metadataSummary(reader: ParquetReader) {
   };
 }
 
-function size(n: number | undefined): string {
+/** A byte count for people: B, then KiB, MiB… with one decimal. */
+export function size(n: number | undefined): string {
   if (n === undefined) return '?';
   if (n < 1024) return `${n} B`;
   const units = ['KiB', 'MiB', 'GiB', 'TiB'];

@@ -7,19 +7,18 @@
  */
 import { ByteCursor } from '../bytes/cursor.js';
 import { CorruptFileError, InvalidArgumentError, ParquetryError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
-import { httpSource, type Source } from '../io/source.js';
-import { fileSource } from '../node/file-source.js';
+import type { Source } from '../io/source.js';
 import { decodePageHeader, type ColumnChunk, type ColumnMetaData, type PageHeader } from '../parquet/metadata/index.js';
 import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
 import { decodeStatistics } from '../parquet/statistics.js';
 import type { LeafNode } from '../schema/tree.js';
 import { withOutput } from './output.js';
-import { isUrl, urlLength } from './files.js';
+import { openSource } from './files.js';
 import { jsonable, renderTable, renderValue } from './render.js';
 
 /** A reader together with its source, for commands that read raw bytes. */
 export async function withSource(file: string, fn: (reader: ParquetReader, source: Source) => Promise<void>): Promise<void> {
-  const source = isUrl(file) ? await httpSource(file, { byteLength: await urlLength(file) }) : await fileSource(file);
+  const source = await openSource(file);
   try {
     await fn(await ParquetReader.fromSource(source), source);
   } finally {
