@@ -18,16 +18,15 @@ import { RowFailure, type Item } from '../convert/source.js';
 import { openInput } from '../node/convert-input.js';
 import { readCsv, type Cells } from '../convert/read-csv.js';
 import { readJsonArray, readJsonLines } from '../convert/read-json.js';
-import { openParquetInput } from './convert-read-parquet.js';
+import { parquetInput } from '../convert/read-parquet.js';
 import { CsvShaper, JsonShaper, type SchemaChoice, type Shaper } from '../convert/shape.js';
-import { openParquetOutput } from './convert-write-parquet.js';
-import { openTrevniInput } from './convert-read-trevni.js';
-import { openTrevniOutput } from './convert-write-trevni.js';
+import { trevniInput } from '../convert/read-trevni.js';
+import { openTrevniFile } from './trevni.js';
 import { UsageError } from './usage.js';
 import { fsReason } from '../node/fs-errors.js';
-import { inputKind, isUrl, notSeekable, type ReadChecks } from './files.js';
-import { discardOpenSinks } from './convert-sink.js';
-import { openTextOutput, type OutputSummary, type RowOutput } from './convert-write-text.js';
+import { inputKind, isUrl, notSeekable, openParquetFile, type ReadChecks } from './files.js';
+import { discardOpenSinks, openParquetOutput, openTextOutput, openTrevniOutput } from './convert-sink.js';
+import type { OutputSummary, RowOutput } from '../convert/output.js';
 import { Progress, formatReport, type ProgressState } from './convert-progress.js';
 
 export interface ConvertOptions {
@@ -258,7 +257,8 @@ interface TableInput {
 
 async function openTableInput(format: 'parquet' | 'trevni', path: string, checks: ReadChecks, columns?: readonly ColumnPath[]): Promise<TableInput> {
   if (format === 'trevni') {
-    const t = await openTrevniInput(path, checks);
+    if (path === '-') throw new UsageError('a Trevni input must be a file (its columns are read from their offsets), not stdin');
+    const t = await trevniInput(await openTrevniFile(path, checks));
     return {
       elements: t.schema.elements,
       metadata: undefined,
@@ -271,7 +271,8 @@ async function openTableInput(format: 'parquet' | 'trevni', path: string, checks
       close: () => t.close(),
     };
   }
-  const p = await openParquetInput(path, checks, columns);
+  if (path === '-') throw new UsageError('a Parquet input must be a file or URL (its footer is at the end), not stdin');
+  const p = parquetInput(await openParquetFile(path, checks), columns);
   const kv = p.reader.metadata.keyValueMetadata ?? [];
   return {
     elements: columns ? projectSchema(p.reader.schema, p.reader.selectLeaves(columns)) : p.reader.metadata.schema as SchemaElementLike[],

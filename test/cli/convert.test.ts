@@ -19,7 +19,7 @@ import { ExactNumber } from '../../src/schema/exact-number.js';
 import type { Item } from '../../src/convert/source.js';
 import { parseType, parseTypeOverride, schemaFromJsonText, toBuilder } from '../../src/convert/types.js';
 import { parseByteSize } from '../../src/cli/convert-options.js';
-import { csvCell, csvQuote, jsonText } from '../../src/cli/convert-write-text.js';
+import { csvCell, csvQuote, jsonText } from '../../src/convert/write-text.js';
 import { formatReport } from '../../src/cli/convert-progress.js';
 import { layoutProblems } from '../writer/pages.js';
 
