@@ -10,7 +10,7 @@
 import type { DefinedSchema } from '../schema/builder.js';
 import type { WarningHandler } from '../warnings.js';
 import { BadRows, settle } from './pipeline.js';
-import { readCsv as csvItems, type Cells } from './read-csv.js';
+import type { Cells } from './read-csv.js';
 import { readJsonArray as jsonArrayItems, readJsonLines as jsonLineItems } from './read-json.js';
 import { CsvShaper, JsonShaper, type SchemaChoice, type Shaper } from './shape.js';
 import type { InputBytes, Item } from './source.js';
@@ -98,7 +98,9 @@ async function records<R>(items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, o: 
 }
 
 /** CSV records, the header row naming the columns; empty cells are null. */
-export function readCsv(input: TextInput, options: CsvReadRecordsOptions = {}): Promise<Records> {
+export async function readCsv(input: TextInput, options: CsvReadRecordsOptions = {}): Promise<Records> {
+  // csv-parse is loaded when a CSV is read, not when the library is imported.
+  const { readCsv: csvItems } = await import('./read-csv.js');
   const header = options.header ?? true;
   const shaper = new CsvShaper(choice(options));
   const items = csvItems(inputBytes(input, options.name ?? 'input'), {
