@@ -35,6 +35,7 @@ export type { ValueEncoding } from './parquet/write/column-writer.js';
 export { writeRecords, type WriteRecordsOptions } from './parquet/write/write-records.js';
 export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf } from './schema/builder.js';
 export { inferSchemaFromRecords, inferSchemaFromCsv } from './schema/infer.js';
+export { readCsv, readJsonLines, readJsonArray, type Records, type TextInput, type ReadRecordsOptions, type CsvReadRecordsOptions } from './convert/records.js';
 export { registerCodec, type Codec, type CodecName } from './codecs/registry.js';
 export { canonicalRow, canonicalValue } from './text/canonical.js';
 export { schemaJson, type SchemaJson } from './schema/json.js';

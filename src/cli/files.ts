@@ -7,15 +7,10 @@ import type { Stats } from 'node:fs';
 import { InvalidArgumentError, IOError } from '../errors.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import type { Source } from '../io/source.js';
-import { fsReason } from '../node/fs-errors.js';
+import { cannotRead } from '../node/fs-errors.js';
 
 export function isUrl(path: string): boolean {
   return /^https?:\/\//i.test(path);
-}
-
-/** `cannot read PATH: why`. */
-export function cannotRead(path: string, e: unknown): IOError {
-  return new IOError(`cannot read ${path}: ${fsReason(e)}`, {}, { cause: e });
 }
 
 /** The file a path names; a path that cannot be read, or a directory, is an error saying so. */

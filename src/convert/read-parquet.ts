@@ -1,7 +1,5 @@
-/** Parquet input for `parquetry convert`: row batches, one row group in memory at a time. */
-import { openParquetFile, type ReadChecks } from './files.js';
+/** Parquet input of a conversion: row batches, one row group in memory at a time. */
 import type { ColumnPath, ParquetReader } from '../parquet/reader.js';
-import { UsageError } from './usage.js';
 
 export interface ParquetInput {
   reader: ParquetReader;
@@ -15,9 +13,7 @@ export interface ParquetInput {
 }
 
 /** `columns`: read only these (the `--columns` projection). */
-export async function openParquetInput(path: string, checks: ReadChecks = {}, columns?: readonly ColumnPath[]): Promise<ParquetInput> {
-  if (path === '-') throw new UsageError('a Parquet input must be a file or URL (its footer is at the end), not stdin');
-  const reader = await openParquetFile(path, checks);
+export function parquetInput(reader: ParquetReader, columns?: readonly ColumnPath[]): ParquetInput {
   const input: ParquetInput = {
     reader,
     rowsRead: 0,
