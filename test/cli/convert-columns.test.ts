@@ -7,10 +7,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckFiles } from '../reader/helpers.js';
 
 const SAMPLE = 'examples/fixtures/sample.parquet';
 
@@ -19,24 +18,17 @@ function run(...args: string[]) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-let instance: DuckDBInstance;
-let duck: DuckDBConnection;
-let dir = '';
+// DuckDB in memory and a temp files.dir for the files written, removed after (the reader tests' fixture).
+let files: DuckFiles;
 before(async () => {
-  instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-  duck = await instance.connect();
-  dir = mkdtempSync(join(tmpdir(), 'parquetry-prune-'));
+  files = await DuckFiles.create();
 });
-after(() => {
-  duck?.closeSync();
-  instance?.closeSync();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+after(() => files?.close());
 
-const rows = async (sql: string) => (await duck.runAndReadAll(sql)).getRowObjectsJson();
+const rows = async (sql: string) => (await files.duck.runAndReadAll(sql)).getRowObjectsJson();
 
 test('Parquet to Parquet keeps only the named columns, nested ones with their groups, recompressed', async () => {
-  const out = join(dir, 'pruned.parquet');
+  const out = join(files.dir, 'pruned.parquet');
   const r = run('convert', SAMPLE, out, '--columns', 'id,address.city,tags', '--codec', 'ZSTD', '-q');
   assert.equal(r.code, 0, r.err);
   const described = await rows(`DESCRIBE SELECT * FROM read_parquet('${out}')`);
@@ -50,7 +42,7 @@ test('Parquet to Parquet keeps only the named columns, nested ones with their gr
 });
 
 test('Parquet to CSV writes only the named columns', async () => {
-  const out = join(dir, 'pruned.csv');
+  const out = join(files.dir, 'pruned.csv');
   assert.equal(run('convert', SAMPLE, out, '--columns', 'fruit,id', '-q').code, 0);
   const got = await rows(`SELECT * FROM read_csv('${out}')`);
   assert.deepEqual(Object.keys(got[0]!), ['id', 'fruit']);
@@ -58,10 +50,10 @@ test('Parquet to CSV writes only the named columns', async () => {
 });
 
 test('--columns is for Parquet inputs; an unknown column is named', () => {
-  const csv = join(dir, 'in.csv');
+  const csv = join(files.dir, 'in.csv');
   writeFileSync(csv, 'a,b\n1,2\n');
-  const r = run('convert', csv, join(dir, 'x.parquet'), '--columns', 'a');
+  const r = run('convert', csv, join(files.dir, 'x.parquet'), '--columns', 'a');
   assert.equal(r.code, 1);
   assert.match(r.err, /^parquetry: --columns applies to Parquet input only/);
-  assert.match(run('convert', SAMPLE, join(dir, 'y.parquet'), '--columns', 'nope').err, /no column "nope"/);
+  assert.match(run('convert', SAMPLE, join(files.dir, 'y.parquet'), '--columns', 'nope').err, /no column "nope"/);
 });

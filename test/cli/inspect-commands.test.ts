@@ -7,10 +7,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckFiles } from '../reader/helpers.js';
 import { writeParquet } from '../../src/node/index.js';
 
 const DATA = '../shared/corpus/parquet-testing/data';
@@ -32,22 +30,15 @@ function ok(...args: string[]): string {
 const jsonLines = (out: string): any[] => (out.trim() === '' ? [] : out.trim().split('\n').map((l) => JSON.parse(l)));
 const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
-let instance: DuckDBInstance;
-let duck: DuckDBConnection;
-let dir = '';
+// DuckDB in memory and a temp files.dir for the files written, removed after (the reader tests' fixture).
+let files: DuckFiles;
 before(async () => {
-  instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-  duck = await instance.connect();
-  dir = mkdtempSync(join(tmpdir(), 'parquetry-inspect-'));
+  files = await DuckFiles.create();
 });
-after(() => {
-  duck?.closeSync();
-  instance?.closeSync();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+after(() => files?.close());
 
 async function query(sql: string): Promise<Record<string, any>[]> {
-  return (await duck.runAndReadAll(sql)).getRowObjectsJson() as Record<string, any>[];
+  return (await files.duck.runAndReadAll(sql)).getRowObjectsJson() as Record<string, any>[];
 }
 
 describe('dictionary', () => {
@@ -60,7 +51,7 @@ describe('dictionary', () => {
   });
 
   test('each row group has its own dictionary; a chunk without one says so', async () => {
-    const file = join(dir, 'dict.parquet');
+    const file = join(files.dir, 'dict.parquet');
     const rows = Array.from({ length: 300 }, (_, i) => ({ rg: i < 150 ? `a${i % 3}` : `b${i % 5}`, id: BigInt(i) * 1_000_003n }));
     await writeParquet(file, rows, { rowGroupRows: 150 } as never);
     const got = jsonLines(ok('dictionary', file, '--column', 'rg', '--json'));
@@ -150,7 +141,7 @@ describe('scan', () => {
 
 describe('size-stats', () => {
   test('histograms and unencoded bytes as written, consistent with the data DuckDB reads', async () => {
-    const file = join(dir, 'sizes.parquet');
+    const file = join(files.dir, 'sizes.parquet');
     const rows = Array.from({ length: 500 }, (_, i) => ({ s: i % 7 === 0 ? null : `v${i}`, tags: i % 5 === 0 ? null : Array.from({ length: i % 4 }, (_, k) => k) }));
     await writeParquet(file, rows, { pageRowLimit: 100 } as never);
     const got = jsonLines(ok('size-stats', file, '--json'));
