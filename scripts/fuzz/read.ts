@@ -53,9 +53,27 @@ async function drain(it: AsyncIterable<unknown>, each?: (x: unknown) => void): P
   return n;
 }
 
-async function readParquet(bytes: Uint8Array, verifyChecksums: boolean, stage: { name: string }): Promise<number> {
+/**
+ * The caller's limits on one decompressed page or block. The library bounds
+ * memory by these, not by what a header claims, so a case may use a small
+ * multiple of them: the harness sets them to a quarter of its RSS cap, as a
+ * program with that much memory would (the default of 1 GiB would let a valid
+ * page legitimately exceed any cap under 2 GiB).
+ */
+export interface ReadLimits {
+  maxPageBytes?: number;
+  maxBlockBytes?: number;
+}
+
+/** The limits a case runs under when its process may use `memoryMb` MiB. */
+export function limitsFor(memoryMb: number): ReadLimits {
+  const bytes = Math.floor((memoryMb * 1024 * 1024) / 4);
+  return { maxPageBytes: bytes, maxBlockBytes: bytes };
+}
+
+async function readParquet(bytes: Uint8Array, verifyChecksums: boolean, limits: ReadLimits, stage: { name: string }): Promise<number> {
   stage.name = 'openParquet';
-  const reader = await openParquet(bytes, { verifyChecksums });
+  const reader = await openParquet(bytes, { verifyChecksums, maxPageBytes: limits.maxPageBytes });
   stage.name = 'rows() + canonicalRow';
   const plan = reader.plan();
   const rows = await drain(reader.rows(), (row) => canonicalRow(plan, row as Record<string, unknown>));
@@ -68,9 +86,9 @@ async function readParquet(bytes: Uint8Array, verifyChecksums: boolean, stage: {
   return rows;
 }
 
-async function readTrevni(bytes: Uint8Array, verifyChecksums: boolean, stage: { name: string }): Promise<number> {
+async function readTrevni(bytes: Uint8Array, verifyChecksums: boolean, limits: ReadLimits, stage: { name: string }): Promise<number> {
   stage.name = 'TrevniReader.open';
-  const reader = await TrevniReader.open(bufferSource(bytes), { verifyChecksums });
+  const reader = await TrevniReader.open(bufferSource(bytes), { verifyChecksums, maxBlockBytes: limits.maxBlockBytes });
   stage.name = 'rows()';
   const rows = await drain(reader.rows());
   stage.name = 'canonicalRows()';
@@ -85,10 +103,11 @@ async function readTrevni(bytes: Uint8Array, verifyChecksums: boolean, stage: { 
   return rows;
 }
 
-export async function readFully(bytes: Uint8Array, format: Format, verifyChecksums = true): Promise<ReadOutcome> {
+export async function readFully(bytes: Uint8Array, format: Format, verifyChecksums = true, limits: ReadLimits = {}): Promise<ReadOutcome> {
   const stage = { name: '' };
   try {
-    const rows = await (format === 'parquet' ? readParquet(bytes, verifyChecksums, stage) : readTrevni(bytes, verifyChecksums, stage));
+    const read = format === 'parquet' ? readParquet : readTrevni;
+    const rows = await read(bytes, verifyChecksums, limits, stage);
     return { result: 'rows', rows };
   } catch (e) {
     if (e instanceof ParquetryError) {

@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileMap, makeCase, type SeedFile } from './cases.js';
 import type { FileMap } from './mutate.js';
-import { readFully, type Format } from './read.js';
+import { limitsFor, readFully, type Format } from './read.js';
 
 export interface WorkerInit {
   type: 'init';
@@ -52,7 +52,7 @@ async function run(item: WorkItem): Promise<void> {
     ({ format, verifyChecksums: verify } = c.spec);
   }
   resetPeak();
-  const outcome = await readFully(bytes, format, verify);
+  const outcome = await readFully(bytes, format, verify, limitsFor(init!.memoryMb));
   // Sent before the next case starts, so a case that hangs the process is never blamed on this one.
   await new Promise((sent) => process.send!({ type: 'done', outcome: { ...outcome, id: item.id, ms: performance.now() - t0, peakMb: peakMb() } }, sent));
 }

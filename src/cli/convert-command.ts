@@ -8,8 +8,14 @@ import {
   bloomFilterOption, checksumOption, collect, delimiterOption, formatOption, integer, pageVersionOption, parseByteSize, positiveInt,
 } from './convert-options.js';
 import { NO_VERIFY_CHECKSUMS_HELP } from './files.js';
+import { columnList } from './arguments.js';
 
 export const CONVERT_HELP = `
+parquet-java's rewrite, trans-compression, prune and convert-csv are all
+convert: Parquet to Parquet rewrites a file (--codec changes its compression,
+--columns keeps only some columns, the writer options re-cut row groups and
+pages), and CSV input is convert-csv.
+
 Formats come from the extensions (.csv, .tsv, .jsonl/.ndjson, .json, .parquet,
 .trv) or --from / --to; a Trevni input is also known by its magic; - is stdin
 or stdout. CSV, JSON Lines and JSON arrays go to Parquet or Trevni; Parquet and
@@ -38,6 +44,7 @@ export function registerConvert(program: Command): void {
     .argument('<out>', 'output file (- for stdout)')
     .option('--from <format>', 'input format: csv, tsv, jsonl, json, parquet, trevni (default: Trevni by its magic, else from the extension)', formatOption)
     .option('--to <format>', 'output format: parquet, trevni, csv, tsv, jsonl, json (default: from the extension)', formatOption)
+    .option('--columns <paths>', 'Parquet input: only these columns (comma-separated paths, as cat takes them); the others are left out of the output', columnList)
     .option('--schema <file>', 'JSON file declaring the columns and their types, instead of inferring them')
     .option('--type <col=type>', 'the type of one column (repeatable; dotted paths reach into structs)', collect)
     .option('--sample <n>', 'rows read to infer the schema', positiveInt, 1000)

@@ -3,21 +3,17 @@
  * beside it and renamed into place on success (a failed or interrupted
  * conversion leaves nothing at OUT), or stdout for `-`. Bytes are counted.
  */
-import { fileSink, writableSink } from '../node/index.js';
+import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
+import { fileSink, fileSource, writableSink } from '../node/index.js';
 import type { Sink } from '../io/sink.js';
-import type { OutputSummary, RowOutput } from './convert-write-text.js';
-
-export interface CountingSink extends Sink {
-  readonly bytes: number;
-  /** For messages: the path, or `stdout`. */
-  readonly name: string;
-  /**
-   * Stdout: what was written cannot be taken back, so an abort leaves the
-   * stream open for the rest of the gathered output (the rows converted
-   * before an error), as `cat` prints its rows before the error.
-   */
-  readonly stdout: boolean;
-}
+import { countingSink, type CountingSink, type RowOutput } from '../convert/output.js';
+import { textOutput, type TextFormat, type TextOutputOptions } from '../convert/write-text.js';
+import { parquetOutput } from '../convert/write-parquet.js';
+import { trevniOutput, type TrevniOutputOptions } from '../convert/write-trevni.js';
+import { pathSpill } from '../trevni/spill.js';
+import type { WriterOptions, WriterSchema } from '../parquet/write/writer.js';
+import type { Schema } from '../schema/tree.js';
 
 /** Sinks being opened, and open ones: what an interrupt must discard. */
 const opening = new Set<Promise<Sink>>();
@@ -51,19 +47,17 @@ export async function openOutputSink(path: string): Promise<CountingSink> {
       opening.delete(pending);
     }
   }
-  let bytes = 0;
+  const name = path === '-' ? 'stdout' : path;
+  const counted = countingSink(inner, name, path === '-');
   // One abort however many ask (the writer's and an interrupt's), each waiting for it to finish.
   let aborting: Promise<void> | undefined;
   const sink: CountingSink = {
-    name: path === '-' ? 'stdout' : path,
-    stdout: path === '-',
+    name,
+    stdout: counted.stdout,
     get bytes() {
-      return bytes;
+      return counted.bytes;
     },
-    async write(b) {
-      await inner.write(b);
-      bytes += b.length;
-    },
+    write: (b) => counted.write(b),
     async close() {
       await inner.close();
       open.delete(sink);
@@ -79,37 +73,20 @@ export async function openOutputSink(path: string): Promise<CountingSink> {
   return sink;
 }
 
-/** A file writer (Parquet, Trevni) as `writerOutput` drives it. */
-export interface FileWriter {
-  readonly rows: number;
-  write(row: Record<string, unknown>): Promise<void>;
-  /** Finishes the file (the sink is closed by the writer). */
-  close(): Promise<Omit<OutputSummary, 'bytes'>>;
-  abort(): Promise<void>;
+/** Temporary files for a Trevni writer's column blocks. */
+function trevniSpill() {
+  return pathSpill(tmpdir(), { sink: fileSink, source: fileSource, remove: (p) => rm(p, { force: true }) });
 }
 
-/** OUT opened, and a writer on it, as a RowOutput; a writer that cannot open leaves nothing at OUT. */
-export async function writerOutput(path: string, open: (sink: CountingSink) => Promise<FileWriter>): Promise<RowOutput> {
-  const sink = await openOutputSink(path);
-  let writer: FileWriter;
-  try {
-    writer = await open(sink);
-  } catch (e) {
-    await sink.abort();
-    throw e;
-  }
-  return {
-    name: sink.name,
-    get rows() {
-      return writer.rows;
-    },
-    get bytes() {
-      return sink.bytes;
-    },
-    write: (row) => writer.write(row),
-    async close() {
-      return { ...(await writer.close()), bytes: sink.bytes };
-    },
-    abort: () => writer.abort(),
-  };
+export async function openTextOutput(format: TextFormat, path: string, options: TextOutputOptions): Promise<RowOutput> {
+  return textOutput(format, await openOutputSink(path), options);
+}
+
+/** OUT opened, and a Parquet writer on it; a writer that cannot open leaves nothing at OUT. */
+export async function openParquetOutput(path: string, schema: WriterSchema, options: WriterOptions): Promise<RowOutput> {
+  return parquetOutput(await openOutputSink(path), schema, options);
+}
+
+export async function openTrevniOutput(path: string, schema: Schema, options: Omit<TrevniOutputOptions, 'spill'>): Promise<RowOutput> {
+  return trevniOutput(() => openOutputSink(path), schema, { ...options, spill: trevniSpill() });
 }

@@ -10,24 +10,28 @@ import type { WarningCode, WarningHandler } from '../warnings.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
 import type { DefinedSchema } from '../schema/builder.js';
 import { buildSchema, type SchemaElementLike } from '../schema/tree.js';
+import { projectSchema } from '../schema/project.js';
+import type { ColumnPath } from '../parquet/reader.js';
 import { checkCompressionLevel, formatOf, parquetCodec, trevniCodecName, type Format } from './convert-options.js';
-import { parseTypeOverride, schemaFromJsonText } from './convert-types.js';
-import { openInput, RowFailure, type Item } from './convert-source.js';
-import { readCsv, type Cells } from './convert-read-csv.js';
-import { readJsonArray, readJsonLines } from './convert-read-json.js';
-import { openParquetInput } from './convert-read-parquet.js';
-import { CsvShaper, JsonShaper, type SchemaChoice, type Shaper } from './convert-shape.js';
-import { openParquetOutput } from './convert-write-parquet.js';
-import { openTrevniInput } from './convert-read-trevni.js';
-import { openTrevniOutput } from './convert-write-trevni.js';
+import { parseTypeOverride, schemaFromJsonText } from '../convert/types.js';
+import { BadRows, textToTable } from '../convert/pipeline.js';
+import { openInput } from '../node/convert-input.js';
+import { readCsv, type Cells } from '../convert/read-csv.js';
+import { readJsonArray, readJsonLines } from '../convert/read-json.js';
+import { parquetInput } from '../convert/read-parquet.js';
+import { CsvShaper, JsonShaper, type SchemaChoice, type Shaper } from '../convert/shape.js';
+import { trevniInput } from '../convert/read-trevni.js';
+import { openTrevniFile } from './trevni.js';
 import { UsageError } from './usage.js';
 import { fsReason } from '../node/fs-errors.js';
-import { inputKind, isUrl, notSeekable, type ReadChecks } from './files.js';
-import { discardOpenSinks } from './convert-sink.js';
-import { openTextOutput, type OutputSummary, type RowOutput } from './convert-write-text.js';
+import { inputKind, isUrl, notSeekable, openParquetFile, type ReadChecks } from './files.js';
+import { discardOpenSinks, openParquetOutput, openTextOutput, openTrevniOutput } from './convert-sink.js';
+import type { OutputSummary, RowOutput } from '../convert/output.js';
 import { Progress, formatReport, type ProgressState } from './convert-progress.js';
 
 export interface ConvertOptions {
+  /** Parquet input: the projection (`--columns`). */
+  columns?: (string | string[])[];
   from?: Format;
   to?: Format;
   schema?: string;
@@ -61,35 +65,6 @@ const WARNING_TEXT: Record<WarningCode, string> = {
   INVALID_UTF8: 'bytes that are not UTF-8 were read as U+FFFD (later ones in this input are not reported)',
   LONE_SURROGATE: 'a string with lone surrogates (a JSON escape such as \\ud800 alone) is written with U+FFFD in their place (later ones in this column are not reported)',
 };
-
-/** How many skipped rows are listed on stderr. */
-const LISTED = 10;
-
-/** Bad rows: the end of the conversion, or (with --skip-bad-rows) counted and the first few kept. */
-class BadRows {
-  count = 0;
-  readonly first: Array<{ line: number; text: string }> = [];
-
-  constructor(private readonly skip: boolean, private readonly input: string) {}
-
-  text(line: number, why: string, column?: string): string {
-    return `${this.input}:${line}: ${column !== undefined ? `column ${column}: ` : ''}${why}`;
-  }
-
-  add(line: number, why: string, column?: string): void {
-    if (!this.skip) throw new InvalidArgumentError(`${this.text(line, why, column)} (--skip-bad-rows skips bad rows)`);
-    this.count++;
-    if (this.first.length < LISTED) this.first.push({ line, text: this.text(line, why, column) });
-  }
-}
-
-/** A writer's complaint about a row, without the writer's record numbering. */
-function rowProblem(e: InvalidArgumentError): { why: string; column: string | undefined } {
-  const column = e.context.column;
-  let why = e.detail.replace(/^record \d+: /, '');
-  if (column !== undefined) why = why.replace(/^field [^:]*: /, '');
-  return { why, column };
-}
 
 function writerOptions(o: ConvertOptions): WriterOptions {
   const w: WriterOptions = {};
@@ -134,6 +109,7 @@ function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): voi
   if (outFormat !== 'trevni') refuse(['checksum'], 'to Trevni output only');
   if (inFormat === 'parquet' || inFormat === 'trevni') refuse(['schema', 'type', 'sample', 'skipBadRows'], 'to CSV and JSON inputs only');
   else refuse(['verifyChecksums'], 'to Parquet and Trevni inputs only');
+  if (inFormat !== 'parquet') refuse(['columns'], 'to Parquet input only');
   const csvSide = inFormat === 'csv' || inFormat === 'tsv' || outFormat === 'csv' || outFormat === 'tsv';
   if (!csvSide) refuse(['delimiter', 'header'], 'to CSV input or output only');
 }
@@ -171,72 +147,6 @@ interface Run {
   output: string;
 }
 
-/** Text input → Parquet or Trevni: sample, settle the schema, then write every record in order. */
-async function textToTable<R>(
-  items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, open: (schema: DefinedSchema) => Promise<RowOutput>,
-  sampleSize: number, state: { output?: RowOutput; line?: number }, bad: BadRows,
-  header?: (first: R) => boolean,
-): Promise<OutputSummary> {
-  let writer: RowOutput | undefined;
-  let sample: Array<{ line: number; record: R }> = [];
-  let first = true;
-
-  const put = async (line: number, record: R) => {
-    state.line = line; // for the writer's warnings, which come while it takes the record
-    try {
-      await writer!.write(shaper.row(record));
-    } catch (e) {
-      if (!(e instanceof InvalidArgumentError)) throw e;
-      const again = shaper.retry(record);
-      if (again) {
-        try {
-          await writer!.write(again);
-          return;
-        } catch (e2) {
-          if (!(e2 instanceof InvalidArgumentError)) throw e2;
-        }
-      }
-      const { why, column } = rowProblem(e);
-      bad.add(line, why, column);
-    }
-  };
-  const start = async () => {
-    const schema = shaper.schema(sample.map((s) => s.record));
-    writer = await open(schema);
-    state.output = writer;
-    const held = sample;
-    sample = [];
-    for (const s of held) await put(s.line, s.record);
-  };
-
-  try {
-    for await (const item of items) {
-      if (item.error !== undefined) {
-        if (first && header) throw new RowFailure(item.line, `the first row cannot be read: ${item.error}`);
-        bad.add(item.line, item.error, item.column);
-        continue;
-      }
-      if (first) {
-        first = false;
-        if (header && header(item.record)) continue;
-      }
-      const problem = shaper.check(item.record);
-      if (problem !== undefined) {
-        bad.add(item.line, problem);
-        continue;
-      }
-      if (!writer && sample.length >= sampleSize) await start();
-      if (writer) await put(item.line, item.record);
-      else sample.push({ line: item.line, record: item.record });
-    }
-    if (!writer) await start();
-  } catch (e) {
-    if (e instanceof RowFailure) throw new InvalidArgumentError(bad.text(e.line, e.why, e.column));
-    throw e;
-  }
-  return writer!.close();
-}
-
 /** Parquet or Trevni input, as the command reads it: a schema for the writers, and rows. */
 interface TableInput {
   elements: SchemaElementLike[];
@@ -250,9 +160,10 @@ interface TableInput {
   close(): Promise<void>;
 }
 
-async function openTableInput(format: 'parquet' | 'trevni', path: string, checks: ReadChecks): Promise<TableInput> {
+async function openTableInput(format: 'parquet' | 'trevni', path: string, checks: ReadChecks, columns?: readonly ColumnPath[]): Promise<TableInput> {
   if (format === 'trevni') {
-    const t = await openTrevniInput(path, checks);
+    if (path === '-') throw new UsageError('a Trevni input must be a file (its columns are read from their offsets), not stdin');
+    const t = await trevniInput(await openTrevniFile(path, checks));
     return {
       elements: t.schema.elements,
       metadata: undefined,
@@ -265,12 +176,13 @@ async function openTableInput(format: 'parquet' | 'trevni', path: string, checks
       close: () => t.close(),
     };
   }
-  const p = await openParquetInput(path, checks);
+  if (path === '-') throw new UsageError('a Parquet input must be a file or URL (its footer is at the end), not stdin');
+  const p = parquetInput(await openParquetFile(path, checks), columns);
   const kv = p.reader.metadata.keyValueMetadata ?? [];
   return {
-    elements: p.reader.metadata.schema as SchemaElementLike[],
+    elements: columns ? projectSchema(p.reader.schema, p.reader.selectLeaves(columns)) : p.reader.metadata.schema as SchemaElementLike[],
     metadata: Object.fromEntries(kv.map((e) => [e.key, e.value ?? ''])),
-    columns: p.reader.plan().fields.map((f) => f.name),
+    columns: p.reader.plan(columns).fields.map((f) => f.name),
     total: p.reader.numRows,
     get rowsRead() {
       return p.rowsRead;
@@ -333,7 +245,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   try {
     progress.start();
     if (inFormat === 'parquet' || inFormat === 'trevni') {
-      const input = await openTableInput(inFormat, inPath, { verifyChecksums: o.verifyChecksums });
+      const input = await openTableInput(inFormat, inPath, { verifyChecksums: o.verifyChecksums }, o.columns);
       try {
         const total = input.total;
         poll = () => ({ fraction: total > 0 ? input.rowsRead / total : undefined, rows: state.output?.rows ?? 0 });
@@ -365,7 +277,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
       };
       const open = (schema: DefinedSchema) => openTableOutput(outFormat, outPath, schema, o, undefined, onWarning);
       poll = () => ({ fraction: input.size ? input.bytesRead / input.size : undefined, rows: state.output?.rows ?? 0 });
-      const bad = new BadRows(Boolean(o.skipBadRows), input.name);
+      const bad = new BadRows(Boolean(o.skipBadRows), input.name, '--skip-bad-rows');
       const sampleSize = choice.fields ? 0 : o.sample;
       try {
         let summary: OutputSummary;

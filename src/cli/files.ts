@@ -6,15 +6,11 @@ import { open, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { InvalidArgumentError, IOError } from '../errors.js';
 import type { ParquetReader } from '../parquet/reader.js';
-import { fsReason } from '../node/fs-errors.js';
+import type { Source } from '../io/source.js';
+import { cannotRead } from '../node/fs-errors.js';
 
 export function isUrl(path: string): boolean {
   return /^https?:\/\//i.test(path);
-}
-
-/** `cannot read PATH: why`. */
-export function cannotRead(path: string, e: unknown): IOError {
-  return new IOError(`cannot read ${path}: ${fsReason(e)}`, {}, { cause: e });
 }
 
 /** The file a path names; a path that cannot be read, or a directory, is an error saying so. */
@@ -73,15 +69,30 @@ export async function tableFileKind(path: string): Promise<'parquet' | 'trevni'>
   return kind === 'trevni' ? 'trevni' : 'parquet';
 }
 
+/** `--http-header` and `--byte-length`: how http(s) inputs are requested. */
+export interface HttpInputOptions {
+  headers?: Record<string, string>;
+  /** The file's size: no HEAD request is made (a URL signed for GET only refuses HEAD). */
+  byteLength?: number;
+}
+
+let http: HttpInputOptions = {};
+
+/** Sets the options every http(s) input of this run is read with (from the program's options). */
+export function setHttpInputOptions(options: HttpInputOptions): void {
+  http = options;
+}
+
 /**
- * A URL's size, from a HEAD request made here rather than by the reader,
- * so that a failure says what the server answered (the reader's message
- * tells a library caller to pass byteLength, which a command line cannot).
+ * A URL's size: `--byte-length`, else from a HEAD request made here rather
+ * than by the reader, so that a failure says what the server answered (the
+ * reader's message tells a library caller to pass byteLength).
  */
 export async function urlLength(url: string): Promise<number> {
+  if (http.byteLength !== undefined) return http.byteLength;
   let res: Response;
   try {
-    res = await fetch(url, { method: 'HEAD' });
+    res = await fetch(url, { method: 'HEAD', headers: http.headers });
   } catch (e) {
     const cause = (e as Error & { cause?: Error }).cause;
     throw new IOError(`cannot read ${url}: ${cause?.message ?? (e as Error).message}`, {}, { cause: e });
@@ -92,6 +103,16 @@ export async function urlLength(url: string): Promise<number> {
     throw new IOError(`cannot read ${url}: the server gave no Content-Length (a Parquet file is read in byte ranges, and its footer is found from its size)`);
   }
   return Number(length);
+}
+
+/** The bytes of a Parquet file named on the command line, for the commands that read raw structures. */
+export async function openSource(file: string): Promise<Source> {
+  if (isUrl(file)) {
+    const { httpSource } = await import('../io/source.js');
+    return httpSource(file, { byteLength: await urlLength(file), headers: http.headers });
+  }
+  const { fileSource } = await import('../node/file-source.js');
+  return fileSource(file);
 }
 
 /** What the reading commands ask of a reader: `--no-verify-checksums` reads damaged pages and blocks anyway. */
@@ -105,7 +126,7 @@ export const NO_VERIFY_CHECKSUMS_HELP = 'read pages (Parquet CRC-32) and blocks 
 export async function openParquetFile(file: string, checks: ReadChecks = {}): Promise<ParquetReader> {
   // The library is imported when a file is opened, not when the program starts (a usage error or --help needs none of it).
   const { openParquet } = await import('../node/index.js');
-  return isUrl(file) ? openParquet(file, { ...checks, byteLength: await urlLength(file) }) : openParquet(file, checks);
+  return isUrl(file) ? openParquet(file, { ...checks, byteLength: await urlLength(file), headers: http.headers }) : openParquet(file, checks);
 }
 
 /** Runs `fn` on an open reader, then closes it, whether `fn` succeeded or not. */

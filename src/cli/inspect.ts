@@ -6,6 +6,7 @@
 import { InvalidArgumentError } from '../errors.js';
 import { canonicalRow } from '../text/canonical.js';
 import { formatSchema } from '../text/schema-text.js';
+import { schemaJson } from '../schema/json.js';
 import { tableFileKind, withReader } from './files.js';
 import { formatMetadata, metadataSummary } from './meta.js';
 import { withOutput } from './output.js';
@@ -13,10 +14,14 @@ import { renderRecord, renderTable } from './render.js';
 import { trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
 import { parseWhere } from '../parquet/filter/where.js';
 
-export async function schemaCommand(file: string): Promise<void> {
-  if ((await tableFileKind(file)) === 'trevni') return withTrevni(file, async (r) => void process.stdout.write(trevniSchema(r) + '\n'));
+/** The schema in message syntax, or (`--json`, Parquet only) as our JSON tree (schema/json.ts). */
+export async function schemaCommand(file: string, opts: { json?: boolean }): Promise<void> {
+  if ((await tableFileKind(file)) === 'trevni') {
+    if (opts.json) throw new InvalidArgumentError("schema --json is for Parquet files; a Trevni file's schema prints as text");
+    return withTrevni(file, async (r) => void process.stdout.write(trevniSchema(r) + '\n'));
+  }
   await withReader(file, async (r) => {
-    process.stdout.write(formatSchema(r.schema) + '\n');
+    process.stdout.write((opts.json ? JSON.stringify(schemaJson(r.schema.root), null, 2) : formatSchema(r.schema)) + '\n');
   });
 }
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-import { Command, CommanderError, InvalidArgumentError as CommanderArgError } from './commander.js';
+import { Command, CommanderError } from './commander.js';
 import { ParquetryError } from '../errors.js';
 import { endQuietlyWhenStdoutCloses } from './output.js';
 import { registerConvert } from './convert-command.js';
-import { parseColumnList } from './columns.js';
-import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, withReader } from './files.js';
+import { columnList, count, httpHeader, repeated } from './arguments.js';
+import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, setHttpInputOptions, withReader } from './files.js';
 import { commanderMessage, UsageError, usageLine } from './usage.js';
 import type { CatOptions } from './inspect.js';
 
@@ -12,37 +12,21 @@ import type { CatOptions } from './inspect.js';
 // command runs: the program starts with the argument parsing only.
 const inspect = () => import('./inspect.js');
 
-function count(value: string): number {
-  if (!/^\d+$/.test(value)) throw new CommanderArgError('must be a non-negative whole number');
-  if (!Number.isSafeInteger(Number(value))) throw new CommanderArgError(`must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
-  return Number(value);
-}
-
-function columnList(value: string): (string | string[])[] {
-  try {
-    return parseColumnList(value);
-  } catch (e) {
-    throw new CommanderArgError((e as Error).message);
-  }
-}
-
-/** A repeatable option: each occurrence adds to the list. */
-function repeated(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
 endQuietlyWhenStdoutCloses();
 const program = new Command();
 program
   .name('parquetry')
   .description('Inspect, read, write and convert Parquet (and Trevni) files.')
-  .version('0.1.0');
+  .version('0.1.0')
+  .option('--http-header <header>', "for http(s) inputs: a request header, 'Name: value' (repeatable; any command, before or after it)", httpHeader)
+  .option('--byte-length <n>', 'for http(s) inputs: the file size in bytes, so no HEAD request is made (a URL signed for GET only)', count);
 
 program
   .command('schema')
   .description('print the schema (parquet message syntax)')
   .argument('<file>', 'Parquet or Trevni file path, or a Parquet http(s) URL')
-  .action(async (file: string) => (await inspect()).schemaCommand(file));
+  .option('--json', 'Parquet: print the schema tree as JSON (names, repetition, physical, logical and converted types, field ids, children)')
+  .action(async (file: string, opts: { json?: boolean }) => (await inspect()).schemaCommand(file, opts));
 
 program
   .command('meta')
@@ -103,6 +87,8 @@ chunkCommand('column-index', 'show the page index: ColumnIndex and OffsetIndex, 
     const { columnIndexCommand } = await import('./column-index.js');
     await withReader(file, (r) => columnIndexCommand(r, opts));
   });
+chunkCommand('size-stats', 'show SizeStatistics: unencoded byte-array bytes and level histograms per column chunk, and per page from the page index',
+  'print one JSON object per column chunk', async (file, opts) => (await import('./size-stats.js')).sizeStatsCommand(file, opts));
 
 program
   .command('bloom-filter')
@@ -118,6 +104,60 @@ program
     await withReader(file, (r) => bloomCommand(r, opts));
   });
 
+program
+  .command('dictionary')
+  .description("print the entries of a column's dictionary pages, per row group")
+  .argument('<file>', 'Parquet file path or http(s) URL')
+  .requiredOption('--column <path>', 'the leaf column (a.b.c for nested)')
+  .option('--row-group <n>', 'only this row group', count)
+  .option('--json', 'print one JSON object per row group, entries in canonical JSON')
+  .action(async (file: string, opts: { column: string; rowGroup?: number; json?: boolean }) => {
+    await checkParquetOnly('dictionary', file);
+    await (await import('./dictionary.js')).dictionaryCommand(file, opts);
+  });
+
+program
+  .command('check-stats')
+  .description('check every statistic, page index and bloom filter against the data, and report any that lie (exit status 1)')
+  .argument('<file>', 'Parquet file path or http(s) URL')
+  .option('--columns <paths>', 'comma-separated column paths to check (default: all)', columnList)
+  .option('--json', 'print one JSON object: what was checked, and the lies')
+  .action(async (file: string, opts: { columns?: (string | string[])[]; json?: boolean }) => {
+    await checkParquetOnly('check-stats', file);
+    await (await import('./check-stats.js')).checkStatsCommand(file, opts);
+  });
+
+program
+  .command('column-size')
+  .description("bytes per column, compressed and uncompressed, and each column's share of all column bytes")
+  .argument('<file>', 'Parquet file path or http(s) URL')
+  .option('--json', 'print one JSON object per column (bytes exact, shares as fractions)')
+  .action(async (file: string, opts: { json?: boolean }) => {
+    await checkParquetOnly('column-size', file);
+    await (await import('./column-size.js')).columnSizeCommand(file, opts);
+  });
+
+program
+  .command('footer')
+  .description('print the raw footer (FileMetaData) as JSON: thrift field names, i64 as decimal strings, binary as hex')
+  .argument('<file>', 'Parquet file path or http(s) URL')
+  .option('--json', 'one line of JSON (default: indented)')
+  .action(async (file: string, opts: { json?: boolean }) => {
+    await checkParquetOnly('footer', file);
+    await (await import('./footer.js')).footerCommand(file, opts);
+  });
+
+program
+  .command('scan')
+  .description('read and decode every page, and report rows, bytes and throughput')
+  .argument('<file>', 'Parquet file path or http(s) URL')
+  .option('--columns <paths>', 'comma-separated column paths to read (default: all)', columnList)
+  .option('--json', 'print one JSON object')
+  .action(async (file: string, opts: { columns?: (string | string[])[]; json?: boolean }) => {
+    await checkParquetOnly('scan', file);
+    await (await import('./scan.js')).scanCommand(file, opts);
+  });
+
 registerConvert(program);
 
 program
@@ -130,6 +170,8 @@ program
 let running: Command | undefined;
 program.hook('preAction', (_program, action) => {
   running = action;
+  const { httpHeader: headers, byteLength } = program.opts<{ httpHeader?: Record<string, string>; byteLength?: number }>();
+  setHttpInputOptions({ headers, byteLength });
 });
 const commandName = (cmd: Command | undefined) => (cmd && cmd !== program ? cmd.name() : undefined);
 // A usage error commander finds (an unknown option or command, a bad or missing value) is one line, not the help.

@@ -61,7 +61,8 @@ export function metadataSummary(reader: ParquetReader) {
   };
 }
 
-function size(n: number | undefined): string {
+/** A byte count for people, `?` when unknown. */
+export function size(n: number | undefined): string {
   return n === undefined ? '?' : formatBytes(n);
 }
 

@@ -2,17 +2,16 @@
  * `parquetry pages`: every page header of every selected column chunk, as
  * the library's page-header walk (`parquet/page-headers.ts`) reads them.
  */
-import { httpSource, type Source } from '../io/source.js';
-import { fileSource } from '../node/file-source.js';
+import type { Source } from '../io/source.js';
 import { chunkPages, selectChunks, type ChunkPages } from '../parquet/page-headers.js';
 import { ParquetReader } from '../parquet/reader.js';
 import { withOutput } from './output.js';
-import { isUrl, urlLength } from './files.js';
+import { openSource } from './files.js';
 import { jsonable, renderTable, renderValue } from './render.js';
 
 /** A reader together with its source, for commands that read raw bytes. */
 export async function withSource(file: string, fn: (reader: ParquetReader, source: Source) => Promise<void>): Promise<void> {
-  const source = isUrl(file) ? await httpSource(file, { byteLength: await urlLength(file) }) : await fileSource(file);
+  const source = await openSource(file);
   try {
     await fn(await ParquetReader.fromSource(source), source);
   } finally {

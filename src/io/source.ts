@@ -72,11 +72,17 @@ function checkRange(offset: number, length: number, size: number, name?: string)
  */
 export function withCachedTail(source: Source, bytes: Uint8Array, at: number): Source {
   const end = at + bytes.length;
+  let closed = false;
   return {
     byteLength: source.byteLength,
     name: source.name,
-    close: source.close?.bind(source),
+    async close() {
+      closed = true;
+      await source.close?.();
+    },
     async read(offset, length) {
+      // After close the cache answers nothing: the source says it is closed, as it would without the cache.
+      if (closed) return source.read(offset, length);
       if (offset >= at && offset + length <= end) return bytes.subarray(offset - at, offset - at + length);
       if (offset < at && offset + length > at && offset + length <= end) {
         const out = new Uint8Array(length);

@@ -2,6 +2,8 @@
  * Plain words for the file system errors a user can fix, with Node's message
  * for the rest (the same words the CLI uses for its FILE arguments).
  */
+import { IOError } from '../errors.js';
+
 const REASONS: Record<string, string> = {
   ENOENT: 'no such file',
   EACCES: 'permission denied',
@@ -21,4 +23,9 @@ export function errnoCode(e: unknown): string | undefined {
 export function fsReason(e: unknown): string {
   const code = errnoCode(e);
   return (code !== undefined && REASONS[code]) || ((e as Error)?.message ?? String(e));
+}
+
+/** `cannot read PATH: why`. */
+export function cannotRead(path: string, e: unknown): IOError {
+  return new IOError(`cannot read ${path}: ${fsReason(e)}`, {}, { cause: e });
 }

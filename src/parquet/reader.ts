@@ -10,6 +10,8 @@ import { ChunkStream } from './chunk-stream.js';
 import { decodeColumnChunk, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
+import { readDictionaryPage } from './dictionary-page.js';
+import type { Values } from '../encodings/types.js';
 import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
 import { bindFilter, type BoundFilter, type Filter } from './filter/expression.js';
 import { domainOf } from './filter/compare.js';
@@ -512,6 +514,20 @@ export class ParquetReader {
     if (!bf) return null;
     const domain = domainOf(leaf);
     return { header: bf.header, mightContain: (value) => bloomMightContain(domain, bf, domain.literal(value)) };
+  }
+
+  /**
+   * The entries of a column chunk's dictionary page as stored (physical
+   * values, in dictionary order), or null when the chunk has none. Only the
+   * dictionary page is read.
+   */
+  async readDictionary(rowGroup: number, column: ColumnPath): Promise<Values | null> {
+    this.checkRowGroup(rowGroup);
+    const leaf = this.leafFor(column);
+    const ctx = { file: this.source.name, rowGroup, column: leaf.path.join('.') };
+    const meta = chunkMeta(this.metadata.rowGroups[rowGroup]!.columns[leaf.columnIndex]!, ctx);
+    const range = chunkRange(meta, this.source.byteLength, chunkPadding(this.metadata.createdBy), ctx);
+    return readDictionaryPage(this.source, range, meta, leaf, this.chunkOptions, ctx);
   }
 
   private rowGroupIndexes(selected?: readonly number[]): number[] {

@@ -26,7 +26,8 @@ function binary(b: Uint8Array): string {
   return `{"$binary":"${hex(b)}"}`;
 }
 
-function leaf(kind: LeafKind, v: unknown): string {
+/** One leaf value (read with the default lossless options) in canonical JSON. */
+export function canonicalValue(kind: LeafKind, v: unknown): string {
   switch (kind.kind) {
     case 'boolean': return v ? 'true' : 'false';
     case 'int': return integer(v as number | bigint);
@@ -77,7 +78,7 @@ export function canonicalVariant(v: unknown): string {
 function value(p: Plan, v: unknown): string {
   if (v === null || v === undefined) return 'null';
   switch (p.t) {
-    case 'leaf': return leaf(p.leaf.kind, v);
+    case 'leaf': return canonicalValue(p.leaf.kind, v);
     case 'struct': {
       const o = v as Record<string, unknown>;
       return `{${p.fields.map((f) => `${JSON.stringify(f.name)}:${value(f.plan, o[f.name])}`).join(',')}}`;

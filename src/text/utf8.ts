@@ -37,6 +37,16 @@ const WINDOW = 2048;
 /** For windows: throws on invalid UTF-8 (then values are decoded one by one) and keeps a U+FEFF. */
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/** Whether all of `data` is valid UTF-8 (the runtime's native check, through a fatal TextDecoder). */
+export function isUtf8(data: Uint8Array): boolean {
+  try {
+    strict.decode(data);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Value `i` of a byte-array column (value i is data[offsets[i] .. offsets[i + 1])) as text,
  * the same string `utf8Decode` gives. Built for reading values in order:

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { openParquet } from '../../src/node/index.js';
 import { registerConvert } from '../../src/cli/convert-command.js';
-import { avroName } from '../../src/cli/convert-write-trevni.js';
+import { avroName } from '../../src/convert/write-trevni.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
 import { AvroTrevniWriter, AVRO_SCHEMA_KEY, avroJson, branchName, parseAvroSchema, readAvro, type AvroSchema } from '../../src/trevni/avro.js';
 import { metaGet, type TrevniType } from '../../src/trevni/types.js';

@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ParquetryWarning } from '../../src/warnings.js';
-import type { InputBytes, Item } from '../../src/cli/convert-source.js';
-import { readCsv } from '../../src/cli/convert-read-csv.js';
-import { readJsonArray, readJsonLines } from '../../src/cli/convert-read-json.js';
+import type { InputBytes, Item } from '../../src/convert/source.js';
+import { readCsv } from '../../src/convert/read-csv.js';
+import { readJsonArray, readJsonLines } from '../../src/convert/read-json.js';
 
 /** An input of these bytes, in chunks of `size` bytes. */
 function input(bytes: Uint8Array, size: number): InputBytes {

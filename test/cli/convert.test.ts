@@ -14,12 +14,12 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { openParquet } from '../../src/node/index.js';
 import { ByteCursor } from '../../src/bytes/cursor.js';
 import { decodePageHeader } from '../../src/parquet/metadata/index.js';
-import { ArraySplitter, parseJson } from '../../src/cli/convert-read-json.js';
+import { ArraySplitter, parseJson } from '../../src/convert/read-json.js';
 import { ExactNumber } from '../../src/schema/exact-number.js';
-import type { Item } from '../../src/cli/convert-source.js';
-import { parseType, parseTypeOverride, schemaFromJsonText, toBuilder } from '../../src/cli/convert-types.js';
+import type { Item } from '../../src/convert/source.js';
+import { parseType, parseTypeOverride, schemaFromJsonText, toBuilder } from '../../src/convert/types.js';
 import { parseByteSize } from '../../src/cli/convert-options.js';
-import { csvCell, csvQuote, jsonText } from '../../src/cli/convert-write-text.js';
+import { csvCell, csvQuote, jsonText } from '../../src/convert/write-text.js';
 import { formatReport } from '../../src/cli/convert-progress.js';
 import { layoutProblems } from '../writer/pages.js';
 

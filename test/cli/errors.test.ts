@@ -119,7 +119,7 @@ describe('a FILE that cannot be read: one line naming why, exit status 1', () =>
 
   test('a schema with two siblings of one name (a LIST a and an INT32 a): refused, not printed wrong (exit 70 and a stack trace before)', () => {
     const file = '../shared/fuzz/hostile/pq-duplicate-names.parquet';
-    const message = `the schema has two fields named "a" (file ${file}, column a)`;
+    const message = `the schema has two fields named "a" (file ${file}, offset 67, column a)`;
     for (const args of [['cat', '--json'], ['cat'], ['head', '--json']]) expectOneLine(run(args[0]!, file, ...args.slice(1)), message);
     const out = join(dir, 'dup.jsonl');
     expectOneLine(run('convert', file, out), message);

@@ -1,5 +1,5 @@
 /**
- * Trevni output for `parquetry convert`: rows of a Parquet schema (what the
+ * Trevni output of a conversion: rows of a Parquet schema (what the
  * Parquet writer takes: Parquet input, typed CSV / JSON rows, Trevni input)
  * become Avro records, shredded into Trevni columns as trevni-avro does
  * (src/trevni/avro.ts), with the Avro schema stored as `avro.schema`.
@@ -39,10 +39,7 @@
  * reader of convert uses. Records and fixed types are named after their
  * field's path, made unique.
  */
-import { tmpdir } from 'node:os';
-import { rm } from 'node:fs/promises';
 import { InvalidArgumentError, UnsupportedError } from '../errors.js';
-import { fileSink, fileSource } from '../node/index.js';
 import { formatUuid, float16, int96Nanos } from '../schema/convert.js';
 import { describeValue, leafCoercer, twosComplementBytes } from '../schema/coerce.js';
 import type { LeafNode, Schema } from '../schema/tree.js';
@@ -50,9 +47,8 @@ import { formatTimestamp } from '../text/temporal.js';
 import { planRecord, type Plan } from '../shred/plan.js';
 import { isPlainObject } from '../shred/shred.js';
 import { AvroTrevniWriter } from '../trevni/avro.js';
-import { pathSpill } from '../trevni/spill.js';
-import { writerOutput } from './convert-sink.js';
-import type { RowOutput } from './convert-write-text.js';
+import type { SpillFactory } from '../trevni/spill.js';
+import { writerOutput, type CountingSink, type RowOutput } from './output.js';
 
 /** The field property holding a Parquet name that is not a valid Avro name. */
 export const PARQUET_NAME = 'parquetry.name';
@@ -62,6 +58,8 @@ export interface TrevniOutputOptions {
   codec: string;
   /** The file's checksum: null or crc32. */
   checksum: string;
+  /** Where the column blocks wait until every descriptor is written (the layout puts them after all of them). */
+  spill: SpillFactory;
 }
 
 type AvroJson = string | Record<string, unknown> | AvroJson[];
@@ -286,16 +284,11 @@ export function avroSchemaOf(schema: Schema): { json: AvroJson; convert: (row: R
   return { json: top.type, convert: top.convert as (row: Record<string, unknown>) => Record<string, unknown> };
 }
 
-/** Temporary files for the writer's column blocks (the layout puts every column's blocks after all the descriptors). */
-function spill() {
-  return pathSpill(tmpdir(), { sink: fileSink, source: fileSource, remove: (p) => rm(p, { force: true }) });
-}
-
-export async function openTrevniOutput(path: string, schema: Schema, options: TrevniOutputOptions): Promise<RowOutput> {
-  // Refuse an unrepresentable schema before anything is created.
+/** Trevni output on the sink `open` gives, opened once the schema is known to have an Avro form (nothing is created for one without). */
+export async function trevniOutput(open: () => Promise<CountingSink>, schema: Schema, options: TrevniOutputOptions): Promise<RowOutput> {
   const avro = avroSchemaOf(schema);
-  return writerOutput(path, async (sink) => {
-    const writer = await AvroTrevniWriter.open(sink, avro.json, { codec: options.codec, checksum: options.checksum, spill: spill() });
+  return writerOutput(await open(), async (sink) => {
+    const writer = await AvroTrevniWriter.open(sink, avro.json, { codec: options.codec, checksum: options.checksum, spill: options.spill });
     return {
       get rows() {
         return writer.rowCount;

@@ -2,13 +2,13 @@
  * Invalid UTF-8 in a CSV or JSON input: the parsers read it as U+FFFD,
  * which is kept, but reported once per input through `onWarning`, with the
  * line of the first invalid byte and the column of the record that holds it.
- * The bytes are checked as they pass (node's native isUtf8; the JS scan only
- * locates the first invalid byte), and nothing more once it is found.
+ * The bytes are checked as they pass (a fatal TextDecoder, native in every
+ * runtime; the JS scan only locates the first invalid byte), and nothing more
+ * once it is found.
  */
-import { isUtf8 } from 'node:buffer';
-import { incompleteUtf8Tail, invalidUtf8At } from '../text/utf8.js';
+import { incompleteUtf8Tail, invalidUtf8At, isUtf8 } from '../text/utf8.js';
 import type { WarningHandler } from '../warnings.js';
-import type { InputBytes } from './convert-source.js';
+import { concat, type InputBytes } from './source.js';
 
 const REPLACEMENT = '\ufffd';
 
@@ -33,15 +33,15 @@ export class InvalidUtf8Watch {
       },
       async *chunks() {
         let line = 1;
-        let carry: Buffer | undefined;
+        let carry: Uint8Array | undefined;
         for await (const chunk of input.chunks()) {
           if (self.pending === undefined && !self.done) {
-            const buf = carry ? Buffer.concat([carry, chunk]) : chunk;
+            const buf = carry ? concat([carry, chunk]) : chunk;
             const tail = incompleteUtf8Tail(buf, buf.length);
             const body = buf.subarray(0, buf.length - tail);
             if (isUtf8(body)) {
               line += newlines(body, body.length);
-              carry = tail > 0 ? Buffer.from(buf.subarray(buf.length - tail)) : undefined;
+              carry = tail > 0 ? buf.slice(buf.length - tail) : undefined;
             } else {
               self.pending = line + newlines(body, invalidUtf8At(body, 0, body.length));
             }

@@ -42,10 +42,7 @@ import { formatDate, formatTime, formatTimestamp } from '../text/temporal.js';
 import { AVRO_SCHEMA_KEY, avroColumns, branchName, parseAvroSchema, readAvro, type AvroSchema } from '../trevni/avro.js';
 import type { TrevniReader } from '../trevni/reader.js';
 import { KEY, metaGet, type TrevniColumn, type TrevniType } from '../trevni/types.js';
-import { PARQUET_NAME } from './convert-write-trevni.js';
-import type { ReadChecks } from './files.js';
-import { openTrevniFile } from './trevni.js';
-import { UsageError } from './usage.js';
+import { PARQUET_NAME } from './write-trevni.js';
 
 export interface TrevniInput {
   reader: TrevniReader;
@@ -259,9 +256,8 @@ function noFields(): DefinedSchema {
   return { elements, schema: buildSchema(elements), fields: [] };
 }
 
-export async function openTrevniInput(path: string, checks: ReadChecks = {}): Promise<TrevniInput> {
-  if (path === '-') throw new UsageError('a Trevni input must be a file (its columns are read from their offsets), not stdin');
-  const reader = await openTrevniFile(path, checks);
+/** The rows of an open Trevni file; the reader is closed when this fails. */
+export async function trevniInput(reader: TrevniReader): Promise<TrevniInput> {
   try {
     const avro = fileAvroSchema(reader);
     let schema: DefinedSchema;

@@ -1,5 +1,5 @@
 /**
- * Text outputs for `parquetry convert`: CSV (or TSV), JSON Lines and a JSON
+ * Text outputs of a conversion: CSV (or TSV), JSON Lines and a JSON
  * array, from rows read with `temporal: 'iso'`.
  *
  * Value forms:
@@ -12,24 +12,9 @@
  *   binary as a lowercase hex string; NaN and infinities as strings.
  */
 import { hex } from '../schema/convert.js';
-import { openOutputSink, type CountingSink } from './convert-sink.js';
+import type { CountingSink, RowOutput } from './output.js';
 
-export interface OutputSummary {
-  rows: number;
-  /** Parquet outputs only. */
-  rowGroups?: number;
-  bytes: number;
-}
-
-/** Rows in, bytes out; nothing is left at the destination unless `close` succeeds. */
-export interface RowOutput {
-  readonly name: string;
-  readonly rows: number;
-  readonly bytes: number;
-  write(row: Record<string, unknown>): Promise<void>;
-  close(): Promise<OutputSummary>;
-  abort(): Promise<void>;
-}
+const encoder = new TextEncoder();
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -109,7 +94,7 @@ class TextSink {
 
   async flush(): Promise<void> {
     if (!this.parts.length) return;
-    const bytes = Buffer.from(this.parts.join(''), 'utf8');
+    const bytes = encoder.encode(this.parts.join(''));
     this.parts = [];
     this.size = 0;
     await this.sink.write(bytes);
@@ -126,8 +111,7 @@ export interface TextOutputOptions {
   header: boolean;
 }
 
-export async function openTextOutput(format: TextFormat, path: string, options: TextOutputOptions): Promise<RowOutput> {
-  const sink = await openOutputSink(path);
+export async function textOutput(format: TextFormat, sink: CountingSink, options: TextOutputOptions): Promise<RowOutput> {
   const out = new TextSink(sink);
   const { columns, delimiter } = options;
   let rows = 0;

@@ -1,15 +1,20 @@
 /**
- * CSV input for `parquetry convert`: csv-parse's streaming parser, one
+ * CSV input of a conversion: csv-parse's incremental parser, one
  * record at a time, each with the line it starts on. Cells are text; an
  * empty cell (quoted or not) is null to the caller, as DuckDB reads it.
  */
-import { Readable } from 'node:stream';
-import { parse, type CsvError } from 'csv-parse';
+import { parse, type CsvError } from '#csv-parse';
 import type { WarningHandler } from '../warnings.js';
-import type { InputBytes, Item } from './convert-source.js';
-import { InvalidUtf8Watch, replacedCell } from './convert-utf8.js';
+import type { InputBytes, Item } from './source.js';
+import { InvalidUtf8Watch, replacedCell } from './utf8.js';
 
 export type Cells = string[];
+
+/** csv-parse's chunk API, under its stream (not in its typings). */
+interface CsvApi {
+  info: { lines: number };
+  parse(chunk: Uint8Array | undefined, end: boolean, push: (record: string[]) => void, close: () => void): Error | undefined;
+}
 
 export interface CsvReadOptions {
   delimiter: string;
@@ -49,34 +54,35 @@ function errorText(e: CsvError): string {
  * `skipBad`, reading goes on after it (csv-parse resynchronizes as it can).
  */
 export async function* readCsv(input: InputBytes, options: CsvReadOptions): AsyncGenerator<Item<Cells>> {
-  // csv-parse reports a malformed record (a 'skip' event) as soon as it meets it, ahead of the
-  // records still buffered for us: hold the reports until the records before them are out.
+  // csv-parse reports a malformed record (on_skip) as soon as it meets it, ahead of the
+  // records still held for us: hold the reports until the records before them are out.
   const errors: Array<{ line: number; error: string }> = [];
   let failed = false;
-  const parser = parse({
+  // csv-parse's parser is a Node Transform; its chunk API (`api.parse`) is driven here instead,
+  // so no stream is piped and the same code runs in browsers (on csv-parse's browser build).
+  const { api } = parse({
     delimiter: options.delimiter,
     bom: true,
     relax_column_count: true,
     skip_empty_lines: true,
     skip_records_with_error: true,
-  });
-  parser.on('skip', (e: CsvError) => {
-    if (failed) return;
-    errors.push({ line: errorLine(e), error: errorText(e) });
-    // Without skipping, nothing after the first malformed record matters.
-    if (!options.skipBad) failed = true;
-  });
+    on_skip: (e: CsvError | undefined) => {
+      if (failed || !e) return;
+      errors.push({ line: errorLine(e), error: errorText(e) });
+      // Without skipping, nothing after the first malformed record matters.
+      if (!options.skipBad) failed = true;
+    },
+  }) as unknown as { api: CsvApi };
   // Each record with the line count at the moment it is parsed (the line it ends on): cheaper
   // than csv-parse's `info` option, which copies its whole state for every record.
-  const push = parser.push.bind(parser);
-  parser.push = (record: unknown, encoding?: BufferEncoding) => push(record === null ? null : { record, lines: parser.info.lines }, encoding);
+  let parsed: Array<{ record: string[]; lines: number }> = [];
+  const push = (record: string[]) => void parsed.push({ record, lines: api.info.lines });
   const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
   let names: string[] | undefined;
-  const source = Readable.from((watch ? watch.watch(input) : input).chunks(), { objectMode: false });
-  source.on('error', (e) => parser.destroy(e));
-  source.pipe(parser);
-  try {
-    for await (const { record, lines } of parser as AsyncIterable<{ record: string[]; lines: number }>) {
+  function* out(): Generator<Item<Cells>> {
+    const held = parsed;
+    parsed = [];
+    for (const { record, lines } of held) {
       const line = lines - lineBreaks(record);
       while (errors.length && errors[0]!.line <= line) yield errors.shift()!;
       if (watch) {
@@ -85,9 +91,20 @@ export async function* readCsv(input: InputBytes, options: CsvReadOptions): Asyn
       }
       yield { line, record };
     }
-    while (errors.length) yield errors.shift()!;
-    watch?.finish();
-  } finally {
-    source.destroy();
   }
+  let ended = false;
+  const end = () => void (ended = true);
+  for await (const chunk of (watch ? watch.watch(input) : input).chunks()) {
+    const err = api.parse(chunk, false, push, end);
+    if (err) throw err;
+    yield* out();
+    if (ended || failed) break;
+  }
+  if (!ended && !failed) {
+    const err = api.parse(undefined, true, push, end);
+    if (err) throw err;
+    yield* out();
+  }
+  while (errors.length) yield errors.shift()!;
+  watch?.finish();
 }

@@ -1,30 +1,9 @@
-/** The input of `parquetry convert` as bytes: a file or stdin, counted as it is read (for the progress line). */
+/** A conversion's input as bytes: a file or stdin, counted as it is read (for the progress line). */
 import { open } from 'node:fs/promises';
 import { fstatSync } from 'node:fs';
-import { InvalidArgumentError, IOError } from '../errors.js';
-import { cannotRead } from './files.js';
-
-/** One input record, or a bad one: `line` is where it starts (1-based), `last` where it ends when the reader says. */
-export type Item<R> = { line: number; record: R; error?: undefined; last?: number } | { line: number; error: string; column?: string | undefined };
-
-/** A bad input row that ends the conversion: where it is, and what is wrong. */
-export class RowFailure extends InvalidArgumentError {
-  constructor(readonly line: number, readonly why: string, readonly column?: string) {
-    super(why);
-  }
-}
-
-export interface InputBytes {
-  /** For messages: the path, or `stdin`. */
-  readonly name: string;
-  /** Total bytes when known (a file, or stdin redirected from a file). */
-  readonly size: number | undefined;
-  /** Bytes handed on so far. */
-  bytesRead: number;
-  /** The bytes, in chunks; iterate once. */
-  chunks(): AsyncGenerator<Buffer>;
-  close(): Promise<void>;
-}
+import { IOError } from '../errors.js';
+import { cannotRead } from './fs-errors.js';
+import type { InputBytes } from '../convert/source.js';
 
 const CHUNK = 256 * 1024;
 

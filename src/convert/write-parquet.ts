@@ -1,10 +1,9 @@
-/** Parquet output for `parquetry convert`: the streaming writer (row groups written as they fill). */
+/** Parquet output of a conversion: the streaming writer (row groups written as they fill). */
 import { ParquetWriter, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
-import { writerOutput } from './convert-sink.js';
-import type { RowOutput } from './convert-write-text.js';
+import { writerOutput, type CountingSink, type RowOutput } from './output.js';
 
-export function openParquetOutput(path: string, schema: WriterSchema, options: WriterOptions): Promise<RowOutput> {
-  return writerOutput(path, async (sink) => {
+export function parquetOutput(sink: CountingSink, schema: WriterSchema, options: WriterOptions): Promise<RowOutput> {
+  return writerOutput(sink, async (sink) => {
     const writer = await ParquetWriter.open(sink, schema, options);
     return {
       get rows() {

@@ -8,9 +8,9 @@ import type { AnyField, DefinedSchema } from '../schema/builder.js';
 import { csvCellParser, inferSchemaFromCsv, inferSchemaFromRecords, isCsvIntegerBeyondInt64 } from '../schema/infer.js';
 import { ExactNumber } from '../schema/exact-number.js';
 import type { LeafNode } from '../schema/tree.js';
-import { applyOverride, defineFromNodes, toBuilder, type TypeNode } from './convert-types.js';
-import { parseJson, type JsonRecord } from './convert-read-json.js';
-import type { Cells } from './convert-read-csv.js';
+import { applyOverride, defineFromNodes, toBuilder, type TypeNode } from './types.js';
+import { parseJson, type JsonRecord } from './read-json.js';
+import type { Cells } from './read-csv.js';
 
 /** How a schema is given: a schema file's fields and/or `--type` overrides. */
 export interface SchemaChoice {

@@ -9,8 +9,8 @@
  */
 import { ExactNumber, fractionalNumber } from '../schema/exact-number.js';
 import type { WarningHandler } from '../warnings.js';
-import { RowFailure, type InputBytes, type Item } from './convert-source.js';
-import { InvalidUtf8Watch, replacedField } from './convert-utf8.js';
+import { concat, RowFailure, type InputBytes, type Item } from './source.js';
+import { InvalidUtf8Watch, replacedField } from './utf8.js';
 
 export type JsonRecord = Record<string, unknown>;
 
@@ -127,11 +127,14 @@ export function readJsonLines(input: InputBytes, options: JsonReadOptions = {}):
   return watched(jsonLines(watch ? watch.watch(input) : input), watch);
 }
 
+/** Keeps a byte order mark, which only the first line may have (and loses). */
+const lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
 async function* jsonLines(input: InputBytes): AsyncGenerator<Item<JsonRecord>> {
-  let carry: Buffer[] = [];
+  let carry: Uint8Array[] = [];
   let line = 0;
-  const text = (buf: Buffer, start: number, end: number): string => {
-    let s = buf.toString('utf8', start, end);
+  const text = (buf: Uint8Array, start: number, end: number): string => {
+    let s = lineDecoder.decode(buf.subarray(start, end));
     if (line === 1 && s.charCodeAt(0) === 0xfeff) s = s.slice(1);
     return s;
   };
@@ -141,7 +144,7 @@ async function* jsonLines(input: InputBytes): AsyncGenerator<Item<JsonRecord>> {
       line++;
       let s: string;
       if (carry.length) {
-        const joined = Buffer.concat([...carry, chunk.subarray(0, nl)]);
+        const joined = concat([...carry, chunk.subarray(0, nl)]);
         carry = [];
         s = text(joined, 0, joined.length);
       } else {
@@ -154,7 +157,7 @@ async function* jsonLines(input: InputBytes): AsyncGenerator<Item<JsonRecord>> {
   }
   if (carry.length) {
     line++;
-    const joined = Buffer.concat(carry);
+    const joined = concat(carry);
     const s = text(joined, 0, joined.length);
     if (!blank(s)) yield toItem(s, line);
   }

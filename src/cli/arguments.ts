@@ -1,0 +1,29 @@
+/** Option value parsers shared by the commands: commander calls them, and their errors become usage errors. */
+import { InvalidArgumentError as CommanderArgError } from './commander.js';
+import { parseColumnList } from './columns.js';
+
+export function count(value: string): number {
+  if (!/^\d+$/.test(value)) throw new CommanderArgError('must be a non-negative whole number');
+  if (!Number.isSafeInteger(Number(value))) throw new CommanderArgError(`must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
+  return Number(value);
+}
+
+export function columnList(value: string): (string | string[])[] {
+  try {
+    return parseColumnList(value);
+  } catch (e) {
+    throw new CommanderArgError((e as Error).message);
+  }
+}
+
+/** A repeatable option: each occurrence adds to the list. */
+export function repeated(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** `--http-header 'Name: value'` (repeatable) into a header record. */
+export function httpHeader(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const m = /^([^:\s]+)\s*:\s?(.*)$/.exec(value);
+  if (!m) throw new CommanderArgError("must be 'Name: value'");
+  return { ...previous, [m[1]!]: m[2]! };
+}

@@ -1,0 +1,140 @@
+/**
+ * Text records (CSV, JSON) into a table writer (Parquet, Trevni): the first
+ * records sampled to settle the schema, then every record shaped and written
+ * in order; a record that cannot be read or written is a bad row, the end of
+ * the conversion or (skipping) counted.
+ */
+import { InvalidArgumentError } from '../errors.js';
+import type { DefinedSchema } from '../schema/builder.js';
+import { RowFailure, type Item } from './source.js';
+import type { Shaper } from './shape.js';
+import type { OutputSummary, RowOutput } from './output.js';
+
+/** How many skipped rows are kept for listing. */
+const LISTED = 10;
+
+/** Bad rows: the end of the conversion, or (with --skip-bad-rows) counted and the first few kept. */
+export class BadRows {
+  count = 0;
+  readonly first: Array<{ line: number; text: string }> = [];
+
+  /** `hint`: how to skip them, in the caller's words (an option's name). */
+  constructor(private readonly skip: boolean, private readonly input: string, private readonly hint: string) {}
+
+  text(line: number, why: string, column?: string): string {
+    return `${this.input}:${line}: ${column !== undefined ? `column ${column}: ` : ''}${why}`;
+  }
+
+  add(line: number, why: string, column?: string): void {
+    if (!this.skip) throw new InvalidArgumentError(`${this.text(line, why, column)} (${this.hint} skips bad rows)`);
+    this.count++;
+    if (this.first.length < LISTED) this.first.push({ line, text: this.text(line, why, column) });
+  }
+}
+
+/** A writer's complaint about a row, without the writer's record numbering. */
+function rowProblem(e: InvalidArgumentError): { why: string; column: string | undefined } {
+  const column = e.context.column;
+  let why = e.detail.replace(/^record \d+: /, '');
+  if (column !== undefined) why = why.replace(/^field [^:]*: /, '');
+  return { why, column };
+}
+
+/** A record read, with the line it starts on. */
+export interface Lined<R> {
+  line: number;
+  record: R;
+}
+
+/**
+ * The schema, settled from the records before the first one past the sample
+ * (the header row and bad rows aside), and every good record in order; bad
+ * rows go to `bad`. A RowFailure from the reader comes out as it is.
+ */
+export async function settle<R>(
+  items: AsyncIterator<Item<R>>, shaper: Shaper<R>, sampleSize: number, bad: BadRows, header?: (first: R) => boolean,
+): Promise<{ schema: DefinedSchema; records: AsyncGenerator<Lined<R>> }> {
+  let first = true;
+  /** The next good record, or undefined at the end. */
+  const next = async (): Promise<Lined<R> | undefined> => {
+    for (;;) {
+      const step = await items.next();
+      if (step.done) return undefined;
+      const item = step.value;
+      if (item.error !== undefined) {
+        if (first && header) throw new RowFailure(item.line, `the first row cannot be read: ${item.error}`);
+        bad.add(item.line, item.error, item.column);
+        continue;
+      }
+      if (first) {
+        first = false;
+        if (header && header(item.record)) continue;
+      }
+      const problem = shaper.check(item.record);
+      if (problem !== undefined) {
+        bad.add(item.line, problem);
+        continue;
+      }
+      return { line: item.line, record: item.record };
+    }
+  };
+  const sample: Array<Lined<R>> = [];
+  let past: Lined<R> | undefined;
+  for (let r = await next(); r; r = await next()) {
+    if (sample.length >= sampleSize) {
+      past = r;
+      break;
+    }
+    sample.push(r);
+  }
+  const schema = shaper.schema(sample.map((s) => s.record));
+  async function* records(): AsyncGenerator<Lined<R>> {
+    yield* sample;
+    if (!past) return;
+    yield past;
+    for (let r = await next(); r; r = await next()) yield r;
+  }
+  return { schema, records: records() };
+}
+
+/** Text input → Parquet or Trevni: sample, settle the schema, then write every record in order. */
+export async function textToTable<R>(
+  items: AsyncIterator<Item<R>>, shaper: Shaper<R>, open: (schema: DefinedSchema) => Promise<RowOutput>,
+  sampleSize: number, state: { output?: RowOutput; line?: number }, bad: BadRows,
+  header?: (first: R) => boolean,
+): Promise<OutputSummary> {
+  try {
+    const { schema, records } = await settle(items, shaper, sampleSize, bad, header);
+    const writer = await open(schema);
+    state.output = writer;
+    for await (const { line, record } of records) {
+      state.line = line; // for the writer's warnings, which come while it takes the record
+      const problem = await writeShaped(writer, shaper, record);
+      if (problem) bad.add(line, problem.why, problem.column);
+    }
+    return await writer.close();
+  } catch (e) {
+    if (e instanceof RowFailure) throw new InvalidArgumentError(bad.text(e.line, e.why, e.column));
+    throw e;
+  }
+}
+
+/** Writes a record as the shaper makes it, or its second form; what the writer refused, when it refused both. */
+async function writeShaped<R>(writer: RowOutput, shaper: Shaper<R>, record: R): Promise<{ why: string; column: string | undefined } | undefined> {
+  try {
+    await writer.write(shaper.row(record));
+  } catch (e) {
+    if (!(e instanceof InvalidArgumentError)) throw e;
+    const again = shaper.retry(record);
+    if (again) {
+      try {
+        await writer.write(again);
+        return undefined;
+      } catch (e2) {
+        if (!(e2 instanceof InvalidArgumentError)) throw e2;
+      }
+    }
+    return rowProblem(e);
+  }
+  return undefined;
+}

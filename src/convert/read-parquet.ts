@@ -1,0 +1,28 @@
+/** Parquet input of a conversion: row batches, one row group in memory at a time. */
+import type { ColumnPath, ParquetReader } from '../parquet/reader.js';
+
+export interface ParquetInput {
+  reader: ParquetReader;
+  /** Rows read so far (for the progress line). */
+  rowsRead: number;
+  /**
+   * The rows in batches: lossless values for a Parquet output (what the
+   * writer takes back), ISO text for dates, times and timestamps for text outputs.
+   */
+  batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
+}
+
+/** `columns`: read only these (the `--columns` projection). */
+export function parquetInput(reader: ParquetReader, columns?: readonly ColumnPath[]): ParquetInput {
+  const input: ParquetInput = {
+    reader,
+    rowsRead: 0,
+    async *batches(forText) {
+      for await (const batch of reader.rowBatches(forText ? { columns, temporal: 'iso' } : { columns })) {
+        input.rowsRead += batch.length;
+        yield batch;
+      }
+    },
+  };
+  return input;
+}

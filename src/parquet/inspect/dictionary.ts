@@ -1,0 +1,38 @@
+/**
+ * The dictionaries of one column: per row group, the entries of the chunk's
+ * dictionary page, in dictionary order, as the reader's values (lossless
+ * defaults unless `options` say otherwise).
+ */
+import { valueReader, type ValueOptions } from '../../schema/convert.js';
+import type { ColumnPath, ParquetReader } from '../reader.js';
+import { InvalidArgumentError } from '../../errors.js';
+
+export interface ChunkDictionary {
+  rowGroup: number;
+  column: string;
+  /** The chunk has a dictionary page. */
+  dictionary: boolean;
+  /** Its entries (none without one). */
+  values: unknown[];
+}
+
+/** The dictionary of `column` (one leaf) in each of `rowGroups` (default all). */
+export async function columnDictionaries(reader: ParquetReader, column: ColumnPath, rowGroups?: readonly number[], options: ValueOptions = {}): Promise<ChunkDictionary[]> {
+  const leaves = reader.selectLeaves([column]);
+  if (leaves.length !== 1 || leaves[0]!.path.join('.') !== (typeof column === 'string' ? column : column.join('.'))) {
+    throw new InvalidArgumentError(`"${typeof column === 'string' ? column : column.join('.')}" is a group: name one of its leaf columns (${leaves.map((l) => l.path.join('.')).join(', ')})`);
+  }
+  const leaf = leaves[0]!;
+  const out: ChunkDictionary[] = [];
+  for (const rg of rowGroups ?? reader.metadata.rowGroups.map((_, i) => i)) {
+    const dict = await reader.readDictionary(rg, leaf.path);
+    const values: unknown[] = [];
+    if (dict) {
+      const at = valueReader(leaf.kind, dict, options);
+      const n = 'offsets' in dict ? dict.offsets.length - 1 : dict.length;
+      for (let i = 0; i < n; i++) values.push(at(i));
+    }
+    out.push({ rowGroup: rg, column: leaf.path.join('.'), dictionary: dict !== null, values });
+  }
+  return out;
+}

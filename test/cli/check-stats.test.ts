@@ -1,0 +1,186 @@
+/**
+ * `parquetry check-stats` and `checkStatistics`: every file of the corpus
+ * reads as honest (but two whose column index says every page is null), and
+ * a file whose statistics, page index or bloom filter we damage is caught,
+ * each lie named with what the file says and what the data holds.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ByteCursor } from '../../src/bytes/cursor.js';
+import { ByteWriter } from '../../src/bytes/writer.js';
+import { ParquetryError } from '../../src/errors.js';
+import { bufferSource } from '../../src/io/source.js';
+import { checkStatistics, type Lie } from '../../src/parquet/inspect/check-stats.js';
+import {
+  decodeBloomFilterHeader, decodeColumnIndex, decodeFileMetaData, decodeOffsetIndex, encodeColumnIndex, encodeFileMetaData, encodeOffsetIndex,
+  type ColumnIndex, type FileMetaData, type OffsetIndex,
+} from '../../src/parquet/metadata/index.js';
+import { writeParquet } from '../../src/node/index.js';
+import { applyStructured } from '../../scripts/fuzz/structured.js';
+
+const DATA = '../shared/corpus/parquet-testing/data';
+
+function run(...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+let dir = '';
+let honest: Uint8Array;
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'parquetry-check-'));
+  const file = join(dir, 'honest.parquet');
+  const rows = Array.from({ length: 400 }, (_, i) => ({ id: BigInt(i), name: i % 9 === 0 ? null : `name-${i % 50}` }));
+  await writeParquet(file, rows, { pageRowLimit: 100, dictionary: false, bloomFilters: { name: true } } as never);
+  honest = new Uint8Array(readFileSync(file));
+});
+after(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const footerAt = (b: Uint8Array) => {
+  const len = new DataView(b.buffer, b.byteOffset).getUint32(b.length - 8, true);
+  return { start: b.length - 8 - len, len };
+};
+const footer = (b: Uint8Array): FileMetaData => {
+  const { start, len } = footerAt(b);
+  return decodeFileMetaData(b.subarray(start, start + len));
+};
+
+/** The file with its footer decoded, edited and encoded back. */
+function editFooter(b: Uint8Array, edit: (m: FileMetaData) => void): Uint8Array {
+  const m = footer(b);
+  edit(m);
+  const w = new ByteWriter();
+  encodeFileMetaData(m, w);
+  const f = w.finish();
+  const { start } = footerAt(b);
+  const out = new Uint8Array(start + f.length + 8);
+  out.set(b.subarray(0, start));
+  out.set(f, start);
+  new DataView(out.buffer).setUint32(start + f.length, f.length, true);
+  out.set(b.subarray(b.length - 4), start + f.length + 4);
+  return out;
+}
+
+/** The file with a struct at [offset, offset + length) re-encoded in place (the edit must keep its length). */
+function editInPlace<T>(b: Uint8Array, offset: number, length: number, decode: (c: ByteCursor) => T, encode: (v: T, w: ByteWriter) => void, edit: (v: T) => void): Uint8Array {
+  const v = decode(new ByteCursor(b.subarray(offset, offset + length)));
+  edit(v);
+  const w = new ByteWriter();
+  encode(v, w);
+  const enc = w.finish();
+  assert.equal(enc.length, length, 'the edit keeps the struct length');
+  const out = b.slice();
+  out.set(enc, offset);
+  return out;
+}
+
+const int64 = (v: bigint) => {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigInt64(0, v, true);
+  return b;
+};
+
+async function lies(b: Uint8Array): Promise<Lie[]> {
+  return (await checkStatistics(bufferSource(b))).lies;
+}
+
+/** What the CLI says about a file: exit status and its JSON report. */
+function cli(b: Uint8Array, name: string) {
+  const file = join(dir, name);
+  writeFileSync(file, b);
+  const r = run('check-stats', file, '--json');
+  return { code: r.code, report: r.out ? JSON.parse(r.out) : undefined, err: r.err };
+}
+
+describe('honest files', () => {
+  test('every statistic, page index and bloom filter of the corpus matches its data (but two known column indexes)', async () => {
+    let checked = 0;
+    for (const name of readdirSync(DATA).filter((f) => f.endsWith('.parquet'))) {
+      let found: Lie[];
+      try {
+        found = await lies(new Uint8Array(readFileSync(join(DATA, name))));
+      } catch (e) {
+        if (e instanceof ParquetryError) continue; // files that do not read (corrupt on purpose, over limits)
+        throw e;
+      }
+      checked++;
+      if (/^datapage_v1-(snappy-compressed|uncompressed)-checksum\.parquet$/.test(name)) {
+        // Written with null_pages all true and null_counts -1 beside pages full of values.
+        assert.ok(found.length > 0 && found.every((l) => l.structure === 'column index' && (l.field === 'null_pages' || l.field === 'null_counts')), name);
+      } else assert.deepEqual(found, [], name);
+    }
+    assert.ok(checked >= 60, `${checked} files checked`);
+  });
+
+  test('the CLI reports what it checked and exits 0', () => {
+    const r = cli(honest, 'honest.parquet');
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(r.report, { checked: { statistics: 2, 'column index': 2, 'offset index': 2, 'bloom filter': 1 }, lies: [] });
+    const text = run('check-stats', join(dir, 'honest.parquet'));
+    assert.equal(text.out, 'checked: 2 chunk statistics, 2 column indexes, 2 offset indexes, 1 bloom filter\nno lies found\n');
+  });
+});
+
+describe('damaged files', () => {
+  test('a chunk max below the data: exit 1, the lie named', () => {
+    const bad = editFooter(honest, (m) => {
+      m.rowGroups[0]!.columns[0]!.metaData!.statistics!.maxValue = int64(300n);
+    });
+    const r = cli(bad, 'max.parquet');
+    assert.equal(r.code, 1);
+    assert.deepEqual(r.report.lies, [{ rowGroup: 0, column: 'id', structure: 'statistics', field: 'max_value', stored: '300', actual: '399' }]);
+    const text = run('check-stats', join(dir, 'max.parquet'));
+    assert.equal(text.code, 1);
+    assert.match(text.out, /1 lie:\n.*\n.*\n {2}0 +id +statistics +max_value +300 +399\n$/);
+  });
+
+  test('a chunk min above the data', async () => {
+    const bad = editFooter(honest, (m) => {
+      m.rowGroups[0]!.columns[0]!.metaData!.statistics!.minValue = int64(1n);
+    });
+    assert.deepEqual((await lies(bad)).map((l) => [l.field, l.stored, l.actual]), [['min_value', '1', '0']]);
+  });
+
+  test('a null count and a distinct count the data does not have (edited with the fuzz helpers)', async () => {
+    const stats = ['rowGroups', 0, 'columns', 1, 'metaData', 'statistics'];
+    const nulls = applyStructured(honest, { kind: 'footerField', op: 'set', path: [...stats, 'nullCount'], value: 3 });
+    assert.deepEqual((await lies(nulls)).map((l) => [l.column, l.field, l.stored, l.actual]), [['name', 'null_count', '3', '45']]);
+    const distinct = applyStructured(honest, { kind: 'footerField', op: 'set', path: [...stats, 'distinctCount'], value: 7 });
+    assert.deepEqual((await lies(distinct)).map((l) => [l.column, l.field, l.stored, l.actual]), [['name', 'distinct_count', '7', '50']]);
+  });
+
+  test("a page's bounds and null count in the column index", async () => {
+    const chunk = footer(honest).rowGroups[0]!.columns[0]!;
+    const bad = editInPlace<ColumnIndex>(honest, chunk.columnIndexOffset!, chunk.columnIndexLength!, decodeColumnIndex, encodeColumnIndex, (ci) => {
+      ci.maxValues[2] = int64(250n); // page 2 holds 200..299
+      ci.nullCounts![1] = 1;
+    });
+    assert.deepEqual((await lies(bad)).map((l) => [l.structure, l.page, l.field, l.stored, l.actual]), [
+      ['column index', 1, 'null_counts', '1', '0'],
+      ['column index', 2, 'max_values', '250', '299'],
+    ]);
+  });
+
+  test("a page's first row in the offset index", async () => {
+    const chunk = footer(honest).rowGroups[0]!.columns[1]!;
+    const bad = editInPlace<OffsetIndex>(honest, chunk.offsetIndexOffset!, chunk.offsetIndexLength!, decodeOffsetIndex, encodeOffsetIndex, (oi) => {
+      oi.pageLocations[3]!.firstRowIndex = 301;
+    });
+    assert.deepEqual((await lies(bad)).map((l) => [l.structure, l.page, l.field, l.stored, l.actual]), [['offset index', 3, 'first_row_index', '301', '300']]);
+  });
+
+  test('a bloom filter that has lost its bits', async () => {
+    const meta = footer(honest).rowGroups[0]!.columns[1]!.metaData!;
+    const c = new ByteCursor(honest, meta.bloomFilterOffset!);
+    const h = decodeBloomFilterHeader(c);
+    const bad = honest.slice();
+    bad.fill(0, c.pos, c.pos + h.numBytes);
+    assert.deepEqual((await lies(bad)).map((l) => [l.structure, l.column, l.stored]), [['bloom filter', 'name', 'definitely absent']]);
+  });
+});

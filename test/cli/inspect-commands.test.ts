@@ -1,0 +1,191 @@
+/**
+ * `parquetry dictionary`, `column-size`, `footer`, `scan`, `size-stats` and
+ * `schema --json`, run as a user runs them, checked against DuckDB's reading
+ * of the same files (parquet_metadata, parquet_schema, the data itself) and
+ * against what the data implies (histograms summing to the value counts).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { DuckFiles } from '../reader/helpers.js';
+import { writeParquet } from '../../src/node/index.js';
+
+const DATA = '../shared/corpus/parquet-testing/data';
+const TINY = `${DATA}/alltypes_tiny_pages.parquet`;
+const SAMPLE = 'examples/fixtures/sample.parquet';
+const NESTED = `${DATA}/nested_structs.rust.parquet`;
+
+function run(...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function ok(...args: string[]): string {
+  const r = run(...args);
+  assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
+  return r.out;
+}
+
+const jsonLines = (out: string): any[] => (out.trim() === '' ? [] : out.trim().split('\n').map((l) => JSON.parse(l)));
+const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
+
+// DuckDB in memory and a temp files.dir for the files written, removed after (the reader tests' fixture).
+let files: DuckFiles;
+before(async () => {
+  files = await DuckFiles.create();
+});
+after(() => files?.close());
+
+async function query(sql: string): Promise<Record<string, any>[]> {
+  return (await files.duck.runAndReadAll(sql)).getRowObjectsJson() as Record<string, any>[];
+}
+
+describe('dictionary', () => {
+  test("a dictionary-encoded chunk's entries are the column's distinct values, as DuckDB reads them", async () => {
+    const [d] = jsonLines(ok('dictionary', TINY, '--column', 'string_col', '--json'));
+    assert.equal(d.dictionary, true);
+    const want = (await query(`SELECT DISTINCT string_col AS v FROM read_parquet(${sqlString(TINY)}) WHERE string_col IS NOT NULL`)).map((r) => r.v);
+    assert.deepEqual([...d.values].sort(), want.sort());
+    assert.equal(new Set(d.values).size, d.values.length, 'entries are distinct');
+  });
+
+  test('each row group has its own dictionary; a chunk without one says so', async () => {
+    const file = join(files.dir, 'dict.parquet');
+    const rows = Array.from({ length: 300 }, (_, i) => ({ rg: i < 150 ? `a${i % 3}` : `b${i % 5}`, id: BigInt(i) * 1_000_003n }));
+    await writeParquet(file, rows, { rowGroupRows: 150 } as never);
+    const got = jsonLines(ok('dictionary', file, '--column', 'rg', '--json'));
+    assert.deepEqual(got.map((d) => [d.rowGroup, d.values]), [[0, ['a0', 'a1', 'a2']], [1, ['b0', 'b1', 'b2', 'b3', 'b4']]]);
+    const one = jsonLines(ok('dictionary', file, '--column', 'rg', '--row-group', '1', '--json'));
+    assert.deepEqual(one.map((d) => d.rowGroup), [1]);
+    const text = ok('dictionary', file, '--column', 'rg', '--row-group', '0');
+    assert.equal(text, 'row group 0, column rg: 3 entries\n  0  a0\n  1  a1\n  2  a2\n');
+    const plain = jsonLines(ok('dictionary', `${DATA}/delta_length_byte_array.parquet`, '--column', 'FRUIT', '--json'));
+    assert.ok(plain.length > 0 && plain.every((d) => d.dictionary === false && d.values.length === 0));
+  });
+
+  test('a group or an unknown column is a one-line error', () => {
+    const r = run('dictionary', SAMPLE, '--column', 'address');
+    assert.equal(r.code, 1);
+    assert.match(r.err, /^parquetry: "address" is a group: name one of its leaf columns \(address\.city, address\.zip\)/);
+    assert.match(run('dictionary', SAMPLE, '--column', 'nope').err, /no column "nope"/);
+  });
+});
+
+describe('column-size', () => {
+  for (const file of [TINY, SAMPLE, NESTED]) {
+    test(`bytes per column equal DuckDB's parquet_metadata sums: ${file.split('/').pop()}`, async () => {
+      const got = jsonLines(ok('column-size', file, '--json'));
+      const want = await query(`SELECT path_in_schema AS p, sum(total_compressed_size)::BIGINT AS c, sum(total_uncompressed_size)::BIGINT AS u
+        FROM parquet_metadata(${sqlString(file)}) GROUP BY path_in_schema, column_id ORDER BY column_id`);
+      assert.deepEqual(got.map((s) => [s.column, s.compressed, s.uncompressed]), want.map((r) => [r.p.replaceAll(', ', '.'), Number(r.c), Number(r.u)]));
+      const total = got.reduce((a, s) => a + s.compressed, 0);
+      for (const s of got) assert.ok(Math.abs(s.compressedShare - s.compressed / total) < 1e-12);
+      assert.ok(Math.abs(got.reduce((a, s) => a + s.uncompressedShare, 0) - 1) < 1e-9);
+    });
+  }
+});
+
+describe('footer', () => {
+  test("FileMetaData in thrift names: i64 as decimal strings, binary as hex, matching DuckDB's reading", async () => {
+    const f = JSON.parse(ok('footer', SAMPLE));
+    const [meta] = await query(`SELECT * FROM parquet_file_metadata(${sqlString(SAMPLE)})`);
+    assert.equal(f.num_rows, String(meta!.num_rows));
+    assert.equal(f.created_by, meta!.created_by);
+    assert.equal(f.version, Number(meta!.format_version));
+    assert.deepEqual(f.column_orders[0], { TYPE_ORDER: {} });
+    const chunks = await query(`SELECT * FROM parquet_metadata(${sqlString(SAMPLE)}) ORDER BY row_group_id, column_id`);
+    const ours = f.row_groups.flatMap((rg: any) => rg.columns);
+    assert.equal(ours.length, chunks.length);
+    chunks.forEach((c, i) => {
+      const m = ours[i].meta_data;
+      assert.equal(m.total_compressed_size, String(c.total_compressed_size));
+      assert.equal(m.data_page_offset, String(c.data_page_offset));
+      assert.equal(m.num_values, String(c.num_values));
+      assert.equal(m.codec, c.compression);
+    });
+    // fruit is a string column: its min_value bytes are the hex of DuckDB's text
+    const fruit = chunks.findIndex((c) => c.path_in_schema === 'fruit');
+    assert.equal(Buffer.from(ours[fruit].meta_data.statistics.min_value, 'hex').toString('utf8'), chunks[fruit]!.stats_min_value);
+    const schema = await query(`SELECT * FROM parquet_schema(${sqlString(SAMPLE)})`);
+    assert.deepEqual(f.schema.map((e: any) => e.name), schema.map((e) => e.name));
+  });
+
+  test('--json is the same object on one line', () => {
+    const lines = ok('footer', TINY, '--json').trimEnd().split('\n');
+    assert.equal(lines.length, 1);
+    assert.deepEqual(JSON.parse(lines[0]!), JSON.parse(ok('footer', TINY)));
+  });
+});
+
+describe('scan', () => {
+  test('reads every value: rows, level entries and bytes agree with DuckDB', async () => {
+    const s = JSON.parse(ok('scan', NESTED, '--json'));
+    const [c] = await query(`SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(NESTED)})`);
+    const [m] = await query(`SELECT sum(num_values)::BIGINT AS v, sum(total_compressed_size)::BIGINT AS b, count(*)::BIGINT AS k FROM parquet_metadata(${sqlString(NESTED)})`);
+    assert.equal(s.rows, Number(c!.n));
+    assert.equal(s.values, Number(m!.v));
+    assert.equal(s.compressedBytes, Number(m!.b));
+    assert.equal(s.columns, Number(m!.k));
+    assert.ok(s.seconds > 0 && s.rowsPerSecond > 0);
+  });
+
+  test('--columns reads only those columns; the text report names rows and bytes', async () => {
+    const s = JSON.parse(ok('scan', TINY, '--columns', 'id,string_col', '--json'));
+    const [m] = await query(`SELECT sum(num_values)::BIGINT AS v FROM parquet_metadata(${sqlString(TINY)}) WHERE path_in_schema IN ('id', 'string_col')`);
+    assert.equal(s.columns, 2);
+    assert.equal(s.values, Number(m!.v));
+    assert.match(ok('scan', TINY), /^rows: {7}7300\ncolumns: {4}13 \(94900 values and nulls\)\nbytes: .*\ntime: .* s\nthroughput: \d+ rows\/s/);
+  });
+});
+
+describe('size-stats', () => {
+  test('histograms and unencoded bytes as written, consistent with the data DuckDB reads', async () => {
+    const file = join(files.dir, 'sizes.parquet');
+    const rows = Array.from({ length: 500 }, (_, i) => ({ s: i % 7 === 0 ? null : `v${i}`, tags: i % 5 === 0 ? null : Array.from({ length: i % 4 }, (_, k) => k) }));
+    await writeParquet(file, rows, { pageRowLimit: 100 } as never);
+    const got = jsonLines(ok('size-stats', file, '--json'));
+    const s = got.find((c) => c.column === 's')!;
+    assert.equal(s.sizeStatistics, true);
+    const [d] = await query(`SELECT count(s)::BIGINT AS n, sum(octet_length(encode(s)))::BIGINT AS bytes, count(*)::BIGINT AS rows FROM read_parquet(${sqlString(file)})`);
+    assert.equal(s.unencodedByteArrayDataBytes, Number(d!.bytes));
+    assert.deepEqual(s.definitionLevelHistogram, [Number(d!.rows) - Number(d!.n), Number(d!.n)]);
+    assert.equal(s.pages.length, 5);
+    const sum = (hs: number[][]) => hs.reduce((a, h) => a.map((x, i) => x + h[i]!), hs[0]!.map(() => 0));
+    assert.deepEqual(sum(s.pages.map((p: any) => p.definitionLevelHistogram)), s.definitionLevelHistogram);
+    assert.equal(s.pages.reduce((a: number, p: any) => a + p.unencodedByteArrayDataBytes, 0), s.unencodedByteArrayDataBytes);
+    const t = got.find((c) => c.column === 'tags.list.element')!;
+    const [l] = await query(`SELECT count(*) FILTER (tags IS NULL)::BIGINT AS nulls, count(*) FILTER (len(tags) = 0)::BIGINT AS empty,
+      sum(len(tags))::BIGINT AS elements FROM read_parquet(${sqlString(file)})`);
+    // def 0: null list, 1: empty list, 2: null element (none), 3: a value
+    assert.deepEqual(t.definitionLevelHistogram, [Number(l!.nulls), Number(l!.empty), 0, Number(l!.elements)]);
+    assert.equal(t.repetitionLevelHistogram[0], 500);
+    assert.deepEqual(sum(t.pages.map((p: any) => p.repetitionLevelHistogram)), t.repetitionLevelHistogram);
+  });
+
+  test('a file without size statistics says so per chunk', () => {
+    assert.equal(ok('size-stats', SAMPLE, '--column', 'id'), 'row group 0, column id: no size statistics\n');
+  });
+});
+
+describe('schema --json', () => {
+  for (const file of [SAMPLE, NESTED, `${DATA}/alltypes_plain.parquet`, `${DATA}/fixed_length_decimal.parquet`]) {
+    test(`the tree agrees with DuckDB's parquet_schema: ${file.split('/').pop()}`, async () => {
+      const tree = JSON.parse(ok('schema', file, '--json'));
+      const flat: any[] = [];
+      const walk = (n: any) => {
+        flat.push(n);
+        for (const c of n.children ?? []) walk(c);
+      };
+      walk(tree);
+      const want = await query(`SELECT * FROM parquet_schema(${sqlString(file)})`);
+      assert.deepEqual(flat.map((n) => [n.name, n.repetition ?? null, n.physicalType ?? null, n.convertedType ?? null, n.children ? n.children.length : null, n.typeLength ?? null, n.scale ?? null]),
+        want.map((e, i) => [e.name, i === 0 ? null : e.repetition_type, e.type, e.converted_type, e.num_children === null ? null : Number(e.num_children), e.type_length === null ? null : Number(e.type_length), e.scale === null ? null : Number(e.scale)]));
+    });
+  }
+
+  test('logical types with their parameters', () => {
+    const tree = JSON.parse(ok('schema', `${DATA}/alltypes_tiny_pages.parquet`, '--json'));
+    assert.deepEqual(tree.children.find((c: any) => c.name === 'tinyint_col').logicalType, { type: 'INTEGER', bitWidth: 8, isSigned: true });
+  });
+});
