@@ -18,7 +18,10 @@
  */
 export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch, type ColumnPath } from './parquet/reader.js';
 export type { Filter, ComparisonOp } from './parquet/filter/expression.js';
+export { parseWhere, WhereSyntaxError } from './parquet/filter/where.js';
 export type { PageIndexEntry } from './parquet/filter/indexes.js';
+export { selectChunks, chunkPages, type ChunkRef, type ChunkPages, type PageInfo } from './parquet/page-headers.js';
+export { decodeStatistics, type DecodedStatistics } from './parquet/statistics.js';
 export type { ColumnChunkData } from './parquet/column-chunk.js';
 export type { ValueOptions } from './schema/convert.js';
 export type { Schema, SchemaNode, LeafNode, GroupNode } from './schema/tree.js';
@@ -27,7 +30,7 @@ export type {
   FileMetaData, RowGroup, ColumnChunk, ColumnMetaData, Statistics, ColumnIndex, OffsetIndex, PageLocation, BoundaryOrder, BloomFilterHeader,
 } from './parquet/metadata/index.js';
 export type { Values, ByteArrays, PhysicalType } from './encodings/types.js';
-export { bufferSource, httpSource, type Source, type SourceLike, type HttpSourceOptions } from './io/source.js';
+export { blobSource, bufferSource, httpSource, type Source, type SourceLike, type HttpSourceOptions } from './io/source.js';
 export { BufferSink, webStreamSink, type Sink } from './io/sink.js';
 export { ParquetWriter, type WriterOptions, type ColumnWriteOptions, type WriterSchema } from './parquet/write/writer.js';
 export type { ParquetryWarning, WarningCode, WarningHandler } from './warnings.js';
@@ -46,7 +49,8 @@ export { scanFile, type ScanReport } from './parquet/inspect/scan.js';
 export { columnDictionaries, type ChunkDictionary } from './parquet/inspect/dictionary.js';
 export { checkStatistics, type CheckReport, type CheckOptions, type CheckedStructure, type Lie } from './parquet/inspect/check-stats.js';
 export { schemaFromArrow } from './arrow/to-schema.js';
-export { formatSchema } from './text/schema-text.js';
+export { formatSchema, schemaAnnotation } from './text/schema-text.js';
+export { formatBytes } from './text/byte-size.js';
 export { TrevniReader, TrevniWriter, AvroTrevniWriter, readAvro, memorySpill, pathSpill } from './trevni/index.js';
 export {
   ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, IOError, LimitError,

@@ -5,9 +5,9 @@
 import { InvalidArgumentError } from '../errors.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import { withOutput } from './output.js';
-import { selectChunks } from './pages.js';
+import { selectChunks } from '../parquet/page-headers.js';
 import { renderTable } from './render.js';
-import { parseLiteral } from './where.js';
+import { parseLiteral } from '../parquet/filter/where.js';
 
 export interface BloomAnswer {
   rowGroup: number;

@@ -6,7 +6,7 @@
 import { pageEntries, type PageIndexEntry } from '../parquet/filter/indexes.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import { withOutput } from './output.js';
-import { selectChunks, type ChunkRef } from './pages.js';
+import { selectChunks, type ChunkRef } from '../parquet/page-headers.js';
 import { jsonable, renderTable, renderValue } from './render.js';
 
 export interface ChunkIndex {

@@ -1,4 +1,5 @@
 /** The progress line and the final report of `parquetry convert`, on stderr. */
+import { formatBytes } from '../text/byte-size.js';
 
 export interface ProgressState {
   /** Fraction of the input read, when the input's size is known. */
@@ -8,18 +9,6 @@ export interface ProgressState {
 
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n;
-  let u = -1;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(1)} ${units[u]}`;
 }
 
 function plural(n: number, word: string): string {

@@ -12,7 +12,7 @@ import { formatMetadata, metadataSummary } from './meta.js';
 import { withOutput } from './output.js';
 import { renderRecord, renderTable } from './render.js';
 import { trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
-import { parseWhere } from './where.js';
+import { parseWhere } from '../parquet/filter/where.js';
 
 /** The schema in message syntax, or (`--json`, Parquet only) as our JSON tree (schema/json.ts). */
 export async function schemaCommand(file: string, opts: { json?: boolean }): Promise<void> {

@@ -160,6 +160,12 @@ program
 
 registerConvert(program);
 
+program
+  .command('view')
+  .description('serve a page that shows the file: schema, layout to scale, statistics, data, filter')
+  .argument('<file>', 'Parquet or Trevni file path, or a URL the browser may read')
+  .action(async (file: string) => (await import('./view.js')).viewCommand(file));
+
 /** The command whose action runs, for the help a usage error points to. */
 let running: Command | undefined;
 program.hook('preAction', (_program, action) => {

@@ -1,6 +1,7 @@
 import type { ColumnChunk } from '../parquet/metadata/index.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import { decodeStatistics } from '../parquet/statistics.js';
+import { formatBytes } from '../text/byte-size.js';
 import { jsonable, renderValue } from './render.js';
 
 /** A JSON-friendly summary of a file's footer: what `parquetry meta` prints. */
@@ -60,18 +61,9 @@ export function metadataSummary(reader: ParquetReader) {
   };
 }
 
-/** A byte count for people: B, then KiB, MiB… with one decimal. */
+/** A byte count for people, `?` when unknown. */
 export function size(n: number | undefined): string {
-  if (n === undefined) return '?';
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n;
-  let u = -1;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(1)} ${units[u]}`;
+  return n === undefined ? '?' : formatBytes(n);
 }
 
 /** The summary as readable text. */

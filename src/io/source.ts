@@ -34,6 +34,30 @@ export function bufferSource(data: Uint8Array | ArrayBuffer, name?: string): Sou
   };
 }
 
+/**
+ * A `Blob` or `File` (a dropped or picked file in a browser, or Node's
+ * `Blob`): each read slices it, so only the bytes asked for are loaded and
+ * nothing is copied or sent anywhere.
+ */
+export function blobSource(blob: Blob, name = (blob as Partial<File>).name): Source {
+  return {
+    byteLength: blob.size,
+    name,
+    async read(offset, length) {
+      checkRange(offset, length, blob.size, name);
+      let b: ArrayBuffer;
+      try {
+        b = await blob.slice(offset, offset + length).arrayBuffer();
+      } catch (e) {
+        // A File whose underlying file changed or went away since it was picked.
+        throw new IOError(`read of ${length} bytes at offset ${offset} failed: ${(e as Error)?.message ?? e}`, { file: name, offset }, { cause: e });
+      }
+      if (b.byteLength !== length) throw new IOError(`read of ${length} bytes at offset ${offset} returned ${b.byteLength} bytes`, { file: name, offset });
+      return new Uint8Array(b);
+    },
+  };
+}
+
 function checkRange(offset: number, length: number, size: number, name?: string): void {
   if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > size) {
     throw new IOError(`read of ${length} bytes at offset ${offset} is outside the ${size}-byte source`, { file: name, offset });

@@ -1,6 +1,6 @@
 import { CODEC_NAMES, loadCodec, type CodecName } from '../codecs/registry.js';
 import { CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
-import { bufferSource, checkedSource, httpSource, withCachedTail, type Source, type SourceLike } from '../io/source.js';
+import { blobSource, bufferSource, checkedSource, httpSource, withCachedTail, type Source, type SourceLike } from '../io/source.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, leavesOf, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
@@ -24,7 +24,7 @@ import { dictionaryCapable } from '../arrow/types.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 
 /** Anything a reader can open: bytes, a URL (read with HTTP Range requests), or a source object. */
-export type ParquetInput = Uint8Array | ArrayBuffer | URL | SourceLike;
+export type ParquetInput = Uint8Array | ArrayBuffer | URL | Blob | SourceLike;
 
 export interface OpenOptions {
   /** For URL inputs: the file size, to skip the HEAD request. */
@@ -598,9 +598,10 @@ export class ParquetReader {
 
 async function toSource(input: ParquetInput, options: OpenOptions): Promise<Source> {
   if (input instanceof Uint8Array || input instanceof ArrayBuffer) return bufferSource(input);
+  if (typeof Blob !== 'undefined' && input instanceof Blob) return blobSource(input);
   if (input instanceof URL) return httpSource(input.href, { byteLength: options.byteLength, headers: options.headers });
   if (input && typeof input === 'object' && typeof (input as SourceLike).read === 'function') return checkedSource(input as SourceLike);
-  throw new InvalidArgumentError('input must be a Uint8Array, an ArrayBuffer, a URL or an object with byteLength and read(offset, length)');
+  throw new InvalidArgumentError('input must be a Uint8Array, an ArrayBuffer, a URL, a Blob or an object with byteLength and read(offset, length)');
 }
 
 function checkCount(n: number, what: string): number {

@@ -2,7 +2,7 @@ import type { LogicalTypeLike } from '../schema/logical.js';
 import type { Schema, SchemaNode } from '../schema/tree.js';
 
 /** The annotation in parentheses after a field, as parquet-java's schema text prints it. */
-function annotation(node: SchemaNode): string {
+export function schemaAnnotation(node: SchemaNode): string {
   const lt = node.element.logicalType as (LogicalTypeLike & Record<string, unknown>) | undefined;
   if (lt) {
     switch (lt.type) {
@@ -25,7 +25,7 @@ function quote(name: string): string {
 }
 
 function line(node: SchemaNode, indent: string, out: string[]): void {
-  const ann = annotation(node);
+  const ann = schemaAnnotation(node);
   const suffix = (ann ? ` (${ann})` : '') + (node.element.fieldId !== undefined ? ` = ${node.element.fieldId}` : '');
   const rep = node.repetition.toLowerCase();
   if (node.isLeaf) {

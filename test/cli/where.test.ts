@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openParquet } from '../../src/node/index.js';
 import { InvalidArgumentError, ParquetryError } from '../../src/errors.js';
-import { numberValue, parseLiteral, parseWhere, WhereSyntaxError } from '../../src/cli/where.js';
+import { numberValue, parseLiteral, parseWhere, WhereSyntaxError } from '../../src/parquet/filter/where.js';
 
 const eq = (column: string | string[], value: unknown) => ({ column, op: '=', value });
 

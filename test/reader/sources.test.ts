@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CorruptFileError, IOError, InvalidArgumentError, ParquetReader, ParquetryError, canonicalRow, openParquet, type ParquetInput, type SourceLike,
+  CorruptFileError, IOError, InvalidArgumentError, ParquetReader, ParquetryError, blobSource, canonicalRow, openParquet, type ParquetInput, type SourceLike,
 } from '../../src/node/index.js';
 import { DATA, SAMPLE, lines } from './helpers.js';
 
@@ -46,6 +46,32 @@ test('a Node Buffer (from a pooled allocation too)', async () => {
 
 test('an ArrayBuffer', async () => {
   assert.deepEqual(await read(bytes.slice().buffer), expected);
+});
+
+test('a Blob and a File, read through slices', async () => {
+  const part = bytes as Uint8Array<ArrayBuffer>;
+  assert.deepEqual(await read(new Blob([part])), expected);
+  assert.deepEqual(await read(new File([part], 'sample.parquet')), expected);
+  const sliced: number[] = [];
+  class Counting extends Blob {
+    override slice(start?: number, end?: number, type?: string): Blob {
+      sliced.push((end ?? this.size) - (start ?? 0));
+      return super.slice(start, end, type);
+    }
+  }
+  const reader = await openParquet(blobSource(new Counting([part]), 'counted'));
+  try {
+    assert.deepEqual(await lines(reader), expected);
+  } finally {
+    await reader.close();
+  }
+  assert.ok(sliced.length > 0, 'the reads sliced the blob');
+});
+
+test('a File names itself in errors; a read past its end is an IOError', async () => {
+  const file = new File([bytes.slice(0, 100)], 'cut.parquet');
+  await assert.rejects(openParquet(file), (e: unknown) => e instanceof CorruptFileError && /cut\.parquet/.test(e.message));
+  await assert.rejects(blobSource(file).read(90, 20), (e: unknown) => e instanceof IOError && /outside the 100-byte source/.test(e.message));
 });
 
 test('ParquetReader.open works like openParquet for bytes', async () => {

@@ -20,8 +20,8 @@
  * the normal range), else its exact text, which the filter layer reads as a
  * decimal for numeric columns.
  */
-import { InvalidArgumentError } from '../errors.js';
-import type { Filter } from '../parquet/filter/expression.js';
+import { InvalidArgumentError } from '../../errors.js';
+import type { Filter } from './expression.js';
 
 export type { Filter };
 

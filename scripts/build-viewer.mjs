@@ -1,0 +1,24 @@
+// Builds the viewer page (viewer/) into viewer/dist: index.html and its
+// scripts, bundled from the portable library as the README's browser
+// section says (ESM, code splitting: a codec's chunk loads when a file needs
+// it). `parquetry view` serves this directory; any static host can too.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'viewer', 'dist');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+await build({
+  entryPoints: [join(root, 'viewer', 'src', 'main.ts')],
+  bundle: true,
+  format: 'esm',
+  splitting: true,
+  minify: true,
+  outdir: join(out, 'js'),
+  alias: { parquetry: join(root, 'src', 'index.ts') },
+  logLevel: 'warning',
+});
+copyFileSync(join(root, 'viewer', 'index.html'), join(out, 'index.html'));

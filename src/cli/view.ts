@@ -1,0 +1,83 @@
+/**
+ * `parquetry view FILE`: serves the viewer page (viewer/, built into
+ * viewer/dist) and FILE on 127.0.0.1, at a free port, until interrupted.
+ * The page reads FILE with Range requests, as it reads any URL; a URL FILE
+ * is handed to the page, which reads it from the browser.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { IOError } from '../errors.js';
+import type { Source } from '../io/source.js';
+import { fileSource } from '../node/file-source.js';
+import { isUrl, tableFileKind } from './files.js';
+
+/** Two levels up from src/cli/, and from dist/chunks/ where the bundled CLI keeps this module: the package root. */
+const PAGE = fileURLToPath(new URL('../../viewer/dist/', import.meta.url));
+
+const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript' };
+
+/** Bytes `start..end` of a `bytes=a-b`, `bytes=a-` or `bytes=-n` header, or null when it asks for none we can give. */
+export function parseRange(header: string, size: number): { start: number; end: number } | null {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  const start = m[1] === '' ? Math.max(0, size - Number(m[2])) : Number(m[1]);
+  const end = m[1] === '' || m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  return start <= end && start < size ? { start, end } : null;
+}
+
+async function serveFile(source: Source, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const size = source.byteLength;
+  const headers = { 'Content-Type': 'application/octet-stream', 'Accept-Ranges': 'bytes' };
+  const range = req.headers.range === undefined ? undefined : parseRange(req.headers.range, size);
+  if (range === null) {
+    res.writeHead(416, { ...headers, 'Content-Range': `bytes */${size}` }).end();
+    return;
+  }
+  const { start, end } = range ?? { start: 0, end: size - 1 };
+  const length = end - start + 1;
+  res.writeHead(range ? 206 : 200, {
+    ...headers, 'Content-Length': String(length), ...(range ? { 'Content-Range': `bytes ${start}-${end}/${size}` } : {}),
+  });
+  res.end(req.method === 'HEAD' || length <= 0 ? undefined : await source.read(start, length));
+}
+
+export async function viewCommand(file: string): Promise<void> {
+  if (!existsSync(PAGE + 'index.html')) {
+    throw new IOError(`the viewer page is not built (no ${PAGE}index.html): run npm run build:viewer`);
+  }
+  const scripts = new Set(readdirSync(PAGE + 'js'));
+  const remote = isUrl(file);
+  if (!remote) await tableFileKind(file); // a readable, seekable file, or an error saying why not
+  const source = remote ? undefined : await fileSource(file);
+  const filePath = `/file/${encodeURIComponent(basename(file))}`;
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const [, dir, name = ''] = path.split('/');
+    const serve = async () => {
+      if (path === '/' || path === '/index.html') {
+        res.writeHead(200, { 'Content-Type': TYPES.html! }).end(readFileSync(PAGE + 'index.html'));
+      } else if (dir === 'js' && scripts.has(name)) {
+        res.writeHead(200, { 'Content-Type': TYPES.js! }).end(readFileSync(PAGE + 'js/' + name));
+      } else if (source && path === filePath) {
+        await serveFile(source, req, res);
+      } else {
+        res.writeHead(404).end();
+      }
+    };
+    serve().catch((e: unknown) => {
+      process.stderr.write(`parquetry view: ${(e as Error).message}\n`);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const target = remote ? file : filePath;
+  process.stdout.write(`parquetry view: http://127.0.0.1:${port}/?url=${encodeURIComponent(target)}\n(serving ${file}; Ctrl-C to stop)\n`);
+}

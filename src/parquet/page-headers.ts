@@ -1,0 +1,241 @@
+/**
+ * Page headers of column chunks, read straight from the file's bytes
+ * (headers only: page bodies are skipped, never fetched beyond the header
+ * window), for tools that show a file's layout (`parquetry pages`, the
+ * viewer page). Every size and offset is checked against the chunk and the
+ * file, so a broken file gives a located CorruptFileError, never a crash.
+ */
+import { ByteCursor } from '../bytes/cursor.js';
+import { CorruptFileError, InvalidArgumentError, ParquetryError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
+import type { Source } from '../io/source.js';
+import type { ValueOptions } from '../schema/convert.js';
+import type { LeafNode } from '../schema/tree.js';
+import { decodePageHeader, type ColumnChunk, type ColumnMetaData, type PageHeader } from './metadata/index.js';
+import type { ColumnPath, ParquetReader } from './reader.js';
+import { decodeStatistics, type DecodedStatistics } from './statistics.js';
+
+export interface ChunkRef {
+  rowGroup: number;
+  leaf: LeafNode;
+  chunk: ColumnChunk;
+  /** Dotted path of the leaf. */
+  column: string;
+}
+
+/** The column chunks a `--column` / `--row-group` selection names, row group by row group. */
+export function selectChunks(reader: ParquetReader, columns?: readonly ColumnPath[], rowGroup?: number): ChunkRef[] {
+  const leaves = reader.selectLeaves(columns && columns.length ? columns : undefined);
+  const groups = reader.metadata.rowGroups;
+  if (rowGroup !== undefined && rowGroup >= groups.length) {
+    throw new InvalidArgumentError(`row group ${rowGroup} does not exist (the file has ${groups.length})`, { file: reader.name });
+  }
+  const out: ChunkRef[] = [];
+  groups.forEach((rg, i) => {
+    if (rowGroup !== undefined && i !== rowGroup) return;
+    for (const leaf of leaves) out.push({ rowGroup: i, leaf, chunk: rg.columns[leaf.columnIndex]!, column: leaf.path.join('.') });
+  });
+  return out;
+}
+
+/** A chunk's metadata, refusing what has no readable pages (as the reader does). */
+function chunkMetaData(c: ChunkRef, ctx: ErrorContext): ColumnMetaData {
+  if (c.chunk.filePath !== undefined) throw new UnsupportedError(`column chunk stored in another file (${c.chunk.filePath})`, ctx);
+  if (c.chunk.cryptoMetadata || c.chunk.encryptedColumnMetadata) throw new UnsupportedError('column is encrypted (Parquet modular encryption is not supported yet)', ctx);
+  if (!c.chunk.metaData) throw new CorruptFileError('column chunk has no metadata', ctx);
+  return c.chunk.metaData;
+}
+
+export interface PageInfo {
+  rowGroup: number;
+  column: string;
+  /** Index of the page in its chunk (0 = first, dictionary page included). */
+  page: number;
+  type: 'dictionary' | 'data v1' | 'data v2' | 'index' | string;
+  offset: number;
+  headerSize: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  encoding?: string;
+  numValues?: number;
+  /** v2 pages: from the header. */
+  numNulls?: number;
+  /** Rows the page holds: v2 from its header, v1 from the OffsetIndex (or the value count when the column is not repeated); null when unknown. */
+  rows?: number | null;
+  /** Where `rows` came from. */
+  rowsFrom?: 'header' | 'offset index' | 'values';
+  firstRow?: number;
+  /** The page header's statistics, decoded to the column's values. */
+  statistics?: DecodedStatistics;
+  crc: boolean;
+}
+
+export interface ChunkPages {
+  rowGroup: number;
+  column: string;
+  start: number;
+  length: number;
+  /** Values in the chunk's metadata, to compare with the pages' sum. */
+  numValues: number;
+  pages: PageInfo[];
+}
+
+/** The most bytes a page header may take before we give up (a header holds statistics, so it can be big, but not this big). */
+const MAX_HEADER_BYTES = 64 * 1024 * 1024;
+const WINDOW = 16 * 1024;
+/** What pre-1.2.9 parquet-mr left out of total_compressed_size (PARQUET-816); the reader allows the same. */
+const DICTIONARY_HEADER_PADDING = 100;
+
+function oldParquetMr(createdBy: string | undefined): boolean {
+  const m = createdBy ? /^parquet-mr(?: version (\d+)\.(\d+)\.(\d+))?/.exec(createdBy) : null;
+  if (!m) return false;
+  if (m[1] === undefined) return true;
+  const [a, b, c] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return a < 1 || (a === 1 && (b < 2 || (b === 2 && c < 9)));
+}
+
+/**
+ * Reads page headers of one chunk through a window of its bytes. A window
+ * of `size` bytes is fetched at a header that lies outside the bytes held;
+ * headers that follow inside it (small pages) cost no read, and a big
+ * page's body is skipped after at most one window. A header cut off by the
+ * window is fetched again with a window four times larger, up to the end of
+ * the chunk (or MAX_HEADER_BYTES): only then is a failure the file's.
+ */
+export class HeaderWindow {
+  private buf: Uint8Array = new Uint8Array(0);
+  private bufStart = 0;
+  /** Bytes fetched so far. */
+  fetched = 0;
+  constructor(private readonly source: Source, private readonly limit: number, private readonly size = WINDOW) {}
+
+  private async fill(pos: number, want: number): Promise<void> {
+    const n = Math.min(want, this.limit - pos);
+    this.bufStart = pos;
+    this.buf = await this.source.read(pos, n);
+    this.fetched += n;
+  }
+
+  async header(pos: number): Promise<{ header: PageHeader; size: number }> {
+    let want = this.size;
+    let fresh = false;
+    if (pos < this.bufStart || pos >= this.bufStart + this.buf.length) {
+      await this.fill(pos, want);
+      fresh = true;
+    }
+    for (;;) {
+      const cursor = new ByteCursor(this.buf, pos - this.bufStart, this.buf.length, this.bufStart);
+      try {
+        const header = decodePageHeader(cursor);
+        return { header, size: cursor.fileOffset - pos };
+      } catch (e) {
+        const end = this.bufStart + this.buf.length;
+        if (!(e instanceof CorruptFileError) || end >= this.limit || (fresh && want >= MAX_HEADER_BYTES)) throw e;
+        if (fresh) want = Math.min(want * 4, MAX_HEADER_BYTES);
+        await this.fill(pos, want);
+        fresh = true;
+      }
+    }
+  }
+}
+
+function pageType(t: PageHeader['type']): string {
+  switch (t) {
+    case 'DICTIONARY_PAGE': return 'dictionary';
+    case 'DATA_PAGE': return 'data v1';
+    case 'DATA_PAGE_V2': return 'data v2';
+    case 'INDEX_PAGE': return 'index';
+    default: return String(t);
+  }
+}
+
+function checkCount(n: number | undefined, what: string): number {
+  if (n === undefined || !Number.isSafeInteger(n) || n < 0) throw new CorruptFileError(`page header has ${what} ${n}`);
+  return n;
+}
+
+/**
+ * Walks one chunk's page headers through `source` (the reader's own bytes),
+ * fetching headers only, never page bodies beyond the header window.
+ * Statistics are decoded with `values` (ISO text for temporal types unless
+ * told otherwise).
+ */
+export async function chunkPages(reader: ParquetReader, source: Source, c: ChunkRef, window = WINDOW, values: ValueOptions = { temporal: 'iso' }): Promise<ChunkPages> {
+  const ctx: ErrorContext = { file: reader.name, rowGroup: c.rowGroup, column: c.column };
+  const meta = chunkMetaData(c, ctx);
+  const dict = meta.dictionaryPageOffset;
+  const start = dict !== undefined && dict > 0 && dict < meta.dataPageOffset ? dict : meta.dataPageOffset;
+  const length = meta.totalCompressedSize;
+  const fileEnd = source.byteLength - 8; // the footer length and magic follow the last chunk
+  if (!(Number.isSafeInteger(start) && start >= 4) || !(Number.isSafeInteger(length) && length >= 0) || start + length > fileEnd) {
+    throw new CorruptFileError(`column chunk bytes ${start}..${start + length} lie outside the ${source.byteLength}-byte file's data`, { ...ctx, offset: start });
+  }
+  const end = start + length;
+  const limit = oldParquetMr(reader.metadata.createdBy) ? Math.min(end + DICTIONARY_HEADER_PADDING, fileEnd) : end;
+  const index = await reader.readOffsetIndex(c.rowGroup, c.leaf.path);
+  const locations = new Map((index?.pageLocations ?? []).map((p, i, all) => [p.offset, { first: p.firstRowIndex, next: all[i + 1]?.firstRowIndex }]));
+  const groupRows = reader.metadata.rowGroups[c.rowGroup]!.numRows;
+  const pages: PageInfo[] = [];
+  let pos = start;
+  let nextRow: number | undefined = 0;
+  const headers = new HeaderWindow(source, limit, window);
+  while (pos < end) {
+    const page = pages.length;
+    const pageCtx = { ...ctx, page, offset: pos };
+    const { header, size } = await headers.header(pos).catch((e: unknown) => {
+      throw e instanceof ParquetryError ? e.within(pageCtx) : e;
+    });
+    const info = withContext(pageCtx, () => {
+      const csize = checkCount(header.compressedPageSize, 'compressed size');
+      const usize = checkCount(header.uncompressedPageSize, 'uncompressed size');
+      if (pos + size + csize > limit) {
+        throw new CorruptFileError(`page of ${size} + ${csize} bytes runs past the end of the column chunk at ${end}`);
+      }
+      const p: PageInfo = {
+        rowGroup: c.rowGroup, column: c.column, page, type: pageType(header.type), offset: pos,
+        headerSize: size, compressedSize: csize, uncompressedSize: usize, crc: header.crc !== undefined,
+      };
+      let stats;
+      if (header.type === 'DICTIONARY_PAGE') {
+        const h = header.dictionaryPageHeader;
+        if (!h) throw new CorruptFileError('dictionary page without a dictionary page header');
+        p.encoding = h.encoding;
+        p.numValues = checkCount(h.numValues, 'value count');
+      } else if (header.type === 'DATA_PAGE') {
+        const h = header.dataPageHeader;
+        if (!h) throw new CorruptFileError('data page without a data page header');
+        p.encoding = h.encoding;
+        p.numValues = checkCount(h.numValues, 'value count');
+        stats = h.statistics;
+        const loc = locations.get(pos);
+        if (loc) {
+          p.firstRow = loc.first;
+          p.rows = (loc.next ?? groupRows) - loc.first;
+          p.rowsFrom = 'offset index';
+        } else if (c.leaf.repLevel === 0) {
+          p.rows = p.numValues;
+          p.rowsFrom = 'values';
+        } else p.rows = null;
+      } else if (header.type === 'DATA_PAGE_V2') {
+        const h = header.dataPageHeaderV2;
+        if (!h) throw new CorruptFileError('data page v2 without a data page v2 header');
+        p.encoding = h.encoding;
+        p.numValues = checkCount(h.numValues, 'value count');
+        p.numNulls = checkCount(h.numNulls, 'null count');
+        p.rows = checkCount(h.numRows, 'row count');
+        p.rowsFrom = 'header';
+        const loc = locations.get(pos);
+        if (loc) p.firstRow = loc.first;
+        stats = h.statistics;
+      }
+      if (p.rows !== undefined) {
+        if (p.firstRow === undefined && nextRow !== undefined) p.firstRow = nextRow;
+        nextRow = p.rows === null || p.firstRow === undefined ? undefined : p.firstRow + p.rows;
+      }
+      if (stats) p.statistics = decodeStatistics(c.leaf, stats, values);
+      return p;
+    });
+    pages.push(info);
+    pos += size + info.compressedSize;
+  }
+  return { rowGroup: c.rowGroup, column: c.column, start, length, numValues: meta.numValues, pages };
+}

@@ -1,0 +1,82 @@
+/**
+ * `parquetry view` as a server, without a browser: the FILE argument
+ * checked as the other commands check it, and the file served with Range
+ * requests as the page (httpSource) reads it. The page itself is tested in
+ * Chromium by test/browser/viewer.test.ts.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { canonicalRow, httpSource, ParquetReader } from '../../src/index.js';
+import { parseRange } from '../../src/cli/view.js';
+
+const FILE = join('..', 'shared', 'corpus', 'parquet-testing', 'data', 'alltypes_plain.parquet');
+const CLI = ['--import', 'tsx', 'src/cli/main.ts', 'view'];
+let server: ChildProcess;
+let fileUrl: string;
+let origin: string;
+
+before(async () => {
+  const built = spawnSync(process.execPath, ['scripts/build-viewer.mjs'], { encoding: 'utf8' });
+  assert.equal(built.status, 0, built.stderr);
+  server = spawn(process.execPath, [...CLI, FILE], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const printed = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    server.stdout!.on('data', (b: Buffer) => {
+      text += b;
+      if (text.includes('\n')) resolve(text);
+    });
+    server.on('exit', (code) => reject(new Error(`exited with ${code}: ${text}`)));
+  });
+  const m = /^parquetry view: (http:\/\/127\.0\.0\.1:\d+)\/\?url=(\S+)\n/.exec(printed);
+  assert.ok(m, printed);
+  origin = m[1]!;
+  fileUrl = origin + decodeURIComponent(m[2]!);
+});
+
+after(() => {
+  server?.kill('SIGINT');
+});
+
+test('serves the page, and the file to range reads: the library reads it through httpSource as from disk', async () => {
+  const page = await fetch(origin + '/');
+  assert.equal(page.status, 200);
+  assert.match(await page.text(), /<script type="module" src="js\/main\.js">/);
+  assert.equal((await fetch(origin + '/js/main.js')).status, 200);
+  assert.equal((await fetch(origin + '/js/../../package.json')).status, 404);
+  const local = await ParquetReader.open(new Uint8Array(readFileSync(FILE)));
+  const remote = await ParquetReader.fromSource(await httpSource(fileUrl));
+  const rows = async (r: ParquetReader) => (await r.readRows()).map((row) => canonicalRow(r.plan(), row));
+  assert.deepEqual(await rows(remote), await rows(local));
+});
+
+test('Range answers: 206 with Content-Range, suffix ranges, 416 past the end', async () => {
+  const bytes = readFileSync(FILE);
+  const head = await fetch(fileUrl, { method: 'HEAD' });
+  assert.equal(head.headers.get('content-length'), String(bytes.length));
+  assert.equal(head.headers.get('accept-ranges'), 'bytes');
+  const first = await fetch(fileUrl, { headers: { Range: 'bytes=0-3' } });
+  assert.equal(first.status, 206);
+  assert.equal(first.headers.get('content-range'), `bytes 0-3/${bytes.length}`);
+  assert.equal(Buffer.from(await first.arrayBuffer()).toString('latin1'), 'PAR1');
+  const tail = await fetch(fileUrl, { headers: { Range: 'bytes=-4' } });
+  assert.equal(Buffer.from(await tail.arrayBuffer()).toString('latin1'), 'PAR1');
+  const past = await fetch(fileUrl, { headers: { Range: `bytes=${bytes.length}-` } });
+  assert.equal(past.status, 416);
+  assert.equal(past.headers.get('content-range'), `bytes */${bytes.length}`);
+  assert.deepEqual(parseRange('bytes=5-', 10), { start: 5, end: 9 });
+  assert.deepEqual(parseRange('bytes=2-100', 10), { start: 2, end: 9 });
+  assert.deepEqual(parseRange('bytes=-3', 10), { start: 7, end: 9 });
+  for (const bad of ['bytes=-', 'bytes=5-2', 'items=0-1', 'bytes=0-1,3-4']) assert.equal(parseRange(bad, 10), null, bad);
+});
+
+test('a FILE that cannot be served is refused at once, as other commands refuse it', () => {
+  const missing = spawnSync(process.execPath, [...CLI, 'no-such-file.parquet'], { encoding: 'utf8' });
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /^parquetry: cannot read no-such-file\.parquet: /);
+  const dir = spawnSync(process.execPath, [...CLI, 'test'], { encoding: 'utf8' });
+  assert.equal(dir.status, 1);
+  assert.match(dir.stderr, /it is a directory/);
+});

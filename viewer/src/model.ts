@@ -1,0 +1,210 @@
+/**
+ * What the page shows, the same for Parquet and Trevni: a schema tree, a
+ * layout (Parquet: row groups → column chunks → pages; Trevni: the file →
+ * columns → blocks) with sizes, and rows read on demand by offset and
+ * limit, so nothing is loaded whole.
+ */
+import {
+  ParquetReader, TrevniReader, chunkPages, decodeStatistics, parseWhere, schemaAnnotation, selectChunks,
+  type ChunkRef, type Filter, type SchemaNode, type Source,
+} from 'parquetry';
+
+export interface TreeNode {
+  name: string;
+  detail: string;
+  children: TreeNode[];
+}
+
+export interface PageBox {
+  kind: string;
+  /** Parquet: the page's encoding; Trevni: the column's value type. */
+  encoding: string;
+  offset: number;
+  /** Bytes in the file, header included (what the drawing scales by). */
+  bytes: number;
+  /** Parquet: the page header's bytes. */
+  header: number;
+  uncompressed: number;
+  rows?: number | null;
+  firstRow?: number;
+  /** Statistics from the page header (Parquet) or the block's first value (Trevni), as the reader's values. */
+  stats?: Record<string, unknown>;
+  /** The page index's bounds for this page. */
+  bounds?: Record<string, unknown>;
+}
+
+export interface ChunkBox {
+  group: number;
+  path: string;
+  codec: string;
+  encodings: string[];
+  bytes: number;
+  uncompressed: number;
+  values: number;
+  stats?: Record<string, unknown>;
+  pages?: PageBox[];
+  /** Why the pages could not be read. */
+  pagesError?: string;
+  ref?: ChunkRef;
+}
+
+export interface GroupBox {
+  label: string;
+  rows: number;
+  bytes: number;
+  uncompressed: number;
+  chunks: ChunkBox[];
+}
+
+export interface Opened {
+  kind: 'parquet' | 'trevni';
+  name: string;
+  size: number;
+  rows: number;
+  schema: TreeNode;
+  groups: GroupBox[];
+  /** The data table's columns: the row objects' top-level keys. */
+  columns: string[];
+  /** Fills `chunk.pages`. */
+  loadPages(chunk: ChunkBox): Promise<void>;
+  /** Parses a `--where` expression; Trevni files have no filter. */
+  filter?: (where: string) => Filter;
+  /** Rows matching `filter` (counting through the smallest column). */
+  count(filter: Filter): Promise<number>;
+  read(offset: number, limit: number, filter?: Filter): Promise<Record<string, unknown>[]>;
+}
+
+const PARQUET_MAGIC = 'PAR1';
+const TREVNI_MAGIC = 'Trv\u0002';
+
+/** Opens a Parquet or a Trevni file, told apart by their magic. */
+export async function openFile(source: Source): Promise<Opened> {
+  const head = source.byteLength >= 4 ? String.fromCharCode(...(await source.read(0, 4))) : '';
+  if (head === TREVNI_MAGIC) return openTrevni(source);
+  if (head !== PARQUET_MAGIC) throw new Error(`${source.name ?? 'the file'} is neither Parquet (PAR1) nor Trevni (Trv\\2)`);
+  return openParquetFile(source);
+}
+
+function parquetTree(node: SchemaNode): TreeNode {
+  const type = !node.isLeaf ? 'group' : node.physicalType === 'FIXED_LEN_BYTE_ARRAY' ? `fixed_len_byte_array(${node.typeLength})` : node.physicalType.toLowerCase();
+  const ann = schemaAnnotation(node);
+  const detail = `${node.repetition.toLowerCase()} ${type}${ann ? ` (${ann})` : ''}`;
+  return { name: node.name, detail, children: node.isLeaf ? [] : node.children.map(parquetTree) };
+}
+
+/** Rows a read may skip through its open iterator rather than open a new one that fetches and decodes the row group again. */
+const SKIP_AHEAD = 50_000;
+
+/**
+ * Reads by offset and limit through one open row iterator: a read that
+ * starts where the last one ended, or up to SKIP_AHEAD rows after
+ * (scrolling down), continues it, so a row group is decoded once, not once
+ * per block of rows; any other read opens a new one. Reads run one at a time.
+ */
+function sequentialReads(open: (offset: number, filter?: Filter) => AsyncIterator<Record<string, unknown>>): Opened['read'] {
+  let cursor: { at: number; filter?: Filter; rows: AsyncIterator<Record<string, unknown>> } | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  const read = async (offset: number, limit: number, filter?: Filter) => {
+    if (!cursor || cursor.filter !== filter || offset < cursor.at || offset - cursor.at > SKIP_AHEAD) {
+      await cursor?.rows.return?.();
+      cursor = { at: offset, filter, rows: open(offset, filter) };
+    }
+    // A short jump ahead skips rows already decoded rather than fetching the row group again.
+    for (; cursor.at < offset; cursor.at++) if ((await cursor.rows.next()).done) break;
+    const out: Record<string, unknown>[] = [];
+    while (out.length < limit) {
+      const r = await cursor.rows.next();
+      if (r.done) break;
+      out.push(r.value);
+    }
+    cursor.at += out.length;
+    return out;
+  };
+  return (offset, limit, filter) => {
+    const p = queue.then(() => read(offset, limit, filter));
+    queue = p.catch(() => undefined);
+    return p;
+  };
+}
+
+async function openParquetFile(source: Source): Promise<Opened> {
+  const reader = await ParquetReader.fromSource(source);
+  const m = reader.metadata;
+  const groups: GroupBox[] = m.rowGroups.map((rg, i) => ({ label: `row group ${i}`, rows: rg.numRows, bytes: 0, uncompressed: 0, chunks: [] }));
+  for (const ref of selectChunks(reader)) {
+    const md = ref.chunk.metaData;
+    const g = groups[ref.rowGroup]!;
+    const chunk: ChunkBox = {
+      group: ref.rowGroup, path: ref.column, codec: String(md?.codec ?? '?'), encodings: (md?.encodings ?? []).map(String),
+      bytes: md?.totalCompressedSize ?? 0, uncompressed: md?.totalUncompressedSize ?? 0, values: md?.numValues ?? 0,
+      stats: md?.statistics ? { ...decodeStatistics(ref.leaf, md.statistics, { temporal: 'iso' }) } : undefined, ref,
+    };
+    g.chunks.push(chunk);
+    g.bytes += chunk.bytes;
+    g.uncompressed += chunk.uncompressed;
+  }
+  const smallest = [...reader.schema.leaves].sort((a, b) => a.path.length - b.path.length)[0];
+  return {
+    kind: 'parquet', name: source.name ?? 'file', size: source.byteLength, rows: reader.numRows,
+    schema: { name: reader.schema.root.name || 'schema', detail: 'message', children: reader.schema.root.children.map(parquetTree) },
+    groups,
+    columns: reader.plan().fields.map((f) => f.name),
+    async loadPages(chunk) {
+      if (chunk.pages || !chunk.ref) return;
+      try {
+        const [walk, index] = await Promise.all([chunkPages(reader, source, chunk.ref), reader.pageIndex(chunk.group, chunk.ref.leaf.path)]);
+        const bounds = new Map(index?.map((e) => [e.offset, e]));
+        chunk.pages = walk.pages.map((p) => {
+          const b = bounds.get(p.offset);
+          return {
+            kind: p.type, encoding: p.encoding ?? '?', offset: p.offset, bytes: p.headerSize + p.compressedSize, header: p.headerSize, uncompressed: p.uncompressedSize,
+            rows: p.rows, firstRow: p.firstRow, stats: p.statistics && { ...p.statistics },
+            bounds: b && { min: b.min, max: b.max, nullCount: b.nullCount, nullPage: b.nullPage },
+          };
+        });
+      } catch (e) {
+        chunk.pagesError = (e as Error).message;
+      }
+    },
+    filter: (where) => parseWhere(where, 'filter'),
+    async count(filter) {
+      let n = 0;
+      for await (const batch of reader.rowBatches({ filter, columns: smallest ? [smallest.path] : [], batchSize: 8192 })) n += batch.length;
+      return n;
+    },
+    read: sequentialReads((offset, filter) => reader.rows({ offset, filter, temporal: 'iso' })),
+  };
+}
+
+async function openTrevni(source: Source): Promise<Opened> {
+  const r = await TrevniReader.open(source);
+  const tree = (i: number): TreeNode => {
+    const c = r.columns[i]!;
+    return { name: c.name, detail: `${c.type}${c.array ? '[]' : ''}`, children: c.children.map(tree) };
+  };
+  const file: GroupBox = { label: 'file', rows: r.rowCount, bytes: 0, uncompressed: 0, chunks: [] };
+  for (const c of r.columns) {
+    const blocks = await r.blocks(c.index);
+    const chunk: ChunkBox = {
+      group: 0, path: c.name, codec: c.codec, encodings: [c.type],
+      bytes: blocks.reduce((n, b) => n + b.compressedSize, 0), uncompressed: blocks.reduce((n, b) => n + b.uncompressedSize, 0),
+      values: blocks.reduce((n, b) => n + b.rowCount, 0),
+      pages: blocks.map((b) => ({
+        kind: 'block', encoding: c.type, offset: b.offset, bytes: b.compressedSize, header: 0, uncompressed: b.uncompressedSize,
+        rows: b.rowCount, firstRow: b.firstRow, stats: b.firstValue === undefined ? undefined : { firstValue: b.firstValue },
+      })),
+    };
+    file.chunks.push(chunk);
+    file.bytes += chunk.bytes;
+    file.uncompressed += chunk.uncompressed;
+  }
+  return {
+    kind: 'trevni', name: source.name ?? 'file', size: source.byteLength, rows: r.rowCount,
+    schema: { name: 'trevni', detail: `${r.columns.length} columns`, children: r.roots.map(tree) },
+    groups: [file],
+    columns: r.roots.map((i) => r.columns[i]!.name),
+    loadPages: async () => {},
+    count: async () => r.rowCount,
+    read: sequentialReads((offset) => r.rows({ from: offset })),
+  };
+}
