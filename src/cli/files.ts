@@ -125,7 +125,7 @@ export const NO_VERIFY_CHECKSUMS_HELP = 'read pages (Parquet CRC-32) and blocks 
 /** A Parquet file named on the command line: a path, or a URL read with Range requests. */
 export async function openParquetFile(file: string, checks: ReadChecks = {}): Promise<ParquetReader> {
   // The library is imported when a file is opened, not when the program starts (a usage error or --help needs none of it).
-  const { openParquet } = await import('../node/index.js');
+  const { openParquet } = await import('../node/open-parquet.js');
   return isUrl(file) ? openParquet(file, { ...checks, byteLength: await urlLength(file), headers: http.headers }) : openParquet(file, checks);
 }
 

@@ -1,6 +1,6 @@
 /** The inspection commands for Trevni files (detected by their magic): schema, meta, cat, head. */
 import { fileSource } from '../node/file-source.js';
-import { TrevniReader } from '../trevni/index.js';
+import { TrevniReader } from '../trevni/reader.js';
 import { closing, type ReadChecks } from './files.js';
 import { withOutput } from './output.js';
 import { renderRecord, renderTable, renderValue } from './render.js';

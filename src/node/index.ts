@@ -3,7 +3,6 @@
  * inputs and native codecs (node:zlib, zstd-napi) registered at import.
  */
 import { registerNodeCodecs } from './codecs.js';
-import { ParquetReader, type OpenOptions, type ParquetInput } from '../parquet/reader.js';
 import { fileSource } from './file-source.js';
 import { fileSink, writableSink } from './file-sink.js';
 import type { Writable } from 'node:stream';
@@ -17,28 +16,7 @@ registerNodeCodecs();
 
 export * from '../index.js';
 export { fileSource, fileSink, writableSink };
-
-/**
- * Opens a Parquet file: a path, an http(s) URL string, a URL, bytes, or a source object.
- *
- * ```ts
- * const reader = await openParquet('data.parquet');
- * console.log(reader.numRows, reader.schema.leaves.map((l) => l.path.join('.')));
- * ```
- */
-export async function openParquet(input: string | ParquetInput, options: OpenOptions = {}): Promise<ParquetReader> {
-  if (typeof input === 'string') {
-    if (/^https?:\/\//i.test(input)) return ParquetReader.open(new URL(input), options);
-    const source = await fileSource(input);
-    try {
-      return await ParquetReader.fromSource(source, options);
-    } catch (e) {
-      await source.close?.();
-      throw e;
-    }
-  }
-  return ParquetReader.open(input, options);
-}
+export { openParquet } from './open-parquet.js';
 
 /** Where a writer can write: a file path, a Node Writable, a Web WritableStream, or a Sink. */
 export type Destination = string | Writable | WritableStream<Uint8Array> | Sink;
