@@ -240,7 +240,8 @@ export class ParquetReader {
     const groups = this.rowGroupIndexes(options.rowGroups);
     if (plan.leaves.length === 0) {
       const claimed = groups.reduce((n, rg) => n + this.metadata.rowGroups[rg]!.numRows, 0);
-      checkEmptyRows(Math.min(left, Math.max(0, claimed - skip)), { file: this.source.name });
+      // The claim is the row groups' num_rows: name the first, where the count starts.
+      checkEmptyRows(Math.min(left, Math.max(0, claimed - skip)), { file: this.source.name, rowGroup: groups[0] });
     }
     for (const rg of groups) {
       if (left <= 0) return;

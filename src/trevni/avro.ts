@@ -312,9 +312,13 @@ function fromFile<T>(reader: TrevniReader, f: () => T): T {
   try {
     return f();
   } catch (e) {
+    const at = () => reader.metadata.find((m) => m.key === AVRO_SCHEMA_KEY)?.offset;
     if (e instanceof InvalidArgumentError) {
-      const at = reader.metadata.find((m) => m.key === AVRO_SCHEMA_KEY)?.offset;
-      throw new CorruptFileError(`${AVRO_SCHEMA_KEY} metadata: ${e.detail}`, { ...e.context, file: reader.source.name, offset: at }, { cause: e });
+      throw new CorruptFileError(`${AVRO_SCHEMA_KEY} metadata: ${e.detail}`, { ...e.context, file: reader.source.name, offset: at() }, { cause: e });
+    }
+    // A valid schema this reader cannot shred (a recursive one): the file is fine, but the fault is still in that value.
+    if (e instanceof UnsupportedError && e.context.offset === undefined) {
+      throw new UnsupportedError(`${AVRO_SCHEMA_KEY} metadata: ${e.detail}`, { ...e.context, file: reader.source.name, offset: at() }, { cause: e });
     }
     throw e;
   }

@@ -287,7 +287,8 @@ export class TrevniReader {
   /** Each row's data for the selected columns (which include every selected column's parent). */
   private async *rowData(selected: number[], from: number, to: number): AsyncGenerator<(ColumnRowData | undefined)[]> {
     if (from >= to) return;
-    if (selected.length === 0) checkEmptyRows(to - from, { file: this.source.name });
+    // The count is the header's row count, 4 bytes in.
+    if (selected.length === 0) checkEmptyRows(to - from, { file: this.source.name, offset: 4 });
     const cursors = new Map<number, ColumnCursor>();
     for (const ci of selected) {
       const cur = new ColumnCursor(this, this.columns[ci]!, await this.blockList(ci));
