@@ -318,7 +318,7 @@ function fromFile<T>(reader: TrevniReader, f: () => T): T {
     }
     // A valid schema this reader cannot shred (a recursive one): the file is fine, but the fault is still in that value.
     if (e instanceof UnsupportedError && e.context.offset === undefined) {
-      throw new UnsupportedError(`${AVRO_SCHEMA_KEY} metadata: ${e.detail}`, { ...e.context, file: reader.source.name, offset: at() }, { cause: e });
+      throw new UnsupportedError(`${AVRO_SCHEMA_KEY} metadata: ${e.detail}`, { ...e.context, file: reader.source.name, offset: at() });
     }
     throw e;
   }
