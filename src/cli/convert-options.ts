@@ -4,17 +4,14 @@ import { InvalidArgumentError } from '../errors.js';
 import { UsageError } from './usage.js';
 import type { CodecName } from '../codecs/registry.js';
 import { compressionLevel } from '../codecs/codec.js';
+import { extensionFormat, namedFormat } from '../convert/formats.js';
+import type { ConvertFormat } from '../convert/run.js';
 
-export type Format = 'csv' | 'tsv' | 'jsonl' | 'json' | 'parquet' | 'trevni';
-
-const EXTENSIONS: Record<string, Format> = {
-  csv: 'csv', tsv: 'tsv', tab: 'tsv', jsonl: 'jsonl', ndjson: 'jsonl', json: 'json', parquet: 'parquet', pq: 'parquet',
-  trv: 'trevni', trevni: 'trevni',
-};
+export type Format = ConvertFormat;
 
 /** A format name as given to --from / --to. */
 export function formatOption(value: string): Format {
-  const f = EXTENSIONS[value.toLowerCase().replace(/^\./, '')];
+  const f = namedFormat(value);
   if (!f) throw new CommanderArgError('must be csv, tsv, jsonl (ndjson), json, parquet or trevni (trv)');
   return f;
 }
@@ -23,9 +20,7 @@ export function formatOption(value: string): Format {
 export function formatOf(path: string, given: Format | undefined, which: 'input' | 'output'): Format {
   if (given) return given;
   if (path === '-') throw new UsageError(`${which === 'input' ? '--from' : '--to'} is needed to name the format of ${which === 'input' ? 'stdin' : 'stdout'}`);
-  const name = /^https?:\/\//i.test(path) ? new URL(path).pathname : path;
-  const m = /\.([A-Za-z0-9]+)$/.exec(name);
-  const f = m ? EXTENSIONS[m[1]!.toLowerCase()] : undefined;
+  const f = extensionFormat(path);
   if (!f) {
     throw new UsageError(
       `cannot tell the format of ${path} from its extension (.csv, .tsv, .jsonl, .ndjson, .json, .parquet, .trv); name it with ${which === 'input' ? '--from' : '--to'}`,
