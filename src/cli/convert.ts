@@ -15,7 +15,7 @@ import { parseTypeOverride, schemaFromJsonText } from '../convert/types.js';
 import type { SchemaChoice } from '../convert/shape.js';
 import { Conversion, type ConvertInput, type ConvertReport } from '../convert/run.js';
 import { openInput } from '../node/convert-input.js';
-import { tempSpill } from '../node/convert.js';
+import { tempSpill } from '../node/temp-spill.js';
 import { openTrevniFile } from './trevni.js';
 import { UsageError } from './usage.js';
 import { fsReason } from '../node/fs-errors.js';

@@ -158,9 +158,11 @@ export class Conversion {
     return this.poll();
   }
 
-  /** Discards the output (once, however many ask). */
+  /** Discards the output once it is open (once, however many ask); before, there is nothing to discard. */
   abort(): Promise<void> {
-    return (this.aborting ??= this.state.output?.abort().catch(() => undefined) ?? Promise.resolve());
+    const output = this.state.output;
+    if (!output) return Promise.resolve();
+    return (this.aborting ??= output.abort().catch(() => undefined));
   }
 
   async run(): Promise<ConvertReport> {

@@ -5,12 +5,9 @@
  * failed or aborted one leaves nothing at the destination; Trevni's column
  * blocks wait in temporary files.
  */
-import { tmpdir } from 'node:os';
-import { rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { ParquetReader } from '../parquet/reader.js';
 import { TrevniReader } from '../trevni/reader.js';
-import { pathSpill, type SpillFactory } from '../trevni/spill.js';
 import { countingSink } from '../convert/output.js';
 import { extensionFormat, magicFormat } from '../convert/formats.js';
 import {
@@ -20,11 +17,7 @@ import type { ConvertInput } from '../convert/run.js';
 import { openInput } from './convert-input.js';
 import { fileSource } from './file-source.js';
 import { fileSink, writableSink } from './file-sink.js';
-
-/** Temporary files for a Trevni writer's column blocks. */
-export function tempSpill(): SpillFactory {
-  return pathSpill(tmpdir(), { sink: fileSink, source: fileSource, remove: (p) => rm(p, { force: true }) });
-}
+import { tempSpill } from './temp-spill.js';
 
 /** A Parquet or Trevni file at a path, opened (and closed again if it is not one). */
 async function openAt<R>(path: string, open: (source: Awaited<ReturnType<typeof fileSource>>) => Promise<R>): Promise<R> {

@@ -113,3 +113,23 @@ test('Parquet → Trevni → Parquet keeps the corpus rows, from bytes and into 
     assert.deepEqual(rows, expected, name);
   }
 });
+
+test('an aborted conversion rejects and leaves nothing at the destination path', async () => {
+  const controller = new AbortController();
+  const bytes = readFileSync(join(DATA, 'delta_binary_packed_expect.csv'));
+  let pulls = 0;
+  // The input aborts the conversion once it is under way.
+  const source = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (++pulls === 2) controller.abort(new Error('stop'));
+      const at = (pulls - 1) * 4096;
+      if (at >= bytes.length) return c.close();
+      c.enqueue(bytes.slice(at, at + 4096));
+    },
+  });
+  const out = join(files.dir, 'aborted.parquet');
+  const before = readdirSync(files.dir).length;
+  await assert.rejects(convert(source, out, { from: 'csv', signal: controller.signal }), { name: 'IOError', message: /the conversion was aborted/ });
+  assert.equal(existsSync(out), false);
+  assert.equal(readdirSync(files.dir).length, before, 'no temporary file left');
+});
