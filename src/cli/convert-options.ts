@@ -4,7 +4,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { UsageError } from './usage.js';
 import type { CodecName } from '../codecs/registry.js';
 import { compressionLevel } from '../codecs/codec.js';
-import { extensionFormat, namedFormat } from '../convert/formats.js';
+import { extensionFormat, namedFormat, parquetCodecName, trevniCodecOf } from '../convert/formats.js';
 import type { ConvertFormat } from '../convert/run.js';
 
 export type Format = ConvertFormat;
@@ -56,18 +56,13 @@ export function integer(text: string): number {
   return Number(text);
 }
 
-const CODECS: Record<string, CodecName> = {
-  uncompressed: 'UNCOMPRESSED', none: 'UNCOMPRESSED', snappy: 'SNAPPY', gzip: 'GZIP', brotli: 'BROTLI', zstd: 'ZSTD',
-  lz4_raw: 'LZ4_RAW', 'lz4-raw': 'LZ4_RAW', lz4raw: 'LZ4_RAW',
-};
-
 /**
  * --codec names a Parquet codec or a Trevni one, and only the output format
  * says which: the option keeps the text, and the command checks it with
  * `parquetCodec` or `trevniCodecName` once the formats are known.
  */
 export function parquetCodec(text: string): CodecName {
-  const c = CODECS[text.toLowerCase()];
+  const c = parquetCodecName(text);
   if (!c) throw new UsageError(`option '--codec <name>' argument '${text}' is invalid: must be UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD or LZ4_RAW for Parquet output`);
   return c;
 }
@@ -89,11 +84,9 @@ export function checkCompressionLevel(codec: CodecName, level: number, defaultCo
   }
 }
 
-const TREVNI_CODECS: Record<string, string> = { null: 'null', none: 'null', uncompressed: 'null', deflate: 'deflate', snappy: 'snappy', bzip2: 'bzip2' };
-
 /** A Trevni codec name as the file stores it: null, deflate, snappy or bzip2 (any case; none/uncompressed mean null). */
 export function trevniCodecName(text: string): string {
-  const c = TREVNI_CODECS[text.toLowerCase()];
+  const c = trevniCodecOf(text);
   if (!c) throw new UsageError(`option '--codec <name>' argument '${text}' is invalid: must be null, deflate, snappy or bzip2 for Trevni output`);
   return c;
 }

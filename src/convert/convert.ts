@@ -13,18 +13,17 @@
 import { InvalidArgumentError, IOError } from '../errors.js';
 import { httpSource, type SourceLike } from '../io/source.js';
 import { webStreamSink, type Sink } from '../io/sink.js';
-import type { CodecName } from '../codecs/registry.js';
 import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
 import { TrevniReader } from '../trevni/reader.js';
 import { memorySpill, type SpillFactory } from '../trevni/spill.js';
 import type { WarningHandler } from '../warnings.js';
-import { extensionFormat, magicFormat } from './formats.js';
+import { extensionFormat, magicFormat, parquetCodecName, trevniCodecOf } from './formats.js';
 import { inputBytes, isBlob, type TextInput } from './input-bytes.js';
 import { countingSink } from './output.js';
-import type { BadRow } from './pipeline.js';
 import type { ConvertFormat, ConvertInput, ConvertOutput, ConvertProgress, ConvertReport } from './run.js';
 import { schemaChoiceOf } from './shape.js';
+import { STRICT_HINT, type BadRow } from './pipeline.js';
 
 export type { ConvertFormat, ConvertProgress, ConvertReport, BadRow };
 
@@ -120,8 +119,12 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
   const to = options.to ?? ends.to;
   if (!to) throw new InvalidArgumentError('cannot tell the output format: give options.to (parquet, trevni, csv, tsv, jsonl or json)');
   const codec = options.codec;
+  const parquetCodec = to === 'parquet' && codec !== undefined ? parquetCodecName(codec) : undefined;
+  const trevniCodec = to === 'trevni' ? trevniCodecOf(codec ?? 'snappy') : 'null';
+  if (to === 'parquet' && codec !== undefined && !parquetCodec) throw new InvalidArgumentError(`codec "${codec}" is not a Parquet codec: UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD or LZ4_RAW`);
+  if (!trevniCodec) throw new InvalidArgumentError(`codec "${codec}" is not a Trevni codec: null, deflate, snappy or bzip2`);
   const parquet: WriterOptions = {
-    ...(codec !== undefined ? { codec: codec.toUpperCase() as CodecName } : {}),
+    ...(parquetCodec ? { codec: parquetCodec } : {}),
     ...pick(options, ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilters', 'pageIndex', 'checksums']),
   };
   // The readers and writers are loaded when a conversion runs, not when the library is imported.
@@ -129,12 +132,12 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
   const conversion = new Conversion(ends.input, ends.output, {
     from, to, choice: schemaChoiceOf(options), sample: options.sample ?? 1000, header: options.header ?? true,
     ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}),
-    strict: Boolean(options.strict), badRowHint: 'strict: false skips bad rows',
+    strict: Boolean(options.strict), badRowHint: STRICT_HINT,
     ...(options.onBadRow ? { onBadRow: options.onBadRow } : {}),
     ...(options.columns ? { columns: options.columns } : {}),
     read: pick(options, ['verifyChecksums', 'maxPageBytes', 'maxBlockBytes', 'byteLength', 'headers']),
     parquet,
-    trevni: { codec: trevniCodec(codec), checksum: options.trevniChecksum ?? 'null' },
+    trevni: { codec: trevniCodec, checksum: options.trevniChecksum ?? 'null' },
     ...pick(options, ['onWarning', 'onProgress', 'signal']),
   });
   const stop = () => void conversion.abort();
@@ -144,11 +147,6 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
   } finally {
     signal?.removeEventListener('abort', stop);
   }
-}
-
-function trevniCodec(codec: string | undefined): string {
-  const c = (codec ?? 'snappy').toLowerCase();
-  return c === 'uncompressed' || c === 'none' ? 'null' : c;
 }
 
 function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Pick<T, K> {
@@ -205,7 +203,7 @@ export function sourceInput(source: ConvertSource, options: ConvertOptions): { i
       }
       if (random && !(source instanceof Uint8Array || source instanceof ArrayBuffer || isBlob(source))) {
         const s = source as SourceLike;
-        return { ...inputBytes(sourceChunks(s), name), size: s.byteLength };
+        return inputBytes(sourceChunks(s), name, s.byteLength);
       }
       return inputBytes(source as TextInput, name);
     },

@@ -1,4 +1,5 @@
 /** The formats a conversion reads and writes, known by name, by extension, or by a file's first bytes. */
+import type { CodecName } from '../codecs/registry.js';
 import { MAGIC as TREVNI_MAGIC } from '../trevni/metadata.js';
 import type { ConvertFormat } from './run.js';
 
@@ -25,4 +26,21 @@ const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31]; // PAR1
 export function magicFormat(head: Uint8Array): 'parquet' | 'trevni' | undefined {
   const starts = (magic: ArrayLike<number>) => head.length >= 4 && [0, 1, 2, 3].every((i) => head[i] === magic[i]);
   return starts(PARQUET_MAGIC) ? 'parquet' : starts(TREVNI_MAGIC) ? 'trevni' : undefined;
+}
+
+const PARQUET_CODECS: Record<string, CodecName> = {
+  uncompressed: 'UNCOMPRESSED', none: 'UNCOMPRESSED', snappy: 'SNAPPY', gzip: 'GZIP', brotli: 'BROTLI', zstd: 'ZSTD',
+  lz4_raw: 'LZ4_RAW', 'lz4-raw': 'LZ4_RAW', lz4raw: 'LZ4_RAW',
+};
+
+/** A Parquet codec a conversion writes, by name in any case (`none` is UNCOMPRESSED); undefined for others. */
+export function parquetCodecName(text: string): CodecName | undefined {
+  return PARQUET_CODECS[text.toLowerCase()];
+}
+
+const TREVNI_CODECS: Record<string, string> = { null: 'null', none: 'null', uncompressed: 'null', deflate: 'deflate', snappy: 'snappy', bzip2: 'bzip2' };
+
+/** A Trevni codec as the file names it (null, deflate, snappy, bzip2), by name in any case; undefined for others. */
+export function trevniCodecOf(text: string): string | undefined {
+  return TREVNI_CODECS[text.toLowerCase()];
 }

@@ -28,12 +28,13 @@ async function* readerChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator
   }
 }
 
-export function inputBytes(input: TextInput, name: string): InputBytes {
+/** `size`: the total, when the caller knows it and the input does not tell. */
+export function inputBytes(input: TextInput, name: string, size?: number): InputBytes {
   const bytes = typeof input === 'string' ? encoder.encode(input)
     : input instanceof Uint8Array ? input : input instanceof ArrayBuffer ? new Uint8Array(input) : undefined;
   const source: InputBytes = {
     name,
-    size: bytes?.length ?? (isBlob(input) ? input.size : undefined),
+    size: bytes?.length ?? (isBlob(input) ? input.size : size),
     bytesRead: 0,
     async *chunks() {
       const chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array> = bytes ? [bytes]

@@ -10,6 +10,9 @@ import { RowFailure, type Item } from './source.js';
 import type { Shaper } from './shape.js';
 import type { OutputSummary, RowOutput } from './output.js';
 
+/** What a strict library reader's first bad row says of going on. */
+export const STRICT_HINT = 'without strict, bad rows are skipped and counted';
+
 /** How many skipped rows are kept for listing. */
 const LISTED = 10;
 

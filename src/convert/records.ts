@@ -10,7 +10,7 @@
 import type { DefinedSchema } from '../schema/builder.js';
 import type { WarningHandler } from '../warnings.js';
 import { rowChecker } from './check-row.js';
-import { BadRows, settle, takeShaped, type BadRow } from './pipeline.js';
+import { BadRows, settle, STRICT_HINT, takeShaped, type BadRow } from './pipeline.js';
 import type { Cells } from './read-csv.js';
 import { readJsonArray as jsonArrayItems, readJsonLines as jsonLineItems } from './read-json.js';
 import { CsvShaper, JsonShaper, schemaChoiceOf, type Shaper } from './shape.js';
@@ -55,7 +55,7 @@ export interface Records {
 }
 
 async function records<R>(items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, o: ReadRecordsOptions, header?: (first: R) => boolean): Promise<Records> {
-  const bad = new BadRows(Boolean(o.strict), o.name ?? 'input', 'strict: false skips bad rows', o.onBadRow);
+  const bad = new BadRows(Boolean(o.strict), o.name ?? 'input', STRICT_HINT, o.onBadRow);
   const settled = await settle(items, shaper, o.schema ? 0 : (o.sample ?? 1000), bad, header);
   const check = rowChecker(settled.schema);
   async function* rows(): AsyncGenerator<Record<string, unknown>> {

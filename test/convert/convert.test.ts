@@ -5,10 +5,13 @@
  * Blobs and bytes, into paths and in-memory sinks.
  */
 import { after, before, test } from 'node:test';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { BufferSink, canonicalRow, convert, openParquet, type BadRow } from '../../src/node/index.js';
+import { BufferSink, InvalidArgumentError, canonicalRow, convert, openParquet, type BadRow, type ConvertProgress } from '../../src/node/index.js';
 import { DuckFiles } from '../reader/helpers.js';
 
 const DATA = join('..', 'shared', 'corpus', 'parquet-testing', 'data');
@@ -92,7 +95,7 @@ test('strict mode stops at the first bad row, and leaves nothing at the destinat
   const csv = join(DATA, 'delta_encoding_optional_column_expect.csv');
   const out = join(files.dir, 'strict.parquet');
   const before = readdirSync(files.dir).length;
-  await assert.rejects(convert(csv, out, { types: ['c_current_addr_sk=int16'], strict: true }), /delta_encoding_optional_column_expect\.csv:\d+: column c_current_addr_sk: .*strict: false skips bad rows/);
+  await assert.rejects(convert(csv, out, { types: ['c_current_addr_sk=int16'], strict: true }), /delta_encoding_optional_column_expect\.csv:\d+: column c_current_addr_sk: .*without strict, bad rows are skipped and counted/);
   assert.equal(existsSync(out), false);
   assert.equal(readdirSync(files.dir).length, before, 'no temporary file left');
 });
@@ -132,4 +135,95 @@ test('an aborted conversion rejects and leaves nothing at the destination path',
   await assert.rejects(convert(source, out, { from: 'csv', signal: controller.signal }), { name: 'IOError', message: /the conversion was aborted/ });
   assert.equal(existsSync(out), false);
   assert.equal(readdirSync(files.dir).length, before, 'no temporary file left');
+});
+
+/** The rows of Parquet bytes in canonical form. */
+async function canonical(bytes: Uint8Array): Promise<string[]> {
+  const reader = await openParquet(bytes);
+  const plan = reader.plan();
+  const rows: string[] = [];
+  for await (const row of reader.rows()) rows.push(canonicalRow(plan, row));
+  await reader.close();
+  return rows;
+}
+
+test('http(s) URLs: a CSV streamed by fetch, a Parquet file read with Range requests, formats from the URL', { timeout: 60_000 }, async () => {
+  const served: Record<string, Uint8Array> = {
+    '/data/customers.csv': readFileSync(join(DATA, 'delta_encoding_optional_column_expect.csv')),
+    '/data/lists.parquet': readFileSync(join(DATA, 'list_columns.parquet')),
+  };
+  const ranges: string[] = [];
+  const server = createServer((req, res) => {
+    const body = served[req.url ?? ''];
+    if (!body) return void res.writeHead(404).end();
+    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+    if (req.method === 'HEAD') return void res.writeHead(200, { 'content-length': body.length }).end();
+    if (!m) return void res.writeHead(200, { 'content-length': body.length }).end(body);
+    ranges.push(req.headers.range!);
+    const part = body.subarray(Number(m[1]), Number(m[2]) + 1);
+    res.writeHead(206, { 'content-length': part.length, 'content-range': `bytes ${m[1]}-${m[2]}/${body.length}` }).end(part);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const fromUrl = new BufferSink();
+    const report = await convert(`${base}/data/customers.csv`, fromUrl, { to: 'parquet' });
+    const fromBytes = new BufferSink();
+    await convert(served['/data/customers.csv']!, fromBytes, { from: 'csv', to: 'parquet' });
+    assert.equal(report.rowsWritten, 100);
+    assert.deepEqual(await canonical(fromUrl.bytes()), await canonical(fromBytes.bytes()));
+
+    const rewritten = new BufferSink();
+    await convert(new URL(`${base}/data/lists.parquet`), rewritten, { to: 'parquet', codec: 'gzip' });
+    assert.ok(ranges.length > 0, 'read with Range requests');
+    const expected = readFileSync(join(EXPECTED, 'list_columns.parquet.jsonl'), 'utf8').trim().split('\n');
+    assert.deepEqual(await canonical(rewritten.bytes()), expected);
+  } finally {
+    server.close();
+  }
+});
+
+test('a Node Writable, a Web WritableStream and a BufferSink get the same bytes; progress ends at every row', async () => {
+  const source = readFileSync(join(DATA, 'delta_byte_array.parquet'));
+  const expected = readFileSync(join(EXPECTED, 'delta_byte_array.parquet.jsonl'), 'utf8').trim().split('\n');
+  const memory = new BufferSink();
+  const progress: ConvertProgress[] = [];
+  const report = await convert(source, memory, { to: 'jsonl', onProgress: (p) => progress.push(p) });
+  assert.equal(report.rowsWritten, expected.length);
+  assert.equal(progress.at(-1)!.rowsWritten, expected.length);
+  assert.equal(progress.at(-1)!.fraction, 1);
+  const node = new PassThrough();
+  const nodeChunks: Buffer[] = [];
+  node.on('data', (b: Buffer) => nodeChunks.push(b));
+  await convert(source, node, { to: 'jsonl' });
+  const webChunks: Uint8Array[] = [];
+  await convert(source, new WritableStream<Uint8Array>({ write: (b) => void webChunks.push(b) }), { to: 'jsonl' });
+  const text = new TextDecoder().decode(memory.bytes());
+  assert.equal(Buffer.concat(nodeChunks).toString(), text);
+  assert.equal(Buffer.concat(webChunks).toString(), text);
+  assert.equal(text.trim().split('\n').length, expected.length);
+});
+
+test('a codec the output format does not have is refused before anything is written', async () => {
+  const source = readFileSync(join(DATA, 'list_columns.parquet'));
+  const out = join(files.dir, 'codec.trv');
+  await assert.rejects(convert(source, out, { codec: 'ZSTD' }), (e: unknown) => e instanceof InvalidArgumentError && /not a Trevni codec/.test(e.message));
+  await assert.rejects(convert(source, new BufferSink(), { to: 'parquet', codec: 'deflate' }), /not a Parquet codec/);
+  assert.equal(existsSync(out), false);
+});
+
+test('a source object ({ byteLength, read }) is read in order for a CSV, its size giving the progress, and at any offset for Parquet', async () => {
+  const object = (bytes: Uint8Array) => ({ byteLength: bytes.length, read: (offset: number, length: number) => bytes.subarray(offset, offset + length) });
+  const csv = readFileSync(join(DATA, 'delta_binary_packed_expect.csv'));
+  const progress: ConvertProgress[] = [];
+  const sink = new BufferSink();
+  const report = await convert(object(csv), sink, { from: 'csv', to: 'parquet', onProgress: (p) => progress.push(p) });
+  assert.equal(report.bytesRead, csv.length);
+  assert.equal(progress.at(-1)!.fraction, 1);
+  const fromBytes = new BufferSink();
+  await convert(csv, fromBytes, { from: 'csv', to: 'parquet' });
+  assert.deepEqual(await canonical(sink.bytes()), await canonical(fromBytes.bytes()));
+  const again = new BufferSink();
+  await convert(object(sink.bytes()), again, { to: 'parquet' }); // Parquet by its magic
+  assert.deepEqual(await canonical(again.bytes()), await canonical(fromBytes.bytes()));
 });
