@@ -4,8 +4,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { UsageError } from './usage.js';
 import type { CodecName } from '../codecs/registry.js';
 import { compressionLevel } from '../codecs/codec.js';
-import { extensionFormat, namedFormat, parquetCodecName, trevniCodecOf } from '../convert/formats.js';
-import type { ConvertFormat } from '../convert/run.js';
+import { extensionFormat, namedFormat, parquetCodecName, trevniCodecOf, type ConvertFormat } from '../formats.js';
 
 export type Format = ConvertFormat;
 

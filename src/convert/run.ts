@@ -14,6 +14,7 @@ import { buildSchema, type SchemaElementLike } from '../schema/tree.js';
 import type { SpillFactory } from '../trevni/spill.js';
 import type { TrevniOpenOptions, TrevniReader } from '../trevni/reader.js';
 import type { ParquetryWarning, WarningHandler } from '../warnings.js';
+import type { ConvertFormat } from '../formats.js';
 import type { CountingSink, OutputSummary, RowOutput } from './output.js';
 import { BadRows, textToTable, type BadRow } from './pipeline.js';
 import { readJsonArray, readJsonLines } from './read-json.js';
@@ -26,7 +27,7 @@ import { parquetOutput } from './write-parquet.js';
 import { textOutput } from './write-text.js';
 import { trevniOutput } from './write-trevni.js';
 
-export type ConvertFormat = 'csv' | 'tsv' | 'jsonl' | 'json' | 'parquet' | 'trevni';
+export type { ConvertFormat };
 
 /** Where a conversion reads: bytes as they come (CSV, JSON), or a file read at any offset (Parquet, Trevni). */
 export interface ConvertInput {

@@ -9,7 +9,8 @@ import type { Writable } from 'node:stream';
 import { ParquetReader } from '../parquet/reader.js';
 import { TrevniReader } from '../trevni/reader.js';
 import { countingSink } from '../convert/output.js';
-import { extensionFormat, magicFormat } from '../convert/formats.js';
+import { extensionFormat } from '../formats.js';
+import { magicFormat } from '../convert/magic.js';
 import {
   runConvert, sinkOutput, sourceInput, type ConvertDestination, type ConvertOptions, type ConvertReport, type ConvertSource,
 } from '../convert/convert.js';

@@ -1,7 +1,12 @@
-/** The formats a conversion reads and writes, known by name, by extension, or by a file's first bytes. */
-import type { CodecName } from '../codecs/registry.js';
-import { MAGIC as TREVNI_MAGIC } from '../trevni/metadata.js';
-import type { ConvertFormat } from './run.js';
+/**
+ * The names of what a conversion reads and writes: formats by name and by
+ * extension, Parquet and Trevni codecs by their names in any case. Plain
+ * data with no imports, so the CLI checks its options with it without
+ * loading the conversion layer (which uses it too).
+ */
+import type { CodecName } from './codecs/registry.js';
+
+export type ConvertFormat = 'csv' | 'tsv' | 'jsonl' | 'json' | 'parquet' | 'trevni';
 
 const EXTENSIONS: Record<string, ConvertFormat> = {
   csv: 'csv', tsv: 'tsv', tab: 'tsv', jsonl: 'jsonl', ndjson: 'jsonl', json: 'json', parquet: 'parquet', pq: 'parquet',
@@ -18,14 +23,6 @@ export function extensionFormat(path: string): ConvertFormat | undefined {
   const name = /^https?:\/\//i.test(path) ? new URL(path).pathname : path;
   const m = /\.([A-Za-z0-9]+)$/.exec(name);
   return m ? EXTENSIONS[m[1]!.toLowerCase()] : undefined;
-}
-
-const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31]; // PAR1
-
-/** Parquet or Trevni by a file's first four bytes. */
-export function magicFormat(head: Uint8Array): 'parquet' | 'trevni' | undefined {
-  const starts = (magic: ArrayLike<number>) => head.length >= 4 && [0, 1, 2, 3].every((i) => head[i] === magic[i]);
-  return starts(PARQUET_MAGIC) ? 'parquet' : starts(TREVNI_MAGIC) ? 'trevni' : undefined;
 }
 
 const PARQUET_CODECS: Record<string, CodecName> = {
