@@ -39,6 +39,9 @@ export { writeRecords, type WriteRecordsOptions } from './parquet/write/write-re
 export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf } from './schema/builder.js';
 export { inferSchemaFromRecords, inferSchemaFromCsv } from './schema/infer.js';
 export { readCsv, readJsonLines, readJsonArray, type Records, type TextInput, type ReadRecordsOptions, type CsvReadRecordsOptions } from './convert/records.js';
+export {
+  convert, type ConvertSource, type ConvertDestination, type ConvertOptions, type ConvertReport, type ConvertProgress, type ConvertFormat, type BadRow,
+} from './convert/convert.js';
 export { registerCodec, type Codec, type CodecName } from './codecs/registry.js';
 export { canonicalRow, canonicalValue } from './text/canonical.js';
 export { schemaJson, type SchemaJson } from './schema/json.js';

@@ -4,17 +4,13 @@ import { InvalidArgumentError } from '../errors.js';
 import { UsageError } from './usage.js';
 import type { CodecName } from '../codecs/registry.js';
 import { compressionLevel } from '../codecs/codec.js';
+import { extensionFormat, namedFormat, parquetCodecName, trevniCodecOf, type ConvertFormat } from '../formats.js';
 
-export type Format = 'csv' | 'tsv' | 'jsonl' | 'json' | 'parquet' | 'trevni';
-
-const EXTENSIONS: Record<string, Format> = {
-  csv: 'csv', tsv: 'tsv', tab: 'tsv', jsonl: 'jsonl', ndjson: 'jsonl', json: 'json', parquet: 'parquet', pq: 'parquet',
-  trv: 'trevni', trevni: 'trevni',
-};
+export type Format = ConvertFormat;
 
 /** A format name as given to --from / --to. */
 export function formatOption(value: string): Format {
-  const f = EXTENSIONS[value.toLowerCase().replace(/^\./, '')];
+  const f = namedFormat(value);
   if (!f) throw new CommanderArgError('must be csv, tsv, jsonl (ndjson), json, parquet or trevni (trv)');
   return f;
 }
@@ -23,9 +19,7 @@ export function formatOption(value: string): Format {
 export function formatOf(path: string, given: Format | undefined, which: 'input' | 'output'): Format {
   if (given) return given;
   if (path === '-') throw new UsageError(`${which === 'input' ? '--from' : '--to'} is needed to name the format of ${which === 'input' ? 'stdin' : 'stdout'}`);
-  const name = /^https?:\/\//i.test(path) ? new URL(path).pathname : path;
-  const m = /\.([A-Za-z0-9]+)$/.exec(name);
-  const f = m ? EXTENSIONS[m[1]!.toLowerCase()] : undefined;
+  const f = extensionFormat(path);
   if (!f) {
     throw new UsageError(
       `cannot tell the format of ${path} from its extension (.csv, .tsv, .jsonl, .ndjson, .json, .parquet, .trv); name it with ${which === 'input' ? '--from' : '--to'}`,
@@ -61,18 +55,13 @@ export function integer(text: string): number {
   return Number(text);
 }
 
-const CODECS: Record<string, CodecName> = {
-  uncompressed: 'UNCOMPRESSED', none: 'UNCOMPRESSED', snappy: 'SNAPPY', gzip: 'GZIP', brotli: 'BROTLI', zstd: 'ZSTD',
-  lz4_raw: 'LZ4_RAW', 'lz4-raw': 'LZ4_RAW', lz4raw: 'LZ4_RAW',
-};
-
 /**
  * --codec names a Parquet codec or a Trevni one, and only the output format
  * says which: the option keeps the text, and the command checks it with
  * `parquetCodec` or `trevniCodecName` once the formats are known.
  */
 export function parquetCodec(text: string): CodecName {
-  const c = CODECS[text.toLowerCase()];
+  const c = parquetCodecName(text);
   if (!c) throw new UsageError(`option '--codec <name>' argument '${text}' is invalid: must be UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD or LZ4_RAW for Parquet output`);
   return c;
 }
@@ -94,11 +83,9 @@ export function checkCompressionLevel(codec: CodecName, level: number, defaultCo
   }
 }
 
-const TREVNI_CODECS: Record<string, string> = { null: 'null', none: 'null', uncompressed: 'null', deflate: 'deflate', snappy: 'snappy', bzip2: 'bzip2' };
-
 /** A Trevni codec name as the file stores it: null, deflate, snappy or bzip2 (any case; none/uncompressed mean null). */
 export function trevniCodecName(text: string): string {
-  const c = TREVNI_CODECS[text.toLowerCase()];
+  const c = trevniCodecOf(text);
   if (!c) throw new UsageError(`option '--codec <name>' argument '${text}' is invalid: must be null, deflate, snappy or bzip2 for Trevni output`);
   return c;
 }

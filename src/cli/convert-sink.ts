@@ -3,17 +3,9 @@
  * beside it and renamed into place on success (a failed or interrupted
  * conversion leaves nothing at OUT), or stdout for `-`. Bytes are counted.
  */
-import { tmpdir } from 'node:os';
-import { rm } from 'node:fs/promises';
-import { fileSink, fileSource, writableSink } from '../node/index.js';
+import { fileSink, writableSink } from '../node/file-sink.js';
 import type { Sink } from '../io/sink.js';
-import { countingSink, type CountingSink, type RowOutput } from '../convert/output.js';
-import { textOutput, type TextFormat, type TextOutputOptions } from '../convert/write-text.js';
-import { parquetOutput } from '../convert/write-parquet.js';
-import { trevniOutput, type TrevniOutputOptions } from '../convert/write-trevni.js';
-import { pathSpill } from '../trevni/spill.js';
-import type { WriterOptions, WriterSchema } from '../parquet/write/writer.js';
-import type { Schema } from '../schema/tree.js';
+import { countingSink, type CountingSink } from '../convert/output.js';
 
 /** Sinks being opened, and open ones: what an interrupt must discard. */
 const opening = new Set<Promise<Sink>>();
@@ -71,22 +63,4 @@ export async function openOutputSink(path: string): Promise<CountingSink> {
   };
   open.add(sink);
   return sink;
-}
-
-/** Temporary files for a Trevni writer's column blocks. */
-function trevniSpill() {
-  return pathSpill(tmpdir(), { sink: fileSink, source: fileSource, remove: (p) => rm(p, { force: true }) });
-}
-
-export async function openTextOutput(format: TextFormat, path: string, options: TextOutputOptions): Promise<RowOutput> {
-  return textOutput(format, await openOutputSink(path), options);
-}
-
-/** OUT opened, and a Parquet writer on it; a writer that cannot open leaves nothing at OUT. */
-export async function openParquetOutput(path: string, schema: WriterSchema, options: WriterOptions): Promise<RowOutput> {
-  return parquetOutput(await openOutputSink(path), schema, options);
-}
-
-export async function openTrevniOutput(path: string, schema: Schema, options: Omit<TrevniOutputOptions, 'spill'>): Promise<RowOutput> {
-  return trevniOutput(() => openOutputSink(path), schema, { ...options, spill: trevniSpill() });
 }

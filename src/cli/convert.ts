@@ -1,33 +1,27 @@
 /**
  * `parquetry convert IN OUT`: CSV, JSON Lines or a JSON array to Parquet or
  * Trevni, and Parquet or Trevni to CSV, JSON Lines, a JSON array, Parquet or
- * Trevni (a rewrite with new writer options), streaming all the way.
+ * Trevni (a rewrite with new writer options), streaming all the way. The
+ * conversion is the library's (`convert/run.ts`); here are the arguments,
+ * the paths, stdin and stdout, the progress line, interrupts and the report.
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from '../errors.js';
-import type { WarningCode, WarningHandler } from '../warnings.js';
+import type { ParquetryWarning, WarningCode } from '../warnings.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
-import type { DefinedSchema } from '../schema/builder.js';
-import { buildSchema, type SchemaElementLike } from '../schema/tree.js';
-import { projectSchema } from '../schema/project.js';
-import type { ColumnPath } from '../parquet/reader.js';
 import { checkCompressionLevel, formatOf, parquetCodec, trevniCodecName, type Format } from './convert-options.js';
 import { parseTypeOverride, schemaFromJsonText } from '../convert/types.js';
-import { BadRows, textToTable } from '../convert/pipeline.js';
+import type { SchemaChoice } from '../convert/shape.js';
+import { Conversion, type ConvertInput, type ConvertReport } from '../convert/run.js';
 import { openInput } from '../node/convert-input.js';
-import { readCsv, type Cells } from '../convert/read-csv.js';
-import { readJsonArray, readJsonLines } from '../convert/read-json.js';
-import { parquetInput } from '../convert/read-parquet.js';
-import { CsvShaper, JsonShaper, type SchemaChoice, type Shaper } from '../convert/shape.js';
-import { trevniInput } from '../convert/read-trevni.js';
+import { tempSpill } from '../node/temp-spill.js';
 import { openTrevniFile } from './trevni.js';
 import { UsageError } from './usage.js';
 import { fsReason } from '../node/fs-errors.js';
-import { inputKind, isUrl, notSeekable, openParquetFile, type ReadChecks } from './files.js';
-import { discardOpenSinks, openParquetOutput, openTextOutput, openTrevniOutput } from './convert-sink.js';
-import type { OutputSummary, RowOutput } from '../convert/output.js';
-import { Progress, formatReport, type ProgressState } from './convert-progress.js';
+import { inputKind, isUrl, notSeekable, openParquetFile } from './files.js';
+import { discardOpenSinks, openOutputSink } from './convert-sink.js';
+import { Progress, formatReport } from './convert-progress.js';
 
 export interface ConvertOptions {
   /** Parquet input: the projection (`--columns`). */
@@ -60,11 +54,25 @@ export interface ConvertOptions {
   quiet?: boolean;
 }
 
-/** The warnings' words, after the place. */
-const WARNING_TEXT: Record<WarningCode, string> = {
+/** The words of the warnings that name a place in the input, after the place. */
+const WARNING_TEXT: Partial<Record<WarningCode, string>> = {
   INVALID_UTF8: 'bytes that are not UTF-8 were read as U+FFFD (later ones in this input are not reported)',
   LONE_SURROGATE: 'a string with lone surrogates (a JSON escape such as \\ud800 alone) is written with U+FFFD in their place (later ones in this column are not reported)',
 };
+
+/** A warning's line on stderr, in the command's words; undefined for the writer's warnings on a Parquet or Trevni input, which has no lines. */
+function warningLine(w: ParquetryWarning, input: string): string | undefined {
+  switch (w.code) {
+    case 'RENAMED_COLUMN':
+    case 'WIDE_INTEGER':
+      return `parquetry: warning: ${w.message}`;
+    case 'UNKNOWN_FIELD':
+      return `parquetry: warning: field "${w.column}" first appears after the sampled rows and is not in the schema; its values are not written (raise --sample, or give --schema / --type)`;
+    default:
+      if (w.line === undefined) return undefined;
+      return `parquetry: warning: ${input}:${w.line}: ${w.column !== undefined ? `column ${w.column}: ` : ''}${WARNING_TEXT[w.code]}`;
+  }
+}
 
 function writerOptions(o: ConvertOptions): WriterOptions {
   const w: WriterOptions = {};
@@ -141,67 +149,6 @@ function onInterrupt(discard: () => Promise<void>): { stop: () => void; readonly
   };
 }
 
-interface Run {
-  summary: OutputSummary;
-  skipped: BadRows | undefined;
-  output: string;
-}
-
-/** Parquet or Trevni input, as the command reads it: a schema for the writers, and rows. */
-interface TableInput {
-  elements: SchemaElementLike[];
-  /** Key-value metadata to keep in a Parquet rewrite. */
-  metadata: Record<string, string> | undefined;
-  /** Top-level column names (CSV header). */
-  columns: string[];
-  total: number;
-  readonly rowsRead: number;
-  batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
-  close(): Promise<void>;
-}
-
-async function openTableInput(format: 'parquet' | 'trevni', path: string, checks: ReadChecks, columns?: readonly ColumnPath[]): Promise<TableInput> {
-  if (format === 'trevni') {
-    if (path === '-') throw new UsageError('a Trevni input must be a file (its columns are read from their offsets), not stdin');
-    const t = await trevniInput(await openTrevniFile(path, checks));
-    return {
-      elements: t.schema.elements,
-      metadata: undefined,
-      columns: t.schema.fields.map(([name]) => name),
-      total: t.reader.rowCount,
-      get rowsRead() {
-        return t.rowsRead;
-      },
-      batches: (forText) => t.batches(forText),
-      close: () => t.close(),
-    };
-  }
-  if (path === '-') throw new UsageError('a Parquet input must be a file or URL (its footer is at the end), not stdin');
-  const p = parquetInput(await openParquetFile(path, checks), columns);
-  const kv = p.reader.metadata.keyValueMetadata ?? [];
-  return {
-    elements: columns ? projectSchema(p.reader.schema, p.reader.selectLeaves(columns)) : p.reader.metadata.schema as SchemaElementLike[],
-    metadata: Object.fromEntries(kv.map((e) => [e.key, e.value ?? ''])),
-    columns: p.reader.plan(columns).fields.map((f) => f.name),
-    total: p.reader.numRows,
-    get rowsRead() {
-      return p.rowsRead;
-    },
-    batches: (forText) => p.batches(forText),
-    close: () => p.reader.close(),
-  };
-}
-
-/** Parquet or Trevni output for a schema (text outputs take the top-level names). */
-function openTableOutput(
-  format: 'parquet' | 'trevni', path: string, schema: DefinedSchema | SchemaElementLike[], o: ConvertOptions, metadata?: Record<string, string>,
-  onWarning?: WarningHandler,
-): Promise<RowOutput> {
-  if (format === 'parquet') return openParquetOutput(path, schema, { ...writerOptions(o), ...(metadata ? { metadata } : {}), ...(onWarning ? { onWarning } : {}) });
-  const tree = Array.isArray(schema) ? buildSchema(schema) : schema.schema;
-  return openTrevniOutput(path, tree, { codec: trevniCodecName(o.codec ?? 'snappy'), checksum: o.checksum ?? 'null' });
-}
-
 /**
  * The input format: --from, else Trevni's magic (as `cat` tells), else the
  * extension. A Parquet or Trevni input must be a file read at any offset.
@@ -212,6 +159,22 @@ async function inputFormat(path: string, given: Format | undefined): Promise<For
   const format = given ?? (kind === 'trevni' ? 'trevni' : formatOf(path, undefined, 'input'));
   if ((format === 'parquet' || format === 'trevni') && kind === 'stream') throw notSeekable(path);
   return format;
+}
+
+/** IN as the conversion reads it: a path, a URL (Parquet) or stdin (CSV and JSON). */
+function cliInput(inPath: string): ConvertInput {
+  return {
+    name: inPath === '-' ? 'stdin' : inPath,
+    bytes: () => openInput(inPath),
+    parquet: async (checks) => {
+      if (inPath === '-') throw new UsageError('a Parquet input must be a file or URL (its footer is at the end), not stdin');
+      return openParquetFile(inPath, { verifyChecksums: checks.verifyChecksums });
+    },
+    trevni: async (checks) => {
+      if (inPath === '-') throw new UsageError('a Trevni input must be a file (its columns are read from their offsets), not stdin');
+      return openTrevniFile(inPath, { verifyChecksums: checks.verifyChecksums });
+    },
+  };
 }
 
 export async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: Command): Promise<void> {
@@ -228,85 +191,46 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   if (outPath === '-' && (outFormat === 'parquet' || outFormat === 'trevni') && process.stdout.isTTY) {
     throw new UsageError(`not writing ${outFormat === 'parquet' ? 'Parquet' : 'Trevni'} to a terminal: redirect stdout, or give an output file`);
   }
+  const fromText = inFormat !== 'parquet' && inFormat !== 'trevni';
+  if (fromText && outFormat !== 'parquet' && outFormat !== 'trevni') {
+    throw new UsageError(
+      `convert writes ${inFormat.toUpperCase()} input to Parquet only, or to Trevni (.trv); Parquet and Trevni inputs can go to CSV, JSON Lines or JSON`,
+    );
+  }
+  const choice: SchemaChoice = fromText ? await schemaChoice(o) : { fields: undefined, overrides: [] };
   const quiet = Boolean(o.quiet);
   const showProgress = !quiet && (o.progress ?? Boolean(process.stderr.isTTY));
-  const state: { output?: RowOutput; line?: number } = {};
-  let poll: () => ProgressState = () => ({ fraction: undefined, rows: state.output?.rows ?? 0 });
-  const progress = new Progress(showProgress, `converting ${inPath === '-' ? 'stdin' : inPath}`, () => poll());
+  const input = cliInput(inPath);
+  const conversion = new Conversion(input, { sink: () => openOutputSink(outPath), spill: tempSpill }, {
+    from: inFormat, to: outFormat, choice, sample: o.sample, header: o.header,
+    ...(o.delimiter !== undefined ? { delimiter: o.delimiter } : {}),
+    strict: !o.skipBadRows, badRowHint: '--skip-bad-rows skips bad rows',
+    ...(o.columns ? { columns: o.columns } : {}),
+    read: { verifyChecksums: o.verifyChecksums },
+    // --codec names a codec of the output's format only.
+    parquet: outFormat === 'parquet' ? writerOptions(o) : {},
+    trevni: { codec: outFormat === 'trevni' ? trevniCodecName(o.codec ?? 'snappy') : 'null', checksum: o.checksum ?? 'null' },
+    onWarning: (w) => {
+      const line = quiet ? undefined : warningLine(w, input.name);
+      if (line !== undefined) progress.message(line);
+    },
+  });
+  const progress = new Progress(showProgress, `converting ${input.name}`, () => {
+    const p = conversion.progress();
+    return { fraction: p.fraction, rows: p.rowsWritten };
+  });
   // One discard, however many paths ask for it (an interrupt and the error it causes).
   let discarding: Promise<void> | undefined;
   const discard = () => (discarding ??= (async () => {
     progress.stop();
-    await state.output?.abort().catch(() => undefined);
+    await conversion.abort();
     await discardOpenSinks();
   })());
   const interrupts = onInterrupt(discard);
-  let run: Run;
+  let report: ConvertReport;
   try {
     progress.start();
-    if (inFormat === 'parquet' || inFormat === 'trevni') {
-      const input = await openTableInput(inFormat, inPath, { verifyChecksums: o.verifyChecksums }, o.columns);
-      try {
-        const total = input.total;
-        poll = () => ({ fraction: total > 0 ? input.rowsRead / total : undefined, rows: state.output?.rows ?? 0 });
-        const forText = outFormat !== 'parquet' && outFormat !== 'trevni';
-        if (outFormat === 'parquet' || outFormat === 'trevni') {
-          state.output = await openTableOutput(outFormat, outPath, input.elements, o, input.metadata);
-        } else {
-          const format = outFormat === 'tsv' ? 'csv' : outFormat;
-          const delimiter = o.delimiter ?? (outFormat === 'tsv' ? '\t' : ',');
-          state.output = await openTextOutput(format, outPath, { columns: input.columns, delimiter, header: o.header });
-        }
-        const output = state.output;
-        for await (const batch of input.batches(forText)) for (const row of batch) await output.write(row);
-        run = { summary: await output.close(), skipped: undefined, output: output.name };
-      } finally {
-        await input.close();
-      }
-    } else {
-      if (outFormat !== 'parquet' && outFormat !== 'trevni') {
-        throw new UsageError(
-          `convert writes ${inFormat.toUpperCase()} input to Parquet only, or to Trevni (.trv); Parquet and Trevni inputs can go to CSV, JSON Lines or JSON`,
-        );
-      }
-      const choice = await schemaChoice(o);
-      const input = await openInput(inPath);
-      // Text the readers or the writer kept with U+FFFD in it: where, once per input (and per column for the writer).
-      const onWarning: WarningHandler = (w) => {
-        if (!quiet) progress.message(`parquetry: warning: ${input.name}:${w.line ?? state.line}: ${w.column !== undefined ? `column ${w.column}: ` : ''}${WARNING_TEXT[w.code]}`);
-      };
-      const open = (schema: DefinedSchema) => openTableOutput(outFormat, outPath, schema, o, undefined, onWarning);
-      poll = () => ({ fraction: input.size ? input.bytesRead / input.size : undefined, rows: state.output?.rows ?? 0 });
-      const bad = new BadRows(Boolean(o.skipBadRows), input.name, '--skip-bad-rows');
-      const sampleSize = choice.fields ? 0 : o.sample;
-      try {
-        let summary: OutputSummary;
-        if (inFormat === 'csv' || inFormat === 'tsv') {
-          const delimiter = o.delimiter ?? (inFormat === 'tsv' ? '\t' : ',');
-          const shaper = new CsvShaper(choice, (what) => {
-            if (!quiet) progress.message(`parquetry: warning: ${what}`);
-          });
-          const items = readCsv(input, { delimiter, skipBad: Boolean(o.skipBadRows), header: o.header, onWarning });
-          // The first record is the header row, or (--no-header) fixes the number of columns.
-          const header = (first: Cells): boolean => {
-            if (o.header) {
-              for (const what of shaper.setHeader(first)) if (!quiet) progress.message(`parquetry: warning: ${what}`);
-            } else shaper.noHeader(first);
-            return o.header;
-          };
-          summary = await textToTable(items, shaper, open, sampleSize, state, bad, header);
-        } else {
-          const shaper = new JsonShaper(choice, (key) => {
-            if (!quiet) progress.message(`parquetry: warning: field "${key}" first appears after the sampled rows and is not in the schema; its values are not written (raise --sample, or give --schema / --type)`);
-          });
-          const items = inFormat === 'jsonl' ? readJsonLines(input, { onWarning }) : readJsonArray(input, { onWarning });
-          summary = await textToTable(items, shaper, open, sampleSize, state, bad);
-        }
-        run = { summary, skipped: bad, output: state.output!.name };
-      } finally {
-        await input.close();
-      }
-    }
+    report = await conversion.run();
   } catch (e) {
     await discard();
     // An interrupt made the writing fail: its handler ends the program.
@@ -317,14 +241,11 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   }
   progress.stop();
   if (quiet) return;
-  const skipped = run.skipped;
-  if (skipped && skipped.count > 0) {
-    const listed = [...skipped.first].sort((a, b) => a.line - b.line);
-    for (const s of listed) process.stderr.write(`parquetry: skipped ${s.text}\n`);
-    if (skipped.count > listed.length) process.stderr.write(`parquetry: ... and ${skipped.count - listed.length} more\n`);
-  }
+  const listed = report.firstBadRows;
+  for (const s of listed) process.stderr.write(`parquetry: skipped ${s.text}\n`);
+  if (report.badRows > listed.length) process.stderr.write(`parquetry: ... and ${report.badRows - listed.length} more\n`);
   process.stderr.write(formatReport({
-    rows: run.summary.rows, rowGroups: run.summary.rowGroups, bytes: run.summary.bytes, to: run.output,
-    seconds: progress.seconds, skipped: skipped?.count ?? 0,
+    rows: report.rowsWritten, rowGroups: report.rowGroups, bytes: report.bytesWritten, to: report.output,
+    seconds: progress.seconds, skipped: report.badRows,
   }) + '\n');
 }

@@ -10,25 +10,44 @@ import { RowFailure, type Item } from './source.js';
 import type { Shaper } from './shape.js';
 import type { OutputSummary, RowOutput } from './output.js';
 
+/** What a strict library reader's first bad row says of going on. */
+export const STRICT_HINT = 'without strict, bad rows are skipped and counted';
+
 /** How many skipped rows are kept for listing. */
 const LISTED = 10;
 
-/** Bad rows: the end of the conversion, or (with --skip-bad-rows) counted and the first few kept. */
+/** An input row that could not be read, or does not fit the schema. */
+export interface BadRow {
+  /** The 1-based line it starts on. */
+  line: number;
+  /** The column or field it fails in, when one is to blame. */
+  column?: string;
+  reason: string;
+  /** `input:line: column c: reason`, as messages give it. */
+  text: string;
+}
+
+/** Bad rows: the end of the conversion (strict), or counted, the first few kept, each told to `onBadRow`. */
 export class BadRows {
   count = 0;
-  readonly first: Array<{ line: number; text: string }> = [];
+  readonly first: BadRow[] = [];
 
   /** `hint`: how to skip them, in the caller's words (an option's name). */
-  constructor(private readonly skip: boolean, private readonly input: string, private readonly hint: string) {}
+  constructor(
+    private readonly strict: boolean, private readonly input: string, private readonly hint: string,
+    private readonly onBadRow?: (row: BadRow) => void,
+  ) {}
 
   text(line: number, why: string, column?: string): string {
     return `${this.input}:${line}: ${column !== undefined ? `column ${column}: ` : ''}${why}`;
   }
 
   add(line: number, why: string, column?: string): void {
-    if (!this.skip) throw new InvalidArgumentError(`${this.text(line, why, column)} (${this.hint} skips bad rows)`);
+    if (this.strict) throw new InvalidArgumentError(`${this.text(line, why, column)} (${this.hint})`);
     this.count++;
-    if (this.first.length < LISTED) this.first.push({ line, text: this.text(line, why, column) });
+    const row: BadRow = { line, reason: why, text: this.text(line, why, column), ...(column !== undefined ? { column } : {}) };
+    if (this.first.length < LISTED) this.first.push(row);
+    this.onBadRow?.(row);
   }
 }
 
@@ -109,7 +128,7 @@ export async function textToTable<R>(
     state.output = writer;
     for await (const { line, record } of records) {
       state.line = line; // for the writer's warnings, which come while it takes the record
-      const problem = await writeShaped(writer, shaper, record);
+      const problem = await takeShaped(shaper, record, (row) => writer.write(row));
       if (problem) bad.add(line, problem.why, problem.column);
     }
     return await writer.close();
@@ -119,16 +138,21 @@ export async function textToTable<R>(
   }
 }
 
-/** Writes a record as the shaper makes it, or its second form; what the writer refused, when it refused both. */
-async function writeShaped<R>(writer: RowOutput, shaper: Shaper<R>, record: R): Promise<{ why: string; column: string | undefined } | undefined> {
+/**
+ * Gives `take` (a writer, or a check against the schema) a record as the
+ * shaper makes it, or its second form; what `take` refused, when it refused both.
+ */
+export async function takeShaped<R>(
+  shaper: Shaper<R>, record: R, take: (row: Record<string, unknown>) => unknown,
+): Promise<{ why: string; column: string | undefined } | undefined> {
   try {
-    await writer.write(shaper.row(record));
+    await take(shaper.row(record));
   } catch (e) {
     if (!(e instanceof InvalidArgumentError)) throw e;
     const again = shaper.retry(record);
     if (again) {
       try {
-        await writer.write(again);
+        await take(again);
         return undefined;
       } catch (e2) {
         if (!(e2 instanceof InvalidArgumentError)) throw e2;

@@ -10,10 +10,28 @@ import { InvalidUtf8Watch, replacedCell } from './utf8.js';
 
 export type Cells = string[];
 
+/** The Buffer class of the csv-parse build in use: Node's, or in its browser build the polyfill it bundles. */
+interface CsvBufferClass {
+  isBuffer(v: unknown): boolean;
+  from(buffer: ArrayBufferLike, byteOffset: number, length: number): Uint8Array;
+}
+
 /** csv-parse's chunk API, under its stream (not in its typings). */
 interface CsvApi {
   info: { lines: number };
+  /** Normalized options: the delimiters are Buffers of the build's own class. */
+  options: { delimiter: Array<{ constructor: CsvBufferClass }> };
   parse(chunk: Uint8Array | undefined, end: boolean, push: (record: string[]) => void, close: () => void): Error | undefined;
+}
+
+/**
+ * Chunks as the parser takes them: its stream hands it Buffers of its own
+ * class, and the browser build's polyfilled Buffer refuses any other
+ * Uint8Array. A chunk that is not one is wrapped (a view, not a copy).
+ */
+function parserChunks(api: CsvApi): (chunk: Uint8Array) => Uint8Array {
+  const CsvBuffer = api.options.delimiter[0]!.constructor;
+  return (chunk) => (CsvBuffer.isBuffer(chunk) ? chunk : CsvBuffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
 }
 
 export interface CsvReadOptions {
@@ -94,8 +112,9 @@ export async function* readCsv(input: InputBytes, options: CsvReadOptions): Asyn
   }
   let ended = false;
   const end = () => void (ended = true);
+  const own = parserChunks(api);
   for await (const chunk of (watch ? watch.watch(input) : input).chunks()) {
-    const err = api.parse(chunk, false, push, end);
+    const err = api.parse(own(chunk), false, push, end);
     if (err) throw err;
     yield* out();
     if (ended || failed) break;

@@ -9,15 +9,15 @@
  */
 import type { DefinedSchema } from '../schema/builder.js';
 import type { WarningHandler } from '../warnings.js';
-import { BadRows, settle } from './pipeline.js';
+import { rowChecker } from './check-row.js';
+import { BadRows, settle, STRICT_HINT, takeShaped, type BadRow } from './pipeline.js';
 import type { Cells } from './read-csv.js';
 import { readJsonArray as jsonArrayItems, readJsonLines as jsonLineItems } from './read-json.js';
-import { CsvShaper, JsonShaper, type SchemaChoice, type Shaper } from './shape.js';
-import type { InputBytes, Item } from './source.js';
-import { parseTypeOverride, typeFromJson } from './types.js';
+import { CsvShaper, JsonShaper, schemaChoiceOf, type Shaper } from './shape.js';
+import type { Item } from './source.js';
+import { inputBytes, type TextInput } from './input-bytes.js';
 
-/** Text, bytes, a Web ReadableStream, or any async iterable of chunks (a Node Readable is one). */
-export type TextInput = string | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
+export type { TextInput };
 
 export interface ReadRecordsOptions {
   /** The input's name in messages (default `input`). */
@@ -28,8 +28,15 @@ export interface ReadRecordsOptions {
   schema?: Record<string, unknown>;
   /** Column types as `--type` gives them: `['price=decimal(9,2)']`. */
   types?: string[];
-  /** Skip bad rows (counted in `bad`) instead of failing on the first with an InvalidArgumentError naming its line. */
-  skipBadRows?: boolean;
+  /**
+   * Fail on the first bad row (one that cannot be read, or does not fit the
+   * schema) with an InvalidArgumentError naming its line and column, instead
+   * of skipping it: by default bad rows are skipped, counted in `bad` and
+   * told to `onBadRow`.
+   */
+  strict?: boolean;
+  onBadRow?: (row: BadRow) => void;
+  /** Data kept but changed: invalid UTF-8, renamed header columns, integers too wide, fields left out. */
   onWarning?: WarningHandler;
 }
 
@@ -43,56 +50,25 @@ export interface CsvReadRecordsOptions extends ReadRecordsOptions {
 export interface Records {
   schema: DefinedSchema;
   records: AsyncIterable<Record<string, unknown>>;
-  /** Bad rows skipped so far, and the first few with their messages (`name:line: why`). */
-  bad: { readonly count: number; readonly first: ReadonlyArray<{ line: number; text: string }> };
-}
-
-const encoder = new TextEncoder();
-
-function inputBytes(input: TextInput, name: string): InputBytes {
-  const bytes = typeof input === 'string' ? encoder.encode(input) : input instanceof Uint8Array ? input : undefined;
-  const source: InputBytes = {
-    name,
-    size: bytes?.length,
-    bytesRead: 0,
-    async *chunks() {
-      const chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array> = bytes ? [bytes]
-        : typeof (input as ReadableStream).getReader === 'function' ? readerChunks(input as ReadableStream<Uint8Array>) : (input as AsyncIterable<Uint8Array | string>);
-      for await (const c of chunks) {
-        const chunk = typeof c === 'string' ? encoder.encode(c) : c;
-        source.bytesRead += chunk.length;
-        yield chunk;
-      }
-    },
-    close: async () => undefined,
-  };
-  return source;
-}
-
-/** A Web stream's chunks (not every runtime makes ReadableStream async-iterable). */
-async function* readerChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
-
-function choice(o: ReadRecordsOptions): SchemaChoice {
-  const fields = o.schema === undefined ? undefined : Object.entries(o.schema).map(([k, v]) => [k, typeFromJson(v, `schema field "${k}"`)] as [string, ReturnType<typeof typeFromJson>]);
-  return { fields, overrides: (o.types ?? []).map(parseTypeOverride) };
+  /** Bad rows skipped so far, and the first few (by line, column and reason). */
+  bad: { readonly count: number; readonly first: ReadonlyArray<BadRow> };
 }
 
 async function records<R>(items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, o: ReadRecordsOptions, header?: (first: R) => boolean): Promise<Records> {
-  const bad = new BadRows(Boolean(o.skipBadRows), o.name ?? 'input', 'skipBadRows');
+  const bad = new BadRows(Boolean(o.strict), o.name ?? 'input', STRICT_HINT, o.onBadRow);
   const settled = await settle(items, shaper, o.schema ? 0 : (o.sample ?? 1000), bad, header);
+  const check = rowChecker(settled.schema);
   async function* rows(): AsyncGenerator<Record<string, unknown>> {
-    for await (const { record } of settled.records) yield shaper.row(record);
+    for await (const { line, record } of settled.records) {
+      // A row the writer would refuse is a bad row here, where its line is known.
+      let row: Record<string, unknown> | undefined;
+      const problem = await takeShaped(shaper, record, (r) => {
+        check(r);
+        row = r;
+      });
+      if (problem) bad.add(line, problem.why, problem.column);
+      else yield row!;
+    }
   }
   return { schema: settled.schema, records: rows(), bad };
 }
@@ -102,9 +78,9 @@ export async function readCsv(input: TextInput, options: CsvReadRecordsOptions =
   // csv-parse is loaded when a CSV is read, not when the library is imported.
   const { readCsv: csvItems } = await import('./read-csv.js');
   const header = options.header ?? true;
-  const shaper = new CsvShaper(choice(options));
+  const shaper = new CsvShaper(schemaChoiceOf(options), options.onWarning);
   const items = csvItems(inputBytes(input, options.name ?? 'input'), {
-    delimiter: options.delimiter ?? ',', skipBad: Boolean(options.skipBadRows), header, ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+    delimiter: options.delimiter ?? ',', skipBad: !options.strict, header, ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   });
   return records(items, shaper, options, (first: Cells) => {
     if (header) shaper.setHeader(first);
@@ -116,11 +92,11 @@ export async function readCsv(input: TextInput, options: CsvReadRecordsOptions =
 /** JSON Lines records: one object per line. */
 export function readJsonLines(input: TextInput, options: ReadRecordsOptions = {}): Promise<Records> {
   const items = jsonLineItems(inputBytes(input, options.name ?? 'input'), options.onWarning ? { onWarning: options.onWarning } : {});
-  return records(items, new JsonShaper(choice(options), () => undefined), options);
+  return records(items, new JsonShaper(schemaChoiceOf(options), options.onWarning), options);
 }
 
 /** The objects of a JSON array, read element by element. */
 export function readJsonArray(input: TextInput, options: ReadRecordsOptions = {}): Promise<Records> {
   const items = jsonArrayItems(inputBytes(input, options.name ?? 'input'), options.onWarning ? { onWarning: options.onWarning } : {});
-  return records(items, new JsonShaper(choice(options), () => undefined), options);
+  return records(items, new JsonShaper(schemaChoiceOf(options), options.onWarning), options);
 }

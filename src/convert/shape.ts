@@ -8,7 +8,8 @@ import type { AnyField, DefinedSchema } from '../schema/builder.js';
 import { csvCellParser, inferSchemaFromCsv, inferSchemaFromRecords, isCsvIntegerBeyondInt64 } from '../schema/infer.js';
 import { ExactNumber } from '../schema/exact-number.js';
 import type { LeafNode } from '../schema/tree.js';
-import { applyOverride, defineFromNodes, toBuilder, type TypeNode } from './types.js';
+import type { WarningHandler } from '../warnings.js';
+import { applyOverride, defineFromNodes, parseTypeOverride, toBuilder, typeFromJson, type TypeNode } from './types.js';
 import { parseJson, type JsonRecord } from './read-json.js';
 import type { Cells } from './read-csv.js';
 
@@ -16,6 +17,12 @@ import type { Cells } from './read-csv.js';
 export interface SchemaChoice {
   fields: Array<[string, TypeNode]> | undefined;
   overrides: Array<[string, TypeNode]>;
+}
+
+/** A schema given in code: `{ id: 'int64!', tags: ['string'] }` as a schema file holds it, and `--type` texts. */
+export function schemaChoiceOf(o: { schema?: Record<string, unknown>; types?: readonly string[] }): SchemaChoice {
+  const fields = o.schema === undefined ? undefined : Object.entries(o.schema).map(([k, v]): [string, TypeNode] => [k, typeFromJson(v, `schema field "${k}"`)]);
+  return { fields, overrides: (o.types ?? []).map(parseTypeOverride) };
 }
 
 /** The schema file with the overrides applied, or undefined when the schema is to be inferred. */
@@ -84,14 +91,11 @@ export class CsvShaper implements Shaper<Cells> {
   /** Cells per row: the header's, the schema's, or the first row's. */
   private width = -1;
 
-  /** `warn` hears what the inferred schema may lose of the input. */
-  constructor(private readonly choice: SchemaChoice, private readonly warn: (what: string) => void = () => undefined) {}
+  /** `onWarning` hears of renamed header columns, and of what the inferred schema may lose of the input. */
+  constructor(private readonly choice: SchemaChoice, private readonly onWarning?: WarningHandler) {}
 
-  /**
-   * The header row's names (empty names become c1..cN, repeats get _2,
-   * _3...). Returns what was renamed, in words, for a warning.
-   */
-  setHeader(cells: Cells): string[] {
+  /** The header row's names (empty names become c1..cN, repeats get _2, _3...); each renamed one is a warning. */
+  setHeader(cells: Cells): void {
     const seen = new Set<string>();
     const renamed: string[] = [];
     this.names = cells.map((c, i) => {
@@ -106,7 +110,7 @@ export class CsvShaper implements Shaper<Cells> {
       return name;
     });
     this.width = this.names.length;
-    return renamed;
+    for (const message of renamed) this.onWarning?.({ code: 'RENAMED_COLUMN', message });
   }
 
   /** No header row: names from the schema file, else c1..cN for the first row's N cells. */
@@ -169,7 +173,7 @@ export class CsvShaper implements Shaper<Cells> {
       if (!doubles.has(name) || overrides?.[name] !== undefined) return;
       const wide = sample.map((cells) => cells[i]).find((c) => c !== undefined && isCsvIntegerBeyondInt64(c));
       if (wide !== undefined) {
-        this.warn(`column "${name}" has integers beyond 64 bits (${wide}): it is written as DOUBLE, which keeps 15 to 17 digits (--type '${name}=decimal(38,0)' or '${name}=string' keeps them all)`);
+        this.onWarning?.({ code: 'WIDE_INTEGER', column: name, message: `column "${name}" has integers beyond 64 bits (${wide}): it is written as DOUBLE, which keeps 15 to 17 digits (--type '${name}=decimal(38,0)' or '${name}=string' keeps them all)` });
       }
     });
   }
@@ -240,8 +244,8 @@ export class JsonShaper implements Shaper<JsonRecord> {
   private warned = new Set<string>();
   private fields: ReadonlyArray<readonly [string, AnyField]> = [];
 
-  /** `warn` hears about top-level keys the schema does not have (their values are not written). */
-  constructor(private readonly choice: SchemaChoice, private readonly warn: (key: string) => void) {}
+  /** `onWarning` hears about top-level keys the schema does not have (their values are not written). */
+  constructor(private readonly choice: SchemaChoice, private readonly onWarning?: WarningHandler) {}
 
   check(): undefined {
     return undefined;
@@ -267,7 +271,7 @@ export class JsonShaper implements Shaper<JsonRecord> {
     for (const k in record) {
       if (!this.known.has(k) && !this.warned.has(k)) {
         this.warned.add(k);
-        this.warn(k);
+        this.onWarning?.({ code: 'UNKNOWN_FIELD', column: k, message: `field "${k}" first appears after the sampled records and is not in the schema; its values are not written` });
       }
     }
     return record;

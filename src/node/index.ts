@@ -17,6 +17,8 @@ registerNodeCodecs();
 export * from '../index.js';
 export { fileSource, fileSink, writableSink };
 export { openParquet } from './open-parquet.js';
+// Paths and Node streams too; this export takes the place of the portable `convert`.
+export { convert } from './convert.js';
 
 /** Where a writer can write: a file path, a Node Writable, a Web WritableStream, or a Sink. */
 export type Destination = string | Writable | WritableStream<Uint8Array> | Sink;

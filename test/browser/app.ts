@@ -3,7 +3,7 @@
  * 'parquetry' and nothing else, and is bundled exactly as the README's
  * browser section says. It exposes what the test drives through puppeteer.
  */
-import { BufferSink, ParquetReader, canonicalRow, writeRecords, type CodecName } from 'parquetry';
+import { BufferSink, ParquetReader, ParquetWriter, canonicalRow, convert, readCsv, writeRecords, type CodecName } from 'parquetry';
 
 /** Canonical JSON rows of a Parquet file, as Node's `parquetry cat --json` prints them. */
 async function rows(bytes: Uint8Array): Promise<string[]> {
@@ -42,6 +42,18 @@ async function failure(work: () => Promise<unknown>): Promise<{ name: string; me
   }
 }
 
+/** A Web ReadableStream of `bytes`, in chunks of `size` bytes (cut mid-line and mid-character). */
+function streamOf(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream({
+    pull(c) {
+      if (at >= bytes.length) return c.close();
+      c.enqueue(bytes.slice(at, at + size));
+      at += size;
+    },
+  });
+}
+
 const api = {
   /** The rows of the Parquet file at `url`. */
   read: async (url: string) => rows(await fetched(url)),
@@ -54,6 +66,22 @@ const api = {
 
   /** How reading the file at `url` fails: the error's class and message, or null if it reads. */
   readFailure: async (url: string) => failure(async () => rows(await fetched(url))),
+
+  /**
+   * The CSV at `url` streamed into Parquet bytes here, twice: through
+   * readCsv and a ParquetWriter, and through convert; each file's rows read back.
+   */
+  async csv(url: string, chunk: number) {
+    const bytes = await fetched(url);
+    const { schema, records } = await readCsv(streamOf(bytes, chunk));
+    const sink = new BufferSink();
+    const writer = await ParquetWriter.open(sink, schema);
+    for await (const r of records) await writer.write(r);
+    await writer.close();
+    const converted = new BufferSink();
+    const report = await convert(streamOf(bytes, chunk), converted, { from: 'csv', to: 'parquet' });
+    return { readCsv: await rows(sink.bytes()), convert: await rows(converted.bytes()), rowsWritten: report.rowsWritten, badRows: report.badRows };
+  },
 
   /** How writing fails, or null if it works. */
   writeFailure: async (codec: CodecName, records: unknown[], bloom: string[] = []) => failure(() => written(codec, records, bloom)),

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { CODEC_NAMES, type CodecName } from '../../src/codecs/codec.js';
-import { BufferSink, canonicalRow, openParquet, writeRecords } from '../../src/node/index.js';
+import { BufferSink, canonicalRow, convert, openParquet, writeRecords } from '../../src/node/index.js';
 
 const DATA = join('..', 'shared', 'corpus', 'parquet-testing', 'data');
 
@@ -32,6 +32,8 @@ const CORPUS: Record<Exclude<CodecName, 'LZO' | 'BROTLI'>, string[]> = {
   ZSTD: ['byte_stream_split.zstd.parquet', 'delta_length_byte_array.parquet'],
 };
 const WRITABLE = CODEC_NAMES.filter((c) => c !== 'LZO');
+/** parquet-testing's CSV: quoted and empty cells, a name with a leading space, a byte that is not UTF-8. */
+const CSV = 'delta_encoding_optional_column_expect.csv';
 
 /** Enough rows of mixed types for every codec to find something to compress. */
 const records = Array.from({ length: 3000 }, (_, i) => ({
@@ -96,7 +98,7 @@ before(async () => {
   });
   metafile = result.metafile;
 
-  for (const name of Object.values(CORPUS).flat()) files.set(name, readFileSync(join(DATA, name)));
+  for (const name of [...Object.values(CORPUS).flat(), CSV]) files.set(name, readFileSync(join(DATA, name)));
   files.set('node.brotli.parquet', await nodeWrite('BROTLI'));
 
   // The same app as a classic script, esbuild's default format, for the one codec that needs ESM.
@@ -141,6 +143,7 @@ interface Api {
   write(codec: CodecName, records: unknown[], bloom?: string[]): Promise<{ file: string; rows: string[] }>;
   readFailure(url: string): Promise<{ name: string; message: string } | null>;
   writeFailure(codec: CodecName, records: unknown[], bloom?: string[]): Promise<{ name: string; message: string } | null>;
+  csv(url: string, chunk: number): Promise<{ readCsv: string[]; convert: string[]; rowsWritten: number; badRows: number }>;
 }
 
 async function open(path: string): Promise<Page> {
@@ -207,6 +210,21 @@ test('writes every writable codec, and the browser and Node read it back alike',
   const withBloom = await nodeRows(Buffer.from(file, 'base64'));
   assert.deepEqual(new Set(withBloom.blooms), new Set(['name']));
   assert.deepEqual(withBloom.rows, expected);
+  await page.close();
+});
+
+test('a CSV streamed from a Web ReadableStream becomes Parquet in the page (readCsv and convert), with the rows Node gives', { timeout: 60_000 }, async () => {
+  const sink = new BufferSink();
+  await convert(readFileSync(join(DATA, CSV)), sink, { from: 'csv', to: 'parquet' });
+  const { rows: expected } = await nodeRows(sink.bytes());
+  assert.equal(expected.length, 100);
+  const page = await open('/');
+  for (const chunk of [7, 65536]) {
+    const got = await call(page, 'csv', `/files/${CSV}`, chunk);
+    assert.deepEqual(got.readCsv, expected, `readCsv, chunks of ${chunk} bytes`);
+    assert.deepEqual(got.convert, expected, `convert, chunks of ${chunk} bytes`);
+    assert.deepEqual([got.rowsWritten, got.badRows], [100, 0]);
+  }
   await page.close();
 });
 

@@ -38,13 +38,31 @@ test('readCsv with a given schema and --type overrides', async () => {
   assert.equal((await all(records)).length, 2);
 });
 
-test('bad rows: an error naming the line, or skipped and counted', async () => {
+test('bad rows: skipped and counted by default, or (strict) an error naming the line', async () => {
   const text = 'id,name\n1,a\n2,b,extra\n3,c\n';
-  await assert.rejects(async () => all((await readCsv(text, { name: 'x.csv' })).records), /x\.csv:3: .*skipBadRows skips bad rows/);
-  const r = await readCsv(text, { skipBadRows: true });
+  await assert.rejects(async () => all((await readCsv(text, { name: 'x.csv', strict: true })).records), /x\.csv:3: .*without strict, bad rows are skipped and counted/);
+  const told: number[] = [];
+  const r = await readCsv(text, { onBadRow: (b) => told.push(b.line) });
   assert.deepEqual((await all(r.records)).map((x) => x.id), [1n, 3n]);
   assert.equal(r.bad.count, 1);
   assert.equal(r.bad.first[0]!.line, 3);
+  assert.deepEqual(told, [3]);
+});
+
+test('rows that do not fit the given types are bad rows with their line and column, not a throw', async () => {
+  // id fits int8 only up to 127; "abc" is no number; a required column cannot be empty.
+  const csv = 'id,price,name\n1,1.5,a\n300,2.5,b\n3,abc,c\n4,4.5,\n5,5.5,e\n';
+  const r = await readCsv(csv, { name: 'p.csv', types: ['id=int8', 'price=decimal(9,2)', 'name=string!'] });
+  assert.deepEqual((await all(r.records)).map((x) => x.id), [1, 5]);
+  assert.equal(r.bad.count, 3);
+  assert.deepEqual(r.bad.first.map((b) => [b.line, b.column]), [[3, 'id'], [4, 'price'], [5, 'name']]);
+  assert.match(r.bad.first[0]!.text, /^p\.csv:3: column id: /);
+  await assert.rejects(async () => all((await readCsv(csv, { name: 'p.csv', strict: true, types: ['id=int8'] })).records), /^InvalidArgumentError: p\.csv:3: column id: /);
+  // JSON Lines: a field of the wrong type against a given schema.
+  const lines = '{"n":1,"s":"a"}\n{"n":"x","s":"b"}\n{"n":3,"s":{"k":1}}\n{"n":4,"s":"d"}\n';
+  const j = await readJsonLines(lines, { schema: { n: 'int32', s: 'string' } });
+  assert.deepEqual((await all(j.records)).map((x) => x.n), [1, 4]);
+  assert.deepEqual(j.bad.first.map((b) => [b.line, b.column]), [[2, 'n'], [3, 's']]);
 });
 
 test('readJsonLines and readJsonArray: big integers exact, from a Web stream', async () => {

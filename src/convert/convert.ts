@@ -1,0 +1,249 @@
+/**
+ * `convert(source, dest, options)`: `parquetry convert` in code, in any
+ * runtime. CSV, JSON Lines and JSON arrays to Parquet or Trevni; Parquet and
+ * Trevni to CSV, TSV, JSON Lines, JSON, Parquet or Trevni.
+ *
+ * ```ts
+ * const sink = new BufferSink();
+ * const report = await convert(response.body, sink, { from: 'csv', to: 'parquet', codec: 'ZSTD' });
+ * const bytes = sink.bytes();
+ * ```
+ * The Node entry adds file paths and Node streams (`convert('in.csv', 'out.parquet')`).
+ */
+import { InvalidArgumentError, IOError } from '../errors.js';
+import { httpSource, type SourceLike } from '../io/source.js';
+import { webStreamSink, type Sink } from '../io/sink.js';
+import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
+import type { WriterOptions } from '../parquet/write/writer.js';
+import { TrevniReader } from '../trevni/reader.js';
+import { memorySpill, type SpillFactory } from '../trevni/spill.js';
+import type { WarningHandler } from '../warnings.js';
+import { extensionFormat, parquetCodecName, trevniCodecOf } from '../formats.js';
+import { magicFormat } from './magic.js';
+import { inputBytes, isBlob, type TextInput } from './input-bytes.js';
+import { countingSink } from './output.js';
+import type { ConvertFormat, ConvertInput, ConvertOutput, ConvertProgress, ConvertReport } from './run.js';
+import { schemaChoiceOf } from './shape.js';
+import { STRICT_HINT, type BadRow } from './pipeline.js';
+
+export type { ConvertFormat, ConvertProgress, ConvertReport, BadRow };
+
+/**
+ * What `convert` reads: an http(s) URL (string or URL), bytes, a Blob or
+ * File, a Web ReadableStream, an async iterable of chunks, or a random-access
+ * source (`{ byteLength, read(offset, length) }`). Parquet and Trevni are
+ * read at any offset, so they cannot come from a stream.
+ */
+export type ConvertSource = TextInput | URL | SourceLike;
+
+/** Where `convert` writes: a Sink (a `BufferSink` keeps the bytes in memory) or a Web WritableStream. */
+export type ConvertDestination = Sink | WritableStream<Uint8Array>;
+
+export interface ConvertOptions {
+  /** The input format; default: Parquet or Trevni by its magic, else the extension of the URL, File or `name`. */
+  from?: ConvertFormat;
+  /** The output format; default: the extension of the destination path. */
+  to?: ConvertFormat;
+  /** The input's name in messages (and for its extension). */
+  name?: string;
+
+  /** CSV and JSON inputs: the columns and their types, as a `--schema` file gives them: `{ id: 'int64!', tags: ['string'] }`. */
+  schema?: Record<string, unknown>;
+  /** CSV and JSON inputs: column types in `--type` syntax: `['price=decimal(9,2)']`. */
+  types?: string[];
+  /** CSV and JSON inputs: records read to infer the schema (default 1000). */
+  sample?: number;
+  /** CSV input or output: the delimiter (default `,`, a tab for TSV). */
+  delimiter?: string;
+  /** CSV input: the first row names the columns; CSV output: write a header row (default true). */
+  header?: boolean;
+  /**
+   * CSV and JSON inputs: fail on the first bad row (one that cannot be read
+   * or does not fit the schema) with an InvalidArgumentError naming its line
+   * and column. By default bad rows are skipped, counted in the report and
+   * told to `onBadRow`.
+   */
+  strict?: boolean;
+  onBadRow?: (row: BadRow) => void;
+
+  /** Parquet input: only these columns. */
+  columns?: readonly ColumnPath[];
+  /** Parquet and Trevni inputs: verify page and block checksums (default true). */
+  verifyChecksums?: boolean;
+  /** Parquet input: the largest decompressed page accepted (default 2^30). */
+  maxPageBytes?: number;
+  /** Trevni input: the largest uncompressed block accepted (default 2^30). */
+  maxBlockBytes?: number;
+  /** URL inputs: the size (no HEAD request) and extra headers. */
+  byteLength?: number;
+  headers?: Record<string, string>;
+
+  /** Parquet (UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD, LZ4_RAW) or Trevni (null, deflate, snappy, bzip2) codec; default snappy. */
+  codec?: string;
+  /** Parquet output: the writer's options of the same names. */
+  compressionLevel?: number;
+  rowGroupSize?: number;
+  rowGroupRows?: number;
+  pageSize?: number;
+  pageVersion?: 1 | 2;
+  bloomFilters?: WriterOptions['bloomFilters'];
+  pageIndex?: boolean;
+  /** Parquet output: a CRC-32 in every page header (default true). */
+  checksums?: boolean;
+  /** Trevni output: each block's checksum, null (default) or crc32. */
+  trevniChecksum?: 'null' | 'crc32';
+
+  /** Data kept but changed: invalid UTF-8, lone surrogates, renamed header columns, integers too wide for their type, fields left out. */
+  onWarning?: WarningHandler;
+  /** Hears how far the conversion is, every 4096 rows written. */
+  onProgress?: (progress: ConvertProgress) => void;
+  /** Aborts the conversion: the output is discarded and `convert` rejects. */
+  signal?: AbortSignal;
+}
+
+/** The input and output opened: what the runtime's entry (portable, or Node's with paths) hands to `runConvert`. */
+export interface ConvertEnds {
+  input: ConvertInput;
+  output: ConvertOutput;
+  /** The format the input's first bytes or name tell, when it is not given. */
+  from(): Promise<ConvertFormat | undefined>;
+  /** The destination's extension, when it has one. */
+  to: ConvertFormat | undefined;
+}
+
+/** Runs a conversion between opened ends, with the options in the writers' terms. */
+export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Promise<ConvertReport> {
+  const signal = options.signal;
+  signal?.throwIfAborted();
+  const from = options.from ?? (await ends.from());
+  if (!from) throw new InvalidArgumentError(`cannot tell the format of ${ends.input.name}: give options.from (csv, tsv, jsonl, json, parquet or trevni)`);
+  const to = options.to ?? ends.to;
+  if (!to) throw new InvalidArgumentError('cannot tell the output format: give options.to (parquet, trevni, csv, tsv, jsonl or json)');
+  const codec = options.codec;
+  const parquetCodec = to === 'parquet' && codec !== undefined ? parquetCodecName(codec) : undefined;
+  const trevniCodec = to === 'trevni' ? trevniCodecOf(codec ?? 'snappy') : 'null';
+  if (to === 'parquet' && codec !== undefined && !parquetCodec) throw new InvalidArgumentError(`codec "${codec}" is not a Parquet codec: UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD or LZ4_RAW`);
+  if (!trevniCodec) throw new InvalidArgumentError(`codec "${codec}" is not a Trevni codec: null, deflate, snappy or bzip2`);
+  const parquet: WriterOptions = {
+    ...(parquetCodec ? { codec: parquetCodec } : {}),
+    ...pick(options, ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilters', 'pageIndex', 'checksums']),
+  };
+  // The readers and writers are loaded when a conversion runs, not when the library is imported.
+  const { Conversion } = await import('./run.js');
+  const conversion = new Conversion(ends.input, ends.output, {
+    from, to, choice: schemaChoiceOf(options), sample: options.sample ?? 1000, header: options.header ?? true,
+    ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}),
+    strict: Boolean(options.strict), badRowHint: STRICT_HINT,
+    ...(options.onBadRow ? { onBadRow: options.onBadRow } : {}),
+    ...(options.columns ? { columns: options.columns } : {}),
+    read: pick(options, ['verifyChecksums', 'maxPageBytes', 'maxBlockBytes', 'byteLength', 'headers']),
+    parquet,
+    trevni: { codec: trevniCodec, checksum: options.trevniChecksum ?? 'null' },
+    ...pick(options, ['onWarning', 'onProgress', 'signal']),
+  });
+  const stop = () => void conversion.abort();
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    return await conversion.run();
+  } finally {
+    signal?.removeEventListener('abort', stop);
+  }
+}
+
+function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+
+const READ_CHUNK = 1 << 20;
+
+function isSourceLike(v: unknown): v is SourceLike {
+  return typeof v === 'object' && v !== null && typeof (v as SourceLike).read === 'function' && typeof (v as SourceLike).byteLength === 'number';
+}
+
+/** A Blob read at any offset. */
+function blobSource(blob: Blob, name: string): SourceLike {
+  return { byteLength: blob.size, name, read: (offset, length) => blob.slice(offset, offset + length).arrayBuffer() };
+}
+
+/** A random-access source's bytes in order, a megabyte at a time. */
+async function* sourceChunks(source: SourceLike): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < source.byteLength; at += READ_CHUNK) {
+    const b = await source.read(at, Math.min(READ_CHUNK, source.byteLength - at));
+    yield b instanceof Uint8Array ? b : new Uint8Array(b);
+  }
+}
+
+/** The input ends for a portable source. */
+export function sourceInput(source: ConvertSource, options: ConvertOptions): { input: ConvertInput; from(): Promise<ConvertFormat | undefined> } {
+  const url = source instanceof URL ? source.href : typeof source === 'string' && /^https?:\/\//i.test(source) ? source : undefined;
+  const fileName = isBlob(source) && typeof (source as File).name === 'string' ? (source as File).name : undefined;
+  const name = options.name ?? url ?? fileName ?? (isSourceLike(source) ? source.name : undefined) ?? 'input';
+  const headers = options.headers;
+  // Random access: bytes, a Blob, a URL or a source object; streams are read once, in order.
+  let random: (() => Promise<SourceLike | Uint8Array>) | undefined;
+  if (url !== undefined) random = () => httpSource(url, { ...(headers ? { headers } : {}), ...(options.byteLength !== undefined ? { byteLength: options.byteLength } : {}) });
+  else if (source instanceof Uint8Array || source instanceof ArrayBuffer) random = async () => (source instanceof Uint8Array ? source : new Uint8Array(source));
+  else if (isBlob(source)) random = async () => blobSource(source, name);
+  else if (isSourceLike(source)) random = async () => source;
+  else if (typeof source === 'string') {
+    throw new InvalidArgumentError(`"${source.length > 60 ? source.slice(0, 59) + '…' : source}" is not an http(s) URL: pass text as bytes, and file paths through the Node entry (import from 'parquetry' in Node)`);
+  }
+  const table = async (): Promise<SourceLike | Uint8Array> => {
+    if (!random) throw new InvalidArgumentError(`${name}: Parquet and Trevni inputs are read at any offset: give bytes, a Blob, a URL or a source object, not a stream`);
+    return random();
+  };
+  const input: ConvertInput = {
+    name,
+    bytes: async () => {
+      if (url !== undefined) {
+        const response = await fetch(url, headers ? { headers } : {});
+        if (!response.ok || !response.body) throw new IOError(`cannot read ${url}: the server answered ${response.status}`);
+        return inputBytes(response.body, name);
+      }
+      if (random && !(source instanceof Uint8Array || source instanceof ArrayBuffer || isBlob(source))) {
+        const s = source as SourceLike;
+        return inputBytes(sourceChunks(s), name, s.byteLength);
+      }
+      return inputBytes(source as TextInput, name);
+    },
+    parquet: async (o) => ParquetReader.open(await table(), o),
+    trevni: async (o) => TrevniReader.open(await table(), o),
+  };
+  return {
+    input,
+    async from() {
+      if (random && url === undefined) {
+        const s = await random();
+        const head = s instanceof Uint8Array ? s.subarray(0, 4) : await s.read(0, Math.min(4, s.byteLength));
+        const magic = magicFormat(head instanceof Uint8Array ? head : new Uint8Array(head));
+        if (magic) return magic;
+      }
+      return extensionFormat(name);
+    },
+  };
+}
+
+/** Output ends on a Sink or a Web WritableStream; Trevni's column blocks wait in memory. */
+export function sinkOutput(dest: ConvertDestination, name = 'output', spill: () => SpillFactory = memorySpill): ConvertOutput {
+  return {
+    sink: async () => countingSink(isReadableStreamLike(dest) ? webStreamSink(dest) : dest, name),
+    spill,
+  };
+}
+
+function isReadableStreamLike(v: ConvertDestination): v is WritableStream<Uint8Array> {
+  return typeof (v as WritableStream).getWriter === 'function';
+}
+
+/**
+ * Converts `source` to `dest`: CSV, JSON Lines or a JSON array to Parquet or
+ * Trevni, or Parquet or Trevni to any of those formats and CSV/TSV, JSON
+ * Lines, JSON. Streams all the way (a Parquet input one row group at a
+ * time); on failure the destination is aborted. Returns what was read and written.
+ */
+export async function convert(source: ConvertSource, dest: ConvertDestination, options: ConvertOptions = {}): Promise<ConvertReport> {
+  const { input, from } = sourceInput(source, options);
+  return runConvert({ input, output: sinkOutput(dest), from, to: undefined }, options);
+}

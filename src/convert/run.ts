@@ -1,0 +1,291 @@
+/**
+ * One conversion, from an opened input to an opened output: the library's
+ * `convert` and the CLI's command both run it. Text inputs (CSV, JSON) are
+ * sampled, given a schema and written to Parquet or Trevni; Parquet and
+ * Trevni inputs are read in row batches and written to any format. The
+ * output is aborted (nothing left at a file destination) on any failure.
+ */
+import { InvalidArgumentError, IOError } from '../errors.js';
+import type { ColumnPath, OpenOptions, ParquetReader } from '../parquet/reader.js';
+import type { WriterOptions } from '../parquet/write/writer.js';
+import type { DefinedSchema } from '../schema/builder.js';
+import { projectSchema } from '../schema/project.js';
+import { buildSchema, type SchemaElementLike } from '../schema/tree.js';
+import type { SpillFactory } from '../trevni/spill.js';
+import type { TrevniOpenOptions, TrevniReader } from '../trevni/reader.js';
+import type { ParquetryWarning, WarningHandler } from '../warnings.js';
+import type { ConvertFormat } from '../formats.js';
+import type { CountingSink, OutputSummary, RowOutput } from './output.js';
+import { BadRows, textToTable, type BadRow } from './pipeline.js';
+import { readJsonArray, readJsonLines } from './read-json.js';
+import { parquetInput } from './read-parquet.js';
+import { trevniInput } from './read-trevni.js';
+import type { Cells } from './read-csv.js';
+import { CsvShaper, JsonShaper, type SchemaChoice } from './shape.js';
+import type { InputBytes } from './source.js';
+import { parquetOutput } from './write-parquet.js';
+import { textOutput } from './write-text.js';
+import { trevniOutput } from './write-trevni.js';
+
+export type { ConvertFormat };
+
+/** Where a conversion reads: bytes as they come (CSV, JSON), or a file read at any offset (Parquet, Trevni). */
+export interface ConvertInput {
+  /** For messages: a path, a URL, `stdin`, or the caller's name. */
+  readonly name: string;
+  bytes(): Promise<InputBytes>;
+  parquet(options: OpenOptions): Promise<ParquetReader>;
+  trevni(options: TrevniOpenOptions): Promise<TrevniReader>;
+}
+
+/** Where a conversion writes: a sink opened when the writer starts, and where Trevni's column blocks wait. */
+export interface ConvertOutput {
+  sink(): Promise<CountingSink>;
+  spill(): SpillFactory;
+}
+
+/** How the run goes: formats settled, options in the writers' terms. */
+export interface RunOptions {
+  from: ConvertFormat;
+  to: ConvertFormat;
+  /** CSV and JSON inputs: the schema file's fields and the type overrides. */
+  choice: SchemaChoice;
+  sample: number;
+  delimiter?: string;
+  header: boolean;
+  /** Stop at the first bad row (an InvalidArgumentError naming its line), saying `badRowHint` on how to go on. */
+  strict: boolean;
+  badRowHint: string;
+  onBadRow?: (row: BadRow) => void;
+  /** Parquet input: the projection. */
+  columns?: readonly ColumnPath[];
+  read: OpenOptions & TrevniOpenOptions;
+  parquet: WriterOptions;
+  trevni: { codec: string; checksum: string };
+  onWarning?: WarningHandler;
+  /** Hears the progress every PROGRESS_EVERY rows written, and at the end. */
+  onProgress?: (progress: ConvertProgress) => void;
+  /** Checked before each row is written. */
+  signal?: AbortSignal;
+}
+
+const PROGRESS_EVERY = 4096;
+
+export interface ConvertReport {
+  /** Names of the input and output, as messages give them. */
+  input: string;
+  output: string;
+  /** Input records read: rows of a Parquet or Trevni input; records of a text input, bad ones included, the header row not. */
+  rowsRead: number;
+  rowsWritten: number;
+  /** Parquet output only. */
+  rowGroups?: number;
+  /** Bytes of a text input read. */
+  bytesRead?: number;
+  bytesWritten: number;
+  /** Bad input rows skipped, and the first ten. */
+  badRows: number;
+  firstBadRows: BadRow[];
+}
+
+export interface ConvertProgress {
+  /** Fraction of the input read, when the input's size is known. */
+  fraction: number | undefined;
+  rowsRead: number;
+  rowsWritten: number;
+}
+
+/** Parquet or Trevni input: a schema for the writers, and rows. */
+interface TableInput {
+  elements: SchemaElementLike[];
+  /** Key-value metadata to keep in a Parquet rewrite. */
+  metadata: Record<string, string> | undefined;
+  /** Top-level column names (CSV header). */
+  columns: string[];
+  total: number;
+  readonly rowsRead: number;
+  batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+const isTable = (f: ConvertFormat): f is 'parquet' | 'trevni' => f === 'parquet' || f === 'trevni';
+
+async function openTableInput(format: 'parquet' | 'trevni', input: ConvertInput, o: RunOptions): Promise<TableInput> {
+  if (format === 'trevni') {
+    const t = await trevniInput(await input.trevni(o.read));
+    return {
+      elements: t.schema.elements,
+      metadata: undefined,
+      columns: t.schema.fields.map(([name]) => name),
+      total: t.reader.rowCount,
+      get rowsRead() {
+        return t.rowsRead;
+      },
+      batches: (forText) => t.batches(forText),
+      close: () => t.close(),
+    };
+  }
+  const reader = await input.parquet(o.read);
+  try {
+    const p = parquetInput(reader, o.columns);
+    const kv = reader.metadata.keyValueMetadata ?? [];
+    return {
+      elements: o.columns ? projectSchema(reader.schema, reader.selectLeaves(o.columns)) : reader.metadata.schema as SchemaElementLike[],
+      metadata: Object.fromEntries(kv.map((e) => [e.key, e.value ?? ''])),
+      columns: reader.plan(o.columns).fields.map((f) => f.name),
+      total: reader.numRows,
+      get rowsRead() {
+        return p.rowsRead;
+      },
+      batches: (forText) => p.batches(forText),
+      close: () => reader.close(),
+    };
+  } catch (e) {
+    await reader.close();
+    throw e;
+  }
+}
+
+/** A conversion under way: its progress can be polled, and it can be aborted from outside (an interrupt). */
+export class Conversion {
+  /** The output once open, and the input line being written (for the writer's warnings). */
+  private readonly state: { output?: RowOutput; line?: number } = {};
+  private poll: () => ConvertProgress = () => ({ fraction: undefined, rowsRead: 0, rowsWritten: 0 });
+  private aborting: Promise<void> | undefined;
+
+  constructor(private readonly input: ConvertInput, private readonly out: ConvertOutput, private readonly o: RunOptions) {}
+
+  progress(): ConvertProgress {
+    return this.poll();
+  }
+
+  /** Discards the output once it is open (once, however many ask); before, there is nothing to discard. */
+  abort(): Promise<void> {
+    const output = this.state.output;
+    if (!output) return Promise.resolve();
+    return (this.aborting ??= output.abort().catch(() => undefined));
+  }
+
+  async run(): Promise<ConvertReport> {
+    try {
+      return isTable(this.o.from) ? await this.fromTable(this.o.from) : await this.fromText();
+    } catch (e) {
+      await this.abort();
+      throw e;
+    }
+  }
+
+  /** Warnings with the input's line (the writer's come while it takes the record of that line). */
+  private warn(w: ParquetryWarning): void {
+    const line = this.state.line;
+    this.o.onWarning?.(w.line === undefined && line !== undefined ? { ...w, line } : w);
+  }
+
+  private async openTableOutput(schema: DefinedSchema | SchemaElementLike[], metadata?: Record<string, string>): Promise<RowOutput> {
+    const o = this.o;
+    if (o.to === 'parquet') {
+      const onWarning = o.onWarning ? (w: ParquetryWarning) => this.warn(w) : undefined;
+      return this.watched(await parquetOutput(await this.out.sink(), schema, { ...o.parquet, ...(metadata ? { metadata } : {}), ...(onWarning ? { onWarning } : {}) }));
+    }
+    const tree = Array.isArray(schema) ? buildSchema(schema) : schema.schema;
+    return this.watched(await trevniOutput(() => this.out.sink(), tree, { ...o.trevni, spill: this.out.spill() }));
+  }
+
+  /** The output, its writes checked against the abort signal and counted for the progress callback. */
+  private watched(output: RowOutput): RowOutput {
+    const { signal, onProgress } = this.o;
+    if (!signal && !onProgress) return output;
+    let n = 0;
+    return {
+      get name() {
+        return output.name;
+      },
+      get rows() {
+        return output.rows;
+      },
+      get bytes() {
+        return output.bytes;
+      },
+      write: async (row) => {
+        if (signal?.aborted) throw new IOError('the conversion was aborted', {}, { cause: signal.reason });
+        await output.write(row);
+        if (onProgress && ++n % PROGRESS_EVERY === 0) onProgress(this.progress());
+      },
+      close: async () => {
+        const summary = await output.close();
+        onProgress?.(this.progress());
+        return summary;
+      },
+      abort: () => output.abort(),
+    };
+  }
+
+  private async fromTable(format: 'parquet' | 'trevni'): Promise<ConvertReport> {
+    const o = this.o;
+    const input = await openTableInput(format, this.input, o);
+    try {
+      const total = input.total;
+      this.poll = () => ({ fraction: total > 0 ? input.rowsRead / total : undefined, rowsRead: input.rowsRead, rowsWritten: this.state.output?.rows ?? 0 });
+      const forText = !isTable(o.to);
+      let output: RowOutput;
+      if (isTable(o.to)) {
+        output = this.state.output = await this.openTableOutput(input.elements, input.metadata);
+      } else {
+        const delimiter = o.delimiter ?? (o.to === 'tsv' ? '\t' : ',');
+        output = this.state.output = this.watched(await textOutput(o.to === 'tsv' ? 'csv' : o.to, await this.out.sink(), { columns: input.columns, delimiter, header: o.header }));
+      }
+      for await (const batch of input.batches(forText)) for (const row of batch) await output.write(row);
+      return this.report(await output.close(), input.rowsRead, undefined, undefined);
+    } finally {
+      await input.close();
+    }
+  }
+
+  private async fromText(): Promise<ConvertReport> {
+    const o = this.o;
+    if (!isTable(o.to)) throw new InvalidArgumentError(`a ${o.from.toUpperCase()} input converts to Parquet or Trevni only, not to ${o.to.toUpperCase()}`);
+    const input = await this.input.bytes();
+    try {
+      const state = this.state;
+      const bad = new BadRows(o.strict, input.name, o.badRowHint, o.onBadRow);
+      // Every good record is written, so the records read are the rows written and the bad ones.
+      this.poll = () => {
+        const rowsWritten = state.output?.rows ?? 0;
+        return { fraction: input.size ? input.bytesRead / input.size : undefined, rowsRead: rowsWritten + bad.count, rowsWritten };
+      };
+      const open = (schema: DefinedSchema) => this.openTableOutput(schema);
+      const onWarning = o.onWarning ? (w: ParquetryWarning) => this.warn(w) : undefined;
+      const sampleSize = o.choice.fields ? 0 : o.sample;
+      let summary: OutputSummary;
+      if (o.from === 'csv' || o.from === 'tsv') {
+        const delimiter = o.delimiter ?? (o.from === 'tsv' ? '\t' : ',');
+        const shaper = new CsvShaper(o.choice, onWarning);
+        const { readCsv } = await import('./read-csv.js');
+        const items = readCsv(input, { delimiter, skipBad: !o.strict, header: o.header, ...(onWarning ? { onWarning } : {}) });
+        // The first record is the header row, or (no header) fixes the number of columns.
+        const header = (first: Cells): boolean => {
+          if (o.header) shaper.setHeader(first);
+          else shaper.noHeader(first);
+          return o.header;
+        };
+        summary = await textToTable(items, shaper, open, sampleSize, state, bad, header);
+      } else {
+        const shaper = new JsonShaper(o.choice, onWarning);
+        const items = (o.from === 'jsonl' ? readJsonLines : readJsonArray)(input, onWarning ? { onWarning } : {});
+        summary = await textToTable(items, shaper, open, sampleSize, state, bad);
+      }
+      return this.report(summary, summary.rows + bad.count, input.bytesRead, bad);
+    } finally {
+      await input.close();
+    }
+  }
+
+  private report(summary: OutputSummary, rowsRead: number, bytesRead: number | undefined, bad: BadRows | undefined): ConvertReport {
+    return {
+      input: this.input.name, output: this.state.output!.name, rowsRead, rowsWritten: summary.rows,
+      ...(summary.rowGroups !== undefined ? { rowGroups: summary.rowGroups } : {}),
+      ...(bytesRead !== undefined ? { bytesRead } : {}),
+      bytesWritten: summary.bytes, badRows: bad?.count ?? 0, firstBadRows: [...(bad?.first ?? [])].sort((a, b) => a.line - b.line),
+    };
+  }
+}

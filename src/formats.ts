@@ -1,0 +1,43 @@
+/**
+ * The names of what a conversion reads and writes: formats by name and by
+ * extension, Parquet and Trevni codecs by their names in any case. Plain
+ * data with no imports, so the CLI checks its options with it without
+ * loading the conversion layer (which uses it too).
+ */
+import type { CodecName } from './codecs/registry.js';
+
+export type ConvertFormat = 'csv' | 'tsv' | 'jsonl' | 'json' | 'parquet' | 'trevni';
+
+const EXTENSIONS: Record<string, ConvertFormat> = {
+  csv: 'csv', tsv: 'tsv', tab: 'tsv', jsonl: 'jsonl', ndjson: 'jsonl', json: 'json', parquet: 'parquet', pq: 'parquet',
+  trv: 'trevni', trevni: 'trevni',
+};
+
+/** A format's name or extension (`csv`, `.ndjson`, `trv`), any case; undefined when it names none. */
+export function namedFormat(name: string): ConvertFormat | undefined {
+  return EXTENSIONS[name.toLowerCase().replace(/^\./, '')];
+}
+
+/** The format a path's or URL's extension names, if any. */
+export function extensionFormat(path: string): ConvertFormat | undefined {
+  const name = /^https?:\/\//i.test(path) ? new URL(path).pathname : path;
+  const m = /\.([A-Za-z0-9]+)$/.exec(name);
+  return m ? EXTENSIONS[m[1]!.toLowerCase()] : undefined;
+}
+
+const PARQUET_CODECS: Record<string, CodecName> = {
+  uncompressed: 'UNCOMPRESSED', none: 'UNCOMPRESSED', snappy: 'SNAPPY', gzip: 'GZIP', brotli: 'BROTLI', zstd: 'ZSTD',
+  lz4_raw: 'LZ4_RAW', 'lz4-raw': 'LZ4_RAW', lz4raw: 'LZ4_RAW',
+};
+
+/** A Parquet codec a conversion writes, by name in any case (`none` is UNCOMPRESSED); undefined for others. */
+export function parquetCodecName(text: string): CodecName | undefined {
+  return PARQUET_CODECS[text.toLowerCase()];
+}
+
+const TREVNI_CODECS: Record<string, string> = { null: 'null', none: 'null', uncompressed: 'null', deflate: 'deflate', snappy: 'snappy', bzip2: 'bzip2' };
+
+/** A Trevni codec as the file names it (null, deflate, snappy, bzip2), by name in any case; undefined for others. */
+export function trevniCodecOf(text: string): string | undefined {
+  return TREVNI_CODECS[text.toLowerCase()];
+}

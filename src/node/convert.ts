@@ -1,0 +1,81 @@
+/**
+ * `convert` with file paths and Node streams: a path is read as the CLI reads
+ * it (CSV and JSON in chunks, Parquet and Trevni at any offset) and written
+ * to a temporary file renamed into place when the conversion succeeds, so a
+ * failed or aborted one leaves nothing at the destination; Trevni's column
+ * blocks wait in temporary files.
+ */
+import type { Writable } from 'node:stream';
+import { ParquetReader } from '../parquet/reader.js';
+import { TrevniReader } from '../trevni/reader.js';
+import { countingSink } from '../convert/output.js';
+import { extensionFormat } from '../formats.js';
+import { magicFormat } from '../convert/magic.js';
+import {
+  runConvert, sinkOutput, sourceInput, type ConvertDestination, type ConvertOptions, type ConvertReport, type ConvertSource,
+} from '../convert/convert.js';
+import type { ConvertInput } from '../convert/run.js';
+import { openInput } from './convert-input.js';
+import { fileSource } from './file-source.js';
+import { fileSink, writableSink } from './file-sink.js';
+import { tempSpill } from './temp-spill.js';
+
+/** A Parquet or Trevni file at a path, opened (and closed again if it is not one). */
+async function openAt<R>(path: string, open: (source: Awaited<ReturnType<typeof fileSource>>) => Promise<R>): Promise<R> {
+  const source = await fileSource(path);
+  try {
+    return await open(source);
+  } catch (e) {
+    await source.close?.();
+    throw e;
+  }
+}
+
+/** A file path as a conversion's input. */
+export function pathInput(path: string): ConvertInput {
+  return {
+    name: path,
+    bytes: () => openInput(path),
+    parquet: (o) => openAt(path, (s) => ParquetReader.fromSource(s, o)),
+    trevni: (o) => openAt(path, (s) => TrevniReader.open(s, o)),
+  };
+}
+
+/** Parquet or Trevni by a file's first bytes; a file too short or not regular has no magic. */
+async function pathMagic(path: string): Promise<'parquet' | 'trevni' | undefined> {
+  const source = await fileSource(path).catch(() => undefined);
+  if (!source) return undefined;
+  try {
+    return source.byteLength >= 4 ? magicFormat(await source.read(0, 4)) : undefined;
+  } finally {
+    await source.close?.();
+  }
+}
+
+/**
+ * Converts `source` to `dest` (see the portable `convert`); here `source`
+ * may also be a file path or a Node Readable, and `dest` a file path or a
+ * Node Writable.
+ *
+ * ```ts
+ * const report = await convert('trips.csv', 'trips.parquet', { types: ['fare=decimal(9,2)'], codec: 'ZSTD' });
+ * console.log(report.rowsWritten, report.badRows);
+ * ```
+ */
+export async function convert(
+  source: ConvertSource, dest: string | Writable | ConvertDestination, options: ConvertOptions = {},
+): Promise<ConvertReport> {
+  const isPath = typeof source === 'string' && !/^https?:\/\//i.test(source);
+  const ends = isPath
+    ? { input: pathInput(source), from: async () => (await pathMagic(source)) ?? extensionFormat(source) }
+    : sourceInput(source, options);
+  if (isPath && options.name !== undefined) ends.input = { ...ends.input, name: options.name };
+  // node:stream is loaded here, not at import, as the Node entry's writers load it.
+  const { Writable } = await import('node:stream');
+  const output = typeof dest === 'string'
+    ? { sink: async () => countingSink(await fileSink(dest), dest), spill: tempSpill }
+    : dest instanceof Writable
+      ? { sink: async () => countingSink(writableSink(dest), 'output'), spill: tempSpill }
+      : sinkOutput(dest, 'output', tempSpill);
+  return runConvert({ ...ends, output, to: typeof dest === 'string' ? extensionFormat(dest) : undefined }, options);
+}

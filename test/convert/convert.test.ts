@@ -1,0 +1,229 @@
+/**
+ * `convert` in code, on data made elsewhere: parquet-testing's CSVs (checked
+ * against DuckDB reading the same CSV) and corpus Parquet files (checked
+ * against the corpus's expected rows), from paths, Web ReadableStreams,
+ * Blobs and bytes, into paths and in-memory sinks.
+ */
+import { after, before, test } from 'node:test';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { BufferSink, InvalidArgumentError, canonicalRow, convert, openParquet, type BadRow, type ConvertProgress } from '../../src/node/index.js';
+import { DuckFiles } from '../reader/helpers.js';
+
+const DATA = join('..', 'shared', 'corpus', 'parquet-testing', 'data');
+const EXPECTED = join('..', 'shared', 'corpus', 'expected', 'parquet-testing', 'data');
+/** Quoted cells, empty cells (nulls), a header name with a leading space; and 64-bit integers at their extremes. */
+const CSVS = ['delta_encoding_optional_column_expect.csv', 'delta_binary_packed_expect.csv'];
+
+let files: DuckFiles;
+before(async () => {
+  files = await DuckFiles.create();
+});
+after(() => files.close());
+
+/** DuckDB's rows of a query, every value as text (null kept), keyed by column. */
+async function duckRows(sql: string): Promise<Record<string, string | null>[]> {
+  const rows = (await files.duck.runAndReadAll(sql)).getRowObjectsJson();
+  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : String(v)])));
+}
+
+/** Our JSON Lines, every value as text; names trimmed, as DuckDB trims a header's names (" c_customer_id"). */
+function textRows(jsonl: string): Record<string, string | null>[] {
+  return jsonl.trim().split('\n').map((line) => {
+    const o = JSON.parse(line) as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(o).map(([k, v]) => [k.trim(), v === null ? null : String(v)]));
+  });
+}
+
+function webStream(bytes: Uint8Array, size = 4096): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream({
+    pull(c) {
+      if (at >= bytes.length) return c.close();
+      c.enqueue(bytes.slice(at, at + size)); // chunks cut anywhere, mid-line and mid-cell
+      at += size;
+    },
+  });
+}
+
+const sqlPath = (p: string) => `'${p.replaceAll("'", "''")}'`;
+
+test('CSV → Parquet → JSON Lines gives the rows DuckDB reads from the same CSV, from a path, a Web stream and a Blob', { timeout: 120_000 }, async () => {
+  for (const name of CSVS) {
+    const csv = join(DATA, name);
+    const expected = await duckRows(`SELECT * FROM read_csv(${sqlPath(csv)})`);
+    assert.ok(expected.length >= 100, `${name}: DuckDB reads ${expected.length} rows`);
+    const bytes = readFileSync(csv);
+    const sources = { path: csv, 'web stream': webStream(bytes), blob: new Blob([bytes]) };
+    for (const [how, source] of Object.entries(sources)) {
+      const parquet = join(files.dir, `${name}.${how.replace(' ', '-')}.parquet`);
+      const report = await convert(source, parquet, { from: 'csv' });
+      assert.equal(report.rowsWritten, expected.length, `${name} from a ${how}`);
+      assert.equal(report.badRows, 0);
+      const jsonl = new BufferSink();
+      const back = await convert(parquet, jsonl, { to: 'jsonl' });
+      assert.equal(back.rowsRead, expected.length);
+      assert.deepEqual(textRows(new TextDecoder().decode(jsonl.bytes())), expected, `${name} from a ${how}`);
+    }
+  }
+});
+
+test('rows that do not fit a given type are counted as bad rows, each with its line and column, as DuckDB finds them', { timeout: 60_000 }, async () => {
+  const csv = join(DATA, 'delta_encoding_optional_column_expect.csv');
+  // int16 holds up to 32767: the rows with larger addresses cannot be written; the header is line 1, one row a line.
+  const over = await duckRows(`SELECT line FROM (SELECT row_number() OVER () + 1 AS line, c_current_addr_sk FROM read_csv(${sqlPath(csv)})) WHERE c_current_addr_sk > 32767`);
+  const total = (await duckRows(`SELECT count(*) AS n FROM read_csv(${sqlPath(csv)})`))[0]!.n;
+  assert.ok(over.length > 0 && over.length < Number(total));
+  const told: BadRow[] = [];
+  const sink = new BufferSink();
+  const report = await convert(webStream(readFileSync(csv)), sink, { from: 'csv', to: 'parquet', types: ['c_current_addr_sk=int16'], onBadRow: (b) => told.push(b) });
+  assert.equal(report.badRows, over.length);
+  assert.equal(report.rowsWritten, Number(total) - over.length);
+  assert.equal(report.rowsRead, Number(total));
+  assert.deepEqual(told.map((b) => String(b.line)), over.map((r) => r.line));
+  assert.ok(told.every((b) => b.column === 'c_current_addr_sk' && /INT16|int16|range|fit/i.test(b.reason)), JSON.stringify(told[0]));
+  const reader = await openParquet(sink.bytes());
+  assert.equal(reader.numRows, report.rowsWritten);
+  await reader.close();
+});
+
+test('strict mode stops at the first bad row, and leaves nothing at the destination path', async () => {
+  const csv = join(DATA, 'delta_encoding_optional_column_expect.csv');
+  const out = join(files.dir, 'strict.parquet');
+  const before = readdirSync(files.dir).length;
+  await assert.rejects(convert(csv, out, { types: ['c_current_addr_sk=int16'], strict: true }), /delta_encoding_optional_column_expect\.csv:\d+: column c_current_addr_sk: .*without strict, bad rows are skipped and counted/);
+  assert.equal(existsSync(out), false);
+  assert.equal(readdirSync(files.dir).length, before, 'no temporary file left');
+});
+
+test('Parquet → Trevni → Parquet keeps the corpus rows, from bytes and into memory', { timeout: 60_000 }, async () => {
+  for (const name of ['nested_lists.snappy.parquet', 'list_columns.parquet', 'nulls.snappy.parquet', 'delta_encoding_optional_column.parquet']) {
+    const expected = readFileSync(join(EXPECTED, `${name}.jsonl`), 'utf8').trim().split('\n');
+    const trevni = new BufferSink();
+    const there = await convert(readFileSync(join(DATA, name)), trevni, { to: 'trevni', codec: 'deflate', trevniChecksum: 'crc32' });
+    assert.equal(there.rowsWritten, expected.length, name);
+    const parquet = new BufferSink();
+    await convert(trevni.bytes(), parquet, { to: 'parquet' }); // Trevni by its magic
+    const reader = await openParquet(parquet.bytes());
+    const plan = reader.plan();
+    const rows: string[] = [];
+    for await (const row of reader.rows()) rows.push(canonicalRow(plan, row));
+    await reader.close();
+    assert.deepEqual(rows, expected, name);
+  }
+});
+
+test('an aborted conversion rejects and leaves nothing at the destination path', async () => {
+  const controller = new AbortController();
+  const bytes = readFileSync(join(DATA, 'delta_binary_packed_expect.csv'));
+  let pulls = 0;
+  // The input aborts the conversion once it is under way.
+  const source = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (++pulls === 2) controller.abort(new Error('stop'));
+      const at = (pulls - 1) * 4096;
+      if (at >= bytes.length) return c.close();
+      c.enqueue(bytes.slice(at, at + 4096));
+    },
+  });
+  const out = join(files.dir, 'aborted.parquet');
+  const before = readdirSync(files.dir).length;
+  await assert.rejects(convert(source, out, { from: 'csv', signal: controller.signal }), { name: 'IOError', message: /the conversion was aborted/ });
+  assert.equal(existsSync(out), false);
+  assert.equal(readdirSync(files.dir).length, before, 'no temporary file left');
+});
+
+/** The rows of Parquet bytes in canonical form. */
+async function canonical(bytes: Uint8Array): Promise<string[]> {
+  const reader = await openParquet(bytes);
+  const plan = reader.plan();
+  const rows: string[] = [];
+  for await (const row of reader.rows()) rows.push(canonicalRow(plan, row));
+  await reader.close();
+  return rows;
+}
+
+test('http(s) URLs: a CSV streamed by fetch, a Parquet file read with Range requests, formats from the URL', { timeout: 60_000 }, async () => {
+  const served: Record<string, Uint8Array> = {
+    '/data/customers.csv': readFileSync(join(DATA, 'delta_encoding_optional_column_expect.csv')),
+    '/data/lists.parquet': readFileSync(join(DATA, 'list_columns.parquet')),
+  };
+  const ranges: string[] = [];
+  const server = createServer((req, res) => {
+    const body = served[req.url ?? ''];
+    if (!body) return void res.writeHead(404).end();
+    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+    if (req.method === 'HEAD') return void res.writeHead(200, { 'content-length': body.length }).end();
+    if (!m) return void res.writeHead(200, { 'content-length': body.length }).end(body);
+    ranges.push(req.headers.range!);
+    const part = body.subarray(Number(m[1]), Number(m[2]) + 1);
+    res.writeHead(206, { 'content-length': part.length, 'content-range': `bytes ${m[1]}-${m[2]}/${body.length}` }).end(part);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const fromUrl = new BufferSink();
+    const report = await convert(`${base}/data/customers.csv`, fromUrl, { to: 'parquet' });
+    const fromBytes = new BufferSink();
+    await convert(served['/data/customers.csv']!, fromBytes, { from: 'csv', to: 'parquet' });
+    assert.equal(report.rowsWritten, 100);
+    assert.deepEqual(await canonical(fromUrl.bytes()), await canonical(fromBytes.bytes()));
+
+    const rewritten = new BufferSink();
+    await convert(new URL(`${base}/data/lists.parquet`), rewritten, { to: 'parquet', codec: 'gzip' });
+    assert.ok(ranges.length > 0, 'read with Range requests');
+    const expected = readFileSync(join(EXPECTED, 'list_columns.parquet.jsonl'), 'utf8').trim().split('\n');
+    assert.deepEqual(await canonical(rewritten.bytes()), expected);
+  } finally {
+    server.close();
+  }
+});
+
+test('a Node Writable, a Web WritableStream and a BufferSink get the same bytes; progress ends at every row', async () => {
+  const source = readFileSync(join(DATA, 'delta_byte_array.parquet'));
+  const expected = readFileSync(join(EXPECTED, 'delta_byte_array.parquet.jsonl'), 'utf8').trim().split('\n');
+  const memory = new BufferSink();
+  const progress: ConvertProgress[] = [];
+  const report = await convert(source, memory, { to: 'jsonl', onProgress: (p) => progress.push(p) });
+  assert.equal(report.rowsWritten, expected.length);
+  assert.equal(progress.at(-1)!.rowsWritten, expected.length);
+  assert.equal(progress.at(-1)!.fraction, 1);
+  const node = new PassThrough();
+  const nodeChunks: Buffer[] = [];
+  node.on('data', (b: Buffer) => nodeChunks.push(b));
+  await convert(source, node, { to: 'jsonl' });
+  const webChunks: Uint8Array[] = [];
+  await convert(source, new WritableStream<Uint8Array>({ write: (b) => void webChunks.push(b) }), { to: 'jsonl' });
+  const text = new TextDecoder().decode(memory.bytes());
+  assert.equal(Buffer.concat(nodeChunks).toString(), text);
+  assert.equal(Buffer.concat(webChunks).toString(), text);
+  assert.equal(text.trim().split('\n').length, expected.length);
+});
+
+test('a codec the output format does not have is refused before anything is written', async () => {
+  const source = readFileSync(join(DATA, 'list_columns.parquet'));
+  const out = join(files.dir, 'codec.trv');
+  await assert.rejects(convert(source, out, { codec: 'ZSTD' }), (e: unknown) => e instanceof InvalidArgumentError && /not a Trevni codec/.test(e.message));
+  await assert.rejects(convert(source, new BufferSink(), { to: 'parquet', codec: 'deflate' }), /not a Parquet codec/);
+  assert.equal(existsSync(out), false);
+});
+
+test('a source object ({ byteLength, read }) is read in order for a CSV, its size giving the progress, and at any offset for Parquet', async () => {
+  const object = (bytes: Uint8Array) => ({ byteLength: bytes.length, read: (offset: number, length: number) => bytes.subarray(offset, offset + length) });
+  const csv = readFileSync(join(DATA, 'delta_binary_packed_expect.csv'));
+  const progress: ConvertProgress[] = [];
+  const sink = new BufferSink();
+  const report = await convert(object(csv), sink, { from: 'csv', to: 'parquet', onProgress: (p) => progress.push(p) });
+  assert.equal(report.bytesRead, csv.length);
+  assert.equal(progress.at(-1)!.fraction, 1);
+  const fromBytes = new BufferSink();
+  await convert(csv, fromBytes, { from: 'csv', to: 'parquet' });
+  assert.deepEqual(await canonical(sink.bytes()), await canonical(fromBytes.bytes()));
+  const again = new BufferSink();
+  await convert(object(sink.bytes()), again, { to: 'parquet' }); // Parquet by its magic
+  assert.deepEqual(await canonical(again.bytes()), await canonical(fromBytes.bytes()));
+});
