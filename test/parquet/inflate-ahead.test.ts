@@ -119,3 +119,62 @@ for (const pageVersion of [1, 2] as const) {
     await reader.close();
   });
 }
+
+/** Two row groups of 3,000 rows of 128 random hex digits: far more than the footer's cached tail. */
+async function bigFile(): Promise<Uint8Array> {
+  let x = 12345;
+  const hex = () => {
+    let out = '';
+    for (let k = 0; k < 16; k++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      out += x.toString(16).padStart(8, '0');
+    }
+    return out;
+  };
+  const sink = new BufferSink();
+  const w = await ParquetWriter.open(sink, defineSchema({ s: f.string().required() }), { codec: 'SNAPPY', rowGroupRows: 3000, dictionary: false });
+  await w.writeMany(Array.from({ length: 6000 }, () => ({ s: hex() })));
+  await w.close();
+  return sink.bytes();
+}
+
+test('toArrow reads the next row group ahead; a read ahead that fails is the error of its batch, and none is left unhandled', async () => {
+  const file = await bigFile();
+  assert.ok(file.length > 4 * 64 * 1024, `${file.length} bytes`);
+  // Reads of the second row group fail; the footer's tail (the last 64 KiB, read at open) does not.
+  let failFrom = Infinity;
+  const asked: number[] = [];
+  const source = {
+    byteLength: file.length,
+    read: async (offset: number, length: number) => {
+      asked.push(offset);
+      if (offset >= failFrom && offset < file.length - 64 * 1024) throw new Error('the source is gone');
+      return file.subarray(offset, offset + length);
+    },
+  };
+  const probe = await openParquet(file);
+  const second = probe.metadata.rowGroups[1]!.columns[0]!.metaData!;
+  failFrom = second.dictionaryPageOffset ?? second.dataPageOffset;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (e: unknown) => unhandled.push(e);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    const reader = await openParquet(source);
+    asked.length = 0;
+    for await (const batch of reader.arrowBatches()) {
+      assert.equal(batch.numRows, 3000);
+      // The second row group was asked for before the first batch was handed over.
+      assert.ok(asked.some((at) => at >= failFrom && at < file.length - 64 * 1024), `reads at ${asked}`);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(unhandled, []);
+    const batches = (await openParquet(source)).arrowBatches();
+    assert.equal((await batches.next()).value!.numRows, 3000);
+    await assert.rejects(batches.next(), /the source is gone/);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+});
