@@ -2,7 +2,7 @@ import type { RecordBatch, Schema as ArrowSchema, Table } from 'apache-arrow';
 import type { ColumnChunkData } from '../parquet/column-chunk.js';
 import { withContext, type ErrorContext } from '../errors.js';
 import type { RecordPlan } from '../shred/plan.js';
-import { fieldData, rowSlots, type LeafSource } from './from-levels.js';
+import { fieldData, identityIndexes, rowSlots, type LeafSource } from './from-levels.js';
 import { loadArrow, type ArrowModule } from './load.js';
 import { planField } from './types.js';
 
@@ -38,7 +38,9 @@ export async function* arrowBatches(p: ArrowPlan, groups: AsyncIterable<ChunkGro
 
 function batchOf(a: ArrowModule, schema: ArrowSchema, p: ArrowPlan, g: ChunkGroup, rows: Int32Array | null): RecordBatch {
   const sources: LeafSource[] = p.plan.leaves.map((leaf, i) => ({ leaf, chunk: g.chunks[i]!, dictionary: p.dictionary[i]! }));
-  const slots = sources.map((s) => withContext({ column: s.leaf.path.join('.') }, () => rowSlots(s.chunk, g.numRows, rows)));
+  let identity: Int32Array | undefined;
+  const all = (): Int32Array => (identity ??= identityIndexes(g.numRows));
+  const slots = sources.map((s) => withContext({ column: s.leaf.path.join('.') }, () => rowSlots(s.chunk, g.numRows, rows, all)));
   const length = rows ? rows.length : g.numRows;
   const children = p.plan.fields.map((f, i) => withContext({ column: f.name }, () => fieldData(a, schema.fields[i]!, f.plan, sources, slots)));
   const data = a.makeData({ type: new a.Struct(schema.fields), length, nullCount: 0, children });

@@ -21,16 +21,14 @@ type Slots = Int32Array[];
 
 /**
  * The top-level slots of a leaf: the entry where each selected row starts.
- * `rows` (ascending) selects rows; null keeps them all.
+ * `rows` (ascending) selects rows; null keeps them all. `all` gives the
+ * identity 0..numRows-1, which every unrepeated leaf of a batch shares.
  */
-export function rowSlots(chunk: ColumnChunkData, numRows: number, rows: Int32Array | null): Int32Array {
+export function rowSlots(chunk: ColumnChunkData, numRows: number, rows: Int32Array | null, all: () => Int32Array): Int32Array {
   const rep = chunk.rep;
   if (!rep) {
     if (chunk.length !== numRows) throw new CorruptFileError(`column has ${chunk.length} entries for ${numRows} rows`);
-    if (rows) return rows;
-    const all = new Int32Array(numRows);
-    for (let i = 0; i < numRows; i++) all[i] = i;
-    return all;
+    return rows ?? all();
   }
   const out = new Int32Array(rows ? rows.length : numRows);
   let row = -1;
@@ -47,6 +45,13 @@ export function rowSlots(chunk: ColumnChunkData, numRows: number, rows: Int32Arr
     } else if (n < out.length) out[n++] = e;
   }
   if (row + 1 !== numRows) throw new CorruptFileError(`column has ${row + 1} rows where the row group has ${numRows}`);
+  return out;
+}
+
+/** 0, 1, ..., n - 1. */
+export function identityIndexes(n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
   return out;
 }
 
@@ -160,11 +165,11 @@ function mapEntries(a: ArrowModule, entries: Field, plan: Extract<Plan, { t: 'ma
  * nullable), and value indexes, which stay null when every entry holds the
  * next value, so the chunk's values serve as they are.
  */
-function flatLevels(d: Uint8Array | Uint16Array, maxDef: number, nullDef: number): Validity & { vi: Int32Array | null } {
+function flatLevels(chunk: ColumnChunkData, maxDef: number, nullDef: number): Validity & { vi: Int32Array | null } {
+  // The decoder counted the entries at the maximum level: when all are, no level needs a look.
+  if (chunk.valueCount === chunk.length) return { bitmap: undefined, nullCount: 0, vi: null };
+  const d = chunk.def!;
   const n = d.length;
-  let missing = 0;
-  for (let i = 0; i < n; i++) if (d[i] !== maxDef) missing++;
-  if (missing === 0) return { bitmap: undefined, nullCount: 0, vi: null };
   const vi = new Int32Array(n);
   const bitmap = nullDef >= 0 ? new Uint8Array((n + 7) >> 3) : undefined;
   let nulls = 0;
@@ -206,7 +211,7 @@ function leafData(a: ArrowModule, type: DataType, src: LeafSource, slots: Int32A
   const length = slots.length;
   if (type.typeId === a.Type.Null) return a.makeData({ type, length, nullCount: length }) as Data;
   const { bitmap, nullCount, vi } = !chunk.rep && chunk.def && slots.length === chunk.length
-    ? flatLevels(chunk.def, leaf.defLevel, nullable ? def : -1)
+    ? flatLevels(chunk, leaf.defLevel, nullable ? def : -1)
     : { ...validity(chunk, slots, def, nullable), vi: valueIndexes(chunk, slots, leaf.defLevel) };
   if (src.dictionary) {
     const dictValues = chunk.indices ? chunk.dictionary! : chunk.values!;
@@ -235,9 +240,7 @@ function leafData(a: ArrowModule, type: DataType, src: LeafSource, slots: Int32A
 function dictionaryIndices(chunkIndices: Int32Array | null, vi: Int32Array | null, length: number): Int32Array {
   if (!vi) {
     if (chunkIndices) return chunkIndices.subarray(0, length);
-    const identity = new Int32Array(length);
-    for (let i = 0; i < length; i++) identity[i] = i;
-    return identity;
+    return identityIndexes(length);
   }
   const out = new Int32Array(length);
   if (chunkIndices) {
@@ -304,6 +307,16 @@ function retype(src: NumberArray, Ctor: TypedArrayCtor): ArrayLike<unknown> {
 
 function packBits(values: Uint8Array, idx: Int32Array | null, length: number): Uint8Array {
   const out = new Uint8Array((length + 7) >> 3);
+  if (!idx) {
+    // Eight at a time without a branch per value (-v >>> 31 is 1 for any v in 1..255).
+    let i = 0;
+    for (const whole = length - 7; i < whole; i += 8) {
+      out[i >> 3] = (-values[i]! >>> 31) | ((-values[i + 1]! >>> 31) << 1) | ((-values[i + 2]! >>> 31) << 2) | ((-values[i + 3]! >>> 31) << 3)
+        | ((-values[i + 4]! >>> 31) << 4) | ((-values[i + 5]! >>> 31) << 5) | ((-values[i + 6]! >>> 31) << 6) | ((-values[i + 7]! >>> 31) << 7);
+    }
+    for (; i < length; i++) out[i >> 3]! |= (-values[i]! >>> 31) << (i & 7);
+    return out;
+  }
   for (let i = 0; i < length; i++) {
     const v = idx ? idx[i]! : i;
     if (v >= 0 && values[v]) out[i >> 3]! |= 1 << (i & 7);

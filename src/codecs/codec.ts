@@ -24,6 +24,11 @@ export interface Codec {
    * BROTLI 0-11, ZSTD -131072..22); codecs without levels ignore it.
    */
   compress(input: Uint8Array, level?: number): Uint8Array;
+  /**
+   * `decompress` off the main thread, with the same checks and result, where
+   * the implementation can (a native codec's async call on libuv's pool).
+   */
+  decompressAsync?(input: Uint8Array, uncompressedSize: number): Promise<Uint8Array>;
 }
 
 /** The largest block any codec will produce: typed arrays and wasm memories stop near 2 GiB. */
@@ -36,33 +41,56 @@ export const MAX_BLOCK_SIZE = 2 ** 31 - 1;
 export const DEFAULT_MAX_INFLATED = 2 ** 30;
 
 type Decode = (input: Uint8Array, uncompressedSize: number) => Uint8Array;
+type DecodeAsync = (input: Uint8Array, uncompressedSize: number) => Promise<Uint8Array>;
 type Encode = (input: Uint8Array, level?: number) => Uint8Array;
 
 /**
  * Builds a Codec whose decompress validates the size before the decoder can
  * allocate, turns whatever a third-party decoder throws into a typed error,
- * and insists on the exact output length.
+ * and insists on the exact output length. `decodeAsync`, when given, gets
+ * the same checks as `decompressAsync`.
  */
-export function defineCodec(name: CodecName, decode: Decode, encode: Encode): Codec {
-  return {
+export function defineCodec(name: CodecName, decode: Decode, encode: Encode, decodeAsync?: DecodeAsync): Codec {
+  const codec: Codec = {
     decompress(input, uncompressedSize) {
-      checkUncompressedSize(name, uncompressedSize);
-      // Some writers store an empty page as zero bytes whatever the codec,
-      // rather than as the codec's encoding of nothing.
-      if (uncompressedSize === 0 && input.length === 0) return new Uint8Array(0);
+      if (empty(name, input, uncompressedSize)) return new Uint8Array(0);
       let out: Uint8Array;
       try {
         out = decode(input, uncompressedSize);
       } catch (e) {
         throw decodeFailure(name, e);
       }
-      if (out.length !== uncompressedSize) {
-        throw new CorruptFileError(`${name} data decompressed to ${out.length} bytes, expected ${uncompressedSize}`);
-      }
-      return out;
+      return exact(name, out, uncompressedSize);
     },
     compress: encode,
   };
+  if (decodeAsync) {
+    codec.decompressAsync = async (input, uncompressedSize) => {
+      if (empty(name, input, uncompressedSize)) return new Uint8Array(0);
+      let out: Uint8Array;
+      try {
+        out = await decodeAsync(input, uncompressedSize);
+      } catch (e) {
+        throw decodeFailure(name, e);
+      }
+      return exact(name, out, uncompressedSize);
+    };
+  }
+  return codec;
+}
+
+/**
+ * Checks the declared size; true for an empty page stored as zero bytes
+ * (some writers do so whatever the codec, rather than encode nothing).
+ */
+function empty(name: CodecName, input: Uint8Array, size: number): boolean {
+  checkUncompressedSize(name, size);
+  return size === 0 && input.length === 0;
+}
+
+function exact(name: CodecName, out: Uint8Array, size: number): Uint8Array {
+  if (out.length !== size) throw new CorruptFileError(`${name} data decompressed to ${out.length} bytes, expected ${size}`);
+  return out;
 }
 
 export function checkUncompressedSize(name: CodecName, size: number): void {

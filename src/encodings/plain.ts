@@ -5,7 +5,7 @@
  * that turn fixed-width little-endian bytes into value containers and back,
  * shared with BYTE_STREAM_SPLIT.
  */
-import type { ByteCursor } from '../bytes/cursor.js';
+import { ByteCursor } from '../bytes/cursor.js';
 import type { ByteWriter } from '../bytes/writer.js';
 import { CorruptFileError, InvalidArgumentError, LimitError } from '../errors.js';
 import { LITTLE_ENDIAN, RangeCopier, copyBytes, packLsb, unpackLsb } from './bits.js';
@@ -138,11 +138,13 @@ export const MAX_BYTE_ARRAY_DATA = 0x7fffffff;
 /**
  * Decodes `count` PLAIN values of `type` from `c.pos`, into the container
  * for the type (see types.ts), and advances `c.pos` past them. The result
- * never shares memory with the input.
+ * never shares memory with the input, unless `owned` says the input is the
+ * caller's to give away (a decompressed page): byte arrays are then
+ * compacted in it, not copied out.
  */
-export function decodePlain(c: ByteCursor, type: PhysicalType, count: number, typeLength?: number): Values {
+export function decodePlain(c: ByteCursor, type: PhysicalType, count: number, typeLength?: number, owned = false): Values {
   if (!(Number.isInteger(count) && count >= 0)) throw new CorruptFileError(`invalid value count ${count}`, { offset: c.fileOffset });
-  if (type === 'BYTE_ARRAY') return decodePlainByteArrays(c, count);
+  if (type === 'BYTE_ARRAY') return owned ? compactByteArrays(c, count) : decodePlainByteArrays(c, count);
   if (type === 'BOOLEAN') {
     const size = Math.ceil(count / 8);
     c.need(size, `${count} PLAIN booleans`);
@@ -159,39 +161,51 @@ export function decodePlain(c: ByteCursor, type: PhysicalType, count: number, ty
   return values;
 }
 
-/**
- * Two passes: the first checks every length against the bytes left and
- * builds the offsets, so the second can copy into one exactly sized buffer.
- */
+/** Byte arrays from a copy of the rest of the input, compacted there. */
 function decodePlainByteArrays(c: ByteCursor, count: number): ByteArrays {
+  c.need(count * 4, `${count} PLAIN BYTE_ARRAY values`);
+  const own = new ByteCursor(c.buf.slice(c.pos, c.end), 0, c.end - c.pos, c.fileOffset);
+  const values = compactByteArrays(own, count);
+  c.pos += own.pos;
+  return values;
+}
+
+/**
+ * One pass, in place: each value's bytes move left over the length prefixes
+ * before them, so the values end up back to back from `c.pos`, and the
+ * result views `c.buf` (which must be the caller's to change). Every length
+ * is checked against the bytes left before it moves anything.
+ */
+function compactByteArrays(c: ByteCursor, count: number): ByteArrays {
   const { buf, end, base } = c;
   c.need(count * 4, `${count} PLAIN BYTE_ARRAY values`);
   const offsets = new Int32Array(count + 1);
-  let p = c.pos;
-  let total = 0;
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const start = c.pos;
+  let p = start;
+  let d = start;
   for (let i = 0; i < count; i++) {
     if (end - p < 4) throw new CorruptFileError(`BYTE_ARRAY value ${i} of ${count}: length is truncated`, { offset: base + p });
-    const len = (buf[p]! | (buf[p + 1]! << 8) | (buf[p + 2]! << 16) | (buf[p + 3]! << 24)) >>> 0;
+    const len = view.getUint32(p, true);
     p += 4;
     if (len > end - p) {
       throw new CorruptFileError(`BYTE_ARRAY value ${i} of ${count} claims ${len} bytes but only ${end - p} remain`, { offset: base + p - 4 });
     }
-    p += len;
-    total += len;
-    offsets[i + 1] = total;
+    const e = p + len;
+    if (len > 64) {
+      buf.copyWithin(d, p, e);
+      d += len;
+      p = e;
+    } else {
+      // Short values word by word (the destination is at least 4 bytes behind, so no word overwrites one not yet read).
+      for (; p + 4 <= e; p += 4, d += 4) view.setInt32(d, view.getInt32(p));
+      for (; p < e; p++, d++) buf[d] = buf[p]!;
+    }
+    offsets[i + 1] = d - start;
   }
-  if (total > MAX_BYTE_ARRAY_DATA) throw new LimitError(`${total} bytes of BYTE_ARRAY data is over the 2 GiB limit`, { offset: c.fileOffset });
-  const data = new Uint8Array(total);
-  const copier = new RangeCopier(data, buf);
-  p = c.pos;
-  for (let i = 0; i < count; i++) {
-    const start = offsets[i]!;
-    const len = offsets[i + 1]! - start;
-    copier.copy(start, p + 4, len);
-    p += 4 + len;
-  }
+  if (d - start > MAX_BYTE_ARRAY_DATA) throw new LimitError(`${d - start} bytes of BYTE_ARRAY data is over the 2 GiB limit`, { offset: base + start });
   c.pos = p;
-  return { data, offsets };
+  return { data: buf.subarray(start, d), offsets };
 }
 
 /** Appends `values` of `type` PLAIN-encoded. The container must match the type (see types.ts). */

@@ -23,12 +23,15 @@ export function createNodeSnappy(): Codec | undefined {
   } catch {
     return undefined;
   }
+  // The library allocates what the preamble declares: check it against the page first.
+  const checkDeclared = (input: Uint8Array, size: number): void => {
+    const declared = snappyLength(input);
+    if (declared !== size) throw new CorruptFileError(`SNAPPY data declares ${declared} bytes, expected ${size}`);
+  };
   return defineCodec(
     'SNAPPY',
     (input, size) => {
-      // The library allocates what the preamble declares: check it against the page first.
-      const declared = snappyLength(input);
-      if (declared !== size) throw new CorruptFileError(`SNAPPY data declares ${declared} bytes, expected ${size}`);
+      checkDeclared(input, size);
       return plain(lib.uncompressSync(input, { asBuffer: true }) as Buffer);
     },
     // Copied into a V8-owned buffer: the library's own output is native memory
@@ -37,5 +40,9 @@ export function createNodeSnappy(): Codec | undefined {
     // yields to the event loop (a synchronous sink) held 1.8 GB of it for
     // 1 GiB written. V8-owned memory is freed by the collector itself.
     (input) => plain(lib.compressSync(input, { copyOutputData: true })),
+    async (input, size) => {
+      checkDeclared(input, size);
+      return plain((await lib.uncompress(input, { asBuffer: true })) as Buffer);
+    },
   );
 }

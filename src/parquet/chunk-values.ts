@@ -57,9 +57,13 @@ export class ChunkValues {
       const size = count * this.width;
       if (size > end - pos) throw new CorruptFileError(`${count} PLAIN ${this.leaf.physicalType} values need ${size} bytes but only ${end - pos} remain`);
       // A chunk held in one page (DuckDB's and arrow-rs's usual layout) is
-      // viewed in place when aligned: no buffer to allocate, nothing to copy.
-      if (owned && this.parts.length === 0 && count >= room && (data.byteOffset + pos) % this.width === 0) {
-        const values = fixedWidthValues(this.leaf.physicalType, data.subarray(pos, pos + size), count, this.width);
+      // viewed in place: no buffer to allocate. Values that follow the
+      // levels unaligned move back over them (already decoded) to the
+      // alignment below, one memmove in the page.
+      const shift = (data.byteOffset + pos) % this.width;
+      if (owned && this.parts.length === 0 && count >= room && shift <= pos) {
+        if (shift > 0) data.copyWithin(pos - shift, pos, pos + size);
+        const values = fixedWidthValues(this.leaf.physicalType, data.subarray(pos - shift, pos - shift + size), count, this.width);
         this.parts.push({ kind: 'values', values });
         return;
       }
@@ -67,7 +71,7 @@ export class ChunkValues {
       run.buf.set(data.subarray(pos, pos + size), run.count * this.width);
       run.count += count;
     } else {
-      this.parts.push({ kind: 'values', values: decodeValues(encoding, this.leaf, data, pos, end, count) });
+      this.parts.push({ kind: 'values', values: decodeValues(encoding, this.leaf, data, pos, end, count, owned) });
     }
   }
 

@@ -41,6 +41,8 @@ export interface ChunkOptions {
   numValues?: number;
   /** Largest decompressed size a page may declare (default DEFAULT_MAX_PAGE_BYTES). */
   maxPageBytes?: number;
+  /** Pages inflated ahead (see inflateAhead), by the offset of their compressed bytes in the chunk's buffer. */
+  inflated?: ReadonlyMap<number, Uint8Array>;
 }
 
 /** Upper bound on one page's level count: far above any writer's page row limit, far below what breaks memory. */
@@ -201,7 +203,35 @@ export class PageDecoder {
       if (data.length !== size) throw new CorruptFileError(`uncompressed page holds ${data.length} bytes but its header says ${size}`);
       return data;
     }
-    return this.codec.decompress(data, size);
+    return this.opts.inflated?.get(data.byteOffset) ?? this.codec.decompress(data, size);
+  }
+
+  /**
+   * Starts inflating the pages of `bytes` (a whole chunk, as decodeColumnChunk
+   * gets it) off the main thread, when the codec can: see inflateAhead.
+   */
+  inflateAhead(bytes: Uint8Array, base: number, expected: number): Promise<Map<number, Uint8Array>> | undefined {
+    const codec = this.codec;
+    if (!codec?.decompressAsync || this.opts.pieces) return undefined;
+    const out = new Map<number, Uint8Array>();
+    const jobs: Promise<void>[] = [];
+    try {
+      this.checkChunk(bytes, base, expected);
+      const walk = new PageWalk(bytes, base, this.opts, expected, this.ctx);
+      let budget = AHEAD_BYTES;
+      for (let p = walk.next(); p !== null && budget > 0; p = walk.next()) {
+        const c = this.check(p);
+        if (!c) continue;
+        walk.claim(c.n);
+        if (c.size < 0) continue;
+        budget -= c.size;
+        const at = c.input.byteOffset;
+        jobs.push(codec.decompressAsync(c.input, c.size).then((b) => void out.set(at, b), () => undefined));
+      }
+    } catch {
+      // A bad page ends the walk: the decoder meets it and raises its error there.
+    }
+    return Promise.all(jobs).then(() => out);
   }
 
   /**
@@ -210,10 +240,39 @@ export class PageDecoder {
    * page types from the future carry nothing we need).
    */
   open(p: RawPage): DataPageParts | null {
-    const { header, body, usize } = p;
+    const { header, body } = p;
     if (this.opts.verifyChecksums && header.crc !== undefined && (crc32(body) | 0) !== (header.crc | 0)) {
       throw new ChecksumError(`page CRC-32 mismatch: stored ${(header.crc >>> 0).toString(16)}, computed ${crc32(body).toString(16)}`);
     }
+    const c = this.check(p);
+    if (!c) return null;
+    const inflated = c.size < 0 ? c.input : this.decompress(c.input, c.size);
+    if (header.type === 'DICTIONARY_PAGE') {
+      this.dictionary = decodeValues('PLAIN', this.leaf, inflated, 0, inflated.length, header.dictionaryPageHeader!.numValues);
+      return null;
+    }
+    if (header.type === 'DATA_PAGE') {
+      const h = header.dataPageHeader!;
+      return {
+        n: c.n, v2: false, data: inflated, rl: 0, dl: 0, levelEncodings: { rep: h.repetitionLevelEncoding, def: h.definitionLevelEncoding },
+        encoding: h.encoding, numNulls: undefined, section: null, owned: inflated.buffer !== body.buffer,
+      };
+    }
+    const h = header.dataPageHeaderV2!;
+    return {
+      n: c.n, v2: true, data: body, rl: h.repetitionLevelsByteLength, dl: h.definitionLevelsByteLength, levelEncodings: { rep: 'RLE', def: 'RLE' },
+      encoding: h.encoding, numNulls: h.numNulls, section: inflated, owned: inflated.buffer !== body.buffer,
+    };
+  }
+
+  /**
+   * A page's header checked against its sizes and bounds, before anything
+   * is inflated: the bytes its values come from (`size` their inflated
+   * length, -1 when a v2 page stores them as they are) and its level count; null
+   * for pages that carry nothing we need.
+   */
+  check(p: RawPage): { input: Uint8Array; size: number; n: number } | null {
+    const { header, body, usize } = p;
     switch (header.type) {
       case 'DICTIONARY_PAGE': {
         const h = header.dictionaryPageHeader;
@@ -221,20 +280,14 @@ export class PageDecoder {
         if (this.dictionary !== null) throw new CorruptFileError('column chunk has a second dictionary page');
         if (h.encoding !== 'PLAIN' && h.encoding !== 'PLAIN_DICTIONARY') throw new UnsupportedError(`dictionary page encoding ${h.encoding}`);
         this.bounds?.checkDictionaryPage(h.numValues, usize);
-        const data = this.decompress(body, usize);
-        this.dictionary = decodeValues('PLAIN', this.leaf, data, 0, data.length, h.numValues);
-        return null;
+        return { input: body, size: usize, n: 0 };
       }
       case 'DATA_PAGE': {
         const h = header.dataPageHeader;
         if (!h) throw new CorruptFileError('data page without a data page header');
         const n = checkPageValues(h.numValues);
         this.bounds?.checkDataPage(n, usize);
-        const data = this.decompress(body, usize);
-        return {
-          n, v2: false, data, rl: 0, dl: 0, levelEncodings: { rep: h.repetitionLevelEncoding, def: h.definitionLevelEncoding },
-          encoding: h.encoding, numNulls: undefined, section: null, owned: data.buffer !== body.buffer,
-        };
+        return { input: body, size: usize, n };
       }
       case 'DATA_PAGE_V2': {
         const h = header.dataPageHeaderV2;
@@ -248,11 +301,7 @@ export class PageDecoder {
         }
         const raw = body.subarray(rl + dl);
         // Some writers store an empty values section for all-null pages, even with a codec.
-        const section = h.isCompressed === false || raw.length === 0 ? raw : this.decompress(raw, usize - rl - dl);
-        return {
-          n, v2: true, data: body, rl, dl, levelEncodings: { rep: 'RLE', def: 'RLE' },
-          encoding: h.encoding, numNulls: h.numNulls, section, owned: section.buffer !== body.buffer,
-        };
+        return { input: raw, size: h.isCompressed === false || raw.length === 0 ? -1 : usize - rl - dl, n };
       }
       default:
         return null;
@@ -300,6 +349,26 @@ export function onPage<T>(p: RawPage, fn: () => T): T {
       throw e;
     }
   });
+}
+
+/**
+ * At most this many inflated bytes per chunk are taken ahead; pages past
+ * them inflate as they are decoded. Bounds what a chunk of many pages holds
+ * at once beyond what decoding it does.
+ */
+const AHEAD_BYTES = 1 << 26;
+
+/**
+ * A chunk's pages inflated off the main thread (a native codec's async call
+ * runs on libuv's pool), for decodeColumnChunk's `inflated`: the chunks of a
+ * row group then inflate in parallel, also while another row group decodes.
+ * Undefined when the codec has no async path. Best effort: the walk stops at
+ * the first page whose header fails a check, and a page whose data fails is
+ * left out; the decoder meets either page and raises its error as without.
+ */
+export function inflateAhead(bytes: Uint8Array, base: number, meta: ColumnMetaData, leaf: LeafNode, opts: ChunkOptions, ctx: ErrorContext): Promise<Map<number, Uint8Array>> | undefined {
+  if (meta.codec === 'UNCOMPRESSED' || meta.codec === 'LZO') return undefined;
+  return new PageDecoder(leaf, meta.codec as string, opts, ctx).inflateAhead(bytes, base, meta.numValues);
 }
 
 /** A first level buffer never larger than this, whatever the metadata claims: it grows as pages really arrive. */

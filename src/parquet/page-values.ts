@@ -14,14 +14,14 @@ import { bitWidth, countLevels, decodeRleBooleans, decodeRleHybrid, decodeRleHyb
 import { valueCount, type Values } from '../encodings/types.js';
 import type { LeafNode } from '../schema/tree.js';
 
-/** Decodes `count` values of `leaf`'s type from data[pos..end) in the given encoding. */
-export function decodeValues(encoding: string, leaf: LeafNode, data: Uint8Array, pos: number, end: number, count: number): Values {
+/** Decodes `count` values of `leaf`'s type from data[pos..end) in the given encoding (`owned`: see decodePlain). */
+export function decodeValues(encoding: string, leaf: LeafNode, data: Uint8Array, pos: number, end: number, count: number, owned = false): Values {
   const c = new ByteCursor(data, pos, end);
   const type = leaf.physicalType;
   let out: Values;
   switch (encoding) {
     case 'PLAIN':
-      out = decodePlain(c, type, count, leaf.typeLength);
+      out = decodePlain(c, type, count, leaf.typeLength, owned);
       break;
     case 'RLE':
       if (type !== 'BOOLEAN') throw new UnsupportedError(`RLE encoding for ${type} values`);

@@ -7,7 +7,7 @@ import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { leavesInVariants, planRecord, type RecordPlan } from '../shred/plan.js';
 import { ChunkStream } from './chunk-stream.js';
-import { decodeColumnChunk, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
+import { decodeColumnChunk, inflateAhead, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
 import { readDictionaryPage } from './dictionary-page.js';
@@ -98,6 +98,14 @@ export interface ColumnBatch {
 interface Fetch {
   start: number;
   end: number;
+}
+
+/** A column chunk's bytes as fetched, with its pages inflated ahead when the codec could. */
+interface FetchedChunk {
+  ref: ChunkRef;
+  buf: Uint8Array;
+  base: number;
+  inflated: Map<number, Uint8Array> | undefined;
 }
 
 /** Ranges closer than this are fetched in one request: a round trip costs more than the gap. */
@@ -359,7 +367,10 @@ export class ParquetReader {
     let skip = checkCount(options.offset ?? 0, 'offset');
     let left = options.limit === undefined ? Infinity : checkCount(options.limit, 'limit');
     const filter = options.filter === undefined ? undefined : this.bindFilter(options.filter);
-    for (const rg of this.rowGroupIndexes(options.rowGroups)) {
+    const groups = this.rowGroupIndexes(options.rowGroups);
+    // The next row group's chunks are fetched and inflated while the consumer builds from this one's.
+    let next: { rg: number; chunks: Promise<FetchedChunk[]> } | undefined;
+    for (const [at, rg] of groups.entries()) {
       if (left <= 0) return;
       const ctx = { file: this.source.name, rowGroup: rg };
       let numRows = this.metadata.rowGroups[rg]!.numRows;
@@ -383,7 +394,18 @@ export class ParquetReader {
       }
       skip = 0;
       left -= take;
-      yield { rowGroup: rg, numRows, chunks: chunks ?? (await this.readChunks(rg, plan.leaves)), rows, ctx };
+      if (!chunks) {
+        const fetched = next?.rg === rg ? await next.chunks : await this.fetchInflated(rg, plan.leaves);
+        next = undefined;
+        const following = groups[at + 1];
+        if (!filter && left > 0 && following !== undefined) {
+          next = { rg: following, chunks: this.fetchInflated(following, plan.leaves) };
+          // Awaited when its turn comes; a read that stops first drops it without an unhandled rejection.
+          next.chunks.catch(() => undefined);
+        }
+        chunks = this.decodeChunks(fetched);
+      }
+      yield { rowGroup: rg, numRows, chunks, rows, ctx };
     }
   }
 
@@ -554,8 +576,24 @@ export class ParquetReader {
 
   /** Fetches (coalesced) and decodes the chunks of `leaves` in row group `rg`. */
   private async readChunks(rg: number, leaves: LeafNode[]): Promise<ColumnChunkData[]> {
+    return this.decodeChunks((await this.fetchChunks(rg, leaves)).map((f) => ({ ...f, inflated: undefined })));
+  }
+
+  /**
+   * Fetches the chunks of `leaves` in row group `rg` and inflates their
+   * pages ahead, in parallel (see inflateAhead). Only where that overlaps
+   * with decoding: one chunk inflated on another thread while the main
+   * thread waits for it is slower than inflating it in place (a scan of one
+   * column took 2-3x as long on the loaded 2-core machine).
+   */
+  private async fetchInflated(rg: number, leaves: LeafNode[]): Promise<FetchedChunk[]> {
     const fetched = await this.fetchChunks(rg, leaves);
-    return fetched.map(({ ref, buf, base }) => decodeColumnChunk(buf, base, ref.meta, ref.leaf, this.chunkOptions, ref.ctx));
+    const ahead = await Promise.all(fetched.map(({ ref, buf, base }) => inflateAhead(buf, base, ref.meta, ref.leaf, this.chunkOptions, ref.ctx)));
+    return fetched.map((f, i) => ({ ...f, inflated: ahead[i] }));
+  }
+
+  private decodeChunks(fetched: FetchedChunk[]): ColumnChunkData[] {
+    return fetched.map(({ ref, buf, base, inflated }) => decodeColumnChunk(buf, base, ref.meta, ref.leaf, inflated ? { ...this.chunkOptions, inflated } : this.chunkOptions, ref.ctx));
   }
 
   /** Fetches (coalesced) the chunks of `leaves` in row group `rg`, to be decoded a window of rows at a time. */

@@ -12,12 +12,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as wasm from 'parquet-wasm';
 import { tableFromIPC, Type, type Table } from 'apache-arrow';
-import { openParquet, writeParquet } from '../../src/node/index.js';
+import { BufferSink, defineSchema, field, openParquet, ParquetWriter, writeParquet } from '../../src/node/index.js';
 import { CORPUS, DATA, collect, show } from '../reader/helpers.js';
 import { arrowOf, assertSameTable, norm, everyTypeFixture } from './compare.js';
 
 function arrowRs(file: string): Table {
-  return tableFromIPC(wasm.readParquet(readFileSync(file)).intoIPCStream());
+  return arrowRsBytes(readFileSync(file));
+}
+
+function arrowRsBytes(bytes: Uint8Array): Table {
+  return tableFromIPC(wasm.readParquet(bytes).intoIPCStream());
 }
 
 /** Files arrow-rs cannot read (it fails on them), and one where it reads no rows of a valid file. */
@@ -84,6 +88,22 @@ test('dictionary chunks become Dictionary vectors, and a chunk that fell back to
   assert.equal(plain.schema.fields[0]!.type.typeId, Type.Utf8);
   for (let i = 0; i < rows.length; i++) assert.equal(plain.getChild('s')!.get(i), rows[i]!.s);
   await reader.close();
+});
+
+test('booleans, required and optional, from PLAIN and RLE pages of lengths that are not a multiple of 8', async () => {
+  for (const pageVersion of [1, 2] as const) {
+    const n = 1003;
+    const flags = Array.from({ length: n }, (_, i) => ({ req: (i * 7919) % 3 === 0, opt: i % 5 === 0 ? null : (i * 104729) % 7 < 3 }));
+    const sink = new BufferSink();
+    const w = await ParquetWriter.open(sink, defineSchema({ req: field.boolean().required(), opt: field.boolean() }), { pageVersion, pageRowLimit: 333 });
+    await w.writeMany(flags);
+    await w.close();
+    const table = await (await openParquet(sink.bytes())).toArrow();
+    assert.deepEqual(table.getChild('req')!.toArray().slice(0, n), flags.map((f) => f.req), `v${pageVersion} required`);
+    assert.deepEqual([...table.getChild('opt')!].slice(0, n), flags.map((f) => f.opt), `v${pageVersion} optional`);
+    assert.deepEqual(table.getChild('opt')!.toArray().slice(0, n), flags.map((f) => f.opt), `v${pageVersion} optional`);
+    assertSameTable(table, arrowRsBytes(sink.bytes()), `booleans v${pageVersion}`);
+  }
 });
 
 test('projection, row groups, offset/limit and filters select exactly the rows rows() gives', async () => {

@@ -93,6 +93,48 @@ test('BYTE_ARRAY: a 4-byte length before each value; the data holds only the val
   assert.deepEqual(encode('BYTE_ARRAY', view), [1, 0, 0, 0, 0x61, 3, 0, 0, 0, 0x62, 0x63, 0x64]);
 });
 
+test('BYTE_ARRAY of an owned input is compacted in place: the same values as from a copy, the input untouched otherwise', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.oneof(fc.string({ maxLength: 8 }), fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ minLength: 60, maxLength: 200 })), { maxLength: 40 }),
+      fc.nat(7),
+      fc.nat(5),
+      (values, lead, tail) => {
+        const encoded = encode('BYTE_ARRAY', strings(...values));
+        const page = Uint8Array.from([...Array<number>(lead).fill(0xee), ...encoded, ...Array<number>(tail).fill(0xdd)]);
+        const before = page.slice();
+        const shared = new ByteCursor(page, lead, page.length, 1000);
+        assert.deepEqual(texts(decodePlain(shared, 'BYTE_ARRAY', values.length)), values);
+        assert.deepEqual(page, before);
+        const owned = new ByteCursor(page, lead, page.length, 1000);
+        const v = decodePlain(owned, 'BYTE_ARRAY', values.length, undefined, true) as ByteArrays;
+        assert.deepEqual(texts(v), values);
+        assert.equal(owned.pos, shared.pos);
+        assert.equal(v.data.buffer, page.buffer);
+        assert.equal(v.data.byteOffset, lead);
+      },
+    ),
+  );
+});
+
+test('BYTE_ARRAY compacted in place reports a bad length where a copy does', () => {
+  // 'abcde' (long enough to move word by word), then a value claiming more bytes than remain, then a truncated length
+  const bytes = [5, 0, 0, 0, 0x61, 0x62, 0x63, 0x64, 0x65, 9, 0, 0, 0, 1, 2];
+  for (const [count, bad] of [[2, bytes], [2, bytes.slice(0, 11)]] as const) {
+    const errors = [false, true].map((owned) => {
+      try {
+        decodePlain(cursor(bad, 100), 'BYTE_ARRAY', count, undefined, owned);
+      } catch (e) {
+        assert.ok(e instanceof CorruptFileError);
+        return e.message;
+      }
+      return 'no error';
+    });
+    assert.match(errors[0]!, /BYTE_ARRAY value 1 of 2/);
+    assert.equal(errors[1], errors[0]);
+  }
+});
+
 test('no values', () => {
   for (const type of ['BOOLEAN', 'INT32', 'INT64', 'INT96', 'FLOAT', 'DOUBLE', 'BYTE_ARRAY'] as const) {
     const c = cursor([]);

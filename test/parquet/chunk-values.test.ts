@@ -54,7 +54,7 @@ test('a PLAIN page too short for its values, and indices outside the dictionary,
   assert.throws(() => new ChunkValues(leaf).add('RLE_DICTIONARY', page, 0, page.length, 2, 2, false, false), /no dictionary page/);
 });
 
-test('a decompressed page holding the whole chunk is viewed in place when aligned, else copied', () => {
+test('a decompressed page holding the whole chunk is viewed in place, moved back to an alignment when the levels before it leave room, else copied', () => {
   const page = new Uint8Array(8 + 24);
   new Float64Array(page.buffer, 8, 3).set([1.5, -2, 3]);
   const whole = new ChunkValues(leaf);
@@ -63,13 +63,23 @@ test('a decompressed page holding the whole chunk is viewed in place when aligne
   assert.deepEqual([...viewed], [1.5, -2, 3]);
   assert.equal(viewed.buffer, page.buffer, 'owned and aligned: a view');
 
-  const shifted = new Uint8Array(4 + 24);
-  shifted.set(page.subarray(8), 4);
-  const odd = new ChunkValues(leaf);
-  odd.add('PLAIN', shifted, 4, shifted.length, 3, 3, false, true);
-  const copied = odd.finish(null).values as Float64Array;
+  for (const levels of [1, 4, 7, 13]) {
+    const shifted = new Uint8Array(levels + 24);
+    shifted.set(page.subarray(8), levels);
+    const odd = new ChunkValues(leaf);
+    odd.add('PLAIN', shifted, levels, shifted.length, 3, 3, false, true);
+    const moved = odd.finish(null).values as Float64Array;
+    assert.deepEqual([...moved], [1.5, -2, 3]);
+    assert.equal(moved.buffer, shifted.buffer, `values after ${levels} level bytes: moved back in the page`);
+  }
+
+  const unaligned = new Uint8Array(new ArrayBuffer(3 + 24), 3);
+  unaligned.set(page.subarray(8));
+  const noRoom = new ChunkValues(leaf);
+  noRoom.add('PLAIN', unaligned, 0, unaligned.length, 3, 3, false, true);
+  const copied = noRoom.finish(null).values as Float64Array;
   assert.deepEqual([...copied], [1.5, -2, 3]);
-  assert.notEqual(copied.buffer, shifted.buffer, 'misaligned: copied');
+  assert.notEqual(copied.buffer, unaligned.buffer, 'misaligned with nothing before the values: copied');
 
   const borrowed = new ChunkValues(leaf);
   borrowed.add('PLAIN', page, 8, page.length, 3, 3, false, false);
