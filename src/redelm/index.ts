@@ -1,0 +1,3 @@
+export { RedElmReader, type RedElmInput, type RedElmOpenOptions, type RedElmReadOptions } from './reader.js';
+export { isRedElmMagic, REDELM_MAGIC, type MetaDataBlock } from './container.js';
+export type { RedElmMetaData, RedElmBlockMeta, RedElmColumnMeta, RedElmType } from './metadata.js';
