@@ -12,7 +12,8 @@ export function redelmCases(): string[] {
 }
 
 export function corpusFile(name: string): Uint8Array {
-  return readFileSync(join(REDELM_CORPUS, name));
+  // A plain Uint8Array: Buffer.slice would share the bytes a test changes.
+  return new Uint8Array(readFileSync(join(REDELM_CORPUS, name)));
 }
 
 /**
