@@ -59,3 +59,30 @@ export function inConvention(plan: RecordPlan, row: Record<string, unknown>, sid
   };
   return Object.fromEntries(plan.fields.map((f) => [f.name, value(f.plan, row[f.name])]));
 }
+
+/**
+ * A corpus record (its JSON conventions) as the canonical line `cat --json`
+ * prints (CANONICAL.md's Parquet form): int64 as a number when safe, floats
+ * widened from float, -0 as 0, binary as `{"$binary": hex}`.
+ */
+export function canonicalFromCorpus(plan: RecordPlan, row: Record<string, unknown>): string {
+  const value = (p: Plan, v: unknown): unknown => {
+    if (v === null || v === undefined) return null;
+    switch (p.t) {
+      case 'leaf': {
+        const leaf = p.leaf;
+        if (leaf.physicalType === 'INT64') return Number.isSafeInteger(Number(v)) ? Number(v) : v;
+        if ((leaf.physicalType === 'FLOAT' || leaf.physicalType === 'DOUBLE') && typeof v === 'number') return leaf.physicalType === 'FLOAT' ? Math.fround(v) : v;
+        if (leaf.kind.kind === 'bytes') return { $binary: v };
+        return v;
+      }
+      case 'struct': {
+        const o = v as Record<string, unknown>;
+        return Object.fromEntries(p.fields.map((f) => [f.name, value(f.plan, o[f.name])]));
+      }
+      case 'list': return (v as unknown[]).map((e) => value(p.element, e));
+      default: throw new Error(`no ${p.t} in RedElm schemas`);
+    }
+  };
+  return JSON.stringify(Object.fromEntries(plan.fields.map((f) => [f.name, value(f.plan, row[f.name])])));
+}
