@@ -8,7 +8,8 @@
  */
 import { ByteCursor } from '../bytes/cursor.js';
 import { ByteWriter } from '../bytes/writer.js';
-import { CorruptFileError, InvalidArgumentError } from '../errors.js';
+import { CorruptFileError } from '../errors.js';
+import type { PhysicalValue } from '../schema/coerce.js';
 import type { RedElmType } from './metadata.js';
 
 const WIDTH: Partial<Record<RedElmType, number>> = { INT32: 4, INT64: 8, FLOAT: 4, DOUBLE: 8, BOOLEAN: 1 };
@@ -56,8 +57,12 @@ export function decodeValues(type: RedElmType, data: Uint8Array, count: number, 
   return out;
 }
 
-/** Appends one value in the section's encoding; the value is in the reader's JS form (bigint for INT64, Uint8Array for BINARY). */
-export function encodeValue(type: RedElmType, w: ByteWriter, v: unknown): void {
+/**
+ * Appends one value in the section's encoding, in its physical form as
+ * schema/coerce.ts makes it: a number, a bigint for INT64, a boolean, the
+ * UTF-8 bytes of a string, the bytes of a binary.
+ */
+export function encodeValue(type: RedElmType, w: ByteWriter, v: PhysicalValue): void {
   switch (type) {
     case 'INT32': return w.i32be(v as number);
     case 'INT64': return w.i64be(v as bigint);
@@ -65,14 +70,12 @@ export function encodeValue(type: RedElmType, w: ByteWriter, v: unknown): void {
     case 'FLOAT': return bigEndian(w, 4, (d) => d.setFloat32(0, v as number));
     case 'DOUBLE': return bigEndian(w, 8, (d) => d.setFloat64(0, v as number));
     case 'STRING': {
-      // String.getBytes(UTF-8): a lone surrogate becomes '?', as TextEncoder makes it U+FFFD; Java's choice is what the corpus holds.
-      const b = new TextEncoder().encode((v as string).replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '?'));
+      const b = v as Uint8Array;
       w.varUint(b.length);
       return w.bytes(b);
     }
     case 'BINARY': {
       const b = v as Uint8Array;
-      if (!(b instanceof Uint8Array)) throw new InvalidArgumentError(`a binary value must be a Uint8Array, got ${typeof v}`);
       w.i32be(b.length);
       return w.bytes(b);
     }
