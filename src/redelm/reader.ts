@@ -16,7 +16,8 @@ import { planRecord, type RecordPlan } from '../shred/plan.js';
 import { leavesOf, type LeafNode, type Schema, type SchemaNode } from '../schema/tree.js';
 import { readRedElmFooter, REDELM_BLOCK, type MetaDataBlock } from './container.js';
 import { decodeRedElmMetaData, type RedElmBlockMeta, type RedElmColumnMeta, type RedElmMetaData } from './metadata.js';
-import { parseRedElmSchema, redElmType } from './schema.js';
+import { parseRedElmSchema } from './schema.js';
+import { redElmLeafType } from './types.js';
 import { decodeValues } from './values.js';
 
 export type RedElmInput = Source | SourceLike | Uint8Array | ArrayBuffer;
@@ -199,7 +200,7 @@ function checkBlocks(meta: RedElmMetaData, schema: Schema, footerIndex: number, 
       if (!leaf) fail('column is not a leaf of the schema', column);
       if (seen.has(key)) fail('column appears twice in the row group', column);
       seen.add(key);
-      if (redElmType(leaf) !== c.type) fail(`column is ${c.type} in the row group, ${redElmType(leaf)} in the schema`, column);
+      if (redElmLeafType(leaf) !== c.type) fail(`column is ${c.type} in the row group, ${redElmLeafType(leaf)} in the schema`, column);
       if (c.repetitionStart < 8 || c.dataEnd > footerIndex) fail(`column's sections (${c.repetitionStart} to ${c.dataEnd}) lie outside the data area (8 to ${footerIndex})`, column);
       if (c.repetitionUncompressedLength !== c.valueCount || c.definitionUncompressedLength !== c.valueCount) {
         fail(`column has ${c.valueCount} entries but ${c.repetitionUncompressedLength} repetition and ${c.definitionUncompressedLength} definition level bytes`, column);

@@ -7,7 +7,7 @@
  * UTF8), so the schema becomes the tree every other reader here uses.
  */
 import { CorruptFileError } from '../errors.js';
-import { buildSchema, MAX_SCHEMA_DEPTH, type SchemaNode, type Schema, type SchemaElementLike } from '../schema/tree.js';
+import { buildSchema, MAX_SCHEMA_DEPTH, type LeafNode, type SchemaNode, type Schema, type SchemaElementLike } from '../schema/tree.js';
 import type { RedElmType } from './metadata.js';
 
 const PHYSICAL: Record<RedElmType, { type: string; convertedType?: string }> = {
@@ -65,21 +65,8 @@ export function parseRedElmSchema(text: string, offset?: number): Schema {
   return buildSchema(elements);
 }
 
-/** The RedElm type of a leaf, or undefined when RedElm has none for it. */
-export function redElmType(node: SchemaNode): RedElmType | undefined {
-  if (!node.isLeaf) return undefined;
-  switch (node.kind.kind) {
-    case 'string': return 'STRING';
-    case 'bytes': return node.physicalType === 'BYTE_ARRAY' ? 'BINARY' : undefined;
-    case 'boolean': return 'BOOLEAN';
-    case 'float': return node.physicalType === 'FLOAT' ? 'FLOAT' : node.physicalType === 'DOUBLE' ? 'DOUBLE' : undefined;
-    case 'int': return node.kind.bitWidth === 64 && node.kind.signed ? 'INT64' : node.kind.bitWidth === 32 && node.kind.signed ? 'INT32' : undefined;
-    default: return undefined;
-  }
-}
-
 /** `MessageType.toString()`: the text the prototype stores in its footer. */
-export function formatRedElmSchema(schema: Schema, typeOf: (leaf: SchemaNode) => RedElmType): string {
+export function formatRedElmSchema(schema: Schema, typeOf: (leaf: LeafNode) => RedElmType): string {
   const lines = [`message ${schema.root.name || 'schema'} {`];
   const walk = (nodes: SchemaNode[], indent: string): void => {
     for (const n of nodes) {

@@ -13,14 +13,14 @@ import { ByteWriter } from '../bytes/writer.js';
 import { HADOOP_CODECS, HADOOP_GZIP, loadHadoopCodec, type HadoopCodec } from '../codecs/hadoop.js';
 import { InvalidArgumentError, UnsupportedError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
-import { leafCoercer, type Coercer } from '../schema/coerce.js';
-import type { LeafNode, Schema } from '../schema/tree.js';
+import type { LeafNode, Schema, SchemaNode } from '../schema/tree.js';
 import { planRecord, type RecordPlan } from '../shred/plan.js';
 import { RecordShredder, type LeafSink } from '../shred/shred.js';
 import type { WarningHandler } from '../warnings.js';
 import { encodeRedElmFooter, MAX_METADATA_BLOCKS, REDELM_BLOCK, REDELM_MAGIC, type MetaDataBlock } from './container.js';
 import { encodeRedElmMetaData, type RedElmBlockMeta, type RedElmType } from './metadata.js';
-import { formatRedElmSchema, parseRedElmSchema, redElmType } from './schema.js';
+import { formatRedElmSchema, parseRedElmSchema } from './schema.js';
+import { redElmLeaf, redElmLeafType, type RedElmLeaf } from './types.js';
 import { encodeValue } from './values.js';
 
 export interface RedElmWriterOptions {
@@ -46,7 +46,11 @@ class LeafBuffer implements LeafSink {
   readonly def = new ByteWriter(1024);
   readonly data = new ByteWriter(4096);
 
-  constructor(readonly leaf: LeafNode, readonly type: RedElmType, private readonly coerce: Coercer) {}
+  readonly type: RedElmType;
+
+  constructor(readonly leaf: LeafNode, private readonly mapped: RedElmLeaf) {
+    this.type = mapped.type;
+  }
 
   get bytes(): number {
     return this.rep.length + this.def.length + this.data.length;
@@ -58,7 +62,7 @@ class LeafBuffer implements LeafSink {
   }
 
   value(rep: number, v: unknown): void {
-    encodeValue(this.type, this.data, this.coerce(v));
+    encodeValue(this.type, this.data, this.mapped.convert(v));
     this.rep.u8(rep);
     this.def.u8(this.leaf.defLevel);
   }
@@ -114,25 +118,30 @@ export class RedElmWriter {
         warned.add(column);
         options.onWarning!({ code: 'LONE_SURROGATE', column, record: this.written, message: `column ${column}, record ${this.written}: a string with lone surrogates (UTF-16 that is not text) was written with U+FFFD in their place; later ones in this column are not reported` });
       });
-      return new LeafBuffer(leaf, redElmType(leaf)!, leafCoercer(leaf, onReplaced));
+      return new LeafBuffer(leaf, redElmLeaf(leaf, onReplaced)!);
     });
     this.order = [...this.buffers].sort((a, b) => comparePaths(a.leaf.path, b.leaf.path));
     this.shredder = new RecordShredder(this.plan, this.buffers);
   }
 
   /**
-   * Opens a writer. `schema` is RedElm message text, or a schema tree whose
-   * leaves all have a RedElm type (int32, int64, boolean, float, double,
-   * string, binary); any other leaf is refused, naming it.
+   * Opens a writer. `schema` is RedElm message text, or any schema tree:
+   * records are shredded on that tree (so LIST and MAP take the reader's
+   * forms), leaves are mapped to RedElm's types as types.ts says, and the
+   * stored text keeps the groups and repetitions without annotations (a
+   * LIST reads back as its repeated group). A leaf RedElm has no type for
+   * is refused, naming it.
    */
   static async open(sink: Sink, schema: string | Schema, options: RedElmWriterOptions = {}): Promise<RedElmWriter> {
     const tree = typeof schema === 'string' ? parseRedElmSchemaArgument(schema) : schema;
+    const variant = findVariant(tree.root);
+    if (variant) throw new UnsupportedError(`RedElm has no form for the VARIANT column ${variant.path.join('.')}`, { column: variant.path.join('.') });
     for (const leaf of tree.leaves) {
-      if (redElmType(leaf) === undefined) {
+      if (redElmLeaf(leaf) === undefined) {
         throw new UnsupportedError(`RedElm has no type for column ${leaf.path.join('.')} (${leaf.physicalType}, ${leaf.kind.kind}): its types are int32, int64, boolean, float, double, string and binary`, { column: leaf.path.join('.') });
       }
     }
-    const text = formatRedElmSchema(tree, (leaf) => redElmType(leaf)!);
+    const text = formatRedElmSchema(tree, (leaf) => redElmLeafType(leaf)!);
     // What we store is what we read back: the text must give the tree we shred on.
     const reread = parseRedElmSchema(text);
     const paths = (s: Schema) => s.leaves.map((l) => JSON.stringify(l.path)).join();
@@ -147,9 +156,19 @@ export class RedElmWriter {
     }
     const className = HADOOP_CODECS[options.codec ?? 'gzip'] ?? options.codec ?? HADOOP_GZIP;
     const codec = await loadHadoopCodec(className);
-    const writer = new RedElmWriter(sink, reread, text, codec, options);
+    const writer = new RedElmWriter(sink, tree, text, codec, options);
     await writer.emit(REDELM_MAGIC);
     return writer;
+  }
+
+  /** Records written so far. */
+  get rowCount(): number {
+    return this.written;
+  }
+
+  /** Row groups written so far. */
+  get rowGroups(): number {
+    return this.blocks.length;
   }
 
   /** Adds one record; a record that fails leaves nothing of itself in the file. */
@@ -216,6 +235,16 @@ export class RedElmWriter {
     this.blocks.push(block);
     this.records = 0;
   }
+}
+
+function findVariant(node: SchemaNode): SchemaNode | undefined {
+  if (node.isLeaf) return undefined;
+  if (node.kind === 'variant') return node;
+  for (const c of node.children) {
+    const v = findVariant(c);
+    if (v) return v;
+  }
+  return undefined;
 }
 
 /** A caller's schema text: its faults are the caller's, not a file's. */

@@ -12,6 +12,7 @@ import { BufferSink } from '../../src/io/sink.js';
 import { RedElmReader } from '../../src/redelm/reader.js';
 import { RedElmWriter } from '../../src/redelm/writer.js';
 import { defineSchema, field } from '../../src/schema/builder.js';
+import { buildSchema } from '../../src/schema/tree.js';
 import { corpusFile, redelmCases } from './corpus-util.js';
 
 async function rowsOf(r: RedElmReader): Promise<Record<string, unknown>[]> {
@@ -87,8 +88,8 @@ test('a record that fails leaves nothing behind', async () => {
 });
 
 test('a schema tree with types RedElm lacks is refused, naming the column', async () => {
-  const { schema } = defineSchema({ id: field.int32(), price: field.decimal(9, 2) });
-  await assert.rejects(RedElmWriter.open(new BufferSink(), schema), (e: unknown) => e instanceof UnsupportedError && e.context.column === 'price');
+  const schema = buildSchema([{ name: 'schema', numChildren: 2 }, { name: 'id', type: 'INT32', repetitionType: 'REQUIRED' }, { name: 'nothing', type: 'INT32', repetitionType: 'OPTIONAL', logicalType: { type: 'UNKNOWN' } }]);
+  await assert.rejects(RedElmWriter.open(new BufferSink(), schema), (e: unknown) => e instanceof UnsupportedError && e.context.column === 'nothing');
 });
 
 test('a schema tree of RedElm types is written as RedElm text', async () => {
@@ -100,4 +101,31 @@ test('a schema tree of RedElm types is written as RedElm text', async () => {
   assert.equal(r.metadata.schema, 'message schema {\n  required int64 id;\n  optional string name;\n  optional group tags {\n    repeated group list {\n      optional string element;\n    }\n  }\n}\n');
   assert.equal(r.numRows, 0);
   assert.equal(r.metadata.blocks.length, 1);
+});
+
+test('types RedElm lacks are mapped as documented, LIST and MAP as their groups', async () => {
+  const { schema } = defineSchema({
+    u8: field.uint8(), u32: field.uint32(), u64: field.uint64(), half: field.float16(), price: field.decimal(9, 2), id: field.uuid(),
+    day: field.date(), at: field.timestamp('MICROS'), t: field.time('MILLIS'), blob: field.fixed(3),
+    tags: field.list(field.string()), kv: field.map(field.string(), field.int32()),
+  });
+  const sink = new BufferSink();
+  const w = await RedElmWriter.open(sink, schema, { codec: 'default' });
+  await w.write({
+    u8: 200, u32: 4000000000, u64: 2n ** 63n - 1n, half: 1.5, price: '-12.30', id: '123e4567-e89b-12d3-a456-426614174000',
+    day: '2024-01-31', at: 1700000000000000n, t: 1000, blob: Uint8Array.of(1, 2, 3), tags: ['a', null], kv: [{ key: 'k', value: 7 }],
+  });
+  await w.write({ tags: [], kv: null });
+  await assert.rejects(w.write({ u64: 2n ** 63n }), (e: unknown) => e instanceof InvalidArgumentError && e.context.column === 'u64');
+  await w.close();
+  const r = await RedElmReader.open(sink.bytes());
+  assert.match(r.metadata.schema, /optional int32 u8;\n  optional int64 u32;\n  optional int64 u64;\n  optional float half;\n  optional string price;\n  optional string id;\n  optional int32 day;\n  optional int64 at;\n  optional int32 t;\n  optional binary blob;\n  optional group tags \{\n    repeated group list \{\n      optional string element;/);
+  assert.deepStrictEqual(await rowsOf(r), [
+    {
+      u8: 200, u32: 4000000000n, u64: 2n ** 63n - 1n, half: 1.5, price: '-12.30', id: '123e4567-e89b-12d3-a456-426614174000',
+      day: 19753, at: 1700000000000000n, t: 1000, blob: Uint8Array.of(1, 2, 3),
+      tags: { list: [{ element: 'a' }, { element: null }] }, kv: { key_value: [{ key: 'k', value: 7 }] },
+    },
+    { u8: null, u32: null, u64: null, half: null, price: null, id: null, day: null, at: null, t: null, blob: null, tags: { list: [] }, kv: null },
+  ]);
 });
