@@ -8,16 +8,19 @@ import { closing } from './files.js';
 import { printRecords, withOutput } from './output.js';
 import { renderRecord, renderTable } from './render.js';
 
-export async function withRedElm(path: string, fn: (r: RedElmReader) => Promise<void>): Promise<void> {
+/** Opens a RedElm file (closing it again if its footer is bad). */
+export async function openRedElmFile(path: string): Promise<RedElmReader> {
   const source = await fileSource(path);
-  let reader: RedElmReader;
   try {
-    reader = await RedElmReader.open(source);
+    return await RedElmReader.open(source);
   } catch (e) {
     await source.close?.();
     throw e;
   }
-  return closing(reader, fn);
+}
+
+export async function withRedElm(path: string, fn: (r: RedElmReader) => Promise<void>): Promise<void> {
+  return closing(await openRedElmFile(path), fn);
 }
 
 /** The schema as the footer stores it (RedElm's message syntax), or our JSON tree. */

@@ -4,23 +4,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { ok, run } from './run-cli.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RedElmReader } from '../../src/redelm/reader.js';
 import { REDELM_CORPUS, canonicalFromCorpus, corpusFile, expectedLines } from '../redelm/corpus-util.js';
-
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-function ok(...args: string[]): string {
-  const r = run(...args);
-  assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
-  return r.out;
-}
 
 const file = (name: string) => join(REDELM_CORPUS, `${name}.redelm`);
 
