@@ -37,6 +37,11 @@ export interface HadoopCodec {
   compress(input: Uint8Array): Uint8Array;
 }
 
+/** True for the class names loadHadoopCodec knows, so a file's codec can be checked before anything is loaded. */
+export function isHadoopCodec(className: string): boolean {
+  return Object.values(HADOOP_CODECS).includes(className);
+}
+
 /** Loads the codec a file names; an unknown class is an UnsupportedError. */
 export async function loadHadoopCodec(className: string): Promise<HadoopCodec> {
   switch (className) {

@@ -7,8 +7,8 @@
  * Parquet's (shred/), on the schema as a Parquet tree.
  */
 import { DEFAULT_MAX_INFLATED } from '../codecs/codec.js';
-import { loadHadoopCodec, type HadoopCodec } from '../codecs/hadoop.js';
-import { asParquetryError, CorruptFileError, InvalidArgumentError, withContext, type ErrorContext } from '../errors.js';
+import { HADOOP_CODECS, isHadoopCodec, loadHadoopCodec, type HadoopCodec } from '../codecs/hadoop.js';
+import { asParquetryError, CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
 import { bufferSource, checkedSource, type Source, type SourceLike } from '../io/source.js';
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
@@ -67,6 +67,9 @@ export class RedElmReader {
       const block = footer.blocks.find((b) => b.name === REDELM_BLOCK);
       if (!block) throw new CorruptFileError(`the footer has no "${REDELM_BLOCK}" metadata block (it has ${footer.blocks.map((b) => JSON.stringify(b.name)).join(', ') || 'none'})`, { offset: footer.footerIndex });
       const metadata = decodeRedElmMetaData(block.data, block.offset!);
+      if (!isHadoopCodec(metadata.codecClassName)) {
+        throw new UnsupportedError(`unknown Hadoop codec ${JSON.stringify(metadata.codecClassName)} (known: ${Object.values(HADOOP_CODECS).join(', ')})`, { offset: block.offset });
+      }
       const schema = parseRedElmSchema(metadata.schema, block.offset);
       checkBlocks(metadata, schema, footer.footerIndex, max, block.offset!);
       return new RedElmReader(source, metadata, schema, footer.blocks, block.data[0] === 0x7b ? 'json' : 'java', footer.footerIndex, max);
@@ -123,7 +126,8 @@ export class RedElmReader {
         skip -= block.recordCount;
         continue;
       }
-      const ctx: ErrorContext = { file: this.name, rowGroup: g };
+      // Assembly faults point at the row group's first byte (sections point at their own).
+      const ctx: ErrorContext = { file: this.name, rowGroup: g, offset: block.startIndex };
       const cols = await this.readBlock(block, plan, codec, ctx);
       const n = Math.min(block.recordCount - skip, left);
       if (plan.leaves.length === 0) {

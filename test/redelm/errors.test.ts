@@ -174,8 +174,22 @@ test('a column the schema does not have, or of another type', async () => {
   await fails(await withMeta((m) => (m.blocks[0]!.columns[0]!.type = 'INT64')), CorruptFileError, /INT64 in the row group, INT32 in the schema/);
 });
 
-test('more records than the levels hold', async () => {
-  await fails(await withMeta((m) => (m.blocks[0]!.recordCount = 4)), CorruptFileError, /ran out/, (e) => assert.equal(e.context.rowGroup, 0));
+test('more records than the levels hold, or fewer', async () => {
+  const inRowGroup = (e: ParquetryError): void => {
+    assert.equal(e.context.rowGroup, 0);
+    assert.equal(e.context.offset, 8);
+  };
+  await fails(await withMeta((m) => (m.blocks[0]!.recordCount = 4)), CorruptFileError, /ran out/, inRowGroup);
+  await fails(await withMeta((m) => (m.blocks[0]!.recordCount = 2)), CorruptFileError, /beyond the last row/, inRowGroup);
+});
+
+test('an unknown codec class is refused at open, at the RedElm block', async () => {
+  await assert.rejects(RedElmReader.open(await withMeta((m) => (m.codecClassName = 'org.apache.hadoop.io.compress.Lz4Codec'))), (e: unknown) => {
+    assert.ok(e instanceof UnsupportedError);
+    assert.match(e.message, /unknown Hadoop codec "org.apache.hadoop.io.compress.Lz4Codec"/);
+    assert.equal(e.context.offset, FOOTER + 5 + 8 + 4);
+    return true;
+  });
 });
 
 test('a schema text that does not parse', async () => {
