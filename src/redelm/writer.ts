@@ -67,14 +67,17 @@ class LeafBuffer implements LeafSink {
     this.def.u8(this.leaf.defLevel);
   }
 
-  mark(): [number, number, number] {
-    return [this.rep.length, this.def.length, this.data.length];
+  /** Records where the buffers stand in `marks` at `i`..`i + 2`. */
+  mark(marks: Float64Array, i: number): void {
+    marks[i] = this.rep.length;
+    marks[i + 1] = this.def.length;
+    marks[i + 2] = this.data.length;
   }
 
-  rollback([r, d, v]: [number, number, number]): void {
-    this.rep.length = r;
-    this.def.length = d;
-    this.data.length = v;
+  rollback(marks: Float64Array, i: number): void {
+    this.rep.length = marks[i]!;
+    this.def.length = marks[i + 1]!;
+    this.data.length = marks[i + 2]!;
   }
 
   reset(): void {
@@ -96,6 +99,8 @@ export class RedElmWriter {
   /** The buffers in the order their chunks are written. */
   private readonly order: LeafBuffer[];
   private readonly shredder: RecordShredder;
+  /** Where each buffer stood before the record being written (reused: no allocation per record). */
+  private readonly marks: Float64Array;
   private readonly blocks: RedElmBlockMeta[] = [];
   private position = 0;
   private records = 0;
@@ -122,6 +127,7 @@ export class RedElmWriter {
     });
     this.order = [...this.buffers].sort((a, b) => comparePaths(a.leaf.path, b.leaf.path));
     this.shredder = new RecordShredder(this.plan, this.buffers);
+    this.marks = new Float64Array(3 * this.buffers.length);
   }
 
   /**
@@ -174,16 +180,18 @@ export class RedElmWriter {
   /** Adds one record; a record that fails leaves nothing of itself in the file. */
   async write(record: unknown): Promise<void> {
     if (this.closed) throw new InvalidArgumentError('the writer is closed');
-    const marks = this.buffers.map((b) => b.mark());
+    const marks = this.marks;
+    for (let i = 0; i < this.buffers.length; i++) this.buffers[i]!.mark(marks, 3 * i);
     try {
       this.shredder.shred(record);
     } catch (e) {
-      this.buffers.forEach((b, i) => b.rollback(marks[i]!));
+      for (let i = 0; i < this.buffers.length; i++) this.buffers[i]!.rollback(marks, 3 * i);
       throw e;
     }
     this.records++;
     this.written++;
-    const bytes = this.buffers.reduce((n, b) => n + b.bytes, 0);
+    let bytes = 0;
+    for (let i = 0; i < this.buffers.length; i++) bytes += this.buffers[i]!.bytes;
     if (this.records === this.options.rowGroupRecords || bytes >= (this.options.rowGroupSize ?? DEFAULT_ROW_GROUP_SIZE)) await this.flush();
   }
 
