@@ -91,6 +91,13 @@ export function trevniCodecName(text: string): string {
 }
 
 /** --checksum: a Trevni checksum, null or crc32 (any case; none means null). */
+/** --redelm-footer: the RedElm block's form. */
+export function redElmFooterOption(text: string): 'java' | 'json' {
+  const t = text.toLowerCase();
+  if (t === 'java' || t === 'json') return t;
+  throw new CommanderArgError('must be java or json');
+}
+
 export function checksumOption(text: string): string {
   const t = text.toLowerCase();
   if (t === 'null' || t === 'none') return 'null';

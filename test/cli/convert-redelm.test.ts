@@ -68,3 +68,13 @@ test('a codec RedElm does not have is a usage error before anything is written',
   assert.match(r.err, /--codec.*'zstd' is invalid: must be gzip, default or snappy for RedElm output/);
   assert.equal(existsSync(join(dir, 'x.redelm')), false);
 });
+
+test('--redelm-footer json writes the design page\'s form, read back the same; it applies to RedElm output only', () => {
+  const out = join(dir, 'json-footer.redelm');
+  ok('convert', '--quiet', '--redelm-footer', 'json', join(REDELM_CORPUS, 'paper_gzip.redelm'), out);
+  assert.equal(JSON.parse(ok('meta', '--json', out)).footerForm, 'json');
+  assert.equal(ok('cat', '--json', out), ok('cat', '--json', join(REDELM_CORPUS, 'paper_gzip.redelm')));
+  const r = run('convert', join(REDELM_CORPUS, 'paper_gzip.redelm'), join(dir, 'x.parquet'), '--redelm-footer', 'json');
+  assert.equal(r.code, 1);
+  assert.match(r.err, /--redelm-footer applies to RedElm output only/);
+});
