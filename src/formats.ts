@@ -6,11 +6,18 @@
  */
 import type { CodecName } from './codecs/registry.js';
 
-export type ConvertFormat = 'csv' | 'tsv' | 'jsonl' | 'json' | 'parquet' | 'trevni';
+export type ConvertFormat = 'csv' | 'tsv' | 'jsonl' | 'json' | 'parquet' | 'trevni' | 'redelm';
+
+/** The formats read at any offset and written by a file writer (the others are text). */
+export type TableFormat = 'parquet' | 'trevni' | 'redelm';
+
+export function isTableFormat(f: ConvertFormat): f is TableFormat {
+  return f === 'parquet' || f === 'trevni' || f === 'redelm';
+}
 
 const EXTENSIONS: Record<string, ConvertFormat> = {
   csv: 'csv', tsv: 'tsv', tab: 'tsv', jsonl: 'jsonl', ndjson: 'jsonl', json: 'json', parquet: 'parquet', pq: 'parquet',
-  trv: 'trevni', trevni: 'trevni',
+  trv: 'trevni', trevni: 'trevni', redelm: 'redelm',
 };
 
 /** A format's name or extension (`csv`, `.ndjson`, `trv`), any case; undefined when it names none. */
@@ -36,6 +43,13 @@ export function parquetCodecName(text: string): CodecName | undefined {
 }
 
 const TREVNI_CODECS: Record<string, string> = { null: 'null', none: 'null', uncompressed: 'null', deflate: 'deflate', snappy: 'snappy', bzip2: 'bzip2' };
+
+const REDELM_CODECS: Record<string, 'gzip' | 'default' | 'snappy'> = { gzip: 'gzip', default: 'default', zlib: 'default', snappy: 'snappy' };
+
+/** A RedElm (Hadoop) codec by its short name in any case: gzip, default (zlib), snappy; undefined for others. */
+export function redElmCodecOf(text: string): 'gzip' | 'default' | 'snappy' | undefined {
+  return REDELM_CODECS[text.toLowerCase()];
+}
 
 /** A Trevni codec as the file names it (null, deflate, snappy, bzip2), by name in any case; undefined for others. */
 export function trevniCodecOf(text: string): string | undefined {

@@ -56,6 +56,12 @@ export { formatSchema, schemaAnnotation } from './text/schema-text.js';
 export { formatBytes } from './text/byte-size.js';
 export { TrevniReader, TrevniWriter, AvroTrevniWriter, readAvro, memorySpill, pathSpill } from './trevni/index.js';
 export {
+  RedElmReader, RedElmWriter, redElmSummary, parseRedElmSchema, formatRedElmSchema,
+  type RedElmInput, type RedElmOpenOptions, type RedElmReadOptions, type RedElmWriterOptions, type RedElmSummary,
+  type RedElmMetaData, type RedElmBlockMeta, type RedElmColumnMeta, type RedElmType, type MetaDataBlock,
+} from './redelm/index.js';
+export { detectFormat, type FileFormat } from './io/format.js';
+export {
   ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, IOError, LimitError,
   type ErrorCode, type ErrorContext,
 } from './errors.js';

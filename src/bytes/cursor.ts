@@ -76,6 +76,28 @@ export class ByteCursor {
     return v;
   }
 
+  /** Big-endian reads, for formats written by Java's DataOutputStream (RedElm). */
+  u16be(): number {
+    this.need(2, 'uint16');
+    const v = this.view.getUint16(this.pos);
+    this.pos += 2;
+    return v;
+  }
+
+  i32be(): number {
+    this.need(4, 'int32');
+    const v = this.view.getInt32(this.pos);
+    this.pos += 4;
+    return v;
+  }
+
+  i64be(): bigint {
+    this.need(8, 'int64');
+    const v = this.view.getBigInt64(this.pos);
+    this.pos += 8;
+    return v;
+  }
+
   /** ULEB128 up to 2^53 - 1, as a number. */
   varUint(): number {
     let result = 0;

@@ -59,6 +59,25 @@ export class ByteWriter {
     this.length += 8;
   }
 
+  /** Big-endian writes, for formats read by Java's DataInputStream (RedElm). */
+  u16be(v: number): void {
+    this.reserve(2);
+    this.view.setUint16(this.length, v);
+    this.length += 2;
+  }
+
+  i32be(v: number): void {
+    this.reserve(4);
+    this.view.setInt32(this.length, v);
+    this.length += 4;
+  }
+
+  i64be(v: bigint): void {
+    this.reserve(8);
+    this.view.setBigInt64(this.length, v);
+    this.length += 8;
+  }
+
   /** ULEB128 of a non-negative integer up to 2^53 - 1. */
   varUint(v: number): void {
     this.reserve(8);

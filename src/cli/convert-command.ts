@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { ConvertOptions } from './convert.js';
 import {
-  bloomFilterOption, checksumOption, collect, delimiterOption, formatOption, integer, pageVersionOption, parseByteSize, positiveInt,
+  bloomFilterOption, checksumOption, collect, redElmFooterOption, delimiterOption, formatOption, integer, pageVersionOption, parseByteSize, positiveInt,
 } from './convert-options.js';
 import { NO_VERIFY_CHECKSUMS_HELP } from './files.js';
 import { columnList } from './arguments.js';
@@ -17,12 +17,14 @@ convert: Parquet to Parquet rewrites a file (--codec changes its compression,
 pages), and CSV input is convert-csv.
 
 Formats come from the extensions (.csv, .tsv, .jsonl/.ndjson, .json, .parquet,
-.trv) or --from / --to; a Trevni input is also known by its magic; - is stdin
-or stdout. CSV, JSON Lines and JSON arrays go to Parquet or Trevni; Parquet and
-Trevni go to CSV, TSV, JSON Lines, JSON, Parquet or Trevni.
+.trv, .redelm) or --from / --to; Trevni and RedElm inputs are also known by
+their magic; - is stdin or stdout. CSV, JSON Lines and JSON arrays go to
+Parquet, Trevni or RedElm; Parquet, Trevni and RedElm go to CSV, TSV, JSON
+Lines, JSON, Parquet, Trevni or RedElm.
 
 Codecs: Parquet UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD, LZ4_RAW;
-Trevni null, deflate, snappy (default), bzip2. Parquet pages carry a CRC-32
+Trevni null, deflate, snappy (default), bzip2; RedElm (Hadoop's) gzip
+(default), default (zlib), snappy. Parquet pages carry a CRC-32
 (--no-checksums leaves it out); --checksum (Trevni): null (default) or crc32.
 
 Types (--type COL=TYPE, and the values of a --schema JSON file):
@@ -39,17 +41,18 @@ Sizes take B, K/KiB, M/MiB, G/GiB (powers of 1024) or KB, MB, GB (powers of 1000
 export function registerConvert(program: Command): void {
   program
     .command('convert')
-    .description('convert CSV / JSON Lines / JSON to Parquet or Trevni, and Parquet or Trevni to CSV / JSON Lines / JSON / Parquet / Trevni, streaming')
+    .description('convert CSV / JSON Lines / JSON to Parquet, Trevni or RedElm, and those to CSV / JSON Lines / JSON / Parquet / Trevni / RedElm, streaming')
     .argument('<in>', 'input file (- for stdin)')
     .argument('<out>', 'output file (- for stdout)')
-    .option('--from <format>', 'input format: csv, tsv, jsonl, json, parquet, trevni (default: Trevni by its magic, else from the extension)', formatOption)
-    .option('--to <format>', 'output format: parquet, trevni, csv, tsv, jsonl, json (default: from the extension)', formatOption)
-    .option('--columns <paths>', 'Parquet input: only these columns (comma-separated paths, as cat takes them); the others are left out of the output', columnList)
+    .option('--from <format>', 'input format: csv, tsv, jsonl, json, parquet, trevni, redelm (default: Trevni and RedElm by their magic, else from the extension)', formatOption)
+    .option('--to <format>', 'output format: parquet, trevni, redelm, csv, tsv, jsonl, json (default: from the extension)', formatOption)
+    .option('--columns <paths>', 'Parquet and RedElm input: only these columns (comma-separated paths, as cat takes them); the others are left out of the output', columnList)
     .option('--schema <file>', 'JSON file declaring the columns and their types, instead of inferring them')
     .option('--type <col=type>', 'the type of one column (repeatable; dotted paths reach into structs)', collect)
     .option('--sample <n>', 'rows read to infer the schema', positiveInt, 1000)
-    .option('--codec <name>', 'Parquet: UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD or LZ4_RAW; Trevni: null, deflate, snappy (default) or bzip2')
+    .option('--codec <name>', 'Parquet: UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD or LZ4_RAW; Trevni: null, deflate, snappy (default) or bzip2; RedElm: gzip (default), default or snappy')
     .option('--checksum <name>', 'Trevni output: null (default) or crc32, for every block', checksumOption)
+    .option('--redelm-footer <form>', "RedElm output: the RedElm block as java (default: serialization, what the prototype reads) or json (the design page's form, which the prototype cannot read)", redElmFooterOption)
     .option('--compression-level <n>', 'Parquet codec level: GZIP 0-9, BROTLI 0-11, ZSTD -131072 to 22', integer)
     .option('--row-group-size <bytes>', 'row group budget in memory, e.g. 64MB, 128MiB (default 128MiB)', parseByteSize)
     .option('--row-group-rows <n>', 'most rows in a row group', positiveInt)

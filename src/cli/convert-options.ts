@@ -4,14 +4,14 @@ import { InvalidArgumentError } from '../errors.js';
 import { UsageError } from './usage.js';
 import type { CodecName } from '../codecs/registry.js';
 import { compressionLevel } from '../codecs/codec.js';
-import { extensionFormat, namedFormat, parquetCodecName, trevniCodecOf, type ConvertFormat } from '../formats.js';
+import { extensionFormat, namedFormat, parquetCodecName, redElmCodecOf, trevniCodecOf, type ConvertFormat } from '../formats.js';
 
 export type Format = ConvertFormat;
 
 /** A format name as given to --from / --to. */
 export function formatOption(value: string): Format {
   const f = namedFormat(value);
-  if (!f) throw new CommanderArgError('must be csv, tsv, jsonl (ndjson), json, parquet or trevni (trv)');
+  if (!f) throw new CommanderArgError('must be csv, tsv, jsonl (ndjson), json, parquet, trevni (trv) or redelm');
   return f;
 }
 
@@ -22,7 +22,7 @@ export function formatOf(path: string, given: Format | undefined, which: 'input'
   const f = extensionFormat(path);
   if (!f) {
     throw new UsageError(
-      `cannot tell the format of ${path} from its extension (.csv, .tsv, .jsonl, .ndjson, .json, .parquet, .trv); name it with ${which === 'input' ? '--from' : '--to'}`,
+      `cannot tell the format of ${path} from its extension (.csv, .tsv, .jsonl, .ndjson, .json, .parquet, .trv, .redelm); name it with ${which === 'input' ? '--from' : '--to'}`,
     );
   }
   return f;
@@ -91,6 +91,20 @@ export function trevniCodecName(text: string): string {
 }
 
 /** --checksum: a Trevni checksum, null or crc32 (any case; none means null). */
+/** A RedElm output's codec: gzip, default (zlib) or snappy. */
+export function redElmCodecName(text: string): 'gzip' | 'default' | 'snappy' {
+  const c = redElmCodecOf(text);
+  if (!c) throw new UsageError(`option '--codec <name>' argument '${text}' is invalid: must be gzip, default or snappy for RedElm output`);
+  return c;
+}
+
+/** --redelm-footer: the RedElm block's form. */
+export function redElmFooterOption(text: string): 'java' | 'json' {
+  const t = text.toLowerCase();
+  if (t === 'java' || t === 'json') return t;
+  throw new CommanderArgError('must be java or json');
+}
+
 export function checksumOption(text: string): string {
   const t = text.toLowerCase();
   if (t === 'null' || t === 'none') return 'null';

@@ -1,7 +1,8 @@
 /**
- * `parquetry convert IN OUT`: CSV, JSON Lines or a JSON array to Parquet or
- * Trevni, and Parquet or Trevni to CSV, JSON Lines, a JSON array, Parquet or
- * Trevni (a rewrite with new writer options), streaming all the way. The
+ * `parquetry convert IN OUT`: CSV, JSON Lines or a JSON array to Parquet,
+ * Trevni or RedElm, and Parquet, Trevni or RedElm to CSV, JSON Lines, a JSON
+ * array, Parquet, Trevni or RedElm (a rewrite with new writer options),
+ * streaming all the way. The
  * conversion is the library's (`convert/run.ts`); here are the arguments,
  * the paths, stdin and stdout, the progress line, interrupts and the report.
  */
@@ -10,7 +11,9 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from '../errors.js';
 import type { ParquetryWarning, WarningCode } from '../warnings.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
-import { checkCompressionLevel, formatOf, parquetCodec, trevniCodecName, type Format } from './convert-options.js';
+import { checkCompressionLevel, formatOf, parquetCodec, redElmCodecName, trevniCodecName, type Format } from './convert-options.js';
+import { isTableFormat } from '../formats.js';
+import { openRedElmFile } from './redelm.js';
 import { parseTypeOverride, schemaFromJsonText } from '../convert/types.js';
 import type { SchemaChoice } from '../convert/shape.js';
 import { Conversion, type ConvertInput, type ConvertReport } from '../convert/run.js';
@@ -31,10 +34,12 @@ export interface ConvertOptions {
   schema?: string;
   type?: string[];
   sample: number;
-  /** A Parquet or a Trevni codec name, checked once the output format is known. */
+  /** A Parquet, Trevni or RedElm codec name, checked once the output format is known. */
   codec?: string;
   /** Trevni output: null or crc32. */
   checksum?: string;
+  /** RedElm output: the RedElm block's form. */
+  redelmFooter?: 'java' | 'json';
   compressionLevel?: number;
   rowGroupSize?: number;
   rowGroupRows?: number;
@@ -112,12 +117,13 @@ function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): voi
       throw new UsageError(`${flags.join(', ')} ${bad.length === 1 ? 'applies' : 'apply'} ${why}`);
     }
   };
-  if (outFormat !== 'parquet' && outFormat !== 'trevni') refuse(['codec'], 'to Parquet output only (and to Trevni output)');
+  if (!isTableFormat(outFormat)) refuse(['codec'], 'to Parquet output only (and to Trevni and RedElm outputs)');
   if (outFormat !== 'parquet') refuse(['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'pageIndex', 'checksums'], 'to Parquet output only');
   if (outFormat !== 'trevni') refuse(['checksum'], 'to Trevni output only');
-  if (inFormat === 'parquet' || inFormat === 'trevni') refuse(['schema', 'type', 'sample', 'skipBadRows'], 'to CSV and JSON inputs only');
-  else refuse(['verifyChecksums'], 'to Parquet and Trevni inputs only');
-  if (inFormat !== 'parquet') refuse(['columns'], 'to Parquet input only');
+  if (outFormat !== 'redelm') refuse(['redelmFooter'], 'to RedElm output only');
+  if (isTableFormat(inFormat)) refuse(['schema', 'type', 'sample', 'skipBadRows'], 'to CSV and JSON inputs only');
+  if (inFormat !== 'parquet' && inFormat !== 'trevni') refuse(['verifyChecksums'], 'to Parquet and Trevni inputs only');
+  if (inFormat !== 'parquet' && inFormat !== 'redelm') refuse(['columns'], 'to Parquet and RedElm inputs only');
   const csvSide = inFormat === 'csv' || inFormat === 'tsv' || outFormat === 'csv' || outFormat === 'tsv';
   if (!csvSide) refuse(['delimiter', 'header'], 'to CSV input or output only');
 }
@@ -150,14 +156,14 @@ function onInterrupt(discard: () => Promise<void>): { stop: () => void; readonly
 }
 
 /**
- * The input format: --from, else Trevni's magic (as `cat` tells), else the
- * extension. A Parquet or Trevni input must be a file read at any offset.
+ * The input format: --from, else Trevni's or RedElm's magic (as `cat` tells), else the
+ * extension. A Parquet, Trevni or RedElm input must be a file read at any offset.
  */
 async function inputFormat(path: string, given: Format | undefined): Promise<Format> {
   if (path === '-' || isUrl(path)) return given ?? formatOf(path, undefined, 'input');
   const kind = await inputKind(path);
-  const format = given ?? (kind === 'trevni' ? 'trevni' : formatOf(path, undefined, 'input'));
-  if ((format === 'parquet' || format === 'trevni') && kind === 'stream') throw notSeekable(path);
+  const format = given ?? (kind === 'trevni' || kind === 'redelm' ? kind : formatOf(path, undefined, 'input'));
+  if (isTableFormat(format) && kind === 'stream') throw notSeekable(path);
   return format;
 }
 
@@ -174,6 +180,10 @@ function cliInput(inPath: string): ConvertInput {
       if (inPath === '-') throw new UsageError('a Trevni input must be a file (its columns are read from their offsets), not stdin');
       return openTrevniFile(inPath, { verifyChecksums: checks.verifyChecksums });
     },
+    redelm: async () => {
+      if (inPath === '-') throw new UsageError('a RedElm input must be a file (its footer is at the end), not stdin');
+      return openRedElmFile(inPath);
+    },
   };
 }
 
@@ -181,6 +191,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   // An unknown codec name, or a level it does not have, is a usage error before anything is read or created.
   const outFormat = formatOf(outPath, o.to, 'output');
   if (o.codec !== undefined && outFormat === 'trevni') trevniCodecName(o.codec);
+  else if (o.codec !== undefined && outFormat === 'redelm') redElmCodecName(o.codec);
   else if (o.codec !== undefined && outFormat === 'parquet') parquetCodec(o.codec);
   if (o.compressionLevel !== undefined && outFormat === 'parquet') {
     checkCompressionLevel(parquetCodec(o.codec ?? 'SNAPPY'), o.compressionLevel, o.codec === undefined);
@@ -188,13 +199,13 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   const inFormat = await inputFormat(inPath, o.from);
   checkApplicable(cmd, inFormat, outFormat);
   if (inPath !== '-' && outPath !== '-' && inPath === outPath) throw new UsageError('IN and OUT are the same file');
-  if (outPath === '-' && (outFormat === 'parquet' || outFormat === 'trevni') && process.stdout.isTTY) {
-    throw new UsageError(`not writing ${outFormat === 'parquet' ? 'Parquet' : 'Trevni'} to a terminal: redirect stdout, or give an output file`);
+  if (outPath === '-' && isTableFormat(outFormat) && process.stdout.isTTY) {
+    throw new UsageError(`not writing ${{ parquet: 'Parquet', trevni: 'Trevni', redelm: 'RedElm' }[outFormat]} to a terminal: redirect stdout, or give an output file`);
   }
-  const fromText = inFormat !== 'parquet' && inFormat !== 'trevni';
-  if (fromText && outFormat !== 'parquet' && outFormat !== 'trevni') {
+  const fromText = !isTableFormat(inFormat);
+  if (fromText && !isTableFormat(outFormat)) {
     throw new UsageError(
-      `convert writes ${inFormat.toUpperCase()} input to Parquet only, or to Trevni (.trv); Parquet and Trevni inputs can go to CSV, JSON Lines or JSON`,
+      `convert writes ${inFormat.toUpperCase()} input to Parquet only, or to Trevni (.trv) or RedElm (.redelm); Parquet, Trevni and RedElm inputs can go to CSV, JSON Lines or JSON`,
     );
   }
   const choice: SchemaChoice = fromText ? await schemaChoice(o) : { fields: undefined, overrides: [] };
@@ -210,6 +221,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
     // --codec names a codec of the output's format only.
     parquet: outFormat === 'parquet' ? writerOptions(o) : {},
     trevni: { codec: outFormat === 'trevni' ? trevniCodecName(o.codec ?? 'snappy') : 'null', checksum: o.checksum ?? 'null' },
+    redelm: { codec: outFormat === 'redelm' ? redElmCodecName(o.codec ?? 'gzip') : 'gzip', footer: o.redelmFooter ?? 'java' },
     onWarning: (w) => {
       const line = quiet ? undefined : warningLine(w, input.name);
       if (line !== undefined) progress.message(line);

@@ -1,12 +1,13 @@
 /**
  * The FILE arguments of the commands: what kind of file a path is (Trevni
- * by its magic), and why a path cannot be read, in one line.
+ * and RedElm by their magic, io/format.ts), and why a path cannot be read, in one line.
  */
 import { open, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { InvalidArgumentError, IOError } from '../errors.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import type { Source } from '../io/source.js';
+import { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from '../io/format.js';
 import { cannotRead } from '../node/fs-errors.js';
 
 export function isUrl(path: string): boolean {
@@ -25,8 +26,8 @@ async function statInput(path: string): Promise<Stats> {
   return st;
 }
 
-/** Trevni's magic: `Trv` and version byte 2. */
-async function hasTrevniMagic(path: string): Promise<boolean> {
+/** The format a file's magic names (io/format.ts), or undefined. */
+async function magicFormat(path: string): Promise<FileFormat | undefined> {
   let fh;
   try {
     fh = await open(path, 'r');
@@ -34,9 +35,9 @@ async function hasTrevniMagic(path: string): Promise<boolean> {
     throw cannotRead(path, e);
   }
   try {
-    const b = new Uint8Array(4);
-    const { bytesRead } = await fh.read(b, 0, 4, 0);
-    return bytesRead === 4 && b[0] === 0x54 && b[1] === 0x72 && b[2] === 0x76 && b[3] === 0x02;
+    const b = new Uint8Array(FORMAT_MAGIC_BYTES);
+    const { bytesRead } = await fh.read(b, 0, b.length, 0);
+    return detectFormat(b.subarray(0, bytesRead));
   } catch (e) {
     throw cannotRead(path, e);
   } finally {
@@ -45,15 +46,16 @@ async function hasTrevniMagic(path: string): Promise<boolean> {
 }
 
 /**
- * What a local path is, with one stat and at most one 4-byte read: a Trevni
- * file (by its magic), another regular file, or a stream (a pipe or a
+ * What a local path is, with one stat and at most one 8-byte read: a Trevni
+ * or RedElm file (by its magic), another regular file, or a stream (a pipe or a
  * device). A stream's first bytes are not read: opening a FIFO waits for a
  * writer, and bytes read from it are gone (convert streams CSV and JSON from
  * one). A path that cannot be read, or a directory, is an error saying so.
  */
-export async function inputKind(path: string): Promise<'trevni' | 'file' | 'stream'> {
+export async function inputKind(path: string): Promise<'trevni' | 'redelm' | 'file' | 'stream'> {
   if (!(await statInput(path)).isFile()) return 'stream';
-  return (await hasTrevniMagic(path)) ? 'trevni' : 'file';
+  const format = await magicFormat(path);
+  return format === 'trevni' || format === 'redelm' ? format : 'file';
 }
 
 /** A Parquet or Trevni file must be read at any offset (the footer first, then the chunks). */
@@ -61,12 +63,12 @@ export function notSeekable(path: string): IOError {
   return new IOError(`cannot read ${path}: not a regular file (Parquet and Trevni files are read at any offset, which a pipe or device does not allow)`);
 }
 
-/** A Parquet or Trevni file to read: a URL (Parquet) or a regular file, not a pipe or a device. */
-export async function tableFileKind(path: string): Promise<'parquet' | 'trevni'> {
+/** A Parquet, Trevni or RedElm file to read: a URL (Parquet) or a regular file, not a pipe or a device. */
+export async function tableFileKind(path: string): Promise<FileFormat> {
   if (isUrl(path)) return 'parquet';
   const kind = await inputKind(path);
   if (kind === 'stream') throw notSeekable(path);
-  return kind === 'trevni' ? 'trevni' : 'parquet';
+  return kind === 'file' ? 'parquet' : kind;
 }
 
 /** `--http-header` and `--byte-length`: how http(s) inputs are requested. */
@@ -148,7 +150,9 @@ export async function withReader(file: string, fn: (r: ParquetReader) => Promise
  * bloom-filter): FILE is a readable Parquet file, or a URL.
  */
 export async function checkParquetOnly(command: string, file: string): Promise<void> {
-  if ((await tableFileKind(file)) === 'trevni') {
-    throw new InvalidArgumentError(`${command} is for Parquet files; ${file} is a Trevni file (schema, meta, cat and head read Trevni files)`);
+  const kind = await tableFileKind(file);
+  if (kind !== 'parquet') {
+    const name = kind === 'trevni' ? 'Trevni' : 'RedElm';
+    throw new InvalidArgumentError(`${command} is for Parquet files; ${file} is a ${name} file (schema, meta, cat and head read ${name} files)`);
   }
 }

@@ -1,6 +1,6 @@
 /**
- * The commands that show a file: schema, meta, cat and head, for Parquet
- * and Trevni files (told apart by their magic). main.ts imports this module
+ * The commands that show a file: schema, meta, cat and head, for Parquet,
+ * Trevni and RedElm files (told apart by their magic). main.ts imports this module
  * only when one of them runs.
  */
 import { InvalidArgumentError } from '../errors.js';
@@ -9,14 +9,17 @@ import { formatSchema } from '../text/schema-text.js';
 import { schemaJson } from '../schema/json.js';
 import { tableFileKind, withReader } from './files.js';
 import { formatMetadata, metadataSummary } from './meta.js';
-import { withOutput } from './output.js';
+import { printRecords, withOutput } from './output.js';
 import { renderRecord, renderTable } from './render.js';
+import { redElmCat, redElmMeta, redElmSchema, withRedElm } from './redelm.js';
 import { trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
 import { parseWhere } from '../parquet/filter/where.js';
 
 /** The schema in message syntax, or (`--json`, Parquet only) as our JSON tree (schema/json.ts). */
 export async function schemaCommand(file: string, opts: { json?: boolean }): Promise<void> {
-  if ((await tableFileKind(file)) === 'trevni') {
+  const kind = await tableFileKind(file);
+  if (kind === 'redelm') return withRedElm(file, async (r) => void process.stdout.write(redElmSchema(r, Boolean(opts.json)) + '\n'));
+  if (kind === 'trevni') {
     if (opts.json) throw new InvalidArgumentError("schema --json is for Parquet files; a Trevni file's schema prints as text");
     return withTrevni(file, async (r) => void process.stdout.write(trevniSchema(r) + '\n'));
   }
@@ -26,7 +29,9 @@ export async function schemaCommand(file: string, opts: { json?: boolean }): Pro
 }
 
 export async function metaCommand(file: string, opts: { json?: boolean }): Promise<void> {
-  if ((await tableFileKind(file)) === 'trevni') return withTrevni(file, async (r) => void process.stdout.write((await trevniMeta(r, Boolean(opts.json))) + '\n'));
+  const kind = await tableFileKind(file);
+  if (kind === 'redelm') return withRedElm(file, async (r) => void process.stdout.write(redElmMeta(r, Boolean(opts.json)) + '\n'));
+  if (kind === 'trevni') return withTrevni(file, async (r) => void process.stdout.write((await trevniMeta(r, Boolean(opts.json))) + '\n'));
   await withReader(file, async (r) => {
     const s = metadataSummary(r);
     process.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatMetadata(s)) + '\n');
@@ -48,7 +53,9 @@ export async function catCommand(file: string, opts: CatOptions, table: boolean)
   // A bad expression fails before the file is opened.
   const filter = opts.where === undefined ? undefined : parseWhere(opts.where);
   const checks = { verifyChecksums: opts.verifyChecksums };
-  if ((await tableFileKind(file)) === 'trevni') {
+  const kind = await tableFileKind(file);
+  if (kind === 'redelm') return withRedElm(file, (r) => redElmCat(r, opts, table));
+  if (kind === 'trevni') {
     if (filter) throw new InvalidArgumentError('--where is for Parquet files; Trevni files are read whole');
     // Trevni columns are named by one flat string each.
     const columns = opts.columns?.map((c) => (typeof c === 'string' ? c : c.join('.')));
@@ -66,12 +73,7 @@ export async function catCommand(file: string, opts: CatOptions, table: boolean)
       const names = reader.plan(opts.columns).fields.map((f) => f.name);
       await out.line(renderTable(names, rows));
     } else {
-      let first = true;
-      for await (const row of reader.rows({ ...read, temporal: 'iso' })) {
-        if (!first) await out.line('');
-        first = false;
-        await out.line(renderRecord(row));
-      }
+      await printRecords(out, reader.rows({ ...read, temporal: 'iso' }), renderRecord);
     }
   }), checks);
 }

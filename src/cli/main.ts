@@ -16,7 +16,7 @@ endQuietlyWhenStdoutCloses();
 const program = new Command();
 program
   .name('parquetry')
-  .description('Inspect, read, write and convert Parquet (and Trevni) files.')
+  .description('Inspect, read, write and convert Parquet (and Trevni and RedElm) files.')
   .version('0.1.0')
   .option('--http-header <header>', "for http(s) inputs: a request header, 'Name: value' (repeatable; any command, before or after it)", httpHeader)
   .option('--byte-length <n>', 'for http(s) inputs: the file size in bytes, so no HEAD request is made (a URL signed for GET only)', count);
@@ -24,21 +24,21 @@ program
 program
   .command('schema')
   .description('print the schema (parquet message syntax)')
-  .argument('<file>', 'Parquet or Trevni file path, or a Parquet http(s) URL')
+  .argument('<file>', 'Parquet, Trevni or RedElm file path, or a Parquet http(s) URL')
   .option('--json', 'Parquet: print the schema tree as JSON (names, repetition, physical, logical and converted types, field ids, children)')
   .action(async (file: string, opts: { json?: boolean }) => (await inspect()).schemaCommand(file, opts));
 
 program
   .command('meta')
   .description('print file metadata: row groups, column chunks, sizes, codecs, encodings, statistics')
-  .argument('<file>', 'Parquet or Trevni file path, or a Parquet http(s) URL')
+  .argument('<file>', 'Parquet, Trevni or RedElm file path, or a Parquet http(s) URL')
   .option('--json', 'print as JSON')
   .action(async (file: string, opts: { json?: boolean }) => (await inspect()).metaCommand(file, opts));
 
 program
   .command('cat')
   .description('print rows (canonical JSON Lines with --json)')
-  .argument('<file>', 'Parquet or Trevni file path, or a Parquet http(s) URL')
+  .argument('<file>', 'Parquet, Trevni or RedElm file path, or a Parquet http(s) URL')
   .option('--columns <paths>', 'comma-separated column paths to read (a.b.c for nested)', columnList)
   .option('--offset <n>', 'skip the first n rows', count)
   .option('--limit <n>', 'print at most n rows', count)
@@ -50,7 +50,7 @@ program
 program
   .command('head')
   .description('print the first rows as a table')
-  .argument('<file>', 'Parquet or Trevni file path, or a Parquet http(s) URL')
+  .argument('<file>', 'Parquet, Trevni or RedElm file path, or a Parquet http(s) URL')
   .option('-n, --rows <n>', 'number of rows', count, 10)
   .option('--columns <paths>', 'comma-separated column paths to read', columnList)
   .option('--where <expr>', 'only rows matching a SQL WHERE expression')

@@ -51,3 +51,13 @@ export async function withOutput(fn: (out: Output) => Promise<void>): Promise<vo
     await out.flush();
   }
 }
+
+/** Records as `cat` prints them: each rendered on its lines, a blank line between two. */
+export async function printRecords(out: Output, rows: AsyncIterable<Record<string, unknown>>, render: (row: Record<string, unknown>) => string): Promise<void> {
+  let first = true;
+  for await (const row of rows) {
+    if (!first) await out.line('');
+    first = false;
+    await out.line(render(row));
+  }
+}

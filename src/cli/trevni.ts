@@ -2,7 +2,7 @@
 import { fileSource } from '../node/file-source.js';
 import { TrevniReader } from '../trevni/reader.js';
 import { closing, type ReadChecks } from './files.js';
-import { withOutput } from './output.js';
+import { printRecords, withOutput } from './output.js';
 import { renderRecord, renderTable, renderValue } from './render.js';
 
 /** Opens a Trevni file (closing it again if its header is bad). */
@@ -73,12 +73,7 @@ export function trevniCat(r: TrevniReader, opts: { columns?: string[]; offset?: 
       const names = rows.length ? Object.keys(rows[0]!) : r.roots.map((i) => r.columns[i]!.name);
       await out.line(renderTable(names, rows));
     } else {
-      let first = true;
-      for await (const row of r.rows(read)) {
-        if (!first) await out.line('');
-        first = false;
-        await out.line(renderRecord(row));
-      }
+      await printRecords(out, r.rows(read), renderRecord);
     }
   });
 }

@@ -6,21 +6,9 @@
 import { snappyCompressor, snappyUncompressor } from 'hysnappy';
 import { CorruptFileError } from '../errors.js';
 import { type Codec, defineCodec } from './codec.js';
+import { snappyLength } from './snappy-length.js';
 
-/** The length preamble: a little-endian base-128 varint of at most 32 bits. */
-export function snappyLength(input: Uint8Array): number {
-  let value = 0;
-  for (let i = 0; i < 5; i++) {
-    if (i >= input.length) throw new CorruptFileError('SNAPPY data ends inside its length preamble');
-    const b = input[i]!;
-    value += (b & 0x7f) * 2 ** (7 * i);
-    if (b < 0x80) {
-      if (value > 0xffffffff) break;
-      return value;
-    }
-  }
-  throw new CorruptFileError('SNAPPY length preamble is longer than 32 bits');
-}
+export { snappyLength };
 
 /** Instantiates the two wasm modules; both are small enough to compile synchronously, even on a browser's main thread. */
 export function createSnappy(): Codec {

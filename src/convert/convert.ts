@@ -1,7 +1,8 @@
 /**
  * `convert(source, dest, options)`: `parquetry convert` in code, in any
- * runtime. CSV, JSON Lines and JSON arrays to Parquet or Trevni; Parquet and
- * Trevni to CSV, TSV, JSON Lines, JSON, Parquet or Trevni.
+ * runtime. CSV, JSON Lines and JSON arrays to Parquet, Trevni or RedElm;
+ * Parquet, Trevni and RedElm to CSV, TSV, JSON Lines, JSON, Parquet, Trevni
+ * or RedElm.
  *
  * ```ts
  * const sink = new BufferSink();
@@ -18,8 +19,9 @@ import type { WriterOptions } from '../parquet/write/writer.js';
 import { TrevniReader } from '../trevni/reader.js';
 import { memorySpill, type SpillFactory } from '../trevni/spill.js';
 import type { WarningHandler } from '../warnings.js';
-import { extensionFormat, parquetCodecName, trevniCodecOf } from '../formats.js';
-import { magicFormat } from './magic.js';
+import { extensionFormat, parquetCodecName, redElmCodecOf, trevniCodecOf } from '../formats.js';
+import { detectFormat, FORMAT_MAGIC_BYTES } from '../io/format.js';
+import { RedElmReader } from '../redelm/reader.js';
 import { inputBytes, isBlob, type TextInput } from './input-bytes.js';
 import { countingSink } from './output.js';
 import type { ConvertFormat, ConvertInput, ConvertOutput, ConvertProgress, ConvertReport } from './run.js';
@@ -40,7 +42,7 @@ export type ConvertSource = TextInput | URL | SourceLike;
 export type ConvertDestination = Sink | WritableStream<Uint8Array>;
 
 export interface ConvertOptions {
-  /** The input format; default: Parquet or Trevni by its magic, else the extension of the URL, File or `name`. */
+  /** The input format; default: Parquet, Trevni or RedElm by its magic, else the extension of the URL, File or `name`. */
   from?: ConvertFormat;
   /** The output format; default: the extension of the destination path. */
   to?: ConvertFormat;
@@ -66,7 +68,7 @@ export interface ConvertOptions {
   strict?: boolean;
   onBadRow?: (row: BadRow) => void;
 
-  /** Parquet input: only these columns. */
+  /** Parquet and RedElm inputs: only these columns. */
   columns?: readonly ColumnPath[];
   /** Parquet and Trevni inputs: verify page and block checksums (default true). */
   verifyChecksums?: boolean;
@@ -78,7 +80,7 @@ export interface ConvertOptions {
   byteLength?: number;
   headers?: Record<string, string>;
 
-  /** Parquet (UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD, LZ4_RAW) or Trevni (null, deflate, snappy, bzip2) codec; default snappy. */
+  /** Parquet (UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD, LZ4_RAW) or Trevni (null, deflate, snappy, bzip2) codec, default snappy; RedElm (gzip, default, snappy), default gzip. */
   codec?: string;
   /** Parquet output: the writer's options of the same names. */
   compressionLevel?: number;
@@ -92,6 +94,8 @@ export interface ConvertOptions {
   checksums?: boolean;
   /** Trevni output: each block's checksum, null (default) or crc32. */
   trevniChecksum?: 'null' | 'crc32';
+  /** RedElm output: the RedElm block as Java serialization (default, what the prototype reads) or the design page's JSON. */
+  redelmFooter?: 'java' | 'json';
 
   /** Data kept but changed: invalid UTF-8, lone surrogates, renamed header columns, integers too wide for their type, fields left out. */
   onWarning?: WarningHandler;
@@ -116,14 +120,16 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
   const signal = options.signal;
   signal?.throwIfAborted();
   const from = options.from ?? (await ends.from());
-  if (!from) throw new InvalidArgumentError(`cannot tell the format of ${ends.input.name}: give options.from (csv, tsv, jsonl, json, parquet or trevni)`);
+  if (!from) throw new InvalidArgumentError(`cannot tell the format of ${ends.input.name}: give options.from (csv, tsv, jsonl, json, parquet, trevni or redelm)`);
   const to = options.to ?? ends.to;
-  if (!to) throw new InvalidArgumentError('cannot tell the output format: give options.to (parquet, trevni, csv, tsv, jsonl or json)');
+  if (!to) throw new InvalidArgumentError('cannot tell the output format: give options.to (parquet, trevni, redelm, csv, tsv, jsonl or json)');
   const codec = options.codec;
   const parquetCodec = to === 'parquet' && codec !== undefined ? parquetCodecName(codec) : undefined;
   const trevniCodec = to === 'trevni' ? trevniCodecOf(codec ?? 'snappy') : 'null';
   if (to === 'parquet' && codec !== undefined && !parquetCodec) throw new InvalidArgumentError(`codec "${codec}" is not a Parquet codec: UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD or LZ4_RAW`);
   if (!trevniCodec) throw new InvalidArgumentError(`codec "${codec}" is not a Trevni codec: null, deflate, snappy or bzip2`);
+  const redelmCodec = to === 'redelm' ? redElmCodecOf(codec ?? 'gzip') : 'gzip';
+  if (!redelmCodec) throw new InvalidArgumentError(`codec "${codec}" is not a RedElm codec: gzip, default or snappy`);
   const parquet: WriterOptions = {
     ...(parquetCodec ? { codec: parquetCodec } : {}),
     ...pick(options, ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilters', 'pageIndex', 'checksums']),
@@ -139,6 +145,7 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
     read: pick(options, ['verifyChecksums', 'maxPageBytes', 'maxBlockBytes', 'byteLength', 'headers']),
     parquet,
     trevni: { codec: trevniCodec, checksum: options.trevniChecksum ?? 'null' },
+    redelm: { codec: redelmCodec, footer: options.redelmFooter ?? 'java' },
     ...pick(options, ['onWarning', 'onProgress', 'signal']),
   });
   const stop = () => void conversion.abort();
@@ -191,7 +198,7 @@ export function sourceInput(source: ConvertSource, options: ConvertOptions): { i
     throw new InvalidArgumentError(`"${source.length > 60 ? source.slice(0, 59) + '…' : source}" is not an http(s) URL: pass text as bytes, and file paths through the Node entry (import from 'parquetry' in Node)`);
   }
   const table = async (): Promise<SourceLike | Uint8Array> => {
-    if (!random) throw new InvalidArgumentError(`${name}: Parquet and Trevni inputs are read at any offset: give bytes, a Blob, a URL or a source object, not a stream`);
+    if (!random) throw new InvalidArgumentError(`${name}: Parquet, Trevni and RedElm inputs are read at any offset: give bytes, a Blob, a URL or a source object, not a stream`);
     return random();
   };
   const input: ConvertInput = {
@@ -210,14 +217,15 @@ export function sourceInput(source: ConvertSource, options: ConvertOptions): { i
     },
     parquet: async (o) => ParquetReader.open(await table(), o),
     trevni: async (o) => TrevniReader.open(await table(), o),
+    redelm: async (o) => RedElmReader.open(await table(), o),
   };
   return {
     input,
     async from() {
       if (random && url === undefined) {
         const s = await random();
-        const head = s instanceof Uint8Array ? s.subarray(0, 4) : await s.read(0, Math.min(4, s.byteLength));
-        const magic = magicFormat(head instanceof Uint8Array ? head : new Uint8Array(head));
+        const head = s instanceof Uint8Array ? s.subarray(0, FORMAT_MAGIC_BYTES) : await s.read(0, Math.min(FORMAT_MAGIC_BYTES, s.byteLength));
+        const magic = detectFormat(head instanceof Uint8Array ? head : new Uint8Array(head));
         if (magic) return magic;
       }
       return extensionFormat(name);

@@ -14,7 +14,10 @@ import { buildSchema, type SchemaElementLike } from '../schema/tree.js';
 import type { SpillFactory } from '../trevni/spill.js';
 import type { TrevniOpenOptions, TrevniReader } from '../trevni/reader.js';
 import type { ParquetryWarning, WarningHandler } from '../warnings.js';
-import type { ConvertFormat } from '../formats.js';
+import { isTableFormat, type ConvertFormat, type TableFormat } from '../formats.js';
+import type { RedElmOpenOptions, RedElmReader } from '../redelm/reader.js';
+import { redElmInput } from './read-redelm.js';
+import { redElmOutput } from './write-redelm.js';
 import type { CountingSink, OutputSummary, RowOutput } from './output.js';
 import { BadRows, textToTable, type BadRow } from './pipeline.js';
 import { readJsonArray, readJsonLines } from './read-json.js';
@@ -36,6 +39,7 @@ export interface ConvertInput {
   bytes(): Promise<InputBytes>;
   parquet(options: OpenOptions): Promise<ParquetReader>;
   trevni(options: TrevniOpenOptions): Promise<TrevniReader>;
+  redelm(options: RedElmOpenOptions): Promise<RedElmReader>;
 }
 
 /** Where a conversion writes: a sink opened when the writer starts, and where Trevni's column blocks wait. */
@@ -57,11 +61,12 @@ export interface RunOptions {
   strict: boolean;
   badRowHint: string;
   onBadRow?: (row: BadRow) => void;
-  /** Parquet input: the projection. */
+  /** Parquet and RedElm inputs: the projection. */
   columns?: readonly ColumnPath[];
   read: OpenOptions & TrevniOpenOptions;
   parquet: WriterOptions;
   trevni: { codec: string; checksum: string };
+  redelm: { codec: 'gzip' | 'default' | 'snappy'; footer: 'java' | 'json' };
   onWarning?: WarningHandler;
   /** Hears the progress every PROGRESS_EVERY rows written, and at the end. */
   onProgress?: (progress: ConvertProgress) => void;
@@ -108,9 +113,24 @@ interface TableInput {
   close(): Promise<void>;
 }
 
-const isTable = (f: ConvertFormat): f is 'parquet' | 'trevni' => f === 'parquet' || f === 'trevni';
+const isTable = isTableFormat;
 
-async function openTableInput(format: 'parquet' | 'trevni', input: ConvertInput, o: RunOptions): Promise<TableInput> {
+async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOptions): Promise<TableInput> {
+  if (format === 'redelm') {
+    const reader = await input.redelm({});
+    const r = redElmInput(reader, o.columns?.map((c) => (typeof c === 'string' ? c : c.join('.'))));
+    return {
+      elements: r.elements,
+      metadata: undefined,
+      columns: r.columns,
+      total: reader.numRows,
+      get rowsRead() {
+        return r.rowsRead;
+      },
+      batches: () => r.batches(),
+      close: () => reader.close(),
+    };
+  }
   if (format === 'trevni') {
     const t = await trevniInput(await input.trevni(o.read));
     return {
@@ -188,6 +208,10 @@ export class Conversion {
       return this.watched(await parquetOutput(await this.out.sink(), schema, { ...o.parquet, ...(metadata ? { metadata } : {}), ...(onWarning ? { onWarning } : {}) }));
     }
     const tree = Array.isArray(schema) ? buildSchema(schema) : schema.schema;
+    if (o.to === 'redelm') {
+      const onWarning = o.onWarning ? (w: ParquetryWarning) => this.warn(w) : undefined;
+      return this.watched(await redElmOutput(() => this.out.sink(), tree, { ...o.redelm, ...(onWarning ? { onWarning } : {}) }));
+    }
     return this.watched(await trevniOutput(() => this.out.sink(), tree, { ...o.trevni, spill: this.out.spill() }));
   }
 
@@ -220,7 +244,7 @@ export class Conversion {
     };
   }
 
-  private async fromTable(format: 'parquet' | 'trevni'): Promise<ConvertReport> {
+  private async fromTable(format: TableFormat): Promise<ConvertReport> {
     const o = this.o;
     const input = await openTableInput(format, this.input, o);
     try {
@@ -243,7 +267,7 @@ export class Conversion {
 
   private async fromText(): Promise<ConvertReport> {
     const o = this.o;
-    if (!isTable(o.to)) throw new InvalidArgumentError(`a ${o.from.toUpperCase()} input converts to Parquet or Trevni only, not to ${o.to.toUpperCase()}`);
+    if (!isTable(o.to)) throw new InvalidArgumentError(`a ${o.from.toUpperCase()} input converts to Parquet, Trevni or RedElm only, not to ${o.to.toUpperCase()}`);
     const input = await this.input.bytes();
     try {
       const state = this.state;

@@ -10,7 +10,8 @@ import { ParquetReader } from '../parquet/reader.js';
 import { TrevniReader } from '../trevni/reader.js';
 import { countingSink } from '../convert/output.js';
 import { extensionFormat } from '../formats.js';
-import { magicFormat } from '../convert/magic.js';
+import { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from '../io/format.js';
+import { RedElmReader } from '../redelm/reader.js';
 import {
   runConvert, sinkOutput, sourceInput, type ConvertDestination, type ConvertOptions, type ConvertReport, type ConvertSource,
 } from '../convert/convert.js';
@@ -38,15 +39,16 @@ export function pathInput(path: string): ConvertInput {
     bytes: () => openInput(path),
     parquet: (o) => openAt(path, (s) => ParquetReader.fromSource(s, o)),
     trevni: (o) => openAt(path, (s) => TrevniReader.open(s, o)),
+    redelm: (o) => openAt(path, (s) => RedElmReader.open(s, o)),
   };
 }
 
 /** Parquet or Trevni by a file's first bytes; a file too short or not regular has no magic. */
-async function pathMagic(path: string): Promise<'parquet' | 'trevni' | undefined> {
+async function pathMagic(path: string): Promise<FileFormat | undefined> {
   const source = await fileSource(path).catch(() => undefined);
   if (!source) return undefined;
   try {
-    return source.byteLength >= 4 ? magicFormat(await source.read(0, 4)) : undefined;
+    return detectFormat(await source.read(0, Math.min(FORMAT_MAGIC_BYTES, source.byteLength)));
   } finally {
     await source.close?.();
   }

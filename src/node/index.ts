@@ -10,6 +10,7 @@ import { webStreamSink, type Sink } from '../io/sink.js';
 import { ParquetWriter, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
 import { writeRecords, type WriteRecordsOptions } from '../parquet/write/write-records.js';
 import type { FileMetaData } from '../parquet/metadata/index.js';
+import { RedElmReader, type RedElmInput, type RedElmOpenOptions } from '../redelm/reader.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 
 registerNodeCodecs();
@@ -19,6 +20,18 @@ export { fileSource, fileSink, writableSink };
 export { openParquet } from './open-parquet.js';
 // Paths and Node streams too; this export takes the place of the portable `convert`.
 export { convert } from './convert.js';
+
+/** Opens a RedElm file: a path, bytes, or a source object. */
+export async function openRedElm(input: string | RedElmInput, options: RedElmOpenOptions = {}): Promise<RedElmReader> {
+  if (typeof input !== 'string') return RedElmReader.open(input, options);
+  const source = await fileSource(input);
+  try {
+    return await RedElmReader.open(source, options);
+  } catch (e) {
+    await source.close?.();
+    throw e;
+  }
+}
 
 /** Where a writer can write: a file path, a Node Writable, a Web WritableStream, or a Sink. */
 export type Destination = string | Writable | WritableStream<Uint8Array> | Sink;

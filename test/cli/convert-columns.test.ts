@@ -49,11 +49,11 @@ test('Parquet to CSV writes only the named columns', async () => {
   assert.deepEqual(got, await rows(`SELECT id, fruit FROM read_parquet('${SAMPLE}')`));
 });
 
-test('--columns is for Parquet inputs; an unknown column is named', () => {
+test('--columns is for Parquet and RedElm inputs; an unknown column is named', () => {
   const csv = join(files.dir, 'in.csv');
   writeFileSync(csv, 'a,b\n1,2\n');
   const r = run('convert', csv, join(files.dir, 'x.parquet'), '--columns', 'a');
   assert.equal(r.code, 1);
-  assert.match(r.err, /^parquetry: --columns applies to Parquet input only/);
+  assert.match(r.err, /^parquetry: --columns applies to Parquet and RedElm inputs only/);
   assert.match(run('convert', SAMPLE, join(files.dir, 'y.parquet'), '--columns', 'nope').err, /no column "nope"/);
 });

@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { ok, run } from './run-cli.js';
 import { join } from 'node:path';
 import { DuckFiles } from '../reader/helpers.js';
 import { writeParquet } from '../../src/node/index.js';
@@ -15,17 +15,6 @@ const DATA = '../shared/corpus/parquet-testing/data';
 const TINY = `${DATA}/alltypes_tiny_pages.parquet`;
 const SAMPLE = 'examples/fixtures/sample.parquet';
 const NESTED = `${DATA}/nested_structs.rust.parquet`;
-
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-function ok(...args: string[]): string {
-  const r = run(...args);
-  assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
-  return r.out;
-}
 
 const jsonLines = (out: string): any[] => (out.trim() === '' ? [] : out.trim().split('\n').map((l) => JSON.parse(l)));
 const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;

@@ -1,7 +1,7 @@
 /**
  * The README's command-line examples (its `console` blocks), run as shown:
  * each `$ parquetry …` line (with `\` continuations) in a folder holding the
- * repository's examples/ and apache/parquet-testing (the shared corpus), and
+ * repository's examples/, apache/parquet-testing and ancestors/ (the shared corpora), and
  * its output (stdout and stderr, as a terminal shows them) compared with the
  * lines printed under it. A `…` line ends what is compared: the output
  * goes on. Run times in the convert report are not compared.
@@ -48,6 +48,7 @@ before(() => {
   dir = mkdtempSync(join(tmpdir(), 'parquetry-readme-'));
   symlinkSync(resolve('examples'), join(dir, 'examples'));
   symlinkSync(resolve('../shared/corpus/parquet-testing'), join(dir, 'parquet-testing'));
+  symlinkSync(resolve('../shared/ancestors'), join(dir, 'ancestors'));
 });
 after(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });

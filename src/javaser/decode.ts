@@ -1,0 +1,291 @@
+/**
+ * A decoder for Java Object Serialization streams (protocol 5), limited to
+ * what plain serializable classes produce: objects with their field values
+ * and writeObject annotations, object and primitive arrays, strings, enums,
+ * nulls and back-references. Proxies, class objects, exceptions and resets
+ * are refused, and so is every class not on the caller's list, so a stream
+ * can only describe the objects the caller expects. Nothing is instantiated:
+ * the result is a tree of plain values for the caller to check.
+ *
+ * Every count is bounded by the bytes left before anything is allocated,
+ * handles must point at something already read, and nesting is limited, so
+ * a hostile stream costs at most a small multiple of its own size.
+ */
+import { ByteCursor } from '../bytes/cursor.js';
+import { CorruptFileError } from '../errors.js';
+import { decodeModifiedUtf8 } from './modified-utf8.js';
+import * as tc from './protocol.js';
+
+export interface FieldDesc {
+  /** The type code: B C D F I J S Z, `L` (object) or `[` (array). */
+  code: string;
+  name: string;
+  /** For `L` and `[`: the JVM type signature (`Ljava/lang/String;`). */
+  signature?: string;
+}
+
+export interface ClassDesc {
+  t: 'class';
+  name: string;
+  suid: bigint;
+  flags: number;
+  fields: FieldDesc[];
+  superDesc: ClassDesc | null;
+}
+
+export interface JavaObject {
+  t: 'object';
+  cls: ClassDesc;
+  /** Field values of every class in the hierarchy, by field name. */
+  fields: Map<string, JavaValue>;
+  /** What the classes' writeObject methods wrote after the fields: block data and objects, in order. */
+  annotation: (Uint8Array | JavaValue)[];
+}
+
+export interface JavaArray {
+  t: 'array';
+  cls: ClassDesc;
+  items: JavaValue[];
+}
+
+export interface JavaEnum {
+  t: 'enum';
+  cls: ClassDesc;
+  name: string;
+}
+
+export type JavaValue = null | string | number | bigint | boolean | JavaObject | JavaArray | JavaEnum;
+
+type Handle = Exclude<JavaValue, null | number | bigint | boolean> | ClassDesc;
+
+export interface DecodeOptions {
+  /** Class names the stream may describe (array classes included, e.g. `[Ljava.lang.String;`). */
+  classes: ReadonlySet<string>;
+  /** File offset of the stream's first byte, for error locations. */
+  offset?: number;
+}
+
+/** Deepest nesting of objects in objects: far above what serialized metadata needs, far below the stack. */
+export const MAX_DEPTH = 64;
+
+const PRIMITIVE_SIZE: Record<string, number> = { B: 1, C: 2, D: 8, F: 4, I: 4, J: 8, S: 2, Z: 1 };
+
+/** Decodes the one object a stream holds (its first content); bytes after it are an error. */
+export function decodeJavaStream(bytes: Uint8Array, options: DecodeOptions): JavaValue {
+  return new StreamDecoder(bytes, options).stream();
+}
+
+class StreamDecoder {
+  private readonly c: ByteCursor;
+  private readonly handles: Handle[] = [];
+  private depth = 0;
+
+  constructor(bytes: Uint8Array, private readonly options: DecodeOptions) {
+    this.c = new ByteCursor(bytes, 0, bytes.length, options.offset ?? 0);
+  }
+
+  private fail(detail: string, at = this.c.pos): never {
+    throw new CorruptFileError(`Java serialization: ${detail}`, { offset: this.c.base + at });
+  }
+
+  stream(): JavaValue {
+    if (this.c.remaining < 4 || this.c.u16be() !== tc.STREAM_MAGIC) this.fail('not a serialization stream (no ACED magic)', 0);
+    const version = this.c.u16be();
+    if (version !== tc.STREAM_VERSION) this.fail(`stream version ${version}, expected ${tc.STREAM_VERSION}`, 2);
+    const value = this.content();
+    if (this.c.remaining !== 0) this.fail(`${this.c.remaining} bytes after the object`);
+    return value;
+  }
+
+  private assign(h: Handle): void {
+    this.handles.push(h);
+  }
+
+  private reference(): Handle {
+    const at = this.c.pos;
+    const n = this.c.i32be() - tc.BASE_WIRE_HANDLE;
+    if (n < 0 || n >= this.handles.length) this.fail(`back-reference to handle 0x${(n + tc.BASE_WIRE_HANDLE).toString(16)}, but only ${this.handles.length} objects precede it`, at);
+    return this.handles[n]!;
+  }
+
+  /** One content item: an object, array, string, enum, null or reference. */
+  private content(): JavaValue {
+    if (++this.depth > MAX_DEPTH) this.fail(`objects nest deeper than ${MAX_DEPTH} levels`);
+    try {
+      const at = this.c.pos;
+      const tag = this.c.u8();
+      switch (tag) {
+        case tc.TC_NULL: return null;
+        case tc.TC_REFERENCE: {
+          const h = this.reference();
+          if (typeof h !== 'string' && h.t === 'class') this.fail('a class descriptor where a value belongs', at);
+          return h;
+        }
+        case tc.TC_STRING: return this.string(this.c.u16be());
+        case tc.TC_LONGSTRING: {
+          const n = this.c.i64be();
+          if (n < 0n || n > BigInt(this.c.remaining)) this.fail(`string of ${n} bytes, but ${this.c.remaining} remain`, at);
+          return this.string(Number(n));
+        }
+        case tc.TC_OBJECT: return this.object();
+        case tc.TC_ARRAY: return this.array();
+        case tc.TC_ENUM: return this.enumConstant();
+        default: return this.fail(`unexpected ${tc.tagName(tag)}`, at);
+      }
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private string(n: number): string {
+    const at = this.c.pos;
+    const s = decodeModifiedUtf8(this.c.bytes(n, 'string'), this.c.base + at);
+    this.assign(s);
+    return s;
+  }
+
+  /** A string where the grammar allows only a string (or a reference to one). */
+  private stringOrRef(what: string): string {
+    const at = this.c.pos;
+    const tag = this.c.u8();
+    if (tag === tc.TC_STRING) return this.string(this.c.u16be());
+    if (tag === tc.TC_REFERENCE) {
+      const h = this.reference();
+      if (typeof h === 'string') return h;
+    }
+    return this.fail(`${what} is not a string`, at);
+  }
+
+  /** classDesc: a new descriptor, a reference to one, or null. Superclass descriptors nest, so they count towards the depth. */
+  private classDesc(): ClassDesc | null {
+    if (++this.depth > MAX_DEPTH) this.fail(`class descriptors nest deeper than ${MAX_DEPTH} levels`);
+    try {
+      return this.classDescBody();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private classDescBody(): ClassDesc | null {
+    const at = this.c.pos;
+    const tag = this.c.u8();
+    if (tag === tc.TC_NULL) return null;
+    if (tag === tc.TC_REFERENCE) {
+      const h = this.reference();
+      if (typeof h !== 'string' && h.t === 'class') return h;
+      return this.fail('reference to something that is not a class descriptor', at);
+    }
+    if (tag !== tc.TC_CLASSDESC) return this.fail(`expected a class descriptor, found ${tc.tagName(tag)}`, at);
+    const nameBytes = this.c.bytes(this.c.u16be(), 'class name');
+    const name = decodeModifiedUtf8(nameBytes, this.c.base + at + 3);
+    if (!this.options.classes.has(name)) this.fail(`unexpected class ${JSON.stringify(name)}`, at);
+    const desc: ClassDesc = { t: 'class', name, suid: this.c.i64be(), flags: 0, fields: [], superDesc: null };
+    this.assign(desc);
+    desc.flags = this.c.u8();
+    const count = this.c.u16be();
+    // A field takes at least 3 bytes (code and name length).
+    if (count * 3 > this.c.remaining) this.fail(`class ${name} claims ${count} fields, more than the bytes left hold`);
+    for (let i = 0; i < count; i++) {
+      const fat = this.c.pos;
+      const code = String.fromCharCode(this.c.u8());
+      const fname = decodeModifiedUtf8(this.c.bytes(this.c.u16be(), 'field name'), this.c.base + fat + 3);
+      if (code === 'L' || code === '[') desc.fields.push({ code, name: fname, signature: this.stringOrRef(`type of field ${fname}`) });
+      else if (PRIMITIVE_SIZE[code] !== undefined) desc.fields.push({ code, name: fname });
+      else this.fail(`field ${fname} has unknown type code ${JSON.stringify(code)}`, fat);
+    }
+    this.annotation(); // classAnnotation: nothing any class here writes is kept
+    desc.superDesc = this.classDesc();
+    return desc;
+  }
+
+  private requireClass(): ClassDesc {
+    const at = this.c.pos;
+    const desc = this.classDesc();
+    if (desc === null) this.fail('null class descriptor', at);
+    return desc;
+  }
+
+  /** Block data and objects up to TC_ENDBLOCKDATA. */
+  private annotation(): (Uint8Array | JavaValue)[] {
+    const out: (Uint8Array | JavaValue)[] = [];
+    for (;;) {
+      const tag = this.c.buf[this.c.pos];
+      if (tag === tc.TC_ENDBLOCKDATA) {
+        this.c.pos++;
+        return out;
+      }
+      if (tag === tc.TC_BLOCKDATA) {
+        this.c.pos++;
+        out.push(this.c.bytes(this.c.u8(), 'block data'));
+      } else if (tag === tc.TC_BLOCKDATALONG) {
+        this.c.pos++;
+        const n = this.c.i32be();
+        out.push(this.c.bytes(n, 'block data'));
+      } else {
+        out.push(this.content());
+      }
+    }
+  }
+
+  private object(): JavaObject {
+    const cls = this.requireClass();
+    if (cls.flags & tc.SC_EXTERNALIZABLE || !(cls.flags & tc.SC_SERIALIZABLE) || cls.flags & tc.SC_ENUM) {
+      this.fail(`class ${cls.name} is not a plain serializable class (flags 0x${cls.flags.toString(16)})`);
+    }
+    const obj: JavaObject = { t: 'object', cls, fields: new Map(), annotation: [] };
+    this.assign(obj);
+    const chain: ClassDesc[] = [];
+    for (let d: ClassDesc | null = cls; d !== null; d = d.superDesc) {
+      // Descriptors nest at most MAX_DEPTH deep when read, but a reference can close a cycle.
+      if (chain.length === MAX_DEPTH) this.fail(`class ${cls.name} has more than ${MAX_DEPTH} superclasses`);
+      chain.push(d);
+    }
+    for (const d of chain.reverse()) {
+      for (const f of d.fields) obj.fields.set(f.name, this.fieldValue(f));
+      if (d.flags & tc.SC_WRITE_METHOD) obj.annotation.push(...this.annotation());
+    }
+    return obj;
+  }
+
+  private fieldValue(f: FieldDesc): JavaValue {
+    return f.code === 'L' || f.code === '[' ? this.content() : this.primitive(f.code);
+  }
+
+  private primitive(code: string): JavaValue {
+    const c = this.c;
+    switch (code) {
+      case 'B': c.need(1, 'byte'); return c.view.getInt8(c.pos++);
+      case 'Z': return c.u8() !== 0;
+      case 'C': return c.u16be();
+      case 'S': { c.need(2, 'short'); const v = c.view.getInt16(c.pos); c.pos += 2; return v; }
+      case 'I': return c.i32be();
+      case 'J': return c.i64be();
+      case 'F': { c.need(4, 'float'); const v = c.view.getFloat32(c.pos); c.pos += 4; return v; }
+      default: { c.need(8, 'double'); const v = c.view.getFloat64(c.pos); c.pos += 8; return v; }
+    }
+  }
+
+  private array(): JavaArray {
+    const cls = this.requireClass();
+    if (!cls.name.startsWith('[')) this.fail(`array of non-array class ${cls.name}`);
+    const at = this.c.pos;
+    const n = this.c.i32be();
+    const code = cls.name[1]!;
+    const size = PRIMITIVE_SIZE[code] ?? 1; // an object element takes at least its one tag byte
+    if (n < 0 || n * size > this.c.remaining) this.fail(`array of ${n} elements, more than the ${this.c.remaining} bytes left hold`, at);
+    const arr: JavaArray = { t: 'array', cls, items: [] };
+    this.assign(arr);
+    const primitive = PRIMITIVE_SIZE[code] !== undefined;
+    for (let i = 0; i < n; i++) arr.items.push(primitive ? this.primitive(code) : this.content());
+    return arr;
+  }
+
+  private enumConstant(): JavaEnum {
+    const cls = this.requireClass();
+    if (!(cls.flags & tc.SC_ENUM)) this.fail(`enum constant of class ${cls.name}, which is not an enum`);
+    const e: JavaEnum = { t: 'enum', cls, name: '' };
+    this.assign(e);
+    e.name = this.stringOrRef(`constant name of enum ${cls.name}`);
+    return e;
+  }
+}

@@ -1,0 +1,266 @@
+/**
+ * The `RedElm` metadata block: what `redelm.hadoop.RedElmMetaData` holds
+ * (the schema text, the Hadoop codec's class name, and per row group the
+ * offsets of every column's three sections), in the two forms a file can
+ * carry: the Java serialization the prototype writes, and the JSON of its
+ * `toJSON`, which the design page asks for.
+ */
+import { CorruptFileError } from '../errors.js';
+import { decodeJavaStream, type ClassDesc, type JavaObject, type JavaValue } from '../javaser/decode.js';
+import { encodeJavaStream, type EncodableObject, type EncodableValue, type JavaString } from '../javaser/encode.js';
+
+export const REDELM_TYPES = ['STRING', 'INT64', 'INT32', 'BOOLEAN', 'BINARY', 'FLOAT', 'DOUBLE'] as const;
+export type RedElmType = (typeof REDELM_TYPES)[number];
+
+export interface RedElmColumnMeta {
+  path: string[];
+  type: RedElmType;
+  /** Level entries (nulls included). */
+  valueCount: number;
+  repetitionStart: number;
+  definitionStart: number;
+  dataStart: number;
+  dataEnd: number;
+  repetitionUncompressedLength: number;
+  definitionUncompressedLength: number;
+  dataUncompressedLength: number;
+}
+
+export interface RedElmBlockMeta {
+  startIndex: number;
+  endIndex: number;
+  recordCount: number;
+  columns: RedElmColumnMeta[];
+}
+
+export interface RedElmMetaData {
+  schema: string;
+  codecClassName: string;
+  blocks: RedElmBlockMeta[];
+}
+
+const LONG_FIELDS = [
+  'dataEnd', 'dataStart', 'dataUncompressedLength', 'definitionStart', 'definitionUncompressedLength', 'repetitionStart', 'repetitionUncompressedLength',
+] as const;
+
+// The class descriptors exactly as the prototype's classes serialize (names, serialVersionUIDs, flags, fields in Java's order).
+const str = 'Ljava/lang/String;';
+const list = 'Ljava/util/List;';
+const ENUM: ClassDesc = { t: 'class', name: 'java.lang.Enum', suid: 0n, flags: 0x12, fields: [], superDesc: null };
+const PRIMITIVE: ClassDesc = { t: 'class', name: 'redelm.schema.PrimitiveType$Primitive', suid: 0n, flags: 0x12, fields: [], superDesc: ENUM };
+const STRING_ARRAY: ClassDesc = { t: 'class', name: '[Ljava.lang.String;', suid: -5921575005990323385n, flags: 0x02, fields: [], superDesc: null };
+const ARRAY_LIST: ClassDesc = { t: 'class', name: 'java.util.ArrayList', suid: 8683452581122892189n, flags: 0x03, fields: [{ code: 'I', name: 'size' }], superDesc: null };
+const COLUMN: ClassDesc = {
+  t: 'class', name: 'redelm.hadoop.ColumnMetaData', suid: 1n, flags: 0x02, superDesc: null,
+  fields: [
+    ...LONG_FIELDS.map((name) => ({ code: 'J', name })),
+    { code: 'I', name: 'valueCount' },
+    { code: '[', name: 'path', signature: '[Ljava/lang/String;' },
+    { code: 'L', name: 'type', signature: 'Lredelm/schema/PrimitiveType$Primitive;' },
+  ],
+};
+const BLOCK: ClassDesc = {
+  t: 'class', name: 'redelm.hadoop.BlockMetaData', suid: 1n, flags: 0x02, superDesc: null,
+  fields: [{ code: 'J', name: 'endIndex' }, { code: 'I', name: 'recordCount' }, { code: 'J', name: 'startIndex' }, { code: 'L', name: 'columns', signature: list }],
+};
+const FILE: ClassDesc = {
+  t: 'class', name: 'redelm.hadoop.RedElmMetaData$FileMetaData', suid: 1n, flags: 0x02, superDesc: null,
+  fields: [{ code: 'L', name: 'codecClassName', signature: str }, { code: 'L', name: 'schema', signature: str }],
+};
+const META: ClassDesc = {
+  t: 'class', name: 'redelm.hadoop.RedElmMetaData', suid: 1n, flags: 0x02, superDesc: null,
+  fields: [{ code: 'L', name: 'blocks', signature: list }, { code: 'L', name: 'fileMetaData', signature: `L${FILE.name.replace(/\./g, '/')};` }],
+};
+const CLASSES: ReadonlyMap<string, ClassDesc> = new Map([ENUM, PRIMITIVE, STRING_ARRAY, ARRAY_LIST, COLUMN, BLOCK, FILE, META].map((d) => [d.name, d]));
+const CLASS_NAMES: ReadonlySet<string> = new Set(CLASSES.keys());
+
+/** Reads a `RedElm` block in either form: Java serialization (`AC ED`) or JSON (`{`). `offset` is the block's file offset. */
+export function decodeRedElmMetaData(bytes: Uint8Array, offset: number): RedElmMetaData {
+  if (bytes[0] === 0xac && bytes[1] === 0xed) return fromJava(decodeJavaStream(bytes, { classes: CLASS_NAMES, offset }), offset);
+  if (bytes[0] === 0x7b) return fromJson(bytes, offset);
+  throw new CorruptFileError('the RedElm metadata block is neither Java serialization nor JSON', { offset });
+}
+
+export function encodeRedElmMetaData(meta: RedElmMetaData, form: 'java' | 'json'): Uint8Array {
+  return form === 'java' ? encodeJavaStream(toJava(meta)) : new TextEncoder().encode(toJson(meta));
+}
+
+// --- Java serialization -----------------------------------------------------
+
+class Shape {
+  constructor(private readonly offset: number) {}
+
+  fail(detail: string): never {
+    throw new CorruptFileError(`RedElm metadata: ${detail}`, { offset: this.offset });
+  }
+
+  object(v: JavaValue, cls: ClassDesc, what: string): JavaObject {
+    if (v === null || typeof v !== 'object' || v.t !== 'object' || v.cls.name !== cls.name) this.fail(`${what} is not a ${cls.name}`);
+    // The fields are the class's own: a stream that declares others describes a different class.
+    const declared = v.cls.fields.map((f) => `${f.code}${f.name}`).join(',');
+    if (declared !== cls.fields.map((f) => `${f.code}${f.name}`).join(',')) this.fail(`${what} (${cls.name}) declares fields ${declared}`);
+    return v;
+  }
+
+  string(v: JavaValue, what: string): string {
+    if (typeof v !== 'string') this.fail(`${what} is not a string`);
+    return v;
+  }
+
+  count(v: JavaValue, what: string): number {
+    if (typeof v === 'bigint') {
+      if (v < 0n || v > BigInt(Number.MAX_SAFE_INTEGER)) this.fail(`${what} is ${v}`);
+      return Number(v);
+    }
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) this.fail(`${what} is ${String(v)}`);
+    return v;
+  }
+
+  /** An ArrayList's elements: its size field, then (written by its writeObject) a capacity int and the elements. */
+  list(v: JavaValue, what: string): JavaValue[] {
+    const o = this.object(v, ARRAY_LIST, what);
+    const size = this.count(o.fields.get('size')!, `${what}'s size`);
+    const [capacity, ...items] = o.annotation;
+    if (!(capacity instanceof Uint8Array) || capacity.length !== 4 || items.length !== size) {
+      this.fail(`${what} holds ${items.length} elements after its capacity, its size says ${size}`);
+    }
+    return items.map((item) => (item instanceof Uint8Array ? this.fail(`${what} holds block data among its elements`) : item));
+  }
+}
+
+function fromJava(root: JavaValue, offset: number): RedElmMetaData {
+  const s: Shape = new Shape(offset);
+  const meta = s.object(root, META, 'the block');
+  const file = s.object(meta.fields.get('fileMetaData')!, FILE, 'fileMetaData');
+  const blocks = s.list(meta.fields.get('blocks')!, 'blocks').map((b, i) => {
+    const block = s.object(b, BLOCK, `block ${i}`);
+    const columns = s.list(block.fields.get('columns')!, `block ${i}'s columns`).map((c, j) => {
+      const what = `block ${i} column ${j}`;
+      const col = s.object(c, COLUMN, what);
+      const path = col.fields.get('path')!;
+      if (path === null || typeof path !== 'object' || path.t !== 'array' || path.cls.name !== STRING_ARRAY.name) s.fail(`${what}'s path is not a String[]`);
+      const type = col.fields.get('type')!;
+      if (type === null || typeof type !== 'object' || type.t !== 'enum' || type.cls.name !== PRIMITIVE.name) s.fail(`${what}'s type is not a PrimitiveType.Primitive`);
+      const longs = Object.fromEntries(LONG_FIELDS.map((f) => [f, s.count(col.fields.get(f)!, `${what}'s ${f}`)])) as Record<(typeof LONG_FIELDS)[number], number>;
+      return checkColumn(s, what, {
+        path: path.items.map((p, k) => s.string(p, `${what}'s path[${k}]`)),
+        type: primitiveType(s, type.name, what),
+        valueCount: s.count(col.fields.get('valueCount')!, `${what}'s valueCount`),
+        ...longs,
+      });
+    });
+    return {
+      startIndex: s.count(block.fields.get('startIndex')!, `block ${i}'s startIndex`),
+      endIndex: s.count(block.fields.get('endIndex')!, `block ${i}'s endIndex`),
+      recordCount: s.count(block.fields.get('recordCount')!, `block ${i}'s recordCount`),
+      columns,
+    };
+  });
+  return { schema: s.string(file.fields.get('schema')!, 'the schema'), codecClassName: s.string(file.fields.get('codecClassName')!, 'the codec class name'), blocks };
+}
+
+function primitiveType(s: Shape, name: unknown, what: string): RedElmType {
+  if (!(REDELM_TYPES as readonly unknown[]).includes(name)) s.fail(`${what} has unknown type ${JSON.stringify(name)}`);
+  return name as RedElmType;
+}
+
+/** Sections in order, each after the one before: what the writer records, and what reading needs to trust the lengths. */
+function checkColumn(s: Shape, what: string, c: RedElmColumnMeta): RedElmColumnMeta {
+  if (!(c.repetitionStart <= c.definitionStart && c.definitionStart <= c.dataStart && c.dataStart <= c.dataEnd)) {
+    s.fail(`${what}'s sections are out of order (${c.repetitionStart}, ${c.definitionStart}, ${c.dataStart}, ${c.dataEnd})`);
+  }
+  return c;
+}
+
+/**
+ * The object graph Java serializes. Strings are Java objects of their own:
+ * a path component is the name of one schema field, the same String in every
+ * column and row group under that field, while two fields of the same name
+ * have two Strings (so `x` of `g.x` and of `r.h.x` are written twice).
+ */
+function toJava(meta: RedElmMetaData): EncodableValue {
+  const names = new Map<string, JavaString>();
+  const name = (path: string[], i: number): JavaString => {
+    const key = path.slice(0, i + 1).join('\u0000');
+    let s = names.get(key);
+    if (!s) names.set(key, (s = { t: 'string', value: path[i]! }));
+    return s;
+  };
+  const list = (items: EncodableValue[]): EncodableObject => {
+    const capacity = new Uint8Array(4);
+    new DataView(capacity.buffer).setInt32(0, items.length);
+    return { t: 'object', cls: ARRAY_LIST, fields: new Map([['size', items.length]]), annotation: [capacity, ...items] };
+  };
+  const object = (cls: ClassDesc, fields: [string, EncodableValue][]): EncodableObject => ({ t: 'object', cls, fields: new Map(fields), annotation: [] });
+  const blocks = meta.blocks.map((b) => object(BLOCK, [
+    ['endIndex', BigInt(b.endIndex)], ['recordCount', b.recordCount], ['startIndex', BigInt(b.startIndex)],
+    ['columns', list(b.columns.map((c) => object(COLUMN, [
+      ...LONG_FIELDS.map((f): [string, EncodableValue] => [f, BigInt(c[f])]),
+      ['valueCount', c.valueCount],
+      ['path', { t: 'array', cls: STRING_ARRAY, items: c.path.map((_, i) => name(c.path, i)) }],
+      ['type', { t: 'enum', cls: PRIMITIVE, name: c.type }],
+    ])))],
+  ]));
+  return object(META, [['blocks', list(blocks)], ['fileMetaData', object(FILE, [['codecClassName', { t: 'string', value: meta.codecClassName }], ['schema', { t: 'string', value: meta.schema }]])]]);
+}
+
+// --- JSON ---------------------------------------------------------------------
+
+function fromJson(bytes: Uint8Array, offset: number): RedElmMetaData {
+  const s: Shape = new Shape(offset);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch (e) {
+    return s.fail(`the JSON block does not parse: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const obj = (v: unknown, what: string): Record<string, unknown> => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) s.fail(`${what} is not an object`);
+    return v as Record<string, unknown>;
+  };
+  const arr = (v: unknown, what: string): unknown[] => (Array.isArray(v) ? v : s.fail(`${what} is not an array`));
+  const num = (v: unknown, what: string): number => s.count(typeof v === 'number' ? v : Number.NaN, what);
+  const str = (v: unknown, what: string): string => (typeof v === 'string' ? v : s.fail(`${what} is not a string`));
+  const root = obj(doc, 'the block');
+  const file = obj(root.fileMetaData, 'fileMetaData');
+  const blocks = arr(root.blocks, 'blocks').map((b, i) => {
+    const block = obj(b, `block ${i}`);
+    return {
+      startIndex: num(block.startIndex, `block ${i}'s startIndex`),
+      endIndex: num(block.endIndex, `block ${i}'s endIndex`),
+      recordCount: num(block.recordCount, `block ${i}'s recordCount`),
+      columns: arr(block.columns, `block ${i}'s columns`).map((c, j) => {
+        const what = `block ${i} column ${j}`;
+        const col = obj(c, what);
+        const longs = Object.fromEntries(LONG_FIELDS.map((f) => [f, num(col[f], `${what}'s ${f}`)])) as Record<(typeof LONG_FIELDS)[number], number>;
+        return checkColumn(s, what, {
+          path: arr(col.path, `${what}'s path`).map((p, k) => str(p, `${what}'s path[${k}]`)),
+          type: primitiveType(s, col.type, what),
+          valueCount: num(col.valueCount, `${what}'s valueCount`),
+          ...longs,
+        });
+      }),
+    };
+  });
+  return { schema: str(file.schema, 'the schema'), codecClassName: str(file.codecClassName, 'the codec class name'), blocks };
+}
+
+/** `RedElmMetaData.toJSON`'s text: Jackson 1.9's property order (declared fields, then the getter-only lengths and ends), no spaces. */
+function toJson(meta: RedElmMetaData): string {
+  return JSON.stringify({
+    fileMetaData: { schema: meta.schema, codecClassName: meta.codecClassName },
+    blocks: meta.blocks.map((b) => ({
+      startIndex: b.startIndex,
+      endIndex: b.endIndex,
+      columns: b.columns.map((c) => ({
+        repetitionStart: c.repetitionStart, definitionStart: c.definitionStart, dataStart: c.dataStart, dataEnd: c.dataEnd,
+        path: c.path, type: c.type, valueCount: c.valueCount,
+        repetitionUncompressedLength: c.repetitionUncompressedLength, definitionUncompressedLength: c.definitionUncompressedLength, dataUncompressedLength: c.dataUncompressedLength,
+        repetitionEnd: c.definitionStart, definitionEnd: c.dataStart, columnEnd: c.dataEnd, columnStart: c.repetitionStart,
+        repetitionLength: c.definitionStart - c.repetitionStart, definitionLength: c.dataStart - c.definitionStart, dataLength: c.dataEnd - c.dataStart,
+        columnLength: c.dataEnd - c.repetitionStart,
+      })),
+      recordCount: b.recordCount,
+    })),
+  });
+}
