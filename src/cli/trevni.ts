@@ -1,5 +1,5 @@
 /** The inspection commands for Trevni files (detected by their magic): schema, meta, cat, head. */
-import { fileSource } from '../node/file-source.js';
+import { openFileWith } from '../node/file-source.js';
 import { TrevniReader } from '../trevni/reader.js';
 import { closing, type ReadChecks } from './files.js';
 import { printRecords, withOutput } from './output.js';
@@ -7,13 +7,7 @@ import { renderRecord, renderTable, renderValue } from './render.js';
 
 /** Opens a Trevni file (closing it again if its header is bad). */
 export async function openTrevniFile(path: string, checks: ReadChecks = {}): Promise<TrevniReader> {
-  const source = await fileSource(path);
-  try {
-    return await TrevniReader.open(source, checks);
-  } catch (e) {
-    await source.close?.();
-    throw e;
-  }
+  return openFileWith(path, (source) => TrevniReader.open(source, checks));
 }
 
 export async function withTrevni(path: string, fn: (r: TrevniReader) => Promise<void>, checks: ReadChecks = {}): Promise<void> {

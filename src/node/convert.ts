@@ -17,29 +17,18 @@ import {
 } from '../convert/convert.js';
 import type { ConvertInput } from '../convert/run.js';
 import { openInput } from './convert-input.js';
-import { fileSource } from './file-source.js';
+import { fileSource, openFileWith } from './file-source.js';
 import { fileSink, writableSink } from './file-sink.js';
 import { tempSpill } from './temp-spill.js';
-
-/** A Parquet or Trevni file at a path, opened (and closed again if it is not one). */
-async function openAt<R>(path: string, open: (source: Awaited<ReturnType<typeof fileSource>>) => Promise<R>): Promise<R> {
-  const source = await fileSource(path);
-  try {
-    return await open(source);
-  } catch (e) {
-    await source.close?.();
-    throw e;
-  }
-}
 
 /** A file path as a conversion's input. */
 export function pathInput(path: string): ConvertInput {
   return {
     name: path,
     bytes: () => openInput(path),
-    parquet: (o) => openAt(path, (s) => ParquetReader.fromSource(s, o)),
-    trevni: (o) => openAt(path, (s) => TrevniReader.open(s, o)),
-    redelm: (o) => openAt(path, (s) => RedElmReader.open(s, o)),
+    parquet: (o) => openFileWith(path, (s) => ParquetReader.fromSource(s, o)),
+    trevni: (o) => openFileWith(path, (s) => TrevniReader.open(s, o)),
+    redelm: (o) => openFileWith(path, (s) => RedElmReader.open(s, o)),
   };
 }
 

@@ -57,3 +57,18 @@ export async function fileSource(path: string): Promise<Source> {
     },
   };
 }
+
+/**
+ * Opens the file at `path` and hands it to `open` (a reader's constructor);
+ * if that fails, the file is closed before the error goes on, since no
+ * reader exists to close it.
+ */
+export async function openFileWith<R>(path: string, open: (source: Source) => Promise<R>): Promise<R> {
+  const source = await fileSource(path);
+  try {
+    return await open(source);
+  } catch (e) {
+    await source.close?.();
+    throw e;
+  }
+}

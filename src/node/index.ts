@@ -3,7 +3,7 @@
  * inputs and native codecs (node:zlib, zstd-napi) registered at import.
  */
 import { registerNodeCodecs } from './codecs.js';
-import { fileSource } from './file-source.js';
+import { fileSource, openFileWith } from './file-source.js';
 import { fileSink, writableSink } from './file-sink.js';
 import type { Writable } from 'node:stream';
 import { webStreamSink, type Sink } from '../io/sink.js';
@@ -24,13 +24,7 @@ export { convert } from './convert.js';
 /** Opens a RedElm file: a path, bytes, or a source object. */
 export async function openRedElm(input: string | RedElmInput, options: RedElmOpenOptions = {}): Promise<RedElmReader> {
   if (typeof input !== 'string') return RedElmReader.open(input, options);
-  const source = await fileSource(input);
-  try {
-    return await RedElmReader.open(source, options);
-  } catch (e) {
-    await source.close?.();
-    throw e;
-  }
+  return openFileWith(input, (source) => RedElmReader.open(source, options));
 }
 
 /** Where a writer can write: a file path, a Node Writable, a Web WritableStream, or a Sink. */

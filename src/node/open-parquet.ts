@@ -6,7 +6,7 @@
  */
 import { registerNodeCodecs } from './codecs.js';
 import { ParquetReader, type OpenOptions, type ParquetInput } from '../parquet/reader.js';
-import { fileSource } from './file-source.js';
+import { openFileWith } from './file-source.js';
 
 registerNodeCodecs();
 
@@ -21,13 +21,7 @@ registerNodeCodecs();
 export async function openParquet(input: string | ParquetInput, options: OpenOptions = {}): Promise<ParquetReader> {
   if (typeof input === 'string') {
     if (/^https?:\/\//i.test(input)) return ParquetReader.open(new URL(input), options);
-    const source = await fileSource(input);
-    try {
-      return await ParquetReader.fromSource(source, options);
-    } catch (e) {
-      await source.close?.();
-      throw e;
-    }
+    return openFileWith(input, (source) => ParquetReader.fromSource(source, options));
   }
   return ParquetReader.open(input, options);
 }

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseCsvSync } from 'csv-parse/sync';
@@ -557,6 +557,19 @@ describe('interrupted', () => {
   });
 });
 
+/** Waits until process `pid` has a file whose path ends with `name` open (as /proc/PID/fd shows), or `ms` pass. */
+async function holdsOpen(pid: number, name: string, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if (readdirSync(`/proc/${pid}/fd`).some((fd) => { try { return readlinkSync(`/proc/${pid}/fd/${fd}`).endsWith(name); } catch { return false; } })) return;
+    } catch {
+      return; // no /proc: the wait after this is all there is
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe('interrupted while opening', () => {
   test('Ctrl-C while OUT is a FIFO no one reads yet ends the program, leaving the FIFO', { timeout: 30_000 }, async () => {
     const d = freshDir('interrupt-fifo-');
@@ -567,8 +580,11 @@ describe('interrupted while opening', () => {
     child.stderr.on('data', (b: Buffer) => (err += b.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      // Opening a FIFO for writing waits for a reader: the program is stuck there until interrupted.
-      await new Promise((r) => setTimeout(r, 2500));
+      // Opening a FIFO for writing waits for a reader: the program is stuck there until interrupted. Interrupt it
+      // only once it has opened its input (its handler is installed by then): on a loaded machine starting the
+      // program can take longer than any fixed wait.
+      await holdsOpen(child.pid!, 'sample.parquet', 20_000);
+      await new Promise((r) => setTimeout(r, 1000));
       assert.equal(child.exitCode, null, 'still waiting for a reader');
       child.kill('SIGINT');
       const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running 5 s after SIGINT'), 5000))]);

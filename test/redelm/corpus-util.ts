@@ -29,26 +29,12 @@ export function expectedLines(name: string): string[] {
 
 const SPECIAL: Record<string, number> = { NaN: Number.NaN, Infinity: Infinity, '-Infinity': -Infinity };
 
-/**
- * A record in the corpus's conventions, from our values (`ours`) or from the
- * corpus's JSON (`theirs`), so the two compare with deepStrictEqual: int64 as
- * decimal text, binary as hex, floats as the float value (the corpus prints
- * Java's shortest float digits), NaN and infinities as numbers, -0 kept.
- */
-export function inConvention(plan: RecordPlan, row: Record<string, unknown>, side: 'ours' | 'theirs'): unknown {
+/** `row` with each leaf value replaced by `leaf(node, value)`; nulls stay null, groups and lists keep their shape. */
+function mapLeaves(plan: RecordPlan, row: Record<string, unknown>, leaf: (node: Extract<Plan, { t: 'leaf' }>['leaf'], v: unknown) => unknown): Record<string, unknown> {
   const value = (p: Plan, v: unknown): unknown => {
     if (v === null || v === undefined) return null;
     switch (p.t) {
-      case 'leaf': {
-        const leaf = p.leaf;
-        if (leaf.physicalType === 'INT64') return String(v);
-        if (leaf.physicalType === 'FLOAT' || leaf.physicalType === 'DOUBLE') {
-          const n = typeof v === 'string' ? SPECIAL[v]! : (v as number);
-          return leaf.physicalType === 'FLOAT' ? Math.fround(n) : n;
-        }
-        if (leaf.kind.kind === 'bytes' && side === 'ours') return hex(v as Uint8Array);
-        return v;
-      }
+      case 'leaf': return leaf(p.leaf, v);
       case 'struct': {
         const o = v as Record<string, unknown>;
         return Object.fromEntries(p.fields.map((f) => [f.name, value(f.plan, o[f.name])]));
@@ -61,28 +47,33 @@ export function inConvention(plan: RecordPlan, row: Record<string, unknown>, sid
 }
 
 /**
+ * A record in the corpus's conventions, from our values (`ours`) or from the
+ * corpus's JSON (`theirs`), so the two compare with deepStrictEqual: int64 as
+ * decimal text, binary as hex, floats as the float value (the corpus prints
+ * Java's shortest float digits), NaN and infinities as numbers, -0 kept.
+ */
+export function inConvention(plan: RecordPlan, row: Record<string, unknown>, side: 'ours' | 'theirs'): unknown {
+  return mapLeaves(plan, row, (leaf, v) => {
+    if (leaf.physicalType === 'INT64') return String(v);
+    if (leaf.physicalType === 'FLOAT' || leaf.physicalType === 'DOUBLE') {
+      const n = typeof v === 'string' ? SPECIAL[v]! : (v as number);
+      return leaf.physicalType === 'FLOAT' ? Math.fround(n) : n;
+    }
+    if (leaf.kind.kind === 'bytes' && side === 'ours') return hex(v as Uint8Array);
+    return v;
+  });
+}
+
+/**
  * A corpus record (its JSON conventions) as the canonical line `cat --json`
  * prints (CANONICAL.md's Parquet form): int64 as a number when safe, floats
  * widened from float, -0 as 0, binary as `{"$binary": hex}`.
  */
 export function canonicalFromCorpus(plan: RecordPlan, row: Record<string, unknown>): string {
-  const value = (p: Plan, v: unknown): unknown => {
-    if (v === null || v === undefined) return null;
-    switch (p.t) {
-      case 'leaf': {
-        const leaf = p.leaf;
-        if (leaf.physicalType === 'INT64') return Number.isSafeInteger(Number(v)) ? Number(v) : v;
-        if ((leaf.physicalType === 'FLOAT' || leaf.physicalType === 'DOUBLE') && typeof v === 'number') return leaf.physicalType === 'FLOAT' ? Math.fround(v) : v;
-        if (leaf.kind.kind === 'bytes') return { $binary: v };
-        return v;
-      }
-      case 'struct': {
-        const o = v as Record<string, unknown>;
-        return Object.fromEntries(p.fields.map((f) => [f.name, value(f.plan, o[f.name])]));
-      }
-      case 'list': return (v as unknown[]).map((e) => value(p.element, e));
-      default: throw new Error(`no ${p.t} in RedElm schemas`);
-    }
-  };
-  return JSON.stringify(Object.fromEntries(plan.fields.map((f) => [f.name, value(f.plan, row[f.name])])));
+  return JSON.stringify(mapLeaves(plan, row, (leaf, v) => {
+    if (leaf.physicalType === 'INT64') return Number.isSafeInteger(Number(v)) ? Number(v) : v;
+    if ((leaf.physicalType === 'FLOAT' || leaf.physicalType === 'DOUBLE') && typeof v === 'number') return leaf.physicalType === 'FLOAT' ? Math.fround(v) : v;
+    if (leaf.kind.kind === 'bytes') return { $binary: v };
+    return v;
+  }));
 }
