@@ -15,7 +15,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ChecksumError, DecryptionError, MissingKeyError, openParquet, type DecryptionOptions } from '../../src/node/index.js';
+import { DecryptionError, InMemoryKms, kmsKeyRetriever, MissingKeyError, openParquet, type DecryptionOptions } from '../../src/node/index.js';
 
 const DATA = '../shared/corpus/parquet-testing/data';
 const ascii = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -167,4 +167,18 @@ test('a tampered byte in the footer, a page header or a page is detected, never 
     t[bytes.length - 8 - footerLen + Math.floor((footerLen * k) / 40)]! ^= 0x10;
     await assert.rejects(openParquet(t, { decryption: { footerKey: FOOTER } }), (e: unknown) => e instanceof DecryptionError || e instanceof Error && e.name !== 'TypeError');
   }
+});
+
+test('external key material (parquet-java key tools, double wrapping) through a KMS client', async () => {
+  // parquet-java's InMemoryKMS with the README's master keys kf, kc1, kc2.
+  const kms = new InMemoryKms({ kf: FOOTER, kc1: DOUBLE, kc2: FLOAT });
+  const externalMaterial = JSON.parse(readFileSync(join(DATA, '_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json'), 'utf8')) as Record<string, string>;
+  const file = join(DATA, 'external_key_material_java.parquet.encrypted');
+  const reader = await openParquet(file, { decryption: { keyRetriever: kmsKeyRetriever({ kms, externalMaterial }) } });
+  // Arrow C++ key_management_test.cc ReadParquetMRExternalKeyMaterialFile: 100 rows, integers = row, strings = "a".."j" cycling + row.
+  const rows = await reader.readRows();
+  assert.deepEqual(rows, Array.from({ length: 100 }, (_, i) => ({ integers: i, strings: 'abcdefghij'[i % 10]! + i })));
+  await assert.rejects(openParquet(file, { decryption: { keyRetriever: kmsKeyRetriever({ kms }) } }), (e: unknown) => e instanceof MissingKeyError && /externalMaterial/.test(e.message));
+  const wrongKms = new InMemoryKms({ kf: DOUBLE, kc1: DOUBLE, kc2: FLOAT });
+  await assert.rejects(openParquet(file, { decryption: { keyRetriever: kmsKeyRetriever({ kms: wrongKms, externalMaterial }) } }), DecryptionError);
 });

@@ -42,6 +42,30 @@ export class FileDecryptor {
   private readonly chunks = new Map<ColumnChunk, ChunkCrypto>();
   /** Check page CRCs, which encrypted files compute over the stored page module (the reader's `verifyChecksums`). */
   verifyChecksums = true;
+  /**
+   * DuckDB (1.5) writes no aad_file_unique and authenticates every module
+   * with an empty AAD, against the spec; such files are read that way when
+   * the footer opens only so (see ARCHITECTURE "Encryption").
+   */
+  private emptyAad = false;
+
+  private aad(type: ModuleType, rowGroup = -1, column = -1, page = -1, ctx: ErrorContext = {}): Uint8Array {
+    return this.emptyAad ? new Uint8Array(0) : moduleAad(this.fileAad, type, rowGroup, column, page, ctx);
+  }
+
+  /** Opens the footer module, falling back to DuckDB's empty AAD only for files without aad_file_unique. */
+  private async footer(body: Uint8Array, ctx: ErrorContext, noFileUnique: boolean): Promise<Uint8Array> {
+    try {
+      return await gcmDecrypt(this.footerKey!, body, this.aad(ModuleType.FOOTER), 'the footer', ctx);
+    } catch (e) {
+      if (!(e instanceof DecryptionError) || !noFileUnique || this.fileAad.length > 0) throw e;
+      const plain = await gcmDecrypt(this.footerKey!, body, new Uint8Array(0), 'the footer', ctx).catch(() => {
+        throw e;
+      });
+      this.emptyAad = true;
+      return plain;
+    }
+  }
 
   private constructor(
     readonly algorithm: 'AES_GCM_V1' | 'AES_GCM_CTR_V1',
@@ -80,7 +104,7 @@ export class FileDecryptor {
     const d = await FileDecryptor.create(cmd.encryptionAlgorithm, cmd.keyMetadata, options, file, true);
     const ctx = { file, offset: base + cursor.pos };
     const body = moduleAt(bytes, cursor.pos, 'the encrypted footer', ctx);
-    const plain = await gcmDecrypt(d.footerKey!, body, moduleAad(d.fileAad, ModuleType.FOOTER), 'the footer', ctx);
+    const plain = await d.footer(body, ctx, cmd.encryptionAlgorithm.type !== 'AES_GCM_V1' && cmd.encryptionAlgorithm.type !== 'AES_GCM_CTR_V1' ? false : !cmd.encryptionAlgorithm.aadFileUnique);
     const metadata = decodeFileMetaData(plain, base + cursor.pos);
     await d.prepareColumns(metadata, true);
     return { metadata, decryptor: d };
@@ -101,7 +125,7 @@ export class FileDecryptor {
         throw new CorruptFileError(`the plaintext footer's signature is ${bytes.length - structEnd} bytes, not ${NONCE_LENGTH + TAG_LENGTH}`, ctx);
       }
       const signature = bytes.subarray(structEnd);
-      const sealed = await gcmEncrypt(d.footerKey!, bytes.subarray(0, structEnd), moduleAad(d.fileAad, ModuleType.FOOTER), signature.subarray(0, NONCE_LENGTH));
+      const sealed = await gcmEncrypt(d.footerKey!, bytes.subarray(0, structEnd), d.aad(ModuleType.FOOTER), signature.subarray(0, NONCE_LENGTH));
       if (!sameBytes(sealed.subarray(sealed.length - TAG_LENGTH), signature.subarray(NONCE_LENGTH))) {
         throw new DecryptionError('the plaintext footer does not match its signature: wrong footer key or AAD prefix, or the footer was altered', ctx);
       }
@@ -127,9 +151,10 @@ export class FileDecryptor {
       const rowGroup = rg.ordinal ?? rgIndex;
       rg.columns.forEach((chunk, column) => {
         const cm = chunk.cryptoMetadata;
-        if (!cm) return;
+        // DuckDB encrypts every column with the footer key but marks none.
+        if (!cm && !this.emptyAad) return;
         const ctx = { file: this.file, rowGroup: rgIndex };
-        if (cm.type === 'ENCRYPTION_WITH_FOOTER_KEY') {
+        if (!cm || cm.type === 'ENCRYPTION_WITH_FOOTER_KEY') {
           const path = chunk.metaData?.pathInSchema.join('.') ?? `#${column}`;
           this.chunks.set(chunk, { rowGroup, column, path, key: this.footerKey });
           return;
@@ -152,7 +177,7 @@ export class FileDecryptor {
   }
 
   private async columnMetaData(enc: Uint8Array, key: AesKey, rowGroup: number, column: number, ctx: ErrorContext): Promise<ColumnMetaData> {
-    const plain = await gcmDecrypt(key, moduleAt(enc, 0, 'the column metadata', ctx), moduleAad(this.fileAad, ModuleType.COLUMN_META_DATA, rowGroup, column, -1, ctx), 'the column metadata', ctx);
+    const plain = await gcmDecrypt(key, moduleAt(enc, 0, 'the column metadata', ctx), this.aad(ModuleType.COLUMN_META_DATA, rowGroup, column, -1, ctx), 'the column metadata', ctx);
     return decodeColumnMetaData(new ByteCursor(plain, 0, plain.length, 0));
   }
 
@@ -197,11 +222,11 @@ export class FileDecryptor {
     const dictionary = first.type === 'DICTIONARY_PAGE';
     const ordinal = (i: number): number => (dictionary ? i - 1 : i);
     const ctr = this.algorithm === 'AES_GCM_CTR_V1';
-    const plainHeaders = Promise.all(headers.map((h, i) => (i === 0 ? first.plain : gcmDecrypt(key, h, moduleAad(this.fileAad, ModuleType.DATA_PAGE_HEADER, rowGroup, column, ordinal(i), { ...ctx, page: i }), `page header ${i}`, { ...ctx, page: i }))));
+    const plainHeaders = Promise.all(headers.map((h, i) => (i === 0 ? first.plain : gcmDecrypt(key, h, this.aad(ModuleType.DATA_PAGE_HEADER, rowGroup, column, ordinal(i), { ...ctx, page: i }), `page header ${i}`, { ...ctx, page: i }))));
     const plainPages = Promise.all(pages.map((p, i) => {
       const at = { ...ctx, page: i };
       if (ctr) return ctrDecrypt(key, p, `page ${i}`, at);
-      const aad = i === 0 && dictionary ? moduleAad(this.fileAad, ModuleType.DICTIONARY_PAGE, rowGroup, column) : moduleAad(this.fileAad, ModuleType.DATA_PAGE, rowGroup, column, ordinal(i), at);
+      const aad = i === 0 && dictionary ? this.aad(ModuleType.DICTIONARY_PAGE, rowGroup, column) : this.aad(ModuleType.DATA_PAGE, rowGroup, column, ordinal(i), at);
       return gcmDecrypt(key, p, aad, `page ${i}`, at);
     }));
     const [hs, ps] = await Promise.all([plainHeaders, plainPages]);
@@ -227,7 +252,7 @@ export class FileDecryptor {
   }
 
   private async firstHeader(key: AesKey, body: Uint8Array, dictionaryFirst: boolean, rowGroup: number, column: number, ctx: ErrorContext): Promise<{ plain: Uint8Array; header: PageHeader; type: PageHeader['type'] }> {
-    const aads = [moduleAad(this.fileAad, ModuleType.DICTIONARY_PAGE_HEADER, rowGroup, column), moduleAad(this.fileAad, ModuleType.DATA_PAGE_HEADER, rowGroup, column, 0, ctx)];
+    const aads = [this.aad(ModuleType.DICTIONARY_PAGE_HEADER, rowGroup, column), this.aad(ModuleType.DATA_PAGE_HEADER, rowGroup, column, 0, ctx)];
     if (!dictionaryFirst) aads.reverse();
     let plain: Uint8Array;
     try {
@@ -244,7 +269,7 @@ export class FileDecryptor {
   async decryptIndex(chunk: ColumnChunk, buf: Uint8Array, type: typeof ModuleType.COLUMN_INDEX | typeof ModuleType.OFFSET_INDEX, ctx: ErrorContext): Promise<Uint8Array> {
     const { key, rowGroup, column } = this.info(chunk, ctx);
     const what = type === ModuleType.COLUMN_INDEX ? 'the column index' : 'the offset index';
-    return gcmDecrypt(key, moduleAt(buf, 0, what, ctx), moduleAad(this.fileAad, type, rowGroup, column, -1, ctx), what, ctx);
+    return gcmDecrypt(key, moduleAt(buf, 0, what, ctx), this.aad(type, rowGroup, column, -1, ctx), what, ctx);
   }
 
   /**
@@ -256,8 +281,8 @@ export class FileDecryptor {
     const h = moduleAt(buf, 0, 'the bloom filter header', ctx);
     const b = moduleAt(buf, 4 + h.length, 'the bloom filter bitset', ctx);
     const [header, bitset] = await Promise.all([
-      gcmDecrypt(key, h, moduleAad(this.fileAad, ModuleType.BLOOM_FILTER_HEADER, rowGroup, column, -1, ctx), 'the bloom filter header', ctx),
-      gcmDecrypt(key, b, moduleAad(this.fileAad, ModuleType.BLOOM_FILTER_BITSET, rowGroup, column, -1, ctx), 'the bloom filter bitset', ctx),
+      gcmDecrypt(key, h, this.aad(ModuleType.BLOOM_FILTER_HEADER, rowGroup, column, -1, ctx), 'the bloom filter header', ctx),
+      gcmDecrypt(key, b, this.aad(ModuleType.BLOOM_FILTER_BITSET, rowGroup, column, -1, ctx), 'the bloom filter bitset', ctx),
     ]);
     // parquet-java's header module holds more than the struct (100 bytes for a 15-byte header): keep the struct alone.
     const cursor = new ByteCursor(header, 0, header.length, 0);
