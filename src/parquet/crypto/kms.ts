@@ -5,6 +5,7 @@
  * key-encryption key (double wrapping); the material stored in the file's
  * key metadata or, by reference, in a `_KEY_MATERIAL_FOR_<file>.json` beside it.
  */
+import { base64Bytes } from '../../codecs/wasm-loading.js';
 import { InvalidArgumentError, MissingKeyError, ParquetryError } from '../../errors.js';
 import { AesKey, gcmDecrypt, gcmEncrypt } from './cipher.js';
 import type { KeyRetriever, KeyTarget } from './options.js';
@@ -18,13 +19,6 @@ export interface KmsClient {
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
 
-export function fromBase64(s: string): Uint8Array {
-  const bin = atob(s);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
 export function toBase64(b: Uint8Array): string {
   let s = '';
   for (const x of b) s += String.fromCharCode(x);
@@ -37,7 +31,7 @@ export async function wrapKeyLocally(key: Uint8Array, wrappingKey: Uint8Array, a
 }
 
 export async function unwrapKeyLocally(wrapped: string, wrappingKey: Uint8Array, aad: Uint8Array, what: string): Promise<Uint8Array> {
-  return gcmDecrypt(new AesKey(wrappingKey, 'the wrapping key'), fromBase64(wrapped), aad, what, {});
+  return gcmDecrypt(new AesKey(wrappingKey, 'the wrapping key'), base64Bytes(wrapped), aad, what, {});
 }
 
 /**
@@ -144,6 +138,6 @@ export function kmsKeyRetriever(options: KmsRetrieverOptions): KeyRetriever {
       kek = Promise.resolve(options.kms.unwrapKey(m.wrappedKEK!, m.masterKeyID));
       keks.set(kekId, kek);
     }
-    return unwrapKeyLocally(m.wrappedDEK, await kek, fromBase64(kekId), `the data key of ${what}`);
+    return unwrapKeyLocally(m.wrappedDEK, await kek, base64Bytes(kekId), `the data key of ${what}`);
   };
 }
