@@ -52,6 +52,7 @@ export { scanFile, type ScanReport } from './parquet/inspect/scan.js';
 export { columnDictionaries, type ChunkDictionary } from './parquet/inspect/dictionary.js';
 export { checkStatistics, type CheckReport, type CheckOptions, type CheckedStructure, type Lie } from './parquet/inspect/check-stats.js';
 export type { DecryptionOptions, KeyRetriever, KeyTarget } from './parquet/crypto/options.js';
+export { encryptParquet, type EncryptionOptions, type ColumnKey } from './parquet/crypto/encryptor.js';
 export { InMemoryKms, kmsKeyRetriever, type KmsClient, type KmsRetrieverOptions, type ExternalKeyMaterial, type KeyMaterial } from './parquet/crypto/kms.js';
 export { schemaFromArrow } from './arrow/to-schema.js';
 export { formatSchema, schemaAnnotation } from './text/schema-text.js';
