@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BufferSink } from '../../src/io/sink.js';
 import { writeRecords } from '../../src/parquet/write/write-records.js';
-import { DecryptionError, encryptParquet, MissingKeyError, ParquetReader, ParquetryError, type EncryptionOptions } from '../../src/index.js';
+import { DecryptionError, encryptParquet, InMemoryKms, kmsKeyRetriever, MissingKeyError, wrapKeyMetadata, ParquetReader, ParquetryError, type EncryptionOptions } from '../../src/index.js';
 
 const ascii = (s: string): Uint8Array => new TextEncoder().encode(s);
 const FOOTER = ascii('0123456789012345');
@@ -83,4 +83,23 @@ test('nonces are fresh: encrypting the same file twice gives different bytes', a
   const a = await encryptParquet(plain, { footerKey: FOOTER });
   const b = await encryptParquet(plain, { footerKey: FOOTER });
   assert.notDeepEqual(a.subarray(4, 64), b.subarray(4, 64));
+});
+
+test('keys wrapped through a KMS on write (PKMT1 key metadata, single and double wrapping) read back through the KMS alone', async () => {
+  const kms = new InMemoryKms({ kf: FOOTER, kc1: K1 });
+  const plain = await plainFile();
+  for (const doubleWrapping of [true, false]) {
+    // Fresh data keys; the file carries them wrapped by the master keys.
+    const dek = globalThis.crypto.getRandomValues(new Uint8Array(16));
+    const cek = globalThis.crypto.getRandomValues(new Uint8Array(32));
+    const enc = await encryptParquet(plain, {
+      footerKey: dek,
+      footerKeyMetadata: await wrapKeyMetadata(kms, dek, 'kf', { isFooterKey: true, doubleWrapping }),
+      columnKeys: { name: { key: cek, keyMetadata: await wrapKeyMetadata(kms, cek, 'kc1', { doubleWrapping }) } },
+    });
+    const reader = await ParquetReader.open(enc, { decryption: { keyRetriever: kmsKeyRetriever({ kms }) } });
+    assert.equal(jsonOf(await reader.readRows()), jsonOf(records));
+    const other = new InMemoryKms({ kf: K1, kc1: K1 });
+    await assert.rejects(ParquetReader.open(enc, { decryption: { keyRetriever: kmsKeyRetriever({ kms: other }) } }), DecryptionError);
+  }
 });

@@ -141,3 +141,28 @@ export function kmsKeyRetriever(options: KmsRetrieverOptions): KeyRetriever {
     return unwrapKeyLocally(m.wrappedDEK, await kek, base64Bytes(kekId), `the data key of ${what}`);
   };
 }
+
+export interface WrapOptions {
+  /** Wrap the data key with a fresh key-encryption key, itself wrapped by the KMS (parquet-java's default, true). */
+  doubleWrapping?: boolean;
+  isFooterKey?: boolean;
+}
+
+/**
+ * The key metadata (PKMT1, stored in the file) of a data key wrapped through
+ * the KMS with master key `masterKeyId`, as parquet-java's key tools write
+ * it: what `kmsKeyRetriever` reads back.
+ */
+export async function wrapKeyMetadata(kms: KmsClient, dataKey: Uint8Array, masterKeyId: string, options: WrapOptions = {}): Promise<Uint8Array> {
+  const doubleWrapping = options.doubleWrapping !== false;
+  const material: Record<string, unknown> = { keyMaterialType: 'PKMT1', internalStorage: true, isFooterKey: options.isFooterKey === true, masterKeyID: masterKeyId, doubleWrapping };
+  if (options.isFooterKey) Object.assign(material, { kmsInstanceID: 'DEFAULT', kmsInstanceURL: 'DEFAULT' });
+  if (doubleWrapping) {
+    const kek = globalThis.crypto.getRandomValues(new Uint8Array(dataKey.length));
+    const kekId = globalThis.crypto.getRandomValues(new Uint8Array(16));
+    material.keyEncryptionKeyID = toBase64(kekId);
+    material.wrappedKEK = await kms.wrapKey(kek, masterKeyId);
+    material.wrappedDEK = await wrapKeyLocally(dataKey, kek, kekId);
+  } else material.wrappedDEK = await kms.wrapKey(dataKey, masterKeyId);
+  return utf8.encode(JSON.stringify(material));
+}
