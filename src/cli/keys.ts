@@ -85,3 +85,9 @@ export function setDecryption(o: KeyOptions): void {
 export function currentDecryption(): DecryptionOptions | undefined {
   return decryption;
 }
+
+/** `--algorithm`: the two algorithms of the spec. */
+export function algorithmOption(value: string): 'AES_GCM_V1' | 'AES_GCM_CTR_V1' {
+  if (value !== 'AES_GCM_V1' && value !== 'AES_GCM_CTR_V1') throw new CommanderArgError('must be AES_GCM_V1 or AES_GCM_CTR_V1');
+  return value;
+}

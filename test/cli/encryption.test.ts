@@ -56,3 +56,30 @@ test('--no-verify-signature reads the plaintext columns of a signed footer witho
   assert.equal(r.code, 0, r.err);
   assert.deepEqual(r.out.trim().split('\n').map((l) => JSON.parse(l).int32_field), ['00:00:00.000', '00:00:00.001']); // TIME(MILLIS)
 });
+
+test('convert writes encrypted Parquet: uniform, per-column with a plaintext footer, CTR, unstored AAD prefix', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-enc-out-'));
+  const csv = join(dir, 'in.csv');
+  writeFileSync(csv, 'id,name,score\n' + Array.from({ length: 50 }, (_, i) => `${i},n${i % 7},${i / 4}`).join('\n') + '\n');
+  const K = hex('abcdefghijklmnop');
+  const cases: [string[], string[]][] = [
+    [['--encrypt-footer-key', FOOTER], ['--footer-key', FOOTER]],
+    [['--encrypt-footer-key', FOOTER, '--encrypt-column', `name:${K}`, '--plaintext-footer', '--algorithm', 'AES_GCM_CTR_V1'], ['--footer-key', FOOTER, '--column-key', `name:${K}`]],
+    [['--encrypt-footer-key', FOOTER, '--aad-prefix', 'pfx', '--no-store-aad-prefix'], ['--footer-key', FOOTER, '--aad-prefix', 'pfx']],
+  ];
+  let first: string | undefined;
+  for (const [i, [write, read]] of cases.entries()) {
+    const out = join(dir, `out${i}.parquet`);
+    const w = run(['convert', csv, out, '-q', ...write]);
+    assert.equal(w.code, 0, w.err);
+    const r = run(['cat', out, '--json', ...read]);
+    assert.equal(r.code, 0, r.err);
+    first ??= r.out;
+    assert.equal(r.out, first);
+    assert.equal(r.out.trim().split('\n').length, 50);
+    assert.notEqual(run(['cat', out, '--json']).code, 0);
+  }
+  const stray = run(['convert', csv, join(dir, 'x.parquet'), '--plaintext-footer']);
+  assert.notEqual(stray.code, 0);
+  assert.match(stray.err, /--encrypt-footer-key/);
+});

@@ -157,6 +157,9 @@ export class FileDecryptor {
         if (!cm || cm.type === 'ENCRYPTION_WITH_FOOTER_KEY') {
           const path = chunk.metaData?.pathInSchema.join('.') ?? `#${column}`;
           this.chunks.set(chunk, { rowGroup, column, path, key: this.footerKey });
+          // A plaintext footer shows such a column's metadata without statistics; the full one is sealed beside it.
+          const enc = chunk.encryptedColumnMetadata;
+          if (enc && this.footerKey) work.push(this.columnMetaData(enc, this.footerKey, rowGroup, column, { ...ctx, column: path }).then((m) => void (chunk.metaData = m)));
           return;
         }
         if (cm.type !== 'ENCRYPTION_WITH_COLUMN_KEY') throw new CorruptFileError(`column chunk ${column} has unknown crypto metadata ${cm.type}`, ctx);
