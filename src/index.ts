@@ -53,6 +53,7 @@ export { columnDictionaries, type ChunkDictionary } from './parquet/inspect/dict
 export { checkStatistics, type CheckReport, type CheckOptions, type CheckedStructure, type Lie } from './parquet/inspect/check-stats.js';
 export type { DecryptionOptions, KeyRetriever, KeyTarget } from './parquet/crypto/options.js';
 export { encryptParquet, type EncryptionOptions, type ColumnKey } from './parquet/crypto/encryptor.js';
+export { encryptingSink } from './parquet/crypto/encrypting-sink.js';
 export { InMemoryKms, kmsKeyRetriever, wrapKeyMetadata, type WrapOptions, type KmsClient, type KmsRetrieverOptions, type ExternalKeyMaterial, type KeyMaterial } from './parquet/crypto/kms.js';
 export { schemaFromArrow } from './arrow/to-schema.js';
 export { formatSchema, schemaAnnotation } from './text/schema-text.js';

@@ -105,3 +105,16 @@ test('keys wrapped through a KMS on write (PKMT1 key metadata, single and double
     await assert.rejects(ParquetReader.open(enc, { decryption: { keyRetriever: kmsKeyRetriever({ kms: other }) } }), DecryptionError);
   }
 });
+
+test('writeParquet and openWriter take `encryption` (Node entry), and the file reads back with the key', async () => {
+  const { writeParquet, openParquet } = await import('../../src/node/index.js');
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const path = join(mkdtempSync(join(tmpdir(), 'parquetry-enc-')), 'out.parquet');
+  await writeParquet(path, records, { encryption: { footerKey: FOOTER, columnKeys: { name: K1 } } });
+  const reader = await openParquet(path, { decryption: { footerKey: FOOTER, columnKeys: { name: K1 } } });
+  assert.equal(jsonOf(await reader.readRows()), jsonOf(records));
+  await reader.close();
+  await assert.rejects(openParquet(path), MissingKeyError);
+});
