@@ -182,3 +182,14 @@ test('external key material (parquet-java key tools, double wrapping) through a 
   const wrongKms = new InMemoryKms({ kf: DOUBLE, kc1: DOUBLE, kc2: FLOAT });
   await assert.rejects(openParquet(file, { decryption: { keyRetriever: kmsKeyRetriever({ kms: wrongKms, externalMaterial }) } }), DecryptionError);
 });
+
+test('toArrow reads encrypted columns through the same decryption (AES_GCM_CTR_V1 pages)', async () => {
+  const reader = await openParquet(join(DATA, 'encrypt_columns_and_footer_ctr.parquet.encrypted'), { decryption: keys('') });
+  const table = await reader.toArrow({ columns: ['int32_field', 'float_field', 'double_field'] });
+  assert.equal(table.numRows, 50);
+  for (let i = 0; i < 50; i++) {
+    assert.equal(table.getChild('double_field')!.get(i), i * 1.1111111);
+    assert.equal(table.getChild('float_field')!.get(i), Math.fround(Math.fround(i) * Math.fround(1.1)));
+  }
+  await reader.close();
+});
