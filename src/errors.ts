@@ -23,7 +23,9 @@ export type ErrorCode =
   | 'CHECKSUM' // a stored checksum does not match the data
   | 'INVALID_ARGUMENT' // the caller asked for something impossible
   | 'IO' // the source or sink failed
-  | 'LIMIT'; // the data is valid but exceeds what this runtime can hold
+  | 'LIMIT' // the data is valid but exceeds what this runtime can hold
+  | 'DECRYPTION' // an encrypted module failed authentication: wrong key, wrong AAD prefix, or tampered bytes
+  | 'MISSING_KEY'; // an encrypted module needs a key the caller did not supply
 
 function describe(ctx: ErrorContext): string {
   const parts: string[] = [];
@@ -101,6 +103,20 @@ export class IOError extends ParquetryError {
 export class LimitError extends ParquetryError {
   constructor(detail: string, context?: ErrorContext) {
     super('LIMIT', detail, context);
+  }
+}
+
+/** An encrypted module (footer, column metadata, page header, page, index, bloom filter) failed to decrypt: wrong key or AAD prefix, or tampered bytes. */
+export class DecryptionError extends ParquetryError {
+  constructor(detail: string, context?: ErrorContext) {
+    super('DECRYPTION', detail, context);
+  }
+}
+
+/** An encrypted part of the file needs a key the reader was not given (the error names the column, or the footer). */
+export class MissingKeyError extends ParquetryError {
+  constructor(detail: string, context?: ErrorContext) {
+    super('MISSING_KEY', detail, context);
   }
 }
 

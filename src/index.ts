@@ -51,6 +51,10 @@ export { sizeStatistics, type ChunkSizeStats, type PageSizeStats } from './parqu
 export { scanFile, type ScanReport } from './parquet/inspect/scan.js';
 export { columnDictionaries, type ChunkDictionary } from './parquet/inspect/dictionary.js';
 export { checkStatistics, type CheckReport, type CheckOptions, type CheckedStructure, type Lie } from './parquet/inspect/check-stats.js';
+export type { DecryptionOptions, KeyRetriever, KeyTarget } from './parquet/crypto/options.js';
+export { encryptParquet, type EncryptionOptions, type ColumnKey } from './parquet/crypto/encryptor.js';
+export { encryptingSink } from './parquet/crypto/encrypting-sink.js';
+export { InMemoryKms, kmsKeyRetriever, wrapKeyMetadata, type WrapOptions, type KmsClient, type KmsRetrieverOptions, type ExternalKeyMaterial, type KeyMaterial } from './parquet/crypto/kms.js';
 export { schemaFromArrow } from './arrow/to-schema.js';
 export { formatSchema, schemaAnnotation } from './text/schema-text.js';
 export { formatBytes } from './text/byte-size.js';
@@ -62,6 +66,6 @@ export {
 } from './redelm/index.js';
 export { detectFormat, type FileFormat } from './io/format.js';
 export {
-  ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, IOError, LimitError,
+  ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, IOError, LimitError, DecryptionError, MissingKeyError,
   type ErrorCode, type ErrorContext,
 } from './errors.js';

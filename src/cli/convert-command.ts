@@ -9,6 +9,7 @@ import {
 } from './convert-options.js';
 import { NO_VERIFY_CHECKSUMS_HELP } from './files.js';
 import { columnList } from './arguments.js';
+import { algorithmOption, columnKey, hexKey } from './keys.js';
 
 export const CONVERT_HELP = `
 parquet-java's rewrite, trans-compression, prune and convert-csv are all
@@ -62,6 +63,11 @@ export function registerConvert(program: Command): void {
     .option('--no-page-index', 'Parquet: no ColumnIndex/OffsetIndex (written by default)')
     .option('--no-checksums', 'Parquet output: no CRC-32 in the page headers (written by default)')
     .option('--no-verify-checksums', `Parquet and Trevni input: ${NO_VERIFY_CHECKSUMS_HELP}`)
+    .option('--encrypt-footer-key <hex>', 'Parquet output: encrypt with this footer key (hex; every column with it unless --encrypt-column); the program-level --aad-prefix then applies to the output', hexKey)
+    .option('--encrypt-column <path:hex>', 'Parquet output: encrypt this column with its own key (repeatable; the other columns stay plaintext)', columnKey)
+    .option('--plaintext-footer', 'Parquet output: leave the footer readable, signed with the footer key')
+    .option('--algorithm <name>', 'Parquet output: AES_GCM_V1 (default) or AES_GCM_CTR_V1', algorithmOption)
+    .option('--no-store-aad-prefix', 'Parquet output: do not store the --aad-prefix in the file (readers must supply it)')
     .option('--delimiter <char>', 'CSV field delimiter (default , and a tab for .tsv; \\t for a tab)', delimiterOption)
     .option('--no-header', 'CSV without a header row (columns c1..cN, or the --schema names); on output, no header row')
     .option('--skip-bad-rows', 'skip input rows that cannot be read or do not fit the schema, and count them')

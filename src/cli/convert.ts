@@ -23,7 +23,9 @@ import { openTrevniFile } from './trevni.js';
 import { UsageError } from './usage.js';
 import { fsReason } from '../node/fs-errors.js';
 import { inputKind, isUrl, notSeekable, openParquetFile } from './files.js';
-import { discardOpenSinks, openOutputSink } from './convert-sink.js';
+import { discardOpenSinks, encryptingOutput, openOutputSink } from './convert-sink.js';
+import type { EncryptionOptions } from '../parquet/crypto/encryptor.js';
+import { currentDecryption } from './keys.js';
 import { Progress, formatReport } from './convert-progress.js';
 
 export interface ConvertOptions {
@@ -57,6 +59,30 @@ export interface ConvertOptions {
   skipBadRows?: boolean;
   progress?: boolean;
   quiet?: boolean;
+  encryptFooterKey?: Uint8Array;
+  encryptColumn?: Record<string, Uint8Array>;
+  plaintextFooter?: boolean;
+  algorithm?: 'AES_GCM_V1' | 'AES_GCM_CTR_V1';
+  /** false with --no-store-aad-prefix. */
+  storeAadPrefix: boolean;
+}
+
+/** The output's encryption from --encrypt-* (the AAD prefix is the program-level --aad-prefix). */
+function encryptionOptions(o: ConvertOptions, cmd: Command): EncryptionOptions | undefined {
+  const given = (name: string) => cmd.getOptionValueSource(name) === 'cli';
+  if (!o.encryptFooterKey) {
+    const stray = ['encryptColumn', 'plaintextFooter', 'algorithm', 'storeAadPrefix'].filter(given);
+    if (stray.length) throw new UsageError('--encrypt-column, --plaintext-footer, --algorithm and --no-store-aad-prefix need --encrypt-footer-key');
+    return undefined;
+  }
+  const aadPrefix = currentDecryption()?.aadPrefix;
+  return {
+    footerKey: o.encryptFooterKey,
+    ...(o.encryptColumn ? { columnKeys: o.encryptColumn } : {}),
+    ...(o.plaintextFooter ? { plaintextFooter: true } : {}),
+    ...(o.algorithm ? { algorithm: o.algorithm } : {}),
+    ...(aadPrefix !== undefined ? { aadPrefix, storeAadPrefix: o.storeAadPrefix } : {}),
+  };
 }
 
 /** The words of the warnings that name a place in the input, after the place. */
@@ -113,12 +139,12 @@ function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): voi
   const refuse = (names: string[], why: string) => {
     const bad = names.filter(given);
     if (bad.length) {
-      const flags = bad.map((n) => '--' + n.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/^(header|page-index|checksums|verify-checksums)$/, 'no-$1'));
+      const flags = bad.map((n) => '--' + n.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/^(header|page-index|checksums|verify-checksums|store-aad-prefix)$/, 'no-$1'));
       throw new UsageError(`${flags.join(', ')} ${bad.length === 1 ? 'applies' : 'apply'} ${why}`);
     }
   };
   if (!isTableFormat(outFormat)) refuse(['codec'], 'to Parquet output only (and to Trevni and RedElm outputs)');
-  if (outFormat !== 'parquet') refuse(['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'pageIndex', 'checksums'], 'to Parquet output only');
+  if (outFormat !== 'parquet') refuse(['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'pageIndex', 'checksums', 'encryptFooterKey', 'encryptColumn', 'plaintextFooter', 'algorithm', 'storeAadPrefix'], 'to Parquet output only');
   if (outFormat !== 'trevni') refuse(['checksum'], 'to Trevni output only');
   if (outFormat !== 'redelm') refuse(['redelmFooter'], 'to RedElm output only');
   if (isTableFormat(inFormat)) refuse(['schema', 'type', 'sample', 'skipBadRows'], 'to CSV and JSON inputs only');
@@ -198,6 +224,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   }
   const inFormat = await inputFormat(inPath, o.from);
   checkApplicable(cmd, inFormat, outFormat);
+  const encryption = encryptionOptions(o, cmd);
   if (inPath !== '-' && outPath !== '-' && inPath === outPath) throw new UsageError('IN and OUT are the same file');
   if (outPath === '-' && isTableFormat(outFormat) && process.stdout.isTTY) {
     throw new UsageError(`not writing ${{ parquet: 'Parquet', trevni: 'Trevni', redelm: 'RedElm' }[outFormat]} to a terminal: redirect stdout, or give an output file`);
@@ -212,7 +239,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   const quiet = Boolean(o.quiet);
   const showProgress = !quiet && (o.progress ?? Boolean(process.stderr.isTTY));
   const input = cliInput(inPath);
-  const conversion = new Conversion(input, { sink: () => openOutputSink(outPath), spill: tempSpill }, {
+  const conversion = new Conversion(input, { sink: async () => encryptingOutput(await openOutputSink(outPath), encryption), spill: tempSpill }, {
     from: inFormat, to: outFormat, choice, sample: o.sample, header: o.header,
     ...(o.delimiter !== undefined ? { delimiter: o.delimiter } : {}),
     strict: !o.skipBadRows, badRowHint: '--skip-bad-rows skips bad rows',

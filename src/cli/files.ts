@@ -2,6 +2,7 @@
  * The FILE arguments of the commands: what kind of file a path is (Trevni
  * and RedElm by their magic, io/format.ts), and why a path cannot be read, in one line.
  */
+import { currentDecryption } from './keys.js';
 import { open, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { InvalidArgumentError, IOError } from '../errors.js';
@@ -128,7 +129,9 @@ export const NO_VERIFY_CHECKSUMS_HELP = 'read pages (Parquet CRC-32) and blocks 
 export async function openParquetFile(file: string, checks: ReadChecks = {}): Promise<ParquetReader> {
   // The library is imported when a file is opened, not when the program starts (a usage error or --help needs none of it).
   const { openParquet } = await import('../node/open-parquet.js');
-  return isUrl(file) ? openParquet(file, { ...checks, byteLength: await urlLength(file), headers: http.headers }) : openParquet(file, checks);
+  const decryption = currentDecryption();
+  const options = { ...checks, ...(decryption ? { decryption } : {}) };
+  return isUrl(file) ? openParquet(file, { ...options, byteLength: await urlLength(file), headers: http.headers }) : openParquet(file, options);
 }
 
 /** Runs `fn` on an open reader, then closes it, whether `fn` succeeded or not. */

@@ -5,6 +5,7 @@ import { endQuietlyWhenStdoutCloses } from './output.js';
 import { registerConvert } from './convert-command.js';
 import { columnList, count, httpHeader, repeated } from './arguments.js';
 import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, setHttpInputOptions, withReader } from './files.js';
+import { columnKey, hexKey, setDecryption, type KeyOptions } from './keys.js';
 import { commanderMessage, UsageError, usageLine } from './usage.js';
 import type { CatOptions } from './inspect.js';
 
@@ -19,7 +20,12 @@ program
   .description('Inspect, read, write and convert Parquet (and Trevni and RedElm) files.')
   .version('0.1.0')
   .option('--http-header <header>', "for http(s) inputs: a request header, 'Name: value' (repeatable; any command, before or after it)", httpHeader)
-  .option('--byte-length <n>', 'for http(s) inputs: the file size in bytes, so no HEAD request is made (a URL signed for GET only)', count);
+  .option('--byte-length <n>', 'for http(s) inputs: the file size in bytes, so no HEAD request is made (a URL signed for GET only)', count)
+  .option('--footer-key <hex>', 'encrypted Parquet: the footer key in hex (any command, before or after it)', hexKey)
+  .option('--column-key <path:hex>', 'encrypted Parquet: a column key in hex (repeatable)', columnKey)
+  .option('--aad-prefix <text>', 'encrypted Parquet: the AAD prefix the file was written with, when it does not store it')
+  .option('--key-file <file>', "encrypted Parquet: keys from a file, or env:NAME from a variable, kept out of ps: lines 'footer HEX', 'column PATH HEX', 'aad-prefix TEXT'")
+  .option('--no-verify-signature', "encrypted Parquet: skip the check of a plaintext footer's signature (then no footer key is needed)");
 
 program
   .command('schema')
@@ -172,6 +178,7 @@ program.hook('preAction', (_program, action) => {
   running = action;
   const { httpHeader: headers, byteLength } = program.opts<{ httpHeader?: Record<string, string>; byteLength?: number }>();
   setHttpInputOptions({ headers, byteLength });
+  setDecryption(program.opts<KeyOptions>());
 });
 const commandName = (cmd: Command | undefined) => (cmd && cmd !== program ? cmd.name() : undefined);
 // A usage error commander finds (an unknown option or command, a bad or missing value) is one line, not the help.

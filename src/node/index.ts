@@ -2,6 +2,8 @@
  * The Node entry point: everything in the portable API, plus file paths as
  * inputs and native codecs (node:zlib, zstd-napi) registered at import.
  */
+import { encryptingSink } from '../parquet/crypto/encrypting-sink.js';
+import type { EncryptionOptions } from '../parquet/crypto/encryptor.js';
 import { registerNodeCodecs } from './codecs.js';
 import { fileSource, openFileWith } from './file-source.js';
 import { fileSink, writableSink } from './file-sink.js';
@@ -51,10 +53,11 @@ async function toSink(dest: Destination): Promise<Sink> {
  * await w.close();
  * ```
  */
-export async function openWriter(dest: Destination, schema: WriterSchema, options: WriterOptions = {}): Promise<ParquetWriter> {
-  const sink = await toSink(dest);
+export async function openWriter(dest: Destination, schema: WriterSchema, options: WriterOptions & Encrypted = {}): Promise<ParquetWriter> {
+  const { encryption, ...writerOptions } = options;
+  const sink = await encryptedSink(dest, encryption);
   try {
-    return await ParquetWriter.open(sink, schema, options);
+    return await ParquetWriter.open(sink, schema, writerOptions);
   } catch (e) {
     await sink.abort();
     throw e;
@@ -69,6 +72,17 @@ export async function openWriter(dest: Destination, schema: WriterSchema, option
  * await writeParquet('out.parquet', [{ id: 1, tags: ['a'] }], { codec: 'ZSTD' });
  * ```
  */
-export async function writeParquet(dest: Destination, records: Iterable<unknown> | AsyncIterable<unknown> | Table | RecordBatch, options: WriteRecordsOptions = {}): Promise<FileMetaData> {
-  return writeRecords(await toSink(dest), records, options);
+export async function writeParquet(dest: Destination, records: Iterable<unknown> | AsyncIterable<unknown> | Table | RecordBatch, options: WriteRecordsOptions & Encrypted = {}): Promise<FileMetaData> {
+  const { encryption, ...writeOptions } = options;
+  return writeRecords(await encryptedSink(dest, encryption), records, writeOptions);
+}
+
+/** `encryption`: write the file encrypted (README "Encryption"); it is gathered in memory and encrypted at close, and the metadata returned is the plaintext file's. */
+export interface Encrypted {
+  encryption?: EncryptionOptions;
+}
+
+async function encryptedSink(dest: Destination, encryption: EncryptionOptions | undefined): Promise<Sink> {
+  const sink = await toSink(dest);
+  return encryption ? encryptingSink(sink, encryption) : sink;
 }

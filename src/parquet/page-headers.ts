@@ -40,7 +40,7 @@ export function selectChunks(reader: ParquetReader, columns?: readonly ColumnPat
 /** A chunk's metadata, refusing what has no readable pages (as the reader does). */
 function chunkMetaData(c: ChunkRef, ctx: ErrorContext): ColumnMetaData {
   if (c.chunk.filePath !== undefined) throw new UnsupportedError(`column chunk stored in another file (${c.chunk.filePath})`, ctx);
-  if (c.chunk.cryptoMetadata || c.chunk.encryptedColumnMetadata) throw new UnsupportedError('column is encrypted (Parquet modular encryption is not supported yet)', ctx);
+  if (c.chunk.cryptoMetadata || c.chunk.encryptedColumnMetadata) throw new UnsupportedError('column is encrypted: page headers are shown for plaintext columns only (encrypted ones are read through decryption keys)', ctx);
   if (!c.chunk.metaData) throw new CorruptFileError('column chunk has no metadata', ctx);
   return c.chunk.metaData;
 }

@@ -10,6 +10,8 @@ import { ChunkStream } from './chunk-stream.js';
 import { decodeColumnChunk, inflateAhead, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
+import type { FileDecryptor } from './crypto/decryptor.js';
+import type { DecryptionOptions } from './crypto/options.js';
 import { readDictionaryPage } from './dictionary-page.js';
 import type { Values } from '../encodings/types.js';
 import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
@@ -38,6 +40,8 @@ export interface OpenOptions {
    * a page claiming more is refused with a LimitError before it is inflated.
    */
   maxPageBytes?: number;
+  /** Keys and settings for files written with Parquet modular encryption (README "Encryption"). */
+  decryption?: DecryptionOptions;
 }
 
 export interface ReadOptions extends ValueOptions {
@@ -129,6 +133,7 @@ export class ParquetReader {
     readonly metadata: FileMetaData,
     readonly schema: Schema,
     private readonly chunkOptions: Pick<ChunkOptions, 'verifyChecksums' | 'maxPageBytes'>,
+    private readonly decryptor: FileDecryptor | undefined,
   ) {}
 
   /** Opens a Parquet file from bytes, a URL or a source object, reading only its footer. */
@@ -142,11 +147,12 @@ export class ParquetReader {
   static async fromSource(source: Source, options: OpenOptions = {}): Promise<ParquetReader> {
     const { verifyChecksums = true, maxPageBytes = DEFAULT_MAX_PAGE_BYTES } = options;
     if (!Number.isSafeInteger(maxPageBytes) || maxPageBytes < 1) throw new InvalidArgumentError(`maxPageBytes must be a positive integer, got ${maxPageBytes}`);
-    const { metadata, offset, tail, tailOffset } = await readFooter(source);
+    const { metadata, offset, tail, tailOffset, decryptor } = await readFooter(source, options.decryption);
     // Schema faults are in the footer: point at it (the schema's own elements carry no offsets once decoded).
     const schema = withContext({ file: source.name, offset }, () => buildSchema(metadata.schema as SchemaElementLike[]));
     validateRowGroups(metadata, schema, source);
-    return new ParquetReader(withCachedTail(source, tail, tailOffset), metadata, schema, { verifyChecksums, maxPageBytes });
+    if (decryptor) decryptor.verifyChecksums = verifyChecksums;
+    return new ParquetReader(withCachedTail(source, tail, tailOffset), metadata, schema, { verifyChecksums, maxPageBytes }, decryptor);
   }
 
   /**
@@ -489,10 +495,11 @@ export class ParquetReader {
       chunk: (rg, leaf): ChunkRef => {
         const chunk = this.metadata.rowGroups[rg]!.columns[leaf.columnIndex]!;
         const ctx = { file, rowGroup: rg, column: leaf.path.join('.') };
-        const meta = chunkMeta(chunk, ctx);
+        const meta = chunkMeta(chunk, ctx, this.decryptor);
         return { leaf, chunk, meta, ctx, ...chunkRange(meta, this.source.byteLength, padding, ctx) };
       },
       fetch: (ranges) => this.fetchRanges(ranges),
+      ...(this.decryptor ? { decryptor: this.decryptor } : {}),
       loadCodecs: async (refs) => {
         await Promise.all([...new Set(refs.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadCodec(c as CodecName))));
       },
@@ -548,8 +555,15 @@ export class ParquetReader {
     this.checkRowGroup(rowGroup);
     const leaf = this.leafFor(column);
     const ctx = { file: this.source.name, rowGroup, column: leaf.path.join('.') };
-    const meta = chunkMeta(this.metadata.rowGroups[rowGroup]!.columns[leaf.columnIndex]!, ctx);
+    const chunk = this.metadata.rowGroups[rowGroup]!.columns[leaf.columnIndex]!;
+    const meta = chunkMeta(chunk, ctx, this.decryptor);
     const range = chunkRange(meta, this.source.byteLength, chunkPadding(this.metadata.createdBy), ctx);
+    if (this.decryptor?.encrypted(chunk, ctx)) {
+      // Only decrypted pages can be walked: the chunk is read whole.
+      const [fetched] = await this.fetchRanges([range]);
+      const plain = await this.decryptor.decryptChunk(chunk, fetched!.buf, meta, ctx);
+      return readDictionaryPage(bufferSource(plain), { start: 0, end: plain.length }, meta, leaf, this.chunkOptions, ctx);
+    }
     return readDictionaryPage(this.source, range, meta, leaf, this.chunkOptions, ctx);
   }
 
@@ -570,7 +584,8 @@ export class ParquetReader {
    */
   private async readRowRange(rg: number, leaves: LeafNode[], start: number, end: number): Promise<ColumnChunkData[] | null> {
     const columns = this.metadata.rowGroups[rg]!.columns;
-    if (!leaves.some((l) => columns[l.columnIndex]!.offsetIndexOffset !== undefined)) return null;
+    // Encrypted pages are bound to their ordinals: such chunks are read whole (then streamed).
+    if (this.decryptor || !leaves.some((l) => columns[l.columnIndex]!.offsetIndexOffset !== undefined)) return null;
     return readRanges(this.scanHost(), this.indexes(), rg, leaves, [{ start, end }]);
   }
 
@@ -608,6 +623,12 @@ export class ParquetReader {
     const refs = leaves.map((leaf) => host.chunk(rg, leaf));
     await host.loadCodecs(refs);
     const fetched = await this.fetchRanges(refs);
+    const { decryptor } = this;
+    if (decryptor) {
+      await Promise.all(refs.map(async (ref, i) => {
+        if (decryptor.encrypted(ref.chunk, ref.ctx)) fetched[i]!.buf = await decryptor.decryptChunk(ref.chunk, fetched[i]!.buf, ref.meta, ref.ctx);
+      }));
+    }
     return refs.map((ref, i) => ({ ref, ...fetched[i]! }));
   }
 
@@ -677,12 +698,10 @@ function validateRowGroups(m: FileMetaData, schema: Schema, source: Source): voi
   });
 }
 
-function chunkMeta(chunk: ColumnChunk, ctx: ErrorContext): ColumnMetaData {
+function chunkMeta(chunk: ColumnChunk, ctx: ErrorContext, decryptor: FileDecryptor | undefined): ColumnMetaData {
   if (chunk.filePath !== undefined) throw new UnsupportedError(`column chunk stored in another file (${chunk.filePath})`, ctx);
-  // A plaintext-footer encrypted file still shows metadata for encrypted columns, but their pages are ciphertext.
-  if (chunk.cryptoMetadata || chunk.encryptedColumnMetadata) {
-    throw new UnsupportedError('column is encrypted (Parquet modular encryption is not supported yet)', ctx);
-  }
+  // Throws a MissingKeyError naming the column when its key was not given.
+  decryptor?.encrypted(chunk, ctx);
   const meta = chunk.metaData;
   if (!meta) throw new CorruptFileError('column chunk has no metadata', ctx);
   // The Thrift decoder reads a codec number outside the enum as UNKNOWN_<n>: a codec from a later format version, or damage.

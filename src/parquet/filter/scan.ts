@@ -11,6 +11,8 @@ import { CorruptFileError, ParquetryError, withContext, type ErrorContext } from
 import type { LeafNode } from '../../schema/tree.js';
 import { hashPhysical, loadBloomHasher, parseBloomFilter, type ParsedBloomFilter } from '../bloom/index.js';
 import type { ColumnChunkData } from '../column-chunk.js';
+import { ModuleType } from '../crypto/aad.js';
+import type { FileDecryptor } from '../crypto/decryptor.js';
 import { decodePageHeader, type ColumnChunk, type ColumnIndex, type ColumnMetaData, type FileMetaData, type OffsetIndex } from '../metadata/index.js';
 import type { Domain, Lit } from './compare.js';
 import { evaluateRows, selectedRows } from './evaluate.js';
@@ -42,6 +44,24 @@ export interface ScanHost {
   fetch(ranges: Range[]): Promise<{ buf: Uint8Array; base: number }[]>;
   loadCodecs(refs: ChunkRef[]): Promise<void>;
   decode(ref: ChunkRef, buf: Uint8Array, base: number, pieces?: { pieces: { bytes: Uint8Array; base: number }[]; numValues: number }): ColumnChunkData;
+  /** For an encrypted file: chunks, indexes and bloom filters are decrypted before use. */
+  readonly decryptor?: FileDecryptor;
+}
+
+/** Fetched chunk bytes, their encrypted ones decrypted (in place, in one batch). */
+async function decrypted(host: ScanHost, refs: ChunkRef[], bufs: { buf: Uint8Array }[]): Promise<void> {
+  const d = host.decryptor;
+  if (!d) return;
+  await Promise.all(refs.map(async (r, i) => {
+    if (d.encrypted(r.chunk, r.ctx)) bufs[i]!.buf = await d.decryptChunk(r.chunk, bufs[i]!.buf, r.meta, r.ctx);
+  }));
+}
+
+/** An index structure's bytes, decrypted when its chunk is encrypted. */
+async function plainIndex(host: ScanHost, ref: ChunkRef, b: { buf: Uint8Array; base: number } | null, type: typeof ModuleType.COLUMN_INDEX | typeof ModuleType.OFFSET_INDEX): Promise<{ buf: Uint8Array; base: number } | null> {
+  const d = host.decryptor;
+  if (!b || !d?.encrypted(ref.chunk, ref.ctx)) return b;
+  return { buf: await d.decryptIndex(ref.chunk, b.buf, type, { ...ref.ctx, offset: b.base }), base: b.base };
 }
 
 interface Indexes {
@@ -81,7 +101,13 @@ export class IndexCache {
       const fetched = this.host.fetch(ranges);
       refs.forEach((r, i) => {
         const s = spots[i]!;
-        const p = fetched.then((bufs) => this.decodeIndexes(rg, r, s.ci >= 0 ? bufs[s.ci]! : null, s.oi >= 0 ? bufs[s.oi]! : null));
+        const p = fetched.then(async (bufs) => {
+          const [ci, oi] = await Promise.all([
+            plainIndex(this.host, r, s.ci >= 0 ? bufs[s.ci]! : null, ModuleType.COLUMN_INDEX),
+            plainIndex(this.host, r, s.oi >= 0 ? bufs[s.oi]! : null, ModuleType.OFFSET_INDEX),
+          ]);
+          return this.decodeIndexes(rg, r, ci, oi);
+        });
         const k = key(r.leaf, want);
         this.indexes.set(k, p);
         p.catch(() => this.indexes.delete(k));
@@ -122,6 +148,7 @@ export class IndexCache {
     const size = this.host.fileSize;
     const ctx = { ...ref.ctx, offset: off };
     let len = ref.meta.bloomFilterLength;
+    if (this.host.decryptor?.encrypted(ref.chunk, ref.ctx)) return this.readEncryptedBloom(ref, off, len, ctx);
     if (len === undefined) {
       // Older files do not record the length: read the header first, then the bitset.
       if (!(Number.isSafeInteger(off) && off >= 4 && off < size - 8)) throw new CorruptFileError(`bloom filter offset ${off} lies outside the ${size}-byte file`, ctx);
@@ -132,6 +159,25 @@ export class IndexCache {
     const range = structRange(off, len, size, 'bloom filter', ref.ctx)!;
     const [b] = await this.host.fetch([range]);
     return withContext(ref.ctx, () => parseBloomFilter(b!.buf, ctx));
+  }
+
+  /** An encrypted bloom filter: header module then bitset module, each with its length, decrypted before it is parsed. */
+  private async readEncryptedBloom(ref: ChunkRef, off: number, len: number | undefined, ctx: ErrorContext): Promise<ParsedBloomFilter> {
+    const size = this.host.fileSize;
+    if (len === undefined) {
+      // The two module lengths give the extent: the header module's, then the bitset module's after it.
+      if (!(Number.isSafeInteger(off) && off >= 4 && off + 4 <= size - 8)) throw new CorruptFileError(`bloom filter offset ${off} lies outside the ${size}-byte file`, ctx);
+      const [h] = await this.host.fetch([{ start: off, end: off + 4 }]);
+      const headerLen = 4 + new DataView(h!.buf.buffer, h!.buf.byteOffset, 4).getUint32(0, true);
+      const at = off + headerLen;
+      if (!(at + 4 <= size - 8)) throw new CorruptFileError(`bloom filter header module of ${headerLen} bytes runs past the file`, ctx);
+      const [b] = await this.host.fetch([{ start: at, end: at + 4 }]);
+      len = headerLen + 4 + new DataView(b!.buf.buffer, b!.buf.byteOffset, 4).getUint32(0, true);
+    }
+    const range = structRange(off, len, size, 'bloom filter', ref.ctx)!;
+    const [b] = await this.host.fetch([range]);
+    const plain = await this.host.decryptor!.decryptBloom(ref.chunk, b!.buf, ctx);
+    return withContext(ref.ctx, () => parseBloomFilter(plain, ctx));
   }
 }
 
@@ -224,6 +270,7 @@ async function readWhole(host: ScanHost, rg: number, leaves: LeafNode[]): Promis
   const refs = leaves.map((l) => host.chunk(rg, l));
   await host.loadCodecs(refs);
   const bufs = await host.fetch(refs);
+  await decrypted(host, refs, bufs);
   return refs.map((r, i) => host.decode(r, bufs[i]!.buf, bufs[i]!.base));
 }
 
@@ -237,7 +284,8 @@ export async function readRanges(host: ScanHost, cache: IndexCache, rg: number, 
   interface Plan { ref: ChunkRef; pieces: Range[] | null; pageStarts: number[]; covered: Range[] }
   const plans: Plan[] = refs.map((ref) => {
     const oi = idx.get(ref.leaf)?.oi;
-    if (!oi) return { ref, pieces: null, pageStarts: [], covered: [{ start: 0, end: numRows }] };
+    // Encrypted pages are bound to their ordinals in the chunk: read whole, then trimmed.
+    if (!oi || host.decryptor?.encrypted(ref.chunk, ref.ctx)) return { ref, pieces: null, pageStarts: [], covered: [{ start: 0, end: numRows }] };
     const { pages, covered } = pagesFor(oi, numRows, ranges);
     const locs = oi.pageLocations;
     const pieces: Range[] = [];
@@ -261,6 +309,8 @@ export async function readRanges(host: ScanHost, cache: IndexCache, rg: number, 
     else all.push(p.ref);
   }
   const bufs = await host.fetch(all);
+  const whole = plans.map((p, k) => ({ ref: p.ref, k })).filter((x) => !plans[x.k]!.pieces);
+  await decrypted(host, whole.map((x) => x.ref), whole.map((x) => bufs[at[x.k]!]!));
   return plans.map((p, k) => {
     const { ref } = p;
     if (!p.pieces) {
