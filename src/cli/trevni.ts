@@ -43,12 +43,12 @@ export async function trevniMeta(r: TrevniReader, json: boolean): Promise<string
     });
   }
   const summary = {
-    format: 'trevni', rows: r.rowCount, columns: columns.length, fileLength: r.fileLength,
+    format: 'trevni', version: r.format.version, rows: r.rowCount, columns: columns.length, fileLength: r.fileLength,
     metadata: Object.fromEntries(r.metadata.map((m) => [m.key, text(m.value)])),
     columnChunks: columns,
   };
   if (json) return JSON.stringify(summary, null, 2);
-  const out = [`format:   trevni`, `rows:     ${r.rowCount}`, `columns:  ${columns.length}`, `size:     ${r.fileLength} bytes`];
+  const out = [`format:   trevni`, `version:  ${r.format.version}`, `rows:     ${r.rowCount}`, `columns:  ${columns.length}`, `size:     ${r.fileLength} bytes`];
   for (const [k, v] of Object.entries(summary.metadata)) out.push(`  ${k}: ${v.length > 200 ? v.slice(0, 200) + '…' : v}`);
   for (const c of columns) {
     out.push(`${c.name}: ${c.type}${c.array ? '[]' : ''}${c.parent ? ` (in ${c.parent})` : ''} ${c.codec}/${c.checksum}, ${c.blocks} blocks, ${c.compressedSize} / ${c.uncompressedSize} bytes`);

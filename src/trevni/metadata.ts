@@ -3,7 +3,7 @@
  * length and offset checked against the file) and serializing.
  *
  * ```
- * header:  'T' 'r' 'v' 0x02 | rows: fixed64 | columns: fixed32 | file metadata
+ * header:  'T' 'r' 'v' version (2, or 1: see version.ts) | rows: fixed64 | columns: fixed32 | file metadata
  *          | column metadata x columns | column start: fixed64 x columns
  * column:  blocks: fixed32 | (rows, raw size, stored size: fixed32 x 3 [, first value]) x blocks
  *          | (block data, checksum) x blocks
@@ -15,8 +15,7 @@ import { ByteWriter } from '../bytes/writer.js';
 import { CorruptFileError } from '../errors.js';
 import { KEY, isTrevniType, metaGet, type MetaEntry, type TrevniBlock, type TrevniColumn, type TrevniType } from './types.js';
 import { ValueReader } from './values.js';
-
-export const MAGIC = new Uint8Array([0x54, 0x72, 0x76, 0x02]);
+import { formatOfMagic, type TrevniFormat } from './version.js';
 
 /** Thrown by a PrefixCursor when the bytes needed lie beyond the prefix but inside the file. */
 export class NeedMore {
@@ -89,6 +88,8 @@ export function writeMetadata(w: ByteWriter, meta: readonly MetaEntry[]): void {
 
 export interface TrevniHeader {
   magic: Uint8Array;
+  /** The version the magic names, and what it allows. */
+  format: TrevniFormat;
   rowCount: number;
   metadata: MetaEntry[];
   columns: TrevniColumn[];
@@ -107,10 +108,7 @@ function text(meta: readonly MetaEntry[], key: string): string | undefined {
 export function parseHeader(cur: ByteCursor, fileLength: number): TrevniHeader {
   const r = new ValueReader(cur);
   const magic = cur.bytes(4, 'magic').slice();
-  if (magic[0] !== 0x54 || magic[1] !== 0x72 || magic[2] !== 0x76 || magic[3] !== 0x02) {
-    const hex = Array.from(magic, (b) => b.toString(16).padStart(2, '0')).join('');
-    throw new CorruptFileError(`not a Trevni file: magic ${hex}, expected 54727602 ("Trv" 2)`, { offset: 0 });
-  }
+  const format = formatOfMagic(magic);
   const rows = cur.i64le();
   if (rows < 0n || rows > BigInt(Number.MAX_SAFE_INTEGER)) throw new CorruptFileError(`invalid row count ${rows}`, { offset: 4 });
   const rowCount = Number(rows);
@@ -136,7 +134,9 @@ export function parseHeader(cur: ByteCursor, fileLength: number): TrevniHeader {
     if (typeName === undefined) throw new CorruptFileError('column has no trevni.type', ctx);
     // Java reads type names case-insensitively.
     const type = typeName.toLowerCase();
-    if (!isTrevniType(type)) throw new CorruptFileError(`unknown column type ${JSON.stringify(typeName)}`, ctx);
+    if (!isTrevniType(type) || !format.types.includes(type)) {
+      throw new CorruptFileError(`unknown column type ${JSON.stringify(typeName)} (Trevni version ${format.version} has ${format.types.join(', ')})`, ctx);
+    }
     const array = metaGet(meta, KEY.array) !== undefined;
     const hasIndexValues = metaGet(meta, KEY.values) !== undefined;
     const parent = text(meta, KEY.parent) ?? null;
@@ -176,7 +176,7 @@ export function parseHeader(cur: ByteCursor, fileLength: number): TrevniHeader {
   for (const c of columns) {
     if (c.start < cur.fileOffset) throw new CorruptFileError(`column start ${c.start} lies inside the header`, { column: c.name });
   }
-  return { magic, rowCount, metadata, columns, headerLength: cur.fileOffset };
+  return { magic, format, rowCount, metadata, columns, headerLength: cur.fileOffset };
 }
 
 /** Parses a column's block count and descriptors; `checksumSize` places the blocks. */

@@ -23,20 +23,25 @@
  *   CRC is right with the null codec too: Java stores the CRC of nothing
  *   there and then rejects its own file.)
  *
+ * Version 1 (`version: 1`, cutting/trevni's `Trv` 1) differs only where its
+ * code does (version.ts): every array length is written as itself, no
+ * boolean columns (refused naming the column), no bzip2.
+ *
  * Memory stays bounded: each column holds one block's buffer; finished
  * blocks go to a spill store (a temporary file in Node) and are appended to
  * the output after the header at `close()`.
  */
 import { ByteWriter } from '../bytes/writer.js';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError, UnsupportedError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
 import type { ColumnRowData } from './assemble.js';
 import { isTrevniCodec, trevniChecksum, trevniCodec, type TrevniChecksum, type TrevniCodec } from './codecs.js';
-import { MAGIC, writeMetadata } from './metadata.js';
+import { writeMetadata } from './metadata.js';
 import type { TrevniColumnRow } from './reader.js';
 import { memorySpill, type SpillFactory, type SpillStore } from './spill.js';
 import { KEY, isTrevniType, textBytes, type MetaEntry, type TrevniType, type TrevniValue } from './types.js';
 import { ValueWriter, encodeValue } from './values.js';
+import { trevniFormat, type TrevniFormat, type TrevniVersion } from './version.js';
 
 export const DEFAULT_BLOCK_SIZE = 64 * 1024;
 
@@ -77,6 +82,8 @@ export interface TrevniWriterOptions {
   blockSize?: number;
   /** Where finished blocks wait for close(); in memory by default. */
   spill?: SpillFactory;
+  /** The Trevni version written (default 2); 1 is cutting/trevni's `Trv` 1: no boolean type, no bzip2, no run-coded lengths. */
+  version?: TrevniVersion;
 }
 
 const RESERVED_FLAGS = new Set<string>([KEY.array, KEY.parent, KEY.values, KEY.codec, KEY.checksum]);
@@ -103,7 +110,7 @@ function setEntry(list: MetaEntry[], key: string, value: Uint8Array): void {
   else list.push({ key, value });
 }
 
-function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, fileChecksum: string): ResolvedColumn[] {
+function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, fileChecksum: string, format: TrevniFormat): ResolvedColumn[] {
   const out: ResolvedColumn[] = [];
   const byName = new Map<string, number>();
   specs.forEach((s, index) => {
@@ -111,6 +118,9 @@ function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, f
     if (typeof s?.name !== 'string') throw bad('a column needs a string name');
     if (byName.has(s.name)) throw bad('duplicate column name');
     if (!isTrevniType(s.type)) throw bad(`unknown type ${JSON.stringify(s.type)}`);
+    if (!format.types.includes(s.type)) {
+      throw new UnsupportedError(`column ${JSON.stringify(s.name)}: Trevni version ${format.version} has no ${s.type} type (known: ${format.types.join(', ')})`, { column: s.name });
+    }
     const meta: MetaEntry[] = [
       { key: KEY.name, value: textBytes(s.name) },
       { key: KEY.type, value: textBytes(s.type) },
@@ -165,6 +175,7 @@ function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, f
     const codecName = codec ?? fileCodec;
     const checksumName = checksum ?? fileChecksum;
     if (!isTrevniCodec(codecName)) throw bad(`unknown codec ${JSON.stringify(codecName)}`);
+    if (!format.codecs.includes(codecName)) throw bad(`Trevni version ${format.version} has no codec ${JSON.stringify(codecName)} (known: ${format.codecs.join(', ')})`);
     if (checksumName !== 'null' && checksumName !== 'crc32') {
       throw bad(`unknown checksum ${JSON.stringify(checksumName)} (use "crc32": the Java reader refuses the spec's "crc-32")`);
     }
@@ -194,6 +205,7 @@ class ColumnBuffer {
     private readonly checksum: TrevniChecksum,
     readonly spill: SpillStore,
     blockSize: number,
+    private readonly lengthRuns: boolean,
   ) {
     this.cutAt = col.type === 'boolean' && col.hasIndexValues ? Infinity : blockSize;
   }
@@ -203,6 +215,10 @@ class ColumnBuffer {
   }
 
   writeLength(l: number): void {
+    if (!this.lengthRuns) {
+      this.buf.writeLength(l);
+      return;
+    }
     if (l === this.runValue) {
       this.runLength++;
       return;
@@ -321,6 +337,7 @@ export class TrevniWriter {
 
   private constructor(
     private readonly sink: Sink,
+    private readonly format: TrevniFormat,
     private readonly fileMetadata: MetaEntry[],
     columns: ResolvedColumn[],
     private readonly buffers: ColumnBuffer[],
@@ -336,6 +353,9 @@ export class TrevniWriter {
     if (!options || !Array.isArray(options.columns)) throw new InvalidArgumentError('Trevni writer options need a columns array');
     const blockSize = options.blockSize ?? DEFAULT_BLOCK_SIZE;
     if (!Number.isSafeInteger(blockSize) || blockSize < 1 || blockSize > 2 ** 30) throw new InvalidArgumentError(`blockSize must be an integer from 1 to 2^30, got ${blockSize}`);
+    const version = options.version ?? 2;
+    if (version !== 1 && version !== 2) throw new InvalidArgumentError(`version must be 1 or 2, got ${String(version)}`);
+    const format = trevniFormat(version);
     const meta: MetaEntry[] = [];
     for (const m of options.metadata ?? []) {
       if (m.key.startsWith('trevni.') && m.key !== KEY.codec && m.key !== KEY.checksum) throw new InvalidArgumentError(`file metadata key ${m.key} is reserved`);
@@ -346,20 +366,20 @@ export class TrevniWriter {
     if (options.checksum !== undefined) setEntry(meta, KEY.checksum, textBytes(options.checksum));
     const fileCodec = text(meta.find((m) => m.key === KEY.codec)?.value ?? textBytes('null'));
     const fileChecksum = text(meta.find((m) => m.key === KEY.checksum)?.value ?? textBytes('null'));
-    const columns = resolveColumns(options.columns, fileCodec, fileChecksum);
+    const columns = resolveColumns(options.columns, fileCodec, fileChecksum, format);
     const spill = options.spill ?? memorySpill();
     const buffers: ColumnBuffer[] = [];
     try {
       for (const c of columns) {
         const codec = await trevniCodec(c.codecName);
         const store = await spill(c.index);
-        buffers.push(new ColumnBuffer(c, codec, trevniChecksum(c.checksumName), store, blockSize));
+        buffers.push(new ColumnBuffer(c, codec, trevniChecksum(c.checksumName), store, blockSize, format.lengthRuns));
       }
     } catch (e) {
       await Promise.all(buffers.map((b) => b.spill.dispose()));
       throw e;
     }
-    return new TrevniWriter(sink, meta, columns, buffers);
+    return new TrevniWriter(sink, format, meta, columns, buffers);
   }
 
   get rowCount(): number {
@@ -504,7 +524,7 @@ export class TrevniWriter {
     try {
       for (const b of this.buffers) await b.flush();
       const h = new ByteWriter(4096);
-      h.bytes(MAGIC);
+      h.bytes(this.format.magic);
       h.i64le(BigInt(this.rows));
       h.i32le(this.columns.length);
       writeMetadata(h, this.fileMetadata);

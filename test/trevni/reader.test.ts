@@ -207,7 +207,9 @@ test('bad magic, short files and bad counts are CorruptFileErrors', async () => 
     return b;
   };
   await assert.rejects(TrevniReader.open(patch(0, [0x50, 0x41, 0x52, 0x31])), /not a Trevni file/);
-  await assert.rejects(TrevniReader.open(patch(3, [0x01])), CorruptFileError);
+  // Version bytes 2 and 1 are Trevni (version1.test.ts); 0 (Java's MAGIC_0) and 3 are not.
+  await assert.rejects(TrevniReader.open(patch(3, [0x00])), CorruptFileError);
+  await assert.rejects(TrevniReader.open(patch(3, [0x03])), (e: unknown) => e instanceof CorruptFileError && e.context.offset === 0);
   await assert.rejects(TrevniReader.open(tiny.subarray(0, 10)), CorruptFileError);
   await assert.rejects(TrevniReader.open(patch(4, [0, 0, 0, 0, 0, 0, 0, 0x80])), /row count/);
   await assert.rejects(TrevniReader.open(patch(12, [0xff, 0xff, 0xff, 0x7f])), /column count/);
