@@ -12,6 +12,7 @@ import type { DefinedSchema } from '../schema/builder.js';
 import { projectSchema } from '../schema/project.js';
 import { buildSchema, type SchemaElementLike } from '../schema/tree.js';
 import type { SpillFactory } from '../trevni/spill.js';
+import type { TrevniVersion } from '../trevni/version.js';
 import type { TrevniOpenOptions, TrevniReader } from '../trevni/reader.js';
 import type { ParquetryWarning, WarningHandler } from '../warnings.js';
 import { isTableFormat, type ConvertFormat, type TableFormat } from '../formats.js';
@@ -65,7 +66,7 @@ export interface RunOptions {
   columns?: readonly ColumnPath[];
   read: OpenOptions & TrevniOpenOptions;
   parquet: WriterOptions;
-  trevni: { codec: string; checksum: string };
+  trevni: { codec: string; checksum: string; version?: TrevniVersion };
   redelm: { codec: 'gzip' | 'default' | 'snappy'; footer: 'java' | 'json' };
   onWarning?: WarningHandler;
   /** Hears the progress every PROGRESS_EVERY rows written, and at the end. */

@@ -46,7 +46,9 @@ import type { LeafNode, Schema } from '../schema/tree.js';
 import { formatTimestamp } from '../text/temporal.js';
 import { planRecord, type Plan } from '../shred/plan.js';
 import { isPlainObject } from '../shred/shred.js';
-import { AvroTrevniWriter } from '../trevni/avro.js';
+import { AvroTrevniWriter, avroColumns, parseAvroSchema } from '../trevni/avro.js';
+import type { TrevniVersion } from '../trevni/version.js';
+import { checkVersionTypes } from '../trevni/writer.js';
 import type { SpillFactory } from '../trevni/spill.js';
 import { writerOutput, type CountingSink, type RowOutput } from './output.js';
 
@@ -60,6 +62,8 @@ export interface TrevniOutputOptions {
   checksum: string;
   /** Where the column blocks wait until every descriptor is written (the layout puts them after all of them). */
   spill: SpillFactory;
+  /** The Trevni version (default 2); version 1 has no boolean type: a boolean column is refused, naming it, before anything is created. */
+  version?: TrevniVersion;
 }
 
 type AvroJson = string | Record<string, unknown> | AvroJson[];
@@ -287,8 +291,10 @@ export function avroSchemaOf(schema: Schema): { json: AvroJson; convert: (row: R
 /** Trevni output on the sink `open` gives, opened once the schema is known to have an Avro form (nothing is created for one without). */
 export async function trevniOutput(open: () => Promise<CountingSink>, schema: Schema, options: TrevniOutputOptions): Promise<RowOutput> {
   const avro = avroSchemaOf(schema);
+  const version = options.version ?? 2;
+  checkVersionTypes(version, avroColumns(parseAvroSchema(avro.json)));
   return writerOutput(await open(), async (sink) => {
-    const writer = await AvroTrevniWriter.open(sink, avro.json, { codec: options.codec, checksum: options.checksum, spill: options.spill });
+    const writer = await AvroTrevniWriter.open(sink, avro.json, { codec: options.codec, checksum: options.checksum, spill: options.spill, version });
     return {
       get rows() {
         return writer.rowCount;

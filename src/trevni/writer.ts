@@ -104,6 +104,16 @@ interface ResolvedColumn {
   metadata: MetaEntry[];
 }
 
+/** Refuses, naming the column, a type the version lacks (booleans in version 1): for callers that check before creating output. */
+export function checkVersionTypes(version: TrevniVersion, specs: readonly Pick<TrevniColumnSpec, 'name' | 'type'>[]): void {
+  const format = trevniFormat(version);
+  for (const s of specs) {
+    if (!format.types.includes(s.type)) {
+      throw new UnsupportedError(`Trevni version ${format.version} has no ${s.type} type (known: ${format.types.join(', ')})`, { column: s.name });
+    }
+  }
+}
+
 function setEntry(list: MetaEntry[], key: string, value: Uint8Array): void {
   const e = list.find((m) => m.key === key);
   if (e) e.value = value;
@@ -118,9 +128,7 @@ function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, f
     if (typeof s?.name !== 'string') throw bad('a column needs a string name');
     if (byName.has(s.name)) throw bad('duplicate column name');
     if (!isTrevniType(s.type)) throw bad(`unknown type ${JSON.stringify(s.type)}`);
-    if (!format.types.includes(s.type)) {
-      throw new UnsupportedError(`column ${JSON.stringify(s.name)}: Trevni version ${format.version} has no ${s.type} type (known: ${format.types.join(', ')})`, { column: s.name });
-    }
+    checkVersionTypes(format.version, [s]);
     const meta: MetaEntry[] = [
       { key: KEY.name, value: textBytes(s.name) },
       { key: KEY.type, value: textBytes(s.type) },
