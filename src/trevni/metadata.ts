@@ -95,7 +95,24 @@ export interface TrevniHeader {
   columns: TrevniColumn[];
   /** Where the header ends (the first column start, in files the Java writer makes). */
   headerLength: number;
+  /**
+   * `dremel`: a version 1 file of the wiki draft's dialect (definition and
+   * repetition levels in each block, see draft.ts), told by its metadata: the
+   * file key `trevni.dialect`, or level keys on a column. Its parents are
+   * group columns, not arrays.
+   */
+  dialect: 'trevni' | 'dremel';
 }
+
+/** The draft dialect's keys (draft.ts documents them); the header parse needs them to tell the dialect. */
+export const DRAFT_KEY = {
+  dialect: 'trevni.dialect',
+  maxRepetition: 'trevni.maxRepetition',
+  maxDefinition: 'trevni.maxDefinition',
+} as const;
+
+/** The value of the draft dialect's marker key. */
+export const DREMEL_DIALECT = 'dremel';
 
 const lenient = new TextDecoder('utf-8');
 
@@ -120,11 +137,13 @@ export function parseHeader(cur: ByteCursor, fileLength: number): TrevniHeader {
   const metadata = readMetadata(r, 'file metadata');
   const fileCodec = text(metadata, KEY.codec);
   const fileChecksum = text(metadata, KEY.checksum);
+  const raw: { at: number; meta: MetaEntry[] }[] = [];
+  for (let i = 0; i < columnCount; i++) raw.push({ at: cur.fileOffset, meta: readMetadata(r, `column ${i} metadata`) });
+  const dialect = dialectOf(format.version, metadata, raw.map((c) => c.meta));
   const columns: TrevniColumn[] = [];
   const byName = new Map<string, number>();
   for (let i = 0; i < columnCount; i++) {
-    const at = cur.fileOffset;
-    const meta = readMetadata(r, `column ${i} metadata`);
+    const { at, meta } = raw[i]!;
     const nameBytes = metaGet(meta, KEY.name);
     if (nameBytes === undefined) throw new CorruptFileError(`column ${i} has no trevni.name`, { offset: at });
     const name = text(meta, KEY.name)!;
@@ -144,7 +163,9 @@ export function parseHeader(cur: ByteCursor, fileLength: number): TrevniHeader {
     if (parent !== null) {
       const p = byName.get(parent);
       if (p === undefined) throw new CorruptFileError(`parent column ${JSON.stringify(parent)} does not precede this column`, ctx);
-      if (!columns[p]!.array) throw new CorruptFileError(`parent column ${JSON.stringify(parent)} is not an array column`, ctx);
+      if (dialect === 'dremel') {
+        if (columns[p]!.type !== 'null') throw new CorruptFileError(`parent column ${JSON.stringify(parent)} is not a group (a null-typed column)`, ctx);
+      } else if (!columns[p]!.array) throw new CorruptFileError(`parent column ${JSON.stringify(parent)} is not an array column`, ctx);
       if (hasIndexValues) throw new CorruptFileError('a column with a parent cannot have trevni.values', ctx);
       parentIndex = p;
       columns[p]!.children.push(i);
@@ -176,7 +197,27 @@ export function parseHeader(cur: ByteCursor, fileLength: number): TrevniHeader {
   for (const c of columns) {
     if (c.start < cur.fileOffset) throw new CorruptFileError(`column start ${c.start} lies inside the header`, { column: c.name });
   }
-  return { magic, format, rowCount, metadata, columns, headerLength: cur.fileOffset };
+  return { magic, format, rowCount, metadata, columns, headerLength: cur.fileOffset, dialect };
+}
+
+/**
+ * A version 1 file is of the draft's Dremel dialect when its file metadata
+ * carries the marker, or (a draft file written by another hand, whose level
+ * keys default to 0) when any column carries a level key: cutting/trevni
+ * never writes either. A marker naming another dialect is refused.
+ */
+function dialectOf(version: number, file: readonly MetaEntry[], columns: readonly (readonly MetaEntry[])[]): 'trevni' | 'dremel' {
+  if (version !== 1) return 'trevni';
+  const marker = text(file, DRAFT_KEY.dialect);
+  if (marker !== undefined) {
+    if (marker !== DREMEL_DIALECT) {
+      const e = file.find((m) => m.key === DRAFT_KEY.dialect)!;
+      throw new CorruptFileError(`unknown Trevni dialect ${JSON.stringify(marker)} (known: ${DREMEL_DIALECT})`, { offset: e.offset });
+    }
+    return 'dremel';
+  }
+  const levels = columns.some((meta) => meta.some((m) => m.key === DRAFT_KEY.maxDefinition || m.key === DRAFT_KEY.maxRepetition));
+  return levels ? 'dremel' : 'trevni';
 }
 
 /** Parses a column's block count and descriptors; `checksumSize` places the blocks. */

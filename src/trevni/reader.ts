@@ -24,7 +24,7 @@ import { assembleRow, canonicalRowText, type ColumnRowData } from './assemble.js
 import { trevniChecksum, trevniCodec } from './codecs.js';
 import { checkBlockSize } from './block-bounds.js';
 import { DEFAULT_MAX_INFLATED } from '../codecs/codec.js';
-import { parseDescriptors, parseGrowing, parseHeader } from './metadata.js';
+import { parseDescriptors, parseGrowing, parseHeader, type TrevniHeader } from './metadata.js';
 import { checkChecksum, checkCodec, type TrevniFormat } from './version.js';
 import type { MetaEntry, TrevniBlock, TrevniColumn, TrevniValue } from './types.js';
 import { ValueReader } from './values.js';
@@ -386,6 +386,15 @@ export class TrevniReader {
 }
 
 async function readHeader(source: Source) {
+  const header = await readTrevniHeader(source);
+  if (header.dialect === 'dremel') {
+    throw new UnsupportedError("a Trevni file of the wiki draft's Dremel dialect (definition and repetition levels in its blocks, told by its metadata): read it with TrevniDraftReader", { offset: 0 });
+  }
+  return header;
+}
+
+/** Reads and checks the header of a Trevni file of any version or dialect. */
+export async function readTrevniHeader(source: Source): Promise<TrevniHeader> {
   const len = source.byteLength;
   if (len < 16) throw new CorruptFileError(`a ${len}-byte file is too short to be a Trevni file (the header alone takes 17 bytes)`, { offset: 0 });
   return parseGrowing((o, l) => source.read(o, l), 0, len, 64 * 1024, (cur) => parseHeader(cur, len));

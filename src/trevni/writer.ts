@@ -194,7 +194,7 @@ function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, f
 }
 
 /** One column's current block and its finished blocks' descriptors. */
-class ColumnBuffer {
+class ColumnBuffer implements SpilledBlocks {
   readonly buf = new ValueWriter(DEFAULT_BLOCK_SIZE + 1024);
   private rowCount = 0;
   private runLength = 0;
@@ -280,10 +280,6 @@ class ColumnBuffer {
     this.firstValue = null;
   }
 
-  /** Bytes of this column in the file: block count, descriptors, blocks. */
-  get size(): number {
-    return 4 + this.descriptors.length + this.dataSize;
-  }
 }
 
 const INT32_MIN = -(2 ** 31);
@@ -291,7 +287,8 @@ const INT32_MAX = 2 ** 31 - 1;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-function checkValue(col: ResolvedColumn, v: unknown, row: number): TrevniValue {
+/** `v` as a value of the column's type, else an InvalidArgumentError naming the row and column. */
+export function checkValue(col: { name: string; type: TrevniType }, v: unknown, row: number): TrevniValue {
   const bad = () => new InvalidArgumentError(`row ${row}: ${describe(v)} is not a ${col.type} value`, { column: col.name });
   switch (col.type) {
     case 'null':
@@ -334,6 +331,62 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'object') return 'an object';
   return JSON.stringify(v) ?? String(v);
+}
+
+/** A column's finished blocks: descriptors in memory, block bytes in a spill store. */
+export interface SpilledBlocks {
+  blockCount: number;
+  descriptors: ByteWriter;
+  /** Bytes of block data (and checksums) in `spill`. */
+  dataSize: number;
+  spill: SpillStore;
+}
+
+/**
+ * The file at close, the same in every Trevni version and dialect: header
+ * (magic, rows, column count, file and column metadata, column starts), then
+ * per column its block count, descriptors and blocks (copied from the spill
+ * store, which is then disposed).
+ */
+export async function writeLayout(sink: Sink, magic: Uint8Array, rows: number, fileMetadata: readonly MetaEntry[], columns: readonly { metadata: readonly MetaEntry[]; blocks: SpilledBlocks }[]): Promise<void> {
+  const h = new ByteWriter(4096);
+  h.bytes(magic);
+  h.i64le(BigInt(rows));
+  h.i32le(columns.length);
+  writeMetadata(h, fileMetadata);
+  for (const c of columns) writeMetadata(h, c.metadata);
+  let start = h.length + 8 * columns.length;
+  for (const { blocks } of columns) {
+    h.i64le(BigInt(start));
+    start += 4 + blocks.descriptors.length + blocks.dataSize;
+  }
+  await sink.write(h.finish());
+  for (const { blocks } of columns) {
+    const head = new ByteWriter(4 + blocks.descriptors.length);
+    head.i32le(blocks.blockCount);
+    head.bytes(blocks.descriptors.finish());
+    await sink.write(head.finish());
+    for await (const chunk of blocks.spill.chunks(1 << 20)) await sink.write(chunk);
+    await blocks.spill.dispose();
+  }
+}
+
+/** Throws away a writer's output: its spill stores and what the sink has. */
+export async function discardFile(sink: Sink, blocks: readonly SpilledBlocks[]): Promise<void> {
+  await Promise.all(blocks.map((b) => b.spill.dispose().catch(() => undefined)));
+  await sink.abort().catch(() => undefined);
+}
+
+/** Flushes the last blocks, writes the layout and closes the sink; on failure discards everything and rethrows. */
+export async function finishFile(sink: Sink, flush: () => Promise<void>, magic: Uint8Array, rows: number, fileMetadata: readonly MetaEntry[], columns: readonly { metadata: readonly MetaEntry[]; blocks: SpilledBlocks }[]): Promise<void> {
+  try {
+    await flush();
+    await writeLayout(sink, magic, rows, fileMetadata, columns);
+    await sink.close();
+  } catch (e) {
+    await discardFile(sink, columns.map((c) => c.blocks));
+    throw e;
+  }
 }
 
 export class TrevniWriter {
@@ -522,41 +575,18 @@ export class TrevniWriter {
 
   private async fail(): Promise<void> {
     this.state = 'failed';
-    await Promise.all(this.buffers.map((b) => b.spill.dispose().catch(() => undefined)));
-    await this.sink.abort().catch(() => undefined);
+    await discardFile(this.sink, this.buffers);
   }
 
   /** Finishes the last blocks, writes the header, descriptors and blocks, and closes the sink. */
   async close(): Promise<void> {
     this.check();
-    try {
+    this.state = 'failed';
+    const flush = async () => {
       for (const b of this.buffers) await b.flush();
-      const h = new ByteWriter(4096);
-      h.bytes(this.format.magic);
-      h.i64le(BigInt(this.rows));
-      h.i32le(this.columns.length);
-      writeMetadata(h, this.fileMetadata);
-      for (const c of this.columns) writeMetadata(h, c.metadata);
-      let start = h.length + 8 * this.columns.length;
-      for (const b of this.buffers) {
-        h.i64le(BigInt(start));
-        start += b.size;
-      }
-      await this.sink.write(h.finish());
-      for (const b of this.buffers) {
-        const head = new ByteWriter(4 + b.descriptors.length);
-        head.i32le(b.blockCount);
-        head.bytes(b.descriptors.finish());
-        await this.sink.write(head.finish());
-        for await (const chunk of b.spill.chunks(1 << 20)) await this.sink.write(chunk);
-        await b.spill.dispose();
-      }
-      await this.sink.close();
-      this.state = 'closed';
-    } catch (e) {
-      await this.fail();
-      throw e;
-    }
+    };
+    await finishFile(this.sink, flush, this.format.magic, this.rows, this.fileMetadata, this.buffers.map((b) => ({ metadata: b.col.metadata, blocks: b })));
+    this.state = 'closed';
   }
 
   /** Discards everything: the spill stores and the sink's output. */
