@@ -114,6 +114,13 @@ export function checksumOption(text: string): string {
   throw new CommanderArgError('must be null or crc32');
 }
 
+/** --trevni-version: 1, 2, or draft (the wiki draft's Dremel dialect of version 1). */
+export function trevniVersionOption(text: string): 1 | 2 | 'draft' {
+  if (text.toLowerCase() === 'draft') return 'draft';
+  if (text !== '1' && text !== '2') throw new CommanderArgError('must be 1, 2 or draft');
+  return text === '1' ? 1 : 2;
+}
+
 export function pageVersionOption(text: string): 1 | 2 {
   if (text !== '1' && text !== '2') throw new CommanderArgError('must be 1 or 2');
   return text === '1' ? 1 : 2;

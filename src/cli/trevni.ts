@@ -14,15 +14,15 @@ import { closing, type ReadChecks } from './files.js';
 import { printRecords, withOutput } from './output.js';
 import { renderRecord, renderTable, renderValue } from './render.js';
 
-/** Opens a Trevni file (closing it again if its header is bad). */
-export async function openTrevniFile(path: string, checks: ReadChecks = {}): Promise<TrevniReader> {
-  return openFileWith(path, (source) => TrevniReader.open(source, checks));
+/** Opens a Trevni file with the reader its version and dialect call for (closing it again if its header is bad). */
+export async function openTrevniFile(path: string, checks: ReadChecks = {}): Promise<AnyTrevni> {
+  return openFileWith(path, (source) => openTrevni(source, checks));
 }
 
 type AnyTrevni = TrevniReader | TrevniDraftReader;
 
 export async function withTrevni(path: string, fn: (r: AnyTrevni) => Promise<void>, checks: ReadChecks = {}): Promise<void> {
-  return closing(await openFileWith(path, (source) => openTrevni(source, checks)), fn);
+  return closing(await openTrevniFile(path, checks), fn);
 }
 
 /** One line per column: name, type and flags, indented under its parent. */

@@ -16,7 +16,7 @@ import { httpSource, type SourceLike } from '../io/source.js';
 import { webStreamSink, type Sink } from '../io/sink.js';
 import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
-import { TrevniReader } from '../trevni/reader.js';
+import { openTrevni } from '../trevni/open.js';
 import { memorySpill, type SpillFactory } from '../trevni/spill.js';
 import type { TrevniVersion } from '../trevni/version.js';
 import type { WarningHandler } from '../warnings.js';
@@ -97,8 +97,12 @@ export interface ConvertOptions {
   trevniChecksum?: 'null' | 'crc32';
   /** RedElm output: the RedElm block as Java serialization (default, what the prototype reads) or the design page's JSON. */
   redelmFooter?: 'java' | 'json';
-  /** Trevni output: version 2 (default), or 1 (cutting/trevni's: no boolean type, no bzip2; a boolean column is refused naming it). */
-  trevniVersion?: TrevniVersion;
+  /**
+   * Trevni output: version 2 (default), or 1 (cutting/trevni's: no boolean
+   * type, no bzip2; a boolean column is refused naming it), or `draft` (the
+   * wiki draft's Dremel dialect of version 1: the Parquet schema as it is).
+   */
+  trevniVersion?: TrevniVersion | 'draft';
 
   /** Data kept but changed: invalid UTF-8, lone surrogates, renamed header columns, integers too wide for their type, fields left out. */
   onWarning?: WarningHandler;
@@ -219,7 +223,7 @@ export function sourceInput(source: ConvertSource, options: ConvertOptions): { i
       return inputBytes(source as TextInput, name);
     },
     parquet: async (o) => ParquetReader.open(await table(), o),
-    trevni: async (o) => TrevniReader.open(await table(), o),
+    trevni: async (o) => openTrevni(await table(), o),
     redelm: async (o) => RedElmReader.open(await table(), o),
   };
   return {

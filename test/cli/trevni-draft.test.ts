@@ -55,3 +55,25 @@ test('cat --json prints a draft file in the Parquet form; schema in message synt
   const v1 = cli('cat', '--json', '../shared/ancestors/trevni-v1/tiny.trv');
   assert.equal(v1.out, '{"x":1,"s":[{"$value":"a","n":-1},{"$value":"bc","n":64}]}\n{"x":-2,"s":[]}\n{"x":300,"s":[{"$value":"é","n":0}]}\n');
 });
+
+test('convert --trevni-version draft: to the draft dialect and back, the Parquet schema as it is; types it lacks refused naming the column', () => {
+  const input = join(dir, 'in.jsonl');
+  const lines = ['{"id":1,"name":"a","tags":["x","y"],"pos":{"x":0.5,"y":-1}}', '{"id":2,"name":null,"tags":[],"pos":null}'];
+  writeFileSync(input, lines.join('\n') + '\n');
+  const draft = join(dir, 'out.trv');
+  const w = cli('convert', '-q', input, draft, '--trevni-version', 'draft', '--codec', 'deflate', '--checksum', 'crc32');
+  assert.equal(w.code, 0, w.err);
+  assert.equal(JSON.parse(cli('meta', '--json', draft).out).dialect, 'dremel');
+  assert.equal(cli('cat', '--json', draft).out, lines.join('\n') + '\n');
+  const parquet = join(dir, 'back.parquet');
+  assert.equal(cli('convert', '-q', draft, parquet).code, 0);
+  assert.equal(cli('cat', '--json', parquet).out, lines.join('\n') + '\n');
+  assert.equal(cli('schema', parquet).out, cli('schema', draft).out);
+  const bool = join(dir, 'bool.jsonl');
+  writeFileSync(bool, '{"ok":true}\n');
+  const refused = cli('convert', bool, join(dir, 'bool.trv'), '--trevni-version', 'draft');
+  assert.equal(refused.code, 1);
+  assert.match(refused.err, /the Trevni draft dialect has no BOOLEAN column .*\(column ok\)/);
+  assert.match(cli('convert', bool, join(dir, 'x.trv'), '--trevni-version', '3').err, /must be 1, 2 or draft/);
+  assert.match(cli('convert', bool, join(dir, 'x.trv'), '--trevni-version', 'draft', '--codec', 'bzip2').err, /must be null, deflate or snappy for Trevni version 1 output/);
+});

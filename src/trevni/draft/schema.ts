@@ -13,9 +13,10 @@
  * definition level only is OPTIONAL, neither is REQUIRED. `trevni.logical`
  * keeps a group's LIST or MAP annotation, so lists and maps read back as
  * such. Leaves: int and fixed32 are INT32, long and fixed64 INT64, float,
- * double, string (BYTE_ARRAY with STRING), bytes (BYTE_ARRAY). Parquet types
- * with no such column (BOOLEAN, INT96, FIXED_LEN_BYTE_ARRAY, and logical
- * types other than STRING) are refused, naming the column.
+ * double, string (BYTE_ARRAY with STRING), bytes (BYTE_ARRAY); INT(32) and
+ * INT(64) signed are plain INT32 and INT64. Parquet types with no such
+ * column (BOOLEAN, INT96, FIXED_LEN_BYTE_ARRAY, other logical types) are
+ * refused, naming the column.
  */
 import { CorruptFileError, UnsupportedError } from '../../errors.js';
 import { buildSchema, type GroupNode, type Schema, type SchemaElementLike, type SchemaNode } from '../../schema/tree.js';
@@ -117,21 +118,22 @@ export interface DraftColumnSpec {
 
 function leafType(node: SchemaNode & { isLeaf: true }): TrevniType {
   const e = node.element;
-  const column = node.path.join('.');
-  const logical = e.logicalType?.type;
-  const text = logical === 'STRING' || e.convertedType === 'UTF8';
-  const annotated = (logical !== undefined && logical !== 'STRING') || (e.convertedType !== undefined && e.convertedType !== 'UTF8');
-  if (!annotated) {
-    switch (node.physicalType) {
-      case 'INT32': if (!text) return 'int'; break;
-      case 'INT64': if (!text) return 'long'; break;
-      case 'FLOAT': if (!text) return 'float'; break;
-      case 'DOUBLE': if (!text) return 'double'; break;
-      case 'BYTE_ARRAY': return text ? 'string' : 'bytes';
+  const k = node.kind;
+  switch (node.physicalType) {
+    // Plain, or annotated as what they are anyway (INT(32, signed), INT(64, signed)).
+    case 'INT32': if (k.kind === 'int' && k.signed && k.bitWidth === 32) return 'int'; break;
+    case 'INT64': if (k.kind === 'int' && k.signed && k.bitWidth === 64) return 'long'; break;
+    case 'FLOAT': if (k.kind === 'float') return 'float'; break;
+    case 'DOUBLE': if (k.kind === 'float') return 'double'; break;
+    case 'BYTE_ARRAY': {
+      const logical = e.logicalType?.type;
+      if (k.kind === 'bytes' && logical === undefined && e.convertedType === undefined) return 'bytes';
+      // STRING only: ENUM and JSON would come back as plain STRING.
+      if (k.kind === 'string' && (logical ?? 'STRING') === 'STRING' && (e.convertedType ?? 'UTF8') === 'UTF8') return 'string';
     }
   }
-  const what = logical ?? e.convertedType ?? node.physicalType;
-  throw new UnsupportedError(`the Trevni draft dialect has no ${what} column (its types: int, long, float, double, string, bytes)`, { column });
+  const what = e.logicalType?.type ?? e.convertedType ?? node.physicalType;
+  throw new UnsupportedError(`the Trevni draft dialect has no ${what} column (its types: int, long, float, double, string, bytes)`, { column: node.path.join('.') });
 }
 
 /** The draft columns of a schema, depth first; refuses what the dialect cannot hold. */
