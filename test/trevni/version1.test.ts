@@ -107,3 +107,24 @@ test('the version 1 writer refuses booleans naming the column, and bzip2; writes
   assert.deepEqual(await r.readColumn('a'), [[], [], [], [null], [null]]);
   assert.equal(expected('tiny.trv', TREVNI_V1_CORPUS).magic, '54727601');
 });
+
+test('bad version 1 input: a length past its block, a column start past the end, a block past the end, typed and located', async () => {
+  const tiny = corpusBytes('tiny.trv', TREVNI_V1_CORPUS);
+  // tiny.trv (README): column s starts at 0xe2, its block data at 0xf2 begins with the length 2 (04).
+  assert.equal(tiny[0xf2], 0x04);
+  const long = tiny.slice();
+  long.set([0xfe, 0x01], 0xf2); // 127 strings in a block of 11 bytes
+  await assert.rejects((await TrevniReader.open(long)).readColumn('s'), (e: unknown) => {
+    assert.ok(e instanceof CorruptFileError, String(e));
+    assert.match(e.message, /array length 127 exceeds the values left in the block/);
+    assert.equal(e.context.column, 's');
+    assert.equal(e.context.offset, 0xf4);
+    return true;
+  });
+  const start = tiny.slice();
+  start.set([0xff, 0xff, 0, 0, 0, 0, 0, 0], 0xbe); // column s's start
+  await assert.rejects(TrevniReader.open(start), (e: unknown) => e instanceof CorruptFileError && e.context.column === 's' && e.context.offset === 0xbe && /outside the file/.test(e.message));
+  const block = tiny.slice();
+  block.set([0xff, 0, 0, 0], 0xe2 + 4 + 8); // column s's stored size
+  await assert.rejects((await TrevniReader.open(block)).readColumn('s'), (e: unknown) => e instanceof CorruptFileError && e.context.column === 's' && /runs past the end/.test(e.message));
+});
