@@ -97,7 +97,8 @@ export class TrevniDraftReader {
     const n = Math.max(0, Math.min(this.rowCount, from + limit) - from);
     if (n === 0) return;
     if (this.leaves.length === 0) {
-      checkEmptyRows(n, { file: this.source.name });
+      // The count is the header's row count, 4 bytes in.
+      checkEmptyRows(n, { file: this.source.name, offset: 4 });
       for (let i = 0; i < n; i++) yield {};
       return;
     }
