@@ -128,3 +128,22 @@ test('bad version 1 input: a length past its block, a column start past the end,
   block.set([0xff, 0, 0, 0], 0xe2 + 4 + 8); // column s's stored size
   await assert.rejects((await TrevniReader.open(block)).readColumn('s'), (e: unknown) => e instanceof CorruptFileError && e.context.column === 's' && /runs past the end/.test(e.message));
 });
+
+test('convert in code: trevniVersion 1 and draft, and a draft input read back through convert', async () => {
+  const { convert } = await import('../../src/convert/convert.js');
+  const { TrevniDraftReader } = await import('../../src/trevni/draft/reader.js');
+  const json = new TextEncoder().encode('{"id":1,"tags":["a"]}\n{"id":2,"tags":[]}\n');
+  const v1 = new BufferSink();
+  await convert(json, v1, { from: 'jsonl', to: 'trevni', trevniVersion: 1, codec: 'deflate' });
+  assert.equal((await TrevniReader.open(v1.bytes())).format.version, 1);
+  const draft = new BufferSink();
+  await convert(json, draft, { from: 'jsonl', to: 'trevni', trevniVersion: 'draft' });
+  assert.ok((await TrevniDraftReader.open(draft.bytes())) instanceof TrevniDraftReader);
+  for (const bytes of [v1.bytes(), draft.bytes()]) {
+    const back = new BufferSink();
+    await convert(bytes, back, { to: 'jsonl' });
+    assert.equal(new TextDecoder().decode(back.bytes()), '{"id":1,"tags":["a"]}\n{"id":2,"tags":[]}\n');
+  }
+  const bool = new TextEncoder().encode('{"ok":true}\n');
+  await assert.rejects(convert(bool, new BufferSink(), { from: 'jsonl', to: 'trevni', trevniVersion: 1 }), (e: unknown) => e instanceof UnsupportedError && /no boolean type/.test(e.message));
+});
