@@ -8,7 +8,8 @@
 import { ByteCursor } from '../../src/bytes/cursor.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
 import { trevniChecksum } from '../../src/trevni/codecs.js';
-import { MAGIC, parseHeader, writeMetadata } from '../../src/trevni/metadata.js';
+import { parseHeader, writeMetadata } from '../../src/trevni/metadata.js';
+import { TREVNI_V2 } from '../../src/trevni/version.js';
 import { KEY, type MetaEntry } from '../../src/trevni/types.js';
 import { ValueReader } from '../../src/trevni/values.js';
 import type { Rng } from './mutate.js';
@@ -93,7 +94,7 @@ export function parseTrevni(bytes: Uint8Array): TrevniModel | undefined {
 
 export function writeTrevni(m: TrevniModel): Uint8Array {
   const head = new ByteWriter();
-  head.bytes(MAGIC);
+  head.bytes(TREVNI_V2.magic);
   head.i64le(m.rowCount);
   head.i32le(m.columnCount ?? m.columns.length);
   writeMetadata(head, m.meta);

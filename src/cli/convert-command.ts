@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { ConvertOptions } from './convert.js';
 import {
-  bloomFilterOption, checksumOption, collect, redElmFooterOption, delimiterOption, formatOption, integer, pageVersionOption, parseByteSize, positiveInt,
+  bloomFilterOption, checksumOption, collect, redElmFooterOption, delimiterOption, formatOption, integer, pageVersionOption, parseByteSize, positiveInt, trevniVersionOption,
 } from './convert-options.js';
 import { NO_VERIFY_CHECKSUMS_HELP } from './files.js';
 import { columnList } from './arguments.js';
@@ -54,6 +54,7 @@ export function registerConvert(program: Command): void {
     .option('--codec <name>', 'Parquet: UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD or LZ4_RAW; Trevni: null, deflate, snappy (default) or bzip2; RedElm: gzip (default), default or snappy')
     .option('--checksum <name>', 'Trevni output: null (default) or crc32, for every block', checksumOption)
     .option('--redelm-footer <form>', "RedElm output: the RedElm block as java (default: serialization, what the prototype reads) or json (the design page's form, which the prototype cannot read)", redElmFooterOption)
+    .option('--trevni-version <1|2|draft>', "Trevni output: 2 (default, the Avro project's), 1 (cutting/trevni's: no booleans, no bzip2) or draft (the wiki draft's Dremel levels on version 1: the Parquet schema as it is)", trevniVersionOption)
     .option('--compression-level <n>', 'Parquet codec level: GZIP 0-9, BROTLI 0-11, ZSTD -131072 to 22', integer)
     .option('--row-group-size <bytes>', 'row group budget in memory, e.g. 64MB, 128MiB (default 128MiB)', parseByteSize)
     .option('--row-group-rows <n>', 'most rows in a row group', positiveInt)

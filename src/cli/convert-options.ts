@@ -83,10 +83,12 @@ export function checkCompressionLevel(codec: CodecName, level: number, defaultCo
   }
 }
 
-/** A Trevni codec name as the file stores it: null, deflate, snappy or bzip2 (any case; none/uncompressed mean null). */
-export function trevniCodecName(text: string): string {
+/** A Trevni codec name as the file stores it: null, deflate, snappy or bzip2 (any case; none/uncompressed mean null); version 1 has no bzip2. */
+export function trevniCodecName(text: string, version: 1 | 2 = 2): string {
   const c = trevniCodecOf(text);
-  if (!c) throw new UsageError(`option '--codec <name>' argument '${text}' is invalid: must be null, deflate, snappy or bzip2 for Trevni output`);
+  if (!c || (version === 1 && c === 'bzip2')) {
+    throw new UsageError(`option '--codec <name>' argument '${text}' is invalid: must be null, deflate${version === 1 ? ' or snappy' : ', snappy or bzip2'} for Trevni${version === 1 ? ' version 1' : ''} output`);
+  }
   return c;
 }
 
@@ -110,6 +112,13 @@ export function checksumOption(text: string): string {
   if (t === 'null' || t === 'none') return 'null';
   if (t === 'crc32') return 'crc32';
   throw new CommanderArgError('must be null or crc32');
+}
+
+/** --trevni-version: 1, 2, or draft (the wiki draft's Dremel dialect of version 1). */
+export function trevniVersionOption(text: string): 1 | 2 | 'draft' {
+  if (text.toLowerCase() === 'draft') return 'draft';
+  if (text !== '1' && text !== '2') throw new CommanderArgError('must be 1, 2 or draft');
+  return text === '1' ? 1 : 2;
 }
 
 export function pageVersionOption(text: string): 1 | 2 {

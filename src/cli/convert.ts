@@ -42,6 +42,8 @@ export interface ConvertOptions {
   checksum?: string;
   /** RedElm output: the RedElm block's form. */
   redelmFooter?: 'java' | 'json';
+  /** Trevni output: version 2 (default), 1 (cutting/trevni's) or the wiki draft's Dremel dialect of 1. */
+  trevniVersion?: 1 | 2 | 'draft';
   compressionLevel?: number;
   rowGroupSize?: number;
   rowGroupRows?: number;
@@ -145,7 +147,7 @@ function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): voi
   };
   if (!isTableFormat(outFormat)) refuse(['codec'], 'to Parquet output only (and to Trevni and RedElm outputs)');
   if (outFormat !== 'parquet') refuse(['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'pageIndex', 'checksums', 'encryptFooterKey', 'encryptColumn', 'plaintextFooter', 'algorithm', 'storeAadPrefix'], 'to Parquet output only');
-  if (outFormat !== 'trevni') refuse(['checksum'], 'to Trevni output only');
+  if (outFormat !== 'trevni') refuse(['checksum', 'trevniVersion'], 'to Trevni output only');
   if (outFormat !== 'redelm') refuse(['redelmFooter'], 'to RedElm output only');
   if (isTableFormat(inFormat)) refuse(['schema', 'type', 'sample', 'skipBadRows'], 'to CSV and JSON inputs only');
   if (inFormat !== 'parquet' && inFormat !== 'trevni') refuse(['verifyChecksums'], 'to Parquet and Trevni inputs only');
@@ -216,7 +218,8 @@ function cliInput(inPath: string): ConvertInput {
 export async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: Command): Promise<void> {
   // An unknown codec name, or a level it does not have, is a usage error before anything is read or created.
   const outFormat = formatOf(outPath, o.to, 'output');
-  if (o.codec !== undefined && outFormat === 'trevni') trevniCodecName(o.codec);
+  const trevniCodecs = o.trevniVersion === 'draft' ? 1 : o.trevniVersion;
+  if (o.codec !== undefined && outFormat === 'trevni') trevniCodecName(o.codec, trevniCodecs);
   else if (o.codec !== undefined && outFormat === 'redelm') redElmCodecName(o.codec);
   else if (o.codec !== undefined && outFormat === 'parquet') parquetCodec(o.codec);
   if (o.compressionLevel !== undefined && outFormat === 'parquet') {
@@ -247,7 +250,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
     read: { verifyChecksums: o.verifyChecksums },
     // --codec names a codec of the output's format only.
     parquet: outFormat === 'parquet' ? writerOptions(o) : {},
-    trevni: { codec: outFormat === 'trevni' ? trevniCodecName(o.codec ?? 'snappy') : 'null', checksum: o.checksum ?? 'null' },
+    trevni: { codec: outFormat === 'trevni' ? trevniCodecName(o.codec ?? 'snappy', trevniCodecs) : 'null', checksum: o.checksum ?? 'null', version: o.trevniVersion ?? 2 },
     redelm: { codec: outFormat === 'redelm' ? redElmCodecName(o.codec ?? 'gzip') : 'gzip', footer: o.redelmFooter ?? 'java' },
     onWarning: (w) => {
       const line = quiet ? undefined : warningLine(w, input.name);

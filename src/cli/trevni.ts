@@ -1,21 +1,33 @@
-/** The inspection commands for Trevni files (detected by their magic): schema, meta, cat, head. */
+/**
+ * The inspection commands for Trevni files (detected by their magic):
+ * schema, meta, cat, head. Files of the wiki draft's Dremel dialect print
+ * as Parquet files do: the schema in message syntax, rows in the Parquet form.
+ */
+import { InvalidArgumentError } from '../errors.js';
 import { openFileWith } from '../node/file-source.js';
+import { formatSchema } from '../text/schema-text.js';
+// Module by module, not trevni/index.js: meta must not load the writers.
+import { TrevniDraftReader } from '../trevni/draft/reader.js';
+import { openTrevni } from '../trevni/open.js';
 import { TrevniReader } from '../trevni/reader.js';
 import { closing, type ReadChecks } from './files.js';
 import { printRecords, withOutput } from './output.js';
 import { renderRecord, renderTable, renderValue } from './render.js';
 
-/** Opens a Trevni file (closing it again if its header is bad). */
-export async function openTrevniFile(path: string, checks: ReadChecks = {}): Promise<TrevniReader> {
-  return openFileWith(path, (source) => TrevniReader.open(source, checks));
+/** Opens a Trevni file with the reader its version and dialect call for (closing it again if its header is bad). */
+export async function openTrevniFile(path: string, checks: ReadChecks = {}): Promise<AnyTrevni> {
+  return openFileWith(path, (source) => openTrevni(source, checks));
 }
 
-export async function withTrevni(path: string, fn: (r: TrevniReader) => Promise<void>, checks: ReadChecks = {}): Promise<void> {
+type AnyTrevni = TrevniReader | TrevniDraftReader;
+
+export async function withTrevni(path: string, fn: (r: AnyTrevni) => Promise<void>, checks: ReadChecks = {}): Promise<void> {
   return closing(await openTrevniFile(path, checks), fn);
 }
 
 /** One line per column: name, type and flags, indented under its parent. */
-export function trevniSchema(r: TrevniReader): string {
+export function trevniSchema(r: AnyTrevni): string {
+  if (r instanceof TrevniDraftReader) return formatSchema(r.schema);
   const depth = (i: number): number => (r.columns[i]!.parentIndex < 0 ? 0 : 1 + depth(r.columns[i]!.parentIndex));
   return r.columns
     .map((c) => `${'  '.repeat(depth(c.index))}${c.name}: ${c.type}${c.array ? '[]' : ''}${c.hasIndexValues ? ' (values)' : ''}`)
@@ -33,22 +45,23 @@ function text(value: Uint8Array): string {
   }
 }
 
-export async function trevniMeta(r: TrevniReader, json: boolean): Promise<string> {
+export async function trevniMeta(r: AnyTrevni, json: boolean): Promise<string> {
   const columns = [];
   for (const c of r.columns) {
-    const blocks = await r.blocks(c.index);
+    // A draft file's group columns hold no blocks.
+    const blocks = r instanceof TrevniReader ? await r.blocks(c.index) : c.type === 'null' ? [] : await r.blocks(c.name);
     columns.push({
       name: c.name, type: c.type, array: c.array, parent: c.parent, codec: c.codec, checksum: c.checksum,
       blocks: blocks.length, compressedSize: blocks.reduce((n, b) => n + b.compressedSize, 0), uncompressedSize: blocks.reduce((n, b) => n + b.uncompressedSize, 0),
     });
   }
   const summary = {
-    format: 'trevni', rows: r.rowCount, columns: columns.length, fileLength: r.fileLength,
+    format: 'trevni', version: r.format.version, ...(r instanceof TrevniDraftReader ? { dialect: 'dremel' } : {}), rows: r.rowCount, columns: columns.length, fileLength: r.fileLength,
     metadata: Object.fromEntries(r.metadata.map((m) => [m.key, text(m.value)])),
     columnChunks: columns,
   };
   if (json) return JSON.stringify(summary, null, 2);
-  const out = [`format:   trevni`, `rows:     ${r.rowCount}`, `columns:  ${columns.length}`, `size:     ${r.fileLength} bytes`];
+  const out = [`format:   trevni`, `version:  ${r.format.version}${r instanceof TrevniDraftReader ? ' (wiki draft, Dremel levels)' : ''}`, `rows:     ${r.rowCount}`, `columns:  ${columns.length}`, `size:     ${r.fileLength} bytes`];
   for (const [k, v] of Object.entries(summary.metadata)) out.push(`  ${k}: ${v.length > 200 ? v.slice(0, 200) + '…' : v}`);
   for (const c of columns) {
     out.push(`${c.name}: ${c.type}${c.array ? '[]' : ''}${c.parent ? ` (in ${c.parent})` : ''} ${c.codec}/${c.checksum}, ${c.blocks} blocks, ${c.compressedSize} / ${c.uncompressedSize} bytes`);
@@ -56,7 +69,8 @@ export async function trevniMeta(r: TrevniReader, json: boolean): Promise<string
   return out.join('\n');
 }
 
-export function trevniCat(r: TrevniReader, opts: { columns?: string[]; offset?: number; limit?: number; json?: boolean }, table: boolean): Promise<void> {
+export function trevniCat(r: AnyTrevni, opts: { columns?: string[]; offset?: number; limit?: number; json?: boolean }, table: boolean): Promise<void> {
+  if (r instanceof TrevniDraftReader && opts.columns) throw new InvalidArgumentError('--columns is not read for files of the Trevni draft dialect: they are read whole');
   return withOutput(async (out) => {
     const read = { from: opts.offset, limit: opts.limit, columns: opts.columns };
     if (opts.json) {
@@ -64,7 +78,7 @@ export function trevniCat(r: TrevniReader, opts: { columns?: string[]; offset?: 
     } else if (table) {
       const rows: Record<string, unknown>[] = [];
       for await (const row of r.rows(read)) rows.push(row);
-      const names = rows.length ? Object.keys(rows[0]!) : r.roots.map((i) => r.columns[i]!.name);
+      const names = rows.length ? Object.keys(rows[0]!) : r instanceof TrevniReader ? r.roots.map((i) => r.columns[i]!.name) : r.schema.root.children.map((c) => c.name);
       await out.line(renderTable(names, rows));
     } else {
       await printRecords(out, r.rows(read), renderRecord);

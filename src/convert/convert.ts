@@ -16,8 +16,9 @@ import { httpSource, type SourceLike } from '../io/source.js';
 import { webStreamSink, type Sink } from '../io/sink.js';
 import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
-import { TrevniReader } from '../trevni/reader.js';
+import { openTrevni } from '../trevni/open.js';
 import { memorySpill, type SpillFactory } from '../trevni/spill.js';
+import type { TrevniVersion } from '../trevni/version.js';
 import type { WarningHandler } from '../warnings.js';
 import { extensionFormat, parquetCodecName, redElmCodecOf, trevniCodecOf } from '../formats.js';
 import { detectFormat, FORMAT_MAGIC_BYTES } from '../io/format.js';
@@ -96,6 +97,12 @@ export interface ConvertOptions {
   trevniChecksum?: 'null' | 'crc32';
   /** RedElm output: the RedElm block as Java serialization (default, what the prototype reads) or the design page's JSON. */
   redelmFooter?: 'java' | 'json';
+  /**
+   * Trevni output: version 2 (default), or 1 (cutting/trevni's: no boolean
+   * type, no bzip2; a boolean column is refused naming it), or `draft` (the
+   * wiki draft's Dremel dialect of version 1: the Parquet schema as it is).
+   */
+  trevniVersion?: TrevniVersion | 'draft';
 
   /** Data kept but changed: invalid UTF-8, lone surrogates, renamed header columns, integers too wide for their type, fields left out. */
   onWarning?: WarningHandler;
@@ -144,7 +151,7 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
     ...(options.columns ? { columns: options.columns } : {}),
     read: pick(options, ['verifyChecksums', 'maxPageBytes', 'maxBlockBytes', 'byteLength', 'headers']),
     parquet,
-    trevni: { codec: trevniCodec, checksum: options.trevniChecksum ?? 'null' },
+    trevni: { codec: trevniCodec, checksum: options.trevniChecksum ?? 'null', version: options.trevniVersion ?? 2 },
     redelm: { codec: redelmCodec, footer: options.redelmFooter ?? 'java' },
     ...pick(options, ['onWarning', 'onProgress', 'signal']),
   });
@@ -216,7 +223,7 @@ export function sourceInput(source: ConvertSource, options: ConvertOptions): { i
       return inputBytes(source as TextInput, name);
     },
     parquet: async (o) => ParquetReader.open(await table(), o),
-    trevni: async (o) => TrevniReader.open(await table(), o),
+    trevni: async (o) => openTrevni(await table(), o),
     redelm: async (o) => RedElmReader.open(await table(), o),
   };
   return {

@@ -12,6 +12,7 @@ import type { DefinedSchema } from '../schema/builder.js';
 import { projectSchema } from '../schema/project.js';
 import { buildSchema, type SchemaElementLike } from '../schema/tree.js';
 import type { SpillFactory } from '../trevni/spill.js';
+import type { TrevniVersion } from '../trevni/version.js';
 import type { TrevniOpenOptions, TrevniReader } from '../trevni/reader.js';
 import type { ParquetryWarning, WarningHandler } from '../warnings.js';
 import { isTableFormat, type ConvertFormat, type TableFormat } from '../formats.js';
@@ -23,6 +24,8 @@ import { BadRows, textToTable, type BadRow } from './pipeline.js';
 import { readJsonArray, readJsonLines } from './read-json.js';
 import { parquetInput } from './read-parquet.js';
 import { trevniInput } from './read-trevni.js';
+import { trevniDraftInput } from './read-trevni-draft.js';
+import { TrevniDraftReader } from '../trevni/draft/reader.js';
 import type { Cells } from './read-csv.js';
 import { CsvShaper, JsonShaper, type SchemaChoice } from './shape.js';
 import type { InputBytes } from './source.js';
@@ -38,7 +41,8 @@ export interface ConvertInput {
   readonly name: string;
   bytes(): Promise<InputBytes>;
   parquet(options: OpenOptions): Promise<ParquetReader>;
-  trevni(options: TrevniOpenOptions): Promise<TrevniReader>;
+  /** Either reader: a file of the wiki draft's Dremel dialect opens as a TrevniDraftReader. */
+  trevni(options: TrevniOpenOptions): Promise<TrevniReader | TrevniDraftReader>;
   redelm(options: RedElmOpenOptions): Promise<RedElmReader>;
 }
 
@@ -65,7 +69,7 @@ export interface RunOptions {
   columns?: readonly ColumnPath[];
   read: OpenOptions & TrevniOpenOptions;
   parquet: WriterOptions;
-  trevni: { codec: string; checksum: string };
+  trevni: { codec: string; checksum: string; version?: TrevniVersion | 'draft' };
   redelm: { codec: 'gzip' | 'default' | 'snappy'; footer: 'java' | 'json' };
   onWarning?: WarningHandler;
   /** Hears the progress every PROGRESS_EVERY rows written, and at the end. */
@@ -132,7 +136,23 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
     };
   }
   if (format === 'trevni') {
-    const t = await trevniInput(await input.trevni(o.read));
+    const opened = await input.trevni(o.read);
+    if (opened instanceof TrevniDraftReader) {
+      // The draft dialect's records are already in the Parquet writer's forms.
+      const d = trevniDraftInput(opened);
+      return {
+        elements: d.elements,
+        metadata: undefined,
+        columns: opened.schema.root.children.map((c) => c.name),
+        total: opened.rowCount,
+        get rowsRead() {
+          return d.rowsRead;
+        },
+        batches: () => d.batches(),
+        close: () => d.close(),
+      };
+    }
+    const t = await trevniInput(opened);
     return {
       elements: t.schema.elements,
       metadata: undefined,

@@ -46,9 +46,13 @@ import type { LeafNode, Schema } from '../schema/tree.js';
 import { formatTimestamp } from '../text/temporal.js';
 import { planRecord, type Plan } from '../shred/plan.js';
 import { isPlainObject } from '../shred/shred.js';
-import { AvroTrevniWriter } from '../trevni/avro.js';
+import { AvroTrevniWriter, avroColumns, parseAvroSchema } from '../trevni/avro.js';
+import type { TrevniVersion } from '../trevni/version.js';
+import { TrevniDraftWriter } from '../trevni/draft/writer.js';
+import { draftColumns } from '../trevni/draft/schema.js';
+import { checkVersionTypes } from '../trevni/writer.js';
 import type { SpillFactory } from '../trevni/spill.js';
-import { writerOutput, type CountingSink, type RowOutput } from './output.js';
+import { writerOutput, type CountingSink, type FileWriter, type RowOutput } from './output.js';
 
 /** The field property holding a Parquet name that is not a valid Avro name. */
 export const PARQUET_NAME = 'parquetry.name';
@@ -60,6 +64,13 @@ export interface TrevniOutputOptions {
   checksum: string;
   /** Where the column blocks wait until every descriptor is written (the layout puts them after all of them). */
   spill: SpillFactory;
+  /**
+   * The Trevni version (default 2); version 1 has no boolean type: a boolean
+   * column is refused, naming it, before anything is created. `draft`: the
+   * wiki draft's Dremel dialect of version 1, which keeps the Parquet schema
+   * as it is (no Avro mapping) and refuses the types it lacks, also before.
+   */
+  version?: TrevniVersion | 'draft';
 }
 
 type AvroJson = string | Record<string, unknown> | AvroJson[];
@@ -286,19 +297,39 @@ export function avroSchemaOf(schema: Schema): { json: AvroJson; convert: (row: R
 
 /** Trevni output on the sink `open` gives, opened once the schema is known to have an Avro form (nothing is created for one without). */
 export async function trevniOutput(open: () => Promise<CountingSink>, schema: Schema, options: TrevniOutputOptions): Promise<RowOutput> {
+  if (options.version === 'draft') return draftOutput(open, schema, options);
   const avro = avroSchemaOf(schema);
+  const version = options.version ?? 2;
+  checkVersionTypes(version, avroColumns(parseAvroSchema(avro.json)));
   return writerOutput(await open(), async (sink) => {
-    const writer = await AvroTrevniWriter.open(sink, avro.json, { codec: options.codec, checksum: options.checksum, spill: options.spill });
-    return {
-      get rows() {
-        return writer.rowCount;
-      },
-      write: (row) => writer.write(avro.convert(row)),
-      async close() {
-        await writer.close();
-        return { rows: writer.rowCount };
-      },
-      abort: () => writer.abort(),
-    };
+    const writer = await AvroTrevniWriter.open(sink, avro.json, { codec: options.codec, checksum: options.checksum, spill: options.spill, version });
+    return fileWriter(writer, avro.convert);
+  });
+}
+
+/** A Trevni writer as the conversion drives it, each row converted first. */
+function fileWriter<R>(
+  writer: { readonly rowCount: number; write(row: R): Promise<void>; close(): Promise<void>; abort(): Promise<void> },
+  convert: (row: Record<string, unknown>) => R,
+): FileWriter {
+  return {
+    get rows() {
+      return writer.rowCount;
+    },
+    write: (row) => writer.write(convert(row)),
+    async close() {
+      await writer.close();
+      return { rows: writer.rowCount };
+    },
+    abort: () => writer.abort(),
+  };
+}
+
+/** The draft dialect's output: records as the Parquet writer takes them, shredded by the draft writer. */
+async function draftOutput(open: () => Promise<CountingSink>, schema: Schema, options: TrevniOutputOptions): Promise<RowOutput> {
+  draftColumns(schema);
+  return writerOutput(await open(), async (sink) => {
+    const writer = await TrevniDraftWriter.open(sink, schema, { codec: options.codec, checksum: options.checksum, spill: options.spill });
+    return fileWriter(writer, (row) => row);
   });
 }

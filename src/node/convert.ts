@@ -7,7 +7,7 @@
  */
 import type { Writable } from 'node:stream';
 import { ParquetReader } from '../parquet/reader.js';
-import { TrevniReader } from '../trevni/reader.js';
+import { openTrevni } from '../trevni/open.js';
 import { countingSink } from '../convert/output.js';
 import { extensionFormat } from '../formats.js';
 import { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from '../io/format.js';
@@ -27,7 +27,7 @@ export function pathInput(path: string): ConvertInput {
     name: path,
     bytes: () => openInput(path),
     parquet: (o) => openFileWith(path, (s) => ParquetReader.fromSource(s, o)),
-    trevni: (o) => openFileWith(path, (s) => TrevniReader.open(s, o)),
+    trevni: (o) => openFileWith(path, (s) => openTrevni(s, o)),
     redelm: (o) => openFileWith(path, (s) => RedElmReader.open(s, o)),
   };
 }

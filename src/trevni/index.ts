@@ -1,4 +1,8 @@
 /** Trevni: the public surface of src/trevni (the lead wires it into src/index.ts and the CLI). */
+export { TrevniDraftReader, type TrevniDraftRowsOptions } from './draft/reader.js';
+export { TrevniDraftWriter, type TrevniDraftWriterOptions } from './draft/writer.js';
+export { openTrevni } from './open.js';
+export { TREVNI_V1, TREVNI_V2, type TrevniFormat, type TrevniVersion } from './version.js';
 export { TrevniReader, type TrevniInput, type TrevniOpenOptions, type TrevniRowsOptions, type TrevniColumnRow } from './reader.js';
 export { TrevniWriter, DEFAULT_BLOCK_SIZE, type TrevniColumnSpec, type TrevniWriterOptions } from './writer.js';
 export { memorySpill, pathSpill, type SpillFactory, type SpillStore, type PathSpillIO } from './spill.js';

@@ -3,7 +3,7 @@
  * length and offset checked against the file) and serializing.
  *
  * ```
- * header:  'T' 'r' 'v' 0x02 | rows: fixed64 | columns: fixed32 | file metadata
+ * header:  'T' 'r' 'v' version (2, or 1: see version.ts) | rows: fixed64 | columns: fixed32 | file metadata
  *          | column metadata x columns | column start: fixed64 x columns
  * column:  blocks: fixed32 | (rows, raw size, stored size: fixed32 x 3 [, first value]) x blocks
  *          | (block data, checksum) x blocks
@@ -15,8 +15,7 @@ import { ByteWriter } from '../bytes/writer.js';
 import { CorruptFileError } from '../errors.js';
 import { KEY, isTrevniType, metaGet, type MetaEntry, type TrevniBlock, type TrevniColumn, type TrevniType } from './types.js';
 import { ValueReader } from './values.js';
-
-export const MAGIC = new Uint8Array([0x54, 0x72, 0x76, 0x02]);
+import { formatOfMagic, type TrevniFormat } from './version.js';
 
 /** Thrown by a PrefixCursor when the bytes needed lie beyond the prefix but inside the file. */
 export class NeedMore {
@@ -89,12 +88,31 @@ export function writeMetadata(w: ByteWriter, meta: readonly MetaEntry[]): void {
 
 export interface TrevniHeader {
   magic: Uint8Array;
+  /** The version the magic names, and what it allows. */
+  format: TrevniFormat;
   rowCount: number;
   metadata: MetaEntry[];
   columns: TrevniColumn[];
   /** Where the header ends (the first column start, in files the Java writer makes). */
   headerLength: number;
+  /**
+   * `dremel`: a version 1 file of the wiki draft's dialect (definition and
+   * repetition levels in each block, see draft.ts), told by its metadata: the
+   * file key `trevni.dialect`, or level keys on a column. Its parents are
+   * group columns, not arrays.
+   */
+  dialect: 'trevni' | 'dremel';
 }
+
+/** The draft dialect's keys (draft.ts documents them); the header parse needs them to tell the dialect. */
+export const DRAFT_KEY = {
+  dialect: 'trevni.dialect',
+  maxRepetition: 'trevni.maxRepetition',
+  maxDefinition: 'trevni.maxDefinition',
+} as const;
+
+/** The value of the draft dialect's marker key. */
+export const DREMEL_DIALECT = 'dremel';
 
 const lenient = new TextDecoder('utf-8');
 
@@ -107,10 +125,7 @@ function text(meta: readonly MetaEntry[], key: string): string | undefined {
 export function parseHeader(cur: ByteCursor, fileLength: number): TrevniHeader {
   const r = new ValueReader(cur);
   const magic = cur.bytes(4, 'magic').slice();
-  if (magic[0] !== 0x54 || magic[1] !== 0x72 || magic[2] !== 0x76 || magic[3] !== 0x02) {
-    const hex = Array.from(magic, (b) => b.toString(16).padStart(2, '0')).join('');
-    throw new CorruptFileError(`not a Trevni file: magic ${hex}, expected 54727602 ("Trv" 2)`, { offset: 0 });
-  }
+  const format = formatOfMagic(magic);
   const rows = cur.i64le();
   if (rows < 0n || rows > BigInt(Number.MAX_SAFE_INTEGER)) throw new CorruptFileError(`invalid row count ${rows}`, { offset: 4 });
   const rowCount = Number(rows);
@@ -122,11 +137,13 @@ export function parseHeader(cur: ByteCursor, fileLength: number): TrevniHeader {
   const metadata = readMetadata(r, 'file metadata');
   const fileCodec = text(metadata, KEY.codec);
   const fileChecksum = text(metadata, KEY.checksum);
+  const raw: { at: number; meta: MetaEntry[] }[] = [];
+  for (let i = 0; i < columnCount; i++) raw.push({ at: cur.fileOffset, meta: readMetadata(r, `column ${i} metadata`) });
+  const dialect = dialectOf(format.version, metadata, raw.map((c) => c.meta));
   const columns: TrevniColumn[] = [];
   const byName = new Map<string, number>();
   for (let i = 0; i < columnCount; i++) {
-    const at = cur.fileOffset;
-    const meta = readMetadata(r, `column ${i} metadata`);
+    const { at, meta } = raw[i]!;
     const nameBytes = metaGet(meta, KEY.name);
     if (nameBytes === undefined) throw new CorruptFileError(`column ${i} has no trevni.name`, { offset: at });
     const name = text(meta, KEY.name)!;
@@ -136,7 +153,9 @@ export function parseHeader(cur: ByteCursor, fileLength: number): TrevniHeader {
     if (typeName === undefined) throw new CorruptFileError('column has no trevni.type', ctx);
     // Java reads type names case-insensitively.
     const type = typeName.toLowerCase();
-    if (!isTrevniType(type)) throw new CorruptFileError(`unknown column type ${JSON.stringify(typeName)}`, ctx);
+    if (!isTrevniType(type) || !format.types.includes(type)) {
+      throw new CorruptFileError(`unknown column type ${JSON.stringify(typeName)} (Trevni version ${format.version} has ${format.types.join(', ')})`, ctx);
+    }
     const array = metaGet(meta, KEY.array) !== undefined;
     const hasIndexValues = metaGet(meta, KEY.values) !== undefined;
     const parent = text(meta, KEY.parent) ?? null;
@@ -144,7 +163,9 @@ export function parseHeader(cur: ByteCursor, fileLength: number): TrevniHeader {
     if (parent !== null) {
       const p = byName.get(parent);
       if (p === undefined) throw new CorruptFileError(`parent column ${JSON.stringify(parent)} does not precede this column`, ctx);
-      if (!columns[p]!.array) throw new CorruptFileError(`parent column ${JSON.stringify(parent)} is not an array column`, ctx);
+      if (dialect === 'dremel') {
+        if (columns[p]!.type !== 'null') throw new CorruptFileError(`parent column ${JSON.stringify(parent)} is not a group (a null-typed column)`, ctx);
+      } else if (!columns[p]!.array) throw new CorruptFileError(`parent column ${JSON.stringify(parent)} is not an array column`, ctx);
       if (hasIndexValues) throw new CorruptFileError('a column with a parent cannot have trevni.values', ctx);
       parentIndex = p;
       columns[p]!.children.push(i);
@@ -176,7 +197,27 @@ export function parseHeader(cur: ByteCursor, fileLength: number): TrevniHeader {
   for (const c of columns) {
     if (c.start < cur.fileOffset) throw new CorruptFileError(`column start ${c.start} lies inside the header`, { column: c.name });
   }
-  return { magic, rowCount, metadata, columns, headerLength: cur.fileOffset };
+  return { magic, format, rowCount, metadata, columns, headerLength: cur.fileOffset, dialect };
+}
+
+/**
+ * A version 1 file is of the draft's Dremel dialect when its file metadata
+ * carries the marker, or (a draft file written by another hand, whose level
+ * keys default to 0) when any column carries a level key: cutting/trevni
+ * never writes either. A marker naming another dialect is refused.
+ */
+function dialectOf(version: number, file: readonly MetaEntry[], columns: readonly (readonly MetaEntry[])[]): 'trevni' | 'dremel' {
+  if (version !== 1) return 'trevni';
+  const marker = text(file, DRAFT_KEY.dialect);
+  if (marker !== undefined) {
+    if (marker !== DREMEL_DIALECT) {
+      const e = file.find((m) => m.key === DRAFT_KEY.dialect)!;
+      throw new CorruptFileError(`unknown Trevni dialect ${JSON.stringify(marker)} (known: ${DREMEL_DIALECT})`, { offset: e.offset });
+    }
+    return 'dremel';
+  }
+  const levels = columns.some((meta) => meta.some((m) => m.key === DRAFT_KEY.maxDefinition || m.key === DRAFT_KEY.maxRepetition));
+  return levels ? 'dremel' : 'trevni';
 }
 
 /** Parses a column's block count and descriptors; `checksumSize` places the blocks. */

@@ -24,7 +24,8 @@ import { assembleRow, canonicalRowText, type ColumnRowData } from './assemble.js
 import { trevniChecksum, trevniCodec } from './codecs.js';
 import { checkBlockSize } from './block-bounds.js';
 import { DEFAULT_MAX_INFLATED } from '../codecs/codec.js';
-import { parseDescriptors, parseGrowing, parseHeader } from './metadata.js';
+import { parseDescriptors, parseGrowing, parseHeader, type TrevniHeader } from './metadata.js';
+import { checkChecksum, checkCodec, type TrevniFormat } from './version.js';
 import type { MetaEntry, TrevniBlock, TrevniColumn, TrevniValue } from './types.js';
 import { ValueReader } from './values.js';
 
@@ -82,6 +83,8 @@ interface BlockCacheEntry {
 export class TrevniReader {
   readonly source: Source;
   readonly magic: Uint8Array;
+  /** The Trevni version the magic names (1: cutting/trevni's; 2: the Avro project's) and what it allows. */
+  readonly format: TrevniFormat;
   readonly rowCount: number;
   /** File metadata, in file order. */
   readonly metadata: readonly MetaEntry[];
@@ -100,6 +103,7 @@ export class TrevniReader {
     this.verify = options.verifyChecksums ?? true;
     this.maxBlockBytes = options.maxBlockBytes ?? DEFAULT_MAX_INFLATED;
     this.magic = header.magic;
+    this.format = header.format;
     this.rowCount = header.rowCount;
     this.metadata = header.metadata;
     this.columns = header.columns;
@@ -328,6 +332,7 @@ export class TrevniReader {
     if (list) return list;
     const col = this.columns[ci]!;
     try {
+      checkChecksum(this.format, col.checksum);
       const checksumSize = trevniChecksum(col.checksum).size;
       list = await parseGrowing((o, l) => this.source.read(o, l), col.start, this.fileLength - col.start, 4096, (cur) =>
         parseDescriptors(cur, col, checksumSize, this.rowCount, this.fileLength),
@@ -350,6 +355,7 @@ export class TrevniReader {
     const ctx = { column: col.name, offset: b.offset, file: this.source.name };
     let data: Uint8Array;
     try {
+      checkCodec(this.format, col.codec);
       const codec = await trevniCodec(col.codec);
       const checksum = trevniChecksum(col.checksum);
       // Only inflating needs the bound: a null-codec block's bytes are in the file.
@@ -380,6 +386,15 @@ export class TrevniReader {
 }
 
 async function readHeader(source: Source) {
+  const header = await readTrevniHeader(source);
+  if (header.dialect === 'dremel') {
+    throw new UnsupportedError("a Trevni file of the wiki draft's Dremel dialect (definition and repetition levels in its blocks, told by its metadata): read it with TrevniDraftReader", { offset: 0 });
+  }
+  return header;
+}
+
+/** Reads and checks the header of a Trevni file of any version or dialect. */
+export async function readTrevniHeader(source: Source): Promise<TrevniHeader> {
   const len = source.byteLength;
   if (len < 16) throw new CorruptFileError(`a ${len}-byte file is too short to be a Trevni file (the header alone takes 17 bytes)`, { offset: 0 });
   return parseGrowing((o, l) => source.read(o, l), 0, len, 64 * 1024, (cur) => parseHeader(cur, len));
@@ -428,7 +443,7 @@ class ColumnCursor {
     const data = await this.reader.blockData(this.col.index, block);
     const b = this.blocks[block]!;
     this.block = block;
-    this.vr = new ValueReader(new ByteCursor(data, 0, data.length, this.col.codec === 'null' ? b.offset : 0));
+    this.vr = new ValueReader(new ByteCursor(data, 0, data.length, this.col.codec === 'null' ? b.offset : 0), this.reader.format.lengthRuns);
     this.row = b.firstRow;
     this.end = b.firstRow + b.rowCount;
     if (this.unbacked) this.unbackedLeft = b.rowCount + UNBACKED_NULLS_PER_BYTE * data.length + UNBACKED_NULLS;

@@ -24,7 +24,8 @@ export class ValueReader {
   private runLength = 0;
   private runValue = 0;
 
-  constructor(cur: ByteCursor) {
+  /** `lengthRuns`: array lengths may be run codes (version 2); in version 1 a negative length is corrupt. */
+  constructor(cur: ByteCursor, private readonly lengthRuns = true) {
     this.cur = cur;
   }
 
@@ -127,6 +128,7 @@ export class ValueReader {
     const at = this.cur.fileOffset;
     const n = this.cur.zigzag32();
     if (n >= 0) return n;
+    if (!this.lengthRuns) throw new CorruptFileError(`negative array length ${n} (Trevni version 1 has no run codes)`, { offset: at });
     // -1: two 0s, -2: two 1s, -3: three 0s, ... (the first is returned now).
     this.runLength = Math.floor((1 - n) / 2);
     this.runValue = (n + 1) & 1;

@@ -23,20 +23,25 @@
  *   CRC is right with the null codec too: Java stores the CRC of nothing
  *   there and then rejects its own file.)
  *
+ * Version 1 (`version: 1`, cutting/trevni's `Trv` 1) differs only where its
+ * code does (version.ts): every array length is written as itself, no
+ * boolean columns (refused naming the column), no bzip2.
+ *
  * Memory stays bounded: each column holds one block's buffer; finished
  * blocks go to a spill store (a temporary file in Node) and are appended to
  * the output after the header at `close()`.
  */
 import { ByteWriter } from '../bytes/writer.js';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError, UnsupportedError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
 import type { ColumnRowData } from './assemble.js';
 import { isTrevniCodec, trevniChecksum, trevniCodec, type TrevniChecksum, type TrevniCodec } from './codecs.js';
-import { MAGIC, writeMetadata } from './metadata.js';
+import { writeMetadata } from './metadata.js';
 import type { TrevniColumnRow } from './reader.js';
 import { memorySpill, type SpillFactory, type SpillStore } from './spill.js';
 import { KEY, isTrevniType, textBytes, type MetaEntry, type TrevniType, type TrevniValue } from './types.js';
 import { ValueWriter, encodeValue } from './values.js';
+import { trevniFormat, type TrevniFormat, type TrevniVersion } from './version.js';
 
 export const DEFAULT_BLOCK_SIZE = 64 * 1024;
 
@@ -77,6 +82,8 @@ export interface TrevniWriterOptions {
   blockSize?: number;
   /** Where finished blocks wait for close(); in memory by default. */
   spill?: SpillFactory;
+  /** The Trevni version written (default 2); 1 is cutting/trevni's `Trv` 1: no boolean type, no bzip2, no run-coded lengths. */
+  version?: TrevniVersion;
 }
 
 const RESERVED_FLAGS = new Set<string>([KEY.array, KEY.parent, KEY.values, KEY.codec, KEY.checksum]);
@@ -97,13 +104,23 @@ interface ResolvedColumn {
   metadata: MetaEntry[];
 }
 
+/** Refuses, naming the column, a type the version lacks (booleans in version 1): for callers that check before creating output. */
+export function checkVersionTypes(version: TrevniVersion, specs: readonly Pick<TrevniColumnSpec, 'name' | 'type'>[]): void {
+  const format = trevniFormat(version);
+  for (const s of specs) {
+    if (!format.types.includes(s.type)) {
+      throw new UnsupportedError(`Trevni version ${format.version} has no ${s.type} type (known: ${format.types.join(', ')})`, { column: s.name });
+    }
+  }
+}
+
 function setEntry(list: MetaEntry[], key: string, value: Uint8Array): void {
   const e = list.find((m) => m.key === key);
   if (e) e.value = value;
   else list.push({ key, value });
 }
 
-function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, fileChecksum: string): ResolvedColumn[] {
+function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, fileChecksum: string, format: TrevniFormat): ResolvedColumn[] {
   const out: ResolvedColumn[] = [];
   const byName = new Map<string, number>();
   specs.forEach((s, index) => {
@@ -111,6 +128,7 @@ function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, f
     if (typeof s?.name !== 'string') throw bad('a column needs a string name');
     if (byName.has(s.name)) throw bad('duplicate column name');
     if (!isTrevniType(s.type)) throw bad(`unknown type ${JSON.stringify(s.type)}`);
+    checkVersionTypes(format.version, [s]);
     const meta: MetaEntry[] = [
       { key: KEY.name, value: textBytes(s.name) },
       { key: KEY.type, value: textBytes(s.type) },
@@ -165,6 +183,7 @@ function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, f
     const codecName = codec ?? fileCodec;
     const checksumName = checksum ?? fileChecksum;
     if (!isTrevniCodec(codecName)) throw bad(`unknown codec ${JSON.stringify(codecName)}`);
+    if (!format.codecs.includes(codecName)) throw bad(`Trevni version ${format.version} has no codec ${JSON.stringify(codecName)} (known: ${format.codecs.join(', ')})`);
     if (checksumName !== 'null' && checksumName !== 'crc32') {
       throw bad(`unknown checksum ${JSON.stringify(checksumName)} (use "crc32": the Java reader refuses the spec's "crc-32")`);
     }
@@ -175,7 +194,7 @@ function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, f
 }
 
 /** One column's current block and its finished blocks' descriptors. */
-class ColumnBuffer {
+class ColumnBuffer implements SpilledBlocks {
   readonly buf = new ValueWriter(DEFAULT_BLOCK_SIZE + 1024);
   private rowCount = 0;
   private runLength = 0;
@@ -194,6 +213,7 @@ class ColumnBuffer {
     private readonly checksum: TrevniChecksum,
     readonly spill: SpillStore,
     blockSize: number,
+    private readonly lengthRuns: boolean,
   ) {
     this.cutAt = col.type === 'boolean' && col.hasIndexValues ? Infinity : blockSize;
   }
@@ -203,6 +223,10 @@ class ColumnBuffer {
   }
 
   writeLength(l: number): void {
+    if (!this.lengthRuns) {
+      this.buf.writeLength(l);
+      return;
+    }
     if (l === this.runValue) {
       this.runLength++;
       return;
@@ -256,10 +280,6 @@ class ColumnBuffer {
     this.firstValue = null;
   }
 
-  /** Bytes of this column in the file: block count, descriptors, blocks. */
-  get size(): number {
-    return 4 + this.descriptors.length + this.dataSize;
-  }
 }
 
 const INT32_MIN = -(2 ** 31);
@@ -267,7 +287,8 @@ const INT32_MAX = 2 ** 31 - 1;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-function checkValue(col: ResolvedColumn, v: unknown, row: number): TrevniValue {
+/** `v` as a value of the column's type, else an InvalidArgumentError naming the row and column. */
+export function checkValue(col: { name: string; type: TrevniType }, v: unknown, row: number): TrevniValue {
   const bad = () => new InvalidArgumentError(`row ${row}: ${describe(v)} is not a ${col.type} value`, { column: col.name });
   switch (col.type) {
     case 'null':
@@ -312,6 +333,62 @@ function describe(v: unknown): string {
   return JSON.stringify(v) ?? String(v);
 }
 
+/** A column's finished blocks: descriptors in memory, block bytes in a spill store. */
+export interface SpilledBlocks {
+  blockCount: number;
+  descriptors: ByteWriter;
+  /** Bytes of block data (and checksums) in `spill`. */
+  dataSize: number;
+  spill: SpillStore;
+}
+
+/**
+ * The file at close, the same in every Trevni version and dialect: header
+ * (magic, rows, column count, file and column metadata, column starts), then
+ * per column its block count, descriptors and blocks (copied from the spill
+ * store, which is then disposed).
+ */
+export async function writeLayout(sink: Sink, magic: Uint8Array, rows: number, fileMetadata: readonly MetaEntry[], columns: readonly { metadata: readonly MetaEntry[]; blocks: SpilledBlocks }[]): Promise<void> {
+  const h = new ByteWriter(4096);
+  h.bytes(magic);
+  h.i64le(BigInt(rows));
+  h.i32le(columns.length);
+  writeMetadata(h, fileMetadata);
+  for (const c of columns) writeMetadata(h, c.metadata);
+  let start = h.length + 8 * columns.length;
+  for (const { blocks } of columns) {
+    h.i64le(BigInt(start));
+    start += 4 + blocks.descriptors.length + blocks.dataSize;
+  }
+  await sink.write(h.finish());
+  for (const { blocks } of columns) {
+    const head = new ByteWriter(4 + blocks.descriptors.length);
+    head.i32le(blocks.blockCount);
+    head.bytes(blocks.descriptors.finish());
+    await sink.write(head.finish());
+    for await (const chunk of blocks.spill.chunks(1 << 20)) await sink.write(chunk);
+    await blocks.spill.dispose();
+  }
+}
+
+/** Throws away a writer's output: its spill stores and what the sink has. */
+export async function discardFile(sink: Sink, blocks: readonly SpilledBlocks[]): Promise<void> {
+  await Promise.all(blocks.map((b) => b.spill.dispose().catch(() => undefined)));
+  await sink.abort().catch(() => undefined);
+}
+
+/** Flushes the last blocks, writes the layout and closes the sink; on failure discards everything and rethrows. */
+export async function finishFile(sink: Sink, flush: () => Promise<void>, magic: Uint8Array, rows: number, fileMetadata: readonly MetaEntry[], columns: readonly { metadata: readonly MetaEntry[]; blocks: SpilledBlocks }[]): Promise<void> {
+  try {
+    await flush();
+    await writeLayout(sink, magic, rows, fileMetadata, columns);
+    await sink.close();
+  } catch (e) {
+    await discardFile(sink, columns.map((c) => c.blocks));
+    throw e;
+  }
+}
+
 export class TrevniWriter {
   private rows = 0;
   private state: 'open' | 'closed' | 'failed' = 'open';
@@ -321,6 +398,7 @@ export class TrevniWriter {
 
   private constructor(
     private readonly sink: Sink,
+    private readonly format: TrevniFormat,
     private readonly fileMetadata: MetaEntry[],
     columns: ResolvedColumn[],
     private readonly buffers: ColumnBuffer[],
@@ -336,6 +414,9 @@ export class TrevniWriter {
     if (!options || !Array.isArray(options.columns)) throw new InvalidArgumentError('Trevni writer options need a columns array');
     const blockSize = options.blockSize ?? DEFAULT_BLOCK_SIZE;
     if (!Number.isSafeInteger(blockSize) || blockSize < 1 || blockSize > 2 ** 30) throw new InvalidArgumentError(`blockSize must be an integer from 1 to 2^30, got ${blockSize}`);
+    const version = options.version ?? 2;
+    if (version !== 1 && version !== 2) throw new InvalidArgumentError(`version must be 1 or 2, got ${String(version)}`);
+    const format = trevniFormat(version);
     const meta: MetaEntry[] = [];
     for (const m of options.metadata ?? []) {
       if (m.key.startsWith('trevni.') && m.key !== KEY.codec && m.key !== KEY.checksum) throw new InvalidArgumentError(`file metadata key ${m.key} is reserved`);
@@ -346,20 +427,20 @@ export class TrevniWriter {
     if (options.checksum !== undefined) setEntry(meta, KEY.checksum, textBytes(options.checksum));
     const fileCodec = text(meta.find((m) => m.key === KEY.codec)?.value ?? textBytes('null'));
     const fileChecksum = text(meta.find((m) => m.key === KEY.checksum)?.value ?? textBytes('null'));
-    const columns = resolveColumns(options.columns, fileCodec, fileChecksum);
+    const columns = resolveColumns(options.columns, fileCodec, fileChecksum, format);
     const spill = options.spill ?? memorySpill();
     const buffers: ColumnBuffer[] = [];
     try {
       for (const c of columns) {
         const codec = await trevniCodec(c.codecName);
         const store = await spill(c.index);
-        buffers.push(new ColumnBuffer(c, codec, trevniChecksum(c.checksumName), store, blockSize));
+        buffers.push(new ColumnBuffer(c, codec, trevniChecksum(c.checksumName), store, blockSize, format.lengthRuns));
       }
     } catch (e) {
       await Promise.all(buffers.map((b) => b.spill.dispose()));
       throw e;
     }
-    return new TrevniWriter(sink, meta, columns, buffers);
+    return new TrevniWriter(sink, format, meta, columns, buffers);
   }
 
   get rowCount(): number {
@@ -494,41 +575,18 @@ export class TrevniWriter {
 
   private async fail(): Promise<void> {
     this.state = 'failed';
-    await Promise.all(this.buffers.map((b) => b.spill.dispose().catch(() => undefined)));
-    await this.sink.abort().catch(() => undefined);
+    await discardFile(this.sink, this.buffers);
   }
 
   /** Finishes the last blocks, writes the header, descriptors and blocks, and closes the sink. */
   async close(): Promise<void> {
     this.check();
-    try {
+    this.state = 'failed';
+    const flush = async () => {
       for (const b of this.buffers) await b.flush();
-      const h = new ByteWriter(4096);
-      h.bytes(MAGIC);
-      h.i64le(BigInt(this.rows));
-      h.i32le(this.columns.length);
-      writeMetadata(h, this.fileMetadata);
-      for (const c of this.columns) writeMetadata(h, c.metadata);
-      let start = h.length + 8 * this.columns.length;
-      for (const b of this.buffers) {
-        h.i64le(BigInt(start));
-        start += b.size;
-      }
-      await this.sink.write(h.finish());
-      for (const b of this.buffers) {
-        const head = new ByteWriter(4 + b.descriptors.length);
-        head.i32le(b.blockCount);
-        head.bytes(b.descriptors.finish());
-        await this.sink.write(head.finish());
-        for await (const chunk of b.spill.chunks(1 << 20)) await this.sink.write(chunk);
-        await b.spill.dispose();
-      }
-      await this.sink.close();
-      this.state = 'closed';
-    } catch (e) {
-      await this.fail();
-      throw e;
-    }
+    };
+    await finishFile(this.sink, flush, this.format.magic, this.rows, this.fileMetadata, this.buffers.map((b) => ({ metadata: b.col.metadata, blocks: b })));
+    this.state = 'closed';
   }
 
   /** Discards everything: the spill stores and the sink's output. */

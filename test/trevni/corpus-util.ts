@@ -1,9 +1,15 @@
-/** Shared access to ../shared/trevni-corpus and its JSON conventions for the Trevni tests. */
+/**
+ * Shared access to ../shared/trevni-corpus (and ../shared/ancestors/trevni-v1,
+ * in the same form) and its JSON conventions for the Trevni tests.
+ */
+import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TrevniType, TrevniValue } from '../../src/trevni/types.js';
+import type { TrevniReader } from '../../src/trevni/reader.js';
+import { metaText, type TrevniType, type TrevniValue } from '../../src/trevni/types.js';
 
 export const TREVNI_CORPUS = join('..', 'shared', 'trevni-corpus');
+export const TREVNI_V1_CORPUS = join('..', 'shared', 'ancestors', 'trevni-v1');
 
 export interface ExpectedMeta {
   key: string;
@@ -45,25 +51,26 @@ export interface ExpectedFile {
   columns: ExpectedColumn[];
 }
 
-export function corpusFiles(): string[] {
-  return readdirSync(TREVNI_CORPUS).sort();
+export function corpusFiles(dir = TREVNI_CORPUS): string[] {
+  return readdirSync(dir).sort();
 }
 
-export function trvFiles(): string[] {
-  return corpusFiles().filter((f) => f.endsWith('.trv'));
+export function trvFiles(dir = TREVNI_CORPUS): string[] {
+  return corpusFiles(dir).filter((f) => f.endsWith('.trv'));
 }
 
-export function corpusBytes(name: string): Uint8Array {
-  return new Uint8Array(readFileSync(join(TREVNI_CORPUS, name)));
+export function corpusBytes(name: string, dir = TREVNI_CORPUS): Uint8Array {
+  return new Uint8Array(readFileSync(join(dir, name)));
 }
 
 const cache = new Map<string, ExpectedFile>();
 
-export function expected(trv: string): ExpectedFile {
-  let e = cache.get(trv);
+export function expected(trv: string, dir = TREVNI_CORPUS): ExpectedFile {
+  const path = join(dir, `${trv}.expected.json`);
+  let e = cache.get(path);
   if (!e) {
-    e = JSON.parse(readFileSync(join(TREVNI_CORPUS, `${trv}.expected.json`), 'utf8')) as ExpectedFile;
-    cache.set(trv, e);
+    e = JSON.parse(readFileSync(path, 'utf8')) as ExpectedFile;
+    cache.set(path, e);
   }
   return e;
 }
@@ -194,4 +201,58 @@ export function canonicalRowsFromExpected(e: ExpectedFile): string[] {
     rows.push(`{${fields.join(',')}}`);
   }
   return rows;
+}
+
+/** Compares a file's structure and values with its .expected.json (the Java reader's dump). */
+export async function checkTrevniFile(r: TrevniReader, e: ExpectedFile, bytes: Uint8Array): Promise<void> {
+  assert.equal(hexOf(r.magic), e.magic);
+  assert.equal(r.fileLength, e.fileLength);
+  assert.equal(bytes.length, e.fileLength);
+  assert.equal(r.rowCount, e.rowCount);
+  assert.equal(r.columns.length, e.columnCount);
+  assert.deepEqual(
+    r.metadata.map((m) => ({ key: m.key, utf8: metaText(m.value), hex: hexOf(m.value) })),
+    e.metadata,
+  );
+  for (const ec of e.columns) {
+    const c = r.column(ec.name);
+    const where = `column ${ec.name}`;
+    assert.deepEqual(
+      { index: c.index, name: c.name, type: c.type, array: c.array, parent: c.parent, hasIndexValues: c.hasIndexValues, codec: c.codec, checksum: c.checksum, start: c.start },
+      { index: ec.index, name: ec.name, type: ec.type, array: ec.array, parent: ec.parent, hasIndexValues: ec.hasIndexValues, codec: ec.codec, checksum: ec.checksum, start: ec.start },
+      where,
+    );
+    assert.deepEqual(
+      c.metadata.map((m) => ({ key: m.key, utf8: metaText(m.value), hex: hexOf(m.value) })),
+      ec.metadata,
+      where,
+    );
+    const blocks = await r.blocks(ec.name);
+    assert.equal(blocks.length, ec.blockCount, where);
+    const actualBlocks = [];
+    for (let i = 0; i < blocks.length; i++) {
+      const b = blocks[i]!;
+      const o: Record<string, unknown> = {
+        rowCount: b.rowCount,
+        uncompressedSize: b.uncompressedSize,
+        compressedSize: b.compressedSize,
+        offset: b.offset,
+        checksum: hexOf(await r.storedChecksum(ec.name, i)),
+      };
+      if (c.hasIndexValues) o.firstValue = normalizeActual(c.type, b.firstValue!);
+      actualBlocks.push(o);
+    }
+    assert.deepEqual(actualBlocks, ec.blocks.map((b) => ('firstValue' in b ? { ...b, firstValue: normalizeExpected(ec.type, b.firstValue) } : b)), where);
+    const depth = shapeDepth(ec);
+    const actual = (await r.readColumn(ec.name)).map((v) => mapShape(v, depth, (x) => normalizeActual(c.type, x as never)));
+    const want = ec.values.map((v) => mapShape(v, depth, (x) => normalizeExpected(ec.type, x)));
+    assert.equal(actual.length, want.length, where);
+    for (let row = 0; row < want.length; row++) assert.deepStrictEqual(actual[row], want[row], `${where}, row ${row}`);
+  }
+  // Canonical rows, against rows assembled here from the expected columns.
+  const rows: string[] = [];
+  for await (const line of r.canonicalRows()) rows.push(line);
+  const want = canonicalRowsFromExpected(e);
+  assert.equal(rows.length, want.length);
+  for (let i = 0; i < want.length; i++) assert.equal(rows[i], want[i], `canonical row ${i}`);
 }

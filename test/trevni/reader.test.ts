@@ -14,7 +14,11 @@ import type { MetaEntry, TrevniValue } from '../../src/trevni/types.js';
 import { TrevniWriter } from '../../src/trevni/writer.js';
 import { MAX_EMPTY_ROWS } from '../../src/shred/empty-rows.js';
 import { readInChild } from '../reader/read-in-child.js';
-import { corpusBytes, trvFiles } from './corpus-util.js';
+import { buildSchema } from '../../src/schema/tree.js';
+import { TrevniDraftReader } from '../../src/trevni/draft/reader.js';
+import { TrevniDraftWriter } from '../../src/trevni/draft/writer.js';
+import { openTrevni } from '../../src/trevni/open.js';
+import { TREVNI_CORPUS, TREVNI_V1_CORPUS, corpusBytes, trvFiles } from './corpus-util.js';
 
 async function allRows(r: TrevniReader): Promise<string[]> {
   const out: string[] = [];
@@ -24,7 +28,11 @@ async function allRows(r: TrevniReader): Promise<string[]> {
 
 /** Reads everything a reader can give. */
 async function readAll(bytes: Uint8Array): Promise<void> {
-  const r = await TrevniReader.open(bytes);
+  const r = await openTrevni(bytes);
+  if (r instanceof TrevniDraftReader) {
+    for await (const _ of r.canonicalRows({ limit: 100000 })) void _;
+    return;
+  }
   for (const c of r.columns) {
     await r.blocks(c.name);
     if (r.rowCount <= 100000) await r.readColumn(c.name);
@@ -207,7 +215,9 @@ test('bad magic, short files and bad counts are CorruptFileErrors', async () => 
     return b;
   };
   await assert.rejects(TrevniReader.open(patch(0, [0x50, 0x41, 0x52, 0x31])), /not a Trevni file/);
-  await assert.rejects(TrevniReader.open(patch(3, [0x01])), CorruptFileError);
+  // Version bytes 2 and 1 are Trevni (version1.test.ts); 0 (Java's MAGIC_0) and 3 are not.
+  await assert.rejects(TrevniReader.open(patch(3, [0x00])), CorruptFileError);
+  await assert.rejects(TrevniReader.open(patch(3, [0x03])), (e: unknown) => e instanceof CorruptFileError && e.context.offset === 0);
   await assert.rejects(TrevniReader.open(tiny.subarray(0, 10)), CorruptFileError);
   await assert.rejects(TrevniReader.open(patch(4, [0, 0, 0, 0, 0, 0, 0, 0x80])), /row count/);
   await assert.rejects(TrevniReader.open(patch(12, [0xff, 0xff, 0xff, 0x7f])), /column count/);
@@ -376,9 +386,33 @@ async function mustBeTyped(bytes: Uint8Array, what: string): Promise<boolean> {
   }
 }
 
-test('every truncation of small corpus files is a typed error', async () => {
-  for (const trv of ['tiny.trv', 'types_deflate_crc32.trv', 'types_snappy_null.trv', 'types_bzip2_crc32.trv', 'avro_dremel.trv', 'user_metadata.trv']) {
-    const bytes = corpusBytes(trv);
+/** Files of the draft's Dremel dialect, flat and nested, with and without codec and checksum, for the bad-input tests. */
+async function draftFiles(): Promise<Uint8Array[]> {
+  const schema = buildSchema([
+    { name: 'schema', numChildren: 3 },
+    { name: 'id', type: 'INT64', repetitionType: 'REQUIRED' },
+    { name: 's', type: 'BYTE_ARRAY', convertedType: 'UTF8', repetitionType: 'OPTIONAL' },
+    { name: 'g', repetitionType: 'REPEATED', numChildren: 1 },
+    { name: 'v', type: 'DOUBLE', repetitionType: 'OPTIONAL' },
+  ]);
+  const out: Uint8Array[] = [];
+  for (const options of [{}, { codec: 'deflate', checksum: 'crc32', blockSize: 64 }]) {
+    const sink = new BufferSink();
+    const w = await TrevniDraftWriter.open(sink, schema, options);
+    for (let i = 0; i < 40; i++) await w.write({ id: BigInt(i), s: i % 3 ? `s${i}` : null, g: Array.from({ length: i % 4 }, (_, k) => ({ v: k % 2 ? k / 4 : null })) });
+    await w.close();
+    out.push(sink.bytes());
+  }
+  return out;
+}
+
+test('every truncation of small corpus files (both versions, and the draft dialect) is a typed error', async () => {
+  const files: [string, Uint8Array][] = [
+    ...['tiny.trv', 'types_deflate_crc32.trv', 'types_snappy_null.trv', 'types_bzip2_crc32.trv', 'avro_dremel.trv', 'user_metadata.trv'].map((f) => [f, corpusBytes(f)] as [string, Uint8Array]),
+    ...['tiny.trv', 'types_deflate_crc32.trv', 'types_snappy_null.trv', 'avro_arrays.trv', 'parents.trv'].map((f) => [`version 1 ${f}`, corpusBytes(f, TREVNI_V1_CORPUS)] as [string, Uint8Array]),
+    ...(await draftFiles()).map((b, i) => [`draft ${i}`, b] as [string, Uint8Array]),
+  ];
+  for (const [trv, bytes] of files) {
     const step = Math.max(1, Math.floor(bytes.length / 300));
     for (let n = 0; n < bytes.length; n += step) {
       assert.equal(await mustBeTyped(bytes.subarray(0, n), `${trv} cut at ${n}`), false, `${trv} cut at ${n} read without error`);
@@ -388,12 +422,13 @@ test('every truncation of small corpus files is a typed error', async () => {
 
 test('mutated corpus files read or fail with typed errors, never crash or hang', async () => {
   const next = rng(20240611);
-  const files = trvFiles().filter((f) => corpusBytes(f).length < 20000);
+  const small = (dir: string) => trvFiles(dir).filter((f) => corpusBytes(f, dir).length < 20000).map((f) => ({ trv: f, bytes: corpusBytes(f, dir) }));
+  const files = [...small(TREVNI_CORPUS), ...small(TREVNI_V1_CORPUS), ...(await draftFiles()).map((bytes, i) => ({ trv: `draft ${i}`, bytes }))];
   let failures = 0;
   let reads = 0;
-  for (let i = 0; i < 1500; i++) {
-    const trv = files[Math.floor(next() * files.length)]!;
-    const bytes = corpusBytes(trv).slice();
+  for (let i = 0; i < 2500; i++) {
+    const { trv, bytes: original } = files[Math.floor(next() * files.length)]!;
+    const bytes = original.slice();
     const flips = 1 + Math.floor(next() * 4);
     for (let k = 0; k < flips; k++) {
       const at = Math.floor(next() * bytes.length);

@@ -17,7 +17,7 @@ import { TrevniReader } from '../../src/trevni/reader.js';
 import { pathSpill } from '../../src/trevni/spill.js';
 import type { MetaEntry } from '../../src/trevni/types.js';
 import { TrevniWriter, type TrevniColumnSpec, type TrevniWriterOptions } from '../../src/trevni/writer.js';
-import { corpusBytes, expected, fromHex, hexOf, mapShape, shapeDepth, toValue, trvFiles, type ExpectedFile } from './corpus-util.js';
+import { TREVNI_CORPUS, TREVNI_V1_CORPUS, corpusBytes, expected, fromHex, hexOf, mapShape, shapeDepth, toValue, trvFiles, type ExpectedFile } from './corpus-util.js';
 
 function meta(list: { key: string; hex: string }[]): MetaEntry[] {
   return list.map((m) => ({ key: m.key, value: fromHex(m.hex) }));
@@ -40,7 +40,8 @@ async function writeCase(e: ExpectedFile, extra: Partial<TrevniWriterOptions> = 
 }
 
 /** Everything but the physical layout must match the Java file: values, metadata, block rows, raw bytes, CRCs, first values. */
-async function sameContent(mine: Uint8Array, java: Uint8Array, exact: boolean): Promise<void> {
+async function sameContent(mine: Uint8Array, java: Uint8Array, exact: boolean): Promise<number> {
+  let payloads = 0;
   const a = await TrevniReader.open(mine);
   const b = await TrevniReader.open(java, { verifyChecksums: false });
   assert.deepEqual(a.magic, b.magic);
@@ -59,7 +60,12 @@ async function sameContent(mine: Uint8Array, java: Uint8Array, exact: boolean): 
       assert.equal(ba[k]!.rowCount, bb[k]!.rowCount, where);
       assert.equal(ba[k]!.uncompressedSize, bb[k]!.uncompressedSize, where);
       assert.deepEqual(ba[k]!.firstValue, bb[k]!.firstValue, where);
-      assert.deepEqual(await a.readBlock(i, k), await b.readBlock(i, k), where);
+      const [rawA, rawB] = [await a.readBlock(i, k), await b.readBlock(i, k)];
+      if (nanPayloads(ca.type, rawA, rawB)) {
+        payloads++;
+        continue;
+      }
+      assert.deepEqual(rawA, rawB, where);
       if (exact) assert.equal(ba[k]!.compressedSize, bb[k]!.compressedSize, where);
       if (ca.checksum !== 'null' && !(ca.codec === 'null' && exact)) assert.deepEqual(await a.storedChecksum(i, k), await b.storedChecksum(i, k), `${where}: CRC`);
     }
@@ -69,24 +75,45 @@ async function sameContent(mine: Uint8Array, java: Uint8Array, exact: boolean): 
   const rb: string[] = [];
   for await (const l of b.canonicalRows()) rb.push(l);
   assert.deepEqual(ra, rb);
+  return payloads;
 }
 
-const cases = trvFiles().filter((f) => f !== 'quirk_null_codec_crc32.trv');
+/**
+ * True when a plain float or double block differs from the Java one only
+ * where both hold a NaN: the expected JSON writes every NaN as "NaN", so the
+ * payloads of version 1's `extremes` NaNs cannot be written again from it.
+ */
+function nanPayloads(type: string, a: Uint8Array, b: Uint8Array): boolean {
+  const width = type === 'float' ? 4 : type === 'double' ? 8 : 0;
+  if (width === 0 || a.length !== b.length || a.length % width !== 0 || Buffer.compare(a, b) === 0) return false;
+  const va = new DataView(a.buffer, a.byteOffset, a.length);
+  const vb = new DataView(b.buffer, b.byteOffset, b.length);
+  for (let o = 0; o < a.length; o += width) {
+    const x = width === 4 ? va.getFloat32(o, true) : va.getFloat64(o, true);
+    const y = width === 4 ? vb.getFloat32(o, true) : vb.getFloat64(o, true);
+    if (!(Number.isNaN(x) && Number.isNaN(y)) && a.subarray(o, o + width).some((v, j) => v !== b[o + j])) return false;
+  }
+  return true;
+}
 
-for (const trv of cases) {
-  test(`writes ${trv} again as the Java writer did`, async () => {
-    const e = expected(trv);
-    const mine = await writeCase(e);
-    const java = corpusBytes(trv);
-    const allNull = e.columns.every((c) => c.codec === 'null');
-    await sameContent(mine, java, allNull);
-    if (allNull) assert.ok(Buffer.compare(mine, java) === 0, `${trv}: not byte-identical to the Java file`);
-    else {
-      // The layout fields the reader reports are self-consistent.
-      const r = await TrevniReader.open(mine);
-      assert.equal(r.fileLength, mine.length);
-    }
-  });
+for (const [dir, version] of [[TREVNI_CORPUS, 2], [TREVNI_V1_CORPUS, 1]] as const) {
+  for (const trv of trvFiles(dir).filter((f) => f !== 'quirk_null_codec_crc32.trv')) {
+    test(`writes version ${version} ${trv} again as the Java writer did`, () => rewriteCase(trv, dir, version));
+  }
+}
+
+async function rewriteCase(trv: string, dir: string, version: 1 | 2): Promise<void> {
+  const e = expected(trv, dir);
+  const mine = await writeCase(e, { version });
+  const java = corpusBytes(trv, dir);
+  const allNull = e.columns.every((c) => c.codec === 'null');
+  const payloads = await sameContent(mine, java, allNull);
+  if (allNull && payloads === 0) assert.ok(Buffer.compare(mine, java) === 0, `${trv}: not byte-identical to the Java file`);
+  else {
+    // The layout fields the reader reports are self-consistent.
+    const r = await TrevniReader.open(mine);
+    assert.equal(r.fileLength, mine.length);
+  }
 }
 
 test('null codec + crc32: the Java quirk file, but with the right CRC, which reads back', async () => {

@@ -1,0 +1,16 @@
+/** Opens any Trevni file with the reader its header calls for: TrevniReader (versions 1 and 2), or TrevniDraftReader (the wiki draft's Dremel dialect, told by its metadata). */
+import { asParquetryError } from '../errors.js';
+import { bufferSource, checkedSource } from '../io/source.js';
+import { TrevniDraftReader } from './draft/reader.js';
+import { TrevniReader, readTrevniHeader, type TrevniInput, type TrevniOpenOptions } from './reader.js';
+
+export async function openTrevni(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniReader | TrevniDraftReader> {
+  const source = input instanceof Uint8Array || input instanceof ArrayBuffer ? bufferSource(input) : checkedSource(input);
+  let dialect: string;
+  try {
+    dialect = (await readTrevniHeader(source)).dialect;
+  } catch (e) {
+    throw asParquetryError(e, { file: source.name });
+  }
+  return dialect === 'dremel' ? TrevniDraftReader.open(source, options) : TrevniReader.open(source, options);
+}
