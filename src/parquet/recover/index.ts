@@ -1,0 +1,3 @@
+export { MISSING, salvageRowGroups, type Missing, type SalvageOptions, type SalvagedRowGroup, type SalvageInput } from './salvage.js';
+export type { Loss } from './chunk-salvage.js';
+export { openForSalvage, type OpenedForSalvage, type FoundBy } from './open.js';
