@@ -35,6 +35,7 @@ export { BufferSink, webStreamSink, type Sink } from './io/sink.js';
 export { ParquetWriter, type WriterOptions, type ColumnWriteOptions, type WriterSchema } from './parquet/write/writer.js';
 export type { ParquetryWarning, WarningCode, WarningHandler } from './warnings.js';
 export type { ValueEncoding } from './parquet/write/column-writer.js';
+export { MISSING, salvageRowGroups, openForSalvage, checkParquet, recoverParquet, type Missing, type SalvageOptions, type SalvagedRowGroup, type SalvageInput, type Loss, type OpenedForSalvage, type FoundBy, type RecoverReport } from './parquet/recover/index.js';
 export { writeRecords, type WriteRecordsOptions } from './parquet/write/write-records.js';
 export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf } from './schema/builder.js';
 export { inferSchemaFromRecords, inferSchemaFromCsv } from './schema/infer.js';

@@ -1,0 +1,105 @@
+/**
+ * `recover` and `check` as library calls: a salvage read (salvage.ts) of a
+ * file found by its footer or its last checkpoint (open.ts), written out as
+ * a valid file, or only judged whole or not.
+ */
+import type { Sink } from '../../io/sink.js';
+import type { SchemaElementLike } from '../../schema/tree.js';
+import type { ParquetInput } from '../reader.js';
+import { ParquetWriter, type WriterOptions } from '../write/writer.js';
+import type { Loss } from './chunk-salvage.js';
+import { openForSalvage, type FoundBy, type OpenedForSalvage } from './open.js';
+import { MISSING, salvageRowGroups, type SalvageOptions } from './salvage.js';
+
+export interface RecoverReport {
+  /** Whether the row groups were found by the footer or, the footer being gone, by the last checkpoint. */
+  foundBy: FoundBy;
+  footerError?: { name: string; message: string };
+  /** Row groups and rows the footer or checkpoint describes. */
+  rowGroups: number;
+  rows: number;
+  /** Rows written out: whole, or with lost fields written as null. */
+  rowsRecovered: number;
+  /** Of those, rows with a field written as null because its data was lost. */
+  rowsWithNulls: number;
+  /** Rows not written: every field lost, or their row group skipped. */
+  rowsLost: number;
+  /** Top-level fields that hold null in the output where their data was lost (made optional when they were required). */
+  fieldsNulled: string[];
+  losses: Loss[];
+  /** True when the file was read through its footer and nothing was lost. */
+  whole: boolean;
+}
+
+/** Reads every page of the file (CRCs, levels, values, assembly) and reports what is damaged, without writing anything. */
+export async function checkParquet(input: ParquetInput, options: SalvageOptions = {}): Promise<RecoverReport> {
+  const opened = await openForSalvage(input);
+  const report = emptyReport(opened);
+  for await (const g of salvageRowGroups(opened, options)) tally(report, g.losses, g.rows, g.skipped, opened.metadata.rowGroups[g.rowGroup]!.numRows);
+  return finish(report);
+}
+
+/**
+ * Writes everything recoverable of `input` to `sink` as an ordinary Parquet
+ * file, row group for row group. Lost fields are written as null (said so
+ * in `fieldsNulled`); rows with nothing left are dropped.
+ */
+export async function recoverParquet(input: ParquetInput, sink: Sink, options: SalvageOptions & { writer?: WriterOptions } = {}): Promise<RecoverReport> {
+  const opened = await openForSalvage(input);
+  // A first pass finds the fields that will hold null, so the output's schema can allow it before any row is written.
+  const nulled = new Set<string>();
+  for await (const g of salvageRowGroups(opened, options)) for (const row of g.rows) for (const [k, v] of Object.entries(row)) if (v === MISSING) nulled.add(k);
+  const top = new Set(opened.schema.root.children.filter((c) => nulled.has(c.name) && c.repetition === 'REQUIRED').map((c) => c.element));
+  const elements = (opened.metadata.schema as SchemaElementLike[]).map((e) => (top.has(e) ? { ...e, repetitionType: 'OPTIONAL' } : e));
+  const kv = Object.fromEntries((opened.metadata.keyValueMetadata ?? []).map((x) => [x.key, x.value ?? '']));
+  const w = await ParquetWriter.open(sink, elements, { metadata: kv, ...options.writer });
+  const report = emptyReport(opened);
+  try {
+    for await (const g of salvageRowGroups(opened, options)) {
+      const kept = tally(report, g.losses, g.rows, g.skipped, opened.metadata.rowGroups[g.rowGroup]!.numRows);
+      for (const row of kept) await w.write(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v === MISSING ? null : v])));
+      await w.flushRowGroup();
+    }
+    await w.close();
+  } catch (e) {
+    await w.abort();
+    throw e;
+  }
+  report.fieldsNulled = [...nulled];
+  return finish(report);
+}
+
+function emptyReport(o: OpenedForSalvage): RecoverReport {
+  const r: RecoverReport = {
+    foundBy: o.foundBy, rowGroups: o.metadata.rowGroups.length, rows: o.metadata.rowGroups.reduce((n, g) => n + g.numRows, 0),
+    rowsRecovered: 0, rowsWithNulls: 0, rowsLost: 0, fieldsNulled: [], losses: [], whole: false,
+  };
+  if (o.footerError) r.footerError = o.footerError;
+  return r;
+}
+
+/** Counts a row group into the report; returns the rows worth writing. */
+function tally(r: RecoverReport, losses: Loss[], rows: Record<string, unknown>[], skipped: boolean, numRows: number): Record<string, unknown>[] {
+  r.losses.push(...losses);
+  if (skipped) {
+    r.rowsLost += numRows;
+    return [];
+  }
+  const kept: Record<string, unknown>[] = [];
+  for (const row of rows) {
+    const values = Object.values(row);
+    const lost = values.filter((v) => v === MISSING).length;
+    if (values.length > 0 && lost === values.length) r.rowsLost++;
+    else {
+      kept.push(row);
+      if (lost > 0) r.rowsWithNulls++;
+    }
+  }
+  r.rowsRecovered += kept.length;
+  return kept;
+}
+
+function finish(r: RecoverReport): RecoverReport {
+  r.whole = r.foundBy === 'footer' && r.losses.length === 0;
+  return r;
+}
