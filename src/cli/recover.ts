@@ -1,0 +1,44 @@
+/** `parquetry recover` and `parquetry check`: print what the library's salvage read finds. */
+import type { RecoverReport } from '../parquet/recover/recover.js';
+import { openSource } from './files.js';
+
+export async function recoverCommand(input: string, output: string, opts: { json?: boolean; skipDamagedRowGroups?: boolean }): Promise<void> {
+  const { recoverParquet } = await import('../parquet/recover/recover.js');
+  const { fileSink } = await import('../node/file-sink.js');
+  const source = await openSource(input);
+  try {
+    const report = await recoverParquet(source, await fileSink(output), { skipDamagedRowGroups: opts.skipDamagedRowGroups });
+    print(report, opts.json, `wrote ${report.rowsRecovered} of ${report.rows} rows to ${output}`);
+  } finally {
+    await source.close?.();
+  }
+}
+
+/** Exit status 1 when the file is not whole. */
+export async function checkCommand(file: string, opts: { json?: boolean }): Promise<void> {
+  const { checkParquet } = await import('../parquet/recover/recover.js');
+  const source = await openSource(file);
+  try {
+    const report = await checkParquet(source);
+    print(report, opts.json, report.whole ? 'whole: every page, CRC and level checks out' : 'damaged');
+    if (!report.whole) process.exitCode = 1;
+  } finally {
+    await source.close?.();
+  }
+}
+
+function print(r: RecoverReport, json: boolean | undefined, headline: string): void {
+  if (json) {
+    process.stdout.write(JSON.stringify(r) + '\n');
+    return;
+  }
+  const lines = [headline];
+  if (r.footerError) lines.push(`footer unusable (${r.footerError.message}); row groups found by the last checkpoint`);
+  lines.push(`row groups: ${r.rowGroups}, rows: ${r.rows}, recovered: ${r.rowsRecovered}, with nulls for lost fields: ${r.rowsWithNulls}, lost: ${r.rowsLost}`);
+  if (r.fieldsNulled.length) lines.push(`written as null where lost: ${r.fieldsNulled.join(', ')}`);
+  for (const l of r.losses) {
+    const page = l.page === undefined ? 'whole chunk' : `page ${l.page}`;
+    lines.push(`lost: row group ${l.rowGroup}, column ${l.column}, ${page}, bytes ${l.bytes.start}..${l.bytes.end}, rows ${l.rows.start}..${l.rows.end}: ${l.error.name}: ${l.error.message}`);
+  }
+  process.stdout.write(lines.join('\n') + '\n');
+}
