@@ -6,14 +6,14 @@
 import { strict as assert } from 'node:assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { BufferSink, InvalidArgumentError, ParquetReader, ParquetWriter } from '../../src/index.js';
 import { openForSalvage, recoverParquet, salvageRowGroups, MISSING } from '../../src/parquet/recover/index.js';
 import { CHECKPOINT_MARKER } from '../../src/parquet/write/checkpoint.js';
 import { planRecord } from '../../src/shred/plan.js';
-import { DuckFiles } from '../reader/helpers.js';
-import { checkDuckValues, checkHyparquet, Duck } from '../writer/oracles.js';
+import { checkDuckValues, checkHyparquet } from '../writer/oracles.js';
 import { schema, writeFile } from './fixtures.js';
+import { withDuck } from './duck.js';
 
 /** Offsets of the checkpoint frames in a file. */
 function markers(bytes: Uint8Array): number[] {
@@ -25,16 +25,7 @@ function markers(bytes: Uint8Array): number[] {
 }
 
 describe('checkpoints', () => {
-  let files: DuckFiles;
-  let duck: Duck;
-  before(async () => {
-    files = await DuckFiles.create();
-    duck = await Duck.create();
-  });
-  after(() => {
-    duck.close();
-    files.close();
-  });
+  const oracle = withDuck();
 
   it('a closed checkpointed file reads exactly in parquetry, DuckDB and hyparquet; the checkpoints cost a stated fraction', async () => {
     const plain = await writeFile({}, 6000);
@@ -44,10 +35,10 @@ describe('checkpoints', () => {
       assert.equal(markers(bytes).length, 6 / every);
       assert.equal(markers(plain).length, 0);
       assert.deepStrictEqual(await (await ParquetReader.open(bytes)).readRows(), expected);
-      const path = join(files.dir, `every-${every}.parquet`);
+      const path = join(oracle.files.dir, `every-${every}.parquet`);
       writeFileSync(path, bytes);
       const plan = planRecord((await ParquetReader.open(bytes)).schema.root);
-      await checkDuckValues(duck, path, `checkpointEvery ${every}`, expected, plan);
+      await checkDuckValues(oracle.duck, path, `checkpointEvery ${every}`, expected, plan);
       await checkHyparquet(path, `checkpointEvery ${every}`, expected, plan);
       // The chained frames add the schema and the new row groups' metadata each time: well under 10% here (1,000-row row groups of ~20 KB).
       assert.ok(bytes.length - plain.length < plain.length * 0.1, `${bytes.length} vs ${plain.length}`);
@@ -106,10 +97,10 @@ describe('checkpoints', () => {
     assert.equal(report.rowsRecovered, 2000);
     assert.deepStrictEqual(report.losses, []);
     const out = sink.bytes();
-    const path = join(files.dir, 'recovered.parquet');
+    const path = join(oracle.files.dir, 'recovered.parquet');
     writeFileSync(path, out);
     const reader = await ParquetReader.open(out);
     assert.deepStrictEqual(await reader.readRows(), expected.slice(0, 2000));
-    await checkDuckValues(duck, path, 'recovered', expected.slice(0, 2000), planRecord(reader.schema.root));
+    await checkDuckValues(oracle.duck, path, 'recovered', expected.slice(0, 2000), planRecord(reader.schema.root));
   });
 });

@@ -8,24 +8,15 @@ import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { BufferSink, ParquetReader } from '../../src/index.js';
 import { recoverParquet } from '../../src/parquet/recover/index.js';
 import { planRecord } from '../../src/shred/plan.js';
-import { DuckFiles } from '../reader/helpers.js';
-import { checkDuckValues, Duck } from '../writer/oracles.js';
+import { checkDuckValues } from '../writer/oracles.js';
 import { writeFile } from './fixtures.js';
+import { withDuck } from './duck.js';
 
-let files: DuckFiles;
-let duck: Duck;
-before(async () => {
-  files = await DuckFiles.create();
-  duck = await Duck.create();
-});
-after(() => {
-  duck.close();
-  files.close();
-});
+const oracle = withDuck();
 
 /** Runs the writer, kills it `delayMs` after its first row group; resolves to the row groups it reported done. */
 function killedWriter(path: string, delayMs: number): Promise<number> {
@@ -48,7 +39,7 @@ it('SIGKILL at random moments: recover restores every finished row group, and Du
   let seed = 13;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
   for (let k = 0; k < 3; k++) {
-    const dir = join(files.dir, `kill-${k}`);
+    const dir = join(oracle.files.dir, `kill-${k}`);
     const { mkdirSync } = await import('node:fs');
     mkdirSync(dir);
     const done = await killedWriter(join(dir, 'out.parquet'), 50 + Math.floor(random() * 600));
@@ -65,6 +56,6 @@ it('SIGKILL at random moments: recover restores every finished row group, and Du
     assert.deepStrictEqual(rows, expected);
     const path = join(dir, 'recovered.parquet');
     writeFileSync(path, out);
-    await checkDuckValues(duck, path, `kill ${k}`, expected, planRecord((await ParquetReader.open(out)).schema.root));
+    await checkDuckValues(oracle.duck, path, `kill ${k}`, expected, planRecord((await ParquetReader.open(out)).schema.root));
   }
 });
