@@ -51,7 +51,19 @@ function checkExact(original: Record<string, unknown>[], groups: SalvagedRowGrou
   let missing = 0;
   for (const g of groups) {
     if (g.skipped) continue;
-    g.rows.forEach((row, r) => {
+    const at = g.spans.flatMap((s) => Array.from({ length: s.end - s.start }, (_, k) => s.start + k));
+    assert.equal(at.length, g.rows.length);
+    // A row left out lost every field, each to a named loss.
+    const kept = new Set(at);
+    for (let r = 0; r < Math.min(rowGroupRows, original.length - g.rowGroup * rowGroupRows); r++) {
+      if (kept.has(r)) continue;
+      for (const k of Object.keys(original[0]!)) {
+        missing++;
+        assert.ok(g.losses.some((l) => l.column.split('.')[0] === k && l.rows.start <= r && r < l.rows.end), `rg ${g.rowGroup} row ${r} left out, field ${k} without a loss`);
+      }
+    }
+    g.rows.forEach((row, k) => {
+      const r = at[k]!;
       const orig = original[g.rowGroup * rowGroupRows + r]!;
       for (const [k, v] of Object.entries(row)) {
         if (v === MISSING) {

@@ -9,7 +9,7 @@ import type { ParquetInput } from '../reader.js';
 import { ParquetWriter, type WriterOptions } from '../write/writer.js';
 import type { Loss } from './chunk-salvage.js';
 import { openForSalvage, type FoundBy, type OpenedForSalvage } from './open.js';
-import { MISSING, salvageRowGroups, type SalvageOptions } from './salvage.js';
+import { MISSING, salvageRowGroups, type SalvagedRowGroup, type SalvageOptions } from './salvage.js';
 
 export interface RecoverReport {
   /** Whether the row groups were found by the footer or, the footer being gone, by the last checkpoint. */
@@ -35,7 +35,7 @@ export interface RecoverReport {
 export async function checkParquet(input: ParquetInput, options: SalvageOptions = {}): Promise<RecoverReport> {
   const opened = await openForSalvage(input);
   const report = emptyReport(opened);
-  for await (const g of salvageRowGroups(opened, options)) tally(report, g.losses, g.rows, g.skipped, opened.metadata.rowGroups[g.rowGroup]!.numRows);
+  for await (const g of salvageRowGroups(opened, options)) tally(report, g, opened.metadata.rowGroups[g.rowGroup]!.numRows);
   return finish(report);
 }
 
@@ -56,8 +56,8 @@ export async function recoverParquet(input: ParquetInput, sink: Sink, options: S
   const report = emptyReport(opened);
   try {
     for await (const g of salvageRowGroups(opened, options)) {
-      const kept = tally(report, g.losses, g.rows, g.skipped, opened.metadata.rowGroups[g.rowGroup]!.numRows);
-      for (const row of kept) await w.write(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v === MISSING ? null : v])));
+      tally(report, g, opened.metadata.rowGroups[g.rowGroup]!.numRows);
+      for (const row of g.rows) await w.write(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v === MISSING ? null : v])));
       await w.flushRowGroup();
     }
     await w.close();
@@ -78,25 +78,12 @@ function emptyReport(o: OpenedForSalvage): RecoverReport {
   return r;
 }
 
-/** Counts a row group into the report; returns the rows worth writing. */
-function tally(r: RecoverReport, losses: Loss[], rows: Record<string, unknown>[], skipped: boolean, numRows: number): Record<string, unknown>[] {
-  r.losses.push(...losses);
-  if (skipped) {
-    r.rowsLost += numRows;
-    return [];
-  }
-  const kept: Record<string, unknown>[] = [];
-  for (const row of rows) {
-    const values = Object.values(row);
-    const lost = values.filter((v) => v === MISSING).length;
-    if (values.length > 0 && lost === values.length) r.rowsLost++;
-    else {
-      kept.push(row);
-      if (lost > 0) r.rowsWithNulls++;
-    }
-  }
-  r.rowsRecovered += kept.length;
-  return kept;
+/** Counts a row group into the report. */
+function tally(r: RecoverReport, g: SalvagedRowGroup, numRows: number): void {
+  r.losses.push(...g.losses);
+  r.rowsLost += numRows - g.rows.length;
+  r.rowsRecovered += g.rows.length;
+  for (const row of g.rows) if (Object.values(row).includes(MISSING)) r.rowsWithNulls++;
 }
 
 function finish(r: RecoverReport): RecoverReport {

@@ -24,6 +24,15 @@ import { described, salvageChunk, type ChunkSalvage, type Loss, type Run } from 
 export const MISSING: unique symbol = Symbol.for('parquetry.missing');
 export type Missing = typeof MISSING;
 
+/**
+ * A salvage read holds a row group's rows as objects: one claiming more
+ * than DENSE_ROWS rows at more than ROWS_PER_BYTE a byte of its chunks
+ * (runs of nulls, which the ordinary reader streams) is refused rather
+ * than built.
+ */
+const DENSE_ROWS = 1 << 20;
+const ROWS_PER_BYTE = 64;
+
 export interface SalvageOptions extends ValueOptions {
   /** Drop a row group with any loss instead of returning its rows with MISSING fields (default false). */
   skipDamagedRowGroups?: boolean;
@@ -34,8 +43,13 @@ export interface SalvageOptions extends ValueOptions {
 
 export interface SalvagedRowGroup {
   rowGroup: number;
-  /** Every row of the row group, in order (none when it was skipped); lost fields hold MISSING. */
+  /**
+   * The rows of the row group that kept at least one field, in order (none
+   * when it was skipped); lost fields hold MISSING. `spans` says which rows
+   * of the row group they are.
+   */
   rows: Record<string, unknown>[];
+  spans: Range[];
   /** What this row group lost (empty when whole). */
   losses: Loss[];
   /** Rows with at least one MISSING field. */
@@ -62,9 +76,11 @@ export async function* salvageRowGroups(input: SalvageInput, options: SalvageOpt
     const ctx: ErrorContext = { file: source.name, rowGroup: rg };
     const chunks = new Map<LeafNode, ChunkSalvage>();
     const losses: Loss[] = [];
-    if (!(Number.isSafeInteger(numRows) && numRows >= 0) || group.columns.length !== schema.leaves.length) {
-      losses.push({ rowGroup: rg, column: '', bytes: { start: 0, end: 0 }, rows: { start: 0, end: Math.max(0, numRows | 0) }, error: { name: 'CorruptFileError', message: `row group metadata is inconsistent (${group.columns.length} chunks for ${schema.leaves.length} leaves, ${numRows} rows)` } });
-      yield { rowGroup: rg, rows: [], losses, damagedRows: 0, skipped: true };
+    const bytes = Math.min(source.byteLength, group.columns.reduce((n, c) => n + Math.max(0, c.metaData?.totalCompressedSize ?? 0), 0));
+    const refused = refusal(numRows, group.columns.length, bytes, schema);
+    if (refused) {
+      losses.push({ rowGroup: rg, column: '', bytes: { start: 0, end: 0 }, rows: { start: 0, end: Number.isSafeInteger(numRows) && numRows > 0 ? numRows : 0 }, error: refused });
+      yield { rowGroup: rg, rows: [], spans: [], losses, damagedRows: 0, skipped: true };
       continue;
     }
     for (const leaf of schema.leaves) {
@@ -73,16 +89,22 @@ export async function* salvageRowGroups(input: SalvageInput, options: SalvageOpt
       losses.push(...s.losses);
     }
     if (losses.length > 0 && options.skipDamagedRowGroups) {
-      yield { rowGroup: rg, rows: [], losses, damagedRows: numRows, skipped: true };
+      yield { rowGroup: rg, rows: [], spans: [], losses, damagedRows: numRows, skipped: true };
       continue;
     }
     const lostByField = fields.map((f) => merge(leavesOf(f).flatMap((l) => chunks.get(l)!.losses.map((x) => x.rows))));
     const rows: Record<string, unknown>[] = [];
+    const kept: Range[] = [];
     let damagedRows = 0;
     for (const span of spans(numRows, lostByField)) {
       const lost = fields.map((_, i) => covers(lostByField[i]!, span.start));
       const part = assembleChecked(schema, fields, lost, chunks, span, options, ctx, losses);
       if (lost.some(Boolean)) damagedRows += span.end - span.start;
+      // Rows with nothing left are not materialised: a row count the bytes do not back costs nothing.
+      if (lost.every(Boolean)) continue;
+      const last = kept[kept.length - 1];
+      if (last && last.end === span.start) last.end = span.end;
+      else kept.push({ ...span });
       for (let r = 0; r < span.end - span.start; r++) {
         const row: Record<string, unknown> = {};
         const got = part?.[r];
@@ -90,7 +112,7 @@ export async function* salvageRowGroups(input: SalvageInput, options: SalvageOpt
         rows.push(row);
       }
     }
-    yield { rowGroup: rg, rows, losses, damagedRows, skipped: false };
+    yield { rowGroup: rg, rows, spans: kept, losses, damagedRows, skipped: false };
   }
 }
 
@@ -118,6 +140,21 @@ function assembleChecked(schema: Schema, fields: SchemaNode[], lost: boolean[], 
     }
   });
   return rows;
+}
+
+/**
+ * Why a row group is not read at all: metadata that cannot describe it, no
+ * columns to hold its rows, or more rows than a salvage read holds at once.
+ */
+function refusal(numRows: number, chunks: number, bytes: number, schema: Schema): { name: string; message: string } | null {
+  if (!(Number.isSafeInteger(numRows) && numRows >= 0) || chunks !== schema.leaves.length) {
+    return { name: 'CorruptFileError', message: `row group metadata is inconsistent (${chunks} chunks for ${schema.leaves.length} leaves, ${numRows} rows)` };
+  }
+  if (schema.leaves.length === 0 && numRows > 0) return { name: 'CorruptFileError', message: `row group claims ${numRows} rows but the schema has no columns` };
+  if (numRows > DENSE_ROWS && numRows > ROWS_PER_BYTE * bytes) {
+    return { name: 'LimitError', message: `row group claims ${numRows} rows in ${bytes} bytes of chunks: too dense for a salvage read, which holds a row group's rows at once` };
+  }
+  return null;
 }
 
 /** Rows `span` of the intact `fields`, by the reader's assembler; null when no field is intact there. */
