@@ -1,0 +1,87 @@
+/**
+ * The crash campaign at full size: bench/crash-writer.ts writes a file of
+ * about SIZE MB with checkpointEvery 1 and is killed with SIGKILL at KILLS
+ * random moments; each time `recoverParquet` reads the temp file it left,
+ * and the recovered file must hold at least every row the writer had
+ * finished, exactly (DuckDB's count, sum and distinct count of the ids,
+ * and sum of the amounts, against the generator's).
+ *
+ *   node --import tsx bench/crash-recover.ts [sizeMB=200] [kills=50]
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { fileSink, fileSource, recoverParquet } from '../src/node/index.js';
+import { columns, GROUP } from './crash-writer.js';
+
+const SIZE = Number(process.argv[2] ?? 200) * 1e6;
+const KILLS = Number(process.argv[3] ?? 50);
+const root = mkdtempSync(join(tmpdir(), 'parquetry-crash-'));
+const writer = join('bench', 'crash-writer.ts');
+
+function run(path: string, groups: number, killAfterMs?: number): Promise<{ done: number; ms: number; killed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', writer, path, String(groups)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let done = 0;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (s: string) => { for (const l of s.split('\n')) if (l) done = Number(l); });
+    if (killAfterMs !== undefined) setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('error', reject);
+    child.on('exit', (_c, signal) => resolve({ done, ms: performance.now() - t0, killed: signal === 'SIGKILL' }));
+  });
+}
+
+// A first full run sizes the file: how many row groups make SIZE, and how long writing them takes.
+const probe = join(root, 'probe.parquet');
+const one = await run(probe, 4);
+const groups = Math.ceil(SIZE / (statSync(probe).size / 4));
+rmSync(probe);
+const full = await run(probe, groups);
+const fullSize = statSync(probe).size;
+rmSync(probe);
+console.log(`file: ${groups} row groups of ${GROUP} rows, ${(fullSize / 1e6).toFixed(1)} MB, written in ${(full.ms / 1000).toFixed(1)} s (probe ${one.ms.toFixed(0)} ms)`);
+
+const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
+const duck = await instance.connect();
+let seed = 2026;
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+let failures = 0;
+const recoverSeconds: number[] = [];
+for (let k = 0; k < KILLS; k++) {
+  const dir = join(root, `kill-${k}`);
+  mkdirSync(dir);
+  const at = Math.floor(random() * full.ms);
+  const r = await run(join(dir, 'out.parquet'), groups, at);
+  const temp = readdirSync(dir).find((n) => n.startsWith('.out.parquet.parquetry-tmp-'));
+  if (!r.killed || !temp) {
+    console.log(`kill ${k} at ${at} ms: ${r.killed ? 'no temp file' : 'finished before the kill'}`);
+    continue;
+  }
+  const t0 = performance.now();
+  let line: string;
+  try {
+    const report = await recoverParquet(await fileSource(join(dir, temp)), await fileSink(join(dir, 'recovered.parquet')));
+    recoverSeconds.push((performance.now() - t0) / 1000);
+    const n = report.rowsRecovered;
+    const got = (await duck.runAndReadAll(`SELECT count(*), sum(id), count(DISTINCT id), sum(amount) FROM read_parquet('${join(dir, 'recovered.parquet')}')`)).getRows()[0]!;
+    const cols = columns(0, n);
+    const amount = cols.amount.reduce((a, b) => a + b, 0);
+    const ok = Number(got[0]) === n && BigInt(got[1] as bigint) === (BigInt(n) * BigInt(n - 1)) / 2n && Number(got[2]) === n && Math.abs(Number(got[3]) - amount) < 1e-6 * Math.max(1, amount)
+      && n >= r.done && report.losses.length === 0;
+    if (!ok) failures++;
+    line = `kill ${k} at ${at} ms: ${r.done} rows finished, ${n} recovered (${report.rowGroups} row groups), DuckDB ${ok ? 'agrees' : `DISAGREES ${JSON.stringify(got.map(String))}`}, recover ${recoverSeconds[recoverSeconds.length - 1]!.toFixed(1)} s`;
+  } catch (e) {
+    failures++;
+    line = `kill ${k} at ${at} ms: ${r.done} rows finished, recovery failed: ${(e as Error).message}`;
+  }
+  console.log(line);
+  rmSync(dir, { recursive: true, force: true });
+}
+duck.closeSync();
+instance.closeSync();
+rmSync(root, { recursive: true, force: true });
+console.log(`${KILLS} kills, ${failures} failures`);
+process.exitCode = failures ? 1 : 0;
