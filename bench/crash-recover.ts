@@ -21,16 +21,23 @@ const KILLS = Number(process.argv[3] ?? 50);
 const root = mkdtempSync(join(tmpdir(), 'parquetry-crash-'));
 const writer = join('bench', 'crash-writer.ts');
 
-function run(path: string, groups: number, killAfterMs?: number): Promise<{ done: number; ms: number; killed: boolean }> {
+/** Runs the writer; `killAfterMs` counts from its first finished row group (past the start-up). */
+function run(path: string, groups: number, killAfterMs?: number): Promise<{ done: number; ms: number; first: number; killed: boolean }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, ['--import', 'tsx', writer, path, String(groups)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let done = 0;
+    let first = 0;
     child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (s: string) => { for (const l of s.split('\n')) if (l) done = Number(l); });
-    if (killAfterMs !== undefined) setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.stdout.on('data', (s: string) => {
+      for (const l of s.split('\n')) if (l) done = Number(l);
+      if (first === 0) {
+        first = performance.now() - t0;
+        if (killAfterMs !== undefined) setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      }
+    });
     child.on('error', reject);
-    child.on('exit', (_c, signal) => resolve({ done, ms: performance.now() - t0, killed: signal === 'SIGKILL' }));
+    child.on('exit', (_c, signal) => resolve({ done, ms: performance.now() - t0, first, killed: signal === 'SIGKILL' }));
   });
 }
 
@@ -53,11 +60,11 @@ const recoverSeconds: number[] = [];
 for (let k = 0; k < KILLS; k++) {
   const dir = join(root, `kill-${k}`);
   mkdirSync(dir);
-  const at = Math.floor(random() * full.ms);
+  const at = Math.floor(random() * (full.ms - full.first));
   const r = await run(join(dir, 'out.parquet'), groups, at);
   const temp = readdirSync(dir).find((n) => n.startsWith('.out.parquet.parquetry-tmp-'));
   if (!r.killed || !temp) {
-    console.log(`kill ${k} at ${at} ms: ${r.killed ? 'no temp file' : 'finished before the kill'}`);
+    console.log(`kill ${k} at ${at} ms after the first row group: ${r.killed ? 'no temp file' : 'finished before the kill'}`);
     continue;
   }
   const t0 = performance.now();

@@ -6,7 +6,7 @@
  */
 import { defineSchema, field, openWriter } from '../src/node/index.js';
 
-export const GROUP = 100_000;
+export const GROUP = 300_000;
 export const schema = defineSchema({
   id: field.int64().required(),
   amount: field.double().required(),
@@ -24,7 +24,8 @@ export function columns(from: number, to: number) {
   };
 }
 
-if (process.argv[2]) {
+// Run as a script (not when bench/crash-recover.ts imports the generator).
+if (process.argv[1]?.endsWith('crash-writer.ts')) {
   const w = await openWriter(process.argv[2], schema, { checkpointEvery: 1, rowGroupSize: 8 << 20 });
   const groups = Number(process.argv[3]);
   for (let g = 0; g < groups; g++) {
