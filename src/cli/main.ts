@@ -172,8 +172,9 @@ program
   .argument('<in>', 'damaged Parquet file, or the temp file a checkpointing writer left')
   .argument('<out>', 'Parquet file to write')
   .option('--skip-damaged-row-groups', 'leave out a row group with any loss, instead of writing its lost fields as null')
+  .option('--like <file>', 'with neither footer nor checkpoint: find row groups by their page headers, with the schema and codecs of this file')
   .option('--json', 'print the report as one JSON object')
-  .action(async (input: string, output: string, opts: { json?: boolean; skipDamagedRowGroups?: boolean }) => {
+  .action(async (input: string, output: string, opts: { json?: boolean; skipDamagedRowGroups?: boolean; like?: string }) => {
     await checkParquetOnly('recover', input);
     await (await import('./recover.js')).recoverCommand(input, output, opts);
   });

@@ -2,12 +2,13 @@
 import type { RecoverReport } from '../parquet/recover/recover.js';
 import { openSource } from './files.js';
 
-export async function recoverCommand(input: string, output: string, opts: { json?: boolean; skipDamagedRowGroups?: boolean }): Promise<void> {
+export async function recoverCommand(input: string, output: string, opts: { json?: boolean; skipDamagedRowGroups?: boolean; like?: string }): Promise<void> {
   const { recoverParquet } = await import('../parquet/recover/recover.js');
   const { fileSink } = await import('../node/file-sink.js');
   const source = await openSource(input);
   try {
-    const report = await recoverParquet(source, await fileSink(output), { skipDamagedRowGroups: opts.skipDamagedRowGroups });
+    const like = opts.like === undefined ? undefined : await openSource(opts.like);
+    const report = await recoverParquet(source, await fileSink(output), { skipDamagedRowGroups: opts.skipDamagedRowGroups, ...(like ? { like } : {}) }).finally(() => like?.close?.());
     print(report, opts.json, `wrote ${report.rowsRecovered} of ${report.rows} rows to ${output}`);
   } finally {
     await source.close?.();
@@ -33,7 +34,8 @@ function print(r: RecoverReport, json: boolean | undefined, headline: string): v
     return;
   }
   const lines = [headline];
-  if (r.footerError) lines.push(`footer unusable (${r.footerError.message}); row groups found by the last checkpoint`);
+  if (r.footerError) lines.push(`footer unusable (${r.footerError.message}); row groups found by ${r.foundBy === 'scan' ? 'scanning page headers' : 'the last checkpoint'}`);
+  if (r.scanStop) lines.push(`scan stopped at byte ${r.scanStop.offset}: ${r.scanStop.reason}`);
   lines.push(`row groups: ${r.rowGroups}, rows: ${r.rows}, recovered: ${r.rowsRecovered}, with nulls for lost fields: ${r.rowsWithNulls}, lost: ${r.rowsLost}`);
   if (r.fieldsNulled.length) lines.push(`written as null where lost: ${r.fieldsNulled.join(', ')}`);
   for (const l of r.losses) {

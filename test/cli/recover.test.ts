@@ -71,3 +71,19 @@ test('convert --checkpoint-every writes checkpoints; recover restores a cut copy
   const original = await (await ParquetReader.open(new Uint8Array(readFileSync(src)))).readRows();
   assert.deepStrictEqual(await (await ParquetReader.open(new Uint8Array(readFileSync(out)))).readRows(), original.slice(0, 2000));
 });
+
+test('recover --like finds the row groups of a file without footer or checkpoint by its page headers', async () => {
+  const bytes = await writeFile({}, 3000);
+  const reader = await ParquetReader.open(bytes);
+  const g = reader.metadata.rowGroups[1]!;
+  const cut = join(dir, 'no-footer.parquet');
+  writeFileSync(cut, bytes.subarray(0, g.fileOffset! + g.totalCompressedSize! + 7));
+  const sibling = join(dir, 'sibling.parquet');
+  writeFileSync(sibling, await writeFile({}, 10));
+  const out = join(dir, 'scanned.parquet');
+  const rec = run('recover', cut, out, '--like', sibling);
+  assert.equal(rec.code, 0, rec.err);
+  assert.match(rec.out, /found by scanning page headers/);
+  assert.deepStrictEqual(await (await ParquetReader.open(new Uint8Array(readFileSync(out)))).readRows(), (await reader.readRows()).slice(0, 2000));
+  assert.notEqual(run('recover', cut, join(dir, 'x.parquet')).code, 0);
+});

@@ -72,6 +72,8 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
   try {
     meta = chunkMeta(at.chunk, at.ctx, undefined);
     range = chunkRange(meta, at.source.byteLength, at.padding, at.ctx);
+    // The reader keeps padding out of the footer's last 8 bytes; a file recovered without its footer has data there.
+    range.end = Math.min(range.start + meta.totalCompressedSize + at.padding, at.source.byteLength);
     if (meta.codec !== 'UNCOMPRESSED' && meta.codec !== 'LZO') await loadCodec(meta.codec as CodecName);
   } catch (e) {
     if (!(e instanceof ParquetryError)) throw e;
@@ -119,8 +121,9 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
         row = known.end;
         return false;
       }
-      // Rows are not known to start at this page: the one in progress may continue into it.
-      const from = repeated && row > 0 ? trimLast(out, row) : row;
+      // Rows are not known to start at this page: the one in progress may continue into it, so it goes too
+      // (its run keeps its levels; the loss leaves them unused).
+      const from = repeated && row > 0 ? row - 1 : row;
       lose(i, { start: pg.offset, end: range.end }, { start: from, end: at.numRows }, e);
       return true;
     };
@@ -158,7 +161,7 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
   }
   flush();
   if (found.error !== null && row <= at.numRows) {
-    const from = repeated && !oi && row > 0 ? trimLast(out, row) : row;
+    const from = repeated && !oi && row > 0 ? row - 1 : row;
     out.losses.push({ rowGroup: at.rowGroup, column, page: found.pages.length, bytes: { start: found.stop, end: range.end }, rows: { start: from, end: at.numRows }, error: described(found.error) });
     return out;
   }
@@ -182,16 +185,6 @@ function knownRows(h: PageHeader | null, repeated: boolean, row: number): Range 
   if (h.dataPageHeaderV2) return { start: row, end: row + h.dataPageHeaderV2.numRows };
   if (!repeated && h.dataPageHeader) return { start: row, end: row + h.dataPageHeader.numValues };
   return null;
-}
-
-/**
- * The last row of the runs so far may continue into a lost page (v1 pages of
- * a repeated leaf may split a row): it is given up, and its start returned.
- */
-function trimLast(out: ChunkSalvage, row: number): number {
-  const last = out.runs[out.runs.length - 1];
-  if (last && last.rows.end === row) last.rows = { start: last.rows.start, end: row - 1 };
-  return row - 1;
 }
 
 function rowStarts(c: ColumnChunkData): number {

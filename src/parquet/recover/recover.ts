@@ -8,13 +8,15 @@ import type { SchemaElementLike } from '../../schema/tree.js';
 import type { ParquetInput } from '../reader.js';
 import { ParquetWriter, type WriterOptions } from '../write/writer.js';
 import type { Loss } from './chunk-salvage.js';
-import { openForSalvage, type FoundBy, type OpenedForSalvage } from './open.js';
+import { openForSalvage, type FoundBy, type OpenedForSalvage, type SalvageOpenOptions } from './open.js';
 import { MISSING, salvageRowGroups, type SalvagedRowGroup, type SalvageOptions } from './salvage.js';
 
 export interface RecoverReport {
-  /** Whether the row groups were found by the footer or, the footer being gone, by the last checkpoint. */
+  /** Whether the row groups were found by the footer or, the footer being gone, by the last checkpoint or a page-header scan. */
   foundBy: FoundBy;
   footerError?: { name: string; message: string };
+  /** With a scan: where it stopped and why (what follows is not in the report's row groups). */
+  scanStop?: { offset: number; reason: string };
   /** Row groups and rows the footer or checkpoint describes. */
   rowGroups: number;
   rows: number;
@@ -32,8 +34,8 @@ export interface RecoverReport {
 }
 
 /** Reads every page of the file (CRCs, levels, values, assembly) and reports what is damaged, without writing anything. */
-export async function checkParquet(input: ParquetInput, options: SalvageOptions = {}): Promise<RecoverReport> {
-  const opened = await openForSalvage(input);
+export async function checkParquet(input: ParquetInput, options: SalvageOptions & SalvageOpenOptions = {}): Promise<RecoverReport> {
+  const opened = await openForSalvage(input, options);
   const report = emptyReport(opened);
   for await (const g of salvageRowGroups(opened, options)) tally(report, g, opened.metadata.rowGroups[g.rowGroup]!.numRows);
   return finish(report);
@@ -44,8 +46,8 @@ export async function checkParquet(input: ParquetInput, options: SalvageOptions 
  * file, row group for row group. Lost fields are written as null (said so
  * in `fieldsNulled`); rows with nothing left are dropped.
  */
-export async function recoverParquet(input: ParquetInput, sink: Sink, options: SalvageOptions & { writer?: WriterOptions } = {}): Promise<RecoverReport> {
-  const opened = await openForSalvage(input);
+export async function recoverParquet(input: ParquetInput, sink: Sink, options: SalvageOptions & SalvageOpenOptions & { writer?: WriterOptions } = {}): Promise<RecoverReport> {
+  const opened = await openForSalvage(input, options);
   // A first pass finds the fields that will hold null, so the output's schema can allow it before any row is written.
   const nulled = new Set<string>();
   for await (const g of salvageRowGroups(opened, options)) for (const row of g.rows) for (const [k, v] of Object.entries(row)) if (v === MISSING) nulled.add(k);
@@ -75,6 +77,7 @@ function emptyReport(o: OpenedForSalvage): RecoverReport {
     rowsRecovered: 0, rowsWithNulls: 0, rowsLost: 0, fieldsNulled: [], losses: [], whole: false,
   };
   if (o.footerError) r.footerError = o.footerError;
+  if (o.scanStop) r.scanStop = o.scanStop;
   return r;
 }
 
