@@ -3,7 +3,10 @@
  * file found by its footer or its last checkpoint (open.ts), written out as
  * a valid file, or only judged whole or not.
  */
+import { ByteWriter } from '../../bytes/writer.js';
 import type { Sink } from '../../io/sink.js';
+import { VERSION } from '../../version.js';
+import { encodeFileMetaData } from '../metadata/index.js';
 import type { SchemaElementLike } from '../../schema/tree.js';
 import type { ParquetInput } from '../reader.js';
 import { ParquetWriter, type WriterOptions } from '../write/writer.js';
@@ -48,9 +51,18 @@ export async function checkParquet(input: ParquetInput, options: SalvageOptions 
  */
 export async function recoverParquet(input: ParquetInput, sink: Sink, options: SalvageOptions & SalvageOpenOptions & { writer?: WriterOptions } = {}): Promise<RecoverReport> {
   const opened = await openForSalvage(input, options);
-  // A first pass finds the fields that will hold null, so the output's schema can allow it before any row is written.
+  // A first pass checks everything and finds the fields that will hold null, so the output's schema can allow it before any row is written.
   const nulled = new Set<string>();
-  for await (const g of salvageRowGroups(opened, options)) for (const row of g.rows) for (const [k, v] of Object.entries(row)) if (v === MISSING) nulled.add(k);
+  const checked = emptyReport(opened);
+  for await (const g of salvageRowGroups(opened, options)) {
+    tally(checked, g, opened.metadata.rowGroups[g.rowGroup]!.numRows);
+    for (const row of g.rows) for (const [k, v] of Object.entries(row)) if (v === MISSING) nulled.add(k);
+  }
+  // Nothing lost: the verified bytes are copied as they are (with a footer when the file had none), not re-encoded.
+  if (checked.losses.length === 0 && options.writer === undefined) {
+    await copyWhole(opened, sink);
+    return finish(checked);
+  }
   const top = new Set(opened.schema.root.children.filter((c) => nulled.has(c.name) && c.repetition === 'REQUIRED').map((c) => c.element));
   const elements = (opened.metadata.schema as SchemaElementLike[]).map((e) => (top.has(e) ? { ...e, repetitionType: 'OPTIONAL' } : e));
   const kv = Object.fromEntries((opened.metadata.keyValueMetadata ?? []).map((x) => [x.key, x.value ?? '']));
@@ -70,6 +82,46 @@ export async function recoverParquet(input: ParquetInput, sink: Sink, options: S
   report.fieldsNulled = [...nulled];
   return finish(report);
 }
+
+/**
+ * The file up to the end of its last row group's chunks, then (unless its
+ * own footer described it) a footer of the row groups found; offsets stay
+ * valid because nothing before them moves.
+ */
+async function copyWhole(o: OpenedForSalvage, sink: Sink): Promise<void> {
+  const { source, metadata } = o;
+  let end = source.byteLength;
+  if (o.foundBy !== 'footer') {
+    end = 4;
+    for (const g of metadata.rowGroups) {
+      for (const c of g.columns) {
+        const m = c.metaData!;
+        const start = m.dictionaryPageOffset !== undefined && m.dictionaryPageOffset > 0 && m.dictionaryPageOffset < m.dataPageOffset ? m.dictionaryPageOffset : m.dataPageOffset;
+        end = Math.max(end, start + m.totalCompressedSize);
+      }
+    }
+  }
+  try {
+    for (let at = 0; at < end; at += COPY_BLOCK) await sink.write(await source.read(at, Math.min(COPY_BLOCK, end - at)));
+    if (o.foundBy !== 'footer') {
+      const w = new ByteWriter(4096);
+      encodeFileMetaData({ ...metadata, createdBy: metadata.createdBy ?? `parquetry version ${VERSION}` }, w);
+      const footer = w.finish();
+      const tail = new Uint8Array(8);
+      new DataView(tail.buffer).setUint32(0, footer.length, true);
+      tail.set([0x50, 0x41, 0x52, 0x31], 4);
+      await sink.write(footer);
+      await sink.write(tail);
+    }
+    await sink.close();
+  } catch (e) {
+    await sink.abort().catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Bytes copied per read. */
+const COPY_BLOCK = 8 << 20;
 
 function emptyReport(o: OpenedForSalvage): RecoverReport {
   const r: RecoverReport = {
