@@ -70,7 +70,8 @@ for (let k = 0; k < KILLS; k++) {
   const t0 = performance.now();
   let line: string;
   try {
-    const report = await recoverParquet(await fileSource(join(dir, temp)), await fileSink(join(dir, 'recovered.parquet')));
+    const source = await fileSource(join(dir, temp));
+    const report = await recoverParquet(source, await fileSink(join(dir, 'recovered.parquet'))).finally(() => source.close?.());
     recoverSeconds.push((performance.now() - t0) / 1000);
     const n = report.rowsRecovered;
     const got = (await duck.runAndReadAll(`SELECT count(*), sum(id), count(DISTINCT id), sum(amount) FROM read_parquet('${join(dir, 'recovered.parquet')}')`)).getRows()[0]!;

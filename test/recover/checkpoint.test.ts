@@ -104,3 +104,22 @@ describe('checkpoints', () => {
     await checkDuckValues(oracle.duck, path, 'recovered', expected.slice(0, 2000), planRecord(reader.schema.root));
   });
 });
+
+it('a cut checkpointed file with a damaged page in a required column is rewritten, that column made optional and null where lost', async () => {
+  const bytes = await writeFile({ checkpointEvery: 1 }, 3000);
+  const reader = await ParquetReader.open(bytes);
+  const expected = await reader.readRows();
+  const oi = (await reader.readOffsetIndex(0, 'id'))!;
+  const page = oi.pageLocations[2]!;
+  const d = bytes.slice(0, markers(bytes)[2]! + 5);
+  d[page.offset + page.compressedPageSize - 3] ^= 0x40;
+  const sink = new BufferSink();
+  const report = await recoverParquet(d, sink);
+  assert.equal(report.foundBy, 'checkpoint');
+  assert.deepStrictEqual(report.fieldsNulled, ['id']);
+  assert.deepStrictEqual(report.losses.map((l) => [l.rowGroup, l.column, l.error.name]), [[0, 'id', 'ChecksumError']]);
+  const out = await ParquetReader.open(sink.bytes());
+  assert.equal(out.schema.leaves[0]!.repetition, 'OPTIONAL');
+  const lost = (i: number) => i >= page.firstRowIndex && i < oi.pageLocations[3]!.firstRowIndex;
+  assert.deepStrictEqual(await out.readRows(), expected.slice(0, 2000).map((r, i) => (lost(i) ? { ...r, id: null } : r)));
+});

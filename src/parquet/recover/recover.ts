@@ -54,13 +54,19 @@ export async function recoverParquet(input: ParquetInput, sink: Sink, options: S
   // A first pass checks everything and finds the fields that will hold null, so the output's schema can allow it before any row is written.
   const nulled = new Set<string>();
   const checked = emptyReport(opened);
-  for await (const g of salvageRowGroups(opened, options)) {
+  // A checkpoint's row groups have page CRCs throughout (the writer insists): their pages are checked without building rows first.
+  const quick = opened.foundBy === 'checkpoint' && options.writer === undefined;
+  for await (const g of salvageRowGroups(opened, { ...options, rows: !quick })) {
     tally(checked, g, opened.metadata.rowGroups[g.rowGroup]!.numRows);
     for (const row of g.rows) for (const [k, v] of Object.entries(row)) if (v === MISSING) nulled.add(k);
   }
+  // Without rows, the lost fields are those of the leaves lost.
+  if (quick) for (const l of checked.losses) nulled.add(opened.schema.leaves.find((x) => x.path.join('.') === l.column)?.path[0] ?? l.column);
   // Nothing lost: the verified bytes are copied as they are (with a footer when the file had none), not re-encoded.
   if (checked.losses.length === 0 && options.writer === undefined) {
     await copyWhole(opened, sink);
+    checked.rowsRecovered = checked.rows;
+    checked.rowsLost = 0;
     return finish(checked);
   }
   const top = new Set(opened.schema.root.children.filter((c) => nulled.has(c.name) && c.repetition === 'REQUIRED').map((c) => c.element));

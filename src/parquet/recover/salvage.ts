@@ -36,6 +36,11 @@ const ROWS_PER_BYTE = 64;
 export interface SalvageOptions extends ValueOptions {
   /** Drop a row group with any loss instead of returning its rows with MISSING fields (default false). */
   skipDamagedRowGroups?: boolean;
+  /**
+   * Build the rows (default true). false checks every page (CRC, levels,
+   * values) and reports losses without assembling rows: `rows` stay empty.
+   */
+  rows?: boolean;
   /** Verify page CRC-32s (default true): a mismatch locates damage to the page. */
   verifyChecksums?: boolean;
   maxPageBytes?: number;
@@ -87,6 +92,10 @@ export async function* salvageRowGroups(input: SalvageInput, options: SalvageOpt
       const s = await salvageChunk({ source, chunk: group.columns[leaf.columnIndex]!, leaf, rowGroup: rg, numRows, padding, ctx: { ...ctx, column: leaf.path.join('.') } }, decode);
       chunks.set(leaf, s);
       losses.push(...s.losses);
+    }
+    if (options.rows === false) {
+      yield { rowGroup: rg, rows: [], spans: [], losses, damagedRows: 0, skipped: false };
+      continue;
     }
     if (losses.length > 0 && options.skipDamagedRowGroups) {
       yield { rowGroup: rg, rows: [], spans: [], losses, damagedRows: numRows, skipped: true };
