@@ -1,4 +1,6 @@
 /** Files for the recovery tests: multi-row-group, nested, page-indexed, written by our writer. */
+import { ByteWriter } from '../../src/bytes/writer.js';
+import { encodeFileMetaData, type FileMetaData } from '../../src/parquet/metadata/index.js';
 import { BufferSink, ParquetWriter, defineSchema, field, type WriterOptions } from '../../src/index.js';
 
 export const schema = defineSchema({
@@ -23,4 +25,19 @@ export async function writeFile(options: WriterOptions = {}, rows = 3000): Promi
   for (let i = 0; i < rows; i++) await w.write(record(i));
   await w.close();
   return sink.bytes();
+}
+
+/** `bytes` with its footer replaced by `meta` after `edit` (the footer starts at `footerOffset`). */
+export function withFooter(bytes: Uint8Array, edit: (m: FileMetaData) => void, meta: FileMetaData, footerOffset: number): Uint8Array {
+  const m = structuredClone(meta);
+  edit(m);
+  const w = new ByteWriter(4096);
+  encodeFileMetaData(m, w);
+  const f = w.finish();
+  const out = new Uint8Array(footerOffset + f.length + 8);
+  out.set(bytes.subarray(0, footerOffset));
+  out.set(f, footerOffset);
+  new DataView(out.buffer).setUint32(footerOffset + f.length, f.length, true);
+  out.set([0x50, 0x41, 0x52, 0x31], footerOffset + f.length + 4);
+  return out;
 }

@@ -7,13 +7,12 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
-import { ByteWriter } from '../../src/bytes/writer.js';
 import { bufferSource } from '../../src/io/source.js';
 import { ParquetReader } from '../../src/index.js';
-import { encodeFileMetaData } from '../../src/parquet/metadata/index.js';
 import { chunkPages, selectChunks } from '../../src/parquet/page-headers.js';
 import { MISSING, openForSalvage, salvageRowGroups } from '../../src/parquet/recover/index.js';
 import { withDuck } from './duck.js';
+import { withFooter } from './fixtures.js';
 
 const oracle = withDuck();
 
@@ -61,16 +60,7 @@ it('DuckDB-written file: every row group and leaf, page header and column metada
   const footerAt = bytes.length - 8 - footerLen;
   for (let rg = 0; rg < reader.metadata.rowGroups.length; rg++) {
     for (const leaf of reader.schema.leaves) {
-      const m = structuredClone(reader.metadata);
-      m.rowGroups[rg]!.columns[leaf.columnIndex]!.metaData!.totalCompressedSize = 10;
-      const w = new ByteWriter(4096);
-      encodeFileMetaData(m, w);
-      const f = w.finish();
-      const d = new Uint8Array(footerAt + f.length + 8);
-      d.set(bytes.subarray(0, footerAt));
-      d.set(f, footerAt);
-      new DataView(d.buffer).setUint32(footerAt + f.length, f.length, true);
-      d.set([0x50, 0x41, 0x52, 0x31], footerAt + f.length + 4);
+      const d = withFooter(bytes, (m) => { m.rowGroups[rg]!.columns[leaf.columnIndex]!.metaData!.totalCompressedSize = 10; }, reader.metadata, footerAt);
       assert.ok(await check(d, `rg ${rg} ${leaf.path.join('.')} metadata`) > 0);
       damaged++;
     }

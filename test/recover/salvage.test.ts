@@ -7,11 +7,10 @@
  */
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { ByteWriter } from '../../src/bytes/writer.js';
 import { ParquetReader, type WriterOptions } from '../../src/index.js';
-import { encodeFileMetaData, type FileMetaData } from '../../src/parquet/metadata/index.js';
+import type { FileMetaData } from '../../src/parquet/metadata/index.js';
 import { MISSING, openForSalvage, salvageRowGroups, type SalvagedRowGroup } from '../../src/parquet/recover/index.js';
-import { writeFile } from './fixtures.js';
+import { withFooter, writeFile } from './fixtures.js';
 
 interface Located {
   rg: number;
@@ -74,20 +73,6 @@ function checkExact(original: Record<string, unknown>[], groups: SalvagedRowGrou
     });
   }
   return missing;
-}
-
-function withFooter(bytes: Uint8Array, edit: (m: FileMetaData) => void, meta: FileMetaData, footerOffset: number): Uint8Array {
-  const m = structuredClone(meta);
-  edit(m);
-  const w = new ByteWriter(4096);
-  encodeFileMetaData(m, w);
-  const f = w.finish();
-  const out = new Uint8Array(footerOffset + f.length + 8);
-  out.set(bytes.subarray(0, footerOffset));
-  out.set(f, footerOffset);
-  new DataView(out.buffer).setUint32(footerOffset + f.length, f.length, true);
-  out.set([0x50, 0x41, 0x52, 0x31], footerOffset + f.length + 4);
-  return out;
 }
 
 const configs: [string, WriterOptions][] = [
