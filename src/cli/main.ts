@@ -181,11 +181,10 @@ program
 
 program
   .command('check')
-  .description('decode every page, verifying CRCs and levels, and say whether the file is whole (exit status 1 when not)')
-  .argument('<file>', 'Parquet file path or http(s) URL')
+  .description('decode every page (Trevni: block), verifying CRCs and levels, and say whether the file is whole (exit status 1 when not)')
+  .argument('<file>', 'Parquet or Trevni file path, or http(s) URL')
   .option('--json', 'print the report as one JSON object')
   .action(async (file: string, opts: { json?: boolean }) => {
-    await checkParquetOnly('check', file);
     await (await import('./recover.js')).checkCommand(file, opts);
   });
 

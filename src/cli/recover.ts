@@ -1,6 +1,6 @@
 /** `parquetry recover` and `parquetry check`: print what the library's salvage read finds. */
 import type { RecoverReport } from '../parquet/recover/recover.js';
-import { openSource } from './files.js';
+import { openSource, tableFileKind } from './files.js';
 
 export async function recoverCommand(input: string, output: string, opts: { json?: boolean; skipDamagedRowGroups?: boolean; like?: string }): Promise<void> {
   const { recoverParquet } = await import('../parquet/recover/recover.js');
@@ -17,6 +17,7 @@ export async function recoverCommand(input: string, output: string, opts: { json
 
 /** Exit status 1 when the file is not whole. */
 export async function checkCommand(file: string, opts: { json?: boolean }): Promise<void> {
+  if ((await tableFileKind(file)) === 'trevni') return checkTrevniCommand(file, opts);
   const { checkParquet } = await import('../parquet/recover/recover.js');
   const source = await openSource(file);
   try {
@@ -41,6 +42,22 @@ function print(r: RecoverReport, json: boolean | undefined, headline: string): v
   for (const l of r.losses) {
     const page = l.page === undefined ? 'whole chunk' : `page ${l.page}`;
     lines.push(`lost: row group ${l.rowGroup}, column ${l.column}, ${page}, bytes ${l.bytes.start}..${l.bytes.end}, rows ${l.rows.start}..${l.rows.end}: ${l.error.name}: ${l.error.message}`);
+  }
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+async function checkTrevniCommand(file: string, opts: { json?: boolean }): Promise<void> {
+  const { checkTrevni } = await import('../trevni/check.js');
+  const r = await checkTrevni(await openSource(file));
+  if (!r.whole) process.exitCode = 1;
+  if (opts.json) {
+    process.stdout.write(JSON.stringify(r) + '\n');
+    return;
+  }
+  const lines = [r.whole ? 'whole: every block and row checks out' : 'damaged', `rows: ${r.rows}, blocks: ${r.blocks}`];
+  for (const l of r.losses) {
+    const where = l.block === undefined ? 'decoding rows' : `block ${l.block}, bytes ${l.bytes!.start}..${l.bytes!.end}`;
+    lines.push(`lost: column ${l.column}, ${where}, rows ${l.rows.start}..${l.rows.end}: ${l.error.name}: ${l.error.message}`);
   }
   process.stdout.write(lines.join('\n') + '\n');
 }

@@ -87,3 +87,27 @@ test('recover --like finds the row groups of a file without footer or checkpoint
   assert.deepStrictEqual(await (await ParquetReader.open(new Uint8Array(readFileSync(out)))).readRows(), (await reader.readRows()).slice(0, 2000));
   assert.notEqual(run('recover', cut, join(dir, 'x.parquet')).code, 0);
 });
+
+test('check on a Trevni file: whole, then a damaged block named with its rows', async () => {
+  const src = join(dir, 'for-trevni.parquet');
+  writeFileSync(src, await writeFile({}, 3000));
+  const trv = join(dir, 'out.trv');
+  const c = run('convert', src, trv, '--checksum', 'crc32');
+  assert.equal(c.code, 0, c.err);
+  const ok = run('check', trv);
+  assert.equal(ok.code, 0, ok.err + ok.out);
+  assert.match(ok.out, /^whole/);
+  const { TrevniReader } = await import('../../src/index.js');
+  const bytes = new Uint8Array(readFileSync(trv));
+  const reader = await TrevniReader.open(bytes);
+  const blocks = await reader.blocks(0);
+  const b = blocks[blocks.length - 1]!;
+  bytes[b.offset + Math.floor(b.compressedSize / 2)] ^= 0x20;
+  const bad = join(dir, 'bad.trv');
+  writeFileSync(bad, bytes);
+  const r = run('check', bad, '--json');
+  assert.equal(r.code, 1, r.err);
+  const report = JSON.parse(r.out);
+  assert.deepStrictEqual(report.losses.map((l: { column: string; block: number; rows: unknown }) => [l.column, l.block, l.rows]),
+    [[reader.columns[0]!.name, blocks.length - 1, { start: b.firstRow, end: b.firstRow + b.rowCount }]]);
+});
