@@ -21,19 +21,24 @@ const KILLS = Number(process.argv[3] ?? 50);
 const root = mkdtempSync(join(tmpdir(), 'parquetry-crash-'));
 const writer = join('bench', 'crash-writer.ts');
 
-/** Runs the writer; `killAfterMs` counts from its first finished row group (past the start-up). */
-function run(path: string, groups: number, killAfterMs?: number): Promise<{ done: number; ms: number; first: number; killed: boolean }> {
+/**
+ * Runs the writer; with `kill`, kills it `kill.ms` after it reports `kill.rows` rows finished:
+ * a moment inside the write whatever the machine's load.
+ */
+function run(path: string, groups: number, kill?: { rows: number; ms: number }): Promise<{ done: number; ms: number; first: number; killed: boolean }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, ['--import', 'tsx', writer, path, String(groups)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let done = 0;
     let first = 0;
+    let armed = false;
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (s: string) => {
       for (const l of s.split('\n')) if (l) done = Number(l);
-      if (first === 0) {
-        first = performance.now() - t0;
-        if (killAfterMs !== undefined) setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      if (first === 0) first = performance.now() - t0;
+      if (kill && done >= kill.rows && !armed) {
+        armed = true;
+        setTimeout(() => child.kill('SIGKILL'), kill.ms);
       }
     });
     child.on('error', reject);
@@ -41,15 +46,13 @@ function run(path: string, groups: number, killAfterMs?: number): Promise<{ done
   });
 }
 
-// A first full run sizes the file: how many row groups make SIZE, and how long writing them takes.
+// A probe of 4 row groups sizes the file (how many row groups make SIZE) and times a row group.
 const probe = join(root, 'probe.parquet');
 const one = await run(probe, 4);
+const perGroup = (one.ms - one.first) / 3;
 const groups = Math.ceil(SIZE / (statSync(probe).size / 4));
+console.log(`file: ${groups} row groups of ${GROUP} rows, about ${((statSync(probe).size / 4) * groups / 1e6).toFixed(1)} MB; a row group takes about ${perGroup.toFixed(0)} ms`);
 rmSync(probe);
-const full = await run(probe, groups);
-const fullSize = statSync(probe).size;
-rmSync(probe);
-console.log(`file: ${groups} row groups of ${GROUP} rows, ${(fullSize / 1e6).toFixed(1)} MB, written in ${(full.ms / 1000).toFixed(1)} s (probe ${one.ms.toFixed(0)} ms)`);
 
 const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
 const duck = await instance.connect();
@@ -60,11 +63,13 @@ const recoverSeconds: number[] = [];
 for (let k = 0; k < KILLS; k++) {
   const dir = join(root, `kill-${k}`);
   mkdirSync(dir);
-  const at = Math.floor(random() * (full.ms - full.first));
-  const r = await run(join(dir, 'out.parquet'), groups, at);
+  // After a random number of row groups, a random part of a row group's writing time later.
+  const kill = { rows: Math.floor(random() * (groups - 1)) * GROUP + GROUP, ms: Math.floor(random() * perGroup) };
+  const at = `${kill.ms} ms after row ${kill.rows}`;
+  const r = await run(join(dir, 'out.parquet'), groups, kill);
   const temp = readdirSync(dir).find((n) => n.startsWith('.out.parquet.parquetry-tmp-'));
   if (!r.killed || !temp) {
-    console.log(`kill ${k} at ${at} ms after the first row group: ${r.killed ? 'no temp file' : 'finished before the kill'}`);
+    console.log(`kill ${k} at ${at}: ${r.killed ? 'no temp file' : 'finished before the kill'}`);
     continue;
   }
   const t0 = performance.now();
@@ -80,10 +85,10 @@ for (let k = 0; k < KILLS; k++) {
     const ok = Number(got[0]) === n && BigInt(got[1] as bigint) === (BigInt(n) * BigInt(n - 1)) / 2n && Number(got[2]) === n && Math.abs(Number(got[3]) - amount) < 1e-6 * Math.max(1, amount)
       && n >= r.done && report.losses.length === 0;
     if (!ok) failures++;
-    line = `kill ${k} at ${at} ms: ${r.done} rows finished, ${n} recovered (${report.rowGroups} row groups), DuckDB ${ok ? 'agrees' : `DISAGREES ${JSON.stringify(got.map(String))}`}, recover ${recoverSeconds[recoverSeconds.length - 1]!.toFixed(1)} s`;
+    line = `kill ${k} at ${at}: ${r.done} rows finished, ${n} recovered (${report.rowGroups} row groups), DuckDB ${ok ? 'agrees' : `DISAGREES ${JSON.stringify(got.map(String))}`}, recover ${recoverSeconds[recoverSeconds.length - 1]!.toFixed(1)} s`;
   } catch (e) {
     failures++;
-    line = `kill ${k} at ${at} ms: ${r.done} rows finished, recovery failed: ${(e as Error).message}`;
+    line = `kill ${k} at ${at}: ${r.done} rows finished, recovery failed: ${(e as Error).message}`;
   }
   console.log(line);
   rmSync(dir, { recursive: true, force: true });
