@@ -123,3 +123,13 @@ it('a cut checkpointed file with a damaged page in a required column is rewritte
   const lost = (i: number) => i >= page.firstRowIndex && i < oi.pageLocations[3]!.firstRowIndex;
   assert.deepStrictEqual(await out.readRows(), expected.slice(0, 2000).map((r, i) => (lost(i) ? { ...r, id: null } : r)));
 });
+
+it('checkpointEvery with encryption is refused before anything is created: an encrypted file is written whole at close()', async () => {
+  const { openWriter } = await import('../../src/node/index.js');
+  const { mkdtempSync, readdirSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-ckpt-enc-'));
+  await assert.rejects(openWriter(join(dir, 'x.parquet'), schema, { checkpointEvery: 1, encryption: { footerKey: new Uint8Array(16) } as never }), InvalidArgumentError);
+  assert.deepStrictEqual(readdirSync(dir), []);
+  rmSync(dir, { recursive: true });
+});
