@@ -35,6 +35,7 @@ export { BufferSink, webStreamSink, type Sink } from './io/sink.js';
 export { ParquetWriter, type WriterOptions, type ColumnWriteOptions, type WriterSchema } from './parquet/write/writer.js';
 export type { ParquetryWarning, WarningCode, WarningHandler } from './warnings.js';
 export type { ValueEncoding } from './parquet/write/column-writer.js';
+export { MISSING, salvageRowGroups, openForSalvage, checkParquet, recoverParquet, type Missing, type SalvageOptions, type SalvagedRowGroup, type SalvageInput, type Loss, type OpenedForSalvage, type FoundBy, type RecoverReport } from './parquet/recover/index.js';
 export { writeRecords, type WriteRecordsOptions } from './parquet/write/write-records.js';
 export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf } from './schema/builder.js';
 export { inferSchemaFromRecords, inferSchemaFromCsv } from './schema/infer.js';
@@ -58,7 +59,7 @@ export { InMemoryKms, kmsKeyRetriever, wrapKeyMetadata, type WrapOptions, type K
 export { schemaFromArrow } from './arrow/to-schema.js';
 export { formatSchema, schemaAnnotation } from './text/schema-text.js';
 export { formatBytes } from './text/byte-size.js';
-export { TrevniReader, TrevniWriter, AvroTrevniWriter, readAvro, memorySpill, pathSpill, TrevniDraftReader, TrevniDraftWriter, openTrevni } from './trevni/index.js';
+export { TrevniReader, TrevniWriter, AvroTrevniWriter, readAvro, memorySpill, pathSpill, TrevniDraftReader, TrevniDraftWriter, openTrevni, checkTrevni, type TrevniCheckReport, type TrevniLoss } from './trevni/index.js';
 export {
   RedElmReader, RedElmWriter, redElmSummary, parseRedElmSchema, formatRedElmSchema,
   type RedElmInput, type RedElmOpenOptions, type RedElmReadOptions, type RedElmWriterOptions, type RedElmSummary,

@@ -62,6 +62,7 @@ export function registerConvert(program: Command): void {
     .option('--page-version <1|2>', 'data page version (default 1)', pageVersionOption)
     .option('--bloom-filter <col[:ndv[:fpp]]>', 'Parquet: a bloom filter on a column (repeatable; ndv default: the distinct values of each row group; fpp default 0.01)', bloomFilterOption)
     .option('--no-page-index', 'Parquet: no ColumnIndex/OffsetIndex (written by default)')
+    .option('--checkpoint-every <n>', 'Parquet output: after every N row groups, a checkpoint from which `parquetry recover` restores them if the write is killed (needs checksums)', positiveInt)
     .option('--no-checksums', 'Parquet output: no CRC-32 in the page headers (written by default)')
     .option('--no-verify-checksums', `Parquet and Trevni input: ${NO_VERIFY_CHECKSUMS_HELP}`)
     .option('--encrypt-footer-key <hex>', 'Parquet output: encrypt with this footer key (hex; every column with it unless --encrypt-column); the program-level --aad-prefix then applies to the output', hexKey)

@@ -49,6 +49,8 @@ export interface ConvertOptions {
   rowGroupRows?: number;
   pageSize?: number;
   pageVersion?: 1 | 2;
+  /** Parquet output: a checkpoint after every N row groups (recoverable after a crash). */
+  checkpointEvery?: number;
   bloomFilter?: Record<string, { ndv?: number; fpp?: number }>;
   /** false with --no-page-index. */
   pageIndex: boolean;
@@ -118,6 +120,7 @@ function writerOptions(o: ConvertOptions): WriterOptions {
   if (o.bloomFilter !== undefined) w.bloomFilters = o.bloomFilter;
   if (o.pageIndex === false) w.pageIndex = false;
   if (o.checksums === false) w.checksums = false;
+  if (o.checkpointEvery !== undefined) w.checkpointEvery = o.checkpointEvery;
   return w;
 }
 
@@ -146,7 +149,7 @@ function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): voi
     }
   };
   if (!isTableFormat(outFormat)) refuse(['codec'], 'to Parquet output only (and to Trevni and RedElm outputs)');
-  if (outFormat !== 'parquet') refuse(['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'pageIndex', 'checksums', 'encryptFooterKey', 'encryptColumn', 'plaintextFooter', 'algorithm', 'storeAadPrefix'], 'to Parquet output only');
+  if (outFormat !== 'parquet') refuse(['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'pageIndex', 'checksums', 'checkpointEvery', 'encryptFooterKey', 'encryptColumn', 'plaintextFooter', 'algorithm', 'storeAadPrefix'], 'to Parquet output only');
   if (outFormat !== 'trevni') refuse(['checksum', 'trevniVersion'], 'to Trevni output only');
   if (outFormat !== 'redelm') refuse(['redelmFooter'], 'to RedElm output only');
   if (isTableFormat(inFormat)) refuse(['schema', 'type', 'sample', 'skipBadRows'], 'to CSV and JSON inputs only');

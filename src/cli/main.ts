@@ -167,6 +167,28 @@ program
 registerConvert(program);
 
 program
+  .command('recover')
+  .description('write everything intact in a damaged or unfinished Parquet file (footer gone: through its last checkpoint) to OUT, and report what was lost')
+  .argument('<in>', 'damaged Parquet file, or the temp file a checkpointing writer left')
+  .argument('<out>', 'Parquet file to write')
+  .option('--skip-damaged-row-groups', 'leave out a row group with any loss, instead of writing its lost fields as null')
+  .option('--like <file>', 'with neither footer nor checkpoint: find row groups by their page headers, with the schema and codecs of this file')
+  .option('--json', 'print the report as one JSON object')
+  .action(async (input: string, output: string, opts: { json?: boolean; skipDamagedRowGroups?: boolean; like?: string }) => {
+    await checkParquetOnly('recover', input);
+    await (await import('./recover.js')).recoverCommand(input, output, opts);
+  });
+
+program
+  .command('check')
+  .description('decode every page (Trevni: block), verifying CRCs and levels, and say whether the file is whole (exit status 1 when not)')
+  .argument('<file>', 'Parquet or Trevni file path, or http(s) URL')
+  .option('--json', 'print the report as one JSON object')
+  .action(async (file: string, opts: { json?: boolean }) => {
+    await (await import('./recover.js')).checkCommand(file, opts);
+  });
+
+program
   .command('view')
   .description('serve a page that shows the file: schema, layout to scale, statistics, data, filter')
   .argument('<file>', 'Parquet or Trevni file path, or a URL the browser may read')

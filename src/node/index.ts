@@ -3,6 +3,7 @@
  * inputs and native codecs (node:zlib, zstd-napi) registered at import.
  */
 import { encryptingSink } from '../parquet/crypto/encrypting-sink.js';
+import { InvalidArgumentError } from '../errors.js';
 import type { EncryptionOptions } from '../parquet/crypto/encryptor.js';
 import { registerNodeCodecs } from './codecs.js';
 import { fileSource, openFileWith } from './file-source.js';
@@ -55,7 +56,7 @@ async function toSink(dest: Destination): Promise<Sink> {
  */
 export async function openWriter(dest: Destination, schema: WriterSchema, options: WriterOptions & Encrypted = {}): Promise<ParquetWriter> {
   const { encryption, ...writerOptions } = options;
-  const sink = await encryptedSink(dest, encryption);
+  const sink = await encryptedSink(dest, encryption, writerOptions.checkpointEvery);
   try {
     return await ParquetWriter.open(sink, schema, writerOptions);
   } catch (e) {
@@ -74,7 +75,7 @@ export async function openWriter(dest: Destination, schema: WriterSchema, option
  */
 export async function writeParquet(dest: Destination, records: Iterable<unknown> | AsyncIterable<unknown> | Table | RecordBatch, options: WriteRecordsOptions & Encrypted = {}): Promise<FileMetaData> {
   const { encryption, ...writeOptions } = options;
-  return writeRecords(await encryptedSink(dest, encryption), records, writeOptions);
+  return writeRecords(await encryptedSink(dest, encryption, writeOptions.checkpointEvery), records, writeOptions);
 }
 
 /** `encryption`: write the file encrypted (README "Encryption"); it is gathered in memory and encrypted at close, and the metadata returned is the plaintext file's. */
@@ -82,7 +83,9 @@ export interface Encrypted {
   encryption?: EncryptionOptions;
 }
 
-async function encryptedSink(dest: Destination, encryption: EncryptionOptions | undefined): Promise<Sink> {
+async function encryptedSink(dest: Destination, encryption: EncryptionOptions | undefined, checkpointEvery: number | undefined): Promise<Sink> {
+  // An encrypted file reaches its destination only at close(): a checkpoint would protect nothing.
+  if (encryption && checkpointEvery !== undefined) throw new InvalidArgumentError('checkpointEvery cannot be combined with encryption: an encrypted file is written whole at close()');
   const sink = await toSink(dest);
   return encryption ? encryptingSink(sink, encryption) : sink;
 }

@@ -99,7 +99,7 @@ export interface ColumnBatch {
 }
 
 /** A byte range of the file to fetch, and the chunks it serves. */
-interface Fetch {
+export interface Fetch {
   start: number;
   end: number;
 }
@@ -656,7 +656,7 @@ export class ParquetReader {
   }
 }
 
-async function toSource(input: ParquetInput, options: OpenOptions): Promise<Source> {
+export async function toSource(input: ParquetInput, options: OpenOptions): Promise<Source> {
   if (input instanceof Uint8Array || input instanceof ArrayBuffer) return bufferSource(input);
   if (typeof Blob !== 'undefined' && input instanceof Blob) return blobSource(input);
   if (input instanceof URL) return httpSource(input.href, { byteLength: options.byteLength, headers: options.headers });
@@ -698,7 +698,7 @@ function validateRowGroups(m: FileMetaData, schema: Schema, source: Source): voi
   });
 }
 
-function chunkMeta(chunk: ColumnChunk, ctx: ErrorContext, decryptor: FileDecryptor | undefined): ColumnMetaData {
+export function chunkMeta(chunk: ColumnChunk, ctx: ErrorContext, decryptor: FileDecryptor | undefined): ColumnMetaData {
   if (chunk.filePath !== undefined) throw new UnsupportedError(`column chunk stored in another file (${chunk.filePath})`, ctx);
   // Throws a MissingKeyError naming the column when its key was not given.
   decryptor?.encrypted(chunk, ctx);
@@ -716,7 +716,7 @@ function chunkMeta(chunk: ColumnChunk, ctx: ErrorContext, decryptor: FileDecrypt
  * one; writers that leave dictionary_page_offset unset or 0 are handled by
  * starting at the data page offset (the page walk finds a leading dictionary page).
  */
-function chunkRange(meta: ColumnMetaData, fileSize: number, padding: number, ctx: ErrorContext): Fetch {
+export function chunkRange(meta: ColumnMetaData, fileSize: number, padding: number, ctx: ErrorContext): Fetch {
   const dict = meta.dictionaryPageOffset;
   const start = dict !== undefined && dict > 0 && dict < meta.dataPageOffset ? dict : meta.dataPageOffset;
   const len = meta.totalCompressedSize;
@@ -735,7 +735,7 @@ const DICTIONARY_HEADER_PADDING = 100;
  * so their chunks are read with that much extra; the page walk stops at the
  * chunk's value count, so the extra bytes are never decoded.
  */
-function chunkPadding(createdBy: string | undefined): number {
+export function chunkPadding(createdBy: string | undefined): number {
   if (!createdBy) return 0;
   const m = /^parquet-mr(?: version (\d+)\.(\d+)\.(\d+))?/.exec(createdBy);
   if (!m) return 0;
@@ -764,12 +764,12 @@ function* assembledBatches(asm: RecordAssembler, ctx: ErrorContext, count: numbe
  * options, and its assembler builds those of shredded parts from their
  * stored values, as it decodes the same types from the binary value.
  */
-function valueOptionsPerLeaf(plan: RecordPlan, options: ValueOptions): ValueOptions[] {
+export function valueOptionsPerLeaf(plan: RecordPlan, options: ValueOptions): ValueOptions[] {
   return leavesInVariants(plan).map((inside) => (inside ? {} : options));
 }
 
 /** Adapts a decoded chunk to what the assembler reads. */
-function leafColumn(leaf: LeafNode, c: ColumnChunkData, options: ValueOptions): LeafColumn {
+export function leafColumn(leaf: LeafNode, c: ColumnChunkData, options: ValueOptions): LeafColumn {
   const levels = { def: c.def, rep: c.rep, length: c.length, maxDef: leaf.defLevel, valueCount: c.valueCount };
   if (c.indices && c.dictionary) {
     // Convert each dictionary entry once; rows then share the converted values.

@@ -10,3 +10,4 @@ export { assembleRow, canonicalRowText, canonicalValue, type ColumnRowData } fro
 export { TREVNI_CODECS, TREVNI_CHECKSUMS, registerTrevniCodec, trevniCodec, trevniChecksum, zlibTrevniDeflate, type TrevniCodec, type TrevniCodecName, type TrevniRawCodec, type ZlibRawDeflate } from './codecs.js';
 export { AvroTrevniWriter, AVRO_SCHEMA_KEY, avroColumns, avroJson, branchName, parseAvroSchema, readAvro, type AvroSchema, type AvroTrevniWriterOptions } from './avro.js';
 export { TREVNI_TYPES, KEY as TREVNI_KEYS, metaGet, metaText, type MetaEntry, type TrevniBlock, type TrevniColumn, type TrevniType, type TrevniValue } from './types.js';
+export { checkTrevni, type TrevniCheckReport, type TrevniLoss } from './check.js';

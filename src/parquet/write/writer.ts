@@ -18,6 +18,7 @@ import { buildColumnIndex, buildOffsetIndex } from './page-index.js';
 import { VERSION } from '../../version.js';
 import type { WarningHandler } from '../../warnings.js';
 import { isWellFormed } from '../../encodings/values-builder.js';
+import { encodeCheckpoint } from './checkpoint.js';
 
 export interface ColumnWriteOptions {
   codec?: CodecName;
@@ -76,6 +77,13 @@ export interface WriterOptions extends Omit<ColumnWriteOptions, 'encoding'> {
    * (default 0.01). Written after the row groups.
    */
   bloomFilters?: Record<string, { ndv?: number; fpp?: number } | true>;
+  /**
+   * After every N row groups, write a checkpoint (the file metadata so far,
+   * framed between row groups where readers never look; ARCHITECTURE.md
+   * "Checkpoints") so that `recover` can restore those row groups if the
+   * writer dies before close(). Needs page CRCs (checksums stay on).
+   */
+  checkpointEvery?: number;
 }
 
 /** What is written after the row groups for one column chunk: its bloom filter and page index. */
@@ -149,6 +157,10 @@ export class ParquetWriter {
   private groupCheckAt = 0;
   /** Encoded page bytes at which groupFull() next sums the columns' bytes. */
   private groupCheckBytes = 0;
+  /** Row groups already in a checkpoint, and where the last checkpoint frame starts (0: none yet). */
+  private checkpointed = 0;
+  private lastCheckpoint = 0;
+  private readonly checkpointEvery: number;
 
   private constructor(
     private readonly sink: Sink,
@@ -168,6 +180,8 @@ export class ParquetWriter {
     this.flat = schema.leaves.every((l) => l.path.length === 1 && l.repLevel === 0);
     this.pageIndex = options.pageIndex ?? true;
     this.columnIndexTruncateLength = positive(options.columnIndexTruncateLength, 'columnIndexTruncateLength', DEFAULTS.columnIndexTruncateLength);
+    this.checkpointEvery = positive(options.checkpointEvery, 'checkpointEvery', 0);
+    if (this.checkpointEvery > 0 && options.checksums === false) throw new InvalidArgumentError('checkpointEvery needs page CRCs: leave checksums on');
   }
 
   static async open(sink: Sink, schema: WriterSchema, options: WriterOptions = {}): Promise<ParquetWriter> {
@@ -620,6 +634,29 @@ export class ParquetWriter {
     this.rowGroups.push(group);
     this.rowsInGroup = 0;
     this.flushed.bytes = 0;
+    if (this.checkpointEvery > 0 && this.rowGroups.length - this.checkpointed >= this.checkpointEvery) await this.writeCheckpoint();
+  }
+
+  /** The row groups since the last checkpoint, chained to it (checkpoint.ts). */
+  private async writeCheckpoint(): Promise<void> {
+    const at = this.offset;
+    await this.put(encodeCheckpoint(this.fileMetaData(this.rowGroups.slice(this.checkpointed)), this.lastCheckpoint));
+    this.checkpointed = this.rowGroups.length;
+    this.lastCheckpoint = at;
+  }
+
+  private fileMetaData(rowGroups: RowGroup[]): FileMetaData {
+    const meta: FileMetaData = {
+      version: this.options.pageVersion === 2 ? 2 : 1,
+      schema: this.elements,
+      numRows: this.totalRows - this.rowsInGroup,
+      rowGroups,
+      createdBy: `parquetry version ${VERSION}`,
+      columnOrders: this.schema.leaves.map(() => ({ type: 'TYPE_ORDER' as const })),
+    };
+    const kv: KeyValue[] = Object.entries(this.options.metadata ?? {}).map(([key, value]) => ({ key, value }));
+    if (kv.length) meta.keyValueMetadata = kv;
+    return meta;
   }
 
   private sortingColumns(): SortingColumn[] | undefined {
@@ -638,16 +675,7 @@ export class ParquetWriter {
       await this.flushRowGroup();
       await this.writeExtras();
       this.closed = true;
-      const meta: FileMetaData = {
-        version: this.options.pageVersion === 2 ? 2 : 1,
-        schema: this.elements,
-        numRows: this.totalRows,
-        rowGroups: this.rowGroups,
-        createdBy: `parquetry version ${VERSION}`,
-        columnOrders: this.schema.leaves.map(() => ({ type: 'TYPE_ORDER' as const })),
-      };
-      const kv: KeyValue[] = Object.entries(this.options.metadata ?? {}).map(([key, value]) => ({ key, value }));
-      if (kv.length) meta.keyValueMetadata = kv;
+      const meta = this.fileMetaData(this.rowGroups);
       const w = new ByteWriter(4096);
       encodeFileMetaData(meta, w);
       const footer = w.finish();

@@ -1,0 +1,279 @@
+/**
+ * One column chunk read page by page, each page on its own, so a damaged page
+ * costs only what it must: its rows where the file says where rows start (an
+ * offset index, a v2 page header's row count, or a leaf that is not
+ * repeated, whose levels are its rows), else every row from it to the end
+ * of the chunk. The intact pages come back as runs of neighbouring pages,
+ * each decoded into levels and values over a known row span.
+ */
+import { ByteCursor } from '../../bytes/cursor.js';
+import { loadCodec, type CodecName } from '../../codecs/registry.js';
+import { CorruptFileError, ParquetryError, withContext, type ErrorContext } from '../../errors.js';
+import type { LeafNode } from '../../schema/tree.js';
+import type { Source } from '../../io/source.js';
+import { decodeColumnChunk, type ChunkOptions, type ColumnChunkData } from '../column-chunk.js';
+import { decodeOffsetIndex, decodePageHeader, type ColumnChunk, type ColumnMetaData, type OffsetIndex, type PageHeader } from '../metadata/index.js';
+import { chunkMeta, chunkRange } from '../reader.js';
+import type { Range } from '../filter/indexes.js';
+
+/** What was lost, where, and why. Byte ranges are file offsets; rows count within the row group. */
+export interface Loss {
+  rowGroup: number;
+  /** Dotted leaf path. */
+  column: string;
+  /** Data page ordinal within the chunk (the dictionary page is not counted); absent when the chunk is lost before its pages. */
+  page?: number;
+  bytes: Range;
+  rows: Range;
+  /** The error's class name and message. */
+  error: { name: string; message: string };
+}
+
+/** Intact pages next to each other, decoded together: their levels and values hold exactly `rows`. */
+export interface Run {
+  rows: Range;
+  data: ColumnChunkData;
+}
+
+export interface ChunkSalvage {
+  runs: Run[];
+  losses: Loss[];
+}
+
+/** A data page as found: where it lies, its header when readable, its rows when known before decoding. */
+interface FoundPage {
+  offset: number;
+  end: number;
+  header: PageHeader | null;
+  rows: Range | null;
+}
+
+type Decode = Pick<ChunkOptions, 'verifyChecksums' | 'maxPageBytes'>;
+
+export interface ChunkPlace {
+  source: Source;
+  chunk: ColumnChunk;
+  leaf: LeafNode;
+  rowGroup: number;
+  numRows: number;
+  padding: number;
+  ctx: ErrorContext;
+}
+
+/** Reads one chunk page by page; never throws for what the file holds (a loss is reported instead). */
+export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkSalvage> {
+  const column = at.leaf.path.join('.');
+  const whole = (bytes: Range, e: unknown, rows: Range = { start: 0, end: at.numRows }): ChunkSalvage => ({
+    runs: [],
+    losses: [{ rowGroup: at.rowGroup, column, bytes, rows, error: described(e) }],
+  });
+  let meta: ColumnMetaData;
+  let range: Range;
+  try {
+    meta = chunkMeta(at.chunk, at.ctx, undefined);
+    range = chunkRange(meta, at.source.byteLength, at.padding, at.ctx);
+    // The reader keeps padding out of the footer's last 8 bytes; a file recovered without its footer has data there.
+    range.end = Math.min(range.start + meta.totalCompressedSize + at.padding, at.source.byteLength);
+    if (meta.codec !== 'UNCOMPRESSED' && meta.codec !== 'LZO') await loadCodec(meta.codec as CodecName);
+  } catch (e) {
+    if (!(e instanceof ParquetryError)) throw e;
+    return whole({ start: at.chunk.metaData?.dataPageOffset ?? 0, end: at.chunk.metaData?.dataPageOffset ?? 0 }, e);
+  }
+  const bytes = await at.source.read(range.start, range.end - range.start);
+  const base = range.start;
+  const oi = await offsetIndex(at, range);
+  const found = oi ? pagesFromIndex(bytes, base, oi, at.numRows) : pagesByWalk(bytes, base, meta.numValues);
+  const dictEnd = found.pages[0]?.offset ?? found.stop;
+  const dict = dictEnd > base ? { bytes: bytes.subarray(0, dictEnd - base), base } : null;
+  const decode = (pieces: { bytes: Uint8Array; base: number }[], numValues: number): ColumnChunkData =>
+    decodeColumnChunk(bytes, base, meta, at.leaf, { ...opts, pieces, numValues }, at.ctx);
+  if (dict) {
+    try {
+      decode([dict], 0);
+    } catch (e) {
+      if (!(e instanceof ParquetryError)) throw e;
+      return whole({ start: base, end: dictEnd }, e);
+    }
+  }
+  const out: ChunkSalvage = { runs: [], losses: [] };
+  const repeated = at.leaf.repLevel > 0;
+  let row = 0;
+  let levels = 0;
+  /** Intact pages waiting to be decoded as one run. */
+  let pending: { pages: FoundPage[]; values: number; rows: Range } | null = null;
+  const flush = (): void => {
+    if (!pending) return;
+    const p = pending;
+    pending = null;
+    const piece = { bytes: bytes.subarray(p.pages[0]!.offset - base, p.pages[p.pages.length - 1]!.end - base), base: p.pages[0]!.offset };
+    out.runs.push({ rows: p.rows, data: decode(dict ? [dict, piece] : [piece], p.values) });
+  };
+  const lose = (page: number, b: Range, rows: Range, e: unknown): void => {
+    flush();
+    out.losses.push({ rowGroup: at.rowGroup, column, page, bytes: b, rows, error: described(e) });
+  };
+  for (let i = 0; i < found.pages.length; i++) {
+    const pg = found.pages[i]!;
+    const known = pg.rows ?? knownRows(pg.header, repeated, row);
+    const fail = (e: unknown): boolean => {
+      if (known) {
+        lose(i, { start: pg.offset, end: pg.end }, known, e);
+        row = known.end;
+        return false;
+      }
+      // Rows are not known to start at this page: the one in progress may continue into it, so it goes too
+      // (its run keeps its levels; the loss leaves them unused).
+      const from = repeated && row > 0 ? row - 1 : row;
+      lose(i, { start: pg.offset, end: range.end }, { start: from, end: at.numRows }, e);
+      return true;
+    };
+    if (!pg.header) {
+      if (fail(pg.error)) return out;
+      continue;
+    }
+    const n = (pg.header.dataPageHeader ?? pg.header.dataPageHeaderV2)!.numValues;
+    let rows: number;
+    try {
+      const data = decode(dict ? [dict, { bytes: bytes.subarray(pg.offset - base, pg.end - base), base: pg.offset }] : [{ bytes: bytes.subarray(pg.offset - base, pg.end - base), base: pg.offset }], n);
+      rows = rowStarts(data);
+      if (known && rows !== known.end - known.start) {
+        throw new CorruptFileError(`page holds ${rows} rows but ${oi ? 'the offset index' : 'its header'} says ${known.end - known.start}`, { ...at.ctx, page: i, offset: pg.offset });
+      }
+      if (repeated && !oi && data.rep !== null && data.length > 0 && data.rep[0] !== 0 && !pending) {
+        throw new CorruptFileError('page continues a row whose start was lost', { ...at.ctx, page: i, offset: pg.offset });
+      }
+    } catch (e) {
+      if (!(e instanceof ParquetryError)) throw e;
+      if (fail(e)) return out;
+      continue;
+    }
+    const span = { start: row, end: row + rows };
+    if (pending && pending.pages[pending.pages.length - 1]!.end === pg.offset) {
+      pending.pages.push(pg);
+      pending.values += n;
+      pending.rows.end = span.end;
+    } else {
+      flush();
+      pending = { pages: [pg], values: n, rows: span };
+    }
+    row = span.end;
+    levels += n;
+  }
+  flush();
+  if (found.error !== null && row <= at.numRows) {
+    const from = repeated && !oi && row > 0 ? row - 1 : row;
+    out.losses.push({ rowGroup: at.rowGroup, column, page: found.pages.length, bytes: { start: found.stop, end: range.end }, rows: { start: from, end: at.numRows }, error: described(found.error) });
+    return out;
+  }
+  // The pages must account for the chunk exactly. A header's row count is not
+  // covered by the page CRC: when the counts disagree, the rows from the
+  // first page lost on its header's word onwards cannot be placed.
+  if (row !== at.numRows || (out.losses.length === 0 && levels !== meta.numValues)) {
+    const e = new CorruptFileError(`the chunk's pages hold ${levels} values in ${row} rows, its metadata says ${meta.numValues} values in ${at.numRows} rows`, { ...at.ctx, offset: base });
+    const first = oi ? undefined : out.losses[0];
+    const cut = first ? first.rows.start : 0;
+    out.runs = out.runs.filter((r) => r.rows.end <= cut);
+    out.losses = out.losses.filter((l) => l.rows.start < cut);
+    out.losses.push({ rowGroup: at.rowGroup, column, bytes: { start: first?.bytes.start ?? base, end: range.end }, rows: { start: cut, end: at.numRows }, error: described(e) });
+  }
+  return out;
+}
+
+/** Rows a page holds by its header, when they can be known before it is decoded. */
+function knownRows(h: PageHeader | null, repeated: boolean, row: number): Range | null {
+  if (!h) return null;
+  if (h.dataPageHeaderV2) return { start: row, end: row + h.dataPageHeaderV2.numRows };
+  if (!repeated && h.dataPageHeader) return { start: row, end: row + h.dataPageHeader.numValues };
+  return null;
+}
+
+function rowStarts(c: ColumnChunkData): number {
+  if (c.rep === null) return c.length;
+  let n = 0;
+  for (let i = 0; i < c.length; i++) if (c.rep[i] === 0) n++;
+  return n;
+}
+
+interface Found {
+  pages: (FoundPage & { error?: unknown })[];
+  /** Where finding pages stopped (the chunk's end when every page was found). */
+  stop: number;
+  /** Why it stopped early, or null. */
+  error: unknown;
+}
+
+/** Data pages by their headers, one after another: a header that cannot be read ends the walk. */
+function pagesByWalk(bytes: Uint8Array, base: number, numValues: number): Found {
+  const pages: FoundPage[] = [];
+  const c = new ByteCursor(bytes, 0, bytes.length, base);
+  let levels = 0;
+  while (c.remaining > 0 && levels < numValues) {
+    const offset = c.fileOffset;
+    let header: PageHeader;
+    try {
+      header = decodePageHeader(c);
+      const size = header.compressedPageSize;
+      if (!(size >= 0) || size > c.remaining) throw new CorruptFileError(`page of ${size} bytes runs past the end of the column chunk (${c.remaining} bytes left)`, { offset });
+      c.skip(size);
+    } catch (e) {
+      if (!(e instanceof ParquetryError)) throw e;
+      return { pages, stop: offset, error: e };
+    }
+    const data = header.dataPageHeader ?? header.dataPageHeaderV2;
+    if (!data) {
+      if (header.type === 'DICTIONARY_PAGE' && pages.length > 0) return { pages, stop: offset, error: new CorruptFileError('dictionary page after data pages', { offset }) };
+      continue;
+    }
+    levels += data.numValues;
+    pages.push({ offset, end: c.fileOffset, header, rows: null });
+  }
+  return { pages, stop: c.fileOffset, error: null };
+}
+
+/** Data pages where the offset index puts them: a damaged header loses that page alone. */
+function pagesFromIndex(bytes: Uint8Array, base: number, oi: OffsetIndex, numRows: number): Found {
+  const locs = oi.pageLocations;
+  const pages: (FoundPage & { error?: unknown })[] = locs.map((l, i) => {
+    const rows = { start: l.firstRowIndex, end: locs[i + 1]?.firstRowIndex ?? numRows };
+    const page = { offset: l.offset, end: l.offset + l.compressedPageSize, header: null as PageHeader | null, rows };
+    try {
+      const c = new ByteCursor(bytes, l.offset - base, page.end - base, base);
+      const header = decodePageHeader(c);
+      if (header.compressedPageSize !== page.end - c.fileOffset) throw new CorruptFileError(`page header says ${header.compressedPageSize} bytes, the offset index ${page.end - c.fileOffset}`, { offset: l.offset });
+      if (!header.dataPageHeader && !header.dataPageHeaderV2) throw new CorruptFileError(`offset index points at a ${header.type} page`, { offset: l.offset });
+      page.header = header;
+      return page;
+    } catch (e) {
+      if (!(e instanceof ParquetryError)) throw e;
+      return { ...page, error: e };
+    }
+  });
+  return { pages, stop: base + bytes.length, error: null };
+}
+
+/** The chunk's offset index when it is present and consistent with the chunk; else null (pages are then found by walking). */
+async function offsetIndex(at: ChunkPlace, range: Range): Promise<OffsetIndex | null> {
+  const { offsetIndexOffset: off, offsetIndexLength: len } = at.chunk;
+  if (off === undefined || len === undefined || !(off >= 4 && len > 0 && off + len <= at.source.byteLength)) return null;
+  try {
+    const bytes = await at.source.read(off, len);
+    const oi = withContext({ ...at.ctx, offset: off }, () => decodeOffsetIndex(new ByteCursor(bytes, 0, bytes.length, off)));
+    const locs = oi.pageLocations;
+    if (locs.length === 0 || locs[0]!.firstRowIndex !== 0) return null;
+    for (let i = 0; i < locs.length; i++) {
+      const l = locs[i]!;
+      const next = locs[i + 1];
+      if (!(l.offset >= range.start && l.compressedPageSize > 0 && l.offset + l.compressedPageSize <= range.end)) return null;
+      if (next && !(next.offset >= l.offset + l.compressedPageSize && next.firstRowIndex > l.firstRowIndex)) return null;
+      if (!next && !(l.firstRowIndex < at.numRows)) return null;
+    }
+    return oi;
+  } catch (e) {
+    if (e instanceof ParquetryError) return null;
+    throw e;
+  }
+}
+
+export function described(e: unknown): { name: string; message: string } {
+  return e instanceof Error ? { name: e.name, message: e.message } : { name: 'Error', message: String(e) };
+}

@@ -1,0 +1,76 @@
+/**
+ * Where a salvage read finds its row groups: the footer, else the last
+ * complete checkpoint a checkpointing writer left (checkpoints.ts), else a
+ * scan of page headers under a schema the caller gives or takes from a
+ * sibling file (scan.ts).
+ */
+import { ParquetryError, withContext } from '../../errors.js';
+import { buildSchema, type SchemaElementLike } from '../../schema/tree.js';
+import { readFooter } from '../footer.js';
+import type { FileMetaData } from '../metadata/index.js';
+import { toSource, type ParquetInput } from '../reader.js';
+import { described } from './chunk-salvage.js';
+import { lastCheckpoint } from './checkpoints.js';
+import { scanRowGroups } from './scan.js';
+import type { CodecName } from '../../codecs/registry.js';
+import type { SalvageInput } from './salvage.js';
+
+/** How the row groups were found. */
+export type FoundBy = 'footer' | 'checkpoint' | 'scan';
+
+export interface SalvageOpenOptions {
+  /** For a file with neither footer nor checkpoint: its schema (as SchemaElements, root first)... */
+  schema?: readonly SchemaElementLike[];
+  /** ...and its codec, one for all leaves or by dotted leaf path (default UNCOMPRESSED). */
+  codec?: CodecName | Record<string, CodecName>;
+  /** Or both from a sibling file written the same way (its schema, and its first row group's codecs). */
+  like?: ParquetInput;
+}
+
+export interface OpenedForSalvage extends SalvageInput {
+  foundBy: FoundBy;
+  /** Why the footer could not be used, when it could not. */
+  footerError?: { name: string; message: string };
+  /** With a checkpoint: the file offset its frame ends at (what follows it was written after it). */
+  checkpointEnd?: number;
+  /** With a scan: where it stopped and why. */
+  scanStop?: { offset: number; reason: string };
+}
+
+/** Opens by the footer, else by the last checkpoint; when neither is there, the footer's error is thrown. */
+export async function openForSalvage(input: ParquetInput, options: SalvageOpenOptions = {}): Promise<OpenedForSalvage> {
+  const source = await toSource(input, {});
+  let metadata: FileMetaData;
+  let offset: number;
+  try {
+    ({ metadata, offset } = await readFooter(source));
+  } catch (e) {
+    if (!(e instanceof ParquetryError)) throw e;
+    const chain = await lastCheckpoint(source);
+    if (!chain) {
+      const known = await knownSchema(options);
+      if (!known) throw e;
+      const schema = buildSchema(known.elements);
+      const { metadata: found, stop } = await scanRowGroups(source, schema, known.elements as FileMetaData['schema'], (l) => known.codec(l.path.join('.')));
+      return { source, metadata: found, schema, foundBy: 'scan', footerError: described(e), scanStop: stop };
+    }
+    const schema = withContext({ file: source.name, offset: chain.last.offset }, () => buildSchema(chain.metadata.schema as SchemaElementLike[]));
+    return { source, metadata: chain.metadata, schema, foundBy: 'checkpoint', footerError: described(e), checkpointEnd: chain.last.end };
+  }
+  const schema = withContext({ file: source.name, offset }, () => buildSchema(metadata.schema as SchemaElementLike[]));
+  return { source, metadata, schema, foundBy: 'footer' };
+}
+
+/** The schema and codecs a scan walks by: given, or a sibling file's. */
+async function knownSchema(o: SalvageOpenOptions): Promise<{ elements: readonly SchemaElementLike[]; codec: (path: string) => CodecName } | null> {
+  if (o.like !== undefined) {
+    const { metadata } = await readFooter(await toSource(o.like, {}));
+    const schema = buildSchema(metadata.schema as SchemaElementLike[]);
+    const first = metadata.rowGroups[0];
+    const codecs = new Map(schema.leaves.map((l) => [l.path.join('.'), (first?.columns[l.columnIndex]?.metaData?.codec ?? 'UNCOMPRESSED') as CodecName]));
+    return { elements: metadata.schema as SchemaElementLike[], codec: (p) => codecs.get(p) ?? 'UNCOMPRESSED' };
+  }
+  if (o.schema === undefined) return null;
+  const c = o.codec ?? 'UNCOMPRESSED';
+  return { elements: o.schema, codec: (p) => (typeof c === 'string' ? c : c[p] ?? 'UNCOMPRESSED') };
+}

@@ -1,0 +1,153 @@
+/**
+ * `recover` and `check` as library calls: a salvage read (salvage.ts) of a
+ * file found by its footer or its last checkpoint (open.ts), written out as
+ * a valid file, or only judged whole or not.
+ */
+import { ByteWriter } from '../../bytes/writer.js';
+import type { Sink } from '../../io/sink.js';
+import { VERSION } from '../../version.js';
+import { encodeFileMetaData } from '../metadata/index.js';
+import type { SchemaElementLike } from '../../schema/tree.js';
+import type { ParquetInput } from '../reader.js';
+import { ParquetWriter, type WriterOptions } from '../write/writer.js';
+import type { Loss } from './chunk-salvage.js';
+import { openForSalvage, type FoundBy, type OpenedForSalvage, type SalvageOpenOptions } from './open.js';
+import { MISSING, salvageRowGroups, type SalvagedRowGroup, type SalvageOptions } from './salvage.js';
+
+export interface RecoverReport {
+  /** Whether the row groups were found by the footer or, the footer being gone, by the last checkpoint or a page-header scan. */
+  foundBy: FoundBy;
+  footerError?: { name: string; message: string };
+  /** With a scan: where it stopped and why (what follows is not in the report's row groups). */
+  scanStop?: { offset: number; reason: string };
+  /** Row groups and rows the footer or checkpoint describes. */
+  rowGroups: number;
+  rows: number;
+  /** Rows written out: whole, or with lost fields written as null. */
+  rowsRecovered: number;
+  /** Of those, rows with a field written as null because its data was lost. */
+  rowsWithNulls: number;
+  /** Rows not written: every field lost, or their row group skipped. */
+  rowsLost: number;
+  /** Top-level fields that hold null in the output where their data was lost (made optional when they were required). */
+  fieldsNulled: string[];
+  losses: Loss[];
+  /** True when the file was read through its footer and nothing was lost. */
+  whole: boolean;
+}
+
+/** Reads every page of the file (CRCs, levels, values, assembly) and reports what is damaged, without writing anything. */
+export async function checkParquet(input: ParquetInput, options: SalvageOptions & SalvageOpenOptions = {}): Promise<RecoverReport> {
+  const opened = await openForSalvage(input, options);
+  const report = emptyReport(opened);
+  for await (const g of salvageRowGroups(opened, options)) tally(report, g, opened.metadata.rowGroups[g.rowGroup]!.numRows);
+  return finish(report);
+}
+
+/**
+ * Writes everything recoverable of `input` to `sink` as an ordinary Parquet
+ * file, row group for row group. Lost fields are written as null (said so
+ * in `fieldsNulled`); rows with nothing left are dropped.
+ */
+export async function recoverParquet(input: ParquetInput, sink: Sink, options: SalvageOptions & SalvageOpenOptions & { writer?: WriterOptions } = {}): Promise<RecoverReport> {
+  const opened = await openForSalvage(input, options);
+  // A first pass checks everything and finds the fields that will hold null, so the output's schema can allow it before any row is written.
+  const nulled = new Set<string>();
+  const checked = emptyReport(opened);
+  // A checkpoint's row groups have page CRCs throughout (the writer insists): their pages are checked without building rows first.
+  const quick = opened.foundBy === 'checkpoint' && options.writer === undefined;
+  for await (const g of salvageRowGroups(opened, { ...options, rows: !quick })) {
+    tally(checked, g, opened.metadata.rowGroups[g.rowGroup]!.numRows);
+    for (const row of g.rows) for (const [k, v] of Object.entries(row)) if (v === MISSING) nulled.add(k);
+  }
+  // Without rows, the lost fields are those of the leaves lost.
+  if (quick) for (const l of checked.losses) nulled.add(opened.schema.leaves.find((x) => x.path.join('.') === l.column)?.path[0] ?? l.column);
+  // Nothing lost: the verified bytes are copied as they are (with a footer when the file had none), not re-encoded.
+  if (checked.losses.length === 0 && options.writer === undefined) {
+    await copyWhole(opened, sink);
+    checked.rowsRecovered = checked.rows;
+    checked.rowsLost = 0;
+    return finish(checked);
+  }
+  const top = new Set(opened.schema.root.children.filter((c) => nulled.has(c.name) && c.repetition === 'REQUIRED').map((c) => c.element));
+  const elements = (opened.metadata.schema as SchemaElementLike[]).map((e) => (top.has(e) ? { ...e, repetitionType: 'OPTIONAL' } : e));
+  const kv = Object.fromEntries((opened.metadata.keyValueMetadata ?? []).map((x) => [x.key, x.value ?? '']));
+  const w = await ParquetWriter.open(sink, elements, { metadata: kv, ...options.writer });
+  const report = emptyReport(opened);
+  try {
+    for await (const g of salvageRowGroups(opened, options)) {
+      tally(report, g, opened.metadata.rowGroups[g.rowGroup]!.numRows);
+      for (const row of g.rows) await w.write(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v === MISSING ? null : v])));
+      await w.flushRowGroup();
+    }
+    await w.close();
+  } catch (e) {
+    await w.abort();
+    throw e;
+  }
+  report.fieldsNulled = [...nulled];
+  return finish(report);
+}
+
+/**
+ * The file up to the end of its last row group's chunks, then (unless its
+ * own footer described it) a footer of the row groups found; offsets stay
+ * valid because nothing before them moves.
+ */
+async function copyWhole(o: OpenedForSalvage, sink: Sink): Promise<void> {
+  const { source, metadata } = o;
+  let end = source.byteLength;
+  if (o.foundBy !== 'footer') {
+    end = 4;
+    for (const g of metadata.rowGroups) {
+      for (const c of g.columns) {
+        const m = c.metaData!;
+        const start = m.dictionaryPageOffset !== undefined && m.dictionaryPageOffset > 0 && m.dictionaryPageOffset < m.dataPageOffset ? m.dictionaryPageOffset : m.dataPageOffset;
+        end = Math.max(end, start + m.totalCompressedSize);
+      }
+    }
+  }
+  try {
+    for (let at = 0; at < end; at += COPY_BLOCK) await sink.write(await source.read(at, Math.min(COPY_BLOCK, end - at)));
+    if (o.foundBy !== 'footer') {
+      const w = new ByteWriter(4096);
+      encodeFileMetaData({ ...metadata, createdBy: metadata.createdBy ?? `parquetry version ${VERSION}` }, w);
+      const footer = w.finish();
+      const tail = new Uint8Array(8);
+      new DataView(tail.buffer).setUint32(0, footer.length, true);
+      tail.set([0x50, 0x41, 0x52, 0x31], 4);
+      await sink.write(footer);
+      await sink.write(tail);
+    }
+    await sink.close();
+  } catch (e) {
+    await sink.abort().catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Bytes copied per read. */
+const COPY_BLOCK = 8 << 20;
+
+function emptyReport(o: OpenedForSalvage): RecoverReport {
+  const r: RecoverReport = {
+    foundBy: o.foundBy, rowGroups: o.metadata.rowGroups.length, rows: o.metadata.rowGroups.reduce((n, g) => n + g.numRows, 0),
+    rowsRecovered: 0, rowsWithNulls: 0, rowsLost: 0, fieldsNulled: [], losses: [], whole: false,
+  };
+  if (o.footerError) r.footerError = o.footerError;
+  if (o.scanStop) r.scanStop = o.scanStop;
+  return r;
+}
+
+/** Counts a row group into the report. */
+function tally(r: RecoverReport, g: SalvagedRowGroup, numRows: number): void {
+  r.losses.push(...g.losses);
+  r.rowsLost += numRows - g.rows.length;
+  r.rowsRecovered += g.rows.length;
+  for (const row of g.rows) if (Object.values(row).includes(MISSING)) r.rowsWithNulls++;
+}
+
+function finish(r: RecoverReport): RecoverReport {
+  r.whole = r.foundBy === 'footer' && r.losses.length === 0;
+  return r;
+}

@@ -1,0 +1,113 @@
+/** `parquetry check`, `parquetry recover` and `convert --checkpoint-every`: the library's salvage read on the command line. */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ParquetReader } from '../../src/index.js';
+import { MISSING } from '../../src/parquet/recover/index.js';
+import { CHECKPOINT_MARKER } from '../../src/parquet/write/checkpoint.js';
+import { writeFile } from '../recover/fixtures.js';
+
+function run(...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+let dir = '';
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'parquetry-recover-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('check says whole or damaged by its exit status; recover writes the intact rows with the lost field as null', async () => {
+  const bytes = await writeFile();
+  const whole = join(dir, 'whole.parquet');
+  writeFileSync(whole, bytes);
+  const ok = run('check', whole);
+  assert.equal(ok.code, 0, ok.err);
+  assert.match(ok.out, /^whole/);
+  const reader = await ParquetReader.open(bytes);
+  const oi = (await reader.readOffsetIndex(1, 'name'))!;
+  const page = oi.pageLocations[3]!;
+  const damaged = bytes.slice();
+  damaged[page.offset + page.compressedPageSize - 2] ^= 0x11;
+  const bad = join(dir, 'bad.parquet');
+  writeFileSync(bad, damaged);
+  const checked = run('check', bad, '--json');
+  assert.equal(checked.code, 1, checked.err);
+  const report = JSON.parse(checked.out);
+  assert.equal(report.whole, false);
+  assert.deepStrictEqual(report.losses.map((l: { rowGroup: number; column: string; page: number; rows: unknown; error: { name: string } }) => [l.rowGroup, l.column, l.page, l.rows, l.error.name]),
+    [[1, 'name', 3, { start: page.firstRowIndex, end: oi.pageLocations[4]!.firstRowIndex }, 'ChecksumError']]);
+  const out = join(dir, 'out.parquet');
+  const rec = run('recover', bad, out);
+  assert.equal(rec.code, 0, rec.err);
+  assert.match(rec.out, /written as null where lost: name/);
+  const original = await reader.readRows();
+  const got = await (await ParquetReader.open(new Uint8Array(readFileSync(out)))).readRows();
+  const lost = (i: number) => i >= 1000 + page.firstRowIndex && i < 1000 + oi.pageLocations[4]!.firstRowIndex;
+  assert.deepStrictEqual(got, original.map((r, i) => (lost(i) ? { ...r, name: null } : r)));
+  assert.ok(!got.some((r) => Object.values(r).includes(MISSING)));
+});
+
+test('convert --checkpoint-every writes checkpoints; recover restores a cut copy', async () => {
+  const src = join(dir, 'src.parquet');
+  writeFileSync(src, await writeFile({}, 4000));
+  const dst = join(dir, 'ckpt.parquet');
+  const c = run('convert', src, dst, '--checkpoint-every', '2', '--row-group-rows', '1000');
+  assert.equal(c.code, 0, c.err);
+  const bytes = new Uint8Array(readFileSync(dst));
+  const frames: number[] = [];
+  for (let i = 0; i + 16 <= bytes.length; i++) if (CHECKPOINT_MARKER.every((b, k) => bytes[i + k] === b)) frames.push(i);
+  assert.equal(frames.length, 2);
+  const cut = join(dir, 'cut.parquet');
+  writeFileSync(cut, bytes.subarray(0, frames[1]! + 10));
+  const out = join(dir, 'cut-recovered.parquet');
+  const rec = run('recover', cut, out, '--json');
+  assert.equal(rec.code, 0, rec.err);
+  assert.equal(JSON.parse(rec.out).rowsRecovered, 2000);
+  const original = await (await ParquetReader.open(new Uint8Array(readFileSync(src)))).readRows();
+  assert.deepStrictEqual(await (await ParquetReader.open(new Uint8Array(readFileSync(out)))).readRows(), original.slice(0, 2000));
+});
+
+test('recover --like finds the row groups of a file without footer or checkpoint by its page headers', async () => {
+  const bytes = await writeFile({}, 3000);
+  const reader = await ParquetReader.open(bytes);
+  const g = reader.metadata.rowGroups[1]!;
+  const cut = join(dir, 'no-footer.parquet');
+  writeFileSync(cut, bytes.subarray(0, g.fileOffset! + g.totalCompressedSize! + 7));
+  const sibling = join(dir, 'sibling.parquet');
+  writeFileSync(sibling, await writeFile({}, 10));
+  const out = join(dir, 'scanned.parquet');
+  const rec = run('recover', cut, out, '--like', sibling);
+  assert.equal(rec.code, 0, rec.err);
+  assert.match(rec.out, /found by scanning page headers/);
+  assert.deepStrictEqual(await (await ParquetReader.open(new Uint8Array(readFileSync(out)))).readRows(), (await reader.readRows()).slice(0, 2000));
+  assert.notEqual(run('recover', cut, join(dir, 'x.parquet')).code, 0);
+});
+
+test('check on a Trevni file: whole, then a damaged block named with its rows', async () => {
+  const src = join(dir, 'for-trevni.parquet');
+  writeFileSync(src, await writeFile({}, 3000));
+  const trv = join(dir, 'out.trv');
+  const c = run('convert', src, trv, '--checksum', 'crc32');
+  assert.equal(c.code, 0, c.err);
+  const ok = run('check', trv);
+  assert.equal(ok.code, 0, ok.err + ok.out);
+  assert.match(ok.out, /^whole/);
+  const { TrevniReader } = await import('../../src/index.js');
+  const bytes = new Uint8Array(readFileSync(trv));
+  const reader = await TrevniReader.open(bytes);
+  const blocks = await reader.blocks(0);
+  const b = blocks[blocks.length - 1]!;
+  bytes[b.offset + Math.floor(b.compressedSize / 2)] ^= 0x20;
+  const bad = join(dir, 'bad.trv');
+  writeFileSync(bad, bytes);
+  const r = run('check', bad, '--json');
+  assert.equal(r.code, 1, r.err);
+  const report = JSON.parse(r.out);
+  assert.deepStrictEqual(report.losses.map((l: { column: string; block: number; rows: unknown }) => [l.column, l.block, l.rows]),
+    [[reader.columns[0]!.name, blocks.length - 1, { start: b.firstRow, end: b.firstRow + b.rowCount }]]);
+});

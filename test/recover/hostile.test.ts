@@ -1,0 +1,22 @@
+/**
+ * The salvage read on the shared hostile inputs and fuzz reproducers: each
+ * ends in a report or a typed error, in bounded time and memory (each file
+ * in a child process with a heap cap and a time limit).
+ */
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { it } from 'node:test';
+
+const DIRS = [join('..', 'shared', 'fuzz', 'hostile'), join('..', 'shared', 'fuzz', 'repro')];
+
+it('check on every hostile Parquet input: a report or a typed error, within a 512 MB heap and a time limit', { timeout: 600_000 }, () => {
+  const files = DIRS.flatMap((d) => readdirSync(d).filter((n) => n.endsWith('.parquet')).map((n) => join(d, n)));
+  assert.ok(files.length > 10);
+  const r = spawnSync(process.execPath, ['--max-old-space-size=512', '--import', 'tsx', join('test', 'recover', 'hostile-check.ts'), ...files], { encoding: 'utf8', timeout: 580_000 });
+  assert.equal(r.status, 0, `${r.stderr}\n${r.stdout.slice(-4000)}`);
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines.length, files.length);
+  for (const l of lines) assert.match(l, /\t(report|ParquetryError)\t/, l);
+});
