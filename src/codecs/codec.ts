@@ -2,6 +2,7 @@
  * The codec interface and the checks every implementation shares, so each
  * codec module only has to turn bytes into bytes.
  */
+import { plainView } from '../bytes/plain-view.js';
 import { CorruptFileError, InvalidArgumentError, LimitError, ParquetryError } from '../errors.js';
 
 /** Parquet's CompressionCodec names. */
@@ -90,7 +91,8 @@ function empty(name: CodecName, input: Uint8Array, size: number): boolean {
 
 function exact(name: CodecName, out: Uint8Array, size: number): Uint8Array {
   if (out.length !== size) throw new CorruptFileError(`${name} data decompressed to ${out.length} bytes, expected ${size}`);
-  return out;
+  // Native codecs return Buffers.
+  return plainView(out);
 }
 
 export function checkUncompressedSize(name: CodecName, size: number): void {

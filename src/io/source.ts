@@ -1,3 +1,4 @@
+import { plainView } from '../bytes/plain-view.js';
 import { IOError, InvalidArgumentError, ParquetryError } from '../errors.js';
 
 /**
@@ -23,7 +24,7 @@ export interface SourceLike {
 }
 
 export function bufferSource(data: Uint8Array | ArrayBuffer, name?: string): Source {
-  const buf = data instanceof Uint8Array ? data : new Uint8Array(data);
+  const buf = data instanceof Uint8Array ? plainView(data) : new Uint8Array(data);
   return {
     byteLength: buf.length,
     name,
