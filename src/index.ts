@@ -65,6 +65,7 @@ export {
   type RedElmInput, type RedElmOpenOptions, type RedElmReadOptions, type RedElmWriterOptions, type RedElmSummary,
   type RedElmMetaData, type RedElmBlockMeta, type RedElmColumnMeta, type RedElmType, type MetaDataBlock,
 } from './redelm/index.js';
+export { summarize, summaryFileBytes, METADATA_FILE, COMMON_METADATA_FILE, type Summary, type SummaryPart } from './dataset/summary.js';
 export { detectFormat, type FileFormat } from './io/format.js';
 export {
   ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, IOError, LimitError, DecryptionError, MissingKeyError,

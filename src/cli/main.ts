@@ -167,6 +167,15 @@ program
 registerConvert(program);
 
 program
+  .command('summary')
+  .description('write _metadata (every part\'s row groups, file_path set) and _common_metadata (schema only) for the Parquet parts under DIR')
+  .argument('<dir>', 'dataset directory; names starting with . or _ are not parts')
+  .option('--ignore-invalid-files', 'leave out files that are not Parquet instead of failing')
+  .option('--common-only', 'write _common_metadata only')
+  .option('--json', 'print one JSON object: files written, parts, row groups, rows, skipped files')
+  .action(async (dir: string, opts: { ignoreInvalidFiles?: boolean; commonOnly?: boolean; json?: boolean }) => (await import('./summary.js')).summaryCommand(dir, opts));
+
+program
   .command('recover')
   .description('write everything intact in a damaged or unfinished Parquet file (footer gone: through its last checkpoint) to OUT, and report what was lost')
   .argument('<in>', 'damaged Parquet file, or the temp file a checkpointing writer left')

@@ -9,7 +9,7 @@ import { loadArrow } from '../../arrow/load.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 import { isPlainObject, RecordShredder } from '../../shred/shred.js';
 import {
-  encodeColumnIndex, encodeFileMetaData, encodeOffsetIndex,
+  encodeColumnIndex, encodeOffsetIndex,
   type ColumnChunk, type ColumnIndex, type FileMetaData, type KeyValue, type OffsetIndex, type RowGroup, type SchemaElement, type SortingColumn,
 } from '../metadata/index.js';
 import { encodeBloomFilter, loadBloomHasher } from '../bloom/index.js';
@@ -19,6 +19,7 @@ import { VERSION } from '../../version.js';
 import type { WarningHandler } from '../../warnings.js';
 import { isWellFormed } from '../../encodings/values-builder.js';
 import { encodeCheckpoint } from './checkpoint.js';
+import { footerBytes, PARQUET_MAGIC } from './footer-bytes.js';
 
 export interface ColumnWriteOptions {
   codec?: CodecName;
@@ -214,7 +215,7 @@ export class ParquetWriter {
     const flushed = { bytes: 0 };
     const columns = await Promise.all(tree.leaves.map((leaf) => columnOptions(leaf, options).then((o) => new ColumnWriter(leaf, o, flushed))));
     const w = new ParquetWriter(sink, elements, tree, columns, options, flushed);
-    await w.put(Uint8Array.of(0x50, 0x41, 0x52, 0x31)); // PAR1
+    await w.put(PARQUET_MAGIC);
     return w;
   }
 
@@ -676,14 +677,7 @@ export class ParquetWriter {
       await this.writeExtras();
       this.closed = true;
       const meta = this.fileMetaData(this.rowGroups);
-      const w = new ByteWriter(4096);
-      encodeFileMetaData(meta, w);
-      const footer = w.finish();
-      await this.put(footer);
-      const tail = new Uint8Array(8);
-      new DataView(tail.buffer).setUint32(0, footer.length, true);
-      tail.set([0x50, 0x41, 0x52, 0x31], 4);
-      await this.put(tail);
+      await this.put(footerBytes(meta));
       await this.sink.close();
       return meta;
     } catch (e) {

@@ -1,0 +1,80 @@
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { CorruptFileError, InvalidArgumentError } from '../errors.js';
+import { COMMON_METADATA_FILE, METADATA_FILE, summarize, summaryFileBytes, type SummaryPart } from '../dataset/summary.js';
+import type { FileMetaData } from '../parquet/metadata/index.js';
+import { readFooter } from '../parquet/footer.js';
+import { listDatasetFiles } from './dataset-files.js';
+import { fileSink } from './file-sink.js';
+import { fileSource } from './file-source.js';
+
+export interface SummaryOptions {
+  /**
+   * The parts, relative to the directory or absolute inside it. Default:
+   * every file under it but those whose names start with `.` or `_`.
+   */
+  parts?: readonly string[];
+  /** Leave out files that are not Parquet (their footer cannot be read) instead of failing. */
+  ignoreInvalidFiles?: boolean;
+  /** Write `_common_metadata` only (parquet-java's summary level COMMON_ONLY). */
+  commonOnly?: boolean;
+}
+
+export interface SummaryResult {
+  /** The parts summarized, relative to the directory, in the order of `_metadata`'s row groups. */
+  parts: string[];
+  /** Files left out by `ignoreInvalidFiles`, and why. */
+  skipped: { path: string; reason: string }[];
+  /** What `_metadata` holds (written unless `commonOnly`). */
+  metadata: FileMetaData;
+  /** The files written, as paths. */
+  written: string[];
+}
+
+/**
+ * Writes `_metadata` and `_common_metadata` into `dir` for the Parquet parts
+ * under it (README "Datasets: writing"). Every footer is read before
+ * anything is written, and each summary file goes through a temp file and a
+ * rename, so a failure leaves the summaries that were there as they were.
+ */
+export async function writeSummaryFiles(dir: string, options: SummaryOptions = {}): Promise<SummaryResult> {
+  const paths = options.parts ? options.parts.map((p) => partPath(dir, p)) : await listDatasetFiles(dir);
+  const parts: SummaryPart[] = [];
+  const skipped: SummaryResult['skipped'] = [];
+  // One part open at a time: the footers are what is kept.
+  for (const path of paths) {
+    const file = join(dir, ...path.split('/'));
+    const source = await fileSource(file);
+    try {
+      parts.push({ path, metadata: (await readFooter(source)).metadata });
+    } catch (e) {
+      if (!(options.ignoreInvalidFiles && e instanceof CorruptFileError)) throw e;
+      skipped.push({ path, reason: e.message });
+    } finally {
+      await source.close?.();
+    }
+  }
+  const { metadata, commonMetadata } = summarize(parts);
+  const written: string[] = [];
+  for (const [name, meta] of options.commonOnly ? [[COMMON_METADATA_FILE, commonMetadata] as const] : [[COMMON_METADATA_FILE, commonMetadata] as const, [METADATA_FILE, metadata] as const]) {
+    const path = join(dir, name);
+    const sink = await fileSink(path);
+    try {
+      await sink.write(summaryFileBytes(meta));
+      await sink.close();
+    } catch (e) {
+      await sink.abort();
+      throw e;
+    }
+    written.push(path);
+  }
+  return { parts: parts.map((p) => p.path), skipped, metadata, written };
+}
+
+/** A part named by the caller, as a `/`-separated path inside `dir`. */
+function partPath(dir: string, part: string): string {
+  const rel = relative(resolve(dir), resolve(dir, part));
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+    throw new InvalidArgumentError(`part ${part} is not inside ${dir}: a summary's file_path is relative to its directory`);
+  }
+  return rel.split(sep).join('/');
+}
