@@ -16,6 +16,7 @@ import { httpSource, type SourceLike } from '../io/source.js';
 import { webStreamSink, type Sink } from '../io/sink.js';
 import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
+import type { DecryptionOptions } from '../parquet/crypto/options.js';
 import { openTrevni } from '../trevni/open.js';
 import { memorySpill, type SpillFactory } from '../trevni/spill.js';
 import type { TrevniVersion } from '../trevni/version.js';
@@ -75,6 +76,8 @@ export interface ConvertOptions {
   verifyChecksums?: boolean;
   /** Parquet input: the largest decompressed page accepted (default 2^30). */
   maxPageBytes?: number;
+  /** Parquet input written with modular encryption: its keys, as `openParquet` takes them (README "Encryption"). */
+  decryption?: DecryptionOptions;
   /** Trevni input: the largest uncompressed block accepted (default 2^30). */
   maxBlockBytes?: number;
   /** URL inputs: the size (no HEAD request) and extra headers. */
@@ -149,7 +152,7 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
     strict: Boolean(options.strict), badRowHint: STRICT_HINT,
     ...(options.onBadRow ? { onBadRow: options.onBadRow } : {}),
     ...(options.columns ? { columns: options.columns } : {}),
-    read: pick(options, ['verifyChecksums', 'maxPageBytes', 'maxBlockBytes', 'byteLength', 'headers']),
+    read: pick(options, ['verifyChecksums', 'maxPageBytes', 'decryption', 'maxBlockBytes', 'byteLength', 'headers']),
     parquet,
     trevni: { codec: trevniCodec, checksum: options.trevniChecksum ?? 'null', version: options.trevniVersion ?? 2 },
     redelm: { codec: redelmCodec, footer: options.redelmFooter ?? 'java' },
