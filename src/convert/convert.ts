@@ -96,6 +96,8 @@ export interface ConvertOptions {
   pageIndex?: boolean;
   /** Parquet output: a CRC-32 in every page header (default true). */
   checksums?: boolean;
+  /** Parquet output: written with modular encryption, as the writer's option of that name (README "Encryption"). */
+  encryption?: WriterOptions['encryption'];
   /** Trevni output: each block's checksum, null (default) or crc32. */
   trevniChecksum?: 'null' | 'crc32';
   /** RedElm output: the RedElm block as Java serialization (default, what the prototype reads) or the design page's JSON. */
@@ -142,7 +144,7 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
   if (!redelmCodec) throw new InvalidArgumentError(`codec "${codec}" is not a RedElm codec: gzip, default or snappy`);
   const parquet: WriterOptions = {
     ...(parquetCodec ? { codec: parquetCodec } : {}),
-    ...pick(options, ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilters', 'pageIndex', 'checksums']),
+    ...pick(options, ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilters', 'pageIndex', 'checksums', 'encryption']),
   };
   // The readers and writers are loaded when a conversion runs, not when the library is imported.
   const { Conversion } = await import('./run.js');

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -82,6 +82,10 @@ test('convert writes encrypted Parquet: uniform, per-column with a plaintext foo
   const stray = run(['convert', csv, join(dir, 'x.parquet'), '--plaintext-footer']);
   assert.notEqual(stray.code, 0);
   assert.match(stray.err, /--encrypt-footer-key/);
+  const checkpoints = run(['convert', csv, join(dir, 'y.parquet'), '--encrypt-footer-key', FOOTER, '--checkpoint-every', '1']);
+  assert.notEqual(checkpoints.code, 0);
+  assert.match(checkpoints.err, /--checkpoint-every cannot be combined with --encrypt-footer-key/);
+  assert.equal(existsSync(join(dir, 'y.parquet')), false);
 });
 
 test('pages decrypts the page headers of the chunks it has keys for, and names the chunks it skips', () => {

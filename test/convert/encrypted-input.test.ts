@@ -60,3 +60,12 @@ test('without keys the conversion fails with MissingKeyError and leaves nothing;
   await convert(join(DATA, f), out, { decryption: footerOnly, columns });
   assert.deepEqual(await (await openParquet(out)).readRows(), await decryptedRows(f, footerOnly, columns));
 });
+
+test('convert re-encrypts: an encrypted input to an encrypted output under other keys, the writer sealing as it goes', async () => {
+  const f = 'encrypt_columns_and_footer.parquet.encrypted';
+  const out = join(dir, 'reencrypted.parquet');
+  const other = { footerKey: DOUBLE, columnKeys: { int32_field: FLOAT } };
+  await convert(join(DATA, f), out, { decryption: keys(f), encryption: { ...other, plaintextFooter: true } });
+  assert.deepEqual(await (await openParquet(out, { decryption: other })).readRows(), await decryptedRows(f, keys(f)));
+  await assert.rejects((await openParquet(out, { decryption: { footerKey: DOUBLE } })).readRows(), (e: unknown) => e instanceof MissingKeyError && e.context.column === 'int32_field');
+});

@@ -16,8 +16,6 @@ import { decodeBloomFilterHeader, decodeColumnIndex, decodeOffsetIndex, decodePa
 import { concatBytes, ModuleType } from './aad.js';
 import { FileEncryptor, type EncryptionOptions, type Sealable } from './file-encryptor.js';
 
-export type { ColumnKey, EncryptionOptions } from './file-encryptor.js';
-
 /** The encrypted form of a plaintext Parquet file (`input`: its bytes). */
 export async function encryptParquet(input: Uint8Array, options: EncryptionOptions): Promise<Uint8Array> {
   const encryptor = FileEncryptor.create(options);
