@@ -26,7 +26,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { DecryptionError, encryptParquet, openParquet } from '../../src/node/index.js';
+import { DecryptionError, encryptParquet, openParquet, type EncryptionOptions } from '../../src/node/index.js';
 import { BufferSink } from '../../src/io/sink.js';
 import { bufferSource } from '../../src/io/source.js';
 import { ByteCursor } from '../../src/bytes/cursor.js';
@@ -62,9 +62,10 @@ after(() => {
 
 const records = Array.from({ length: 2000 }, (_, i) => ({ id: i, s: `v${i % 13}`, x: i % 7 === 0 ? null : i / 8 }));
 
-async function plainFile(options: WriterOptions): Promise<Uint8Array> {
+/** `records` written by our writer, encrypted as it writes. */
+async function encryptedFile(options: WriterOptions, encryption: EncryptionOptions = { footerKey }): Promise<Uint8Array> {
   const sink = new BufferSink();
-  await writeRecords(sink, records, options);
+  await writeRecords(sink, records, { ...options, encryption });
   return sink.bytes();
 }
 
@@ -209,10 +210,14 @@ test("DuckDB's encrypted chunks of several pages read in parquetry; every module
 });
 
 test('DuckDB reads what parquetry encrypts uniformly when every chunk has one data page and no bloom filter', async () => {
-  const path = save('ours-one-page.parquet', await encryptParquet(await plainFile({}), { footerKey }));
+  const path = save('ours-one-page.parquet', await encryptedFile({}));
   assert.deepEqual(await duckRows(path), records);
+  // encryptParquet seals the same modules the writer does.
+  const sink = new BufferSink();
+  await writeRecords(sink, records);
+  assert.deepEqual(await duckRows(save('ours-moved.parquet', await encryptParquet(sink.bytes(), { footerKey }))), records);
   // DuckDB refuses AES_GCM_CTR_V1 ("only AES_GCM_V1 is supported").
-  await assert.rejects(duckRows(save('ours-ctr.parquet', await encryptParquet(await plainFile({}), { footerKey, algorithm: 'AES_GCM_CTR_V1' }))));
+  await assert.rejects(duckRows(save('ours-ctr.parquet', await encryptedFile({}, { footerKey, algorithm: 'AES_GCM_CTR_V1' }))));
 });
 
 const LAYOUTS: [string, WriterOptions][] = [
@@ -224,7 +229,7 @@ const LAYOUTS: [string, WriterOptions][] = [
 
 for (const [layout, options] of LAYOUTS) {
   test(`DuckDB 1.5 rejects spec files with ${layout}, and reads them sealed with its own page AADs`, async () => {
-    const spec = await encryptParquet(await plainFile(options), { footerKey });
+    const spec = await encryptedFile(options);
     assert.deepEqual(shaped(await (await openParquet(spec, { decryption: { footerKey } })).readRows()), records);
     await assert.rejects(duckRows(save('spec.parquet', spec)), /Computed AES tag differs from read AES tag/);
     const duckish = await reseal(spec, duckdbAads);
