@@ -66,6 +66,7 @@ for (const [name, options] of MODES) for (const [way, encrypt] of WAYS) {
 
 for (const [way, encrypt] of WAYS) test(`every byte of a sample across a GCM-encrypted file (by ${way}), flipped, is caught as a typed error, never read as values`, async () => {
   const enc = await encrypt({ footerKey: FOOTER, columnKeys: { name: K1 } });
+  assert.equal(new TextDecoder().decode(enc.subarray(0, 4)), 'PARE');
   const want = jsonOf(records);
   let typed = 0;
   // Every 97th byte past the magic: page headers, pages, indexes, bloom filters, column metadata and the footer.
