@@ -6,8 +6,6 @@
 import { fileSink, writableSink } from '../node/file-sink.js';
 import type { Sink } from '../io/sink.js';
 import { countingSink, type CountingSink } from '../convert/output.js';
-import { encryptingSink } from '../parquet/crypto/encrypting-sink.js';
-import type { EncryptionOptions } from '../parquet/crypto/encryptor.js';
 
 /** Sinks being opened, and open ones: what an interrupt must discard. */
 const opening = new Set<Promise<Sink>>();
@@ -65,20 +63,4 @@ export async function openOutputSink(path: string): Promise<CountingSink> {
   };
   open.add(sink);
   return sink;
-}
-
-/** OUT written encrypted (`convert --encrypt-footer-key`): the file is gathered, then encrypted into OUT at close. */
-export function encryptingOutput(sink: CountingSink, options: EncryptionOptions | undefined): CountingSink {
-  if (!options) return sink;
-  const inner = encryptingSink(sink, options);
-  return {
-    name: sink.name,
-    stdout: sink.stdout,
-    get bytes() {
-      return sink.bytes;
-    },
-    write: (b) => inner.write(b),
-    close: () => inner.close(),
-    abort: () => inner.abort(),
-  };
 }

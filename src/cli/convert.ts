@@ -23,8 +23,8 @@ import { openTrevniFile } from './trevni.js';
 import { UsageError } from './usage.js';
 import { fsReason } from '../node/fs-errors.js';
 import { inputKind, isUrl, notSeekable, openParquetFile } from './files.js';
-import { discardOpenSinks, encryptingOutput, openOutputSink } from './convert-sink.js';
-import type { EncryptionOptions } from '../parquet/crypto/encryptor.js';
+import { discardOpenSinks, openOutputSink } from './convert-sink.js';
+import type { EncryptionOptions } from '../parquet/crypto/file-encryptor.js';
 import { currentDecryption } from './keys.js';
 import { Progress, formatReport } from './convert-progress.js';
 
@@ -79,6 +79,7 @@ function encryptionOptions(o: ConvertOptions, cmd: Command): EncryptionOptions |
     if (stray.length) throw new UsageError('--encrypt-column, --plaintext-footer, --algorithm and --no-store-aad-prefix need --encrypt-footer-key');
     return undefined;
   }
+  if (o.checkpointEvery !== undefined) throw new UsageError('--checkpoint-every cannot be combined with --encrypt-footer-key (a checkpoint would store the metadata in the clear)');
   const aadPrefix = currentDecryption()?.aadPrefix;
   return {
     footerKey: o.encryptFooterKey,
@@ -245,14 +246,14 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   const quiet = Boolean(o.quiet);
   const showProgress = !quiet && (o.progress ?? Boolean(process.stderr.isTTY));
   const input = cliInput(inPath);
-  const conversion = new Conversion(input, { sink: async () => encryptingOutput(await openOutputSink(outPath), encryption), spill: tempSpill }, {
+  const conversion = new Conversion(input, { sink: () => openOutputSink(outPath), spill: tempSpill }, {
     from: inFormat, to: outFormat, choice, sample: o.sample, header: o.header,
     ...(o.delimiter !== undefined ? { delimiter: o.delimiter } : {}),
     strict: !o.skipBadRows, badRowHint: '--skip-bad-rows skips bad rows',
     ...(o.columns ? { columns: o.columns } : {}),
     read: { verifyChecksums: o.verifyChecksums },
     // --codec names a codec of the output's format only.
-    parquet: outFormat === 'parquet' ? writerOptions(o) : {},
+    parquet: outFormat === 'parquet' ? { ...writerOptions(o), ...(encryption ? { encryption } : {}) } : {},
     trevni: { codec: outFormat === 'trevni' ? trevniCodecName(o.codec ?? 'snappy', trevniCodecs) : 'null', checksum: o.checksum ?? 'null', version: o.trevniVersion ?? 2 },
     redelm: { codec: outFormat === 'redelm' ? redElmCodecName(o.codec ?? 'gzip') : 'gzip', footer: o.redelmFooter ?? 'java' },
     onWarning: (w) => {

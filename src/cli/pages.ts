@@ -2,18 +2,21 @@
  * `parquetry pages`: every page header of every selected column chunk, as
  * the library's page-header walk (`parquet/page-headers.ts`) reads them.
  */
+import { MissingKeyError } from '../errors.js';
 import type { Source } from '../io/source.js';
 import { chunkPages, selectChunks, type ChunkPages } from '../parquet/page-headers.js';
 import { ParquetReader } from '../parquet/reader.js';
 import { withOutput } from './output.js';
 import { openSource } from './files.js';
+import { currentDecryption } from './keys.js';
 import { jsonable, renderTable, renderValue } from './render.js';
 
 /** A reader together with its source, for commands that read raw bytes. */
 export async function withSource(file: string, fn: (reader: ParquetReader, source: Source) => Promise<void>): Promise<void> {
   const source = await openSource(file);
   try {
-    await fn(await ParquetReader.fromSource(source), source);
+    const decryption = currentDecryption();
+    await fn(await ParquetReader.fromSource(source, decryption ? { decryption } : {}), source);
   } finally {
     await source.close?.();
   }
@@ -26,7 +29,7 @@ function cell(v: unknown): string {
 /** A chunk's pages as text: a line for the chunk, then a table with a row per page. */
 export function formatChunkPages(cp: ChunkPages): string {
   const values = cp.pages.reduce((n, p) => n + (p.type === 'data v1' || p.type === 'data v2' ? p.numValues ?? 0 : 0), 0);
-  const head = `row group ${cp.rowGroup}, column ${cp.column}: ${cp.pages.length} page${cp.pages.length === 1 ? '' : 's'}, bytes ${cp.start}..${cp.start + cp.length}, ${values} values` +
+  const head = `row group ${cp.rowGroup}, column ${cp.column}${cp.encrypted ? ' (encrypted)' : ''}: ${cp.pages.length} page${cp.pages.length === 1 ? '' : 's'}, bytes ${cp.start}..${cp.start + cp.length}, ${values} values` +
     (values !== cp.numValues ? ` (the chunk metadata says ${cp.numValues})` : '');
   const names = ['page', 'type', 'offset', 'header', 'compressed', 'uncompressed', 'encoding', 'values', 'nulls', 'rows', 'first row', 'min', 'max', 'null count', 'crc'];
   const rows = cp.pages.map((p) => Object.fromEntries(names.map((n, i) => [n, cell([
@@ -42,13 +45,23 @@ export interface PagesOptions {
   json?: boolean;
 }
 
-/** `parquetry pages`: text tables per chunk, or (`--json`) one JSON object per page. */
+/**
+ * `parquetry pages`: text tables per chunk, or (`--json`) one JSON object
+ * per page. An encrypted chunk whose key was not given is skipped, and said
+ * so on stderr.
+ */
 export async function pagesCommand(file: string, opts: PagesOptions): Promise<void> {
   await withSource(file, (reader, source) => withOutput(async (out) => {
     let first = true;
     for (const c of selectChunks(reader, opts.column, opts.rowGroup)) {
+      const walked = await chunkPages(reader, source, c).catch((e: unknown) => {
+        if (!(e instanceof MissingKeyError)) throw e;
+        const flag = c.chunk.cryptoMetadata?.type === 'ENCRYPTION_WITH_COLUMN_KEY' ? `--column-key ${c.column}:HEX` : '--footer-key HEX';
+        process.stderr.write(`parquetry: skipped row group ${c.rowGroup}, column ${c.column}: encrypted, and its key was not given (${flag})\n`);
+      });
+      if (!walked) continue;
       // Statistics as JSON can hold them: bigints as digits, binary as text.
-      const cp = jsonable(await chunkPages(reader, source, c));
+      const cp = jsonable(walked);
       if (opts.json) {
         for (const p of cp.pages) await out.line(JSON.stringify(p));
       } else {

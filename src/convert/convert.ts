@@ -16,6 +16,7 @@ import { httpSource, type SourceLike } from '../io/source.js';
 import { webStreamSink, type Sink } from '../io/sink.js';
 import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
+import type { DecryptionOptions } from '../parquet/crypto/options.js';
 import { openTrevni } from '../trevni/open.js';
 import { memorySpill, type SpillFactory } from '../trevni/spill.js';
 import type { TrevniVersion } from '../trevni/version.js';
@@ -75,6 +76,8 @@ export interface ConvertOptions {
   verifyChecksums?: boolean;
   /** Parquet input: the largest decompressed page accepted (default 2^30). */
   maxPageBytes?: number;
+  /** Parquet input written with modular encryption: its keys, as `openParquet` takes them (README "Encryption"). */
+  decryption?: DecryptionOptions;
   /** Trevni input: the largest uncompressed block accepted (default 2^30). */
   maxBlockBytes?: number;
   /** URL inputs: the size (no HEAD request) and extra headers. */
@@ -93,6 +96,8 @@ export interface ConvertOptions {
   pageIndex?: boolean;
   /** Parquet output: a CRC-32 in every page header (default true). */
   checksums?: boolean;
+  /** Parquet output: written with modular encryption, as the writer's option of that name (README "Encryption"). */
+  encryption?: WriterOptions['encryption'];
   /** Trevni output: each block's checksum, null (default) or crc32. */
   trevniChecksum?: 'null' | 'crc32';
   /** RedElm output: the RedElm block as Java serialization (default, what the prototype reads) or the design page's JSON. */
@@ -139,7 +144,7 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
   if (!redelmCodec) throw new InvalidArgumentError(`codec "${codec}" is not a RedElm codec: gzip, default or snappy`);
   const parquet: WriterOptions = {
     ...(parquetCodec ? { codec: parquetCodec } : {}),
-    ...pick(options, ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilters', 'pageIndex', 'checksums']),
+    ...pick(options, ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilters', 'pageIndex', 'checksums', 'encryption']),
   };
   // The readers and writers are loaded when a conversion runs, not when the library is imported.
   const { Conversion } = await import('./run.js');
@@ -149,7 +154,7 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
     strict: Boolean(options.strict), badRowHint: STRICT_HINT,
     ...(options.onBadRow ? { onBadRow: options.onBadRow } : {}),
     ...(options.columns ? { columns: options.columns } : {}),
-    read: pick(options, ['verifyChecksums', 'maxPageBytes', 'maxBlockBytes', 'byteLength', 'headers']),
+    read: pick(options, ['verifyChecksums', 'maxPageBytes', 'decryption', 'maxBlockBytes', 'byteLength', 'headers']),
     parquet,
     trevni: { codec: trevniCodec, checksum: options.trevniChecksum ?? 'null', version: options.trevniVersion ?? 2 },
     redelm: { codec: redelmCodec, footer: options.redelmFooter ?? 'java' },

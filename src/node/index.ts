@@ -2,9 +2,6 @@
  * The Node entry point: everything in the portable API, plus file paths as
  * inputs and native codecs (node:zlib, zstd-napi) registered at import.
  */
-import { encryptingSink } from '../parquet/crypto/encrypting-sink.js';
-import { InvalidArgumentError } from '../errors.js';
-import type { EncryptionOptions } from '../parquet/crypto/encryptor.js';
 import { registerNodeCodecs } from './codecs.js';
 import { fileSource, openFileWith } from './file-source.js';
 import { fileSink, writableSink } from './file-sink.js';
@@ -55,11 +52,10 @@ async function toSink(dest: Destination): Promise<Sink> {
  * await w.close();
  * ```
  */
-export async function openWriter(dest: Destination, schema: WriterSchema, options: WriterOptions & Encrypted = {}): Promise<ParquetWriter> {
-  const { encryption, ...writerOptions } = options;
-  const sink = await encryptedSink(dest, encryption, writerOptions.checkpointEvery);
+export async function openWriter(dest: Destination, schema: WriterSchema, options: WriterOptions = {}): Promise<ParquetWriter> {
+  const sink = await toSink(dest);
   try {
-    return await ParquetWriter.open(sink, schema, writerOptions);
+    return await ParquetWriter.open(sink, schema, options);
   } catch (e) {
     await sink.abort();
     throw e;
@@ -74,19 +70,6 @@ export async function openWriter(dest: Destination, schema: WriterSchema, option
  * await writeParquet('out.parquet', [{ id: 1, tags: ['a'] }], { codec: 'ZSTD' });
  * ```
  */
-export async function writeParquet(dest: Destination, records: Iterable<unknown> | AsyncIterable<unknown> | Table | RecordBatch, options: WriteRecordsOptions & Encrypted = {}): Promise<FileMetaData> {
-  const { encryption, ...writeOptions } = options;
-  return writeRecords(await encryptedSink(dest, encryption, writeOptions.checkpointEvery), records, writeOptions);
-}
-
-/** `encryption`: write the file encrypted (README "Encryption"); it is gathered in memory and encrypted at close, and the metadata returned is the plaintext file's. */
-export interface Encrypted {
-  encryption?: EncryptionOptions;
-}
-
-async function encryptedSink(dest: Destination, encryption: EncryptionOptions | undefined, checkpointEvery: number | undefined): Promise<Sink> {
-  // An encrypted file reaches its destination only at close(): a checkpoint would protect nothing.
-  if (encryption && checkpointEvery !== undefined) throw new InvalidArgumentError('checkpointEvery cannot be combined with encryption: an encrypted file is written whole at close()');
-  const sink = await toSink(dest);
-  return encryption ? encryptingSink(sink, encryption) : sink;
+export async function writeParquet(dest: Destination, records: Iterable<unknown> | AsyncIterable<unknown> | Table | RecordBatch, options: WriteRecordsOptions = {}): Promise<FileMetaData> {
+  return writeRecords(await toSink(dest), records, options);
 }

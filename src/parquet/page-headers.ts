@@ -10,6 +10,7 @@ import { CorruptFileError, InvalidArgumentError, ParquetryError, UnsupportedErro
 import type { Source } from '../io/source.js';
 import type { ValueOptions } from '../schema/convert.js';
 import type { LeafNode } from '../schema/tree.js';
+import type { FileDecryptor } from './crypto/decryptor.js';
 import { decodePageHeader, type ColumnChunk, type ColumnMetaData, type PageHeader } from './metadata/index.js';
 import type { ColumnPath, ParquetReader } from './reader.js';
 import { decodeStatistics, type DecodedStatistics } from './statistics.js';
@@ -37,12 +38,16 @@ export function selectChunks(reader: ParquetReader, columns?: readonly ColumnPat
   return out;
 }
 
-/** A chunk's metadata, refusing what has no readable pages (as the reader does). */
-function chunkMetaData(c: ChunkRef, ctx: ErrorContext): ColumnMetaData {
+/**
+ * A chunk's metadata, refusing what has no readable pages (as the reader
+ * does), and the decryptor of its header modules when it is encrypted
+ * (without its key: a MissingKeyError naming the column).
+ */
+function chunkMetaData(reader: ParquetReader, c: ChunkRef, ctx: ErrorContext): { meta: ColumnMetaData; decryptor: FileDecryptor | undefined } {
   if (c.chunk.filePath !== undefined) throw new UnsupportedError(`column chunk stored in another file (${c.chunk.filePath})`, ctx);
-  if (c.chunk.cryptoMetadata || c.chunk.encryptedColumnMetadata) throw new UnsupportedError('column is encrypted: page headers are shown for plaintext columns only (encrypted ones are read through decryption keys)', ctx);
+  const decryptor = reader.decryptor?.encrypted(c.chunk, ctx) ? reader.decryptor : undefined;
   if (!c.chunk.metaData) throw new CorruptFileError('column chunk has no metadata', ctx);
-  return c.chunk.metaData;
+  return { meta: c.chunk.metaData, decryptor };
 }
 
 export interface PageInfo {
@@ -74,6 +79,12 @@ export interface ChunkPages {
   column: string;
   start: number;
   length: number;
+  /**
+   * Encrypted with a key the reader was given: each page header was
+   * decrypted, `headerSize` and `compressedSize` are the stored modules'
+   * (4-byte length included), `uncompressedSize` the plaintext's.
+   */
+  encrypted: boolean;
   /** Values in the chunk's metadata, to compare with the pages' sum. */
   numValues: number;
   pages: PageInfo[];
@@ -113,6 +124,21 @@ export class HeaderWindow {
     this.bufStart = pos;
     this.buf = await this.source.read(pos, n);
     this.fetched += n;
+  }
+
+  /** The `n` bytes at `pos` (an encrypted header module), fetched with at least a window when not held. */
+  async bytes(pos: number, n: number): Promise<Uint8Array> {
+    if (pos + n > this.limit) throw new CorruptFileError(`${n} bytes at ${pos} run past the end of the column chunk at ${this.limit}`, { offset: pos });
+    if (pos < this.bufStart || pos + n > this.bufStart + this.buf.length) await this.fill(pos, Math.max(n, this.size));
+    return this.buf.subarray(pos - this.bufStart, pos - this.bufStart + n);
+  }
+
+  /** A module's length prefix at `pos`, checked against MAX_HEADER_BYTES when it is a header's. */
+  async moduleLength(pos: number, header: boolean): Promise<number> {
+    const b = await this.bytes(pos, 4);
+    const n = new DataView(b.buffer, b.byteOffset, 4).getUint32(0, true);
+    if (header && n > MAX_HEADER_BYTES) throw new CorruptFileError(`encrypted page header module claims ${n} bytes (at most ${MAX_HEADER_BYTES})`, { offset: pos });
+    return n;
   }
 
   async header(pos: number): Promise<{ header: PageHeader; size: number }> {
@@ -161,7 +187,7 @@ function checkCount(n: number | undefined, what: string): number {
  */
 export async function chunkPages(reader: ParquetReader, source: Source, c: ChunkRef, window = WINDOW, values: ValueOptions = { temporal: 'iso' }): Promise<ChunkPages> {
   const ctx: ErrorContext = { file: reader.name, rowGroup: c.rowGroup, column: c.column };
-  const meta = chunkMetaData(c, ctx);
+  const { meta, decryptor } = chunkMetaData(reader, c, ctx);
   const dict = meta.dictionaryPageOffset;
   const start = dict !== undefined && dict > 0 && dict < meta.dataPageOffset ? dict : meta.dataPageOffset;
   const length = meta.totalCompressedSize;
@@ -178,14 +204,25 @@ export async function chunkPages(reader: ParquetReader, source: Source, c: Chunk
   let pos = start;
   let nextRow: number | undefined = 0;
   const headers = new HeaderWindow(source, limit, window);
+  /**
+   * An encrypted page: its header module decrypted, and the page module's
+   * stored size from its length (DuckDB's headers give the plaintext's).
+   */
+  const sealed = async (d: FileDecryptor, pos: number, page: number, pageCtx: ErrorContext): Promise<{ header: PageHeader; size: number; stored: number }> => {
+    const n = await headers.moduleLength(pos, true);
+    const ordinal = pages[0]?.type === 'dictionary' ? page - 1 : page;
+    const header = await d.decryptPageHeader(c.chunk, meta, await headers.bytes(pos + 4, n), page, ordinal, pageCtx);
+    return { header, size: 4 + n, stored: 4 + (await headers.moduleLength(pos + 4 + n, false)) };
+  };
   while (pos < end) {
     const page = pages.length;
     const pageCtx = { ...ctx, page, offset: pos };
-    const { header, size } = await headers.header(pos).catch((e: unknown) => {
+    const got: { header: PageHeader; size: number; stored?: number } = await (decryptor ? sealed(decryptor, pos, page, pageCtx) : headers.header(pos)).catch((e: unknown) => {
       throw e instanceof ParquetryError ? e.within(pageCtx) : e;
     });
+    const { header, size, stored } = got;
     const info = withContext(pageCtx, () => {
-      const csize = checkCount(header.compressedPageSize, 'compressed size');
+      const csize = stored ?? checkCount(header.compressedPageSize, 'compressed size');
       const usize = checkCount(header.uncompressedPageSize, 'uncompressed size');
       if (pos + size + csize > limit) {
         throw new CorruptFileError(`page of ${size} + ${csize} bytes runs past the end of the column chunk at ${end}`);
@@ -237,5 +274,5 @@ export async function chunkPages(reader: ParquetReader, source: Source, c: Chunk
     pages.push(info);
     pos += size + info.compressedSize;
   }
-  return { rowGroup: c.rowGroup, column: c.column, start, length, numValues: meta.numValues, pages };
+  return { rowGroup: c.rowGroup, column: c.column, start, length, encrypted: decryptor !== undefined, numValues: meta.numValues, pages };
 }

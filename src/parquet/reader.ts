@@ -133,7 +133,8 @@ export class ParquetReader {
     readonly metadata: FileMetaData,
     readonly schema: Schema,
     private readonly chunkOptions: Pick<ChunkOptions, 'verifyChecksums' | 'maxPageBytes'>,
-    private readonly decryptor: FileDecryptor | undefined,
+    /** An encrypted file's keys and ciphers; page-headers.ts decrypts header modules with it. */
+    readonly decryptor: FileDecryptor | undefined,
   ) {}
 
   /** Opens a Parquet file from bytes, a URL or a source object, reading only its footer. */

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -82,4 +82,23 @@ test('convert writes encrypted Parquet: uniform, per-column with a plaintext foo
   const stray = run(['convert', csv, join(dir, 'x.parquet'), '--plaintext-footer']);
   assert.notEqual(stray.code, 0);
   assert.match(stray.err, /--encrypt-footer-key/);
+  const checkpoints = run(['convert', csv, join(dir, 'y.parquet'), '--encrypt-footer-key', FOOTER, '--checkpoint-every', '1']);
+  assert.notEqual(checkpoints.code, 0);
+  assert.match(checkpoints.err, /--checkpoint-every cannot be combined with --encrypt-footer-key/);
+  assert.equal(existsSync(join(dir, 'y.parquet')), false);
+});
+
+test('pages decrypts the page headers of the chunks it has keys for, and names the chunks it skips', () => {
+  const file = join(DATA, 'encrypt_columns_plaintext_footer.parquet.encrypted');
+  const some = run(['pages', file, '--footer-key', FOOTER, '--column-key', `double_field:${DOUBLE}`]);
+  assert.equal(some.code, 0, some.err);
+  assert.equal(some.err, 'parquetry: skipped row group 0, column float_field: encrypted, and its key was not given (--column-key float_field:HEX)\n');
+  assert.match(some.out, /^row group 0, column double_field \(encrypted\): 2 pages, bytes \d+\.\.\d+, 50 values$/m);
+  assert.match(some.out, /^row group 0, column int32_field: 2 pages/m);
+  assert.doesNotMatch(some.out, /float_field/);
+  const all = run(['pages', file, '--json', '--footer-key', FOOTER, '--column-key', `double_field:${DOUBLE}`, '--column-key', `float_field:${FLOAT}`]);
+  assert.equal(all.code, 0, all.err);
+  assert.equal(all.err, '');
+  const pages = all.out.trim().split('\n').map((l) => JSON.parse(l) as { column: string; type: string });
+  assert.deepEqual(pages.filter((p) => p.column === 'float_field').map((p) => p.type), ['dictionary', 'data v1']);
 });

@@ -1,13 +1,15 @@
 /**
- * Writing encrypted Parquet (encryptParquet over a file our writer wrote):
- * every mode reads back exactly with the right keys, fails cleanly with
- * wrong or missing ones, and a flipped byte in any GCM module is caught.
+ * Writing encrypted Parquet, both ways: the writer's `encryption` option
+ * (each module sealed as a row group is emitted, streamed to the sink) and
+ * encryptParquet over a file our writer wrote. Every mode reads back
+ * exactly with the right keys, fails cleanly with wrong or missing ones, and
+ * a flipped byte in any GCM module is caught.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BufferSink } from '../../src/io/sink.js';
 import { writeRecords } from '../../src/parquet/write/write-records.js';
-import { DecryptionError, encryptParquet, InMemoryKms, kmsKeyRetriever, MissingKeyError, wrapKeyMetadata, ParquetReader, ParquetryError, type EncryptionOptions } from '../../src/index.js';
+import { DecryptionError, encryptParquet, InMemoryKms, InvalidArgumentError, kmsKeyRetriever, MissingKeyError, wrapKeyMetadata, ParquetReader, ParquetryError, ParquetWriter, defineSchema, field, type EncryptionOptions, type Sink } from '../../src/index.js';
 
 const ascii = (s: string): Uint8Array => new TextEncoder().encode(s);
 const FOOTER = ascii('0123456789012345');
@@ -16,11 +18,18 @@ const K2 = ascii('12345678901234501234567890123450');
 
 const records = Array.from({ length: 3000 }, (_, i) => ({ id: BigInt(i), name: `n${i % 37}`, score: i % 5 === 0 ? null : i / 8, tags: i % 3 === 0 ? [] : [`t${i}`, `u${i % 4}`] }));
 
-async function plainFile(): Promise<Uint8Array> {
+/** Several row groups, pages and a bloom filter: every kind of module. */
+async function plainFile(encryption?: EncryptionOptions): Promise<Uint8Array> {
   const sink = new BufferSink();
-  await writeRecords(sink, records, { pageRowLimit: 500, rowGroupSize: 20_000, bloomFilters: { name: true } });
+  await writeRecords(sink, records, { pageRowLimit: 500, rowGroupSize: 20_000, bloomFilters: { name: true }, ...(encryption ? { encryption } : {}) });
   return sink.bytes();
 }
+
+/** The two ways to an encrypted file. */
+const WAYS: [string, (options: EncryptionOptions) => Promise<Uint8Array>][] = [
+  ['the writer', (options) => plainFile(options)],
+  ['encryptParquet', async (options) => encryptParquet(await plainFile(), options)],
+];
 
 const MODES: [string, EncryptionOptions][] = [
   ['uniform, GCM', { footerKey: FOOTER }],
@@ -33,10 +42,9 @@ const MODES: [string, EncryptionOptions][] = [
 
 const jsonOf = (rows: unknown[]): string => JSON.stringify(rows, (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
 
-for (const [name, options] of MODES) {
-  test(`${name}: reads back exactly with the keys, and only with them`, async () => {
-    const plain = await plainFile();
-    const enc = await encryptParquet(plain, options);
+for (const [name, options] of MODES) for (const [way, encrypt] of WAYS) {
+  test(`${name}, by ${way}: reads back exactly with the keys, and only with them`, async () => {
+    const enc = await encrypt(options);
     const columnKeys = Object.fromEntries(Object.entries(options.columnKeys ?? {}).map(([k, v]) => [k, v instanceof Uint8Array ? v : v.key]));
     const decryption = { footerKey: FOOTER, columnKeys, ...(options.storeAadPrefix === false ? { aadPrefix: options.aadPrefix } : {}) };
     const reader = await ParquetReader.open(enc, { decryption });
@@ -56,9 +64,9 @@ for (const [name, options] of MODES) {
   });
 }
 
-test('every byte of a sample across a GCM-encrypted file, flipped, is caught as a typed error, never read as values', async () => {
-  const plain = await plainFile();
-  const enc = await encryptParquet(plain, { footerKey: FOOTER, columnKeys: { name: K1 } });
+for (const [way, encrypt] of WAYS) test(`every byte of a sample across a GCM-encrypted file (by ${way}), flipped, is caught as a typed error, never read as values`, async () => {
+  const enc = await encrypt({ footerKey: FOOTER, columnKeys: { name: K1 } });
+  assert.equal(new TextDecoder().decode(enc.subarray(0, 4)), 'PARE');
   const want = jsonOf(records);
   let typed = 0;
   // Every 97th byte past the magic: page headers, pages, indexes, bloom filters, column metadata and the footer.
@@ -80,21 +88,19 @@ test('every byte of a sample across a GCM-encrypted file, flipped, is caught as 
   assert.notEqual(want, '');
 });
 
-test('nonces are fresh: encrypting the same file twice gives different bytes', async () => {
-  const plain = await plainFile();
-  const a = await encryptParquet(plain, { footerKey: FOOTER });
-  const b = await encryptParquet(plain, { footerKey: FOOTER });
+for (const [way, encrypt] of WAYS) test(`nonces are fresh: encrypting the same file twice (by ${way}) gives different bytes`, async () => {
+  const a = await encrypt({ footerKey: FOOTER });
+  const b = await encrypt({ footerKey: FOOTER });
   assert.notDeepEqual(a.subarray(4, 64), b.subarray(4, 64));
 });
 
 test('keys wrapped through a KMS on write (PKMT1 key metadata, single and double wrapping) read back through the KMS alone', async () => {
   const kms = new InMemoryKms({ kf: FOOTER, kc1: K1 });
-  const plain = await plainFile();
   for (const doubleWrapping of [true, false]) {
     // Fresh data keys; the file carries them wrapped by the master keys.
     const dek = globalThis.crypto.getRandomValues(new Uint8Array(16));
     const cek = globalThis.crypto.getRandomValues(new Uint8Array(32));
-    const enc = await encryptParquet(plain, {
+    const enc = await plainFile({
       footerKey: dek,
       footerKeyMetadata: await wrapKeyMetadata(kms, dek, 'kf', { isFooterKey: true, doubleWrapping }),
       columnKeys: { name: { key: cek, keyMetadata: await wrapKeyMetadata(kms, cek, 'kc1', { doubleWrapping }) } },
@@ -117,4 +123,71 @@ test('writeParquet and openWriter take `encryption` (Node entry), and the file r
   assert.equal(jsonOf(await reader.readRows()), jsonOf(records));
   await reader.close();
   await assert.rejects(openParquet(path), MissingKeyError);
+});
+
+/** A sink that keeps what it is given, and notes the largest single write. */
+class WatchingSink implements Sink {
+  readonly parts: Uint8Array[] = [];
+  received = 0;
+  largest = 0;
+  write(bytes: Uint8Array): Promise<void> {
+    this.parts.push(bytes.slice());
+    this.received += bytes.length;
+    this.largest = Math.max(this.largest, bytes.length);
+    return Promise.resolve();
+  }
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+  abort(): Promise<void> {
+    return Promise.resolve();
+  }
+  bytes(): Uint8Array {
+    const out = new Uint8Array(this.received);
+    let at = 0;
+    for (const p of this.parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  }
+}
+
+for (const [name, options] of MODES) {
+  test(`${name}: the writer streams the encrypted file, each row group reaching the sink as it is flushed, in writes of a page`, async () => {
+    const schema = defineSchema({ id: field.int64().required(), name: field.string(), score: field.double(), tags: field.list(field.string()) });
+    const sink = new WatchingSink();
+    const rowGroups = 24;
+    const perGroup = 2000;
+    const w = await ParquetWriter.open(sink, schema, { encryption: options, rowGroupRows: perGroup, pageRowLimit: 250, bloomFilters: { name: true } });
+    const all: typeof records = [];
+    const seen: number[] = [];
+    for (let g = 0; g < rowGroups; g++) {
+      const batch = Array.from({ length: perGroup }, (_, k) => records[(g * perGroup + k) % records.length]!);
+      await w.writeMany(batch);
+      all.push(...batch);
+      seen.push(sink.received);
+    }
+    // Row group g is on its way out by the time the rows of g + 1 are written: nothing waits for close().
+    seen.forEach((n, g) => assert.ok(g === 0 || n > seen[g - 1]!, `row group ${g - 1} reached the sink before close (${n} bytes)`));
+    const beforeClose = sink.received;
+    await w.close();
+    assert.ok(beforeClose > 0.9 * sink.received, `${beforeClose} of ${sink.received} bytes before close`);
+    // Page modules, headers and index modules, never the file whole.
+    assert.ok(sink.largest < 64 * 1024 && sink.received > 20 * sink.largest, `largest write ${sink.largest} of ${sink.received}`);
+    const columnKeys = Object.fromEntries(Object.entries(options.columnKeys ?? {}).map(([k, v]) => [k, v instanceof Uint8Array ? v : v.key]));
+    const reader = await ParquetReader.open(sink.bytes(), { decryption: { footerKey: FOOTER, columnKeys, ...(options.storeAadPrefix === false ? { aadPrefix: options.aadPrefix } : {}) } });
+    assert.equal(reader.metadata.rowGroups.length, rowGroups);
+    assert.equal(jsonOf(await reader.readRows()), jsonOf(all));
+    await assert.rejects(ParquetReader.open(sink.bytes()), MissingKeyError);
+  });
+}
+
+test('the writer refuses encryption with checkpoints, and column keys naming no leaf, before writing anything', async () => {
+  const schema = defineSchema({ id: field.int64().required() });
+  for (const options of [{ encryption: { footerKey: FOOTER }, checkpointEvery: 1 }, { encryption: { footerKey: FOOTER, columnKeys: { nope: K1 } } }, { encryption: { footerKey: ascii('short') } }]) {
+    const sink = new WatchingSink();
+    await assert.rejects(ParquetWriter.open(sink, schema, options), InvalidArgumentError);
+    assert.equal(sink.received, 0);
+  }
 });

@@ -16,26 +16,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DecryptionError, InMemoryKms, kmsKeyRetriever, MissingKeyError, openParquet, type DecryptionOptions } from '../../src/node/index.js';
+import { ascii, DATA, DOUBLE, FILES, FLOAT, FOOTER, keys } from './encrypted-corpus.js';
 
-const DATA = '../shared/corpus/parquet-testing/data';
-const ascii = (s: string): Uint8Array => new TextEncoder().encode(s);
-const FOOTER = ascii('0123456789012345');
-const DOUBLE = ascii('1234567890123450');
-const FLOAT = ascii('1234567890123451');
 /** data/aes256: 32-character keys; every column has its own (kc1..kc8 in the README's order). */
 const AES256_FOOTER = ascii('01234567890123456789012345678901');
 const AES256_COLUMNS = Object.fromEntries(
   ['double_field', 'float_field', 'boolean_field', 'int32_field', 'ba_field', 'flba_field', 'int64_field.list.element', 'int96_field'].map((c, i) => [c, ascii(`1234567890123456789012345678901${i + 2}`)]),
 );
 
-const FILES = [
-  'uniform_encryption.parquet.encrypted',
-  'encrypt_columns_and_footer.parquet.encrypted',
-  'encrypt_columns_and_footer_aad.parquet.encrypted',
-  'encrypt_columns_and_footer_ctr.parquet.encrypted',
-  'encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted',
-  'encrypt_columns_plaintext_footer.parquet.encrypted',
-];
 const AES256_FILES = [
   'uniform_encryption.parquet.encrypted',
   'encrypt_columns_and_footer.parquet.encrypted',
@@ -43,12 +31,6 @@ const AES256_FILES = [
   'encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted',
   'encrypt_columns_plaintext_footer.parquet.encrypted',
 ];
-
-const keys = (file: string): DecryptionOptions => ({
-  footerKey: FOOTER,
-  columnKeys: { double_field: DOUBLE, float_field: FLOAT },
-  ...(file.includes('aad') ? { aadPrefix: 'tester' } : {}),
-});
 
 function checkTestData(rows: Record<string, unknown>[]): void {
   assert.equal(rows.length, 50);

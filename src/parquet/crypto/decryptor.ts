@@ -34,6 +34,11 @@ export function moduleAt(buf: Uint8Array, pos: number, what: string, ctx: ErrorC
   return buf.subarray(pos + 4, pos + 4 + len);
 }
 
+/** Whether the metadata says the chunk opens with a dictionary page (its first header's AAD then says so too). */
+function hasDictionary(meta: ColumnMetaData): boolean {
+  return meta.dictionaryPageOffset !== undefined && meta.dictionaryPageOffset > 0;
+}
+
 function prefixBytes(p: Uint8Array | string | undefined): Uint8Array | undefined {
   return typeof p === 'string' ? utf8.encode(p) : p;
 }
@@ -220,8 +225,7 @@ export class FileDecryptor {
     }
     if (headers.length === 0) return bytes;
     // Only the first page can be a dictionary page; its header's AAD says which it is.
-    const hasDictionary = meta.dictionaryPageOffset !== undefined && meta.dictionaryPageOffset > 0;
-    const first = await this.firstHeader(key, headers[0]!, hasDictionary, rowGroup, column, { ...ctx, page: 0 });
+    const first = await this.firstHeader(key, headers[0]!, hasDictionary(meta), rowGroup, column, { ...ctx, page: 0 });
     const dictionary = first.type === 'DICTIONARY_PAGE';
     const ordinal = (i: number): number => (dictionary ? i - 1 : i);
     const ctr = this.algorithm === 'AES_GCM_CTR_V1';
@@ -252,6 +256,18 @@ export class FileDecryptor {
       w.bytes(ps[i]!);
     });
     return w.finish();
+  }
+
+  /**
+   * Page header `page` of a chunk alone (`body`: its module after the
+   * length), for tools that walk headers without reading pages; `ordinal` is
+   * its data page ordinal (page 0 may be the dictionary page: its AAD says).
+   */
+  async decryptPageHeader(chunk: ColumnChunk, meta: ColumnMetaData, body: Uint8Array, page: number, ordinal: number, ctx: ErrorContext): Promise<PageHeader> {
+    const { key, rowGroup, column } = this.info(chunk, ctx);
+    if (page === 0) return (await this.firstHeader(key, body, hasDictionary(meta), rowGroup, column, ctx)).header;
+    const plain = await gcmDecrypt(key, body, this.aad(ModuleType.DATA_PAGE_HEADER, rowGroup, column, ordinal, ctx), `page header ${page}`, ctx);
+    return decodePageHeader(new ByteCursor(plain, 0, plain.length, 0));
   }
 
   private async firstHeader(key: AesKey, body: Uint8Array, dictionaryFirst: boolean, rowGroup: number, column: number, ctx: ErrorContext): Promise<{ plain: Uint8Array; header: PageHeader; type: PageHeader['type'] }> {

@@ -13,13 +13,15 @@ import {
   type ColumnChunk, type ColumnIndex, type FileMetaData, type KeyValue, type OffsetIndex, type RowGroup, type SchemaElement, type SortingColumn,
 } from '../metadata/index.js';
 import { encodeBloomFilter, loadBloomHasher } from '../bloom/index.js';
-import { ColumnWriter, type ColumnOptions, type ValueEncoding } from './column-writer.js';
+import { ColumnWriter, type ColumnOptions, type EncodedChunk, type ValueEncoding } from './column-writer.js';
 import { buildColumnIndex, buildOffsetIndex } from './page-index.js';
 import { VERSION } from '../../version.js';
 import type { WarningHandler } from '../../warnings.js';
 import { isWellFormed } from '../../encodings/values-builder.js';
 import { encodeCheckpoint } from './checkpoint.js';
 import { footerBytes, PARQUET_MAGIC } from './footer-bytes.js';
+import { FileEncryptor, type EncryptionOptions } from '../crypto/file-encryptor.js';
+import { ModuleType } from '../crypto/aad.js';
 
 export interface ColumnWriteOptions {
   codec?: CodecName;
@@ -85,11 +87,21 @@ export interface WriterOptions extends Omit<ColumnWriteOptions, 'encoding'> {
    * writer dies before close(). Needs page CRCs (checksums stay on).
    */
   checkpointEvery?: number;
+  /**
+   * Write the file with Parquet modular encryption (README "Encryption"):
+   * each page, header, bloom filter, page index and the footer sealed as it
+   * is written, so memory stays one row group. Not with checkpoints.
+   */
+  encryption?: EncryptionOptions;
 }
 
 /** What is written after the row groups for one column chunk: its bloom filter and page index. */
 interface ChunkExtras {
   chunk: ColumnChunk;
+  /** Row group and column ordinals and the leaf's path: what its modules' encryption is bound to. */
+  rowGroup: number;
+  column: number;
+  path: string;
   bloom?: Uint8Array;
   columnIndex?: ColumnIndex;
   offsetIndex?: OffsetIndex;
@@ -171,6 +183,7 @@ export class ParquetWriter {
     private readonly options: WriterOptions,
     /** Bytes of the pages the columns have encoded in this row group (they count them as they go). */
     private readonly flushed: { bytes: number },
+    private readonly encryptor: FileEncryptor | undefined,
   ) {
     const plan = planRecord(schema.root);
     this.plan = plan;
@@ -183,6 +196,8 @@ export class ParquetWriter {
     this.columnIndexTruncateLength = positive(options.columnIndexTruncateLength, 'columnIndexTruncateLength', DEFAULTS.columnIndexTruncateLength);
     this.checkpointEvery = positive(options.checkpointEvery, 'checkpointEvery', 0);
     if (this.checkpointEvery > 0 && options.checksums === false) throw new InvalidArgumentError('checkpointEvery needs page CRCs: leave checksums on');
+    // A checkpoint's metadata would lie in the clear beside the encrypted footer.
+    if (this.checkpointEvery > 0 && encryptor) throw new InvalidArgumentError('checkpointEvery cannot be combined with encryption');
   }
 
   static async open(sink: Sink, schema: WriterSchema, options: WriterOptions = {}): Promise<ParquetWriter> {
@@ -212,10 +227,12 @@ export class ParquetWriter {
       }
     }
     if (Object.keys(blooms).length > 0) await loadBloomHasher();
+    const encryptor = options.encryption ? FileEncryptor.create(options.encryption) : undefined;
+    encryptor?.checkColumns([...known]);
     const flushed = { bytes: 0 };
     const columns = await Promise.all(tree.leaves.map((leaf) => columnOptions(leaf, options).then((o) => new ColumnWriter(leaf, o, flushed))));
-    const w = new ParquetWriter(sink, elements, tree, columns, options, flushed);
-    await w.put(PARQUET_MAGIC);
+    const w = new ParquetWriter(sink, elements, tree, columns, options, flushed, encryptor);
+    await w.put(encryptor?.magic ?? PARQUET_MAGIC);
     return w;
   }
 
@@ -601,9 +618,12 @@ export class ParquetWriter {
     this.groupCheckBytes = 0;
     const start = this.offset;
     const chunks: ColumnChunk[] = [];
+    const rowGroup = this.rowGroups.length;
     let uncompressed = 0;
-    for (const c of this.columns) {
+    for (const [column, c] of this.columns.entries()) {
       const chunk = c.finishChunk();
+      const path = c.leaf.path.join('.');
+      if (await this.encryptor?.sealPages(path, rowGroup, column, chunk.pages)) sealedSizes(chunk);
       const base = this.offset;
       for (const p of chunk.pages) {
         await this.put(p.header);
@@ -614,7 +634,7 @@ export class ParquetWriter {
       uncompressed += meta.totalUncompressedSize;
       const cc: ColumnChunk = { fileOffset: base, metaData: meta };
       chunks.push(cc);
-      const extras: ChunkExtras = { chunk: cc };
+      const extras: ChunkExtras = { chunk: cc, rowGroup, column, path };
       if (chunk.bloom) extras.bloom = encodeBloomFilter(chunk.bloom);
       if (this.pageIndex) {
         extras.offsetIndex = buildOffsetIndex(c.leaf, chunk.pages, base);
@@ -628,7 +648,7 @@ export class ParquetWriter {
       numRows: this.rowsInGroup,
       fileOffset: start,
       totalCompressedSize: this.offset - start,
-      ordinal: this.rowGroups.length,
+      ordinal: rowGroup,
     };
     const sorting = this.sortingColumns();
     if (sorting) group.sortingColumns = sorting;
@@ -677,7 +697,7 @@ export class ParquetWriter {
       await this.writeExtras();
       this.closed = true;
       const meta = this.fileMetaData(this.rowGroups);
-      await this.put(footerBytes(meta));
+      await this.put(this.encryptor ? await this.encryptor.footer(meta) : footerBytes(meta));
       await this.sink.close();
       return meta;
     } catch (e) {
@@ -693,27 +713,30 @@ export class ParquetWriter {
    * offset and length recorded in its ColumnChunk.
    */
   private async writeExtras(): Promise<void> {
+    const enc = this.encryptor;
     for (const e of this.extras) {
       if (!e.bloom) continue;
+      const bytes = enc ? await enc.sealBloomFilter(e.path, e.rowGroup, e.column, e.bloom) : e.bloom;
       e.chunk.metaData!.bloomFilterOffset = this.offset;
-      e.chunk.metaData!.bloomFilterLength = e.bloom.length;
-      await this.put(e.bloom);
+      e.chunk.metaData!.bloomFilterLength = bytes.length;
+      await this.put(bytes);
     }
     const w = new ByteWriter(1024);
-    const encoded = (encode: (w: ByteWriter) => void) => {
+    const encoded = async (e: ChunkExtras, type: typeof ModuleType.COLUMN_INDEX | typeof ModuleType.OFFSET_INDEX, encode: (w: ByteWriter) => void) => {
       w.reset();
       encode(w);
-      return w.finish().slice();
+      const bytes = w.finish().slice();
+      return enc ? enc.sealIndex(e.path, e.rowGroup, e.column, type, bytes) : bytes;
     };
     for (const e of this.extras) {
       if (!e.columnIndex) continue;
-      const bytes = encoded((x) => encodeColumnIndex(e.columnIndex!, x));
+      const bytes = await encoded(e, ModuleType.COLUMN_INDEX, (x) => encodeColumnIndex(e.columnIndex!, x));
       Object.assign(e.chunk, { columnIndexOffset: this.offset, columnIndexLength: bytes.length });
       await this.put(bytes);
     }
     for (const e of this.extras) {
       if (!e.offsetIndex) continue;
-      const bytes = encoded((x) => encodeOffsetIndex(e.offsetIndex!, x));
+      const bytes = await encoded(e, ModuleType.OFFSET_INDEX, (x) => encodeOffsetIndex(e.offsetIndex!, x));
       Object.assign(e.chunk, { offsetIndexOffset: this.offset, offsetIndexLength: bytes.length });
       await this.put(bytes);
     }
@@ -726,6 +749,14 @@ export class ParquetWriter {
     this.closed = true;
     if (!already) await this.sink.abort();
   }
+}
+
+/** A chunk's sizes and relative data page offset after its pages were sealed (each grew by its module framing). */
+function sealedSizes(chunk: EncodedChunk): void {
+  const sizes = chunk.pages.map((p) => p.header.length + p.body.length);
+  chunk.byteLength = sizes.reduce((a, b) => a + b, 0);
+  chunk.meta.totalCompressedSize = chunk.byteLength;
+  if (chunk.meta.dictionaryPageOffset !== undefined) chunk.meta.dataPageOffset = sizes[0]!;
 }
 
 async function columnOptions(leaf: LeafNode, o: WriterOptions): Promise<ColumnOptions> {
