@@ -11,10 +11,10 @@ export class ReadBuffers {
   /** At most this many buffers wait to be reused: a reader ahead of its consumer holds one more. */
   private static readonly KEPT = 2;
 
-  /** A buffer of `n` bytes: a free one if one is large enough, else a new one with room to spare for a larger next request. */
+  /** A buffer of `n` bytes: a free one if one is large enough, else a new one with room to spare (an eighth, at most 16 MiB) for a larger next request. */
   take(n: number): Uint8Array {
     const i = this.free.findIndex((b) => b.length >= n);
-    const buf = i >= 0 ? this.free.splice(i, 1)[0]! : new Uint8Array(n + (n >> 3));
+    const buf = i >= 0 ? this.free.splice(i, 1)[0]! : new Uint8Array(n + Math.min(n >> 3, 1 << 24));
     return buf.subarray(0, n);
   }
 
