@@ -16,6 +16,8 @@ export interface ChunkGroup {
   /** The rows to keep (ascending indexes into the chunks' rows), or null for all. */
   rows: Int32Array | null;
   ctx: ErrorContext;
+  /** Called once the batch is built: the chunks' levels are not read again (the reader may reuse their buffers). */
+  release?(): void;
 }
 
 export interface ArrowPlan {
@@ -34,7 +36,11 @@ export async function* arrowBatches(p: ArrowPlan, groups: AsyncIterable<ChunkGro
   const a = await loadArrow();
   const schema = arrowSchema(a, p, metadata);
   const scratch = new Scratch();
-  for await (const g of groups) yield withContext(g.ctx, () => batchOf(a, schema, p, g, g.rows, scratch));
+  for await (const g of groups) {
+    const batch = withContext(g.ctx, () => batchOf(a, schema, p, g, g.rows, scratch));
+    g.release?.();
+    yield batch;
+  }
 }
 
 function batchOf(a: ArrowModule, schema: ArrowSchema, p: ArrowPlan, g: ChunkGroup, rows: Int32Array | null, scratch: Scratch): RecordBatch {

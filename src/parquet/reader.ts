@@ -8,7 +8,7 @@ import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { leavesInVariants, planRecord, type RecordPlan } from '../shred/plan.js';
 import { ChunkStream } from './chunk-stream.js';
-import { decodeColumnChunk, inflateAhead, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
+import { decodeColumnChunk, inflateAhead, LevelBuffers, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
 import type { FileDecryptor } from './crypto/decryptor.js';
@@ -385,6 +385,7 @@ export class ParquetReader {
     // The next row group's chunks are fetched and inflated while the consumer builds from this one's.
     let next: { rg: number; chunks: Promise<Inflated> } | undefined;
     const buffers = this.source.readInto ? new ReadBuffers() : undefined;
+    const levels = new LevelBuffers();
     for (const [at, rg] of groups.entries()) {
       if (left <= 0) return;
       const ctx = { file: this.source.name, rowGroup: rg };
@@ -418,10 +419,17 @@ export class ParquetReader {
           // Awaited when its turn comes; a read that stops first drops it without an unhandled rejection.
           next.chunks.catch(() => undefined);
         }
-        chunks = this.decodeChunks(fetched.chunks);
+        chunks = this.decodeChunks(fetched.chunks, levels);
         if (fetched.scratch) buffers!.give(fetched.scratch);
       }
-      yield { rowGroup: rg, numRows, chunks, rows, ctx };
+      const decoded = chunks;
+      const release = () => {
+        for (const c of decoded) {
+          levels.give(c.def);
+          levels.give(c.rep);
+        }
+      };
+      yield { rowGroup: rg, numRows, chunks, rows, ctx, release };
     }
   }
 
@@ -618,8 +626,8 @@ export class ParquetReader {
     return { chunks: fetched.map((f, i) => ({ ...f, inflated: ahead[i] })), scratch };
   }
 
-  private decodeChunks(fetched: FetchedChunk[]): ColumnChunkData[] {
-    return fetched.map(({ ref, buf, base, inflated }) => decodeColumnChunk(buf, base, ref.meta, ref.leaf, inflated ? { ...this.chunkOptions, inflated } : this.chunkOptions, ref.ctx));
+  private decodeChunks(fetched: FetchedChunk[], levels?: LevelBuffers): ColumnChunkData[] {
+    return fetched.map(({ ref, buf, base, inflated }) => decodeColumnChunk(buf, base, ref.meta, ref.leaf, inflated || levels ? { ...this.chunkOptions, inflated, levels } : this.chunkOptions, ref.ctx));
   }
 
   /** Fetches (coalesced) the chunks of `leaves` in row group `rg`, to be decoded a window of rows at a time. */
