@@ -59,14 +59,14 @@ export { InMemoryKms, kmsKeyRetriever, wrapKeyMetadata, type WrapOptions, type K
 export { schemaFromArrow } from './arrow/to-schema.js';
 export { formatSchema, schemaAnnotation } from './text/schema-text.js';
 export { formatBytes } from './text/byte-size.js';
-export { TrevniReader, TrevniWriter, AvroTrevniWriter, readAvro, memorySpill, pathSpill, TrevniDraftReader, TrevniDraftWriter, openTrevni, checkTrevni, type TrevniCheckReport, type TrevniLoss } from './trevni/index.js';
+export { TrevniReader, TrevniWriter, AvroTrevniWriter, readAvro, memorySpill, pathSpill, TrevniDraftReader, TrevniDraftWriter, openTrevni, checkTrevni, type TrevniCheckReport, type TrevniLoss, type TrevniBlock, type TrevniColumn } from './trevni/index.js';
 export {
   RedElmReader, RedElmWriter, redElmSummary, parseRedElmSchema, formatRedElmSchema,
   type RedElmInput, type RedElmOpenOptions, type RedElmReadOptions, type RedElmWriterOptions, type RedElmSummary,
   type RedElmMetaData, type RedElmBlockMeta, type RedElmColumnMeta, type RedElmType, type MetaDataBlock,
 } from './redelm/index.js';
 export { summarize, summaryFileBytes, METADATA_FILE, COMMON_METADATA_FILE, type Summary, type SummaryPart } from './dataset/summary.js';
-export { detectFormat, type FileFormat } from './io/format.js';
+export { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from './io/format.js';
 export {
   ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, IOError, LimitError, DecryptionError, MissingKeyError,
   type ErrorCode, type ErrorContext,

@@ -2,7 +2,7 @@ import type { RecordBatch, Schema as ArrowSchema, Table } from 'apache-arrow';
 import type { ColumnChunkData } from '../parquet/column-chunk.js';
 import { withContext, type ErrorContext } from '../errors.js';
 import type { RecordPlan } from '../shred/plan.js';
-import { fieldData, identityIndexes, rowSlots, type LeafSource } from './from-levels.js';
+import { fieldData, rowSlots, Scratch, type LeafSource } from './from-levels.js';
 import { loadArrow, type ArrowModule } from './load.js';
 import { planField } from './types.js';
 
@@ -16,6 +16,8 @@ export interface ChunkGroup {
   /** The rows to keep (ascending indexes into the chunks' rows), or null for all. */
   rows: Int32Array | null;
   ctx: ErrorContext;
+  /** Called once the batch is built: the chunks' levels are not read again (the reader may reuse their buffers). */
+  release?(): void;
 }
 
 export interface ArrowPlan {
@@ -33,16 +35,20 @@ export function arrowSchema(a: ArrowModule, p: ArrowPlan, metadata?: Map<string,
 export async function* arrowBatches(p: ArrowPlan, groups: AsyncIterable<ChunkGroup>, metadata?: Map<string, string>): AsyncGenerator<RecordBatch> {
   const a = await loadArrow();
   const schema = arrowSchema(a, p, metadata);
-  for await (const g of groups) yield withContext(g.ctx, () => batchOf(a, schema, p, g, g.rows));
+  const scratch = new Scratch();
+  for await (const g of groups) {
+    const batch = withContext(g.ctx, () => batchOf(a, schema, p, g, g.rows, scratch));
+    g.release?.();
+    yield batch;
+  }
 }
 
-function batchOf(a: ArrowModule, schema: ArrowSchema, p: ArrowPlan, g: ChunkGroup, rows: Int32Array | null): RecordBatch {
+function batchOf(a: ArrowModule, schema: ArrowSchema, p: ArrowPlan, g: ChunkGroup, rows: Int32Array | null, scratch: Scratch): RecordBatch {
   const sources: LeafSource[] = p.plan.leaves.map((leaf, i) => ({ leaf, chunk: g.chunks[i]!, dictionary: p.dictionary[i]! }));
-  let identity: Int32Array | undefined;
-  const all = (): Int32Array => (identity ??= identityIndexes(g.numRows));
+  const all = (): Int32Array => scratch.all(g.numRows);
   const slots = sources.map((s) => withContext({ column: s.leaf.path.join('.') }, () => rowSlots(s.chunk, g.numRows, rows, all)));
   const length = rows ? rows.length : g.numRows;
-  const children = p.plan.fields.map((f, i) => withContext({ column: f.name }, () => fieldData(a, schema.fields[i]!, f.plan, sources, slots)));
+  const children = p.plan.fields.map((f, i) => withContext({ column: f.name }, () => fieldData(a, schema.fields[i]!, f.plan, sources, slots, scratch)));
   const data = a.makeData({ type: new a.Struct(schema.fields), length, nullCount: 0, children });
   return new a.RecordBatch(schema, data);
 }

@@ -49,10 +49,33 @@ export function rowSlots(chunk: ColumnChunkData, numRows: number, rows: Int32Arr
 }
 
 /** 0, 1, ..., n - 1. */
-export function identityIndexes(n: number): Int32Array {
+function identityIndexes(n: number): Int32Array {
   const out = new Int32Array(n);
   for (let i = 0; i < n; i++) out[i] = i;
   return out;
+}
+
+/**
+ * Arrays a batch needs only while it is built, kept for the next batch
+ * rather than allocated per batch: the identity slots every unrepeated leaf
+ * shares, and a leaf's value indexes, dead once its data is built (nothing
+ * built views either).
+ */
+export class Scratch {
+  private identity: Int32Array = new Int32Array(0);
+  private indexes: Int32Array = new Int32Array(0);
+
+  /** 0..n-1, read only. */
+  all(n: number): Int32Array {
+    if (this.identity.length < n) this.identity = identityIndexes(n);
+    return this.identity.subarray(0, n);
+  }
+
+  /** Room for `n` value indexes, to be filled whole; valid until the next call. */
+  valueIndexes(n: number): Int32Array {
+    if (this.indexes.length < n) this.indexes = new Int32Array(n);
+    return this.indexes.subarray(0, n);
+  }
 }
 
 interface Validity {
@@ -115,17 +138,17 @@ export interface LeafSource {
 }
 
 /** Builds the Arrow data of one planned field from its leaves' slots. */
-export function fieldData(a: ArrowModule, field: Field, plan: Plan, sources: readonly LeafSource[], slots: Slots): Data {
+export function fieldData(a: ArrowModule, field: Field, plan: Plan, sources: readonly LeafSource[], slots: Slots, scratch: Scratch): Data {
   const first = sources[plan.first]!.chunk;
   const own = slots[plan.first]!;
   switch (plan.t) {
     case 'leaf':
-      return leafData(a, field.type, sources[plan.first]!, own, plan.def, plan.nullable);
+      return leafData(a, field.type, sources[plan.first]!, own, plan.def, plan.nullable, scratch);
     case 'struct':
     case 'variant': {
       const parts = plan.t === 'struct' ? plan : plan.parts;
       const { bitmap, nullCount } = validity(first, own, plan.def, plan.nullable);
-      const children = parts.fields.map((f, i) => fieldData(a, field.type.children[i]!, f.plan, sources, slots));
+      const children = parts.fields.map((f, i) => fieldData(a, field.type.children[i]!, f.plan, sources, slots, scratch));
       return a.makeData({ type: field.type, length: own.length, nullCount, nullBitmap: bitmap, children });
     }
     case 'list':
@@ -140,22 +163,22 @@ export function fieldData(a: ArrowModule, field: Field, plan: Plan, sources: rea
         }
       }
       const childField = field.type.children[0]!;
-      const child = plan.t === 'list' ? fieldData(a, childField, plan.element, sources, inner)
-        : plan.valueName === undefined ? fieldData(a, childField, plan.entry.fields.find((f) => f.name === plan.keyName)!.plan, sources, inner)
-          : mapEntries(a, childField, plan, sources, inner);
+      const child = plan.t === 'list' ? fieldData(a, childField, plan.element, sources, inner, scratch)
+        : plan.valueName === undefined ? fieldData(a, childField, plan.entry.fields.find((f) => f.name === plan.keyName)!.plan, sources, inner, scratch)
+          : mapEntries(a, childField, plan, sources, inner, scratch);
       return a.makeData({ type: field.type, length: own.length, nullCount, nullBitmap: bitmap, valueOffsets: offsets, child });
     }
   }
 }
 
-function mapEntries(a: ArrowModule, entries: Field, plan: Extract<Plan, { t: 'map' }>, sources: readonly LeafSource[], slots: Slots): Data {
+function mapEntries(a: ArrowModule, entries: Field, plan: Extract<Plan, { t: 'map' }>, sources: readonly LeafSource[], slots: Slots, scratch: Scratch): Data {
   const [keyField, valueField] = entries.type.children as [Field, Field];
   const keyPlan = plan.entry.fields.find((f) => f.name === plan.keyName)?.plan;
   const valuePlan = plan.entry.fields.find((f) => f.name === plan.valueName)?.plan;
   const length = slots[plan.first]!.length;
   const nullData = (t: DataType) => a.makeData({ type: t, length, nullCount: length }) as Data;
-  const key = keyPlan ? fieldData(a, keyField, keyPlan, sources, slots) : nullData(keyField.type);
-  const value = valuePlan ? fieldData(a, valueField, valuePlan, sources, slots) : nullData(valueField.type);
+  const key = keyPlan ? fieldData(a, keyField, keyPlan, sources, slots, scratch) : nullData(keyField.type);
+  const value = valuePlan ? fieldData(a, valueField, valuePlan, sources, slots, scratch) : nullData(valueField.type);
   return a.makeData({ type: entries.type, length, nullCount: 0, children: [key, value] });
 }
 
@@ -165,12 +188,12 @@ function mapEntries(a: ArrowModule, entries: Field, plan: Extract<Plan, { t: 'ma
  * nullable), and value indexes, which stay null when every entry holds the
  * next value, so the chunk's values serve as they are.
  */
-function flatLevels(chunk: ColumnChunkData, maxDef: number, nullDef: number): Validity & { vi: Int32Array | null } {
+function flatLevels(chunk: ColumnChunkData, maxDef: number, nullDef: number, scratch: Scratch): Validity & { vi: Int32Array | null } {
   // The decoder counted the entries at the maximum level: when all are, no level needs a look.
   if (chunk.valueCount === chunk.length) return { bitmap: undefined, nullCount: 0, vi: null };
   const d = chunk.def!;
   const n = d.length;
-  const vi = new Int32Array(n);
+  const vi = scratch.valueIndexes(n);
   const bitmap = nullDef >= 0 ? new Uint8Array((n + 7) >> 3) : undefined;
   let nulls = 0;
   for (let i = 0, v = 0; i < n; i++) {
@@ -188,14 +211,14 @@ function flatLevels(chunk: ColumnChunkData, maxDef: number, nullDef: number): Va
  * Per slot, the index of its value among the chunk's dense values (-1 for a
  * null): entries defined to the leaf's maximum level carry the values, in order.
  */
-function valueIndexes(chunk: ColumnChunkData, slots: Int32Array, maxDef: number): Int32Array | null {
+function valueIndexes(chunk: ColumnChunkData, slots: Int32Array, maxDef: number, scratch: Scratch): Int32Array | null {
   const d = chunk.def;
   if (!d) {
     // Every entry holds a value: the slot is the index, and identity needs no array.
     if (slots.length === chunk.length && (slots.length === 0 || slots[slots.length - 1] === slots.length - 1)) return null;
     return slots;
   }
-  const out = new Int32Array(slots.length);
+  const out = scratch.valueIndexes(slots.length);
   let v = 0;
   let e = 0;
   for (let i = 0; i < slots.length; i++) {
@@ -206,13 +229,13 @@ function valueIndexes(chunk: ColumnChunkData, slots: Int32Array, maxDef: number)
   return out;
 }
 
-function leafData(a: ArrowModule, type: DataType, src: LeafSource, slots: Int32Array, def: number, nullable: boolean): Data {
+function leafData(a: ArrowModule, type: DataType, src: LeafSource, slots: Int32Array, def: number, nullable: boolean, scratch: Scratch): Data {
   const { chunk, leaf } = src;
   const length = slots.length;
   if (type.typeId === a.Type.Null) return a.makeData({ type, length, nullCount: length }) as Data;
   const { bitmap, nullCount, vi } = !chunk.rep && chunk.def && slots.length === chunk.length
-    ? flatLevels(chunk, leaf.defLevel, nullable ? def : -1)
-    : { ...validity(chunk, slots, def, nullable), vi: valueIndexes(chunk, slots, leaf.defLevel) };
+    ? flatLevels(chunk, leaf.defLevel, nullable ? def : -1, scratch)
+    : { ...validity(chunk, slots, def, nullable), vi: valueIndexes(chunk, slots, leaf.defLevel, scratch) };
   if (src.dictionary) {
     const dictValues = chunk.indices ? chunk.dictionary! : chunk.values!;
     const indices = dictionaryIndices(chunk.indices, vi, length);

@@ -10,6 +10,12 @@ export interface Source {
   readonly byteLength: number;
   /** Resolves to exactly `length` bytes at `offset`. */
   read(offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * Optional: reads `into.length` bytes at `offset` into `into`, a buffer the
+   * caller reuses from read to read (see `ReadBuffers`). Only sources that
+   * would otherwise allocate the bytes have it; a buffer's answers views.
+   */
+  readInto?(offset: number, into: Uint8Array): Promise<void>;
   /** A name for error messages (a path or URL). */
   readonly name?: string;
   close?(): Promise<void>;
@@ -74,7 +80,7 @@ function checkRange(offset: number, length: number, size: number, name?: string)
 export function withCachedTail(source: Source, bytes: Uint8Array, at: number): Source {
   const end = at + bytes.length;
   let closed = false;
-  return {
+  const cached: Source = {
     byteLength: source.byteLength,
     name: source.name,
     async close() {
@@ -94,6 +100,17 @@ export function withCachedTail(source: Source, bytes: Uint8Array, at: number): S
       return source.read(offset, length);
     },
   };
+  const readInto = source.readInto?.bind(source);
+  if (readInto) {
+    cached.readInto = async (offset, into) => {
+      const length = into.length;
+      // The bytes before the tail come from the source, the rest from memory (a range past the end is the source's to refuse).
+      const split = closed || offset + length > end ? offset + length : Math.min(Math.max(at, offset), offset + length);
+      if (split > offset) await readInto(offset, into.subarray(0, split - offset));
+      if (split < offset + length) into.set(bytes.subarray(split - at, offset + length - at), split - offset);
+    };
+  }
+  return cached;
 }
 
 /** Wraps a user-supplied source so that short or malformed reads become IOErrors. */

@@ -27,30 +27,36 @@ export async function fileSource(path: string): Promise<Source> {
     throw new IOError(`cannot read ${path}: ${fsReason(e)}`, { file: path }, { cause: e });
   }
   let closed = false;
+  const readInto = async (offset: number, buf: Uint8Array): Promise<void> => {
+    const length = buf.length;
+    if (closed) throw new IOError('cannot read: the reader is closed', { file: path, offset });
+    if (offset < 0 || offset + length > size) {
+      throw new IOError(`read of ${length} bytes at offset ${offset} is outside the ${size}-byte file`, { file: path, offset });
+    }
+    let done = 0;
+    while (done < length) {
+      let bytesRead: number;
+      try {
+        ({ bytesRead } = await handle.read(buf, done, length - done, offset + done));
+      } catch (e) {
+        // close() while this read waited: the handle is gone (EBADF).
+        if (closed) throw new IOError('cannot read: the reader is closed', { file: path, offset }, { cause: e });
+        throw new IOError(`reading ${path} failed: ${fsReason(e)}`, { file: path, offset: offset + done }, { cause: e });
+      }
+      if (bytesRead === 0) throw new IOError(`file ended early at offset ${offset + done}`, { file: path, offset: offset + done });
+      done += bytesRead;
+    }
+  };
   return {
     byteLength: size,
     name: path,
     async read(offset, length) {
-      if (closed) throw new IOError('cannot read: the reader is closed', { file: path, offset });
-      if (offset < 0 || length < 0 || offset + length > size) {
-        throw new IOError(`read of ${length} bytes at offset ${offset} is outside the ${size}-byte file`, { file: path, offset });
-      }
-      const buf = new Uint8Array(length);
-      let done = 0;
-      while (done < length) {
-        let bytesRead: number;
-        try {
-          ({ bytesRead } = await handle.read(buf, done, length - done, offset + done));
-        } catch (e) {
-          // close() while this read waited: the handle is gone (EBADF).
-          if (closed) throw new IOError('cannot read: the reader is closed', { file: path, offset }, { cause: e });
-          throw new IOError(`reading ${path} failed: ${fsReason(e)}`, { file: path, offset: offset + done }, { cause: e });
-        }
-        if (bytesRead === 0) throw new IOError(`file ended early at offset ${offset + done}`, { file: path, offset: offset + done });
-        done += bytesRead;
-      }
+      if (length < 0 && !closed) throw new IOError(`read of ${length} bytes at offset ${offset} is outside the ${size}-byte file`, { file: path, offset });
+      const buf = new Uint8Array(Math.max(0, length));
+      await readInto(offset, buf);
       return buf;
     },
+    readInto,
     async close() {
       closed = true;
       await handle.close();

@@ -43,17 +43,43 @@ export interface ChunkOptions {
   maxPageBytes?: number;
   /** Pages inflated ahead (see inflateAhead), by the offset of their compressed bytes in the chunk's buffer. */
   inflated?: ReadonlyMap<number, Uint8Array>;
+  /** Where the first level buffers come from, for a consumer that hands them back (see LevelBuffers). */
+  levels?: LevelBuffers;
 }
 
 /** Upper bound on one page's level count: far above any writer's page row limit, far below what breaks memory. */
 const MAX_PAGE_VALUES = 1 << 28;
 
+/**
+ * Byte-wide level buffers a consumer hands back once it is done with a
+ * chunk's levels (the Arrow path, once a batch is built: nothing built views
+ * levels), handed out again to the next chunks' decoding instead of new
+ * ones. Only buffers handed out here are taken back. Decoders write every
+ * level they claim, so a buffer's old contents never show.
+ */
+export class LevelBuffers {
+  private readonly free: Uint8Array[] = [];
+  private readonly ours = new WeakSet<ArrayBufferLike>();
+
+  take(n: number): Uint8Array {
+    const i = this.free.findIndex((b) => b.length >= n);
+    if (i >= 0) return this.free.splice(i, 1)[0]!;
+    const buf = new Uint8Array(n);
+    this.ours.add(buf.buffer);
+    return buf;
+  }
+
+  give(levels: Uint8Array | Uint16Array | null): void {
+    if (levels instanceof Uint8Array && this.ours.has(levels.buffer)) this.free.push(new Uint8Array(levels.buffer));
+  }
+}
+
 /** A level buffer that grows as pages arrive (page counts are checked before they are trusted). */
 export class Levels {
   buf: Uint8Array | Uint16Array;
   length = 0;
-  constructor(private readonly wide: boolean, capacity: number) {
-    this.buf = wide ? new Uint16Array(capacity) : new Uint8Array(capacity);
+  constructor(private readonly wide: boolean, capacity: number, pool?: LevelBuffers) {
+    this.buf = wide ? new Uint16Array(capacity) : pool ? pool.take(capacity) : new Uint8Array(capacity);
   }
   /** A view of room for `n` more levels, to decode into. */
   claim(n: number): Uint8Array | Uint16Array {
@@ -392,8 +418,8 @@ export function decodeColumnChunk(
   const walk = new PageWalk(bytes, base, opts, expected, ctx);
   const initial = Math.min(Math.max(expected, 0), MAX_INITIAL_LEVELS);
   const sink: PageSink = {
-    def: dec.defCheck ? new Levels(leaf.defLevel > 255, initial) : null,
-    rep: dec.repCheck ? new Levels(leaf.repLevel > 255, initial) : null,
+    def: dec.defCheck ? new Levels(leaf.defLevel > 255, initial, opts.levels) : null,
+    rep: dec.repCheck ? new Levels(leaf.repLevel > 255, initial, opts.levels) : null,
     values: new ChunkValues(leaf),
     room: 0,
   };

@@ -1,13 +1,14 @@
 import { CODEC_NAMES, loadCodec, type CodecName } from '../codecs/registry.js';
 import { CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
 import { blobSource, bufferSource, checkedSource, httpSource, withCachedTail, type Source, type SourceLike } from '../io/source.js';
+import { ReadBuffers } from '../io/read-buffers.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, leavesOf, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { leavesInVariants, planRecord, type RecordPlan } from '../shred/plan.js';
 import { ChunkStream } from './chunk-stream.js';
-import { decodeColumnChunk, inflateAhead, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
+import { decodeColumnChunk, inflateAhead, LevelBuffers, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
 import type { FileDecryptor } from './crypto/decryptor.js';
@@ -110,6 +111,12 @@ interface FetchedChunk {
   buf: Uint8Array;
   base: number;
   inflated: Map<number, Uint8Array> | undefined;
+}
+
+/** A row group's chunks inflated ahead, and the reused buffer they were read into (see ReadBuffers), to give back once decoded. */
+interface Inflated {
+  chunks: FetchedChunk[];
+  scratch: Uint8Array | undefined;
 }
 
 /** Ranges closer than this are fetched in one request: a round trip costs more than the gap. */
@@ -376,7 +383,9 @@ export class ParquetReader {
     const filter = options.filter === undefined ? undefined : this.bindFilter(options.filter);
     const groups = this.rowGroupIndexes(options.rowGroups);
     // The next row group's chunks are fetched and inflated while the consumer builds from this one's.
-    let next: { rg: number; chunks: Promise<FetchedChunk[]> } | undefined;
+    let next: { rg: number; chunks: Promise<Inflated> } | undefined;
+    const buffers = this.source.readInto ? new ReadBuffers() : undefined;
+    const levels = new LevelBuffers();
     for (const [at, rg] of groups.entries()) {
       if (left <= 0) return;
       const ctx = { file: this.source.name, rowGroup: rg };
@@ -402,17 +411,25 @@ export class ParquetReader {
       skip = 0;
       left -= take;
       if (!chunks) {
-        const fetched = next?.rg === rg ? await next.chunks : await this.fetchInflated(rg, plan.leaves);
+        const fetched = next?.rg === rg ? await next.chunks : await this.fetchInflated(rg, plan.leaves, buffers);
         next = undefined;
         const following = groups[at + 1];
         if (!filter && left > 0 && following !== undefined) {
-          next = { rg: following, chunks: this.fetchInflated(following, plan.leaves) };
+          next = { rg: following, chunks: this.fetchInflated(following, plan.leaves, buffers) };
           // Awaited when its turn comes; a read that stops first drops it without an unhandled rejection.
           next.chunks.catch(() => undefined);
         }
-        chunks = this.decodeChunks(fetched);
+        chunks = this.decodeChunks(fetched.chunks, levels);
+        if (fetched.scratch) buffers!.give(fetched.scratch);
       }
-      yield { rowGroup: rg, numRows, chunks, rows, ctx };
+      const decoded = chunks;
+      const release = () => {
+        for (const c of decoded) {
+          levels.give(c.def);
+          levels.give(c.rep);
+        }
+      };
+      yield { rowGroup: rg, numRows, chunks, rows, ctx, release };
     }
   }
 
@@ -602,14 +619,15 @@ export class ParquetReader {
    * thread waits for it is slower than inflating it in place (a scan of one
    * column took 2-3x as long on the loaded 2-core machine).
    */
-  private async fetchInflated(rg: number, leaves: LeafNode[]): Promise<FetchedChunk[]> {
-    const fetched = await this.fetchChunks(rg, leaves);
+  private async fetchInflated(rg: number, leaves: LeafNode[], buffers?: ReadBuffers): Promise<Inflated> {
+    let scratch: Uint8Array | undefined;
+    const fetched = await this.fetchChunks(rg, leaves, buffers && ((n) => (scratch = buffers.take(n))));
     const ahead = await Promise.all(fetched.map(({ ref, buf, base }) => inflateAhead(buf, base, ref.meta, ref.leaf, this.chunkOptions, ref.ctx)));
-    return fetched.map((f, i) => ({ ...f, inflated: ahead[i] }));
+    return { chunks: fetched.map((f, i) => ({ ...f, inflated: ahead[i] })), scratch };
   }
 
-  private decodeChunks(fetched: FetchedChunk[]): ColumnChunkData[] {
-    return fetched.map(({ ref, buf, base, inflated }) => decodeColumnChunk(buf, base, ref.meta, ref.leaf, inflated ? { ...this.chunkOptions, inflated } : this.chunkOptions, ref.ctx));
+  private decodeChunks(fetched: FetchedChunk[], levels?: LevelBuffers): ColumnChunkData[] {
+    return fetched.map(({ ref, buf, base, inflated }) => decodeColumnChunk(buf, base, ref.meta, ref.leaf, inflated || levels ? { ...this.chunkOptions, inflated, levels } : this.chunkOptions, ref.ctx));
   }
 
   /** Fetches (coalesced) the chunks of `leaves` in row group `rg`, to be decoded a window of rows at a time. */
@@ -619,11 +637,11 @@ export class ParquetReader {
   }
 
   /** The chunks of `leaves` in row group `rg`: located, their codecs loaded, their bytes fetched (coalesced). */
-  private async fetchChunks(rg: number, leaves: LeafNode[]): Promise<{ ref: ChunkRef; buf: Uint8Array; base: number }[]> {
+  private async fetchChunks(rg: number, leaves: LeafNode[], scratch?: (n: number) => Uint8Array): Promise<{ ref: ChunkRef; buf: Uint8Array; base: number }[]> {
     const host = this.scanHost();
     const refs = leaves.map((leaf) => host.chunk(rg, leaf));
     await host.loadCodecs(refs);
-    const fetched = await this.fetchRanges(refs);
+    const fetched = await this.fetchRanges(refs, scratch);
     const { decryptor } = this;
     if (decryptor) {
       await Promise.all(refs.map(async (ref, i) => {
@@ -633,21 +651,38 @@ export class ParquetReader {
     return refs.map((ref, i) => ({ ref, ...fetched[i]! }));
   }
 
-  /** Reads the given ranges, merging neighbours into single requests. */
-  private async fetchRanges(ranges: Fetch[]): Promise<{ buf: Uint8Array; base: number }[]> {
+  /**
+   * Reads the given ranges, merging neighbours into single requests; into
+   * one buffer from `scratch` when given and the source can read into one.
+   */
+  private async fetchRanges(ranges: Fetch[], scratch?: (n: number) => Uint8Array): Promise<{ buf: Uint8Array; base: number }[]> {
     const order = ranges.map((_, i) => i).sort((a, b) => ranges[a]!.start - ranges[b]!.start);
-    const groups: { start: number; end: number; members: number[] }[] = [];
+    const groups: { start: number; end: number; members: number[]; at: number }[] = [];
     for (const i of order) {
       const r = ranges[i]!;
       const last = groups[groups.length - 1];
       if (last && r.start <= last.end + COALESCE_GAP) {
         last.end = Math.max(last.end, r.end);
         last.members.push(i);
-      } else groups.push({ start: r.start, end: r.end, members: [i] });
+      } else groups.push({ start: r.start, end: r.end, members: [i], at: 0 });
     }
     const out: { buf: Uint8Array; base: number }[] = new Array(ranges.length);
+    const readInto = scratch && this.source.readInto?.bind(this.source);
+    let into: Uint8Array | undefined;
+    if (readInto) {
+      let at = 0;
+      for (const g of groups) {
+        g.at = at;
+        at += g.end - g.start;
+      }
+      into = scratch!(at);
+    }
     await Promise.all(groups.map(async (g) => {
-      const bytes = await this.source.read(g.start, g.end - g.start);
+      let bytes: Uint8Array;
+      if (into) {
+        bytes = into.subarray(g.at, g.at + g.end - g.start);
+        await readInto!(g.start, bytes);
+      } else bytes = await this.source.read(g.start, g.end - g.start);
       for (const i of g.members) {
         const r = ranges[i]!;
         out[i] = { buf: bytes.subarray(r.start - g.start, r.end - g.start), base: r.start };

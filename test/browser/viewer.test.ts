@@ -3,7 +3,8 @@
  * user runs it: the numbers it shows against `parquetry meta --json` and
  * `parquetry pages --json`, the data table scrolled against the library's
  * rows, a filter's count against the library's filter, hover text with
- * page-index bounds, and a screenshot that is not blank.
+ * page-index bounds, and a screenshot that is not blank. Trevni (both
+ * versions, the wiki draft's dialect too) and RedElm files get the same page.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { TrevniReader, defineSchema, field, openParquet, openWriter, parseWhere } from '../../src/node/index.js';
+import { BufferSink, TrevniDraftWriter, TrevniReader, defineSchema, field, openParquet, openRedElm, openTrevni, openWriter, parseWhere } from '../../src/node/index.js';
 import { fileSource } from '../../src/node/file-source.js';
 import { cell } from '../../viewer/src/format.js';
 
@@ -22,6 +23,8 @@ const FLAT = join(DATA, 'alltypes_plain.parquet');
 const GROUPS = join(DATA, 'floating_orders_nan_count.parquet');
 const NESTED = join(DATA, 'nullable.impala.parquet');
 const TREVNI = join('..', 'shared', 'trevni-corpus', 'avro_multiblock_deflate.trv');
+/** Three row groups, GzipCodec, nested and repeated fields. */
+const REDELM = join('..', 'shared', 'ancestors', 'redelm', 'multi_rowgroup_gzip.redelm');
 
 const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
 let browser: Browser;
@@ -270,6 +273,16 @@ test('a picked file is read in the page through Blob slices, with nothing reques
   await page.close();
 });
 
+/** Rows `from..from+n` of a reader whose rows() takes an offset, as the table formats them. */
+async function readerRows(rows: AsyncIterable<Record<string, unknown>>, columns: string[], from: number, n: number): Promise<string[][]> {
+  const out: string[][] = [];
+  for await (const r of rows) {
+    if (out.length === n) break;
+    out.push([String(from + out.length), ...columns.map((c) => cell(r[c]))]);
+  }
+  return out;
+}
+
 test('a Trevni file: columns and blocks as meta gives them, the table scrolled against the reader', { timeout: 120_000 }, async () => {
   const meta = JSON.parse(cli('meta', TREVNI, '--json'));
   const page = await open(TREVNI);
@@ -285,10 +298,64 @@ test('a Trevni file: columns and blocks as meta gives them, the table scrolled a
   const columns = reader.roots.map((i) => reader.columns[i]!.name);
   for (const row of [0, 7345]) {
     const rows = await scrollTo(page, row);
-    const expected: string[][] = [];
-    for await (const r of reader.rows({ from: row, limit: rows.length })) expected.push([String(row + expected.length), ...columns.map((c) => cell(r[c]))]);
-    assert.deepEqual(rows, expected, `scrolled to ${row}`);
+    assert.deepEqual(rows, await readerRows(reader.rows({ from: row }), columns, row, rows.length), `scrolled to ${row}`);
   }
   await source.close?.();
+  await page.close();
+});
+
+test('a RedElm file: row groups and columns as meta gives them, each column as its three sections, the table across row groups', { timeout: 120_000 }, async () => {
+  const meta = JSON.parse(cli('meta', REDELM, '--json'));
+  const page = await open(REDELM);
+  assert.equal(await summary(page, 'format'), 'redelm');
+  assert.equal(await summary(page, 'rows'), String(meta.rows));
+  assert.equal(await summary(page, 'row groups'), String(meta.rowGroups));
+  assert.deepEqual(await page.$$eval('.group', (els) => els.map((e) => (e as HTMLElement).dataset.rows)), meta.blocks.map((b: { records: number }) => String(b.records)));
+  const shown = await chunks(page);
+  assert.deepEqual(shown.map((c) => [c.group, c.path, c.bytes, c.uncompressed, c.pages, String(c.pageBytes)]),
+    meta.blocks.flatMap((b: { columns: { path: string; compressedSize: number; uncompressedSize: number }[] }, g: number) =>
+      b.columns.map((c) => [String(g), c.path, String(c.compressedSize), String(c.uncompressedSize), 3, String(c.compressedSize)])));
+  assert.ok(await page.$eval('#where', (e) => (e as HTMLInputElement).disabled));
+  const reader = await openRedElm(REDELM);
+  const columns = reader.plan().fields.map((f) => f.name);
+  assert.deepEqual((await page.$$eval('#schema > ul > li > ul > li > .name', (els) => els.map((e) => e.textContent))), reader.schema.root.children.map((c) => c.name));
+  // Row 1,500 is in the second row group.
+  for (const row of [0, 1500]) {
+    const rows = await scrollTo(page, row);
+    assert.ok(rows.length > 5, `${rows.length} rows in view`);
+    assert.deepEqual(rows, await readerRows(reader.rows({ offset: row }), columns, row, rows.length), `scrolled to ${row}`);
+  }
+  await reader.close();
+  await page.close();
+});
+
+test("a Trevni file of the wiki draft's dialect: its leaves' blocks as meta gives them, the Parquet schema, rows in the Parquet form", { timeout: 120_000 }, async () => {
+  const sink = new BufferSink();
+  const { schema } = defineSchema({ id: field.int64().required(), tags: field.list(field.string()), where: field.struct({ city: field.string(), zip: field.int32().required() }) });
+  const w = await TrevniDraftWriter.open(sink, schema, { codec: 'deflate', checksum: 'crc32', blockSize: 2048 });
+  for (let i = 0; i < 600; i++) {
+    await w.write({ id: BigInt(i * 1000003), tags: i % 5 === 0 ? null : Array.from({ length: i % 4 }, (_, k) => `t${i}-${k}`), where: i % 7 === 0 ? null : { city: i % 3 ? `c${i}` : null, zip: i } });
+  }
+  await w.close();
+  const file = join(out, 'draft.trv');
+  writeFileSync(file, sink.bytes());
+  const meta = JSON.parse(cli('meta', file, '--json'));
+  assert.equal(meta.dialect, 'dremel');
+  const leaves = meta.columnChunks.filter((c: { type: string }) => c.type !== 'null');
+  const page = await open(file);
+  assert.equal(await summary(page, 'format'), 'trevni (wiki draft, Dremel levels)');
+  assert.equal(await summary(page, 'rows'), String(meta.rows));
+  assert.equal(await summary(page, 'columns'), String(leaves.length));
+  const shown = await chunks(page);
+  assert.deepEqual(shown.map((c) => [c.path, c.codec, c.bytes, c.uncompressed, c.pages]),
+    leaves.map((c: { name: string; codec: string; compressedSize: number; uncompressedSize: number; blocks: number }) => [c.name, c.codec, String(c.compressedSize), String(c.uncompressedSize), c.blocks]));
+  assert.ok(shown.some((c) => c.pages > 1), 'some leaf has several blocks');
+  const reader = await openTrevni(sink.bytes());
+  assert.deepEqual(await page.$$eval('#schema .name', (els) => els.map((e) => e.textContent)), ['schema', 'id', 'tags', 'list', 'element', 'where', 'city', 'zip']);
+  for (const row of [0, 450]) {
+    const rows = await scrollTo(page, row);
+    assert.ok(rows.length > 5, `${rows.length} rows in view`);
+    assert.deepEqual(rows, await readerRows(reader.rows({ from: row }), ['id', 'tags', 'where'], row, rows.length), `scrolled to ${row}`);
+  }
   await page.close();
 });

@@ -215,8 +215,8 @@ async function show(source: Source): Promise<void> {
   $('intro').hidden = true;
   $('main').hidden = false;
   $('summary').replaceChildren(
-    ...([['file', file.name], ['format', file.kind], ['size', `${file.size} bytes`], ['rows', String(file.rows)],
-      [file.kind === 'parquet' ? 'row groups' : 'columns', String(file.kind === 'parquet' ? file.groups.length : file.groups[0]!.chunks.length)]] as const)
+    ...([['file', file.name], ['format', file.dialect ? `${file.kind} (${file.dialect})` : file.kind], ['size', `${file.size} bytes`], ['rows', String(file.rows)],
+      file.kind === 'trevni' ? ['columns', String(file.groups[0]!.chunks.length)] : ['row groups', String(file.groups.length)]] as const)
       .flatMap(([k, v]) => [el('dt', {}, k), el('dd', { 'data-key': k }, v)]),
   );
   $('schema').replaceChildren(el('ul', {}, renderTree(file.schema)));
@@ -227,7 +227,7 @@ async function show(source: Source): Promise<void> {
   const where = $<HTMLInputElement>('where');
   const form = $<HTMLFormElement>('filter');
   where.disabled = !file.filter;
-  where.placeholder = file.filter ? "--where syntax, e.g. id > 3 AND name IN ('a', 'b')" : 'Trevni files are read whole: no filter';
+  where.placeholder = file.filter ? "--where syntax, e.g. id > 3 AND name IN ('a', 'b')" : `no filter for ${file.kind === 'trevni' ? 'Trevni' : 'RedElm'} files`;
   form.onsubmit = async (e) => {
     e.preventDefault();
     const count = $('count');

@@ -1,12 +1,13 @@
 /**
- * What the page shows, the same for Parquet and Trevni: a schema tree, a
- * layout (Parquet: row groups → column chunks → pages; Trevni: the file →
- * columns → blocks) with sizes, and rows read on demand by offset and
- * limit, so nothing is loaded whole.
+ * What the page shows, the same for every format the library reads: a
+ * schema tree, a layout (Parquet: row groups → column chunks → pages;
+ * RedElm: row groups → columns → their level and value sections; Trevni:
+ * the file → columns → blocks) with sizes, and rows read on demand by
+ * offset and limit, so nothing is loaded whole.
  */
 import {
-  ParquetReader, TrevniReader, chunkPages, decodeStatistics, parseWhere, schemaAnnotation, selectChunks,
-  type ChunkRef, type Filter, type SchemaNode, type Source,
+  FORMAT_MAGIC_BYTES, ParquetReader, RedElmReader, TrevniDraftReader, TrevniReader, chunkPages, decodeStatistics, detectFormat, openTrevni, parseWhere,
+  redElmSummary, schemaAnnotation, selectChunks, type ChunkRef, type FileFormat, type Filter, type SchemaNode, type Source, type TrevniBlock, type TrevniColumn,
 } from 'parquetry';
 
 export interface TreeNode {
@@ -57,7 +58,9 @@ export interface GroupBox {
 }
 
 export interface Opened {
-  kind: 'parquet' | 'trevni';
+  kind: FileFormat;
+  /** A variant of the format worth naming (the Trevni draft's Dremel dialect). */
+  dialect?: string;
   name: string;
   size: number;
   rows: number;
@@ -67,22 +70,28 @@ export interface Opened {
   columns: string[];
   /** Fills `chunk.pages`. */
   loadPages(chunk: ChunkBox): Promise<void>;
-  /** Parses a `--where` expression; Trevni files have no filter. */
+  /** Parses a `--where` expression; only Parquet files have one. */
   filter?: (where: string) => Filter;
   /** Rows matching `filter` (counting through the smallest column). */
   count(filter: Filter): Promise<number>;
   read(offset: number, limit: number, filter?: Filter): Promise<Record<string, unknown>[]>;
 }
 
-const PARQUET_MAGIC = 'PAR1';
-const TREVNI_MAGIC = 'Trv\u0002';
-
-/** Opens a Parquet or a Trevni file, told apart by their magic. */
+/** Opens a Parquet, Trevni (any version or dialect) or RedElm file, told apart by its magic as the CLI tells them. */
 export async function openFile(source: Source): Promise<Opened> {
-  const head = source.byteLength >= 4 ? String.fromCharCode(...(await source.read(0, 4))) : '';
-  if (head === TREVNI_MAGIC) return openTrevni(source);
-  if (head !== PARQUET_MAGIC) throw new Error(`${source.name ?? 'the file'} is neither Parquet (PAR1) nor Trevni (Trv\\2)`);
-  return openParquetFile(source);
+  const head = await source.read(0, Math.min(source.byteLength, FORMAT_MAGIC_BYTES));
+  switch (detectFormat(head)) {
+    case 'parquet':
+      return openParquetFile(source);
+    case 'trevni': {
+      const r = await openTrevni(source);
+      return r instanceof TrevniDraftReader ? openTrevniDraft(source, r) : openTrevniFile(source, r);
+    }
+    case 'redelm':
+      return openRedElmFile(source, await RedElmReader.open(source));
+    default:
+      throw new Error(`${source.name ?? 'the file'} is neither Parquet (PAR1), Trevni (Trv\\1 or Trv\\2) nor RedElm (Red Elm\\n)`);
+  }
 }
 
 function parquetTree(node: SchemaNode): TreeNode {
@@ -146,7 +155,7 @@ async function openParquetFile(source: Source): Promise<Opened> {
   const smallest = [...reader.schema.leaves].sort((a, b) => a.path.length - b.path.length)[0];
   return {
     kind: 'parquet', name: source.name ?? 'file', size: source.byteLength, rows: reader.numRows,
-    schema: { name: reader.schema.root.name || 'schema', detail: 'message', children: reader.schema.root.children.map(parquetTree) },
+    schema: schemaTree(reader.schema.root),
     groups,
     columns: reader.plan().fields.map((f) => f.name),
     async loadPages(chunk) {
@@ -176,15 +185,11 @@ async function openParquetFile(source: Source): Promise<Opened> {
   };
 }
 
-async function openTrevni(source: Source): Promise<Opened> {
-  const r = await TrevniReader.open(source);
-  const tree = (i: number): TreeNode => {
-    const c = r.columns[i]!;
-    return { name: c.name, detail: `${c.type}${c.array ? '[]' : ''}`, children: c.children.map(tree) };
-  };
-  const file: GroupBox = { label: 'file', rows: r.rowCount, bytes: 0, uncompressed: 0, chunks: [] };
-  for (const c of r.columns) {
-    const blocks = await r.blocks(c.index);
+/** A Trevni file as one group: its columns, each drawn as its blocks. */
+async function trevniLayout(rows: number, columns: readonly TrevniColumn[], blocksOf: (c: TrevniColumn) => Promise<readonly TrevniBlock[]>): Promise<GroupBox> {
+  const file: GroupBox = { label: 'file', rows, bytes: 0, uncompressed: 0, chunks: [] };
+  for (const c of columns) {
+    const blocks = await blocksOf(c);
     const chunk: ChunkBox = {
       group: 0, path: c.name, codec: c.codec, encodings: [c.type],
       bytes: blocks.reduce((n, b) => n + b.compressedSize, 0), uncompressed: blocks.reduce((n, b) => n + b.uncompressedSize, 0),
@@ -198,6 +203,15 @@ async function openTrevni(source: Source): Promise<Opened> {
     file.bytes += chunk.bytes;
     file.uncompressed += chunk.uncompressed;
   }
+  return file;
+}
+
+async function openTrevniFile(source: Source, r: TrevniReader): Promise<Opened> {
+  const tree = (i: number): TreeNode => {
+    const c = r.columns[i]!;
+    return { name: c.name, detail: `${c.type}${c.array ? '[]' : ''}`, children: c.children.map(tree) };
+  };
+  const file = await trevniLayout(r.rowCount, r.columns, (c) => r.blocks(c.index));
   return {
     kind: 'trevni', name: source.name ?? 'file', size: source.byteLength, rows: r.rowCount,
     schema: { name: 'trevni', detail: `${r.columns.length} columns`, children: r.roots.map(tree) },
@@ -206,5 +220,59 @@ async function openTrevni(source: Source): Promise<Opened> {
     loadPages: async () => {},
     count: async () => r.rowCount,
     read: sequentialReads((offset) => r.rows({ from: offset })),
+  };
+}
+
+/** A Parquet schema tree (RedElm's and the Trevni draft's schemas are such trees too). */
+function schemaTree(root: SchemaNode): TreeNode {
+  return { name: root.name || 'schema', detail: 'message', children: root.isLeaf ? [] : root.children.map(parquetTree) };
+}
+
+/** A draft-dialect Trevni file: its leaf columns' blocks, like any Trevni file's; rows in the Parquet form. */
+async function openTrevniDraft(source: Source, r: TrevniDraftReader): Promise<Opened> {
+  // Group columns hold no blocks.
+  const file = await trevniLayout(r.rowCount, r.columns.filter((c) => c.type !== 'null'), (c) => r.blocks(c.name));
+  return {
+    kind: 'trevni', dialect: 'wiki draft, Dremel levels', name: source.name ?? 'file', size: source.byteLength, rows: r.rowCount,
+    schema: schemaTree(r.schema.root),
+    groups: [file],
+    columns: r.schema.root.children.map((c) => c.name),
+    loadPages: async () => {},
+    count: async () => r.rowCount,
+    read: sequentialReads((offset) => r.rows({ from: offset })),
+  };
+}
+
+/**
+ * A RedElm file: row groups of columns, each column drawn as its three
+ * sections (repetition levels, definition levels, values), compressed
+ * each on its own.
+ */
+function openRedElmFile(source: Source, r: RedElmReader): Opened {
+  const summary = redElmSummary(r);
+  const codec = summary.codec.slice(summary.codec.lastIndexOf('.') + 1);
+  const groups: GroupBox[] = summary.blocks.map((b, g) => {
+    const chunks = b.columns.map((c, i): ChunkBox => {
+      const m = r.metadata.blocks[g]!.columns[i]!;
+      const section = (kind: string, start: number, end: number, uncompressed: number): PageBox => ({ kind, encoding: kind, offset: start, bytes: end - start, header: 0, uncompressed });
+      return {
+        group: g, path: c.path, codec, encodings: [c.type], bytes: c.compressedSize, uncompressed: c.uncompressedSize, values: c.entries,
+        pages: [
+          section('repetition levels', m.repetitionStart, m.definitionStart, m.repetitionUncompressedLength),
+          section('definition levels', m.definitionStart, m.dataStart, m.definitionUncompressedLength),
+          section('values', m.dataStart, m.dataEnd, m.dataUncompressedLength),
+        ],
+      };
+    });
+    return { label: `row group ${g}`, rows: b.records, bytes: chunks.reduce((n, c) => n + c.bytes, 0), uncompressed: chunks.reduce((n, c) => n + c.uncompressed, 0), chunks };
+  });
+  return {
+    kind: 'redelm', name: source.name ?? 'file', size: source.byteLength, rows: r.numRows,
+    schema: schemaTree(r.schema.root),
+    groups,
+    columns: r.plan().fields.map((f) => f.name),
+    loadPages: async () => {},
+    count: async () => r.numRows,
+    read: sequentialReads((offset) => r.rows({ offset })),
   };
 }
