@@ -153,14 +153,25 @@ export class ParquetReader {
   private indexCache: IndexCache | undefined;
 
   static async fromSource(source: Source, options: OpenOptions = {}): Promise<ParquetReader> {
-    const { verifyChecksums = true, maxPageBytes = DEFAULT_MAX_PAGE_BYTES } = options;
-    if (!Number.isSafeInteger(maxPageBytes) || maxPageBytes < 1) throw new InvalidArgumentError(`maxPageBytes must be a positive integer, got ${maxPageBytes}`);
+    const chunkOptions = checkedChunkOptions(options);
     const { metadata, offset, tail, tailOffset, decryptor } = await readFooter(source, options.decryption);
     // Schema faults are in the footer: point at it (the schema's own elements carry no offsets once decoded).
     const schema = withContext({ file: source.name, offset }, () => buildSchema(metadata.schema as SchemaElementLike[]));
     validateRowGroups(metadata, schema, source);
-    if (decryptor) decryptor.verifyChecksums = verifyChecksums;
-    return new ParquetReader(withCachedTail(source, tail, tailOffset), metadata, schema, { verifyChecksums, maxPageBytes }, decryptor);
+    if (decryptor) decryptor.verifyChecksums = chunkOptions.verifyChecksums;
+    return new ParquetReader(withCachedTail(source, tail, tailOffset), metadata, schema, chunkOptions, decryptor);
+  }
+
+  /**
+   * A reader of a plaintext file whose FileMetaData is already known (a
+   * footer read before, or a dataset's `_metadata` cut down to this file's
+   * row groups): nothing is read until rows are.
+   */
+  static fromMetadata(source: Source, metadata: FileMetaData, options: Omit<OpenOptions, 'decryption'> = {}): ParquetReader {
+    const chunkOptions = checkedChunkOptions(options);
+    const schema = withContext({ file: source.name }, () => buildSchema(metadata.schema as SchemaElementLike[]));
+    validateRowGroups(metadata, schema, source);
+    return new ParquetReader(source, metadata, schema, chunkOptions, undefined);
   }
 
   /**
@@ -698,6 +709,12 @@ export async function toSource(input: ParquetInput, options: OpenOptions): Promi
   if (input instanceof URL) return httpSource(input.href, { byteLength: options.byteLength, headers: options.headers });
   if (input && typeof input === 'object' && typeof (input as SourceLike).read === 'function') return checkedSource(input as SourceLike);
   throw new InvalidArgumentError('input must be a Uint8Array, an ArrayBuffer, a URL, a Blob or an object with byteLength and read(offset, length)');
+}
+
+function checkedChunkOptions(options: OpenOptions): Pick<ChunkOptions, 'verifyChecksums' | 'maxPageBytes'> & { verifyChecksums: boolean } {
+  const { verifyChecksums = true, maxPageBytes = DEFAULT_MAX_PAGE_BYTES } = options;
+  if (!Number.isSafeInteger(maxPageBytes) || maxPageBytes < 1) throw new InvalidArgumentError(`maxPageBytes must be a positive integer, got ${maxPageBytes}`);
+  return { verifyChecksums, maxPageBytes };
 }
 
 function checkCount(n: number, what: string): number {

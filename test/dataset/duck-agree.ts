@@ -1,0 +1,28 @@
+/** Row-for-row agreement of a dataset read with DuckDB's `read_parquet` over the same files. */
+import assert from 'node:assert/strict';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { canonicalRow, type Dataset, type DatasetReadOptions } from '../../src/node/index.js';
+import { canonText, duckText, showDifference } from '../interop/duck-compare.js';
+
+/** Asserts that `ds.rows(options)` gives DuckDB's rows of `sql`, in order, column for column. */
+export async function assertAgrees(duck: DuckDBConnection, ds: Dataset, options: DatasetReadOptions, sql: string): Promise<number> {
+  const want = await duck.runAndReadAll(sql);
+  const names = want.columnNames();
+  const types = want.columnTypes();
+  const rows = want.getRows();
+  const plan = ds.plan(options.columns);
+  assert.deepEqual(plan.fields.map((f) => f.name), names, 'columns and their order');
+  let r = 0;
+  for await (const row of ds.rows(options)) {
+    const parsed = JSON.parse(canonicalRow(plan, row)) as Record<string, unknown>;
+    assert.ok(r < rows.length, `parquetry gives more than DuckDB's ${rows.length} rows`);
+    names.forEach((name, c) => {
+      const d = duckText(types[c]!, rows[r]![c]!);
+      const p = canonText(types[c]!, parsed[name], rows[r]![c]!);
+      assert.equal(p, d, `row ${r} column ${name} (DuckDB ${types[c]!.toString()}): ${showDifference(p, d)}`);
+    });
+    r++;
+  }
+  assert.equal(r, rows.length, 'row count');
+  return r;
+}
