@@ -86,6 +86,8 @@ interface FileEntry {
   partitions: PartitionValue[];
   /** Known at open (`_metadata`, or a footer read for the schema), else read when first needed. */
   metadata?: FileMetaData;
+  /** The summary that gave `metadata`, checked against the file's own footer when it is opened. */
+  namedBy?: string;
   info?: Promise<FileInfo | null>;
 }
 
@@ -129,7 +131,7 @@ export class Dataset {
     }
     const hive = options.hivePartitioning ?? 'auto';
     const columns = hive === true || (hive === 'auto' && partitionPairs(files[0]!).length > 0) ? partitionColumns(files, options.partitionTypes ?? {}) : [];
-    const entries: FileEntry[] = files.map((path) => ({ path, partitions: partitionValues(path, columns), metadata: known.get(path) }));
+    const entries: FileEntry[] = files.map((path) => ({ path, partitions: partitionValues(path, columns), metadata: known.get(path), namedBy: metadataFile }));
     // The schema: the first readable file's (every file's with unionByName).
     const footers: { file: string; metadata: FileMetaData }[] = [];
     const width = options.unionByName ? maxOpen : 1;
@@ -400,7 +402,7 @@ export class Dataset {
       const partitionNames = new Set(this.partitionColumns.map((c) => c.name));
       const fileFields = buildSchema([{ name: 'schema', numChildren: this.schema.root.children.length - partitionNames.size }, ...this.schema.root.children.filter((c) => !partitionNames.has(c.name)).flatMap(flatElements)]);
       const mapping = mapFields(fileFields, this.schemaFrom, entry.path, fieldRuns(metadata.schema), this.options.unionByName === true);
-      const parts = splitParts(entry.path, metadata, this.root, this.options.allowOutsideRoot === true);
+      const parts = entry.namedBy ? [{ path: entry.path, metadata, namedBy: entry.namedBy }] : splitParts(entry.path, metadata, this.root, this.options.allowOutsideRoot === true);
       return { parts, schema, mapping };
     })();
     return entry.info;

@@ -752,7 +752,7 @@ function validateRowGroups(m: FileMetaData, schema: Schema, source: Source): voi
 }
 
 export function chunkMeta(chunk: ColumnChunk, ctx: ErrorContext, decryptor: FileDecryptor | undefined): ColumnMetaData {
-  if (chunk.filePath !== undefined) throw new UnsupportedError(`column chunk stored in another file (${chunk.filePath})`, ctx);
+  if (chunk.filePath !== undefined) throw new UnsupportedError(`column chunk stored in another file (${chunk.filePath}): openDataset reads such files, resolving file_path`, ctx);
   // Throws a MissingKeyError naming the column when its key was not given.
   decryptor?.encrypted(chunk, ctx);
   const meta = chunk.metaData;

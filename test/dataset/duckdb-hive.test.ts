@@ -4,32 +4,17 @@
  * the same rows in the same order, with and without filters, and pruning
  * that leaves whole files unopened.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { IncompatibleFilesError, nodeFileSystem, openDataset, type DatasetFileSystem, type Filter } from '../../src/node/index.js';
-import { DuckFiles } from '../reader/helpers.js';
-import { assertAgrees } from './duck-agree.js';
+import { IncompatibleFilesError, openDataset, type Filter } from '../../src/node/index.js';
+import { assertAgrees, counting, useDuck } from './helpers.js';
 
-let files: DuckFiles;
 let dir = '';
 let duck: DuckDBConnection;
-
-before(async () => {
-  files = await DuckFiles.create();
-  ({ dir, duck } = files);
-});
-
-after(() => files?.close());
-
-/** A file system that counts the files opened. */
-function counting(): { fs: DatasetFileSystem; opened: string[] } {
-  const inner = nodeFileSystem();
-  const opened: string[] = [];
-  return { opened, fs: { ...inner, open: (p) => (opened.push(p), inner.open(p)) } };
-}
+useDuck((files) => ({ dir, duck } = files));
 
 const SALES = `SELECT i AS id, 'item ' || i AS name, (i * 7) % 100 AS qty, (i % 3)::INT AS region,
   CASE i % 4 WHEN 0 THEN 'a b' WHEN 1 THEN 'x/y' WHEN 2 THEN 'p=q' ELSE NULL END AS cat,

@@ -1,8 +1,27 @@
-/** Row-for-row agreement of a dataset read with DuckDB's `read_parquet` over the same files. */
+/** Shared pieces of the dataset tests: a DuckDB per file, a counting file system, row-for-row agreement with DuckDB. */
+import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { canonicalRow, type Dataset, type DatasetReadOptions } from '../../src/node/index.js';
+import { canonicalRow, nodeFileSystem, type Dataset, type DatasetFileSystem, type DatasetReadOptions } from '../../src/node/index.js';
 import { canonText, duckText, showDifference } from '../interop/duck-compare.js';
+import { DuckFiles } from '../reader/helpers.js';
+
+/** A DuckDB and a temp dir for the test file, handed to `ready` before its tests and removed after. */
+export function useDuck(ready: (files: DuckFiles) => void): void {
+  let files: DuckFiles | undefined;
+  before(async () => {
+    files = await DuckFiles.create();
+    ready(files);
+  });
+  after(() => files?.close());
+}
+
+/** A file system that records the files opened (a dataset must not open the ones it prunes). */
+export function counting(): { fs: DatasetFileSystem; opened: string[] } {
+  const inner = nodeFileSystem();
+  const opened: string[] = [];
+  return { opened, fs: { ...inner, open: (p) => (opened.push(p), inner.open(p)) } };
+}
 
 /** Asserts that `ds.rows(options)` gives DuckDB's rows of `sql`, in order, column for column. */
 export async function assertAgrees(duck: DuckDBConnection, ds: Dataset, options: DatasetReadOptions, sql: string): Promise<number> {
