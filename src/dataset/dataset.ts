@@ -86,6 +86,7 @@ interface FileEntry {
   partitions: PartitionValue[];
   /** Known at open (`_metadata`, or a footer read for the schema), else read when first needed. */
   metadata?: FileMetaData;
+  footer?: Promise<FileMetaData | null>;
   /** The summary that gave `metadata`, checked against the file's own footer when it is opened. */
   namedBy?: string;
   info?: Promise<FileInfo | null>;
@@ -396,7 +397,7 @@ export class Dataset {
   private info(i: number): Promise<FileInfo | null> {
     const entry = this.entries[i]!;
     entry.info ??= (async () => {
-      const metadata = entry.metadata ?? await footerOrSkip(this.fs, entry, this.options, this.skipped);
+      const metadata = await footerOrSkip(this.fs, entry, this.options, this.skipped);
       if (!metadata) return null;
       const schema = buildSchema(metadata.schema as SchemaElement[]);
       const partitionNames = new Set(this.partitionColumns.map((c) => c.name));
@@ -431,18 +432,18 @@ async function readFooterOf(fs: DatasetFileSystem, path: string, options: Datase
   }
 }
 
-/** A file's footer; under `badFiles: 'skip'` a file that fails to open as Parquet is listed in `skipped` and gives null. */
-async function footerOrSkip(fs: DatasetFileSystem, entry: FileEntry, options: DatasetOptions, skipped: { path: string; reason: string }[]): Promise<FileMetaData | null> {
-  if (entry.metadata) return entry.metadata;
-  try {
-    entry.metadata = await readFooterOf(fs, entry.path, options);
-    return entry.metadata;
-  } catch (e) {
+/**
+ * A file's footer, read once; under `badFiles: 'skip'` a file that fails to
+ * open as Parquet is listed in `skipped` and gives null.
+ */
+function footerOrSkip(fs: DatasetFileSystem, entry: FileEntry, options: DatasetOptions, skipped: { path: string; reason: string }[]): Promise<FileMetaData | null> {
+  entry.footer ??= entry.metadata ? Promise.resolve(entry.metadata) : readFooterOf(fs, entry.path, options).catch((e: unknown) => {
     const err = e instanceof ParquetryError ? e.within({ file: entry.path }) : asParquetryError(e, { file: entry.path });
     if (options.badFiles !== 'skip' || (err.code !== 'CORRUPT' && err.code !== 'UNSUPPORTED')) throw err;
     skipped.push({ path: entry.path, reason: err.message });
     return null;
-  }
+  });
+  return entry.footer;
 }
 
 /** Two runs of one part's row groups in a summary become one FileMetaData. */
