@@ -68,7 +68,7 @@ export {
 export { summarize, summaryFileBytes, METADATA_FILE, COMMON_METADATA_FILE, type Summary, type SummaryPart } from './dataset/summary.js';
 export { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from './io/format.js';
 export {
-  openDataset, Dataset, urlFileSystem, type DatasetOptions, type DatasetReadOptions, type DatasetFile, type ScanPlan, type DatasetFileSystem,
+  openDataset, Dataset, urlFileSystem, describeDataset, type DatasetOptions, type DatasetReadOptions, type DatasetFile, type ScanPlan, type DatasetFileSystem, type DatasetDescription, type FileStats,
   type PartitionType, type PartitionValue, type PartitionColumn,
 } from './dataset/index.js';
 export {

@@ -61,6 +61,16 @@ export interface DatasetFile {
   partitions: Record<string, PartitionValue>;
 }
 
+/** One file's size as its footer (or the summary) gives it. */
+export interface FileStats {
+  path: string;
+  rows: number;
+  rowGroups: number;
+  /** Column chunk bytes as stored, and decompressed. */
+  compressedBytes: number;
+  uncompressedBytes: number;
+}
+
 /** What a filtered read would open (`Dataset.scanPlan`). */
 export interface ScanPlan {
   files: {
@@ -173,11 +183,29 @@ export class Dataset {
 
   /** Rows in the dataset: every file's footer is read (or `_metadata`'s counts used). */
   async rowCount(): Promise<number> {
-    let n = 0;
-    await this.eachInfo(this.entries.map((_, i) => i), (info) => {
-      for (const p of info.parts) n += p.metadata.rowGroups.reduce((s, g) => s + g.numRows, 0);
-    });
-    return n;
+    return (await this.fileStats()).reduce((n, f) => n + f.rows, 0);
+  }
+
+  /** Each readable file's rows, row groups and bytes (every footer is read, or `_metadata` used). */
+  async fileStats(): Promise<FileStats[]> {
+    const out: FileStats[] = [];
+    const indexes = this.entries.map((_, i) => i);
+    for (let i = 0; i < indexes.length; i += this.options.maxOpenFiles ?? 16) {
+      const infos = await Promise.all(indexes.slice(i, i + (this.options.maxOpenFiles ?? 16)).map((k) => this.info(k)));
+      infos.forEach((info, k) => {
+        if (!info) return;
+        const groups = info.parts.flatMap((p) => p.metadata.rowGroups);
+        const chunks = groups.flatMap((g) => g.columns);
+        out.push({
+          path: this.entries[i + k]!.path,
+          rows: groups.reduce((n, g) => n + g.numRows, 0),
+          rowGroups: groups.length,
+          compressedBytes: chunks.reduce((n, c) => n + (c.metaData?.totalCompressedSize ?? 0), 0),
+          uncompressedBytes: chunks.reduce((n, c) => n + (c.metaData?.totalUncompressedSize ?? 0), 0),
+        });
+      });
+    }
+    return out;
   }
 
   /**
@@ -409,13 +437,6 @@ export class Dataset {
     return entry.info;
   }
 
-  /** Runs `fn` on the infos of `indexes`, at most `maxOpenFiles` footers read at once. */
-  private async eachInfo(indexes: number[], fn: (info: FileInfo) => void): Promise<void> {
-    const width = this.options.maxOpenFiles ?? 16;
-    for (let i = 0; i < indexes.length; i += width) {
-      for (const info of await Promise.all(indexes.slice(i, i + width).map((k) => this.info(k)))) if (info) fn(info);
-    }
-  }
 }
 
 /** A node's subtree as flattened schema elements. */

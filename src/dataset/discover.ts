@@ -76,6 +76,7 @@ export async function discover(fs: DatasetFileSystem, input: string | readonly s
     else if (otherFiles === 'error') throw new InvalidArgumentError(`${path} is not a Parquet file (by its name); otherFiles: 'skip' leaves such files out`, { file: path });
     else skipped.push(path);
   }
+  if (files.length === 0 && !summary.metadata) throw new IOError(`no Parquet file in ${input}`, { file: input });
   return { root, files: files.sort(byPath), summary, skipped: skipped.sort(byPath) };
 }
 
