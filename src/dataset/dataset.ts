@@ -127,8 +127,8 @@ export class Dataset {
     let files = found.files;
     const known = new Map<string, FileMetaData>();
     let metadataFile: string | undefined;
-    if (found.summary.metadata && options.useMetadataFile !== false) {
-      metadataFile = found.summary.metadata;
+    if (found.metadataFile && options.useMetadataFile !== false) {
+      metadataFile = found.metadataFile;
       const summary = await readFooterOf(fs, metadataFile, options);
       const parts = splitParts(metadataFile, summary, found.root, options.allowOutsideRoot === true);
       files = [];

@@ -6,7 +6,8 @@
 import picomatch from 'picomatch/posix.js';
 import { InvalidArgumentError, IOError } from '../errors.js';
 import type { DatasetFileSystem } from './file-system.js';
-import { baseName, relativeTo } from './paths.js';
+import { baseName, joinPath, relativeTo } from './paths.js';
+import { METADATA_FILE } from './summary.js';
 
 export interface Discovered {
   /**
@@ -16,8 +17,8 @@ export interface Discovered {
   root: string;
   /** Data files, sorted. */
   files: string[];
-  /** The summary files `_metadata` / `_common_metadata` found at the root (directory input only). */
-  summary: { metadata?: string; commonMetadata?: string };
+  /** The `_metadata` summary at the root (directory input only). */
+  metadataFile?: string;
   /** Files left out because their names do not look like Parquet (`otherFiles: 'skip'`). */
   skipped: string[];
 }
@@ -46,7 +47,7 @@ export function isGlob(input: string): boolean {
 export async function discover(fs: DatasetFileSystem, input: string | readonly string[], otherFiles: 'skip' | 'error', loops: 'skip' | 'error'): Promise<Discovered> {
   if (typeof input !== 'string') {
     if (input.length === 0) throw new InvalidArgumentError('a dataset needs at least one file');
-    return { root: '', files: [...input].sort(byPath), summary: {}, skipped: [] };
+    return { root: '', files: [...input].sort(byPath), skipped: [] };
   }
   if (isGlob(input)) {
     const { base } = picomatch.scan(input);
@@ -57,27 +58,26 @@ export async function discover(fs: DatasetFileSystem, input: string | readonly s
       if (match(p) && !hiddenBelowRoot(relativeTo(base, p))) files.push(p);
     }
     if (files.length === 0) throw new IOError(`no file matches ${input}`, { file: input });
-    return { root: base, files: files.sort(byPath), summary: {}, skipped: [] };
+    return { root: base, files: files.sort(byPath), skipped: [] };
   }
   const kind = await fs.kind(input);
   if (kind === 'missing') throw new IOError(`cannot read ${input}: no such file or directory`, { file: input });
-  if (kind === 'file') return { root: '', files: [input], summary: {}, skipped: [] };
+  if (kind === 'file') return { root: '', files: [input], skipped: [] };
   const files: string[] = [];
   const skipped: string[] = [];
-  const summary: Discovered['summary'] = {};
   const root = input.replace(/(.)\/+$/, '$1');
+  const summary = joinPath(root, METADATA_FILE);
+  const metadataFile = (await fs.kind(summary)) === 'file' ? summary : undefined;
   for await (const path of fs.list(root, { loops })) {
     const rel = relativeTo(root, path);
-    if (rel === '_metadata') summary.metadata = path;
-    else if (rel === '_common_metadata') summary.commonMetadata = path;
     if (hiddenBelowRoot(rel)) continue;
     const name = baseName(rel);
     if (PARQUET_EXTENSIONS.test(name) || !name.includes('.')) files.push(path);
     else if (otherFiles === 'error') throw new InvalidArgumentError(`${path} is not a Parquet file (by its name); otherFiles: 'skip' leaves such files out`, { file: path });
     else skipped.push(path);
   }
-  if (files.length === 0 && !summary.metadata) throw new IOError(`no Parquet file in ${input}`, { file: input });
-  return { root, files: files.sort(byPath), summary, skipped: skipped.sort(byPath) };
+  if (files.length === 0 && !metadataFile) throw new IOError(`no Parquet file in ${input}`, { file: input });
+  return { root, files: files.sort(byPath), ...(metadataFile ? { metadataFile } : {}), skipped: skipped.sort(byPath) };
 }
 
 /** Lexicographic by UTF-16 code units, as DuckDB's glob orders its files. */

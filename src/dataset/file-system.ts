@@ -11,9 +11,9 @@ export interface DatasetFileSystem {
   kind(path: string): Promise<'file' | 'directory' | 'missing'>;
   /**
    * Every file under a directory, recursively, as paths joined to `dir` with
-   * `/`; any order (the dataset sorts). A directory reached twice through
-   * symbolic links (a loop) is an error naming it, or left out when
-   * `loops` is 'skip'.
+   * `/`; any order (the dataset sorts). Names starting with `.` or `_` may
+   * be left out. A directory reached twice through symbolic links (a loop)
+   * is an error naming it, or left out when `loops` is 'skip'.
    */
   list(dir: string, options?: { loops?: 'error' | 'skip' }): AsyncIterable<string>;
   /** Opens a file for random access. */

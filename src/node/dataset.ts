@@ -2,18 +2,19 @@
  * Datasets in Node: directories and globs listed on the local file system,
  * files opened with positioned reads; URL lists through HTTP.
  */
-import { opendir, realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { IOError } from '../errors.js';
 import { Dataset, type DatasetOptions } from '../dataset/dataset.js';
 import { urlFileSystem, type DatasetFileSystem } from '../dataset/file-system.js';
 import { joinPath } from '../dataset/paths.js';
 import { registerNodeCodecs } from './codecs.js';
 import { fileSource } from './file-source.js';
+import { listDatasetFiles } from './dataset-files.js';
 import { errnoCode, fsReason } from './fs-errors.js';
 
 registerNodeCodecs();
 
-/** The local file system as a dataset sees it. Symbolic links are followed; one that leads back to a directory being listed is a loop. */
+/** The local file system as a dataset sees it: directories listed by `listDatasetFiles` (symbolic links followed, loops refused or skipped). */
 export function nodeFileSystem(): DatasetFileSystem {
   return {
     async kind(path) {
@@ -24,44 +25,11 @@ export function nodeFileSystem(): DatasetFileSystem {
         throw new IOError(`cannot read ${path}: ${fsReason(e)}`, { file: path }, { cause: e });
       }
     },
-    list: (dir, options) => listTree(dir, options?.loops ?? 'error'),
+    async *list(dir, options) {
+      for (const rel of await listDatasetFiles(dir, options)) yield joinPath(dir, rel);
+    },
     open: (path) => fileSource(path),
   };
-}
-
-async function* listTree(dir: string, loops: 'error' | 'skip', ancestors: string[] = []): AsyncGenerator<string> {
-  let real: string;
-  try {
-    real = await realpath(dir);
-  } catch (e) {
-    throw new IOError(`cannot read ${dir}: ${fsReason(e)}`, { file: dir }, { cause: e });
-  }
-  if (ancestors.includes(real)) {
-    if (loops === 'skip') return;
-    throw new IOError(`symbolic link loop: ${dir} leads back to ${real}, which contains it`, { file: dir });
-  }
-  const chain = [...ancestors, real];
-  let entries;
-  try {
-    entries = await opendir(dir);
-  } catch (e) {
-    throw new IOError(`cannot read ${dir}: ${fsReason(e)}`, { file: dir }, { cause: e });
-  }
-  for await (const entry of entries) {
-    const path = joinPath(dir, entry.name);
-    let isDir = entry.isDirectory();
-    if (entry.isSymbolicLink()) {
-      try {
-        isDir = (await stat(path)).isDirectory();
-      } catch (e) {
-        // ELOOP: a link that points at itself.
-        if (loops === 'skip') continue;
-        throw new IOError(`cannot read ${path}: ${fsReason(e)}`, { file: path }, { cause: e });
-      }
-    }
-    if (isDir) yield* listTree(path, loops, chain);
-    else if (entry.isFile() || entry.isSymbolicLink()) yield path;
-  }
 }
 
 export type NodeDatasetOptions = Omit<DatasetOptions, 'fileSystem'> & { fileSystem?: DatasetFileSystem; headers?: Record<string, string> };

@@ -9,21 +9,20 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { IncompatibleFilesError, openDataset, UnsupportedError } from '../../src/node/index.js';
-import { assertAgrees, counting, useDuck } from './helpers.js';
-import { footerOf, metadataFile, writeSummary } from './summary-file.js';
+import { IncompatibleFilesError, openDataset, summarize, summaryFileBytes, UnsupportedError, writeSummaryFiles } from '../../src/node/index.js';
+import { assertAgrees, counting, footerOf, useDuck } from './helpers.js';
 
 let dir = '';
 let duck: DuckDBConnection;
 useDuck((files) => ({ dir, duck } = files));
 
-/** A Hive dataset of 3 x 2 parts written by DuckDB, one row group each, and its `_metadata`. */
+/** A Hive dataset of 3 x 2 parts written by DuckDB, one row group each, and its `_metadata` (writeSummaryFiles). */
 async function dataset(name: string): Promise<{ out: string; parts: string[] }> {
   const out = join(dir, name);
   await duck.run(`COPY (SELECT i AS id, i % 3 AS g, i % 2 AS h, 'v' || i AS s FROM range(6000) t(i) ORDER BY g, h, id) TO '${out}' (FORMAT PARQUET, PARTITION_BY (g, h), ROW_GROUP_SIZE 2048)`);
   const parts: string[] = [];
   for (const g of [0, 1, 2]) for (const h of [0, 1]) parts.push(join(out, `g=${g}`, `h=${h}`, 'data_0.parquet'));
-  await writeSummary(join(out, '_metadata'), parts);
+  await writeSummaryFiles(out);
   return { out, parts };
 }
 
@@ -65,15 +64,15 @@ test('a file_path outside the root is refused unless allowed; chunks in another 
   mkdirSync(join(base, 'ds'), { recursive: true });
   const outside = join(base, 'outside.parquet');
   await duck.run(`COPY (SELECT i AS id FROM range(5) t(i)) TO '${outside}'`);
-  await writeSummary(join(base, 'ds', '_metadata'), [outside], ['../outside.parquet']);
+  const footer = await footerOf(outside);
+  writeFileSync(join(base, 'ds', '_metadata'), summaryFileBytes(summarize([{ path: '../outside.parquet', metadata: footer }]).metadata));
   await assert.rejects(openDataset(join(base, 'ds')), (e: unknown) => e instanceof UnsupportedError && /outside the dataset's root/.test(e.message) && e.message.includes('_metadata'));
   const ds = await openDataset(join(base, 'ds'), { allowOutsideRoot: true });
   await assertAgrees(duck, ds, {}, `SELECT * FROM read_parquet('${outside}')`);
   // An ordinary file whose footer names chunks in a neighbour: read from there, relative to it.
-  const footer = await footerOf(outside);
   const index = join(base, 'index.parquet');
-  writeFileSync(index, metadataFile({ ...footer, rowGroups: footer.rowGroups.map((rg) => ({ ...rg, columns: rg.columns.map((c) => ({ ...c, filePath: 'outside.parquet' })) })) }));
+  writeFileSync(index, summaryFileBytes({ ...footer, rowGroups: footer.rowGroups.map((rg) => ({ ...rg, columns: rg.columns.map((c) => ({ ...c, filePath: 'outside.parquet' })) })) }));
   await assertAgrees(duck, await openDataset([index]), {}, `SELECT * FROM read_parquet('${outside}')`);
-  writeFileSync(index, metadataFile({ ...footer, rowGroups: footer.rowGroups.map((rg) => ({ ...rg, columns: rg.columns.map((c) => ({ ...c, filePath: '/etc/passwd' })) })) }));
+  writeFileSync(index, summaryFileBytes({ ...footer, rowGroups: footer.rowGroups.map((rg) => ({ ...rg, columns: rg.columns.map((c) => ({ ...c, filePath: '/etc/passwd' })) })) }));
   await assert.rejects(openDataset([index]).then((d) => d.readRows()), (e: unknown) => e instanceof UnsupportedError && e.message.includes('/etc/passwd') && e.message.includes(index));
 });
