@@ -155,10 +155,11 @@ export class Dataset {
     }
     if (footers.length === 0) throw new InvalidArgumentError('no file of the dataset opens as Parquet (every one was skipped)');
     const unified = unifySchemas(footers.map(({ file, metadata }) => ({ file, runs: fieldRuns(metadata.schema) })), options.unionByName === true);
-    const names = new Set(columns.map((c) => c.name));
-    // A partition column shadows a file column of its name.
-    const kept = fieldRuns(unified.elements).filter((r) => !names.has(r.name));
-    const elements: SchemaElement[] = [{ name: 'schema', numChildren: kept.length + columns.length }, ...kept.flatMap((r) => r.elements), ...columns.map(partitionElement)];
+    // A partition column takes the place of a file column of its name (as DuckDB reads it); the others follow the files' columns.
+    const byName = new Map(columns.map((c) => [c.name, c]));
+    const runs = fieldRuns(unified.elements);
+    const fields = [...runs.map((r) => (byName.has(r.name) ? [partitionElement(byName.get(r.name)!)] : r.elements)), ...columns.filter((c) => !runs.some((r) => r.name === c.name)).map((c) => [partitionElement(c)])];
+    const elements: SchemaElement[] = [{ name: 'schema', numChildren: fields.length }, ...fields.flat()];
     const schema = buildSchema(elements);
     return new Dataset(fs, options, found.root, entries, schema, columns, skipped, metadataFile, footers[0]!.file);
   }

@@ -139,3 +139,10 @@ test('hidden, temp and non-Parquet files are skipped, or refused when asked', as
   await assertAgrees(duck, ds, {}, `SELECT * FROM read_parquet('${out}/part-0.parquet')`);
   await assert.rejects(openDataset(out, { otherFiles: 'error' }), /notes\.txt is not a Parquet file/);
 });
+
+test('a partition key that is also a file column reads from the path, as DuckDB reads it', async () => {
+  const out = join(dir, 'shadow');
+  mkdirSync(join(out, 'k=5'), { recursive: true });
+  await duck.run(`COPY (SELECT 1 AS id, 99 AS k, 'x' AS s) TO '${join(out, 'k=5', 'p.parquet')}'`);
+  await assertAgrees(duck, await openDataset(out), {}, `SELECT * FROM read_parquet('${out}/*/*.parquet', hive_partitioning = true)`);
+});
