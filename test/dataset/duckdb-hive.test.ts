@@ -33,6 +33,10 @@ test('a DuckDB PARTITION_BY dataset reads as DuckDB reads it, partition columns 
   const glob = await openDataset(`${out}/**/*.parquet`);
   await assertAgrees(duck, glob, { columns: ['cat', 'id'] }, `SELECT id, cat FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true)`);
   await assertAgrees(duck, glob, { offset: 37, limit: 50 }, `SELECT * FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true) LIMIT 50 OFFSET 37`);
+  // Partition columns alone (no page read), and offset/limit counting filtered rows across files.
+  await assertAgrees(duck, ds, { columns: ['region', 'day'] }, `SELECT day, region FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true)`);
+  await assertAgrees(duck, ds, { filter: { column: 'qty', op: '>', value: 50 }, offset: 20, limit: 30 },
+    `SELECT * FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true) WHERE qty > 50 LIMIT 30 OFFSET 20`);
 });
 
 test('filters on partition columns prune files unopened; statistics prune the rest; rows agree with DuckDB', async () => {
@@ -132,7 +136,7 @@ test('hidden, temp and non-Parquet files are skipped, or refused when asked', as
   const out = join(dir, 'hidden');
   mkdirSync(join(out, '_temporary'), { recursive: true });
   await duck.run(`COPY (SELECT 1 AS id) TO '${join(out, 'part-0.parquet')}'`);
-  for (const name of ['.part-1.parquet', '.part-0.parquet.parquetry-tmp-123', '_SUCCESS', '_temporary/part-9.parquet', 'notes.txt', 'part-0.parquet.crc']) writeFileSync(join(out, name), 'not parquet');
+  for (const name of ['.part-1.parquet', '.part-0.parquet.parquetry-tmp-0a1b2c3d4e5f', '_SUCCESS', '_temporary/part-9.parquet', 'notes.txt', 'part-0.parquet.crc']) writeFileSync(join(out, name), 'not parquet');
   const ds = await openDataset(out);
   assert.deepEqual(ds.files.map((f) => f.path), [join(out, 'part-0.parquet')]);
   assert.deepEqual(ds.skipped.map((s) => s.path).sort(), [join(out, 'notes.txt'), join(out, 'part-0.parquet.crc')]);
