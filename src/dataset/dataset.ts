@@ -97,6 +97,8 @@ interface FileEntry {
   /** Known at open (`_metadata`, or a footer read for the schema), else read when first needed. */
   metadata?: FileMetaData;
   footer?: Promise<FileMetaData | null>;
+  /** The source its footer was read through, kept for the read that follows (see `rowBatches`). */
+  held?: Source;
   /** The summary that gave `metadata`, checked against the file's own footer when it is opened. */
   namedBy?: string;
   info?: Promise<FileInfo | null>;
@@ -260,53 +262,61 @@ export class Dataset {
     for (const [i, entry] of this.entries.entries()) {
       if (left <= 0) return;
       if (filter && !canMatch(this.partitionResidual(entry, filter))) continue;
-      const info = await this.info(i);
-      if (!info) continue;
-      const r = filter ? this.fileResidual(entry, info, filter) : 1;
-      if (!canMatch(r)) continue;
-      const fileF = fileFilter(r);
-      const shape = this.rowShape(entry, info, plan, valueOptions);
-      for (const part of info.parts) {
-        if (left <= 0) return;
-        const kept = this.keptRowGroups(entry, info, part, filter);
-        if (kept.length === 0) continue;
-        const rows = kept.reduce((n, g) => n + part.metadata.rowGroups[g]!.numRows, 0);
-        if (!fileF && skip >= rows) {
-          skip -= rows;
-          continue;
-        }
-        if (!fileF && shape.fileColumns.length === 0) {
-          // Only constant columns: no page of the file is needed.
-          const take = Math.min(rows - skip, left);
-          for (let done = 0; done < take; done += batchSize) yield Array.from({ length: Math.min(batchSize, take - done) }, () => shape.build({}));
-          skip = 0;
-          left -= take;
-          continue;
-        }
-        const reader = await this.openPart(part);
-        try {
-          const batches = reader.rowBatches({
-            ...valueOptions, batchSize, columns: shape.fileColumns, rowGroups: kept,
-            ...(fileF ? { filter: fileF } : { offset: skip, limit: left === Infinity ? undefined : left }),
-          });
-          if (!fileF) skip = 0;
-          for await (const batch of batches) {
-            let rowsOut = batch;
-            if (skip > 0) {
-              const drop = Math.min(skip, rowsOut.length);
-              skip -= drop;
-              rowsOut = rowsOut.slice(drop);
-            }
-            if (rowsOut.length > left) rowsOut = rowsOut.slice(0, left);
-            left -= rowsOut.length;
-            if (rowsOut.length > 0) yield rowsOut.map((row) => shape.build(row));
-            if (left <= 0) break;
+      // A file opened for its footer here is read through the same source: one open per file.
+      const info = await this.info(i, true);
+      let spare = entry.held;
+      entry.held = undefined;
+      try {
+        if (!info) continue;
+        const r = filter ? this.fileResidual(entry, info, filter) : 1;
+        if (!canMatch(r)) continue;
+        const fileF = fileFilter(r);
+        const shape = this.rowShape(entry, info, plan, valueOptions);
+        for (const part of info.parts) {
+          if (left <= 0) return;
+          const kept = this.keptRowGroups(entry, info, part, filter);
+          if (kept.length === 0) continue;
+          const rows = kept.reduce((n, g) => n + part.metadata.rowGroups[g]!.numRows, 0);
+          if (!fileF && skip >= rows) {
+            skip -= rows;
+            continue;
           }
-        } catch (e) {
-          throw e instanceof ParquetryError ? e.within({ file: part.path }) : asParquetryError(e, { file: part.path });
-        } finally {
-          await reader.close();
+          if (!fileF && shape.fileColumns.length === 0) {
+            // Only constant columns: no page of the file is needed.
+            const take = Math.min(rows - skip, left);
+            for (let done = 0; done < take; done += batchSize) yield Array.from({ length: Math.min(batchSize, take - done) }, () => shape.build({}));
+            skip = 0;
+            left -= take;
+            continue;
+          }
+          const reader = await this.openPart(part, part.path === entry.path ? spare : undefined);
+          if (part.path === entry.path) spare = undefined;
+          try {
+            const batches = reader.rowBatches({
+              ...valueOptions, batchSize, columns: shape.fileColumns, rowGroups: kept,
+              ...(fileF ? { filter: fileF } : { offset: skip, limit: left === Infinity ? undefined : left }),
+            });
+            if (!fileF) skip = 0;
+            for await (const batch of batches) {
+              let rowsOut = batch;
+              if (skip > 0) {
+                const drop = Math.min(skip, rowsOut.length);
+                skip -= drop;
+                rowsOut = rowsOut.slice(drop);
+              }
+              if (rowsOut.length > left) rowsOut = rowsOut.slice(0, left);
+              left -= rowsOut.length;
+              if (rowsOut.length > 0) yield rowsOut.map((row) => shape.build(row));
+              if (left <= 0) break;
+            }
+          } catch (e) {
+            throw e instanceof ParquetryError ? e.within({ file: part.path }) : asParquetryError(e, { file: part.path });
+          } finally {
+            await reader.close();
+          }
         }
+      } finally {
+        await spare?.close?.();
       }
     }
   }
@@ -410,8 +420,9 @@ export class Dataset {
     return { fileColumns, build };
   }
 
-  private async openPart(part: Part): Promise<ParquetReader> {
-    const source = await this.fs.open(part.path);
+  /** A reader of a part, through `held` (the source its footer was just read through) or a new one. */
+  private async openPart(part: Part, held?: Source): Promise<ParquetReader> {
+    const source = held ?? await this.fs.open(part.path);
     try {
       if (part.namedBy) checkPart(part, (await readFooter(source, this.options.decryption)).metadata);
       if (this.options.decryption) return await ParquetReader.fromSource(source, this.options);
@@ -423,10 +434,10 @@ export class Dataset {
   }
 
   /** A file's parts and field mapping, its footer read once (null: a bad file skipped). */
-  private info(i: number): Promise<FileInfo | null> {
+  private info(i: number, hold = false): Promise<FileInfo | null> {
     const entry = this.entries[i]!;
     entry.info ??= (async () => {
-      const metadata = await footerOrSkip(this.fs, entry, this.options, this.skipped);
+      const metadata = await footerOrSkip(this.fs, entry, this.options, this.skipped, hold);
       if (!metadata) return null;
       const schema = buildSchema(metadata.schema as SchemaElement[]);
       const partitionNames = new Set(this.partitionColumns.map((c) => c.name));
@@ -445,12 +456,19 @@ function flatElements(node: Schema['root']['children'][number]): SchemaElement[]
   return [node.element as SchemaElement, ...(node.isLeaf ? [] : node.children.flatMap(flatElements))];
 }
 
-async function readFooterOf(fs: DatasetFileSystem, path: string, options: DatasetOptions): Promise<FileMetaData> {
+/** A file's footer; `hold` takes the open source when the caller reads the file next (else it is closed). */
+async function readFooterOf(fs: DatasetFileSystem, path: string, options: DatasetOptions, hold?: (source: Source) => void): Promise<FileMetaData> {
   const source = await fs.open(path);
+  let held = false;
   try {
-    return (await readFooter(source, options.decryption)).metadata;
+    const { metadata } = await readFooter(source, options.decryption);
+    if (hold) {
+      hold(source);
+      held = true;
+    }
+    return metadata;
   } finally {
-    await source.close?.();
+    if (!held) await source.close?.();
   }
 }
 
@@ -458,8 +476,8 @@ async function readFooterOf(fs: DatasetFileSystem, path: string, options: Datase
  * A file's footer, read once; under `badFiles: 'skip'` a file that fails to
  * open as Parquet is listed in `skipped` and gives null.
  */
-function footerOrSkip(fs: DatasetFileSystem, entry: FileEntry, options: DatasetOptions, skipped: { path: string; reason: string }[]): Promise<FileMetaData | null> {
-  entry.footer ??= entry.metadata ? Promise.resolve(entry.metadata) : readFooterOf(fs, entry.path, options).catch((e: unknown) => {
+function footerOrSkip(fs: DatasetFileSystem, entry: FileEntry, options: DatasetOptions, skipped: { path: string; reason: string }[], hold = false): Promise<FileMetaData | null> {
+  entry.footer ??= entry.metadata ? Promise.resolve(entry.metadata) : readFooterOf(fs, entry.path, options, hold ? (s) => (entry.held = s) : undefined).catch((e: unknown) => {
     const err = e instanceof ParquetryError ? e.within({ file: entry.path }) : asParquetryError(e, { file: entry.path });
     if (options.badFiles !== 'skip' || (err.code !== 'CORRUPT' && err.code !== 'UNSUPPORTED')) throw err;
     skipped.push({ path: entry.path, reason: err.message });
