@@ -37,9 +37,10 @@ export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'm
   /** A directory's files whose names are not Parquet's (`x.csv`, `x.crc`): left out (default) or an error. */
   otherFiles?: 'skip' | 'error';
   /**
-   * A file that does not open as Parquet (bad magic, damaged footer), or a
-   * directory reached again through a symbolic link loop: an error
-   * (default), or left out (bad files listed in `skipped`).
+   * A file that does not open as Parquet (bad magic, damaged footer), a
+   * directory reached again through a symbolic link loop, a part that
+   * disagrees with `_metadata`, a row group whose `file_path` is refused:
+   * an error (default), or left out (listed in `skipped`, loops aside).
    */
   badFiles?: 'error' | 'skip';
   /** Let a `file_path` name a file outside the dataset's root (default false). */
@@ -132,7 +133,7 @@ export class Dataset {
     if (found.metadataFile && options.useMetadataFile !== false) {
       metadataFile = found.metadataFile;
       const summary = await readFooterOf(fs, metadataFile, options);
-      const parts = splitParts(metadataFile, summary, found.root, options.allowOutsideRoot === true);
+      const parts = splitParts(metadataFile, summary, found.root, options.allowOutsideRoot === true, skipper(options, metadataFile, skipped));
       files = [];
       for (const part of parts) {
         if (part.path === metadataFile) continue; // a summary that names no part has no rows
@@ -289,8 +290,15 @@ export class Dataset {
             left -= take;
             continue;
           }
-          const reader = await this.openPart(part, part.path === entry.path ? spare : undefined);
-          if (part.path === entry.path) spare = undefined;
+          const held = part.path === entry.path ? spare : undefined;
+          if (held) spare = undefined;
+          const reader = await this.openPart(part, held).catch((e: unknown) => {
+            // A part a summary names that does not open as it says: skipped when asked.
+            if (!part.namedBy || this.options.badFiles !== 'skip' || !(e instanceof ParquetryError) || (e.code !== 'INCOMPATIBLE' && e.code !== 'CORRUPT')) throw e;
+            this.skipped.push({ path: part.path, reason: e.message });
+            return null;
+          });
+          if (!reader) continue;
           try {
             const batches = reader.rowBatches({
               ...valueOptions, batchSize, columns: shape.fileColumns, rowGroups: kept,
@@ -443,7 +451,7 @@ export class Dataset {
       const partitionNames = new Set(this.partitionColumns.map((c) => c.name));
       const fileFields = buildSchema([{ name: 'schema', numChildren: this.schema.root.children.length - partitionNames.size }, ...this.schema.root.children.filter((c) => !partitionNames.has(c.name)).flatMap(flatElements)]);
       const mapping = mapFields(fileFields, this.schemaFrom, entry.path, fieldRuns(metadata.schema), this.options.unionByName === true);
-      const parts = entry.namedBy ? [{ path: entry.path, metadata, namedBy: entry.namedBy }] : splitParts(entry.path, metadata, this.root, this.options.allowOutsideRoot === true);
+      const parts = entry.namedBy ? [{ path: entry.path, metadata, namedBy: entry.namedBy }] : splitParts(entry.path, metadata, this.root, this.options.allowOutsideRoot === true, skipper(this.options, entry.path, this.skipped));
       return { parts, schema, mapping };
     })();
     return entry.info;
@@ -484,6 +492,11 @@ function footerOrSkip(fs: DatasetFileSystem, entry: FileEntry, options: DatasetO
     return null;
   });
   return entry.footer;
+}
+
+/** Under `badFiles: 'skip'`, what lists a row group that cannot be read in `skipped` instead of failing. */
+function skipper(options: DatasetOptions, file: string, skipped: { path: string; reason: string }[]): ((e: ParquetryError) => void) | undefined {
+  return options.badFiles === 'skip' ? (e) => skipped.push({ path: file, reason: e.message }) : undefined;
 }
 
 /** Two runs of one part's row groups in a summary become one FileMetaData. */

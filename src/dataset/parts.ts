@@ -20,15 +20,24 @@ export interface Part {
 
 /**
  * The parts of a file's (or a summary's) metadata, in order of their row
- * groups; a file whose chunks have no `file_path` is one part, itself.
+ * groups; a file whose chunks have no `file_path` is one part, itself. A row
+ * group that cannot be read (chunks in several files, a path outside the
+ * root) is an error, or, given `skip`, told to it and left out.
  */
-export function splitParts(file: string, metadata: FileMetaData, root: string, allowOutsideRoot: boolean): Part[] {
+export function splitParts(file: string, metadata: FileMetaData, root: string, allowOutsideRoot: boolean, skip?: (e: UnsupportedError) => void): Part[] {
   const runs: { path: string; groups: RowGroup[] }[] = [];
   metadata.rowGroups.forEach((rg, i) => {
-    const paths = new Set(rg.columns.map((c) => c.filePath));
-    if (paths.size > 1) throw new UnsupportedError('the column chunks of one row group are in different files', { file, rowGroup: i });
-    const [named] = paths;
-    const path = named === undefined ? file : resolvePart(file, named, root, allowOutsideRoot, i);
+    let path: string;
+    try {
+      const paths = new Set(rg.columns.map((c) => c.filePath));
+      if (paths.size > 1) throw new UnsupportedError('the column chunks of one row group are in different files', { file, rowGroup: i });
+      const [named] = paths;
+      path = named === undefined ? file : resolvePart(file, named, root, allowOutsideRoot, i);
+    } catch (e) {
+      if (!skip || !(e instanceof UnsupportedError)) throw e;
+      skip(e);
+      return;
+    }
     const last = runs[runs.length - 1];
     if (last?.path === path) last.groups.push(rg);
     else runs.push({ path, groups: [rg] });

@@ -57,6 +57,11 @@ test('a _metadata that disagrees with a part is found when the part is opened, n
     for await (const r of ds.rows()) rows.push(r);
   }, IncompatibleFilesError);
   assert.equal(rows.length, 2000);
+  // Asked to, the stale part is left out and listed; every other part's rows come back.
+  const skipping = await openDataset(out, { badFiles: 'skip' });
+  const others = parts.filter((_, i) => i !== 2).map((p) => `'${p}'`).join(', ');
+  await assertAgrees(duck, skipping, {}, `SELECT * FROM read_parquet([${others}], hive_partitioning = true)`);
+  assert.deepEqual(skipping.skipped.map((k) => k.path), [parts[2]]);
 });
 
 test('a file_path outside the root is refused unless allowed; chunks in another file are read from it', async () => {
@@ -69,6 +74,13 @@ test('a file_path outside the root is refused unless allowed; chunks in another 
   await assert.rejects(openDataset(join(base, 'ds')), (e: unknown) => e instanceof UnsupportedError && /outside the dataset's root/.test(e.message) && e.message.includes('_metadata'));
   const ds = await openDataset(join(base, 'ds'), { allowOutsideRoot: true });
   await assertAgrees(duck, ds, {}, `SELECT * FROM read_parquet('${outside}')`);
+  // Asked to, the row groups outside are left out, listed under the summary that names them.
+  const inside = join(base, 'ds', 'inside.parquet');
+  await duck.run(`COPY (SELECT i + 100 AS id FROM range(3) t(i)) TO '${inside}'`);
+  writeFileSync(join(base, 'ds', '_metadata'), summaryFileBytes(summarize([{ path: '../outside.parquet', metadata: footer }, { path: 'inside.parquet', metadata: await footerOf(inside) }]).metadata));
+  const skipping = await openDataset(join(base, 'ds'), { badFiles: 'skip' });
+  await assertAgrees(duck, skipping, {}, `SELECT * FROM read_parquet('${inside}')`);
+  assert.match(skipping.skipped[0]!.reason, /outside the dataset's root/);
   // An ordinary file whose footer names chunks in a neighbour: read from there, relative to it.
   const index = join(base, 'index.parquet');
   writeFileSync(index, summaryFileBytes({ ...footer, rowGroups: footer.rowGroups.map((rg) => ({ ...rg, columns: rg.columns.map((c) => ({ ...c, filePath: 'outside.parquet' })) })) }));
