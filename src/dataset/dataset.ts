@@ -7,7 +7,7 @@
  * file's `ParquetReader`, after partition values and statistics have
  * pruned what cannot match (constants.ts, the filter layer's pruning).
  */
-import { asParquetryError, IncompatibleFilesError, InvalidArgumentError, ParquetryError } from '../errors.js';
+import { asParquetryError, CorruptFileError, IncompatibleFilesError, InvalidArgumentError, ParquetryError } from '../errors.js';
 import type { Source } from '../io/source.js';
 import { bindFilter, filterDomains, type Filter } from '../parquet/filter/expression.js';
 import { possible, rowGroupStats, type LeafStats } from '../parquet/filter/prune-stats.js';
@@ -141,7 +141,7 @@ export class Dataset {
         known.set(part.path, mergeRowGroups(known.get(part.path), part));
       }
       files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      if (files.length === 0) throw new InvalidArgumentError(`${metadataFile} names no part file`, { file: metadataFile });
+      if (files.length === 0) throw new CorruptFileError('the summary names no part file that can be read', { file: metadataFile });
     }
     const hive = options.hivePartitioning ?? 'auto';
     const columns = hive === true || (hive === 'auto' && partitionPairs(files[0]!).length > 0) ? partitionColumns(files, options.partitionTypes ?? {}) : [];
@@ -156,11 +156,11 @@ export class Dataset {
         if (metadata) footers.push({ file: batch[k]!.path, metadata });
       });
     }
-    if (footers.length === 0) throw new InvalidArgumentError('no file of the dataset opens as Parquet (every one was skipped)');
+    if (footers.length === 0) throw new CorruptFileError('no file of the dataset opens as Parquet (each was skipped, see their reasons)', { file: files[0] });
     const unified = unifySchemas(footers.map(({ file, metadata }) => ({ file, runs: fieldRuns(metadata.schema) })), options.unionByName === true);
     // A partition column takes the place of a file column of its name (as DuckDB reads it); the others follow the files' columns.
     const byName = new Map(columns.map((c) => [c.name, c]));
-    const runs = fieldRuns(unified.elements);
+    const runs = fieldRuns(unified);
     const fields = [...runs.map((r) => (byName.has(r.name) ? [partitionElement(byName.get(r.name)!)] : r.elements)), ...columns.filter((c) => !runs.some((r) => r.name === c.name)).map((c) => [partitionElement(c)])];
     const elements: SchemaElement[] = [{ name: 'schema', numChildren: fields.length }, ...fields.flat()];
     const schema = buildSchema(elements);

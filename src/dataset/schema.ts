@@ -11,7 +11,7 @@
  */
 import { IncompatibleFilesError } from '../errors.js';
 import type { SchemaElement } from '../parquet/metadata/index.js';
-import { buildSchema, type LeafNode, type Schema } from '../schema/tree.js';
+import type { LeafNode, Schema } from '../schema/tree.js';
 
 /** A top-level field: its element and those of its descendants, depth-first. */
 export interface FieldRun {
@@ -36,7 +36,7 @@ export function fieldRuns(elements: readonly SchemaElement[]): FieldRun[] {
   return out;
 }
 
-interface IntType {
+export interface IntType {
   bits: 8 | 16 | 32 | 64;
   signed: boolean;
 }
@@ -75,13 +75,8 @@ function shape(elements: readonly SchemaElement[], skipTopRepetition: boolean): 
 /** How a file's field reads into the dataset's: as it is, or its integers cast. */
 export type FieldMapping = { present: false } | { present: true; cast?: IntType };
 
-export interface UnifiedSchema {
-  elements: SchemaElement[];
-  fields: string[];
-}
-
-/** The dataset's schema (without partition columns) from the files' fields. */
-export function unifySchemas(files: readonly { file: string; runs: FieldRun[] }[], unionByName: boolean): UnifiedSchema {
+/** The dataset's schema elements (without partition columns) from the files' fields. */
+export function unifySchemas(files: readonly { file: string; runs: FieldRun[] }[], unionByName: boolean): SchemaElement[] {
   const first = files[0]!;
   const merged = new Map<string, { run: FieldRun; from: string; optional: boolean; int?: IntType }>();
   for (const r of first.runs) merged.set(r.name, { run: r, from: first.file, optional: r.elements[0]!.repetitionType !== 'REQUIRED', int: intType(r.elements[0]!) });
@@ -110,7 +105,7 @@ export function unifySchemas(files: readonly { file: string; runs: FieldRun[] }[
     const head = m.int ? intElement(top!, m.int) : top!;
     elements.push({ ...head, repetitionType: m.optional ? 'OPTIONAL' : head.repetitionType }, ...rest);
   }
-  return { elements, fields: [...merged.keys()] };
+  return elements;
 }
 
 /**
@@ -158,15 +153,9 @@ function datasetElements(schema: Schema, name: string): SchemaElement[] {
   return out;
 }
 
-/** Builds the dataset's schema tree. */
-export function datasetSchema(elements: SchemaElement[]): Schema {
-  return buildSchema(elements);
-}
-
 /** The leaf a dotted path (or name array) names in a schema, if any. */
 export function leafByPath(schema: Schema, column: string | readonly string[]): LeafNode | undefined {
   const want = typeof column === 'string' ? column : column.join('.');
   return schema.leaves.find((l) => l.path.join('.') === want);
 }
 
-export type { IntType };
