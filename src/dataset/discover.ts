@@ -6,7 +6,7 @@
 import picomatch from 'picomatch/posix.js';
 import { InvalidArgumentError, IOError } from '../errors.js';
 import type { DatasetFileSystem } from './file-system.js';
-import { baseName, joinPath, relativeTo } from './paths.js';
+import { baseName, joinPath, relativeTo } from '../io/paths.js';
 import { METADATA_FILE } from './summary.js';
 
 export interface Discovered {

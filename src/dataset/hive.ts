@@ -9,7 +9,7 @@
  */
 import { IncompatibleFilesError, InvalidArgumentError } from '../errors.js';
 import type { SchemaElement } from '../parquet/metadata/index.js';
-import { dirName } from './paths.js';
+import { dirName } from '../io/paths.js';
 
 export type PartitionType = 'BIGINT' | 'DOUBLE' | 'DATE' | 'TIMESTAMP' | 'VARCHAR';
 

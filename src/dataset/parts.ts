@@ -7,7 +7,7 @@
  */
 import { IncompatibleFilesError, UnsupportedError } from '../errors.js';
 import type { FileMetaData, RowGroup } from '../parquet/metadata/index.js';
-import { dirName, isInside, joinPath, normalizePath } from './paths.js';
+import { resolveFilePath } from '../io/paths.js';
 
 export interface Part {
   /** The file holding the row groups' pages. */
@@ -32,7 +32,7 @@ export function splitParts(file: string, metadata: FileMetaData, root: string, a
       const paths = new Set(rg.columns.map((c) => c.filePath));
       if (paths.size > 1) throw new UnsupportedError('the column chunks of one row group are in different files', { file, rowGroup: i });
       const [named] = paths;
-      path = named === undefined ? file : resolvePart(file, named, root, allowOutsideRoot, i);
+      path = named === undefined ? file : resolveFilePath(file, named, root, allowOutsideRoot, { file, rowGroup: i });
     } catch (e) {
       if (!skip || !(e instanceof UnsupportedError)) throw e;
       skip(e);
@@ -52,17 +52,6 @@ export function splitParts(file: string, metadata: FileMetaData, root: string, a
 
 function stripFilePaths(rg: RowGroup): RowGroup {
   return { ...rg, columns: rg.columns.map(({ filePath: _f, ...c }) => c) };
-}
-
-function resolvePart(file: string, named: string, root: string, allowOutsideRoot: boolean, rowGroup: number): string {
-  if (named === '' || /^[a-z][a-z0-9+.-]*:/i.test(named) || named.startsWith('/')) {
-    if (!allowOutsideRoot) throw new UnsupportedError(`column chunk file_path "${named}" is not a path relative to the file (allowOutsideRoot reads it)`, { file, rowGroup });
-  }
-  const path = named.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(named) ? named : normalizePath(joinPath(dirName(file), named));
-  if (!allowOutsideRoot && !isInside(root === '' ? dirName(file) : root, path)) {
-    throw new UnsupportedError(`column chunk file_path "${named}" leads outside the dataset's root (allowOutsideRoot reads it)`, { file, rowGroup });
-  }
-  return path;
 }
 
 /**

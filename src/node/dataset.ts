@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises';
 import { IOError } from '../errors.js';
 import { Dataset, type DatasetOptions } from '../dataset/dataset.js';
 import { urlFileSystem, type DatasetFileSystem } from '../dataset/file-system.js';
-import { joinPath } from '../dataset/paths.js';
+import { joinPath } from '../io/paths.js';
 import { registerNodeCodecs } from './codecs.js';
 import { fileSource } from './file-source.js';
 import { listDatasetFiles } from './dataset-files.js';

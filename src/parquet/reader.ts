@@ -14,6 +14,7 @@ import { readFooter } from './footer.js';
 import type { FileDecryptor } from './crypto/decryptor.js';
 import type { DecryptionOptions } from './crypto/options.js';
 import { readDictionaryPage } from './dictionary-page.js';
+import { joinChunkFiles, type OpenChunkFile } from './file-path.js';
 import type { Values } from '../encodings/types.js';
 import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
 import { bindFilter, type BoundFilter, type Filter } from './filter/expression.js';
@@ -43,6 +44,12 @@ export interface OpenOptions {
   maxPageBytes?: number;
   /** Keys and settings for files written with Parquet modular encryption (README "Encryption"). */
   decryption?: DecryptionOptions;
+  /**
+   * Opens the file a column chunk's `file_path` names (relative to this
+   * file; `openParquet` gives one for paths): without it such chunks are
+   * refused.
+   */
+  openFile?: OpenChunkFile;
 }
 
 export interface ReadOptions extends ValueOptions {
@@ -154,12 +161,14 @@ export class ParquetReader {
 
   static async fromSource(source: Source, options: OpenOptions = {}): Promise<ParquetReader> {
     const chunkOptions = checkedChunkOptions(options);
-    const { metadata, offset, tail, tailOffset, decryptor } = await readFooter(source, options.decryption);
+    const footer = await readFooter(source, options.decryption);
+    const { offset, tail, tailOffset, decryptor } = footer;
     // Schema faults are in the footer: point at it (the schema's own elements carry no offsets once decoded).
-    const schema = withContext({ file: source.name, offset }, () => buildSchema(metadata.schema as SchemaElementLike[]));
-    validateRowGroups(metadata, schema, source);
+    const schema = withContext({ file: source.name, offset }, () => buildSchema(footer.metadata.schema as SchemaElementLike[]));
+    validateRowGroups(footer.metadata, schema, source);
     if (decryptor) decryptor.verifyChecksums = chunkOptions.verifyChecksums;
-    return new ParquetReader(withCachedTail(source, tail, tailOffset), metadata, schema, chunkOptions, decryptor);
+    const joined = await joinChunkFiles(source, footer.metadata, options.openFile, decryptor !== undefined);
+    return new ParquetReader(withCachedTail(joined.source, tail, tailOffset), joined.metadata, schema, chunkOptions, decryptor);
   }
 
   /**
@@ -167,7 +176,7 @@ export class ParquetReader {
    * footer read before, or a dataset's `_metadata` cut down to this file's
    * row groups): nothing is read until rows are.
    */
-  static fromMetadata(source: Source, metadata: FileMetaData, options: Omit<OpenOptions, 'decryption'> = {}): ParquetReader {
+  static fromMetadata(source: Source, metadata: FileMetaData, options: Omit<OpenOptions, 'decryption' | 'openFile'> = {}): ParquetReader {
     const chunkOptions = checkedChunkOptions(options);
     const schema = withContext({ file: source.name }, () => buildSchema(metadata.schema as SchemaElementLike[]));
     validateRowGroups(metadata, schema, source);
@@ -752,7 +761,7 @@ function validateRowGroups(m: FileMetaData, schema: Schema, source: Source): voi
 }
 
 export function chunkMeta(chunk: ColumnChunk, ctx: ErrorContext, decryptor: FileDecryptor | undefined): ColumnMetaData {
-  if (chunk.filePath !== undefined) throw new UnsupportedError(`column chunk stored in another file (${chunk.filePath}): openDataset reads such files, resolving file_path`, ctx);
+  if (chunk.filePath !== undefined) throw new UnsupportedError(`column chunk stored in another file (${chunk.filePath})`, ctx);
   // Throws a MissingKeyError naming the column when its key was not given.
   decryptor?.encrypted(chunk, ctx);
   const meta = chunk.metaData;

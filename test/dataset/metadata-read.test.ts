@@ -6,10 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { IncompatibleFilesError, openDataset, summarize, summaryFileBytes, UnsupportedError, writeSummaryFiles } from '../../src/node/index.js';
+import { IncompatibleFilesError, openDataset, openParquet, summarize, summaryFileBytes, UnsupportedError, writeSummaryFiles } from '../../src/node/index.js';
 import { assertAgrees, counting, footerOf, useDuck } from './helpers.js';
 
 let dir = '';
@@ -71,7 +71,7 @@ test('a file_path outside the root is refused unless allowed; chunks in another 
   await duck.run(`COPY (SELECT i AS id FROM range(5) t(i)) TO '${outside}'`);
   const footer = await footerOf(outside);
   writeFileSync(join(base, 'ds', '_metadata'), summaryFileBytes(summarize([{ path: '../outside.parquet', metadata: footer }]).metadata));
-  await assert.rejects(openDataset(join(base, 'ds')), (e: unknown) => e instanceof UnsupportedError && /outside the dataset's root/.test(e.message) && e.message.includes('_metadata'));
+  await assert.rejects(openDataset(join(base, 'ds')), (e: unknown) => e instanceof UnsupportedError && /leads outside/.test(e.message) && e.message.includes('_metadata'));
   const ds = await openDataset(join(base, 'ds'), { allowOutsideRoot: true });
   await assertAgrees(duck, ds, {}, `SELECT * FROM read_parquet('${outside}')`);
   // Asked to, the row groups outside are left out, listed under the summary that names them.
@@ -80,11 +80,22 @@ test('a file_path outside the root is refused unless allowed; chunks in another 
   writeFileSync(join(base, 'ds', '_metadata'), summaryFileBytes(summarize([{ path: '../outside.parquet', metadata: footer }, { path: 'inside.parquet', metadata: await footerOf(inside) }]).metadata));
   const skipping = await openDataset(join(base, 'ds'), { badFiles: 'skip' });
   await assertAgrees(duck, skipping, {}, `SELECT * FROM read_parquet('${inside}')`);
-  assert.match(skipping.skipped[0]!.reason, /outside the dataset's root/);
+  assert.match(skipping.skipped[0]!.reason, /leads outside/);
   // An ordinary file whose footer names chunks in a neighbour: read from there, relative to it.
   const index = join(base, 'index.parquet');
   writeFileSync(index, summaryFileBytes({ ...footer, rowGroups: footer.rowGroups.map((rg) => ({ ...rg, columns: rg.columns.map((c) => ({ ...c, filePath: 'outside.parquet' })) })) }));
   await assertAgrees(duck, await openDataset([index]), {}, `SELECT * FROM read_parquet('${outside}')`);
+  // The single-file reader follows it too.
+  const single = await openParquet(index);
+  try {
+    assert.deepEqual((await single.readRows({ filter: { column: 'id', op: '>=', value: 3 } })).map((r) => r.id), [3n, 4n]);
+    assert.equal((await single.readRows()).length, 5);
+  } finally {
+    await single.close();
+  }
+  // Without a way to open files (bytes in memory), such chunks are refused.
+  await assert.rejects(openParquet(readFileSync(index)), (e: unknown) => e instanceof UnsupportedError && /another file \(outside\.parquet\)/.test(e.message));
   writeFileSync(index, summaryFileBytes({ ...footer, rowGroups: footer.rowGroups.map((rg) => ({ ...rg, columns: rg.columns.map((c) => ({ ...c, filePath: '/etc/passwd' })) })) }));
   await assert.rejects(openDataset([index]).then((d) => d.readRows()), (e: unknown) => e instanceof UnsupportedError && e.message.includes('/etc/passwd') && e.message.includes(index));
+  await assert.rejects(openParquet(index), (e: unknown) => e instanceof UnsupportedError && e.message.includes('/etc/passwd') && e.message.includes(index));
 });
