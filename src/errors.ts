@@ -25,7 +25,8 @@ export type ErrorCode =
   | 'IO' // the source or sink failed
   | 'LIMIT' // the data is valid but exceeds what this runtime can hold
   | 'DECRYPTION' // an encrypted module failed authentication: wrong key, wrong AAD prefix, or tampered bytes
-  | 'MISSING_KEY'; // an encrypted module needs a key the caller did not supply
+  | 'MISSING_KEY' // an encrypted module needs a key the caller did not supply
+  | 'INCOMPATIBLE'; // files read as one dataset disagree (schemas, partition keys, a summary file and its parts)
 
 function describe(ctx: ErrorContext): string {
   const parts: string[] = [];
@@ -117,6 +118,17 @@ export class DecryptionError extends ParquetryError {
 export class MissingKeyError extends ParquetryError {
   constructor(detail: string, context?: ErrorContext) {
     super('MISSING_KEY', detail, context);
+  }
+}
+
+/**
+ * Files read together as one dataset that cannot be: two schemas that do not
+ * unify, partition keys that differ, a `_metadata` that disagrees with a
+ * part. The message names both files.
+ */
+export class IncompatibleFilesError extends ParquetryError {
+  constructor(detail: string, context?: ErrorContext) {
+    super('INCOMPATIBLE', detail, context);
   }
 }
 

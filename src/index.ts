@@ -68,6 +68,10 @@ export {
 export { summarize, summaryFileBytes, METADATA_FILE, COMMON_METADATA_FILE, type Summary, type SummaryPart } from './dataset/summary.js';
 export { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from './io/format.js';
 export {
-  ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, IOError, LimitError, DecryptionError, MissingKeyError,
+  openDataset, Dataset, urlFileSystem, describeDataset, type DatasetOptions, type DatasetReadOptions, type DatasetFile, type ScanPlan, type DatasetFileSystem, type DatasetDescription, type FileStats,
+  type PartitionType, type PartitionValue, type PartitionColumn,
+} from './dataset/index.js';
+export {
+  ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, IOError, LimitError, DecryptionError, MissingKeyError, IncompatibleFilesError,
   type ErrorCode, type ErrorContext,
 } from './errors.js';

@@ -9,7 +9,8 @@ import { InvalidArgumentError, IOError } from '../errors.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import type { Source } from '../io/source.js';
 import { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from '../io/format.js';
-import { cannotRead } from '../node/fs-errors.js';
+import { cannotRead, errnoCode } from '../node/fs-errors.js';
+import type { Dataset } from '../dataset/dataset.js';
 
 export function isUrl(path: string): boolean {
   return /^https?:\/\//i.test(path);
@@ -132,6 +133,28 @@ export async function openParquetFile(file: string, checks: ReadChecks = {}): Pr
   const decryption = currentDecryption();
   const options = { ...checks, ...(decryption ? { decryption } : {}) };
   return isUrl(file) ? openParquet(file, { ...options, byteLength: await urlLength(file), headers: http.headers }) : openParquet(file, options);
+}
+
+/**
+ * Whether FILE names a dataset (README "Datasets"): a directory, or a glob
+ * that is not itself the name of a file.
+ */
+export async function isDatasetInput(path: string): Promise<boolean> {
+  if (isUrl(path)) return false;
+  try {
+    return (await stat(path)).isDirectory();
+  } catch (e) {
+    if (errnoCode(e) !== 'ENOENT') return false; // the file's own reading says why
+    const { isGlob } = await import('../dataset/discover.js');
+    return isGlob(path);
+  }
+}
+
+/** A dataset named on the command line, read with the run's keys and checks. */
+export async function openDatasetInput(path: string, checks: ReadChecks = {}): Promise<Dataset> {
+  const { openDataset } = await import('../node/dataset.js');
+  const decryption = currentDecryption();
+  return openDataset(path, { ...checks, ...(decryption ? { decryption } : {}) });
 }
 
 /** Runs `fn` on an open reader, then closes it, whether `fn` succeeded or not. */

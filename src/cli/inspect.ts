@@ -7,7 +7,12 @@ import { InvalidArgumentError } from '../errors.js';
 import { canonicalRow } from '../text/canonical.js';
 import { formatSchema } from '../text/schema-text.js';
 import { schemaJson } from '../schema/json.js';
-import { tableFileKind, withReader } from './files.js';
+import { isDatasetInput, openDatasetInput, tableFileKind, withReader } from './files.js';
+import { formatDatasetDescription } from './dataset.js';
+import { describeDataset } from '../dataset/describe.js';
+import type { ColumnPath, ReadOptions } from '../parquet/reader.js';
+import type { RecordPlan } from '../shred/plan.js';
+import type { Filter } from '../parquet/filter/expression.js';
 import { formatMetadata, metadataSummary } from './meta.js';
 import { printRecords, withOutput } from './output.js';
 import { renderRecord, renderTable } from './render.js';
@@ -17,6 +22,11 @@ import { parseWhere } from '../parquet/filter/where.js';
 
 /** The schema in message syntax, or (`--json`, Parquet only) as our JSON tree (schema/json.ts). */
 export async function schemaCommand(file: string, opts: { json?: boolean }): Promise<void> {
+  if (await isDatasetInput(file)) {
+    const ds = await openDatasetInput(file);
+    process.stdout.write((opts.json ? JSON.stringify(schemaJson(ds.schema.root), null, 2) : formatSchema(ds.schema)) + '\n');
+    return;
+  }
   const kind = await tableFileKind(file);
   if (kind === 'redelm') return withRedElm(file, async (r) => void process.stdout.write(redElmSchema(r, Boolean(opts.json)) + '\n'));
   if (kind === 'trevni') {
@@ -29,6 +39,11 @@ export async function schemaCommand(file: string, opts: { json?: boolean }): Pro
 }
 
 export async function metaCommand(file: string, opts: { json?: boolean }): Promise<void> {
+  if (await isDatasetInput(file)) {
+    const s = await describeDataset(await openDatasetInput(file));
+    process.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatDatasetDescription(file, s)) + '\n');
+    return;
+  }
   const kind = await tableFileKind(file);
   if (kind === 'redelm') return withRedElm(file, async (r) => void process.stdout.write(redElmMeta(r, Boolean(opts.json)) + '\n'));
   if (kind === 'trevni') return withTrevni(file, async (r) => void process.stdout.write((await trevniMeta(r, Boolean(opts.json))) + '\n'));
@@ -53,6 +68,7 @@ export async function catCommand(file: string, opts: CatOptions, table: boolean)
   // A bad expression fails before the file is opened.
   const filter = opts.where === undefined ? undefined : parseWhere(opts.where);
   const checks = { verifyChecksums: opts.verifyChecksums };
+  if (await isDatasetInput(file)) return printRows(await openDatasetInput(file, checks), opts, filter, table);
   const kind = await tableFileKind(file);
   if (kind === 'redelm') return withRedElm(file, (r) => redElmCat(r, opts, table));
   if (kind === 'trevni') {
@@ -61,7 +77,17 @@ export async function catCommand(file: string, opts: CatOptions, table: boolean)
     const columns = opts.columns?.map((c) => (typeof c === 'string' ? c : c.join('.')));
     return withTrevni(file, (r) => trevniCat(r, { ...opts, columns }, table), checks);
   }
-  await withReader(file, (reader) => withOutput(async (out) => {
+  await withReader(file, (reader) => printRows(reader, opts, filter, table), checks);
+}
+
+/** What `cat` and `head` read rows from: a Parquet file or a dataset. */
+interface RowSource {
+  plan(columns?: readonly ColumnPath[]): RecordPlan;
+  rows(options: ReadOptions): AsyncIterable<Record<string, unknown>>;
+}
+
+function printRows(reader: RowSource, opts: CatOptions, filter: Filter | undefined, table: boolean): Promise<void> {
+  return withOutput(async (out) => {
     const read = { columns: opts.columns, offset: opts.offset, limit: opts.limit, filter };
     if (opts.json) {
       // Canonical JSON lines (CANONICAL.md): the default lossless values, printed exactly.
@@ -75,5 +101,5 @@ export async function catCommand(file: string, opts: CatOptions, table: boolean)
     } else {
       await printRecords(out, reader.rows({ ...read, temporal: 'iso' }), renderRecord);
     }
-  }), checks);
+  });
 }

@@ -30,21 +30,21 @@ program
 program
   .command('schema')
   .description('print the schema (parquet message syntax)')
-  .argument('<file>', 'Parquet, Trevni or RedElm file path, or a Parquet http(s) URL')
+  .argument('<file>', 'Parquet, Trevni or RedElm file path, a Parquet http(s) URL, or a directory or glob of Parquet files (a dataset)')
   .option('--json', 'Parquet: print the schema tree as JSON (names, repetition, physical, logical and converted types, field ids, children)')
   .action(async (file: string, opts: { json?: boolean }) => (await inspect()).schemaCommand(file, opts));
 
 program
   .command('meta')
   .description('print file metadata: row groups, column chunks, sizes, codecs, encodings, statistics')
-  .argument('<file>', 'Parquet, Trevni or RedElm file path, or a Parquet http(s) URL')
+  .argument('<file>', 'Parquet, Trevni or RedElm file path, a Parquet http(s) URL, or a directory or glob of Parquet files (a dataset)')
   .option('--json', 'print as JSON')
   .action(async (file: string, opts: { json?: boolean }) => (await inspect()).metaCommand(file, opts));
 
 program
   .command('cat')
   .description('print rows (canonical JSON Lines with --json)')
-  .argument('<file>', 'Parquet, Trevni or RedElm file path, or a Parquet http(s) URL')
+  .argument('<file>', 'Parquet, Trevni or RedElm file path, a Parquet http(s) URL, or a directory or glob of Parquet files (a dataset)')
   .option('--columns <paths>', 'comma-separated column paths to read (a.b.c for nested)', columnList)
   .option('--offset <n>', 'skip the first n rows', count)
   .option('--limit <n>', 'print at most n rows', count)
@@ -56,7 +56,7 @@ program
 program
   .command('head')
   .description('print the first rows as a table')
-  .argument('<file>', 'Parquet, Trevni or RedElm file path, or a Parquet http(s) URL')
+  .argument('<file>', 'Parquet, Trevni or RedElm file path, a Parquet http(s) URL, or a directory or glob of Parquet files (a dataset)')
   .option('-n, --rows <n>', 'number of rows', count, 10)
   .option('--columns <paths>', 'comma-separated column paths to read', columnList)
   .option('--where <expr>', 'only rows matching a SQL WHERE expression')

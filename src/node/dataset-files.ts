@@ -1,23 +1,24 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IOError } from '../errors.js';
-import { fsReason } from './fs-errors.js';
+import { errnoCode, fsReason } from './fs-errors.js';
 
 /**
  * The files of a dataset directory, as paths relative to it with `/`
  * between names, in lexicographic order (the order a dataset reads them).
  * Names starting with `.` or `_` are left out at every level: temp files,
  * `_SUCCESS`, `_metadata`, Spark's `_temporary/`. Symbolic links are
- * followed; one leading back to a directory it is inside is refused, named,
- * since following it would never end.
+ * followed; one leading back to a directory it is inside (or to itself) is
+ * refused, named, since following it would never end, or left out when
+ * `loops` is 'skip'.
  */
-export async function listDatasetFiles(root: string): Promise<string[]> {
+export async function listDatasetFiles(root: string, options: { loops?: 'error' | 'skip' } = {}): Promise<string[]> {
   const files: string[] = [];
-  await walk(root, '', [await realDir(root, root)], files);
+  await walk(root, '', [await realDir(root, root)], files, options.loops === 'skip');
   return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-async function walk(dir: string, rel: string, ancestors: string[], out: string[]): Promise<void> {
+async function walk(dir: string, rel: string, ancestors: string[], out: string[], skipLoops: boolean): Promise<void> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -33,6 +34,7 @@ async function walk(dir: string, rel: string, ancestors: string[], out: string[]
       try {
         isDir = (await stat(path)).isDirectory();
       } catch (e) {
+        if (skipLoops && errnoCode(e) === 'ELOOP') continue;
         throw new IOError(`cannot read ${path}: ${fsReason(e)}`, { file: path }, { cause: e });
       }
     }
@@ -41,8 +43,9 @@ async function walk(dir: string, rel: string, ancestors: string[], out: string[]
       continue;
     }
     const real = await realDir(path, path);
+    if (ancestors.includes(real) && skipLoops) continue;
     if (ancestors.includes(real)) throw new IOError(`${path} is a symbolic link loop: it leads back to ${real}, a directory it is inside`, { file: path });
-    await walk(path, relPath, [...ancestors, real], out);
+    await walk(path, relPath, [...ancestors, real], out, skipLoops);
   }
 }
 

@@ -18,6 +18,8 @@ registerNodeCodecs();
 export * from '../index.js';
 export { fileSource, fileSink, writableSink };
 export { openParquet } from './open-parquet.js';
+// Paths, directories and globs too; this export takes the place of the portable `openDataset`.
+export { openDataset, nodeFileSystem, type NodeDatasetOptions } from './dataset.js';
 // Paths and Node streams too; this export takes the place of the portable `convert`.
 export { convert } from './convert.js';
 export { writeSummaryFiles, type SummaryOptions, type SummaryResult } from './dataset-summary.js';

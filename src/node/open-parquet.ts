@@ -6,7 +6,8 @@
  */
 import { registerNodeCodecs } from './codecs.js';
 import { ParquetReader, type OpenOptions, type ParquetInput } from '../parquet/reader.js';
-import { openFileWith } from './file-source.js';
+import { fileSource, openFileWith } from './file-source.js';
+import { resolveFilePath } from '../io/paths.js';
 
 registerNodeCodecs();
 
@@ -18,10 +19,17 @@ registerNodeCodecs();
  * console.log(reader.numRows, reader.schema.leaves.map((l) => l.path.join('.')));
  * ```
  */
-export async function openParquet(input: string | ParquetInput, options: OpenOptions = {}): Promise<ParquetReader> {
+export async function openParquet(input: string | ParquetInput, options: OpenParquetOptions = {}): Promise<ParquetReader> {
   if (typeof input === 'string') {
     if (/^https?:\/\//i.test(input)) return ParquetReader.open(new URL(input), options);
-    return openFileWith(input, (source) => ParquetReader.fromSource(source, options));
+    // Column chunks in other files (file_path): beside this one, never outside its directory unless allowed.
+    const openFile = options.openFile ?? ((named: string) => fileSource(resolveFilePath(input, named, '', options.allowOutsideRoot === true, { file: input })));
+    return openFileWith(input, (source) => ParquetReader.fromSource(source, { ...options, openFile }));
   }
   return ParquetReader.open(input, options);
+}
+
+export interface OpenParquetOptions extends OpenOptions {
+  /** Let a column chunk's `file_path` name a file outside this file's directory (default false). */
+  allowOutsideRoot?: boolean;
 }

@@ -14,6 +14,7 @@ import { readFooter } from './footer.js';
 import type { FileDecryptor } from './crypto/decryptor.js';
 import type { DecryptionOptions } from './crypto/options.js';
 import { readDictionaryPage } from './dictionary-page.js';
+import { joinChunkFiles, type OpenChunkFile } from './file-path.js';
 import type { Values } from '../encodings/types.js';
 import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
 import { bindFilter, type BoundFilter, type Filter } from './filter/expression.js';
@@ -43,6 +44,12 @@ export interface OpenOptions {
   maxPageBytes?: number;
   /** Keys and settings for files written with Parquet modular encryption (README "Encryption"). */
   decryption?: DecryptionOptions;
+  /**
+   * Opens the file a column chunk's `file_path` names (relative to this
+   * file; `openParquet` gives one for paths): without it such chunks are
+   * refused.
+   */
+  openFile?: OpenChunkFile;
 }
 
 export interface ReadOptions extends ValueOptions {
@@ -153,14 +160,27 @@ export class ParquetReader {
   private indexCache: IndexCache | undefined;
 
   static async fromSource(source: Source, options: OpenOptions = {}): Promise<ParquetReader> {
-    const { verifyChecksums = true, maxPageBytes = DEFAULT_MAX_PAGE_BYTES } = options;
-    if (!Number.isSafeInteger(maxPageBytes) || maxPageBytes < 1) throw new InvalidArgumentError(`maxPageBytes must be a positive integer, got ${maxPageBytes}`);
-    const { metadata, offset, tail, tailOffset, decryptor } = await readFooter(source, options.decryption);
+    const chunkOptions = checkedChunkOptions(options);
+    const footer = await readFooter(source, options.decryption);
+    const { offset, tail, tailOffset, decryptor } = footer;
     // Schema faults are in the footer: point at it (the schema's own elements carry no offsets once decoded).
-    const schema = withContext({ file: source.name, offset }, () => buildSchema(metadata.schema as SchemaElementLike[]));
+    const schema = withContext({ file: source.name, offset }, () => buildSchema(footer.metadata.schema as SchemaElementLike[]));
+    validateRowGroups(footer.metadata, schema, source);
+    if (decryptor) decryptor.verifyChecksums = chunkOptions.verifyChecksums;
+    const joined = await joinChunkFiles(source, footer.metadata, options.openFile, decryptor !== undefined);
+    return new ParquetReader(withCachedTail(joined.source, tail, tailOffset), joined.metadata, schema, chunkOptions, decryptor);
+  }
+
+  /**
+   * A reader of a plaintext file whose FileMetaData is already known (a
+   * footer read before, or a dataset's `_metadata` cut down to this file's
+   * row groups): nothing is read until rows are.
+   */
+  static fromMetadata(source: Source, metadata: FileMetaData, options: Omit<OpenOptions, 'decryption' | 'openFile'> = {}): ParquetReader {
+    const chunkOptions = checkedChunkOptions(options);
+    const schema = withContext({ file: source.name }, () => buildSchema(metadata.schema as SchemaElementLike[]));
     validateRowGroups(metadata, schema, source);
-    if (decryptor) decryptor.verifyChecksums = verifyChecksums;
-    return new ParquetReader(withCachedTail(source, tail, tailOffset), metadata, schema, { verifyChecksums, maxPageBytes }, decryptor);
+    return new ParquetReader(source, metadata, schema, chunkOptions, undefined);
   }
 
   /**
@@ -698,6 +718,12 @@ export async function toSource(input: ParquetInput, options: OpenOptions): Promi
   if (input instanceof URL) return httpSource(input.href, { byteLength: options.byteLength, headers: options.headers });
   if (input && typeof input === 'object' && typeof (input as SourceLike).read === 'function') return checkedSource(input as SourceLike);
   throw new InvalidArgumentError('input must be a Uint8Array, an ArrayBuffer, a URL, a Blob or an object with byteLength and read(offset, length)');
+}
+
+function checkedChunkOptions(options: OpenOptions): Pick<ChunkOptions, 'verifyChecksums' | 'maxPageBytes'> & { verifyChecksums: boolean } {
+  const { verifyChecksums = true, maxPageBytes = DEFAULT_MAX_PAGE_BYTES } = options;
+  if (!Number.isSafeInteger(maxPageBytes) || maxPageBytes < 1) throw new InvalidArgumentError(`maxPageBytes must be a positive integer, got ${maxPageBytes}`);
+  return { verifyChecksums, maxPageBytes };
 }
 
 function checkCount(n: number, what: string): number {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openParquet, writeParquet } from '../../src/node/index.js';
@@ -126,8 +126,11 @@ describe('a FILE that cannot be read: one line naming why, exit status 1', () =>
     assert.equal(existsSync(out), false, 'no output written');
   });
 
-  test('a directory, for every command that reads a file and for convert', () => {
-    for (const [command, ...rest] of COMMANDS) expectOneLine(run(command!, dir, ...rest), `cannot read ${dir}: it is a directory`);
+  test('a directory, for every command that reads a file and for convert; schema, meta, cat and head read it as a dataset', () => {
+    for (const [command, ...rest] of COMMANDS.slice(4)) expectOneLine(run(command!, dir, ...rest), `cannot read ${dir}: it is a directory`);
+    const empty = join(dir, 'empty-dataset');
+    mkdirSync(empty);
+    for (const [command] of COMMANDS.slice(0, 4)) expectOneLine(run(command!, empty), `no Parquet file in ${empty} (file ${empty})`);
     expectOneLine(run('convert', dir, join(dir, 'x.parquet')), `cannot read ${dir}: it is a directory`);
     expectOneLine(run('convert', dir, join(dir, 'x.csv'), '--from', 'parquet'), `cannot read ${dir}: it is a directory`);
     expectOneLine(run('convert', dir, join(dir, 'x.parquet'), '--from', 'csv'), `cannot read ${dir}: it is a directory`);

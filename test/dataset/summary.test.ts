@@ -12,11 +12,10 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { IOError, openParquet, UnsupportedError, writeParquet, writeSummaryFiles } from '../../src/node/index.js';
 import { CorruptFileError } from '../../src/errors.js';
-import { readFooter } from '../../src/parquet/footer.js';
-import { fileSource } from '../../src/node/file-source.js';
 import { listDatasetFiles } from '../../src/node/dataset-files.js';
 import type { FileMetaData } from '../../src/parquet/metadata/index.js';
 import { run } from '../cli/run-cli.js';
+import { footerOf } from './helpers.js';
 
 let root: string;
 let instance: DuckDBInstance;
@@ -33,15 +32,6 @@ after(() => {
   instance?.closeSync();
   rmSync(root, { recursive: true, force: true });
 });
-
-async function footerOf(path: string): Promise<FileMetaData> {
-  const source = await fileSource(path);
-  try {
-    return (await readFooter(source)).metadata;
-  } finally {
-    await source.close?.();
-  }
-}
 
 /** The parts a dataset directory holds, by a listing independent of the library's. */
 function partsOf(dir: string): string[] {

@@ -100,3 +100,11 @@ export function filterLeaves(f: BoundFilter, out: LeafNode[] = []): LeafNode[] {
   }
   return out;
 }
+
+/** Each leaf a bound filter tests, with its comparison domain. */
+export function filterDomains(f: BoundFilter, out = new Map<LeafNode, Domain>()): Map<LeafNode, Domain> {
+  if (f.t === 'leaf') out.set(f.leaf, f.domain);
+  else if (f.t === 'not') filterDomains(f.part, out);
+  else for (const p of f.parts) filterDomains(p, out);
+  return out;
+}

@@ -24,7 +24,7 @@
  * - a missing null_count is unknown.
  */
 import type { LeafNode } from '../../schema/tree.js';
-import type { ColumnOrder, Statistics } from '../metadata/index.js';
+import type { ColumnMetaData, ColumnOrder, Statistics } from '../metadata/index.js';
 import { compareD, type D, type Domain, type Lit } from './compare.js';
 import type { BoundFilter, BoundLeaf } from './expression.js';
 
@@ -103,6 +103,20 @@ export function chunkLeafStats(
   if (!boundsTrusted(leaf, domain, order, legacy, ordersPresent)) return out;
   setBounds(out, domain, minB, maxB, legacy ? true : s.isMinValueExact !== false && s.isMaxValueExact !== false);
   return out;
+}
+
+/**
+ * Each leaf's statistics over one row group, from its chunks' metadata
+ * (`meta`); `domains` are the filter's (see scan.ts). A dataset prunes
+ * files and row groups with these from footers or `_metadata` alone.
+ */
+export function rowGroupStats(domains: ReadonlyMap<LeafNode, Domain>, meta: (leaf: LeafNode) => ColumnMetaData, orders: readonly ColumnOrder[] | undefined): Map<LeafNode, LeafStats> {
+  const stats = new Map<LeafNode, LeafStats>();
+  for (const [leaf, domain] of domains) {
+    const m = meta(leaf);
+    stats.set(leaf, chunkLeafStats(leaf, domain, m.statistics, m.numValues, orders?.[leaf.columnIndex], orders !== undefined));
+  }
+  return stats;
 }
 
 /** Decodes and checks bounds into `out` (left unknown when they do not decode, are NaN or are out of order). */

@@ -17,13 +17,13 @@ import { decodePageHeader, type ColumnChunk, type ColumnIndex, type ColumnMetaDa
 import type { Domain, Lit } from './compare.js';
 import { evaluateRows, selectedRows } from './evaluate.js';
 import type { BoundFilter } from './expression.js';
-import { filterLeaves } from './expression.js';
+import { filterDomains, filterLeaves } from './expression.js';
 import {
   bloomFilterExtent, BLOOM_HEADER_GUESS, checkColumnIndex, checkOffsetIndex, columnIndexRange, offsetIndexRange,
   parseColumnIndex, parseOffsetIndex, structRange, type Range,
 } from './indexes.js';
 import { matchingRanges, pagesFor, rangeRows, trimToRanges, usableColumnIndex, type LeafPageIndex } from './prune-pages.js';
-import { bloomCandidates, chunkLeafStats, possible, type LeafStats } from './prune-stats.js';
+import { bloomCandidates, possible, rowGroupStats } from './prune-stats.js';
 
 /** A column chunk as the reader locates it. */
 export interface ChunkRef {
@@ -191,13 +191,6 @@ export function bloomMightContain(domain: Domain, bf: ParsedBloomFilter, lit: Li
   return bf.filter.mightContain(hashPhysical(domain.leaf.physicalType, phys));
 }
 
-function domains(f: BoundFilter, out = new Map<LeafNode, Domain>()): Map<LeafNode, Domain> {
-  if (f.t === 'leaf') out.set(f.leaf, f.domain);
-  else if (f.t === 'not') domains(f.part, out);
-  else for (const p of f.parts) domains(p, out);
-  return out;
-}
-
 export interface FilteredGroup {
   /** Decoded data of the projected leaves, trimmed to the rows read. */
   columns: ColumnChunkData[];
@@ -212,14 +205,10 @@ export async function scanRowGroup(host: ScanHost, cache: IndexCache, rg: number
   const group = host.metadata.rowGroups[rg]!;
   const numRows = group.numRows;
   if (numRows === 0) return null;
-  const doms = domains(f);
+  const doms = filterDomains(f);
   const fLeaves = filterLeaves(f);
   const orders = host.metadata.columnOrders;
-  const stats = new Map<LeafNode, LeafStats>();
-  for (const leaf of fLeaves) {
-    const ref = host.chunk(rg, leaf);
-    stats.set(leaf, chunkLeafStats(leaf, doms.get(leaf)!, ref.meta.statistics, ref.meta.numValues, orders?.[leaf.columnIndex], orders !== undefined));
-  }
+  const stats = rowGroupStats(doms, (leaf) => host.chunk(rg, leaf).meta, orders);
   // 1. chunk statistics
   if (!possible(f, (l) => stats.get(l)).canTrue) return null;
   // 2. bloom filters, for = and in

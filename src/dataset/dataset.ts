@@ -1,0 +1,537 @@
+/**
+ * Many Parquet files read as one table (README "Datasets"): `openDataset`
+ * finds the files (discover.ts), their Hive partitions (hive.ts) and one
+ * schema (schema.ts), reading as few footers as that needs: the first
+ * file's (all of them with `unionByName`), or only `_metadata` when the
+ * directory has one. Reads go file by file in path order through each
+ * file's `ParquetReader`, after partition values and statistics have
+ * pruned what cannot match (constants.ts, the filter layer's pruning).
+ */
+import { asParquetryError, CorruptFileError, IncompatibleFilesError, InvalidArgumentError, ParquetryError } from '../errors.js';
+import type { Source } from '../io/source.js';
+import { bindFilter, filterDomains, type Filter } from '../parquet/filter/expression.js';
+import { possible, rowGroupStats, type LeafStats } from '../parquet/filter/prune-stats.js';
+import { readFooter } from '../parquet/footer.js';
+import type { FileMetaData, SchemaElement } from '../parquet/metadata/index.js';
+import { ParquetReader, type ColumnBatch, type ColumnPath, type OpenOptions, type ReadOptions } from '../parquet/reader.js';
+import { valueReader, type ValueOptions } from '../schema/convert.js';
+import { buildSchema, type LeafNode, type Schema } from '../schema/tree.js';
+import { planRecord, type RecordPlan } from '../shred/plan.js';
+import type { Values } from '../encodings/types.js';
+import { canMatch, constantStats, datasetLeaf, fileFilter, residual, type Residual } from './constants.js';
+import { discover } from './discover.js';
+import type { DatasetFileSystem } from './file-system.js';
+import { partitionColumns, partitionElement, partitionPairs, partitionValues, type PartitionColumn, type PartitionType, type PartitionValue } from './hive.js';
+import { checkPart, splitParts, type Part } from './parts.js';
+import { fieldRuns, leafByPath, mapFields, unifySchemas, type FieldMapping, type IntType } from './schema.js';
+
+export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'maxPageBytes' | 'decryption'> {
+  /** Where files are listed and opened (Node: `nodeFileSystem()`, the default of the Node `openDataset`). */
+  fileSystem: DatasetFileSystem;
+  /** `key=value` directories as columns: on, off, or (default) on when the first file's path has one. */
+  hivePartitioning?: boolean | 'auto';
+  /** Partition column types, by key; the others are inferred as DuckDB infers them. */
+  partitionTypes?: Readonly<Record<string, PartitionType>>;
+  /** Every file's columns by name, a column a file lacks read as null, integers widened (DuckDB's `union_by_name`). */
+  unionByName?: boolean;
+  /** A directory's files whose names are not Parquet's (`x.csv`, `x.crc`): left out (default) or an error. */
+  otherFiles?: 'skip' | 'error';
+  /**
+   * A file that does not open as Parquet (bad magic, damaged footer), a
+   * directory reached again through a symbolic link loop, a part that
+   * disagrees with `_metadata`, a row group whose `file_path` is refused:
+   * an error (default), or left out (listed in `skipped`, loops aside).
+   */
+  badFiles?: 'error' | 'skip';
+  /** Let a `file_path` name a file outside the dataset's root (default false). */
+  allowOutsideRoot?: boolean;
+  /** Most files open at once while footers are read (default 16); rows are read one file at a time. */
+  maxOpenFiles?: number;
+  /** Plan from the directory's `_metadata` when it has one (default true). */
+  useMetadataFile?: boolean;
+}
+
+export interface DatasetReadOptions extends Omit<ReadOptions, 'rowGroups'> {
+  /** Rows in each array of `rowBatches` (default 4096). */
+  batchSize?: number;
+}
+
+/** One data file of a dataset and its partition values (as its partition columns store them). */
+export interface DatasetFile {
+  path: string;
+  partitions: Record<string, PartitionValue>;
+}
+
+/** One file's size as its footer (or the summary) gives it. */
+export interface FileStats {
+  path: string;
+  rows: number;
+  rowGroups: number;
+  /** Column chunk bytes as stored, and decompressed. */
+  compressedBytes: number;
+  uncompressedBytes: number;
+}
+
+/** What a filtered read would open (`Dataset.scanPlan`). */
+export interface ScanPlan {
+  files: {
+    path: string;
+    /** `partition`: pruned by partition values, unopened; `statistics`: every row group pruned; `skipped`: a bad file left out. */
+    pruned?: 'partition' | 'statistics' | 'skipped';
+    rowGroups: number;
+    rowGroupsKept: number;
+  }[];
+  filesKept: number;
+  rowGroupsKept: number;
+}
+
+/** A file's metadata once read, and how its fields map onto the dataset's. */
+interface FileInfo {
+  parts: Part[];
+  schema: Schema;
+  mapping: Map<string, FieldMapping>;
+}
+
+interface FileEntry {
+  path: string;
+  partitions: PartitionValue[];
+  /** Known at open (`_metadata`, or a footer read for the schema), else read when first needed. */
+  metadata?: FileMetaData;
+  footer?: Promise<FileMetaData | null>;
+  /** The source its footer was read through, kept for the read that follows (see `rowBatches`). */
+  held?: Source;
+  /** The summary that gave `metadata`, checked against the file's own footer when it is opened. */
+  namedBy?: string;
+  info?: Promise<FileInfo | null>;
+}
+
+export class Dataset {
+  private constructor(
+    private readonly fs: DatasetFileSystem,
+    private readonly options: DatasetOptions,
+    private readonly root: string,
+    private readonly entries: FileEntry[],
+    /** The dataset's schema: the files' fields, then the partition columns. */
+    readonly schema: Schema,
+    readonly partitionColumns: readonly PartitionColumn[],
+    /** Files left out: names that are not Parquet's, and bad files under `badFiles: 'skip'`, with why. */
+    readonly skipped: { path: string; reason: string }[],
+    /** The `_metadata` file planning read, when there was one. */
+    readonly metadataFile: string | undefined,
+    private readonly schemaFrom: string,
+  ) {}
+
+  static async open(input: string | readonly string[], options: DatasetOptions): Promise<Dataset> {
+    const fs = options.fileSystem;
+    const maxOpen = options.maxOpenFiles ?? 16;
+    if (!Number.isSafeInteger(maxOpen) || maxOpen < 1) throw new InvalidArgumentError(`maxOpenFiles must be a positive integer, got ${maxOpen}`);
+    const found = await discover(fs, input, options.otherFiles ?? 'skip', options.badFiles ?? 'error');
+    const skipped = found.skipped.map((path) => ({ path, reason: 'not a Parquet file name' }));
+    let files = found.files;
+    const known = new Map<string, FileMetaData>();
+    let metadataFile: string | undefined;
+    if (found.metadataFile && options.useMetadataFile !== false) {
+      metadataFile = found.metadataFile;
+      const summary = await readFooterOf(fs, metadataFile, options);
+      const parts = splitParts(metadataFile, summary, found.root, options.allowOutsideRoot === true, skipper(options, metadataFile, skipped));
+      files = [];
+      for (const part of parts) {
+        if (part.path === metadataFile) continue; // a summary that names no part has no rows
+        if (!known.has(part.path)) files.push(part.path);
+        known.set(part.path, mergeRowGroups(known.get(part.path), part));
+      }
+      files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      if (files.length === 0) throw new CorruptFileError('the summary names no part file that can be read', { file: metadataFile });
+    }
+    const hive = options.hivePartitioning ?? 'auto';
+    const columns = hive === true || (hive === 'auto' && partitionPairs(files[0]!).length > 0) ? partitionColumns(files, options.partitionTypes ?? {}) : [];
+    const entries: FileEntry[] = files.map((path) => ({ path, partitions: partitionValues(path, columns), metadata: known.get(path), namedBy: metadataFile }));
+    // The schema: the first readable file's (every file's with unionByName).
+    const footers: { file: string; metadata: FileMetaData }[] = [];
+    const width = options.unionByName ? maxOpen : 1;
+    for (let i = 0; i < entries.length && (options.unionByName || footers.length === 0); i += width) {
+      const batch = entries.slice(i, i + width);
+      const got = await Promise.all(batch.map((e) => footerOrSkip(fs, e, options, skipped)));
+      got.forEach((metadata, k) => {
+        if (metadata) footers.push({ file: batch[k]!.path, metadata });
+      });
+    }
+    if (footers.length === 0) throw new CorruptFileError('no file of the dataset opens as Parquet (each was skipped, see their reasons)', { file: files[0] });
+    const unified = unifySchemas(footers.map(({ file, metadata }) => ({ file, runs: fieldRuns(metadata.schema) })), options.unionByName === true);
+    // A partition column takes the place of a file column of its name (as DuckDB reads it); the others follow the files' columns.
+    const byName = new Map(columns.map((c) => [c.name, c]));
+    const runs = fieldRuns(unified);
+    const fields = [...runs.map((r) => (byName.has(r.name) ? [partitionElement(byName.get(r.name)!)] : r.elements)), ...columns.filter((c) => !runs.some((r) => r.name === c.name)).map((c) => [partitionElement(c)])];
+    const elements: SchemaElement[] = [{ name: 'schema', numChildren: fields.length }, ...fields.flat()];
+    const schema = buildSchema(elements);
+    return new Dataset(fs, options, found.root, entries, schema, columns, skipped, metadataFile, footers[0]!.file);
+  }
+
+  /** The data files, in the order their rows are read, with their partition values. */
+  get files(): DatasetFile[] {
+    return this.entries.map((e) => ({ path: e.path, partitions: Object.fromEntries(this.partitionColumns.map((c, i) => [c.name, e.partitions[i]!])) }));
+  }
+
+  /** The assembly plan of a projection (what `canonicalRow` prints by), as `ParquetReader.plan`. */
+  plan(paths?: readonly ColumnPath[]): RecordPlan {
+    if (!paths) return planRecord(this.schema.root);
+    const keep = new Set<LeafNode>();
+    for (const p of paths) {
+      const dotted = typeof p === 'string' ? p : p.join('.');
+      const hits = this.schema.leaves.filter((l) => l.path.join('.') === dotted || l.path.join('.').startsWith(`${dotted}.`));
+      if (hits.length === 0) throw new InvalidArgumentError(`no column "${dotted}" in the dataset`);
+      for (const l of hits) keep.add(l);
+    }
+    return planRecord(this.schema.root, (l) => keep.has(l));
+  }
+
+  /** Rows in the dataset: every file's footer is read (or `_metadata`'s counts used). */
+  async rowCount(): Promise<number> {
+    return (await this.fileStats()).reduce((n, f) => n + f.rows, 0);
+  }
+
+  /** Each readable file's rows, row groups and bytes (every footer is read, or `_metadata` used). */
+  async fileStats(): Promise<FileStats[]> {
+    const out: FileStats[] = [];
+    const indexes = this.entries.map((_, i) => i);
+    for (let i = 0; i < indexes.length; i += this.options.maxOpenFiles ?? 16) {
+      const infos = await Promise.all(indexes.slice(i, i + (this.options.maxOpenFiles ?? 16)).map((k) => this.info(k)));
+      infos.forEach((info, k) => {
+        if (!info) return;
+        const groups = info.parts.flatMap((p) => p.metadata.rowGroups);
+        const chunks = groups.flatMap((g) => g.columns);
+        out.push({
+          path: this.entries[i + k]!.path,
+          rows: groups.reduce((n, g) => n + g.numRows, 0),
+          rowGroups: groups.length,
+          compressedBytes: chunks.reduce((n, c) => n + (c.metaData?.totalCompressedSize ?? 0), 0),
+          uncompressedBytes: chunks.reduce((n, c) => n + (c.metaData?.totalUncompressedSize ?? 0), 0),
+        });
+      });
+    }
+    return out;
+  }
+
+  /**
+   * What a read with `filter` would open: files pruned by partition values
+   * (never opened), by row-group statistics (footers only), or kept.
+   */
+  async scanPlan(filter?: Filter): Promise<ScanPlan> {
+    this.checkFilter(filter);
+    const plan: ScanPlan = { files: [], filesKept: 0, rowGroupsKept: 0 };
+    for (const [i, entry] of this.entries.entries()) {
+      if (filter && !canMatch(this.partitionResidual(entry, filter))) {
+        plan.files.push({ path: entry.path, pruned: 'partition', rowGroups: 0, rowGroupsKept: 0 });
+        continue;
+      }
+      const info = await this.info(i);
+      if (!info) {
+        plan.files.push({ path: entry.path, pruned: 'skipped', rowGroups: 0, rowGroupsKept: 0 });
+        continue;
+      }
+      const groups = info.parts.reduce((n, p) => n + p.metadata.rowGroups.length, 0);
+      const kept = info.parts.reduce((n, p) => n + this.keptRowGroups(entry, info, p, filter).length, 0);
+      plan.files.push({ path: entry.path, rowGroups: groups, rowGroupsKept: kept, ...(kept === 0 ? { pruned: 'statistics' as const } : {}) });
+      if (kept > 0) plan.filesKept++;
+      plan.rowGroupsKept += kept;
+    }
+    return plan;
+  }
+
+  /** Rows as plain objects, file after file in path order. */
+  async *rows(options: DatasetReadOptions = {}): AsyncGenerator<Record<string, unknown>> {
+    for await (const batch of this.rowBatches(options)) yield* batch;
+  }
+
+  /** All selected rows in one array. */
+  async readRows(options: DatasetReadOptions = {}): Promise<Record<string, unknown>[]> {
+    const out: Record<string, unknown>[] = [];
+    for await (const batch of this.rowBatches(options)) for (const row of batch) out.push(row);
+    return out;
+  }
+
+  /** Rows in arrays of at most `batchSize`: partition columns and columns a file lacks filled in, integers cast. */
+  async *rowBatches(options: DatasetReadOptions = {}): AsyncGenerator<Record<string, unknown>[]> {
+    const plan = this.plan(options.columns);
+    const { filter } = options;
+    this.checkFilter(filter);
+    let skip = count(options.offset ?? 0, 'offset');
+    let left = options.limit === undefined ? Infinity : count(options.limit, 'limit');
+    const batchSize = options.batchSize ?? 4096;
+    if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new InvalidArgumentError(`batchSize must be a positive integer, got ${batchSize}`);
+    const valueOptions: ValueOptions = { int64: options.int64, decimal: options.decimal, temporal: options.temporal };
+    for (const [i, entry] of this.entries.entries()) {
+      if (left <= 0) return;
+      if (filter && !canMatch(this.partitionResidual(entry, filter))) continue;
+      // A file opened for its footer here is read through the same source: one open per file.
+      const info = await this.info(i, true);
+      let spare = entry.held;
+      entry.held = undefined;
+      try {
+        if (!info) continue;
+        const r = filter ? this.fileResidual(entry, info, filter) : 1;
+        if (!canMatch(r)) continue;
+        const fileF = fileFilter(r);
+        const shape = this.rowShape(entry, info, plan, valueOptions);
+        for (const part of info.parts) {
+          if (left <= 0) return;
+          const kept = this.keptRowGroups(entry, info, part, filter);
+          if (kept.length === 0) continue;
+          const rows = kept.reduce((n, g) => n + part.metadata.rowGroups[g]!.numRows, 0);
+          if (!fileF && skip >= rows) {
+            skip -= rows;
+            continue;
+          }
+          if (!fileF && shape.fileColumns.length === 0) {
+            // Only constant columns: no page of the file is needed.
+            const take = Math.min(rows - skip, left);
+            for (let done = 0; done < take; done += batchSize) yield Array.from({ length: Math.min(batchSize, take - done) }, () => shape.build({}));
+            skip = 0;
+            left -= take;
+            continue;
+          }
+          const held = part.path === entry.path ? spare : undefined;
+          if (held) spare = undefined;
+          const reader = await this.openPart(part, held).catch((e: unknown) => {
+            // A part a summary names that does not open as it says: skipped when asked.
+            if (!part.namedBy || this.options.badFiles !== 'skip' || !(e instanceof ParquetryError) || (e.code !== 'INCOMPATIBLE' && e.code !== 'CORRUPT')) throw e;
+            this.skipped.push({ path: part.path, reason: e.message });
+            return null;
+          });
+          if (!reader) continue;
+          try {
+            const batches = reader.rowBatches({
+              ...valueOptions, batchSize, columns: shape.fileColumns, rowGroups: kept,
+              ...(fileF ? { filter: fileF } : { offset: skip, limit: left === Infinity ? undefined : left }),
+            });
+            if (!fileF) skip = 0;
+            for await (const batch of batches) {
+              let rowsOut = batch;
+              if (skip > 0) {
+                const drop = Math.min(skip, rowsOut.length);
+                skip -= drop;
+                rowsOut = rowsOut.slice(drop);
+              }
+              if (rowsOut.length > left) rowsOut = rowsOut.slice(0, left);
+              left -= rowsOut.length;
+              if (rowsOut.length > 0) yield rowsOut.map((row) => shape.build(row));
+              if (left <= 0) break;
+            }
+          } catch (e) {
+            throw e instanceof ParquetryError ? e.within({ file: part.path }) : asParquetryError(e, { file: part.path });
+          } finally {
+            await reader.close();
+          }
+        }
+      } finally {
+        await spare?.close?.();
+      }
+    }
+  }
+
+  /**
+   * Column vectors of every file, as `ParquetReader.columns` gives them with
+   * the file they come from: each file's own columns in its own types
+   * (partition values are in `files`; a column a file lacks has no batch).
+   */
+  async *columns(options: { columns?: readonly ColumnPath[] } = {}): AsyncGenerator<ColumnBatch & { file: string }> {
+    const plan = this.plan(options.columns);
+    for (const [i, entry] of this.entries.entries()) {
+      const info = await this.info(i);
+      if (!info) continue;
+      const { fileColumns } = this.rowShape(entry, info, plan, {});
+      if (fileColumns.length === 0) continue;
+      for (const part of info.parts) {
+        const reader = await this.openPart(part);
+        try {
+          for await (const b of reader.columns({ columns: fileColumns })) yield { ...b, file: part.path };
+        } finally {
+          await reader.close();
+        }
+      }
+    }
+  }
+
+  private checkFilter(filter: Filter | undefined): void {
+    if (filter !== undefined) bindFilter(filter, datasetLeaf(this.schema));
+  }
+
+  /** The filter with the file's partition values decided (columns it may lack still open). */
+  private partitionResidual(entry: FileEntry, filter: Filter): Residual {
+    return residual(filter, this.schema, (leaf) => this.partitionStats(entry, leaf));
+  }
+
+  private partitionStats(entry: FileEntry, leaf: LeafNode): LeafStats | undefined {
+    const k = this.partitionColumns.findIndex((c) => c.name === leaf.path[0]);
+    return k < 0 ? undefined : constantStats(leaf, entry.partitions[k]!);
+  }
+
+  /** The filter with partition values and the columns the file lacks (all null) decided. */
+  private fileResidual(entry: FileEntry, info: FileInfo, filter: Filter): Residual {
+    return residual(filter, this.schema, (leaf) => this.partitionStats(entry, leaf) ?? (info.mapping.get(leaf.path[0]!)?.present === false ? constantStats(leaf, null) : undefined));
+  }
+
+  /** Row groups of a part whose statistics do not rule the filter out. */
+  private keptRowGroups(entry: FileEntry, info: FileInfo, part: Part, filter: Filter | undefined): number[] {
+    const all = part.metadata.rowGroups.map((_, g) => g);
+    if (!filter) return all;
+    const r = this.fileResidual(entry, info, filter);
+    if (!canMatch(r)) return [];
+    const f = fileFilter(r);
+    if (!f) return all;
+    const bound = bindFilter(f, (c) => {
+      const leaf = leafByPath(info.schema, c);
+      if (!leaf) throw new InvalidArgumentError(`no column "${typeof c === 'string' ? c : c.join('.')}" in ${entry.path}`, { file: entry.path });
+      return leaf;
+    });
+    const doms = filterDomains(bound);
+    const orders = part.metadata.columnOrders;
+    return all.filter((g) => {
+      const rg = part.metadata.rowGroups[g]!;
+      if (rg.numRows === 0) return false;
+      const stats = rowGroupStats(doms, (leaf) => rg.columns[leaf.columnIndex]!.metaData ?? { statistics: undefined, numValues: 0 } as never, orders);
+      return possible(bound, (l) => stats.get(l)).canTrue;
+    });
+  }
+
+  /** How rows of one file become the dataset's: which columns to read, and the row builder. */
+  private rowShape(entry: FileEntry, info: FileInfo, plan: RecordPlan, valueOptions: ValueOptions): { fileColumns: ColumnPath[]; build: (row: Record<string, unknown>) => Record<string, unknown> } {
+    const fileColumns: ColumnPath[] = [];
+    const getters: [string, (row: Record<string, unknown>) => unknown][] = [];
+    for (const { name } of plan.fields) {
+      const k = this.partitionColumns.findIndex((c) => c.name === name);
+      if (k >= 0) {
+        const leaf = this.schema.root.children.find((c) => c.name === name) as LeafNode;
+        const value = partitionJs(leaf, entry.partitions[k]!, valueOptions);
+        getters.push([name, () => value]);
+        continue;
+      }
+      const m = info.mapping.get(name)!;
+      if (!m.present) {
+        getters.push([name, () => null]);
+        continue;
+      }
+      for (const l of plan.leaves) if (l.path[0] === name) fileColumns.push(l.path);
+      const cast = m.cast ? intCast(m.cast, valueOptions, entry.path, name) : undefined;
+      getters.push([name, cast ? (row) => cast(row[name]) : (row) => row[name]]);
+    }
+    // Rows whose every field comes from the file as it is need no new object.
+    const direct = getters.length === plan.fields.length && plan.fields.every(({ name }) => {
+      const m = info.mapping.get(name);
+      return m?.present === true && !m.cast && !this.partitionColumns.some((c) => c.name === name);
+    });
+    const build = direct ? (row: Record<string, unknown>) => row : (row: Record<string, unknown>) => {
+      const out: Record<string, unknown> = {};
+      for (const [name, get] of getters) out[name] = get(row);
+      return out;
+    };
+    return { fileColumns, build };
+  }
+
+  /** A reader of a part, through `held` (the source its footer was just read through) or a new one. */
+  private async openPart(part: Part, held?: Source): Promise<ParquetReader> {
+    const source = held ?? await this.fs.open(part.path);
+    try {
+      if (part.namedBy) checkPart(part, (await readFooter(source, this.options.decryption)).metadata);
+      if (this.options.decryption) return await ParquetReader.fromSource(source, this.options);
+      return ParquetReader.fromMetadata(source, part.metadata, this.options);
+    } catch (e) {
+      await source.close?.();
+      throw e;
+    }
+  }
+
+  /** A file's parts and field mapping, its footer read once (null: a bad file skipped). */
+  private info(i: number, hold = false): Promise<FileInfo | null> {
+    const entry = this.entries[i]!;
+    entry.info ??= (async () => {
+      const metadata = await footerOrSkip(this.fs, entry, this.options, this.skipped, hold);
+      if (!metadata) return null;
+      const schema = buildSchema(metadata.schema as SchemaElement[]);
+      const partitionNames = new Set(this.partitionColumns.map((c) => c.name));
+      const fileFields = buildSchema([{ name: 'schema', numChildren: this.schema.root.children.length - partitionNames.size }, ...this.schema.root.children.filter((c) => !partitionNames.has(c.name)).flatMap(flatElements)]);
+      const mapping = mapFields(fileFields, this.schemaFrom, entry.path, fieldRuns(metadata.schema), this.options.unionByName === true);
+      const parts = entry.namedBy ? [{ path: entry.path, metadata, namedBy: entry.namedBy }] : splitParts(entry.path, metadata, this.root, this.options.allowOutsideRoot === true, skipper(this.options, entry.path, this.skipped));
+      return { parts, schema, mapping };
+    })();
+    return entry.info;
+  }
+
+}
+
+/** A node's subtree as flattened schema elements. */
+function flatElements(node: Schema['root']['children'][number]): SchemaElement[] {
+  return [node.element as SchemaElement, ...(node.isLeaf ? [] : node.children.flatMap(flatElements))];
+}
+
+/** A file's footer; `hold` takes the open source when the caller reads the file next (else it is closed). */
+async function readFooterOf(fs: DatasetFileSystem, path: string, options: DatasetOptions, hold?: (source: Source) => void): Promise<FileMetaData> {
+  const source = await fs.open(path);
+  let held = false;
+  try {
+    const { metadata } = await readFooter(source, options.decryption);
+    if (hold) {
+      hold(source);
+      held = true;
+    }
+    return metadata;
+  } finally {
+    if (!held) await source.close?.();
+  }
+}
+
+/**
+ * A file's footer, read once; under `badFiles: 'skip'` a file that fails to
+ * open as Parquet is listed in `skipped` and gives null.
+ */
+function footerOrSkip(fs: DatasetFileSystem, entry: FileEntry, options: DatasetOptions, skipped: { path: string; reason: string }[], hold = false): Promise<FileMetaData | null> {
+  entry.footer ??= entry.metadata ? Promise.resolve(entry.metadata) : readFooterOf(fs, entry.path, options, hold ? (s) => (entry.held = s) : undefined).catch((e: unknown) => {
+    const err = e instanceof ParquetryError ? e.within({ file: entry.path }) : asParquetryError(e, { file: entry.path });
+    if (options.badFiles !== 'skip' || (err.code !== 'CORRUPT' && err.code !== 'UNSUPPORTED')) throw err;
+    skipped.push({ path: entry.path, reason: err.message });
+    return null;
+  });
+  return entry.footer;
+}
+
+/** Under `badFiles: 'skip'`, what lists a row group that cannot be read in `skipped` instead of failing. */
+function skipper(options: DatasetOptions, file: string, skipped: { path: string; reason: string }[]): ((e: ParquetryError) => void) | undefined {
+  return options.badFiles === 'skip' ? (e) => skipped.push({ path: file, reason: e.message }) : undefined;
+}
+
+/** Two runs of one part's row groups in a summary become one FileMetaData. */
+function mergeRowGroups(prev: FileMetaData | undefined, part: Part): FileMetaData {
+  if (!prev) return part.metadata;
+  return { ...prev, rowGroups: [...prev.rowGroups, ...part.metadata.rowGroups], numRows: prev.numRows + part.metadata.numRows };
+}
+
+/** A partition value as the reader gives values of its column's type. */
+function partitionJs(leaf: LeafNode, value: PartitionValue, options: ValueOptions): unknown {
+  if (value === null) return null;
+  let values: Values;
+  if (typeof value === 'string') {
+    const data = new TextEncoder().encode(value);
+    values = { data, offsets: Int32Array.of(0, data.length) };
+  } else if (leaf.physicalType === 'INT64') values = BigInt64Array.of(BigInt(value));
+  else if (leaf.physicalType === 'DOUBLE') values = Float64Array.of(Number(value));
+  else values = Int32Array.of(Number(value));
+  return valueReader(leaf.kind, values, options)(0);
+}
+
+/** An integer of a file's width read as the dataset's, each value checked to fit (a value that does not is an error naming the file). */
+function intCast(t: IntType, options: ValueOptions, file: string, column: string): (v: unknown) => unknown {
+  const min = t.signed ? -(1n << BigInt(t.bits - 1)) : 0n;
+  const max = t.signed ? (1n << BigInt(t.bits - 1)) - 1n : (1n << BigInt(t.bits)) - 1n;
+  const big = t.bits === 64 && options.int64 !== 'number';
+  return (v) => {
+    if (v === null || v === undefined) return v;
+    const b = typeof v === 'bigint' ? v : BigInt(v as number);
+    if (b < min || b > max) throw new IncompatibleFilesError(`value ${b} of column "${column}" does not fit the dataset's ${t.signed ? '' : 'unsigned '}${t.bits}-bit integers (the first file's type; unionByName widens)`, { file, column });
+    return big ? b : Number(b);
+  };
+}
+
+function count(n: number, what: string): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError(`${what} must be a non-negative integer, got ${n}`);
+  return n;
+}

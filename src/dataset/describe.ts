@@ -1,0 +1,45 @@
+/** What `parquetry meta DIR` shows of a dataset: files, row groups, rows, bytes, partitions. */
+import type { Dataset } from './dataset.js';
+import type { PartitionType } from './hive.js';
+
+export interface DatasetDescription {
+  files: number;
+  rows: number;
+  rowGroups: number;
+  compressedBytes: number;
+  uncompressedBytes: number;
+  /** The `_metadata` planning read, if any. */
+  metadataFile?: string;
+  partitions: { name: string; type: PartitionType; distinct: number; nulls: number; values: string[] }[];
+  skipped: { path: string; reason: string }[];
+  perFile: { path: string; rows: number; rowGroups: number; compressedBytes: number }[];
+}
+
+/** Partition values listed per column at most. */
+const MAX_VALUES = 20;
+
+export async function describeDataset(ds: Dataset): Promise<DatasetDescription> {
+  const stats = await ds.fileStats();
+  const partitions = ds.partitionColumns.map(({ name, type }) => {
+    const seen = new Set<string>();
+    let nulls = 0;
+    for (const f of ds.files) {
+      const v = f.partitions[name];
+      if (v === null || v === undefined) nulls++;
+      else seen.add(String(v));
+    }
+    return { name, type, distinct: seen.size, nulls, values: [...seen].slice(0, MAX_VALUES) };
+  });
+  const sum = (k: 'rows' | 'rowGroups' | 'compressedBytes' | 'uncompressedBytes') => stats.reduce((n, f) => n + f[k], 0);
+  return {
+    files: stats.length,
+    rows: sum('rows'),
+    rowGroups: sum('rowGroups'),
+    compressedBytes: sum('compressedBytes'),
+    uncompressedBytes: sum('uncompressedBytes'),
+    ...(ds.metadataFile ? { metadataFile: ds.metadataFile } : {}),
+    partitions,
+    skipped: ds.skipped,
+    perFile: stats.map(({ path, rows, rowGroups, compressedBytes }) => ({ path, rows, rowGroups, compressedBytes })),
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Column chunks stored in other files (`file_path`): a `_metadata` summary
+ * names every part's row groups this way, and a plain file may too. Each
+ * run of row groups whose chunks live in one file becomes a part: that
+ * file read with those row groups, `file_path` resolved relative to the
+ * file that names it and kept under the dataset's root unless allowed.
+ */
+import { IncompatibleFilesError, UnsupportedError } from '../errors.js';
+import type { FileMetaData, RowGroup } from '../parquet/metadata/index.js';
+import { resolveFilePath } from '../io/paths.js';
+
+export interface Part {
+  /** The file holding the row groups' pages. */
+  path: string;
+  /** The FileMetaData to read it with: its row groups, `file_path` cleared. */
+  metadata: FileMetaData;
+  /** Named by another file (a `_metadata`): checked against the part's own footer when opened. */
+  namedBy?: string;
+}
+
+/**
+ * The parts of a file's (or a summary's) metadata, in order of their row
+ * groups; a file whose chunks have no `file_path` is one part, itself. A row
+ * group that cannot be read (chunks in several files, a path outside the
+ * root) is an error, or, given `skip`, told to it and left out.
+ */
+export function splitParts(file: string, metadata: FileMetaData, root: string, allowOutsideRoot: boolean, skip?: (e: UnsupportedError) => void): Part[] {
+  const runs: { path: string; groups: RowGroup[] }[] = [];
+  metadata.rowGroups.forEach((rg, i) => {
+    let path: string;
+    try {
+      const paths = new Set(rg.columns.map((c) => c.filePath));
+      if (paths.size > 1) throw new UnsupportedError('the column chunks of one row group are in different files', { file, rowGroup: i });
+      const [named] = paths;
+      path = named === undefined ? file : resolveFilePath(file, named, root, allowOutsideRoot, { file, rowGroup: i });
+    } catch (e) {
+      if (!skip || !(e instanceof UnsupportedError)) throw e;
+      skip(e);
+      return;
+    }
+    const last = runs[runs.length - 1];
+    if (last?.path === path) last.groups.push(rg);
+    else runs.push({ path, groups: [rg] });
+  });
+  if (runs.length === 0) return [{ path: file, metadata }];
+  return runs.map(({ path, groups }) => ({
+    path,
+    metadata: { ...metadata, rowGroups: groups.map(stripFilePaths), numRows: groups.reduce((n, g) => n + g.numRows, 0) },
+    ...(path === file ? {} : { namedBy: file }),
+  }));
+}
+
+function stripFilePaths(rg: RowGroup): RowGroup {
+  return { ...rg, columns: rg.columns.map(({ filePath: _f, ...c }) => c) };
+}
+
+/**
+ * Checks a part's own footer against what the summary says of it: the same
+ * row groups, rows and chunk locations. A summary that disagrees would
+ * read wrong pages, so it is refused naming both files.
+ */
+export function checkPart(part: Part, own: FileMetaData): void {
+  const said = part.metadata.rowGroups;
+  const fail = (what: string): never => {
+    throw new IncompatibleFilesError(`${part.namedBy} disagrees with ${part.path}: ${what}`, { file: part.path });
+  };
+  if (JSON.stringify(own.schema.map((e) => [e.name, e.type, e.numChildren])) !== JSON.stringify(part.metadata.schema.map((e) => [e.name, e.type, e.numChildren]))) fail('the schemas differ');
+  for (const [i, rg] of said.entries()) {
+    const match = own.rowGroups.find((o) => o.columns[0]?.metaData?.dataPageOffset === rg.columns[0]?.metaData?.dataPageOffset);
+    if (!match) return fail(`row group ${i} of the summary is not in the part`);
+    if (match.numRows !== rg.numRows) fail(`row group ${i} has ${rg.numRows} rows in the summary, ${match.numRows} in the part`);
+    rg.columns.forEach((c, k) => {
+      const o = match.columns[k]?.metaData;
+      const m = c.metaData;
+      if (!o || !m || o.dataPageOffset !== m.dataPageOffset || o.totalCompressedSize !== m.totalCompressedSize || o.numValues !== m.numValues || o.codec !== m.codec || o.dictionaryPageOffset !== m.dictionaryPageOffset) {
+        fail(`column chunk ${m?.pathInSchema.join('.') ?? k} of row group ${i} lies elsewhere in the part`);
+      }
+    });
+  }
+}

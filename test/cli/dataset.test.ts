@@ -1,0 +1,48 @@
+/**
+ * `cat`, `head`, `schema` and `meta` over a directory or a glob: a Hive
+ * dataset DuckDB writes, printed as DuckDB reads it.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { canonText, duckText } from '../interop/duck-compare.js';
+import { useDuck } from '../dataset/helpers.js';
+import { ok } from './run-cli.js';
+
+let dir = '';
+let duck: DuckDBConnection;
+useDuck((files) => ({ dir, duck } = files));
+
+async function write(): Promise<string> {
+  const out = join(dir, 'ds');
+  await duck.run(`COPY (SELECT i AS id, 'v' || i AS s, i % 3 AS a FROM range(50) t(i)) TO '${out}' (FORMAT PARQUET, PARTITION_BY (a), OVERWRITE_OR_IGNORE)`);
+  return out;
+}
+
+test('cat --json of a directory and of a glob prints DuckDB rows, filtered by --where', async () => {
+  const out = await write();
+  for (const [input, where, sql] of [
+    [out, undefined, ''],
+    [`${out}/**/*.parquet`, 'a = 2 AND id > 20', 'WHERE a = 2 AND id > 20'],
+  ] as const) {
+    const printed = ok('cat', '--json', ...(where ? ['--where', where] : []), input).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const want = await duck.runAndReadAll(`SELECT * FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true) ${sql}`);
+    const types = want.columnTypes();
+    assert.equal(printed.length, want.getRows().length);
+    want.getRows().forEach((row, r) => want.columnNames().forEach((name, c) => assert.equal(canonText(types[c]!, printed[r]![name], row[c]!), duckText(types[c]!, row[c]!), `row ${r} ${name}`)));
+  }
+  assert.equal(ok('head', '-n', '3', out).trim().split('\n').length, 2 + 3, 'a header, a rule and 3 rows');
+});
+
+test('schema and meta of a dataset: its columns, files, row groups and partitions as DuckDB counts them', async () => {
+  const out = await write();
+  const schema = JSON.parse(ok('schema', '--json', out)) as { children: { name: string }[] };
+  const described = await duck.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true)`);
+  assert.deepEqual(schema.children.map((c) => c.name), described.getRows().map((r) => r[0]));
+  const meta = JSON.parse(ok('meta', '--json', out)) as { files: number; rows: number; rowGroups: number; compressedBytes: number; partitions: { name: string; distinct: number }[] };
+  const [[files, groups, bytes]] = (await duck.runAndReadAll(`SELECT count(DISTINCT file_name), count(DISTINCT (file_name, row_group_id)), sum(total_compressed_size) FROM parquet_metadata('${out}/**/*.parquet')`)).getRows();
+  assert.deepEqual([meta.files, meta.rowGroups, meta.compressedBytes, meta.rows], [Number(files), Number(groups), Number(bytes), 50]);
+  assert.deepEqual(meta.partitions.map((p) => [p.name, p.distinct]), [['a', 3]]);
+  assert.match(ok('meta', out), /partitions:\n {2}a BIGINT: 0, 1, 2/);
+});

@@ -1,0 +1,60 @@
+/** Shared pieces of the dataset tests: a DuckDB per file, a counting file system, row-for-row agreement with DuckDB. */
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { canonicalRow, nodeFileSystem, type Dataset, type DatasetFileSystem, type DatasetReadOptions } from '../../src/node/index.js';
+import { canonText, duckText, showDifference } from '../interop/duck-compare.js';
+import { DuckFiles } from '../reader/helpers.js';
+import { fileSource } from '../../src/node/file-source.js';
+import { readFooter } from '../../src/parquet/footer.js';
+import type { FileMetaData } from '../../src/parquet/metadata/index.js';
+
+/** A DuckDB and a temp dir for the test file, handed to `ready` before its tests and removed after. */
+export function useDuck(ready: (files: DuckFiles) => void): void {
+  let files: DuckFiles | undefined;
+  before(async () => {
+    files = await DuckFiles.create();
+    ready(files);
+  });
+  after(() => files?.close());
+}
+
+/** A file system that records the files opened (a dataset must not open the ones it prunes). */
+export function counting(): { fs: DatasetFileSystem; opened: string[] } {
+  const inner = nodeFileSystem();
+  const opened: string[] = [];
+  return { opened, fs: { ...inner, open: (p) => (opened.push(p), inner.open(p)) } };
+}
+
+/** Asserts that `ds.rows(options)` gives DuckDB's rows of `sql`, in order, column for column. */
+export async function assertAgrees(duck: DuckDBConnection, ds: Dataset, options: DatasetReadOptions, sql: string): Promise<number> {
+  const want = await duck.runAndReadAll(sql);
+  const names = want.columnNames();
+  const types = want.columnTypes();
+  const rows = want.getRows();
+  const plan = ds.plan(options.columns);
+  assert.deepEqual(plan.fields.map((f) => f.name), names, 'columns and their order');
+  let r = 0;
+  for await (const row of ds.rows(options)) {
+    const parsed = JSON.parse(canonicalRow(plan, row)) as Record<string, unknown>;
+    assert.ok(r < rows.length, `parquetry gives more than DuckDB's ${rows.length} rows`);
+    names.forEach((name, c) => {
+      const d = duckText(types[c]!, rows[r]![c]!);
+      const p = canonText(types[c]!, parsed[name], rows[r]![c]!);
+      assert.equal(p, d, `row ${r} column ${name} (DuckDB ${types[c]!.toString()}): ${showDifference(p, d)}`);
+    });
+    r++;
+  }
+  assert.equal(r, rows.length, 'row count');
+  return r;
+}
+
+/** A Parquet file's footer. */
+export async function footerOf(path: string): Promise<FileMetaData> {
+  const source = await fileSource(path);
+  try {
+    return (await readFooter(source)).metadata;
+  } finally {
+    await source.close?.();
+  }
+}
