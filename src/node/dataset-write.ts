@@ -42,7 +42,7 @@ export async function writeDataset(dir: string, records: Iterable<unknown> | Asy
 /** A dataset directory as a `DatasetOutput`: parts staged, published by `commit`, then the summary files when asked for (or when there were some). */
 export async function datasetDirectory(dir: string, options: Pick<WriteDatasetOptions, 'append' | 'writeSummary'> = {}): Promise<DatasetOutput & { readonly summaryFiles: string[] }> {
   if (!options.append && (await directoryHasFiles(dir))) {
-    throw new InvalidArgumentError(`${dir} already holds files; pass append to add parts to it`);
+    throw new InvalidArgumentError(`${dir} already holds files: add parts to it with the append option (--append), or write elsewhere`);
   }
   const summarize = options.writeSummary || (await exists(join(dir, METADATA_FILE)));
   const staged = await stagedOutput(dir);
