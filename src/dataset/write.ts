@@ -249,6 +249,8 @@ function checkPartitionBy(partitionBy: readonly string[] | undefined): readonly 
   if (partitionBy === undefined) return [];
   if (!Array.isArray(partitionBy) || partitionBy.some((c) => typeof c !== 'string' || c === '')) throw new InvalidArgumentError('partitionBy must be a list of column names');
   if (new Set(partitionBy).size !== partitionBy.length) throw new InvalidArgumentError(`partitionBy names a column twice: ${partitionBy.join(', ')}`);
+  const hidden = partitionBy.find((c) => c.startsWith('.') || c.startsWith('_'));
+  if (hidden !== undefined) throw new InvalidArgumentError(`partition column ${hidden} would name directories starting with ${hidden[0]}, which dataset readers skip`);
   return partitionBy;
 }
 

@@ -86,6 +86,34 @@ describe('writeDataset', () => {
     }
   });
 
+  test('random datasets (partition types and values, part sizes, open parts, order): DuckDB reads each back row for row', async () => {
+    let seed = 20261125;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+    const pool = ['a', 'Z', '0', ' ', '/', '=', '%', '?', '#', '&', "'", '"', '\\', '.', '-', '_', '~', 'é', '€', '日', '😀', '\t', '+', ':', '*', ','];
+    const text = () => Array.from({ length: 1 + Math.floor(rnd() * 5) }, () => pick(pool)).join('');
+    const kinds: Record<string, { duck: string; values: () => unknown[] }> = {
+      text: { duck: 'VARCHAR', values: () => [text(), text(), text(), null] }, int: { duck: 'BIGINT', values: () => [-3, 0, 7, 2024, null] }, bool: { duck: 'BOOLEAN', values: () => [true, false, null] },
+    };
+    for (let t = 0; t < 8; t++) {
+      const cols = Array.from({ length: 1 + Math.floor(rnd() * 2) }, (_, k) => ({ name: `p${k}`, kind: pick(['text', 'int', 'bool'] as const) }));
+      const domains = cols.map((c) => kinds[c.kind].values());
+      const input = Array.from({ length: 100 + Math.floor(rnd() * 200) }, (_, i) => {
+        const r: Record<string, unknown> = { id: BigInt(i), x: rnd() < 0.2 ? null : i / 8, s: rnd() < 0.2 ? null : text() };
+        cols.forEach((c, k) => (r[c.name] = pick(domains[k]!)));
+        return r;
+      });
+      if (rnd() < 0.5) input.sort((a, b) => String(a.p0).localeCompare(String(b.p0)));
+      const options = { partitionBy: cols.map((c) => c.name), maxOpenFiles: 2 + Math.floor(rnd() * 6), ...(rnd() < 0.5 ? { maxRowsPerFile: 10 + Math.floor(rnd() * 90) } : {}) };
+      const dir = join(env.root, `random-${t}`);
+      await writeDataset(dir, input, options);
+      const types = cols.map((c) => `'${c.name}': ${kinds[c.kind].duck}`).join(', ');
+      const got = (await env.db.runAndReadAll(`SELECT id, x, s, ${cols.map((c) => c.name).join(', ')} FROM read_parquet('${dir}/**/*.parquet', hive_partitioning = true, hive_types = {${types}}) ORDER BY id`)).getRowObjectsJson();
+      const expected = [...input].sort((a, b) => Number(a.id) - Number(b.id)).map((r) => ({ id: String(r.id), x: r.x, s: r.s, ...Object.fromEntries(cols.map((c) => [c.name, c.kind === 'int' && r[c.name] !== null ? String(r[c.name]) : r[c.name]])) }));
+      assert.deepEqual(got, expected, `case ${t}: ${JSON.stringify({ cols, options, domains })}`);
+    }
+  });
+
   test('directory names are the ones DuckDB gives the same values (COPY ... PARTITION_BY)', async () => {
     const dir = join(env.root, 'names');
     const duckDir = join(env.root, 'names-duck');
@@ -164,6 +192,24 @@ describe('writeDataset', () => {
     }
     await assert.rejects(writeDataset(dir, failing(), { partitionBy: ['year', 'city'], append: true, maxRowsPerFile: 20, maxOpenFiles: 2, sampleSize: 10 }), /the source went away/);
     assert.deepEqual(tree(dir), before);
+  });
+
+  test('options that cannot make a readable dataset are refused before anything is written', async () => {
+    const dir = join(env.root, 'refused');
+    const input = [{ id: 1n, _x: 1, y: { z: 1 }, w: 2 }];
+    const cases: [object, RegExp][] = [
+      [{ partitionBy: ['_x'] }, /partition column _x would name directories starting with _, which dataset readers skip/],
+      [{ partitionBy: ['nope'] }, /partition column nope is not a top-level field/],
+      [{ partitionBy: ['y'] }, /partition column y is a group/],
+      [{ partitionBy: ['w', 'w'] }, /names a column twice/],
+      [{ fileName: 'part.parquet' }, /fileName must contain \{i\}/],
+      [{ fileName: 'a/{i}.parquet' }, /must be a plain file name/],
+      [{ maxRowsPerFile: 0 }, /maxRowsPerFile must be a positive integer/],
+    ];
+    for (const [options, message] of cases) {
+      await assert.rejects(writeDataset(dir, input, options), (e: unknown) => e instanceof InvalidArgumentError && message.test(e.message), JSON.stringify(options));
+    }
+    assert.throws(() => readdirSync(dir), /ENOENT/);
   });
 
   test('a sink that fails aborts every open part and discards the staged ones', async () => {
