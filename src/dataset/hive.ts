@@ -19,6 +19,9 @@ function unreserved(b: number): boolean {
 
 /** `text` with every byte a path segment may not safely hold percent-encoded (lone surrogates become U+FFFD). */
 export function escapePathName(text: string): string {
+  let plain = true;
+  for (let i = 0; i < text.length && plain; i++) plain = unreserved(text.charCodeAt(i));
+  if (plain) return text;
   let out = '';
   for (const b of utf8.encode(text)) out += unreserved(b) ? String.fromCharCode(b) : `%${HEX[b >> 4]}${HEX[b & 15]}`;
   return out;

@@ -80,6 +80,20 @@ export interface DatasetWriteReport {
 }
 
 const DEFAULT_FILE_NAME = 'part-{i}.parquet';
+/** Directory names kept for input that revisits partitions; past this many the cache starts again, so memory stays bounded. */
+const MAX_NAMES_KEPT = 65_536;
+
+type NameCache = Map<unknown, NameCache | string>;
+
+function cacheable(v: unknown): boolean {
+  return v === null || typeof v !== 'object';
+}
+
+function setLevel(level: NameCache, key: unknown): NameCache {
+  const next: NameCache = new Map();
+  level.set(key, next);
+  return next;
+}
 const DEFAULT_MAX_OPEN_FILES = 32;
 
 interface OpenPart {
@@ -109,6 +123,9 @@ export class DatasetWriter {
   private lastDir = '';
   private current: OpenPart | undefined;
   private aborted = false;
+  /** Directory names by partition value, a level per partition column. */
+  private readonly names: NameCache = new Map();
+  private namesKept = 0;
 
   constructor(private readonly output: DatasetOutput, schema: WriterSchema, private readonly options: DatasetWriteOptions = {}) {
     this.partitionBy = checkPartitionBy(options.partitionBy);
@@ -184,7 +201,20 @@ export class DatasetWriter {
     // Sorted input repeats its partition: the directory is worked out once per run of it.
     if (last && values.every((v, k) => v === last[k])) return this.lastDir;
     this.lastValues = values;
-    return by.map((c, k) => partitionDirectory(c, values[k])).join('/');
+    // Other input comes back to partitions it has seen: their names are kept, by value (objects, Dates, are named each time).
+    let level: NameCache | undefined = this.names;
+    for (let k = 0; k < values.length - 1 && level; k++) level = cacheable(values[k]) ? (level.get(values[k]) as NameCache | undefined) ?? setLevel(level, values[k]) : undefined;
+    const leaf = values[values.length - 1];
+    const known = level && cacheable(leaf) ? (level.get(leaf) as string | undefined) : undefined;
+    if (known !== undefined) return known;
+    const dir = by.map((c, k) => partitionDirectory(c, values[k])).join('/');
+    if (level && cacheable(leaf)) {
+      if (++this.namesKept > MAX_NAMES_KEPT) {
+        this.names.clear();
+        this.namesKept = 0;
+      } else level.set(leaf, dir);
+    }
+    return dir;
   }
 
   private async finish(dir: string, part: OpenPart): Promise<void> {
