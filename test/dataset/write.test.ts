@@ -212,6 +212,35 @@ describe('writeDataset', () => {
     assert.throws(() => readdirSync(dir), /ENOENT/);
   });
 
+  test('no more than maxOpenFiles parts are open at once, however many partitions the input has', async () => {
+    let open = 0;
+    let peak = 0;
+    const output: DatasetOutput = {
+      exists: async () => false,
+      create: async () => {
+        peak = Math.max(peak, ++open);
+        return { write: async () => undefined, close: async () => void open--, abort: async () => void open-- };
+      },
+      commit: async () => undefined,
+      discard: async () => undefined,
+    };
+    const input = Array.from({ length: 3000 }, (_, i) => ({ id: BigInt(i), k: (i * 7919) % 200 }));
+    const report = await writeDatasetTo(output, input, { partitionBy: ['k'], maxOpenFiles: 4 });
+    assert.equal(peak, 4);
+    assert.equal(open, 0);
+    assert.equal(report.rows, 3000);
+    assert.equal(new Set(report.parts.map((p) => p.path.split('/')[0])).size, 200);
+  });
+
+  test('Date partition values: a UTC midnight is a date DuckDB reads as DATE, other instants ISO timestamps', async () => {
+    const dir = join(env.root, 'dates');
+    const day = (d: number) => new Date(Date.UTC(2024, 0, 1 + d));
+    const input = Array.from({ length: 40 }, (_, i) => ({ id: BigInt(i), day: day(i % 4), ts: new Date(Date.UTC(2024, 0, 1, i % 3, 30, 15, 250)) }));
+    await writeDataset(dir, input, { partitionBy: ['day', 'ts'] });
+    const got = (await env.db.runAndReadAll(`SELECT id, typeof(day) AS t, day::VARCHAR AS day, epoch_ms(ts::TIMESTAMP)::VARCHAR AS ts FROM read_parquet('${dir}/**/*.parquet', hive_partitioning = true) ORDER BY id`)).getRowObjectsJson();
+    assert.deepEqual(got, input.map((r) => ({ id: String(r.id), t: 'DATE', day: r.day.toISOString().slice(0, 10), ts: String(r.ts.getTime()) })));
+  });
+
   test('a sink that fails aborts every open part and discards the staged ones', async () => {
     const events: string[] = [];
     let writes = 0;
