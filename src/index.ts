@@ -66,6 +66,8 @@ export {
   type RedElmMetaData, type RedElmBlockMeta, type RedElmColumnMeta, type RedElmType, type MetaDataBlock,
 } from './redelm/index.js';
 export { summarize, summaryFileBytes, METADATA_FILE, COMMON_METADATA_FILE, type Summary, type SummaryPart } from './dataset/summary.js';
+export { writeDatasetTo, type DatasetOutput, type DatasetWriteOptions, type DatasetWriteReport, type DatasetPart } from './dataset/write.js';
+export { HIVE_NULL, escapePathName, partitionDirectory } from './dataset/hive-names.js';
 export { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from './io/format.js';
 export {
   openDataset, Dataset, urlFileSystem, describeDataset, type DatasetOptions, type DatasetReadOptions, type DatasetFile, type ScanPlan, type DatasetFileSystem, type DatasetDescription, type FileStats,

@@ -16,6 +16,13 @@ export function columnList(value: string): (string | string[])[] {
   }
 }
 
+/** `a,b,c`: names separated by commas, none empty. */
+export function nameList(value: string): string[] {
+  const names = value.split(',').map((n) => n.trim());
+  if (names.some((n) => n === '')) throw new CommanderArgError('must be names separated by commas');
+  return names;
+}
+
 /** A repeatable option: each occurrence adds to the list. */
 export function repeated(value: string, previous: string[] = []): string[] {
   return [...previous, value];

@@ -8,7 +8,7 @@ import {
   bloomFilterOption, checksumOption, collect, redElmFooterOption, delimiterOption, formatOption, integer, pageVersionOption, parseByteSize, positiveInt, trevniVersionOption,
 } from './convert-options.js';
 import { NO_VERIFY_CHECKSUMS_HELP } from './files.js';
-import { columnList } from './arguments.js';
+import { columnList, nameList } from './arguments.js';
 import { algorithmOption, columnKey, hexKey } from './keys.js';
 
 export const CONVERT_HELP = `
@@ -44,7 +44,7 @@ export function registerConvert(program: Command): void {
     .command('convert')
     .description('convert CSV / JSON Lines / JSON to Parquet, Trevni or RedElm, and those to CSV / JSON Lines / JSON / Parquet / Trevni / RedElm, streaming')
     .argument('<in>', 'input file (- for stdin)')
-    .argument('<out>', 'output file (- for stdout)')
+    .argument('<out>', 'output file (- for stdout), or a directory with --partition-by, --max-rows-per-file, --max-bytes-per-file, --file-name or --max-open-files')
     .option('--from <format>', 'input format: csv, tsv, jsonl, json, parquet, trevni, redelm (default: Trevni and RedElm by their magic, else from the extension)', formatOption)
     .option('--to <format>', 'output format: parquet, trevni, redelm, csv, tsv, jsonl, json (default: from the extension)', formatOption)
     .option('--columns <paths>', 'Parquet and RedElm input: only these columns (comma-separated paths, as cat takes them); the others are left out of the output', columnList)
@@ -64,6 +64,13 @@ export function registerConvert(program: Command): void {
     .option('--no-page-index', 'Parquet: no ColumnIndex/OffsetIndex (written by default)')
     .option('--checkpoint-every <n>', 'Parquet output: after every N row groups, a checkpoint from which `parquetry recover` restores them if the write is killed (needs checksums)', positiveInt)
     .option('--no-checksums', 'Parquet output: no CRC-32 in the page headers (written by default)')
+    .option('--partition-by <cols>', 'write OUT as a dataset directory partitioned by these top-level columns (comma-separated): OUT/year=2024/month=01/part-0.parquet, the columns left out of the files', nameList)
+    .option('--max-rows-per-file <n>', 'dataset output: start a new part after this many rows', positiveInt)
+    .option('--max-bytes-per-file <bytes>', 'dataset output: start a new part once a part reaches this size, e.g. 256MiB', parseByteSize)
+    .option('--file-name <template>', "dataset output: the parts' file name, {i} numbering them in their directory (default part-{i}.parquet)")
+    .option('--max-open-files <n>', 'dataset output: parts open at once (default 32); past it the least recently used part is closed', positiveInt)
+    .option('--append', 'dataset output: add parts to a directory that already holds some')
+    .option('--write-summary', 'dataset output: then write _metadata and _common_metadata')
     .option('--no-verify-checksums', `Parquet and Trevni input: ${NO_VERIFY_CHECKSUMS_HELP}`)
     .option('--encrypt-footer-key <hex>', 'Parquet output: encrypt with this footer key (hex; every column with it unless --encrypt-column); the program-level --aad-prefix then applies to the output', hexKey)
     .option('--encrypt-column <path:hex>', 'Parquet output: encrypt this column with its own key (repeatable; the other columns stay plaintext)', columnKey)

@@ -76,6 +76,8 @@ export class Progress {
 export interface Report {
   rows: number;
   rowGroups: number | undefined;
+  /** A dataset output's parts. */
+  files?: number | undefined;
   bytes: number;
   to: string;
   seconds: number;
@@ -86,6 +88,7 @@ export interface Report {
 export function formatReport(r: Report): string {
   let s = `wrote ${plural(r.rows, 'row')}`;
   if (r.rowGroups !== undefined) s += ` in ${plural(r.rowGroups, 'row group')}`;
+  if (r.files !== undefined) s += ` and ${plural(r.files, 'file')}`;
   s += `, ${formatBytes(r.bytes)} to ${r.to} (${r.seconds.toFixed(1)} s)`;
   if (r.skipped) s += `; skipped ${plural(r.skipped, 'bad input row')}`;
   return s;

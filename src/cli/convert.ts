@@ -27,8 +27,10 @@ import { discardOpenSinks, openOutputSink } from './convert-sink.js';
 import type { EncryptionOptions } from '../parquet/crypto/file-encryptor.js';
 import { currentDecryption } from './keys.js';
 import { Progress, formatReport } from './convert-progress.js';
+import { datasetLayout, type DatasetLayout } from '../dataset/write.js';
+import { datasetDirectory } from '../node/dataset-write.js';
 
-export interface ConvertOptions {
+export interface ConvertOptions extends DatasetLayout {
   /** Parquet input: the projection (`--columns`). */
   columns?: (string | string[])[];
   from?: Format;
@@ -69,6 +71,9 @@ export interface ConvertOptions {
   algorithm?: 'AES_GCM_V1' | 'AES_GCM_CTR_V1';
   /** false with --no-store-aad-prefix. */
   storeAadPrefix: boolean;
+  /** Dataset output (OUT a directory; the layout options are DatasetLayout's). */
+  append?: boolean;
+  writeSummary?: boolean;
 }
 
 /** The output's encryption from --encrypt-* (the AAD prefix is the program-level --aad-prefix). */
@@ -220,8 +225,12 @@ function cliInput(inPath: string): ConvertInput {
 }
 
 export async function convert(inPath: string, outPath: string, o: ConvertOptions, cmd: Command): Promise<void> {
+  const dataset = datasetLayout(o);
+  if (!dataset && (o.append || o.writeSummary)) throw new UsageError('--append and --write-summary apply to a dataset output (--partition-by, --max-rows-per-file, --max-bytes-per-file, --file-name or --max-open-files)');
+  if (dataset && outPath === '-') throw new UsageError('a dataset is written to a directory, not stdout');
+  if (dataset && o.to !== undefined && o.to !== 'parquet') throw new UsageError(`a dataset is written as Parquet, not ${o.to}`);
   // An unknown codec name, or a level it does not have, is a usage error before anything is read or created.
-  const outFormat = formatOf(outPath, o.to, 'output');
+  const outFormat = dataset ? 'parquet' : formatOf(outPath, o.to, 'output');
   const trevniCodecs = o.trevniVersion === 'draft' ? 1 : o.trevniVersion;
   if (o.codec !== undefined && outFormat === 'trevni') trevniCodecName(o.codec, trevniCodecs);
   else if (o.codec !== undefined && outFormat === 'redelm') redElmCodecName(o.codec);
@@ -232,6 +241,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   const inFormat = await inputFormat(inPath, o.from);
   checkApplicable(cmd, inFormat, outFormat);
   const encryption = encryptionOptions(o, cmd);
+  if (dataset && encryption) throw new UsageError('--encrypt-footer-key writes one file; a dataset output is not encrypted');
   if (inPath !== '-' && outPath !== '-' && inPath === outPath) throw new UsageError('IN and OUT are the same file');
   if (outPath === '-' && isTableFormat(outFormat) && process.stdout.isTTY) {
     throw new UsageError(`not writing ${{ parquet: 'Parquet', trevni: 'Trevni', redelm: 'RedElm' }[outFormat]} to a terminal: redirect stdout, or give an output file`);
@@ -246,7 +256,11 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   const quiet = Boolean(o.quiet);
   const showProgress = !quiet && (o.progress ?? Boolean(process.stderr.isTTY));
   const input = cliInput(inPath);
-  const conversion = new Conversion(input, { sink: () => openOutputSink(outPath), spill: tempSpill }, {
+  const output = {
+    sink: () => openOutputSink(outPath), spill: tempSpill,
+    ...(dataset ? { name: outPath, dataset: () => datasetDirectory(outPath, { append: o.append, writeSummary: o.writeSummary }) } : {}),
+  };
+  const conversion = new Conversion(input, output, {
     from: inFormat, to: outFormat, choice, sample: o.sample, header: o.header,
     ...(o.delimiter !== undefined ? { delimiter: o.delimiter } : {}),
     strict: !o.skipBadRows, badRowHint: '--skip-bad-rows skips bad rows',
@@ -254,6 +268,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
     read: { verifyChecksums: o.verifyChecksums },
     // --codec names a codec of the output's format only.
     parquet: outFormat === 'parquet' ? { ...writerOptions(o), ...(encryption ? { encryption } : {}) } : {},
+    ...(dataset ? { dataset } : {}),
     trevni: { codec: outFormat === 'trevni' ? trevniCodecName(o.codec ?? 'snappy', trevniCodecs) : 'null', checksum: o.checksum ?? 'null', version: o.trevniVersion ?? 2 },
     redelm: { codec: outFormat === 'redelm' ? redElmCodecName(o.codec ?? 'gzip') : 'gzip', footer: o.redelmFooter ?? 'java' },
     onWarning: (w) => {
@@ -291,7 +306,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   for (const s of listed) process.stderr.write(`parquetry: skipped ${s.text}\n`);
   if (report.badRows > listed.length) process.stderr.write(`parquetry: ... and ${report.badRows - listed.length} more\n`);
   process.stderr.write(formatReport({
-    rows: report.rowsWritten, rowGroups: report.rowGroups, bytes: report.bytesWritten, to: report.output,
+    rows: report.rowsWritten, rowGroups: report.rowGroups, files: report.files, bytes: report.bytesWritten, to: report.output,
     seconds: progress.seconds, skipped: report.badRows,
   }) + '\n');
 }

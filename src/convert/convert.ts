@@ -29,6 +29,7 @@ import { countingSink } from './output.js';
 import type { ConvertFormat, ConvertInput, ConvertOutput, ConvertProgress, ConvertReport } from './run.js';
 import { schemaChoiceOf } from './shape.js';
 import { STRICT_HINT, type BadRow } from './pipeline.js';
+import { datasetLayout, type DatasetLayout } from '../dataset/write.js';
 
 export type { ConvertFormat, ConvertProgress, ConvertReport, BadRow };
 
@@ -43,7 +44,12 @@ export type ConvertSource = TextInput | URL | SourceLike;
 /** Where `convert` writes: a Sink (a `BufferSink` keeps the bytes in memory) or a Web WritableStream. */
 export type ConvertDestination = Sink | WritableStream<Uint8Array>;
 
-export interface ConvertOptions {
+/**
+ * The `DatasetLayout` options (partitionBy, maxRowsPerFile, maxBytesPerFile,
+ * fileName, maxOpenFiles) make the Parquet output a dataset: a directory of
+ * parts (Node: a directory path as the destination; README "Datasets: writing").
+ */
+export interface ConvertOptions extends DatasetLayout {
   /** The input format; default: Parquet, Trevni or RedElm by its magic, else the extension of the URL, File or `name`. */
   from?: ConvertFormat;
   /** The output format; default: the extension of the destination path. */
@@ -98,6 +104,10 @@ export interface ConvertOptions {
   checksums?: boolean;
   /** Parquet output: written with modular encryption, as the writer's option of that name (README "Encryption"). */
   encryption?: WriterOptions['encryption'];
+  /** Dataset output: add parts to a directory that holds some already. */
+  append?: boolean;
+  /** Dataset output: then write `_metadata` and `_common_metadata`. */
+  writeSummary?: boolean;
   /** Trevni output: each block's checksum, null (default) or crc32. */
   trevniChecksum?: 'null' | 'crc32';
   /** RedElm output: the RedElm block as Java serialization (default, what the prototype reads) or the design page's JSON. */
@@ -133,7 +143,9 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
   signal?.throwIfAborted();
   const from = options.from ?? (await ends.from());
   if (!from) throw new InvalidArgumentError(`cannot tell the format of ${ends.input.name}: give options.from (csv, tsv, jsonl, json, parquet, trevni or redelm)`);
-  const to = options.to ?? ends.to;
+  const dataset = datasetLayout(options);
+  // A dataset's directory has no extension to tell the format by; datasets are Parquet.
+  const to = options.to ?? ends.to ?? (dataset ? 'parquet' : undefined);
   if (!to) throw new InvalidArgumentError('cannot tell the output format: give options.to (parquet, trevni, redelm, csv, tsv, jsonl or json)');
   const codec = options.codec;
   const parquetCodec = to === 'parquet' && codec !== undefined ? parquetCodecName(codec) : undefined;
@@ -156,6 +168,7 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
     ...(options.columns ? { columns: options.columns } : {}),
     read: pick(options, ['verifyChecksums', 'maxPageBytes', 'decryption', 'maxBlockBytes', 'byteLength', 'headers']),
     parquet,
+    ...(dataset ? { dataset } : {}),
     trevni: { codec: trevniCodec, checksum: options.trevniChecksum ?? 'null', version: options.trevniVersion ?? 2 },
     redelm: { codec: redelmCodec, footer: options.redelmFooter ?? 'java' },
     ...pick(options, ['onWarning', 'onProgress', 'signal']),

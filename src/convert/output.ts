@@ -6,6 +6,8 @@ export interface OutputSummary {
   /** Parquet outputs only. */
   rowGroups?: number;
   bytes: number;
+  /** Dataset outputs only: the parts written. */
+  files?: number;
 }
 
 /** Rows in, bytes out; nothing is left at the destination unless `close` succeeds. */

@@ -30,6 +30,8 @@ import type { Cells } from './read-csv.js';
 import { CsvShaper, JsonShaper, type SchemaChoice } from './shape.js';
 import type { InputBytes } from './source.js';
 import { parquetOutput } from './write-parquet.js';
+import { datasetOutput } from './write-dataset.js';
+import type { DatasetLayout, DatasetOutput } from '../dataset/write.js';
 import { textOutput } from './write-text.js';
 import { trevniOutput } from './write-trevni.js';
 
@@ -50,6 +52,10 @@ export interface ConvertInput {
 export interface ConvertOutput {
   sink(): Promise<CountingSink>;
   spill(): SpillFactory;
+  /** Where a dataset's parts go, for a destination that can hold one (a directory). */
+  dataset?(): Promise<DatasetOutput>;
+  /** The destination's name in messages, for a dataset. */
+  name?: string;
 }
 
 /** How the run goes: formats settled, options in the writers' terms. */
@@ -69,6 +75,8 @@ export interface RunOptions {
   columns?: readonly ColumnPath[];
   read: OpenOptions & TrevniOpenOptions;
   parquet: WriterOptions;
+  /** Parquet output as a dataset of parts (partitioned, rolled by size) rather than one file. */
+  dataset?: DatasetLayout;
   trevni: { codec: string; checksum: string; version?: TrevniVersion | 'draft' };
   redelm: { codec: 'gzip' | 'default' | 'snappy'; footer: 'java' | 'json' };
   onWarning?: WarningHandler;
@@ -89,6 +97,8 @@ export interface ConvertReport {
   rowsWritten: number;
   /** Parquet output only. */
   rowGroups?: number;
+  /** Dataset output only: the parts written. */
+  files?: number;
   /** Bytes of a text input read. */
   bytesRead?: number;
   bytesWritten: number;
@@ -207,6 +217,10 @@ export class Conversion {
   }
 
   async run(): Promise<ConvertReport> {
+    if (this.o.dataset) {
+      if (!this.out.dataset) throw new InvalidArgumentError('a dataset (partitionBy, maxRowsPerFile, maxBytesPerFile, fileName, maxOpenFiles) is written to a directory: give a directory path as the destination');
+      if (this.o.to !== 'parquet') throw new InvalidArgumentError(`a dataset is written as Parquet, not ${this.o.to}`);
+    }
     try {
       return isTable(this.o.from) ? await this.fromTable(this.o.from) : await this.fromText();
     } catch (e) {
@@ -225,7 +239,9 @@ export class Conversion {
     const o = this.o;
     if (o.to === 'parquet') {
       const onWarning = o.onWarning ? (w: ParquetryWarning) => this.warn(w) : undefined;
-      return this.watched(await parquetOutput(await this.out.sink(), schema, { ...o.parquet, ...(metadata ? { metadata } : {}), ...(onWarning ? { onWarning } : {}) }));
+      const options = { ...o.parquet, ...(metadata ? { metadata } : {}), ...(onWarning ? { onWarning } : {}) };
+      if (o.dataset && this.out.dataset) return this.watched(datasetOutput(await this.out.dataset(), this.out.name ?? 'output', schema, { ...options, ...o.dataset }));
+      return this.watched(await parquetOutput(await this.out.sink(), schema, options));
     }
     const tree = Array.isArray(schema) ? buildSchema(schema) : schema.schema;
     if (o.to === 'redelm') {
@@ -328,6 +344,7 @@ export class Conversion {
     return {
       input: this.input.name, output: this.state.output!.name, rowsRead, rowsWritten: summary.rows,
       ...(summary.rowGroups !== undefined ? { rowGroups: summary.rowGroups } : {}),
+      ...(summary.files !== undefined ? { files: summary.files } : {}),
       ...(bytesRead !== undefined ? { bytesRead } : {}),
       bytesWritten: summary.bytes, badRows: bad?.count ?? 0, firstBadRows: [...(bad?.first ?? [])].sort((a, b) => a.line - b.line),
     };

@@ -10,6 +10,7 @@
 import { IncompatibleFilesError, InvalidArgumentError } from '../errors.js';
 import type { SchemaElement } from '../parquet/metadata/index.js';
 import { dirName } from '../io/paths.js';
+import { HIVE_NULL } from './hive-names.js';
 
 export type PartitionType = 'BIGINT' | 'DOUBLE' | 'DATE' | 'TIMESTAMP' | 'VARCHAR';
 
@@ -21,7 +22,6 @@ export interface PartitionColumn {
   type: PartitionType;
 }
 
-const NULL_VALUES = new Set(['__HIVE_DEFAULT_PARTITION__']);
 const SPACE = '[ \\t\\n\\v\\f\\r]*';
 const BIGINT_RE = new RegExp(`^${SPACE}(-\\d+|0|[1-9]\\d*|0[xX][0-9a-fA-F]+|0[bB][01]+)${SPACE}$`);
 const DATE_RE = new RegExp(`^${SPACE}(\\d{4,})-(\\d{1,2})-(\\d{1,2})${SPACE}$`);
@@ -45,7 +45,7 @@ export function partitionPairs(path: string): [string, string][] {
 
 /** A partition value's text, URL-decoded (an invalid escape is kept as it is), or null. */
 export function partitionText(raw: string): string | null {
-  if (NULL_VALUES.has(raw) || raw.toUpperCase() === 'NULL') return null;
+  if (raw === HIVE_NULL || raw.toUpperCase() === 'NULL') return null;
   try {
     return decodeURIComponent(raw);
   } catch {

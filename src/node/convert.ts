@@ -20,6 +20,9 @@ import { openInput } from './convert-input.js';
 import { fileSource, openFileWith } from './file-source.js';
 import { fileSink, writableSink } from './file-sink.js';
 import { tempSpill } from './temp-spill.js';
+import { datasetDirectory } from './dataset-write.js';
+import { datasetLayout } from '../dataset/write.js';
+import { InvalidArgumentError } from '../errors.js';
 
 /** A file path as a conversion's input. */
 export function pathInput(path: string): ConvertInput {
@@ -64,9 +67,11 @@ export async function convert(
   // node:stream is loaded here, not at import, as the Node entry's writers load it.
   const { Writable } = await import('node:stream');
   const output = typeof dest === 'string'
-    ? { sink: async () => countingSink(await fileSink(dest), dest), spill: tempSpill }
+    ? datasetLayout(options)
+      ? { sink: () => Promise.reject(new InvalidArgumentError('a dataset is written as Parquet parts')), spill: tempSpill, name: dest, dataset: () => datasetDirectory(dest, options) }
+      : { sink: async () => countingSink(await fileSink(dest), dest), spill: tempSpill }
     : dest instanceof Writable
       ? { sink: async () => countingSink(writableSink(dest), 'output'), spill: tempSpill }
       : sinkOutput(dest, 'output', tempSpill);
-  return runConvert({ ...ends, output, to: typeof dest === 'string' ? extensionFormat(dest) : undefined }, options);
+  return runConvert({ ...ends, output, to: typeof dest === 'string' && !datasetLayout(options) ? extensionFormat(dest) : undefined }, options);
 }

@@ -23,6 +23,7 @@ export { openDataset, nodeFileSystem, type NodeDatasetOptions } from './dataset.
 // Paths and Node streams too; this export takes the place of the portable `convert`.
 export { convert } from './convert.js';
 export { writeSummaryFiles, type SummaryOptions, type SummaryResult } from './dataset-summary.js';
+export { writeDataset, type WriteDatasetOptions, type WriteDatasetResult } from './dataset-write.js';
 
 /** Opens a RedElm file: a path, bytes, or a source object. */
 export async function openRedElm(input: string | RedElmInput, options: RedElmOpenOptions = {}): Promise<RedElmReader> {

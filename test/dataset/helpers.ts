@@ -5,9 +5,6 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { canonicalRow, nodeFileSystem, type Dataset, type DatasetFileSystem, type DatasetReadOptions } from '../../src/node/index.js';
 import { canonText, duckText, showDifference } from '../interop/duck-compare.js';
 import { DuckFiles } from '../reader/helpers.js';
-import { fileSource } from '../../src/node/file-source.js';
-import { readFooter } from '../../src/parquet/footer.js';
-import type { FileMetaData } from '../../src/parquet/metadata/index.js';
 
 /** A DuckDB and a temp dir for the test file, handed to `ready` before its tests and removed after. */
 export function useDuck(ready: (files: DuckFiles) => void): void {
@@ -47,14 +44,4 @@ export async function assertAgrees(duck: DuckDBConnection, ds: Dataset, options:
   }
   assert.equal(r, rows.length, 'row count');
   return r;
-}
-
-/** A Parquet file's footer. */
-export async function footerOf(path: string): Promise<FileMetaData> {
-  const source = await fileSource(path);
-  try {
-    return (await readFooter(source)).metadata;
-  } finally {
-    await source.close?.();
-  }
 }

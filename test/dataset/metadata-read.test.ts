@@ -10,7 +10,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IncompatibleFilesError, openDataset, openParquet, summarize, summaryFileBytes, UnsupportedError, writeSummaryFiles } from '../../src/node/index.js';
-import { assertAgrees, counting, footerOf, useDuck } from './helpers.js';
+import { assertAgrees, counting, useDuck } from './helpers.js';
+import { footerOf } from './setup.js';
 
 let dir = '';
 let duck: DuckDBConnection;

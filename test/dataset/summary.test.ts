@@ -4,34 +4,17 @@
  * the row group of the part its `file_path` names, as that part's own footer
  * says (parts we write and parts DuckDB writes), in lexicographic part order.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { IOError, openParquet, UnsupportedError, writeParquet, writeSummaryFiles } from '../../src/node/index.js';
 import { CorruptFileError } from '../../src/errors.js';
 import { listDatasetFiles } from '../../src/node/dataset-files.js';
-import type { FileMetaData } from '../../src/parquet/metadata/index.js';
 import { run } from '../cli/run-cli.js';
-import { footerOf } from './helpers.js';
+import { duckAndTempDir, footerOf } from './setup.js';
 
-let root: string;
-let instance: DuckDBInstance;
-let db: DuckDBConnection;
-
-before(async () => {
-  root = mkdtempSync(join(tmpdir(), 'parquetry-summary-'));
-  instance = await DuckDBInstance.create(':memory:');
-  db = await instance.connect();
-});
-
-after(() => {
-  db?.closeSync();
-  instance?.closeSync();
-  rmSync(root, { recursive: true, force: true });
-});
+const env = duckAndTempDir('parquetry-summary-');
 
 /** The parts a dataset directory holds, by a listing independent of the library's. */
 function partsOf(dir: string): string[] {
@@ -82,7 +65,7 @@ async function checkSummary(dir: string): Promise<void> {
 
 describe('writeSummaryFiles', () => {
   test('parts we write: _metadata holds each part footer\'s row groups with file_path set', async () => {
-    const dir = join(root, 'ours');
+    const dir = join(env.root, 'ours');
     mkdirSync(join(dir, 'k=a'), { recursive: true });
     mkdirSync(join(dir, 'k=b'), { recursive: true });
     const rows = (n: number, from: number) => Array.from({ length: n }, (_, i) => ({ id: BigInt(from + i), name: i % 3 ? `n${from + i}` : null, tags: [`t${i % 4}`] }));
@@ -99,8 +82,8 @@ describe('writeSummaryFiles', () => {
   });
 
   test('parts DuckDB writes (COPY ... PARTITION_BY): the same, field for field', async () => {
-    const dir = join(root, 'duck');
-    await db.run(`COPY (SELECT i % 3 AS year, i::BIGINT AS id, 'v' || i AS s, CASE WHEN i % 5 = 0 THEN NULL ELSE i / 7 END AS d, [i, i + 1] AS l
+    const dir = join(env.root, 'duck');
+    await env.db.run(`COPY (SELECT i % 3 AS year, i::BIGINT AS id, 'v' || i AS s, CASE WHEN i % 5 = 0 THEN NULL ELSE i / 7 END AS d, [i, i + 1] AS l
       FROM range(30000) t(i)) TO '${dir}' (FORMAT parquet, PARTITION_BY (year), ROW_GROUP_SIZE 4096)`);
     const result = await writeSummaryFiles(dir);
     assert.equal(result.parts.length, 3);
@@ -110,7 +93,7 @@ describe('writeSummaryFiles', () => {
   });
 
   test('parts that disagree in schema are refused, both named; the summaries there stay as they were', async () => {
-    const dir = join(root, 'mismatch');
+    const dir = join(env.root, 'mismatch');
     mkdirSync(dir);
     await writeParquet(join(dir, 'a.parquet'), [{ id: 1n, x: 'a' }]);
     await writeParquet(join(dir, 'b.parquet'), [{ id: 2n, x: 'b' }]);
@@ -126,7 +109,7 @@ describe('writeSummaryFiles', () => {
   });
 
   test('key-value metadata with two values for one key is refused, as parquet-java refuses it', async () => {
-    const dir = join(root, 'kv');
+    const dir = join(env.root, 'kv');
     mkdirSync(dir);
     await writeParquet(join(dir, 'a.parquet'), [{ id: 1n }], { metadata: { run: '1' } });
     await writeParquet(join(dir, 'b.parquet'), [{ id: 2n }], { metadata: { run: '2' } });
@@ -134,7 +117,7 @@ describe('writeSummaryFiles', () => {
   });
 
   test('a file that is not Parquet fails, named; ignoreInvalidFiles leaves it out and says so', async () => {
-    const dir = join(root, 'invalid');
+    const dir = join(env.root, 'invalid');
     mkdirSync(dir);
     await writeParquet(join(dir, 'a.parquet'), [{ id: 1n }]);
     await writeParquet(join(dir, 'c.parquet'), [{ id: 2n }]);
@@ -147,7 +130,7 @@ describe('writeSummaryFiles', () => {
   });
 
   test('a symbolic link loop is refused, naming the link', async () => {
-    const dir = join(root, 'loop');
+    const dir = join(env.root, 'loop');
     mkdirSync(join(dir, 'sub'), { recursive: true });
     await writeParquet(join(dir, 'sub', 'a.parquet'), [{ id: 1n }]);
     symlinkSync('..', join(dir, 'sub', 'back'));
@@ -155,11 +138,11 @@ describe('writeSummaryFiles', () => {
   });
 
   test('parts outside the directory are a caller mistake', async () => {
-    await assert.rejects(writeSummaryFiles(join(root, 'ours'), { parts: ['../duck/year=0/data_0.parquet'] }), /is not inside/);
+    await assert.rejects(writeSummaryFiles(join(env.root, 'ours'), { parts: ['../duck/year=0/data_0.parquet'] }), /is not inside/);
   });
 
   test('parquetry summary DIR writes both files and prints what it did', async () => {
-    const dir = join(root, 'cli');
+    const dir = join(env.root, 'cli');
     mkdirSync(dir);
     await writeParquet(join(dir, 'a.parquet'), [{ id: 1n }, { id: 2n }]);
     await writeParquet(join(dir, 'b.parquet'), [{ id: 3n }]);
@@ -167,7 +150,7 @@ describe('writeSummaryFiles', () => {
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(JSON.parse(r.out), { written: [join(dir, '_common_metadata'), join(dir, '_metadata')], parts: 2, rowGroups: 2, rows: 3, skipped: [] });
     await checkSummary(dir);
-    const bad = run('summary', join(root, 'mismatch'));
+    const bad = run('summary', join(env.root, 'mismatch'));
     assert.equal(bad.code, 1);
     assert.match(bad.err, /^parquetry: parts a\.parquet and c\.parquet have different schemas/);
   });

@@ -4,6 +4,7 @@ import { inferSchemaFromRecords } from '../../schema/infer.js';
 import type { FileMetaData } from '../metadata/index.js';
 import { ParquetWriter, type WriterOptions, type WriterSchema } from './writer.js';
 import { schemaFromArrow } from '../../arrow/to-schema.js';
+import { sampleRecords } from './sample.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 
 export interface WriteRecordsOptions extends WriterOptions {
@@ -22,24 +23,9 @@ export interface WriteRecordsOptions extends WriterOptions {
  */
 export async function writeRecords(sink: Sink, records: Iterable<unknown> | AsyncIterable<unknown> | Table | RecordBatch, options: WriteRecordsOptions = {}): Promise<FileMetaData> {
   if (isArrow(records)) return writeArrowData(sink, records, options);
-  const iterator = Symbol.asyncIterator in records
-    ? (records as AsyncIterable<unknown>)[Symbol.asyncIterator]()
-    : (records as Iterable<unknown>)[Symbol.iterator]();
-  const sample: unknown[] = [];
   const schema = options.schema;
-  let done = false;
-  if (!schema) {
-    // Sampling reads ahead; the sampled records are written first, so order is kept.
-    const n = options.sampleSize ?? 1000;
-    while (sample.length < n) {
-      const r = await iterator.next();
-      if (r.done) {
-        done = true;
-        break;
-      }
-      sample.push(r.value);
-    }
-  }
+  // Sampling reads ahead; the sampled records are written first, so order is kept.
+  const { sample, next } = await sampleRecords(records, schema ? 0 : options.sampleSize ?? 1000);
   let writer: ParquetWriter;
   try {
     writer = await ParquetWriter.open(sink, schema ?? inferSchemaFromRecords(sample as Record<string, unknown>[], { overrides: options.overrides }), options);
@@ -49,11 +35,7 @@ export async function writeRecords(sink: Sink, records: Iterable<unknown> | Asyn
   }
   try {
     await writer.writeMany(sample);
-    while (!done) {
-      const r = await iterator.next();
-      if (r.done) break;
-      await writer.write(r.value);
-    }
+    for (let r = await next(); !r.done; r = await next()) await writer.write(r.value);
   } catch (e) {
     await writer.abort();
     throw e;

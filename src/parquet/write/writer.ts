@@ -241,6 +241,11 @@ export class ParquetWriter {
     return this.totalRows;
   }
 
+  /** The file's size so far: bytes written, plus the open row group's pages as buffered (the open page estimated); footer and page index not counted. */
+  get bytesSoFar(): number {
+    return this.offset + this.bufferedBytes();
+  }
+
   /**
    * Adds one record. A record that does not fit the schema throws an
    * InvalidArgumentError naming the field and the record's index, and leaves
