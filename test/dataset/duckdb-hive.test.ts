@@ -150,3 +150,15 @@ test('a partition key that is also a file column reads from the path, as DuckDB 
   await duck.run(`COPY (SELECT 1 AS id, 99 AS k, 'x' AS s) TO '${join(out, 'k=5', 'p.parquet')}'`);
   await assertAgrees(duck, await openDataset(out), {}, `SELECT * FROM read_parquet('${out}/*/*.parquet', hive_partitioning = true)`);
 });
+
+test('columns(): each file\'s column vectors with the file they come from, as many values as DuckDB reads', async () => {
+  const out = join(dir, 'sales');
+  const ds = await openDataset(out);
+  const perFile = new Map<string, number>();
+  for await (const b of ds.columns({ columns: ['qty'] })) {
+    assert.deepEqual(b.path, ['qty']);
+    perFile.set(b.file, (perFile.get(b.file) ?? 0) + b.rows);
+  }
+  const want = await duck.runAndReadAll(`SELECT filename, count(*) FROM read_parquet('${out}/**/*.parquet', filename = true) GROUP BY ALL ORDER BY 1`);
+  assert.deepEqual([...perFile].sort(), want.getRows().map(([f, n]) => [f, Number(n)]));
+});
