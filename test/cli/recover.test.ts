@@ -121,7 +121,7 @@ test('recover on a Trevni file (told by its magic) writes the rows intact in eve
   await w.close();
   const bytes = sink.bytes();
   const reader = await TrevniReader.open(bytes);
-  const rows = async (r: InstanceType<typeof TrevniReader>) => {
+  const rows = async (r: Awaited<ReturnType<typeof TrevniReader.open>>) => {
     const out: unknown[] = [];
     for await (const row of r.rows()) out.push(row);
     return out;
