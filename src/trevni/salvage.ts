@@ -107,7 +107,8 @@ async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: Trevni
     name: PARENT_LOST,
     message: `its parent column ${reader.columns[w.col.parentIndex]!.name} lost row ${row}, and with it the lengths that place this block's values from there on`,
   });
-  let row = 0;
+  // A lone null column holds no bytes per row, so no row of it can fail: only its blocks are checked (a walk row by row would run on a count nothing backs).
+  let row = tree.length === 1 && tree[0]!.type === 'null' && !tree[0]!.array ? n : 0;
   while (row < n) {
     let alive = 0;
     for (const col of tree) {
@@ -137,7 +138,7 @@ async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: Trevni
     // With every column dead, nothing changes before the first of them comes back: no loop on rows nothing backs.
     row = alive > 0 ? row + 1 : Math.max(row + 1, Math.min(...tree.map((c) => walks.get(c.index)!.deadUntil)));
   }
-  // Blocks past the last row (a column's trailing empty blocks) are checked too.
+  // Blocks past the last row walked (a column's trailing empty blocks, or every block of a lone null column) are checked too.
   for (const w of walks.values()) {
     if (!w.blocks) continue;
     while (w.block + 1 < w.blocks.length) {
