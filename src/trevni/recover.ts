@@ -8,7 +8,7 @@ import { copySource } from '../io/copy.js';
 import type { Sink } from '../io/sink.js';
 import type { Span } from '../loss.js';
 import type { ColumnRowData } from './assemble.js';
-import { findTrevniDamage, salvageTrevni, type TrevniDamage, type TrevniLoss } from './salvage.js';
+import { findTrevniDamage, lostRows, salvageTrevni, type TrevniDamage, type TrevniLoss } from './salvage.js';
 import { TrevniReader, type TrevniInput, type TrevniOpenOptions } from './reader.js';
 import type { SpillFactory } from './spill.js';
 import { KEY } from './types.js';
@@ -69,7 +69,7 @@ export async function recoverTrevni(input: TrevniInput, sink: Sink, options: Tre
     const metadata = reader.metadata.map((m) => ({ key: m.key, value: m.value }));
     const w = await TrevniWriter.open(sink, { columns, metadata, version: reader.format.version, ...(options.spill ? { spill: options.spill } : {}) });
     try {
-      for await (const row of salvage.records()) if (row.whole) await w.writeColumnData(row.data as ColumnRowData[]);
+      for await (const row of salvage.records({ wholeOnly: true })) await w.writeColumnData(row.data as ColumnRowData[]);
       await w.close();
     } catch (e) {
       await w.abort();
@@ -92,17 +92,7 @@ async function copy(reader: TrevniReader, sink: Sink): Promise<void> {
 }
 
 function report(reader: TrevniReader, d: TrevniDamage): TrevniRecoverReport {
-  // A row is lost when any field lost it: the union of the fields' spans.
-  const marks: [number, number][] = d.lost.flatMap((spans) => spans.flatMap((s): [number, number][] => [[s.start, 1], [s.end, -1]]));
-  marks.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let rowsLost = 0;
-  let depth = 0;
-  let from = 0;
-  for (const [at, step] of marks) {
-    if (depth === 0 && step > 0) from = at;
-    depth += step;
-    if (depth === 0) rowsLost += at - from;
-  }
+  const rowsLost = lostRows(d.lost).reduce((n, s) => n + s.end - s.start, 0);
   return {
     rows: d.rows,
     blocks: d.blocks,

@@ -191,9 +191,11 @@ export interface TrevniSalvage extends TrevniDamage {
   /**
    * Every row of the file in order, with its root fields (TrevniReader.rows'
    * shape) and each lost field as MISSING; `data` is the row's column data
-   * (columnData's shape), undefined for the columns of lost fields.
+   * (columnData's shape), undefined for the columns of lost fields. With
+   * `wholeOnly`, only the rows no field lost, the others passed over in
+   * stretches rather than one by one.
    */
-  records(): AsyncGenerator<SalvagedTrevniRow>;
+  records(options?: { wholeOnly?: boolean }): AsyncGenerator<SalvagedTrevniRow>;
 }
 
 export interface SalvagedTrevniRow {
@@ -219,7 +221,7 @@ export async function salvageTrevni(input: TrevniInput, options: TrevniOpenOptio
     await reader.close();
     throw e;
   }
-  return { ...damage, reader, records: () => salvagedRows(reader, damage.lost) };
+  return { ...damage, reader, records: (o = {}) => (o.wholeOnly ? wholeRows(reader, damage.lost) : salvagedRows(reader, damage.lost)) };
 }
 
 async function* salvagedRows(reader: TrevniReader, lost: Span[][]): AsyncGenerator<SalvagedTrevniRow> {
@@ -246,6 +248,31 @@ async function* salvagedRows(reader: TrevniReader, lost: Span[][]): AsyncGenerat
   } finally {
     for (const f of fields) await f.return(undefined);
   }
+}
+
+async function* wholeRows(reader: TrevniReader, lost: Span[][]): AsyncGenerator<SalvagedTrevniRow> {
+  for (const s of gaps(lostRows(lost), reader.rowCount)) {
+    let row = s.start;
+    for await (const data of reader.columnData({ from: s.start, limit: s.end - s.start })) {
+      yield { row: row++, record: assembleRow(reader.columns, data, reader.roots), data, whole: true };
+    }
+  }
+}
+
+/** The rows any field lost: the union of the fields' spans, sorted and disjoint. */
+export function lostRows(lost: Span[][]): Span[] {
+  return merge(lost.flat());
+}
+
+/** The stretches of [0, n) that `spans` (sorted, disjoint) leave out. */
+function gaps(spans: Span[], n: number): Span[] {
+  const out: Span[] = [];
+  let at = 0;
+  for (const s of [...spans, { start: n, end: n }]) {
+    if (s.start > at) out.push({ start: at, end: s.start });
+    at = s.end;
+  }
+  return out;
 }
 
 /** A field's data row by row: MISSING over its lost spans, the ordinary reader's column data over the stretches between them. */
