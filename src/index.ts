@@ -59,7 +59,7 @@ export { InMemoryKms, kmsKeyRetriever, wrapKeyMetadata, type WrapOptions, type K
 export { schemaFromArrow } from './arrow/to-schema.js';
 export { formatSchema, schemaAnnotation } from './text/schema-text.js';
 export { formatBytes } from './text/byte-size.js';
-export { TrevniReader, TrevniWriter, AvroTrevniWriter, readAvro, memorySpill, pathSpill, TrevniDraftReader, TrevniDraftWriter, openTrevni, checkTrevni, type TrevniCheckReport, type TrevniLoss, type TrevniBlock, type TrevniColumn } from './trevni/index.js';
+export { TrevniReader, TrevniWriter, AvroTrevniWriter, readAvro, memorySpill, pathSpill, TrevniDraftReader, TrevniDraftWriter, openTrevni, checkTrevni, recoverTrevni, salvageTrevni, type TrevniRecoverReport, type TrevniRecoverOptions, type TrevniLoss, type TrevniSalvage, type SalvagedTrevniRow, type TrevniBlock, type TrevniColumn } from './trevni/index.js';
 export {
   RedElmReader, RedElmWriter, redElmSummary, parseRedElmSchema, formatRedElmSchema,
   type RedElmInput, type RedElmOpenOptions, type RedElmReadOptions, type RedElmWriterOptions, type RedElmSummary,

@@ -1,15 +1,28 @@
-/** `parquetry recover` and `parquetry check`: print what the library's salvage read finds. */
+/** `parquetry recover` and `parquetry check`: print what the library's salvage read finds, for Parquet and Trevni (told by the magic). */
+import { InvalidArgumentError } from '../errors.js';
+import type { LossBase } from '../loss.js';
 import type { RecoverReport } from '../parquet/recover/recover.js';
+import type { TrevniRecoverReport } from '../trevni/recover.js';
+import type { TrevniLoss } from '../trevni/salvage.js';
 import { openSource, tableFileKind } from './files.js';
 
-export async function recoverCommand(input: string, output: string, opts: { json?: boolean; skipDamagedRowGroups?: boolean; like?: string }): Promise<void> {
+interface RecoverOptions {
+  json?: boolean;
+  skipDamagedRowGroups?: boolean;
+  like?: string;
+}
+
+export async function recoverCommand(input: string, output: string, opts: RecoverOptions): Promise<void> {
+  const kind = await tableFileKind(input);
+  if (kind === 'redelm') throw new InvalidArgumentError(`recover is for Parquet and Trevni files; ${input} is a RedElm file`);
+  if (kind === 'trevni') return recoverTrevniCommand(input, output, opts);
   const { recoverParquet } = await import('../parquet/recover/recover.js');
   const { fileSink } = await import('../node/file-sink.js');
   const source = await openSource(input);
   try {
     const like = opts.like === undefined ? undefined : await openSource(opts.like);
     const report = await recoverParquet(source, await fileSink(output), { skipDamagedRowGroups: opts.skipDamagedRowGroups, ...(like ? { like } : {}) }).finally(() => like?.close?.());
-    print(report, opts.json, `wrote ${report.rowsRecovered} of ${report.rows} rows to ${output}`);
+    printParquet(report, opts.json, `wrote ${report.rowsRecovered} of ${report.rows} rows to ${output}`);
   } finally {
     await source.close?.();
   }
@@ -22,42 +35,62 @@ export async function checkCommand(file: string, opts: { json?: boolean }): Prom
   const source = await openSource(file);
   try {
     const report = await checkParquet(source);
-    print(report, opts.json, report.whole ? 'whole: every page, CRC and level checks out' : 'damaged');
+    printParquet(report, opts.json, report.whole ? 'whole: every page, CRC and level checks out' : 'damaged');
     if (!report.whole) process.exitCode = 1;
   } finally {
     await source.close?.();
   }
 }
 
-function print(r: RecoverReport, json: boolean | undefined, headline: string): void {
-  if (json) {
-    process.stdout.write(JSON.stringify(r) + '\n');
-    return;
+async function recoverTrevniCommand(input: string, output: string, opts: RecoverOptions): Promise<void> {
+  // Both are about Parquet's row groups and footer; a Trevni file has neither.
+  if (opts.like !== undefined || opts.skipDamagedRowGroups) throw new InvalidArgumentError(`--like and --skip-damaged-row-groups are for Parquet files; ${input} is a Trevni file`);
+  const { recoverTrevni } = await import('../trevni/recover.js');
+  const { fileSink } = await import('../node/file-sink.js');
+  const { tempSpill } = await import('../node/temp-spill.js');
+  const source = await openSource(input);
+  try {
+    const report = await recoverTrevni(source, await fileSink(output), { spill: tempSpill() });
+    printTrevni(report, opts.json, `wrote ${report.rowsRecovered} of ${report.rows} rows to ${output}`);
+  } finally {
+    await source.close?.();
   }
+}
+
+async function checkTrevniCommand(file: string, opts: { json?: boolean }): Promise<void> {
+  const { checkTrevni } = await import('../trevni/recover.js');
+  const source = await openSource(file);
+  try {
+    const r = await checkTrevni(source);
+    if (!r.whole) process.exitCode = 1;
+    printTrevni(r, opts.json, r.whole ? 'whole: every block and row checks out' : 'damaged');
+  } finally {
+    await source.close?.();
+  }
+}
+
+function printParquet(r: RecoverReport, json: boolean | undefined, headline: string): void {
   const lines = [headline];
   if (r.footerError) lines.push(`footer unusable (${r.footerError.message}); row groups found by ${r.foundBy === 'scan' ? 'scanning page headers' : 'the last checkpoint'}`);
   if (r.scanStop) lines.push(`scan stopped at byte ${r.scanStop.offset}: ${r.scanStop.reason}`);
   lines.push(`row groups: ${r.rowGroups}, rows: ${r.rows}, recovered: ${r.rowsRecovered}, with nulls for lost fields: ${r.rowsWithNulls}, lost: ${r.rowsLost}`);
   if (r.fieldsNulled.length) lines.push(`written as null where lost: ${r.fieldsNulled.join(', ')}`);
-  for (const l of r.losses) {
-    const page = l.page === undefined ? 'whole chunk' : `page ${l.page}`;
-    lines.push(`lost: row group ${l.rowGroup}, column ${l.column}, ${page}, bytes ${l.bytes.start}..${l.bytes.end}, rows ${l.rows.start}..${l.rows.end}: ${l.error.name}: ${l.error.message}`);
-  }
-  process.stdout.write(lines.join('\n') + '\n');
+  print(r, json, lines, r.losses, (l) => `row group ${l.rowGroup}, column ${l.column}, ${l.page === undefined ? 'whole chunk' : `page ${l.page}`}`);
 }
 
-async function checkTrevniCommand(file: string, opts: { json?: boolean }): Promise<void> {
-  const { checkTrevni } = await import('../trevni/check.js');
-  const r = await checkTrevni(await openSource(file));
-  if (!r.whole) process.exitCode = 1;
-  if (opts.json) {
+function printTrevni(r: TrevniRecoverReport, json: boolean | undefined, headline: string): void {
+  const lines = [headline, `rows: ${r.rows}, blocks: ${r.blocks}, intact in every field: ${r.rowsRecovered}, lost: ${r.rowsLost}`];
+  // Trevni has no null for a column of any type: a row with a lost field is not written.
+  if (r.fieldsLost.length) lines.push(`fields that lost rows (those rows left out): ${r.fieldsLost.map((f) => `${f.field} (${f.rows.map((s) => `${s.start}..${s.end}`).join(', ')})`).join(', ')}`);
+  print(r, json, lines, r.losses, (l: TrevniLoss) => `column ${l.column}, ${l.block === undefined ? 'block descriptors' : `block ${l.block}`}`);
+}
+
+/** The report as one JSON object, or its lines and then one line per loss: where (`place`), bytes, rows, error. */
+function print<L extends LossBase>(r: object, json: boolean | undefined, lines: string[], losses: readonly L[], place: (l: L) => string): void {
+  if (json) {
     process.stdout.write(JSON.stringify(r) + '\n');
     return;
   }
-  const lines = [r.whole ? 'whole: every block and row checks out' : 'damaged', `rows: ${r.rows}, blocks: ${r.blocks}`];
-  for (const l of r.losses) {
-    const where = l.block === undefined ? 'decoding rows' : `block ${l.block}, bytes ${l.bytes!.start}..${l.bytes!.end}`;
-    lines.push(`lost: column ${l.column}, ${where}, rows ${l.rows.start}..${l.rows.end}: ${l.error.name}: ${l.error.message}`);
-  }
+  for (const l of losses) lines.push(`lost: ${place(l)}, bytes ${l.bytes.start}..${l.bytes.end}, rows ${l.rows.start}..${l.rows.end}: ${l.error.name}: ${l.error.message}`);
   process.stdout.write(lines.join('\n') + '\n');
 }

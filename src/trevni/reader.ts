@@ -400,8 +400,8 @@ export async function readTrevniHeader(source: Source): Promise<TrevniHeader> {
   return parseGrowing((o, l) => source.read(o, l), 0, len, 64 * 1024, (cur) => parseHeader(cur, len));
 }
 
-/** Reads one column's rows in order from the block holding the current row. */
-class ColumnCursor {
+/** Reads one column's rows in order from the block holding the current row (the salvage read drives it block by block). */
+export class ColumnCursor {
   private block = -1;
   private end = 0;
   private row = 0;

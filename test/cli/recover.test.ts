@@ -111,3 +111,39 @@ test('check on a Trevni file: whole, then a damaged block named with its rows', 
   assert.deepStrictEqual(report.losses.map((l: { column: string; block: number; rows: unknown }) => [l.column, l.block, l.rows]),
     [[reader.columns[0]!.name, blocks.length - 1, { start: b.firstRow, end: b.firstRow + b.rowCount }]]);
 });
+
+test('recover on a Trevni file (told by its magic) writes the rows intact in every field and names the lost block', async () => {
+  const { TrevniReader, TrevniWriter } = await import('../../src/index.js');
+  const { BufferSink } = await import('../../src/io/sink.js');
+  const sink = new BufferSink();
+  const w = await TrevniWriter.open(sink, { columns: [{ name: 'id', type: 'long' }, { name: 'name', type: 'string' }], checksum: 'crc32', codec: 'deflate', version: 1, blockSize: 512 });
+  for (let i = 0; i < 3000; i++) await w.writeRow([BigInt(i), `name ${i}`]);
+  await w.close();
+  const bytes = sink.bytes();
+  const reader = await TrevniReader.open(bytes);
+  const rows = async (r: Awaited<ReturnType<typeof TrevniReader.open>>) => {
+    const out: unknown[] = [];
+    for await (const row of r.rows()) out.push(row);
+    return out;
+  };
+  const original = await rows(reader);
+  const b = (await reader.blocks('name'))[1]!;
+  const lost = { start: b.firstRow, end: b.firstRow + b.rowCount };
+  bytes[b.offset + 2] ^= 0x10;
+  const bad = join(dir, 'bad-recover.trv');
+  writeFileSync(bad, bytes);
+  const out = join(dir, 'recovered.trv');
+  const r = run('recover', bad, out);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, new RegExp(`^wrote ${original.length - b.rowCount} of ${original.length} rows to `));
+  assert.match(r.out, new RegExp(`\nlost: column name, block 1, bytes ${b.offset}\\.\\.${b.offset + b.compressedSize + 4}, rows ${lost.start}\\.\\.${lost.end}: (ChecksumError|CorruptFileError): `));
+  assert.match(r.out, new RegExp(`fields that lost rows \\(those rows left out\\): name \\(${lost.start}\\.\\.${lost.end}\\)`));
+  const recovered = await TrevniReader.open(new Uint8Array(readFileSync(out)));
+  assert.equal(recovered.format.version, 1);
+  assert.deepStrictEqual(await rows(recovered), original.filter((_, i) => i < lost.start || i >= lost.end));
+  const json = JSON.parse(run('recover', bad, join(dir, 'recovered2.trv'), '--json').out);
+  assert.deepStrictEqual(json.fieldsLost, [{ field: 'name', rows: [lost] }]);
+  const like = run('recover', bad, join(dir, 'x.trv'), '--like', bad);
+  assert.notEqual(like.code, 0);
+  assert.match(like.err, /--like and --skip-damaged-row-groups are for Parquet files/);
+});

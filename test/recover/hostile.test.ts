@@ -11,12 +11,17 @@ import { it } from 'node:test';
 
 const DIRS = [join('..', 'shared', 'fuzz', 'hostile'), join('..', 'shared', 'fuzz', 'repro')];
 
-it('check on every hostile Parquet input: a report or a typed error, within a 512 MB heap and a time limit', { timeout: 600_000 }, () => {
-  const files = DIRS.flatMap((d) => readdirSync(d).filter((n) => n.endsWith('.parquet')).map((n) => join(d, n)));
+/** Runs hostile-check.ts over the files of DIRS ending in `ext`, in a child process with a 512 MB heap and a time limit. */
+function checkAll(ext: string): void {
+  const files = DIRS.flatMap((d) => readdirSync(d).filter((n) => n.endsWith(ext)).map((n) => join(d, n)));
   assert.ok(files.length > 10);
   const r = spawnSync(process.execPath, ['--max-old-space-size=512', '--import', 'tsx', join('test', 'recover', 'hostile-check.ts'), ...files], { encoding: 'utf8', timeout: 580_000 });
   assert.equal(r.status, 0, `${r.stderr}\n${r.stdout.slice(-4000)}`);
   const lines = r.stdout.trim().split('\n');
   assert.equal(lines.length, files.length);
   for (const l of lines) assert.match(l, /\t(report|ParquetryError)\t/, l);
-});
+}
+
+it('check on every hostile Parquet input: a report or a typed error, within a 512 MB heap and a time limit', { timeout: 600_000 }, () => checkAll('.parquet'));
+
+it('recover on every hostile Trevni input: a report or a typed error, within a 512 MB heap and a time limit', { timeout: 600_000 }, () => checkAll('.trv'));

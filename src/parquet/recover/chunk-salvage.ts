@@ -15,18 +15,13 @@ import { decodeColumnChunk, type ChunkOptions, type ColumnChunkData } from '../c
 import { decodeOffsetIndex, decodePageHeader, type ColumnChunk, type ColumnMetaData, type OffsetIndex, type PageHeader } from '../metadata/index.js';
 import { chunkMeta, chunkRange } from '../reader.js';
 import type { Range } from '../filter/indexes.js';
+import { described, type LossBase } from '../../loss.js';
 
 /** What was lost, where, and why. Byte ranges are file offsets; rows count within the row group. */
-export interface Loss {
+export interface Loss extends LossBase {
   rowGroup: number;
-  /** Dotted leaf path. */
-  column: string;
   /** Data page ordinal within the chunk (the dictionary page is not counted); absent when the chunk is lost before its pages. */
   page?: number;
-  bytes: Range;
-  rows: Range;
-  /** The error's class name and message. */
-  error: { name: string; message: string };
 }
 
 /** Intact pages next to each other, decoded together: their levels and values hold exactly `rows`. */
@@ -272,8 +267,4 @@ async function offsetIndex(at: ChunkPlace, range: Range): Promise<OffsetIndex | 
     if (e instanceof ParquetryError) return null;
     throw e;
   }
-}
-
-export function described(e: unknown): { name: string; message: string } {
-  return e instanceof Error ? { name: e.name, message: e.message } : { name: 'Error', message: String(e) };
 }

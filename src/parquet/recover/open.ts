@@ -9,7 +9,7 @@ import { buildSchema, type SchemaElementLike } from '../../schema/tree.js';
 import { readFooter } from '../footer.js';
 import type { FileMetaData } from '../metadata/index.js';
 import { toSource, type ParquetInput } from '../reader.js';
-import { described } from './chunk-salvage.js';
+import { described } from '../../loss.js';
 import { lastCheckpoint } from './checkpoints.js';
 import { scanRowGroups } from './scan.js';
 import type { CodecName } from '../../codecs/registry.js';

@@ -4,6 +4,7 @@
  * a valid file, or only judged whole or not.
  */
 import { ByteWriter } from '../../bytes/writer.js';
+import { copySource } from '../../io/copy.js';
 import type { Sink } from '../../io/sink.js';
 import { VERSION } from '../../version.js';
 import { encodeFileMetaData } from '../metadata/index.js';
@@ -108,7 +109,7 @@ async function copyWhole(o: OpenedForSalvage, sink: Sink): Promise<void> {
     }
   }
   try {
-    for (let at = 0; at < end; at += COPY_BLOCK) await sink.write(await source.read(at, Math.min(COPY_BLOCK, end - at)));
+    await copySource(source, sink, end);
     if (o.foundBy !== 'footer') {
       const w = new ByteWriter(4096);
       encodeFileMetaData({ ...metadata, createdBy: metadata.createdBy ?? `parquetry version ${VERSION}` }, w);
@@ -125,9 +126,6 @@ async function copyWhole(o: OpenedForSalvage, sink: Sink): Promise<void> {
     throw e;
   }
 }
-
-/** Bytes copied per read. */
-const COPY_BLOCK = 8 << 20;
 
 function emptyReport(o: OpenedForSalvage): RecoverReport {
   const r: RecoverReport = {

@@ -18,11 +18,10 @@ import type { Range } from '../filter/indexes.js';
 import type { FileMetaData } from '../metadata/index.js';
 import { chunkPadding, leafColumn, valueOptionsPerLeaf } from '../reader.js';
 import { assembleVariant } from '../variant/index.js';
-import { described, salvageChunk, type ChunkSalvage, type Loss, type Run } from './chunk-salvage.js';
+import { described, MISSING } from '../../loss.js';
+import { salvageChunk, type ChunkSalvage, type Loss, type Run } from './chunk-salvage.js';
 
-/** The value of a field whose bytes were lost: distinct from a stored null. */
-export const MISSING: unique symbol = Symbol.for('parquetry.missing');
-export type Missing = typeof MISSING;
+export { MISSING, type Missing } from '../../loss.js';
 
 /**
  * A salvage read holds a row group's rows as objects: one claiming more

@@ -1,0 +1,33 @@
+/**
+ * What a salvage read (Parquet's `salvageRowGroups`, Trevni's
+ * `salvageTrevni`) says about the data it could not return: the shape both
+ * formats' loss reports share, and the marker of a field whose bytes were
+ * lost. Each format adds where its unit of loss sits (a Parquet row group
+ * and page, a Trevni block).
+ */
+
+/** The value of a field whose bytes were lost: distinct from a stored null. */
+export const MISSING: unique symbol = Symbol.for('parquetry.missing');
+export type Missing = typeof MISSING;
+
+/** A half-open span [start, end) of rows or bytes. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export interface LossBase {
+  /** Dotted leaf path (Parquet) or column name (Trevni). */
+  column: string;
+  /** Bytes of the file the lost unit occupies. */
+  bytes: Span;
+  /** Rows whose value in this column is lost. */
+  rows: Span;
+  /** The error's class name and message. */
+  error: { name: string; message: string };
+}
+
+/** An error as a loss report records it. */
+export function described(e: unknown): { name: string; message: string } {
+  return e instanceof Error ? { name: e.name, message: e.message } : { name: 'Error', message: String(e) };
+}

@@ -1,0 +1,105 @@
+/**
+ * `check` and `recover` for Trevni as library calls, over the salvage read
+ * (salvage.ts): judge a file whole or not, or write the rows intact in
+ * every field to a new Trevni file of the same version, columns and
+ * metadata.
+ */
+import { copySource } from '../io/copy.js';
+import type { Sink } from '../io/sink.js';
+import type { Span } from '../loss.js';
+import type { ColumnRowData } from './assemble.js';
+import { findTrevniDamage, lostRows, salvageTrevni, type TrevniDamage, type TrevniLoss } from './salvage.js';
+import { TrevniReader, type TrevniInput, type TrevniOpenOptions } from './reader.js';
+import type { SpillFactory } from './spill.js';
+import { KEY } from './types.js';
+import { TrevniWriter, type TrevniColumnSpec } from './writer.js';
+
+export interface TrevniRecoverReport {
+  /** Rows the header claims. */
+  rows: number;
+  /** Blocks read. */
+  blocks: number;
+  /** Rows intact in every field: what `recoverTrevni` writes. */
+  rowsRecovered: number;
+  /** Rows with at least one field lost. */
+  rowsLost: number;
+  /** The root fields that lost rows, with those rows (sorted, disjoint). */
+  fieldsLost: { field: string; rows: Span[] }[];
+  losses: TrevniLoss[];
+  whole: boolean;
+}
+
+/** Reads every block and value (checksums verified) and reports what is damaged, writing nothing. */
+export async function checkTrevni(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniRecoverReport> {
+  const reader = await TrevniReader.open(input, options);
+  try {
+    return report(reader, await findTrevniDamage(reader));
+  } finally {
+    await reader.close();
+  }
+}
+
+export interface TrevniRecoverOptions extends TrevniOpenOptions {
+  /** Where the writer's finished blocks wait for its close (in memory by default; the CLI uses temporary files). */
+  spill?: SpillFactory;
+}
+
+/**
+ * Writes the rows of `input` that are intact in every field to `sink`, as a
+ * Trevni file of the input's version, columns (codecs, checksums, metadata)
+ * and file metadata. Trevni has no null a column of any type can hold, so a
+ * row with a lost field is left out, not written with a null; the API's
+ * `salvageTrevni` gives such rows with the field MISSING. A whole file is
+ * copied byte for byte.
+ */
+export async function recoverTrevni(input: TrevniInput, sink: Sink, options: TrevniRecoverOptions = {}): Promise<TrevniRecoverReport> {
+  const salvage = await salvageTrevni(input, options);
+  const { reader } = salvage;
+  try {
+    const r = report(reader, salvage);
+    if (r.whole) {
+      await copy(reader, sink);
+      return r;
+    }
+    const columns: TrevniColumnSpec[] = reader.columns.map((c) => ({
+      name: c.name,
+      type: c.type,
+      metadata: c.metadata.filter((m) => m.key !== KEY.name && m.key !== KEY.type).map((m) => ({ key: m.key, value: m.value })),
+    }));
+    const metadata = reader.metadata.map((m) => ({ key: m.key, value: m.value }));
+    const w = await TrevniWriter.open(sink, { columns, metadata, version: reader.format.version, ...(options.spill ? { spill: options.spill } : {}) });
+    try {
+      for await (const row of salvage.records({ wholeOnly: true })) await w.writeColumnData(row.data as ColumnRowData[]);
+      await w.close();
+    } catch (e) {
+      await w.abort();
+      throw e;
+    }
+    return r;
+  } finally {
+    await reader.close();
+  }
+}
+
+async function copy(reader: TrevniReader, sink: Sink): Promise<void> {
+  try {
+    await copySource(reader.source, sink, reader.fileLength);
+    await sink.close();
+  } catch (e) {
+    await sink.abort().catch(() => undefined);
+    throw e;
+  }
+}
+
+function report(reader: TrevniReader, d: TrevniDamage): TrevniRecoverReport {
+  const rowsLost = lostRows(d.lost).reduce((n, s) => n + s.end - s.start, 0);
+  return {
+    rows: d.rows,
+    blocks: d.blocks,
+    rowsRecovered: d.rows - rowsLost,
+    rowsLost,
+    fieldsLost: reader.roots.flatMap((root, i) => (d.lost[i]!.length ? [{ field: reader.columns[root]!.name, rows: d.lost[i]! }] : [])),
+    losses: d.losses,
+    whole: d.losses.length === 0,
+  };
+}

@@ -1,0 +1,287 @@
+/**
+ * The Trevni salvage read, at block granularity. Blocks of different
+ * columns cover different rows, so losses are found per root field (a root
+ * column and its descendants), walking its columns row by row:
+ *
+ * - every block is read, its checksum verified and inflated, whatever the
+ *   state of the columns around it, so every damaged block is reported;
+ * - a block that fails (checksum, inflating, or decoding any of its values)
+ *   loses all its rows: without a checksum, values decoded before the
+ *   failure may be garbage, so none of them is trusted;
+ * - a child column's values are placed by its parent's lengths, so when the
+ *   parent loses a row, the child cannot go on in its block: the rest of
+ *   that block is lost too (a loss of kind "ParentLost");
+ * - a column whose block descriptors cannot be read loses every row.
+ *
+ * A field is intact at a row when every column of its tree is. The rows
+ * then come back with lost fields as MISSING, each field's intact stretches
+ * read by the ordinary reader, which places every child column from the
+ * start of its block through intact parent values, as the walk did.
+ */
+import { ParquetryError } from '../errors.js';
+import { described, MISSING, type LossBase, type Missing, type Span } from '../loss.js';
+import { checkEmptyRows } from '../shred/empty-rows.js';
+import { assembleRow, type ColumnRowData } from './assemble.js';
+import { ColumnCursor, TrevniReader, type TrevniInput, type TrevniOpenOptions } from './reader.js';
+import type { TrevniBlock, TrevniColumn } from './types.js';
+
+export interface TrevniLoss extends LossBase {
+  /** Block index within the column; absent when the column's block descriptors are lost (and with them every row). */
+  block?: number;
+}
+
+/** What a walk over every block of the file found. */
+export interface TrevniDamage {
+  rows: number;
+  /** Blocks read. */
+  blocks: number;
+  losses: TrevniLoss[];
+  /** Per root column (the row's fields, in `roots` order): the rows it lost, sorted and disjoint. */
+  lost: Span[][];
+}
+
+/** The name a loss of rows that are intact in their own block but cannot be placed (their parent's lengths are lost) carries. */
+export const PARENT_LOST = 'ParentLost';
+
+/** Reads every block and value of the file and reports what is lost, field by field. */
+export async function findTrevniDamage(reader: TrevniReader): Promise<TrevniDamage> {
+  const out: TrevniDamage = { rows: reader.rowCount, blocks: 0, losses: [], lost: [] };
+  if (reader.columns.length === 0) checkEmptyRows(reader.rowCount, { file: reader.source.name, offset: 4 });
+  for (const root of reader.roots) out.lost.push(merge(await walkField(reader, treeOf(reader, root), out)));
+  return out;
+}
+
+/** The root column and its descendants, parents before children (file order). */
+function treeOf(reader: TrevniReader, root: number): TrevniColumn[] {
+  const tree: TrevniColumn[] = [];
+  const add = (ci: number) => {
+    tree.push(reader.columns[ci]!);
+    for (const k of reader.columns[ci]!.children) add(k);
+  };
+  add(root);
+  return tree.sort((a, b) => a.index - b.index);
+}
+
+/** One column's place in the walk. */
+interface ColumnWalk {
+  col: TrevniColumn;
+  blocks: readonly TrevniBlock[] | null;
+  cursor: ColumnCursor | null;
+  /** Index of the block holding the current row. */
+  block: number;
+  /** The first row the column is not dead at (dead while row < deadUntil). */
+  deadUntil: number;
+  /** Values the column held at the current row (a child's slots), when alive. */
+  count: number;
+}
+
+async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: TrevniDamage): Promise<Span[]> {
+  const n = reader.rowCount;
+  const lost: Span[] = [];
+  const walks = new Map<number, ColumnWalk>();
+  for (const col of tree) {
+    const w: ColumnWalk = { col, blocks: null, cursor: null, block: -1, deadUntil: 0, count: 0 };
+    try {
+      w.blocks = await reader.blocks(col.index);
+      w.cursor = new ColumnCursor(reader, col, w.blocks);
+    } catch (e) {
+      if (!(e instanceof ParquetryError)) throw e;
+      w.deadUntil = n;
+      out.losses.push({ column: col.name, bytes: { start: col.start, end: columnEnd(reader, col) }, rows: { start: 0, end: n }, error: described(e) });
+      lost.push({ start: 0, end: n });
+    }
+    walks.set(col.index, w);
+  }
+  const blockSpan = (w: ColumnWalk) => {
+    const b = w.blocks![w.block]!;
+    return { start: b.firstRow, end: b.firstRow + b.rowCount };
+  };
+  const kill = (w: ColumnWalk, from: number, error: { name: string; message: string }) => {
+    const b = w.blocks![w.block]!;
+    const rows = error.name === PARENT_LOST ? { start: from, end: b.firstRow + b.rowCount } : blockSpan(w);
+    w.deadUntil = rows.end;
+    out.losses.push({ column: w.col.name, block: w.block, bytes: { start: b.offset, end: b.offset + b.compressedSize + b.checksumSize }, rows, error });
+    lost.push(rows);
+  };
+  const parentLost = (w: ColumnWalk, row: number) => ({
+    name: PARENT_LOST,
+    message: `its parent column ${reader.columns[w.col.parentIndex]!.name} lost row ${row}, and with it the lengths that place this block's values from there on`,
+  });
+  // A lone null column holds no bytes per row, so no row of it can fail: only its blocks are checked (a walk row by row would run on a count nothing backs).
+  let row = tree.length === 1 && tree[0]!.type === 'null' && !tree[0]!.array ? n : 0;
+  while (row < n) {
+    let alive = 0;
+    for (const col of tree) {
+      const w = walks.get(col.index)!;
+      if (!w.blocks) continue;
+      const parent = col.parentIndex < 0 ? undefined : walks.get(col.parentIndex)!;
+      const parentDead = parent !== undefined && row < parent.deadUntil;
+      // Blocks that hold no row are passed, but still checked; a block that fails is dead over its rows.
+      while (w.block < 0 || row >= blockSpan(w).end) {
+        w.block++;
+        await checkBlock(reader, w, out, lost);
+      }
+      if (row < w.deadUntil) continue;
+      if (parentDead) {
+        kill(w, row, parentLost(w, row));
+        continue;
+      }
+      try {
+        if (row === blockSpan(w).start) await w.cursor!.load(row);
+        w.count = w.cursor!.read(parent ? parent.count : 1).values.length;
+        alive++;
+      } catch (e) {
+        if (!(e instanceof ParquetryError)) throw e;
+        kill(w, row, described(e));
+      }
+    }
+    // With every column dead, nothing changes before the first of them comes back: no loop on rows nothing backs.
+    row = alive > 0 ? row + 1 : Math.max(row + 1, Math.min(...tree.map((c) => walks.get(c.index)!.deadUntil)));
+  }
+  // Blocks past the last row walked (a column's trailing empty blocks, or every block of a lone null column) are checked too.
+  for (const w of walks.values()) {
+    if (!w.blocks) continue;
+    while (w.block + 1 < w.blocks.length) {
+      w.block++;
+      await checkBlock(reader, w, out, lost);
+    }
+  }
+  return lost;
+}
+
+/**
+ * Reads, verifies and inflates block `w.block` of the column; on failure
+ * records the loss, adds the block's rows to the field's `lost` and marks
+ * the column dead over them.
+ */
+async function checkBlock(reader: TrevniReader, w: ColumnWalk, out: TrevniDamage, lost: Span[]): Promise<void> {
+  const b = w.blocks![w.block]!;
+  out.blocks++;
+  try {
+    await reader.blockData(w.col.index, w.block);
+  } catch (e) {
+    if (!(e instanceof ParquetryError)) throw e;
+    const rows = { start: b.firstRow, end: b.firstRow + b.rowCount };
+    out.losses.push({ column: w.col.name, block: w.block, bytes: { start: b.offset, end: b.offset + b.compressedSize + b.checksumSize }, rows, error: described(e) });
+    lost.push(rows);
+    w.deadUntil = Math.max(w.deadUntil, rows.end);
+  }
+}
+
+/** Where a column's bytes end: the next column's start, or the end of the file. */
+function columnEnd(reader: TrevniReader, col: TrevniColumn): number {
+  const next = reader.columns[col.index + 1];
+  return next && next.start >= col.start ? next.start : reader.fileLength;
+}
+
+/** Sorted, disjoint spans covering the same rows. */
+function merge(spans: Span[]): Span[] {
+  const sorted = spans.filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);
+  const out: Span[] = [];
+  for (const s of sorted) {
+    const last = out[out.length - 1];
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+export interface TrevniSalvage extends TrevniDamage {
+  reader: TrevniReader;
+  /**
+   * Every row of the file in order, with its root fields (TrevniReader.rows'
+   * shape) and each lost field as MISSING; `data` is the row's column data
+   * (columnData's shape), undefined for the columns of lost fields. With
+   * `wholeOnly`, only the rows no field lost, the others passed over in
+   * stretches rather than one by one.
+   */
+  records(options?: { wholeOnly?: boolean }): AsyncGenerator<SalvagedTrevniRow>;
+}
+
+export interface SalvagedTrevniRow {
+  /** The row's index in the file. */
+  row: number;
+  record: Record<string, unknown>;
+  data: (ColumnRowData | undefined)[];
+  /** No field is MISSING. */
+  whole: boolean;
+}
+
+/**
+ * Opens a Trevni file (versions 1 and 2; a corrupt header loses the file,
+ * so it throws) and finds its damage; `records()` then reads what is intact.
+ * The caller closes `reader`.
+ */
+export async function salvageTrevni(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniSalvage> {
+  const reader = await TrevniReader.open(input, options);
+  let damage: TrevniDamage;
+  try {
+    damage = await findTrevniDamage(reader);
+  } catch (e) {
+    await reader.close();
+    throw e;
+  }
+  return { ...damage, reader, records: (o = {}) => (o.wholeOnly ? wholeRows(reader, damage.lost) : salvagedRows(reader, damage.lost)) };
+}
+
+async function* salvagedRows(reader: TrevniReader, lost: Span[][]): AsyncGenerator<SalvagedTrevniRow> {
+  const trees = reader.roots.map((root) => treeOf(reader, root));
+  const fields = reader.roots.map((root, i) => fieldRows(reader, root, lost[i]!));
+  try {
+    for (let row = 0; row < reader.rowCount; row++) {
+      const data: (ColumnRowData | undefined)[] = new Array(reader.columns.length);
+      const record: Record<string, unknown> = {};
+      let whole = true;
+      for (let i = 0; i < fields.length; i++) {
+        const next = await fields[i]!.next();
+        const root = reader.roots[i]!;
+        if (next.done || next.value === MISSING) {
+          record[reader.columns[root]!.name] = MISSING;
+          whole = false;
+          continue;
+        }
+        for (const c of trees[i]!) data[c.index] = next.value[c.index];
+        Object.assign(record, assembleRow(reader.columns, data, [root]));
+      }
+      yield { row, record, data, whole };
+    }
+  } finally {
+    for (const f of fields) await f.return(undefined);
+  }
+}
+
+async function* wholeRows(reader: TrevniReader, lost: Span[][]): AsyncGenerator<SalvagedTrevniRow> {
+  for (const s of gaps(lostRows(lost), reader.rowCount)) {
+    let row = s.start;
+    for await (const data of reader.columnData({ from: s.start, limit: s.end - s.start })) {
+      yield { row: row++, record: assembleRow(reader.columns, data, reader.roots), data, whole: true };
+    }
+  }
+}
+
+/** The rows any field lost: the union of the fields' spans, sorted and disjoint. */
+export function lostRows(lost: Span[][]): Span[] {
+  return merge(lost.flat());
+}
+
+/** The stretches of [0, n) that `spans` (sorted, disjoint) leave out. */
+function gaps(spans: Span[], n: number): Span[] {
+  const out: Span[] = [];
+  let at = 0;
+  for (const s of [...spans, { start: n, end: n }]) {
+    if (s.start > at) out.push({ start: at, end: s.start });
+    at = s.end;
+  }
+  return out;
+}
+
+/** A field's data row by row: MISSING over its lost spans, the ordinary reader's column data over the stretches between them. */
+async function* fieldRows(reader: TrevniReader, root: number, lost: Span[]): AsyncGenerator<(ColumnRowData | undefined)[] | Missing> {
+  const name = reader.columns[root]!.name;
+  let row = 0;
+  for (const span of [...lost, { start: reader.rowCount, end: reader.rowCount }]) {
+    if (span.start > row) yield* reader.columnData({ from: row, limit: span.start - row, columns: [name] });
+    for (let r = span.start; r < span.end; r++) yield MISSING;
+    row = span.end;
+  }
+}
