@@ -19,19 +19,23 @@
  * rename), so an interrupted run leaves only whole files, and a rerun
  * without --force skips the files that are there.
  *
- *   nice -n 10 node --import tsx bench/dataset-gen.ts --dir /tmp/pq-dataset [--force]
+ * With --summary it also writes `_metadata` and `_common_metadata`
+ * (writeSummaryFiles), from which a dataset plans without opening the parts.
+ *
+ *   nice -n 10 node --import tsx bench/dataset-gen.ts --dir /tmp/pq-dataset [--force] [--summary]
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { argValue } from './harness.js';
 
 export const DAYS = 200;
 export const PARTS_PER_DAY = 5;
 export const FILES = DAYS * PARTS_PER_DAY;
 export const ROWS_PER_FILE = 36_864;
 export const ROWS = FILES * ROWS_PER_FILE;
-const ROW_GROUP_ROWS = 8_192;
+export const ROW_GROUP_ROWS = 8_192;
 const PAGE_ROWS = 2_048;
 const FIRST_DAY_MS = Date.UTC(2024, 0, 1);
 const DAY_MS = 86_400_000;
@@ -149,8 +153,7 @@ export function listParquet(dir: string): string[] {
 }
 
 async function main(): Promise<void> {
-  const at = process.argv.indexOf('--dir');
-  const dir = at >= 0 ? process.argv[at + 1]! : DEFAULT_DIR;
+  const dir = argValue('--dir') ?? DEFAULT_DIR;
   if (process.argv.includes('--force')) rmSync(dir, { recursive: true, force: true });
   const t0 = performance.now();
   let written = 0;
@@ -166,6 +169,12 @@ async function main(): Promise<void> {
     if (d % 20 === 19) process.stderr.write(`${d + 1}/${DAYS} days, ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
   }
   const seconds = (performance.now() - t0) / 1000;
+  if (process.argv.includes('--summary')) {
+    const { writeSummaryFiles } = await import('../src/node/index.js');
+    const t = performance.now();
+    await writeSummaryFiles(dir);
+    console.log(`wrote ${join(dir, '_metadata')} (${statSync(join(dir, '_metadata')).size.toLocaleString('en')} bytes) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
   // The figures below are read back from the files, not from what this script meant to write.
   const files = listParquet(dir);
   let disk = 0;

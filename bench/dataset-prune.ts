@@ -5,36 +5,42 @@
  *
  *   day = 2024-03-15 AND id >= LO AND id < LO + 1000      (1,000 rows)
  *
- * answered four ways, counting the files each opens and the bytes it reads:
+ * answered in these ways, counting the files each opens and the bytes it reads:
  *
  *   pruned   openDataset(DIR).rows({ filter }): the dataset plans the files
- *            from the partition values, then statistics prune the rest
+ *            from the partition values, then the footers' statistics prune
+ *            the rest (`useMetadataFile: false`)
+ *   summary  the same, planned from DIR/_metadata (written by
+ *            dataset-gen.ts --summary; not run without it)
  *   full     the same answer by a full scan: every file opened with the
  *            single-file reader, every row of every column read, the filter
  *            applied in JS (what a reader without pruning does)
  *   idscan   the cheapest full scan: only the `id` column of every file, as
  *            column vectors, `day` from the path (the least such a reader reads)
+ *   dsfull   openDataset(DIR).rows() with no filter, the filter applied in
+ *            JS: the full scan through the dataset itself (footers, as pruned)
  *   byhand   the single-file reader on the day's files picked from their
  *            paths, with `rows({ filter })` on id: a reference for what the
  *            dataset's planning should come close to
  *
  * Files and bytes are counted on the sources the readers read from: the
- * dataset's file-system hook (`fileSystem`, its `open` wrapped) for `pruned`,
+ * dataset's file-system hook (`fileSystem`, its `open` wrapped) for the
+ * openDataset tasks,
  * a wrapped `fileSource` for the others. Each task runs in a child process
  * of its own: one cold run (JIT), then timed runs, a forced GC before each
  * (bench/harness.ts).
  * The dataset's files sit in the page cache for all of them (the generator
  * or the previous task has just read or written them).
  *
- *   nice -n 10 node --import tsx bench/dataset-gen.ts --dir DIR     first, once
+ *   nice -n 10 node --import tsx bench/dataset-gen.ts --dir DIR [--summary]    first, once
  *   node --import tsx bench/dataset-prune.ts --dir DIR [--runs 15] [--full-runs 1] [--tasks pruned,full]
  */
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { argValue, median, spawnWorker, timedRuns, type Timed } from './harness.js';
-import { DEFAULT_DIR, FILES, PARTS_PER_DAY, ROWS, dayName, filePath, firstRow, listParquet } from './dataset-gen.js';
+import { DEFAULT_DIR, FILES, PARTS_PER_DAY, ROWS, ROWS_PER_FILE, ROW_GROUP_ROWS, dayName, filePath, firstRow, listParquet } from './dataset-gen.js';
 import type { Source } from '../src/io/source.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -44,9 +50,9 @@ const LO = firstRow(DAY, 2) + 10_000;
 const COUNT = 1_000;
 const DAY_VALUE = dayName(DAY);
 
-type Task = 'pruned' | 'full' | 'idscan' | 'byhand';
-const TASKS: Task[] = ['pruned', 'byhand', 'idscan', 'full'];
-const LONG: ReadonlySet<Task> = new Set(['full', 'idscan']);
+type Task = 'pruned' | 'summary' | 'byhand' | 'idscan' | 'full' | 'dsfull';
+const TASKS: Task[] = ['pruned', 'summary', 'byhand', 'idscan', 'full', 'dsfull'];
+const LONG: ReadonlySet<Task> = new Set(['idscan', 'full', 'dsfull']);
 
 /** What a task answered and what it cost. */
 interface Answer {
@@ -54,6 +60,8 @@ interface Answer {
   /** The answer's rows in a comparable form: every task must give the same. */
   check: string;
   filesOpened: number;
+  /** Opens, counting a file opened twice (footer, then pages) twice. */
+  opens: number;
   bytes: number;
   requests: number;
 }
@@ -61,11 +69,13 @@ interface Answer {
 /** Counts opened sources and the bytes read from them. */
 class Counter {
   readonly opened = new Set<string>();
+  opens = 0;
   bytes = 0;
   requests = 0;
 
   wrap(name: string, source: Source): Source {
     this.opened.add(name);
+    this.opens++;
     return {
       byteLength: source.byteLength,
       name: source.name,
@@ -79,7 +89,7 @@ class Counter {
   }
 
   answer(rows: Record<string, unknown>[]): Answer {
-    return { rows: rows.length, check: rowCheck(rows), filesOpened: this.opened.size, bytes: this.bytes, requests: this.requests };
+    return { rows: rows.length, check: rowCheck(rows), filesOpened: this.opened.size, opens: this.opens, bytes: this.bytes, requests: this.requests };
   }
 }
 
@@ -91,37 +101,28 @@ const idFilter = [
 ] as const;
 const dayOfPath = (path: string) => basename(dirname(path)).slice('day='.length);
 
-/**
- * The dataset API as bench/dataset-prune.ts uses it (notes/dataset-api.md):
- * typed here, not imported, so this file compiles before `openDataset` lands.
- */
-interface DatasetApi {
-  openDataset(input: string, options: { fileSystem: unknown }): Promise<{ rows(options: { filter: unknown }): AsyncIterable<Record<string, unknown>>; close?(): Promise<void> }>;
-  nodeFileSystem: unknown;
+const dayFilter = { column: 'day', op: '=', value: DAY_VALUE } as const;
+/** `day` as the dataset reads it: a DATE partition (DuckDB's inference), days since 1970-01-01. */
+const DAY_NUMBER = Date.parse(DAY_VALUE) / 86_400_000;
+
+const prunedFilter = { and: [dayFilter, ...idFilter] };
+
+/** The dataset over Node's file system, its files' sources counted when a counter is given. */
+async function dataset(dir: string, useMetadataFile: boolean, counter?: Counter) {
+  const { openDataset, nodeFileSystem } = await import('../src/node/index.js');
+  const fs = nodeFileSystem();
+  const fileSystem = counter ? { ...fs, open: async (path: string) => counter.wrap(path, await fs.open(path)) } : fs;
+  return openDataset(dir, { fileSystem, useMetadataFile });
 }
 
-async function pruned(dir: string): Promise<() => Promise<Answer>> {
-  const api = (await import('../src/node/index.js')) as unknown as Partial<DatasetApi>;
-  const { openDataset, nodeFileSystem } = api;
-  if (!openDataset || !nodeFileSystem) throw new Error('openDataset and nodeFileSystem are not in src/node/index.ts yet');
+/** openDataset's rows: with the filter (`pruned`, `summary`), or all of them, filtered in JS (`dsfull`). */
+function viaDataset(dir: string, pushdown: boolean, useMetadataFile: boolean): () => Promise<Answer> {
   return async () => {
     const counter = new Counter();
-    // Every member of the Node adapter as it is, but `open`, whose sources are counted.
-    const fileSystem = new Proxy(nodeFileSystem as object, {
-      get(target, key) {
-        const member = Reflect.get(target, key) as unknown;
-        if (typeof member !== 'function') return member;
-        if (key !== 'open') return member.bind(target);
-        return async (path: string, ...rest: unknown[]) => counter.wrap(path, await member.call(target, path, ...rest));
-      },
-    });
-    const ds = await openDataset(dir, { fileSystem });
+    const ds = await dataset(dir, useMetadataFile, counter);
     const rows: Record<string, unknown>[] = [];
-    try {
-      for await (const r of ds.rows({ filter: { and: [{ column: 'day', op: '=', value: DAY_VALUE }, ...idFilter] } })) rows.push(r);
-    } finally {
-      await ds.close?.();
-    }
+    if (pushdown) for await (const r of ds.rows({ filter: prunedFilter })) rows.push(r);
+    else for await (const r of ds.rows()) if (r.day === DAY_NUMBER && inRange(r.id as bigint)) rows.push(r);
     return counter.answer(rows);
   };
 }
@@ -147,7 +148,10 @@ async function singleFiles(paths: string[], each: (reader: import('../src/parque
 function runner(task: Task, dir: string): Promise<() => Promise<Answer>> {
   switch (task) {
     case 'pruned':
-      return pruned(dir);
+    case 'dsfull':
+      return Promise.resolve(viaDataset(dir, task === 'pruned', false));
+    case 'summary':
+      return Promise.resolve(viaDataset(dir, true, true));
     case 'full':
       return singleFiles(listParquet(dir), async (reader, path, rows) => {
         const day = dayOfPath(path);
@@ -190,7 +194,12 @@ async function main(): Promise<void> {
   const disk = files.reduce((sum, p) => sum + statSync(p).size, 0);
   const loadStart = os.loadavg()[0]!;
   const results: WorkerResult[] = [];
+  const summaryFile = join(dir, '_metadata');
   for (const task of tasks) {
+    if (task === 'summary' && !existsSync(summaryFile)) {
+      console.error(`summary: not run: no ${summaryFile} (bench/dataset-gen.ts --summary writes it)`);
+      continue;
+    }
     let r: WorkerResult;
     try {
       r = spawnWorker<WorkerResult>(fileURLToPath(import.meta.url), [task, dir, String(LONG.has(task) ? fullRuns : runs)]);
@@ -214,35 +223,42 @@ async function main(): Promise<void> {
   const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
   const pct = (x: number) => (100 * x).toFixed(3);
   const names: Record<Task, string> = {
-    pruned: 'openDataset rows({ filter })',
+    pruned: 'openDataset rows({ filter }), planned from the footers',
+    summary: 'openDataset rows({ filter }), planned from _metadata',
+    dsfull: 'full scan to rows (openDataset rows(), filter in JS)',
     byhand: "single-file reader, the day's 5 files by path, rows({ filter })",
     idscan: 'full scan of the id column (single-file reader, columns())',
     full: 'full scan to rows (single-file reader, rows(), filter in JS)',
   };
   const lines = [
     `Run on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} cores, Node ${process.version}, load average (1 min) ${loadStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end. ` +
-      `Dataset: ${files.length} files, ${ROWS.toLocaleString('en')} rows, ${(disk / 2 ** 20).toFixed(1)} MiB on disk (${disk.toLocaleString('en')} bytes), in ${relative(process.cwd(), dir) || dir}.`,
+      `Dataset: ${files.length} files, ${ROWS.toLocaleString('en')} rows, ${(disk / 2 ** 20).toFixed(1)} MiB on disk (${disk.toLocaleString('en')} bytes), in ${relative(process.cwd(), dir) || dir}` +
+      (existsSync(summaryFile) ? `; its _metadata ${statSync(summaryFile).size.toLocaleString('en')} bytes more.` : '.'),
     `Query: day = ${DAY_VALUE} AND id >= ${LO} AND id < ${LO + COUNT} (${COUNT} rows).`,
     '',
-    '| task | timed runs | median ms | best ms | files opened | % of files | bytes read | % of bytes | requests | peak RSS MiB |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| task | timed runs | median ms | best ms | files opened | % of files | opens | bytes read | % of bytes | requests | peak RSS MiB |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const r of results) {
     const a = r.answer;
-    lines.push(`| ${names[r.task]} | ${r.times.length} | ${fmt(median(r.times))} | ${fmt(Math.min(...r.times))} | ${a.filesOpened} | ${pct(a.filesOpened / files.length)} | ${a.bytes.toLocaleString('en')} | ${pct(a.bytes / disk)} | ${a.requests} | ${r.rssMB.toFixed(0)} |`);
+    lines.push(`| ${names[r.task]} | ${r.times.length} | ${fmt(median(r.times))} | ${fmt(Math.min(...r.times))} | ${a.filesOpened} | ${pct(a.filesOpened / files.length)} | ${a.opens} | ${a.bytes.toLocaleString('en')} | ${pct(a.bytes / disk)} | ${a.requests} | ${r.rssMB.toFixed(0)} |`);
   }
   const get = (task: Task) => results.find((r) => r.task === task);
-  const point = get('pruned');
-  if (point) {
+  for (const task of ['pruned', 'summary'] as const) {
+    const point = get(task);
+    if (!point) continue;
     const a = point.answer;
-    lines.push('');
+    const plan = await (await dataset(dir, task === 'summary')).scanPlan(prunedFilter);
+    const by = (why: string) => plan.files.filter((f) => f.pruned === why).length;
+    lines.push('', `${names[task]}:`, '');
+    lines.push(`- plan (\`scanPlan\`): ${by('partition')} files pruned by the partition value, ${by('statistics')} by row-group statistics, ${plan.filesKept} read: ${plan.rowGroupsKept} of the dataset's ${FILES * Math.ceil(ROWS_PER_FILE / ROW_GROUP_ROWS)} row groups`);
     lines.push(`- files: ${pct(a.filesOpened / files.length)}% opened; target at most 1%: **${a.filesOpened <= files.length / 100 ? 'met' : 'NOT met'}**`);
     lines.push(`- bytes: ${pct(a.bytes / disk)}% read; target at most 1%: **${a.bytes <= disk / 100 ? 'met' : 'NOT met'}**`);
-    for (const base of ['full', 'idscan'] as const) {
+    for (const base of ['full', 'dsfull', 'idscan'] as const) {
       const b = get(base);
       if (!b) continue;
       const x = median(b.times) / median(point.times);
-      lines.push(`- speed: ${fmt(x)}x faster than the ${names[base]} (median against median)` + (base === 'full' ? `; target 50x: **${x >= 50 ? 'met' : 'NOT met'}**` : ''));
+      lines.push(`- speed: ${fmt(x)}x faster than the ${names[base]} (median against median)` + (base !== 'idscan' ? `; target 50x: **${x >= 50 ? 'met' : 'NOT met'}**` : ''));
     }
   }
   console.log(lines.join('\n'));
