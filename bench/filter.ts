@@ -21,12 +21,12 @@
  *   node --import tsx bench/filter.ts --force    rewrite bench/data/sorted.parquet first
  *   node --import tsx bench/filter.ts --runs 21  timed runs for the filtered tasks
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { argValue, median, spawnWorker, timedRuns, type Timed } from './harness.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const FILE = join(HERE, 'data', 'sorted.parquet');
@@ -165,47 +165,19 @@ async function duckdbRunner(task: Task): Promise<Runner> {
   };
 }
 
-interface WorkerResult {
+interface WorkerResult extends Timed<Answer> {
   lib: Lib;
   task: Task;
-  times: number[];
-  answer: Answer;
-  rssMB: number;
 }
 
 async function worker(lib: Lib, task: Task, runs: number): Promise<void> {
   const run = lib === 'parquetry' ? await parquetryRunner(task) : lib === 'hyparquet' ? await hyparquetRunner(task) : await duckdbRunner(task);
-  const gc = (globalThis as { gc?: () => void }).gc;
-  let answer = await run(); // cold run: warms the JIT
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    gc?.();
-    const t = performance.now();
-    answer = await run();
-    times.push(performance.now() - t);
-  }
-  const out: WorkerResult = { lib, task, times, answer, rssMB: process.resourceUsage().maxRSS / 1024 };
+  const out: WorkerResult = { lib, task, ...(await timedRuns(run, runs)) };
   process.stdout.write(JSON.stringify(out));
 }
 
-function spawnWorker(lib: Lib, task: Task, runs: number): WorkerResult {
-  const self = fileURLToPath(import.meta.url);
-  const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=16384', '--import', 'tsx', self, '--worker', lib, task, String(runs)], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 26,
-  });
-  if (r.status !== 0) throw new Error(`${lib} ${task} failed:\n${r.stderr}`);
-  return JSON.parse(r.stdout) as WorkerResult;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-
 async function main(): Promise<void> {
-  const arg = (name: string) => {
-    const i = process.argv.indexOf(name);
-    return i >= 0 ? process.argv[i + 1] : undefined;
-  };
-  const runs = Number(arg('--runs') ?? 15);
+  const runs = Number(argValue('--runs') ?? 15);
   if (process.argv.includes('--force') || !existsSync(FILE)) {
     const t = performance.now();
     await writeData();
@@ -214,7 +186,7 @@ async function main(): Promise<void> {
   const size = statSync(FILE).size;
   const results: WorkerResult[] = [];
   for (const [lib, task] of PLAN) {
-    const r = spawnWorker(lib, task, task === 'full' || task === 'idscan' ? Math.max(3, Math.round(runs / 5)) : runs);
+    const r = spawnWorker<WorkerResult>(fileURLToPath(import.meta.url), [lib, task, String(task === 'full' || task === 'idscan' ? Math.max(3, Math.round(runs / 5)) : runs)], ['--max-old-space-size=16384']);
     results.push(r);
     console.error(`${lib} ${task}: median ${median(r.times).toFixed(1)} ms, ${r.answer.bytes} bytes`);
   }
