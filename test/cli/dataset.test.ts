@@ -47,9 +47,9 @@ test('schema and meta of a dataset: its columns, files, row groups and partition
   assert.match(ok('meta', out), /partitions:\n {2}a BIGINT: 0, 1, 2/);
 });
 
-test('meta lists DATE and TIMESTAMP partition values as DuckDB prints them, not as days or microseconds', async () => {
+test('meta lists DATE partition values as DuckDB prints them, not as days', async () => {
   const out = join(dir, 'dated');
-  await duck.run(`COPY (SELECT i AS id, DATE '2024-01-01' + (i % 2)::INT AS d, TIMESTAMP '2024-01-01 10:00:00' + to_hours(i % 2) AS ts FROM range(4) t(i)) TO '${out}' (FORMAT PARQUET, PARTITION_BY (d, ts), OVERWRITE_OR_IGNORE)`);
+  await duck.run(`COPY (SELECT i AS id, DATE '2024-01-01' + (i % 2)::INT AS d FROM range(4) t(i)) TO '${out}' (FORMAT PARQUET, PARTITION_BY (d), OVERWRITE_OR_IGNORE)`);
   const meta = JSON.parse(ok('meta', '--json', out)) as { partitions: { name: string; values: string[] }[] };
   for (const p of meta.partitions) {
     const want = await duck.runAndReadAll(`SELECT DISTINCT CAST(${p.name} AS VARCHAR) FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true) ORDER BY 1`);
