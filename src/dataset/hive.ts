@@ -12,6 +12,7 @@ import { IncompatibleFilesError, InvalidArgumentError } from '../errors.js';
 import type { SchemaElement } from '../parquet/metadata/index.js';
 import { dirName } from '../io/paths.js';
 import { HIVE_NULL } from './hive-names.js';
+import { compareUtf8 } from '../text/utf8.js';
 
 export type PartitionType = 'BIGINT' | 'DOUBLE' | 'DATE' | 'TIMESTAMP' | 'VARCHAR';
 
@@ -123,7 +124,7 @@ export function partitionColumns(files: readonly string[], given: Readonly<Recor
     }
   }
   // Ordered by name, as DuckDB lists them (a sorted map), not by depth.
-  return [...first].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((name) => ({ name, type: types.get(name) ?? 'VARCHAR' }));
+  return [...first].sort(compareUtf8).map((name) => ({ name, type: types.get(name) ?? 'VARCHAR' }));
 }
 
 /** A file's partition values, in the columns' order. */

@@ -6,6 +6,7 @@ import { readFooter } from '../parquet/footer.js';
 import { listDatasetFiles } from './dataset-files.js';
 import { fileSink } from './file-sink.js';
 import { fileSource } from './file-source.js';
+import { compareUtf8 } from '../text/utf8.js';
 
 export interface SummaryOptions {
   /**
@@ -53,7 +54,7 @@ export async function prepareSummaryFiles(
 ): Promise<{ write(): Promise<SummaryResult> }> {
   const pending = options.pending ?? new Map<string, string>();
   const listed = options.parts ? options.parts.map((p) => partPath(dir, p)) : await listDatasetFiles(dir);
-  const paths = [...new Set([...listed, ...pending.keys()])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const paths = [...new Set([...listed, ...pending.keys()])].sort(compareUtf8);
   const parts: SummaryPart[] = [];
   const skipped: SummaryResult['skipped'] = [];
   // One part open at a time: the footers are what is kept.

@@ -146,6 +146,14 @@ test('hidden, temp and non-Parquet files are skipped, or refused when asked', as
   await assert.rejects(openDataset(out, { otherFiles: 'error' }), /notes\.txt is not a Parquet file/);
 });
 
+test('files are read in the order of their names\' UTF-8 bytes, as DuckDB orders them, names past U+FFFF included', async () => {
+  const out = join(dir, 'order');
+  mkdirSync(out);
+  // JS's < puts the surrogate pair of U+1F600 before U+FF41; UTF-8 bytes put it after.
+  for (const [i, name] of ['\u{1F600}', '\uFF41', 'b', 'a\u{10000}', 'a\uFFFD'].entries()) await duck.run(`COPY (SELECT ${i} AS id) TO '${join(out, `${name}.parquet`)}'`);
+  for (const input of [out, `${out}/*.parquet`]) await assertAgrees(duck, await openDataset(input), {}, `SELECT * FROM read_parquet('${out}/*.parquet')`);
+});
+
 test('a partition key that is also a file column reads from the path, as DuckDB reads it', async () => {
   const out = join(dir, 'shadow');
   mkdirSync(join(out, 'k=5'), { recursive: true });
