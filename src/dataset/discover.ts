@@ -51,7 +51,9 @@ export async function discover(fs: DatasetFileSystem, input: string | readonly s
     if (input.length === 0) throw new InvalidArgumentError('a dataset needs at least one file');
     return { root: '', files: [...input].sort(compareUtf8), skipped: [] };
   }
-  if (isGlob(input)) {
+  // A path that exists is itself even when it reads as a glob (a directory `data[1]`, a URL with `?`).
+  const kind = await fs.kind(input);
+  if (kind === 'missing' && isGlob(input)) {
     const { base } = picomatch.scan(input);
     const match = picomatch(input, { dot: false });
     const files: string[] = [];
@@ -62,7 +64,6 @@ export async function discover(fs: DatasetFileSystem, input: string | readonly s
     if (files.length === 0) throw new IOError(`no file matches ${input}`, { file: input });
     return { root: base, files: files.sort(compareUtf8), skipped: [] };
   }
-  const kind = await fs.kind(input);
   if (kind === 'missing') throw new IOError(`cannot read ${input}: no such file or directory`, { file: input });
   if (kind === 'file') return { root: '', files: [input], skipped: [] };
   const files: string[] = [];

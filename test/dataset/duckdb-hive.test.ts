@@ -154,6 +154,13 @@ test('files are read in the order of their names\' UTF-8 bytes, as DuckDB orders
   for (const input of [out, `${out}/*.parquet`]) await assertAgrees(duck, await openDataset(input), {}, `SELECT * FROM read_parquet('${out}/*.parquet')`);
 });
 
+test('a directory whose name reads as a glob (data[1]) is that directory, not a pattern', async () => {
+  const out = join(dir, 'data[1]');
+  mkdirSync(out);
+  await duck.run(`COPY (SELECT 1 AS id) TO '${join(out, 'p.parquet')}'`);
+  assert.deepEqual((await openDataset(out)).files.map((f) => f.path), [join(out, 'p.parquet')]);
+});
+
 test('a partition key that is also a file column reads from the path, as DuckDB reads it', async () => {
   const out = join(dir, 'shadow');
   mkdirSync(join(out, 'k=5'), { recursive: true });
