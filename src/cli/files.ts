@@ -151,10 +151,10 @@ export async function isDatasetInput(path: string): Promise<boolean> {
 }
 
 /** A dataset named on the command line, read with the run's keys and checks. */
-export async function openDatasetInput(path: string, checks: ReadChecks = {}): Promise<Dataset> {
+export async function openDatasetInput(path: string, checks: ReadChecks = {}, unionByName = false): Promise<Dataset> {
   const { openDataset } = await import('../node/dataset.js');
   const decryption = currentDecryption();
-  return openDataset(path, { ...checks, ...(decryption ? { decryption } : {}) });
+  return openDataset(path, { ...checks, unionByName, ...(decryption ? { decryption } : {}) });
 }
 
 /** Runs `fn` on an open reader, then closes it, whether `fn` succeeded or not. */

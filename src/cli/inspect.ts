@@ -21,9 +21,9 @@ import { trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
 import { parseWhere } from '../parquet/filter/where.js';
 
 /** The schema in message syntax, or (`--json`, Parquet only) as our JSON tree (schema/json.ts). */
-export async function schemaCommand(file: string, opts: { json?: boolean }): Promise<void> {
+export async function schemaCommand(file: string, opts: { json?: boolean; unionByName?: boolean }): Promise<void> {
   if (await isDatasetInput(file)) {
-    const ds = await openDatasetInput(file);
+    const ds = await openDatasetInput(file, {}, opts.unionByName);
     process.stdout.write((opts.json ? JSON.stringify(schemaJson(ds.schema.root), null, 2) : formatSchema(ds.schema)) + '\n');
     return;
   }
@@ -38,9 +38,9 @@ export async function schemaCommand(file: string, opts: { json?: boolean }): Pro
   });
 }
 
-export async function metaCommand(file: string, opts: { json?: boolean }): Promise<void> {
+export async function metaCommand(file: string, opts: { json?: boolean; unionByName?: boolean }): Promise<void> {
   if (await isDatasetInput(file)) {
-    const s = await describeDataset(await openDatasetInput(file));
+    const s = await describeDataset(await openDatasetInput(file, {}, opts.unionByName));
     process.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatDatasetDescription(file, s)) + '\n');
     return;
   }
@@ -61,6 +61,8 @@ export interface CatOptions {
   where?: string;
   /** false with --no-verify-checksums. */
   verifyChecksums: boolean;
+  /** A dataset's files unified by name (`--union-by-name`). */
+  unionByName?: boolean;
 }
 
 /** `cat` (records), and `head` (`table`: a table). */
@@ -68,7 +70,7 @@ export async function catCommand(file: string, opts: CatOptions, table: boolean)
   // A bad expression fails before the file is opened.
   const filter = opts.where === undefined ? undefined : parseWhere(opts.where);
   const checks = { verifyChecksums: opts.verifyChecksums };
-  if (await isDatasetInput(file)) return printRows(await openDatasetInput(file, checks), opts, filter, table);
+  if (await isDatasetInput(file)) return printRows(await openDatasetInput(file, checks, opts.unionByName), opts, filter, table);
   const kind = await tableFileKind(file);
   if (kind === 'redelm') return withRedElm(file, (r) => redElmCat(r, opts, table));
   if (kind === 'trevni') {

@@ -32,14 +32,16 @@ program
   .description('print the schema (parquet message syntax)')
   .argument('<file>', 'Parquet, Trevni or RedElm file path, a Parquet http(s) URL, or a directory or glob of Parquet files (a dataset)')
   .option('--json', 'Parquet: print the schema tree as JSON (names, repetition, physical, logical and converted types, field ids, children)')
-  .action(async (file: string, opts: { json?: boolean }) => (await inspect()).schemaCommand(file, opts));
+  .option('--union-by-name', "a dataset: every file's columns, read as null where a file lacks one (DuckDB's union_by_name)")
+  .action(async (file: string, opts: { json?: boolean; unionByName?: boolean }) => (await inspect()).schemaCommand(file, opts));
 
 program
   .command('meta')
   .description('print file metadata: row groups, column chunks, sizes, codecs, encodings, statistics')
   .argument('<file>', 'Parquet, Trevni or RedElm file path, a Parquet http(s) URL, or a directory or glob of Parquet files (a dataset)')
   .option('--json', 'print as JSON')
-  .action(async (file: string, opts: { json?: boolean }) => (await inspect()).metaCommand(file, opts));
+  .option('--union-by-name', "a dataset: every file's columns, read as null where a file lacks one (DuckDB's union_by_name)")
+  .action(async (file: string, opts: { json?: boolean; unionByName?: boolean }) => (await inspect()).metaCommand(file, opts));
 
 program
   .command('cat')
@@ -51,6 +53,7 @@ program
   .option('--where <expr>', "only rows matching a SQL WHERE expression, e.g. \"id > 10 AND name IN ('a', 'b')\"")
   .option('--json', 'print canonical JSON Lines')
   .option('--no-verify-checksums', NO_VERIFY_CHECKSUMS_HELP)
+  .option('--union-by-name', "a dataset: every file's columns, read as null where a file lacks one (DuckDB's union_by_name)")
   .action(async (file: string, opts: CatOptions) => (await inspect()).catCommand(file, opts, false));
 
 program
@@ -62,8 +65,9 @@ program
   .option('--where <expr>', 'only rows matching a SQL WHERE expression')
   .option('--json', 'print canonical JSON Lines')
   .option('--no-verify-checksums', NO_VERIFY_CHECKSUMS_HELP)
-  .action(async (file: string, opts: { rows: number; columns?: (string | string[])[]; json?: boolean; where?: string; verifyChecksums: boolean }) =>
-    (await inspect()).catCommand(file, { columns: opts.columns, limit: opts.rows, json: opts.json, where: opts.where, verifyChecksums: opts.verifyChecksums }, true));
+  .option('--union-by-name', "a dataset: every file's columns, read as null where a file lacks one (DuckDB's union_by_name)")
+  .action(async (file: string, opts: { rows: number; columns?: (string | string[])[]; json?: boolean; where?: string; verifyChecksums: boolean; unionByName?: boolean }) =>
+    (await inspect()).catCommand(file, { columns: opts.columns, limit: opts.rows, json: opts.json, where: opts.where, verifyChecksums: opts.verifyChecksums, unionByName: opts.unionByName }, true));
 
 interface ChunkOptions {
   column?: string[];

@@ -24,6 +24,7 @@ import type { DatasetFileSystem } from './file-system.js';
 import { partitionColumns, partitionElement, partitionPairs, partitionValues, type PartitionColumn, type PartitionType, type PartitionValue } from './hive.js';
 import { checkPart, splitParts, type Part } from './parts.js';
 import { fieldRuns, leafByPath, mapFields, unifySchemas, type FieldMapping, type IntType } from './schema.js';
+import { compareUtf8 } from '../text/utf8.js';
 
 export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'maxPageBytes' | 'decryption'> {
   /** Where files are listed and opened (Node: `nodeFileSystem()`, the default of the Node `openDataset`). */
@@ -140,7 +141,7 @@ export class Dataset {
         if (!known.has(part.path)) files.push(part.path);
         known.set(part.path, mergeRowGroups(known.get(part.path), part));
       }
-      files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      files.sort(compareUtf8);
       if (files.length === 0) throw new CorruptFileError('the summary names no part file that can be read', { file: metadataFile });
     }
     const hive = options.hivePartitioning ?? 'auto';

@@ -1,6 +1,6 @@
 /** What `parquetry meta DIR` shows of a dataset: files, row groups, rows, bytes, partitions. */
 import type { Dataset } from './dataset.js';
-import type { PartitionType } from './hive.js';
+import { partitionPairs, partitionText, type PartitionType } from './hive.js';
 
 export interface DatasetDescription {
   files: number;
@@ -21,14 +21,15 @@ const MAX_VALUES = 20;
 export async function describeDataset(ds: Dataset): Promise<DatasetDescription> {
   const stats = await ds.fileStats();
   const partitions = ds.partitionColumns.map(({ name, type }) => {
-    const seen = new Set<string>();
+    // Distinct by value, shown as the path writes it: a DATE as 2024-01-02, not its days.
+    const seen = new Map<string, string>();
     let nulls = 0;
     for (const f of ds.files) {
       const v = f.partitions[name];
       if (v === null || v === undefined) nulls++;
-      else seen.add(String(v));
+      else if (!seen.has(String(v))) seen.set(String(v), partitionText(new Map(partitionPairs(f.path)).get(name)!)!);
     }
-    return { name, type, distinct: seen.size, nulls, values: [...seen].slice(0, MAX_VALUES) };
+    return { name, type, distinct: seen.size, nulls, values: [...seen.values()].slice(0, MAX_VALUES) };
   });
   const sum = (k: 'rows' | 'rowGroups' | 'compressedBytes' | 'uncompressedBytes') => stats.reduce((n, f) => n + f[k], 0);
   return {

@@ -1,13 +1,15 @@
 /**
  * Which files a dataset is: a directory (every Parquet file under it), a
  * glob (`data/**\/*.parquet`), or a list of paths or URLs; in lexicographic
- * order of their paths, so rows come in the same order every time.
+ * order of their paths' UTF-8 bytes (DuckDB's order, which JS's `<` is not
+ * past U+FFFF), so rows come in the same order every time.
  */
 import picomatch from 'picomatch/posix.js';
 import { InvalidArgumentError, IOError } from '../errors.js';
 import type { DatasetFileSystem } from './file-system.js';
 import { baseName, joinPath, relativeTo } from '../io/paths.js';
 import { METADATA_FILE } from './summary.js';
+import { compareUtf8 } from '../text/utf8.js';
 
 export interface Discovered {
   /**
@@ -47,9 +49,11 @@ export function isGlob(input: string): boolean {
 export async function discover(fs: DatasetFileSystem, input: string | readonly string[], otherFiles: 'skip' | 'error', loops: 'skip' | 'error'): Promise<Discovered> {
   if (typeof input !== 'string') {
     if (input.length === 0) throw new InvalidArgumentError('a dataset needs at least one file');
-    return { root: '', files: [...input].sort(byPath), skipped: [] };
+    return { root: '', files: [...input].sort(compareUtf8), skipped: [] };
   }
-  if (isGlob(input)) {
+  // A path that exists is itself even when it reads as a glob (a directory `data[1]`, a URL with `?`).
+  const kind = await fs.kind(input);
+  if (kind === 'missing' && isGlob(input)) {
     const { base } = picomatch.scan(input);
     const match = picomatch(input, { dot: false });
     const files: string[] = [];
@@ -58,9 +62,8 @@ export async function discover(fs: DatasetFileSystem, input: string | readonly s
       if (match(p) && !hiddenBelowRoot(relativeTo(base, p))) files.push(p);
     }
     if (files.length === 0) throw new IOError(`no file matches ${input}`, { file: input });
-    return { root: base, files: files.sort(byPath), skipped: [] };
+    return { root: base, files: files.sort(compareUtf8), skipped: [] };
   }
-  const kind = await fs.kind(input);
   if (kind === 'missing') throw new IOError(`cannot read ${input}: no such file or directory`, { file: input });
   if (kind === 'file') return { root: '', files: [input], skipped: [] };
   const files: string[] = [];
@@ -77,10 +80,6 @@ export async function discover(fs: DatasetFileSystem, input: string | readonly s
     else skipped.push(path);
   }
   if (files.length === 0 && !metadataFile) throw new IOError(`no Parquet file in ${input}`, { file: input });
-  return { root, files: files.sort(byPath), ...(metadataFile ? { metadataFile } : {}), skipped: skipped.sort(byPath) };
+  return { root, files: files.sort(compareUtf8), ...(metadataFile ? { metadataFile } : {}), skipped: skipped.sort(compareUtf8) };
 }
 
-/** Lexicographic by UTF-16 code units, as DuckDB's glob orders its files. */
-function byPath(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -4,13 +4,15 @@
  * case) are null. Types are given, or inferred as DuckDB 1.5 infers them
  * (`hive_types_autocast`, checked against DuckDB in
  * test/dataset/duckdb-hive.test.ts): the first non-null value of a key
- * picks the first of DATE, TIMESTAMP, BIGINT its text is strictly, then
+ * picks the first of DATE, TIMESTAMP, BIGINT its text (still URL-encoded,
+ * as DuckDB checks it) is strictly, then
  * every other value must be of that type, else the key is VARCHAR.
  */
 import { IncompatibleFilesError, InvalidArgumentError } from '../errors.js';
 import type { SchemaElement } from '../parquet/metadata/index.js';
 import { dirName } from '../io/paths.js';
 import { HIVE_NULL } from './hive-names.js';
+import { compareUtf8 } from '../text/utf8.js';
 
 export type PartitionType = 'BIGINT' | 'DOUBLE' | 'DATE' | 'TIMESTAMP' | 'VARCHAR';
 
@@ -113,16 +115,16 @@ export function partitionColumns(files: readonly string[], given: Readonly<Recor
       throw new IncompatibleFilesError(`Hive partitions differ: ${files[0]} has ${first.join(', ') || 'none'}, ${file} has ${keys.join(', ') || 'none'}`, { file });
     }
     for (const [key, raw] of pairs) {
-      if (given[key] !== undefined) continue;
-      const text = partitionText(raw);
-      if (text === null) continue;
+      if (given[key] !== undefined || partitionText(raw) === null) continue;
+      // DuckDB types the text as the path has it, before decoding: an escaped
+      // value (its own COPY writes `2024-01-02%2010%3A00%3A00`) is VARCHAR.
       const t = types.get(key);
-      if (t === undefined) types.set(key, AUTOCAST.find((c) => castPartition(text, c) !== undefined) ?? 'VARCHAR');
-      else if (castPartition(text, t) === undefined) types.set(key, 'VARCHAR');
+      if (t === undefined) types.set(key, AUTOCAST.find((c) => castPartition(raw, c) !== undefined) ?? 'VARCHAR');
+      else if (castPartition(raw, t) === undefined) types.set(key, 'VARCHAR');
     }
   }
   // Ordered by name, as DuckDB lists them (a sorted map), not by depth.
-  return [...first].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((name) => ({ name, type: types.get(name) ?? 'VARCHAR' }));
+  return [...first].sort(compareUtf8).map((name) => ({ name, type: types.get(name) ?? 'VARCHAR' }));
 }
 
 /** A file's partition values, in the columns' order. */

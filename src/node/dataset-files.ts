@@ -2,6 +2,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IOError } from '../errors.js';
 import { errnoCode, fsReason } from './fs-errors.js';
+import { compareUtf8 } from '../text/utf8.js';
 
 /**
  * The files of a dataset directory, as paths relative to it with `/`
@@ -15,7 +16,7 @@ import { errnoCode, fsReason } from './fs-errors.js';
 export async function listDatasetFiles(root: string, options: { loops?: 'error' | 'skip' } = {}): Promise<string[]> {
   const files: string[] = [];
   await walk(root, '', [await realDir(root, root)], files, options.loops === 'skip');
-  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return files.sort(compareUtf8);
 }
 
 async function walk(dir: string, rel: string, ancestors: string[], out: string[], skipLoops: boolean): Promise<void> {

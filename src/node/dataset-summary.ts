@@ -6,6 +6,7 @@ import { readFooter } from '../parquet/footer.js';
 import { listDatasetFiles } from './dataset-files.js';
 import { fileSink } from './file-sink.js';
 import { fileSource } from './file-source.js';
+import { compareUtf8 } from '../text/utf8.js';
 
 export interface SummaryOptions {
   /**
@@ -37,12 +38,28 @@ export interface SummaryResult {
  * rename, so a failure leaves the summaries that were there as they were.
  */
 export async function writeSummaryFiles(dir: string, options: SummaryOptions = {}): Promise<SummaryResult> {
-  const paths = options.parts ? options.parts.map((p) => partPath(dir, p)) : await listDatasetFiles(dir);
+  return (await prepareSummaryFiles(dir, options)).write();
+}
+
+/**
+ * Reads and merges the parts' footers, refusing parts that cannot be
+ * summarized, and writes nothing until `write()`. `pending` maps parts not
+ * yet at their path (a dataset write's staged parts) to the file holding
+ * them, so a write can learn that its parts would break the summary before
+ * it publishes them.
+ */
+export async function prepareSummaryFiles(
+  dir: string,
+  options: SummaryOptions & { pending?: ReadonlyMap<string, string> } = {},
+): Promise<{ write(): Promise<SummaryResult> }> {
+  const pending = options.pending ?? new Map<string, string>();
+  const listed = options.parts ? options.parts.map((p) => partPath(dir, p)) : await listDatasetFiles(dir);
+  const paths = [...new Set([...listed, ...pending.keys()])].sort(compareUtf8);
   const parts: SummaryPart[] = [];
   const skipped: SummaryResult['skipped'] = [];
   // One part open at a time: the footers are what is kept.
   for (const path of paths) {
-    const file = join(dir, ...path.split('/'));
+    const file = pending.get(path) ?? join(dir, ...path.split('/'));
     const source = await fileSource(file);
     try {
       parts.push({ path, metadata: (await readFooter(source)).metadata });
@@ -54,20 +71,24 @@ export async function writeSummaryFiles(dir: string, options: SummaryOptions = {
     }
   }
   const { metadata, commonMetadata } = summarize(parts);
-  const written: string[] = [];
-  for (const [name, meta] of options.commonOnly ? [[COMMON_METADATA_FILE, commonMetadata] as const] : [[COMMON_METADATA_FILE, commonMetadata] as const, [METADATA_FILE, metadata] as const]) {
-    const path = join(dir, name);
-    const sink = await fileSink(path);
-    try {
-      await sink.write(summaryFileBytes(meta));
-      await sink.close();
-    } catch (e) {
-      await sink.abort();
-      throw e;
-    }
-    written.push(path);
-  }
-  return { parts: parts.map((p) => p.path), skipped, metadata, written };
+  return {
+    async write() {
+      const written: string[] = [];
+      for (const [name, meta] of options.commonOnly ? [[COMMON_METADATA_FILE, commonMetadata] as const] : [[COMMON_METADATA_FILE, commonMetadata] as const, [METADATA_FILE, metadata] as const]) {
+        const path = join(dir, name);
+        const sink = await fileSink(path);
+        try {
+          await sink.write(summaryFileBytes(meta));
+          await sink.close();
+        } catch (e) {
+          await sink.abort();
+          throw e;
+        }
+        written.push(path);
+      }
+      return { parts: parts.map((p) => p.path), skipped, metadata, written };
+    },
+  };
 }
 
 /** A part named by the caller, as a `/`-separated path inside `dir`. */

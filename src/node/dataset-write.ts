@@ -4,7 +4,7 @@ import { InvalidArgumentError, IOError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
 import { writeDatasetTo, type DatasetOutput, type DatasetWriteOptions, type DatasetWriteReport } from '../dataset/write.js';
 import { listDatasetFiles } from './dataset-files.js';
-import { writeSummaryFiles } from './dataset-summary.js';
+import { prepareSummaryFiles } from './dataset-summary.js';
 import { METADATA_FILE } from '../dataset/summary.js';
 import { fileSink } from './file-sink.js';
 import { errnoCode, fsReason } from './fs-errors.js';
@@ -50,8 +50,10 @@ export async function datasetDirectory(dir: string, options: Pick<WriteDatasetOp
   return {
     ...staged,
     async commit(paths) {
+      // The summary is merged before the parts are published: parts it cannot take (another schema) fail the write while it can still be undone.
+      const summary = summarize ? await prepareSummaryFiles(dir, { pending: new Map(paths.map((p) => [p, staged.stagedFile(p)])) }) : undefined;
       await staged.commit(paths);
-      if (summarize) summaryFiles.push(...(await writeSummaryFiles(dir)).written);
+      if (summary) summaryFiles.push(...(await summary.write()).written);
     },
     summaryFiles,
   };
@@ -72,7 +74,7 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-async function stagedOutput(dir: string): Promise<DatasetOutput> {
+async function stagedOutput(dir: string): Promise<DatasetOutput & { stagedFile(path: string): string }> {
   // node:crypto is loaded here, not at import: a program that only reads never needs it.
   const { randomBytes } = await import('node:crypto');
   const run = randomBytes(6).toString('hex');
@@ -84,6 +86,7 @@ async function stagedOutput(dir: string): Promise<DatasetOutput> {
   };
   return {
     exists: (path) => exists(join(dir, ...path.split('/'))),
+    stagedFile: (path) => staged.get(path)!,
     async create(path): Promise<Sink> {
       const target = stagedPath(path);
       try {

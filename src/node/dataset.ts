@@ -21,7 +21,7 @@ export function nodeFileSystem(): DatasetFileSystem {
       try {
         return (await stat(path)).isDirectory() ? 'directory' : 'file';
       } catch (e) {
-        if (errnoCode(e) === 'ENOENT') return 'missing';
+        if (errnoCode(e) === 'ENOENT' || errnoCode(e) === 'ENOTDIR') return 'missing';
         throw new IOError(`cannot read ${path}: ${fsReason(e)}`, { file: path }, { cause: e });
       }
     },

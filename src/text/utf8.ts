@@ -180,3 +180,19 @@ export function incompleteUtf8Tail(data: Uint8Array, end: number): number {
   }
   return 0;
 }
+
+/** UTF-16 code units compare like UTF-8 bytes once surrogates are moved above U+E000-U+FFFF. */
+function unitRank(c: number): number {
+  return c >= 0xe000 ? c - 0x800 : c >= 0xd800 ? c + 0x2000 : c;
+}
+
+/** Strings in the order of their UTF-8 bytes (code point order): DuckDB's and Parquet's order, not JS's `<`. */
+export function compareUtf8(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return unitRank(x) - unitRank(y);
+  }
+  return a.length - b.length;
+}

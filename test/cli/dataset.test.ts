@@ -4,11 +4,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { canonText, duckText } from '../interop/duck-compare.js';
 import { useDuck } from '../dataset/helpers.js';
-import { ok } from './run-cli.js';
+import { ok, run } from './run-cli.js';
 
 let dir = '';
 let duck: DuckDBConnection;
@@ -45,4 +46,33 @@ test('schema and meta of a dataset: its columns, files, row groups and partition
   assert.deepEqual([meta.files, meta.rowGroups, meta.compressedBytes, meta.rows], [Number(files), Number(groups), Number(bytes), 50]);
   assert.deepEqual(meta.partitions.map((p) => [p.name, p.distinct]), [['a', 3]]);
   assert.match(ok('meta', out), /partitions:\n {2}a BIGINT: 0, 1, 2/);
+});
+
+test('meta lists DATE partition values as DuckDB prints them, not as days', async () => {
+  const out = join(dir, 'dated');
+  await duck.run(`COPY (SELECT i AS id, DATE '2024-01-01' + (i % 2)::INT AS d FROM range(4) t(i)) TO '${out}' (FORMAT PARQUET, PARTITION_BY (d), OVERWRITE_OR_IGNORE)`);
+  const meta = JSON.parse(ok('meta', '--json', out)) as { partitions: { name: string; values: string[] }[] };
+  for (const p of meta.partitions) {
+    const want = await duck.runAndReadAll(`SELECT DISTINCT CAST(${p.name} AS VARCHAR) FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true) ORDER BY 1`);
+    assert.deepEqual([...p.values].sort(), want.getRows().map((r) => r[0]), p.name);
+  }
+});
+
+test('--union-by-name reads files of different columns as DuckDB union_by_name does; without it they are refused, both named', async () => {
+  const out = join(dir, 'evolving');
+  mkdirSync(out);
+  await duck.run(`COPY (SELECT 1::INT AS a, 1::SMALLINT AS x) TO '${out}/f1.parquet'`);
+  await duck.run(`COPY (SELECT 2::BIGINT AS a, 'z' AS y, 5::UINTEGER AS x) TO '${out}/f2.parquet'`);
+  await duck.run(`COPY (SELECT 3::UTINYINT AS a) TO '${out}/f3.parquet'`);
+  const want = await duck.runAndReadAll(`SELECT * FROM read_parquet('${out}/*.parquet', union_by_name = true)`);
+  const types = want.columnTypes();
+  for (const cmd of ['cat', 'head']) {
+    const printed = ok(cmd, '--json', '--union-by-name', out).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.equal(printed.length, want.getRows().length);
+    want.getRows().forEach((row, r) => want.columnNames().forEach((name, c) => assert.equal(canonText(types[c]!, printed[r]![name], row[c]!), duckText(types[c]!, row[c]!), `${cmd} row ${r} ${name}`)));
+  }
+  assert.deepEqual((JSON.parse(ok('schema', '--json', '--union-by-name', out)) as { children: { name: string }[] }).children.map((c) => c.name), want.columnNames());
+  const refused = run('cat', '--json', out);
+  assert.equal(refused.code, 1);
+  assert.match(refused.err, /f1\.parquet.*f3\.parquet|f3\.parquet.*f1\.parquet/);
 });

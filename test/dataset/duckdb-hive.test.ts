@@ -77,7 +77,9 @@ test('row-group statistics prune files before their pages are read', async () =>
 test('Hive partition types are inferred as DuckDB infers them, values decoded and nulls read as DuckDB reads them', async () => {
   const values = ['1', '01', '-5', '-01', '0', '00', '+3', ' 4', '0x1F', '0b11', '1.5', '1e3', '2024-01-02', '2024-1-2', '2024-02-30', '2024-01-02 10:00:00',
     '2024-01-02T10:00', '2024-01-02 10:00:00.1234567', '2024-01-02 10', 'abc', '__HIVE_DEFAULT_PARTITION__', 'NULL', 'null', 'a%20b', 'x%2Fy', '%zz', '',
-    '9223372036854775807', '9223372036854775808', '-9223372036854775808', 'true'];
+    '9223372036854775807', '9223372036854775808', '-9223372036854775808', 'true',
+    // Escaped as DuckDB's COPY ... PARTITION_BY writes them: DuckDB types the text before decoding it.
+    '2024-01-02%2010%3A00%3A00', '2024%2D01%2D02', '%31'];
   for (const [i, v] of values.entries()) {
     const sub = join(dir, 'types', `t${i}`, `k=${v}`);
     mkdirSync(sub, { recursive: true });
@@ -142,6 +144,21 @@ test('hidden, temp and non-Parquet files are skipped, or refused when asked', as
   assert.deepEqual(ds.skipped.map((s) => s.path).sort(), [join(out, 'notes.txt'), join(out, 'part-0.parquet.crc')]);
   await assertAgrees(duck, ds, {}, `SELECT * FROM read_parquet('${out}/part-0.parquet')`);
   await assert.rejects(openDataset(out, { otherFiles: 'error' }), /notes\.txt is not a Parquet file/);
+});
+
+test('files are read in the order of their names\' UTF-8 bytes, as DuckDB orders them, names past U+FFFF included', async () => {
+  const out = join(dir, 'order');
+  mkdirSync(out);
+  // JS's < puts the surrogate pair of U+1F600 before U+FF41; UTF-8 bytes put it after.
+  for (const [i, name] of ['\u{1F600}', '\uFF41', 'b', 'a\u{10000}', 'a\uFFFD'].entries()) await duck.run(`COPY (SELECT ${i} AS id) TO '${join(out, `${name}.parquet`)}'`);
+  for (const input of [out, `${out}/*.parquet`]) await assertAgrees(duck, await openDataset(input), {}, `SELECT * FROM read_parquet('${out}/*.parquet')`);
+});
+
+test('a directory whose name reads as a glob (data[1]) is that directory, not a pattern', async () => {
+  const out = join(dir, 'data[1]');
+  mkdirSync(out);
+  await duck.run(`COPY (SELECT 1 AS id) TO '${join(out, 'p.parquet')}'`);
+  assert.deepEqual((await openDataset(out)).files.map((f) => f.path), [join(out, 'p.parquet')]);
 });
 
 test('a partition key that is also a file column reads from the path, as DuckDB reads it', async () => {

@@ -166,6 +166,16 @@ describe('writeDataset', () => {
     assert.equal(new Set(summary.rowGroups.map((rg) => rg.columns[0]!.filePath)).size, 6);
   });
 
+  test('an append whose parts the _metadata cannot take (another schema) is refused before they are published; the dataset is left as it was', async () => {
+    const dir = join(env.root, 'append-other-schema');
+    await writeDataset(dir, records(12), { partitionBy: ['year', 'city'], writeSummary: true });
+    const before = tree(dir);
+    const rowsBefore = await duckRows(dir);
+    await assert.rejects(writeDataset(dir, [{ id: 1n, year: 2021, city: 'c', other: 'x' }], { partitionBy: ['year', 'city'], append: true }), /different schemas/);
+    assert.deepEqual(tree(dir), before, 'no part left that _metadata does not name');
+    assert.deepEqual(await duckRows(dir), rowsBefore);
+  });
+
   test('a record that does not fit fails the write, named by its place in the input; the dataset is left as it was', async () => {
     const dir = join(env.root, 'bad-record');
     await writeDataset(dir, records(40), { partitionBy: ['year', 'city'] });

@@ -8,6 +8,7 @@
 import { CorruptFileError, withContext } from '../../errors.js';
 import type { GroupNode, LeafNode, SchemaNode } from '../../schema/tree.js';
 import { formatDate, formatTimestamp } from '../../text/temporal.js';
+import { compareUtf8 } from '../../text/utf8.js';
 import {
   MAX_VARIANT_DEPTH, decodeVariantValue, exactInteger, formatVariantTime, parseVariantMetadata, variantBasicType, variantObject,
   type VariantMetadata,
@@ -132,21 +133,6 @@ function binary(v: unknown, what: string): Uint8Array {
 function struct(v: unknown, what: string): object {
   if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof Uint8Array) throw new CorruptFileError(`variant: ${what} is not a group`);
   return v;
-}
-
-/** UTF-16 code units compare like UTF-8 bytes once surrogates are moved above U+E000-U+FFFF. */
-function unitRank(c: number): number {
-  return c >= 0xe000 ? c - 0x800 : c >= 0xd800 ? c + 0x2000 : c;
-}
-
-function compareUtf8(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return unitRank(x) - unitRank(y);
-  }
-  return a.length - b.length;
 }
 
 /** VariantShredding.md's construct_variant: the value of one pair, or MISSING when both columns are null. */
