@@ -70,7 +70,7 @@ export { writeDatasetTo, type DatasetOutput, type DatasetWriteOptions, type Data
 export { HIVE_NULL, escapePathName, partitionDirectory } from './dataset/hive-names.js';
 export { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from './io/format.js';
 export {
-  openDataset, Dataset, urlFileSystem, describeDataset, type DatasetOptions, type DatasetReadOptions, type DatasetFile, type ScanPlan, type DatasetFileSystem, type DatasetDescription, type FileStats,
+  openDataset, Dataset, urlFileSystem, describeDataset, type DatasetOptions, type DatasetReadOptions, type DatasetArrowOptions, type DatasetFile, type ScanPlan, type DatasetFileSystem, type DatasetDescription, type FileStats,
   type PartitionType, type PartitionValue, type PartitionColumn,
 } from './dataset/index.js';
 export {

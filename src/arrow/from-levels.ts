@@ -357,23 +357,25 @@ function fixedBytes(values: ByteArrays, idx: Int32Array | null, length: number, 
 }
 
 /**
- * Offsets and bytes: when the value indexes only ever grow (a plain chunk), the
- * chunk's own byte buffer is shared and only offsets are made; otherwise (a
- * dictionary read through its indices) the bytes are copied in slot order.
+ * Offsets and bytes: when the value indexes are consecutive (a plain chunk
+ * read whole or a run of it), the chunk's own byte buffer is shared and only
+ * offsets are made; otherwise (values skipped by a filter, or a dictionary
+ * read through its indices) the bytes are copied in slot order, since an
+ * Arrow value ends where the next one starts.
  */
 function variableBytes(values: ByteArrays, idx: Int32Array | null, length: number): { valueOffsets: Int32Array; data: Uint8Array } {
   const src = values.offsets;
   if (!idx) return { valueOffsets: src.subarray(0, length + 1), data: values.data };
   const valueOffsets = new Int32Array(length + 1);
-  let monotonic = true;
+  let consecutive = true;
   for (let i = 0, last = -1; i < length; i++) {
     const v = idx[i]!;
     if (v >= 0) {
-      if (v < last) monotonic = false;
+      if (last >= 0 && v !== last + 1) consecutive = false;
       last = v;
     }
   }
-  if (monotonic) {
+  if (consecutive) {
     let at = 0;
     for (let i = 0; i < length; i++) if (idx[i]! >= 0) { at = src[idx[i]!]!; break; }
     valueOffsets[0] = at;

@@ -1,14 +1,13 @@
 /** `parquetry check-stats`: statistics, page indexes and bloom filters checked against the data; exit 1 when any lies. */
 import { checkStatistics } from '../parquet/inspect/check-stats.js';
-import { openSource } from './files.js';
+import { withSource } from './pages.js';
 import { withOutput } from './output.js';
 import { renderTable } from './render.js';
 
 /** What was checked and the lies (a table), or (`--json`) one JSON object; exit status 1 when anything lies. */
 export async function checkStatsCommand(file: string, opts: { columns?: (string | string[])[]; json?: boolean }): Promise<void> {
-  const source = await openSource(file);
-  try {
-    const report = await checkStatistics(source, { columns: opts.columns });
+  await withSource(file, async (reader) => {
+    const report = await checkStatistics(reader, { columns: opts.columns });
     await withOutput(async (out) => {
       if (opts.json) {
         await out.line(JSON.stringify(report));
@@ -27,7 +26,5 @@ export async function checkStatsCommand(file: string, opts: { columns?: (string 
       }
     });
     if (report.lies.length > 0) process.exitCode = 1;
-  } finally {
-    await source.close?.();
-  }
+  });
 }

@@ -7,19 +7,39 @@ import type { Source } from '../io/source.js';
 import { chunkPages, selectChunks, type ChunkPages } from '../parquet/page-headers.js';
 import { ParquetReader } from '../parquet/reader.js';
 import { withOutput } from './output.js';
-import { openSource } from './files.js';
+import { isUrl, openSource } from './files.js';
 import { currentDecryption } from './keys.js';
 import { jsonable, renderTable, renderValue } from './render.js';
 
-/** A reader together with its source, for commands that read raw bytes. */
+/**
+ * A reader together with the bytes its metadata points into, for commands
+ * that read raw pages: column chunks in other files (`file_path`, a
+ * `_metadata`) are followed as `openParquet` follows them.
+ */
 export async function withSource(file: string, fn: (reader: ParquetReader, source: Source) => Promise<void>): Promise<void> {
   const source = await openSource(file);
+  let reader: ParquetReader;
   try {
     const decryption = currentDecryption();
-    await fn(await ParquetReader.fromSource(source, decryption ? { decryption } : {}), source);
-  } finally {
+    const openFile = isUrl(file) ? undefined : (await import('../node/open-parquet.js')).chunkFileOpener(file, false);
+    reader = await ParquetReader.fromSource(source, { ...(decryption ? { decryption } : {}), openFile });
+  } catch (e) {
     await source.close?.();
+    throw e;
   }
+  try {
+    await fn(reader, reader.bytes);
+  } finally {
+    await reader.close();
+  }
+}
+
+/** A chunk stored in another file (`file_path`): its offsets in that file, which it names. */
+function inChunkFile(reader: ParquetReader, cp: ChunkPages): ChunkPages & { file?: string } {
+  const at = reader.locate(cp.start);
+  if (at.filePath === undefined) return cp;
+  const shift = cp.start - at.offset;
+  return { ...cp, file: at.filePath, start: at.offset, pages: cp.pages.map((p) => ({ ...p, file: at.filePath, offset: p.offset - shift })) };
 }
 
 function cell(v: unknown): string {
@@ -27,9 +47,9 @@ function cell(v: unknown): string {
 }
 
 /** A chunk's pages as text: a line for the chunk, then a table with a row per page. */
-export function formatChunkPages(cp: ChunkPages): string {
+export function formatChunkPages(cp: ChunkPages & { file?: string }): string {
   const values = cp.pages.reduce((n, p) => n + (p.type === 'data v1' || p.type === 'data v2' ? p.numValues ?? 0 : 0), 0);
-  const head = `row group ${cp.rowGroup}, column ${cp.column}${cp.encrypted ? ' (encrypted)' : ''}: ${cp.pages.length} page${cp.pages.length === 1 ? '' : 's'}, bytes ${cp.start}..${cp.start + cp.length}, ${values} values` +
+  const head = `row group ${cp.rowGroup}, column ${cp.column}${cp.encrypted ? ' (encrypted)' : ''}${cp.file === undefined ? '' : ` in ${cp.file}`}: ${cp.pages.length} page${cp.pages.length === 1 ? '' : 's'}, bytes ${cp.start}..${cp.start + cp.length}, ${values} values` +
     (values !== cp.numValues ? ` (the chunk metadata says ${cp.numValues})` : '');
   const names = ['page', 'type', 'offset', 'header', 'compressed', 'uncompressed', 'encoding', 'values', 'nulls', 'rows', 'first row', 'min', 'max', 'null count', 'crc'];
   const rows = cp.pages.map((p) => Object.fromEntries(names.map((n, i) => [n, cell([
@@ -61,7 +81,7 @@ export async function pagesCommand(file: string, opts: PagesOptions): Promise<vo
       });
       if (!walked) continue;
       // Statistics as JSON can hold them: bigints as digits, binary as text.
-      const cp = jsonable(walked);
+      const cp = jsonable(inChunkFile(reader, walked));
       if (opts.json) {
         for (const p of cp.pages) await out.line(JSON.stringify(p));
       } else {

@@ -13,7 +13,7 @@ import { bindFilter, filterDomains, type Filter } from '../parquet/filter/expres
 import { possible, rowGroupStats, type LeafStats } from '../parquet/filter/prune-stats.js';
 import { readFooter } from '../parquet/footer.js';
 import type { FileMetaData, SchemaElement } from '../parquet/metadata/index.js';
-import { ParquetReader, type ColumnBatch, type ColumnPath, type OpenOptions, type ReadOptions } from '../parquet/reader.js';
+import { ParquetReader, type ArrowOptions, type ColumnBatch, type ColumnPath, type OpenOptions, type ReadOptions } from '../parquet/reader.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, type LeafNode, type Schema } from '../schema/tree.js';
 import { planRecord, type RecordPlan } from '../shred/plan.js';
@@ -23,6 +23,9 @@ import { discover } from './discover.js';
 import type { DatasetFileSystem } from './file-system.js';
 import { partitionColumns, partitionElement, partitionPairs, partitionValues, type PartitionColumn, type PartitionType, type PartitionValue } from './hive.js';
 import { checkPart, splitParts, type Part } from './parts.js';
+import { datasetArrowSchema, datasetBatch, type FieldSource } from './arrow.js';
+import { loadArrow } from '../arrow/load.js';
+import type { RecordBatch, Table } from 'apache-arrow';
 import { fieldRuns, leafByPath, mapFields, unifySchemas, type FieldMapping, type IntType } from './schema.js';
 import { compareUtf8 } from '../text/utf8.js';
 
@@ -55,6 +58,27 @@ export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'm
 export interface DatasetReadOptions extends Omit<ReadOptions, 'rowGroups'> {
   /** Rows in each array of `rowBatches` (default 4096). */
   batchSize?: number;
+}
+
+/** What a dataset's `toArrow` and `arrowBatches` read (file columns are never dictionary vectors, see `arrowBatches`). */
+export type DatasetArrowOptions = Omit<ArrowOptions, 'rowGroups' | 'dictionary'>;
+
+/** How one file's rows become the dataset's. */
+interface RowShape {
+  /** The file's columns to read. */
+  fileColumns: ColumnPath[];
+  /** Where each field of the projection comes from. */
+  sources: FieldSource[];
+  build: (row: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** How `scan` turns a part's reader into the caller's batches (row arrays or Arrow). */
+interface BatchKind<T> {
+  read(reader: ParquetReader, read: Pick<ReadOptions, 'filter' | 'offset' | 'limit'> & { columns: ColumnPath[]; rowGroups: number[] }, shape: RowShape, partitions: PartitionValue[]): AsyncIterable<T>;
+  /** `n` rows of constant columns only: no page is read. */
+  constant(n: number, shape: RowShape, partitions: PartitionValue[]): Iterable<T>;
+  length(batch: T): number;
+  slice(batch: T, start: number, end: number): T;
 }
 
 /** One data file of a dataset and its partition values (as its partition columns store them). */
@@ -253,14 +277,68 @@ export class Dataset {
 
   /** Rows in arrays of at most `batchSize`: partition columns and columns a file lacks filled in, integers cast. */
   async *rowBatches(options: DatasetReadOptions = {}): AsyncGenerator<Record<string, unknown>[]> {
+    const batchSize = options.batchSize ?? 4096;
+    if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new InvalidArgumentError(`batchSize must be a positive integer, got ${batchSize}`);
+    const valueOptions: ValueOptions = { int64: options.int64, decimal: options.decimal, temporal: options.temporal };
+    yield* this.scan<Record<string, unknown>[]>(options, valueOptions, {
+      async *read(reader, read, shape) {
+        for await (const batch of reader.rowBatches({ ...valueOptions, batchSize, ...read })) yield batch.map((row) => shape.build(row));
+      },
+      *constant(n, shape) {
+        for (let done = 0; done < n; done += batchSize) yield Array.from({ length: Math.min(batchSize, n - done) }, () => shape.build({}));
+      },
+      length: (b) => b.length,
+      slice: (b, start, end) => b.slice(start, end),
+    });
+  }
+
+  /**
+   * The selected rows as one Arrow `Table` (see `arrowBatches`): the
+   * dataset's columns, partition columns included.
+   */
+  async toArrow(options: DatasetArrowOptions = {}): Promise<Table> {
+    const a = await loadArrow();
+    const schema = datasetArrowSchema(a, this.plan(options.columns), this.partitionColumns);
+    const batches: RecordBatch[] = [];
+    for await (const b of this.arrowBatches(options)) batches.push(b);
+    return batches.length ? new a.Table(batches) : new a.Table(schema);
+  }
+
+  /**
+   * The selected rows as Arrow `RecordBatch`es, file after file (a batch per
+   * row group read, as `ParquetReader.arrowBatches`), every batch of one
+   * schema: file columns as the file reader types them (plain, not
+   * dictionary, since files differ in which chunks kept a dictionary),
+   * integers cast to the dataset's width, columns a file lacks null, and
+   * partition columns of their type (see README "Datasets: reading").
+   */
+  async *arrowBatches(options: DatasetArrowOptions = {}): AsyncGenerator<RecordBatch> {
+    const a = await loadArrow();
+    const plan = this.plan(options.columns);
+    const schema = datasetArrowSchema(a, plan, this.partitionColumns);
+    yield* this.scan<RecordBatch>(options, {}, {
+      async *read(reader, read, shape, partitions) {
+        for await (const batch of reader.arrowBatches({ ...read, dictionary: false })) yield datasetBatch(a, schema, shape.sources, partitions, batch.numRows, batch);
+      },
+      *constant(n, shape, partitions) {
+        yield datasetBatch(a, schema, shape.sources, partitions, n, undefined);
+      },
+      length: (b) => b.numRows,
+      slice: (b, start, end) => b.slice(start, end),
+    });
+  }
+
+  /**
+   * The read loop `rowBatches` and `arrowBatches` share: files in path
+   * order, pruned by partition values then statistics, each part read
+   * through its own reader with offset and limit counted across files.
+   */
+  private async *scan<T>(options: DatasetReadOptions, valueOptions: ValueOptions, kind: BatchKind<T>): AsyncGenerator<T> {
     const plan = this.plan(options.columns);
     const { filter } = options;
     this.checkFilter(filter);
     let skip = count(options.offset ?? 0, 'offset');
     let left = options.limit === undefined ? Infinity : count(options.limit, 'limit');
-    const batchSize = options.batchSize ?? 4096;
-    if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new InvalidArgumentError(`batchSize must be a positive integer, got ${batchSize}`);
-    const valueOptions: ValueOptions = { int64: options.int64, decimal: options.decimal, temporal: options.temporal };
     for (const [i, entry] of this.entries.entries()) {
       if (left <= 0) return;
       if (filter && !canMatch(this.partitionResidual(entry, filter))) continue;
@@ -286,7 +364,7 @@ export class Dataset {
           if (!fileF && shape.fileColumns.length === 0) {
             // Only constant columns: no page of the file is needed.
             const take = Math.min(rows - skip, left);
-            for (let done = 0; done < take; done += batchSize) yield Array.from({ length: Math.min(batchSize, take - done) }, () => shape.build({}));
+            yield* kind.constant(take, shape, entry.partitions);
             skip = 0;
             left -= take;
             continue;
@@ -301,21 +379,26 @@ export class Dataset {
           });
           if (!reader) continue;
           try {
-            const batches = reader.rowBatches({
-              ...valueOptions, batchSize, columns: shape.fileColumns, rowGroups: kept,
+            const batches = kind.read(reader, {
+              columns: shape.fileColumns, rowGroups: kept,
               ...(fileF ? { filter: fileF } : { offset: skip, limit: left === Infinity ? undefined : left }),
-            });
+            }, shape, entry.partitions);
             if (!fileF) skip = 0;
             for await (const batch of batches) {
-              let rowsOut = batch;
+              let out: T = batch;
+              let n = kind.length(out);
               if (skip > 0) {
-                const drop = Math.min(skip, rowsOut.length);
+                const drop = Math.min(skip, n);
                 skip -= drop;
-                rowsOut = rowsOut.slice(drop);
+                out = kind.slice(out, drop, n);
+                n -= drop;
               }
-              if (rowsOut.length > left) rowsOut = rowsOut.slice(0, left);
-              left -= rowsOut.length;
-              if (rowsOut.length > 0) yield rowsOut.map((row) => shape.build(row));
+              if (n > left) {
+                out = kind.slice(out, 0, left);
+                n = left;
+              }
+              left -= n;
+              if (n > 0) yield out;
               if (left <= 0) break;
             }
           } catch (e) {
@@ -395,26 +478,30 @@ export class Dataset {
     });
   }
 
-  /** How rows of one file become the dataset's: which columns to read, and the row builder. */
-  private rowShape(entry: FileEntry, info: FileInfo, plan: RecordPlan, valueOptions: ValueOptions): { fileColumns: ColumnPath[]; build: (row: Record<string, unknown>) => Record<string, unknown> } {
+  /** How rows of one file become the dataset's: which columns to read, where each field comes from, and the row builder. */
+  private rowShape(entry: FileEntry, info: FileInfo, plan: RecordPlan, valueOptions: ValueOptions): RowShape {
     const fileColumns: ColumnPath[] = [];
     const getters: [string, (row: Record<string, unknown>) => unknown][] = [];
+    const sources: FieldSource[] = [];
     for (const { name } of plan.fields) {
       const k = this.partitionColumns.findIndex((c) => c.name === name);
       if (k >= 0) {
         const leaf = this.schema.root.children.find((c) => c.name === name) as LeafNode;
         const value = partitionJs(leaf, entry.partitions[k]!, valueOptions);
         getters.push([name, () => value]);
+        sources.push({ name, partition: k });
         continue;
       }
       const m = info.mapping.get(name)!;
       if (!m.present) {
         getters.push([name, () => null]);
+        sources.push({ name, missing: true });
         continue;
       }
       for (const l of plan.leaves) if (l.path[0] === name) fileColumns.push(l.path);
       const cast = m.cast ? intCast(m.cast, valueOptions, entry.path, name) : undefined;
       getters.push([name, cast ? (row) => cast(row[name]) : (row) => row[name]]);
+      sources.push({ name, cast });
     }
     // Rows whose every field comes from the file as it is need no new object.
     const direct = getters.length === plan.fields.length && plan.fields.every(({ name }) => {
@@ -426,7 +513,7 @@ export class Dataset {
       for (const [name, get] of getters) out[name] = get(row);
       return out;
     };
-    return { fileColumns, build };
+    return { fileColumns, build, sources };
   }
 
   /** A reader of a part, through `held` (the source its footer was just read through) or a new one. */

@@ -4,9 +4,9 @@
  * case) are null. Types are given, or inferred as DuckDB 1.5 infers them
  * (`hive_types_autocast`, checked against DuckDB in
  * test/dataset/duckdb-hive.test.ts): the first non-null value of a key
- * picks the first of DATE, TIMESTAMP, BIGINT its text (still URL-encoded,
- * as DuckDB checks it) is strictly, then
- * every other value must be of that type, else the key is VARCHAR.
+ * picks the first of DATE, TIMESTAMP, BIGINT its text (not yet
+ * URL-decoded) is strictly, then every other value must be of that type,
+ * else the key is VARCHAR.
  */
 import { IncompatibleFilesError, InvalidArgumentError } from '../errors.js';
 import type { SchemaElement } from '../parquet/metadata/index.js';
@@ -27,7 +27,12 @@ export interface PartitionColumn {
 const SPACE = '[ \\t\\n\\v\\f\\r]*';
 const BIGINT_RE = new RegExp(`^${SPACE}(-\\d+|0|[1-9]\\d*|0[xX][0-9a-fA-F]+|0[bB][01]+)${SPACE}$`);
 const DATE_RE = new RegExp(`^${SPACE}(\\d{4,})-(\\d{1,2})-(\\d{1,2})${SPACE}$`);
-const TIMESTAMP_RE = new RegExp(`^${SPACE}(\\d{4,})-(\\d{1,2})-(\\d{1,2})[T ](\\d{1,2}):(\\d{2})(?::(\\d{2})(?:\\.(\\d+))?)?${SPACE}$`);
+// A UTC offset (`Z`, ` UTC`, `+02`, `-0530`, `+02:30`, `+02:30:00`) only after the seconds, and then ignored: DuckDB keeps the wall time.
+const UTC_OFFSET = '(?:Z| [uU][tT][cC]|[+-]\\d{2}(?::?\\d{2}(?::\\d{2})?)?)?';
+const TIMESTAMP_RE = new RegExp(`^${SPACE}(\\d{4,})-(\\d{1,2})-(\\d{1,2})[T ](\\d{1,2}):(\\d{2})(?::(\\d{2})(?:\\.(\\d+))?${UTC_OFFSET})?${SPACE}$`);
+/** DuckDB's special dates (strict DATE casts take them; TIMESTAMP autocast does not), and its infinite days. */
+const DATE_WORD_RE = new RegExp(`^${SPACE}(epoch|infinity|-infinity)${SPACE}$`, 'i');
+const DATE_INFINITY = 2 ** 31 - 1;
 const DOUBLE_RE = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$|^\s*[-+]?(inf|infinity|nan)\s*$/i;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -83,6 +88,8 @@ export function castPartition(text: string, type: PartitionType): PartitionValue
     case 'DOUBLE':
       return DOUBLE_RE.test(text) ? Number(text.trim().replace(/^\+?inf(inity)?$/i, 'Infinity').replace(/^-inf(inity)?$/i, '-Infinity').replace(/^[-+]?nan$/i, 'NaN')) : undefined;
     case 'DATE': {
+      const word = DATE_WORD_RE.exec(text)?.[1]!.toLowerCase();
+      if (word) return word === 'epoch' ? 0 : word === 'infinity' ? DATE_INFINITY : -DATE_INFINITY;
       const m = DATE_RE.exec(text);
       return m ? epochDays(Number(m[1]), Number(m[2]), Number(m[3])) : undefined;
     }
@@ -116,8 +123,7 @@ export function partitionColumns(files: readonly string[], given: Readonly<Recor
     }
     for (const [key, raw] of pairs) {
       if (given[key] !== undefined || partitionText(raw) === null) continue;
-      // DuckDB types the text as the path has it, before decoding: an escaped
-      // value (its own COPY writes `2024-01-02%2010%3A00%3A00`) is VARCHAR.
+      // Typed by the text as it stands in the path, before URL-decoding, as DuckDB types it: `10%3A00` is VARCHAR.
       const t = types.get(key);
       if (t === undefined) types.set(key, AUTOCAST.find((c) => castPartition(raw, c) !== undefined) ?? 'VARCHAR');
       else if (castPartition(raw, t) === undefined) types.set(key, 'VARCHAR');

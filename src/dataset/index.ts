@@ -2,7 +2,7 @@
 import { Dataset, type DatasetOptions } from './dataset.js';
 import { urlFileSystem } from './file-system.js';
 
-export { Dataset, type DatasetOptions, type DatasetReadOptions, type DatasetFile, type ScanPlan, type FileStats } from './dataset.js';
+export { Dataset, type DatasetOptions, type DatasetReadOptions, type DatasetArrowOptions, type DatasetFile, type ScanPlan, type FileStats } from './dataset.js';
 export { urlFileSystem, type DatasetFileSystem } from './file-system.js';
 export type { PartitionType, PartitionValue, PartitionColumn } from './hive.js';
 export { describeDataset, type DatasetDescription } from './describe.js';

@@ -8,6 +8,7 @@ import { registerNodeCodecs } from './codecs.js';
 import { ParquetReader, type OpenOptions, type ParquetInput } from '../parquet/reader.js';
 import { fileSource, openFileWith } from './file-source.js';
 import { resolveFilePath } from '../io/paths.js';
+import type { OpenChunkFile } from '../parquet/file-path.js';
 
 registerNodeCodecs();
 
@@ -22,11 +23,15 @@ registerNodeCodecs();
 export async function openParquet(input: string | ParquetInput, options: OpenParquetOptions = {}): Promise<ParquetReader> {
   if (typeof input === 'string') {
     if (/^https?:\/\//i.test(input)) return ParquetReader.open(new URL(input), options);
-    // Column chunks in other files (file_path): beside this one, never outside its directory unless allowed.
-    const openFile = options.openFile ?? ((named: string) => fileSource(resolveFilePath(input, named, '', options.allowOutsideRoot === true, { file: input })));
+    const openFile = options.openFile ?? chunkFileOpener(input, options.allowOutsideRoot === true);
     return openFileWith(input, (source) => ParquetReader.fromSource(source, { ...options, openFile }));
   }
   return ParquetReader.open(input, options);
+}
+
+/** Opens the files a local Parquet file's column chunks name (`file_path`): beside it, never outside its directory unless allowed. */
+export function chunkFileOpener(path: string, allowOutsideRoot: boolean): OpenChunkFile {
+  return (named) => fileSource(resolveFilePath(path, named, '', allowOutsideRoot, { file: path }));
 }
 
 export interface OpenParquetOptions extends OpenOptions {

@@ -17,7 +17,10 @@ export type OpenChunkFile = (filePath: string) => Promise<Source>;
 const GAP = 1 << 24;
 
 /** The file's source and metadata with chunks in other files brought into one address space; as they are when no chunk has a `file_path`. */
-export async function joinChunkFiles(source: Source, metadata: FileMetaData, openFile: OpenChunkFile | undefined, encrypted: boolean): Promise<{ source: Source; metadata: FileMetaData }> {
+/** Where an offset of the joined address space lies: the `file_path` of its file (none: the file itself) and the offset in it. */
+export type ChunkFileLocator = (offset: number) => { filePath?: string; offset: number };
+
+export async function joinChunkFiles(source: Source, metadata: FileMetaData, openFile: OpenChunkFile | undefined, encrypted: boolean): Promise<{ source: Source; metadata: FileMetaData; locate?: ChunkFileLocator }> {
   const named = [...new Set(metadata.rowGroups.flatMap((rg) => rg.columns.map((c) => c.filePath)).filter((p): p is string => p !== undefined))];
   if (named.length === 0) return { source, metadata };
   const ctx = { file: source.name };
@@ -75,5 +78,10 @@ export async function joinChunkFiles(source: Source, metadata: FileMetaData, ope
       } : {}),
     };
   };
-  return { source: joined, metadata: { ...metadata, rowGroups: metadata.rowGroups.map((rg) => ({ ...rg, columns: rg.columns.map(shift) })) } };
+  const locate: ChunkFileLocator = (offset) => {
+    let at: [string | undefined, number] = [undefined, 0];
+    for (const [p, base] of bases) if (base <= offset) at = [p, base];
+    return at[0] === undefined ? { offset } : { filePath: at[0], offset: offset - at[1] };
+  };
+  return { source: joined, metadata: { ...metadata, rowGroups: metadata.rowGroups.map((rg) => ({ ...rg, columns: rg.columns.map(shift) })) }, locate };
 }

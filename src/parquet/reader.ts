@@ -14,7 +14,7 @@ import { readFooter } from './footer.js';
 import type { FileDecryptor } from './crypto/decryptor.js';
 import type { DecryptionOptions } from './crypto/options.js';
 import { readDictionaryPage } from './dictionary-page.js';
-import { joinChunkFiles, type OpenChunkFile } from './file-path.js';
+import { joinChunkFiles, type ChunkFileLocator, type OpenChunkFile } from './file-path.js';
 import type { Values } from '../encodings/types.js';
 import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
 import { bindFilter, type BoundFilter, type Filter } from './filter/expression.js';
@@ -168,7 +168,9 @@ export class ParquetReader {
     validateRowGroups(footer.metadata, schema, source);
     if (decryptor) decryptor.verifyChecksums = chunkOptions.verifyChecksums;
     const joined = await joinChunkFiles(source, footer.metadata, options.openFile, decryptor !== undefined);
-    return new ParquetReader(withCachedTail(joined.source, tail, tailOffset), joined.metadata, schema, chunkOptions, decryptor);
+    const reader = new ParquetReader(withCachedTail(joined.source, tail, tailOffset), joined.metadata, schema, chunkOptions, decryptor);
+    reader.chunkFiles = joined.locate;
+    return reader;
   }
 
   /**
@@ -195,6 +197,22 @@ export class ParquetReader {
 
   get name(): string | undefined {
     return this.source.name;
+  }
+
+  /**
+   * The bytes the metadata's offsets point into, for tools that read raw
+   * pages: the file, with the files its chunks' `file_path` names joined
+   * after it (file-path.ts).
+   */
+  get bytes(): Source {
+    return this.source;
+  }
+
+  private chunkFiles: ChunkFileLocator | undefined;
+
+  /** Where an offset of `bytes` lies: the `file_path` of the file it is in (none: this file) and the offset there. */
+  locate(offset: number): { filePath?: string; offset: number } {
+    return this.chunkFiles ? this.chunkFiles(offset) : { offset };
   }
 
   async close(): Promise<void> {
@@ -534,7 +552,9 @@ export class ParquetReader {
         const chunk = this.metadata.rowGroups[rg]!.columns[leaf.columnIndex]!;
         const ctx = { file, rowGroup: rg, column: leaf.path.join('.') };
         const meta = chunkMeta(chunk, ctx, this.decryptor);
-        return { leaf, chunk, meta, ctx, ...chunkRange(meta, this.source.byteLength, padding, ctx) };
+        const at = this.locate(meta.dataPageOffset);
+        const fileBase = at.filePath === undefined ? undefined : meta.dataPageOffset - at.offset;
+        return { leaf, chunk, meta, ctx, fileBase, ...chunkRange(meta, this.source.byteLength, padding, ctx) };
       },
       fetch: (ranges) => this.fetchRanges(ranges),
       ...(this.decryptor ? { decryptor: this.decryptor } : {}),

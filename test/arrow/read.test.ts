@@ -106,6 +106,17 @@ test('booleans, required and optional, from PLAIN and RLE pages of lengths that 
   }
 });
 
+test('a filter keeping values that are not neighbours in a plain string chunk: each value its own bytes', async () => {
+  const sink = new BufferSink();
+  const w = await ParquetWriter.open(sink, defineSchema({ n: field.int32().required(), s: field.string() }), { dictionary: false });
+  await w.writeMany(Array.from({ length: 50 }, (_, n) => ({ n, s: n % 7 === 0 ? null : `value ${n}` })));
+  await w.close();
+  const reader = await openParquet(sink.bytes());
+  const filter = { column: 'n', op: 'in' as const, values: [1, 3, 4, 5, 14, 20, 21, 40, 49] };
+  const table = await reader.toArrow({ filter });
+  assert.deepEqual([...table.getChild('s')!], (await reader.readRows({ filter })).map((r) => r.s));
+});
+
 test('projection, row groups, offset/limit and filters select exactly the rows rows() gives', async () => {
   const reader = await openParquet(fixture.file);
   const cases = [

@@ -10,16 +10,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IncompatibleFilesError, openDataset, type Filter } from '../../src/node/index.js';
-import { assertAgrees, counting, useDuck } from './helpers.js';
+import { assertAgrees, counting, SALES, useDuck } from './helpers.js';
 
 let dir = '';
 let duck: DuckDBConnection;
 useDuck((files) => ({ dir, duck } = files));
 
-const SALES = `SELECT i AS id, 'item ' || i AS name, (i * 7) % 100 AS qty, (i % 3)::INT AS region,
-  CASE i % 4 WHEN 0 THEN 'a b' WHEN 1 THEN 'x/y' WHEN 2 THEN 'p=q' ELSE NULL END AS cat,
-  DATE '2024-01-01' + (i % 2)::INT AS day
-  FROM range(200) t(i)`;
 
 test('a DuckDB PARTITION_BY dataset reads as DuckDB reads it, partition columns typed as DuckDB infers', async () => {
   const out = join(dir, 'sales');

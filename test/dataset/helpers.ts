@@ -45,3 +45,9 @@ export async function assertAgrees(duck: DuckDBConnection, ds: Dataset, options:
   assert.equal(r, rows.length, 'row count');
   return r;
 }
+
+/** A table DuckDB writes as Hive datasets: strings with `/`, ` `, `=` and nulls, small ints and dates to partition by. */
+export const SALES = `SELECT i AS id, 'item ' || i AS name, (i * 7) % 100 AS qty, (i % 3)::INT AS region,
+  CASE i % 4 WHEN 0 THEN 'a b' WHEN 1 THEN 'x/y' WHEN 2 THEN 'p=q' ELSE NULL END AS cat,
+  DATE '2024-01-01' + (i % 2)::INT AS day
+  FROM range(200) t(i)`;

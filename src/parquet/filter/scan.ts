@@ -31,6 +31,12 @@ export interface ChunkRef {
   chunk: ColumnChunk;
   meta: ColumnMetaData;
   ctx: ErrorContext;
+  /**
+   * Where the file holding the chunk starts in the reader's bytes, when it is
+   * another file (`file_path`, file-path.ts): its offset index's page
+   * offsets count from there.
+   */
+  fileBase?: number;
   /** The chunk's bytes (dictionary page first), as the reader would fetch them. */
   start: number;
   end: number;
@@ -121,7 +127,9 @@ export class IndexCache {
   private decodeIndexes(rg: number, ref: ChunkRef, ciBuf: { buf: Uint8Array; base: number } | null, oiBuf: { buf: Uint8Array; base: number } | null): Indexes {
     const numRows = this.host.metadata.rowGroups[rg]!.numRows;
     return withContext(ref.ctx, () => {
-      const oi = oiBuf ? parseOffsetIndex(oiBuf.buf, oiBuf.base, ref.ctx) : null;
+      let oi = oiBuf ? parseOffsetIndex(oiBuf.buf, oiBuf.base, ref.ctx) : null;
+      const shift = ref.fileBase;
+      if (oi && shift) oi = { ...oi, pageLocations: oi.pageLocations.map((l) => ({ ...l, offset: l.offset + shift })) };
       if (oi) checkOffsetIndex(oi, numRows, { start: ref.start, end: ref.end }, ref.ctx);
       const ci = ciBuf ? parseColumnIndex(ciBuf.buf, ciBuf.base, ref.ctx) : null;
       if (ci) checkColumnIndex(ci, oi ? oi.pageLocations.length : undefined, ref.ctx);

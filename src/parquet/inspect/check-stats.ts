@@ -99,9 +99,14 @@ function extremes(cmp: ReturnType<typeof comparer>, v: ChunkValues, from: number
   return min < 0 ? null : { min, max };
 }
 
-/** Checks one file (see the module comment); `source` is kept open for the caller to close. */
-export async function checkStatistics(source: Source, options: CheckOptions = {}): Promise<CheckReport> {
-  const reader = await ParquetReader.fromSource(source, options);
+/**
+ * Checks one file (see the module comment), kept open for the caller to
+ * close: a source, or a reader (`openParquet`'s follows column chunks'
+ * `file_path` into the files they name).
+ */
+export async function checkStatistics(input: Source | ParquetReader, options: CheckOptions = {}): Promise<CheckReport> {
+  const reader = input instanceof ParquetReader ? input : await ParquetReader.fromSource(input, options);
+  const source = reader.bytes;
   const leaves = reader.selectLeaves(options.columns);
   const report: CheckReport = { checked: { statistics: 0, 'column index': 0, 'offset index': 0, 'bloom filter': 0 }, lies: [] };
   const orders = reader.metadata.columnOrders;
