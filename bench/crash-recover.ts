@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { fileSink, fileSource, recoverParquet } from '../src/node/index.js';
-import { columns, GROUP } from './crash-writer.js';
+import { amountAt, GROUP } from './crash-writer.js';
 
 const SIZE = Number(process.argv[2] ?? 200) * 1e6;
 const KILLS = Number(process.argv[3] ?? 50);
@@ -80,12 +80,13 @@ for (let k = 0; k < KILLS; k++) {
     recoverSeconds.push((performance.now() - t0) / 1000);
     const n = report.rowsRecovered;
     const got = (await duck.runAndReadAll(`SELECT count(*), sum(id), count(DISTINCT id), sum(amount) FROM read_parquet('${join(dir, 'recovered.parquet')}')`)).getRows()[0]!;
-    const cols = columns(0, n);
-    const amount = cols.amount.reduce((a, b) => a + b, 0);
+    // Summed row by row, in row order, without building the columns of n rows (1.9 GB at 8.1 million).
+    let amount = 0;
+    for (let i = 0; i < n; i++) amount += amountAt(i);
     const ok = Number(got[0]) === n && BigInt(got[1] as bigint) === (BigInt(n) * BigInt(n - 1)) / 2n && Number(got[2]) === n && Math.abs(Number(got[3]) - amount) < 1e-6 * Math.max(1, amount)
       && n >= r.done && report.losses.length === 0;
     if (!ok) failures++;
-    line = `kill ${k} at ${at}: ${r.done} rows finished, ${n} recovered (${report.rowGroups} row groups), DuckDB ${ok ? 'agrees' : `DISAGREES ${JSON.stringify(got.map(String))}`}, recover ${recoverSeconds[recoverSeconds.length - 1]!.toFixed(1)} s`;
+    line = `kill ${k} at ${at}: ${r.done} rows finished, ${n} recovered (${report.rowGroups} row groups), DuckDB ${ok ? 'agrees' : `DISAGREES ${JSON.stringify(got.map(String))}`}, recover ${recoverSeconds[recoverSeconds.length - 1]!.toFixed(1)} s, this process's peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`;
   } catch (e) {
     failures++;
     line = `kill ${k} at ${at}: ${r.done} rows finished, recovery failed: ${(e as Error).message}`;

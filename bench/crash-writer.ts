@@ -14,11 +14,14 @@ export const schema = defineSchema({
   uid: field.string().required(),
 });
 
+/** Row i's amount: the campaign sums these one at a time rather than building the columns of the whole file. */
+export const amountAt = (i: number) => ((i * 2654435761) % 1e6) / 100;
+
 export function columns(from: number, to: number) {
   const n = to - from;
   return {
     id: BigInt64Array.from({ length: n }, (_, k) => BigInt(from + k)),
-    amount: Float64Array.from({ length: n }, (_, k) => (((from + k) * 2654435761) % 1e6) / 100),
+    amount: Float64Array.from({ length: n }, (_, k) => amountAt(from + k)),
     category: Array.from({ length: n }, (_, k) => `category_${(from + k) % 100}`),
     uid: Array.from({ length: n }, (_, k) => `user-${from + k}-${(((from + k) * 2654435761) >>> 0).toString(16)}-padding-to-make-rows-wider`),
   };

@@ -121,8 +121,12 @@ function text(meta: readonly MetaEntry[], key: string): string | undefined {
   return v === undefined ? undefined : lenient.decode(v);
 }
 
-/** Parses the header; `fileLength` bounds every count and offset. */
-export function parseHeader(cur: ByteCursor, fileLength: number): TrevniHeader {
+/**
+ * Parses the header; `fileLength` bounds every count and offset, except
+ * that with `truncated` a column may start past the end (its reads then
+ * fail, not the header's).
+ */
+export function parseHeader(cur: ByteCursor, fileLength: number, truncated = false): TrevniHeader {
   const r = new ValueReader(cur);
   const magic = cur.bytes(4, 'magic').slice();
   const format = formatOfMagic(magic);
@@ -189,7 +193,7 @@ export function parseHeader(cur: ByteCursor, fileLength: number): TrevniHeader {
   for (const c of columns) {
     const at = cur.fileOffset;
     const start = cur.i64le();
-    if (start < BigInt(at) || start + 4n > BigInt(fileLength)) {
+    if (start < BigInt(at) || start + 4n > BigInt(truncated ? Number.MAX_SAFE_INTEGER : fileLength)) {
       throw new CorruptFileError(`column start ${start} is outside the file's column data`, { offset: at, column: c.name });
     }
     c.start = Number(start);
@@ -220,8 +224,12 @@ function dialectOf(version: number, file: readonly MetaEntry[], columns: readonl
   return levels ? 'dremel' : 'trevni';
 }
 
-/** Parses a column's block count and descriptors; `checksumSize` places the blocks. */
-export function parseDescriptors(cur: ByteCursor, col: TrevniColumn, checksumSize: number, rowCount: number, fileLength: number): TrevniBlock[] {
+/**
+ * Parses a column's block count and descriptors; `checksumSize` places the
+ * blocks. With `truncated`, blocks past the end of the file are kept (reading
+ * one fails), so those before them can be read.
+ */
+export function parseDescriptors(cur: ByteCursor, col: TrevniColumn, checksumSize: number, rowCount: number, fileLength: number, truncated = false): TrevniBlock[] {
   const r = new ValueReader(cur);
   const count = cur.i32le();
   if (count < 0 || count * 12 > fileLength - cur.fileOffset) {
@@ -255,7 +263,7 @@ export function parseDescriptors(cur: ByteCursor, col: TrevniColumn, checksumSiz
     const b = blocks[i]!;
     b.offset = offset;
     offset += b.compressedSize + checksumSize;
-    if (offset > fileLength) {
+    if (offset > fileLength && !truncated) {
       throw new CorruptFileError(`block ${i} (${b.compressedSize} bytes at offset ${b.offset}) runs past the end of the ${fileLength}-byte file`, { offset: b.offset });
     }
   }

@@ -56,6 +56,12 @@ export interface TrevniOpenOptions {
    * a block claiming more is refused with a LimitError before it is inflated.
    */
   maxBlockBytes?: number;
+  /**
+   * Open a truncated file (default false): columns and blocks that lie past
+   * the end fail when read, with a CorruptFileError, instead of the open.
+   * The salvage read sets it.
+   */
+  truncated?: boolean;
 }
 
 export interface TrevniRowsOptions {
@@ -97,11 +103,13 @@ export class TrevniReader {
   private readonly cache = new Map<number, BlockCacheEntry[]>();
   private readonly verify: boolean;
   private readonly maxBlockBytes: number;
+  private readonly truncated: boolean;
 
   private constructor(source: Source, header: Awaited<ReturnType<typeof readHeader>>, options: TrevniOpenOptions) {
     this.source = source;
     this.verify = options.verifyChecksums ?? true;
     this.maxBlockBytes = options.maxBlockBytes ?? DEFAULT_MAX_INFLATED;
+    this.truncated = options.truncated ?? false;
     this.magic = header.magic;
     this.format = header.format;
     this.rowCount = header.rowCount;
@@ -118,7 +126,7 @@ export class TrevniReader {
     if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new InvalidArgumentError(`maxBlockBytes must be a positive integer, got ${max}`);
     const source = input instanceof Uint8Array || input instanceof ArrayBuffer ? bufferSource(input) : checkedSource(input);
     try {
-      return new TrevniReader(source, await readHeader(source), options);
+      return new TrevniReader(source, await readHeader(source, options.truncated), options);
     } catch (e) {
       throw asParquetryError(e, { file: source.name });
     }
@@ -334,8 +342,9 @@ export class TrevniReader {
     try {
       checkChecksum(this.format, col.checksum);
       const checksumSize = trevniChecksum(col.checksum).size;
+      if (col.start + 4 > this.fileLength) throw new CorruptFileError(`column ${col.name} starts at ${col.start}, past the end of the ${this.fileLength}-byte file`, { offset: col.start });
       list = await parseGrowing((o, l) => this.source.read(o, l), col.start, this.fileLength - col.start, 4096, (cur) =>
-        parseDescriptors(cur, col, checksumSize, this.rowCount, this.fileLength),
+        parseDescriptors(cur, col, checksumSize, this.rowCount, this.fileLength, this.truncated),
       );
     } catch (e) {
       throw asParquetryError(e, { column: col.name, file: this.source.name });
@@ -360,6 +369,10 @@ export class TrevniReader {
       const checksum = trevniChecksum(col.checksum);
       // Only inflating needs the bound: a null-codec block's bytes are in the file.
       if (codec.name !== 'null') checkBlockSize(col, b, this.maxBlockBytes);
+      // Only a truncated file's descriptors (see TrevniOpenOptions.truncated) place a block past the end.
+      if (b.offset + b.compressedSize + checksum.size > this.fileLength) {
+        throw new CorruptFileError(`block ${block} (${b.compressedSize} bytes at offset ${b.offset}) runs past the end of the ${this.fileLength}-byte file`, ctx);
+      }
       const raw = await this.source.read(b.offset, b.compressedSize + checksum.size);
       data = codec.decompress(raw.subarray(0, b.compressedSize), b.uncompressedSize);
       if (checksum.size > 0 && this.verify) {
@@ -385,8 +398,8 @@ export class TrevniReader {
   }
 }
 
-async function readHeader(source: Source) {
-  const header = await readTrevniHeader(source);
+async function readHeader(source: Source, truncated = false) {
+  const header = await readTrevniHeader(source, truncated);
   if (header.dialect === 'dremel') {
     throw new UnsupportedError("a Trevni file of the wiki draft's Dremel dialect (definition and repetition levels in its blocks, told by its metadata): read it with TrevniDraftReader", { offset: 0 });
   }
@@ -394,10 +407,10 @@ async function readHeader(source: Source) {
 }
 
 /** Reads and checks the header of a Trevni file of any version or dialect. */
-export async function readTrevniHeader(source: Source): Promise<TrevniHeader> {
+export async function readTrevniHeader(source: Source, truncated = false): Promise<TrevniHeader> {
   const len = source.byteLength;
   if (len < 16) throw new CorruptFileError(`a ${len}-byte file is too short to be a Trevni file (the header alone takes 17 bytes)`, { offset: 0 });
-  return parseGrowing((o, l) => source.read(o, l), 0, len, 64 * 1024, (cur) => parseHeader(cur, len));
+  return parseGrowing((o, l) => source.read(o, l), 0, len, 64 * 1024, (cur) => parseHeader(cur, len, truncated));
 }
 
 /** Reads one column's rows in order from the block holding the current row (the salvage read drives it block by block). */

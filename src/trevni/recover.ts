@@ -31,7 +31,7 @@ export interface TrevniRecoverReport {
 
 /** Reads every block and value (checksums verified) and reports what is damaged, writing nothing. */
 export async function checkTrevni(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniRecoverReport> {
-  const reader = await TrevniReader.open(input, options);
+  const reader = await TrevniReader.open(input, { ...options, truncated: true });
   try {
     return report(reader, await findTrevniDamage(reader));
   } finally {

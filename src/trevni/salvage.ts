@@ -171,7 +171,7 @@ async function checkBlock(reader: TrevniReader, w: ColumnWalk, out: TrevniDamage
 /** Where a column's bytes end: the next column's start, or the end of the file. */
 function columnEnd(reader: TrevniReader, col: TrevniColumn): number {
   const next = reader.columns[col.index + 1];
-  return next && next.start >= col.start ? next.start : reader.fileLength;
+  return Math.min(reader.fileLength, next && next.start >= col.start ? next.start : reader.fileLength);
 }
 
 /** Sorted, disjoint spans covering the same rows. */
@@ -213,7 +213,8 @@ export interface SalvagedTrevniRow {
  * The caller closes `reader`.
  */
 export async function salvageTrevni(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniSalvage> {
-  const reader = await TrevniReader.open(input, options);
+  // A truncated file loses the columns and blocks past its end, not everything.
+  const reader = await TrevniReader.open(input, { ...options, truncated: true });
   let damage: TrevniDamage;
   try {
     damage = await findTrevniDamage(reader);
