@@ -13,6 +13,7 @@ import { bindFilter, filterDomains, type Filter } from '../parquet/filter/expres
 import { possible, rowGroupStats, type LeafStats } from '../parquet/filter/prune-stats.js';
 import { readFooter, type Footer } from '../parquet/footer.js';
 import type { FileMetaData, SchemaElement } from '../parquet/metadata/index.js';
+import { rowsOfBatches } from '../parquet/batch-rows.js';
 import { ParquetReader, type ArrowOptions, type ColumnBatch, type ColumnPath, type OpenOptions, type ReadOptions } from '../parquet/reader.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, type LeafNode, type Schema } from '../schema/tree.js';
@@ -272,8 +273,8 @@ export class Dataset {
   }
 
   /** Rows as plain objects, file after file in path order. */
-  async *rows(options: DatasetReadOptions = {}): AsyncGenerator<Record<string, unknown>> {
-    for await (const batch of this.rowBatches(options)) yield* batch;
+  rows(options: DatasetReadOptions = {}): AsyncIterableIterator<Record<string, unknown>> {
+    return rowsOfBatches(this.rowBatches(options));
   }
 
   /** All selected rows in one array. */
@@ -494,6 +495,9 @@ export class Dataset {
     const fileColumns: ColumnPath[] = [];
     const getters: [string, (row: Record<string, unknown>) => unknown][] = [];
     const sources: FieldSource[] = [];
+    // Fields the file's reader gives as they are, and fields of one value in every row (partition values, absent columns).
+    const asRead: string[] = [];
+    const constants: { name: string; value: unknown }[] = [];
     for (const { name } of plan.fields) {
       const k = this.partitionColumns.findIndex((c) => c.name === name);
       if (k >= 0) {
@@ -501,29 +505,36 @@ export class Dataset {
         const value = partitionJs(leaf, entry.partitions[k]!, valueOptions);
         getters.push([name, () => value]);
         sources.push({ name, partition: k });
+        constants.push({ name, value });
         continue;
       }
       const m = info.mapping.get(name)!;
       if (!m.present) {
         getters.push([name, () => null]);
         sources.push({ name, missing: true });
+        constants.push({ name, value: null });
         continue;
       }
       for (const l of plan.leaves) if (l.path[0] === name) fileColumns.push(l.path);
       const cast = m.cast ? intCast(m.cast, valueOptions, entry.path, name) : undefined;
+      if (!cast) asRead.push(name);
       getters.push([name, cast ? (row) => cast(row[name]) : (row) => row[name]]);
       sources.push({ name, cast });
     }
-    // Rows whose every field comes from the file as it is need no new object.
-    const direct = getters.length === plan.fields.length && plan.fields.every(({ name }) => {
-      const m = info.mapping.get(name);
-      return m?.present === true && !m.cast && !this.partitionColumns.some((c) => c.name === name);
-    });
-    const build = direct ? (row: Record<string, unknown>) => row : (row: Record<string, unknown>) => {
-      const out: Record<string, unknown> = {};
-      for (const [name, get] of getters) out[name] = get(row);
-      return out;
-    };
+    // The common shape (the fields as read, in the file's order, then the
+    // constants) needs no new object: the constants are set on the reader's
+    // row, which is ours alone.
+    const common = asRead.length + constants.length === plan.fields.length && asRead.every((name, i) => plan.fields[i]!.name === name) && inFileOrder(info.schema, asRead);
+    const build = common
+      ? (row: Record<string, unknown>) => {
+        for (let i = 0; i < constants.length; i++) row[constants[i]!.name] = constants[i]!.value;
+        return row;
+      }
+      : (row: Record<string, unknown>) => {
+        const out: Record<string, unknown> = {};
+        for (const [name, get] of getters) out[name] = get(row);
+        return out;
+      };
     return { fileColumns, build, sources };
   }
 
@@ -566,6 +577,17 @@ export class Dataset {
     return entry.info;
   }
 
+}
+
+/** Whether `names`, top-level fields of `schema`, are in its order (the order the file's reader gives them in). */
+function inFileOrder(schema: Schema, names: readonly string[]): boolean {
+  let at = -1;
+  for (const name of names) {
+    const k = schema.root.children.findIndex((c) => c.name === name);
+    if (k <= at) return false;
+    at = k;
+  }
+  return true;
 }
 
 /** A node's subtree as flattened schema elements. */
