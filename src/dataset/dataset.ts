@@ -8,11 +8,12 @@
  * pruned what cannot match (constants.ts, the filter layer's pruning).
  */
 import { asParquetryError, CorruptFileError, IncompatibleFilesError, InvalidArgumentError, ParquetryError } from '../errors.js';
-import type { Source } from '../io/source.js';
+import { withCachedTail, type Source } from '../io/source.js';
 import { bindFilter, filterDomains, type Filter } from '../parquet/filter/expression.js';
 import { possible, rowGroupStats, type LeafStats } from '../parquet/filter/prune-stats.js';
-import { readFooter } from '../parquet/footer.js';
+import { readFooter, type Footer } from '../parquet/footer.js';
 import type { FileMetaData, SchemaElement } from '../parquet/metadata/index.js';
+import { rowsOfBatches } from '../parquet/batch-rows.js';
 import { ParquetReader, type ArrowOptions, type ColumnBatch, type ColumnPath, type OpenOptions, type ReadOptions } from '../parquet/reader.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, type LeafNode, type Schema } from '../schema/tree.js';
@@ -117,6 +118,12 @@ interface FileInfo {
   mapping: Map<string, FieldMapping>;
 }
 
+/** The bytes of a file from offset `at` to its end, as `readFooter` read them. */
+interface Tail {
+  bytes: Uint8Array;
+  at: number;
+}
+
 interface FileEntry {
   path: string;
   partitions: PartitionValue[];
@@ -125,6 +132,8 @@ interface FileEntry {
   footer?: Promise<FileMetaData | null>;
   /** The source its footer was read through, kept for the read that follows (see `rowBatches`). */
   held?: Source;
+  /** The tail read for its footer, kept for the reader of its rows (read-ahead bytes a reader of the file alone would also reuse). */
+  tail?: Tail;
   /** The summary that gave `metadata`, checked against the file's own footer when it is opened. */
   namedBy?: string;
   info?: Promise<FileInfo | null>;
@@ -157,7 +166,7 @@ export class Dataset {
     let metadataFile: string | undefined;
     if (found.metadataFile && options.useMetadataFile !== false) {
       metadataFile = found.metadataFile;
-      const summary = await readFooterOf(fs, metadataFile, options);
+      const summary = (await readFooterOf(fs, metadataFile, options)).metadata;
       const parts = splitParts(metadataFile, summary, found.root, options.allowOutsideRoot === true, skipper(options, metadataFile, skipped));
       files = [];
       for (const part of parts) {
@@ -176,7 +185,7 @@ export class Dataset {
     const width = options.unionByName ? maxOpen : 1;
     for (let i = 0; i < entries.length && (options.unionByName || footers.length === 0); i += width) {
       const batch = entries.slice(i, i + width);
-      const got = await Promise.all(batch.map((e) => footerOrSkip(fs, e, options, skipped)));
+      const got = await Promise.all(batch.map((e) => footerOrSkip(fs, e, options, skipped, false, !options.unionByName)));
       got.forEach((metadata, k) => {
         if (metadata) footers.push({ file: batch[k]!.path, metadata });
       });
@@ -264,8 +273,8 @@ export class Dataset {
   }
 
   /** Rows as plain objects, file after file in path order. */
-  async *rows(options: DatasetReadOptions = {}): AsyncGenerator<Record<string, unknown>> {
-    for await (const batch of this.rowBatches(options)) yield* batch;
+  rows(options: DatasetReadOptions = {}): AsyncIterableIterator<Record<string, unknown>> {
+    return rowsOfBatches(this.rowBatches(options));
   }
 
   /** All selected rows in one array. */
@@ -345,7 +354,9 @@ export class Dataset {
       // A file opened for its footer here is read through the same source: one open per file.
       const info = await this.info(i, true);
       let spare = entry.held;
+      let tail = entry.tail;
       entry.held = undefined;
+      entry.tail = undefined;
       try {
         if (!info) continue;
         const r = filter ? this.fileResidual(entry, info, filter) : 1;
@@ -369,9 +380,10 @@ export class Dataset {
             left -= take;
             continue;
           }
-          const held = part.path === entry.path ? spare : undefined;
+          const mine = part.path === entry.path;
+          const held = mine ? spare : undefined;
           if (held) spare = undefined;
-          const reader = await this.openPart(part, held).catch((e: unknown) => {
+          const reader = await this.openPart(part, held, mine ? tail : undefined).catch((e: unknown) => {
             // A part a summary names that does not open as it says: skipped when asked.
             if (!part.namedBy || this.options.badFiles !== 'skip' || !(e instanceof ParquetryError) || (e.code !== 'INCOMPATIBLE' && e.code !== 'CORRUPT')) throw e;
             this.skipped.push({ path: part.path, reason: e.message });
@@ -483,6 +495,9 @@ export class Dataset {
     const fileColumns: ColumnPath[] = [];
     const getters: [string, (row: Record<string, unknown>) => unknown][] = [];
     const sources: FieldSource[] = [];
+    // Fields the file's reader gives as they are, and fields of one value in every row (partition values, absent columns).
+    const asRead: string[] = [];
+    const constants: { name: string; value: unknown }[] = [];
     for (const { name } of plan.fields) {
       const k = this.partitionColumns.findIndex((c) => c.name === name);
       if (k >= 0) {
@@ -490,37 +505,54 @@ export class Dataset {
         const value = partitionJs(leaf, entry.partitions[k]!, valueOptions);
         getters.push([name, () => value]);
         sources.push({ name, partition: k });
+        constants.push({ name, value });
         continue;
       }
       const m = info.mapping.get(name)!;
       if (!m.present) {
         getters.push([name, () => null]);
         sources.push({ name, missing: true });
+        constants.push({ name, value: null });
         continue;
       }
       for (const l of plan.leaves) if (l.path[0] === name) fileColumns.push(l.path);
       const cast = m.cast ? intCast(m.cast, valueOptions, entry.path, name) : undefined;
+      if (!cast) asRead.push(name);
       getters.push([name, cast ? (row) => cast(row[name]) : (row) => row[name]]);
       sources.push({ name, cast });
     }
-    // Rows whose every field comes from the file as it is need no new object.
-    const direct = getters.length === plan.fields.length && plan.fields.every(({ name }) => {
-      const m = info.mapping.get(name);
-      return m?.present === true && !m.cast && !this.partitionColumns.some((c) => c.name === name);
-    });
-    const build = direct ? (row: Record<string, unknown>) => row : (row: Record<string, unknown>) => {
-      const out: Record<string, unknown> = {};
-      for (const [name, get] of getters) out[name] = get(row);
-      return out;
-    };
+    // The common shape (the fields as read, in the file's order, then the
+    // constants) needs no new object: the constants are set on the reader's
+    // row, which is ours alone.
+    const common = asRead.length + constants.length === plan.fields.length && asRead.every((name, i) => plan.fields[i]!.name === name) && inFileOrder(info.schema, asRead);
+    const build = common
+      ? (row: Record<string, unknown>) => {
+        for (let i = 0; i < constants.length; i++) row[constants[i]!.name] = constants[i]!.value;
+        return row;
+      }
+      : (row: Record<string, unknown>) => {
+        const out: Record<string, unknown> = {};
+        for (const [name, get] of getters) out[name] = get(row);
+        return out;
+      };
     return { fileColumns, build, sources };
   }
 
-  /** A reader of a part, through `held` (the source its footer was just read through) or a new one. */
-  private async openPart(part: Part, held?: Source): Promise<ParquetReader> {
-    const source = held ?? await this.fs.open(part.path);
+  /**
+   * A reader of a part, through `held` (the source its footer was just read
+   * through) or a new one, answering reads inside the file's `tail` (read
+   * with its footer) from memory, as the reader of a file alone does.
+   */
+  private async openPart(part: Part, held?: Source, tail?: Tail): Promise<ParquetReader> {
+    let source = held ?? await this.fs.open(part.path);
     try {
-      if (part.namedBy) checkPart(part, (await readFooter(source, this.options.decryption)).metadata);
+      if (tail) source = withCachedTail(source, tail.bytes, tail.at);
+      if (part.namedBy) {
+        // A summary's part is checked against its own footer, whose tail then serves the reader.
+        const footer = await readFooter(source, this.options.decryption);
+        checkPart(part, footer.metadata);
+        if (!tail) source = withCachedTail(source, footer.tail, footer.tailOffset);
+      }
       if (this.options.decryption) return await ParquetReader.fromSource(source, this.options);
       return ParquetReader.fromMetadata(source, part.metadata, this.options);
     } catch (e) {
@@ -547,22 +579,33 @@ export class Dataset {
 
 }
 
+/** Whether `names`, top-level fields of `schema`, are in its order (the order the file's reader gives them in). */
+function inFileOrder(schema: Schema, names: readonly string[]): boolean {
+  let at = -1;
+  for (const name of names) {
+    const k = schema.root.children.findIndex((c) => c.name === name);
+    if (k <= at) return false;
+    at = k;
+  }
+  return true;
+}
+
 /** A node's subtree as flattened schema elements. */
 function flatElements(node: Schema['root']['children'][number]): SchemaElement[] {
   return [node.element as SchemaElement, ...(node.isLeaf ? [] : node.children.flatMap(flatElements))];
 }
 
 /** A file's footer; `hold` takes the open source when the caller reads the file next (else it is closed). */
-async function readFooterOf(fs: DatasetFileSystem, path: string, options: DatasetOptions, hold?: (source: Source) => void): Promise<FileMetaData> {
+async function readFooterOf(fs: DatasetFileSystem, path: string, options: DatasetOptions, hold?: (source: Source) => void): Promise<Footer> {
   const source = await fs.open(path);
   let held = false;
   try {
-    const { metadata } = await readFooter(source, options.decryption);
+    const footer = await readFooter(source, options.decryption);
     if (hold) {
       hold(source);
       held = true;
     }
-    return metadata;
+    return footer;
   } finally {
     if (!held) await source.close?.();
   }
@@ -570,10 +613,16 @@ async function readFooterOf(fs: DatasetFileSystem, path: string, options: Datase
 
 /**
  * A file's footer, read once; under `badFiles: 'skip'` a file that fails to
- * open as Parquet is listed in `skipped` and gives null.
+ * open as Parquet is listed in `skipped` and gives null. `keepTail` keeps
+ * the tail read with it for the file's reader: only for a file read soon,
+ * never for every file of a plan (64 KiB each).
  */
-function footerOrSkip(fs: DatasetFileSystem, entry: FileEntry, options: DatasetOptions, skipped: { path: string; reason: string }[], hold = false): Promise<FileMetaData | null> {
-  entry.footer ??= entry.metadata ? Promise.resolve(entry.metadata) : readFooterOf(fs, entry.path, options, hold ? (s) => (entry.held = s) : undefined).catch((e: unknown) => {
+function footerOrSkip(fs: DatasetFileSystem, entry: FileEntry, options: DatasetOptions, skipped: { path: string; reason: string }[], hold = false, keepTail = hold): Promise<FileMetaData | null> {
+  const keep = (footer: Footer): FileMetaData => {
+    if (keepTail) entry.tail = { bytes: footer.tail, at: footer.tailOffset };
+    return footer.metadata;
+  };
+  entry.footer ??= entry.metadata ? Promise.resolve(entry.metadata) : readFooterOf(fs, entry.path, options, hold ? (s) => (entry.held = s) : undefined).then(keep).catch((e: unknown) => {
     const err = e instanceof ParquetryError ? e.within({ file: entry.path }) : asParquetryError(e, { file: entry.path });
     if (options.badFiles !== 'skip' || (err.code !== 'CORRUPT' && err.code !== 'UNSUPPORTED')) throw err;
     skipped.push({ path: entry.path, reason: err.message });

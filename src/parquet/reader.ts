@@ -7,6 +7,7 @@ import { buildSchema, leavesOf, type LeafNode, type Schema, type SchemaElementLi
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { leavesInVariants, planRecord, type RecordPlan } from '../shred/plan.js';
+import { rowsOfBatches } from './batch-rows.js';
 import { ChunkStream } from './chunk-stream.js';
 import { decodeColumnChunk, inflateAhead, LevelBuffers, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
@@ -242,37 +243,7 @@ export class ParquetReader {
    * column chunks are held in memory.
    */
   rows(options: ReadOptions = {}): AsyncIterableIterator<Record<string, unknown>> {
-    // A hand-written iterator over the batches: an async generator's `yield*`
-    // costs several times more per row than serving the current batch.
-    const batches = this.rowBatches(options);
-    let batch: Record<string, unknown>[] = [];
-    let i = 0;
-    const step = async (): Promise<IteratorResult<Record<string, unknown>>> => {
-      while (i >= batch.length) {
-        const r = await batches.next();
-        if (r.done) return { done: true, value: undefined };
-        batch = r.value;
-        i = 0;
-      }
-      return { done: false, value: batch[i++]! };
-    };
-    // Calls are chained, so overlapping next() calls (not awaited in turn) never refill the batch twice.
-    let last: Promise<unknown> = Promise.resolve();
-    const it: AsyncIterableIterator<Record<string, unknown>> = {
-      [Symbol.asyncIterator]: () => it,
-      next() {
-        const p = last.then(step, step);
-        last = p;
-        return p;
-      },
-      async return() {
-        batch = [];
-        i = 0;
-        await batches.return(undefined);
-        return { done: true, value: undefined };
-      },
-    };
-    return it;
+    return rowsOfBatches(this.rowBatches(options));
   }
 
   /** All selected rows in one array: convenient for small files and projections. */

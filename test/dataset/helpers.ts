@@ -5,6 +5,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { canonicalRow, nodeFileSystem, type Dataset, type DatasetFileSystem, type DatasetReadOptions } from '../../src/node/index.js';
 import { canonText, duckText, showDifference } from '../interop/duck-compare.js';
 import { DuckFiles } from '../reader/helpers.js';
+import type { Source } from '../../src/io/source.js';
 
 /** A DuckDB and a temp dir for the test file, handed to `ready` before its tests and removed after. */
 export function useDuck(ready: (files: DuckFiles) => void): void {
@@ -16,11 +17,24 @@ export function useDuck(ready: (files: DuckFiles) => void): void {
   after(() => files?.close());
 }
 
-/** A file system that records the files opened (a dataset must not open the ones it prunes). */
-export function counting(): { fs: DatasetFileSystem; opened: string[] } {
+/** A file system that records the files opened (a dataset must not open the ones it prunes) and the bytes read from them. */
+export function counting(): { fs: DatasetFileSystem; opened: string[]; read: { bytes: number } } {
   const inner = nodeFileSystem();
   const opened: string[] = [];
-  return { opened, fs: { ...inner, open: (p) => (opened.push(p), inner.open(p)) } };
+  const read = { bytes: 0 };
+  return { opened, read, fs: { ...inner, open: (p) => (opened.push(p), inner.open(p).then((s) => countingSource(s, read))) } };
+}
+
+/** `source` with every byte read from it added to `read.bytes`. */
+export function countingSource(source: Source, read: { bytes: number }): Source {
+  const readInto = source.readInto?.bind(source);
+  return {
+    byteLength: source.byteLength,
+    name: source.name,
+    close: () => source.close?.() ?? Promise.resolve(),
+    read: (offset, length) => ((read.bytes += length), source.read(offset, length)),
+    ...(readInto ? { readInto: (offset: number, into: Uint8Array) => ((read.bytes += into.length), readInto(offset, into)) } : {}),
+  };
 }
 
 /** Asserts that `ds.rows(options)` gives DuckDB's rows of `sql`, in order, column for column. */
