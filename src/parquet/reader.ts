@@ -6,8 +6,8 @@ import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, leavesOf, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
-import { leavesInVariants, planRecord, type RecordPlan } from '../shred/plan.js';
-import { ChunkStream } from './chunk-stream.js';
+import { leavesInVariants, planRecord, type Plan, type RecordPlan } from '../shred/plan.js';
+import type { ChunkStream } from './chunk-stream.js';
 import { decodeColumnChunk, inflateAhead, LevelBuffers, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
@@ -17,15 +17,16 @@ import { readDictionaryPage } from './dictionary-page.js';
 import { joinChunkFiles, type ChunkFileLocator, type OpenChunkFile } from './file-path.js';
 import type { Values } from '../encodings/types.js';
 import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
-import { bindFilter, type BoundFilter, type Filter } from './filter/expression.js';
-import { domainOf } from './filter/compare.js';
-import { pageEntries, type PageIndexEntry } from './filter/indexes.js';
-import { bloomMightContain, IndexCache, readRanges, scanRowGroup, type ChunkRef, type ScanHost } from './filter/scan.js';
-import { loadBloomHasher } from './bloom/index.js';
-import { assembleVariant } from './variant/index.js';
-import { arrowBatches, arrowTable, type ChunkGroup } from '../arrow/batches.js';
-import { dictionaryCapable } from '../arrow/types.js';
+import type { BoundFilter, Filter } from './filter/expression.js';
+import type { PageIndexEntry } from './filter/indexes.js';
+import type { ChunkRef, IndexCache, ScanHost } from './filter/scan.js';
+import type { ChunkGroup } from '../arrow/batches.js';
 import type { RecordBatch, Table } from 'apache-arrow';
+
+// Loaded by the reads that use them, not by opening a file: filters, page
+// indexes and bloom filters; VARIANT assembly; Arrow output; streaming.
+const filtering = () => import('./filter/reader-parts.js');
+const arrow = () => Promise.all([import('../arrow/batches.js'), import('../arrow/types.js')]);
 
 /** Anything a reader can open: bytes, a URL (read with HTTP Range requests), or a source object. */
 export type ParquetInput = Uint8Array | ArrayBuffer | URL | Blob | SourceLike;
@@ -294,10 +295,11 @@ export class ParquetReader {
     let left = options.limit === undefined ? Infinity : checkCount(options.limit, 'limit');
     const leafOptions = valueOptionsPerLeaf(plan, options);
     if (options.filter !== undefined) {
-      yield* this.filteredBatches(plan, this.bindFilter(options.filter), options, batchSize, skip, left);
+      yield* this.filteredBatches(plan, await this.bindFilter(options.filter), options, batchSize, skip, left);
       return;
     }
     const groups = this.rowGroupIndexes(options.rowGroups);
+    const finishVariant = await variantAssembly(plan);
     if (plan.leaves.length === 0) {
       const claimed = groups.reduce((n, rg) => n + this.metadata.rowGroups[rg]!.numRows, 0);
       // The claim is the row groups' num_rows: name the first, where the count starts.
@@ -313,7 +315,7 @@ export class ParquetReader {
       const take = Math.min(n - skip, left);
       const part = take < n ? await this.readRowRange(rg, plan.leaves, skip, skip + take) : null;
       if (!part && plan.leaves.length > 0 && (take < n || this.large(rg, plan.leaves))) {
-        yield* this.streamedBatches(rg, plan, leafOptions, batchSize, skip, take);
+        yield* this.streamedBatches(rg, plan, leafOptions, finishVariant, batchSize, skip, take);
         skip = 0;
         left -= take;
         continue;
@@ -322,7 +324,7 @@ export class ParquetReader {
       const chunks = part ?? await this.readChunks(rg, plan.leaves);
       const ctx = { file: this.source.name, rowGroup: rg };
       const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, chunks[i]!, leafOptions[i]!)));
-      const asm = new RecordAssembler(plan, cols, (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts));
+      const asm = new RecordAssembler(plan, cols, finishVariant);
       if (skip > 0) withContext(ctx, () => asm.skipRows(skip));
       yield* assembledBatches(asm, ctx, take, batchSize);
       if (skip === 0 && take === n) withContext(ctx, () => asm.finish());
@@ -336,14 +338,14 @@ export class ParquetReader {
    * a time: each window's levels and values are assembled and let go before
    * the next is decoded.
    */
-  private async *streamedBatches(rg: number, plan: RecordPlan, leafOptions: ValueOptions[], batchSize: number, skip: number, take: number): AsyncGenerator<Record<string, unknown>[]> {
+  private async *streamedBatches(rg: number, plan: RecordPlan, leafOptions: ValueOptions[], finishVariant: VariantAssembly, batchSize: number, skip: number, take: number): AsyncGenerator<Record<string, unknown>[]> {
     const ctx = { file: this.source.name, rowGroup: rg };
     const streams = await this.chunkStreams(rg, plan.leaves);
     for (; skip > 0; skip -= Math.min(skip, WINDOW_ROWS)) for (const s of streams) s.take(Math.min(skip, WINDOW_ROWS));
     for (let left = take; left > 0; ) {
       const k = Math.min(left, WINDOW_ROWS);
       const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, streams[i]!.take(k), leafOptions[i]!)));
-      const asm = new RecordAssembler(plan, cols, (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts));
+      const asm = new RecordAssembler(plan, cols, finishVariant);
       yield* assembledBatches(asm, ctx, k, batchSize);
       // A window holds exactly its rows in every leaf: all its levels and values are used.
       withContext(ctx, () => asm.finish());
@@ -386,16 +388,24 @@ export class ParquetReader {
    */
   async toArrow(options: ArrowOptions = {}): Promise<Table> {
     const plan = this.plan(options.columns);
-    return arrowTable(this.arrowPlan(plan, options), this.chunkGroups(plan, options), this.arrowMetadata());
+    const [{ arrowTable }, types] = await arrow();
+    return arrowTable(this.arrowPlan(plan, options, types.dictionaryCapable), this.chunkGroups(plan, options), this.arrowMetadata());
   }
 
   /** The selected rows as Arrow `RecordBatch`es, one per row group (see `toArrow`). */
   arrowBatches(options: ArrowOptions = {}): AsyncGenerator<RecordBatch> {
     const plan = this.plan(options.columns);
-    return arrowBatches(this.arrowPlan(plan, options), this.chunkGroups(plan, options), this.arrowMetadata());
+    this.rowGroupIndexes(options.rowGroups);
+    return this.arrowBatchesOf(plan, options);
   }
 
-  private arrowPlan(plan: RecordPlan, options: ArrowOptions) {
+  /** arrowBatches once the Arrow modules have loaded: the columns and row groups are checked before, at the call. */
+  private async *arrowBatchesOf(plan: RecordPlan, options: ArrowOptions): AsyncGenerator<RecordBatch> {
+    const [{ arrowBatches }, types] = await arrow();
+    yield* arrowBatches(this.arrowPlan(plan, options, types.dictionaryCapable), this.chunkGroups(plan, options), this.arrowMetadata());
+  }
+
+  private arrowPlan(plan: RecordPlan, options: ArrowOptions, dictionaryCapable: (leaf: LeafNode) => boolean) {
     const groups = this.rowGroupIndexes(options.rowGroups);
     const dictionary = plan.leaves.map((leaf) => options.dictionary !== false && dictionaryCapable(leaf) && groups.every((rg) => {
       const meta = this.metadata.rowGroups[rg]!.columns[leaf.columnIndex]?.metaData;
@@ -418,7 +428,7 @@ export class ParquetReader {
   private async *chunkGroups(plan: RecordPlan, options: ReadOptions): AsyncGenerator<ChunkGroup> {
     let skip = checkCount(options.offset ?? 0, 'offset');
     let left = options.limit === undefined ? Infinity : checkCount(options.limit, 'limit');
-    const filter = options.filter === undefined ? undefined : this.bindFilter(options.filter);
+    const filter = options.filter === undefined ? undefined : { bound: await this.bindFilter(options.filter), scan: (await filtering()).scanRowGroup };
     const groups = this.rowGroupIndexes(options.rowGroups);
     // The next row group's chunks are fetched and inflated while the consumer builds from this one's.
     let next: { rg: number; chunks: Promise<Inflated> } | undefined;
@@ -431,7 +441,7 @@ export class ParquetReader {
       let matching: Int32Array | null = null;
       let chunks: ColumnChunkData[] | undefined;
       if (filter) {
-        const got = await scanRowGroup(this.scanHost(), this.indexes(), rg, filter, plan.leaves);
+        const got = await filter.scan(this.scanHost(), await this.indexes(), rg, filter.bound, plan.leaves);
         if (!got) continue;
         ({ rows: numRows, selected: matching, columns: chunks } = got);
       }
@@ -484,17 +494,18 @@ export class ParquetReader {
   private async *filteredBatches(plan: RecordPlan, filter: BoundFilter, options: ReadOptions, batchSize: number, skip: number, left: number): AsyncGenerator<Record<string, unknown>[]> {
     const host = this.scanHost();
     const leafOptions = valueOptionsPerLeaf(plan, options);
+    const [{ scanRowGroup }, indexes, finishVariant] = await Promise.all([filtering(), this.indexes(), variantAssembly(plan)]);
     for (const rg of this.rowGroupIndexes(options.rowGroups)) {
       if (left <= 0) return;
       const ctx = { file: this.source.name, rowGroup: rg };
-      const got = await scanRowGroup(host, this.indexes(), rg, filter, plan.leaves);
+      const got = await scanRowGroup(host, indexes, rg, filter, plan.leaves);
       if (!got || got.selected.length <= skip) {
         skip -= got ? got.selected.length : 0;
         continue;
       }
       const { selected } = got;
       const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, got.columns[i]!, leafOptions[i]!)));
-      const asm = new RecordAssembler(plan, cols, (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts));
+      const asm = new RecordAssembler(plan, cols, finishVariant);
       const end = Math.min(selected.length, skip + left);
       let at = 0; // rows the assembler has passed
       for (let k = skip; k < end; ) {
@@ -518,7 +529,8 @@ export class ParquetReader {
   }
 
   /** A filter bound to this file's columns (each must name a leaf). */
-  private bindFilter(filter: Filter): BoundFilter {
+  private async bindFilter(filter: Filter): Promise<BoundFilter> {
+    const { bindFilter } = await filtering();
     return withContext({ file: this.source.name }, () => bindFilter(filter, (c) => this.leafFor(c)));
   }
 
@@ -537,7 +549,9 @@ export class ParquetReader {
     this.rowGroupIndexes([rowGroup]);
   }
 
-  private indexes(): IndexCache {
+  private async indexes(): Promise<IndexCache> {
+    if (this.indexCache) return this.indexCache;
+    const { IndexCache } = await filtering();
     return (this.indexCache ??= new IndexCache(this.scanHost()));
   }
 
@@ -569,13 +583,13 @@ export class ParquetReader {
   /** The column index (per-page statistics) of a column chunk, or null when the file has none; checked against the offset index. */
   async readColumnIndex(rowGroup: number, column: ColumnPath): Promise<ColumnIndex | null> {
     this.checkRowGroup(rowGroup);
-    return (await this.indexes().pageIndexes(rowGroup, this.leafFor(column))).ci;
+    return (await (await this.indexes()).pageIndexes(rowGroup, this.leafFor(column))).ci;
   }
 
   /** The offset index (page locations and first rows) of a column chunk, or null when the file has none. */
   async readOffsetIndex(rowGroup: number, column: ColumnPath): Promise<OffsetIndex | null> {
     this.checkRowGroup(rowGroup);
-    return (await this.indexes().pageIndexes(rowGroup, this.leafFor(column))).oi;
+    return (await (await this.indexes()).pageIndexes(rowGroup, this.leafFor(column))).oi;
   }
 
   /**
@@ -586,7 +600,7 @@ export class ParquetReader {
   async pageIndex(rowGroup: number, column: ColumnPath): Promise<PageIndexEntry[] | null> {
     this.checkRowGroup(rowGroup);
     const leaf = this.leafFor(column);
-    const { ci, oi } = await this.indexes().pageIndexes(rowGroup, leaf);
+    const [{ ci, oi }, { pageEntries }] = await Promise.all([(await this.indexes()).pageIndexes(rowGroup, leaf), filtering()]);
     return oi ? pageEntries(leaf, oi, ci, this.metadata.rowGroups[rowGroup]!.numRows) : null;
   }
 
@@ -598,7 +612,8 @@ export class ParquetReader {
   async readBloomFilter(rowGroup: number, column: ColumnPath): Promise<{ header: BloomFilterHeader; mightContain(value: unknown): boolean } | null> {
     this.checkRowGroup(rowGroup);
     const leaf = this.leafFor(column);
-    const [bf] = await Promise.all([this.indexes().bloom(rowGroup, leaf), loadBloomHasher()]);
+    const { loadBloomHasher, domainOf, bloomMightContain } = await filtering();
+    const [bf] = await Promise.all([(await this.indexes()).bloom(rowGroup, leaf), loadBloomHasher()]);
     if (!bf) return null;
     const domain = domainOf(leaf);
     return { header: bf.header, mightContain: (value) => bloomMightContain(domain, bf, domain.literal(value)) };
@@ -644,7 +659,8 @@ export class ParquetReader {
     const columns = this.metadata.rowGroups[rg]!.columns;
     // Encrypted pages are bound to their ordinals: such chunks are read whole (then streamed).
     if (this.decryptor || !leaves.some((l) => columns[l.columnIndex]!.offsetIndexOffset !== undefined)) return null;
-    return readRanges(this.scanHost(), this.indexes(), rg, leaves, [{ start, end }]);
+    const { readRanges } = await filtering();
+    return readRanges(this.scanHost(), await this.indexes(), rg, leaves, [{ start, end }]);
   }
 
   /** Fetches (coalesced) and decodes the chunks of `leaves` in row group `rg`. */
@@ -672,7 +688,7 @@ export class ParquetReader {
 
   /** Fetches (coalesced) the chunks of `leaves` in row group `rg`, to be decoded a window of rows at a time. */
   private async chunkStreams(rg: number, leaves: LeafNode[]): Promise<ChunkStream[]> {
-    const fetched = await this.fetchChunks(rg, leaves);
+    const [fetched, { ChunkStream }] = await Promise.all([this.fetchChunks(rg, leaves), import('./chunk-stream.js')]);
     return fetched.map(({ ref, buf, base }) => withContext(ref.ctx, () => new ChunkStream(buf, base, ref.meta, ref.leaf, this.chunkOptions, ref.ctx)));
   }
 
@@ -869,4 +885,14 @@ export function leafColumn(leaf: LeafNode, c: ColumnChunkData, options: ValueOpt
 function dictionarySize(v: ColumnChunkData['dictionary']): number {
   if (!v) return 0;
   return 'offsets' in v ? v.offsets.length - 1 : v.length;
+}
+
+/** What the assembler calls on each finished VARIANT group. */
+type VariantAssembly = ((parts: Record<string, unknown>, plan: Plan) => unknown) | undefined;
+
+/** VARIANT assembly for a plan that holds a VARIANT (its module loads then), else none. */
+async function variantAssembly(plan: RecordPlan): Promise<VariantAssembly> {
+  if (!leavesInVariants(plan).includes(true)) return undefined;
+  const { assembleVariant } = await import('./variant/index.js');
+  return (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts);
 }
