@@ -62,10 +62,10 @@ function assertNone(loaded: string[], patterns: RegExp[]): void {
  * What neither a footer read nor `meta` needs (src/lazy.ts and the reader's
  * own lazy imports): the writers, conversion, recovery, Trevni, RedElm,
  * encryption, Arrow, filters and page indexes, bloom filters, VARIANT
- * assembly, streaming.
+ * assembly, streaming, the writer's value coercion.
  */
 const HEAVY = [/\/src\/parquet\/write\//, /\/src\/convert\//, /\/src\/parquet\/recover\/(?!missing\.ts$)/, /\/src\/trevni\/(?!spill\.ts$|codecs\.ts$)/,
-  /\/src\/redelm\/(?!summary\.ts$|schema\.ts$)/, /\/src\/javaser\//, /\/src\/parquet\/crypto\/(?!kms\.ts$|cipher\.ts$|encrypting-sink\.ts$|options\.ts$)/,
+  /\/src\/redelm\/(?!summary\.ts$|schema\.ts$)/, /\/src\/javaser\//, /\/src\/parquet\/crypto\/(?!kms\.ts$|encrypting-sink\.ts$|options\.ts$)/, /\/src\/schema\/coerce\.ts$/,
   /\/src\/arrow\//, /\/src\/parquet\/filter\/(?!where\.ts$)/, /\/src\/parquet\/bloom\//, /\/src\/parquet\/variant\//,
   /\/src\/parquet\/chunk-stream\.ts$/, /\/src\/parquet\/inspect\/check-stats\.ts$/];
 
