@@ -2,18 +2,17 @@ import { CODEC_NAMES, loadCodec, type CodecName } from '../codecs/registry.js';
 import { CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
 import { blobSource, bufferSource, checkedSource, httpSource, withCachedTail, type Source, type SourceLike } from '../io/source.js';
 import { ReadBuffers } from '../io/read-buffers.js';
-import { valueReader, type ValueOptions } from '../schema/convert.js';
+import type { ValueOptions } from '../schema/convert.js';
 import { buildSchema, leavesOf, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
-import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
+import type { RecordAssembler } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { leavesInVariants, planRecord, type Plan, type RecordPlan } from '../shred/plan.js';
 import type { ChunkStream } from './chunk-stream.js';
-import { decodeColumnChunk, inflateAhead, LevelBuffers, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
+import type { ChunkOptions, ColumnChunkData, LevelBuffers } from './column-chunk.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
 import type { FileDecryptor } from './crypto/decryptor.js';
 import type { DecryptionOptions } from './crypto/options.js';
-import { readDictionaryPage } from './dictionary-page.js';
 import { joinChunkFiles, type ChunkFileLocator, type OpenChunkFile } from './file-path.js';
 import type { Values } from '../encodings/types.js';
 import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
@@ -26,6 +25,16 @@ import type { RecordBatch, Table } from 'apache-arrow';
 // Loaded by the reads that use them, not by opening a file: filters, page
 // indexes and bloom filters; VARIANT assembly; Arrow output; streaming.
 const filtering = () => import('./filter/reader-parts.js');
+// And by the first read of data: chunk decoding and row assembly (a footer read needs none of it).
+type Decoding = typeof import('./row-decoding.js');
+let decodingLoaded: Decoding | undefined;
+const decoding = async (): Promise<Decoding> => (decodingLoaded ??= await import('./row-decoding.js'));
+
+/** The decoding module in a read's synchronous steps (a filter's page decoding): every read of data starts with `await decoding()`. */
+function loadedDecoding(): Decoding {
+  if (!decodingLoaded) throw new Error('internal error: chunk decoding used before its module was loaded');
+  return decodingLoaded;
+}
 const arrow = () => Promise.all([import('../arrow/batches.js'), import('../arrow/types.js')]);
 
 /** Anything a reader can open: bytes, a URL (read with HTTP Range requests), or a source object. */
@@ -299,7 +308,7 @@ export class ParquetReader {
       return;
     }
     const groups = this.rowGroupIndexes(options.rowGroups);
-    const finishVariant = await variantAssembly(plan);
+    const [finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([variantAssembly(plan), decoding()]);
     if (plan.leaves.length === 0) {
       const claimed = groups.reduce((n, rg) => n + this.metadata.rowGroups[rg]!.numRows, 0);
       // The claim is the row groups' num_rows: name the first, where the count starts.
@@ -340,7 +349,7 @@ export class ParquetReader {
    */
   private async *streamedBatches(rg: number, plan: RecordPlan, leafOptions: ValueOptions[], finishVariant: VariantAssembly, batchSize: number, skip: number, take: number): AsyncGenerator<Record<string, unknown>[]> {
     const ctx = { file: this.source.name, rowGroup: rg };
-    const streams = await this.chunkStreams(rg, plan.leaves);
+    const [streams, { leafColumn, RecordAssembler }] = await Promise.all([this.chunkStreams(rg, plan.leaves), decoding()]);
     for (; skip > 0; skip -= Math.min(skip, WINDOW_ROWS)) for (const s of streams) s.take(Math.min(skip, WINDOW_ROWS));
     for (let left = take; left > 0; ) {
       const k = Math.min(left, WINDOW_ROWS);
@@ -433,7 +442,8 @@ export class ParquetReader {
     // The next row group's chunks are fetched and inflated while the consumer builds from this one's.
     let next: { rg: number; chunks: Promise<Inflated> } | undefined;
     const buffers = this.source.readInto ? new ReadBuffers() : undefined;
-    const levels = new LevelBuffers();
+    const dec = await decoding();
+    const levels = new dec.LevelBuffers();
     for (const [at, rg] of groups.entries()) {
       if (left <= 0) return;
       const ctx = { file: this.source.name, rowGroup: rg };
@@ -467,7 +477,7 @@ export class ParquetReader {
           // Awaited when its turn comes; a read that stops first drops it without an unhandled rejection.
           next.chunks.catch(() => undefined);
         }
-        chunks = this.decodeChunks(fetched.chunks, levels);
+        chunks = this.decodeChunks(dec, fetched.chunks, levels);
         if (fetched.scratch) buffers!.give(fetched.scratch);
       }
       const decoded = chunks;
@@ -494,7 +504,7 @@ export class ParquetReader {
   private async *filteredBatches(plan: RecordPlan, filter: BoundFilter, options: ReadOptions, batchSize: number, skip: number, left: number): AsyncGenerator<Record<string, unknown>[]> {
     const host = this.scanHost();
     const leafOptions = valueOptionsPerLeaf(plan, options);
-    const [{ scanRowGroup }, indexes, finishVariant] = await Promise.all([filtering(), this.indexes(), variantAssembly(plan)]);
+    const [{ scanRowGroup }, indexes, finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([filtering(), this.indexes(), variantAssembly(plan), decoding()]);
     for (const rg of this.rowGroupIndexes(options.rowGroups)) {
       if (left <= 0) return;
       const ctx = { file: this.source.name, rowGroup: rg };
@@ -576,7 +586,7 @@ export class ParquetReader {
         await Promise.all([...new Set(refs.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadCodec(c as CodecName))));
       },
       decode: (ref, buf, base, pieces) =>
-        decodeColumnChunk(buf, base, ref.meta, ref.leaf, { ...this.chunkOptions, ...(pieces ? { pieces: pieces.pieces, numValues: pieces.numValues } : {}) }, ref.ctx),
+        loadedDecoding().decodeColumnChunk(buf, base, ref.meta, ref.leaf, { ...this.chunkOptions, ...(pieces ? { pieces: pieces.pieces, numValues: pieces.numValues } : {}) }, ref.ctx),
     };
   }
 
@@ -631,6 +641,7 @@ export class ParquetReader {
     const chunk = this.metadata.rowGroups[rowGroup]!.columns[leaf.columnIndex]!;
     const meta = chunkMeta(chunk, ctx, this.decryptor);
     const range = chunkRange(meta, this.source.byteLength, chunkPadding(this.metadata.createdBy), ctx);
+    const { readDictionaryPage } = await decoding();
     if (this.decryptor?.encrypted(chunk, ctx)) {
       // Only decrypted pages can be walked: the chunk is read whole.
       const [fetched] = await this.fetchRanges([range]);
@@ -665,7 +676,8 @@ export class ParquetReader {
 
   /** Fetches (coalesced) and decodes the chunks of `leaves` in row group `rg`. */
   private async readChunks(rg: number, leaves: LeafNode[]): Promise<ColumnChunkData[]> {
-    return this.decodeChunks((await this.fetchChunks(rg, leaves)).map((f) => ({ ...f, inflated: undefined })));
+    const [fetched, dec] = await Promise.all([this.fetchChunks(rg, leaves), decoding()]);
+    return this.decodeChunks(dec, fetched.map((f) => ({ ...f, inflated: undefined })));
   }
 
   /**
@@ -678,11 +690,12 @@ export class ParquetReader {
   private async fetchInflated(rg: number, leaves: LeafNode[], buffers?: ReadBuffers): Promise<Inflated> {
     let scratch: Uint8Array | undefined;
     const fetched = await this.fetchChunks(rg, leaves, buffers && ((n) => (scratch = buffers.take(n))));
+    const { inflateAhead } = await decoding();
     const ahead = await Promise.all(fetched.map(({ ref, buf, base }) => inflateAhead(buf, base, ref.meta, ref.leaf, this.chunkOptions, ref.ctx)));
     return { chunks: fetched.map((f, i) => ({ ...f, inflated: ahead[i] })), scratch };
   }
 
-  private decodeChunks(fetched: FetchedChunk[], levels?: LevelBuffers): ColumnChunkData[] {
+  private decodeChunks({ decodeColumnChunk }: Decoding, fetched: FetchedChunk[], levels?: LevelBuffers): ColumnChunkData[] {
     return fetched.map(({ ref, buf, base, inflated }) => decodeColumnChunk(buf, base, ref.meta, ref.leaf, inflated || levels ? { ...this.chunkOptions, inflated, levels } : this.chunkOptions, ref.ctx));
   }
 
@@ -864,27 +877,6 @@ function* assembledBatches(asm: RecordAssembler, ctx: ErrorContext, count: numbe
  */
 export function valueOptionsPerLeaf(plan: RecordPlan, options: ValueOptions): ValueOptions[] {
   return leavesInVariants(plan).map((inside) => (inside ? {} : options));
-}
-
-/** Adapts a decoded chunk to what the assembler reads. */
-export function leafColumn(leaf: LeafNode, c: ColumnChunkData, options: ValueOptions): LeafColumn {
-  const levels = { def: c.def, rep: c.rep, length: c.length, maxDef: leaf.defLevel, valueCount: c.valueCount };
-  if (c.indices && c.dictionary) {
-    // Convert each dictionary entry once; rows then share the converted values.
-    const convert = valueReader(leaf.kind, c.dictionary, options);
-    const size = c.indices.length === 0 ? 0 : dictionarySize(c.dictionary);
-    const dict = new Array<unknown>(size);
-    for (let i = 0; i < size; i++) dict[i] = convert(i);
-    const idx = c.indices;
-    // The flat fast path indexes the converted dictionary itself; other paths call value().
-    return { ...levels, value: (i: number) => dict[idx[i]!], dictionary: dict, indices: idx };
-  }
-  return { ...levels, value: valueReader(leaf.kind, c.values!, options) };
-}
-
-function dictionarySize(v: ColumnChunkData['dictionary']): number {
-  if (!v) return 0;
-  return 'offsets' in v ? v.offsets.length - 1 : v.length;
 }
 
 /** What the assembler calls on each finished VARIANT group. */
