@@ -10,10 +10,65 @@
 // dist/index.js (the portable entry point, for browser bundlers) and the
 // .d.ts files stay as tsc wrote them.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 const dist = new URL('../dist/', import.meta.url).pathname;
 rmSync(`${dist}chunks`, { recursive: true, force: true });
+
+/** A relative dynamic import in tsc's output. */
+const DYNAMIC = /\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g;
+
+/**
+ * Library modules imported on first use (src/lazy.ts, the reader's
+ * filtering, Arrow and VARIANT parts, the decryptor...) all go into one
+ * chunk, the hub, loaded by the first of them a process uses. esbuild cuts
+ * a chunk for every set of entry points (each import() target is one) that
+ * share modules: with a dozen such targets the code a footer read needs
+ * came in 38 files, and loading them cost more than the code it no longer
+ * loaded (BENCHMARKS.md, "Startup"). Through the hub it is one set.
+ * Codecs (the wasm is megabytes) and the reader's chunk decoding (which a
+ * plain row read needs without the rest) keep chunks of their own, and so does
+ * what the CLI imports on first use (its commands, and the library modules
+ * they load): a process needs one or two of them.
+ */
+const inCli = (path) => path.startsWith(`${dist}cli/`);
+
+function hubbed(importer, path) {
+  return !inCli(importer) && !path.startsWith(`${dist}codecs/`) && path !== `${dist}node/snappy.js` && path !== `${dist}parquet/row-decoding.js`;
+}
+
+function lazyHub() {
+  const files = readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.js') && !f.startsWith('chunks/')).map((f) => join(dist, f));
+  const targets = new Map();
+  for (const file of files) {
+    for (const [, , rel] of readFileSync(file, 'utf8').matchAll(DYNAMIC)) {
+      const path = resolve(dirname(file), rel);
+      if (hubbed(file, path) && !targets.has(path)) targets.set(path, `m${targets.size}`);
+    }
+  }
+  return {
+    name: 'lazy-hub',
+    setup(b) {
+      b.onResolve({ filter: /^parquetry-lazy-hub$/ }, () => ({ path: 'hub', namespace: 'lazy-hub' }));
+      b.onLoad({ filter: /.*/, namespace: 'lazy-hub' }, () => ({
+        contents: [...targets].map(([path, name]) => `export * as ${name} from ${JSON.stringify(path)};`).join('\n'),
+        resolveDir: dist,
+      }));
+      b.onLoad({ filter: /\.js$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        let changed = false;
+        const contents = text.replace(DYNAMIC, (whole, _q, rel) => {
+          const name = targets.get(resolve(dirname(args.path), rel));
+          if (!name || !hubbed(args.path, '')) return whole;
+          changed = true;
+          return `import("parquetry-lazy-hub").then((hub) => hub.${name})`;
+        });
+        return changed ? { contents, loader: 'js', resolveDir: dirname(args.path) } : undefined;
+      });
+    },
+  };
+}
 for (const [entry, prefix] of [['node/index.js', 'node'], ['cli/main.js', 'cli']]) {
   await build({
     entryPoints: [`${dist}${entry}`],
@@ -28,6 +83,7 @@ for (const [entry, prefix] of [['node/index.js', 'node'], ['cli/main.js', 'cli']
     target: 'node20',
     packages: 'external',
     sourcemap: true,
+    plugins: [lazyHub()],
     logLevel: 'warning',
   });
 }

@@ -16,6 +16,22 @@
  * const bytes = sink.bytes();
  * ```
  */
+import { lazyAsync, lazyClass, lazyGenerator, lazyModule } from './lazy.js';
+import type * as writer from './parquet/write/writer.js';
+import type * as trevni from './trevni/index.js';
+import type * as redElm from './redelm/index.js';
+import type * as dataset from './dataset/index.js';
+
+// What a footer read does not need loads on first use (src/lazy.ts): the
+// writers, recovery, conversion, Trevni, RedElm and datasets, each behind a
+// wrapper of the same type. A module shared by several wrappers is loaded once.
+const writerModule = lazyModule(() => import('./parquet/write/writer.js'));
+const recoverModule = () => import('./parquet/recover/index.js');
+const recordsModule = () => import('./convert/records.js');
+const trevniModule = lazyModule(() => import('./trevni/index.js'));
+const redElmModule = lazyModule(() => import('./redelm/index.js'));
+const datasetModule = lazyModule(() => import('./dataset/index.js'));
+
 export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch, type ColumnPath } from './parquet/reader.js';
 export type { Filter, ComparisonOp } from './parquet/filter/expression.js';
 export { parseWhere, WhereSyntaxError } from './parquet/filter/where.js';
@@ -32,17 +48,27 @@ export type {
 export type { Values, ByteArrays, PhysicalType } from './encodings/types.js';
 export { blobSource, bufferSource, httpSource, type Source, type SourceLike, type HttpSourceOptions } from './io/source.js';
 export { BufferSink, webStreamSink, type Sink } from './io/sink.js';
-export { ParquetWriter, type WriterOptions, type ColumnWriteOptions, type WriterSchema } from './parquet/write/writer.js';
+export const ParquetWriter = lazyClass(writerModule, 'ParquetWriter');
+export type ParquetWriter = writer.ParquetWriter;
+export type { WriterOptions, ColumnWriteOptions, WriterSchema } from './parquet/write/writer.js';
 export type { ParquetryWarning, WarningCode, WarningHandler } from './warnings.js';
 export type { ValueEncoding } from './parquet/write/column-writer.js';
-export { MISSING, salvageRowGroups, openForSalvage, checkParquet, recoverParquet, type Missing, type SalvageOptions, type SalvagedRowGroup, type SalvageInput, type Loss, type OpenedForSalvage, type FoundBy, type RecoverReport } from './parquet/recover/index.js';
-export { writeRecords, type WriteRecordsOptions } from './parquet/write/write-records.js';
+export { MISSING, type Missing } from './loss.js';
+export const salvageRowGroups = lazyGenerator(recoverModule, 'salvageRowGroups');
+export const openForSalvage = lazyAsync(recoverModule, 'openForSalvage');
+export const checkParquet = lazyAsync(recoverModule, 'checkParquet');
+export const recoverParquet = lazyAsync(recoverModule, 'recoverParquet');
+export type { SalvageOptions, SalvagedRowGroup, SalvageInput, Loss, OpenedForSalvage, FoundBy, RecoverReport } from './parquet/recover/index.js';
+export const writeRecords = lazyAsync(() => import('./parquet/write/write-records.js'), 'writeRecords');
+export type { WriteRecordsOptions } from './parquet/write/write-records.js';
 export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf } from './schema/builder.js';
 export { inferSchemaFromRecords, inferSchemaFromCsv } from './schema/infer.js';
-export { readCsv, readJsonLines, readJsonArray, type Records, type TextInput, type ReadRecordsOptions, type CsvReadRecordsOptions } from './convert/records.js';
-export {
-  convert, type ConvertSource, type ConvertDestination, type ConvertOptions, type ConvertReport, type ConvertProgress, type ConvertFormat, type BadRow,
-} from './convert/convert.js';
+export const readCsv = lazyAsync(recordsModule, 'readCsv');
+export const readJsonLines = lazyAsync(recordsModule, 'readJsonLines');
+export const readJsonArray = lazyAsync(recordsModule, 'readJsonArray');
+export type { Records, TextInput, ReadRecordsOptions, CsvReadRecordsOptions } from './convert/records.js';
+export const convert = lazyAsync(() => import('./convert/convert.js'), 'convert');
+export type { ConvertSource, ConvertDestination, ConvertOptions, ConvertReport, ConvertProgress, ConvertFormat, BadRow } from './convert/convert.js';
 export { registerCodec, type Codec, type CodecName } from './codecs/registry.js';
 export { canonicalRow, canonicalValue } from './text/canonical.js';
 export { schemaJson, type SchemaJson } from './schema/json.js';
@@ -51,27 +77,53 @@ export { columnSizes, type ColumnSize } from './parquet/inspect/column-size.js';
 export { sizeStatistics, type ChunkSizeStats, type PageSizeStats } from './parquet/inspect/size-stats.js';
 export { scanFile, type ScanReport } from './parquet/inspect/scan.js';
 export { columnDictionaries, type ChunkDictionary } from './parquet/inspect/dictionary.js';
-export { checkStatistics, type CheckReport, type CheckOptions, type CheckedStructure, type Lie } from './parquet/inspect/check-stats.js';
+export const checkStatistics = lazyAsync(() => import('./parquet/inspect/check-stats.js'), 'checkStatistics');
+export type { CheckReport, CheckOptions, CheckedStructure, Lie } from './parquet/inspect/check-stats.js';
 export type { DecryptionOptions, KeyRetriever, KeyTarget } from './parquet/crypto/options.js';
-export { encryptParquet } from './parquet/crypto/encryptor.js';
+export const encryptParquet = lazyAsync(() => import('./parquet/crypto/encryptor.js'), 'encryptParquet');
 export type { EncryptionOptions, ColumnKey } from './parquet/crypto/file-encryptor.js';
 export { InMemoryKms, kmsKeyRetriever, wrapKeyMetadata, type WrapOptions, type KmsClient, type KmsRetrieverOptions, type ExternalKeyMaterial, type KeyMaterial } from './parquet/crypto/kms.js';
-export { schemaFromArrow } from './arrow/to-schema.js';
+export const schemaFromArrow = lazyAsync(() => import('./arrow/to-schema.js'), 'schemaFromArrow');
 export { formatSchema, schemaAnnotation } from './text/schema-text.js';
 export { formatBytes } from './text/byte-size.js';
-export { TrevniReader, TrevniWriter, AvroTrevniWriter, readAvro, memorySpill, pathSpill, TrevniDraftReader, TrevniDraftWriter, openTrevni, checkTrevni, recoverTrevni, salvageTrevni, type TrevniRecoverReport, type TrevniRecoverOptions, type TrevniLoss, type TrevniSalvage, type SalvagedTrevniRow, type TrevniBlock, type TrevniColumn } from './trevni/index.js';
-export {
-  RedElmReader, RedElmWriter, redElmSummary, parseRedElmSchema, formatRedElmSchema,
-  type RedElmInput, type RedElmOpenOptions, type RedElmReadOptions, type RedElmWriterOptions, type RedElmSummary,
-  type RedElmMetaData, type RedElmBlockMeta, type RedElmColumnMeta, type RedElmType, type MetaDataBlock,
+export const TrevniReader = lazyClass(trevniModule, 'TrevniReader');
+export type TrevniReader = trevni.TrevniReader;
+export const TrevniWriter = lazyClass(trevniModule, 'TrevniWriter');
+export type TrevniWriter = trevni.TrevniWriter;
+export const AvroTrevniWriter = lazyClass(trevniModule, 'AvroTrevniWriter');
+export type AvroTrevniWriter = trevni.AvroTrevniWriter;
+export const TrevniDraftReader = lazyClass(trevniModule, 'TrevniDraftReader');
+export type TrevniDraftReader = trevni.TrevniDraftReader;
+export const TrevniDraftWriter = lazyClass(trevniModule, 'TrevniDraftWriter');
+export type TrevniDraftWriter = trevni.TrevniDraftWriter;
+export const readAvro = lazyGenerator(trevniModule, 'readAvro');
+export const openTrevni = lazyAsync(trevniModule, 'openTrevni');
+export const checkTrevni = lazyAsync(trevniModule, 'checkTrevni');
+export const recoverTrevni = lazyAsync(trevniModule, 'recoverTrevni');
+export const salvageTrevni = lazyAsync(trevniModule, 'salvageTrevni');
+export type { TrevniRecoverReport, TrevniRecoverOptions, TrevniLoss, TrevniSalvage, SalvagedTrevniRow, TrevniBlock, TrevniColumn } from './trevni/index.js';
+export { memorySpill, pathSpill } from './trevni/spill.js';
+export const RedElmReader = lazyClass(redElmModule, 'RedElmReader');
+export type RedElmReader = redElm.RedElmReader;
+export const RedElmWriter = lazyClass(redElmModule, 'RedElmWriter');
+export type RedElmWriter = redElm.RedElmWriter;
+export { redElmSummary, type RedElmSummary } from './redelm/summary.js';
+export { parseRedElmSchema, formatRedElmSchema } from './redelm/schema.js';
+export type {
+  RedElmInput, RedElmOpenOptions, RedElmReadOptions, RedElmWriterOptions, RedElmMetaData, RedElmBlockMeta, RedElmColumnMeta, RedElmType, MetaDataBlock,
 } from './redelm/index.js';
 export { summarize, summaryFileBytes, METADATA_FILE, COMMON_METADATA_FILE, type Summary, type SummaryPart } from './dataset/summary.js';
-export { writeDatasetTo, type DatasetOutput, type DatasetWriteOptions, type DatasetWriteReport, type DatasetPart } from './dataset/write.js';
+export const writeDatasetTo = lazyAsync(() => import('./dataset/write.js'), 'writeDatasetTo');
+export type { DatasetOutput, DatasetWriteOptions, DatasetWriteReport, DatasetPart } from './dataset/write.js';
 export { HIVE_NULL, escapePathName, partitionDirectory } from './dataset/hive-names.js';
 export { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from './io/format.js';
-export {
-  openDataset, Dataset, urlFileSystem, describeDataset, type DatasetOptions, type DatasetReadOptions, type DatasetArrowOptions, type DatasetFile, type ScanPlan, type DatasetFileSystem, type DatasetDescription, type FileStats,
-  type PartitionType, type PartitionValue, type PartitionColumn,
+export const openDataset = lazyAsync(datasetModule, 'openDataset');
+export const Dataset = lazyClass(datasetModule, 'Dataset');
+export type Dataset = dataset.Dataset;
+export const describeDataset = lazyAsync(datasetModule, 'describeDataset');
+export { urlFileSystem, type DatasetFileSystem } from './dataset/file-system.js';
+export type {
+  DatasetOptions, DatasetReadOptions, DatasetArrowOptions, DatasetFile, ScanPlan, DatasetDescription, FileStats, PartitionType, PartitionValue, PartitionColumn,
 } from './dataset/index.js';
 export {
   ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, IOError, LimitError, DecryptionError, MissingKeyError, IncompatibleFilesError,

@@ -16,9 +16,10 @@ import type { Filter } from '../parquet/filter/expression.js';
 import { formatMetadata, metadataSummary } from './meta.js';
 import { printRecords, withOutput } from './output.js';
 import { renderRecord, renderTable } from './render.js';
-import { redElmCat, redElmMeta, redElmSchema, withRedElm } from './redelm.js';
-import { trevniCat, trevniMeta, trevniSchema, withTrevni } from './trevni.js';
-import { parseWhere } from '../parquet/filter/where.js';
+
+// Loaded for the files and options that need them: `meta` on a Parquet file compiles no Trevni, RedElm or filter code.
+const redElm = () => import('./redelm.js');
+const trevni = () => import('./trevni.js');
 
 /** The schema in message syntax, or (`--json`, Parquet only) as our JSON tree (schema/json.ts). */
 export async function schemaCommand(file: string, opts: { json?: boolean; unionByName?: boolean }): Promise<void> {
@@ -28,9 +29,13 @@ export async function schemaCommand(file: string, opts: { json?: boolean; unionB
     return;
   }
   const kind = await tableFileKind(file);
-  if (kind === 'redelm') return withRedElm(file, async (r) => void process.stdout.write(redElmSchema(r, Boolean(opts.json)) + '\n'));
+  if (kind === 'redelm') {
+    const { withRedElm, redElmSchema } = await redElm();
+    return withRedElm(file, async (r) => void process.stdout.write(redElmSchema(r, Boolean(opts.json)) + '\n'));
+  }
   if (kind === 'trevni') {
     if (opts.json) throw new InvalidArgumentError("schema --json is for Parquet files; a Trevni file's schema prints as text");
+    const { withTrevni, trevniSchema } = await trevni();
     return withTrevni(file, async (r) => void process.stdout.write(trevniSchema(r) + '\n'));
   }
   await withReader(file, async (r) => {
@@ -45,8 +50,14 @@ export async function metaCommand(file: string, opts: { json?: boolean; unionByN
     return;
   }
   const kind = await tableFileKind(file);
-  if (kind === 'redelm') return withRedElm(file, async (r) => void process.stdout.write(redElmMeta(r, Boolean(opts.json)) + '\n'));
-  if (kind === 'trevni') return withTrevni(file, async (r) => void process.stdout.write((await trevniMeta(r, Boolean(opts.json))) + '\n'));
+  if (kind === 'redelm') {
+    const { withRedElm, redElmMeta } = await redElm();
+    return withRedElm(file, async (r) => void process.stdout.write(redElmMeta(r, Boolean(opts.json)) + '\n'));
+  }
+  if (kind === 'trevni') {
+    const { withTrevni, trevniMeta } = await trevni();
+    return withTrevni(file, async (r) => void process.stdout.write((await trevniMeta(r, Boolean(opts.json))) + '\n'));
+  }
   await withReader(file, async (r) => {
     const s = metadataSummary(r);
     process.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatMetadata(s)) + '\n');
@@ -68,15 +79,19 @@ export interface CatOptions {
 /** `cat` (records), and `head` (`table`: a table). */
 export async function catCommand(file: string, opts: CatOptions, table: boolean): Promise<void> {
   // A bad expression fails before the file is opened.
-  const filter = opts.where === undefined ? undefined : parseWhere(opts.where);
+  const filter = opts.where === undefined ? undefined : (await import('../parquet/filter/where.js')).parseWhere(opts.where);
   const checks = { verifyChecksums: opts.verifyChecksums };
   if (await isDatasetInput(file)) return printRows(await openDatasetInput(file, checks, opts.unionByName), opts, filter, table);
   const kind = await tableFileKind(file);
-  if (kind === 'redelm') return withRedElm(file, (r) => redElmCat(r, opts, table));
+  if (kind === 'redelm') {
+    const { withRedElm, redElmCat } = await redElm();
+    return withRedElm(file, (r) => redElmCat(r, opts, table));
+  }
   if (kind === 'trevni') {
     if (filter) throw new InvalidArgumentError('--where is for Parquet files; Trevni files are read whole');
     // Trevni columns are named by one flat string each.
     const columns = opts.columns?.map((c) => (typeof c === 'string' ? c : c.join('.')));
+    const { withTrevni, trevniCat } = await trevni();
     return withTrevni(file, (r) => trevniCat(r, { ...opts, columns }, table), checks);
   }
   await withReader(file, (reader) => printRows(reader, opts, filter, table), checks);

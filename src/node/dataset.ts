@@ -4,7 +4,9 @@
  */
 import { stat } from 'node:fs/promises';
 import { IOError } from '../errors.js';
-import { Dataset, type DatasetOptions } from '../dataset/dataset.js';
+// The portable entry's Dataset: its module loads on first use (src/lazy.ts).
+import { Dataset } from '../index.js';
+import type { DatasetOptions } from '../dataset/dataset.js';
 import { urlFileSystem, type DatasetFileSystem } from '../dataset/file-system.js';
 import { joinPath } from '../io/paths.js';
 import { registerNodeCodecs } from './codecs.js';

@@ -7,10 +7,10 @@ import { fileSource, openFileWith } from './file-source.js';
 import { fileSink, writableSink } from './file-sink.js';
 import type { Writable } from 'node:stream';
 import { webStreamSink, type Sink } from '../io/sink.js';
-import { ParquetWriter, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
-import { writeRecords, type WriteRecordsOptions } from '../parquet/write/write-records.js';
+// The portable entry's wrappers (src/lazy.ts): the writer and RedElm load when first used.
+import { ParquetWriter, RedElmReader, writeRecords, type RedElmInput, type RedElmOpenOptions, type WriteRecordsOptions, type WriterOptions, type WriterSchema } from '../index.js';
+import { lazyAsync } from '../lazy.js';
 import type { FileMetaData } from '../parquet/metadata/index.js';
-import { RedElmReader, type RedElmInput, type RedElmOpenOptions } from '../redelm/reader.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 
 registerNodeCodecs();
@@ -21,9 +21,11 @@ export { openParquet } from './open-parquet.js';
 // Paths, directories and globs too; this export takes the place of the portable `openDataset`.
 export { openDataset, nodeFileSystem, type NodeDatasetOptions } from './dataset.js';
 // Paths and Node streams too; this export takes the place of the portable `convert`.
-export { convert } from './convert.js';
-export { writeSummaryFiles, type SummaryOptions, type SummaryResult } from './dataset-summary.js';
-export { writeDataset, type WriteDatasetOptions, type WriteDatasetResult } from './dataset-write.js';
+export const convert = lazyAsync(() => import('./convert.js'), 'convert');
+export const writeSummaryFiles = lazyAsync(() => import('./dataset-summary.js'), 'writeSummaryFiles');
+export type { SummaryOptions, SummaryResult } from './dataset-summary.js';
+export const writeDataset = lazyAsync(() => import('./dataset-write.js'), 'writeDataset');
+export type { WriteDatasetOptions, WriteDatasetResult } from './dataset-write.js';
 
 /** Opens a RedElm file: a path, bytes, or a source object. */
 export async function openRedElm(input: string | RedElmInput, options: RedElmOpenOptions = {}): Promise<RedElmReader> {

@@ -1,7 +1,7 @@
 import { CorruptFileError, ParquetryError } from '../errors.js';
 import type { Source } from '../io/source.js';
 import { ByteCursor } from '../bytes/cursor.js';
-import { FileDecryptor } from './crypto/decryptor.js';
+import type { FileDecryptor } from './crypto/decryptor.js';
 import type { DecryptionOptions } from './crypto/options.js';
 import { decodeFileMetaDataAt, type FileMetaData } from './metadata/index.js';
 
@@ -20,6 +20,11 @@ export interface Footer {
   tailOffset: number;
   /** For an encrypted file: what decrypts its column chunks and indexes. */
   decryptor?: FileDecryptor;
+}
+
+/** Loaded for encrypted files only: a plaintext footer read compiles no cipher code. */
+async function decryptorClass(): Promise<typeof FileDecryptor> {
+  return (await import('./crypto/decryptor.js')).FileDecryptor;
 }
 
 export async function readFooter(source: Source, decryption?: DecryptionOptions): Promise<Footer> {
@@ -49,13 +54,13 @@ export async function readFooter(source: Source, decryption?: DecryptionOptions)
   const bytes = tail.subarray(tail.length - 8 - len, tail.length - 8);
   try {
     if (magic === MAGIC_ENCRYPTED) {
-      const { metadata, decryptor } = await FileDecryptor.openEncryptedFooter(bytes, offset, decryption, file);
+      const { metadata, decryptor } = await (await decryptorClass()).openEncryptedFooter(bytes, offset, decryption, file);
       return { metadata, offset, length: len, tail, tailOffset, decryptor };
     }
     const cursor = new ByteCursor(bytes, 0, bytes.length, offset);
     const metadata = decodeFileMetaDataAt(cursor);
     // A plaintext footer of an encrypted file names its algorithm and is followed by its signature.
-    const decryptor = metadata.encryptionAlgorithm ? await FileDecryptor.openPlaintextFooter(metadata, bytes, cursor.pos, offset, decryption, file) : undefined;
+    const decryptor = metadata.encryptionAlgorithm ? await (await decryptorClass()).openPlaintextFooter(metadata, bytes, cursor.pos, offset, decryption, file) : undefined;
     return { metadata, offset, length: len, tail, tailOffset, ...(decryptor ? { decryptor } : {}) };
   } catch (e) {
     if (e instanceof ParquetryError) throw e.within({ file });

@@ -2,31 +2,41 @@ import { CODEC_NAMES, loadCodec, type CodecName } from '../codecs/registry.js';
 import { CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
 import { blobSource, bufferSource, checkedSource, httpSource, withCachedTail, type Source, type SourceLike } from '../io/source.js';
 import { ReadBuffers } from '../io/read-buffers.js';
-import { valueReader, type ValueOptions } from '../schema/convert.js';
+import type { ValueOptions } from '../schema/convert.js';
 import { buildSchema, leavesOf, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
-import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
+import type { RecordAssembler } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
-import { leavesInVariants, planRecord, type RecordPlan } from '../shred/plan.js';
+import { leavesInVariants, planRecord, type Plan, type RecordPlan } from '../shred/plan.js';
+import type { ChunkStream } from './chunk-stream.js';
+import type { ChunkOptions, ColumnChunkData, LevelBuffers } from './column-chunk.js';
 import { rowsOfBatches } from './batch-rows.js';
-import { ChunkStream } from './chunk-stream.js';
-import { decodeColumnChunk, inflateAhead, LevelBuffers, type ChunkOptions, type ColumnChunkData } from './column-chunk.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
 import type { FileDecryptor } from './crypto/decryptor.js';
 import type { DecryptionOptions } from './crypto/options.js';
-import { readDictionaryPage } from './dictionary-page.js';
 import { joinChunkFiles, type ChunkFileLocator, type OpenChunkFile } from './file-path.js';
 import type { Values } from '../encodings/types.js';
 import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
-import { bindFilter, type BoundFilter, type Filter } from './filter/expression.js';
-import { domainOf } from './filter/compare.js';
-import { pageEntries, type PageIndexEntry } from './filter/indexes.js';
-import { bloomMightContain, IndexCache, readRanges, scanRowGroup, type ChunkRef, type ScanHost } from './filter/scan.js';
-import { loadBloomHasher } from './bloom/index.js';
-import { assembleVariant } from './variant/index.js';
-import { arrowBatches, arrowTable, type ChunkGroup } from '../arrow/batches.js';
-import { dictionaryCapable } from '../arrow/types.js';
+import type { BoundFilter, Filter } from './filter/expression.js';
+import type { PageIndexEntry } from './filter/indexes.js';
+import type { ChunkRef, IndexCache, ScanHost } from './filter/scan.js';
+import type { ChunkGroup } from '../arrow/batches.js';
 import type { RecordBatch, Table } from 'apache-arrow';
+
+// Loaded by the reads that use them, not by opening a file: filters, page
+// indexes and bloom filters; VARIANT assembly; Arrow output; streaming.
+const filtering = () => import('./filter/reader-parts.js');
+// And by the first read of data: chunk decoding and row assembly (a footer read needs none of it).
+type Decoding = typeof import('./row-decoding.js');
+let decodingLoaded: Decoding | undefined;
+const decoding = async (): Promise<Decoding> => (decodingLoaded ??= await import('./row-decoding.js'));
+
+/** The decoding module in a read's synchronous steps (a filter's page decoding): every read of data starts with `await decoding()`. */
+function loadedDecoding(): Decoding {
+  if (!decodingLoaded) throw new Error('internal error: chunk decoding used before its module was loaded');
+  return decodingLoaded;
+}
+const arrow = () => Promise.all([import('../arrow/batches.js'), import('../arrow/types.js')]);
 
 /** Anything a reader can open: bytes, a URL (read with HTTP Range requests), or a source object. */
 export type ParquetInput = Uint8Array | ArrayBuffer | URL | Blob | SourceLike;
@@ -265,10 +275,11 @@ export class ParquetReader {
     let left = options.limit === undefined ? Infinity : checkCount(options.limit, 'limit');
     const leafOptions = valueOptionsPerLeaf(plan, options);
     if (options.filter !== undefined) {
-      yield* this.filteredBatches(plan, this.bindFilter(options.filter), options, batchSize, skip, left);
+      yield* this.filteredBatches(plan, await this.bindFilter(options.filter), options, batchSize, skip, left);
       return;
     }
     const groups = this.rowGroupIndexes(options.rowGroups);
+    const [finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([variantAssembly(plan), decoding()]);
     if (plan.leaves.length === 0) {
       const claimed = groups.reduce((n, rg) => n + this.metadata.rowGroups[rg]!.numRows, 0);
       // The claim is the row groups' num_rows: name the first, where the count starts.
@@ -284,7 +295,7 @@ export class ParquetReader {
       const take = Math.min(n - skip, left);
       const part = take < n ? await this.readRowRange(rg, plan.leaves, skip, skip + take) : null;
       if (!part && plan.leaves.length > 0 && (take < n || this.large(rg, plan.leaves))) {
-        yield* this.streamedBatches(rg, plan, leafOptions, batchSize, skip, take);
+        yield* this.streamedBatches(rg, plan, leafOptions, finishVariant, batchSize, skip, take);
         skip = 0;
         left -= take;
         continue;
@@ -293,7 +304,7 @@ export class ParquetReader {
       const chunks = part ?? await this.readChunks(rg, plan.leaves);
       const ctx = { file: this.source.name, rowGroup: rg };
       const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, chunks[i]!, leafOptions[i]!)));
-      const asm = new RecordAssembler(plan, cols, (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts));
+      const asm = new RecordAssembler(plan, cols, finishVariant);
       if (skip > 0) withContext(ctx, () => asm.skipRows(skip));
       yield* assembledBatches(asm, ctx, take, batchSize);
       if (skip === 0 && take === n) withContext(ctx, () => asm.finish());
@@ -307,14 +318,14 @@ export class ParquetReader {
    * a time: each window's levels and values are assembled and let go before
    * the next is decoded.
    */
-  private async *streamedBatches(rg: number, plan: RecordPlan, leafOptions: ValueOptions[], batchSize: number, skip: number, take: number): AsyncGenerator<Record<string, unknown>[]> {
+  private async *streamedBatches(rg: number, plan: RecordPlan, leafOptions: ValueOptions[], finishVariant: VariantAssembly, batchSize: number, skip: number, take: number): AsyncGenerator<Record<string, unknown>[]> {
     const ctx = { file: this.source.name, rowGroup: rg };
-    const streams = await this.chunkStreams(rg, plan.leaves);
+    const [streams, { leafColumn, RecordAssembler }] = await Promise.all([this.chunkStreams(rg, plan.leaves), decoding()]);
     for (; skip > 0; skip -= Math.min(skip, WINDOW_ROWS)) for (const s of streams) s.take(Math.min(skip, WINDOW_ROWS));
     for (let left = take; left > 0; ) {
       const k = Math.min(left, WINDOW_ROWS);
       const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, streams[i]!.take(k), leafOptions[i]!)));
-      const asm = new RecordAssembler(plan, cols, (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts));
+      const asm = new RecordAssembler(plan, cols, finishVariant);
       yield* assembledBatches(asm, ctx, k, batchSize);
       // A window holds exactly its rows in every leaf: all its levels and values are used.
       withContext(ctx, () => asm.finish());
@@ -357,16 +368,24 @@ export class ParquetReader {
    */
   async toArrow(options: ArrowOptions = {}): Promise<Table> {
     const plan = this.plan(options.columns);
-    return arrowTable(this.arrowPlan(plan, options), this.chunkGroups(plan, options), this.arrowMetadata());
+    const [{ arrowTable }, types] = await arrow();
+    return arrowTable(this.arrowPlan(plan, options, types.dictionaryCapable), this.chunkGroups(plan, options), this.arrowMetadata());
   }
 
   /** The selected rows as Arrow `RecordBatch`es, one per row group (see `toArrow`). */
   arrowBatches(options: ArrowOptions = {}): AsyncGenerator<RecordBatch> {
     const plan = this.plan(options.columns);
-    return arrowBatches(this.arrowPlan(plan, options), this.chunkGroups(plan, options), this.arrowMetadata());
+    this.rowGroupIndexes(options.rowGroups);
+    return this.arrowBatchesOf(plan, options);
   }
 
-  private arrowPlan(plan: RecordPlan, options: ArrowOptions) {
+  /** arrowBatches once the Arrow modules have loaded: the columns and row groups are checked before, at the call. */
+  private async *arrowBatchesOf(plan: RecordPlan, options: ArrowOptions): AsyncGenerator<RecordBatch> {
+    const [{ arrowBatches }, types] = await arrow();
+    yield* arrowBatches(this.arrowPlan(plan, options, types.dictionaryCapable), this.chunkGroups(plan, options), this.arrowMetadata());
+  }
+
+  private arrowPlan(plan: RecordPlan, options: ArrowOptions, dictionaryCapable: (leaf: LeafNode) => boolean) {
     const groups = this.rowGroupIndexes(options.rowGroups);
     const dictionary = plan.leaves.map((leaf) => options.dictionary !== false && dictionaryCapable(leaf) && groups.every((rg) => {
       const meta = this.metadata.rowGroups[rg]!.columns[leaf.columnIndex]?.metaData;
@@ -389,12 +408,13 @@ export class ParquetReader {
   private async *chunkGroups(plan: RecordPlan, options: ReadOptions): AsyncGenerator<ChunkGroup> {
     let skip = checkCount(options.offset ?? 0, 'offset');
     let left = options.limit === undefined ? Infinity : checkCount(options.limit, 'limit');
-    const filter = options.filter === undefined ? undefined : this.bindFilter(options.filter);
+    const filter = options.filter === undefined ? undefined : { bound: await this.bindFilter(options.filter), scan: (await filtering()).scanRowGroup };
     const groups = this.rowGroupIndexes(options.rowGroups);
     // The next row group's chunks are fetched and inflated while the consumer builds from this one's.
     let next: { rg: number; chunks: Promise<Inflated> } | undefined;
     const buffers = this.source.readInto ? new ReadBuffers() : undefined;
-    const levels = new LevelBuffers();
+    const dec = await decoding();
+    const levels = new dec.LevelBuffers();
     for (const [at, rg] of groups.entries()) {
       if (left <= 0) return;
       const ctx = { file: this.source.name, rowGroup: rg };
@@ -402,7 +422,7 @@ export class ParquetReader {
       let matching: Int32Array | null = null;
       let chunks: ColumnChunkData[] | undefined;
       if (filter) {
-        const got = await scanRowGroup(this.scanHost(), this.indexes(), rg, filter, plan.leaves);
+        const got = await filter.scan(this.scanHost(), await this.indexes(), rg, filter.bound, plan.leaves);
         if (!got) continue;
         ({ rows: numRows, selected: matching, columns: chunks } = got);
       }
@@ -428,7 +448,7 @@ export class ParquetReader {
           // Awaited when its turn comes; a read that stops first drops it without an unhandled rejection.
           next.chunks.catch(() => undefined);
         }
-        chunks = this.decodeChunks(fetched.chunks, levels);
+        chunks = this.decodeChunks(dec, fetched.chunks, levels);
         if (fetched.scratch) buffers!.give(fetched.scratch);
       }
       const decoded = chunks;
@@ -455,17 +475,18 @@ export class ParquetReader {
   private async *filteredBatches(plan: RecordPlan, filter: BoundFilter, options: ReadOptions, batchSize: number, skip: number, left: number): AsyncGenerator<Record<string, unknown>[]> {
     const host = this.scanHost();
     const leafOptions = valueOptionsPerLeaf(plan, options);
+    const [{ scanRowGroup }, indexes, finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([filtering(), this.indexes(), variantAssembly(plan), decoding()]);
     for (const rg of this.rowGroupIndexes(options.rowGroups)) {
       if (left <= 0) return;
       const ctx = { file: this.source.name, rowGroup: rg };
-      const got = await scanRowGroup(host, this.indexes(), rg, filter, plan.leaves);
+      const got = await scanRowGroup(host, indexes, rg, filter, plan.leaves);
       if (!got || got.selected.length <= skip) {
         skip -= got ? got.selected.length : 0;
         continue;
       }
       const { selected } = got;
       const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, got.columns[i]!, leafOptions[i]!)));
-      const asm = new RecordAssembler(plan, cols, (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts));
+      const asm = new RecordAssembler(plan, cols, finishVariant);
       const end = Math.min(selected.length, skip + left);
       let at = 0; // rows the assembler has passed
       for (let k = skip; k < end; ) {
@@ -489,7 +510,8 @@ export class ParquetReader {
   }
 
   /** A filter bound to this file's columns (each must name a leaf). */
-  private bindFilter(filter: Filter): BoundFilter {
+  private async bindFilter(filter: Filter): Promise<BoundFilter> {
+    const { bindFilter } = await filtering();
     return withContext({ file: this.source.name }, () => bindFilter(filter, (c) => this.leafFor(c)));
   }
 
@@ -508,7 +530,9 @@ export class ParquetReader {
     this.rowGroupIndexes([rowGroup]);
   }
 
-  private indexes(): IndexCache {
+  private async indexes(): Promise<IndexCache> {
+    if (this.indexCache) return this.indexCache;
+    const { IndexCache } = await filtering();
     return (this.indexCache ??= new IndexCache(this.scanHost()));
   }
 
@@ -533,20 +557,20 @@ export class ParquetReader {
         await Promise.all([...new Set(refs.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadCodec(c as CodecName))));
       },
       decode: (ref, buf, base, pieces) =>
-        decodeColumnChunk(buf, base, ref.meta, ref.leaf, { ...this.chunkOptions, ...(pieces ? { pieces: pieces.pieces, numValues: pieces.numValues } : {}) }, ref.ctx),
+        loadedDecoding().decodeColumnChunk(buf, base, ref.meta, ref.leaf, { ...this.chunkOptions, ...(pieces ? { pieces: pieces.pieces, numValues: pieces.numValues } : {}) }, ref.ctx),
     };
   }
 
   /** The column index (per-page statistics) of a column chunk, or null when the file has none; checked against the offset index. */
   async readColumnIndex(rowGroup: number, column: ColumnPath): Promise<ColumnIndex | null> {
     this.checkRowGroup(rowGroup);
-    return (await this.indexes().pageIndexes(rowGroup, this.leafFor(column))).ci;
+    return (await (await this.indexes()).pageIndexes(rowGroup, this.leafFor(column))).ci;
   }
 
   /** The offset index (page locations and first rows) of a column chunk, or null when the file has none. */
   async readOffsetIndex(rowGroup: number, column: ColumnPath): Promise<OffsetIndex | null> {
     this.checkRowGroup(rowGroup);
-    return (await this.indexes().pageIndexes(rowGroup, this.leafFor(column))).oi;
+    return (await (await this.indexes()).pageIndexes(rowGroup, this.leafFor(column))).oi;
   }
 
   /**
@@ -557,7 +581,7 @@ export class ParquetReader {
   async pageIndex(rowGroup: number, column: ColumnPath): Promise<PageIndexEntry[] | null> {
     this.checkRowGroup(rowGroup);
     const leaf = this.leafFor(column);
-    const { ci, oi } = await this.indexes().pageIndexes(rowGroup, leaf);
+    const [{ ci, oi }, { pageEntries }] = await Promise.all([(await this.indexes()).pageIndexes(rowGroup, leaf), filtering()]);
     return oi ? pageEntries(leaf, oi, ci, this.metadata.rowGroups[rowGroup]!.numRows) : null;
   }
 
@@ -569,7 +593,8 @@ export class ParquetReader {
   async readBloomFilter(rowGroup: number, column: ColumnPath): Promise<{ header: BloomFilterHeader; mightContain(value: unknown): boolean } | null> {
     this.checkRowGroup(rowGroup);
     const leaf = this.leafFor(column);
-    const [bf] = await Promise.all([this.indexes().bloom(rowGroup, leaf), loadBloomHasher()]);
+    const { loadBloomHasher, domainOf, bloomMightContain } = await filtering();
+    const [bf] = await Promise.all([(await this.indexes()).bloom(rowGroup, leaf), loadBloomHasher()]);
     if (!bf) return null;
     const domain = domainOf(leaf);
     return { header: bf.header, mightContain: (value) => bloomMightContain(domain, bf, domain.literal(value)) };
@@ -587,6 +612,7 @@ export class ParquetReader {
     const chunk = this.metadata.rowGroups[rowGroup]!.columns[leaf.columnIndex]!;
     const meta = chunkMeta(chunk, ctx, this.decryptor);
     const range = chunkRange(meta, this.source.byteLength, chunkPadding(this.metadata.createdBy), ctx);
+    const { readDictionaryPage } = await decoding();
     if (this.decryptor?.encrypted(chunk, ctx)) {
       // Only decrypted pages can be walked: the chunk is read whole.
       const [fetched] = await this.fetchRanges([range]);
@@ -615,12 +641,14 @@ export class ParquetReader {
     const columns = this.metadata.rowGroups[rg]!.columns;
     // Encrypted pages are bound to their ordinals: such chunks are read whole (then streamed).
     if (this.decryptor || !leaves.some((l) => columns[l.columnIndex]!.offsetIndexOffset !== undefined)) return null;
-    return readRanges(this.scanHost(), this.indexes(), rg, leaves, [{ start, end }]);
+    const { readRanges } = await filtering();
+    return readRanges(this.scanHost(), await this.indexes(), rg, leaves, [{ start, end }]);
   }
 
   /** Fetches (coalesced) and decodes the chunks of `leaves` in row group `rg`. */
   private async readChunks(rg: number, leaves: LeafNode[]): Promise<ColumnChunkData[]> {
-    return this.decodeChunks((await this.fetchChunks(rg, leaves)).map((f) => ({ ...f, inflated: undefined })));
+    const [fetched, dec] = await Promise.all([this.fetchChunks(rg, leaves), decoding()]);
+    return this.decodeChunks(dec, fetched.map((f) => ({ ...f, inflated: undefined })));
   }
 
   /**
@@ -633,17 +661,18 @@ export class ParquetReader {
   private async fetchInflated(rg: number, leaves: LeafNode[], buffers?: ReadBuffers): Promise<Inflated> {
     let scratch: Uint8Array | undefined;
     const fetched = await this.fetchChunks(rg, leaves, buffers && ((n) => (scratch = buffers.take(n))));
+    const { inflateAhead } = await decoding();
     const ahead = await Promise.all(fetched.map(({ ref, buf, base }) => inflateAhead(buf, base, ref.meta, ref.leaf, this.chunkOptions, ref.ctx)));
     return { chunks: fetched.map((f, i) => ({ ...f, inflated: ahead[i] })), scratch };
   }
 
-  private decodeChunks(fetched: FetchedChunk[], levels?: LevelBuffers): ColumnChunkData[] {
+  private decodeChunks({ decodeColumnChunk }: Decoding, fetched: FetchedChunk[], levels?: LevelBuffers): ColumnChunkData[] {
     return fetched.map(({ ref, buf, base, inflated }) => decodeColumnChunk(buf, base, ref.meta, ref.leaf, inflated || levels ? { ...this.chunkOptions, inflated, levels } : this.chunkOptions, ref.ctx));
   }
 
   /** Fetches (coalesced) the chunks of `leaves` in row group `rg`, to be decoded a window of rows at a time. */
   private async chunkStreams(rg: number, leaves: LeafNode[]): Promise<ChunkStream[]> {
-    const fetched = await this.fetchChunks(rg, leaves);
+    const [fetched, { ChunkStream }] = await Promise.all([this.fetchChunks(rg, leaves), import('./chunk-stream.js')]);
     return fetched.map(({ ref, buf, base }) => withContext(ref.ctx, () => new ChunkStream(buf, base, ref.meta, ref.leaf, this.chunkOptions, ref.ctx)));
   }
 
@@ -821,23 +850,12 @@ export function valueOptionsPerLeaf(plan: RecordPlan, options: ValueOptions): Va
   return leavesInVariants(plan).map((inside) => (inside ? {} : options));
 }
 
-/** Adapts a decoded chunk to what the assembler reads. */
-export function leafColumn(leaf: LeafNode, c: ColumnChunkData, options: ValueOptions): LeafColumn {
-  const levels = { def: c.def, rep: c.rep, length: c.length, maxDef: leaf.defLevel, valueCount: c.valueCount };
-  if (c.indices && c.dictionary) {
-    // Convert each dictionary entry once; rows then share the converted values.
-    const convert = valueReader(leaf.kind, c.dictionary, options);
-    const size = c.indices.length === 0 ? 0 : dictionarySize(c.dictionary);
-    const dict = new Array<unknown>(size);
-    for (let i = 0; i < size; i++) dict[i] = convert(i);
-    const idx = c.indices;
-    // The flat fast path indexes the converted dictionary itself; other paths call value().
-    return { ...levels, value: (i: number) => dict[idx[i]!], dictionary: dict, indices: idx };
-  }
-  return { ...levels, value: valueReader(leaf.kind, c.values!, options) };
-}
+/** What the assembler calls on each finished VARIANT group. */
+type VariantAssembly = ((parts: Record<string, unknown>, plan: Plan) => unknown) | undefined;
 
-function dictionarySize(v: ColumnChunkData['dictionary']): number {
-  if (!v) return 0;
-  return 'offsets' in v ? v.offsets.length - 1 : v.length;
+/** VARIANT assembly for a plan that holds a VARIANT (its module loads then), else none. */
+async function variantAssembly(plan: RecordPlan): Promise<VariantAssembly> {
+  if (!leavesInVariants(plan).includes(true)) return undefined;
+  const { assembleVariant } = await import('./variant/index.js');
+  return (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts);
 }

@@ -16,7 +16,7 @@
  */
 import { InvalidArgumentError } from '../errors.js';
 import { defineSchema, field as f, FieldBuilder, type AnyField, type DefinedSchema } from './builder.js';
-import { parseDate, parseTimestamp } from './coerce.js';
+import { parseDate, parseTimestamp } from './temporal-text.js';
 import { ExactNumber } from './exact-number.js';
 import type { LeafNode } from './tree.js';
 

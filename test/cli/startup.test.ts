@@ -58,18 +58,39 @@ function assertNone(loaded: string[], patterns: RegExp[]): void {
   for (const p of patterns) assert.deepEqual(loaded.filter((m) => p.test(m)), [], `loaded at start: ${p}`);
 }
 
-test('a footer-only read through the Node entry point loads no codec, addon, zlib or crypto', () => {
+/**
+ * What neither a footer read nor `meta` needs (src/lazy.ts and the reader's
+ * own lazy imports): the writers, conversion, recovery, Trevni, RedElm,
+ * encryption, Arrow, filters and page indexes, bloom filters, VARIANT
+ * assembly, streaming, the writer's value coercion, datasets.
+ */
+const HEAVY = [/\/src\/parquet\/write\/(?!footer-bytes\.ts$)/, /\/src\/convert\//, /\/src\/parquet\/recover\/(?!missing\.ts$)/, /\/src\/trevni\/(?!spill\.ts$|codecs\.ts$)/,
+  /\/src\/redelm\/(?!summary\.ts$|schema\.ts$)/, /\/src\/javaser\//, /\/src\/parquet\/crypto\/(?!kms\.ts$|encrypting-sink\.ts$|options\.ts$)/, /\/src\/schema\/coerce\.ts$/,
+  /\/src\/arrow\//, /\/src\/parquet\/filter\/(?!where\.ts$)/, /\/src\/parquet\/bloom\//, /\/src\/parquet\/variant\//,
+  /\/src\/parquet\/chunk-stream\.ts$/, /\/src\/parquet\/inspect\/check-stats\.ts$/, /\/src\/dataset\/(?!summary\.ts$|hive-names\.ts$|file-system\.ts$|describe\.ts$|hive\.ts$)/];
+
+/** What reading rows needs and a footer read or `meta` does not: page decoding, the encodings (PLAIN decodes statistics), row assembly. */
+const DECODING = [/\/src\/parquet\/(row-decoding|column-chunk)\.ts$/, /\/src\/encodings\/(?!plain\.ts$|bits\.ts$|types\.ts$)/, /\/src\/shred\/assemble\.ts$/];
+
+test('a footer-only read through the Node entry point loads no codec, addon, zlib or crypto, and none of the library it does not use', () => {
   const entry = pathToFileURL(resolve('src/node/index.ts')).href;
   const loaded = loads('footer', ['--input-type=module', '-e',
     `const { openParquet } = await import(${JSON.stringify(entry)}); const r = await openParquet('examples/fixtures/sample.parquet'); if (r.numRows !== 20) process.exit(2); await r.close();`]);
   assert.ok(loaded.some((m) => m.endsWith('/src/parquet/footer.ts')), 'the recorder saw the reader load');
-  assertNone(loaded, [...LAZY, /\/node_modules\/commander\//]);
+  assertNone(loaded, [...LAZY, ...HEAVY, ...DECODING, /\/node_modules\/commander\//]);
+});
+
+test('reading rows loads only what the file needs: no filter, Arrow, VARIANT or streaming code for a plain read', () => {
+  const entry = pathToFileURL(resolve('src/node/index.ts')).href;
+  const loaded = loads('rows', ['--input-type=module', '-e',
+    `const { openParquet } = await import(${JSON.stringify(entry)}); const r = await openParquet('examples/fixtures/sample.parquet'); if ((await r.readRows()).length !== 20) process.exit(2); await r.close();`]);
+  assert.ok(loaded.some((m) => m.endsWith('/src/shred/assemble.ts')), 'the recorder saw rows assembled');
+  assertNone(loaded, HEAVY);
 });
 
 test('`parquetry meta` loads the reader and meta, not the other commands, the writers, or commander\'s ESM wrapper', () => {
   const loaded = loads('meta', ['src/cli/main.ts', 'meta', 'examples/fixtures/sample.parquet']);
   assert.ok(loaded.some((m) => m.endsWith('/src/cli/meta.ts')), 'the recorder saw meta load');
   // Compiling modules is most of what meta pays over node's own start: the writers and the conversion layer are a third of the library.
-  assertNone(loaded, [...LAZY, /\/src\/cli\/(convert|pages|column-index|bloom)\.ts$/, /\/src\/convert\//, /\/src\/parquet\/write\//,
-    /\/src\/trevni\/(writer|avro)\.ts$/, /\/node_modules\/commander\/esm\.mjs$/]);
+  assertNone(loaded, [...LAZY, ...HEAVY, ...DECODING, /\/src\/cli\/(convert|pages|column-index|bloom|trevni|redelm)\.ts$/, /\/node_modules\/commander\/esm\.mjs$/]);
 });

@@ -22,10 +22,15 @@ import type { StructCodec, StructSpec } from '../../src/parquet/thrift/index.js'
 
 const bytes = (...b: number[]) => Uint8Array.from(b);
 
+/** Through the generated path from the first call (`decode` takes it only after a few calls), with decodeStruct's error handling. */
+function generated<T>(codec: StructCodec<T>, c: ByteCursor): T {
+  return decodeStruct({ ...codec, decode: codec.decodeGenerated }, c);
+}
+
 /** Decodes with both paths (generated and closures), checks they agree and consume the same bytes. */
 function decodeBoth<T>(codec: StructCodec<T>, buf: Uint8Array): { value: T; pos: number } {
   const c1 = new ByteCursor(buf);
-  const v1 = decodeStruct(codec, c1);
+  const v1 = generated(codec, c1);
   const c2 = new ByteCursor(buf);
   const v2 = codec.decodeWithClosures(c2);
   assert.deepEqual(v1, v2, 'generated and closure decoders agree');
@@ -35,7 +40,7 @@ function decodeBoth<T>(codec: StructCodec<T>, buf: Uint8Array): { value: T; pos:
 
 /** Asserts both decode paths fail with a CorruptFileError (and nothing else). */
 function corruptBoth(codec: StructCodec<unknown>, buf: Uint8Array, match?: RegExp): void {
-  for (const run of [() => decodeStruct(codec, new ByteCursor(buf)), () => codec.decodeWithClosures(new ByteCursor(buf))]) {
+  for (const run of [() => generated(codec, new ByteCursor(buf)), () => codec.decodeWithClosures(new ByteCursor(buf))]) {
     assert.throws(run, (e: unknown) => {
       assert.ok(e instanceof CorruptFileError, `expected CorruptFileError, got ${String(e)}`);
       if (match) assert.match(e.message, match);
@@ -339,7 +344,7 @@ test('a required field of the wrong wire type or element types is named with wha
   const codec = compileStruct(Req);
   const at = (offset: number, message: RegExp) => (e: unknown) => e instanceof CorruptFileError && e.context.offset === offset && message.test(e.message);
   const both = (buf: Uint8Array, check: (e: unknown) => boolean) => {
-    assert.throws(() => decodeStruct(codec, new ByteCursor(buf)), check);
+    assert.throws(() => generated(codec, new ByteCursor(buf)), check);
     assert.throws(() => codec.decodeWithClosures(new ByteCursor(buf)), check);
   };
   const map = [0x1b, 0x01, 0x89, 0x01, 0x6b, 0x16, 0x00, 0x11]; // field 2: {"k": [0]}, then field 3 = true
@@ -438,4 +443,16 @@ test('struct tables are checked when built', () => {
   assert.throws(() => T.struct('Dup', [[1, 'a', T.i32], [1, 'b', T.i32]]), /duplicate field id 1/);
   const s: StructSpec = T.struct('Ordered', [[2, 'b', T.i32], [1, 'a', T.i32]]);
   assert.deepEqual(s.fields.map((f) => f.id), [1, 2]);
+});
+
+test('decode goes through the closures for the first calls and the generated decoder after them', () => {
+  // A struct decoded once (a footer) is not worth generating code for; one decoded again and again (page headers) is.
+  const codec = compileStruct(T.struct('Tiered', [[1, 'n', T.i32, 'required']]));
+  const tiered = codec.decode;
+  const decode = () => assert.deepEqual(decodeStruct(codec, new ByteCursor(bytes(0x15, 0x02, 0x00))), { n: 1 });
+  decode();
+  assert.equal(codec.decode, tiered, 'the first call does not generate a decoder');
+  for (let i = 0; i < 8; i++) decode();
+  assert.notEqual(codec.decode, tiered, 'later calls use the generated decoder');
+  assert.equal(codec.decode, codec.decodeGenerated);
 });

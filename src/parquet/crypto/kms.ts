@@ -7,7 +7,6 @@
  */
 import { base64Bytes } from '../../codecs/wasm-loading.js';
 import { InvalidArgumentError, MissingKeyError, ParquetryError } from '../../errors.js';
-import { AesKey, gcmDecrypt, gcmEncrypt } from './cipher.js';
 import type { KeyRetriever, KeyTarget } from './options.js';
 
 /** A KMS: wraps data (or key-encryption) keys with its master keys, by master key id. Keys travel base64-encoded, as in parquet-java. */
@@ -19,6 +18,9 @@ export interface KmsClient {
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
 
+/** The entry points export this module's KMS helpers; the cipher loads when a key is first wrapped or unwrapped. */
+const cipher = () => import('./cipher.js');
+
 export function toBase64(b: Uint8Array): string {
   let s = '';
   for (const x of b) s += String.fromCharCode(x);
@@ -27,10 +29,12 @@ export function toBase64(b: Uint8Array): string {
 
 /** KeyToolkit.encryptKeyLocally: AES-GCM (nonce + ciphertext + tag, no length), base64. */
 export async function wrapKeyLocally(key: Uint8Array, wrappingKey: Uint8Array, aad: Uint8Array): Promise<string> {
+  const { AesKey, gcmEncrypt } = await cipher();
   return toBase64(await gcmEncrypt(new AesKey(wrappingKey, 'the wrapping key'), key, aad));
 }
 
 export async function unwrapKeyLocally(wrapped: string, wrappingKey: Uint8Array, aad: Uint8Array, what: string): Promise<Uint8Array> {
+  const { AesKey, gcmDecrypt } = await cipher();
   return gcmDecrypt(new AesKey(wrappingKey, 'the wrapping key'), base64Bytes(wrapped), aad, what, {});
 }
 

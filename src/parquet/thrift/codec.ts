@@ -1,8 +1,9 @@
 /**
  * Compiles the declarative tables of `spec.ts` into codecs, once per struct
  * (memoized). Two decode paths implement the same rules:
- * - `decode`: JavaScript generated from the table (gen.ts), 3-4x faster;
- *   built on first use.
+ * - `decodeGenerated`: JavaScript generated from the table (gen.ts), 3-4x
+ *   faster on a struct decoded again and again (page headers); built on
+ *   first use. `decode` takes it from the GENERATE_AFTER-th call on.
  * - `decodeWithClosures`: closures composed from the table, no `eval`. Used
  *   where the runtime forbids `new Function` (a strict browser CSP), and in
  *   tests as the reference the generated code is checked against.
@@ -81,10 +82,13 @@ interface ValueCodec {
 export interface StructCodec<T = Record<string, unknown>> {
   readonly spec: StructSpec;
   /**
-   * Reads a whole struct (fields up to and including the stop byte): the
-   * generated fast path (gen.ts) where the runtime allows it, else the closures.
+   * Reads a whole struct (fields up to and including the stop byte): through
+   * the closures for the first calls, then the generated fast path (gen.ts)
+   * where the runtime allows it.
    */
   decode(c: ByteCursor, depth?: number): T;
+  /** The same, through the generated fast path from the first call (the closures where code generation is not allowed). */
+  decodeGenerated(c: ByteCursor, depth?: number): T;
   /** The same, always through the closures (the fallback; also used to cross-check the fast path). */
   decodeWithClosures(c: ByteCursor, depth?: number): T;
   /** Reads the fields of a struct into an existing object (closure path). */
@@ -404,12 +408,23 @@ const NO_WRONG: WrongField = { id: -1, type: -1, at: -1 };
 
 const compiled = new WeakMap<StructSpec, StructCodec<never>>();
 
+/**
+ * The call of a struct's `decode` from which its generated decoder serves;
+ * the calls before go through the closures. Generating and compiling a decoder costs more than decoding a
+ * struct a few times: a small file's footer, decoded once, took 1 ms
+ * through the closures and 8-10 ms with generation (a loaded machine), most
+ * of a footer-only read's own work; a 5 MB footer took as long either way.
+ * Page headers, decoded thousands of times, reach the generated code at once.
+ */
+const GENERATE_AFTER = 4;
+
 /** Compiles (once, memoized) the codec of a struct table. */
 export function compileStruct<T = Record<string, unknown>>(spec: StructSpec): StructCodec<T> {
   const hit = compiled.get(spec);
   if (hit) return hit as unknown as StructCodec<T>;
 
   const fields: CompiledField[] = [];
+  let calls = 0;
   // Filled in after registration so that (indirectly) self-referencing tables terminate.
   const decodeWithClosures = (c: ByteCursor, depth = 0): Record<string, unknown> => {
     const obj: Record<string, unknown> = {};
@@ -418,11 +433,18 @@ export function compileStruct<T = Record<string, unknown>>(spec: StructSpec): St
   };
   const codec: StructCodec<Record<string, unknown>> = {
     spec,
-    // The first call generates the fast decoder (if allowed) and replaces itself with it.
     decode: (c, depth = 0) => {
+      if (++calls < GENERATE_AFTER) return decodeWithClosures(c, depth);
+      // Called first: it replaces itself with the generated decoder, which decode then becomes.
+      const v = codec.decodeGenerated(c, depth);
+      codec.decode = codec.decodeGenerated;
+      return v;
+    },
+    // The first call generates the fast decoder (if allowed) and replaces itself with it.
+    decodeGenerated: (c, depth = 0) => {
       const gen = generateDecoder(spec);
-      codec.decode = gen ? (gen as StructCodec<Record<string, unknown>>['decode']) : decodeWithClosures;
-      return codec.decode(c, depth);
+      codec.decodeGenerated = gen ? (gen as StructCodec<Record<string, unknown>>['decode']) : decodeWithClosures;
+      return codec.decodeGenerated(c, depth);
     },
     decodeWithClosures,
     decodeInto: (c, depth, obj) => decodeInto(c, depth, obj),
