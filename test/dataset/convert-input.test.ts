@@ -93,6 +93,10 @@ test('--union-by-name: a dataset whose files have different columns converts as 
   const want = `read_parquet('${dir}/*.parquet', union_by_name = true)`;
   assert.deepEqual(await describe(`'${out}'`), await describe(want));
   assert.deepEqual(await rows(`SELECT * FROM '${out}'`), await rows(`SELECT * FROM ${want}`));
+  // The library's option of the same name.
+  const lib = join(env.root, 'union-lib.parquet');
+  await convert(dir, lib, { unionByName: true });
+  assert.deepEqual(await rows(`SELECT * FROM '${lib}'`), await rows(`SELECT * FROM ${want}`));
   // The option means nothing for a file.
   assert.match(run('convert', '--union-by-name', out, join(env.root, 'x.jsonl')).err, /--union-by-name applies to a dataset input/);
 });
