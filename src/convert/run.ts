@@ -136,7 +136,6 @@ const isTable = isTableFormat;
 
 async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOptions): Promise<TableInput> {
   if (input.dataset) {
-    if (format !== 'parquet') throw new InvalidArgumentError(`${input.name} is a dataset, read as Parquet, not ${format}`);
     const d = datasetInput(await input.dataset(o.read), o.columns);
     return {
       elements: d.elements,
@@ -237,6 +236,7 @@ export class Conversion {
   }
 
   async run(): Promise<ConvertReport> {
+    if (this.input.dataset && this.o.from !== 'parquet') throw new InvalidArgumentError(`${this.input.name} is a dataset of Parquet files; it is not read as ${this.o.from}`);
     if (this.o.dataset) {
       if (!this.out.dataset) throw new InvalidArgumentError('a dataset (partitionBy, maxRowsPerFile, maxBytesPerFile, fileName, maxOpenFiles) is written to a directory: give a directory path as the destination');
       if (this.o.to !== 'parquet') throw new InvalidArgumentError(`a dataset is written as Parquet, not ${this.o.to}`);

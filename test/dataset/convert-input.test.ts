@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { convert } from '../../src/node/index.js';
+import { convert, InvalidArgumentError } from '../../src/node/index.js';
 import { duckAndTempDir, footerOf } from './setup.js';
 import { ok, run } from '../cli/run-cli.js';
 
@@ -45,6 +45,9 @@ test('convert(DIR, file.parquet): one file DuckDB reads as it reads the Hive dat
   assert.equal(report.rowsWritten, 1000);
   assert.deepEqual(await describe(`'${out}'`), await describe(hiveRead(dir)));
   assert.deepEqual(await rows(`SELECT * FROM '${out}'`), await rows(`SELECT * FROM ${hiveRead(dir)}`));
+  // A dataset is Parquet files: another input format is a caller's mistake, in code and on the command line.
+  await assert.rejects(convert(dir, join(env.root, 'x.parquet'), { from: 'csv' }), (e: unknown) => e instanceof InvalidArgumentError && /is a dataset of Parquet files; it is not read as csv/.test(e.message));
+  assert.match(run('convert', '--from', 'jsonl', dir, join(env.root, 'x.parquet')).err, /is a dataset of Parquet files; --from jsonl does not apply/);
 });
 
 test('parquetry convert GLOB out.jsonl --columns: JSON Lines DuckDB reads equal to the dataset, dates as ISO text', async () => {
