@@ -140,7 +140,7 @@ export async function openParquetFile(file: string, checks: ReadChecks = {}): Pr
  * that is not itself the name of a file.
  */
 export async function isDatasetInput(path: string): Promise<boolean> {
-  const { isDatasetPath } = await import('../node/dataset.js');
+  const { isDatasetPath } = await import('../node/dataset-path.js');
   return isDatasetPath(path);
 }
 

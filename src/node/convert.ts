@@ -24,7 +24,8 @@ import { tempSpill } from './temp-spill.js';
 import { datasetDirectory } from './dataset-write.js';
 import { datasetLayout } from '../dataset/write.js';
 import { InvalidArgumentError } from '../errors.js';
-import { isDatasetPath, openDataset } from './dataset.js';
+import { openDataset } from './dataset.js';
+import { isDatasetPath } from './dataset-path.js';
 
 /** A file path as a conversion's input. */
 export function pathInput(path: string): ConvertInput {

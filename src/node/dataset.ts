@@ -13,7 +13,6 @@ import { registerNodeCodecs } from './codecs.js';
 import { fileSource } from './file-source.js';
 import { listDatasetFiles } from './dataset-files.js';
 import { errnoCode, fsReason } from './fs-errors.js';
-import { isGlob } from '../dataset/discover.js';
 
 registerNodeCodecs();
 
@@ -51,18 +50,4 @@ export function openDataset(input: string | readonly (string | URL)[], options: 
   const urls = (typeof paths === 'string' ? [paths] : paths).some((p) => /^https?:\/\//i.test(p));
   const fileSystem = options.fileSystem ?? (urls ? urlFileSystem({ headers: options.headers }) : nodeFileSystem());
   return Dataset.open(paths, { ...options, fileSystem });
-}
-
-/**
- * Whether a path names a dataset rather than a file: a directory, or a glob
- * that is not itself the name of a file. A URL, or a path that cannot be
- * looked at for another reason, is not (the file's own reading says why).
- */
-export async function isDatasetPath(path: string): Promise<boolean> {
-  if (/^https?:\/\//i.test(path)) return false;
-  try {
-    return (await stat(path)).isDirectory();
-  } catch (e) {
-    return errnoCode(e) === 'ENOENT' && isGlob(path);
-  }
 }
