@@ -22,7 +22,7 @@ import { tempSpill } from '../node/temp-spill.js';
 import { openTrevniFile } from './trevni.js';
 import { UsageError } from './usage.js';
 import { fsReason } from '../node/fs-errors.js';
-import { inputKind, isUrl, notSeekable, openParquetFile } from './files.js';
+import { inputKind, isDatasetInput, isUrl, notSeekable, openDatasetInput, openParquetFile, type ReadChecks } from './files.js';
 import { discardOpenSinks, openOutputSink } from './convert-sink.js';
 import type { EncryptionOptions } from '../parquet/crypto/file-encryptor.js';
 import { currentDecryption } from './keys.js';
@@ -71,6 +71,8 @@ export interface ConvertOptions extends DatasetLayout {
   algorithm?: 'AES_GCM_V1' | 'AES_GCM_CTR_V1';
   /** false with --no-store-aad-prefix. */
   storeAadPrefix: boolean;
+  /** Dataset input (IN a directory or glob): files unified by column name. */
+  unionByName?: boolean;
   /** Dataset output (OUT a directory; the layout options are DatasetLayout's). */
   append?: boolean;
   writeSummary?: boolean;
@@ -196,17 +198,22 @@ function onInterrupt(discard: () => Promise<void>): { stop: () => void; readonly
  * The input format: --from, else Trevni's or RedElm's magic (as `cat` tells), else the
  * extension. A Parquet, Trevni or RedElm input must be a file read at any offset.
  */
-async function inputFormat(path: string, given: Format | undefined): Promise<Format> {
+async function inputFormat(path: string, given: Format | undefined, dataset: boolean): Promise<Format> {
   if (path === '-' || isUrl(path)) return given ?? formatOf(path, undefined, 'input');
+  if (dataset) {
+    if (given !== undefined && given !== 'parquet') throw new UsageError(`${path} is a dataset of Parquet files; --from ${given} does not apply`);
+    return 'parquet';
+  }
   const kind = await inputKind(path);
   const format = given ?? (kind === 'trevni' || kind === 'redelm' ? kind : formatOf(path, undefined, 'input'));
   if (isTableFormat(format) && kind === 'stream') throw notSeekable(path);
   return format;
 }
 
-/** IN as the conversion reads it: a path, a URL (Parquet) or stdin (CSV and JSON). */
-function cliInput(inPath: string): ConvertInput {
+/** IN as the conversion reads it: a path, a URL (Parquet), stdin (CSV and JSON), or a dataset (a directory or glob). */
+function cliInput(inPath: string, dataset: false | { unionByName: boolean }): ConvertInput {
   return {
+    ...(dataset ? { dataset: (checks: ReadChecks) => openDatasetInput(inPath, { verifyChecksums: checks.verifyChecksums }, dataset.unionByName) } : {}),
     name: inPath === '-' ? 'stdin' : inPath,
     bytes: () => openInput(inPath),
     parquet: async (checks) => {
@@ -238,7 +245,9 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   if (o.compressionLevel !== undefined && outFormat === 'parquet') {
     checkCompressionLevel(parquetCodec(o.codec ?? 'SNAPPY'), o.compressionLevel, o.codec === undefined);
   }
-  const inFormat = await inputFormat(inPath, o.from);
+  const fromDataset = await isDatasetInput(inPath);
+  if (o.unionByName && !fromDataset) throw new UsageError('--union-by-name applies to a dataset input (a directory or glob) only');
+  const inFormat = await inputFormat(inPath, o.from, fromDataset);
   checkApplicable(cmd, inFormat, outFormat);
   const encryption = encryptionOptions(o, cmd);
   if (dataset && encryption) throw new UsageError('--encrypt-footer-key writes one file; a dataset output is not encrypted');
@@ -255,7 +264,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   const choice: SchemaChoice = fromText ? await schemaChoice(o) : { fields: undefined, overrides: [] };
   const quiet = Boolean(o.quiet);
   const showProgress = !quiet && (o.progress ?? Boolean(process.stderr.isTTY));
-  const input = cliInput(inPath);
+  const input = cliInput(inPath, fromDataset && { unionByName: Boolean(o.unionByName) });
   const output = {
     sink: () => openOutputSink(outPath), spill: tempSpill,
     ...(dataset ? { name: outPath, dataset: () => datasetDirectory(outPath, { append: o.append, writeSummary: o.writeSummary }) } : {}),

@@ -9,7 +9,7 @@ import { InvalidArgumentError, IOError } from '../errors.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import type { Source } from '../io/source.js';
 import { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from '../io/format.js';
-import { cannotRead, errnoCode } from '../node/fs-errors.js';
+import { cannotRead } from '../node/fs-errors.js';
 import type { Dataset } from '../dataset/dataset.js';
 
 export function isUrl(path: string): boolean {
@@ -140,14 +140,8 @@ export async function openParquetFile(file: string, checks: ReadChecks = {}): Pr
  * that is not itself the name of a file.
  */
 export async function isDatasetInput(path: string): Promise<boolean> {
-  if (isUrl(path)) return false;
-  try {
-    return (await stat(path)).isDirectory();
-  } catch (e) {
-    if (errnoCode(e) !== 'ENOENT') return false; // the file's own reading says why
-    const { isGlob } = await import('../dataset/discover.js');
-    return isGlob(path);
-  }
+  const { isDatasetPath } = await import('../node/dataset-path.js');
+  return isDatasetPath(path);
 }
 
 /** A dataset named on the command line, read with the run's keys and checks. */

@@ -76,10 +76,12 @@ export interface ConvertOptions extends DatasetLayout {
   strict?: boolean;
   onBadRow?: (row: BadRow) => void;
 
-  /** Parquet and RedElm inputs: only these columns. */
+  /** Parquet, dataset and RedElm inputs: only these columns. */
   columns?: readonly ColumnPath[];
   /** Parquet and Trevni inputs: verify page and block checksums (default true). */
   verifyChecksums?: boolean;
+  /** A dataset input (Node: a directory or glob): every file's columns by name, null where a file lacks one (DuckDB's `union_by_name`). */
+  unionByName?: boolean;
   /** Parquet input: the largest decompressed page accepted (default 2^30). */
   maxPageBytes?: number;
   /** Parquet input written with modular encryption: its keys, as `openParquet` takes them (README "Encryption"). */
@@ -182,7 +184,8 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
   }
 }
 
-function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Pick<T, K> {
+/** The options of `keys` that are set. */
+export function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Pick<T, K> {
   const out = {} as Pick<T, K>;
   for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
   return out;

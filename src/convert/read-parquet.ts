@@ -1,8 +1,12 @@
 /** Parquet input of a conversion: row batches, one row group in memory at a time. */
-import type { ColumnPath, ParquetReader } from '../parquet/reader.js';
+import type { ColumnPath, ReadOptions } from '../parquet/reader.js';
+
+/** What reads Parquet rows in batches: a `ParquetReader`, or a `Dataset` of Parquet files. */
+export interface RowBatchReader {
+  rowBatches(options: Pick<ReadOptions, 'columns' | 'temporal'>): AsyncIterable<Record<string, unknown>[]>;
+}
 
 export interface ParquetInput {
-  reader: ParquetReader;
   /** Rows read so far (for the progress line). */
   rowsRead: number;
   /**
@@ -13,9 +17,8 @@ export interface ParquetInput {
 }
 
 /** `columns`: read only these (the `--columns` projection). */
-export function parquetInput(reader: ParquetReader, columns?: readonly ColumnPath[]): ParquetInput {
+export function parquetInput(reader: RowBatchReader, columns?: readonly ColumnPath[]): ParquetInput {
   const input: ParquetInput = {
-    reader,
     rowsRead: 0,
     async *batches(forText) {
       for await (const batch of reader.rowBatches(forText ? { columns, temporal: 'iso' } : { columns })) {

@@ -23,6 +23,8 @@ import type { CountingSink, OutputSummary, RowOutput } from './output.js';
 import { BadRows, textToTable, type BadRow } from './pipeline.js';
 import { readJsonArray, readJsonLines } from './read-json.js';
 import { parquetInput } from './read-parquet.js';
+import { datasetInput } from './read-dataset.js';
+import type { Dataset } from '../dataset/dataset.js';
 import { trevniInput } from './read-trevni.js';
 import { trevniDraftInput } from './read-trevni-draft.js';
 import { TrevniDraftReader } from '../trevni/draft/reader.js';
@@ -46,6 +48,8 @@ export interface ConvertInput {
   /** Either reader: a file of the wiki draft's Dremel dialect opens as a TrevniDraftReader. */
   trevni(options: TrevniOpenOptions): Promise<TrevniReader | TrevniDraftReader>;
   redelm(options: RedElmOpenOptions): Promise<RedElmReader>;
+  /** Present when the input is a dataset (a directory or glob of Parquet files): read through it instead of `parquet`. */
+  dataset?(options: OpenOptions): Promise<Dataset>;
 }
 
 /** Where a conversion writes: a sink opened when the writer starts, and where Trevni's column blocks wait. */
@@ -121,7 +125,8 @@ interface TableInput {
   metadata: Record<string, string> | undefined;
   /** Top-level column names (CSV header). */
   columns: string[];
-  total: number;
+  /** Rows in the input, when known without reading more than it opens (a dataset's footers are read as its rows are). */
+  total: number | undefined;
   readonly rowsRead: number;
   batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
   close(): Promise<void>;
@@ -130,6 +135,20 @@ interface TableInput {
 const isTable = isTableFormat;
 
 async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOptions): Promise<TableInput> {
+  if (input.dataset) {
+    const d = datasetInput(await input.dataset(o.read), o.columns);
+    return {
+      elements: d.elements,
+      metadata: undefined,
+      columns: d.columns,
+      total: undefined,
+      get rowsRead() {
+        return d.rowsRead;
+      },
+      batches: (forText) => d.batches(forText),
+      close: async () => undefined,
+    };
+  }
   if (format === 'redelm') {
     const reader = await input.redelm({});
     const r = redElmInput(reader, o.columns?.map((c) => (typeof c === 'string' ? c : c.join('.'))));
@@ -217,6 +236,7 @@ export class Conversion {
   }
 
   async run(): Promise<ConvertReport> {
+    if (this.input.dataset && this.o.from !== 'parquet') throw new InvalidArgumentError(`${this.input.name} is a dataset of Parquet files; it is not read as ${this.o.from}`);
     if (this.o.dataset) {
       if (!this.out.dataset) throw new InvalidArgumentError('a dataset (partitionBy, maxRowsPerFile, maxBytesPerFile, fileName, maxOpenFiles) is written to a directory: give a directory path as the destination');
       if (this.o.to !== 'parquet') throw new InvalidArgumentError(`a dataset is written as Parquet, not ${this.o.to}`);
@@ -285,7 +305,7 @@ export class Conversion {
     const input = await openTableInput(format, this.input, o);
     try {
       const total = input.total;
-      this.poll = () => ({ fraction: total > 0 ? input.rowsRead / total : undefined, rowsRead: input.rowsRead, rowsWritten: this.state.output?.rows ?? 0 });
+      this.poll = () => ({ fraction: total !== undefined && total > 0 ? input.rowsRead / total : undefined, rowsRead: input.rowsRead, rowsWritten: this.state.output?.rows ?? 0 });
       const forText = !isTable(o.to);
       let output: RowOutput;
       if (isTable(o.to)) {

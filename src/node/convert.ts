@@ -1,6 +1,7 @@
 /**
  * `convert` with file paths and Node streams: a path is read as the CLI reads
- * it (CSV and JSON in chunks, Parquet and Trevni at any offset) and written
+ * it (CSV and JSON in chunks, Parquet and Trevni at any offset; a directory
+ * or glob as a dataset of Parquet files) and written
  * to a temporary file renamed into place when the conversion succeeds, so a
  * failed or aborted one leaves nothing at the destination; Trevni's column
  * blocks wait in temporary files.
@@ -13,7 +14,7 @@ import { extensionFormat } from '../formats.js';
 import { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from '../io/format.js';
 import { RedElmReader } from '../redelm/reader.js';
 import {
-  runConvert, sinkOutput, sourceInput, type ConvertDestination, type ConvertOptions, type ConvertReport, type ConvertSource,
+  pick, runConvert, sinkOutput, sourceInput, type ConvertDestination, type ConvertFormat, type ConvertOptions, type ConvertReport, type ConvertSource,
 } from '../convert/convert.js';
 import type { ConvertInput } from '../convert/run.js';
 import { openInput } from './convert-input.js';
@@ -23,6 +24,8 @@ import { tempSpill } from './temp-spill.js';
 import { datasetDirectory } from './dataset-write.js';
 import { datasetLayout } from '../dataset/write.js';
 import { InvalidArgumentError } from '../errors.js';
+import { openDataset } from './dataset.js';
+import { isDatasetPath } from './dataset-path.js';
 
 /** A file path as a conversion's input. */
 export function pathInput(path: string): ConvertInput {
@@ -32,6 +35,14 @@ export function pathInput(path: string): ConvertInput {
     parquet: (o) => openFileWith(path, (s) => ParquetReader.fromSource(s, o)),
     trevni: (o) => openFileWith(path, (s) => openTrevni(s, o)),
     redelm: (o) => openFileWith(path, (s) => RedElmReader.open(s, o)),
+  };
+}
+
+/** A dataset path (a directory or glob) as a conversion's input: its rows read through `openDataset`. */
+export function datasetPathInput(path: string, options: Pick<ConvertOptions, 'unionByName'> = {}): ConvertInput {
+  return {
+    ...pathInput(path),
+    dataset: (o) => openDataset(path, { ...pick(o, ['verifyChecksums', 'maxPageBytes', 'decryption']), unionByName: options.unionByName === true }),
   };
 }
 
@@ -60,9 +71,12 @@ export async function convert(
   source: ConvertSource, dest: string | Writable | ConvertDestination, options: ConvertOptions = {},
 ): Promise<ConvertReport> {
   const isPath = typeof source === 'string' && !/^https?:\/\//i.test(source);
-  const ends = isPath
-    ? { input: pathInput(source), from: async () => (await pathMagic(source)) ?? extensionFormat(source) }
-    : sourceInput(source, options);
+  // A dataset is Parquet files; --from cannot make it another format (the input refuses one).
+  const ends = !isPath
+    ? sourceInput(source, options)
+    : (await isDatasetPath(source))
+      ? { input: datasetPathInput(source, options), from: async (): Promise<ConvertFormat> => 'parquet' }
+      : { input: pathInput(source), from: async () => (await pathMagic(source)) ?? extensionFormat(source) };
   if (isPath && options.name !== undefined) ends.input = { ...ends.input, name: options.name };
   // node:stream is loaded here, not at import, as the Node entry's writers load it.
   const { Writable } = await import('node:stream');
