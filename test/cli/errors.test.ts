@@ -126,14 +126,16 @@ describe('a FILE that cannot be read: one line naming why, exit status 1', () =>
     assert.equal(existsSync(out), false, 'no output written');
   });
 
-  test('a directory, for every command that reads a file and for convert; schema, meta, cat and head read it as a dataset', () => {
+  test('a directory: refused by every command that reads one file; schema, meta, cat, head and convert read it as a dataset', () => {
     for (const [command, ...rest] of COMMANDS.slice(4)) expectOneLine(run(command!, dir, ...rest), `cannot read ${dir}: it is a directory`);
     const empty = join(dir, 'empty-dataset');
     mkdirSync(empty);
     for (const [command] of COMMANDS.slice(0, 4)) expectOneLine(run(command!, empty), `no Parquet file in ${empty} (file ${empty})`);
-    expectOneLine(run('convert', dir, join(dir, 'x.parquet')), `cannot read ${dir}: it is a directory`);
-    expectOneLine(run('convert', dir, join(dir, 'x.csv'), '--from', 'parquet'), `cannot read ${dir}: it is a directory`);
-    expectOneLine(run('convert', dir, join(dir, 'x.parquet'), '--from', 'csv'), `cannot read ${dir}: it is a directory`);
+    // convert reads a directory as a dataset too.
+    expectOneLine(run('convert', empty, join(dir, 'x.parquet')), `no Parquet file in ${empty} (file ${empty})`);
+    expectOneLine(run('convert', empty, join(dir, 'x.csv'), '--from', 'parquet'), `no Parquet file in ${empty} (file ${empty})`);
+    expectOneLine(run('convert', empty, join(dir, 'x.parquet'), '--from', 'csv'), `${empty} is a dataset of Parquet files; --from csv does not apply (see 'parquetry convert --help')`);
+    assert.equal(existsSync(join(dir, 'x.parquet')) || existsSync(join(dir, 'x.csv')), false, 'no output written');
   });
 
   test('a missing file, a path through a file, a FIFO', () => {
