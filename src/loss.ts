@@ -16,6 +16,18 @@ export interface Span {
   end: number;
 }
 
+/** Overlapping or touching spans joined, in order. */
+export function mergeSpans(spans: readonly Span[]): Span[] {
+  const sorted = spans.filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);
+  const out: Span[] = [];
+  for (const s of sorted) {
+    const last = out[out.length - 1];
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
+}
+
 export interface LossBase {
   /** Dotted leaf path (Parquet) or column name (Trevni). */
   column: string;

@@ -13,7 +13,7 @@ import { bindFilter, filterDomains, type Filter } from '../parquet/filter/expres
 import { possible, rowGroupStats, type LeafStats } from '../parquet/filter/prune-stats.js';
 import { readFooter, type Footer } from '../parquet/footer.js';
 import type { FileMetaData, SchemaElement } from '../parquet/metadata/index.js';
-import { rowsOfBatches } from '../parquet/batch-rows.js';
+import { collectRows, rowsOfBatches } from '../parquet/batch-rows.js';
 import { ParquetReader, type ArrowOptions, type ColumnBatch, type ColumnPath, type OpenOptions, type ReadOptions } from '../parquet/reader.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, type LeafNode, type Schema } from '../schema/tree.js';
@@ -279,9 +279,7 @@ export class Dataset {
 
   /** All selected rows in one array. */
   async readRows(options: DatasetReadOptions = {}): Promise<Record<string, unknown>[]> {
-    const out: Record<string, unknown>[] = [];
-    for await (const batch of this.rowBatches(options)) for (const row of batch) out.push(row);
-    return out;
+    return collectRows(this.rowBatches(options));
   }
 
   /** Rows in arrays of at most `batchSize`: partition columns and columns a file lacks filled in, integers cast. */

@@ -33,3 +33,10 @@ export function rowsOfBatches<T>(batches: AsyncGenerator<T[]>): AsyncIterableIte
   };
   return it;
 }
+
+/** Every row of the batches in one array. */
+export async function collectRows<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const batch of batches) for (const row of batch) out.push(row);
+  return out;
+}

@@ -9,7 +9,7 @@ import { checkEmptyRows } from '../shred/empty-rows.js';
 import { leavesInVariants, planRecord, type Plan, type RecordPlan } from '../shred/plan.js';
 import type { ChunkStream } from './chunk-stream.js';
 import type { ChunkOptions, ColumnChunkData, LevelBuffers } from './column-chunk.js';
-import { rowsOfBatches } from './batch-rows.js';
+import { collectRows, rowsOfBatches } from './batch-rows.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
 import type { FileDecryptor } from './crypto/decryptor.js';
@@ -258,9 +258,7 @@ export class ParquetReader {
 
   /** All selected rows in one array: convenient for small files and projections. */
   async readRows(options: ReadOptions = {}): Promise<Record<string, unknown>[]> {
-    const out: Record<string, unknown>[] = [];
-    for await (const batch of this.rowBatches(options)) for (const row of batch) out.push(row);
-    return out;
+    return collectRows(this.rowBatches(options));
   }
 
   /**

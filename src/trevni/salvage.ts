@@ -19,7 +19,7 @@
  * start of its block through intact parent values, as the walk did.
  */
 import { ParquetryError } from '../errors.js';
-import { described, MISSING, type LossBase, type Missing, type Span } from '../loss.js';
+import { described, mergeSpans, MISSING, type LossBase, type Missing, type Span } from '../loss.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { assembleRow, type ColumnRowData } from './assemble.js';
 import { ColumnCursor, TrevniReader, type TrevniInput, type TrevniOpenOptions } from './reader.js';
@@ -47,7 +47,7 @@ export const PARENT_LOST = 'ParentLost';
 export async function findTrevniDamage(reader: TrevniReader): Promise<TrevniDamage> {
   const out: TrevniDamage = { rows: reader.rowCount, blocks: 0, losses: [], lost: [] };
   if (reader.columns.length === 0) checkEmptyRows(reader.rowCount, { file: reader.source.name, offset: 4 });
-  for (const root of reader.roots) out.lost.push(merge(await walkField(reader, treeOf(reader, root), out)));
+  for (const root of reader.roots) out.lost.push(mergeSpans(await walkField(reader, treeOf(reader, root), out)));
   return out;
 }
 
@@ -174,18 +174,6 @@ function columnEnd(reader: TrevniReader, col: TrevniColumn): number {
   return Math.min(reader.fileLength, next && next.start >= col.start ? next.start : reader.fileLength);
 }
 
-/** Sorted, disjoint spans covering the same rows. */
-function merge(spans: Span[]): Span[] {
-  const sorted = spans.filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);
-  const out: Span[] = [];
-  for (const s of sorted) {
-    const last = out[out.length - 1];
-    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
-    else out.push({ ...s });
-  }
-  return out;
-}
-
 export interface TrevniSalvage extends TrevniDamage {
   reader: TrevniReader;
   /**
@@ -262,7 +250,7 @@ async function* wholeRows(reader: TrevniReader, lost: Span[][]): AsyncGenerator<
 
 /** The rows any field lost: the union of the fields' spans, sorted and disjoint. */
 export function lostRows(lost: Span[][]): Span[] {
-  return merge(lost.flat());
+  return mergeSpans(lost.flat());
 }
 
 /** The stretches of [0, n) that `spans` (sorted, disjoint) leave out. */

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { ParquetryError } from '../../src/errors.js';
 import { BufferSink } from '../../src/io/sink.js';
 import { MISSING, type Span } from '../../src/loss.js';
-import { merge } from '../../src/parquet/recover/salvage.js';
+import { mergeSpans } from '../../src/loss.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
 import { checkTrevni, recoverTrevni } from '../../src/trevni/recover.js';
 import { PARENT_LOST, salvageTrevni } from '../../src/trevni/salvage.js';
@@ -330,7 +330,7 @@ async function truncationLoss(r: TrevniReader, cut: number): Promise<Map<string,
     }
     for (const b of blocks) if (b.offset + b.compressedSize + b.checksumSize > cut) spans.push(await expectedLoss(r, col, { start: b.firstRow, end: b.firstRow + b.rowCount }));
   }
-  return new Map([...lost].map(([k, v]) => [k, merge(v)]));
+  return new Map([...lost].map(([k, v]) => [k, mergeSpans(v)]));
 }
 
 /** Cuts on both sides of every column start, descriptor end and block end, and (with `every`) every `every` bytes. */

@@ -19,7 +19,7 @@ import type { FileMetaData } from '../metadata/index.js';
 import { chunkPadding, valueOptionsPerLeaf } from '../reader.js';
 import { leafColumn } from '../row-decoding.js';
 import { assembleVariant } from '../variant/index.js';
-import { described, MISSING } from '../../loss.js';
+import { described, mergeSpans, MISSING } from '../../loss.js';
 import { salvageChunk, type ChunkSalvage, type Loss, type Run } from './chunk-salvage.js';
 
 export { MISSING, type Missing } from '../../loss.js';
@@ -101,7 +101,7 @@ export async function* salvageRowGroups(input: SalvageInput, options: SalvageOpt
       yield { rowGroup: rg, rows: [], spans: [], losses, damagedRows: numRows, skipped: true };
       continue;
     }
-    const lostByField = fields.map((f) => merge(leavesOf(f).flatMap((l) => chunks.get(l)!.losses.map((x) => x.rows))));
+    const lostByField = fields.map((f) => mergeSpans(leavesOf(f).flatMap((l) => chunks.get(l)!.losses.map((x) => x.rows))));
     const rows: Record<string, unknown>[] = [];
     const kept: Range[] = [];
     let damagedRows = 0;
@@ -202,18 +202,6 @@ function spans(numRows: number, lost: Range[][]): Range[] {
   const sorted = [...cuts].sort((a, b) => a - b);
   const out: Range[] = [];
   for (let i = 0; i + 1 < sorted.length; i++) if (sorted[i]! < sorted[i + 1]!) out.push({ start: sorted[i]!, end: sorted[i + 1]! });
-  return out;
-}
-
-/** Overlapping or touching ranges joined, in order. */
-export function merge(ranges: Range[]): Range[] {
-  const sorted = ranges.filter((r) => r.end > r.start).sort((a, b) => a.start - b.start);
-  const out: Range[] = [];
-  for (const r of sorted) {
-    const last = out[out.length - 1];
-    if (last && r.start <= last.end) last.end = Math.max(last.end, r.end);
-    else out.push({ ...r });
-  }
   return out;
 }
 
