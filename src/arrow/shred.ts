@@ -44,7 +44,7 @@ export class ArrowShredder {
   }
 
   private field(p: Plan, data: Data | undefined, i: number, rep: number, depth: number): void {
-    if (!data || data.type.typeId === this.a.Type.Null || !data.getValid(i)) {
+    if (!data || data.type.typeId === this.a.Type.Null || !data.getValid(i) || this.nullInDictionary(data, i)) {
       if (p.nullable) return this.empty(p, rep, p.def - 1);
       if (p.t === 'list' || p.t === 'map') return this.empty(p, rep, p.elementDef - 1);
       const column = this.path.slice(0, depth).join('.');
@@ -68,7 +68,8 @@ export class ArrowShredder {
       case 'map': {
         const offsets = data.valueOffsets as ArrayLike<number | bigint> | undefined;
         const fixed = offsets ? 0 : (data.type as unknown as { listSize: number }).listSize;
-        const start = offsets ? Number(offsets[i]) : (data.offset + i) * fixed;
+        // A sliced FixedSizeList has its child sliced with it (Arrow JS), so row i starts at i * size.
+        const start = offsets ? Number(offsets[i]) : i * fixed;
         const end = offsets ? Number(offsets[i + 1]) : start + fixed;
         if (start === end) return this.empty(p, rep, p.elementDef - 1);
         const child = data.children[0]!;
@@ -90,6 +91,13 @@ export class ArrowShredder {
       this.path[depth] = fl.name;
       this.field(fl.plan, fl.name === p.keyName ? key : value, j, rep, depth + 1);
     }
+  }
+
+  /** Whether a valid dictionary index points at a null in the dictionary (Arrow allows both). */
+  private nullInDictionary(data: Data, i: number): boolean {
+    if (data.type.typeId !== this.a.Type.Dictionary) return false;
+    const dictionary = data.dictionary!;
+    return dictionary.nullCount > 0 && !dictionary.isValid(Number((data.values as ArrayLike<number | bigint>)[i]));
   }
 
   /** A leaf value from the Arrow buffers, in a form the column writer takes. */

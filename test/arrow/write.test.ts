@@ -101,3 +101,17 @@ test('a 20,000-row string column round-trips, plain when asked', async () => {
   const back = await arrowOf(out, { dictionary: false });
   assert.equal(show(norm(back.getChild('s')!.toArray())), show(norm(table.getChild('s')!.toArray())));
 });
+
+test('a sliced FixedSizeList and a dictionary with nulls among its entries write the values Arrow JS reads', async () => {
+  const fsl = arrow.vectorFromArray(Array.from({ length: 12 }, (_, i) => (i % 4 === 0 ? null : [i, null, i + 1])), new arrow.FixedSizeList(3, new arrow.Field('item', new arrow.Int32(), true)));
+  // Index 1 is valid but names a null entry of the dictionary: a null value, not the entry's empty bytes.
+  const dictionary = arrow.vectorFromArray(['a', null, 'c'], new arrow.Utf8());
+  const dict = arrow.makeVector(arrow.makeData({ type: new arrow.Dictionary(new arrow.Utf8(), new arrow.Int16()), length: 12, nullCount: 1, nullBitmap: Uint8Array.of(0b11111101, 0xff), data: Int16Array.from({ length: 12 }, (_, i) => i % 3), dictionary }));
+  const table = new arrow.Table({ fsl, dict }).slice(5, 11);
+  const out = join(fixture.duck.dir, 'fsl-dict.parquet');
+  await writeParquet(out, table);
+  const rows = await (await openParquet(out)).readRows();
+  assert.deepEqual(rows.map((r) => r.fsl), [...table.getChild('fsl')!].map((v) => (v ? [...v] : null)));
+  assert.deepEqual(rows.map((r) => r.dict), [...table.getChild('dict')!]);
+  assert.ok(rows.some((r) => r.dict === null) && rows.some((r) => r.dict === 'c'));
+});
