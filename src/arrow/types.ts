@@ -93,10 +93,5 @@ export function planField(a: ArrowModule, name: string, plan: Plan, leaves: read
 
 /** The name of a list's element field: the Parquet element's own name, as arrow-rs keeps it. */
 export function elementName(plan: Plan): string {
-  switch (plan.t) {
-    case 'leaf': return plan.leaf.name;
-    case 'struct': return plan.node.name;
-    case 'variant': return plan.node.name;
-    default: return 'element';
-  }
+  return plan.t === 'leaf' ? plan.leaf.name : plan.t === 'list' || plan.t === 'map' ? plan.name : plan.node.name;
 }

@@ -155,3 +155,27 @@ test('projection, row groups, offset/limit and filters select exactly the rows r
   assert.equal(batches, sizes.length);
   await reader.close();
 });
+
+test('a list whose element is a list or a map names it as the file does (pyarrow writes "item"), as arrow-rs', async () => {
+  const sink = new BufferSink();
+  const elements = [
+    { name: 'schema', numChildren: 2 },
+    { name: 'll', repetitionType: 'OPTIONAL', convertedType: 'LIST', numChildren: 1 },
+    { name: 'list', repetitionType: 'REPEATED', numChildren: 1 },
+    { name: 'item', repetitionType: 'OPTIONAL', convertedType: 'LIST', numChildren: 1 },
+    { name: 'list', repetitionType: 'REPEATED', numChildren: 1 },
+    { name: 'item', repetitionType: 'OPTIONAL', type: 'INT32' },
+    { name: 'lm', repetitionType: 'OPTIONAL', convertedType: 'LIST', numChildren: 1 },
+    { name: 'list', repetitionType: 'REPEATED', numChildren: 1 },
+    { name: 'entry', repetitionType: 'OPTIONAL', convertedType: 'MAP', numChildren: 1 },
+    { name: 'key_value', repetitionType: 'REPEATED', numChildren: 2 },
+    { name: 'key', repetitionType: 'REQUIRED', type: 'BYTE_ARRAY', convertedType: 'UTF8' },
+    { name: 'value', repetitionType: 'OPTIONAL', type: 'INT32' },
+  ];
+  const w = await ParquetWriter.open(sink, elements as never);
+  await w.writeMany([{ ll: [[1, null], null, []], lm: [[{ key: 'a', value: 1 }], null] }, { ll: null, lm: [] }]);
+  await w.close();
+  const table = await (await openParquet(sink.bytes())).toArrow();
+  assertSameTable(table, arrowRsBytes(sink.bytes()), 'nested names');
+  assert.equal(String(table.schema.fields[0]!.type.children[0]!.name), 'item');
+});
