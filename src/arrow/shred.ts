@@ -116,6 +116,7 @@ export class ArrowShredder {
         const o = data.valueOffsets as ArrayLike<number | bigint>;
         return (data.values as Uint8Array).subarray(Number(o[i]), Number(o[i + 1]));
       }
+      case T.Utf8View: case T.BinaryView: return this.viewBytes(data, i, depth);
       case T.FixedSizeBinary: return (data.values as Uint8Array).subarray(i * t.byteWidth!, (i + 1) * t.byteWidth!);
       case T.Decimal: return decimalText(data.values as Uint32Array, i, t.bitWidth! / 32, t.scale!);
       case T.Date: {
@@ -143,6 +144,18 @@ export class ArrowShredder {
       default:
         throw this.fail(depth, `Arrow type ${String(t)} cannot be written to this column`);
     }
+  }
+
+  /** A view type's value: a 16-byte view holding its length, then its bytes inline (12 at most) or where in which variadic buffer they are. */
+  private viewBytes(data: Data, i: number, depth: number): Uint8Array {
+    const views = data.values as Uint8Array;
+    const view = new DataView(views.buffer, views.byteOffset + i * 16, 16);
+    const size = view.getInt32(0, true);
+    if (size <= 12) return views.subarray(i * 16 + 4, i * 16 + 4 + Math.max(size, 0));
+    const buffer = data.variadicBuffers[view.getInt32(8, true)];
+    const at = view.getInt32(12, true);
+    if (!buffer || at < 0 || at + size > buffer.length) throw this.fail(depth, `view ${i} points outside its data buffers`);
+    return buffer.subarray(at, at + size);
   }
 
   private interval(unit: number, v: Int32Array, i: number, depth: number): { months: number; days: number; millis: number } {

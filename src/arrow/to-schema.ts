@@ -2,6 +2,7 @@ import type { DataType, Field, Schema as ArrowSchema } from 'apache-arrow';
 import { InvalidArgumentError } from '../errors.js';
 import { defineSchema, field as f, type AnyField, type DefinedSchema } from '../schema/builder.js';
 import type { TimeUnit } from '../schema/logical.js';
+import { ARROW_SCHEMA_KEY, encodeSchema, storableSchema } from './hint.js';
 import { loadArrow, type ArrowModule } from './load.js';
 
 /**
@@ -15,6 +16,16 @@ import { loadArrow, type ArrowModule } from './load.js';
 export async function schemaFromArrow(schema: ArrowSchema): Promise<DefinedSchema> {
   const a = await loadArrow();
   return defineSchema(schema.fields.map((fl) => [fl.name, declare(a, fl, fl.name)] as [string, AnyField]));
+}
+
+/**
+ * The key-value metadata a table's file keeps: the table's schema metadata,
+ * and the schema itself under `ARROW:schema` (what reading gives back of it,
+ * see `storableSchema`), as arrow-rs and pyarrow store it.
+ */
+export async function metadataFromArrow(schema: ArrowSchema): Promise<Record<string, string>> {
+  const a = await loadArrow();
+  return { ...Object.fromEntries(schema.metadata), [ARROW_SCHEMA_KEY]: encodeSchema(a, storableSchema(a, schema)) };
 }
 
 function declare(a: ArrowModule, fl: Field, path: string): AnyField {

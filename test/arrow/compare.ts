@@ -48,9 +48,11 @@ export function assertSameTable(ours: Table, theirs: Table, label: string): void
   assert.deepEqual(ours.schema.fields.map((f) => f.name), theirs.schema.fields.map((f) => f.name), `${label}: fields`);
   for (const f of theirs.schema.fields) {
     const mine = ours.schema.fields.find((x) => x.name === f.name)!;
-    const expected = f.type.typeId === Type.Interval ? fieldShape(f).replace(/Interval<[A-Z_]+>/, 'Interval<MONTH_DAY_NANO>') : fieldShape(f);
+    // An INTERVAL without a stored type: arrow-rs's DayTime drops the months, our MonthDayNano keeps them.
+    const departs = fieldShape(mine) !== fieldShape(f) && /Interval<DAY_TIME>/.test(fieldShape(f));
+    const expected = departs ? fieldShape(f).replace(/Interval<DAY_TIME>/g, 'Interval<MONTH_DAY_NANO>') : fieldShape(f);
     assert.equal(fieldShape(mine), expected, `${label}: field ${f.name}`);
-    if (f.type.typeId === Type.Interval) continue; // compared in its own test: arrow-rs drops the months
+    if (departs) continue; // compared in its own test
     const a = ours.getChild(f.name)!;
     const b = theirs.getChild(f.name)!;
     for (let i = 0; i < b.length; i++) {
