@@ -21,9 +21,9 @@ export function norm(v: unknown): unknown {
   return v;
 }
 
-/** A type's text with every Dictionary replaced by its value type. */
+/** A type's text with every Dictionary replaced by its value type (and a decimal's width, which Arrow JS leaves out). */
 function plainType(t: DataType): string {
-  let s = String(t);
+  let s = t.typeId === Type.Decimal ? `${String(t)}x${(t as DataType & { bitWidth: number }).bitWidth}` : String(t);
   for (let prev = ''; prev !== s; ) [prev, s] = [s, s.replace(/Dictionary<Int32, ([A-Za-z0-9]+)>/g, '$1')];
   return s;
 }

@@ -179,3 +179,21 @@ test('a list whose element is a list or a map names it as the file does (pyarrow
   assertSameTable(table, arrowRsBytes(sink.bytes()), 'nested names');
   assert.equal(String(table.schema.fields[0]!.type.children[0]!.name), 'item');
 });
+
+test('ENUM reads as Binary, and a DECIMAL of more than 16 fixed bytes as 256-bit at any precision, as arrow-rs', async () => {
+  const sink = new BufferSink();
+  const decimal = { convertedType: 'DECIMAL', precision: 10, scale: 2, logicalType: { type: 'DECIMAL', precision: 10, scale: 2 } };
+  const elements = [
+    { name: 'schema', numChildren: 4 },
+    { name: 'e', repetitionType: 'OPTIONAL', type: 'BYTE_ARRAY', convertedType: 'ENUM', logicalType: { type: 'ENUM' } },
+    { name: 'legacy', repetitionType: 'OPTIONAL', type: 'BYTE_ARRAY', convertedType: 'ENUM' },
+    { name: 'd17', repetitionType: 'OPTIONAL', type: 'FIXED_LEN_BYTE_ARRAY', typeLength: 17, ...decimal },
+    { name: 'd16', repetitionType: 'OPTIONAL', type: 'FIXED_LEN_BYTE_ARRAY', typeLength: 16, ...decimal },
+  ];
+  const w = await ParquetWriter.open(sink, elements as never);
+  await w.writeMany([{ e: 'x', legacy: 'y', d17: '-12.34', d16: '5.67' }, {}]);
+  await w.close();
+  const table = await (await openParquet(sink.bytes())).toArrow({ dictionary: false });
+  assertSameTable(table, arrowRsBytes(sink.bytes()), 'enum and wide decimal');
+  assert.deepEqual(table.schema.fields.map((f) => [f.type.typeId, (f.type as { bitWidth?: number }).bitWidth]), [[Type.Binary, undefined], [Type.Binary, undefined], [Type.Decimal, 256], [Type.Decimal, 128]]);
+});
