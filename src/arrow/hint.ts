@@ -1,6 +1,6 @@
 import type { Data, DataType, Field, Schema as ArrowSchema } from 'apache-arrow';
 import { base64Bytes, toBase64 } from '../codecs/wasm-loading.js';
-import { UnsupportedError } from '../errors.js';
+import { CorruptFileError, UnsupportedError } from '../errors.js';
 import type { Plan, RecordPlan } from '../shred/plan.js';
 import type { ArrowModule } from './load.js';
 
@@ -37,9 +37,10 @@ export function encodeSchema(a: ArrowModule, schema: ArrowSchema): string {
  * What a writer stores for a table's schema: the types reading can give back
  * through the stored schema (time zones, Large types, dictionary index
  * types, Date64, durations, interval units, 256-bit decimals), with those
- * it cannot in the types they read back as (views as Utf8 and Binary, fixed
- * and Large lists as List, seconds as milliseconds, a dictionary of other
- * than strings or bytes as its values), so every reader that applies it
+ * it cannot in the types they read back as (views as Utf8 and Binary,
+ * Large lists as List, seconds as milliseconds, a dictionary of other
+ * than strings or bytes as its values, a FixedSizeList of other than
+ * fixed-width values as List), so every reader that applies it
  * (arrow-rs too) reads the same types; MonthDayNano is stored as a type no
  * rule applies to (see below).
  */
@@ -58,7 +59,11 @@ function storableType(a: ArrowModule, t: DataType): DataType {
   switch (t.typeId) {
     case T.Utf8View: return new a.Utf8();
     case T.BinaryView: return new a.Binary();
-    case T.List: case T.LargeList: case T.FixedSizeList: return new a.List(storableField(a, t.children[0]!));
+    case T.FixedSizeList: {
+      const element = storableField(a, t.children[0]!);
+      return fixedWidth(a, element.type) ? new a.FixedSizeList((t as DataType & { listSize: number }).listSize, element) : new a.List(element);
+    }
+    case T.List: case T.LargeList: return new a.List(storableField(a, t.children[0]!));
     case T.Struct: return new a.Struct(t.children.map((c) => storableField(a, c)));
     case T.Map: return new a.Map_(storableField(a, t.children[0]!) as never, x.keysSorted);
     case T.Time: return x.unit === a.TimeUnit.SECOND ? new a.TimeMillisecond() : t;
@@ -138,10 +143,12 @@ function hintedType(a: ArrowModule, ours: DataType, hint: DataType, dictionary: 
       return fields ? new a.Struct(fields) : ours;
     }
     case T.List: {
-      // LargeList and FixedSizeList hints keep the List; their element's hint still applies.
+      // A LargeList hint keeps the List, and so does a FixedSizeList one of other than fixed-width values; their element's hint still applies.
       if (hint.typeId !== T.List && hint.typeId !== T.LargeList && hint.typeId !== T.FixedSizeList) return ours;
       const fields = children(ours.children);
-      return fields ? new a.List(fields[0]!) : ours;
+      const element = fields?.[0] ?? ours.children[0]!;
+      if (hint.typeId === T.FixedSizeList && fixedWidth(a, element.type)) return new a.FixedSizeList((hint as DataType & { listSize: number }).listSize, element);
+      return fields ? new a.List(element) : ours;
     }
     case T.Map: {
       if (hint.typeId !== T.Map) return ours;
@@ -195,6 +202,52 @@ function leafType(a: ArrowModule, ours: DataType, hint: DataType, dictionary: bo
   }
 }
 
+/** Whether a type's values are a typed array of a fixed stride per value (what `fixedSizeList` can pad): numbers, dates, times, decimals, fixed bytes. */
+function fixedWidth(a: ArrowModule, t: DataType): boolean {
+  const T = a.Type;
+  return [T.Int, T.Float, T.Decimal, T.Date, T.Time, T.Timestamp, T.Duration, T.Interval, T.FixedSizeBinary].includes(t.typeId);
+}
+
+/**
+ * List data (a FixedSizeList element read from Parquet) as a FixedSizeList:
+ * each list must hold the stored size; a null list, which holds no element
+ * in Parquet, gets as many null elements, since Arrow keeps a slot for them.
+ */
+function fixedSizeList(a: ArrowModule, data: Data, to: DataType & { listSize: number }): Data {
+  const size = to.listSize;
+  const offsets = data.valueOffsets as Int32Array;
+  const child = castData(a, data.children[0]!, to.children[0]!.type);
+  let padded = false;
+  for (let i = 0; i < data.length; i++) {
+    const n = offsets[i + 1]! - offsets[i]!;
+    if (n === size) continue;
+    if (n !== 0 || data.getValid(i)) throw new CorruptFileError(`list ${i} holds ${n} values where the stored Arrow schema gives a FixedSizeList of ${size}`);
+    padded = true;
+  }
+  let values: Data;
+  if (!padded) values = child.slice(offsets[0]!, data.length * size);
+  else {
+    // Each list's values moved to its fixed place, a null list's places left null.
+    const stride = child.stride;
+    const src = child.values as Uint8Array;
+    const out = new (src.constructor as Uint8ArrayConstructor)(data.length * size * stride);
+    const valid = new Uint8Array((data.length * size + 7) >> 3);
+    let nulls = 0;
+    for (let i = 0; i < data.length; i++) {
+      const start = offsets[i]!;
+      const has = offsets[i + 1]! > start;
+      if (has) out.set(src.subarray(start * stride, (start + size) * stride), i * size * stride);
+      for (let k = 0; k < size; k++) {
+        const at = i * size + k;
+        if (has && child.getValid(start + k)) valid[at >> 3]! |= 1 << (at & 7);
+        else nulls++;
+      }
+    }
+    values = child.clone(child.type, 0, data.length * size, nulls, [undefined, out, valid] as never);
+  }
+  return a.makeData({ type: to, offset: 0, length: data.length, nullCount: data.nullCount, nullBitmap: data.nullBitmap, child: values } as never);
+}
+
 function isBytes(a: ArrowModule, t: DataType): boolean {
   return t.typeId === a.Type.Utf8 || t.typeId === a.Type.Binary || t.typeId === a.Type.LargeUtf8 || t.typeId === a.Type.LargeBinary;
 }
@@ -209,6 +262,7 @@ export function castData(a: ArrowModule, data: Data, to: DataType): Data {
       const children = data.children.map((c, i) => castData(a, c, to.children[i]!.type));
       return data.clone(to, data.offset, data.length, data.nullCount, data.buffers as never, children);
     }
+    case T.FixedSizeList: return fixedSizeList(a, data, to as never);
     case T.Dictionary: return castDictionary(a, data, to as never);
     default: return castLeaf(a, data, to);
   }

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as wasm from 'parquet-wasm';
 import * as arrow from 'apache-arrow';
-import { BufferSink, defineSchema, field, openParquet, ParquetWriter, writeParquet } from '../../src/node/index.js';
+import { BufferSink, CorruptFileError, defineSchema, field, openParquet, ParquetWriter, writeParquet } from '../../src/node/index.js';
 import type { AnyField } from '../../src/schema/builder.js';
 import { encodeSchema } from '../../src/arrow/hint.js';
 import { show } from '../reader/helpers.js';
@@ -88,6 +88,7 @@ test('a file arrow-rs wrote from types Parquet has no place for reads back to th
     lu: arrow.vectorFromArray(ids.map(String), new arrow.LargeUtf8()),
     dur: arrow.vectorFromArray(ids.map(BigInt), new arrow.DurationNanosecond()),
     cat: arrow.vectorFromArray(ids.map((i) => `v${i % 3}`), new arrow.Dictionary(new arrow.Utf8(), new arrow.Int8())),
+    emb: arrow.vectorFromArray(ids.map((i) => (i % 6 === 0 ? null : [i / 2, i % 4 ? -i : null, 0.5])), new arrow.FixedSizeList(3, new arrow.Field('item', new arrow.Float32(), true))),
   });
   const bytes = wasm.writeParquet(wasm.Table.fromIPCStream(arrow.tableToIPC(table, 'stream')));
   const ours = await (await openParquet(bytes)).toArrow();
@@ -114,6 +115,7 @@ test('a table of types Parquet has no place for round-trips exactly through writ
     dec,
     cat: arrow.vectorFromArray(ids.map((i) => (i % 7 ? `c${i % 3}` : null)), new arrow.Dictionary(new arrow.Utf8(), new arrow.Uint8())),
     tags: arrow.vectorFromArray(ids.map((i) => [`t${i % 2}`]), new arrow.List(new arrow.Field('item', new arrow.Dictionary(new arrow.LargeUtf8(), new arrow.Int16()), true))),
+    pair: arrow.vectorFromArray(ids.map((i) => (i % 3 === 0 ? null : [BigInt(i), i % 2 ? null : -1n])), new arrow.FixedSizeList(2, new arrow.Field('item', new arrow.Int64(), true))),
     m: arrow.vectorFromArray(ids.map((i) => new Map([[`k${i}`, BigInt(i)]])), new arrow.Map_(new arrow.Field('entries', new arrow.Struct([new arrow.Field('key', new arrow.Utf8(), false), new arrow.Field('value', new arrow.DurationSecond(), true)]), false) as never, true)),
   });
   const sink = new BufferSink();
@@ -138,4 +140,20 @@ test('view types are written from their views, inline and in data buffers, slice
   const rows = await (await openParquet(sink.bytes())).readRows();
   assert.deepEqual(rows.map((r) => r.s), text.slice(3, 27));
   assert.deepEqual(rows.map((r) => (r.b === null ? null : new TextDecoder().decode(r.b as Uint8Array))), text.slice(3, 27));
+});
+
+test('a FixedSizeList of other than fixed-width values reads back as a List, and a list that does not hold the stored size is an error', async () => {
+  const words = arrow.vectorFromArray([['a', 'b'], null, ['c', null]], new arrow.FixedSizeList(2, new arrow.Field('item', new arrow.Utf8(), true)));
+  const sink = new BufferSink();
+  await writeParquet(sink, new arrow.Table({ words }));
+  const back = await (await openParquet(sink.bytes())).toArrow();
+  assert.equal(String(back.schema.fields[0]), 'words: List<Utf8>');
+  assert.deepEqual(back.getChild('words')!.toArray().map((v: arrow.Vector | null) => (v ? [...v] : null)), [['a', 'b'], null, ['c', null]]);
+  assertExact(back, arrowRs(sink.bytes()), 'List of strings');
+
+  const bad = new BufferSink();
+  const w = await ParquetWriter.open(bad, defineSchema({ v: field.list(field.int32()) }), { metadata: { 'ARROW:schema': encodeSchema(arrow, new arrow.Schema([F('v', new arrow.FixedSizeList(2, F('item', new arrow.Int32())))])) } });
+  await w.writeMany([{ v: [1, 2] }, { v: [1, 2, 3] }]);
+  await w.close();
+  await assert.rejects((await openParquet(bad.bytes())).toArrow(), (e: unknown) => e instanceof CorruptFileError && /list 1 holds 3 values/.test(e.message) && e.context.column === 'v');
 });
