@@ -1,6 +1,6 @@
 import type { Data, DataType, Field, Schema as ArrowSchema } from 'apache-arrow';
 import { base64Bytes, toBase64 } from '../codecs/wasm-loading.js';
-import { CorruptFileError, UnsupportedError } from '../errors.js';
+import { CorruptFileError, LimitError, UnsupportedError } from '../errors.js';
 import type { Plan, RecordPlan } from '../shred/plan.js';
 import type { ArrowModule } from './load.js';
 
@@ -208,6 +208,9 @@ function fixedWidth(a: ArrowModule, t: DataType): boolean {
   return [T.Int, T.Float, T.Decimal, T.Date, T.Time, T.Timestamp, T.Duration, T.Interval, T.FixedSizeBinary].includes(t.typeId);
 }
 
+/** Most null slots the null lists of a FixedSizeList get when the values read are few (else 8 per value read). */
+const MAX_NULL_SLOTS = 1 << 20;
+
 /**
  * List data (a FixedSizeList element read from Parquet) as a FixedSizeList:
  * each list must hold the stored size; a null list, which holds no element
@@ -217,15 +220,19 @@ function fixedSizeList(a: ArrowModule, data: Data, to: DataType & { listSize: nu
   const size = to.listSize;
   const offsets = data.valueOffsets as Int32Array;
   const child = castData(a, data.children[0]!, to.children[0]!.type);
-  let padded = false;
+  let nullLists = 0;
   for (let i = 0; i < data.length; i++) {
     const n = offsets[i + 1]! - offsets[i]!;
     if (n === size) continue;
     if (n !== 0 || data.getValid(i)) throw new CorruptFileError(`list ${i} holds ${n} values where the stored Arrow schema gives a FixedSizeList of ${size}`);
-    padded = true;
+    nullLists++;
+  }
+  // A null list's slots are backed by no byte of the file, and the stored size is any number: bounded.
+  if (nullLists * size > Math.max(MAX_NULL_SLOTS, 8 * child.length)) {
+    throw new LimitError(`the stored Arrow schema gives ${nullLists} null lists ${size} null slots each, more than the ${Math.max(MAX_NULL_SLOTS, 8 * child.length)} this read gives lists without values`);
   }
   let values: Data;
-  if (!padded) values = child.slice(offsets[0]!, data.length * size);
+  if (!nullLists) values = child.slice(offsets[0]!, data.length * size);
   else {
     // Each list's values moved to its fixed place, a null list's places left null.
     const stride = child.stride;

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as wasm from 'parquet-wasm';
 import * as arrow from 'apache-arrow';
-import { BufferSink, CorruptFileError, defineSchema, field, openParquet, ParquetWriter, writeParquet } from '../../src/node/index.js';
+import { BufferSink, CorruptFileError, LimitError, defineSchema, field, openParquet, ParquetWriter, writeParquet } from '../../src/node/index.js';
 import type { AnyField } from '../../src/schema/builder.js';
 import { encodeSchema } from '../../src/arrow/hint.js';
 import { show } from '../reader/helpers.js';
@@ -156,4 +156,11 @@ test('a FixedSizeList of other than fixed-width values reads back as a List, and
   await w.writeMany([{ v: [1, 2] }, { v: [1, 2, 3] }]);
   await w.close();
   await assert.rejects((await openParquet(bad.bytes())).toArrow(), (e: unknown) => e instanceof CorruptFileError && /list 1 holds 3 values/.test(e.message) && e.context.column === 'v');
+
+  // A stored size of 2^30 over null lists: slots no byte backs, refused rather than allocated.
+  const huge = new BufferSink();
+  const h = await ParquetWriter.open(huge, defineSchema({ v: field.list(field.int32()) }), { metadata: { 'ARROW:schema': encodeSchema(arrow, new arrow.Schema([F('v', new arrow.FixedSizeList(2 ** 30, F('item', new arrow.Int32())))])) } });
+  await h.writeMany([{ v: null }, { v: null }]);
+  await h.close();
+  await assert.rejects((await openParquet(huge.bytes())).toArrow(), (e: unknown) => e instanceof LimitError && e.context.column === 'v');
 });
