@@ -91,6 +91,9 @@ test('an Arrow type with no Parquet twin is refused, naming the field', async ()
   }));
   const table = new arrow.Table({ s: arrow.vectorFromArray([{ u: 1 }]) }).assign(new arrow.Table({ u: union }));
   await assert.rejects(schemaFromArrow(table.schema), (e: unknown) => e instanceof InvalidArgumentError && /Arrow field "u" has type/.test(e.message));
+  // A type Parquet has but not with these parameters: the builder's refusal names the field too.
+  const negative = new arrow.Schema([new arrow.Field('s', new arrow.Struct([new arrow.Field('dec', new arrow.Decimal(-2, 5, 128))]))]);
+  await assert.rejects(schemaFromArrow(negative), (e: unknown) => e instanceof InvalidArgumentError && /scale/.test(e.message) && e.context.column === 's.dec');
 });
 
 test('a 20,000-row string column round-trips, plain when asked', async () => {
