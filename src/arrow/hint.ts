@@ -36,9 +36,10 @@ export function encodeSchema(a: ArrowModule, schema: ArrowSchema): string {
 /**
  * What a writer stores for a table's schema: the types reading can give back
  * through the stored schema (time zones, Large types, dictionary index
- * types, Date64, durations, interval units, 256-bit decimals), with those
+ * types, Date64, durations, interval units, 256-bit decimals, Large
+ * lists, fixed-size lists of fixed-width values), with those
  * it cannot in the types they read back as (views as Utf8 and Binary,
- * Large lists as List, seconds as milliseconds, a dictionary of other
+ * seconds as milliseconds, a dictionary of other
  * than strings or bytes as its values, a FixedSizeList of other than
  * fixed-width values as List), so every reader that applies it
  * (arrow-rs too) reads the same types; MonthDayNano is stored as a type no
@@ -63,7 +64,8 @@ function storableType(a: ArrowModule, t: DataType): DataType {
       const element = storableField(a, t.children[0]!);
       return fixedWidth(a, element.type) ? new a.FixedSizeList((t as DataType & { listSize: number }).listSize, element) : new a.List(element);
     }
-    case T.List: case T.LargeList: return new a.List(storableField(a, t.children[0]!));
+    case T.List: return new a.List(storableField(a, t.children[0]!));
+    case T.LargeList: return new a.LargeList(storableField(a, t.children[0]!));
     case T.Struct: return new a.Struct(t.children.map((c) => storableField(a, c)));
     case T.Map: return new a.Map_(storableField(a, t.children[0]!) as never, x.keysSorted);
     case T.Time: return x.unit === a.TimeUnit.SECOND ? new a.TimeMillisecond() : t;
@@ -143,11 +145,12 @@ function hintedType(a: ArrowModule, ours: DataType, hint: DataType, dictionary: 
       return fields ? new a.Struct(fields) : ours;
     }
     case T.List: {
-      // A LargeList hint keeps the List, and so does a FixedSizeList one of other than fixed-width values; their element's hint still applies.
+      // A FixedSizeList hint of other than fixed-width values keeps the List; its element's hint still applies.
       if (hint.typeId !== T.List && hint.typeId !== T.LargeList && hint.typeId !== T.FixedSizeList) return ours;
       const fields = children(ours.children);
       const element = fields?.[0] ?? ours.children[0]!;
       if (hint.typeId === T.FixedSizeList && fixedWidth(a, element.type)) return new a.FixedSizeList((hint as DataType & { listSize: number }).listSize, element);
+      if (hint.typeId === T.LargeList) return new a.LargeList(element);
       return fields ? new a.List(element) : ours;
     }
     case T.Map: {
@@ -268,6 +271,11 @@ export function castData(a: ArrowModule, data: Data, to: DataType): Data {
     case T.Struct: case T.List: case T.Map: {
       const children = data.children.map((c, i) => castData(a, c, to.children[i]!.type));
       return data.clone(to, data.offset, data.length, data.nullCount, data.buffers as never, children);
+    }
+    case T.LargeList: {
+      const child = castData(a, data.children[0]!, to.children[0]!.type);
+      const offsets = BigInt64Array.from(data.valueOffsets as Int32Array, BigInt);
+      return data.clone(to, data.offset, data.length, data.nullCount, [offsets, undefined, data.nullBitmap] as never, [child]);
     }
     case T.FixedSizeList: return fixedSizeList(a, data, to as never);
     case T.Dictionary: return castDictionary(a, data, to as never);

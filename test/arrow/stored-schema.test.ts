@@ -88,6 +88,7 @@ test('a file arrow-rs wrote from types Parquet has no place for reads back to th
     lu: arrow.vectorFromArray(ids.map(String), new arrow.LargeUtf8()),
     dur: arrow.vectorFromArray(ids.map(BigInt), new arrow.DurationNanosecond()),
     cat: arrow.vectorFromArray(ids.map((i) => `v${i % 3}`), new arrow.Dictionary(new arrow.Utf8(), new arrow.Int8())),
+    big: arrow.vectorFromArray(ids.map((i) => (i % 5 ? [`x${i}`, null] : null)), new arrow.LargeList(new arrow.Field('item', new arrow.Utf8(), true))),
     emb: arrow.vectorFromArray(ids.map((i) => (i % 6 === 0 ? null : [i / 2, i % 4 ? -i : null, 0.5])), new arrow.FixedSizeList(3, new arrow.Field('item', new arrow.Float32(), true))),
   });
   const bytes = wasm.writeParquet(wasm.Table.fromIPCStream(arrow.tableToIPC(table, 'stream')));
@@ -115,6 +116,7 @@ test('a table of types Parquet has no place for round-trips exactly through writ
     dec,
     cat: arrow.vectorFromArray(ids.map((i) => (i % 7 ? `c${i % 3}` : null)), new arrow.Dictionary(new arrow.Utf8(), new arrow.Uint8())),
     tags: arrow.vectorFromArray(ids.map((i) => [`t${i % 2}`]), new arrow.List(new arrow.Field('item', new arrow.Dictionary(new arrow.LargeUtf8(), new arrow.Int16()), true))),
+    ll: arrow.vectorFromArray(ids.map((i) => (i % 4 ? [BigInt(i)] : [])), new arrow.LargeList(new arrow.Field('item', new arrow.Int64(), true))),
     pair: arrow.vectorFromArray(ids.map((i) => (i % 3 === 0 ? null : [BigInt(i), i % 2 ? null : -1n])), new arrow.FixedSizeList(2, new arrow.Field('item', new arrow.Int64(), true))),
     m: arrow.vectorFromArray(ids.map((i) => new Map([[`k${i}`, BigInt(i)]])), new arrow.Map_(new arrow.Field('entries', new arrow.Struct([new arrow.Field('key', new arrow.Utf8(), false), new arrow.Field('value', new arrow.DurationSecond(), true)]), false) as never, true)),
   });
