@@ -125,7 +125,10 @@ export function storedLeafTypes(a: ArrowModule, plan: RecordPlan, stored: ArrowS
  */
 export function hintedField(a: ArrowModule, ours: Field, hint: Field, dictionary: boolean): Field {
   const type = hintedType(a, ours.type, hint.type, dictionary);
-  const metadata = hint.metadata.size ? new Map([...ours.metadata, ...hint.metadata]) : ours.metadata;
+  // The stored field's metadata stands for the file's (its field id too), as in arrow-rs; our extension names stay.
+  const kept = [...ours.metadata].filter(([k]) => k.startsWith('ARROW:extension:'));
+  const same = kept.length === ours.metadata.size && hint.metadata.size === 0;
+  const metadata = same ? ours.metadata : new Map([...kept, ...hint.metadata]);
   return type === ours.type && metadata === ours.metadata ? ours : new a.Field(ours.name, type, ours.nullable, metadata);
 }
 

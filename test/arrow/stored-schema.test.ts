@@ -50,6 +50,9 @@ test('each rule of the stored Arrow schema is applied as arrow-rs applies it, an
     ['st', field.struct({ a: field.int64(), b: field.string() }), (i) => ({ a: BigInt(i), b: `${i}` }), F('st', new arrow.Struct([F('a', new arrow.DurationSecond()), F('b', new arrow.LargeUtf8())]))],
     ['m', field.map(field.string().required(), field.int64()), (i) => [{ key: `k${i}`, value: BigInt(i) }], F('m', new arrow.Map_(F('entries', new arrow.Struct([F('key', new arrow.Utf8(), false), F('value', new arrow.TimestampMicrosecond('UTC'))]), false) as never, true))],
     ['misfit', field.string(), (i) => `${i}`, F('misfit', new arrow.Int32())],
+    // The stored field's metadata stands for the file's field id.
+    ['id7', field.int32().fieldId(7), (i) => i, F('id7', new arrow.Int32())],
+    ['id8', field.int32().fieldId(8), (i) => i, new arrow.Field('id8', new arrow.Int32(), true, new Map([['k', 'v']]))],
   ];
   const schema = defineSchema(Object.fromEntries(columns.map(([name, decl]) => [name, decl])) as never);
   const stored = new arrow.Schema(columns.map((c) => c[3]), new Map([['from-stored', 'yes']]));
