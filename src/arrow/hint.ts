@@ -34,16 +34,15 @@ export function encodeSchema(a: ArrowModule, schema: ArrowSchema): string {
 }
 
 /**
- * What a writer stores for a table's schema: the types reading can give back
- * through the stored schema (time zones, Large types, dictionary index
- * types, Date64, durations, interval units, 256-bit decimals, Large
- * lists, fixed-size lists of fixed-width values), with those
- * it cannot in the types they read back as (views as Utf8 and Binary,
- * seconds as milliseconds, a dictionary of other
- * than strings or bytes as its values, a FixedSizeList of other than
- * fixed-width values as List), so every reader that applies it
- * (arrow-rs too) reads the same types; MonthDayNano is stored as a type no
- * rule applies to (see below).
+ * What a writer stores for a table's schema: the types reading gives back
+ * through the stored schema (time zones, Large types and lists, dictionary
+ * index types, Date64, durations, interval units, 256-bit decimals,
+ * fixed-size lists of fixed-width values) as they are, and those it does
+ * not as the types they read back as (views as Utf8 and Binary, seconds as
+ * milliseconds, a dictionary of other than strings or bytes as its values,
+ * a fixed-size list of other values as List), so every reader that applies
+ * it, arrow-rs too, reads the same types. MonthDayNano is the exception
+ * (see `storableType`).
  */
 export function storableSchema(a: ArrowModule, schema: ArrowSchema): ArrowSchema {
   return new a.Schema(schema.fields.map((f) => storableField(a, f)), schema.metadata);
@@ -120,8 +119,8 @@ export function storedLeafTypes(a: ArrowModule, plan: RecordPlan, stored: ArrowS
 /**
  * A field read from Parquet with the stored field's type applied where
  * arrow-rs applies it (same name and nullability; the stored field's
- * metadata added). Struct children are matched by name, list and map
- * children by position.
+ * metadata in place of the file's). Struct children are matched by name,
+ * list and map children by position.
  */
 export function hintedField(a: ArrowModule, ours: Field, hint: Field, dictionary: boolean): Field {
   const type = hintedType(a, ours.type, hint.type, dictionary);
