@@ -4,6 +4,7 @@ import { withContext, type ErrorContext } from '../errors.js';
 import type { RecordPlan } from '../shred/plan.js';
 import { fieldData, rowSlots, Scratch, type LeafSource } from './from-levels.js';
 import { loadArrow, type ArrowModule } from './load.js';
+import { ARROW_SCHEMA_KEY, castData, hintedField, storedLeafTypes, storedSchema } from './hint.js';
 import { planField } from './types.js';
 
 /** One row group's decoded leaves, as a format reader hands them over. */
@@ -24,31 +25,68 @@ export interface ArrowPlan {
   plan: RecordPlan;
   /** Per plan leaf: whether it becomes a Dictionary vector. */
   dictionary: boolean[];
+  /**
+   * Whether the Arrow schema a writer stored in the metadata (`hint.ts`) is
+   * applied over the Parquet types, and with it its Dictionary types.
+   */
+  stored?: { dictionary: boolean };
 }
 
-/** The Arrow schema of a plan. */
+/** The Arrow schema of a plan, with the stored schema applied; `metadata` is the file's key-value metadata. */
 export function arrowSchema(a: ArrowModule, p: ArrowPlan, metadata?: Map<string, string>): ArrowSchema {
-  return new a.Schema(p.plan.fields.map((f) => planField(a, f.name, f.plan, p.plan.leaves, p.dictionary)), metadata);
+  return schemas(a, p, metadata).schema;
+}
+
+/**
+ * The schema built from the Parquet types, and the one given (the stored
+ * schema applied), with the dictionary flags the build takes. An applied
+ * stored schema is not kept in the metadata, and its own metadata fills in
+ * keys the file lacks, as arrow-rs does.
+ */
+function schemas(a: ArrowModule, p: ArrowPlan, metadata?: Map<string, string>): { built: ArrowSchema; schema: ArrowSchema; dictionary: boolean[] } {
+  const text = metadata?.get(ARROW_SCHEMA_KEY);
+  const stored = text !== undefined && p.stored ? storedSchema(a, text) : undefined;
+  let meta = metadata;
+  if (text !== undefined && p.stored) {
+    meta = new Map([...(stored?.metadata ?? []), ...metadata!]);
+    meta.delete(ARROW_SCHEMA_KEY);
+  }
+  let dictionary = p.dictionary;
+  if (stored) {
+    const types = storedLeafTypes(a, p.plan, stored);
+    dictionary = dictionary.map((d, i) => d && (types[i] === undefined || types[i]!.typeId === a.Type.Dictionary));
+  }
+  const built = new a.Schema(p.plan.fields.map((f) => planField(a, f.name, f.plan, p.plan.leaves, dictionary)), meta?.size ? meta : undefined);
+  if (!stored) return { built, schema: built, dictionary };
+  const fields = built.fields.map((f) => {
+    const h = stored.fields.find((x) => x.name === f.name);
+    return h ? hintedField(a, f, h, p.stored!.dictionary) : f;
+  });
+  return { built, schema: fields.every((f, i) => f === built.fields[i]) ? built : new a.Schema(fields, built.metadata), dictionary };
 }
 
 /** Record batches, one per chunk group. */
 export async function* arrowBatches(p: ArrowPlan, groups: AsyncIterable<ChunkGroup>, metadata?: Map<string, string>): AsyncGenerator<RecordBatch> {
   const a = await loadArrow();
-  const schema = arrowSchema(a, p, metadata);
+  const { built, schema, dictionary } = schemas(a, p, metadata);
   const scratch = new Scratch();
   for await (const g of groups) {
-    const batch = withContext(g.ctx, () => batchOf(a, schema, p, g, g.rows, scratch));
+    const batch = withContext(g.ctx, () => batchOf(a, built, schema, p.plan, dictionary, g, g.rows, scratch));
     g.release?.();
     yield batch;
   }
 }
 
-function batchOf(a: ArrowModule, schema: ArrowSchema, p: ArrowPlan, g: ChunkGroup, rows: Int32Array | null, scratch: Scratch): RecordBatch {
-  const sources: LeafSource[] = p.plan.leaves.map((leaf, i) => ({ leaf, chunk: g.chunks[i]!, dictionary: p.dictionary[i]! }));
+/** One batch, built for the Parquet types (`built`), then cast to the stored schema's where they differ. */
+function batchOf(a: ArrowModule, built: ArrowSchema, schema: ArrowSchema, plan: RecordPlan, dictionary: boolean[], g: ChunkGroup, rows: Int32Array | null, scratch: Scratch): RecordBatch {
+  const sources: LeafSource[] = plan.leaves.map((leaf, i) => ({ leaf, chunk: g.chunks[i]!, dictionary: dictionary[i]! }));
   const all = (): Int32Array => scratch.all(g.numRows);
   const slots = sources.map((s) => withContext({ column: s.leaf.path.join('.') }, () => rowSlots(s.chunk, g.numRows, rows, all)));
   const length = rows ? rows.length : g.numRows;
-  const children = p.plan.fields.map((f, i) => withContext({ column: f.name }, () => fieldData(a, schema.fields[i]!, f.plan, sources, slots, scratch)));
+  const children = plan.fields.map((f, i) => withContext({ column: f.name }, () => {
+    const data = fieldData(a, built.fields[i]!, f.plan, sources, slots, scratch);
+    return built.fields[i] === schema.fields[i] ? data : castData(a, data, schema.fields[i]!.type);
+  }));
   const data = a.makeData({ type: new a.Struct(schema.fields), length, nullCount: 0, children });
   return new a.RecordBatch(schema, data);
 }

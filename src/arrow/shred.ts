@@ -44,7 +44,7 @@ export class ArrowShredder {
   }
 
   private field(p: Plan, data: Data | undefined, i: number, rep: number, depth: number): void {
-    if (!data || data.type.typeId === this.a.Type.Null || !data.getValid(i)) {
+    if (!data || data.type.typeId === this.a.Type.Null || !data.getValid(i) || this.nullInDictionary(data, i)) {
       if (p.nullable) return this.empty(p, rep, p.def - 1);
       if (p.t === 'list' || p.t === 'map') return this.empty(p, rep, p.elementDef - 1);
       const column = this.path.slice(0, depth).join('.');
@@ -68,7 +68,8 @@ export class ArrowShredder {
       case 'map': {
         const offsets = data.valueOffsets as ArrayLike<number | bigint> | undefined;
         const fixed = offsets ? 0 : (data.type as unknown as { listSize: number }).listSize;
-        const start = offsets ? Number(offsets[i]) : (data.offset + i) * fixed;
+        // A sliced FixedSizeList has its child sliced with it (Arrow JS), so row i starts at i * size.
+        const start = offsets ? Number(offsets[i]) : i * fixed;
         const end = offsets ? Number(offsets[i + 1]) : start + fixed;
         if (start === end) return this.empty(p, rep, p.elementDef - 1);
         const child = data.children[0]!;
@@ -92,6 +93,13 @@ export class ArrowShredder {
     }
   }
 
+  /** Whether a valid dictionary index points at a null in the dictionary (Arrow allows both). */
+  private nullInDictionary(data: Data, i: number): boolean {
+    if (data.type.typeId !== this.a.Type.Dictionary) return false;
+    const dictionary = data.dictionary!;
+    return dictionary.nullCount > 0 && !dictionary.isValid(Number((data.values as ArrayLike<number | bigint>)[i]));
+  }
+
   /** A leaf value from the Arrow buffers, in a form the column writer takes. */
   private leafValue(data: Data, i: number, depth: number): unknown {
     const T = this.a.Type;
@@ -108,6 +116,7 @@ export class ArrowShredder {
         const o = data.valueOffsets as ArrayLike<number | bigint>;
         return (data.values as Uint8Array).subarray(Number(o[i]), Number(o[i + 1]));
       }
+      case T.Utf8View: case T.BinaryView: return this.viewBytes(data, i, depth);
       case T.FixedSizeBinary: return (data.values as Uint8Array).subarray(i * t.byteWidth!, (i + 1) * t.byteWidth!);
       case T.Decimal: return decimalText(data.values as Uint32Array, i, t.bitWidth! / 32, t.scale!);
       case T.Date: {
@@ -135,6 +144,18 @@ export class ArrowShredder {
       default:
         throw this.fail(depth, `Arrow type ${String(t)} cannot be written to this column`);
     }
+  }
+
+  /** A view type's value: a 16-byte view holding its length, then its bytes inline (12 at most) or where in which variadic buffer they are. */
+  private viewBytes(data: Data, i: number, depth: number): Uint8Array {
+    const views = data.values as Uint8Array;
+    const view = new DataView(views.buffer, views.byteOffset + i * 16, 16);
+    const size = view.getInt32(0, true);
+    if (size <= 12) return views.subarray(i * 16 + 4, i * 16 + 4 + Math.max(size, 0));
+    const buffer = data.variadicBuffers[view.getInt32(8, true)];
+    const at = view.getInt32(12, true);
+    if (!buffer || at < 0 || at + size > buffer.length) throw this.fail(depth, `view ${i} points outside its data buffers`);
+    return buffer.subarray(at, at + size);
   }
 
   private interval(unit: number, v: Int32Array, i: number, depth: number): { months: number; days: number; millis: number } {

@@ -1,7 +1,8 @@
 import type { DataType, Field, Schema as ArrowSchema } from 'apache-arrow';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError, ParquetryError } from '../errors.js';
 import { defineSchema, field as f, type AnyField, type DefinedSchema } from '../schema/builder.js';
 import type { TimeUnit } from '../schema/logical.js';
+import { ARROW_SCHEMA_KEY, encodeSchema, storableSchema } from './hint.js';
 import { loadArrow, type ArrowModule } from './load.js';
 
 /**
@@ -17,11 +18,26 @@ export async function schemaFromArrow(schema: ArrowSchema): Promise<DefinedSchem
   return defineSchema(schema.fields.map((fl) => [fl.name, declare(a, fl, fl.name)] as [string, AnyField]));
 }
 
+/**
+ * The key-value metadata a table's file keeps: the table's schema metadata,
+ * and the schema itself under `ARROW:schema` (what reading gives back of it,
+ * see `storableSchema`), as arrow-rs and pyarrow store it.
+ */
+export async function metadataFromArrow(schema: ArrowSchema): Promise<Record<string, string>> {
+  const a = await loadArrow();
+  return { ...Object.fromEntries(schema.metadata), [ARROW_SCHEMA_KEY]: encodeSchema(a, storableSchema(a, schema)) };
+}
+
 function declare(a: ArrowModule, fl: Field, path: string): AnyField {
-  const decl = fl.type.typeId === a.Type.FixedSizeBinary && fl.metadata.get('ARROW:extension:name') === 'arrow.uuid' ? f.uuid() : typeOf(a, fl.type, path);
-  const id = fl.metadata.get('PARQUET:field_id');
-  const withId = id !== undefined && /^-?\d+$/.test(id) ? decl.fieldId(Number(id)) : decl;
-  return fl.nullable || fl.type.typeId === a.Type.Null ? withId : withId.required();
+  try {
+    const decl = fl.type.typeId === a.Type.FixedSizeBinary && fl.metadata.get('ARROW:extension:name') === 'arrow.uuid' ? f.uuid() : typeOf(a, fl.type, path);
+    const id = fl.metadata.get('PARQUET:field_id');
+    const withId = id !== undefined && /^-?\d+$/.test(id) ? decl.fieldId(Number(id)) : decl;
+    return fl.nullable || fl.type.typeId === a.Type.Null ? withId : withId.required();
+  } catch (e) {
+    // The builder's refusals (a negative decimal scale, say) know no field: name it.
+    throw e instanceof ParquetryError ? e.within({ column: path }) : e;
+  }
 }
 
 const UNITS: Record<number, TimeUnit> = { 0: 'MILLIS', 1: 'MILLIS', 2: 'MICROS', 3: 'NANOS' };

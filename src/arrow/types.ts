@@ -8,8 +8,8 @@ import type { ArrowModule } from './load.js';
  * integers by their annotated width and sign, DECIMAL to Decimal128 (256 past
  * 38 digits), DATE to Date32, TIME and TIMESTAMP keep their unit (UTC-adjusted
  * timestamps carry the zone "UTC"), INT96 to nanosecond timestamps, UUID and
- * other fixed-length binary to FixedSizeBinary, UNKNOWN to Null. One
- * departure: INTERVAL becomes MonthDayNano, which keeps its months.
+ * other fixed-length binary to FixedSizeBinary, ENUM to Binary, UNKNOWN to
+ * Null. One departure: INTERVAL becomes MonthDayNano, which keeps its months.
  */
 export function leafType(a: ArrowModule, leaf: LeafNode): DataType {
   const k = leaf.kind;
@@ -24,12 +24,17 @@ export function leafType(a: ArrowModule, leaf: LeafNode): DataType {
     case 'float': return leaf.physicalType === 'FLOAT' ? new a.Float32() : new a.Float64();
     case 'float16': return new a.Float16();
     case 'int96': return new a.TimestampNanosecond();
-    case 'string': return new a.Utf8();
+    // ENUM is text to us, but arrow-rs (and pyarrow) give its bytes.
+    case 'string': return isEnum(leaf) ? new a.Binary() : new a.Utf8();
     case 'bytes': return leaf.physicalType === 'FIXED_LEN_BYTE_ARRAY' ? new a.FixedSizeBinary(leaf.typeLength!) : new a.Binary();
     case 'uuid': return new a.FixedSizeBinary(16);
     // Months, days and milliseconds all kept: arrow-rs's DayTime would drop the months.
     case 'interval': return new a.IntervalMonthDayNano();
-    case 'decimal': return new a.Decimal(k.scale, k.precision, k.precision <= 38 ? 128 : 256);
+    // arrow-rs widens by the stored width where there is one: a fixed length past 16 bytes is 256-bit at any precision.
+    case 'decimal': {
+      const wide = leaf.physicalType === 'FIXED_LEN_BYTE_ARRAY' ? leaf.typeLength! > 16 : k.precision > 38;
+      return new a.Decimal(k.scale, k.precision, wide ? 256 : 128);
+    }
     case 'date': return new a.DateDay();
     case 'time':
       return k.unit === 'MILLIS' ? new a.TimeMillisecond() : k.unit === 'MICROS' ? new a.TimeMicrosecond() : new a.TimeNanosecond();
@@ -39,6 +44,11 @@ export function leafType(a: ArrowModule, leaf: LeafNode): DataType {
     }
     case 'null': return new a.Null();
   }
+}
+
+function isEnum(leaf: LeafNode): boolean {
+  const logical = leaf.element.logicalType;
+  return logical ? logical.type === 'ENUM' : leaf.element.convertedType === 'ENUM';
 }
 
 /** Byte strings whose repeated values a dictionary chunk keeps as an Arrow Dictionary. */
@@ -93,10 +103,5 @@ export function planField(a: ArrowModule, name: string, plan: Plan, leaves: read
 
 /** The name of a list's element field: the Parquet element's own name, as arrow-rs keeps it. */
 export function elementName(plan: Plan): string {
-  switch (plan.t) {
-    case 'leaf': return plan.leaf.name;
-    case 'struct': return plan.node.name;
-    case 'variant': return plan.node.name;
-    default: return 'element';
-  }
+  return plan.t === 'leaf' ? plan.leaf.name : plan.t === 'list' || plan.t === 'map' ? plan.name : plan.node.name;
 }

@@ -16,6 +16,13 @@ export function base64Bytes(text: string): Uint8Array {
   return out;
 }
 
+/** Base64 text of bytes (btoa, as atob above). */
+export function toBase64(b: Uint8Array): string {
+  let s = '';
+  for (const x of b) s += String.fromCharCode(x);
+  return btoa(s);
+}
+
 /** Whether `e` is the runtime refusing WebAssembly: none at all, or a Content-Security-Policy without 'wasm-unsafe-eval'. */
 export function isWasmRefusal(e: unknown): boolean {
   return typeof WebAssembly === 'undefined' || e instanceof WebAssembly.CompileError;

@@ -61,8 +61,8 @@ export interface DatasetReadOptions extends Omit<ReadOptions, 'rowGroups'> {
   batchSize?: number;
 }
 
-/** What a dataset's `toArrow` and `arrowBatches` read (file columns are never dictionary vectors, see `arrowBatches`). */
-export type DatasetArrowOptions = Omit<ArrowOptions, 'rowGroups' | 'dictionary'>;
+/** What a dataset's `toArrow` and `arrowBatches` read (file columns are never dictionary vectors, nor take a file's stored Arrow schema: see `arrowBatches`). */
+export type DatasetArrowOptions = Omit<ArrowOptions, 'rowGroups' | 'dictionary' | 'arrowSchema'>;
 
 /** How one file's rows become the dataset's. */
 interface RowShape {
@@ -325,7 +325,7 @@ export class Dataset {
     const schema = datasetArrowSchema(a, plan, this.partitionColumns);
     yield* this.scan<RecordBatch>(options, {}, {
       async *read(reader, read, shape, partitions) {
-        for await (const batch of reader.arrowBatches({ ...read, dictionary: false })) yield datasetBatch(a, schema, shape.sources, partitions, batch.numRows, batch);
+        for await (const batch of reader.arrowBatches({ ...read, dictionary: false, arrowSchema: false })) yield datasetBatch(a, schema, shape.sources, partitions, batch.numRows, batch);
       },
       *constant(n, shape, partitions) {
         yield datasetBatch(a, schema, shape.sources, partitions, n, undefined);

@@ -92,6 +92,13 @@ export interface ArrowOptions extends Pick<ReadOptions, 'columns' | 'rowGroups' 
    * values. Default true; false gives plain Utf8/Binary vectors.
    */
   dictionary?: boolean;
+  /**
+   * Apply the Arrow schema a writer stored in the file (`ARROW:schema`, as
+   * arrow-rs, pyarrow and parquetry store it): time zone names, Large
+   * types, dictionary index types, Date64, durations, interval units, as
+   * arrow-rs reads them. Default true; false gives the Parquet types alone.
+   */
+  arrowSchema?: boolean;
 }
 
 /** A column by dotted path (`a.b.c`) or by its names (`['a', 'b.c']`). */
@@ -389,7 +396,7 @@ export class ParquetReader {
       const meta = this.metadata.rowGroups[rg]!.columns[leaf.columnIndex]?.metaData;
       return meta !== undefined && (meta.dictionaryPageOffset !== undefined || meta.encodings.some((e) => e === 'PLAIN_DICTIONARY' || e === 'RLE_DICTIONARY'));
     }));
-    return { plan, dictionary };
+    return { plan, dictionary, stored: options.arrowSchema === false ? undefined : { dictionary: options.dictionary !== false } };
   }
 
   /** The file's key-value metadata, as Arrow schema metadata. */

@@ -32,6 +32,8 @@ export interface StructPlan extends PlanBase {
 
 export interface ListPlan extends PlanBase {
   t: 'list';
+  /** The schema node's name (Arrow names a list that is an element by it). */
+  name: string;
   /** Definition level at which the list has at least one element. */
   elementDef: number;
   /** Repetition level of the repeated node: an entry with this level continues the list. */
@@ -41,6 +43,8 @@ export interface ListPlan extends PlanBase {
 
 export interface MapPlan extends PlanBase {
   t: 'map';
+  /** The schema node's name, as for a list. */
+  name: string;
   elementDef: number;
   rep: number;
   /** The repeated key/value group, read as a struct. */
@@ -109,7 +113,7 @@ export function planRecord(root: GroupNode, keep: (leaf: LeafNode) => boolean = 
     if (node.repetition === 'REPEATED') {
       const start = leaves.length;
       const element = planValue(node, node.defLevel, false);
-      return { t: 'list', def: node.defLevel - 1, nullable: false, elementDef: node.defLevel, rep: node.repLevel, element, first: start, width: leaves.length - start };
+      return { t: 'list', name: node.name, def: node.defLevel - 1, nullable: false, elementDef: node.defLevel, rep: node.repLevel, element, first: start, width: leaves.length - start };
     }
     return planValue(node, node.defLevel, node.repetition === 'OPTIONAL');
   }
@@ -127,7 +131,7 @@ export function planRecord(root: GroupNode, keep: (leaf: LeafNode) => boolean = 
     } else {
       element = planField(repeated.children[0]!);
     }
-    return { t: 'list', def, nullable, elementDef: repeated.defLevel, rep: repeated.repLevel, element, first: start, width: leaves.length - start };
+    return { t: 'list', name: node.name, def, nullable, elementDef: repeated.defLevel, rep: repeated.repLevel, element, first: start, width: leaves.length - start };
   }
 
   function planMap(node: GroupNode, def: number, nullable: boolean): MapPlan | undefined {
@@ -137,7 +141,7 @@ export function planRecord(root: GroupNode, keep: (leaf: LeafNode) => boolean = 
     const valueNode = kv.children.find((c) => c.name === 'value') ?? (kv.children.length === 2 ? kv.children.find((c) => c !== keyNode) : undefined);
     const start = leaves.length;
     const entry = planStruct(kv, kv.defLevel, false, start);
-    return { t: 'map', def, nullable, elementDef: kv.defLevel, rep: kv.repLevel, entry, keyName: keyNode.name, valueName: valueNode?.name, first: start, width: leaves.length - start };
+    return { t: 'map', name: node.name, def, nullable, elementDef: kv.defLevel, rep: kv.repLevel, entry, keyName: keyNode.name, valueName: valueNode?.name, first: start, width: leaves.length - start };
   }
 
   /** The children of a group, less those projected away (no kept leaf under them). */

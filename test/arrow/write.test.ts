@@ -91,6 +91,9 @@ test('an Arrow type with no Parquet twin is refused, naming the field', async ()
   }));
   const table = new arrow.Table({ s: arrow.vectorFromArray([{ u: 1 }]) }).assign(new arrow.Table({ u: union }));
   await assert.rejects(schemaFromArrow(table.schema), (e: unknown) => e instanceof InvalidArgumentError && /Arrow field "u" has type/.test(e.message));
+  // A type Parquet has but not with these parameters: the builder's refusal names the field too.
+  const negative = new arrow.Schema([new arrow.Field('s', new arrow.Struct([new arrow.Field('dec', new arrow.Decimal(-2, 5, 128))]))]);
+  await assert.rejects(schemaFromArrow(negative), (e: unknown) => e instanceof InvalidArgumentError && /scale/.test(e.message) && e.context.column === 's.dec');
 });
 
 test('a 20,000-row string column round-trips, plain when asked', async () => {
@@ -100,4 +103,18 @@ test('a 20,000-row string column round-trips, plain when asked', async () => {
   await writeParquet(out, table);
   const back = await arrowOf(out, { dictionary: false });
   assert.equal(show(norm(back.getChild('s')!.toArray())), show(norm(table.getChild('s')!.toArray())));
+});
+
+test('a sliced FixedSizeList and a dictionary with nulls among its entries write the values Arrow JS reads', async () => {
+  const fsl = arrow.vectorFromArray(Array.from({ length: 12 }, (_, i) => (i % 4 === 0 ? null : [i, null, i + 1])), new arrow.FixedSizeList(3, new arrow.Field('item', new arrow.Int32(), true)));
+  // Index 1 is valid but names a null entry of the dictionary: a null value, not the entry's empty bytes.
+  const dictionary = arrow.vectorFromArray(['a', null, 'c'], new arrow.Utf8());
+  const dict = arrow.makeVector(arrow.makeData({ type: new arrow.Dictionary(new arrow.Utf8(), new arrow.Int16()), length: 12, nullCount: 1, nullBitmap: Uint8Array.of(0b11111101, 0xff), data: Int16Array.from({ length: 12 }, (_, i) => i % 3), dictionary }));
+  const table = new arrow.Table({ fsl, dict }).slice(5, 11);
+  const out = join(fixture.duck.dir, 'fsl-dict.parquet');
+  await writeParquet(out, table);
+  const rows = await (await openParquet(out)).readRows();
+  assert.deepEqual(rows.map((r) => r.fsl), [...table.getChild('fsl')!].map((v) => (v ? [...v] : null)));
+  assert.deepEqual(rows.map((r) => r.dict), [...table.getChild('dict')!]);
+  assert.ok(rows.some((r) => r.dict === null) && rows.some((r) => r.dict === 'c'));
 });

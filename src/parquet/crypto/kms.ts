@@ -5,7 +5,7 @@
  * key-encryption key (double wrapping); the material stored in the file's
  * key metadata or, by reference, in a `_KEY_MATERIAL_FOR_<file>.json` beside it.
  */
-import { base64Bytes } from '../../codecs/wasm-loading.js';
+import { base64Bytes, toBase64 } from '../../codecs/wasm-loading.js';
 import { InvalidArgumentError, MissingKeyError, ParquetryError } from '../../errors.js';
 import type { KeyRetriever, KeyTarget } from './options.js';
 
@@ -21,11 +21,6 @@ const text = new TextDecoder();
 /** The entry points export this module's KMS helpers; the cipher loads when a key is first wrapped or unwrapped. */
 const cipher = () => import('./cipher.js');
 
-export function toBase64(b: Uint8Array): string {
-  let s = '';
-  for (const x of b) s += String.fromCharCode(x);
-  return btoa(s);
-}
 
 /** KeyToolkit.encryptKeyLocally: AES-GCM (nonce + ciphertext + tag, no length), base64. */
 export async function wrapKeyLocally(key: Uint8Array, wrappingKey: Uint8Array, aad: Uint8Array): Promise<string> {

@@ -3,7 +3,7 @@ import type { AnyField } from '../../schema/builder.js';
 import { inferSchemaFromRecords } from '../../schema/infer.js';
 import type { FileMetaData } from '../metadata/index.js';
 import { ParquetWriter, type WriterOptions, type WriterSchema } from './writer.js';
-import { schemaFromArrow } from '../../arrow/to-schema.js';
+import { metadataFromArrow, schemaFromArrow } from '../../arrow/to-schema.js';
 import { sampleRecords } from './sample.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 
@@ -53,7 +53,9 @@ function isArrow(v: unknown): v is Table | RecordBatch {
 async function writeArrowData(sink: Sink, data: Table | RecordBatch, options: WriteRecordsOptions): Promise<FileMetaData> {
   let writer: ParquetWriter;
   try {
-    writer = await ParquetWriter.open(sink, options.schema ?? (await schemaFromArrow(data.schema)).elements, options);
+    // A schema derived from the Arrow one is stored with it, so readers give back the Arrow types Parquet has no place for.
+    writer = options.schema ? await ParquetWriter.open(sink, options.schema, options)
+      : await ParquetWriter.open(sink, (await schemaFromArrow(data.schema)).elements, { ...options, metadata: { ...(await metadataFromArrow(data.schema)), ...options.metadata } });
   } catch (e) {
     await sink.abort();
     throw e;
