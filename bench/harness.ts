@@ -6,6 +6,12 @@
  * stdout.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** The repository root. */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
@@ -42,4 +48,23 @@ export function spawnWorker<R>(script: string, args: string[], nodeFlags: string
   const r = spawnSync(process.execPath, ['--expose-gc', ...nodeFlags, '--import', 'tsx', script, '--worker', ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error(`${args.join(' ')} failed:\n${r.stderr}`);
   return JSON.parse(r.stdout) as R;
+}
+
+/** The build is older than the source: the figures would be for old code. */
+export function staleBuild(root = ROOT): boolean {
+  const newest = (dir: string) =>
+    Math.max(...readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => statSync(join(e.parentPath ?? e.path, e.name)).mtimeMs));
+  return newest(join(root, 'src')) > newest(join(root, 'dist'));
+}
+
+/**
+ * The Node entry of the built package (dist/), which is what users run: a
+ * TypeScript loader in the timed process costs time of its own (each
+ * dynamic import() goes through its resolve hook on another thread).
+ */
+export async function builtNodeEntry(): Promise<typeof import('../src/node/index.js')> {
+  const entry = join(ROOT, 'dist', 'node', 'index.js');
+  if (!existsSync(entry)) throw new Error('no dist/: run `npm run build` first');
+  if (staleBuild()) throw new Error('dist/ is older than src/: run `npm run build` first');
+  return (await import(pathToFileURL(entry).href)) as typeof import('../src/node/index.js');
 }

@@ -21,12 +21,11 @@
  * (an older commit, say), to the same run.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join, relative } from 'node:path';
+import { ROOT, staleBuild } from './harness.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -99,13 +98,6 @@ function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-/** The build is older than the source: the figures would be for old code. */
-function staleBuild(): boolean {
-  const newest = (dir: string) =>
-    Math.max(...readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => statSync(join(e.parentPath ?? e.path, e.name)).mtimeMs));
-  return newest(join(ROOT, 'src')) > newest(join(ROOT, 'dist'));
 }
 
 function machine(): string {

@@ -14,6 +14,7 @@ import type { FileDecryptor } from './crypto/decryptor.js';
 import { decodePageHeader, type ColumnChunk, type ColumnMetaData, type PageHeader } from './metadata/index.js';
 import type { ColumnPath, ParquetReader } from './reader.js';
 import { decodeStatistics, type DecodedStatistics } from './statistics.js';
+import { chunkPadding } from './chunk-padding.js';
 
 export interface ChunkRef {
   rowGroup: number;
@@ -93,17 +94,6 @@ export interface ChunkPages {
 /** The most bytes a page header may take before we give up (a header holds statistics, so it can be big, but not this big). */
 const MAX_HEADER_BYTES = 64 * 1024 * 1024;
 const WINDOW = 16 * 1024;
-/** What pre-1.2.9 parquet-mr left out of total_compressed_size (PARQUET-816); the reader allows the same. */
-const DICTIONARY_HEADER_PADDING = 100;
-
-function oldParquetMr(createdBy: string | undefined): boolean {
-  const m = createdBy ? /^parquet-mr(?: version (\d+)\.(\d+)\.(\d+))?/.exec(createdBy) : null;
-  if (!m) return false;
-  if (m[1] === undefined) return true;
-  const [a, b, c] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  return a < 1 || (a === 1 && (b < 2 || (b === 2 && c < 9)));
-}
-
 /**
  * Reads page headers of one chunk through a window of its bytes. A window
  * of `size` bytes is fetched at a header that lies outside the bytes held;
@@ -196,7 +186,7 @@ export async function chunkPages(reader: ParquetReader, source: Source, c: Chunk
     throw new CorruptFileError(`column chunk bytes ${start}..${start + length} lie outside the ${source.byteLength}-byte file's data`, { ...ctx, offset: start });
   }
   const end = start + length;
-  const limit = oldParquetMr(reader.metadata.createdBy) ? Math.min(end + DICTIONARY_HEADER_PADDING, fileEnd) : end;
+  const limit = Math.min(end + chunkPadding(reader.metadata.createdBy), fileEnd);
   const index = await reader.readOffsetIndex(c.rowGroup, c.leaf.path);
   const locations = new Map((index?.pageLocations ?? []).map((p, i, all) => [p.offset, { first: p.firstRowIndex, next: all[i + 1]?.firstRowIndex }]));
   const groupRows = reader.metadata.rowGroups[c.rowGroup]!.numRows;

@@ -22,6 +22,7 @@ import type { PageIndexEntry } from './filter/indexes.js';
 import type { ChunkRef, IndexCache, ScanHost } from './filter/scan.js';
 import type { ChunkGroup } from '../arrow/batches.js';
 import type { RecordBatch, Table } from 'apache-arrow';
+import { chunkPadding } from './chunk-padding.js';
 
 // Loaded by the reads that use them, not by opening a file: filters, page
 // indexes and bloom filters; VARIANT assembly; Arrow output; streaming.
@@ -176,6 +177,12 @@ export class ParquetReader {
 
   /** Page indexes and bloom filters read so far (filters and the index API share them). */
   private indexCache: IndexCache | undefined;
+
+  /** The file's chunkPadding, worked out once: a regular expression run per chunk read was recompiled after every collection. */
+  private get padding(): number {
+    return (this.paddingBytes ??= chunkPadding(this.metadata.createdBy));
+  }
+  private paddingBytes: number | undefined;
 
   static async fromSource(source: Source, options: OpenOptions = {}): Promise<ParquetReader> {
     const chunkOptions = checkedChunkOptions(options);
@@ -544,7 +551,7 @@ export class ParquetReader {
   /** What the filter modules need from the reader: chunk locations, coalesced reads, decoding. */
   private scanHost(): ScanHost {
     const file = this.source.name;
-    const padding = chunkPadding(this.metadata.createdBy);
+    const padding = this.padding;
     return {
       metadata: this.metadata,
       fileSize: this.source.byteLength,
@@ -616,7 +623,7 @@ export class ParquetReader {
     const ctx = { file: this.source.name, rowGroup, column: leaf.path.join('.') };
     const chunk = this.metadata.rowGroups[rowGroup]!.columns[leaf.columnIndex]!;
     const meta = chunkMeta(chunk, ctx, this.decryptor);
-    const range = chunkRange(meta, this.source.byteLength, chunkPadding(this.metadata.createdBy), ctx);
+    const range = chunkRange(meta, this.source.byteLength, this.padding, ctx);
     const { readDictionaryPage } = await decoding();
     if (this.decryptor?.encrypted(chunk, ctx)) {
       // Only decrypted pages can be walked: the chunk is read whole.
@@ -811,25 +818,6 @@ export function chunkRange(meta: ColumnMetaData, fileSize: number, padding: numb
     throw new CorruptFileError(`column chunk bytes ${start}..${start + len} lie outside the ${fileSize}-byte file`, { ...ctx, offset: start });
   }
   return { start, end: Math.min(start + len + padding, fileSize - 8) };
-}
-
-/** The most a dictionary page header can take: what old parquet-mr left out of total_compressed_size. */
-const DICTIONARY_HEADER_PADDING = 100;
-
-/**
- * parquet-mr before 1.2.9 (and builds that do not say their version) wrote
- * a total_compressed_size without the dictionary page header (PARQUET-816),
- * so their chunks are read with that much extra; the page walk stops at the
- * chunk's value count, so the extra bytes are never decoded.
- */
-export function chunkPadding(createdBy: string | undefined): number {
-  if (!createdBy) return 0;
-  const m = /^parquet-mr(?: version (\d+)\.(\d+)\.(\d+))?/.exec(createdBy);
-  if (!m) return 0;
-  if (m[1] === undefined) return DICTIONARY_HEADER_PADDING;
-  const [a, b, c] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const old = a < 1 || (a === 1 && (b < 2 || (b === 2 && c < 9)));
-  return old ? DICTIONARY_HEADER_PADDING : 0;
 }
 
 /** The next `count` rows of an assembler, in arrays of at most `batchSize`. */
