@@ -207,6 +207,50 @@ function flatLevels(chunk: ColumnChunkData, maxDef: number, nullDef: number, scr
   return nulls ? { bitmap, nullCount: nulls, vi } : { bitmap: undefined, nullCount: 0, vi };
 }
 
+type SpreadValues = Int32Array | BigInt64Array | Float32Array | Float64Array;
+
+/** Whether a leaf's Arrow data is its dense values spread out as they are (numbers of Arrow's own width, not booleans or decimals). */
+function spreads(leaf: LeafNode, values: Values): values is SpreadValues {
+  const k = leaf.kind.kind;
+  return (values instanceof Int32Array || values instanceof BigInt64Array || values instanceof Float32Array || values instanceof Float64Array)
+    && k !== 'decimal' && k !== 'float16';
+}
+
+/**
+ * A flat numeric leaf with nulls in one pass over its levels: each value
+ * moved to its entry, and the validity built alongside, where flatLevels
+ * then gather took two passes and an index array between them.
+ */
+function spreadFlat(a: ArrowModule, type: DataType, chunk: ColumnChunkData, values: SpreadValues, maxDef: number, nullDef: number): Data {
+  const d = chunk.def!;
+  const n = d.length;
+  const out = new (values.constructor as new (n: number) => SpreadValues)(n);
+  const bitmap = new Uint8Array(nullDef >= 0 ? (n + 7) >> 3 : 0);
+  const nulls = spread(d, maxDef, nullDef, values, out, bitmap);
+  const data = retype(out, type.ArrayType as TypedArrayCtor);
+  return a.makeData({ type, length: n, nullCount: nulls, nullBitmap: nulls ? bitmap : undefined, data } as never) as Data;
+}
+
+/**
+ * The loop of spreadFlat, on typed arrays and numbers alone: V8 compiles a
+ * long loop on entry (OSR), and code after the loop that had never run
+ * (property reads) deoptimized it at every call, back to the interpreter for
+ * the rest of the work. Returns the null count (0 when `bitmap` is empty).
+ */
+function spread(d: Uint8Array | Uint16Array, maxDef: number, nullDef: number, values: SpreadValues, out: SpreadValues, bitmap: Uint8Array): number {
+  let nulls = 0;
+  const n = d.length;
+  for (let i = 0, v = 0; i < n; i++) {
+    const x = d[i]!;
+    if (x === maxDef) out[i] = values[v++]!;
+    if (bitmap.length) {
+      if (x >= nullDef) bitmap[i >> 3]! |= 1 << (i & 7);
+      else nulls++;
+    }
+  }
+  return nulls;
+}
+
 /**
  * Per slot, the index of its value among the chunk's dense values (-1 for a
  * null): entries defined to the leaf's maximum level carry the values, in order.
@@ -233,7 +277,11 @@ function leafData(a: ArrowModule, type: DataType, src: LeafSource, slots: Int32A
   const { chunk, leaf } = src;
   const length = slots.length;
   if (type.typeId === a.Type.Null) return a.makeData({ type, length, nullCount: length }) as Data;
-  const { bitmap, nullCount, vi } = !chunk.rep && chunk.def && slots.length === chunk.length
+  const flat = !chunk.rep && chunk.def && slots.length === chunk.length;
+  if (flat && !src.dictionary && !chunk.indices && chunk.valueCount !== chunk.length && spreads(leaf, chunk.values!)) {
+    return spreadFlat(a, type, chunk, chunk.values as SpreadValues, leaf.defLevel, nullable ? def : -1);
+  }
+  const { bitmap, nullCount, vi } = flat
     ? flatLevels(chunk, leaf.defLevel, nullable ? def : -1, scratch)
     : { ...validity(chunk, slots, def, nullable), vi: valueIndexes(chunk, slots, leaf.defLevel, scratch) };
   if (src.dictionary) {

@@ -25,11 +25,6 @@ export interface Codec {
    * BROTLI 0-11, ZSTD -131072..22); codecs without levels ignore it.
    */
   compress(input: Uint8Array, level?: number): Uint8Array;
-  /**
-   * `decompress` off the main thread, with the same checks and result, where
-   * the implementation can (a native codec's async call on libuv's pool).
-   */
-  decompressAsync?(input: Uint8Array, uncompressedSize: number): Promise<Uint8Array>;
 }
 
 /** The largest block any codec will produce: typed arrays and wasm memories stop near 2 GiB. */
@@ -42,17 +37,15 @@ export const MAX_BLOCK_SIZE = 2 ** 31 - 1;
 export const DEFAULT_MAX_INFLATED = 2 ** 30;
 
 type Decode = (input: Uint8Array, uncompressedSize: number) => Uint8Array;
-type DecodeAsync = (input: Uint8Array, uncompressedSize: number) => Promise<Uint8Array>;
 type Encode = (input: Uint8Array, level?: number) => Uint8Array;
 
 /**
  * Builds a Codec whose decompress validates the size before the decoder can
  * allocate, turns whatever a third-party decoder throws into a typed error,
- * and insists on the exact output length. `decodeAsync`, when given, gets
- * the same checks as `decompressAsync`.
+ * and insists on the exact output length.
  */
-export function defineCodec(name: CodecName, decode: Decode, encode: Encode, decodeAsync?: DecodeAsync): Codec {
-  const codec: Codec = {
+export function defineCodec(name: CodecName, decode: Decode, encode: Encode): Codec {
+  return {
     decompress(input, uncompressedSize) {
       if (empty(name, input, uncompressedSize)) return new Uint8Array(0);
       let out: Uint8Array;
@@ -65,19 +58,6 @@ export function defineCodec(name: CodecName, decode: Decode, encode: Encode, dec
     },
     compress: encode,
   };
-  if (decodeAsync) {
-    codec.decompressAsync = async (input, uncompressedSize) => {
-      if (empty(name, input, uncompressedSize)) return new Uint8Array(0);
-      let out: Uint8Array;
-      try {
-        out = await decodeAsync(input, uncompressedSize);
-      } catch (e) {
-        throw decodeFailure(name, e);
-      }
-      return exact(name, out, uncompressedSize);
-    };
-  }
-  return codec;
 }
 
 /**

@@ -23,15 +23,15 @@ export function createNodeSnappy(): Codec | undefined {
   } catch {
     return undefined;
   }
-  // The library allocates what the preamble declares: check it against the page first.
-  const checkDeclared = (input: Uint8Array, size: number): void => {
-    const declared = snappyLength(input);
-    if (declared !== size) throw new CorruptFileError(`SNAPPY data declares ${declared} bytes, expected ${size}`);
-  };
   return defineCodec(
     'SNAPPY',
     (input, size) => {
-      checkDeclared(input, size);
+      // The library allocates what the preamble declares: check it against the page first.
+      const declared = snappyLength(input);
+      if (declared !== size) throw new CorruptFileError(`SNAPPY data declares ${declared} bytes, expected ${size}`);
+      // Synchronous: the async call on libuv's pool cost the main thread
+      // about as much as inflating there, and its native buffers doubled
+      // toArrow's peak RSS (BENCHMARKS.md, "Parquet to Arrow").
       return plain(lib.uncompressSync(input, { asBuffer: true }) as Buffer);
     },
     // Copied into a V8-owned buffer: the library's own output is native memory
@@ -40,9 +40,5 @@ export function createNodeSnappy(): Codec | undefined {
     // yields to the event loop (a synchronous sink) held 1.8 GB of it for
     // 1 GiB written. V8-owned memory is freed by the collector itself.
     (input) => plain(lib.compressSync(input, { copyOutputData: true })),
-    async (input, size) => {
-      checkDeclared(input, size);
-      return plain((await lib.uncompress(input, { asBuffer: true })) as Buffer);
-    },
   );
 }

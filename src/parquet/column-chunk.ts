@@ -41,8 +41,6 @@ export interface ChunkOptions {
   numValues?: number;
   /** Largest decompressed size a page may declare (default DEFAULT_MAX_PAGE_BYTES). */
   maxPageBytes?: number;
-  /** Pages inflated ahead (see inflateAhead), by the offset of their compressed bytes in the chunk's buffer. */
-  inflated?: ReadonlyMap<number, Uint8Array>;
   /** Where the first level buffers come from, for a consumer that hands them back (see LevelBuffers). */
   levels?: LevelBuffers;
 }
@@ -229,35 +227,7 @@ export class PageDecoder {
       if (data.length !== size) throw new CorruptFileError(`uncompressed page holds ${data.length} bytes but its header says ${size}`);
       return data;
     }
-    return this.opts.inflated?.get(data.byteOffset) ?? this.codec.decompress(data, size);
-  }
-
-  /**
-   * Starts inflating the pages of `bytes` (a whole chunk, as decodeColumnChunk
-   * gets it) off the main thread, when the codec can: see inflateAhead.
-   */
-  inflateAhead(bytes: Uint8Array, base: number, expected: number): Promise<Map<number, Uint8Array>> | undefined {
-    const codec = this.codec;
-    if (!codec?.decompressAsync || this.opts.pieces) return undefined;
-    const out = new Map<number, Uint8Array>();
-    const jobs: Promise<void>[] = [];
-    try {
-      this.checkChunk(bytes, base, expected);
-      const walk = new PageWalk(bytes, base, this.opts, expected, this.ctx);
-      let budget = AHEAD_BYTES;
-      for (let p = walk.next(); p !== null && budget > 0; p = walk.next()) {
-        const c = this.check(p);
-        if (!c) continue;
-        walk.claim(c.n);
-        if (c.size < 0) continue;
-        budget -= c.size;
-        const at = c.input.byteOffset;
-        jobs.push(codec.decompressAsync(c.input, c.size).then((b) => void out.set(at, b), () => undefined));
-      }
-    } catch {
-      // A bad page ends the walk: the decoder meets it and raises its error there.
-    }
-    return Promise.all(jobs).then(() => out);
+    return this.codec.decompress(data, size);
   }
 
   /**
@@ -375,26 +345,6 @@ export function onPage<T>(p: RawPage, fn: () => T): T {
       throw e;
     }
   });
-}
-
-/**
- * At most this many inflated bytes per chunk are taken ahead; pages past
- * them inflate as they are decoded. Bounds what a chunk of many pages holds
- * at once beyond what decoding it does.
- */
-const AHEAD_BYTES = 1 << 26;
-
-/**
- * A chunk's pages inflated off the main thread (a native codec's async call
- * runs on libuv's pool), for decodeColumnChunk's `inflated`: the chunks of a
- * row group then inflate in parallel, also while another row group decodes.
- * Undefined when the codec has no async path. Best effort: the walk stops at
- * the first page whose header fails a check, and a page whose data fails is
- * left out; the decoder meets either page and raises its error as without.
- */
-export function inflateAhead(bytes: Uint8Array, base: number, meta: ColumnMetaData, leaf: LeafNode, opts: ChunkOptions, ctx: ErrorContext): Promise<Map<number, Uint8Array>> | undefined {
-  if (meta.codec === 'UNCOMPRESSED' || meta.codec === 'LZO') return undefined;
-  return new PageDecoder(leaf, meta.codec as string, opts, ctx).inflateAhead(bytes, base, meta.numValues);
 }
 
 /** A first level buffer never larger than this, whatever the metadata claims: it grows as pages really arrive. */

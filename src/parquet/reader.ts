@@ -131,16 +131,15 @@ export interface Fetch {
   end: number;
 }
 
-/** A column chunk's bytes as fetched, with its pages inflated ahead when the codec could. */
+/** A column chunk's bytes as fetched. */
 interface FetchedChunk {
   ref: ChunkRef;
   buf: Uint8Array;
   base: number;
-  inflated: Map<number, Uint8Array> | undefined;
 }
 
-/** A row group's chunks inflated ahead, and the reused buffer they were read into (see ReadBuffers), to give back once decoded. */
-interface Inflated {
+/** A row group's chunks as fetched, and the reused buffer they were read into (see ReadBuffers), to give back once decoded. */
+interface FetchedGroup {
   chunks: FetchedChunk[];
   scratch: Uint8Array | undefined;
 }
@@ -422,8 +421,8 @@ export class ParquetReader {
     let left = options.limit === undefined ? Infinity : checkCount(options.limit, 'limit');
     const filter = options.filter === undefined ? undefined : { bound: await this.bindFilter(options.filter), scan: (await filtering()).scanRowGroup };
     const groups = this.rowGroupIndexes(options.rowGroups);
-    // The next row group's chunks are fetched and inflated while the consumer builds from this one's.
-    let next: { rg: number; chunks: Promise<Inflated> } | undefined;
+    // The next row group's chunks are fetched while the consumer builds from this one's.
+    let next: { rg: number; chunks: Promise<FetchedGroup> } | undefined;
     const buffers = this.source.readInto ? new ReadBuffers() : undefined;
     const dec = await decoding();
     const levels = new dec.LevelBuffers();
@@ -452,11 +451,11 @@ export class ParquetReader {
       skip = 0;
       left -= take;
       if (!chunks) {
-        const fetched = next?.rg === rg ? await next.chunks : await this.fetchInflated(rg, plan.leaves, buffers);
+        const fetched = next?.rg === rg ? await next.chunks : await this.fetchGroup(rg, plan.leaves, buffers);
         next = undefined;
         const following = groups[at + 1];
         if (!filter && left > 0 && following !== undefined) {
-          next = { rg: following, chunks: this.fetchInflated(following, plan.leaves, buffers) };
+          next = { rg: following, chunks: this.fetchGroup(following, plan.leaves, buffers) };
           // Awaited when its turn comes; a read that stops first drops it without an unhandled rejection.
           next.chunks.catch(() => undefined);
         }
@@ -660,26 +659,18 @@ export class ParquetReader {
   /** Fetches (coalesced) and decodes the chunks of `leaves` in row group `rg`. */
   private async readChunks(rg: number, leaves: LeafNode[]): Promise<ColumnChunkData[]> {
     const [fetched, dec] = await Promise.all([this.fetchChunks(rg, leaves), decoding()]);
-    return this.decodeChunks(dec, fetched.map((f) => ({ ...f, inflated: undefined })));
+    return this.decodeChunks(dec, fetched);
   }
 
-  /**
-   * Fetches the chunks of `leaves` in row group `rg` and inflates their
-   * pages ahead, in parallel (see inflateAhead). Only where that overlaps
-   * with decoding: one chunk inflated on another thread while the main
-   * thread waits for it is slower than inflating it in place (a scan of one
-   * column took 2-3x as long on the loaded 2-core machine).
-   */
-  private async fetchInflated(rg: number, leaves: LeafNode[], buffers?: ReadBuffers): Promise<Inflated> {
+  /** Fetches the chunks of `leaves` in row group `rg`, into a buffer from `buffers` when given. */
+  private async fetchGroup(rg: number, leaves: LeafNode[], buffers?: ReadBuffers): Promise<FetchedGroup> {
     let scratch: Uint8Array | undefined;
-    const fetched = await this.fetchChunks(rg, leaves, buffers && ((n) => (scratch = buffers.take(n))));
-    const { inflateAhead } = await decoding();
-    const ahead = await Promise.all(fetched.map(({ ref, buf, base }) => inflateAhead(buf, base, ref.meta, ref.leaf, this.chunkOptions, ref.ctx)));
-    return { chunks: fetched.map((f, i) => ({ ...f, inflated: ahead[i] })), scratch };
+    const chunks = await this.fetchChunks(rg, leaves, buffers && ((n) => (scratch = buffers.take(n))));
+    return { chunks, scratch };
   }
 
   private decodeChunks({ decodeColumnChunk }: Decoding, fetched: FetchedChunk[], levels?: LevelBuffers): ColumnChunkData[] {
-    return fetched.map(({ ref, buf, base, inflated }) => decodeColumnChunk(buf, base, ref.meta, ref.leaf, inflated || levels ? { ...this.chunkOptions, inflated, levels } : this.chunkOptions, ref.ctx));
+    return fetched.map(({ ref, buf, base }) => decodeColumnChunk(buf, base, ref.meta, ref.leaf, levels ? { ...this.chunkOptions, levels } : this.chunkOptions, ref.ctx));
   }
 
   /** Fetches (coalesced) the chunks of `leaves` in row group `rg`, to be decoded a window of rows at a time. */

@@ -10,7 +10,7 @@ import type { LeafColumn } from '../shred/assemble.js';
 import type { ColumnChunkData } from './column-chunk.js';
 
 export { RecordAssembler } from '../shred/assemble.js';
-export { decodeColumnChunk, inflateAhead, LevelBuffers } from './column-chunk.js';
+export { decodeColumnChunk, LevelBuffers } from './column-chunk.js';
 export { readDictionaryPage } from './dictionary-page.js';
 
 /** Adapts a decoded chunk to what the assembler reads. */
