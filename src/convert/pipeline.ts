@@ -133,9 +133,13 @@ export async function textToTable<R>(
     }
     return await writer.close();
   } catch (e) {
-    if (e instanceof RowFailure) throw new InvalidArgumentError(bad.text(e.line, e.why, e.column));
-    throw e;
+    throw located(e, bad);
   }
+}
+
+/** A reader's RowFailure as the error a caller sees, named `input:line:` as bad rows are; any other error as it is. */
+export function located(e: unknown, bad: BadRows): unknown {
+  return e instanceof RowFailure ? new InvalidArgumentError(bad.text(e.line, e.why, e.column)) : e;
 }
 
 /**

@@ -10,7 +10,7 @@
 import type { DefinedSchema } from '../schema/builder.js';
 import type { WarningHandler } from '../warnings.js';
 import { rowChecker } from './check-row.js';
-import { BadRows, settle, STRICT_HINT, takeShaped, type BadRow } from './pipeline.js';
+import { BadRows, located, settle, STRICT_HINT, takeShaped, type BadRow } from './pipeline.js';
 import type { Cells } from './read-csv.js';
 import { readJsonArray as jsonArrayItems, readJsonLines as jsonLineItems } from './read-json.js';
 import { CsvShaper, JsonShaper, schemaChoiceOf, type Shaper } from './shape.js';
@@ -56,18 +56,24 @@ export interface Records {
 
 async function records<R>(items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, o: ReadRecordsOptions, header?: (first: R) => boolean): Promise<Records> {
   const bad = new BadRows(Boolean(o.strict), o.name ?? 'input', STRICT_HINT, o.onBadRow);
-  const settled = await settle(items, shaper, o.schema ? 0 : (o.sample ?? 1000), bad, header);
+  const settled = await settle(items, shaper, o.schema ? 0 : (o.sample ?? 1000), bad, header).catch((e: unknown) => {
+    throw located(e, bad);
+  });
   const check = rowChecker(settled.schema);
   async function* rows(): AsyncGenerator<Record<string, unknown>> {
-    for await (const { line, record } of settled.records) {
-      // A row the writer would refuse is a bad row here, where its line is known.
-      let row: Record<string, unknown> | undefined;
-      const problem = await takeShaped(shaper, record, (r) => {
-        check(r);
-        row = r;
-      });
-      if (problem) bad.add(line, problem.why, problem.column);
-      else yield row!;
+    try {
+      for await (const { line, record } of settled.records) {
+        // A row the writer would refuse is a bad row here, where its line is known.
+        let row: Record<string, unknown> | undefined;
+        const problem = await takeShaped(shaper, record, (r) => {
+          check(r);
+          row = r;
+        });
+        if (problem) bad.add(line, problem.why, problem.column);
+        else yield row!;
+      }
+    } catch (e) {
+      throw located(e, bad);
     }
   }
   return { schema: settled.schema, records: rows(), bad };

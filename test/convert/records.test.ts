@@ -73,3 +73,14 @@ test('readJsonLines and readJsonArray: big integers exact, from a Web stream', a
   const arr = await readJsonArray('[{"a":1},{"a":2}]');
   assert.deepEqual((await all(arr.records)).map((r) => r.a), [1, 2]);
 });
+
+test('an input that cannot be read on is an error naming the input and line, as convert names it', async () => {
+  // Thrown while sampling (the first row) and while iterating (past the sample): both say where.
+  await assert.rejects(readCsv('a,"b\n1,2\n', { name: 'h.csv' }), /^InvalidArgumentError: h\.csv:\d+: the first row cannot be read: malformed CSV/);
+  await assert.rejects(readJsonArray('[{"a":1},\n{"a":2', { name: 'x.json' }), /^InvalidArgumentError: x\.json:2: the input ends inside the JSON array/);
+  const late = await readJsonArray((async function* () {
+    yield '[{"a":1},\n{"a":2},\n';
+    yield '{"a":3}] x';
+  })(), { name: 'y.json', sample: 1 });
+  await assert.rejects(all(late.records), /^InvalidArgumentError: y\.json:3: text after the end of the JSON array/);
+});
