@@ -15,6 +15,11 @@ export function isTableFormat(f: ConvertFormat): f is TableFormat {
   return f === 'parquet' || f === 'trevni' || f === 'redelm';
 }
 
+/** A delimiter CSV can be read and written with: one character, not the quote or a line break. */
+export function isCsvDelimiter(d: string): boolean {
+  return d.length === 1 && d !== '"' && d !== '\n' && d !== '\r';
+}
+
 const EXTENSIONS: Record<string, ConvertFormat> = {
   csv: 'csv', tsv: 'tsv', tab: 'tsv', jsonl: 'jsonl', ndjson: 'jsonl', json: 'json', parquet: 'parquet', pq: 'parquet',
   trv: 'trevni', trevni: 'trevni', redelm: 'redelm',

@@ -27,7 +27,7 @@ import { RedElmReader } from '../redelm/reader.js';
 import { inputBytes, isBlob, type TextInput } from './input-bytes.js';
 import { countingSink } from './output.js';
 import type { ConvertFormat, ConvertInput, ConvertOutput, ConvertProgress, ConvertReport } from './run.js';
-import { schemaChoiceOf } from './shape.js';
+import { checkReadOptions, schemaChoiceOf } from './shape.js';
 import { STRICT_HINT, type BadRow } from './pipeline.js';
 import { datasetLayout, type DatasetLayout } from '../dataset/write.js';
 
@@ -143,6 +143,7 @@ export interface ConvertEnds {
 export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Promise<ConvertReport> {
   const signal = options.signal;
   signal?.throwIfAborted();
+  checkReadOptions(options);
   const from = options.from ?? (await ends.from());
   if (!from) throw new InvalidArgumentError(`cannot tell the format of ${ends.input.name}: give options.from (csv, tsv, jsonl, json, parquet, trevni or redelm)`);
   const dataset = datasetLayout(options);

@@ -13,7 +13,7 @@ import { rowChecker } from './check-row.js';
 import { BadRows, located, settle, STRICT_HINT, takeShaped, type BadRow } from './pipeline.js';
 import type { Cells } from './read-csv.js';
 import { readJsonArray as jsonArrayItems, readJsonLines as jsonLineItems } from './read-json.js';
-import { CsvShaper, JsonShaper, schemaChoiceOf, type Shaper } from './shape.js';
+import { checkReadOptions, CsvShaper, JsonShaper, schemaChoiceOf, type Shaper } from './shape.js';
 import type { Item } from './source.js';
 import { inputBytes, type TextInput } from './input-bytes.js';
 
@@ -54,7 +54,9 @@ export interface Records {
   bad: { readonly count: number; readonly first: ReadonlyArray<BadRow> };
 }
 
-async function records<R>(items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, o: ReadRecordsOptions, header?: (first: R) => boolean): Promise<Records> {
+async function records<R>(items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, o: CsvReadRecordsOptions, header?: (first: R) => boolean): Promise<Records> {
+  // Before the first read: the items are read from `settle` on.
+  checkReadOptions(o);
   const bad = new BadRows(Boolean(o.strict), o.name ?? 'input', STRICT_HINT, o.onBadRow);
   const settled = await settle(items, shaper, o.schema ? 0 : (o.sample ?? 1000), bad, header).catch((e: unknown) => {
     throw located(e, bad);

@@ -227,3 +227,11 @@ test('a source object ({ byteLength, read }) is read in order for a CSV, its siz
   await convert(object(sink.bytes()), again, { to: 'parquet' }); // Parquet by its magic
   assert.deepEqual(await canonical(again.bytes()), await canonical(fromBytes.bytes()));
 });
+
+test('a CSV delimiter or sample size convert cannot use is refused before anything is written', async () => {
+  const out = join(files.dir, 'delimiter.parquet');
+  const csv = new TextEncoder().encode('a"b\n1"2\n');
+  await assert.rejects(convert(csv, out, { from: 'csv', delimiter: '"' }), (e: unknown) => e instanceof InvalidArgumentError && /delimiter must be one character/.test(e.message));
+  await assert.rejects(convert(csv, out, { from: 'csv', sample: -5 }), (e: unknown) => e instanceof InvalidArgumentError && /sample must be a positive integer/.test(e.message));
+  assert.equal(existsSync(out), false);
+});

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { readCsv, readJsonLines, readJsonArray } from '../../src/index.js';
+import { InvalidArgumentError, readCsv, readJsonLines, readJsonArray } from '../../src/index.js';
 
 const CSV = 'id,name,price\n1,a,1.5\n2,,2.25\n';
 
@@ -83,4 +83,15 @@ test('an input that cannot be read on is an error naming the input and line, as 
     yield '{"a":3}] x';
   })(), { name: 'y.json', sample: 1 });
   await assert.rejects(all(late.records), /^InvalidArgumentError: y\.json:3: text after the end of the JSON array/);
+});
+
+test('a delimiter or sample the readers cannot use is refused as the command refuses it, not read into nonsense', async () => {
+  // A quote or a line break as the delimiter split the text into garbage; '' leaked csv-parse's own error class.
+  for (const delimiter of ['', '"', '\n', ';;']) {
+    await assert.rejects(readCsv('a;b\n1;2\n', { delimiter }), (e: unknown) => e instanceof InvalidArgumentError && /delimiter must be one character/.test(e.message), JSON.stringify(delimiter));
+  }
+  for (const sample of [0, -1, 1.5, NaN]) {
+    await assert.rejects(readJsonLines('{"a":1}\n', { sample }), (e: unknown) => e instanceof InvalidArgumentError && /sample must be a positive integer/.test(e.message), String(sample));
+  }
+  assert.deepEqual(await all((await readCsv('a\tb\n1\t2\n', { delimiter: '\t' })).records), [{ a: 1n, b: 2n }]);
 });
