@@ -21,7 +21,7 @@ import { openTrevni } from '../trevni/open.js';
 import { memorySpill, type SpillFactory } from '../trevni/spill.js';
 import type { TrevniVersion } from '../trevni/version.js';
 import type { WarningHandler } from '../warnings.js';
-import { extensionFormat, parquetCodecName, redElmCodecOf, trevniCodecOf } from '../formats.js';
+import { extensionFormat, inapplicableOptions, parquetCodecName, redElmCodecOf, trevniCodecOf } from '../formats.js';
 import { detectFormat, FORMAT_MAGIC_BYTES } from '../io/format.js';
 import { RedElmReader } from '../redelm/reader.js';
 import { inputBytes, isBlob, type TextInput } from './input-bytes.js';
@@ -150,6 +150,10 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
   // A dataset's directory has no extension to tell the format by; datasets are Parquet.
   const to = options.to ?? ends.to ?? (dataset ? 'parquet' : undefined);
   if (!to) throw new InvalidArgumentError('cannot tell the output format: give options.to (parquet, trevni, redelm, csv, tsv, jsonl or json)');
+  const bad = inapplicableOptions('code', (name) => (options as Record<string, unknown>)[name] !== undefined, from, to);
+  if (bad) {
+    throw new InvalidArgumentError(`${bad.names.map((n) => `options.${n}`).join(', ')} ${bad.names.length === 1 ? 'applies' : 'apply'} ${bad.where}, not from ${from} to ${to}`);
+  }
   const codec = options.codec;
   const parquetCodec = to === 'parquet' && codec !== undefined ? parquetCodecName(codec) : undefined;
   const trevniCodec = to === 'trevni' ? trevniCodecOf(codec ?? 'snappy') : 'null';

@@ -235,3 +235,21 @@ test('a CSV delimiter or sample size convert cannot use is refused before anythi
   await assert.rejects(convert(csv, out, { from: 'csv', sample: -5 }), (e: unknown) => e instanceof InvalidArgumentError && /sample must be a positive integer/.test(e.message));
   assert.equal(existsSync(out), false);
 });
+
+test('an option the formats at hand do not have is refused, as the command refuses its flag, not silently ignored', async () => {
+  const csv = new TextEncoder().encode('id,name\n1,a\n');
+  const parquet = new BufferSink();
+  await convert(csv, parquet, { from: 'csv', to: 'parquet' });
+  const refused = async (source: Uint8Array, options: Parameters<typeof convert>[2], message: RegExp) => {
+    const out = join(files.dir, 'inapplicable.out');
+    await assert.rejects(convert(source, out, options), (e: unknown) => e instanceof InvalidArgumentError && message.test(e.message), JSON.stringify(options));
+    assert.equal(existsSync(out), false);
+  };
+  // columns: ['id'] on a CSV input wrote every column.
+  await refused(csv, { from: 'csv', to: 'parquet', columns: ['id'] }, /^options\.columns applies to Parquet and RedElm inputs only, not from csv to parquet$/);
+  await refused(parquet.bytes(), { to: 'csv', codec: 'ZSTD', pageSize: 1024 }, /^options\.codec applies to Parquet output only/);
+  await refused(parquet.bytes(), { to: 'csv', pageSize: 1024, rowGroupRows: 10 }, /^options\.rowGroupRows, options\.pageSize apply to Parquet output only/);
+  await refused(parquet.bytes(), { to: 'parquet', types: ['id=int32'] }, /^options\.types applies to CSV and JSON inputs only/);
+  await refused(parquet.bytes(), { to: 'jsonl', delimiter: ';' }, /^options\.delimiter applies to CSV input or output only/);
+  await refused(csv, { from: 'csv', to: 'parquet', trevniChecksum: 'crc32' }, /^options\.trevniChecksum applies to Trevni output only/);
+});
