@@ -95,3 +95,13 @@ test('a delimiter or sample the readers cannot use is refused as the command ref
   }
   assert.deepEqual(await all((await readCsv('a\tb\n1\t2\n', { delimiter: '\t' })).records), [{ a: 1n, b: 2n }]);
 });
+
+test('a quote never closed is named at the line its record starts on, not the end of the input csv-parse reached', async () => {
+  const rows = Array.from({ length: 50 }, (_, i) => `${i},r${i}`).join('\r\n');
+  // Line 1 the header, 2-3 records, 4-5 empty, 6 the open quote, then 50 more lines (CR and LF inside a quote counted twice by csv-parse).
+  const text = `id,name\r\n1,a\r\n2,b\r\n\r\n\r\n3,"c\r\n${rows}\r\n`;
+  await assert.rejects(async () => all((await readCsv(text, { name: 'q.csv', strict: true })).records), /^InvalidArgumentError: q\.csv:6: malformed CSV: Quote Not Closed/);
+  const skipped = await readCsv(text, { name: 'q.csv' });
+  assert.deepEqual((await all(skipped.records)).map((r) => r.id), [1n, 2n]);
+  assert.deepEqual(skipped.bad.first.map((b) => b.line), [6]);
+});
