@@ -351,7 +351,7 @@ export class Conversion {
         summary = await textToTable(items, shaper, open, sampleSize, state, bad, header);
       } else {
         const shaper = new JsonShaper(o.choice, onWarning);
-        const items = (o.from === 'jsonl' ? readJsonLines : readJsonArray)(input, onWarning ? { onWarning } : {});
+        const items = (o.from === 'jsonl' ? readJsonLines : readJsonArray)(input, { sampled: sampleSize, ...(onWarning ? { onWarning } : {}) });
         summary = await textToTable(items, shaper, open, sampleSize, state, bad);
       }
       return this.report(summary, summary.rows + bad.count, input.bytesRead, bad);

@@ -9,9 +9,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BufferSink, InvalidArgumentError, canonicalRow, convert, openParquet, type BadRow, type ConvertProgress } from '../../src/node/index.js';
+import { BufferSink, InvalidArgumentError, canonicalRow, convert, openParquet, readJsonLines, type BadRow, type ConvertProgress } from '../../src/node/index.js';
 import { DuckFiles } from '../reader/helpers.js';
 
 const DATA = join('..', 'shared', 'corpus', 'parquet-testing', 'data');
@@ -252,4 +252,38 @@ test('an option the formats at hand do not have is refused, as the command refus
   await refused(parquet.bytes(), { to: 'parquet', types: ['id=int32'] }, /^options\.types applies to CSV and JSON inputs only/);
   await refused(parquet.bytes(), { to: 'jsonl', delimiter: ';' }, /^options\.delimiter applies to CSV input or output only/);
   await refused(csv, { from: 'csv', to: 'parquet', trevniChecksum: 'crc32' }, /^options\.trevniChecksum applies to Trevni output only/);
+});
+
+test('JSON numbers written as floats are DOUBLE even when whole (1.0, 1e2), as DuckDB infers them; integers stay INT64', async () => {
+  // Python's json.dumps writes the float 3 as 3.0: such a column was INT64, and a later 2.5 a bad row.
+  const lines = [
+    '{"f":1.0,"e":1e2,"i":1,"n":{"g":-0.0},"l":[2.0,3.0],"s":"v1.0"}',
+    '{"f":2.00,"e":1.5E3,"i":2,"n":{"g":4.0},"l":[],"s":"1.0"}',
+  ];
+  const path = join(files.dir, 'floats.jsonl');
+  writeFileSync(path, lines.join('\n') + '\n');
+  const duck = (await files.duck.runAndReadAll(`DESCRIBE SELECT * FROM read_json(${sqlPath(path)})`)).getRowObjectsJson();
+  assert.deepEqual(duck.map((r) => [r.column_name, r.column_type]), [
+    ['f', 'DOUBLE'], ['e', 'DOUBLE'], ['i', 'BIGINT'], ['n', 'STRUCT(g DOUBLE)'], ['l', 'DOUBLE[]'], ['s', 'VARCHAR'],
+  ]);
+  const out = join(files.dir, 'floats.parquet');
+  await convert(path, out, { sample: 1 });
+  const reader = await openParquet(out);
+  assert.deepEqual(reader.schema.leaves.map((l) => [l.path.join('.'), l.physicalType]), [
+    ['f', 'DOUBLE'], ['e', 'DOUBLE'], ['i', 'INT64'], ['n.g', 'DOUBLE'], ['l.list.element', 'DOUBLE'], ['s', 'BYTE_ARRAY'],
+  ]);
+  const rows = [];
+  for await (const r of reader.rows()) rows.push(r);
+  await reader.close();
+  assert.deepEqual(rows, [
+    { f: 1, e: 100, i: 1n, n: { g: -0 }, l: [2, 3], s: 'v1.0' },
+    { f: 2, e: 1500, i: 2n, n: { g: 4 }, l: [], s: '1.0' },
+  ]);
+  // Past the sample, a fraction fits the column the whole floats gave.
+  const { schema, records, bad } = await readJsonLines('{"p":1.0}\n{"p":2.5}\n', { sample: 1 });
+  assert.equal(schema.schema.leaves[0]!.physicalType, 'DOUBLE');
+  const got = [];
+  for await (const r of records) got.push(r);
+  assert.deepEqual(got, [{ p: 1 }, { p: 2.5 }]);
+  assert.equal(bad.count, 0);
 });
