@@ -25,7 +25,7 @@ import { extensionFormat, inapplicableOptions, parquetCodecName, redElmCodecOf, 
 import { detectFormat, FORMAT_MAGIC_BYTES } from '../io/format.js';
 import { RedElmReader } from '../redelm/reader.js';
 import { inputBytes, isBlob, type TextInput } from './input-bytes.js';
-import { countingSink } from './output.js';
+import { countingSink, type CountingSink } from './output.js';
 import type { ConvertFormat, ConvertInput, ConvertOutput, ConvertProgress, ConvertReport } from './run.js';
 import { checkReadOptions, schemaChoiceOf } from './shape.js';
 import { STRICT_HINT, type BadRow } from './pipeline.js';
@@ -266,15 +266,24 @@ export function sourceInput(source: ConvertSource, options: ConvertOptions): { i
   };
 }
 
-/** Output ends on a Sink or a Web WritableStream; Trevni's column blocks wait in memory. */
-export function sinkOutput(dest: ConvertDestination, name = 'output', spill: () => SpillFactory = memorySpill): ConvertOutput {
+/** A Sink, or a Web WritableStream as one. */
+export function destinationSink(dest: ConvertDestination): Sink {
+  return isWritableStream(dest) ? webStreamSink(dest) : dest;
+}
+
+/** Output ends on a sink made by `open` when first needed; Trevni's column blocks wait in memory. */
+export function sinkOutput(open: () => Sink, name = 'output', spill: () => SpillFactory = memorySpill): ConvertOutput {
+  // One sink however it is reached: a Web stream is locked to the writer its sink takes.
+  let sink: CountingSink | undefined;
+  const opened = () => (sink ??= countingSink(open(), name));
   return {
-    sink: async () => countingSink(isReadableStreamLike(dest) ? webStreamSink(dest) : dest, name),
+    sink: async () => opened(),
     spill,
+    discard: () => opened().abort(),
   };
 }
 
-function isReadableStreamLike(v: ConvertDestination): v is WritableStream<Uint8Array> {
+function isWritableStream(v: ConvertDestination): v is WritableStream<Uint8Array> {
   return typeof (v as WritableStream).getWriter === 'function';
 }
 
@@ -286,5 +295,5 @@ function isReadableStreamLike(v: ConvertDestination): v is WritableStream<Uint8A
  */
 export async function convert(source: ConvertSource, dest: ConvertDestination, options: ConvertOptions = {}): Promise<ConvertReport> {
   const { input, from } = sourceInput(source, options);
-  return runConvert({ input, output: sinkOutput(dest), from, to: undefined }, options);
+  return runConvert({ input, output: sinkOutput(() => destinationSink(dest)), from, to: undefined }, options);
 }

@@ -287,3 +287,22 @@ test('JSON numbers written as floats are DOUBLE even when whole (1.0, 1e2), as D
   assert.deepEqual(got, [{ p: 1 }, { p: 2.5 }]);
   assert.equal(bad.count, 0);
 });
+
+test('a conversion that fails before its writer opens aborts a stream or Sink destination too, as one that fails later does', async () => {
+  const csv = new TextEncoder().encode('a,b\n1,2\n3\n');
+  // Sampling 1000 rows, the bad row is met before the schema is settled and a writer opens; sampling 1, after.
+  for (const sample of [1000, 1]) {
+    let aborted: unknown;
+    const web = new WritableStream<Uint8Array>({ abort: (reason) => void (aborted = reason) });
+    await assert.rejects(convert(csv, web, { from: 'csv', to: 'parquet', strict: true, sample }), /input:3: expected 2 fields, got 1/);
+    assert.ok(aborted instanceof Error, `the Web stream was aborted (sample ${sample})`);
+    const node = new PassThrough();
+    await assert.rejects(convert(csv, node, { from: 'csv', to: 'parquet', strict: true, sample }), /input:3/);
+    assert.equal(node.destroyed, true, `the Node stream was destroyed (sample ${sample})`);
+  }
+  // A failure before the input is even read (a Parquet input that is not one).
+  let aborted = false;
+  const web = new WritableStream<Uint8Array>({ abort: () => void (aborted = true) });
+  await assert.rejects(convert(new TextEncoder().encode('not parquet at all'), web, { from: 'parquet', to: 'csv' }), /magic/);
+  assert.equal(aborted, true);
+});
