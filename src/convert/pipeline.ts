@@ -99,19 +99,32 @@ export async function settle<R>(
   };
   const sample: Array<Lined<R>> = [];
   let past: Lined<R> | undefined;
-  for (let r = await next(); r; r = await next()) {
-    if (sample.length >= sampleSize) {
-      past = r;
-      break;
+  // Stopped before the end (a failure here, or the caller leaving `records` early), the
+  // items are returned, so their input is closed: a Web stream cancelled, a fetch stopped.
+  const stop = async () => void (await items.return?.());
+  let schema: DefinedSchema;
+  try {
+    for (let r = await next(); r; r = await next()) {
+      if (sample.length >= sampleSize) {
+        past = r;
+        break;
+      }
+      sample.push(r);
     }
-    sample.push(r);
+    schema = shaper.schema(sample.map((s) => s.record));
+  } catch (e) {
+    await stop();
+    throw e;
   }
-  const schema = shaper.schema(sample.map((s) => s.record));
   async function* records(): AsyncGenerator<Lined<R>> {
-    yield* sample;
-    if (!past) return;
-    yield past;
-    for (let r = await next(); r; r = await next()) yield r;
+    try {
+      yield* sample;
+      if (!past) return;
+      yield past;
+      for (let r = await next(); r; r = await next()) yield r;
+    } finally {
+      await stop();
+    }
   }
   return { schema, records: records() };
 }

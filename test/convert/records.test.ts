@@ -105,3 +105,35 @@ test('a quote never closed is named at the line its record starts on, not the en
   assert.deepEqual((await all(skipped.records)).map((r) => r.id), [1n, 2n]);
   assert.deepEqual(skipped.bad.first.map((b) => b.line), [6]);
 });
+
+/** A Web stream of a header and `rows` CSV rows, a row per pull (row `ragged` one field short), that records whether it was cancelled. */
+function rowStream(rows: number, ragged = -1): { stream: ReadableStream<Uint8Array>; cancelled: () => boolean } {
+  let i = 0;
+  let cancelled = false;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (i > rows) return c.close();
+      c.enqueue(new TextEncoder().encode(i === 0 ? 'a,b\n' : i === ragged ? `${i}\n` : `${i},x\n`));
+      i++;
+    },
+    cancel: () => void (cancelled = true),
+  }, { highWaterMark: 0 });
+  return { stream, cancelled: () => cancelled };
+}
+
+test('a Web stream read in part is cancelled: the caller leaving the records early, or a strict bad row', async () => {
+  // A fetch body left uncancelled goes on downloading; for-await over a stream cancels it on a break, and so must the readers.
+  const left = rowStream(10_000);
+  let n = 0;
+  for await (const _ of (await readCsv(left.stream, { sample: 5 })).records) if (++n === 20) break;
+  assert.equal(left.cancelled(), true, 'left early');
+  const bad = rowStream(10_000);
+  await assert.rejects(async () => all((await readCsv(bad.stream, { sample: 5, strict: true, types: ['a=int8'] })).records), /column a/);
+  assert.equal(bad.cancelled(), true, 'a bad row past the sample');
+  const inSample = rowStream(10_000, 30);
+  await assert.rejects(readCsv(inSample.stream, { strict: true }), /input:31: expected 2 fields, got 1/);
+  assert.equal(inSample.cancelled(), true, 'a bad row in the sample');
+  const whole = rowStream(50);
+  assert.equal((await all((await readCsv(whole.stream)).records)).length, 50);
+  assert.equal(whole.cancelled(), false, 'read to its end');
+});
