@@ -114,7 +114,7 @@ export async function settle<R>(
     schema = shaper.schema(sample.map((s) => s.record));
   } catch (e) {
     await stop();
-    throw e;
+    throw sample.length === 0 ? allBad(e, bad) : e;
   }
   async function* records(): AsyncGenerator<Lined<R>> {
     try {
@@ -127,6 +127,13 @@ export async function settle<R>(
     }
   }
   return { schema, records: records() };
+}
+
+/** Inference's refusal of an empty sample, when bad rows emptied it: it says so (a JSON array read as JSON Lines is all bad lines). */
+function allBad(e: unknown, bad: BadRows): unknown {
+  const first = bad.first[0];
+  if (!(e instanceof InvalidArgumentError) || !first) return e;
+  return new InvalidArgumentError(`${e.detail}: every record read was a bad row (${bad.count}); the first is ${first.text}`, e.context);
 }
 
 /** Text input → Parquet or Trevni: sample, settle the schema, then write every record in order. */

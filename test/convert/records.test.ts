@@ -137,3 +137,10 @@ test('a Web stream read in part is cancelled: the caller leaving the records ear
   assert.equal((await all((await readCsv(whole.stream)).records)).length, 50);
   assert.equal(whole.cancelled(), false, 'read to its end');
 });
+
+test('when every sampled record is bad, the refusal to infer a schema from nothing says so, and names the first', async () => {
+  // A pretty-printed JSON array read as JSON Lines: every line is bad, so nothing is left to infer from.
+  const array = '[\n  {\n    "a": 1\n  }\n]\n';
+  await assert.rejects(readJsonLines(array, { name: 'a.jsonl' }), /^InvalidArgumentError: no fields to infer a schema from .*: every record read was a bad row \(5\); the first is a\.jsonl:1: not valid JSON/);
+  await assert.rejects(readJsonLines(''), /^InvalidArgumentError: no fields to infer a schema from \(the samples are empty\)$/);
+});
