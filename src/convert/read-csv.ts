@@ -89,17 +89,25 @@ export async function* readCsv(input: InputBytes, options: CsvReadOptions): Asyn
   const errors: Array<{ line: number; error: string }> = [];
   let failed = false;
   const last: RecordEnd = { line: 0, empty: 0 };
+  let lastError = 0;
   // csv-parse's parser is a Node Transform; its chunk API (`api.parse`) is driven here instead,
   // so no stream is piped and the same code runs in browsers (on csv-parse's browser build).
   const { api } = parse({
     delimiter: options.delimiter,
     bom: true,
     relax_column_count: true,
+    // A quote inside an unquoted TSV cell (`55" screen`) is data: TSV is not quoted by convention
+    // (IANA text/tab-separated-values), and DuckDB and Python's csv read it as it is. In CSV, RFC
+    // 4180 makes it malformed, a bad row. Quoted cells (our TSV writer quotes tabs and line breaks) read as ever.
+    relax_quotes: options.delimiter === '\t',
     skip_empty_lines: true,
     skip_records_with_error: true,
     on_skip: (e: CsvError | undefined) => {
       if (failed || !e) return;
       const line = errorLine(e, last);
+      // Resynchronizing inside a malformed record, csv-parse may report it again: one bad row.
+      if (line === lastError) return;
+      lastError = line;
       last.line = line;
       if (typeof e.empty_lines === 'number') last.empty = e.empty_lines;
       errors.push({ line, error: errorText(e) });

@@ -144,3 +144,13 @@ test('when every sampled record is bad, the refusal to infer a schema from nothi
   await assert.rejects(readJsonLines(array, { name: 'a.jsonl' }), /^InvalidArgumentError: no fields to infer a schema from .*: every record read was a bad row \(5\); the first is a\.jsonl:1: not valid JSON/);
   await assert.rejects(readJsonLines(''), /^InvalidArgumentError: no fields to infer a schema from \(the samples are empty\)$/);
 });
+
+test('TSV: a quote inside a cell is data, as DuckDB and Python read it; CSV: a malformed quote is one bad row, not two', async () => {
+  const tsv = await readCsv('name\tsize\nTV\t55" screen\nB\t"tab\there"\n', { delimiter: '\t' });
+  assert.deepEqual(await all(tsv.records), [{ name: 'TV', size: '55" screen' }, { name: 'B', size: 'tab\there' }]);
+  assert.equal(tsv.bad.count, 0);
+  // RFC 4180 CSV keeps its rule (a bad row), but csv-parse's second report of the same record counted it twice.
+  const csv = await readCsv('a,b\n1,x""y\n2,z\n');
+  assert.deepEqual(await all(csv.records), [{ a: 2n, b: 'z' }]);
+  assert.deepEqual(csv.bad.first.map((b) => b.line), [2]);
+});
