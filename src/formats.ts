@@ -15,6 +15,11 @@ export function isTableFormat(f: ConvertFormat): f is TableFormat {
   return f === 'parquet' || f === 'trevni' || f === 'redelm';
 }
 
+/** A delimiter CSV can be read and written with: one character, not the quote or a line break. */
+export function isCsvDelimiter(d: string): boolean {
+  return d.length === 1 && d !== '"' && d !== '\n' && d !== '\r';
+}
+
 const EXTENSIONS: Record<string, ConvertFormat> = {
   csv: 'csv', tsv: 'tsv', tab: 'tsv', jsonl: 'jsonl', ndjson: 'jsonl', json: 'json', parquet: 'parquet', pq: 'parquet',
   trv: 'trevni', trevni: 'trevni', redelm: 'redelm',
@@ -54,4 +59,41 @@ export function redElmCodecOf(text: string): 'gzip' | 'default' | 'snappy' | und
 /** A Trevni codec as the file names it (null, deflate, snappy, bzip2), by name in any case; undefined for others. */
 export function trevniCodecOf(text: string): string | undefined {
   return TREVNI_CODECS[text.toLowerCase()];
+}
+
+/**
+ * Options that mean something for some formats only, refused elsewhere
+ * rather than ignored: by the command (its flags as its parser names them)
+ * and by `convert` (its options), the first scope that fails naming them.
+ */
+const OPTION_SCOPES: ReadonlyArray<{ cli: readonly string[]; code: readonly string[]; where: string; applies(from: ConvertFormat, to: ConvertFormat): boolean }> = [
+  { cli: ['codec'], code: ['codec'], where: 'to Parquet output only (and to Trevni and RedElm outputs)', applies: (_f, t) => isTableFormat(t) },
+  {
+    cli: ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'pageIndex', 'checksums', 'checkpointEvery', 'encryptFooterKey', 'encryptColumn', 'plaintextFooter', 'algorithm', 'storeAadPrefix'],
+    code: ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilters', 'pageIndex', 'checksums', 'encryption'],
+    where: 'to Parquet output only', applies: (_f, t) => t === 'parquet',
+  },
+  { cli: ['checksum', 'trevniVersion'], code: ['trevniChecksum', 'trevniVersion'], where: 'to Trevni output only', applies: (_f, t) => t === 'trevni' },
+  { cli: ['redelmFooter'], code: ['redelmFooter'], where: 'to RedElm output only', applies: (_f, t) => t === 'redelm' },
+  { cli: ['schema', 'type', 'sample', 'skipBadRows'], code: ['schema', 'types', 'sample'], where: 'to CSV and JSON inputs only', applies: (f) => !isTableFormat(f) },
+  { cli: ['verifyChecksums'], code: ['verifyChecksums'], where: 'to Parquet and Trevni inputs only', applies: (f) => f === 'parquet' || f === 'trevni' },
+  { cli: [], code: ['maxPageBytes', 'decryption'], where: 'to Parquet input only', applies: (f) => f === 'parquet' },
+  { cli: [], code: ['maxBlockBytes'], where: 'to Trevni input only', applies: (f) => f === 'trevni' },
+  { cli: ['columns'], code: ['columns'], where: 'to Parquet and RedElm inputs only', applies: (f) => f === 'parquet' || f === 'redelm' },
+  {
+    cli: ['delimiter', 'header'], code: ['delimiter', 'header'], where: 'to CSV input or output only',
+    applies: (f, t) => f === 'csv' || f === 'tsv' || t === 'csv' || t === 'tsv',
+  },
+];
+
+/** The given options (by `side`'s names) that do not apply from `from` to `to`, and where they would; undefined when all apply. */
+export function inapplicableOptions(
+  side: 'cli' | 'code', given: (name: string) => boolean, from: ConvertFormat, to: ConvertFormat,
+): { names: string[]; where: string } | undefined {
+  for (const scope of OPTION_SCOPES) {
+    if (scope.applies(from, to)) continue;
+    const names = scope[side].filter(given);
+    if (names.length) return { names, where: scope.where };
+  }
+  return undefined;
 }

@@ -4,7 +4,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { UsageError } from './usage.js';
 import type { CodecName } from '../codecs/registry.js';
 import { compressionLevel } from '../codecs/codec.js';
-import { extensionFormat, namedFormat, parquetCodecName, redElmCodecOf, trevniCodecOf, type ConvertFormat } from '../formats.js';
+import { extensionFormat, isCsvDelimiter, namedFormat, parquetCodecName, redElmCodecOf, trevniCodecOf, type ConvertFormat } from '../formats.js';
 
 export type Format = ConvertFormat;
 
@@ -129,7 +129,7 @@ export function pageVersionOption(text: string): 1 | 2 {
 /** One character, with `\t` (as typed, a backslash and a t) and `tab` for a tab. */
 export function delimiterOption(text: string): string {
   const d = text === '\\t' || text.toLowerCase() === 'tab' ? '\t' : text;
-  if (d.length !== 1 || d === '"' || d === '\n' || d === '\r') throw new CommanderArgError('must be one character (not a quote or a line break); \\t for a tab');
+  if (!isCsvDelimiter(d)) throw new CommanderArgError('must be one character (not a quote or a line break); \\t for a tab');
   return d;
 }
 

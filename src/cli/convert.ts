@@ -12,7 +12,7 @@ import { InvalidArgumentError } from '../errors.js';
 import type { ParquetryWarning, WarningCode } from '../warnings.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
 import { checkCompressionLevel, formatOf, parquetCodec, redElmCodecName, trevniCodecName, type Format } from './convert-options.js';
-import { isTableFormat } from '../formats.js';
+import { inapplicableOptions, isTableFormat } from '../formats.js';
 import { openRedElmFile } from './redelm.js';
 import { parseTypeOverride, schemaFromJsonText } from '../convert/types.js';
 import type { SchemaChoice } from '../convert/shape.js';
@@ -148,23 +148,10 @@ async function schemaChoice(o: ConvertOptions): Promise<SchemaChoice> {
 
 /** Options that mean nothing for the chosen formats are refused, not ignored. */
 function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): void {
-  const given = (name: string) => cmd.getOptionValueSource(name) === 'cli';
-  const refuse = (names: string[], why: string) => {
-    const bad = names.filter(given);
-    if (bad.length) {
-      const flags = bad.map((n) => '--' + n.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/^(header|page-index|checksums|verify-checksums|store-aad-prefix)$/, 'no-$1'));
-      throw new UsageError(`${flags.join(', ')} ${bad.length === 1 ? 'applies' : 'apply'} ${why}`);
-    }
-  };
-  if (!isTableFormat(outFormat)) refuse(['codec'], 'to Parquet output only (and to Trevni and RedElm outputs)');
-  if (outFormat !== 'parquet') refuse(['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'pageIndex', 'checksums', 'checkpointEvery', 'encryptFooterKey', 'encryptColumn', 'plaintextFooter', 'algorithm', 'storeAadPrefix'], 'to Parquet output only');
-  if (outFormat !== 'trevni') refuse(['checksum', 'trevniVersion'], 'to Trevni output only');
-  if (outFormat !== 'redelm') refuse(['redelmFooter'], 'to RedElm output only');
-  if (isTableFormat(inFormat)) refuse(['schema', 'type', 'sample', 'skipBadRows'], 'to CSV and JSON inputs only');
-  if (inFormat !== 'parquet' && inFormat !== 'trevni') refuse(['verifyChecksums'], 'to Parquet and Trevni inputs only');
-  if (inFormat !== 'parquet' && inFormat !== 'redelm') refuse(['columns'], 'to Parquet and RedElm inputs only');
-  const csvSide = inFormat === 'csv' || inFormat === 'tsv' || outFormat === 'csv' || outFormat === 'tsv';
-  if (!csvSide) refuse(['delimiter', 'header'], 'to CSV input or output only');
+  const bad = inapplicableOptions('cli', (name) => cmd.getOptionValueSource(name) === 'cli', inFormat, outFormat);
+  if (!bad) return;
+  const flags = bad.names.map((n) => '--' + n.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/^(header|page-index|checksums|verify-checksums|store-aad-prefix)$/, 'no-$1'));
+  throw new UsageError(`${flags.join(', ')} ${bad.names.length === 1 ? 'applies' : 'apply'} ${bad.where}`);
 }
 
 /**

@@ -21,13 +21,13 @@ import { openTrevni } from '../trevni/open.js';
 import { memorySpill, type SpillFactory } from '../trevni/spill.js';
 import type { TrevniVersion } from '../trevni/version.js';
 import type { WarningHandler } from '../warnings.js';
-import { extensionFormat, parquetCodecName, redElmCodecOf, trevniCodecOf } from '../formats.js';
+import { extensionFormat, inapplicableOptions, parquetCodecName, redElmCodecOf, trevniCodecOf } from '../formats.js';
 import { detectFormat, FORMAT_MAGIC_BYTES } from '../io/format.js';
 import { RedElmReader } from '../redelm/reader.js';
 import { inputBytes, isBlob, type TextInput } from './input-bytes.js';
-import { countingSink } from './output.js';
+import { countingSink, type CountingSink } from './output.js';
 import type { ConvertFormat, ConvertInput, ConvertOutput, ConvertProgress, ConvertReport } from './run.js';
-import { schemaChoiceOf } from './shape.js';
+import { checkReadOptions, schemaChoiceOf } from './shape.js';
 import { STRICT_HINT, type BadRow } from './pipeline.js';
 import { datasetLayout, type DatasetLayout } from '../dataset/write.js';
 
@@ -143,12 +143,17 @@ export interface ConvertEnds {
 export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Promise<ConvertReport> {
   const signal = options.signal;
   signal?.throwIfAborted();
+  checkReadOptions(options);
   const from = options.from ?? (await ends.from());
   if (!from) throw new InvalidArgumentError(`cannot tell the format of ${ends.input.name}: give options.from (csv, tsv, jsonl, json, parquet, trevni or redelm)`);
   const dataset = datasetLayout(options);
   // A dataset's directory has no extension to tell the format by; datasets are Parquet.
   const to = options.to ?? ends.to ?? (dataset ? 'parquet' : undefined);
   if (!to) throw new InvalidArgumentError('cannot tell the output format: give options.to (parquet, trevni, redelm, csv, tsv, jsonl or json)');
+  const bad = inapplicableOptions('code', (name) => (options as Record<string, unknown>)[name] !== undefined, from, to);
+  if (bad) {
+    throw new InvalidArgumentError(`${bad.names.map((n) => `options.${n}`).join(', ')} ${bad.names.length === 1 ? 'applies' : 'apply'} ${bad.where}, not from ${from} to ${to}`);
+  }
   const codec = options.codec;
   const parquetCodec = to === 'parquet' && codec !== undefined ? parquetCodecName(codec) : undefined;
   const trevniCodec = to === 'trevni' ? trevniCodecOf(codec ?? 'snappy') : 'null';
@@ -261,15 +266,24 @@ export function sourceInput(source: ConvertSource, options: ConvertOptions): { i
   };
 }
 
-/** Output ends on a Sink or a Web WritableStream; Trevni's column blocks wait in memory. */
-export function sinkOutput(dest: ConvertDestination, name = 'output', spill: () => SpillFactory = memorySpill): ConvertOutput {
+/** A Sink, or a Web WritableStream as one. */
+export function destinationSink(dest: ConvertDestination): Sink {
+  return isWritableStream(dest) ? webStreamSink(dest) : dest;
+}
+
+/** Output ends on a sink made by `open` when first needed; Trevni's column blocks wait in memory. */
+export function sinkOutput(open: () => Sink, name = 'output', spill: () => SpillFactory = memorySpill): ConvertOutput {
+  // One sink however it is reached: a Web stream is locked to the writer its sink takes.
+  let sink: CountingSink | undefined;
+  const opened = () => (sink ??= countingSink(open(), name));
   return {
-    sink: async () => countingSink(isReadableStreamLike(dest) ? webStreamSink(dest) : dest, name),
+    sink: async () => opened(),
     spill,
+    discard: () => opened().abort(),
   };
 }
 
-function isReadableStreamLike(v: ConvertDestination): v is WritableStream<Uint8Array> {
+function isWritableStream(v: ConvertDestination): v is WritableStream<Uint8Array> {
   return typeof (v as WritableStream).getWriter === 'function';
 }
 
@@ -281,5 +295,5 @@ function isReadableStreamLike(v: ConvertDestination): v is WritableStream<Uint8A
  */
 export async function convert(source: ConvertSource, dest: ConvertDestination, options: ConvertOptions = {}): Promise<ConvertReport> {
   const { input, from } = sourceInput(source, options);
-  return runConvert({ input, output: sinkOutput(dest), from, to: undefined }, options);
+  return runConvert({ input, output: sinkOutput(() => destinationSink(dest)), from, to: undefined }, options);
 }

@@ -14,16 +14,25 @@ export function isBlob(v: unknown): v is Blob {
   return typeof Blob !== 'undefined' && v instanceof Blob;
 }
 
-/** A Web stream's chunks (not every runtime makes ReadableStream async-iterable). */
+/**
+ * A Web stream's chunks (not every runtime makes ReadableStream
+ * async-iterable). Left early (a break, a bad row, an abort), the stream is
+ * cancelled, as `for await` over it cancels it: a fetch stops downloading.
+ */
 async function* readerChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();
+  let ended = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return;
+      if (done) {
+        ended = true;
+        return;
+      }
       yield value;
     }
   } finally {
+    if (!ended) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
 }

@@ -99,21 +99,41 @@ export async function settle<R>(
   };
   const sample: Array<Lined<R>> = [];
   let past: Lined<R> | undefined;
-  for (let r = await next(); r; r = await next()) {
-    if (sample.length >= sampleSize) {
-      past = r;
-      break;
+  // Stopped before the end (a failure here, or the caller leaving `records` early), the
+  // items are returned, so their input is closed: a Web stream cancelled, a fetch stopped.
+  const stop = async () => void (await items.return?.());
+  let schema: DefinedSchema;
+  try {
+    for (let r = await next(); r; r = await next()) {
+      if (sample.length >= sampleSize) {
+        past = r;
+        break;
+      }
+      sample.push(r);
     }
-    sample.push(r);
+    schema = shaper.schema(sample.map((s) => s.record));
+  } catch (e) {
+    await stop();
+    throw sample.length === 0 ? allBad(e, bad) : e;
   }
-  const schema = shaper.schema(sample.map((s) => s.record));
   async function* records(): AsyncGenerator<Lined<R>> {
-    yield* sample;
-    if (!past) return;
-    yield past;
-    for (let r = await next(); r; r = await next()) yield r;
+    try {
+      yield* sample;
+      if (!past) return;
+      yield past;
+      for (let r = await next(); r; r = await next()) yield r;
+    } finally {
+      await stop();
+    }
   }
   return { schema, records: records() };
+}
+
+/** Inference's refusal of an empty sample, when bad rows emptied it: it says so (a JSON array read as JSON Lines is all bad lines). */
+function allBad(e: unknown, bad: BadRows): unknown {
+  const first = bad.first[0];
+  if (!(e instanceof InvalidArgumentError) || !first) return e;
+  return new InvalidArgumentError(`${e.detail}: every record read was a bad row (${bad.count}); the first is ${first.text}`, e.context);
 }
 
 /** Text input → Parquet or Trevni: sample, settle the schema, then write every record in order. */
@@ -133,9 +153,13 @@ export async function textToTable<R>(
     }
     return await writer.close();
   } catch (e) {
-    if (e instanceof RowFailure) throw new InvalidArgumentError(bad.text(e.line, e.why, e.column));
-    throw e;
+    throw located(e, bad);
   }
+}
+
+/** A reader's RowFailure as the error a caller sees, named `input:line:` as bad rows are; any other error as it is. */
+export function located(e: unknown, bad: BadRows): unknown {
+  return e instanceof RowFailure ? new InvalidArgumentError(bad.text(e.line, e.why, e.column)) : e;
 }
 
 /**

@@ -18,7 +18,7 @@ interface CsvBufferClass {
 
 /** csv-parse's chunk API, under its stream (not in its typings). */
 interface CsvApi {
-  info: { lines: number };
+  info: { lines: number; empty_lines: number };
   /** Normalized options: the delimiters are Buffers of the build's own class. */
   options: { delimiter: Array<{ constructor: CsvBufferClass }> };
   parse(chunk: Uint8Array | undefined, end: boolean, push: (record: string[]) => void, close: () => void): Error | undefined;
@@ -55,8 +55,20 @@ function lineBreaks(cells: string[]): number {
   return n;
 }
 
-/** The line a malformed-CSV error names: csv-parse reports the line it had reached. */
-function errorLine(e: CsvError): number {
+/** Where the last record (or malformed one) ended, and csv-parse's count of empty lines then. */
+interface RecordEnd {
+  line: number;
+  empty: number;
+}
+
+/**
+ * The line a malformed-CSV error names: csv-parse reports the line it had
+ * reached, which for a quote never closed is the end of the input; that
+ * record starts on the first line after `last` that is not empty.
+ */
+function errorLine(e: CsvError, last: RecordEnd): number {
+  const empty = typeof e.empty_lines === 'number' ? e.empty_lines : last.empty;
+  if (e.code === 'CSV_QUOTE_NOT_CLOSED') return last.line + 1 + (empty - last.empty);
   const lines = typeof e.lines === 'number' ? e.lines : 0;
   return Math.max(1, lines);
 }
@@ -76,17 +88,29 @@ export async function* readCsv(input: InputBytes, options: CsvReadOptions): Asyn
   // records still held for us: hold the reports until the records before them are out.
   const errors: Array<{ line: number; error: string }> = [];
   let failed = false;
+  const last: RecordEnd = { line: 0, empty: 0 };
+  let lastError = 0;
   // csv-parse's parser is a Node Transform; its chunk API (`api.parse`) is driven here instead,
   // so no stream is piped and the same code runs in browsers (on csv-parse's browser build).
   const { api } = parse({
     delimiter: options.delimiter,
     bom: true,
     relax_column_count: true,
+    // A quote inside an unquoted TSV cell (`55" screen`) is data: TSV is not quoted by convention
+    // (IANA text/tab-separated-values), and DuckDB and Python's csv read it as it is. In CSV, RFC
+    // 4180 makes it malformed, a bad row. Quoted cells (our TSV writer quotes tabs and line breaks) read as ever.
+    relax_quotes: options.delimiter === '\t',
     skip_empty_lines: true,
     skip_records_with_error: true,
     on_skip: (e: CsvError | undefined) => {
       if (failed || !e) return;
-      errors.push({ line: errorLine(e), error: errorText(e) });
+      const line = errorLine(e, last);
+      // Resynchronizing inside a malformed record, csv-parse may report it again: one bad row.
+      if (line === lastError) return;
+      lastError = line;
+      last.line = line;
+      if (typeof e.empty_lines === 'number') last.empty = e.empty_lines;
+      errors.push({ line, error: errorText(e) });
       // Without skipping, nothing after the first malformed record matters.
       if (!options.skipBad) failed = true;
     },
@@ -94,7 +118,12 @@ export async function* readCsv(input: InputBytes, options: CsvReadOptions): Asyn
   // Each record with the line count at the moment it is parsed (the line it ends on): cheaper
   // than csv-parse's `info` option, which copies its whole state for every record.
   let parsed: Array<{ record: string[]; lines: number }> = [];
-  const push = (record: string[]) => void parsed.push({ record, lines: api.info.lines });
+  const push = (record: string[]) => {
+    const lines = api.info.lines;
+    parsed.push({ record, lines });
+    last.line = lines;
+    last.empty = api.info.empty_lines;
+  };
   const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
   let names: string[] | undefined;
   function* out(): Generator<Item<Cells>> {

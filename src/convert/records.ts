@@ -10,10 +10,10 @@
 import type { DefinedSchema } from '../schema/builder.js';
 import type { WarningHandler } from '../warnings.js';
 import { rowChecker } from './check-row.js';
-import { BadRows, settle, STRICT_HINT, takeShaped, type BadRow } from './pipeline.js';
+import { BadRows, located, settle, STRICT_HINT, takeShaped, type BadRow } from './pipeline.js';
 import type { Cells } from './read-csv.js';
-import { readJsonArray as jsonArrayItems, readJsonLines as jsonLineItems } from './read-json.js';
-import { CsvShaper, JsonShaper, schemaChoiceOf, type Shaper } from './shape.js';
+import { readJsonArray as jsonArrayItems, readJsonLines as jsonLineItems, type JsonReadOptions } from './read-json.js';
+import { checkReadOptions, CsvShaper, JsonShaper, schemaChoiceOf, type Shaper } from './shape.js';
 import type { Item } from './source.js';
 import { inputBytes, type TextInput } from './input-bytes.js';
 
@@ -54,20 +54,28 @@ export interface Records {
   bad: { readonly count: number; readonly first: ReadonlyArray<BadRow> };
 }
 
-async function records<R>(items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, o: ReadRecordsOptions, header?: (first: R) => boolean): Promise<Records> {
+async function records<R>(items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, o: CsvReadRecordsOptions, header?: (first: R) => boolean): Promise<Records> {
+  // Before the first read: the items are read from `settle` on.
+  checkReadOptions(o);
   const bad = new BadRows(Boolean(o.strict), o.name ?? 'input', STRICT_HINT, o.onBadRow);
-  const settled = await settle(items, shaper, o.schema ? 0 : (o.sample ?? 1000), bad, header);
+  const settled = await settle(items, shaper, sampleSize(o), bad, header).catch((e: unknown) => {
+    throw located(e, bad);
+  });
   const check = rowChecker(settled.schema);
   async function* rows(): AsyncGenerator<Record<string, unknown>> {
-    for await (const { line, record } of settled.records) {
-      // A row the writer would refuse is a bad row here, where its line is known.
-      let row: Record<string, unknown> | undefined;
-      const problem = await takeShaped(shaper, record, (r) => {
-        check(r);
-        row = r;
-      });
-      if (problem) bad.add(line, problem.why, problem.column);
-      else yield row!;
+    try {
+      for await (const { line, record } of settled.records) {
+        // A row the writer would refuse is a bad row here, where its line is known.
+        let row: Record<string, unknown> | undefined;
+        const problem = await takeShaped(shaper, record, (r) => {
+          check(r);
+          row = r;
+        });
+        if (problem) bad.add(line, problem.why, problem.column);
+        else yield row!;
+      }
+    } catch (e) {
+      throw located(e, bad);
     }
   }
   return { schema: settled.schema, records: rows(), bad };
@@ -89,14 +97,24 @@ export async function readCsv(input: TextInput, options: CsvReadRecordsOptions =
   });
 }
 
+/** Records read to infer the schema: none when it is given. */
+function sampleSize(o: ReadRecordsOptions): number {
+  return o.schema ? 0 : (o.sample ?? 1000);
+}
+
+/** The JSON item readers' options: warnings, and the records inference sees. */
+function jsonOptions(o: ReadRecordsOptions): JsonReadOptions {
+  return { sampled: sampleSize(o), ...(o.onWarning ? { onWarning: o.onWarning } : {}) };
+}
+
 /** JSON Lines records: one object per line. */
 export function readJsonLines(input: TextInput, options: ReadRecordsOptions = {}): Promise<Records> {
-  const items = jsonLineItems(inputBytes(input, options.name ?? 'input'), options.onWarning ? { onWarning: options.onWarning } : {});
+  const items = jsonLineItems(inputBytes(input, options.name ?? 'input'), jsonOptions(options));
   return records(items, new JsonShaper(schemaChoiceOf(options), options.onWarning), options);
 }
 
 /** The objects of a JSON array, read element by element. */
 export function readJsonArray(input: TextInput, options: ReadRecordsOptions = {}): Promise<Records> {
-  const items = jsonArrayItems(inputBytes(input, options.name ?? 'input'), options.onWarning ? { onWarning: options.onWarning } : {});
+  const items = jsonArrayItems(inputBytes(input, options.name ?? 'input'), jsonOptions(options));
   return records(items, new JsonShaper(schemaChoiceOf(options), options.onWarning), options);
 }

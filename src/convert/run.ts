@@ -60,6 +60,12 @@ export interface ConvertOutput {
   dataset?(): Promise<DatasetOutput>;
   /** The destination's name in messages, for a dataset. */
   name?: string;
+  /**
+   * Aborts a destination the caller handed over (a stream, a Sink) when the
+   * conversion fails before its writer opened: it is ended one way or the
+   * other, as a failure after that aborts it. Absent for a path, where nothing was created.
+   */
+  discard?(): Promise<void>;
 }
 
 /** How the run goes: formats settled, options in the writers' terms. */
@@ -244,7 +250,8 @@ export class Conversion {
     try {
       return isTable(this.o.from) ? await this.fromTable(this.o.from) : await this.fromText();
     } catch (e) {
-      await this.abort();
+      if (this.state.output) await this.abort();
+      else await this.out.discard?.().catch(() => undefined);
       throw e;
     }
   }
@@ -351,7 +358,7 @@ export class Conversion {
         summary = await textToTable(items, shaper, open, sampleSize, state, bad, header);
       } else {
         const shaper = new JsonShaper(o.choice, onWarning);
-        const items = (o.from === 'jsonl' ? readJsonLines : readJsonArray)(input, onWarning ? { onWarning } : {});
+        const items = (o.from === 'jsonl' ? readJsonLines : readJsonArray)(input, { sampled: sampleSize, ...(onWarning ? { onWarning } : {}) });
         summary = await textToTable(items, shaper, open, sampleSize, state, bad);
       }
       return this.report(summary, summary.rows + bad.count, input.bytesRead, bad);

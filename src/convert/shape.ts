@@ -4,6 +4,7 @@
  * as they are.
  */
 import { InvalidArgumentError } from '../errors.js';
+import { isCsvDelimiter } from '../formats.js';
 import type { AnyField, DefinedSchema } from '../schema/builder.js';
 import { csvCellParser, inferSchemaFromCsv, inferSchemaFromRecords, isCsvIntegerBeyondInt64 } from '../schema/infer.js';
 import { ExactNumber } from '../schema/exact-number.js';
@@ -23,6 +24,19 @@ export interface SchemaChoice {
 export function schemaChoiceOf(o: { schema?: Record<string, unknown>; types?: readonly string[] }): SchemaChoice {
   const fields = o.schema === undefined ? undefined : Object.entries(o.schema).map(([k, v]): [string, TypeNode] => [k, typeFromJson(v, `schema field "${k}"`)]);
   return { fields, overrides: (o.types ?? []).map(parseTypeOverride) };
+}
+
+/**
+ * The text readers' options as `convert` and the record readers take them
+ * in code (the CLI checks its flags by the same rules, in its own words).
+ */
+export function checkReadOptions(o: { delimiter?: string; sample?: number }): void {
+  if (o.delimiter !== undefined && !(typeof o.delimiter === 'string' && isCsvDelimiter(o.delimiter))) {
+    throw new InvalidArgumentError(`delimiter must be one character, not a quote or a line break (a tab is "\\t"); got ${JSON.stringify(o.delimiter)}`);
+  }
+  if (o.sample !== undefined && !(Number.isSafeInteger(o.sample) && o.sample > 0)) {
+    throw new InvalidArgumentError(`sample must be a positive integer (records read to infer the schema); got ${String(o.sample)}`);
+  }
 }
 
 /** The schema file with the overrides applied, or undefined when the schema is to be inferred. */

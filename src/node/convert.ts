@@ -14,7 +14,7 @@ import { extensionFormat } from '../formats.js';
 import { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from '../io/format.js';
 import { RedElmReader } from '../redelm/reader.js';
 import {
-  pick, runConvert, sinkOutput, sourceInput, type ConvertDestination, type ConvertFormat, type ConvertOptions, type ConvertReport, type ConvertSource,
+  destinationSink, pick, runConvert, sinkOutput, sourceInput, type ConvertDestination, type ConvertFormat, type ConvertOptions, type ConvertReport, type ConvertSource,
 } from '../convert/convert.js';
 import type { ConvertInput } from '../convert/run.js';
 import { openInput } from './convert-input.js';
@@ -84,8 +84,6 @@ export async function convert(
     ? datasetLayout(options)
       ? { sink: () => Promise.reject(new InvalidArgumentError('a dataset is written as Parquet parts')), spill: tempSpill, name: dest, dataset: () => datasetDirectory(dest, options) }
       : { sink: async () => countingSink(await fileSink(dest), dest), spill: tempSpill }
-    : dest instanceof Writable
-      ? { sink: async () => countingSink(writableSink(dest), 'output'), spill: tempSpill }
-      : sinkOutput(dest, 'output', tempSpill);
+    : sinkOutput(() => (dest instanceof Writable ? writableSink(dest) : destinationSink(dest)), 'output', tempSpill);
   return runConvert({ ...ends, output, to: typeof dest === 'string' && !datasetLayout(options) ? extensionFormat(dest) : undefined }, options);
 }

@@ -190,12 +190,18 @@ async function openFifo(fifo: string): Promise<FileHandle> {
   }
 }
 
+function isStdio(stream: Writable): boolean {
+  return stream === process.stdout || stream === process.stderr;
+}
+
 /**
  * A Node Writable (a socket, an HTTP response, process.stdout). A write
  * resolves once the stream has room again ('drain'), so the writer never
  * runs ahead of the stream by more than its buffer and one page; a stream
  * that errs, or closes before it drains, fails the write rather than leaving
- * it waiting for a 'drain' that never comes.
+ * it waiting for a 'drain' that never comes. The stream is ended at
+ * `close()` and destroyed at `abort()`, except process.stdout and
+ * process.stderr, which are only flushed.
  */
 export function writableSink(stream: Writable): Sink {
   let failure: Error | undefined;
@@ -228,10 +234,14 @@ export function writableSink(stream: Writable): Sink {
     },
     async close() {
       check();
-      await new Promise<void>((resolve, reject) => stream.end((e?: Error | null) => (e ? reject(new IOError(`closing the output stream failed: ${e.message}`)) : resolve())));
+      const done = (resolve: () => void, reject: (e: Error) => void) => (e?: Error | null) => (e ? reject(new IOError(`closing the output stream failed: ${e.message}`)) : resolve());
+      // stdout and stderr outlive the conversion (as `pipe` leaves them open): ending them shuts
+      // a pipe for every later write, and a second end never calls back. Their bytes are flushed.
+      if (isStdio(stream)) await new Promise<void>((resolve, reject) => stream.write(new Uint8Array(0), done(resolve, reject)));
+      else await new Promise<void>((resolve, reject) => stream.end(done(resolve, reject)));
     },
     async abort() {
-      stream.destroy();
+      if (!isStdio(stream)) stream.destroy();
     },
   };
 }

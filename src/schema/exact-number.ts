@@ -25,6 +25,26 @@ export class ExactNumber {
 }
 
 /**
+ * Numbers JSON text wrote as floats (`1.0`, `1e2`, `2.50e1`) whose value is
+ * whole: JSON.parse makes them the same integer as `1`, so the JSON reader
+ * notes them here, by the object or array holding them and their key, for
+ * inference to type them DOUBLE, as DuckDB and Arrow do (not INT64, which a
+ * later `2.5` would not fit). Weak: the notes go with their records.
+ */
+const wholeFloats = new WeakMap<object, Set<string>>();
+
+export function noteWholeFloat(holder: object, key: string): void {
+  const keys = wholeFloats.get(holder);
+  if (keys) keys.add(key);
+  else wholeFloats.set(holder, new Set([key]));
+}
+
+/** Whether `holder[key]` was a whole number written as a float in JSON text. */
+export function isWholeFloat(holder: object, key: string): boolean {
+  return wholeFloats.get(holder)?.has(key) === true;
+}
+
+/**
  * A decimal number's value as `[-]digits e exponent` with no leading or
  * trailing zeros in the digits (`0` for zero), so equal values give equal
  * keys whatever their notation; undefined for text that is not a decimal number.

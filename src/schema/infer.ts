@@ -17,7 +17,7 @@
 import { InvalidArgumentError } from '../errors.js';
 import { defineSchema, field as f, FieldBuilder, type AnyField, type DefinedSchema } from './builder.js';
 import { parseDate, parseTimestamp } from './temporal-text.js';
-import { ExactNumber } from './exact-number.js';
+import { ExactNumber, isWholeFloat } from './exact-number.js';
 import type { LeafNode } from './tree.js';
 
 export interface InferOptions {
@@ -63,10 +63,14 @@ function join(path: string, name: string): string {
 class RecordInference {
   constructor(private readonly overrides: Map<string, AnyField>) {}
 
-  /** The kind of one value, its children merged into `prev` (so a struct or list's contents accumulate across samples). */
-  merge(prev: Inferred, v: unknown, path: string): Inferred {
+  /**
+   * The kind of `holder[key]`, its children merged into `prev` (so a struct or list's contents
+   * accumulate across samples); the holder tells a whole float of JSON text from an integer.
+   */
+  merge(prev: Inferred, holder: object, key: string, path: string): Inferred {
     if (this.overrides.has(path)) return prev; // not inferred at all
-    const next = this.shape(v, prev, path);
+    const v = (holder as Record<string, unknown>)[key];
+    const next = typeof v === 'number' && isWholeFloat(holder, key) ? SCALARS.double! : this.shape(v, prev, path);
     if (prev.t === 'null') return next;
     if (next.t === 'null' || next === prev) return prev;
     if (prev.t === next.t) return prev; // same scalar kind
@@ -94,7 +98,7 @@ class RecordInference {
           const target: Inferred = prev.t === 'list' ? prev : { t: 'list', element: NULL };
           if (target.t !== 'list') break;
           const elementPath = join(path, 'element');
-          for (const x of v) target.element = this.merge(target.element, x, elementPath);
+          for (let i = 0; i < v.length; i++) target.element = this.merge(target.element, v, String(i), elementPath);
           return target;
         }
         if (isPlainObject(v)) {
@@ -112,7 +116,7 @@ class RecordInference {
   mergeFields(fields: Map<string, Inferred>, record: Record<string, unknown>, path: string): void {
     for (const key of Object.keys(record)) {
       const p = join(path, key);
-      fields.set(key, this.merge(fields.get(key) ?? NULL, record[key], p));
+      fields.set(key, this.merge(fields.get(key) ?? NULL, record, key, p));
     }
   }
 }

@@ -9,9 +9,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BufferSink, InvalidArgumentError, canonicalRow, convert, openParquet, type BadRow, type ConvertProgress } from '../../src/node/index.js';
+import { BufferSink, InvalidArgumentError, canonicalRow, convert, openParquet, readJsonLines, type BadRow, type ConvertProgress } from '../../src/node/index.js';
 import { DuckFiles } from '../reader/helpers.js';
 
 const DATA = join('..', 'shared', 'corpus', 'parquet-testing', 'data');
@@ -226,4 +226,83 @@ test('a source object ({ byteLength, read }) is read in order for a CSV, its siz
   const again = new BufferSink();
   await convert(object(sink.bytes()), again, { to: 'parquet' }); // Parquet by its magic
   assert.deepEqual(await canonical(again.bytes()), await canonical(fromBytes.bytes()));
+});
+
+test('a CSV delimiter or sample size convert cannot use is refused before anything is written', async () => {
+  const out = join(files.dir, 'delimiter.parquet');
+  const csv = new TextEncoder().encode('a"b\n1"2\n');
+  await assert.rejects(convert(csv, out, { from: 'csv', delimiter: '"' }), (e: unknown) => e instanceof InvalidArgumentError && /delimiter must be one character/.test(e.message));
+  await assert.rejects(convert(csv, out, { from: 'csv', sample: -5 }), (e: unknown) => e instanceof InvalidArgumentError && /sample must be a positive integer/.test(e.message));
+  assert.equal(existsSync(out), false);
+});
+
+test('an option the formats at hand do not have is refused, as the command refuses its flag, not silently ignored', async () => {
+  const csv = new TextEncoder().encode('id,name\n1,a\n');
+  const parquet = new BufferSink();
+  await convert(csv, parquet, { from: 'csv', to: 'parquet' });
+  const refused = async (source: Uint8Array, options: Parameters<typeof convert>[2], message: RegExp) => {
+    const out = join(files.dir, 'inapplicable.out');
+    await assert.rejects(convert(source, out, options), (e: unknown) => e instanceof InvalidArgumentError && message.test(e.message), JSON.stringify(options));
+    assert.equal(existsSync(out), false);
+  };
+  // columns: ['id'] on a CSV input wrote every column.
+  await refused(csv, { from: 'csv', to: 'parquet', columns: ['id'] }, /^options\.columns applies to Parquet and RedElm inputs only, not from csv to parquet$/);
+  await refused(parquet.bytes(), { to: 'csv', codec: 'ZSTD', pageSize: 1024 }, /^options\.codec applies to Parquet output only/);
+  await refused(parquet.bytes(), { to: 'csv', pageSize: 1024, rowGroupRows: 10 }, /^options\.rowGroupRows, options\.pageSize apply to Parquet output only/);
+  await refused(parquet.bytes(), { to: 'parquet', types: ['id=int32'] }, /^options\.types applies to CSV and JSON inputs only/);
+  await refused(parquet.bytes(), { to: 'jsonl', delimiter: ';' }, /^options\.delimiter applies to CSV input or output only/);
+  await refused(csv, { from: 'csv', to: 'parquet', trevniChecksum: 'crc32' }, /^options\.trevniChecksum applies to Trevni output only/);
+});
+
+test('JSON numbers written as floats are DOUBLE even when whole (1.0, 1e2), as DuckDB infers them; integers stay INT64', async () => {
+  // Python's json.dumps writes the float 3 as 3.0: such a column was INT64, and a later 2.5 a bad row.
+  const lines = [
+    '{"f":1.0,"e":1e2,"i":1,"n":{"g":-0.0},"l":[2.0,3.0],"s":"v1.0"}',
+    '{"f":2.00,"e":1.5E3,"i":2,"n":{"g":4.0},"l":[],"s":"1.0"}',
+  ];
+  const path = join(files.dir, 'floats.jsonl');
+  writeFileSync(path, lines.join('\n') + '\n');
+  const duck = (await files.duck.runAndReadAll(`DESCRIBE SELECT * FROM read_json(${sqlPath(path)})`)).getRowObjectsJson();
+  assert.deepEqual(duck.map((r) => [r.column_name, r.column_type]), [
+    ['f', 'DOUBLE'], ['e', 'DOUBLE'], ['i', 'BIGINT'], ['n', 'STRUCT(g DOUBLE)'], ['l', 'DOUBLE[]'], ['s', 'VARCHAR'],
+  ]);
+  const out = join(files.dir, 'floats.parquet');
+  await convert(path, out, { sample: 1 });
+  const reader = await openParquet(out);
+  assert.deepEqual(reader.schema.leaves.map((l) => [l.path.join('.'), l.physicalType]), [
+    ['f', 'DOUBLE'], ['e', 'DOUBLE'], ['i', 'INT64'], ['n.g', 'DOUBLE'], ['l.list.element', 'DOUBLE'], ['s', 'BYTE_ARRAY'],
+  ]);
+  const rows = [];
+  for await (const r of reader.rows()) rows.push(r);
+  await reader.close();
+  assert.deepEqual(rows, [
+    { f: 1, e: 100, i: 1n, n: { g: -0 }, l: [2, 3], s: 'v1.0' },
+    { f: 2, e: 1500, i: 2n, n: { g: 4 }, l: [], s: '1.0' },
+  ]);
+  // Past the sample, a fraction fits the column the whole floats gave.
+  const { schema, records, bad } = await readJsonLines('{"p":1.0}\n{"p":2.5}\n', { sample: 1 });
+  assert.equal(schema.schema.leaves[0]!.physicalType, 'DOUBLE');
+  const got = [];
+  for await (const r of records) got.push(r);
+  assert.deepEqual(got, [{ p: 1 }, { p: 2.5 }]);
+  assert.equal(bad.count, 0);
+});
+
+test('a conversion that fails before its writer opens aborts a stream or Sink destination too, as one that fails later does', async () => {
+  const csv = new TextEncoder().encode('a,b\n1,2\n3\n');
+  // Sampling 1000 rows, the bad row is met before the schema is settled and a writer opens; sampling 1, after.
+  for (const sample of [1000, 1]) {
+    let aborted: unknown;
+    const web = new WritableStream<Uint8Array>({ abort: (reason) => void (aborted = reason) });
+    await assert.rejects(convert(csv, web, { from: 'csv', to: 'parquet', strict: true, sample }), /input:3: expected 2 fields, got 1/);
+    assert.ok(aborted instanceof Error, `the Web stream was aborted (sample ${sample})`);
+    const node = new PassThrough();
+    await assert.rejects(convert(csv, node, { from: 'csv', to: 'parquet', strict: true, sample }), /input:3/);
+    assert.equal(node.destroyed, true, `the Node stream was destroyed (sample ${sample})`);
+  }
+  // A failure before the input is even read (a Parquet input that is not one).
+  let aborted = false;
+  const web = new WritableStream<Uint8Array>({ abort: () => void (aborted = true) });
+  await assert.rejects(convert(new TextEncoder().encode('not parquet at all'), web, { from: 'parquet', to: 'csv' }), /magic/);
+  assert.equal(aborted, true);
 });

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { IOError } from '../../src/errors.js';
@@ -94,3 +97,39 @@ for (const codec of ['SNAPPY', 'ZSTD'] as const) {
     assert.ok(maxRss < 512 * MiB, `peak RSS ${(maxRss / MiB).toFixed(0)} MiB`);
   });
 }
+
+/**
+ * process.stdout is the caller's for the rest of the program: a conversion
+ * or writer into it flushes it and leaves it open (ending it shut a pipe, so
+ * the next console.log died of EPIPE, and a second conversion into a file
+ * waited forever for an end that had already happened).
+ */
+test('two conversions into process.stdout, then console.log: all of it arrives, to a pipe and to a file', { timeout: 60_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pq-stdout-'));
+  try {
+    writeFileSync(join(dir, 'in.csv'), 'id,name\n1,a\n2,b\n');
+    const script = `
+      const { convert } = await import(${JSON.stringify(new URL('../../src/node/index.ts', import.meta.url).href)});
+      const { BufferSink } = await import(${JSON.stringify(new URL('../../src/node/index.ts', import.meta.url).href)});
+      const sink = new BufferSink();
+      await convert(${JSON.stringify(join(dir, 'in.csv'))}, sink, { to: 'parquet' });
+      await convert(sink.bytes(), process.stdout, { to: 'jsonl' });
+      await convert(sink.bytes(), process.stdout, { to: 'csv' });
+      console.log('after');`;
+    const expected = '{"id":1,"name":"a"}\n{"id":2,"name":"b"}\nid,name\n1,a\n2,b\nafter\n';
+    const piped = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(piped.status, 0, piped.stderr);
+    assert.equal(piped.stdout, expected);
+    const fd = openSync(join(dir, 'out.txt'), 'w');
+    let toFile;
+    try {
+      toFile = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', stdio: ['ignore', fd, 'pipe'], timeout: 30_000 });
+    } finally {
+      closeSync(fd);
+    }
+    assert.equal(toFile.status, 0, toFile.stderr);
+    assert.equal(readFileSync(join(dir, 'out.txt'), 'utf8'), expected);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
