@@ -118,6 +118,16 @@ describe('honest files', () => {
     assert.ok(checked >= 60, `${checked} files checked`);
   });
 
+  test('encrypted files: the page index is checked against the decrypted page headers, and holds', async () => {
+    const key = (k: string) => new TextEncoder().encode(k);
+    const decryption = { footerKey: key('0123456789012345'), columnKeys: { double_field: key('1234567890123450'), float_field: key('1234567890123451') } };
+    for (const name of ['uniform_encryption', 'encrypt_columns_and_footer', 'encrypt_columns_and_footer_ctr', 'encrypt_columns_plaintext_footer']) {
+      const report = await checkStatistics(bufferSource(new Uint8Array(readFileSync(join(DATA, `${name}.parquet.encrypted`)))), { decryption });
+      assert.deepEqual(report.lies, [], name);
+      assert.equal(report.checked['column index'], 7, name);
+    }
+  });
+
   test('the CLI reports what it checked and exits 0', () => {
     const r = cli(honest, 'honest.parquet');
     assert.equal(r.code, 0, r.err);
@@ -173,6 +183,18 @@ describe('damaged files', () => {
       oi.pageLocations[3]!.firstRowIndex = 301;
     });
     assert.deepEqual((await lies(bad)).map((l) => [l.structure, l.page, l.field, l.stored, l.actual]), [['offset index', 3, 'first_row_index', '301', '300']]);
+  });
+
+  test('an offset index whose first location is the dictionary page', async () => {
+    const file = join(dir, 'dict.parquet');
+    await writeParquet(file, Array.from({ length: 300 }, (_, i) => ({ k: `key-${i % 3}` })), { pageRowLimit: 100 } as never);
+    const b = new Uint8Array(readFileSync(file));
+    const chunk = footer(b).rowGroups[0]!.columns[0]!;
+    const dictAt = chunk.metaData!.dictionaryPageOffset!;
+    const bad = editInPlace<OffsetIndex>(b, chunk.offsetIndexOffset!, chunk.offsetIndexLength!, decodeOffsetIndex, encodeOffsetIndex, (oi) => {
+      oi.pageLocations[0]!.offset = dictAt;
+    });
+    assert.deepEqual((await lies(bad)).map((l) => [l.structure, l.page, l.field, l.stored, l.actual]), [['offset index', 0, 'page_locations', `data page 0 at ${dictAt}`, 'a dictionary page']]);
   });
 
   test('a bloom filter that has lost its bits', async () => {

@@ -9,7 +9,6 @@
  * should return or count wrongly. Bounds looser than the data (truncated
  * strings, say) are not lies.
  */
-import { ByteCursor } from '../../bytes/cursor.js';
 import { InvalidArgumentError, ParquetryError } from '../../errors.js';
 import { isByteArrays, type Values } from '../../encodings/types.js';
 import type { Source } from '../../io/source.js';
@@ -19,7 +18,8 @@ import { canonicalValue } from '../../text/canonical.js';
 import type { ColumnChunkData } from '../column-chunk.js';
 import { compareBytes, compareD, domainOf, type D, type Domain } from '../filter/compare.js';
 import { boundsTrusted, chunkLeafStats } from '../filter/prune-stats.js';
-import { decodePageHeader, type ColumnIndex, type OffsetIndex } from '../metadata/index.js';
+import type { ColumnIndex, OffsetIndex } from '../metadata/index.js';
+import { chunkPages, type ChunkRef } from '../page-headers.js';
 import { ParquetReader, type ColumnPath, type OpenOptions } from '../reader.js';
 import { statisticValue } from '../statistics.js';
 
@@ -106,7 +106,6 @@ function extremes(cmp: ReturnType<typeof comparer>, v: ChunkValues, from: number
  */
 export async function checkStatistics(input: Source | ParquetReader, options: CheckOptions = {}): Promise<CheckReport> {
   const reader = input instanceof ParquetReader ? input : await ParquetReader.fromSource(input, options);
-  const source = reader.bytes;
   const leaves = reader.selectLeaves(options.columns);
   const report: CheckReport = { checked: { statistics: 0, 'column index': 0, 'offset index': 0, 'bloom filter': 0 }, lies: [] };
   const orders = reader.metadata.columnOrders;
@@ -160,7 +159,7 @@ export async function checkStatistics(input: Source | ParquetReader, options: Ch
       }
       if (oi) {
         report.checked['offset index']++;
-        const pages = await pageSpans(source, oi, leaf, c, (field, stored, actual, page) => lie('offset index', field, stored, actual, page));
+        const pages = await pageSpans(reader, { rowGroup: rg, leaf, chunk, column }, oi, leaf, c, (field, stored, actual, page) => lie('offset index', field, stored, actual, page));
         if (ci && pages) {
           report.checked['column index']++;
           const trusted = boundsTrusted(leaf, domain, order, false, orders !== undefined);
@@ -271,16 +270,19 @@ interface PageSpan {
 }
 
 /**
- * Reads the page header at each location of the offset index and checks the
- * location (a data page, of the recorded size, the pages adjoining and
- * covering the chunk's entries) and its first_row_index; returns where each
- * page's entries and values lie, or null when the locations do not lead to
- * the chunk's pages (the column index cannot then be matched with data).
+ * Checks each location of the offset index against the chunk's pages as the
+ * page-header walk finds them (encrypted headers decrypted): the i-th
+ * location must be the i-th data page, of its stored size, and its
+ * first_row_index the rows before it. Returns where each page's entries and
+ * values lie, or null when the locations do not lead to the chunk's pages
+ * (the column index cannot then be matched with data).
  */
 async function pageSpans(
-  source: Source, oi: OffsetIndex, leaf: LeafNode, c: ColumnChunkData,
+  reader: ParquetReader, ref: ChunkRef, oi: OffsetIndex, leaf: LeafNode, c: ColumnChunkData,
   lie: (field: string, stored: string, actual: string, page: number) => void,
 ): Promise<PageSpan[] | null> {
+  const walked = (await chunkPages(reader, reader.bytes, ref)).pages;
+  const data = walked.filter((p) => p.type === 'data v1' || p.type === 'data v2');
   const spans: PageSpan[] = [];
   let entry = 0;
   let value = 0;
@@ -288,23 +290,16 @@ async function pageSpans(
   const locs = oi.pageLocations;
   for (let i = 0; i < locs.length; i++) {
     const loc = locs[i]!;
-    let entries: number;
-    try {
-      const bytes = await source.read(loc.offset, loc.compressedPageSize);
-      const cursor = new ByteCursor(bytes, 0, bytes.length, loc.offset);
-      const h = decodePageHeader(cursor);
-      const size = cursor.pos + h.compressedPageSize;
-      if (h.type !== 'DATA_PAGE' && h.type !== 'DATA_PAGE_V2') {
-        lie('page_locations', `a data page at ${loc.offset}`, `a ${h.type} page`, i);
-        return null;
-      }
-      if (size !== loc.compressedPageSize) lie('page_locations', `compressed_page_size ${loc.compressedPageSize}`, `${size} (header and body)`, i);
-      entries = (h.dataPageHeader ?? h.dataPageHeaderV2)!.numValues;
-    } catch (e) {
-      if (!(e instanceof ParquetryError)) throw e;
-      lie('page_locations', `a page header at ${loc.offset}`, e.message, i);
+    const page = data[i];
+    if (page?.offset !== loc.offset) {
+      const there = walked.find((p) => p.offset === loc.offset);
+      const actual = there ? `a ${there.type} page` : page ? `data page ${i} at ${page.offset}` : `${data.length} data pages`;
+      lie('page_locations', `data page ${i} at ${loc.offset}`, actual, i);
       return null;
     }
+    const size = page.headerSize + page.compressedSize;
+    if (size !== loc.compressedPageSize) lie('page_locations', `compressed_page_size ${loc.compressedPageSize}`, `${size} (header and body)`, i);
+    const entries = page.numValues!;
     if (entry + entries > c.length) {
       lie('page_locations', `${locs.length} pages`, `pages past the chunk's ${c.length} values`, i);
       return null;
@@ -322,8 +317,8 @@ async function pageSpans(
     entry += entries;
     value += values;
   }
-  if (entry !== c.length) {
-    lie('page_locations', `${locs.length} pages`, `pages holding ${entry} of the chunk's ${c.length} values`, locs.length - 1);
+  if (locs.length !== data.length) {
+    lie('page_locations', `${locs.length} pages`, `${data.length} data pages`, Math.min(locs.length, data.length));
     return null;
   }
   return spans;
