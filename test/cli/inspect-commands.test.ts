@@ -119,6 +119,13 @@ describe('scan', () => {
     assert.ok(s.seconds > 0 && s.rowsPerSecond > 0);
   });
 
+  test('a row group of no rows, whose chunks point at offset 0, is not read (as DuckDB and cat do not)', async () => {
+    const empty = `${DATA}/column_chunk_key_value_metadata.parquet`;
+    const s = JSON.parse(ok('scan', empty, '--json'));
+    assert.deepEqual([s.rows, s.values], [0, 0]);
+    assert.deepEqual(JSON.parse(ok('check-stats', empty, '--json')).lies, []);
+  });
+
   test('--columns reads only those columns; the text report names rows and bytes', async () => {
     const s = JSON.parse(ok('scan', TINY, '--columns', 'id,string_col', '--json'));
     const [m] = await query(`SELECT sum(num_values)::BIGINT AS v FROM parquet_metadata(${sqlString(TINY)}) WHERE path_in_schema IN ('id', 'string_col')`);
