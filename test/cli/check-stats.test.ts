@@ -131,9 +131,9 @@ describe('honest files', () => {
   test('the CLI reports what it checked and exits 0', () => {
     const r = cli(honest, 'honest.parquet');
     assert.equal(r.code, 0, r.err);
-    assert.deepEqual(r.report, { checked: { statistics: 2, 'column index': 2, 'offset index': 2, 'bloom filter': 1 }, lies: [] });
+    assert.deepEqual(r.report, { checked: { statistics: 2, 'size statistics': 2, 'column index': 2, 'offset index': 2, 'bloom filter': 1 }, lies: [] });
     const text = run('check-stats', join(dir, 'honest.parquet'));
-    assert.equal(text.out, 'checked: 2 chunk statistics, 2 column indexes, 2 offset indexes, 1 bloom filter\nno lies found\n');
+    assert.equal(text.out, 'checked: 2 chunk statistics, 2 size statistics, 2 column indexes, 2 offset indexes, 1 bloom filter\nno lies found\n');
   });
 });
 
@@ -195,6 +195,70 @@ describe('damaged files', () => {
       oi.pageLocations[0]!.offset = dictAt;
     });
     assert.deepEqual((await lies(bad)).map((l) => [l.structure, l.page, l.field, l.stored, l.actual]), [['offset index', 0, 'page_locations', `data page 0 at ${dictAt}`, 'a dictionary page']]);
+  });
+
+  test('bounds the file calls exact but that are not the extremes (looser bounds not called exact are honest)', async () => {
+    const loose = (exact: boolean) => editFooter(honest, (m) => {
+      const s = m.rowGroups[0]!.columns[0]!.metaData!.statistics!;
+      s.maxValue = int64(500n);
+      s.isMaxValueExact = exact;
+    });
+    assert.deepEqual((await lies(loose(true))).map((l) => [l.field, l.stored, l.actual]), [['is_max_value_exact', 'true (max_value 500)', '399']]);
+    assert.deepEqual(await lies(loose(false)), []);
+  });
+
+  test('a nan_count the data does not have', async () => {
+    const file = join(dir, 'nan.parquet');
+    await writeParquet(file, Array.from({ length: 30 }, (_, i) => ({ x: i % 10 === 0 ? NaN : i / 2 })));
+    const bad = editFooter(new Uint8Array(readFileSync(file)), (m) => {
+      m.rowGroups[0]!.columns[0]!.metaData!.statistics!.nanCount = 1;
+    });
+    assert.deepEqual((await lies(bad)).map((l) => [l.field, l.stored, l.actual]), [['nan_count', '1', '3']]);
+  });
+
+  test('size statistics: level histograms and unencoded bytes, per chunk and per page', async () => {
+    const chunk = footer(honest).rowGroups[0]!.columns[1]!;
+    const ss = editFooter(honest, (m) => {
+      const s = m.rowGroups[0]!.columns[1]!.metaData!.sizeStatistics!;
+      s.definitionLevelHistogram = [44, 356];
+      s.unencodedByteArrayDataBytes! += 1;
+    });
+    assert.deepEqual((await lies(ss)).map((l) => [l.structure, l.field, l.stored, l.actual]), [
+      ['size statistics', 'definition_level_histogram', '[44, 356]', '[45, 355]'],
+      ['size statistics', 'unencoded_byte_array_data_bytes', '2415', '2414'],
+    ]);
+    const ci = editInPlace<ColumnIndex>(honest, chunk.columnIndexOffset!, chunk.columnIndexLength!, decodeColumnIndex, encodeColumnIndex, (c) => {
+      c.definitionLevelHistograms![2] = 13; // page 1's nulls: 11
+    });
+    assert.deepEqual((await lies(ci)).map((l) => [l.structure, l.page, l.field, l.stored, l.actual]), [['column index', 1, 'definition_level_histograms', '[13, 89]', '[11, 89]']]);
+    const oi = editInPlace<OffsetIndex>(honest, chunk.offsetIndexOffset!, chunk.offsetIndexLength!, decodeOffsetIndex, encodeOffsetIndex, (o) => {
+      o.unencodedByteArrayDataBytes![0] = 598;
+    });
+    assert.deepEqual((await lies(oi)).map((l) => [l.structure, l.page, l.field, l.stored, l.actual]), [['offset index', 0, 'unencoded_byte_array_data_bytes', '598', '599']]);
+  });
+
+  test('a boundary_order the page bounds do not follow', async () => {
+    const chunk = footer(honest).rowGroups[0]!.columns[0]!;
+    const bad = editInPlace<ColumnIndex>(honest, chunk.columnIndexOffset!, chunk.columnIndexLength!, decodeColumnIndex, encodeColumnIndex, (c) => {
+      assert.equal(c.boundaryOrder, 'ASCENDING');
+      c.boundaryOrder = 'DESCENDING';
+    });
+    assert.deepEqual((await lies(bad)).map((l) => [l.structure, l.page, l.field, l.stored, l.actual]), [['column index', 1, 'boundary_order', 'DESCENDING', 'page 1 [100, 199] after page 0 [0, 99]']]);
+  });
+
+  test('a chunk the reader decodes in windows of rows (2^20 levels of runs) is checked as one chunk', async () => {
+    const file = join(dir, 'runs.parquet');
+    const n = (1 << 20) + 4096;
+    function* rows() {
+      for (let i = 0; i < n; i++) yield { a: i < n - 100 ? null : `v${i % 5}` };
+    }
+    await writeParquet(file, rows(), { pageRowLimit: 1 << 18 } as never);
+    const b = new Uint8Array(readFileSync(file));
+    assert.deepEqual(await lies(b), []);
+    const bad = editFooter(b, (m) => {
+      m.rowGroups[0]!.columns[0]!.metaData!.statistics!.nullCount = n;
+    });
+    assert.deepEqual((await lies(bad)).map((l) => [l.field, l.stored, l.actual]), [['null_count', String(n), String(n - 100)]]);
   });
 
   test('a bloom filter that has lost its bits', async () => {
