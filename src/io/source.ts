@@ -65,6 +65,13 @@ export function blobSource(blob: Blob, name = (blob as Partial<File>).name): Sou
   };
 }
 
+/** Bytes in memory, a `Blob` or `File`, or a source object, as a checked Source. */
+export function inputSource(input: Uint8Array | ArrayBuffer | Blob | SourceLike): Source {
+  if (input instanceof Uint8Array || input instanceof ArrayBuffer) return bufferSource(input);
+  if (typeof Blob !== 'undefined' && input instanceof Blob) return blobSource(input);
+  return checkedSource(input as SourceLike);
+}
+
 function checkRange(offset: number, length: number, size: number, name?: string): void {
   if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > size) {
     throw new IOError(`read of ${length} bytes at offset ${offset} is outside the ${size}-byte source`, { file: name, offset });
