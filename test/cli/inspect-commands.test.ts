@@ -100,6 +100,12 @@ describe('footer', () => {
     assert.deepEqual(f.schema.map((e: any) => e.name), schema.map((e) => e.name));
   });
 
+  test('a footer whose schema does not build (an unknown physical type) is still printed as stored', () => {
+    const f = JSON.parse(ok('footer', '../shared/corpus/parquet-testing/bad_data/PARQUET-1481.parquet', '--json'));
+    assert.deepEqual(f.schema[1], { type: 'UNKNOWN_-7', repetition_type: 'OPTIONAL', name: 'Handle' });
+    assert.equal(run('schema', '../shared/corpus/parquet-testing/bad_data/PARQUET-1481.parquet').code, 1);
+  });
+
   test('--json is the same object on one line', () => {
     const lines = ok('footer', TINY, '--json').trimEnd().split('\n');
     assert.equal(lines.length, 1);
