@@ -165,6 +165,12 @@ describe('size-stats', () => {
     assert.deepEqual(sum(t.pages.map((p: any) => p.repetitionLevelHistogram)), t.repetitionLevelHistogram);
   });
 
+  test('a row group the file does not have is a one-line error', () => {
+    const r = run('size-stats', TINY, '--row-group', '1');
+    assert.equal(r.code, 1);
+    assert.equal(r.err, 'parquetry: row group 1 does not exist (the file has 1)\n');
+  });
+
   test('a file without size statistics says so per chunk', () => {
     assert.equal(ok('size-stats', SAMPLE, '--column', 'id'), 'row group 0, column id: no size statistics\n');
   });
