@@ -193,8 +193,15 @@ export async function httpSource(url: string, options: HttpSourceOptions = {}): 
       } catch (e) {
         throw new IOError(`GET ${url} failed: ${(e as Error).message}`, { file: url, offset }, { cause: e });
       }
+      // A length given by the caller (a URL signed for GET has no HEAD) may be wrong: the server's total says so plainly.
+      const total = /\/(\d+)$/.exec(res.headers.get('content-range') ?? '')?.[1];
+      const refuse = (message: string): never => {
+        void res.body?.cancel().catch(() => {}); // not the whole file of a server that ignored the range
+        throw new IOError(message, { file: url, offset });
+      };
+      if (total !== undefined && Number(total) !== byteLength) refuse(`${url} is ${total} bytes (the server's Content-Range), not the ${byteLength} given as its length`);
       if (res.status !== 206 && !(res.status === 200 && offset === 0 && length === byteLength)) {
-        throw new IOError(`GET ${url} with a Range header gave status ${res.status} (the server must support range requests)`, { file: url, offset });
+        refuse(`GET ${url} with a Range header gave status ${res.status} (the server must support range requests)`);
       }
       const b = new Uint8Array(await res.arrayBuffer());
       if (b.length !== length) throw new IOError(`GET ${url} returned ${b.length} bytes, expected ${length}`, { file: url, offset });
