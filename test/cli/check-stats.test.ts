@@ -21,6 +21,7 @@ import {
 } from '../../src/parquet/metadata/index.js';
 import { writeParquet } from '../../src/node/index.js';
 import { applyStructured } from '../../scripts/fuzz/structured.js';
+import { walkWkb } from '../../src/parquet/inspect/wkb.js';
 
 const DATA = '../shared/corpus/parquet-testing/data';
 
@@ -99,9 +100,10 @@ function cli(b: Uint8Array, name: string) {
 }
 
 describe('honest files', () => {
-  test('every statistic, page index and bloom filter of the corpus matches its data (but two known column indexes)', async () => {
+  test('every statistic, page index and bloom filter of the corpus (geospatial files too) matches its data (but two known column indexes)', async () => {
     let checked = 0;
-    for (const name of readdirSync(DATA).filter((f) => f.endsWith('.parquet'))) {
+    const geospatial = readdirSync(join(DATA, 'geospatial')).map((f) => `geospatial/${f}`);
+    for (const name of [...readdirSync(DATA), ...geospatial].filter((f) => f.endsWith('.parquet'))) {
       let found: Lie[];
       try {
         found = await lies(new Uint8Array(readFileSync(join(DATA, name))));
@@ -261,6 +263,24 @@ describe('damaged files', () => {
     assert.deepEqual((await lies(bad)).map((l) => [l.field, l.stored, l.actual]), [['null_count', String(n), String(n - 100)]]);
   });
 
+  test('geospatial statistics: a bbox that leaves a vertex out, geospatial_types that leave a type out', async () => {
+    const geo = new Uint8Array(readFileSync(join(DATA, 'geospatial/geospatial.parquet')));
+    const column = footer(geo).schema.filter((e) => e.numChildren === undefined).findIndex((e) => e.name === 'geometry');
+    const bad = editFooter(geo, (m) => {
+      const g = m.rowGroups[0]!.columns[column]!.metaData!.geospatialStatistics!;
+      assert.deepEqual([g.bbox!.xmax, g.bbox!.zmin], [40, 30]);
+      g.bbox!.xmax = 35;
+      g.bbox!.zmin = 31;
+      g.geospatialTypes = g.geospatialTypes!.filter((t) => t !== 2 && t !== 3003);
+    });
+    assert.deepEqual((await lies(bad)).map((l) => [l.rowGroup, l.field, l.stored, l.actual]), [
+      [0, 'geospatial_statistics.bbox.xmax', '35', '40'],
+      [0, 'geospatial_statistics.bbox.zmin', '31', '30'],
+      [0, 'geospatial_statistics.geospatial_types', `[${footer(bad).rowGroups[0]!.columns[column]!.metaData!.geospatialStatistics!.geospatialTypes!.join(', ')}]`, 'a geometry of type 2'],
+      [0, 'geospatial_statistics.geospatial_types', `[${footer(bad).rowGroups[0]!.columns[column]!.metaData!.geospatialStatistics!.geospatialTypes!.join(', ')}]`, 'a geometry of type 3003'],
+    ]);
+  });
+
   test('a bloom filter that has lost its bits', async () => {
     const meta = footer(honest).rowGroups[0]!.columns[1]!.metaData!;
     const c = new ByteCursor(honest, meta.bloomFilterOffset!);
@@ -269,4 +289,19 @@ describe('damaged files', () => {
     bad.fill(0, c.pos, c.pos + h.numBytes);
     assert.deepEqual((await lies(bad)).map((l) => [l.structure, l.column, l.stored]), [['bloom filter', 'name', 'definitely absent']]);
   });
+});
+
+test('WKB that its counts cannot back, or nested without end, is refused at once', () => {
+  const seen: number[] = [];
+  const visit = { type: (t: number) => seen.push(t), vertex: () => seen.push(-1) };
+  const line = new Uint8Array([1, 2, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0]); // 2^32 - 1 points in 8 bytes
+  assert.equal(walkWkb(line, visit), false);
+  const nested = new Uint8Array(9 * 200);
+  for (let i = 0; i < 200; i++) nested.set([1, 7, 0, 0, 0, 1, 0, 0, 0], 9 * i); // collections of one collection, 200 deep
+  assert.equal(walkWkb(nested, visit), false);
+  const point = new Uint8Array(21);
+  new DataView(point.buffer).setUint8(0, 1);
+  new DataView(point.buffer).setUint32(1, 1, true);
+  assert.equal(walkWkb(point, visit), true);
+  assert.equal(walkWkb(point.subarray(0, 20), visit), false);
 });

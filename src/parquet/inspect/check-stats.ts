@@ -16,6 +16,7 @@
  * (tally.ts), so memory follows the window, not the chunk.
  */
 import { InvalidArgumentError, ParquetryError } from '../../errors.js';
+import { isByteArrays } from '../../encodings/types.js';
 import type { Source } from '../../io/source.js';
 import type { GroupNode, LeafNode, SchemaNode } from '../../schema/tree.js';
 import { canonicalValue } from '../../text/canonical.js';
@@ -27,6 +28,7 @@ import { chunkPages, type ChunkRef } from '../page-headers.js';
 import { ParquetReader, type ColumnPath, type OpenOptions } from '../reader.js';
 import { statisticValue } from '../statistics.js';
 import { Tally, window } from './tally.js';
+import { GeoCheck } from './wkb.js';
 
 export type CheckedStructure = 'statistics' | 'size statistics' | 'column index' | 'offset index' | 'bloom filter';
 
@@ -87,6 +89,7 @@ class ChunkCheck {
   private readonly pages: { entries: number; tally: Tally }[] | null;
   private page = 0;
   private pageUsed = 0;
+  private readonly geo: GeoCheck | undefined;
   private bloomDone = false;
   private seen = new Set<number>();
   private seenIn: unknown;
@@ -107,6 +110,9 @@ class ChunkCheck {
   ) {
     this.total = new Tally(leaf, slotDef, chunk.metaData!.statistics?.distinctCount !== undefined);
     this.pages = pageEntries && pageEntries.map((entries) => ({ entries, tally: new Tally(leaf, slotDef, false) }));
+    const geo = chunk.metaData!.geospatialStatistics;
+    // Degrees: far below any real coordinate's precision, far above a round trip's error.
+    if (geo) this.geo = new GeoCheck(geo, (leaf.element.logicalType as { type?: string } | undefined)?.type === 'GEOGRAPHY' ? 1e-9 : 0);
   }
 
   static async start(reader: ParquetReader, rg: number, leaf: LeafNode, report: CheckReport): Promise<ChunkCheck> {
@@ -157,6 +163,13 @@ class ChunkCheck {
       }
     }
     if (this.bloom && !this.bloomDone) this.probe(w);
+    if (this.geo?.readable && isByteArrays(w.vals)) {
+      const { data, offsets } = w.vals;
+      for (let i = 0; i < c.valueCount; i++) {
+        const p = w.at(i);
+        this.geo.add(data.subarray(offsets[p]!, offsets[p + 1]!));
+      }
+    }
   }
 
   private probe(w: ReturnType<typeof window>): void {
@@ -191,8 +204,12 @@ class ChunkCheck {
     const { report, lie, leaf, total } = this;
     const meta = this.chunk.metaData!;
     const s = meta.statistics;
+    if (s || this.geo) report.checked.statistics++;
+    if (this.geo?.readable) {
+      for (const [bound, { stored, actual }] of this.geo.outside) lie('statistics', `geospatial_statistics.bbox.${bound}`, stored, String(actual));
+      for (const code of this.geo.unlisted) lie('statistics', 'geospatial_statistics.geospatial_types', listText(this.geo.stats.geospatialTypes!), `a geometry of type ${code}`);
+    }
     if (s) {
-      report.checked.statistics++;
       if (s.nullCount !== undefined && !total.nullsHold(s.nullCount)) lie('statistics', 'null_count', String(s.nullCount), total.nullsText);
       if (s.nanCount !== undefined && s.nanCount !== total.nans) lie('statistics', 'nan_count', String(s.nanCount), String(total.nans));
       if (s.distinctCount !== undefined && s.distinctCount !== total.distinct!.size) lie('statistics', 'distinct_count', String(s.distinctCount), String(total.distinct!.size));
