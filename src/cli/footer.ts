@@ -1,6 +1,6 @@
 /** `parquetry footer`: the raw FileMetaData as JSON (thrift names, i64 as decimal strings, binary as hex). */
 import { readFooter } from '../parquet/footer.js';
-import { footerJson } from '../parquet/inspect/footer-json.js';
+import { storedFooterJson } from '../parquet/inspect/footer-json.js';
 import { openSource } from './files.js';
 import { currentDecryption } from './keys.js';
 
@@ -12,8 +12,8 @@ import { currentDecryption } from './keys.js';
 export async function footerCommand(file: string, opts: { json?: boolean }): Promise<void> {
   const source = await openSource(file);
   try {
-    const { metadata } = await readFooter(source, currentDecryption());
-    process.stdout.write(JSON.stringify(footerJson(metadata), null, opts.json ? undefined : 2) + '\n');
+    const footer = await readFooter(source, currentDecryption());
+    process.stdout.write(JSON.stringify(storedFooterJson(footer), null, opts.json ? undefined : 2) + '\n');
   } finally {
     await source.close?.();
   }

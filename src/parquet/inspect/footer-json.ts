@@ -10,12 +10,16 @@
  *   not name);
  * - a union is an object with one key, the member's name, holding the
  *   member struct (`{"TYPE_ORDER": {}}`, `{"TIMESTAMP": {"isAdjustedToUTC":
- *   true, "unit": {"MICROS": {}}}}`).
+ *   true, "unit": {"MICROS": {}}}}`);
+ * - a field the tables do not know (a newer writer's) is `"field_<id>"`
+ *   (unknown-fields.ts), when the footer's bytes are at hand.
  */
 import { hex } from '../../schema/convert.js';
 import type { Spec, StructSpec } from '../thrift/spec.js';
 import * as tables from '../metadata/tables.js';
 import type { FileMetaData } from '../metadata/index.js';
+import type { Footer } from '../footer.js';
+import { addUnknownFields } from './unknown-fields.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
 
@@ -56,4 +60,17 @@ function structJson(spec: StructSpec, v: Record<string, unknown>): { [k: string]
 /** The footer's FileMetaData as JSON in thrift names (see the module comment). */
 export function footerJson(metadata: FileMetaData): { [k: string]: JsonValue } {
   return structJson(tables.FileMetaData, metadata as unknown as Record<string, unknown>);
+}
+
+/**
+ * A footer as readFooter read it, as JSON with the fields the tables do not
+ * know too: a plaintext FileMetaData's (an encrypted footer's bytes are
+ * sealed, and what it decrypts to is shown as decoded).
+ */
+export function storedFooterJson(footer: Footer): { [k: string]: JsonValue } {
+  const json = footerJson(footer.metadata);
+  const { tail, tailOffset, offset, length } = footer;
+  const encrypted = tail[tail.length - 1] === 0x45; // "PARE"
+  if (!encrypted) addUnknownFields(tables.FileMetaData, tail.subarray(offset - tailOffset, offset - tailOffset + length), offset, json);
+  return json;
 }
