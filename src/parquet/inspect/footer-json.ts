@@ -17,7 +17,8 @@
 import { hex } from '../../schema/convert.js';
 import type { Spec, StructSpec } from '../thrift/spec.js';
 import * as tables from '../metadata/tables.js';
-import type { FileMetaData } from '../metadata/index.js';
+import { ByteCursor } from '../../bytes/cursor.js';
+import { decodeFileCryptoMetaData, type FileMetaData } from '../metadata/index.js';
 import type { Footer } from '../footer.js';
 import { addUnknownFields } from './unknown-fields.js';
 
@@ -64,13 +65,19 @@ export function footerJson(metadata: FileMetaData): { [k: string]: JsonValue } {
 
 /**
  * A footer as readFooter read it, as JSON with the fields the tables do not
- * know too: a plaintext FileMetaData's (an encrypted footer's bytes are
- * sealed, and what it decrypts to is shown as decoded).
+ * know too. An encrypted footer is a FileCryptoMetaData (the algorithm,
+ * the key metadata) and the sealed FileMetaData: the first comes first, as
+ * `file_crypto_metadata`, then the FileMetaData as decrypted (its unknown
+ * fields are not looked for in the sealed bytes).
  */
 export function storedFooterJson(footer: Footer): { [k: string]: JsonValue } {
-  const json = footerJson(footer.metadata);
   const { tail, tailOffset, offset, length } = footer;
-  const encrypted = tail[tail.length - 1] === 0x45; // "PARE"
-  if (!encrypted) addUnknownFields(tables.FileMetaData, tail.subarray(offset - tailOffset, offset - tailOffset + length), offset, json);
+  const bytes = tail.subarray(offset - tailOffset, offset - tailOffset + length);
+  if (tail[tail.length - 1] === 0x45) { // "PARE"
+    const crypto = decodeFileCryptoMetaData(new ByteCursor(bytes, 0, bytes.length, offset));
+    return { file_crypto_metadata: structJson(tables.FileCryptoMetaData, crypto as unknown as Record<string, unknown>), ...footerJson(footer.metadata) };
+  }
+  const json = footerJson(footer.metadata);
+  addUnknownFields(tables.FileMetaData, bytes, offset, json);
   return json;
 }
