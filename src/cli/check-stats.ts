@@ -14,7 +14,7 @@ export async function checkStatsCommand(file: string, opts: { columns?: (string 
       } else {
         const c = report.checked;
         const n = (k: number, one: string, more: string) => `${k} ${k === 1 ? one : more}`;
-        await out.line(`checked: ${n(c.statistics, 'chunk statistics', 'chunk statistics')}, ${n(c['column index'], 'column index', 'column indexes')}, `
+        await out.line(`checked: ${n(c.statistics, 'chunk statistics', 'chunk statistics')}, ${n(c['size statistics'], 'size statistics', 'size statistics')}, ${n(c['column index'], 'column index', 'column indexes')}, `
           + `${n(c['offset index'], 'offset index', 'offset indexes')}, ${n(c['bloom filter'], 'bloom filter', 'bloom filters')}`);
         if (report.lies.length === 0) await out.line('no lies found');
         else {

@@ -65,6 +65,13 @@ export function blobSource(blob: Blob, name = (blob as Partial<File>).name): Sou
   };
 }
 
+/** Bytes in memory, a `Blob` or `File`, or a source object, as a checked Source. */
+export function inputSource(input: Uint8Array | ArrayBuffer | Blob | SourceLike): Source {
+  if (input instanceof Uint8Array || input instanceof ArrayBuffer) return bufferSource(input);
+  if (typeof Blob !== 'undefined' && input instanceof Blob) return blobSource(input);
+  return checkedSource(input as SourceLike);
+}
+
 function checkRange(offset: number, length: number, size: number, name?: string): void {
   if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > size) {
     throw new IOError(`read of ${length} bytes at offset ${offset} is outside the ${size}-byte source`, { file: name, offset });
@@ -186,8 +193,15 @@ export async function httpSource(url: string, options: HttpSourceOptions = {}): 
       } catch (e) {
         throw new IOError(`GET ${url} failed: ${(e as Error).message}`, { file: url, offset }, { cause: e });
       }
+      // A length given by the caller (a URL signed for GET has no HEAD) may be wrong: the server's total says so plainly.
+      const total = /\/(\d+)$/.exec(res.headers.get('content-range') ?? '')?.[1];
+      const refuse = (message: string): never => {
+        void res.body?.cancel().catch(() => {}); // not the whole file of a server that ignored the range
+        throw new IOError(message, { file: url, offset });
+      };
+      if (total !== undefined && Number(total) !== byteLength) refuse(`${url} is ${total} bytes (the server's Content-Range), not the ${byteLength} given as its length`);
       if (res.status !== 206 && !(res.status === 200 && offset === 0 && length === byteLength)) {
-        throw new IOError(`GET ${url} with a Range header gave status ${res.status} (the server must support range requests)`, { file: url, offset });
+        refuse(`GET ${url} with a Range header gave status ${res.status} (the server must support range requests)`);
       }
       const b = new Uint8Array(await res.arrayBuffer());
       if (b.length !== length) throw new IOError(`GET ${url} returned ${b.length} bytes, expected ${length}`, { file: url, offset });

@@ -350,6 +350,8 @@ export class ParquetReader {
     const leaves = this.selectLeaves(options.columns);
     for (const rg of this.rowGroupIndexes(options.rowGroups)) {
       const numRows = this.metadata.rowGroups[rg]!.numRows;
+      // As rows() does, a row group of no rows is not read: writers leave its chunks' offsets at 0.
+      if (numRows === 0) continue;
       if (this.large(rg, leaves)) {
         for (const leaf of leaves) {
           const [stream] = await this.chunkStreams(rg, [leaf]);

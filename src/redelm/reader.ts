@@ -9,7 +9,7 @@
 import { DEFAULT_MAX_INFLATED } from '../codecs/codec.js';
 import { HADOOP_CODECS, isHadoopCodec, loadHadoopCodec, type HadoopCodec } from '../codecs/hadoop.js';
 import { asParquetryError, CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
-import { bufferSource, checkedSource, type Source, type SourceLike } from '../io/source.js';
+import { inputSource, type Source, type SourceLike } from '../io/source.js';
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { planRecord, type RecordPlan } from '../shred/plan.js';
@@ -20,7 +20,7 @@ import { parseRedElmSchema } from './schema.js';
 import { redElmLeafType } from './types.js';
 import { decodeValues } from './values.js';
 
-export type RedElmInput = Source | SourceLike | Uint8Array | ArrayBuffer;
+export type RedElmInput = Source | SourceLike | Uint8Array | ArrayBuffer | Blob;
 
 export interface RedElmOpenOptions {
   /** The largest section (levels or values) inflated, in bytes; default 1 GiB. */
@@ -61,7 +61,7 @@ export class RedElmReader {
   static async open(input: RedElmInput, options: RedElmOpenOptions = {}): Promise<RedElmReader> {
     const max = options.maxSectionBytes ?? DEFAULT_MAX_INFLATED;
     if (!Number.isSafeInteger(max) || max < 1) throw new InvalidArgumentError(`maxSectionBytes must be a positive integer, got ${max}`);
-    const source = input instanceof Uint8Array || input instanceof ArrayBuffer ? bufferSource(input) : checkedSource(input);
+    const source = inputSource(input);
     try {
       const footer = await readRedElmFooter(source);
       const block = footer.blocks.find((b) => b.name === REDELM_BLOCK);

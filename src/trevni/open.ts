@@ -1,11 +1,11 @@
 /** Opens any Trevni file with the reader its header calls for: TrevniReader (versions 1 and 2), or TrevniDraftReader (the wiki draft's Dremel dialect, told by its metadata). */
 import { asParquetryError } from '../errors.js';
-import { bufferSource, checkedSource } from '../io/source.js';
+import { inputSource } from '../io/source.js';
 import { TrevniDraftReader } from './draft/reader.js';
 import { TrevniReader, readTrevniHeader, type TrevniInput, type TrevniOpenOptions } from './reader.js';
 
 export async function openTrevni(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniReader | TrevniDraftReader> {
-  const source = input instanceof Uint8Array || input instanceof ArrayBuffer ? bufferSource(input) : checkedSource(input);
+  const source = inputSource(input);
   let dialect: string;
   try {
     dialect = (await readTrevniHeader(source)).dialect;

@@ -17,7 +17,7 @@
  */
 import { ByteCursor } from '../bytes/cursor.js';
 import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, UnsupportedError, asParquetryError } from '../errors.js';
-import { bufferSource, checkedSource, type Source, type SourceLike } from '../io/source.js';
+import { inputSource, type Source, type SourceLike } from '../io/source.js';
 import { hex } from '../schema/convert.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { assembleRow, canonicalRowText, type ColumnRowData } from './assemble.js';
@@ -29,7 +29,7 @@ import { checkChecksum, checkCodec, type TrevniFormat } from './version.js';
 import type { MetaEntry, TrevniBlock, TrevniColumn, TrevniValue } from './types.js';
 import { ValueReader } from './values.js';
 
-export type TrevniInput = Source | SourceLike | Uint8Array | ArrayBuffer;
+export type TrevniInput = Source | SourceLike | Uint8Array | ArrayBuffer | Blob;
 
 /** Most rows readColumn materializes; larger columns are read with rows(). */
 const MAX_COLUMN_ROWS = 1 << 27;
@@ -124,7 +124,7 @@ export class TrevniReader {
   static async open(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniReader> {
     const max = options.maxBlockBytes;
     if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new InvalidArgumentError(`maxBlockBytes must be a positive integer, got ${max}`);
-    const source = input instanceof Uint8Array || input instanceof ArrayBuffer ? bufferSource(input) : checkedSource(input);
+    const source = inputSource(input);
     try {
       return new TrevniReader(source, await readHeader(source, options.truncated), options);
     } catch (e) {

@@ -21,6 +21,7 @@ import {
 } from '../../src/parquet/metadata/index.js';
 import { writeParquet } from '../../src/node/index.js';
 import { applyStructured } from '../../scripts/fuzz/structured.js';
+import { walkWkb } from '../../src/parquet/inspect/wkb.js';
 
 const DATA = '../shared/corpus/parquet-testing/data';
 
@@ -99,9 +100,10 @@ function cli(b: Uint8Array, name: string) {
 }
 
 describe('honest files', () => {
-  test('every statistic, page index and bloom filter of the corpus matches its data (but two known column indexes)', async () => {
+  test('every statistic, page index and bloom filter of the corpus (geospatial files too) matches its data (but two known column indexes)', async () => {
     let checked = 0;
-    for (const name of readdirSync(DATA).filter((f) => f.endsWith('.parquet'))) {
+    const geospatial = readdirSync(join(DATA, 'geospatial')).map((f) => `geospatial/${f}`);
+    for (const name of [...readdirSync(DATA), ...geospatial].filter((f) => f.endsWith('.parquet'))) {
       let found: Lie[];
       try {
         found = await lies(new Uint8Array(readFileSync(join(DATA, name))));
@@ -118,12 +120,22 @@ describe('honest files', () => {
     assert.ok(checked >= 60, `${checked} files checked`);
   });
 
+  test('encrypted files: the page index is checked against the decrypted page headers, and holds', async () => {
+    const key = (k: string) => new TextEncoder().encode(k);
+    const decryption = { footerKey: key('0123456789012345'), columnKeys: { double_field: key('1234567890123450'), float_field: key('1234567890123451') } };
+    for (const name of ['uniform_encryption', 'encrypt_columns_and_footer', 'encrypt_columns_and_footer_ctr', 'encrypt_columns_plaintext_footer']) {
+      const report = await checkStatistics(bufferSource(new Uint8Array(readFileSync(join(DATA, `${name}.parquet.encrypted`)))), { decryption });
+      assert.deepEqual(report.lies, [], name);
+      assert.equal(report.checked['column index'], 7, name);
+    }
+  });
+
   test('the CLI reports what it checked and exits 0', () => {
     const r = cli(honest, 'honest.parquet');
     assert.equal(r.code, 0, r.err);
-    assert.deepEqual(r.report, { checked: { statistics: 2, 'column index': 2, 'offset index': 2, 'bloom filter': 1 }, lies: [] });
+    assert.deepEqual(r.report, { checked: { statistics: 2, 'size statistics': 2, 'column index': 2, 'offset index': 2, 'bloom filter': 1 }, lies: [] });
     const text = run('check-stats', join(dir, 'honest.parquet'));
-    assert.equal(text.out, 'checked: 2 chunk statistics, 2 column indexes, 2 offset indexes, 1 bloom filter\nno lies found\n');
+    assert.equal(text.out, 'checked: 2 chunk statistics, 2 size statistics, 2 column indexes, 2 offset indexes, 1 bloom filter\nno lies found\n');
   });
 });
 
@@ -175,6 +187,100 @@ describe('damaged files', () => {
     assert.deepEqual((await lies(bad)).map((l) => [l.structure, l.page, l.field, l.stored, l.actual]), [['offset index', 3, 'first_row_index', '301', '300']]);
   });
 
+  test('an offset index whose first location is the dictionary page', async () => {
+    const file = join(dir, 'dict.parquet');
+    await writeParquet(file, Array.from({ length: 300 }, (_, i) => ({ k: `key-${i % 3}` })), { pageRowLimit: 100 } as never);
+    const b = new Uint8Array(readFileSync(file));
+    const chunk = footer(b).rowGroups[0]!.columns[0]!;
+    const dictAt = chunk.metaData!.dictionaryPageOffset!;
+    const bad = editInPlace<OffsetIndex>(b, chunk.offsetIndexOffset!, chunk.offsetIndexLength!, decodeOffsetIndex, encodeOffsetIndex, (oi) => {
+      oi.pageLocations[0]!.offset = dictAt;
+    });
+    assert.deepEqual((await lies(bad)).map((l) => [l.structure, l.page, l.field, l.stored, l.actual]), [['offset index', 0, 'page_locations', `data page 0 at ${dictAt}`, 'a dictionary page']]);
+  });
+
+  test('bounds the file calls exact but that are not the extremes (looser bounds not called exact are honest)', async () => {
+    const loose = (exact: boolean) => editFooter(honest, (m) => {
+      const s = m.rowGroups[0]!.columns[0]!.metaData!.statistics!;
+      s.maxValue = int64(500n);
+      s.isMaxValueExact = exact;
+    });
+    assert.deepEqual((await lies(loose(true))).map((l) => [l.field, l.stored, l.actual]), [['is_max_value_exact', 'true (max_value 500)', '399']]);
+    assert.deepEqual(await lies(loose(false)), []);
+  });
+
+  test('a nan_count the data does not have', async () => {
+    const file = join(dir, 'nan.parquet');
+    await writeParquet(file, Array.from({ length: 30 }, (_, i) => ({ x: i % 10 === 0 ? NaN : i / 2 })));
+    const bad = editFooter(new Uint8Array(readFileSync(file)), (m) => {
+      m.rowGroups[0]!.columns[0]!.metaData!.statistics!.nanCount = 1;
+    });
+    assert.deepEqual((await lies(bad)).map((l) => [l.field, l.stored, l.actual]), [['nan_count', '1', '3']]);
+  });
+
+  test('size statistics: level histograms and unencoded bytes, per chunk and per page', async () => {
+    const chunk = footer(honest).rowGroups[0]!.columns[1]!;
+    const ss = editFooter(honest, (m) => {
+      const s = m.rowGroups[0]!.columns[1]!.metaData!.sizeStatistics!;
+      s.definitionLevelHistogram = [44, 356];
+      s.unencodedByteArrayDataBytes! += 1;
+    });
+    assert.deepEqual((await lies(ss)).map((l) => [l.structure, l.field, l.stored, l.actual]), [
+      ['size statistics', 'definition_level_histogram', '[44, 356]', '[45, 355]'],
+      ['size statistics', 'unencoded_byte_array_data_bytes', '2415', '2414'],
+    ]);
+    const ci = editInPlace<ColumnIndex>(honest, chunk.columnIndexOffset!, chunk.columnIndexLength!, decodeColumnIndex, encodeColumnIndex, (c) => {
+      c.definitionLevelHistograms![2] = 13; // page 1's nulls: 11
+    });
+    assert.deepEqual((await lies(ci)).map((l) => [l.structure, l.page, l.field, l.stored, l.actual]), [['column index', 1, 'definition_level_histograms', '[13, 89]', '[11, 89]']]);
+    const oi = editInPlace<OffsetIndex>(honest, chunk.offsetIndexOffset!, chunk.offsetIndexLength!, decodeOffsetIndex, encodeOffsetIndex, (o) => {
+      o.unencodedByteArrayDataBytes![0] = 598;
+    });
+    assert.deepEqual((await lies(oi)).map((l) => [l.structure, l.page, l.field, l.stored, l.actual]), [['offset index', 0, 'unencoded_byte_array_data_bytes', '598', '599']]);
+  });
+
+  test('a boundary_order the page bounds do not follow', async () => {
+    const chunk = footer(honest).rowGroups[0]!.columns[0]!;
+    const bad = editInPlace<ColumnIndex>(honest, chunk.columnIndexOffset!, chunk.columnIndexLength!, decodeColumnIndex, encodeColumnIndex, (c) => {
+      assert.equal(c.boundaryOrder, 'ASCENDING');
+      c.boundaryOrder = 'DESCENDING';
+    });
+    assert.deepEqual((await lies(bad)).map((l) => [l.structure, l.page, l.field, l.stored, l.actual]), [['column index', 1, 'boundary_order', 'DESCENDING', 'page 1 [100, 199] after page 0 [0, 99]']]);
+  });
+
+  test('a chunk the reader decodes in windows of rows (2^20 levels of runs) is checked as one chunk', async () => {
+    const file = join(dir, 'runs.parquet');
+    const n = (1 << 20) + 4096;
+    function* rows() {
+      for (let i = 0; i < n; i++) yield { a: i < n - 100 ? null : `v${i % 5}` };
+    }
+    await writeParquet(file, rows(), { pageRowLimit: 1 << 18 } as never);
+    const b = new Uint8Array(readFileSync(file));
+    assert.deepEqual(await lies(b), []);
+    const bad = editFooter(b, (m) => {
+      m.rowGroups[0]!.columns[0]!.metaData!.statistics!.nullCount = n;
+    });
+    assert.deepEqual((await lies(bad)).map((l) => [l.field, l.stored, l.actual]), [['null_count', String(n), String(n - 100)]]);
+  });
+
+  test('geospatial statistics: a bbox that leaves a vertex out, geospatial_types that leave a type out', async () => {
+    const geo = new Uint8Array(readFileSync(join(DATA, 'geospatial/geospatial.parquet')));
+    const column = footer(geo).schema.filter((e) => e.numChildren === undefined).findIndex((e) => e.name === 'geometry');
+    const bad = editFooter(geo, (m) => {
+      const g = m.rowGroups[0]!.columns[column]!.metaData!.geospatialStatistics!;
+      assert.deepEqual([g.bbox!.xmax, g.bbox!.zmin], [40, 30]);
+      g.bbox!.xmax = 35;
+      g.bbox!.zmin = 31;
+      g.geospatialTypes = g.geospatialTypes!.filter((t) => t !== 2 && t !== 3003);
+    });
+    assert.deepEqual((await lies(bad)).map((l) => [l.rowGroup, l.field, l.stored, l.actual]), [
+      [0, 'geospatial_statistics.bbox.xmax', '35', '40'],
+      [0, 'geospatial_statistics.bbox.zmin', '31', '30'],
+      [0, 'geospatial_statistics.geospatial_types', `[${footer(bad).rowGroups[0]!.columns[column]!.metaData!.geospatialStatistics!.geospatialTypes!.join(', ')}]`, 'a geometry of type 2'],
+      [0, 'geospatial_statistics.geospatial_types', `[${footer(bad).rowGroups[0]!.columns[column]!.metaData!.geospatialStatistics!.geospatialTypes!.join(', ')}]`, 'a geometry of type 3003'],
+    ]);
+  });
+
   test('a bloom filter that has lost its bits', async () => {
     const meta = footer(honest).rowGroups[0]!.columns[1]!.metaData!;
     const c = new ByteCursor(honest, meta.bloomFilterOffset!);
@@ -183,4 +289,19 @@ describe('damaged files', () => {
     bad.fill(0, c.pos, c.pos + h.numBytes);
     assert.deepEqual((await lies(bad)).map((l) => [l.structure, l.column, l.stored]), [['bloom filter', 'name', 'definitely absent']]);
   });
+});
+
+test('WKB that its counts cannot back, or nested without end, is refused at once', () => {
+  const seen: number[] = [];
+  const visit = { type: (t: number) => seen.push(t), vertex: () => seen.push(-1) };
+  const line = new Uint8Array([1, 2, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0]); // 2^32 - 1 points in 8 bytes
+  assert.equal(walkWkb(line, visit), false);
+  const nested = new Uint8Array(9 * 200);
+  for (let i = 0; i < 200; i++) nested.set([1, 7, 0, 0, 0, 1, 0, 0, 0], 9 * i); // collections of one collection, 200 deep
+  assert.equal(walkWkb(nested, visit), false);
+  const point = new Uint8Array(21);
+  new DataView(point.buffer).setUint8(0, 1);
+  new DataView(point.buffer).setUint32(1, 1, true);
+  assert.equal(walkWkb(point, visit), true);
+  assert.equal(walkWkb(point.subarray(0, 20), visit), false);
 });

@@ -102,3 +102,16 @@ test('pages decrypts the page headers of the chunks it has keys for, and names t
   const pages = all.out.trim().split('\n').map((l) => JSON.parse(l) as { column: string; type: string });
   assert.deepEqual(pages.filter((p) => p.column === 'float_field').map((p) => p.type), ['dictionary', 'data v1']);
 });
+
+test('footer of an encrypted footer: its FileCryptoMetaData (algorithm, key metadata) first, then the FileMetaData decrypted', () => {
+  const keys = ['--footer-key', FOOTER, '--column-key', `double_field:${DOUBLE}`, '--column-key', `float_field:${FLOAT}`];
+  for (const [name, algorithm] of [['encrypt_columns_and_footer', 'AES_GCM_V1'], ['encrypt_columns_and_footer_ctr', 'AES_GCM_CTR_V1']] as const) {
+    const r = run(['footer', join(DATA, `${name}.parquet.encrypted`), '--json', ...keys]);
+    assert.equal(r.code, 0, r.err);
+    const f = JSON.parse(r.out);
+    assert.deepEqual(Object.keys(f).slice(0, 2), ['file_crypto_metadata', 'version']);
+    assert.deepEqual(Object.keys(f.file_crypto_metadata.encryption_algorithm), [algorithm]);
+    assert.equal(Buffer.from(f.file_crypto_metadata.key_metadata, 'hex').toString(), 'kf', "parquet-testing's footer key id");
+    assert.equal(f.num_rows, '50');
+  }
+});

@@ -1,7 +1,8 @@
 /**
- * `pages` and `check-stats` on a `_metadata` file (writeSummaryFiles): its
+ * `pages`, `check-stats` and `footer` on a `_metadata` file (writeSummaryFiles): its
  * column chunks live in the parts (`file_path`), and the commands follow
- * them, showing each page where it lies in its part, as the part shows it.
+ * them, showing each page where it lies in its part, as the part shows it;
+ * `footer` shows the footer as stored.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,5 +65,15 @@ test('openParquet of a _metadata reads part of a row group through the parts\' o
     assert.deepEqual((await summary.readOffsetIndex(parts[0]!.metadata.rowGroups.length, 'id'))!.pageLocations.map((l) => summary.locate(l.offset).offset), (await parts[1]!.readOffsetIndex(0, 'id'))!.pageLocations.map((l) => l.offset));
   } finally {
     await Promise.all([summary, ...parts].map((r) => r.close()));
+  }
+});
+
+test('footer of a _metadata: the footer as stored, file_path and the offsets in the parts, as each part\'s own footer has them', () => {
+  const summary = JSON.parse(ok('footer', '--json', join(dir, '_metadata')));
+  const chunks = summary.row_groups.flatMap((rg: { columns: Record<string, any>[] }) => rg.columns);
+  assert.deepEqual([...new Set(chunks.map((c: Record<string, unknown>) => c.file_path))], ['k=1/part-0.parquet', 'k=2/part-0.parquet']);
+  for (const part of ['k=1/part-0.parquet', 'k=2/part-0.parquet']) {
+    const own = JSON.parse(ok('footer', '--json', join(dir, part))).row_groups.flatMap((rg: { columns: unknown[] }) => rg.columns);
+    assert.deepEqual(chunks.filter((c: Record<string, unknown>) => c.file_path === part).map(({ file_path: _, ...c }: Record<string, unknown>) => c), own);
   }
 });

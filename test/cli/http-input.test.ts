@@ -43,6 +43,10 @@ before(async () => {
       return;
     }
     const [start, end] = [Number(m[1]), Math.min(Number(m[2]), bytes.length - 1)];
+    if (start >= bytes.length) {
+      res.writeHead(416, { 'Content-Range': `bytes */${bytes.length}` }).end();
+      return;
+    }
     res.writeHead(206, { 'Content-Range': `bytes ${start}-${end}/${bytes.length}`, 'Content-Length': end - start + 1 }).end(bytes.subarray(start, end + 1));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -87,6 +91,14 @@ describe('a URL signed for GET', () => {
     const r = await run('cat', url, '--http-header', 'X-Token: s3cret');
     assert.equal(r.code, 1);
     assert.match(r.err, /^parquetry: cannot read .*: the server answered 405 Method Not Allowed\n$/);
+  });
+
+  test('a --byte-length other than the file\'s: the size the server gives is named', async () => {
+    for (const wrong of [bytes.length + 100, bytes.length * 2]) {
+      const r = await run('footer', url, '--http-header', 'X-Token: s3cret', '--byte-length', String(wrong));
+      assert.equal(r.code, 1);
+      assert.match(r.err, new RegExp(`is ${bytes.length} bytes \\(the server's Content-Range\\), not the ${wrong} given as its length`));
+    }
   });
 
   test('without the header the server refuses the read', async () => {

@@ -10,6 +10,11 @@ import { ok, run } from './run-cli.js';
 import { join } from 'node:path';
 import { DuckFiles } from '../reader/helpers.js';
 import { writeParquet } from '../../src/node/index.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ByteWriter } from '../../src/bytes/writer.js';
+import { decodeFileMetaData, type FileMetaData } from '../../src/parquet/metadata/index.js';
+import * as tables from '../../src/parquet/metadata/tables.js';
+import { compileStruct, encodeStruct, T, type FieldTuple, type StructSpec } from '../../src/parquet/thrift/index.js';
 
 const DATA = '../shared/corpus/parquet-testing/data';
 const TINY = `${DATA}/alltypes_tiny_pages.parquet`;
@@ -100,6 +105,49 @@ describe('footer', () => {
     assert.deepEqual(f.schema.map((e: any) => e.name), schema.map((e) => e.name));
   });
 
+  test('a footer whose schema does not build (an unknown physical type) is still printed as stored', () => {
+    const f = JSON.parse(ok('footer', '../shared/corpus/parquet-testing/bad_data/PARQUET-1481.parquet', '--json'));
+    assert.deepEqual(f.schema[1], { type: 'UNKNOWN_-7', repetition_type: 'OPTIONAL', name: 'Handle' });
+    assert.equal(run('schema', '../shared/corpus/parquet-testing/bad_data/PARQUET-1481.parquet').code, 1);
+  });
+
+  test("fields a newer parquet.thrift adds are shown where they lie, as field_<id>, in the wire's terms", async () => {
+    // The footer re-encoded by tables with fields ours lack: top level, in each row group's chunk metadata, in its statistics.
+    const grow = (spec: StructSpec, more: FieldTuple[], swap: Record<string, StructSpec> = {}): StructSpec => T.struct(spec.name, [
+      ...spec.fields.map((f): FieldTuple => [f.id, f.thriftName, swap[f.thriftName] ?? (f.type.kind === 'list' && swap[f.thriftName + '[]'] ? T.list(swap[f.thriftName + '[]']!) : f.type), f.required ? 'required' : 'optional']),
+      ...more,
+    ]);
+    const stats = grow(tables.Statistics, [[20, 'future_bytes', T.binary, 'optional']]);
+    const meta = grow(tables.ColumnMetaData, [[30, 'future_struct', T.struct('Future', [[1, 'a', T.i32, 'required'], [3, 'b', T.list(T.i64big), 'required']]), 'optional']], { statistics: stats });
+    const chunk = grow(tables.ColumnChunk, [], { meta_data: meta });
+    const group = grow(tables.RowGroup, [], { 'columns[]': chunk });
+    const file = grow(tables.FileMetaData, [[20, 'future_i64', T.i64big, 'optional']], { 'row_groups[]': group });
+    const path = join(files.dir, 'future.parquet');
+    await writeParquet(path, [{ id: 1n }, { id: 2n }]);
+    const b = new Uint8Array(readFileSync(path));
+    const len = new DataView(b.buffer, b.byteOffset).getUint32(b.length - 8, true);
+    const m = decodeFileMetaData(b.subarray(b.length - 8 - len, b.length - 8)) as FileMetaData & Record<string, unknown>;
+    m.futureI64 = 1n << 60n;
+    const cmd = m.rowGroups[0]!.columns[0]!.metaData! as unknown as Record<string, unknown> & { statistics: Record<string, unknown> };
+    cmd.futureStruct = { a: 7, b: [-1n] };
+    cmd.statistics.futureBytes = new Uint8Array([0xca, 0xfe]);
+    const w = new ByteWriter();
+    encodeStruct(compileStruct(file), m, w);
+    const footerBytes = w.finish();
+    const out = new Uint8Array(b.length - 8 - len + footerBytes.length + 8);
+    out.set(b.subarray(0, b.length - 8 - len));
+    out.set(footerBytes, b.length - 8 - len);
+    new DataView(out.buffer).setUint32(out.length - 8, footerBytes.length, true);
+    out.set(b.subarray(b.length - 4), out.length - 4);
+    writeFileSync(path, out);
+    const f = JSON.parse(ok('footer', path, '--json'));
+    assert.equal(f.field_20, String(1n << 60n));
+    const md = f.row_groups[0].columns[0].meta_data;
+    assert.deepEqual(md.field_30, { field_1: 7, field_3: ['-1'] });
+    assert.equal(md.statistics.field_20, 'cafe');
+    assert.equal(md.statistics.null_count, '0', 'the known fields beside them as before');
+  });
+
   test('--json is the same object on one line', () => {
     const lines = ok('footer', TINY, '--json').trimEnd().split('\n');
     assert.equal(lines.length, 1);
@@ -117,6 +165,15 @@ describe('scan', () => {
     assert.equal(s.compressedBytes, Number(m!.b));
     assert.equal(s.columns, Number(m!.k));
     assert.ok(s.seconds > 0 && s.rowsPerSecond > 0);
+  });
+
+  test('a row group of no rows, whose chunks point at offset 0, is not read (as DuckDB and cat do not): scan, check-stats, dictionary, size-stats', async () => {
+    const empty = `${DATA}/column_chunk_key_value_metadata.parquet`;
+    const s = JSON.parse(ok('scan', empty, '--json'));
+    assert.deepEqual([s.rows, s.values], [0, 0]);
+    assert.deepEqual(JSON.parse(ok('check-stats', empty, '--json')).lies, []);
+    assert.deepEqual(jsonLines(ok('dictionary', empty, '--column', 'column1', '--json')), [{ rowGroup: 0, column: 'column1', dictionary: false, values: [] }]);
+    assert.deepEqual(jsonLines(ok('size-stats', empty, '--json')).map((c) => c.column), ['column1', 'column2']);
   });
 
   test('--columns reads only those columns; the text report names rows and bytes', async () => {
@@ -150,6 +207,12 @@ describe('size-stats', () => {
     assert.deepEqual(t.definitionLevelHistogram, [Number(l!.nulls), Number(l!.empty), 0, Number(l!.elements)]);
     assert.equal(t.repetitionLevelHistogram[0], 500);
     assert.deepEqual(sum(t.pages.map((p: any) => p.repetitionLevelHistogram)), t.repetitionLevelHistogram);
+  });
+
+  test('a row group the file does not have is a one-line error', () => {
+    const r = run('size-stats', TINY, '--row-group', '1');
+    assert.equal(r.code, 1);
+    assert.equal(r.err, 'parquetry: row group 1 does not exist (the file has 1)\n');
   });
 
   test('a file without size statistics says so per chunk', () => {

@@ -7,6 +7,8 @@ import {
   CorruptFileError, IOError, InvalidArgumentError, ParquetReader, ParquetryError, blobSource, canonicalRow, openParquet, type ParquetInput, type SourceLike,
 } from '../../src/node/index.js';
 import { DATA, SAMPLE, lines } from './helpers.js';
+import { openRedElm, openTrevni, TrevniReader } from '../../src/node/index.js';
+import { REDELM_CORPUS } from '../redelm/corpus-util.js';
 
 let bytes: Uint8Array;
 let expected: string[];
@@ -221,4 +223,24 @@ test('every error from a bad source is a ParquetryError', async () => {
   }
   // canonicalRow is still importable and unaffected
   assert.equal(typeof canonicalRow, 'function');
+});
+
+test('the Trevni and RedElm readers take a Blob or a File too, read through slices', async () => {
+  const cases: [string, (input: Blob | Uint8Array) => Promise<{ rows(): AsyncGenerator<Record<string, unknown>> }>][] = [
+    ['../shared/trevni-corpus/avro_nested_records.trv', (i) => openTrevni(i)],
+    ['../shared/trevni-corpus/types_deflate_crc32.trv', (i) => TrevniReader.open(i)],
+    [join(REDELM_CORPUS, 'tiny_snappy.redelm'), (i) => openRedElm(i)],
+  ];
+  for (const [path, open] of cases) {
+    const file = new Uint8Array(readFileSync(path));
+    const rows = async (input: Blob | Uint8Array) => {
+      const out: unknown[] = [];
+      for await (const row of (await open(input)).rows()) out.push(row);
+      return out;
+    };
+    const want = await rows(file);
+    assert.ok(want.length > 0, path);
+    assert.deepEqual(await rows(new Blob([file])), want, path);
+    assert.deepEqual(await rows(new File([file], 'x')), want, path);
+  }
 });

@@ -1,29 +1,36 @@
 /**
  * Checks what a file claims about its data against the data: every chunk's
- * Statistics (null_count, distinct_count, and min/max where a reader may
- * trust them), every page index (OffsetIndex page locations and
- * first_row_index against the page headers; ColumnIndex null_pages,
- * null_counts and min/max against each page's values) and every bloom
- * filter (each value of the chunk must be "might contain"). A claim that
- * the data contradicts is a lie: a reader trusting it would skip rows it
- * should return or count wrongly. Bounds looser than the data (truncated
- * strings, say) are not lies.
+ * Statistics (null_count, nan_count, distinct_count, min/max where a reader
+ * may trust them, and is_*_value_exact), SizeStatistics (level histograms,
+ * unencoded byte-array bytes), every page index (OffsetIndex page locations
+ * and first_row_index against the page headers, unencoded bytes per page;
+ * ColumnIndex null_pages, null_counts, nan_counts, min/max, boundary_order
+ * and level histograms against each page's values) and every bloom filter
+ * (each value of the chunk must be "might contain"). A claim that the data
+ * contradicts is a lie: a reader trusting it would skip rows it should
+ * return or count wrongly. Bounds looser than the data (truncated strings,
+ * say) are not lies unless the file calls them exact.
+ *
+ * A chunk is read as reader.columns() gives it, in windows of rows when it
+ * is large: what each claim is checked against is tallied window by window
+ * (tally.ts), so memory follows the window, not the chunk.
  */
-import { ByteCursor } from '../../bytes/cursor.js';
 import { InvalidArgumentError, ParquetryError } from '../../errors.js';
-import { isByteArrays, type Values } from '../../encodings/types.js';
+import { isByteArrays } from '../../encodings/types.js';
 import type { Source } from '../../io/source.js';
-import { valueReader } from '../../schema/convert.js';
 import type { GroupNode, LeafNode, SchemaNode } from '../../schema/tree.js';
 import { canonicalValue } from '../../text/canonical.js';
 import type { ColumnChunkData } from '../column-chunk.js';
-import { compareBytes, compareD, domainOf, type D, type Domain } from '../filter/compare.js';
+import { compareD, domainOf, type D, type Domain } from '../filter/compare.js';
 import { boundsTrusted, chunkLeafStats } from '../filter/prune-stats.js';
-import { decodePageHeader, type ColumnIndex, type OffsetIndex } from '../metadata/index.js';
+import type { ColumnChunk, ColumnIndex, ColumnOrder, OffsetIndex } from '../metadata/index.js';
+import { chunkPages, type ChunkRef } from '../page-headers.js';
 import { ParquetReader, type ColumnPath, type OpenOptions } from '../reader.js';
 import { statisticValue } from '../statistics.js';
+import { Tally, window } from './tally.js';
+import { GeoCheck } from './wkb.js';
 
-export type CheckedStructure = 'statistics' | 'column index' | 'offset index' | 'bloom filter';
+export type CheckedStructure = 'statistics' | 'size statistics' | 'column index' | 'offset index' | 'bloom filter';
 
 /** A claim the data contradicts. */
 export interface Lie {
@@ -50,55 +57,6 @@ export interface CheckOptions extends OpenOptions {
   columns?: readonly ColumnPath[];
 }
 
-/** The non-null values of a decoded chunk: where the i-th lives in `vals`. */
-interface ChunkValues {
-  vals: Values;
-  at: (i: number) => number;
-  count: number;
-}
-
-function chunkValues(c: ColumnChunkData): ChunkValues {
-  if (c.indices && c.dictionary) {
-    const idx = c.indices;
-    return { vals: c.dictionary, at: (i) => idx[i]!, count: c.valueCount };
-  }
-  return { vals: c.values!, at: (i) => i, count: c.valueCount };
-}
-
-/**
- * Compares the value at a position of `vals` with a domain value, and two
- * positions with each other; NaN (floats) reports as such, outside any order.
- */
-function comparer(domain: Domain, vals: Values): { isNaN: (p: number) => boolean; withD: (p: number, d: D) => number; pair: (p: number, q: number) => number } {
-  if (domain.type === 'bytes' && isByteArrays(vals)) {
-    const { data, offsets } = vals;
-    return {
-      isNaN: () => false,
-      withD: (p, d) => compareBytes(data, offsets[p]!, offsets[p + 1]!, d as Uint8Array),
-      pair: (p, q) => compareBytes(data, offsets[p]!, offsets[p + 1]!, data.subarray(offsets[q]!, offsets[q + 1]!)),
-    };
-  }
-  const read = domain.reader(vals);
-  return {
-    isNaN: (p) => Number.isNaN(read(p)),
-    withD: (p, d) => compareD(read(p), d),
-    pair: (p, q) => compareD(read(p), read(q)),
-  };
-}
-
-/** The positions (in `vals`) of the least and greatest non-NaN values among values [from, to). */
-function extremes(cmp: ReturnType<typeof comparer>, v: ChunkValues, from: number, to: number): { min: number; max: number } | null {
-  let min = -1;
-  let max = -1;
-  for (let i = from; i < to; i++) {
-    const p = v.at(i);
-    if (cmp.isNaN(p)) continue;
-    if (min < 0 || cmp.pair(p, min) < 0) min = p;
-    if (max < 0 || cmp.pair(p, max) > 0) max = p;
-  }
-  return min < 0 ? null : { min, max };
-}
-
 /**
  * Checks one file (see the module comment), kept open for the caller to
  * close: a source, or a reader (`openParquet`'s follows column chunks'
@@ -106,126 +64,265 @@ function extremes(cmp: ReturnType<typeof comparer>, v: ChunkValues, from: number
  */
 export async function checkStatistics(input: Source | ParquetReader, options: CheckOptions = {}): Promise<CheckReport> {
   const reader = input instanceof ParquetReader ? input : await ParquetReader.fromSource(input, options);
-  const source = reader.bytes;
   const leaves = reader.selectLeaves(options.columns);
-  const report: CheckReport = { checked: { statistics: 0, 'column index': 0, 'offset index': 0, 'bloom filter': 0 }, lies: [] };
-  const orders = reader.metadata.columnOrders;
+  const report: CheckReport = { checked: { statistics: 0, 'size statistics': 0, 'column index': 0, 'offset index': 0, 'bloom filter': 0 }, lies: [] };
   for (let rg = 0; rg < reader.metadata.rowGroups.length; rg++) {
+    let check: ChunkCheck | undefined;
     for await (const batch of reader.columns({ columns: leaves.map((l) => l.path), rowGroups: [rg] })) {
-      const leaf = batch.leaf;
-      const column = leaf.path.join('.');
-      const lie = (structure: CheckedStructure, field: string, stored: string, actual: string, page?: number): void => {
-        report.lies.push({ rowGroup: rg, column, structure, ...(page === undefined ? {} : { page }), field, stored, actual });
-      };
-      const c = batch.data;
-      const v = chunkValues(c);
-      const domain = domainOf(leaf);
-      const cmp = comparer(domain, v.vals);
-      const read = valueReader(leaf.kind, v.vals);
-      const text = (p: number): string => canonicalValue(leaf.kind, read(p));
-      const order = orders?.[leaf.columnIndex];
-      const chunk = reader.metadata.rowGroups[rg]!.columns[leaf.columnIndex]!;
-      const meta = chunk.metaData!;
-      const slotDef = elementSlotDef(reader.schema.root, leaf);
-
-      /** Bounds against values [from, to): a lie when a value lies outside them. */
-      const checkBounds = (structure: CheckedStructure, names: [string, string], min: D, max: D, from: number, to: number, page?: number): void => {
-        const ext = extremes(cmp, v, from, to);
-        if (!ext) return;
-        if (cmp.withD(ext.min, min) < 0) lie(structure, names[0], stat(leaf, min), text(ext.min), page);
-        if (cmp.withD(ext.max, max) > 0) lie(structure, names[1], stat(leaf, max), text(ext.max), page);
-      };
-
-      const s = meta.statistics;
-      if (s) {
-        report.checked.statistics++;
-        const nulls = nullRange(c, 0, c.length, slotDef, leaf.defLevel);
-        if (s.nullCount !== undefined && !nulls.holds(s.nullCount)) lie('statistics', 'null_count', String(s.nullCount), nulls.text);
-        if (s.distinctCount !== undefined) {
-          const distinct = distinctCount(v, cmp);
-          if (s.distinctCount !== distinct) lie('statistics', 'distinct_count', String(s.distinctCount), String(distinct));
-        }
-        const known = chunkLeafStats(leaf, domain, s, meta.numValues, order, orders !== undefined);
-        const legacy = s.minValue === undefined || s.maxValue === undefined;
-        if (known.min !== undefined && known.max !== undefined) checkBounds('statistics', legacy ? ['min', 'max'] : ['min_value', 'max_value'], known.min, known.max, 0, v.count);
+      if (check?.leaf !== batch.leaf) {
+        check?.finish();
+        check = await ChunkCheck.start(reader, rg, batch.leaf, report);
       }
-
-      let ci: ColumnIndex | null = null;
-      let oi: OffsetIndex | null = null;
-      try {
-        [ci, oi] = await Promise.all([reader.readColumnIndex(rg, leaf.path), reader.readOffsetIndex(rg, leaf.path)]);
-      } catch (e) {
-        if (!(e instanceof ParquetryError)) throw e;
-        lie(chunk.columnIndexOffset !== undefined ? 'column index' : 'offset index', 'page index', 'a readable page index', e.message);
-      }
-      if (oi) {
-        report.checked['offset index']++;
-        const pages = await pageSpans(source, oi, leaf, c, (field, stored, actual, page) => lie('offset index', field, stored, actual, page));
-        if (ci && pages) {
-          report.checked['column index']++;
-          const trusted = boundsTrusted(leaf, domain, order, false, orders !== undefined);
-          pages.forEach((p, i) => {
-            const nullPage = p.entries > 0 && p.valueEnd === p.valueStart;
-            if (ci!.nullPages[i] !== nullPage) lie('column index', 'null_pages', String(ci!.nullPages[i]), String(nullPage), i);
-            const nulls = nullRange(c, p.entryStart, p.entryStart + p.entries, slotDef, leaf.defLevel);
-            if (ci!.nullCounts && !nulls.holds(ci!.nullCounts[i]!)) lie('column index', 'null_counts', String(ci!.nullCounts[i]), nulls.text, i);
-            if (!trusted || ci!.nullPages[i]) return;
-            const min = domain.stat(ci!.minValues[i]!);
-            const max = domain.stat(ci!.maxValues[i]!);
-            if (min === undefined || max === undefined) return;
-            checkBounds('column index', ['min_values', 'max_values'], min, max, p.valueStart, p.valueEnd, i);
-          });
-        }
-      }
-
-      const bf = await reader.readBloomFilter(rg, leaf.path);
-      if (bf) {
-        report.checked['bloom filter']++;
-        const seen = new Set<number>();
-        for (let i = 0; i < v.count; i++) {
-          const p = v.at(i);
-          if (seen.has(p)) continue;
-          if (v.vals !== c.values) seen.add(p); // a dictionary entry is probed once
-          let maybe: boolean;
-          try {
-            maybe = bf.mightContain(read(p));
-          } catch (e) {
-            if (e instanceof InvalidArgumentError) break; // a type the filter API cannot probe
-            throw e;
-          }
-          if (!maybe) {
-            lie('bloom filter', 'bitset', 'definitely absent', text(p));
-            break;
-          }
-        }
-      }
+      check.add(batch.data);
     }
+    check?.finish();
   }
   return report;
 }
+
+type LieAt = (structure: CheckedStructure, field: string, stored: string, actual: string, page?: number) => void;
+
+/** One column chunk's claims, the data tallied as it comes, and the comparison at its end. */
+class ChunkCheck {
+  private readonly total: Tally;
+  /** Per data page of the offset index, its entry count and tally; null when its locations do not lead to the chunk's pages. */
+  private readonly pages: { entries: number; tally: Tally }[] | null;
+  private page = 0;
+  private pageUsed = 0;
+  private readonly geo: GeoCheck | undefined;
+  private bloomDone = false;
+  private seen = new Set<number>();
+  private seenIn: unknown;
+
+  private constructor(
+    readonly leaf: LeafNode,
+    private readonly chunk: ColumnChunk,
+    private readonly domain: Domain,
+    private readonly order: ColumnOrder | undefined,
+    private readonly ordersPresent: boolean,
+    private readonly lie: LieAt,
+    private readonly report: CheckReport,
+    slotDef: number,
+    private readonly ci: ColumnIndex | null,
+    private readonly oi: OffsetIndex | null,
+    pageEntries: number[] | null,
+    private readonly bloom: { mightContain(value: unknown): boolean } | null,
+  ) {
+    this.total = new Tally(leaf, slotDef, chunk.metaData!.statistics?.distinctCount !== undefined);
+    this.pages = pageEntries && pageEntries.map((entries) => ({ entries, tally: new Tally(leaf, slotDef, false) }));
+    const geo = chunk.metaData!.geospatialStatistics;
+    // Degrees: far below any real coordinate's precision, far above a round trip's error.
+    if (geo) this.geo = new GeoCheck(geo, (leaf.element.logicalType as { type?: string } | undefined)?.type === 'GEOGRAPHY' ? 1e-9 : 0);
+  }
+
+  static async start(reader: ParquetReader, rg: number, leaf: LeafNode, report: CheckReport): Promise<ChunkCheck> {
+    const column = leaf.path.join('.');
+    const lie: LieAt = (structure, field, stored, actual, page) => {
+      report.lies.push({ rowGroup: rg, column, structure, ...(page === undefined ? {} : { page }), field, stored, actual });
+    };
+    const chunk = reader.metadata.rowGroups[rg]!.columns[leaf.columnIndex]!;
+    let ci: ColumnIndex | null = null;
+    let oi: OffsetIndex | null = null;
+    try {
+      [ci, oi] = await Promise.all([reader.readColumnIndex(rg, leaf.path), reader.readOffsetIndex(rg, leaf.path)]);
+    } catch (e) {
+      if (!(e instanceof ParquetryError)) throw e;
+      lie(chunk.columnIndexOffset !== undefined ? 'column index' : 'offset index', 'page index', 'a readable page index', e.message);
+    }
+    const entries = oi && await pageEntries(reader, { rowGroup: rg, leaf, chunk, column }, oi, (field, stored, actual, page) => lie('offset index', field, stored, actual, page));
+    const bloom = await reader.readBloomFilter(rg, leaf.path);
+    const orders = reader.metadata.columnOrders;
+    return new ChunkCheck(leaf, chunk, domainOf(leaf), orders?.[leaf.columnIndex], orders !== undefined, lie, report,
+      elementSlotDef(reader.schema.root, leaf), ci, oi, entries, bloom);
+  }
+
+  /** The next window of the chunk's entries. */
+  add(c: ColumnChunkData): void {
+    const w = window(c, this.leaf, this.domain);
+    this.total.add(w, 0, c.length, 0, c.valueCount);
+    if (this.pages) {
+      let e = 0;
+      let v = 0;
+      while (e < c.length) {
+        const p = this.pages[this.page];
+        if (!p) break; // the walk found these pages, so they hold the chunk's entries; should they not, the totals say so
+        const n = Math.min(p.entries - this.pageUsed, c.length - e);
+        let values = n;
+        if (c.def) {
+          values = 0;
+          for (let k = e; k < e + n; k++) if (c.def[k] === this.leaf.defLevel) values++;
+        }
+        p.tally.add(w, e, e + n, v, v + values);
+        e += n;
+        v += values;
+        this.pageUsed += n;
+        if (this.pageUsed === p.entries) {
+          this.page++;
+          this.pageUsed = 0;
+        }
+      }
+    }
+    if (this.bloom && !this.bloomDone) this.probe(w);
+    if (this.geo?.readable && isByteArrays(w.vals)) {
+      const { data, offsets } = w.vals;
+      for (let i = 0; i < c.valueCount; i++) {
+        const p = w.at(i);
+        this.geo.add(data.subarray(offsets[p]!, offsets[p + 1]!));
+      }
+    }
+  }
+
+  private probe(w: ReturnType<typeof window>): void {
+    const dictionary = w.vals !== w.c.values;
+    if (dictionary && this.seenIn !== w.vals) {
+      this.seen = new Set();
+      this.seenIn = w.vals;
+    }
+    for (let i = 0; i < w.c.valueCount; i++) {
+      const p = w.at(i);
+      if (dictionary) {
+        if (this.seen.has(p)) continue; // a dictionary entry is probed once
+        this.seen.add(p);
+      }
+      let maybe: boolean;
+      try {
+        maybe = this.bloom!.mightContain(w.value(p));
+      } catch (e) {
+        if (e instanceof InvalidArgumentError) return void (this.bloomDone = true); // a type the filter API cannot probe
+        throw e;
+      }
+      if (!maybe) {
+        this.lie('bloom filter', 'bitset', 'definitely absent', w.text(p));
+        this.bloomDone = true;
+        return;
+      }
+    }
+  }
+
+  /** Compares every claim with the tallies. */
+  finish(): void {
+    const { report, lie, leaf, total } = this;
+    const meta = this.chunk.metaData!;
+    const s = meta.statistics;
+    if (s || this.geo) report.checked.statistics++;
+    if (this.geo?.readable) {
+      for (const [bound, { stored, actual }] of this.geo.outside) lie('statistics', `geospatial_statistics.bbox.${bound}`, stored, String(actual));
+      for (const code of this.geo.unlisted) lie('statistics', 'geospatial_statistics.geospatial_types', listText(this.geo.stats.geospatialTypes!), `a geometry of type ${code}`);
+    }
+    if (s) {
+      if (s.nullCount !== undefined && !total.nullsHold(s.nullCount)) lie('statistics', 'null_count', String(s.nullCount), total.nullsText);
+      if (s.nanCount !== undefined && s.nanCount !== total.nans) lie('statistics', 'nan_count', String(s.nanCount), String(total.nans));
+      if (s.distinctCount !== undefined && s.distinctCount !== total.distinct!.size) lie('statistics', 'distinct_count', String(s.distinctCount), String(total.distinct!.size));
+      const known = chunkLeafStats(leaf, this.domain, s, meta.numValues, this.order, this.ordersPresent);
+      const legacy = s.minValue === undefined || s.maxValue === undefined;
+      if (known.min !== undefined && known.max !== undefined) {
+        this.bounds('statistics', legacy ? ['min', 'max'] : ['min_value', 'max_value'], known.min, known.max, total);
+        // Bounds that hold but are not the extremes, where the file calls them exact.
+        if (!legacy && s.isMinValueExact && total.min !== undefined && compareD(total.min, known.min) > 0) lie('statistics', 'is_min_value_exact', `true (min_value ${stat(leaf, known.min)})`, total.minText);
+        if (!legacy && s.isMaxValueExact && total.max !== undefined && compareD(total.max, known.max) < 0) lie('statistics', 'is_max_value_exact', `true (max_value ${stat(leaf, known.max)})`, total.maxText);
+      }
+    }
+    const ss = meta.sizeStatistics;
+    if (ss) {
+      report.checked['size statistics']++;
+      const at = (field: string, stored: number[] | number, actual: number[] | number) => lie('size statistics', field, listText(stored), listText(actual));
+      // An empty histogram claims nothing: writers leave it so where the level is always 0.
+      if (ss.repetitionLevelHistogram?.length && !same(ss.repetitionLevelHistogram, total.repHistogram)) at('repetition_level_histogram', ss.repetitionLevelHistogram, total.repHistogram);
+      if (ss.definitionLevelHistogram?.length && !same(ss.definitionLevelHistogram, total.defHistogram)) at('definition_level_histogram', ss.definitionLevelHistogram, total.defHistogram);
+      if (ss.unencodedByteArrayDataBytes !== undefined && leaf.physicalType === 'BYTE_ARRAY' && ss.unencodedByteArrayDataBytes !== total.byteArrayBytes) {
+        at('unencoded_byte_array_data_bytes', ss.unencodedByteArrayDataBytes, total.byteArrayBytes);
+      }
+    }
+    if (this.oi) {
+      report.checked['offset index']++;
+      if (this.pages) this.offsetIndex(this.oi, this.pages.map((p) => p.tally));
+      if (this.ci && this.pages) {
+        report.checked['column index']++;
+        this.columnIndex(this.ci, this.pages.map((p) => p.tally));
+      }
+    }
+    if (this.bloom) report.checked['bloom filter']++;
+  }
+
+  /** Bounds against a tally's extremes: a lie when a value lies outside them. */
+  private bounds(structure: CheckedStructure, names: [string, string], min: D, max: D, t: Tally, page?: number): void {
+    if (t.min !== undefined && compareD(t.min, min) < 0) this.lie(structure, names[0], stat(this.leaf, min), t.minText, page);
+    if (t.max !== undefined && compareD(t.max, max) > 0) this.lie(structure, names[1], stat(this.leaf, max), t.maxText, page);
+  }
+
+  private offsetIndex(oi: OffsetIndex, pages: Tally[]): void {
+    let rows = 0;
+    pages.forEach((t, i) => {
+      const first = oi.pageLocations[i]!.firstRowIndex;
+      if (first !== rows) this.lie('offset index', 'first_row_index', String(first), String(rows), i);
+      rows += t.rows;
+    });
+    const bytes = oi.unencodedByteArrayDataBytes;
+    if (bytes && this.leaf.physicalType === 'BYTE_ARRAY') {
+      if (bytes.length !== pages.length) this.lie('offset index', 'unencoded_byte_array_data_bytes', `${bytes.length} pages`, `${pages.length} pages`);
+      else pages.forEach((t, i) => {
+        if (bytes[i] !== t.byteArrayBytes) this.lie('offset index', 'unencoded_byte_array_data_bytes', String(bytes[i]), String(t.byteArrayBytes), i);
+      });
+    }
+  }
+
+  private columnIndex(ci: ColumnIndex, pages: Tally[]): void {
+    const { leaf, domain } = this;
+    const trusted = boundsTrusted(leaf, domain, this.order, false, this.ordersPresent);
+    const histograms = (field: string, flat: number[] | undefined, levels: number, of: (t: Tally) => number[]) => {
+      if (!flat?.length) return;
+      if (flat.length !== pages.length * levels) {
+        this.lie('column index', field, `${flat.length} counts`, `${pages.length} pages × ${levels} levels`);
+        return;
+      }
+      pages.forEach((t, i) => {
+        const stored = flat.slice(i * levels, (i + 1) * levels);
+        if (!same(stored, of(t))) this.lie('column index', field, listText(stored), listText(of(t)), i);
+      });
+    };
+    histograms('repetition_level_histograms', ci.repetitionLevelHistograms, leaf.repLevel + 1, (t) => t.repHistogram);
+    histograms('definition_level_histograms', ci.definitionLevelHistograms, leaf.defLevel + 1, (t) => t.defHistogram);
+    pages.forEach((t, i) => {
+      const nullPage = t.entries > 0 && t.values === 0;
+      if (ci.nullPages[i] !== nullPage) this.lie('column index', 'null_pages', String(ci.nullPages[i]), String(nullPage), i);
+      if (ci.nullCounts && !t.nullsHold(ci.nullCounts[i]!)) this.lie('column index', 'null_counts', String(ci.nullCounts[i]), t.nullsText, i);
+      if (ci.nanCounts && ci.nanCounts[i] !== t.nans) this.lie('column index', 'nan_counts', String(ci.nanCounts[i]), String(t.nans), i);
+      if (!trusted || ci.nullPages[i]) return;
+      const min = domain.stat(ci.minValues[i]!);
+      const max = domain.stat(ci.maxValues[i]!);
+      if (min === undefined || max === undefined) return;
+      this.bounds('column index', ['min_values', 'max_values'], min, max, t, i);
+    });
+    if (trusted) this.boundaryOrder(ci);
+  }
+
+  /** ASCENDING (DESCENDING): the non-null pages' min_values and max_values each never fall (rise); a reader searches them as sorted. */
+  private boundaryOrder(ci: ColumnIndex): void {
+    if (ci.boundaryOrder !== 'ASCENDING' && ci.boundaryOrder !== 'DESCENDING') return;
+    const sign = ci.boundaryOrder === 'ASCENDING' ? 1 : -1;
+    let prev: { min: D; max: D; page: number } | undefined;
+    for (let i = 0; i < ci.nullPages.length; i++) {
+      if (ci.nullPages[i]) continue;
+      const min = this.domain.stat(ci.minValues[i]!);
+      const max = this.domain.stat(ci.maxValues[i]!);
+      if (min === undefined || max === undefined) continue;
+      if (prev && (sign * compareD(min, prev.min) < 0 || sign * compareD(max, prev.max) < 0)) {
+        const bounds = (a: D, b: D) => `[${stat(this.leaf, a)}, ${stat(this.leaf, b)}]`;
+        this.lie('column index', 'boundary_order', ci.boundaryOrder, `page ${i} ${bounds(min, max)} after page ${prev.page} ${bounds(prev.min, prev.max)}`, i);
+        return;
+      }
+      prev = { min, max, page: i };
+    }
+  }
+}
+
+const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+const listText = (v: number[] | number) => (typeof v === 'number' ? String(v) : `[${v.join(', ')}]`);
 
 /** A domain value (a statistics bound) as text. */
 function stat(leaf: LeafNode, d: D): string {
   if (d instanceof Uint8Array) return canonicalValue(leaf.kind, statisticValue(leaf, d));
   return typeof d === 'bigint' ? d.toString() : String(d);
-}
-
-function distinctCount(v: ChunkValues, cmp: ReturnType<typeof comparer>): number {
-  const keys = new Set<unknown>();
-  const vals = v.vals;
-  if (isByteArrays(vals)) {
-    const dec = new TextDecoder('latin1');
-    for (let i = 0; i < v.count; i++) {
-      const p = v.at(i);
-      keys.add(dec.decode(vals.data.subarray(vals.offsets[p]!, vals.offsets[p + 1]!)));
-    }
-  } else {
-    for (let i = 0; i < v.count; i++) {
-      const p = v.at(i);
-      keys.add(cmp.isNaN(p) ? NaN : (vals as ArrayLike<number | bigint>)[p]);
-    }
-  }
-  return keys.size;
 }
 
 /**
@@ -244,87 +341,32 @@ function elementSlotDef(root: GroupNode, leaf: LeafNode): number {
   return leaf.repetition === 'REPEATED' ? leaf.defLevel : slot;
 }
 
-/** The null counts a writer may honestly give for level entries [from, to). */
-function nullRange(c: ColumnChunkData, from: number, to: number, slotDef: number, maxDef: number): { holds: (n: number) => boolean; text: string } {
-  let all = 0;
-  let inSlots = 0;
-  if (c.def) {
-    for (let k = from; k < to; k++) {
-      const d = c.def[k]!;
-      if (d < maxDef) {
-        all++;
-        if (d >= slotDef) inSlots++;
-      }
-    }
-  }
-  return { holds: (n) => n >= inSlots && n <= all, text: inSlots === all ? String(all) : `${inSlots} (null values) or ${all} (null entries)` };
-}
-
-/** Where one page of the offset index lies in the decoded chunk. */
-interface PageSpan {
-  /** Level entries of the page: [entryStart, entryStart + entries) of the chunk's. */
-  entryStart: number;
-  entries: number;
-  /** Its non-null values: [valueStart, valueEnd) of the chunk's values. */
-  valueStart: number;
-  valueEnd: number;
-}
-
 /**
- * Reads the page header at each location of the offset index and checks the
- * location (a data page, of the recorded size, the pages adjoining and
- * covering the chunk's entries) and its first_row_index; returns where each
- * page's entries and values lie, or null when the locations do not lead to
- * the chunk's pages (the column index cannot then be matched with data).
+ * Matches each location of the offset index with the chunk's pages as the
+ * page-header walk finds them (encrypted headers decrypted): the i-th
+ * location must be the i-th data page, of its stored size. Returns each
+ * data page's entry count, or null when the locations do not lead to the
+ * chunk's pages (the page index cannot then be matched with data).
  */
-async function pageSpans(
-  source: Source, oi: OffsetIndex, leaf: LeafNode, c: ColumnChunkData,
-  lie: (field: string, stored: string, actual: string, page: number) => void,
-): Promise<PageSpan[] | null> {
-  const spans: PageSpan[] = [];
-  let entry = 0;
-  let value = 0;
-  let rows = 0;
+async function pageEntries(reader: ParquetReader, ref: ChunkRef, oi: OffsetIndex, lie: (field: string, stored: string, actual: string, page: number) => void): Promise<number[] | null> {
+  const walked = (await chunkPages(reader, reader.bytes, ref)).pages;
+  const data = walked.filter((p) => p.type === 'data v1' || p.type === 'data v2');
   const locs = oi.pageLocations;
   for (let i = 0; i < locs.length; i++) {
     const loc = locs[i]!;
-    let entries: number;
-    try {
-      const bytes = await source.read(loc.offset, loc.compressedPageSize);
-      const cursor = new ByteCursor(bytes, 0, bytes.length, loc.offset);
-      const h = decodePageHeader(cursor);
-      const size = cursor.pos + h.compressedPageSize;
-      if (h.type !== 'DATA_PAGE' && h.type !== 'DATA_PAGE_V2') {
-        lie('page_locations', `a data page at ${loc.offset}`, `a ${h.type} page`, i);
-        return null;
-      }
-      if (size !== loc.compressedPageSize) lie('page_locations', `compressed_page_size ${loc.compressedPageSize}`, `${size} (header and body)`, i);
-      entries = (h.dataPageHeader ?? h.dataPageHeaderV2)!.numValues;
-    } catch (e) {
-      if (!(e instanceof ParquetryError)) throw e;
-      lie('page_locations', `a page header at ${loc.offset}`, e.message, i);
+    const page = data[i];
+    if (page?.offset !== loc.offset) {
+      const there = walked.find((p) => p.offset === loc.offset);
+      const actual = there ? `a ${there.type} page` : page ? `data page ${i} at ${page.offset}` : `${data.length} data pages`;
+      lie('page_locations', `data page ${i} at ${loc.offset}`, actual, i);
       return null;
     }
-    if (entry + entries > c.length) {
-      lie('page_locations', `${locs.length} pages`, `pages past the chunk's ${c.length} values`, i);
-      return null;
-    }
-    if (loc.firstRowIndex !== rows) lie('first_row_index', String(loc.firstRowIndex), String(rows), i);
-    let values = entries;
-    if (c.def) {
-      values = 0;
-      for (let k = entry; k < entry + entries; k++) if (c.def[k] === leaf.defLevel) values++;
-    }
-    if (c.rep) {
-      for (let k = entry; k < entry + entries; k++) if (c.rep[k] === 0) rows++;
-    } else rows += entries;
-    spans.push({ entryStart: entry, entries, valueStart: value, valueEnd: value + values });
-    entry += entries;
-    value += values;
+    const size = page.headerSize + page.compressedSize;
+    if (size !== loc.compressedPageSize) lie('page_locations', `compressed_page_size ${loc.compressedPageSize}`, `${size} (header and body)`, i);
   }
-  if (entry !== c.length) {
-    lie('page_locations', `${locs.length} pages`, `pages holding ${entry} of the chunk's ${c.length} values`, locs.length - 1);
+  if (locs.length !== data.length) {
+    lie('page_locations', `${locs.length} pages`, `${data.length} data pages`, Math.min(locs.length, data.length));
     return null;
   }
-  return spans;
+  return data.map((p) => p.numValues!);
 }

@@ -10,12 +10,17 @@
  *   not name);
  * - a union is an object with one key, the member's name, holding the
  *   member struct (`{"TYPE_ORDER": {}}`, `{"TIMESTAMP": {"isAdjustedToUTC":
- *   true, "unit": {"MICROS": {}}}}`).
+ *   true, "unit": {"MICROS": {}}}}`);
+ * - a field the tables do not know (a newer writer's) is `"field_<id>"`
+ *   (unknown-fields.ts), when the footer's bytes are at hand.
  */
 import { hex } from '../../schema/convert.js';
 import type { Spec, StructSpec } from '../thrift/spec.js';
 import * as tables from '../metadata/tables.js';
-import type { FileMetaData } from '../metadata/index.js';
+import { ByteCursor } from '../../bytes/cursor.js';
+import { decodeFileCryptoMetaData, type FileMetaData } from '../metadata/index.js';
+import type { Footer } from '../footer.js';
+import { addUnknownFields } from './unknown-fields.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
 
@@ -56,4 +61,23 @@ function structJson(spec: StructSpec, v: Record<string, unknown>): { [k: string]
 /** The footer's FileMetaData as JSON in thrift names (see the module comment). */
 export function footerJson(metadata: FileMetaData): { [k: string]: JsonValue } {
   return structJson(tables.FileMetaData, metadata as unknown as Record<string, unknown>);
+}
+
+/**
+ * A footer as readFooter read it, as JSON with the fields the tables do not
+ * know too. An encrypted footer is a FileCryptoMetaData (the algorithm,
+ * the key metadata) and the sealed FileMetaData: the first comes first, as
+ * `file_crypto_metadata`, then the FileMetaData as decrypted (its unknown
+ * fields are not looked for in the sealed bytes).
+ */
+export function storedFooterJson(footer: Footer): { [k: string]: JsonValue } {
+  const { tail, tailOffset, offset, length } = footer;
+  const bytes = tail.subarray(offset - tailOffset, offset - tailOffset + length);
+  if (tail[tail.length - 1] === 0x45) { // "PARE"
+    const crypto = decodeFileCryptoMetaData(new ByteCursor(bytes, 0, bytes.length, offset));
+    return { file_crypto_metadata: structJson(tables.FileCryptoMetaData, crypto as unknown as Record<string, unknown>), ...footerJson(footer.metadata) };
+  }
+  const json = footerJson(footer.metadata);
+  addUnknownFields(tables.FileMetaData, bytes, offset, json);
+  return json;
 }

@@ -43,12 +43,14 @@ export async function sizeStatistics(reader: ParquetReader, columns?: readonly C
   for (const rg of groups) {
     for (const leaf of leaves) {
       const column = leaf.path.join('.');
-      const ss = reader.metadata.rowGroups[rg]!.columns[leaf.columnIndex]!.metaData?.sizeStatistics;
+      // Read first, as the reader checks that the row group exists; a row group of no rows is not read (writers leave its offsets at 0).
+      const group = reader.metadata.rowGroups[rg];
+      const [ci, oi] = group?.numRows === 0 ? [null, null] : await Promise.all([reader.readColumnIndex(rg, leaf.path), reader.readOffsetIndex(rg, leaf.path)]);
+      const ss = group!.columns[leaf.columnIndex]!.metaData?.sizeStatistics;
       const s: ChunkSizeStats = { rowGroup: rg, column, sizeStatistics: ss !== undefined };
       if (ss?.unencodedByteArrayDataBytes !== undefined) s.unencodedByteArrayDataBytes = ss.unencodedByteArrayDataBytes;
       if (ss?.repetitionLevelHistogram) s.repetitionLevelHistogram = ss.repetitionLevelHistogram;
       if (ss?.definitionLevelHistogram) s.definitionLevelHistogram = ss.definitionLevelHistogram;
-      const [ci, oi] = await Promise.all([reader.readColumnIndex(rg, leaf.path), reader.readOffsetIndex(rg, leaf.path)]);
       const count = oi?.pageLocations.length ?? ci?.nullPages.length ?? 0;
       const ctx = { rowGroup: rg, column };
       const rep = perPage(ci?.repetitionLevelHistograms, count, leaf.repLevel + 1, 'repetition level', ctx);

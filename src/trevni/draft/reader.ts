@@ -12,7 +12,7 @@
  * the reader's maxBlockBytes.
  */
 import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, UnsupportedError, asParquetryError } from '../../errors.js';
-import { bufferSource, checkedSource, type Source } from '../../io/source.js';
+import { inputSource, type Source } from '../../io/source.js';
 import { DEFAULT_MAX_INFLATED } from '../../codecs/codec.js';
 import type { Schema } from '../../schema/tree.js';
 import { hex } from '../../schema/convert.js';
@@ -65,7 +65,7 @@ export class TrevniDraftReader {
   static async open(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniDraftReader> {
     const max = options.maxBlockBytes;
     if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new InvalidArgumentError(`maxBlockBytes must be a positive integer, got ${max}`);
-    const source = input instanceof Uint8Array || input instanceof ArrayBuffer ? bufferSource(input) : checkedSource(input);
+    const source = inputSource(input);
     try {
       const header = await readTrevniHeader(source);
       if (header.dialect !== 'dremel') {
