@@ -181,6 +181,10 @@ export async function chunkPages(reader: ParquetReader, source: Source, c: Chunk
   const dict = meta.dictionaryPageOffset;
   const start = dict !== undefined && dict > 0 && dict < meta.dataPageOffset ? dict : meta.dataPageOffset;
   const length = meta.totalCompressedSize;
+  // As the reader does, a row group of no rows is not read: writers leave its chunks' offsets at 0.
+  if (reader.metadata.rowGroups[c.rowGroup]!.numRows === 0) {
+    return { rowGroup: c.rowGroup, column: c.column, start, length, encrypted: decryptor !== undefined, numValues: meta.numValues, pages: [] };
+  }
   const fileEnd = source.byteLength - 8; // the footer length and magic follow the last chunk
   if (!(Number.isSafeInteger(start) && start >= 4) || !(Number.isSafeInteger(length) && length >= 0) || start + length > fileEnd) {
     throw new CorruptFileError(`column chunk bytes ${start}..${start + length} lie outside the ${source.byteLength}-byte file's data`, { ...ctx, offset: start });

@@ -167,13 +167,15 @@ describe('scan', () => {
     assert.ok(s.seconds > 0 && s.rowsPerSecond > 0);
   });
 
-  test('a row group of no rows, whose chunks point at offset 0, is not read (as DuckDB and cat do not): scan, check-stats, dictionary, size-stats', async () => {
+  test('a row group of no rows, whose chunks point at offset 0, is not read (as DuckDB and cat do not): scan, check-stats, dictionary, size-stats, pages', async () => {
     const empty = `${DATA}/column_chunk_key_value_metadata.parquet`;
     const s = JSON.parse(ok('scan', empty, '--json'));
     assert.deepEqual([s.rows, s.values], [0, 0]);
     assert.deepEqual(JSON.parse(ok('check-stats', empty, '--json')).lies, []);
     assert.deepEqual(jsonLines(ok('dictionary', empty, '--column', 'column1', '--json')), [{ rowGroup: 0, column: 'column1', dictionary: false, values: [] }]);
     assert.deepEqual(jsonLines(ok('size-stats', empty, '--json')).map((c) => c.column), ['column1', 'column2']);
+    assert.deepEqual(jsonLines(ok('pages', empty, '--json')), []);
+    assert.match(ok('pages', empty), /column column1: 0 pages[^]*column column2: 0 pages/);
   });
 
   test('--columns reads only those columns; the text report names rows and bytes', async () => {
