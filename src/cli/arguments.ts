@@ -1,6 +1,7 @@
 /** Option value parsers shared by the commands: commander calls them, and their errors become usage errors. */
 import { InvalidArgumentError as CommanderArgError } from './commander.js';
-import { parseColumnList } from './columns.js';
+import type { ColumnPath } from '../parquet/reader.js';
+import { parseColumnList, parseColumnPath } from './columns.js';
 
 export function count(value: string): number {
   if (!/^\d+$/.test(value)) throw new CommanderArgError('must be a non-negative whole number');
@@ -23,9 +24,18 @@ export function nameList(value: string): string[] {
   return names;
 }
 
-/** A repeatable option: each occurrence adds to the list. */
-export function repeated(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
+/** `--column`: one column path (see parseColumnPath). */
+export function columnPath(value: string): ColumnPath {
+  try {
+    return parseColumnPath(value);
+  } catch (e) {
+    throw new CommanderArgError((e as Error).message);
+  }
+}
+
+/** A repeatable `--column`: each occurrence adds a path to the list. */
+export function columnPaths(value: string, previous: ColumnPath[] = []): ColumnPath[] {
+  return [...previous, columnPath(value)];
 }
 
 /** `--http-header 'Name: value'` (repeatable) into a header record. */

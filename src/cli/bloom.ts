@@ -3,7 +3,7 @@
  * a bloom filter, its size, and whether a value may be in the chunk.
  */
 import { InvalidArgumentError } from '../errors.js';
-import type { ParquetReader } from '../parquet/reader.js';
+import type { ColumnPath, ParquetReader } from '../parquet/reader.js';
 import { withOutput } from './output.js';
 import { selectChunks } from '../parquet/page-headers.js';
 import { renderTable } from './render.js';
@@ -33,7 +33,7 @@ export function bloomValue(text: string): { value: unknown; asText?: string } {
   return typeof lit.value === 'string' ? { value: lit.value } : { value: lit.value, asText: text.trim() };
 }
 
-export async function bloomAnswers(reader: ParquetReader, column: string, text: string, rowGroup?: number): Promise<BloomAnswer[]> {
+export async function bloomAnswers(reader: ParquetReader, column: ColumnPath, text: string, rowGroup?: number): Promise<BloomAnswer[]> {
   if (reader.metadata.rowGroups.length > 0) await reader.readBloomFilter(rowGroup ?? 0, column); // an unknown column, a group, a bad row group: fail before any output
   const chunks = selectChunks(reader, [column], rowGroup);
   const { value, asText } = bloomValue(text);
@@ -59,7 +59,7 @@ export async function bloomAnswers(reader: ParquetReader, column: string, text: 
 }
 
 export interface BloomOptions {
-  column: string;
+  column: ColumnPath;
   value: string;
   rowGroup?: number;
   json?: boolean;
@@ -72,7 +72,7 @@ export async function bloomCommand(reader: ParquetReader, opts: BloomOptions): P
     if (opts.json) for (const a of answers) await out.line(JSON.stringify(a));
     else {
       const names = ['row group', 'bloom filter', 'bytes', 'answer'];
-      await out.line(`column ${answers[0]?.column ?? opts.column}, value ${opts.value}:`);
+      await out.line(`column ${answers[0]?.column ?? [opts.column].flat().join('.')}, value ${opts.value}:`);
       const rows = answers.map((a) => Object.fromEntries(names.map((n, i) => [n, [
         String(a.rowGroup), a.bloomFilter ? 'yes' : 'no', a.numBytes === undefined ? '' : String(a.length ?? a.numBytes), a.result ?? 'no filter: may be present',
       ][i]])));

@@ -4,7 +4,7 @@
  * bounds the column index gives it, decoded to the column's JS type.
  */
 import { pageEntries, type PageIndexEntry } from '../parquet/filter/indexes.js';
-import type { ParquetReader } from '../parquet/reader.js';
+import type { ColumnPath, ParquetReader } from '../parquet/reader.js';
 import { withOutput } from './output.js';
 import { selectChunks, type ChunkRef } from '../parquet/page-headers.js';
 import { jsonable, renderTable, renderValue } from './render.js';
@@ -71,7 +71,7 @@ export function formatChunkIndex(x: ChunkIndex): string {
 }
 
 export interface ColumnIndexOptions {
-  column?: string[];
+  column?: ColumnPath[];
   rowGroup?: number;
   json?: boolean;
 }

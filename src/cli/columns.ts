@@ -10,9 +10,22 @@ export function parseColumnList(value: string): (string | string[])[] {
   for (const item of splitOutsideQuotes(value)) {
     const text = item.trim();
     if (text === '') continue;
-    out.push(text.includes('"') ? quotedPath(text) : text);
+    out.push(parseColumnPath(text));
   }
   return out;
+}
+
+/**
+ * One column path (`--column`), written as in `--columns`: dotted, a part in
+ * double quotes when its name holds a dot or a quote (`"a.b"`). Without
+ * quotes it is handed to the reader as it is, commas and all.
+ */
+export function parseColumnPath(value: string): string | string[] {
+  const text = value.trim();
+  if (!text.includes('"')) return value;
+  // Every quote toggles, a doubled one twice: an odd count leaves one open.
+  if (text.split('"').length % 2 === 0) throw new Error(`a double quote in ${JSON.stringify(value)} is not closed`);
+  return quotedPath(text);
 }
 
 /** The items between commas that are not inside double quotes. */

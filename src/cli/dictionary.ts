@@ -1,12 +1,13 @@
 /** `parquetry dictionary`: the entries of a column's dictionary pages, row group by row group. */
 import { columnDictionaries } from '../parquet/inspect/dictionary.js';
 import { canonicalValue } from '../text/canonical.js';
+import type { ColumnPath } from '../parquet/reader.js';
 import { withReader } from './files.js';
 import { withOutput } from './output.js';
 import { renderValue } from './render.js';
 
 /** Per row group, a heading and the entries, or (`--json`) one JSON object with the entries in canonical JSON. */
-export async function dictionaryCommand(file: string, opts: { column: string; rowGroup?: number; json?: boolean }): Promise<void> {
+export async function dictionaryCommand(file: string, opts: { column: ColumnPath; rowGroup?: number; json?: boolean }): Promise<void> {
   await withReader(file, async (r) => {
     const dicts = await columnDictionaries(r, opts.column, opts.rowGroup === undefined ? undefined : [opts.rowGroup]);
     const kind = r.selectLeaves([opts.column])[0]!.kind;

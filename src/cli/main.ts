@@ -3,11 +3,12 @@ import { Command, CommanderError } from './commander.js';
 import { ParquetryError } from '../errors.js';
 import { endQuietlyWhenStdoutCloses } from './output.js';
 import { registerConvert } from './convert-command.js';
-import { columnList, count, httpHeader, repeated } from './arguments.js';
+import { columnList, columnPath, columnPaths, count, httpHeader } from './arguments.js';
 import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, setHttpInputOptions, withReader } from './files.js';
 import { columnKey, hexKey, setDecryption, type KeyOptions } from './keys.js';
 import { commanderMessage, UsageError, usageLine } from './usage.js';
 import type { CatOptions } from './inspect.js';
+import type { ColumnPath } from '../parquet/reader.js';
 
 // Each command's module (and the library under it) is imported when the
 // command runs: the program starts with the argument parsing only.
@@ -70,7 +71,7 @@ program
     (await inspect()).catCommand(file, { columns: opts.columns, limit: opts.rows, json: opts.json, where: opts.where, verifyChecksums: opts.verifyChecksums, unionByName: opts.unionByName }, true));
 
 interface ChunkOptions {
-  column?: string[];
+  column?: ColumnPath[];
   rowGroup?: number;
   json?: boolean;
 }
@@ -81,7 +82,7 @@ function chunkCommand(name: string, description: string, json: string, run: (fil
     .command(name)
     .description(description)
     .argument('<file>', 'Parquet file path or http(s) URL')
-    .option('--column <path>', 'only this column (a.b.c for nested; repeat for more)', repeated)
+    .option('--column <path>', 'only this column (a.b.c for nested, "a.b" for a name with a dot; repeat for more)', columnPaths)
     .option('--row-group <n>', 'only this row group', count)
     .option('--json', json)
     .action(async (file: string, opts: ChunkOptions) => {
@@ -104,11 +105,11 @@ program
   .command('bloom-filter')
   .description('ask the bloom filters whether a value may be in a column')
   .argument('<file>', 'Parquet file path or http(s) URL')
-  .requiredOption('--column <path>', 'the leaf column (a.b.c for nested)')
+  .requiredOption('--column <path>', 'the leaf column (a.b.c for nested, "a.b" for a name with a dot)', columnPath)
   .requiredOption('--value <v>', "the value: a number, true/false, 'quoted' or bare text")
   .option('--row-group <n>', 'only this row group', count)
   .option('--json', 'print one JSON object per row group')
-  .action(async (file: string, opts: { column: string; value: string; rowGroup?: number; json?: boolean }) => {
+  .action(async (file: string, opts: { column: ColumnPath; value: string; rowGroup?: number; json?: boolean }) => {
     await checkParquetOnly('bloom-filter', file);
     const { bloomCommand } = await import('./bloom.js');
     await withReader(file, (r) => bloomCommand(r, opts));
@@ -118,10 +119,10 @@ program
   .command('dictionary')
   .description("print the entries of a column's dictionary pages, per row group")
   .argument('<file>', 'Parquet file path or http(s) URL')
-  .requiredOption('--column <path>', 'the leaf column (a.b.c for nested)')
+  .requiredOption('--column <path>', 'the leaf column (a.b.c for nested, "a.b" for a name with a dot)', columnPath)
   .option('--row-group <n>', 'only this row group', count)
   .option('--json', 'print one JSON object per row group, entries in canonical JSON')
-  .action(async (file: string, opts: { column: string; rowGroup?: number; json?: boolean }) => {
+  .action(async (file: string, opts: { column: ColumnPath; rowGroup?: number; json?: boolean }) => {
     await checkParquetOnly('dictionary', file);
     await (await import('./dictionary.js')).dictionaryCommand(file, opts);
   });

@@ -5,7 +5,7 @@
 import { MissingKeyError } from '../errors.js';
 import type { Source } from '../io/source.js';
 import { chunkPages, selectChunks, type ChunkPages } from '../parquet/page-headers.js';
-import { ParquetReader } from '../parquet/reader.js';
+import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
 import { withOutput } from './output.js';
 import { isUrl, openSource } from './files.js';
 import { currentDecryption } from './keys.js';
@@ -60,7 +60,7 @@ export function formatChunkPages(cp: ChunkPages & { file?: string }): string {
 }
 
 export interface PagesOptions {
-  column?: string[];
+  column?: ColumnPath[];
   rowGroup?: number;
   json?: boolean;
 }

@@ -1,5 +1,6 @@
 /** `parquetry size-stats`: SizeStatistics and level histograms per column chunk, and per page from the page index. */
 import { sizeStatistics, type ChunkSizeStats, type PageSizeStats } from '../parquet/inspect/size-stats.js';
+import type { ColumnPath } from '../parquet/reader.js';
 import { withReader } from './files.js';
 import { withOutput } from './output.js';
 import { renderTable } from './render.js';
@@ -15,7 +16,7 @@ function fields(s: ChunkSizeStats | PageSizeStats): Record<string, string> {
 }
 
 export interface SizeStatsOptions {
-  column?: string[];
+  column?: ColumnPath[];
   rowGroup?: number;
   json?: boolean;
 }
