@@ -167,7 +167,9 @@ export class ParquetReader {
     private readonly chunkOptions: Pick<ChunkOptions, 'verifyChecksums' | 'maxPageBytes'>,
     /** An encrypted file's keys and ciphers; page-headers.ts decrypts header modules with it. */
     readonly decryptor: FileDecryptor | undefined,
-  ) {}
+  ) {
+    this.padding = chunkPadding(metadata.createdBy);
+  }
 
   /** Opens a Parquet file from bytes, a URL or a source object, reading only its footer. */
   static async open(input: ParquetInput, options: OpenOptions = {}): Promise<ParquetReader> {
@@ -178,10 +180,7 @@ export class ParquetReader {
   private indexCache: IndexCache | undefined;
 
   /** The file's chunkPadding, worked out once: a regular expression run per chunk read was recompiled after every collection. */
-  private get padding(): number {
-    return (this.paddingBytes ??= chunkPadding(this.metadata.createdBy));
-  }
-  private paddingBytes: number | undefined;
+  private readonly padding: number;
 
   static async fromSource(source: Source, options: OpenOptions = {}): Promise<ParquetReader> {
     const chunkOptions = checkedChunkOptions(options);
@@ -621,6 +620,8 @@ export class ParquetReader {
   async readDictionary(rowGroup: number, column: ColumnPath): Promise<Values | null> {
     this.checkRowGroup(rowGroup);
     const leaf = this.leafFor(column);
+    // As rows() does, a row group of no rows is not read: writers leave its chunks' offsets at 0.
+    if (this.metadata.rowGroups[rowGroup]!.numRows === 0) return null;
     const ctx = { file: this.source.name, rowGroup, column: leaf.path.join('.') };
     const chunk = this.metadata.rowGroups[rowGroup]!.columns[leaf.columnIndex]!;
     const meta = chunkMeta(chunk, ctx, this.decryptor);
@@ -682,7 +683,7 @@ export class ParquetReader {
   }
 
   /** The chunks of `leaves` in row group `rg`: located, their codecs loaded, their bytes fetched (coalesced). */
-  private async fetchChunks(rg: number, leaves: LeafNode[], scratch?: (n: number) => Uint8Array): Promise<{ ref: ChunkRef; buf: Uint8Array; base: number }[]> {
+  private async fetchChunks(rg: number, leaves: LeafNode[], scratch?: (n: number) => Uint8Array): Promise<FetchedChunk[]> {
     const host = this.scanHost();
     const refs = leaves.map((leaf) => host.chunk(rg, leaf));
     await host.loadCodecs(refs);

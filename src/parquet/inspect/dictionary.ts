@@ -25,8 +25,7 @@ export async function columnDictionaries(reader: ParquetReader, column: ColumnPa
   const leaf = leaves[0]!;
   const out: ChunkDictionary[] = [];
   for (const rg of rowGroups ?? reader.metadata.rowGroups.map((_, i) => i)) {
-    // A row group of no rows is not read (writers leave its chunks' offsets at 0); the reader checks that the others exist.
-    const dict = reader.metadata.rowGroups[rg]?.numRows === 0 ? null : await reader.readDictionary(rg, leaf.path);
+    const dict = await reader.readDictionary(rg, leaf.path);
     const values: unknown[] = [];
     if (dict) {
       const at = valueReader(leaf.kind, dict, options);
