@@ -9,7 +9,6 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { chromiumPath, skipWithoutChromium } from './chromium.js';
 import { CODEC_NAMES, type CodecName } from '../../src/codecs/codec.js';
 import { BufferSink, canonicalRow, convert, openParquet, writeRecords } from '../../src/node/index.js';
 
@@ -62,14 +62,6 @@ async function nodeWrite(codec: CodecName): Promise<Uint8Array> {
   return sink.bytes();
 }
 
-function chromium(): string {
-  const which = spawnSync('which', ['chromium'], { encoding: 'utf8' });
-  const path = which.stdout?.trim();
-  if (which.status !== 0 || !path) {
-    throw new Error('this test needs Debian Chromium: apt-get install -y chromium (.ci/run installs it in CI)');
-  }
-  return path;
-}
 
 const files = new Map<string, Uint8Array>();
 let out: string;
@@ -79,7 +71,8 @@ let origin: string;
 let browser: Browser;
 
 before(async () => {
-  const executablePath = chromium();
+  if (!chromiumPath) return;
+  const executablePath = chromiumPath;
   out = mkdtempSync(join(tmpdir(), 'parquetry-browser-'));
   // The README's command, `esbuild app.js --bundle --format=esm --splitting
   // --outdir=...`, through the API; the alias stands for `npm install
@@ -165,7 +158,7 @@ function call<K extends keyof Api>(page: Page, method: K, ...args: Parameters<Ap
   ) as Promise<Awaited<ReturnType<Api[K]>>>;
 }
 
-test('the bundle loads no codec wasm until a file needs it', () => {
+test('the bundle loads no codec wasm until a file needs it', { skip: skipWithoutChromium }, () => {
   // Each dynamic import is an entry point of its own chunk too: the app's is
   // the one from app.ts, and with it loads every chunk it imports statically.
   const [name] = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint?.endsWith('test/browser/app.ts'))!;
@@ -179,7 +172,7 @@ test('the bundle loads no codec wasm until a file needs it', () => {
   assert.deepEqual(wasm, [], `the app's chunk ${name} holds codec wasm`);
 });
 
-test('reads corpus files of every codec as Node does', { timeout: 120_000 }, async () => {
+test('reads corpus files of every codec as Node does', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
   const page = await open('/');
   const byCodec: [CodecName, string[]][] = [...Object.entries(CORPUS) as [CodecName, string[]][], ['BROTLI', ['node.brotli.parquet']]];
   for (const [codec, names] of byCodec) {
@@ -193,7 +186,7 @@ test('reads corpus files of every codec as Node does', { timeout: 120_000 }, asy
   await page.close();
 });
 
-test('writes every writable codec, and the browser and Node read it back alike', { timeout: 120_000 }, async () => {
+test('writes every writable codec, and the browser and Node read it back alike', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
   const page = await open('/');
   // Rows as Node writes and reads them without compression: what every codec must give back.
   const { rows: expected } = await nodeRows(await nodeWrite('UNCOMPRESSED'));
@@ -213,7 +206,7 @@ test('writes every writable codec, and the browser and Node read it back alike',
   await page.close();
 });
 
-test('a CSV streamed from a Web ReadableStream becomes Parquet in the page (readCsv and convert), with the rows Node gives', { timeout: 60_000 }, async () => {
+test('a CSV streamed from a Web ReadableStream becomes Parquet in the page (readCsv and convert), with the rows Node gives', { skip: skipWithoutChromium, timeout: 60_000 }, async () => {
   const sink = new BufferSink();
   await convert(readFileSync(join(DATA, CSV)), sink, { from: 'csv', to: 'parquet' });
   const { rows: expected } = await nodeRows(sink.bytes());
@@ -228,7 +221,7 @@ test('a CSV streamed from a Web ReadableStream becomes Parquet in the page (read
   await page.close();
 });
 
-test('a page that refuses WebAssembly gets a typed error naming the fix, at once', { timeout: 30_000 }, async () => {
+test('a page that refuses WebAssembly gets a typed error naming the fix, at once', { skip: skipWithoutChromium, timeout: 30_000 }, async () => {
   const page = await open('/csp');
   for (const [codec, name] of [['ZSTD', 'byte_stream_split.zstd.parquet'], ['BROTLI', 'node.brotli.parquet'], ['SNAPPY', 'nulls.snappy.parquet']] as const) {
     const failure = await call(page, 'readFailure', `/files/${name}`);
@@ -243,7 +236,7 @@ test('a page that refuses WebAssembly gets a typed error naming the fix, at once
   await page.close();
 });
 
-test('a bundle that is not an ES module gets a typed error for ZSTD naming the fix; the other codecs work', { timeout: 60_000 }, async () => {
+test('a bundle that is not an ES module gets a typed error for ZSTD naming the fix; the other codecs work', { skip: skipWithoutChromium, timeout: 60_000 }, async () => {
   const page = await open('/iife');
   const zstd = await call(page, 'writeFailure', 'ZSTD', records);
   assert.equal(zstd?.name, 'UnsupportedError', JSON.stringify(zstd));

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { chromiumPath, skipWithoutChromium } from './chromium.js';
 import { BufferSink, TrevniDraftWriter, TrevniReader, defineSchema, field, openParquet, openRedElm, openTrevni, openWriter, parseWhere } from '../../src/node/index.js';
 import { fileSource } from '../../src/node/file-source.js';
 import { cell } from '../../viewer/src/format.js';
@@ -31,12 +32,6 @@ let browser: Browser;
 let out: string;
 const servers: ChildProcess[] = [];
 
-function chromium(): string {
-  const which = spawnSync('which', ['chromium'], { encoding: 'utf8' });
-  const path = which.stdout?.trim();
-  if (which.status !== 0 || !path) throw new Error('this test needs Debian Chromium: apt-get install -y chromium');
-  return path;
-}
 
 function cli(...args: string[]): string {
   const r = spawnSync(process.execPath, [...CLI, ...args], { encoding: 'utf8' });
@@ -61,10 +56,11 @@ function view(file: string): Promise<string> {
 }
 
 before(async () => {
+  if (!chromiumPath) return;
   const built = spawnSync(process.execPath, ['scripts/build-viewer.mjs'], { encoding: 'utf8' });
   assert.equal(built.status, 0, built.stderr);
   out = mkdtempSync(join(tmpdir(), 'parquetry-viewer-'));
-  browser = await puppeteer.launch({ executablePath: chromium(), headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  browser = await puppeteer.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 });
 
 after(async () => {
@@ -140,7 +136,7 @@ async function libraryRows(file: string, from: number, n: number, where?: string
   return rows.map((r, i) => [String(from + i), ...columns.map((c) => cell(r[c]))]);
 }
 
-test('a flat file: layout numbers as meta gives them, rows as the library reads them, a filter', { timeout: 120_000 }, async () => {
+test('a flat file: layout numbers as meta gives them, rows as the library reads them, a filter', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
   const page = await checkParquet(FLAT);
   const shown = await scrollTo(page, 0);
   assert.deepEqual(shown, await libraryRows(FLAT, 0, shown.length));
@@ -163,7 +159,7 @@ test('a flat file: layout numbers as meta gives them, rows as the library reads 
   await page.close();
 });
 
-test('row groups with a page index: pages to scale, bounds on hover, the table scrolled across row groups, a screenshot', { timeout: 120_000 }, async () => {
+test('row groups with a page index: pages to scale, bounds on hover, the table scrolled across row groups, a screenshot', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
   const page = await checkParquet(GROUPS);
   for (const row of [0, 23, 35]) {
     const shown = await scrollTo(page, row);
@@ -201,7 +197,7 @@ test('row groups with a page index: pages to scale, bounds on hover, the table s
   await page.close();
 });
 
-test('a nested file: the schema tree, the layout, structs and lists in the table', { timeout: 120_000 }, async () => {
+test('a nested file: the schema tree, the layout, structs and lists in the table', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
   const page = await checkParquet(NESTED);
   const reader = await openParquet(NESTED);
   const names = (node: { name: string; isLeaf: boolean; children?: unknown[] }): string[] =>
@@ -215,7 +211,7 @@ test('a nested file: the schema tree, the layout, structs and lists in the table
   await page.close();
 });
 
-test('more rows than a browser can make pixels for: the scroll bar maps onto them, down to the last row', { timeout: 120_000 }, async () => {
+test('more rows than a browser can make pixels for: the scroll bar maps onto them, down to the last row', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
   // 1,500,000 rows of 24 px would be 36 million px, past what Chromium lets an element be.
   const file = join(out, 'tall.parquet');
   const n = 1_500_000;
@@ -256,7 +252,7 @@ test('more rows than a browser can make pixels for: the scroll bar maps onto the
   await page.close();
 });
 
-test('a picked file is read in the page through Blob slices, with nothing requested from the server', { timeout: 60_000 }, async () => {
+test('a picked file is read in the page through Blob slices, with nothing requested from the server', { skip: skipWithoutChromium, timeout: 60_000 }, async () => {
   const url = new URL(await view(FLAT));
   const page = await browser.newPage();
   const requests: string[] = [];
@@ -283,7 +279,7 @@ async function readerRows(rows: AsyncIterable<Record<string, unknown>>, columns:
   return out;
 }
 
-test('a Trevni file: columns and blocks as meta gives them, the table scrolled against the reader', { timeout: 120_000 }, async () => {
+test('a Trevni file: columns and blocks as meta gives them, the table scrolled against the reader', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
   const meta = JSON.parse(cli('meta', TREVNI, '--json'));
   const page = await open(TREVNI);
   assert.equal(await summary(page, 'format'), 'trevni');
@@ -304,7 +300,7 @@ test('a Trevni file: columns and blocks as meta gives them, the table scrolled a
   await page.close();
 });
 
-test('a RedElm file: row groups and columns as meta gives them, each column as its three sections, the table across row groups', { timeout: 120_000 }, async () => {
+test('a RedElm file: row groups and columns as meta gives them, each column as its three sections, the table across row groups', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
   const meta = JSON.parse(cli('meta', REDELM, '--json'));
   const page = await open(REDELM);
   assert.equal(await summary(page, 'format'), 'redelm');
@@ -329,7 +325,7 @@ test('a RedElm file: row groups and columns as meta gives them, each column as i
   await page.close();
 });
 
-test("a Trevni file of the wiki draft's dialect: its leaves' blocks as meta gives them, the Parquet schema, rows in the Parquet form", { timeout: 120_000 }, async () => {
+test("a Trevni file of the wiki draft's dialect: its leaves' blocks as meta gives them, the Parquet schema, rows in the Parquet form", { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
   const sink = new BufferSink();
   const { schema } = defineSchema({ id: field.int64().required(), tags: field.list(field.string()), where: field.struct({ city: field.string(), zip: field.int32().required() }) });
   const w = await TrevniDraftWriter.open(sink, schema, { codec: 'deflate', checksum: 'crc32', blockSize: 2048 });
