@@ -141,6 +141,9 @@ interface FileEntry {
 }
 
 export class Dataset {
+  /** Parts left out once (listed in `skipped`): a later read neither opens nor lists them again. */
+  private readonly partsSkipped = new WeakSet<Part>();
+
   private constructor(
     private readonly fs: DatasetFileSystem,
     private readonly options: DatasetOptions,
@@ -541,8 +544,15 @@ export class Dataset {
    * names but that does not open as it says, gives null, listed in `skipped`.
    */
   private async openPart(part: Part, held?: Source, tail?: Tail): Promise<ParquetReader | null> {
+    if (this.partsSkipped.has(part)) {
+      await held?.close?.();
+      return null;
+    }
     const opened = held ?? await openOrSkip(this.fs, part.path, this.options, this.skipped);
-    if (!opened) return null;
+    if (!opened) {
+      this.partsSkipped.add(part);
+      return null;
+    }
     let source = opened;
     try {
       if (tail) source = withCachedTail(source, tail.bytes, tail.at);
@@ -558,6 +568,7 @@ export class Dataset {
       await source.close?.();
       if (!part.namedBy || this.options.badFiles !== 'skip' || !(e instanceof ParquetryError) || (e.code !== 'INCOMPATIBLE' && e.code !== 'CORRUPT')) throw e;
       this.skipped.push({ path: part.path, reason: e.message });
+      this.partsSkipped.add(part);
       return null;
     }
   }

@@ -125,6 +125,8 @@ test('a summary naming a missing part: an IOError naming it; skipping, it is lis
     const ds = await openDataset(input, { badFiles: 'skip' });
     assert.deepEqual(await sorted(ds), want, how);
     assert.deepEqual(ds.skipped.map((s) => s.path.replace(/.*\/ds\//, '')), ['gone.parquet'], how);
+    assert.deepEqual(await sorted(ds), want, `${how}, read again`);
+    assert.equal(ds.skipped.length, 1, `${how}: listed once however often it is read`);
     // Every way of reading skips it alike.
     const again = await openDataset(input, { badFiles: 'skip' });
     assert.equal((await again.toArrow()).numRows, want.length, `${how} toArrow`);
@@ -145,5 +147,22 @@ test('a list naming a file that is not there: an IOError, or skipping, listed an
       assert.deepEqual(await sorted(ds), once([{ spelling: '', part: 'a.parquet' }, { spelling: '', part: 'c.parquet' }]), `${how} ${files}`);
       assert.deepEqual(ds.skipped.map((s) => s.path), [`${at}/gone.parquet`], `${how} ${files}`);
     }
+  }
+});
+
+test('over HTTP, spellings a server takes for one file (escapes, a query, a fragment) name one part: refused as twice', async () => {
+  const url = `${served.origin}/ds/_metadata`;
+  for (const other of ['a%2Eparquet', '%61.parquet', 'a.parquet?v=1', 'a.parquet#rows', 'sub/%2E%2E/a.parquet']) {
+    const named: Named[] = [{ spelling: 'a.parquet', part: 'a.parquet' }, { spelling: other, part: 'a.parquet' }];
+    writeSummary(named);
+    if (other === 'sub/%2E%2E/a.parquet') {
+      // An escaped dot segment is refused before it could be compared.
+      await assert.rejects(openDataset([url]).then((ds) => ds.readRows()), /percent-decoded/, other);
+      continue;
+    }
+    await assert.rejects(openDataset([url]).then((ds) => ds.readRows()), (e: unknown) => e instanceof IncompatibleFilesError && /twice/.test(e.message), other);
+    await assert.rejects(ParquetReader.open(new URL(url)), IncompatibleFilesError, other);
+    const ds = await openDataset([url], { badFiles: 'skip' });
+    assert.deepEqual(await sorted(ds), once(named), other);
   }
 });
