@@ -174,7 +174,14 @@ export class Dataset {
       const parts = splitParts(metadataFile, summary, found.root, options.allowOutsideRoot === true, skipper(options, metadataFile, skipped));
       files = [];
       for (const part of parts) {
-        if (part.path === metadataFile) continue; // a summary that names no part has no rows
+        if (part.path === metadataFile) {
+          // A summary of no row groups names no part; one whose row groups name the summary itself points at pages it does not hold.
+          if (part.metadata.rowGroups.length === 0) continue;
+          const err = new IncompatibleFilesError(`the summary names itself as the file of ${part.metadata.rowGroups.length} row groups; a summary holds no pages`, { file: metadataFile });
+          if (options.badFiles !== 'skip') throw err;
+          skipped.push({ path: metadataFile, reason: err.message });
+          continue;
+        }
         if (!known.has(part.path)) files.push(part.path);
         known.set(part.path, mergeRowGroups(known.get(part.path), part));
       }

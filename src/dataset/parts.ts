@@ -7,7 +7,7 @@
  */
 import { IncompatibleFilesError, ParquetryError, UnsupportedError } from '../errors.js';
 import type { FileMetaData, RowGroup } from '../parquet/metadata/index.js';
-import { resolveFilePath } from '../io/file-path-guard.js';
+import { fileIdentity, resolveFilePath } from '../io/file-path-guard.js';
 import { checkNamedOnce } from '../parquet/file-path.js';
 
 export interface Part {
@@ -36,6 +36,8 @@ export function splitParts(file: string, metadata: FileMetaData, root: string, a
       if (paths.size > 1) throw new UnsupportedError('the column chunks of one row group are in different files', { file, rowGroup: i });
       const [filePath] = paths;
       path = filePath === undefined ? file : resolveFilePath(file, filePath, root, allowOutsideRoot, { file, rowGroup: i });
+      // A file_path naming the file itself, in any spelling, is the file's own chunks.
+      if (path !== file && fileIdentity(path) === fileIdentity(file)) path = file;
       if (filePath !== undefined) checkNamedOnce(named, file, path, filePath, rg, i);
     } catch (e) {
       if (!skip || !(e instanceof UnsupportedError || e instanceof IncompatibleFilesError)) throw e;

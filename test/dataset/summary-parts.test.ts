@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IncompatibleFilesError, IOError, openDataset, openParquet, ParquetReader, summarize, summaryFileBytes, writeParquet, type Dataset } from '../../src/node/index.js';
+import { IncompatibleFilesError, IOError, openDataset, openParquet, ParquetReader, ParquetryError, summarize, summaryFileBytes, writeParquet, type Dataset } from '../../src/node/index.js';
 import type { FileMetaData } from '../../src/parquet/metadata/index.js';
 import { useServer } from './http-server.js';
 
@@ -164,5 +164,18 @@ test('over HTTP, spellings a server takes for one file (escapes, a query, a frag
     await assert.rejects(ParquetReader.open(new URL(url)), IncompatibleFilesError, other);
     const ds = await openDataset([url], { badFiles: 'skip' });
     assert.deepEqual(await sorted(ds), once(named), other);
+  }
+});
+
+test('a summary naming itself for a row group, in any spelling: refused (it holds no pages), or skipping, left out and listed', async () => {
+  for (const self of ['_metadata', './_metadata', 'sub/../_metadata']) {
+    const named: Named[] = [{ spelling: 'a.parquet', part: 'a.parquet' }, { spelling: self, part: 'c.parquet' }];
+    writeSummary(named);
+    await assert.rejects(openDataset(join(base, 'ds')), (e: unknown) => e instanceof IncompatibleFilesError && /names itself/.test(e.message), self);
+    const ds = await openDataset(join(base, 'ds'), { badFiles: 'skip' });
+    assert.deepEqual(await sorted(ds), once(named.slice(0, 1)), self);
+    assert.deepEqual(ds.skipped.map((s) => s.path), [join(base, 'ds', '_metadata')], self);
+    // Named in a list, the summary's own row groups are read from it as from any file: no pages there, so no rows but an error.
+    await assert.rejects(openDataset([join(base, 'ds', '_metadata')]).then((d) => d.readRows()), ParquetryError, self);
   }
 });
