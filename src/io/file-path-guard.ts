@@ -21,15 +21,15 @@ import { dirName, joinPath, normalizePath } from './paths.js';
 const ABSOLUTE = /^([a-z][a-z0-9+.-]*:|\/)/i;
 const URL_PATH = /^[a-z][a-z0-9+.-]*:\/\//i;
 const CONTROL = /[\x00-\x1f\x7f]/;
-const ESCAPES = /(?:%[0-9a-f]{2})+/gi;
+const ESCAPE = /%[0-9a-f]{2}/i;
+const ESCAPE_RUNS = /(?:%[0-9a-f]{2})+/gi;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** `text` with each run of percent escapes decoded as UTF-8 (null: a run is not UTF-8), or undefined when it has none. */
 function decodeOnce(text: string): string | null | undefined {
-  if (!ESCAPES.test(text)) return undefined;
-  ESCAPES.lastIndex = 0;
+  if (!ESCAPE.test(text)) return undefined;
   try {
-    return text.replace(ESCAPES, (run) => utf8.decode(Uint8Array.from(run.slice(1).split('%'), (h) => parseInt(h, 16))));
+    return text.replace(ESCAPE_RUNS, (run) => utf8.decode(Uint8Array.from(run.slice(1).split('%'), (h) => parseInt(h, 16))));
   } catch {
     return null;
   }
