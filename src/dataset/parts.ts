@@ -5,7 +5,7 @@
  * file read with those row groups, `file_path` resolved relative to the
  * file that names it and kept under the dataset's root unless allowed.
  */
-import { IncompatibleFilesError, ParquetryError, UnsupportedError } from '../errors.js';
+import { CorruptFileError, IncompatibleFilesError, ParquetryError, UnsupportedError } from '../errors.js';
 import type { FileMetaData, RowGroup } from '../parquet/metadata/index.js';
 import { fileIdentity, resolveFilePath } from '../io/file-path-guard.js';
 import { checkNamedOnce } from '../parquet/file-path.js';
@@ -23,7 +23,7 @@ export interface Part {
  * The parts of a file's (or a summary's) metadata, in order of their row
  * groups; a file whose chunks have no `file_path` is one part, itself. A row
  * group that cannot be read (chunks in several files, a path outside the
- * root, a row group of a part named again) is an error, or, given `skip`,
+ * root, a row group named before) is an error, or, given `skip`,
  * told to it and left out.
  */
 export function splitParts(file: string, metadata: FileMetaData, root: string, allowOutsideRoot: boolean, skip?: (e: ParquetryError) => void): Part[] {
@@ -38,9 +38,9 @@ export function splitParts(file: string, metadata: FileMetaData, root: string, a
       path = filePath === undefined ? file : resolveFilePath(file, filePath, root, allowOutsideRoot, { file, rowGroup: i });
       // A file_path naming the file itself, in any spelling, is the file's own chunks.
       if (path !== file && fileIdentity(path) === fileIdentity(file)) path = file;
-      if (filePath !== undefined) checkNamedOnce(named, file, path, filePath, rg, i);
+      checkNamedOnce(named, file, path, filePath, rg, i);
     } catch (e) {
-      if (!skip || !(e instanceof UnsupportedError || e instanceof IncompatibleFilesError)) throw e;
+      if (!skip || !(e instanceof UnsupportedError || e instanceof IncompatibleFilesError || e instanceof CorruptFileError)) throw e;
       skip(e);
       return;
     }

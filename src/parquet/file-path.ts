@@ -31,18 +31,24 @@ const GAP = 1 << 24;
 export type ChunkFileLocator = (offset: number) => { filePath?: string; offset: number };
 
 /**
- * Refuses row group `i` when its chunks, in the file at `path`, are a row
- * group named before (by `file_path` and where its first chunk starts, as
- * datasets match a summary's row groups to a part's): read twice, its rows
- * would come twice. Records it in `seen` otherwise.
+ * Refuses row group `i` when it is a row group named before: the same
+ * file (`path`, where its chunks are: the file itself, or where its
+ * `file_path` leads) and the same first chunk start (as datasets match a
+ * summary's row groups to a part's). Read twice, its rows would come twice.
+ * A summary naming one twice disagrees with its parts; a file's own footer
+ * doing so is corrupt. Row groups of no rows are not compared (writers
+ * leave their offsets at 0). Records it in `seen` otherwise.
  */
-export function checkNamedOnce(seen: Map<string, number>, file: string | undefined, path: string, filePath: string, rg: RowGroup, i: number): void {
+export function checkNamedOnce(seen: Map<string, number>, file: string | undefined, path: string, filePath: string | undefined, rg: RowGroup, i: number): void {
   const at = rg.columns[0]?.metaData?.dataPageOffset;
-  if (at === undefined) return;
+  if (at === undefined || rg.numRows === 0) return;
   const key = `${at} ${fileIdentity(path)}`;
   const first = seen.get(key);
-  if (first !== undefined) throw new IncompatibleFilesError(`row groups ${first} and ${i} name the same row group of ${path} (file_path "${filePath}"): its rows would come twice`, { file, rowGroup: i });
-  seen.set(key, i);
+  seen.set(key, first ?? i);
+  if (first === undefined) return;
+  const ctx = { file, rowGroup: i };
+  if (filePath === undefined) throw new CorruptFileError(`row groups ${first} and ${i} are one row group (their first column chunks start at ${at}): its rows would come twice`, ctx);
+  throw new IncompatibleFilesError(`row groups ${first} and ${i} name the same row group of ${path} (file_path "${filePath}"): its rows would come twice`, ctx);
 }
 
 /** The file's source and metadata with chunks in other files brought into one address space; as they are when no chunk has a `file_path`. */
@@ -58,7 +64,7 @@ export async function joinChunkFiles(source: Source, metadata: FileMetaData, opt
       named.set(p, resolveFilePath(source.name ?? '', p, '', options.allowOutsideRoot === true, { ...ctx, rowGroup: i }));
     }
     const p = rg.columns[0]?.filePath;
-    if (p !== undefined) checkNamedOnce(seen, source.name, named.get(p)!, p, rg, i);
+    checkNamedOnce(seen, source.name, p === undefined ? source.name ?? '' : named.get(p)!, p, rg, i);
   });
   if (named.size === 0) return { source, metadata };
   const openFile = options.openFile;

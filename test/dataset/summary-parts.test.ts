@@ -9,11 +9,12 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IncompatibleFilesError, IOError, openDataset, openParquet, ParquetReader, ParquetryError, summarize, summaryFileBytes, writeParquet, type Dataset } from '../../src/node/index.js';
+import { CorruptFileError, IncompatibleFilesError, IOError, openDataset, openParquet, ParquetReader, ParquetryError, summarize, summaryFileBytes, writeParquet, type Dataset } from '../../src/node/index.js';
 import type { FileMetaData } from '../../src/parquet/metadata/index.js';
+import { footerBytes } from '../../src/parquet/write/footer-bytes.js';
 import { useServer } from './http-server.js';
 
 let base = '';
@@ -178,4 +179,20 @@ test('a summary naming itself for a row group, in any spelling: refused (it hold
     // Named in a list, the summary's own row groups are read from it as from any file: no pages there, so no rows but an error.
     await assert.rejects(openDataset([join(base, 'ds', '_metadata')]).then((d) => d.readRows()), ParquetryError, self);
   }
+});
+
+test('a file whose own footer lists one row group twice is corrupt, to the reader and to a dataset; skipping, its rows come once', async () => {
+  const file = join(base, 'twice.parquet');
+  const meta = footers.get('a.parquet')!;
+  const bytes = readFileSync(join(base, 'ds', 'a.parquet'));
+  const body = bytes.subarray(0, bytes.length - 8 - bytes.readUInt32LE(bytes.length - 8));
+  // Row groups 0, 1, 2, then 1 again (empty row groups, whose offsets writers leave at 0, are never compared).
+  const empty = { ...meta.rowGroups[0]!, numRows: 0, columns: meta.rowGroups[0]!.columns.map((c) => ({ ...c, metaData: { ...c.metaData!, dataPageOffset: 0, numValues: 0 } })) };
+  const rowGroups = [...meta.rowGroups, empty, empty, meta.rowGroups[1]!];
+  writeFileSync(file, Buffer.concat([body, footerBytes({ ...meta, rowGroups, numRows: rowGroups.reduce((n, rg) => n + rg.numRows, 0) })]));
+  await assert.rejects(openParquet(file), (e: unknown) => e instanceof CorruptFileError && /row groups 1 and 5 are one row group/.test(e.message));
+  await assert.rejects(openDataset([file]).then((ds) => ds.readRows()), CorruptFileError);
+  const ds = await openDataset([file], { badFiles: 'skip' });
+  assert.deepEqual(await sorted(ds), once([{ spelling: '', part: 'a.parquet' }]));
+  assert.deepEqual(ds.skipped.map((s) => s.path), [file]);
 });
