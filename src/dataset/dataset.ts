@@ -45,7 +45,7 @@ export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'm
    * A file that cannot be opened (missing, unreadable) or does not open as
    * Parquet (bad magic, damaged footer), a directory reached again through
    * a symbolic link loop, a part that disagrees with `_metadata`, a row
-   * group whose `file_path` is refused or names a part's row group named
+   * group whose `file_path` is refused or that repeats a row group listed
    * before: an error (default), or left out (listed in `skipped`, loops aside).
    */
   badFiles?: 'error' | 'skip';
