@@ -82,6 +82,11 @@ export interface HttpInputOptions {
 
 let http: HttpInputOptions = {};
 
+/** The options every http(s) input of this run is read with. */
+export function httpInputOptions(): HttpInputOptions {
+  return http;
+}
+
 /** Sets the options every http(s) input of this run is read with (from the program's options). */
 export function setHttpInputOptions(options: HttpInputOptions): void {
   http = options;

@@ -7,7 +7,8 @@ import type { Source } from '../io/source.js';
 import { chunkPages, selectChunks, type ChunkPages } from '../parquet/page-headers.js';
 import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
 import { withOutput } from './output.js';
-import { isUrl, openSource } from './files.js';
+import { httpInputOptions, isUrl, openSource } from './files.js';
+import { httpChunkFiles } from '../parquet/file-path.js';
 import { currentDecryption } from './keys.js';
 import { jsonable, renderTable, renderValue } from './render.js';
 
@@ -21,7 +22,7 @@ export async function withSource(file: string, fn: (reader: ParquetReader, sourc
   let reader: ParquetReader;
   try {
     const decryption = currentDecryption();
-    const openFile = isUrl(file) ? undefined : (await import('../node/open-parquet.js')).chunkFileOpener(file, false);
+    const openFile = isUrl(file) ? httpChunkFiles(httpInputOptions().headers) : (await import('../node/open-parquet.js')).localChunkFiles;
     reader = await ParquetReader.fromSource(source, { ...(decryption ? { decryption } : {}), openFile });
   } catch (e) {
     await source.close?.();

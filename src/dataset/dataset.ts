@@ -7,7 +7,7 @@
  * file's `ParquetReader`, after partition values and statistics have
  * pruned what cannot match (constants.ts, the filter layer's pruning).
  */
-import { asParquetryError, CorruptFileError, IncompatibleFilesError, InvalidArgumentError, ParquetryError } from '../errors.js';
+import { asParquetryError, CorruptFileError, IncompatibleFilesError, InvalidArgumentError, IOError, ParquetryError } from '../errors.js';
 import { withCachedTail, type Source } from '../io/source.js';
 import { bindFilter, filterDomains, type Filter } from '../parquet/filter/expression.js';
 import { possible, rowGroupStats, type LeafStats } from '../parquet/filter/prune-stats.js';
@@ -42,10 +42,11 @@ export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'm
   /** A directory's files whose names are not Parquet's (`x.csv`, `x.crc`): left out (default) or an error. */
   otherFiles?: 'skip' | 'error';
   /**
-   * A file that does not open as Parquet (bad magic, damaged footer), a
-   * directory reached again through a symbolic link loop, a part that
-   * disagrees with `_metadata`, a row group whose `file_path` is refused:
-   * an error (default), or left out (listed in `skipped`, loops aside).
+   * A file that cannot be opened (missing, unreadable) or does not open as
+   * Parquet (bad magic, damaged footer), a directory reached again through
+   * a symbolic link loop, a part that disagrees with `_metadata`, a row
+   * group whose `file_path` is refused or that repeats a row group listed
+   * before: an error (default), or left out (listed in `skipped`, loops aside).
    */
   badFiles?: 'error' | 'skip';
   /** Let a `file_path` name a file outside the dataset's root (default false). */
@@ -140,6 +141,9 @@ interface FileEntry {
 }
 
 export class Dataset {
+  /** Parts left out once (listed in `skipped`): a later read neither opens nor lists them again. */
+  private readonly partsSkipped = new WeakSet<Part>();
+
   private constructor(
     private readonly fs: DatasetFileSystem,
     private readonly options: DatasetOptions,
@@ -166,11 +170,18 @@ export class Dataset {
     let metadataFile: string | undefined;
     if (found.metadataFile && options.useMetadataFile !== false) {
       metadataFile = found.metadataFile;
-      const summary = (await readFooterOf(fs, metadataFile, options)).metadata;
+      const summary = (await footerOf(await fs.open(metadataFile), options)).metadata;
       const parts = splitParts(metadataFile, summary, found.root, options.allowOutsideRoot === true, skipper(options, metadataFile, skipped));
       files = [];
       for (const part of parts) {
-        if (part.path === metadataFile) continue; // a summary that names no part has no rows
+        if (part.path === metadataFile) {
+          // A summary of no row groups names no part; one whose row groups name the summary itself points at pages it does not hold.
+          if (part.metadata.rowGroups.length === 0) continue;
+          const err = new IncompatibleFilesError(`the summary names itself as the file of ${part.metadata.rowGroups.length} row groups; a summary holds no pages`, { file: metadataFile });
+          if (options.badFiles !== 'skip') throw err;
+          skipped.push({ path: metadataFile, reason: err.message });
+          continue;
+        }
         if (!known.has(part.path)) files.push(part.path);
         known.set(part.path, mergeRowGroups(known.get(part.path), part));
       }
@@ -381,12 +392,7 @@ export class Dataset {
           const mine = part.path === entry.path;
           const held = mine ? spare : undefined;
           if (held) spare = undefined;
-          const reader = await this.openPart(part, held, mine ? tail : undefined).catch((e: unknown) => {
-            // A part a summary names that does not open as it says: skipped when asked.
-            if (!part.namedBy || this.options.badFiles !== 'skip' || !(e instanceof ParquetryError) || (e.code !== 'INCOMPATIBLE' && e.code !== 'CORRUPT')) throw e;
-            this.skipped.push({ path: part.path, reason: e.message });
-            return null;
-          });
+          const reader = await this.openPart(part, held, mine ? tail : undefined);
           if (!reader) continue;
           try {
             const batches = kind.read(reader, {
@@ -437,6 +443,7 @@ export class Dataset {
       if (fileColumns.length === 0) continue;
       for (const part of info.parts) {
         const reader = await this.openPart(part);
+        if (!reader) continue;
         try {
           for await (const b of reader.columns({ columns: fileColumns })) yield { ...b, file: part.path };
         } finally {
@@ -539,10 +546,21 @@ export class Dataset {
   /**
    * A reader of a part, through `held` (the source its footer was just read
    * through) or a new one, answering reads inside the file's `tail` (read
-   * with its footer) from memory, as the reader of a file alone does.
+   * with its footer) from memory, as the reader of a file alone does. Under
+   * `badFiles: 'skip'`, a part that cannot be opened, or that a summary
+   * names but that does not open as it says, gives null, listed in `skipped`.
    */
-  private async openPart(part: Part, held?: Source, tail?: Tail): Promise<ParquetReader> {
-    let source = held ?? await this.fs.open(part.path);
+  private async openPart(part: Part, held?: Source, tail?: Tail): Promise<ParquetReader | null> {
+    if (this.partsSkipped.has(part)) {
+      await held?.close?.();
+      return null;
+    }
+    const opened = held ?? await openOrSkip(this.fs, part.path, this.options, this.skipped);
+    if (!opened) {
+      this.partsSkipped.add(part);
+      return null;
+    }
+    let source = opened;
     try {
       if (tail) source = withCachedTail(source, tail.bytes, tail.at);
       if (part.namedBy) {
@@ -555,7 +573,10 @@ export class Dataset {
       return ParquetReader.fromMetadata(source, part.metadata, this.options);
     } catch (e) {
       await source.close?.();
-      throw e;
+      if (!part.namedBy || this.options.badFiles !== 'skip' || !(e instanceof ParquetryError) || (e.code !== 'INCOMPATIBLE' && e.code !== 'CORRUPT')) throw e;
+      this.skipped.push({ path: part.path, reason: e.message });
+      this.partsSkipped.add(part);
+      return null;
     }
   }
 
@@ -593,9 +614,25 @@ function flatElements(node: Schema['root']['children'][number]): SchemaElement[]
   return [node.element as SchemaElement, ...(node.isLeaf ? [] : node.children.flatMap(flatElements))];
 }
 
+/**
+ * Opens a file the dataset names. One that cannot be opened (missing,
+ * unreadable: the file system's IOError) is an error, or under
+ * `badFiles: 'skip'` null, listed in `skipped`; a read failing once the
+ * file is open is never skipped.
+ */
+async function openOrSkip(fs: DatasetFileSystem, path: string, options: DatasetOptions, skipped: { path: string; reason: string }[]): Promise<Source | null> {
+  try {
+    return await fs.open(path);
+  } catch (e) {
+    const err = e instanceof ParquetryError ? e.within({ file: path }) : new IOError(`cannot open ${path}: ${(e as Error)?.message ?? e}`, { file: path }, { cause: e });
+    if (options.badFiles !== 'skip' || err.code !== 'IO') throw err;
+    skipped.push({ path, reason: err.message });
+    return null;
+  }
+}
+
 /** A file's footer; `hold` takes the open source when the caller reads the file next (else it is closed). */
-async function readFooterOf(fs: DatasetFileSystem, path: string, options: DatasetOptions, hold?: (source: Source) => void): Promise<Footer> {
-  const source = await fs.open(path);
+async function footerOf(source: Source, options: DatasetOptions, hold?: (source: Source) => void): Promise<Footer> {
   let held = false;
   try {
     const footer = await readFooter(source, options.decryption);
@@ -610,8 +647,8 @@ async function readFooterOf(fs: DatasetFileSystem, path: string, options: Datase
 }
 
 /**
- * A file's footer, read once; under `badFiles: 'skip'` a file that fails to
- * open as Parquet is listed in `skipped` and gives null. `keepTail` keeps
+ * A file's footer, read once; under `badFiles: 'skip'` a file that cannot
+ * be opened, or does not open as Parquet, is listed in `skipped` and gives null. `keepTail` keeps
  * the tail read with it for the file's reader: only for a file read soon,
  * never for every file of a plan (64 KiB each).
  */
@@ -620,12 +657,17 @@ function footerOrSkip(fs: DatasetFileSystem, entry: FileEntry, options: DatasetO
     if (keepTail) entry.tail = { bytes: footer.tail, at: footer.tailOffset };
     return footer.metadata;
   };
-  entry.footer ??= entry.metadata ? Promise.resolve(entry.metadata) : readFooterOf(fs, entry.path, options, hold ? (s) => (entry.held = s) : undefined).then(keep).catch((e: unknown) => {
-    const err = e instanceof ParquetryError ? e.within({ file: entry.path }) : asParquetryError(e, { file: entry.path });
-    if (options.badFiles !== 'skip' || (err.code !== 'CORRUPT' && err.code !== 'UNSUPPORTED')) throw err;
-    skipped.push({ path: entry.path, reason: err.message });
-    return null;
-  });
+  const read = async (): Promise<FileMetaData | null> => {
+    const source = await openOrSkip(fs, entry.path, options, skipped);
+    if (!source) return null;
+    return footerOf(source, options, hold ? (s) => (entry.held = s) : undefined).then(keep).catch((e: unknown) => {
+      const err = e instanceof ParquetryError ? e.within({ file: entry.path }) : asParquetryError(e, { file: entry.path });
+      if (options.badFiles !== 'skip' || (err.code !== 'CORRUPT' && err.code !== 'UNSUPPORTED')) throw err;
+      skipped.push({ path: entry.path, reason: err.message });
+      return null;
+    });
+  };
+  entry.footer ??= entry.metadata ? Promise.resolve(entry.metadata) : read();
   return entry.footer;
 }
 

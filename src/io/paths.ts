@@ -1,9 +1,9 @@
 /**
  * Path arithmetic on `/`-separated paths and URLs, the same in every
  * runtime: a dataset's files are named by the strings its file system
- * adapter gives, and `file_path` values are resolved against them here.
+ * adapter gives, and `file_path` values are resolved against them
+ * (file-path-guard.ts).
  */
-import { UnsupportedError, type ErrorContext } from '../errors.js';
 
 /** `a/b` + `c` → `a/b/c` (no doubled separator). */
 export function joinPath(dir: string, name: string): string {
@@ -37,34 +37,8 @@ export function normalizePath(path: string): string {
   return prefix + out.join('/');
 }
 
-/** Whether `path` is `root` or lies under it (both normalised). */
-export function isInside(root: string, path: string): boolean {
-  const r = normalizePath(root).replace(/\/+$/, '');
-  const p = normalizePath(path);
-  return r === '' ? !p.startsWith('/') && !p.startsWith('..') && !/^[a-z][a-z0-9+.-]*:\/\//i.test(p) : p === r || p.startsWith(`${r}/`);
-}
-
 /** `path` relative to `root` when it lies under it, else `path` itself. */
 export function relativeTo(root: string, path: string): string {
   const r = root.replace(/\/+$/, '');
   return r !== '' && path.startsWith(`${r}/`) ? path.slice(r.length + 1) : path;
-}
-
-const ABSOLUTE = /^([a-z][a-z0-9+.-]*:|\/)/i;
-
-/**
- * Where a column chunk's `file_path` leads: relative to the directory of
- * the file naming it, and, unless `allowOutsideRoot`, never outside `root`
- * (a dataset's root; '' for the naming file's own directory) nor absolute.
- */
-export function resolveFilePath(file: string, named: string, root: string, allowOutsideRoot: boolean, ctx: ErrorContext): string {
-  if (!allowOutsideRoot && (named === '' || ABSOLUTE.test(named))) {
-    throw new UnsupportedError(`column chunk file_path "${named}" is not a path relative to the file (allowOutsideRoot reads it)`, ctx);
-  }
-  const path = ABSOLUTE.test(named) ? named : normalizePath(joinPath(dirName(file), named));
-  const base = root === '' ? dirName(file) : root;
-  if (!allowOutsideRoot && !isInside(base, path)) {
-    throw new UnsupportedError(`column chunk file_path "${named}" leads outside ${base || 'the current directory'} (allowOutsideRoot reads it)`, ctx);
-  }
-  return path;
 }

@@ -7,6 +7,7 @@ import { listDatasetFiles } from './dataset-files.js';
 import { fileSink } from './file-sink.js';
 import { fileSource } from './file-source.js';
 import { compareUtf8 } from '../text/utf8.js';
+import { resolveFilePath } from '../io/file-path-guard.js';
 
 export interface SummaryOptions {
   /**
@@ -59,6 +60,8 @@ export async function prepareSummaryFiles(
   const skipped: SummaryResult['skipped'] = [];
   // One part open at a time: the footers are what is kept.
   for (const path of paths) {
+    // A name the reader's guard would refuse as a file_path (a backslash, an escaped `..`) would make a summary no one reads.
+    resolveFilePath(join(dir, METADATA_FILE), path, '', false, { file: join(dir, path) });
     const file = pending.get(path) ?? join(dir, ...path.split('/'));
     const source = await fileSource(file);
     try {

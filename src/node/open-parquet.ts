@@ -7,7 +7,6 @@
 import { registerNodeCodecs } from './codecs.js';
 import { ParquetReader, type OpenOptions, type ParquetInput } from '../parquet/reader.js';
 import { fileSource, openFileWith } from './file-source.js';
-import { resolveFilePath } from '../io/paths.js';
 import type { OpenChunkFile } from '../parquet/file-path.js';
 
 registerNodeCodecs();
@@ -20,21 +19,13 @@ registerNodeCodecs();
  * console.log(reader.numRows, reader.schema.leaves.map((l) => l.path.join('.')));
  * ```
  */
-export async function openParquet(input: string | ParquetInput, options: OpenParquetOptions = {}): Promise<ParquetReader> {
+export async function openParquet(input: string | ParquetInput, options: OpenOptions = {}): Promise<ParquetReader> {
   if (typeof input === 'string') {
     if (/^https?:\/\//i.test(input)) return ParquetReader.open(new URL(input), options);
-    const openFile = options.openFile ?? chunkFileOpener(input, options.allowOutsideRoot === true);
-    return openFileWith(input, (source) => ParquetReader.fromSource(source, { ...options, openFile }));
+    return openFileWith(input, (source) => ParquetReader.fromSource(source, { ...options, openFile: options.openFile ?? localChunkFiles }));
   }
   return ParquetReader.open(input, options);
 }
 
-/** Opens the files a local Parquet file's column chunks name (`file_path`): beside it, never outside its directory unless allowed. */
-export function chunkFileOpener(path: string, allowOutsideRoot: boolean): OpenChunkFile {
-  return (named) => fileSource(resolveFilePath(path, named, '', allowOutsideRoot, { file: path }));
-}
-
-export interface OpenParquetOptions extends OpenOptions {
-  /** Let a column chunk's `file_path` name a file outside this file's directory (default false). */
-  allowOutsideRoot?: boolean;
-}
+/** Opens the local files a Parquet file's column chunks name (`file_path`), where the reader resolved them. */
+export const localChunkFiles: OpenChunkFile = (_, resolved) => fileSource(resolved);

@@ -1,37 +1,82 @@
 /**
  * Column chunks stored in other files (`file_path`, parquet.thrift's "file
  * where column data is stored"), for one file's reader: each file named is
- * opened through the caller's `openFile` and laid, with its offsets, into
- * one address space after the file itself, so the reader's fetching,
+ * checked by the guard datasets share (io/file-path-guard.ts), opened
+ * through the caller's `openFile` and laid, with its offsets, into one
+ * address space after the file itself, so the reader's fetching,
  * coalescing, page indexes and bloom filters work as on one file. A gap of
  * GAP bytes between files keeps coalesced reads from spanning two; a read
  * that would is refused.
  */
-import { CorruptFileError, UnsupportedError } from '../errors.js';
-import type { Source } from '../io/source.js';
-import type { ColumnChunk, FileMetaData } from './metadata/index.js';
+import { CorruptFileError, IncompatibleFilesError, UnsupportedError } from '../errors.js';
+import { fileIdentity, resolveFilePath } from '../io/file-path-guard.js';
+import { httpSource, type Source } from '../io/source.js';
+import type { ColumnChunk, FileMetaData, RowGroup } from './metadata/index.js';
 
-/** Opens the file a chunk's `file_path` names (relative to the file naming it). */
-export type OpenChunkFile = (filePath: string) => Promise<Source>;
+/**
+ * Opens the file a chunk's `file_path` names: `filePath` as written,
+ * `resolved` where it leads from the file naming it (relative to its path
+ * or URL), already refused when it leaves that file's directory.
+ */
+export type OpenChunkFile = (filePath: string, resolved: string) => Promise<Source>;
+
+/** What a reader of a URL opens chunk files with: their resolved URLs, with the same headers. */
+export function httpChunkFiles(headers?: Record<string, string>): OpenChunkFile {
+  return (_, resolved) => httpSource(resolved, { headers });
+}
 
 const GAP = 1 << 24;
 
-/** The file's source and metadata with chunks in other files brought into one address space; as they are when no chunk has a `file_path`. */
 /** Where an offset of the joined address space lies: the `file_path` of its file (none: the file itself) and the offset in it. */
 export type ChunkFileLocator = (offset: number) => { filePath?: string; offset: number };
 
-export async function joinChunkFiles(source: Source, metadata: FileMetaData, openFile: OpenChunkFile | undefined, encrypted: boolean): Promise<{ source: Source; metadata: FileMetaData; locate?: ChunkFileLocator }> {
-  const named = [...new Set(metadata.rowGroups.flatMap((rg) => rg.columns.map((c) => c.filePath)).filter((p): p is string => p !== undefined))];
-  if (named.length === 0) return { source, metadata };
+/**
+ * Refuses row group `i` when it is a row group named before: the same
+ * file (`path`, where its chunks are: the file itself, or where its
+ * `file_path` leads) and the same first chunk start (as datasets match a
+ * summary's row groups to a part's). Read twice, its rows would come twice.
+ * A summary naming one twice disagrees with its parts; a file's own footer
+ * doing so is corrupt. Row groups of no rows are not compared (writers
+ * leave their offsets at 0). Records it in `seen` otherwise.
+ */
+export function checkNamedOnce(seen: Map<string, number>, file: string | undefined, path: string, filePath: string | undefined, rg: RowGroup, i: number): void {
+  const at = rg.columns[0]?.metaData?.dataPageOffset;
+  if (at === undefined || rg.numRows === 0) return;
+  const key = `${at} ${fileIdentity(path)}`;
+  const first = seen.get(key);
+  seen.set(key, first ?? i);
+  if (first === undefined) return;
+  const ctx = { file, rowGroup: i };
+  if (filePath === undefined) throw new CorruptFileError(`row groups ${first} and ${i} are one row group (their first column chunks start at ${at}): its rows would come twice`, ctx);
+  throw new IncompatibleFilesError(`row groups ${first} and ${i} name the same row group of ${path} (file_path "${filePath}"): its rows would come twice`, ctx);
+}
+
+/** The file's source and metadata with chunks in other files brought into one address space; as they are when no chunk has a `file_path`. */
+export async function joinChunkFiles(source: Source, metadata: FileMetaData, options: { openFile?: OpenChunkFile; allowOutsideRoot?: boolean }, encrypted: boolean): Promise<{ source: Source; metadata: FileMetaData; locate?: ChunkFileLocator }> {
   const ctx = { file: source.name };
-  if (!openFile) throw new UnsupportedError(`column chunk stored in another file (${named[0]}): give openFile (openParquet does for paths), or use openDataset`, ctx);
+  // Each file named, where it leads; checked before any is opened.
+  const named = new Map<string, string>();
+  const seen = new Map<string, number>();
+  metadata.rowGroups.forEach((rg, i) => {
+    for (const c of rg.columns) {
+      const p = c.filePath;
+      if (p === undefined || named.has(p)) continue;
+      named.set(p, resolveFilePath(source.name ?? '', p, '', options.allowOutsideRoot === true, { ...ctx, rowGroup: i }));
+    }
+    const p = rg.columns[0]?.filePath;
+    checkNamedOnce(seen, source.name, p === undefined ? source.name ?? '' : named.get(p)!, p, rg, i);
+  });
+  if (named.size === 0) return { source, metadata };
+  const openFile = options.openFile;
+  const [first] = named.keys();
+  if (!openFile) throw new UnsupportedError(`column chunk stored in another file (${first}): give openFile (openParquet does for paths and URLs), or use openDataset`, ctx);
   if (encrypted) throw new UnsupportedError('an encrypted file whose column chunks are in other files', ctx);
   const segments: { base: number; source: Source }[] = [{ base: 0, source }];
   const bases = new Map<string, number>();
   let end = source.byteLength;
   try {
-    for (const p of named) {
-      const s = await openFile(p);
+    for (const [p, resolved] of named) {
+      const s = await openFile(p, resolved);
       const base = end + GAP;
       segments.push({ base, source: s });
       bases.set(p, base);

@@ -14,7 +14,7 @@ import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
 import type { FileDecryptor } from './crypto/decryptor.js';
 import type { DecryptionOptions } from './crypto/options.js';
-import { joinChunkFiles, type ChunkFileLocator, type OpenChunkFile } from './file-path.js';
+import { httpChunkFiles, joinChunkFiles, type ChunkFileLocator, type OpenChunkFile } from './file-path.js';
 import type { Values } from '../encodings/types.js';
 import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
 import type { BoundFilter, Filter } from './filter/expression.js';
@@ -57,11 +57,14 @@ export interface OpenOptions {
   /** Keys and settings for files written with Parquet modular encryption (README "Encryption"). */
   decryption?: DecryptionOptions;
   /**
-   * Opens the file a column chunk's `file_path` names (relative to this
-   * file; `openParquet` gives one for paths): without it such chunks are
-   * refused.
+   * Opens the file a column chunk's `file_path` names, once the path is
+   * checked (relative to this file, never leaving its directory unless
+   * `allowOutsideRoot`). A URL input opens them over HTTP by default, and
+   * `openParquet` opens local paths; without it such chunks are refused.
    */
   openFile?: OpenChunkFile;
+  /** Let a column chunk's `file_path` name a file outside this file's directory, or an absolute one (default false). */
+  allowOutsideRoot?: boolean;
 }
 
 export interface ReadOptions extends ValueOptions {
@@ -173,7 +176,8 @@ export class ParquetReader {
 
   /** Opens a Parquet file from bytes, a URL or a source object, reading only its footer. */
   static async open(input: ParquetInput, options: OpenOptions = {}): Promise<ParquetReader> {
-    return ParquetReader.fromSource(await toSource(input, options), options);
+    const openFile = options.openFile ?? (input instanceof URL ? httpChunkFiles(options.headers) : undefined);
+    return ParquetReader.fromSource(await toSource(input, options), { ...options, openFile });
   }
 
   /** Page indexes and bloom filters read so far (filters and the index API share them). */
@@ -190,7 +194,7 @@ export class ParquetReader {
     const schema = withContext({ file: source.name, offset }, () => buildSchema(footer.metadata.schema as SchemaElementLike[]));
     validateRowGroups(footer.metadata, schema, source);
     if (decryptor) decryptor.verifyChecksums = chunkOptions.verifyChecksums;
-    const joined = await joinChunkFiles(source, footer.metadata, options.openFile, decryptor !== undefined);
+    const joined = await joinChunkFiles(source, footer.metadata, options, decryptor !== undefined);
     const reader = new ParquetReader(withCachedTail(joined.source, tail, tailOffset), joined.metadata, schema, chunkOptions, decryptor);
     reader.chunkFiles = joined.locate;
     return reader;
@@ -201,7 +205,7 @@ export class ParquetReader {
    * footer read before, or a dataset's `_metadata` cut down to this file's
    * row groups): nothing is read until rows are.
    */
-  static fromMetadata(source: Source, metadata: FileMetaData, options: Omit<OpenOptions, 'decryption' | 'openFile'> = {}): ParquetReader {
+  static fromMetadata(source: Source, metadata: FileMetaData, options: Omit<OpenOptions, 'decryption' | 'openFile' | 'allowOutsideRoot'> = {}): ParquetReader {
     const chunkOptions = checkedChunkOptions(options);
     const schema = withContext({ file: source.name }, () => buildSchema(metadata.schema as SchemaElementLike[]));
     validateRowGroups(metadata, schema, source);

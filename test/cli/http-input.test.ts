@@ -6,21 +6,13 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { runAsync as run } from './run-cli.js';
 
 const FILE = '../shared/corpus/parquet-testing/data/alltypes_tiny_pages.parquet';
 const bytes = readFileSync(FILE);
-
-function run(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 }, (e, out, err) => {
-      resolve({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, out, err });
-    });
-  });
-}
 
 let server: Server;
 let url = '';

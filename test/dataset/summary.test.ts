@@ -141,6 +141,17 @@ describe('writeSummaryFiles', () => {
     await assert.rejects(writeSummaryFiles(join(env.root, 'ours'), { parts: ['../duck/year=0/data_0.parquet'] }), /is not inside/);
   });
 
+  test('a part whose name no reader would take as a file_path (a backslash, an escaped ..) is refused before anything is written', async () => {
+    for (const name of ['a\\b', '%2e%2e', '%252E%252e']) {
+      const dir = join(env.root, `refused-${readdirSync(env.root).length}`);
+      mkdirSync(join(dir, name), { recursive: true });
+      await writeParquet(join(dir, 'ok.parquet'), [{ id: 1n }]);
+      await writeParquet(join(dir, name, 'p.parquet'), [{ id: 2n }]);
+      await assert.rejects(writeSummaryFiles(dir), (e: unknown) => e instanceof UnsupportedError && e.message.includes(`${name}/p.parquet`), name);
+      assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('_')), [], `${name}: nothing written`);
+    }
+  });
+
   test('parquetry summary DIR writes both files and prints what it did', async () => {
     const dir = join(env.root, 'cli');
     mkdirSync(dir);
