@@ -62,6 +62,9 @@ interface Chunk {
 
 type Step = 'page' | 'end' | 'foreign';
 
+/** What a repeated leaf's data page that starts inside a row holds, for `rows` (a writer may split a row across pages). */
+const MID_ROW = -1;
+
 /** Row groups of `schema` from offset 4 on, each leaf compressed with `codecOf(leaf)`. */
 export async function scanRowGroups(source: Source, schema: Schema, elements: FileMetaData['schema'], codecOf: (leaf: LeafNode) => CodecName): Promise<ScanResult> {
   if (source.byteLength > MAX_SCAN_BYTES) throw new LimitError(`a page-header scan holds the file in memory: ${source.byteLength} bytes is more than ${MAX_SCAN_BYTES}`, { file: source.name });
@@ -126,7 +129,7 @@ class Scan {
     for (let splits = 0; ; splits++) {
       if (splits >= MAX_SPLITS) return `more than ${MAX_SPLITS} ways to end its first chunk`;
       const s = this.step(first, 0);
-      if (s === 'end') return n === 1 ? this.lastOfOne(first) : 'its first chunk could run on past the last readable page';
+      if (s === 'end') return n === 1 ? this.ofOne(first) : 'its first chunk could run on past the last readable page';
       if (s === 'foreign') break;
       if (n === 1) continue;
       const chain = [{ ...first }];
@@ -140,7 +143,7 @@ class Scan {
       found.push(chain);
       if (found.length > 1) return 'its pages split into chunks of equal rows more than one way';
     }
-    if (n === 1) return first.data > 0 ? [first] : 'its first page is not a page of the first column';
+    if (n === 1) return this.ofOne(first);
     const chain = found[0];
     if (!chain) return 'no split of its pages gives every column the same rows';
     const last = chain[n - 1]!;
@@ -165,12 +168,14 @@ class Scan {
 
   /**
    * A one-column file: every page is its column's whatever the row groups,
-   * so the pages up to the last readable one are kept; but the last row of a
-   * repeated column could go on in the page that was cut, so its page goes.
+   * so the pages up to the first that cannot be one are kept; but when the
+   * column is repeated and the page after could go on with the last row
+   * (or was cut), that row may be incomplete, and its page goes.
    */
-  private lastOfOne(c: Chunk): Chunk[] | string {
-    if (this.leaves[0]!.repLevel === 0) return c.data > 0 ? [c] : 'its first page is cut';
-    if (c.data < 2) return 'its last row could go on past the last readable page';
+  private ofOne(c: Chunk): Chunk[] | string {
+    const open = c.end >= this.pages.length || this.continues(c, 0, c.end);
+    if (this.leaves[0]!.repLevel === 0 || !open) return c.data > 0 ? [c] : 'its first page is not one of its column';
+    if (c.data < 2) return 'its last row could go on in the page after it';
     const kept = this.chunk(c.first);
     while (kept.end < c.end - 1) this.step(kept, 0);
     return [kept];
@@ -203,7 +208,7 @@ class Scan {
       if (!p) return 'end';
     }
     const rows = this.rows(l, c.dict, c.end);
-    if (rows === null) return 'foreign';
+    if (rows === null || rows === MID_ROW) return 'foreign';
     c.rows += rows;
     c.levels += dataHeader(p.header)!.numValues;
     c.data++;
@@ -211,12 +216,12 @@ class Scan {
     return 'page';
   }
 
-  /** Whether page p could be one more data page of chunk c (of leaf l). */
+  /** Whether page p could be one more data page of chunk c (of leaf l), even one going on with its last row. */
   private continues(c: Chunk, l: number, p: number): boolean {
     return this.pages[p]!.header.type !== 'DICTIONARY_PAGE' && this.rows(l, c.dict, p) !== null;
   }
 
-  /** Data page p's rows as leaf l's (with dictionary page d), decoded once; null when it is not a page of that leaf. */
+  /** Data page p's rows as leaf l's (with dictionary page d), decoded once: MID_ROW when it starts inside a row, null when it is not a page of that leaf. */
   private rows(l: number, d: number, p: number): number | null {
     const key = `${l}:${d}:${p}`;
     const known = this.cache.get(key);
@@ -238,8 +243,9 @@ class Scan {
       const meta = { codec: this.codecOf(leaf), numValues: n } as ColumnMetaData;
       const c = decodeColumnChunk(piece.bytes, page.offset, meta, leaf, { verifyChecksums: true, pieces: dict ? [dict, piece] : [piece], numValues: n }, {});
       if (c.rep === null) return n > 0 ? n : null;
-      // A page must start a row: one that continues a row cannot be placed without the page before it.
-      if (c.length === 0 || c.rep[0] !== 0) return null;
+      if (c.length === 0) return null;
+      // A page that goes on with a row cannot be placed without the page before it, nor can a chunk end before it.
+      if (c.rep[0] !== 0) return MID_ROW;
       let rows = 0;
       for (let i = 0; i < c.length; i++) if (c.rep[i] === 0) rows++;
       if (page.header.dataPageHeaderV2 && page.header.dataPageHeaderV2.numRows !== rows) return null;
