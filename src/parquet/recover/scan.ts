@@ -34,7 +34,7 @@ import { decodePageHeader, type ColumnChunk, type ColumnMetaData, type FileMetaD
 
 /** Largest file scanned (it is held in memory while its headers are walked). */
 const MAX_SCAN_BYTES = 1 << 30;
-/** Splits of a row group's first chunk tried before the row group is given up. */
+/** Splits of a row group's first chunk tried before the row group is given up (a one-column file's row groups end there). */
 const MAX_SPLITS = 4096;
 
 export interface ScanResult {
@@ -116,7 +116,7 @@ function walkPages(bytes: Uint8Array): { pages: Page[]; end: number; reason: str
 }
 
 class Scan {
-  /** Rows of page p decoded as leaf l's with dictionary page d (-1: none), or null when it does not decode so. */
+  /** Rows of page p decoded as leaf l's with dictionary page d (-1: none): see `rows`. */
   private readonly cache = new Map<string, number | null>();
 
   constructor(private readonly bytes: Uint8Array, private readonly pages: readonly Page[], private readonly leaves: readonly LeafNode[], private readonly codecOf: (leaf: LeafNode) => CodecName) {}
@@ -127,8 +127,8 @@ class Scan {
     const first = this.chunk(start);
     const found: Chunk[][] = [];
     for (let splits = 0; ; splits++) {
-      // One column's chunk ends anywhere without changing a row: its pages are not splits to try.
-      if (n > 1 && splits >= MAX_SPLITS) return `more than ${MAX_SPLITS} ways to end its first chunk`;
+      // One column's chunk may end anywhere without changing a row: a long run of its pages makes several row groups.
+      if (splits >= MAX_SPLITS) return n === 1 ? this.ofOne(first) : `more than ${MAX_SPLITS} ways to end its first chunk`;
       const s = this.step(first, 0);
       if (s === 'end') return n === 1 ? this.ofOne(first) : 'its first chunk could run on past the last readable page';
       if (s === 'foreign') break;
