@@ -36,10 +36,21 @@ function* cuts(bytes: Uint8Array, step: number, from = 0): Generator<Input> {
   for (let cut = from; cut < bytes.length; cut += step) yield { label: `cut at ${cut}`, bytes: bytes.subarray(0, cut) };
 }
 
-/** Cuts every `step` bytes, then (footer gone) every page doubled, dropped, swapped with its neighbour across a chunk boundary. */
-async function cutsAndPages(bytes: Uint8Array, step: number): Promise<void> {
+/**
+ * Cuts every `step` bytes, then (footer gone) every page doubled, dropped,
+ * swapped with its neighbour across a chunk boundary. `whole`: the file cut
+ * right after its last page gives back every row (the sweep is not passed by
+ * recovering nothing).
+ */
+async function cutsAndPages(bytes: Uint8Array, step: number, whole = true): Promise<void> {
+  const pages = await pagesOf(bytes);
+  if (whole) {
+    const got = await recoverRows(footerless(bytes, pages), { like: bytes });
+    assert.ok(!(got instanceof Error));
+    assert.deepStrictEqual(got.rows, await (await ParquetReader.open(bytes)).readRows());
+  }
   const cut = await sweep(bytes, cuts(bytes, step), true);
-  const { mutations, indistinguishable } = pageMutations(bytes, await pagesOf(bytes));
+  const { mutations, indistinguishable } = pageMutations(bytes, pages);
   const paged = await sweep(bytes, mutations, true);
   process.stderr.write(`  ${cut.cases} cuts, ${paged.cases} page mutations (${indistinguishable} swaps of interchangeable pages left out)\n`);
   assert.deepStrictEqual([...cut.failures, ...paged.failures].slice(0, 20), []);
@@ -50,7 +61,7 @@ it('every cut of a small file, and every page doubled, dropped or swapped: int64
 });
 
 it("three int64 columns (the reproducer's shape: no page tells whose it is)", { timeout: 120_000 }, async () => {
-  await cutsAndPages(await sameTypes(), 5);
+  await cutsAndPages(await sameTypes(), 5, false);
 });
 
 it('int64 and double without dictionaries, v2 pages, GZIP, no CRCs', { timeout: 120_000 }, async () => {
