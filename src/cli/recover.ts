@@ -6,6 +6,9 @@ import type { TrevniRecoverReport } from '../trevni/recover.js';
 import type { TrevniLoss } from '../trevni/salvage.js';
 import { openSource, tableFileKind } from './files.js';
 
+/** `recover`'s exit status when the output is not all of the input: something was lost, or (the footer gone) may have been. */
+export const LOSS_STATUS = 3;
+
 interface RecoverOptions {
   json?: boolean;
   skipDamagedRowGroups?: boolean;
@@ -22,7 +25,8 @@ export async function recoverCommand(input: string, output: string, opts: Recove
   try {
     const like = opts.like === undefined ? undefined : await openSource(opts.like);
     const report = await recoverParquet(source, await fileSink(output), { skipDamagedRowGroups: opts.skipDamagedRowGroups, ...(like ? { like } : {}) }).finally(() => like?.close?.());
-    printParquet(report, opts.json, `wrote ${report.rowsRecovered} of ${report.rows} rows to ${output}`);
+    printParquet(report, opts.json, `wrote ${report.rowsRecovered} of ${report.rows} rows${report.lostFrom ? ' found' : ''} to ${output}`);
+    if (!report.whole) process.exitCode = LOSS_STATUS;
   } finally {
     await source.close?.();
   }
@@ -52,6 +56,7 @@ async function recoverTrevniCommand(input: string, output: string, opts: Recover
   try {
     const report = await recoverTrevni(source, await fileSink(output), { spill: tempSpill() });
     printTrevni(report, opts.json, `wrote ${report.rowsRecovered} of ${report.rows} rows to ${output}`);
+    if (!report.whole) process.exitCode = LOSS_STATUS;
   } finally {
     await source.close?.();
   }
@@ -72,8 +77,8 @@ async function checkTrevniCommand(file: string, opts: { json?: boolean }): Promi
 function printParquet(r: RecoverReport, json: boolean | undefined, headline: string): void {
   const lines = [headline];
   if (r.footerError) lines.push(`footer unusable (${r.footerError.message}); row groups found by ${r.foundBy === 'scan' ? 'scanning page headers' : 'the last checkpoint'}`);
-  if (r.scanStop) lines.push(`scan stopped at byte ${r.scanStop.offset}: ${r.scanStop.reason}`);
-  lines.push(`row groups: ${r.rowGroups}, rows: ${r.rows}, recovered: ${r.rowsRecovered}, with nulls for lost fields: ${r.rowsWithNulls}, lost: ${r.rowsLost}`);
+  lines.push(`row groups: ${r.rowGroups}, rows: ${r.rows}, recovered: ${r.rowsRecovered}, with nulls for lost fields: ${r.rowsWithNulls}, lost: ${r.rowsLost}${r.lostFrom ? ' and an unknown number more' : ''}`);
+  if (r.lostFrom) lines.push(`lost: everything from byte ${r.lostFrom.offset} on (how many rows is unknown): ${r.lostFrom.reason}`);
   if (r.fieldsNulled.length) lines.push(`written as null where lost: ${r.fieldsNulled.join(', ')}`);
   print(r, json, lines, r.losses, (l) => `row group ${l.rowGroup}, column ${l.column}, ${l.page === undefined ? 'whole chunk' : `page ${l.page}`}`);
 }

@@ -10,6 +10,9 @@ import { MISSING } from '../../src/parquet/recover/index.js';
 import { CHECKPOINT_MARKER } from '../../src/parquet/write/checkpoint.js';
 import { writeFile } from '../recover/fixtures.js';
 
+/** `recover`'s exit status when anything was lost, or (no footer) may have been: not 1 (errors, usage errors) nor 70 (internal errors). */
+const LOSS = 3;
+
 function run(...args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -43,7 +46,7 @@ test('check says whole or damaged by its exit status; recover writes the intact 
     [[1, 'name', 3, { start: page.firstRowIndex, end: oi.pageLocations[4]!.firstRowIndex }, 'ChecksumError']]);
   const out = join(dir, 'out.parquet');
   const rec = run('recover', bad, out);
-  assert.equal(rec.code, 0, rec.err);
+  assert.equal(rec.code, LOSS, rec.err);
   assert.match(rec.out, /written as null where lost: name/);
   const original = await reader.readRows();
   const got = await (await ParquetReader.open(new Uint8Array(readFileSync(out)))).readRows();
@@ -66,7 +69,7 @@ test('convert --checkpoint-every writes checkpoints; recover restores a cut copy
   writeFileSync(cut, bytes.subarray(0, frames[1]! + 10));
   const out = join(dir, 'cut-recovered.parquet');
   const rec = run('recover', cut, out, '--json');
-  assert.equal(rec.code, 0, rec.err);
+  assert.equal(rec.code, LOSS, rec.err);
   assert.equal(JSON.parse(rec.out).rowsRecovered, 2000);
   const original = await (await ParquetReader.open(new Uint8Array(readFileSync(src)))).readRows();
   assert.deepStrictEqual(await (await ParquetReader.open(new Uint8Array(readFileSync(out)))).readRows(), original.slice(0, 2000));
@@ -82,10 +85,36 @@ test('recover --like finds the row groups of a file without footer or checkpoint
   writeFileSync(sibling, await writeFile({}, 10));
   const out = join(dir, 'scanned.parquet');
   const rec = run('recover', cut, out, '--like', sibling);
-  assert.equal(rec.code, 0, rec.err);
+  assert.equal(rec.code, LOSS, rec.err);
   assert.match(rec.out, /found by scanning page headers/);
   assert.deepStrictEqual(await (await ParquetReader.open(new Uint8Array(readFileSync(out)))).readRows(), (await reader.readRows()).slice(0, 2000));
   assert.notEqual(run('recover', cut, join(dir, 'x.parquet')).code, 0);
+  const json = JSON.parse(run('recover', cut, join(dir, 'scanned2.parquet'), '--like', sibling, '--json').out);
+  assert.equal(json.lostFrom.offset, g.fileOffset! + g.totalCompressedSize!);
+});
+
+test('recover exits 0 for a whole file and 3 whenever data was lost or may have been: a file cut at byte 15 says from which byte', async () => {
+  const bytes = await writeFile({}, 3000);
+  const whole = join(dir, 'whole-for-status.parquet');
+  writeFileSync(whole, bytes);
+  const ok = run('recover', whole, join(dir, 'whole-out.parquet'));
+  assert.equal(ok.code, 0, ok.err);
+  const cut = join(dir, 'cut15.parquet');
+  writeFileSync(cut, bytes.subarray(0, 15));
+  const r = run('recover', cut, join(dir, 'cut15-out.parquet'), '--like', whole);
+  assert.equal(r.code, LOSS, r.err);
+  assert.match(r.out, /^wrote 0 of 0 rows found to /);
+  assert.match(r.out, /\nlost: everything from byte 4 on \(how many rows is unknown\): no page header can be read at byte 4\n/);
+});
+
+test("the reproducer: a file cut at 576 bytes whose columns' pages cannot be told apart recovers no row, and says it lost data", () => {
+  const shared = join('..', 'shared', 'fuzz', 't3');
+  const out = join(dir, 'repro.parquet');
+  const r = run('recover', join(shared, 'recover-scan-truncated-576.parquet'), out, '--like', join(shared, 'recover-scan-truncated.like.parquet'), '--json');
+  assert.equal(r.code, LOSS, r.err);
+  const report = JSON.parse(r.out);
+  assert.equal(report.rowsRecovered, 0);
+  assert.equal(report.lostFrom.offset, 4);
 });
 
 test('check on a Trevni file: whole, then a damaged block named with its rows', async () => {
@@ -134,7 +163,7 @@ test('recover on a Trevni file (told by its magic) writes the rows intact in eve
   writeFileSync(bad, bytes);
   const out = join(dir, 'recovered.trv');
   const r = run('recover', bad, out);
-  assert.equal(r.code, 0, r.err);
+  assert.equal(r.code, LOSS, r.err);
   assert.match(r.out, new RegExp(`^wrote ${original.length - b.rowCount} of ${original.length} rows to `));
   assert.match(r.out, new RegExp(`\nlost: column name, block 1, bytes ${b.offset}\\.\\.${b.offset + b.compressedSize + 4}, rows ${lost.start}\\.\\.${lost.end}: (ChecksumError|CorruptFileError): `));
   assert.match(r.out, new RegExp(`fields that lost rows \\(those rows left out\\): name \\(${lost.start}\\.\\.${lost.end}\\)`));

@@ -31,10 +31,12 @@ export interface OpenedForSalvage extends SalvageInput {
   foundBy: FoundBy;
   /** Why the footer could not be used, when it could not. */
   footerError?: { name: string; message: string };
-  /** With a checkpoint: the file offset its frame ends at (what follows it was written after it). */
-  checkpointEnd?: number;
-  /** With a scan: where it stopped and why. */
-  scanStop?: { offset: number; reason: string };
+  /**
+   * Without a footer: where the row groups found end, and why nothing after
+   * was read. The file had more there (its footer at least), so data from
+   * this byte on may be lost, how much is unknown.
+   */
+  lostFrom?: { offset: number; reason: string };
 }
 
 /** Opens by the footer, else by the last checkpoint; when neither is there, the footer's error is thrown. */
@@ -52,10 +54,12 @@ export async function openForSalvage(input: ParquetInput, options: SalvageOpenOp
       if (!known) throw e;
       const schema = buildSchema(known.elements);
       const { metadata: found, stop } = await scanRowGroups(source, schema, known.elements as FileMetaData['schema'], (l) => known.codec(l.path.join('.')));
-      return { source, metadata: found, schema, foundBy: 'scan', footerError: described(e), scanStop: stop };
+      return { source, metadata: found, schema, foundBy: 'scan', footerError: described(e), lostFrom: stop };
     }
     const schema = withContext({ file: source.name, offset: chain.last.offset }, () => buildSchema(chain.metadata.schema as SchemaElementLike[]));
-    return { source, metadata: chain.metadata, schema, foundBy: 'checkpoint', footerError: described(e), checkpointEnd: chain.last.end };
+    const end = chain.last.end;
+    const reason = end < source.byteLength ? 'written after the last complete checkpoint, which alone describes the row groups' : 'the file ends at its last checkpoint';
+    return { source, metadata: chain.metadata, schema, foundBy: 'checkpoint', footerError: described(e), lostFrom: { offset: end, reason } };
   }
   const schema = withContext({ file: source.name, offset }, () => buildSchema(metadata.schema as SchemaElementLike[]));
   return { source, metadata, schema, foundBy: 'footer' };

@@ -19,8 +19,12 @@ export interface RecoverReport {
   /** Whether the row groups were found by the footer or, the footer being gone, by the last checkpoint or a page-header scan. */
   foundBy: FoundBy;
   footerError?: { name: string; message: string };
-  /** With a scan: where it stopped and why (what follows is not in the report's row groups). */
-  scanStop?: { offset: number; reason: string };
+  /**
+   * Without a footer (found by checkpoint or scan): the byte from which
+   * nothing was recovered, and why. The file held more from there (its
+   * footer at least), so rows may be lost beyond `rowsLost`: how many is unknown.
+   */
+  lostFrom?: { offset: number; reason: string };
   /** Row groups and rows the footer or checkpoint describes. */
   rowGroups: number;
   rows: number;
@@ -33,7 +37,7 @@ export interface RecoverReport {
   /** Top-level fields that hold null in the output where their data was lost (made optional when they were required). */
   fieldsNulled: string[];
   losses: Loss[];
-  /** True when the file was read through its footer and nothing was lost. */
+  /** True when the file was read through its footer and nothing was lost (else `recover` exits with status 3). */
   whole: boolean;
 }
 
@@ -133,7 +137,7 @@ function emptyReport(o: OpenedForSalvage): RecoverReport {
     rowsRecovered: 0, rowsWithNulls: 0, rowsLost: 0, fieldsNulled: [], losses: [], whole: false,
   };
   if (o.footerError) r.footerError = o.footerError;
-  if (o.scanStop) r.scanStop = o.scanStop;
+  if (o.lostFrom) r.lostFrom = o.lostFrom;
   return r;
 }
 

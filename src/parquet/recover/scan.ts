@@ -1,14 +1,30 @@
 /**
  * Row groups found without a footer or checkpoint: page headers walked from
- * the file's start under a schema (and codecs) the caller knows, chunk after
- * chunk in leaf order. Where one chunk ends and the next begins is not in
- * the headers, so every split of the first leaf's pages is tried, and a row
- * group is accepted only when exactly one split lets every other leaf's
- * pages hold the same number of rows: an ambiguous or incomplete row group
- * ends the scan, so nothing found is a guess. The pages themselves are then
- * checked by the salvage read like any other.
+ * the file's start under a schema (and codecs) the caller knows. Nothing in a
+ * page header says which column it belongs to, so a row group is kept only
+ * when the placement of its pages is proven:
+ *
+ * - Consistent: its pages split into one chunk per leaf, in leaf order, each
+ *   an optional dictionary page then data pages that decode as that leaf's
+ *   (levels, values, the chunk's dictionary) and start a row, every chunk
+ *   holding the same rows.
+ * - Unique, the cut included: no other split is consistent, and none that
+ *   runs past the last readable page (a file cut short may continue any
+ *   chunk there), so a split is never chosen because the pages that would
+ *   have refuted it were cut off.
+ * - Closed by content, not only by counts: the page after the row group
+ *   cannot continue its last chunk, and (with two leaves or more) somewhere
+ *   inside it a chunk's first page cannot continue the chunk before. Row
+ *   counts alone would place the pages of a file with a page doubled or
+ *   dropped (a CRC covers a page's bytes, not its place); with a boundary
+ *   fixed by content on either side, such a page leaves two runs of chunks
+ *   whose rows disagree.
+ *
+ * The first row group not proven ends the scan: what follows is reported as
+ * lost from its first byte.
  */
 import { ByteCursor } from '../../bytes/cursor.js';
+import { crc32 } from '../../checksum/crc32.js';
 import { loadCodec, type CodecName } from '../../codecs/registry.js';
 import { LimitError, ParquetryError } from '../../errors.js';
 import type { Source } from '../../io/source.js';
@@ -18,171 +34,248 @@ import { decodePageHeader, type ColumnChunk, type ColumnMetaData, type FileMetaD
 
 /** Largest file scanned (it is held in memory while its headers are walked). */
 const MAX_SCAN_BYTES = 1 << 30;
-/** Splits of the first leaf's pages tried per row group. */
+/** Splits of a row group's first chunk tried before the row group is given up (a one-column file's row groups end there). */
 const MAX_SPLITS = 4096;
 
 export interface ScanResult {
   metadata: FileMetaData;
-  /** Why the scan stopped where it did: the end of whole row groups, or an ambiguity. */
+  /** Where the proven row groups end, and why the scan went no further. */
   stop: { offset: number; reason: string };
 }
 
-interface ChunkFound {
-  start: number;
-  end: number;
-  dictionary: boolean;
-  firstData: number;
-  levels: number;
-  rows: number;
-  usize: number;
+/** A page whose header reads and whose bytes are all there (and match its CRC, when it has one). */
+interface Page {
+  offset: number;
+  next: number;
+  header: PageHeader;
 }
+
+/** A chunk as pages [first, end) of the page list, `dict` its dictionary page's index or -1. */
+interface Chunk {
+  first: number;
+  end: number;
+  dict: number;
+  data: number;
+  rows: number;
+  levels: number;
+}
+
+type Step = 'page' | 'end' | 'foreign';
+
+/** What a repeated leaf's data page that starts inside a row holds, for `rows` (a writer may split a row across pages). */
+const MID_ROW = -1;
 
 /** Row groups of `schema` from offset 4 on, each leaf compressed with `codecOf(leaf)`. */
 export async function scanRowGroups(source: Source, schema: Schema, elements: FileMetaData['schema'], codecOf: (leaf: LeafNode) => CodecName): Promise<ScanResult> {
   if (source.byteLength > MAX_SCAN_BYTES) throw new LimitError(`a page-header scan holds the file in memory: ${source.byteLength} bytes is more than ${MAX_SCAN_BYTES}`, { file: source.name });
   for (const leaf of schema.leaves) if (codecOf(leaf) !== 'UNCOMPRESSED') await loadCodec(codecOf(leaf));
   const bytes = await source.read(0, source.byteLength);
-  const leaves = schema.leaves;
+  const walked = walkPages(bytes);
+  const scan = new Scan(bytes, walked.pages, schema.leaves, codecOf);
   const rowGroups: RowGroup[] = [];
-  let pos = 4;
-  let reason = 'no further complete row group';
-  /** Each page's rows as a page of each leaf tried, decoded once. */
-  const cache = new Map<string, number | null>();
-  while (pos < bytes.length && leaves.length > 0) {
-    const found: ChunkFound[][] = [];
-    for (const first of splits(bytes, pos, leaves[0]!, codecOf(leaves[0]!), cache)) {
-      const chunks = [first];
-      for (let i = 1; i < leaves.length && chunks.length === i; i++) {
-        const c = chunkOf(bytes, chunks[i - 1]!.end, leaves[i]!, codecOf(leaves[i]!), first.rows, cache);
-        if (c) chunks.push(c);
-      }
-      if (chunks.length === leaves.length) found.push(chunks);
-      if (found.length > 1) break;
-    }
-    if (found.length !== 1) {
-      if (found.length > 1) reason = 'the chunks could be split more than one way';
+  let at = 0;
+  let reason = walked.reason;
+  while (schema.leaves.length > 0 && at < walked.pages.length) {
+    const found = scan.rowGroupAt(at);
+    if (typeof found === 'string') {
+      reason = `row group ${rowGroups.length} not proven: ${found}`;
       break;
     }
-    const chunks = found[0]!;
-    const end = chunks[chunks.length - 1]!.end;
-    rowGroups.push({
-      columns: chunks.map((c, i) => columnChunk(c, leaves[i]!, codecOf(leaves[i]!))),
-      totalByteSize: chunks.reduce((n, c) => n + c.usize, 0),
-      numRows: chunks[0]!.rows,
-      fileOffset: pos,
-      totalCompressedSize: end - pos,
-      ordinal: rowGroups.length,
-    });
-    pos = end;
+    rowGroups.push(scan.rowGroup(found, rowGroups.length));
+    at = found[found.length - 1]!.end;
   }
+  const offset = at < walked.pages.length ? walked.pages[at]!.offset : walked.end;
   const numRows = rowGroups.reduce((n, g) => n + g.numRows, 0);
-  return { metadata: { version: 1, schema: elements, numRows, rowGroups }, stop: { offset: pos, reason } };
+  return { metadata: { version: 1, schema: elements, numRows, rowGroups }, stop: { offset, reason } };
 }
 
-function columnChunk(c: ChunkFound, leaf: LeafNode, codec: CodecName): ColumnChunk {
-  const meta: ColumnMetaData = {
-    type: leaf.physicalType as ColumnMetaData['type'],
-    encodings: [],
-    pathInSchema: leaf.path,
-    codec: codec as ColumnMetaData['codec'],
-    numValues: c.levels,
-    totalUncompressedSize: c.usize,
-    totalCompressedSize: c.end - c.start,
-    dataPageOffset: c.firstData,
-  };
-  if (c.dictionary) meta.dictionaryPageOffset = c.start;
-  return { fileOffset: c.start, metaData: meta };
-}
-
-/** The first leaf's chunk ending after each of its data pages in turn (a dictionary page after data pages starts another chunk). */
-function* splits(bytes: Uint8Array, start: number, leaf: LeafNode, codec: CodecName, cache: Map<string, number | null>): Generator<ChunkFound> {
-  const walk = new ChunkWalk(bytes, start, leaf, codec, cache);
-  for (let n = 0; n < MAX_SPLITS && walk.step(); n++) if (walk.chunk.rows > 0) yield { ...walk.chunk };
-}
-
-/** The chunk of `leaf` at `start` holding exactly `rows` rows, or null. */
-function chunkOf(bytes: Uint8Array, start: number, leaf: LeafNode, codec: CodecName, rows: number, cache: Map<string, number | null>): ChunkFound | null {
-  const walk = new ChunkWalk(bytes, start, leaf, codec, cache);
-  while (walk.chunk.rows < rows) if (!walk.step()) return null;
-  return walk.chunk.rows === rows ? walk.chunk : null;
-}
-
-/** A chunk's pages one at a time, each decoded as the leaf's: rows from its levels (or its value count, for an unrepeated leaf). */
-class ChunkWalk {
-  chunk: ChunkFound;
-  private dict: { bytes: Uint8Array; base: number } | null = null;
-
-  constructor(private readonly bytes: Uint8Array, start: number, private readonly leaf: LeafNode, private readonly codec: CodecName, private readonly cache: Map<string, number | null>) {
-    this.chunk = { start, end: start, dictionary: false, firstData: start, levels: 0, rows: 0, usize: 0 };
-  }
-
-  /** Takes the next data page (and a leading dictionary page); false when there is none that fits. */
-  step(): boolean {
-    const c = this.chunk;
-    for (;;) {
-      const page = this.header(c.end);
-      if (!page) return false;
-      const { header, next } = page;
-      if (header.type === 'DICTIONARY_PAGE') {
-        if (c.end !== c.start) return false;
-        this.dict = { bytes: this.bytes.subarray(c.start, next), base: c.start };
-        c.dictionary = true;
-        c.usize += header.uncompressedPageSize;
-        c.end = next;
-        c.firstData = next;
-        continue;
-      }
-      const data = header.dataPageHeader ?? header.dataPageHeaderV2;
-      if (!data) return false;
-      const rows = this.rows(header, c.end, next);
-      if (rows === null) return false;
-      c.levels += data.numValues;
-      c.rows += rows;
-      c.usize += header.uncompressedPageSize;
-      c.end = next;
-      return true;
-    }
-  }
-
-  private header(at: number): { header: PageHeader; next: number } | null {
+/** The pages one after another from offset 4, up to the first that cannot be read whole or fails its CRC. */
+function walkPages(bytes: Uint8Array): { pages: Page[]; end: number; reason: string } {
+  const pages: Page[] = [];
+  let pos = 4;
+  for (;;) {
+    if (pos >= bytes.length) return { pages, end: pos, reason: 'the file ends there' };
+    let header: PageHeader;
+    let next: number;
     try {
-      const cur = new ByteCursor(this.bytes, at, this.bytes.length, 0);
-      const header = decodePageHeader(cur);
+      const cur = new ByteCursor(bytes, pos, bytes.length, 0);
+      header = decodePageHeader(cur);
       const size = header.compressedPageSize;
-      if (!(size >= 0 && header.uncompressedPageSize >= 0) || size > cur.remaining) return null;
-      return { header, next: cur.pos + size };
+      if (!(size >= 0 && header.uncompressedPageSize >= 0) || size > cur.remaining) return { pages, end: pos, reason: `the page at byte ${pos} runs past the end of the file` };
+      next = cur.pos + size;
     } catch (e) {
-      if (e instanceof ParquetryError) return null;
-      throw e;
+      if (!(e instanceof ParquetryError)) throw e;
+      return { pages, end: pos, reason: `no page header can be read at byte ${pos}` };
     }
+    if (header.crc !== undefined && (crc32(bytes.subarray(next - header.compressedPageSize, next)) | 0) !== (header.crc | 0)) {
+      return { pages, end: pos, reason: `the page at byte ${pos} fails its CRC` };
+    }
+    pages.push({ offset: pos, next, header });
+    pos = next;
+  }
+}
+
+class Scan {
+  /** Rows of page p decoded as leaf l's with dictionary page d (-1: none): see `rows`. */
+  private readonly cache = new Map<string, number | null>();
+
+  constructor(private readonly bytes: Uint8Array, private readonly pages: readonly Page[], private readonly leaves: readonly LeafNode[], private readonly codecOf: (leaf: LeafNode) => CodecName) {}
+
+  /** The chunks of the row group starting at page `start` when their placement is proven (see the module comment), else why not. */
+  rowGroupAt(start: number): Chunk[] | string {
+    const n = this.leaves.length;
+    const first = this.chunk(start);
+    const found: Chunk[][] = [];
+    for (let splits = 0; ; splits++) {
+      // One column's chunk may end anywhere without changing a row: a long run of its pages makes several row groups.
+      if (splits >= MAX_SPLITS) return n === 1 ? this.ofOne(first) : `more than ${MAX_SPLITS} ways to end its first chunk`;
+      const s = this.step(first, 0);
+      if (s === 'end') return n === 1 ? this.ofOne(first) : 'its first chunk could run on past the last readable page';
+      if (s === 'foreign') break;
+      if (n === 1) continue;
+      const chain = [{ ...first }];
+      for (let l = 1; l < n; l++) {
+        const c = this.chunkOf(chain[l - 1]!.end, l, first.rows);
+        if (c === 'open') return 'a split of its pages could run on past the last readable page';
+        if (c === null) break;
+        chain.push(c);
+      }
+      if (chain.length < n) continue;
+      found.push(chain);
+      if (found.length > 1) return 'its pages split into chunks of equal rows more than one way';
+    }
+    if (n === 1) return this.ofOne(first);
+    const chain = found[0];
+    if (!chain) return 'no split of its pages gives every column the same rows';
+    const last = chain[n - 1]!;
+    if (last.end < this.pages.length && this.continues(last, n - 1, last.end)) return "the page after it could be one more of its last column's";
+    if (!chain.some((c, l) => l + 1 < n && !this.continues(c, l, chain[l + 1]!.first))) return "no chunk's first page differs from what the chunk before it could hold";
+    return chain;
   }
 
-  /** The page's rows when it decodes as this leaf's page (CRC, levels, values), else null. */
-  private rows(header: PageHeader, at: number, next: number): number | null {
-    const key = `${this.leaf.columnIndex}:${this.dict?.base ?? -1}:${at}`;
+  rowGroup(chunks: Chunk[], ordinal: number): RowGroup {
+    const start = this.pages[chunks[0]!.first]!.offset;
+    const end = this.pages[chunks[chunks.length - 1]!.end - 1]!.next;
+    const columns = chunks.map((c, l) => this.columnChunk(c, this.leaves[l]!));
+    return {
+      columns,
+      totalByteSize: columns.reduce((s, c) => s + c.metaData!.totalUncompressedSize, 0),
+      numRows: chunks[0]!.rows,
+      fileOffset: start,
+      totalCompressedSize: end - start,
+      ordinal,
+    };
+  }
+
+  /**
+   * A one-column file: every page is its column's whatever the row groups,
+   * so the pages up to the first that cannot be one are kept; but when the
+   * column is repeated and the page after could go on with the last row
+   * (or was cut), that row may be incomplete, and its page goes.
+   */
+  private ofOne(c: Chunk): Chunk[] | string {
+    const open = c.end >= this.pages.length || this.continues(c, 0, c.end);
+    if (this.leaves[0]!.repLevel === 0 || !open) return c.data > 0 ? [c] : 'its first page is not one of its column';
+    if (c.data < 2) return 'its last row could go on in the page after it';
+    const kept = this.chunk(c.first);
+    while (kept.end < c.end - 1) this.step(kept, 0);
+    return [kept];
+  }
+
+  private chunk(start: number): Chunk {
+    return { first: start, end: start, dict: -1, data: 0, rows: 0, levels: 0 };
+  }
+
+  /** Leaf l's chunk from page `start` holding exactly `rows` rows; null when none does, 'open' when the pages run out first. */
+  private chunkOf(start: number, l: number, rows: number): Chunk | null | 'open' {
+    const c = this.chunk(start);
+    while (c.rows < rows) {
+      const s = this.step(c, l);
+      if (s === 'end') return 'open';
+      if (s === 'foreign') return null;
+    }
+    return c.rows === rows ? c : null;
+  }
+
+  /** Adds the next data page (and a dictionary page leading the chunk) to `c` when it is one of leaf l's. */
+  private step(c: Chunk, l: number): Step {
+    let p = this.pages[c.end];
+    if (!p) return 'end';
+    if (p.header.type === 'DICTIONARY_PAGE') {
+      // A dictionary page leads its chunk; it is checked with the data pages it serves.
+      if (c.end !== c.first) return 'foreign';
+      c.dict = c.end++;
+      p = this.pages[c.end];
+      if (!p) return 'end';
+    }
+    const rows = this.rows(l, c.dict, c.end);
+    if (rows === null || rows === MID_ROW) return 'foreign';
+    c.rows += rows;
+    c.levels += dataHeader(p.header)!.numValues;
+    c.data++;
+    c.end++;
+    return 'page';
+  }
+
+  /** Whether page p could be one more data page of chunk c (of leaf l), even one going on with its last row. */
+  private continues(c: Chunk, l: number, p: number): boolean {
+    return this.pages[p]!.header.type !== 'DICTIONARY_PAGE' && this.rows(l, c.dict, p) !== null;
+  }
+
+  /** Data page p's rows as leaf l's (with dictionary page d), decoded once: MID_ROW when it starts inside a row, null when it is not a page of that leaf. */
+  private rows(l: number, d: number, p: number): number | null {
+    const key = `${l}:${d}:${p}`;
     const known = this.cache.get(key);
     if (known !== undefined) return known;
-    const rows = this.decodeRows(header, at, next);
+    const rows = this.decode(l, d, p);
     this.cache.set(key, rows);
     return rows;
   }
 
-  private decodeRows(header: PageHeader, at: number, next: number): number | null {
-    const n = (header.dataPageHeader ?? header.dataPageHeaderV2)!.numValues;
+  private decode(l: number, d: number, p: number): number | null {
+    const leaf = this.leaves[l]!;
+    const page = this.pages[p]!;
+    const data = dataHeader(page.header);
+    if (!data) return null;
+    const n = data.numValues;
+    const piece = { bytes: this.bytes.subarray(page.offset, page.next), base: page.offset };
+    const dict = d >= 0 ? { bytes: this.bytes.subarray(this.pages[d]!.offset, this.pages[d]!.next), base: this.pages[d]!.offset } : null;
     try {
-      const piece = { bytes: this.bytes.subarray(at, next), base: at };
-      const meta = { codec: this.codec, numValues: n } as ColumnMetaData;
-      const d = decodeColumnChunk(piece.bytes, at, meta, this.leaf, { verifyChecksums: true, pieces: this.dict ? [this.dict, piece] : [piece], numValues: n }, {});
-      if (d.rep === null) return n;
-      // A page must start a row: one that continues a row cannot be placed without the page before it.
-      if (d.length > 0 && d.rep[0] !== 0) return null;
+      const meta = { codec: this.codecOf(leaf), numValues: n } as ColumnMetaData;
+      const c = decodeColumnChunk(piece.bytes, page.offset, meta, leaf, { verifyChecksums: true, pieces: dict ? [dict, piece] : [piece], numValues: n }, {});
+      if (c.rep === null) return n > 0 ? n : null;
+      if (c.length === 0) return null;
+      // A page that goes on with a row cannot be placed without the page before it, nor can a chunk end before it.
+      if (c.rep[0] !== 0) return MID_ROW;
       let rows = 0;
-      for (let i = 0; i < d.length; i++) if (d.rep[i] === 0) rows++;
-      if (header.dataPageHeaderV2 && header.dataPageHeaderV2.numRows !== rows) return null;
+      for (let i = 0; i < c.length; i++) if (c.rep[i] === 0) rows++;
+      if (page.header.dataPageHeaderV2 && page.header.dataPageHeaderV2.numRows !== rows) return null;
       return rows;
     } catch (e) {
       if (e instanceof ParquetryError) return null;
       throw e;
     }
   }
+
+  private columnChunk(c: Chunk, leaf: LeafNode): ColumnChunk {
+    const pages = this.pages.slice(c.first, c.end);
+    const start = pages[0]!.offset;
+    const firstData = pages[c.dict >= 0 ? 1 : 0]!.offset;
+    const meta: ColumnMetaData = {
+      type: leaf.physicalType as ColumnMetaData['type'],
+      encodings: [],
+      pathInSchema: leaf.path,
+      codec: this.codecOf(leaf) as ColumnMetaData['codec'],
+      numValues: c.levels,
+      totalUncompressedSize: pages.reduce((s, p) => s + (p.next - p.offset) - p.header.compressedPageSize + p.header.uncompressedPageSize, 0),
+      totalCompressedSize: pages[pages.length - 1]!.next - start,
+      dataPageOffset: firstData,
+    };
+    if (c.dict >= 0) meta.dictionaryPageOffset = start;
+    return { fileOffset: start, metaData: meta };
+  }
+}
+
+function dataHeader(h: PageHeader): { numValues: number } | undefined {
+  return h.dataPageHeader ?? h.dataPageHeaderV2;
 }
