@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { BufferSink, InvalidArgumentError, convert, inferSchemaFromRecords, readCsv, readJsonArray, readJsonLines, writeRecords } from '../../src/index.js';
+import { BufferSink, InvalidArgumentError, convert, defineSchema, field, inferSchemaFromRecords, readCsv, readJsonArray, readJsonLines, writeRecords } from '../../src/index.js';
 import { openParquet } from '../../src/node/index.js';
 import { parseTypeOverride, schemaFromJsonText } from '../../src/convert/types.js';
 
@@ -77,6 +77,14 @@ test('records in code nested past the limit: inferSchemaFromRecords and writeRec
       assert.throws(() => inferSchemaFromRecords([{ id: 1 }, record]), typedLimit, `${shape} ${depth}`);
       await assert.rejects(writeRecords(new BufferSink(), [record]), typedLimit, `${shape} ${depth}`);
     }
+  }
+});
+
+test('a deep value for a declared JSON column (JSON.stringify recurses) is the typed error naming the limit', async () => {
+  const schema = defineSchema({ j: field.json() });
+  for (const shape of SHAPES) {
+    const record = { j: deepValue(shape, 100_000) };
+    await assert.rejects(writeRecords(new BufferSink(), [record], { schema }), (e: unknown) => e instanceof InvalidArgumentError && /nesting limit/.test(e.message), shape);
   }
 });
 
