@@ -152,9 +152,9 @@ test('the CLI converts a hostile CSV of 800 KB, strict (a typed error) and skipp
   const dir = mkdtempSync(join(tmpdir(), 'csv-hostile-'));
   try {
     const input = join(dir, 'in.csv');
-    // The reproducer's shape, 20 times its size: one cell of `x{"a":{"a":...`.
+    // The reproducer's shape, 20 times its size: one cell of `x{"a":{"a":...`. (csv-parse, busy, ignored SIGTERM: the guard kills.)
     writeFileSync(input, `id,name\n1,x${'{"a":'.repeat(160_000)}1${'}'.repeat(160_000)}\n2,b\n`);
-    const cli = (extra: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'convert', input, join(dir, 'out.parquet'), ...extra], { encoding: 'utf8', timeout: 120_000 });
+    const cli = (extra: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'convert', input, join(dir, 'out.parquet'), ...extra], { encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
     const strict = cli([]);
     assert.equal(strict.signal, null, 'the hang guard killed it');
     assert.equal(strict.status, 1, strict.stderr);
