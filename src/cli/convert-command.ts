@@ -1,6 +1,6 @@
 /**
  * `parquetry convert`'s options and help. The conversion itself (convert.ts,
- * its readers and writers, csv-parse) is imported only when it runs.
+ * its readers and writers) is imported only when it runs.
  */
 import type { Command } from 'commander';
 import type { ConvertOptions } from './convert.js';

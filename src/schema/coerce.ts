@@ -61,7 +61,7 @@ import { isWellFormed } from '../encodings/values-builder.js';
 import { ExactNumber } from './exact-number.js';
 import { parseDate, parseTime, parseTimestamp } from './temporal-text.js';
 import type { LeafKind, TimeUnit } from './logical.js';
-import type { LeafNode } from './tree.js';
+import { MAX_SCHEMA_DEPTH, type LeafNode } from './tree.js';
 
 /** What a coercer gives: see the table above. */
 export type PhysicalValue = number | bigint | boolean | Uint8Array;
@@ -697,6 +697,8 @@ function stringCoercer(leaf: LeafNode, onReplaced: (() => void) | undefined): Co
     try {
       text = JSON.stringify(v);
     } catch (e) {
+      // JSON.stringify recurses: a value thousands of levels deep exhausts the stack.
+      if (e instanceof RangeError) return fail(v, `it nests deeper than the nesting limit (${MAX_SCHEMA_DEPTH} levels)`);
       return fail(v, `JSON.stringify failed (${e instanceof Error ? e.message : String(e)})`);
     }
     if (text === undefined) return fail(v);

@@ -195,7 +195,8 @@ function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, f
 
 /** One column's current block and its finished blocks' descriptors. */
 class ColumnBuffer implements SpilledBlocks {
-  readonly buf = new ValueWriter(DEFAULT_BLOCK_SIZE + 1024);
+  /** Grows to the block size as values come: a block-sized buffer per column took gigabytes for a wide table. */
+  readonly buf = new ValueWriter(256);
   private rowCount = 0;
   private runLength = 0;
   private runValue = -1;

@@ -69,11 +69,18 @@ export interface EncodedChunk {
   bloom?: SplitBlockBloomFilter;
 }
 
+/**
+ * Entries a column's buffers (levels, indices, values, dictionary) start with;
+ * they double as they fill. Small, so a table of 100,000 columns and one row
+ * takes memory for its data, not for 100,000 columns of empty buffers.
+ */
+const INITIAL_ENTRIES = 16;
+
 class Levels {
   buf: Uint8Array | Uint16Array;
   length = 0;
   constructor(wide: boolean) {
-    this.buf = wide ? new Uint16Array(1024) : new Uint8Array(1024);
+    this.buf = wide ? new Uint16Array(INITIAL_ENTRIES) : new Uint8Array(INITIAL_ENTRIES);
   }
   push(v: number): void {
     if (this.length === this.buf.length) {
@@ -100,7 +107,7 @@ class Levels {
 
 /** Dictionary indices of the page being filled: a growable Int32Array (a JS array of numbers would be boxed and copied for encoding). */
 class Indices {
-  buf = new Int32Array(1024);
+  buf = new Int32Array(INITIAL_ENTRIES);
   length = 0;
   push(v: number): void {
     if (this.length === this.buf.length) {
@@ -182,7 +189,7 @@ export class ColumnWriter implements LeafSink {
   /** Dictionary state: values by key, their order, and the current page's indices. */
   /** Dictionary indices by value: JS strings and numbers in one map, byte strings (as latin1 text) in another, so the two never collide. */
   private dictKeys = new Map<unknown, number>();
-  private dictBytesKeys = new Map<string, number>();
+  private dictBytesKeys: Map<string, number> | undefined;
   /** The key of each dictionary entry, so entries of a rolled-back record can be removed. */
   private dictKeyOf: { bytes: boolean; key: unknown }[] = [];
   private dict: ValuesBuilder;
@@ -214,9 +221,10 @@ export class ColumnWriter implements LeafSink {
     this.coerce = leafCoercer(leaf, () => this.replacedStrings++);
     this.isString = leaf.kind.kind === 'string' && leaf.physicalType === 'BYTE_ARRAY';
     this.fast = fastKind(leaf);
-    this.values = new ValuesBuilder(leaf.physicalType);
-    this.dict = new ValuesBuilder(leaf.physicalType);
     this.useDictionary = opts.dictionary && leaf.physicalType !== 'BOOLEAN';
+    // A dictionary-encoded column needs plain values only if it falls back.
+    this.values = new ValuesBuilder(leaf.physicalType, this.useDictionary ? 0 : INITIAL_ENTRIES);
+    this.dict = new ValuesBuilder(leaf.physicalType, this.useDictionary ? INITIAL_ENTRIES : 0);
     this.pageStats = new StatsBuilder(leaf, opts.statisticsTruncateLength);
     this.chunkStats = new StatsBuilder(leaf, opts.statisticsTruncateLength);
     checkEncoding(leaf, opts.encoding);
@@ -254,7 +262,7 @@ export class ColumnWriter implements LeafSink {
     if (s !== undefined) key = s;
     else if (physical instanceof Uint8Array) {
       key = latin1.decode(physical);
-      map = this.dictBytesKeys as Map<unknown, number>;
+      map = (this.dictBytesKeys ??= new Map()) as Map<unknown, number>;
     } else if (physical === 0 && Object.is(physical, -0)) key = '-0'; // keep -0 apart from 0
     else key = physical;
     let idx = map.get(key);
@@ -410,19 +418,18 @@ export class ColumnWriter implements LeafSink {
    */
   rowsWithinPage(n: number): number {
     if (n <= 1) return n;
-    const m = this.markAt;
     let k = n;
     const bytes = this.pageBytes();
     if (bytes > this.opts.pageSize) {
-      const levels = (m[0]! + m[1]!) / 4;
+      const levels = (this.markDef + this.markRep) / 4;
       const before = this.useDictionary
-        ? levels + this.indexedBytes(m[3]!, m[5]!, this.dict.byteSizeAt(m[5]!))
-        : levels + this.values.byteSizeAt(m[2]!);
+        ? levels + this.indexedBytes(this.markIndices, this.markDict, this.dict.byteSizeAt(this.markDict))
+        : levels + this.values.byteSizeAt(this.markValues);
       k = Math.min(k, fitting(n, before, bytes, this.opts.pageSize));
     }
     // The dictionary too: its page is written whole, however far past its limit a slice took it.
     if (this.useDictionary && this.dict.byteSize > this.opts.dictionaryPageSize) {
-      k = Math.min(k, fitting(n, this.dict.byteSizeAt(m[5]!), this.dict.byteSize, this.opts.dictionaryPageSize));
+      k = Math.min(k, fitting(n, this.dict.byteSizeAt(this.markDict), this.dict.byteSize, this.opts.dictionaryPageSize));
     }
     return k;
   }
@@ -458,31 +465,34 @@ export class ColumnWriter implements LeafSink {
 
   // ---- record boundaries ----
 
-  /** Where the current record started: def, rep, values, indices, page rows, dictionary size (kept in place: no allocation per record). */
-  private readonly markAt = new Float64Array(6);
+  /** Where the current record started (fields, not an array: no allocation per record, and none per column). */
+  private markDef = 0;
+  private markRep = 0;
+  private markValues = 0;
+  private markIndices = 0;
+  private markPageRows = 0;
+  private markDict = 0;
 
   /** Remembers where the next record starts, so a record that fails halfway can be rolled back. */
   mark(): void {
-    const m = this.markAt;
-    m[0] = this.def?.length ?? 0;
-    m[1] = this.rep?.length ?? 0;
-    m[2] = this.values.length;
-    m[3] = this.indices.length;
-    m[4] = this.pageRows;
-    m[5] = this.dict.length;
+    this.markDef = this.def?.length ?? 0;
+    this.markRep = this.rep?.length ?? 0;
+    this.markValues = this.values.length;
+    this.markIndices = this.indices.length;
+    this.markPageRows = this.pageRows;
+    this.markDict = this.dict.length;
   }
 
   /** Drops everything since `mark()`. */
   rollback(): void {
-    const m = this.markAt;
-    if (this.def) this.def.length = m[0]!;
-    if (this.rep) this.rep.length = m[1]!;
-    this.values.truncate(m[2]!);
-    this.indices.length = m[3]!;
-    this.pageRows = m[4]!;
+    if (this.def) this.def.length = this.markDef;
+    if (this.rep) this.rep.length = this.markRep;
+    this.values.truncate(this.markValues);
+    this.indices.length = this.markIndices;
+    this.pageRows = this.markPageRows;
     this.pageNulls = this.def ? countBelow(this.def.view(), this.maxDef) : 0;
     // Dictionary entries only the failed record used must not be written or counted.
-    while (this.dict.length > m[5]!) {
+    while (this.dict.length > this.markDict) {
       const { bytes, key } = this.dictKeyOf.pop()!;
       (bytes ? (this.dictBytesKeys as Map<unknown, number>) : this.dictKeys).delete(key);
       this.dict.truncate(this.dict.length - 1);
@@ -654,7 +664,7 @@ export class ColumnWriter implements LeafSink {
   private clearDictionary(): void {
     this.bloomHashedEntries = 0;
     this.dictKeys.clear();
-    this.dictBytesKeys.clear();
+    this.dictBytesKeys?.clear();
     this.dictKeyOf = [];
     this.dict.reset();
   }

@@ -10,7 +10,7 @@ import type { RecordBatch, Table } from 'apache-arrow';
 import { isPlainObject, RecordShredder } from '../../shred/shred.js';
 import {
   encodeColumnIndex, encodeOffsetIndex,
-  type ColumnChunk, type ColumnIndex, type FileMetaData, type KeyValue, type OffsetIndex, type RowGroup, type SchemaElement, type SortingColumn,
+  type ColumnChunk, type FileMetaData, type KeyValue, type RowGroup, type SchemaElement, type SortingColumn,
 } from '../metadata/index.js';
 import { encodeBloomFilter, loadBloomHasher } from '../bloom/index.js';
 import { ColumnWriter, type ColumnOptions, type EncodedChunk, type ValueEncoding } from './column-writer.js';
@@ -103,8 +103,16 @@ interface ChunkExtras {
   column: number;
   path: string;
   bloom?: Uint8Array;
-  columnIndex?: ColumnIndex;
-  offsetIndex?: OffsetIndex;
+  /** The page indexes, encoded (not yet sealed) when the chunk is written: as objects they took a few KB a column until the footer. */
+  columnIndex?: Uint8Array;
+  offsetIndex?: Uint8Array;
+}
+
+/** A Thrift structure's bytes, through one scratch writer. */
+function thriftBytes(w: ByteWriter, encode: (w: ByteWriter) => void): Uint8Array {
+  w.reset();
+  encode(w);
+  return w.finish().slice();
 }
 
 /** A schema as a SchemaElement list (root first), or what `defineSchema` returns. */
@@ -148,6 +156,7 @@ export class ParquetWriter {
   /** Bloom filters and page indexes of the chunks written so far, written at close(). */
   private readonly extras: ChunkExtras[] = [];
   private readonly pageIndex: boolean;
+  private readonly indexWriter = new ByteWriter(1024);
   private readonly columnIndexTruncateLength: number;
   private rowsInGroup = 0;
   private totalRows = 0;
@@ -158,6 +167,8 @@ export class ParquetWriter {
   /** Set when writing to the sink failed: the file cannot be completed any more. */
   private failed: unknown;
   private readonly shredder: RecordShredder;
+  /** The shredder's column writers, by leaf. */
+  private readonly sinks: ColumnWriter[];
   private readonly plan: RecordPlan;
   private readonly rowGroupSize: number;
   private readonly rowGroupRows: number;
@@ -187,7 +198,8 @@ export class ParquetWriter {
   ) {
     const plan = planRecord(schema.root);
     this.plan = plan;
-    this.shredder = new RecordShredder(plan, plan.leaves.map((l) => columns[l.columnIndex]!));
+    this.sinks = plan.leaves.map((l) => columns[l.columnIndex]!);
+    this.shredder = new RecordShredder(plan, this.sinks);
     this.rowGroupSize = positive(options.rowGroupSize, 'rowGroupSize', DEFAULTS.rowGroupSize);
     this.rowGroupRows = positive(options.rowGroupRows, 'rowGroupRows', Number.MAX_SAFE_INTEGER);
     this.pageRowLimit = positive(options.pageRowLimit, 'pageRowLimit', DEFAULTS.pageRowLimit);
@@ -616,7 +628,8 @@ export class ParquetWriter {
   }
 
   /** Writes the buffered rows as a row group (a no-op when there are none). */
-  async flushRowGroup(): Promise<void> {
+  /** `closing`: the last row group, after which the column writers are let go as their chunks are written. */
+  async flushRowGroup(closing = false): Promise<void> {
     if (this.rowsInGroup === 0) return;
     this.lastRowBytes = this.bufferedBytes() / this.rowsInGroup;
     this.groupCheckAt = 0;
@@ -625,7 +638,13 @@ export class ParquetWriter {
     const chunks: ColumnChunk[] = [];
     const rowGroup = this.rowGroups.length;
     let uncompressed = 0;
-    for (const [column, c] of this.columns.entries()) {
+    // Closing, each column's writer (a few KB, whatever its data) goes once its last chunk is out,
+    // so a table of 100,000 columns does not hold its writers and its footer's metadata at once.
+    const columns: Array<ColumnWriter | undefined> = this.columns;
+    if (closing) this.sinks.length = 0;
+    for (let column = 0; column < columns.length; column++) {
+      const c = columns[column]!;
+      if (closing) columns[column] = undefined;
       const chunk = c.finishChunk();
       const path = c.leaf.path.join('.');
       if (await this.encryptor?.sealPages(path, rowGroup, column, chunk.pages)) sealedSizes(chunk);
@@ -642,8 +661,10 @@ export class ParquetWriter {
       const extras: ChunkExtras = { chunk: cc, rowGroup, column, path };
       if (chunk.bloom) extras.bloom = encodeBloomFilter(chunk.bloom);
       if (this.pageIndex) {
-        extras.offsetIndex = buildOffsetIndex(c.leaf, chunk.pages, base);
-        extras.columnIndex = buildColumnIndex(c.leaf, chunk.pages, this.columnIndexTruncateLength);
+        const offsetIndex = buildOffsetIndex(c.leaf, chunk.pages, base);
+        const columnIndex = buildColumnIndex(c.leaf, chunk.pages, this.columnIndexTruncateLength);
+        extras.offsetIndex = thriftBytes(this.indexWriter, (w) => encodeOffsetIndex(offsetIndex, w));
+        if (columnIndex) extras.columnIndex = thriftBytes(this.indexWriter, (w) => encodeColumnIndex(columnIndex, w));
       }
       if (extras.bloom || extras.offsetIndex) this.extras.push(extras);
     }
@@ -698,9 +719,10 @@ export class ParquetWriter {
   async close(): Promise<FileMetaData> {
     this.checkOpen();
     try {
-      await this.flushRowGroup();
-      await this.writeExtras();
+      // Closed from here: the last flush lets the column writers go.
       this.closed = true;
+      await this.flushRowGroup(true);
+      await this.writeExtras();
       const meta = this.fileMetaData(this.rowGroups);
       await this.put(this.encryptor ? await this.encryptor.footer(meta) : footerBytes(meta));
       await this.sink.close();
@@ -726,22 +748,17 @@ export class ParquetWriter {
       e.chunk.metaData!.bloomFilterLength = bytes.length;
       await this.put(bytes);
     }
-    const w = new ByteWriter(1024);
-    const encoded = async (e: ChunkExtras, type: typeof ModuleType.COLUMN_INDEX | typeof ModuleType.OFFSET_INDEX, encode: (w: ByteWriter) => void) => {
-      w.reset();
-      encode(w);
-      const bytes = w.finish().slice();
-      return enc ? enc.sealIndex(e.path, e.rowGroup, e.column, type, bytes) : bytes;
-    };
+    const sealed = async (e: ChunkExtras, type: typeof ModuleType.COLUMN_INDEX | typeof ModuleType.OFFSET_INDEX, bytes: Uint8Array) =>
+      enc ? enc.sealIndex(e.path, e.rowGroup, e.column, type, bytes) : bytes;
     for (const e of this.extras) {
       if (!e.columnIndex) continue;
-      const bytes = await encoded(e, ModuleType.COLUMN_INDEX, (x) => encodeColumnIndex(e.columnIndex!, x));
+      const bytes = await sealed(e, ModuleType.COLUMN_INDEX, e.columnIndex);
       Object.assign(e.chunk, { columnIndexOffset: this.offset, columnIndexLength: bytes.length });
       await this.put(bytes);
     }
     for (const e of this.extras) {
       if (!e.offsetIndex) continue;
-      const bytes = await encoded(e, ModuleType.OFFSET_INDEX, (x) => encodeOffsetIndex(e.offsetIndex!, x));
+      const bytes = await sealed(e, ModuleType.OFFSET_INDEX, e.offsetIndex);
       Object.assign(e.chunk, { offsetIndexOffset: this.offset, offsetIndexLength: bytes.length });
       await this.put(bytes);
     }
