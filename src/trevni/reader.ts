@@ -26,7 +26,7 @@ import { checkBlockSize } from './block-bounds.js';
 import { DEFAULT_MAX_INFLATED } from '../codecs/codec.js';
 import { parseDescriptors, parseGrowing, parseHeader, type TrevniHeader } from './metadata.js';
 import { checkChecksum, checkCodec, type TrevniFormat } from './version.js';
-import type { MetaEntry, TrevniBlock, TrevniColumn, TrevniValue } from './types.js';
+import { holdsData, type MetaEntry, type TrevniBlock, type TrevniColumn, type TrevniValue } from './types.js';
 import { ValueReader } from './values.js';
 
 export type TrevniInput = Source | SourceLike | Uint8Array | ArrayBuffer | Blob;
@@ -299,8 +299,8 @@ export class TrevniReader {
   /** Each row's data for the selected columns (which include every selected column's parent). */
   private async *rowData(selected: number[], from: number, to: number): AsyncGenerator<(ColumnRowData | undefined)[]> {
     if (from >= to) return;
-    // The count is the header's row count, 4 bytes in.
-    if (selected.length === 0) checkEmptyRows(to - from, { file: this.source.name, offset: 4 });
+    // Null columns (no array) hold nothing, so only the header's row count, 4 bytes in, says how many rows they have.
+    if (!selected.some((ci) => holdsData(this.columns[ci]!))) checkEmptyRows(to - from, { file: this.source.name, offset: 4 });
     const cursors = new Map<number, ColumnCursor>();
     for (const ci of selected) {
       const cur = new ColumnCursor(this, this.columns[ci]!, await this.blockList(ci));
