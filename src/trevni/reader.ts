@@ -320,17 +320,21 @@ export class TrevniReader {
     }
   }
 
-  /** Per row in [a, b), how many values column `ci` holds. */
+  /**
+   * Per row in [a, b), how many values array column `ci` holds (its
+   * children's slots). The span comes from block descriptors, which may
+   * claim rows no bytes hold: nothing is allocated for a row before its
+   * lengths are read.
+   */
   async totals(ci: number, a: number, b: number): Promise<number[]> {
     const col = this.columns[ci]!;
-    const slots = col.parentIndex < 0 ? new Array<number>(b - a).fill(1) : await this.totals(col.parentIndex, a, b);
-    if (!col.array) return slots;
+    const slots = col.parentIndex < 0 ? null : await this.totals(col.parentIndex, a, b);
     const cur = new ColumnCursor(this, col, await this.blockList(ci));
     await cur.seek(a);
-    const out = new Array<number>(b - a);
+    const out: number[] = [];
     for (let row = a; row < b; row++) {
       if (!cur.ready(row)) await cur.load(row);
-      out[row - a] = cur.skip(slots[row - a]!);
+      out.push(cur.skip(slots ? slots[row - a]! : 1));
     }
     return out;
   }
@@ -466,9 +470,13 @@ export class ColumnCursor {
   async seek(row: number): Promise<void> {
     if (row >= this.reader.rowCount) return;
     await this.load(row);
-    if (row > this.row) {
-      const slots = this.col.parentIndex < 0 ? new Array<number>(row - this.row).fill(1) : await this.reader.totals(this.col.parentIndex, this.row, row);
-      for (const s of slots) this.skip(s);
+    if (!holdsData(this.col)) {
+      this.row = row; // its rows hold nothing to pass over
+    } else if (this.col.parentIndex < 0) {
+      // Row by row, nothing allocated: the block's descriptor may claim rows its bytes lack, which the skip finds.
+      while (this.row < row) this.skip(1);
+    } else if (row > this.row) {
+      for (const s of await this.reader.totals(this.col.parentIndex, this.row, row)) this.skip(s);
     }
   }
 

@@ -10,10 +10,13 @@ import { ParquetryError } from '../../src/errors.js';
 import { BufferSink } from '../../src/io/sink.js';
 import { decodeJavaStream } from '../../src/javaser/decode.js';
 import { RedElmReader } from '../../src/redelm/reader.js';
+import { TrevniReader } from '../../src/trevni/reader.js';
 import { checkTrevni, recoverTrevni } from '../../src/trevni/recover.js';
 import { lostRows, salvageTrevni } from '../../src/trevni/salvage.js';
+import { holdsData } from '../../src/trevni/types.js';
 
-export type CappedOp = 'redelm' | 'javaser' | 'trevni-salvage' | 'trevni-check' | 'trevni-recover';
+/** `trevni-tail`: the last rows of each root field holding data, read from the row the header's count puts there (a seek through its block). */
+export type CappedOp = 'redelm' | 'javaser' | 'trevni-salvage' | 'trevni-check' | 'trevni-recover' | 'trevni-tail';
 
 export interface CappedCase {
   id: number;
@@ -70,6 +73,22 @@ async function run(c: CappedCase): Promise<Omit<CappedOutcome, 'id' | 'ms' | 'pe
     case 'trevni-check': {
       const r = await checkTrevni(c.bytes);
       return { result: 'rows', rows: r.rowsRecovered, claimed: r.rows, lost: r.rowsLost };
+    }
+    case 'trevni-tail': {
+      const r = await TrevniReader.open(c.bytes);
+      let rows = 0;
+      let failed: unknown;
+      // Every field is tried, a typed failure of one not stopping the others; the first is reported.
+      for (const root of r.roots.filter((c) => holdsData(r.columns[c]!))) {
+        try {
+          rows += await count(r.rows({ from: Math.max(0, r.rowCount - 5), columns: [r.columns[root]!.name] }));
+        } catch (e) {
+          if (!(e instanceof ParquetryError)) throw e;
+          failed ??= e;
+        }
+      }
+      if (failed) throw failed;
+      return { result: 'rows', rows };
     }
     case 'trevni-recover': {
       const r = await recoverTrevni(c.bytes, new BufferSink());
