@@ -12,7 +12,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BufferSink } from '../../src/io/sink.js';
 import { MISSING } from '../../src/loss.js';
@@ -188,4 +190,20 @@ test('reading only null columns, which hold nothing, yields their rows up to the
     // Past the bound is a failure, not a wait for 2^31 rows.
     for await (const _ of c.rows({ columns: ['n'] })) if (++rows > 1 << 16) throw new Error('rows past the bound');
   }, /the read selects no column data, so nothing backs its 2147483647 rows/);
+});
+
+test('the CLI check and recover say the claimed rows were lost, within the hang guard', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-claims-'));
+  const file = join(dir, 'claims.trv');
+  writeFileSync(file, withClaim(await ownFile(1), 2 ** 31));
+  for (const input of [file, join('..', 'shared', 'fuzz', 't3', 'trevni-salvage-16M-claimed-rows.trv')]) {
+    const claim = input === file ? 2 ** 31 : 2 ** 24;
+    const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', timeout: 60_000 });
+    const check = cli('check', input);
+    assert.equal(check.status, 1, check.stderr);
+    assert.match(check.stdout, new RegExp(`^damaged\\nrows: ${claim}, blocks: \\d+, intact in every field: 0, lost: ${claim}\\n`));
+    const recover = cli('recover', input, join(dir, 'out.trv'));
+    assert.notEqual(recover.status, null, 'recover ended');
+    assert.match(recover.stdout, new RegExp(`^wrote 0 of ${claim} rows to .*\\nrows: ${claim}, blocks: \\d+, intact in every field: 0, lost: ${claim}\\n`));
+  }
 });
