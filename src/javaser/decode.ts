@@ -269,7 +269,7 @@ class StreamDecoder {
   }
 
   private object(): JavaObject {
-    const at = this.c.pos;
+    const at = this.c.pos - 1; // its TC_OBJECT
     const cls = this.requireClass();
     if (cls.flags & tc.SC_EXTERNALIZABLE || !(cls.flags & tc.SC_SERIALIZABLE) || cls.flags & tc.SC_ENUM) {
       this.fail(`class ${cls.name} is not a plain serializable class (flags 0x${cls.flags.toString(16)})`);
@@ -310,7 +310,7 @@ class StreamDecoder {
   }
 
   private array(): JavaArray {
-    const start = this.c.pos;
+    const start = this.c.pos - 1; // its TC_ARRAY
     const cls = this.requireClass();
     if (!cls.name.startsWith('[')) this.fail(`array of non-array class ${cls.name}`);
     const at = this.c.pos;
