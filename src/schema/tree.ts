@@ -136,9 +136,13 @@ function parseRepetition(el: SchemaElementLike): Repetition {
 
 /** All leaves under a node, in file order. */
 export function leavesOf(node: SchemaNode): LeafNode[] {
-  if (node.isLeaf) return [node];
   const out: LeafNode[] = [];
-  for (const c of node.children) out.push(...leavesOf(c));
+  // Into one array: a spread of a group's leaves passes each on the stack, which a file's wide group overflows.
+  const add = (n: SchemaNode): void => {
+    if (n.isLeaf) out.push(n);
+    else for (const c of n.children) add(c);
+  };
+  add(node);
   return out;
 }
 

@@ -65,8 +65,8 @@ export function buildColumnIndex(leaf: LeafNode, pages: readonly EncodedPage[], 
       minValues.push(b.min);
       maxValues.push(b.max);
     }
-    if (p.repHistogram) repHist.push(...p.repHistogram);
-    if (p.defHistogram) defHist.push(...p.defHistogram);
+    for (const h of p.repHistogram ?? []) repHist.push(h);
+    for (const h of p.defHistogram ?? []) defHist.push(h);
   }
   const ci: ColumnIndex = {
     nullPages,
