@@ -17,7 +17,7 @@ import type { LeafSink } from '../../shred/shred.js';
 import { encodePageHeader, type ColumnMetaData, type Encoding, type PageEncodingStats, type PageHeader } from '../metadata/index.js';
 import { BloomBuilder, type BloomBuilderOptions } from '../bloom/builder.js';
 import type { SplitBlockBloomFilter } from '../bloom/filter.js';
-import { StatsBuilder } from './stats.js';
+import { distinctCount, StatsBuilder, type FloatOrder } from './stats.js';
 
 /** Value encodings a user can choose per column (RLE_DICTIONARY is the `dictionary` option). */
 export type ValueEncoding = 'PLAIN' | 'DELTA_BINARY_PACKED' | 'DELTA_LENGTH_BYTE_ARRAY' | 'DELTA_BYTE_ARRAY' | 'BYTE_STREAM_SPLIT' | 'RLE';
@@ -36,6 +36,8 @@ export interface ColumnOptions {
   checksums: boolean;
   statistics: boolean;
   statisticsTruncateLength: number;
+  /** The column order of float columns' statistics (other columns ignore it). */
+  floatOrder: FloatOrder;
   /** Build a bloom filter per chunk (needs `await loadBloomHasher()` before the first value). */
   bloom?: BloomBuilderOptions;
 }
@@ -217,8 +219,8 @@ export class ColumnWriter implements LeafSink {
     this.values = new ValuesBuilder(leaf.physicalType);
     this.dict = new ValuesBuilder(leaf.physicalType);
     this.useDictionary = opts.dictionary && leaf.physicalType !== 'BOOLEAN';
-    this.pageStats = new StatsBuilder(leaf, opts.statisticsTruncateLength);
-    this.chunkStats = new StatsBuilder(leaf, opts.statisticsTruncateLength);
+    this.pageStats = new StatsBuilder(leaf, opts.statisticsTruncateLength, opts.floatOrder);
+    this.chunkStats = new StatsBuilder(leaf, opts.statisticsTruncateLength, opts.floatOrder);
     checkEncoding(leaf, opts.encoding);
     this.bloom = opts.bloom ? new BloomBuilder(leaf.physicalType, opts.bloom) : null;
   }
@@ -603,7 +605,7 @@ export class ColumnWriter implements LeafSink {
     this.totalValues += numValues;
     if (stats) this.chunkStats.merge(stats);
     this.chunkRows += numRows;
-    this.pageStats = new StatsBuilder(this.leaf, this.opts.statisticsTruncateLength);
+    this.pageStats = new StatsBuilder(this.leaf, this.opts.statisticsTruncateLength, this.opts.floatOrder);
     this.pageRows = 0;
     this.pageNulls = 0;
     if (this.def) this.def.length = 0;
@@ -724,7 +726,7 @@ export class ColumnWriter implements LeafSink {
       totalCompressedSize: byteLength,
       dataPageOffset: dictionaryBytes,
       ...(hasDictionary ? { dictionaryPageOffset: 0 } : {}),
-      ...(this.opts.statistics ? { statistics: this.chunkStats.toThrift(allDictionary ? this.dict.length : undefined) } : {}),
+      ...(this.opts.statistics ? { statistics: this.chunkStats.toThrift(allDictionary ? distinctCount(this.leaf, this.dict.values(), this.opts.floatOrder) : undefined) } : {}),
       encodingStats: [...stats.values()],
       ...(sizeStatistics ? { sizeStatistics } : {}),
     };
