@@ -806,16 +806,39 @@ function pushValues(b: ValuesBuilder, v: Values): void {
   } else b.pushAll(v as ArrayLike<number>);
 }
 
+/** The value encodings the writer has for each physical type, in the order they are listed to a user. */
+const ENCODINGS: Record<LeafNode['physicalType'], readonly ValueEncoding[]> = {
+  BOOLEAN: ['PLAIN', 'RLE'],
+  INT32: ['PLAIN', 'DELTA_BINARY_PACKED', 'BYTE_STREAM_SPLIT'],
+  INT64: ['PLAIN', 'DELTA_BINARY_PACKED', 'BYTE_STREAM_SPLIT'],
+  INT96: ['PLAIN'],
+  FLOAT: ['PLAIN', 'BYTE_STREAM_SPLIT'],
+  DOUBLE: ['PLAIN', 'BYTE_STREAM_SPLIT'],
+  BYTE_ARRAY: ['PLAIN', 'DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY'],
+  FIXED_LEN_BYTE_ARRAY: ['PLAIN', 'DELTA_BYTE_ARRAY', 'BYTE_STREAM_SPLIT'],
+};
+
+/**
+ * Per-column options the schema refutes: they name a column the schema does
+ * not have (`encodings` undefined), or a value encoding the column's
+ * physical `type` cannot take (`encodings` lists those it can).
+ */
+export class ColumnOptionsError extends InvalidArgumentError {
+  constructor(detail: string, readonly column: string, readonly type?: string, readonly encodings?: readonly string[]) {
+    super(detail, { column });
+  }
+}
+
+/** The value encodings a column can be written with. */
+export function encodingsFor(leaf: LeafNode): readonly ValueEncoding[] {
+  return ENCODINGS[leaf.physicalType];
+}
+
 function checkEncoding(leaf: LeafNode, e: ValueEncoding): void {
-  const t = leaf.physicalType;
-  const ok =
-    e === 'PLAIN' ||
-    (e === 'RLE' && t === 'BOOLEAN') ||
-    (e === 'DELTA_BINARY_PACKED' && (t === 'INT32' || t === 'INT64')) ||
-    (e === 'DELTA_LENGTH_BYTE_ARRAY' && t === 'BYTE_ARRAY') ||
-    (e === 'DELTA_BYTE_ARRAY' && (t === 'BYTE_ARRAY' || t === 'FIXED_LEN_BYTE_ARRAY')) ||
-    (e === 'BYTE_STREAM_SPLIT' && (t === 'FLOAT' || t === 'DOUBLE' || t === 'INT32' || t === 'INT64' || t === 'FIXED_LEN_BYTE_ARRAY'));
-  if (!ok) throw new InvalidArgumentError(`encoding ${e} cannot be used for ${t} column ${leaf.path.join('.')}`);
+  const ok = encodingsFor(leaf);
+  if (ok.includes(e)) return;
+  const column = leaf.path.join('.');
+  throw new ColumnOptionsError(`encoding ${String(e)} cannot be used for ${leaf.physicalType} column ${column}; it takes ${ok.join(', ')}`, column, leaf.physicalType, ok);
 }
 
 function encodeValues(w: ByteWriter, leaf: LeafNode, e: ValueEncoding, values: Values): void {

@@ -13,7 +13,7 @@ import {
   type ColumnChunk, type ColumnIndex, type FileMetaData, type KeyValue, type OffsetIndex, type RowGroup, type SchemaElement, type SortingColumn,
 } from '../metadata/index.js';
 import { encodeBloomFilter, loadBloomHasher } from '../bloom/index.js';
-import { ColumnWriter, type ColumnOptions, type EncodedChunk, type ValueEncoding } from './column-writer.js';
+import { ColumnOptionsError, ColumnWriter, type ColumnOptions, type EncodedChunk, type ValueEncoding } from './column-writer.js';
 import { buildColumnIndex, buildOffsetIndex } from './page-index.js';
 import { isFloatColumn, type FloatOrder } from './stats.js';
 import { VERSION } from '../../version.js';
@@ -222,7 +222,7 @@ export class ParquetWriter {
     if (tree.leaves.length === 0) throw new InvalidArgumentError('the schema has no columns');
     const known = new Set(tree.leaves.map((l) => l.path.join('.')));
     for (const path of Object.keys(options.columns ?? {})) {
-      if (!known.has(path)) throw new InvalidArgumentError(`options.columns names "${path}", which is not a leaf column of the schema`);
+      if (!known.has(path)) throw new ColumnOptionsError(`options.columns names "${path}", which is not a leaf column of the schema`, path);
     }
     for (const sb of options.sortedBy ?? []) {
       if (!known.has(sb.column)) throw new InvalidArgumentError(`sortedBy names "${sb.column}", which is not a leaf column of the schema`);
