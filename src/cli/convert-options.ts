@@ -162,7 +162,7 @@ export function bloomFilterOption(text: string, previous: Record<string, { ndv?:
   return { ...(previous ?? {}), [column]: spec };
 }
 
-const VALUE_ENCODINGS: readonly ValueEncoding[] = ['PLAIN', 'RLE', 'DELTA_BINARY_PACKED', 'DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY', 'BYTE_STREAM_SPLIT'];
+const VALUE_ENCODINGS: readonly ValueEncoding[] = ['PLAIN', 'RLE', 'DELTA_BINARY_PACKED', 'DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY', 'BYTE_STREAM_SPLIT', 'ALP'];
 
 /** What `--encoding COL=NAME` sets for its column: a value encoding without the dictionary, or the dictionary (RLE_DICTIONARY). */
 export type EncodingChoice = Pick<ColumnWriteOptions, 'encoding' | 'dictionary'>;

@@ -43,13 +43,13 @@ async function pageEncodings(path: string): Promise<Record<string, string[]>> {
 }
 
 describe('convert --encoding', () => {
-  test('BYTE_STREAM_SPLIT on INT32, INT64, DOUBLE and FLOAT, DELTA on strings, the dictionary kept where asked; values unchanged', async () => {
+  test('BYTE_STREAM_SPLIT on INT32, INT64 and DOUBLE, ALP on FLOAT, DELTA on strings, the dictionary kept where asked; values unchanged', async () => {
     const out = join(dir, 'bss.parquet');
     ok('convert', csv, out, '-q', '--type', 'i=int32', '--type', 'f=float',
       '--encoding', 'i=BYTE_STREAM_SPLIT', '--encoding', 'big=byte_stream_split', '--encoding', 'd=BYTE_STREAM_SPLIT',
-      '--encoding', 'f=BYTE_STREAM_SPLIT', '--encoding', 's=DELTA_BYTE_ARRAY');
-    assert.deepEqual(await pageEncodings(out), { i: ['BYTE_STREAM_SPLIT'], big: ['BYTE_STREAM_SPLIT'], d: ['BYTE_STREAM_SPLIT'], f: ['BYTE_STREAM_SPLIT'], s: ['DELTA_BYTE_ARRAY'] });
-    // The CSV as DuckDB reads it is the truth (DuckDB 1.5 cannot read BYTE_STREAM_SPLIT on integers: our reader reads the output).
+      '--encoding', 'f=alp', '--encoding', 's=DELTA_BYTE_ARRAY');
+    assert.deepEqual(await pageEncodings(out), { i: ['BYTE_STREAM_SPLIT'], big: ['BYTE_STREAM_SPLIT'], d: ['BYTE_STREAM_SPLIT'], f: ['ALP'], s: ['DELTA_BYTE_ARRAY'] });
+    // The CSV as DuckDB reads it is the truth (DuckDB 1.5 reads neither BYTE_STREAM_SPLIT on integers nor ALP: our reader reads the output).
     const duck = await DuckFiles.create();
     const text = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? String(x) : Object.is(x, -0) ? '-0' : x));
     try {
@@ -75,9 +75,9 @@ describe('convert --encoding', () => {
     const out = join(dir, 'bad.parquet');
     const cases: [string[], string][] = [
       [['--encoding', 's=BYTE_STREAM_SPLIT'], "parquetry: --encoding s=BYTE_STREAM_SPLIT: column s is BYTE_ARRAY, whose encodings are PLAIN, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, RLE_DICTIONARY (see 'parquetry convert --help')\n"],
-      [['--encoding', 'd=DELTA_BINARY_PACKED'], "parquetry: --encoding d=DELTA_BINARY_PACKED: column d is DOUBLE, whose encodings are PLAIN, BYTE_STREAM_SPLIT, RLE_DICTIONARY (see 'parquetry convert --help')\n"],
+      [['--encoding', 'd=DELTA_BINARY_PACKED'], "parquetry: --encoding d=DELTA_BINARY_PACKED: column d is DOUBLE, whose encodings are PLAIN, BYTE_STREAM_SPLIT, ALP, RLE_DICTIONARY (see 'parquetry convert --help')\n"],
       [['--encoding', 'nope=PLAIN'], "parquetry: --encoding nope=PLAIN: the output has no column nope (see 'parquetry convert --help')\n"],
-      [['--encoding', 'd=GORILLA'], `parquetry: option '--encoding <col=name>' argument 'd=GORILLA' is invalid: the encoding "GORILLA" is not one of PLAIN, RLE, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, RLE_DICTIONARY (see 'parquetry convert --help')\n`],
+      [['--encoding', 'd=GORILLA'], `parquetry: option '--encoding <col=name>' argument 'd=GORILLA' is invalid: the encoding "GORILLA" is not one of PLAIN, RLE, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, ALP, RLE_DICTIONARY (see 'parquetry convert --help')\n`],
       [['--float-order', 'ieee'], "parquetry: option '--float-order <type|total>' argument 'ieee' is invalid: must be type or total (see 'parquetry convert --help')\n"],
     ];
     for (const [args, err] of cases) {

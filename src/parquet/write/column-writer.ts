@@ -2,6 +2,7 @@ import { ByteWriter } from '../../bytes/writer.js';
 import { crc32 } from '../../checksum/crc32.js';
 import type { Codec } from '../../codecs/registry.js';
 import { InvalidArgumentError, ParquetryError } from '../../errors.js';
+import { encodeAlp } from '../../encodings/alp.js';
 import { encodeByteStreamSplit } from '../../encodings/byte-stream-split.js';
 import { encodeDeltaInt32, encodeDeltaInt64 } from '../../encodings/delta-binary-packed.js';
 import { encodeDeltaByteArray } from '../../encodings/delta-byte-array.js';
@@ -20,7 +21,7 @@ import type { SplitBlockBloomFilter } from '../bloom/filter.js';
 import { distinctCount, StatsBuilder, type FloatOrder } from './stats.js';
 
 /** Value encodings a user can choose per column (RLE_DICTIONARY is the `dictionary` option). */
-export type ValueEncoding = 'PLAIN' | 'DELTA_BINARY_PACKED' | 'DELTA_LENGTH_BYTE_ARRAY' | 'DELTA_BYTE_ARRAY' | 'BYTE_STREAM_SPLIT' | 'RLE';
+export type ValueEncoding = 'PLAIN' | 'DELTA_BINARY_PACKED' | 'DELTA_LENGTH_BYTE_ARRAY' | 'DELTA_BYTE_ARRAY' | 'BYTE_STREAM_SPLIT' | 'RLE' | 'ALP';
 
 export interface ColumnOptions {
   codec: Codec | null;
@@ -812,8 +813,8 @@ const ENCODINGS: Record<LeafNode['physicalType'], readonly ValueEncoding[]> = {
   INT32: ['PLAIN', 'DELTA_BINARY_PACKED', 'BYTE_STREAM_SPLIT'],
   INT64: ['PLAIN', 'DELTA_BINARY_PACKED', 'BYTE_STREAM_SPLIT'],
   INT96: ['PLAIN'],
-  FLOAT: ['PLAIN', 'BYTE_STREAM_SPLIT'],
-  DOUBLE: ['PLAIN', 'BYTE_STREAM_SPLIT'],
+  FLOAT: ['PLAIN', 'BYTE_STREAM_SPLIT', 'ALP'],
+  DOUBLE: ['PLAIN', 'BYTE_STREAM_SPLIT', 'ALP'],
   BYTE_ARRAY: ['PLAIN', 'DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY'],
   FIXED_LEN_BYTE_ARRAY: ['PLAIN', 'DELTA_BYTE_ARRAY', 'BYTE_STREAM_SPLIT'],
 };
@@ -850,6 +851,7 @@ function encodeValues(w: ByteWriter, leaf: LeafNode, e: ValueEncoding, values: V
     case 'DELTA_LENGTH_BYTE_ARRAY': return encodeDeltaLengthByteArray(w, values as never);
     case 'DELTA_BYTE_ARRAY': return encodeDeltaByteArray(w, values as never);
     case 'BYTE_STREAM_SPLIT': return encodeByteStreamSplit(w, leaf.physicalType, values, leaf.typeLength);
+    case 'ALP': return encodeAlp(w, leaf.physicalType as 'FLOAT' | 'DOUBLE', values as Float32Array | Float64Array);
   }
 }
 
