@@ -120,9 +120,10 @@ export function decodeAlp(c: ByteCursor, type: FloatType, count: number): Float3
     for (let j = 0; j < exceptions; j++) {
       const pos = dv.getUint16(p + 2 * j, true);
       if (pos >= m) fail(`vector ${v} has an exception at position ${pos} of ${m}`);
-      // The stored bits exactly, NaN payloads included.
+      // The stored bits exactly, NaN payloads included (byte by byte: no view per value).
       const src = valuesAt + j * width;
-      outBytes.set(buf.subarray(src, src + width), (o + pos) * width);
+      const dst = (o + pos) * width;
+      for (let k = 0; k < width; k++) outBytes[dst + k] = buf[src + k]!;
     }
     expected = offset + vectorBytes;
   }
@@ -245,10 +246,16 @@ export function encodeAlp(w: ByteWriter, type: FloatType, values: Float32Array |
         if (r > max) max = r;
       }
     }
-    // Exceptions take the first encoded value's place (0 when there is none), keeping the frame tight.
-    if (placeholder !== placeholder) min = max = placeholder = 0;
+    let bits = placeholder === placeholder ? bitsFor(max - min) : 0;
+    if (placeholder !== placeholder || Math.ceil((m * bits) / 8) + exceptions * (2 + width) > m * (2 + width)) {
+      // No value encodes, or the few that do are so far apart that packing them costs more than keeping every value as an exception.
+      for (let i = 0; i < m; i++) positions[i] = i;
+      exceptions = m;
+      min = max = placeholder = 0;
+      bits = 0;
+    }
+    // Exceptions take the first encoded value's place, keeping the frame tight.
     for (let j = 0; j < exceptions; j++) encoded[positions[j]!] = placeholder;
-    const bits = bitsFor(max - min);
     const packed = Math.ceil((m * bits) / 8);
     const part = new Uint8Array(VECTOR_HEADER[type] + packed + exceptions * (2 + width));
     const dv = new DataView(part.buffer);
@@ -274,7 +281,9 @@ export function encodeAlp(w: ByteWriter, type: FloatType, values: Float32Array |
     for (let j = 0; j < exceptions; j++) {
       const i = positions[j]!;
       dv.setUint16(at + 2 * j, i, true);
-      part.set(bytes.subarray((start + i) * width, (start + i + 1) * width), at + 2 * exceptions + j * width);
+      const src = (start + i) * width;
+      const dst = at + 2 * exceptions + j * width;
+      for (let k = 0; k < width; k++) part[dst + k] = bytes[src + k]!;
     }
     parts.push(part);
   }
