@@ -8,10 +8,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { InvalidArgumentError } from '../errors.js';
+import { ColumnOptionsError, InvalidArgumentError } from '../errors.js';
 import type { ParquetryWarning, WarningCode } from '../warnings.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
-import { ColumnOptionsError } from '../parquet/write/column-writer.js';
 import type { FloatOrder } from '../parquet/write/stats.js';
 import { checkCompressionLevel, formatOf, parquetCodec, redElmCodecName, trevniCodecName, type EncodingChoice, type Format } from './convert-options.js';
 import { inapplicableOptions, isTableFormat } from '../formats.js';

@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { ByteCursor } from '../../src/bytes/cursor.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
 import { decodeAlp, encodeAlp } from '../../src/encodings/alp.js';
-import { CorruptFileError, ParquetryError, UnsupportedError } from '../../src/errors.js';
+import { ColumnOptionsError, CorruptFileError, ParquetryError, UnsupportedError } from '../../src/errors.js';
 import { BufferSink, defineSchema, field, ParquetWriter } from '../../src/node/index.js';
 import { bufferSource } from '../../src/io/source.js';
 import { checkStatistics } from '../../src/parquet/inspect/check-stats.js';
@@ -260,4 +260,10 @@ describe('ALP in files', () => {
       await r.close();
     }
   });
+});
+
+test('ALP on a column that is not FLOAT or DOUBLE is a ColumnOptionsError at open, naming the encodings the column takes', async () => {
+  const open = (encoding: 'ALP' | 'BYTE_STREAM_SPLIT') => ParquetWriter.open(new BufferSink(), defineSchema({ n: field.int64(), s: field.string() }), { columns: { [encoding === 'ALP' ? 'n' : 's']: { encoding } } });
+  await assert.rejects(open('ALP'), (e: unknown) => e instanceof ColumnOptionsError && e.column === 'n' && e.type === 'INT64' && e.encodings!.join() === 'PLAIN,DELTA_BINARY_PACKED,BYTE_STREAM_SPLIT');
+  await assert.rejects(open('BYTE_STREAM_SPLIT'), (e: unknown) => e instanceof ColumnOptionsError && e.message === 'encoding BYTE_STREAM_SPLIT cannot be used for BYTE_ARRAY column s; it takes PLAIN, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY (column s)');
 });

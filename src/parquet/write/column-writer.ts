@@ -1,7 +1,7 @@
 import { ByteWriter } from '../../bytes/writer.js';
 import { crc32 } from '../../checksum/crc32.js';
 import type { Codec } from '../../codecs/registry.js';
-import { InvalidArgumentError, ParquetryError } from '../../errors.js';
+import { ColumnOptionsError, InvalidArgumentError, ParquetryError } from '../../errors.js';
 import { encodeAlp } from '../../encodings/alp.js';
 import { encodeByteStreamSplit } from '../../encodings/byte-stream-split.js';
 import { encodeDeltaInt32, encodeDeltaInt64 } from '../../encodings/delta-binary-packed.js';
@@ -819,24 +819,8 @@ const ENCODINGS: Record<LeafNode['physicalType'], readonly ValueEncoding[]> = {
   FIXED_LEN_BYTE_ARRAY: ['PLAIN', 'DELTA_BYTE_ARRAY', 'BYTE_STREAM_SPLIT'],
 };
 
-/**
- * Per-column options the schema refutes: they name a column the schema does
- * not have (`encodings` undefined), or a value encoding the column's
- * physical `type` cannot take (`encodings` lists those it can).
- */
-export class ColumnOptionsError extends InvalidArgumentError {
-  constructor(detail: string, readonly column: string, readonly type?: string, readonly encodings?: readonly string[]) {
-    super(detail, { column });
-  }
-}
-
-/** The value encodings a column can be written with. */
-export function encodingsFor(leaf: LeafNode): readonly ValueEncoding[] {
-  return ENCODINGS[leaf.physicalType];
-}
-
 function checkEncoding(leaf: LeafNode, e: ValueEncoding): void {
-  const ok = encodingsFor(leaf);
+  const ok = ENCODINGS[leaf.physicalType];
   if (ok.includes(e)) return;
   const column = leaf.path.join('.');
   throw new ColumnOptionsError(`encoding ${String(e)} cannot be used for ${leaf.physicalType} column ${column}; it takes ${ok.join(', ')}`, column, leaf.physicalType, ok);

@@ -1,6 +1,6 @@
 import { ByteWriter } from '../../bytes/writer.js';
 import { loadCodec, type Codec, type CodecName } from '../../codecs/registry.js';
-import { InvalidArgumentError, IOError, ParquetryError } from '../../errors.js';
+import { ColumnOptionsError, InvalidArgumentError, IOError, ParquetryError } from '../../errors.js';
 import type { Sink } from '../../io/sink.js';
 import { buildSchema, type LeafNode, type Schema, type SchemaElementLike } from '../../schema/tree.js';
 import { planRecord, type RecordPlan } from '../../shred/plan.js';
@@ -13,7 +13,7 @@ import {
   type ColumnChunk, type ColumnIndex, type FileMetaData, type KeyValue, type OffsetIndex, type RowGroup, type SchemaElement, type SortingColumn,
 } from '../metadata/index.js';
 import { encodeBloomFilter, loadBloomHasher } from '../bloom/index.js';
-import { ColumnOptionsError, ColumnWriter, type ColumnOptions, type EncodedChunk, type ValueEncoding } from './column-writer.js';
+import { ColumnWriter, type ColumnOptions, type EncodedChunk, type ValueEncoding } from './column-writer.js';
 import { buildColumnIndex, buildOffsetIndex } from './page-index.js';
 import { isFloatColumn, type FloatOrder } from './stats.js';
 import { VERSION } from '../../version.js';
