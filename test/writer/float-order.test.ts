@@ -15,6 +15,9 @@ import { ParquetReader as Reader } from '../../src/parquet/reader.js';
 import { checkStatistics } from '../../src/parquet/inspect/check-stats.js';
 import { applyStructured } from '../../scripts/fuzz/structured.js';
 import { float16Bits } from '../../src/schema/coerce.js';
+import { ByteCursor } from '../../src/bytes/cursor.js';
+import { ByteWriter } from '../../src/bytes/writer.js';
+import { decodeColumnIndex, encodeColumnIndex, type ColumnIndex } from '../../src/parquet/metadata/index.js';
 
 type Kind = 'double' | 'float' | 'float16';
 const WIDTH: Record<Kind, number> = { double: 8, float: 4, float16: 2 };
@@ -180,4 +183,46 @@ describe('check-stats catches float lies in total order', () => {
     const count = setStat(b, 'nanCount', 1);
     assert.deepEqual(await lies(count), [['nan_count', '1', '2']]);
   });
+});
+
+describe('check-stats catches float lies in the column index', () => {
+  /** The file with its first chunk's ColumnIndex edited in place (the edit keeps its length). */
+  async function editIndex(b: Uint8Array, edit: (ci: ColumnIndex) => void): Promise<Uint8Array> {
+    const r = await open(b);
+    const chunk = r.metadata.rowGroups[0]!.columns[0]!;
+    await r.close();
+    const at = chunk.columnIndexOffset!;
+    const len = chunk.columnIndexLength!;
+    const ci = decodeColumnIndex(new ByteCursor(b.subarray(at, at + len)));
+    edit(ci);
+    const w = new ByteWriter();
+    encodeColumnIndex(ci, w);
+    const enc = w.finish();
+    assert.equal(enc.length, len, 'the edit keeps the length');
+    const out = b.slice();
+    out.set(enc, at);
+    return out;
+  }
+  const lies = async (b: Uint8Array) => (await checkStatistics(bufferSource(b))).lies.map((l) => [l.structure, l.page, l.field, l.stored, l.actual]);
+
+  test('nan_counts, a +0 page min over -0, an all-NaN page bounded by other NaNs, a boundary order that total order breaks', async () => {
+    // Pages of two: [NaN, NaN], [-0, 1], [2, 3].
+    const b = await write('double', [NaN, NaN, -0, 1, 2, 3], { floatOrder: 'total', pageRowLimit: 2, dictionary: false });
+    assert.deepEqual(await lies(b), []);
+    assert.deepEqual(await lies(await editIndex(b, (ci) => (ci.nanCounts![1] = 1))), [['column index', 1, 'nan_counts', '1', '0']]);
+    assert.deepEqual(await lies(await editIndex(b, (ci) => (ci.minValues[1] = bytesOf('double', 0)))), [['column index', 1, 'min_values', '0', '-0']]);
+    const nan = ci0(b);
+    const above = (await nan).slice();
+    above[0] = 1;
+    assert.deepEqual(await lies(await editIndex(b, (ci) => (ci.minValues[0] = above))), [['column index', 0, 'min_values', 'NaN (0x010000000000f87f)', 'NaN (0x000000000000f87f)']]);
+    // The all-NaN page first: by total order its NaN bounds sort above the numbers' pages, so ASCENDING is false.
+    assert.deepEqual((await lies(await editIndex(b, (ci) => (ci.boundaryOrder = 'ASCENDING')))).map((l) => l.slice(0, 4)), [['column index', 1, 'boundary_order', 'ASCENDING']]);
+  });
+
+  async function ci0(b: Uint8Array): Promise<Uint8Array> {
+    const r = await open(b);
+    const ci = (await r.readColumnIndex(0, ['x']))!;
+    await r.close();
+    return ci.minValues[0]!;
+  }
 });
