@@ -4,7 +4,7 @@
  * must equal DuckDB's WHERE over the same file's rows (its semantics: -0 = 0,
  * NaN above every number and equal to itself, whatever its sign), for files
  * our writer made in both column orders and for the parquet-testing file
- * another writer made with IEEE_754_TOTAL_ORDER and nan_counts. DuckDB's own
+ * parquet-java made with IEEE_754_TOTAL_ORDER and nan_counts. DuckDB's own
  * scan of our files must give the same rows too. And statistics do prune:
  * pages without NaN are skipped for `= NaN`, all-NaN pages for `< 1`.
  */
@@ -164,7 +164,7 @@ describe('filters over float statistics give DuckDB\'s rows', () => {
     }
   }
 
-  test('floating_orders_nan_count.parquet (parquet-cpp: both orders, nan_count and nan_counts, signed NaNs, zero bounds)', async () => {
+  test('floating_orders_nan_count.parquet (parquet-java 1.18: both orders, nan_count and nan_counts, signed NaNs, zero bounds)', async () => {
     const path = join(CORPUS, 'parquet-testing/data/floating_orders_nan_count.parquet');
     const columns = ['float_ieee754', 'float_typedef', 'double_ieee754', 'double_typedef'];
     assert.ok(await compare(path, null, columns, false) > 0);
