@@ -733,7 +733,10 @@ export function leafCoercer(leaf: LeafNode, onReplaced?: () => void): Coercer {
     case 'float': {
       const fail = failer(leaf, `a number or bigint (${leaf.physicalType})`);
       // A bigint (or an ExactNumber) rounds to the nearest value, as a number does in a FLOAT column.
-      return (v) => (typeof v === 'number' ? v : typeof v === 'bigint' || v instanceof ExactNumber ? Number(v) : fail(v));
+      const toNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'bigint' || v instanceof ExactNumber ? Number(v) : fail(v));
+      // Rounded here, not only when stored: the dictionary then keys the value the column holds, so two numbers that store as one float are one entry.
+      if (leaf.physicalType === 'FLOAT') return (v) => Math.fround(toNumber(v));
+      return toNumber;
     }
     case 'float16': {
       const fail = failer(leaf, 'a number (FLOAT16)');

@@ -27,6 +27,8 @@ import type { ColumnChunk, ColumnIndex, ColumnOrder, OffsetIndex } from '../meta
 import { chunkPages, type ChunkRef } from '../page-headers.js';
 import { ParquetReader, type ColumnPath, type OpenOptions } from '../reader.js';
 import { statisticValue } from '../statistics.js';
+import { compareTotalOrder, floatBytes, floatOf } from '../float-order.js';
+import { hex } from '../../schema/convert.js';
 import { Tally, window } from './tally.js';
 import { GeoCheck } from './wkb.js';
 
@@ -93,6 +95,8 @@ class ChunkCheck {
   private bloomDone = false;
   private seen = new Set<number>();
   private seenIn: unknown;
+  /** A float column in IEEE_754_TOTAL_ORDER: its bounds are checked in that order, NaN and zero signs included. */
+  private readonly totalOrder: boolean;
 
   private constructor(
     readonly leaf: LeafNode,
@@ -108,7 +112,8 @@ class ChunkCheck {
     pageEntries: number[] | null,
     private readonly bloom: { mightContain(value: unknown): boolean } | null,
   ) {
-    this.total = new Tally(leaf, slotDef, chunk.metaData!.statistics?.distinctCount !== undefined);
+    this.totalOrder = order?.type === 'IEEE_754_TOTAL_ORDER' && domain.type === 'float';
+    this.total = new Tally(leaf, slotDef, chunk.metaData!.statistics?.distinctCount !== undefined && (this.totalOrder ? 'bits' : 'value'));
     this.pages = pageEntries && pageEntries.map((entries) => ({ entries, tally: new Tally(leaf, slotDef, false) }));
     const geo = chunk.metaData!.geospatialStatistics;
     // Degrees: far below any real coordinate's precision, far above a round trip's error.
@@ -215,7 +220,8 @@ class ChunkCheck {
       if (s.distinctCount !== undefined && s.distinctCount !== total.distinct!.size) lie('statistics', 'distinct_count', String(s.distinctCount), String(total.distinct!.size));
       const known = chunkLeafStats(leaf, this.domain, s, meta.numValues, this.order, this.ordersPresent);
       const legacy = s.minValue === undefined || s.maxValue === undefined;
-      if (known.min !== undefined && known.max !== undefined) {
+      if (this.totalOrder && !legacy) this.totalBounds('statistics', ['min_value', 'max_value'], s.minValue!, s.maxValue!, total);
+      else if (known.min !== undefined && known.max !== undefined) {
         this.bounds('statistics', legacy ? ['min', 'max'] : ['min_value', 'max_value'], known.min, known.max, total);
         // Bounds that hold but are not the extremes, where the file calls them exact.
         if (!legacy && s.isMinValueExact && total.min !== undefined && compareD(total.min, known.min) > 0) lie('statistics', 'is_min_value_exact', `true (min_value ${stat(leaf, known.min)})`, total.minText);
@@ -248,6 +254,38 @@ class ChunkCheck {
   private bounds(structure: CheckedStructure, names: [string, string], min: D, max: D, t: Tally, page?: number): void {
     if (t.min !== undefined && compareD(t.min, min) < 0) this.lie(structure, names[0], stat(this.leaf, min), t.minText, page);
     if (t.max !== undefined && compareD(t.max, max) > 0) this.lie(structure, names[1], stat(this.leaf, max), t.maxText, page);
+  }
+
+  /**
+   * Bounds in IEEE 754 total order: they must hold the least and greatest
+   * value that is not NaN (-0 below +0), or of an all-NaN set its least and
+   * greatest NaN (the spec's rule; a NaN bound otherwise says nothing of the
+   * numbers, so a reader of the order would skip them).
+   */
+  private totalBounds(structure: CheckedStructure, names: [string, string], minB: Uint8Array, maxB: Uint8Array, t: Tally, page?: number): void {
+    const width = this.leaf.physicalType === 'DOUBLE' ? 8 : this.leaf.physicalType === 'FLOAT' ? 4 : 2;
+    if (minB.length !== width || maxB.length !== width) return;
+    let lo: Uint8Array | undefined;
+    let hi: Uint8Array | undefined;
+    let loText = t.minText;
+    let hiText = t.maxText;
+    if (t.min !== undefined) {
+      // The tally compares zeros as equal; which ones it saw decides the total-order extremes.
+      lo = floatBytes(t.min === 0 ? (t.zeros & 1 ? -0 : 0) : (t.min as number), width);
+      hi = floatBytes(t.max === 0 ? (t.zeros & 2 ? 0 : -0) : (t.max as number), width);
+      if (t.min === 0) loText = t.zeros & 1 ? '-0' : '0';
+      if (t.max === 0) hiText = t.zeros & 2 ? '0' : '-0';
+    } else if (t.nanLo) {
+      [lo, hi] = [t.nanLo, t.nanHi!];
+      loText = `NaN (0x${hex(lo)})`;
+      hiText = `NaN (0x${hex(hi)})`;
+    }
+    const text = (b: Uint8Array) => {
+      const v = floatOf(b);
+      return Number.isNaN(v) ? `NaN (0x${hex(b)})` : Object.is(v, -0) ? '-0' : String(v);
+    };
+    if (lo && compareTotalOrder(minB, lo) > 0) this.lie(structure, names[0], text(minB), loText, page);
+    if (hi && compareTotalOrder(maxB, hi) < 0) this.lie(structure, names[1], text(maxB), hiText, page);
   }
 
   private offsetIndex(oi: OffsetIndex, pages: Tally[]): void {
@@ -288,6 +326,7 @@ class ChunkCheck {
       if (ci.nullCounts && !t.nullsHold(ci.nullCounts[i]!)) this.lie('column index', 'null_counts', String(ci.nullCounts[i]), t.nullsText, i);
       if (ci.nanCounts && ci.nanCounts[i] !== t.nans) this.lie('column index', 'nan_counts', String(ci.nanCounts[i]), String(t.nans), i);
       if (!trusted || ci.nullPages[i]) return;
+      if (this.totalOrder) return this.totalBounds('column index', ['min_values', 'max_values'], ci.minValues[i]!, ci.maxValues[i]!, t, i);
       const min = domain.stat(ci.minValues[i]!);
       const max = domain.stat(ci.maxValues[i]!);
       if (min === undefined || max === undefined) return;
@@ -306,7 +345,9 @@ class ChunkCheck {
       const min = this.domain.stat(ci.minValues[i]!);
       const max = this.domain.stat(ci.maxValues[i]!);
       if (min === undefined || max === undefined) continue;
-      if (prev && (sign * compareD(min, prev.min) < 0 || sign * compareD(max, prev.max) < 0)) {
+      // Total order sorts the bounds' bytes (NaNs and zeros included); other orders their values.
+      const cmp = (a: D, b: D, ab: Uint8Array, bb: Uint8Array) => (this.totalOrder ? compareTotalOrder(ab, bb) : compareD(a, b));
+      if (prev && (sign * cmp(min, prev.min, ci.minValues[i]!, ci.minValues[prev.page]!) < 0 || sign * cmp(max, prev.max, ci.maxValues[i]!, ci.maxValues[prev.page]!) < 0)) {
         const bounds = (a: D, b: D) => `[${stat(this.leaf, a)}, ${stat(this.leaf, b)}]`;
         this.lie('column index', 'boundary_order', ci.boundaryOrder, `page ${i} ${bounds(min, max)} after page ${prev.page} ${bounds(prev.min, prev.max)}`, i);
         return;

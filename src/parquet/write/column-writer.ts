@@ -1,7 +1,8 @@
 import { ByteWriter } from '../../bytes/writer.js';
 import { crc32 } from '../../checksum/crc32.js';
 import type { Codec } from '../../codecs/registry.js';
-import { InvalidArgumentError, ParquetryError } from '../../errors.js';
+import { ColumnOptionsError, InvalidArgumentError, ParquetryError } from '../../errors.js';
+import { encodeAlp } from '../../encodings/alp.js';
 import { encodeByteStreamSplit } from '../../encodings/byte-stream-split.js';
 import { encodeDeltaInt32, encodeDeltaInt64 } from '../../encodings/delta-binary-packed.js';
 import { encodeDeltaByteArray } from '../../encodings/delta-byte-array.js';
@@ -17,10 +18,10 @@ import type { LeafSink } from '../../shred/shred.js';
 import { encodePageHeader, type ColumnMetaData, type Encoding, type PageEncodingStats, type PageHeader } from '../metadata/index.js';
 import { BloomBuilder, type BloomBuilderOptions } from '../bloom/builder.js';
 import type { SplitBlockBloomFilter } from '../bloom/filter.js';
-import { StatsBuilder } from './stats.js';
+import { distinctCount, StatsBuilder, type FloatOrder } from './stats.js';
 
 /** Value encodings a user can choose per column (RLE_DICTIONARY is the `dictionary` option). */
-export type ValueEncoding = 'PLAIN' | 'DELTA_BINARY_PACKED' | 'DELTA_LENGTH_BYTE_ARRAY' | 'DELTA_BYTE_ARRAY' | 'BYTE_STREAM_SPLIT' | 'RLE';
+export type ValueEncoding = 'PLAIN' | 'DELTA_BINARY_PACKED' | 'DELTA_LENGTH_BYTE_ARRAY' | 'DELTA_BYTE_ARRAY' | 'BYTE_STREAM_SPLIT' | 'RLE' | 'ALP';
 
 export interface ColumnOptions {
   codec: Codec | null;
@@ -36,6 +37,8 @@ export interface ColumnOptions {
   checksums: boolean;
   statistics: boolean;
   statisticsTruncateLength: number;
+  /** The column order of float columns' statistics (other columns ignore it). */
+  floatOrder: FloatOrder;
   /** Build a bloom filter per chunk (needs `await loadBloomHasher()` before the first value). */
   bloom?: BloomBuilderOptions;
 }
@@ -225,8 +228,8 @@ export class ColumnWriter implements LeafSink {
     // A dictionary-encoded column needs plain values only if it falls back.
     this.values = new ValuesBuilder(leaf.physicalType, this.useDictionary ? 0 : INITIAL_ENTRIES);
     this.dict = new ValuesBuilder(leaf.physicalType, this.useDictionary ? INITIAL_ENTRIES : 0);
-    this.pageStats = new StatsBuilder(leaf, opts.statisticsTruncateLength);
-    this.chunkStats = new StatsBuilder(leaf, opts.statisticsTruncateLength);
+    this.pageStats = new StatsBuilder(leaf, opts.statisticsTruncateLength, opts.floatOrder);
+    this.chunkStats = new StatsBuilder(leaf, opts.statisticsTruncateLength, opts.floatOrder);
     checkEncoding(leaf, opts.encoding);
     this.bloom = opts.bloom ? new BloomBuilder(leaf.physicalType, opts.bloom) : null;
   }
@@ -613,7 +616,7 @@ export class ColumnWriter implements LeafSink {
     this.totalValues += numValues;
     if (stats) this.chunkStats.merge(stats);
     this.chunkRows += numRows;
-    this.pageStats = new StatsBuilder(this.leaf, this.opts.statisticsTruncateLength);
+    this.pageStats = new StatsBuilder(this.leaf, this.opts.statisticsTruncateLength, this.opts.floatOrder);
     this.pageRows = 0;
     this.pageNulls = 0;
     if (this.def) this.def.length = 0;
@@ -734,7 +737,7 @@ export class ColumnWriter implements LeafSink {
       totalCompressedSize: byteLength,
       dataPageOffset: dictionaryBytes,
       ...(hasDictionary ? { dictionaryPageOffset: 0 } : {}),
-      ...(this.opts.statistics ? { statistics: this.chunkStats.toThrift(allDictionary ? this.dict.length : undefined) } : {}),
+      ...(this.opts.statistics ? { statistics: this.chunkStats.toThrift(allDictionary ? distinctCount(this.leaf, this.dict.values(), this.opts.floatOrder) : undefined) } : {}),
       encodingStats: [...stats.values()],
       ...(sizeStatistics ? { sizeStatistics } : {}),
     };
@@ -814,16 +817,23 @@ function pushValues(b: ValuesBuilder, v: Values): void {
   } else b.pushAll(v as ArrayLike<number>);
 }
 
+/** The value encodings the writer has for each physical type, in the order they are listed to a user. */
+const ENCODINGS: Record<LeafNode['physicalType'], readonly ValueEncoding[]> = {
+  BOOLEAN: ['PLAIN', 'RLE'],
+  INT32: ['PLAIN', 'DELTA_BINARY_PACKED', 'BYTE_STREAM_SPLIT'],
+  INT64: ['PLAIN', 'DELTA_BINARY_PACKED', 'BYTE_STREAM_SPLIT'],
+  INT96: ['PLAIN'],
+  FLOAT: ['PLAIN', 'BYTE_STREAM_SPLIT', 'ALP'],
+  DOUBLE: ['PLAIN', 'BYTE_STREAM_SPLIT', 'ALP'],
+  BYTE_ARRAY: ['PLAIN', 'DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY'],
+  FIXED_LEN_BYTE_ARRAY: ['PLAIN', 'DELTA_BYTE_ARRAY', 'BYTE_STREAM_SPLIT'],
+};
+
 function checkEncoding(leaf: LeafNode, e: ValueEncoding): void {
-  const t = leaf.physicalType;
-  const ok =
-    e === 'PLAIN' ||
-    (e === 'RLE' && t === 'BOOLEAN') ||
-    (e === 'DELTA_BINARY_PACKED' && (t === 'INT32' || t === 'INT64')) ||
-    (e === 'DELTA_LENGTH_BYTE_ARRAY' && t === 'BYTE_ARRAY') ||
-    (e === 'DELTA_BYTE_ARRAY' && (t === 'BYTE_ARRAY' || t === 'FIXED_LEN_BYTE_ARRAY')) ||
-    (e === 'BYTE_STREAM_SPLIT' && (t === 'FLOAT' || t === 'DOUBLE' || t === 'INT32' || t === 'INT64' || t === 'FIXED_LEN_BYTE_ARRAY'));
-  if (!ok) throw new InvalidArgumentError(`encoding ${e} cannot be used for ${t} column ${leaf.path.join('.')}`);
+  const ok = ENCODINGS[leaf.physicalType];
+  if (ok.includes(e)) return;
+  const column = leaf.path.join('.');
+  throw new ColumnOptionsError(`encoding ${String(e)} cannot be used for ${leaf.physicalType} column ${column}; it takes ${ok.join(', ')}`, column, leaf.physicalType, ok);
 }
 
 function encodeValues(w: ByteWriter, leaf: LeafNode, e: ValueEncoding, values: Values): void {
@@ -835,6 +845,7 @@ function encodeValues(w: ByteWriter, leaf: LeafNode, e: ValueEncoding, values: V
     case 'DELTA_LENGTH_BYTE_ARRAY': return encodeDeltaLengthByteArray(w, values as never);
     case 'DELTA_BYTE_ARRAY': return encodeDeltaByteArray(w, values as never);
     case 'BYTE_STREAM_SPLIT': return encodeByteStreamSplit(w, leaf.physicalType, values, leaf.typeLength);
+    case 'ALP': return encodeAlp(w, leaf.physicalType as 'FLOAT' | 'DOUBLE', values as Float32Array | Float64Array);
   }
 }
 

@@ -1,6 +1,6 @@
 import { ByteWriter } from '../../bytes/writer.js';
 import { loadCodec, type Codec, type CodecName } from '../../codecs/registry.js';
-import { InvalidArgumentError, IOError, ParquetryError } from '../../errors.js';
+import { ColumnOptionsError, InvalidArgumentError, IOError, ParquetryError } from '../../errors.js';
 import type { Sink } from '../../io/sink.js';
 import { buildSchema, type LeafNode, type Schema, type SchemaElementLike } from '../../schema/tree.js';
 import { planRecord, type RecordPlan } from '../../shred/plan.js';
@@ -15,6 +15,7 @@ import {
 import { encodeBloomFilter, loadBloomHasher } from '../bloom/index.js';
 import { ColumnWriter, type ColumnOptions, type EncodedChunk, type ValueEncoding } from './column-writer.js';
 import { buildColumnIndex, buildOffsetIndex } from './page-index.js';
+import { isFloatColumn, type FloatOrder } from './stats.js';
 import { VERSION } from '../../version.js';
 import type { WarningHandler } from '../../warnings.js';
 import { isWellFormed } from '../../encodings/values-builder.js';
@@ -60,6 +61,14 @@ export interface WriterOptions extends Omit<ColumnWriteOptions, 'encoding'> {
   checksums?: boolean;
   /** Binary min/max statistics longer than this are truncated (default 64 bytes). */
   statisticsTruncateLength?: number;
+  /**
+   * The column order of float columns (FLOAT, DOUBLE, FLOAT16): `'type'`
+   * (default, TYPE_ORDER, which every reader knows) or `'total'`
+   * (IEEE_754_TOTAL_ORDER: -0 below +0, all-NaN pages bounded by their NaNs;
+   * readers that do not know it ignore these columns' bounds). NaN counts
+   * are written in either order.
+   */
+  floatOrder?: FloatOrder;
   /** Per-column settings by dotted leaf path, over the file-wide ones. */
   columns?: Record<string, ColumnWriteOptions>;
   /** Key-value metadata stored in the footer. */
@@ -225,7 +234,7 @@ export class ParquetWriter {
     if (tree.leaves.length === 0) throw new InvalidArgumentError('the schema has no columns');
     const known = new Set(tree.leaves.map((l) => l.path.join('.')));
     for (const path of Object.keys(options.columns ?? {})) {
-      if (!known.has(path)) throw new InvalidArgumentError(`options.columns names "${path}", which is not a leaf column of the schema`);
+      if (!known.has(path)) throw new ColumnOptionsError(`options.columns names "${path}", which is not a leaf column of the schema`, path);
     }
     for (const sb of options.sortedBy ?? []) {
       if (!known.has(sb.column)) throw new InvalidArgumentError(`sortedBy names "${sb.column}", which is not a leaf column of the schema`);
@@ -662,7 +671,7 @@ export class ParquetWriter {
       if (chunk.bloom) extras.bloom = encodeBloomFilter(chunk.bloom);
       if (this.pageIndex) {
         const offsetIndex = buildOffsetIndex(c.leaf, chunk.pages, base);
-        const columnIndex = buildColumnIndex(c.leaf, chunk.pages, this.columnIndexTruncateLength);
+        const columnIndex = buildColumnIndex(c.leaf, chunk.pages, this.columnIndexTruncateLength, this.options.floatOrder ?? 'type');
         extras.offsetIndex = thriftBytes(this.indexWriter, (w) => encodeOffsetIndex(offsetIndex, w));
         if (columnIndex) extras.columnIndex = thriftBytes(this.indexWriter, (w) => encodeColumnIndex(columnIndex, w));
       }
@@ -699,7 +708,7 @@ export class ParquetWriter {
       numRows: this.totalRows - this.rowsInGroup,
       rowGroups,
       createdBy: `parquetry version ${VERSION}`,
-      columnOrders: this.schema.leaves.map(() => ({ type: 'TYPE_ORDER' as const })),
+      columnOrders: this.schema.leaves.map((leaf) => ({ type: this.options.floatOrder === 'total' && isFloatColumn(leaf) ? 'IEEE_754_TOTAL_ORDER' as const : 'TYPE_ORDER' as const })),
     };
     const kv: KeyValue[] = Object.entries(this.options.metadata ?? {}).map(([key, value]) => ({ key, value }));
     if (kv.length) meta.keyValueMetadata = kv;
@@ -800,8 +809,14 @@ async function columnOptions(leaf: LeafNode, o: WriterOptions): Promise<ColumnOp
     checksums: o.checksums ?? true,
     statistics: own.statistics ?? o.statistics ?? true,
     statisticsTruncateLength: positive(o.statisticsTruncateLength, 'statisticsTruncateLength', DEFAULTS.statisticsTruncateLength),
+    floatOrder: floatOrder(o.floatOrder),
     ...bloomOption(leaf, o),
   };
+}
+
+function floatOrder(v: unknown): FloatOrder {
+  if (v === undefined || v === 'type' || v === 'total') return v ?? 'type';
+  throw new InvalidArgumentError(`floatOrder must be 'type' or 'total', got ${String(v)}`);
 }
 
 function bloomOption(leaf: LeafNode, o: WriterOptions): Pick<ColumnOptions, 'bloom'> {
