@@ -66,8 +66,8 @@ async function datasetSeed(seed: number, index: number): Promise<SeedFile> {
   let id = 0;
   for (let p = 0, n = 2 + next(3); p < n; p++) {
     const path = p === 1 ? `sub/part-${p}.parquet` : `part-${p}.parquet`;
-    const ids = Array.from({ length: 1 + next(30) }, () => id++);
-    const bytes = await part(ids, 1 + next(12));
+    const ids = Array.from({ length: 1 + next(12) }, () => id++);
+    const bytes = await part(ids, 2 + next(5));
     files[`ds/${path}`] = bytes;
     parts.push({ path, metadata: (await readFooter(bufferSource(bytes))).metadata });
   }

@@ -254,7 +254,7 @@ function textSurface(name: TextSurface): Surface<TextMutation> {
     },
     prepare: (s) => (name === 'csv' ? csvMap(s.bytes) : jsonMap(s.bytes)),
     mutate: (rng, s, map) => (name === 'csv' ? csvMutation : jsonMutation)(rng, s.bytes, map as TextMap),
-    options: (rng) => ({ verifyChecksums: true, options: { to: rng.pick(['parquet', 'parquet', 'trevni', 'redelm'] as const), strict: rng.next() < 0.3 } satisfies TextOptions }),
+    options: (rng) => ({ verifyChecksums: true, options: { to: rng.pick(['parquet', 'parquet', 'parquet', 'trevni', 'redelm'] as const), strict: rng.next() < 0.3 } satisfies TextOptions }),
     build: async (s, mutations, o) => ({ format: name, bytes: mutations.reduce(applyText, s.bytes), verifyChecksums: true, options: o.options }),
     run(input, limits) {
       const stage = { name: '' };
