@@ -137,9 +137,9 @@ function csvMutation(rng: Rng, b: Uint8Array, map: TextMap): TextMutation {
   }
   if (r < 0.48) {
     // Quotes inside an unquoted cell, many of them: the parser must not resynchronise once per quote over the whole input.
-    return { kind: 'text', start: cell.start, end: cell.end, bytes: rng.pick(['x{"a":', 'a"b', '"', 'x""']), times: rng.pick([10, 1000, 20_000, 100_000]) };
+    return { kind: 'text', start: cell.start, end: cell.end, bytes: rng.pick(['x{"a":', 'a"b', '"', 'x""']), times: rng.pick([10, 1000, 5000, 20_000]) };
   }
-  if (r < 0.58) return { kind: 'text', start: line.start, end: line.start, bytes: Array.from(b.subarray(line.start, line.end)), times: rng.pick([1, 2, 100, 5000]) };
+  if (r < 0.58) return { kind: 'text', start: line.start, end: line.start, bytes: Array.from(b.subarray(line.start, line.end)), times: rng.pick([1, 2, 100, 1000]) };
   if (r < 0.63) return { kind: 'text', start: line.start, end: line.end, bytes: [] };
   if (r < 0.7) {
     // A wide row: many more cells (the header's line, or a data line).
@@ -174,7 +174,7 @@ function jsonMutation(rng: Rng, b: Uint8Array, map: TextMap): TextMutation {
     const at = rng.next() < 0.5 ? p.start : p.end;
     return { kind: 'text', start: at, end: at, bytes: rng.pick([',', ':', '{', '}', '[', ']', '"', ',,', '/*x*/', 'NaN', '\n', '\r\n', ' ', '\\']) };
   }
-  if (r < 0.55) return { kind: 'text', start: line.start, end: line.start, bytes: Array.from(b.subarray(line.start, line.end)), times: rng.pick([1, 2, 100, 5000]) };
+  if (r < 0.55) return { kind: 'text', start: line.start, end: line.start, bytes: Array.from(b.subarray(line.start, line.end)), times: rng.pick([1, 2, 100, 1000]) };
   if (r < 0.6) return { kind: 'text', start: line.start, end: line.end, bytes: [] };
   if (r < 0.7) {
     // A value nested deep, at the record's top level.
