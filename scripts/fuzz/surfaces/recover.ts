@@ -2,8 +2,8 @@
  * Recovery of damaged Parquet and Trevni files, a surface each, over
  * writer-made files whose rows are known (read from the unmutated file).
  * The damage is what recovery must cope with and what it can be judged on:
- * truncation, pages and chunks dropped, copied or swapped, blocks dropped or
- * copied, the footer destroyed, counts that lie; byte damage inside pages
+ * truncation, pages and chunks dropped or copied, pages swapped (with the
+ * footer gone), blocks dropped or copied, the footer destroyed, counts that lie; byte damage inside pages
  * and blocks only where a checksum covers them (without one, a changed
  * value cannot be told from a real one, by recovery or by anyone).
  * Parquet cases salvage row groups (openForSalvage, with or without `like`,
@@ -95,6 +95,18 @@ function trevniDamage(rng: Rng, f: SeedFile, map: FileMap): Mutation {
   }
   if (checked && bi >= 0) return trevni({ op: 'blockData', column: ci, block: bi, at: rng.int(Math.max(1, col!.blocks[bi]!.data.length)), xor: 1 << rng.int(8) });
   return { kind: 'truncate', length: map.footerEnd + rng.int(Math.max(1, map.size - map.footerEnd)) };
+}
+
+/**
+ * Pages of a chunk swapped are judged with the footer gone, where the scan
+ * must prove which page goes where: with the footer there, the pages' order
+ * is the chunk's, and nothing in a file without a page index can tell a
+ * swap of two pages of one size (the ordinary reader returns the same rows).
+ */
+function withoutFooterIfSwapped(bytes: Uint8Array, mutations: readonly Mutation[]): Mutation[] {
+  if (!mutations.some((m) => m.kind === 'range' && m.op === 'swap')) return [...mutations];
+  const { footerStart, footerEnd } = parquetMap(bytes);
+  return [...mutations, { kind: 'zero', start: footerStart, length: footerEnd - footerStart }];
 }
 
 /** The original's rows, read once per original. */
@@ -219,7 +231,7 @@ function recoverSurface(name: 'parquet-recover' | 'trevni-recover'): Surface<Mut
       verifyChecksums: true,
       options: { mode: rng.next() < 0.6 ? 'salvage' : 'recover', like: parquet && rng.next() < 0.6, skipDamaged: rng.next() < 0.2 } satisfies RecoverOptions,
     }),
-    build: async (f, mutations, o) => ({ format: name, bytes: applyAll(f.bytes, mutations), verifyChecksums: o.verifyChecksums, options: o.options, original: f.bytes }),
+    build: async (f, mutations, o) => ({ format: name, bytes: applyAll(f.bytes, parquet ? withoutFooterIfSwapped(f.bytes, mutations) : mutations), verifyChecksums: o.verifyChecksums, options: o.options, original: f.bytes }),
     run(input, limits) {
       const stage = { name: '' };
       return judge(stage, () => (parquet ? runParquet : runTrevni)(input, limits, stage));
