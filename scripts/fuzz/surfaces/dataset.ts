@@ -12,7 +12,7 @@
  * Invariants: nothing outside `ds/` is opened or requested, no row comes
  * back twice, every row is a part's row.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import fsp from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { syncBuiltinESMExports } from 'node:module';
@@ -254,6 +254,20 @@ async function readCase(input: CaseInput, dir: string, stage: { name: string }):
 }
 
 let cases = 0;
+
+/** Case folders a killed child (a hang, a crash) left behind: removed when no process of theirs is alive. */
+function sweepLeftovers(): void {
+  for (const n of readdirSync(tmpdir())) {
+    const pid = /^parquetry-fuzz-ds-(\d+)-/.exec(n)?.[1];
+    if (!pid) continue;
+    try {
+      process.kill(Number(pid), 0);
+    } catch {
+      rmSync(join(tmpdir(), n), { recursive: true, force: true });
+    }
+  }
+}
+sweepLeftovers();
 
 export const datasetSurface: Surface<DatasetMutation> = {
   name: 'dataset',
