@@ -169,6 +169,12 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignReport> {
   const findings: Finding[] = [];
   for (const { r, kind } of raw.sort((a, b) => a.r.id - b.r.id)) {
     const spec = (await seeds.makeCase(o.seed, r.id)).spec;
+    // A hang, crash or memory hit has no report from its child: its surface is the case's (its time is not counted in the surface's rate).
+    if (!('surface' in r && r.surface)) {
+      const s = (surfaces[spec.format] ??= { cases: 0, ms: 0, counts: {} });
+      s.cases++;
+      bump(s.counts, kind);
+    }
     const key = `${kind} ${spec.format} ${pattern(r.error ?? '')} ${r.result === 'typed' || r.result === 'untyped' || r.result === 'invariant' ? '' : spec.source}`;
     if (seen.has(key)) continue;
     seen.add(key);

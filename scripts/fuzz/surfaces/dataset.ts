@@ -295,7 +295,9 @@ export const datasetSurface: Surface<DatasetMutation> = {
       const outside = opened.filter((p) => !p.startsWith('http') && resolve(p) !== root && !resolve(p).startsWith(root + sep) && resolve(p) !== dir);
       const far = serving.requests.filter((u) => {
         try {
-          return !posix.normalize(decodeURIComponent(u)).startsWith('/ds/');
+          const p = posix.normalize(decodeURIComponent(u));
+          // The folder itself (a file_path of "."): inside, though no file.
+          return p !== '/ds' && !p.startsWith('/ds/');
         } catch {
           return true;
         }
