@@ -156,7 +156,7 @@ async function runParquet(input: CaseInput, limits: ReadLimits, stage: { name: s
       for (const row of g.rows) check.add(row);
     }
     check.finish();
-    noLoss(check.back, orig.count, losses > 0 || opened.scanStop !== undefined || opened.foundBy === 'checkpoint', `salvage (found by ${opened.foundBy})`);
+    noLoss(check.back, orig.count, losses > 0 || opened.lostFrom !== undefined || opened.foundBy === 'checkpoint', `salvage (found by ${opened.foundBy})`);
     return check.back;
   }
   stage.name = 'recoverParquet';
@@ -169,7 +169,7 @@ async function runParquet(input: CaseInput, limits: ReadLimits, stage: { name: s
   await readParquet(out, true, limits, { name: '' });
   for await (const row of (await openParquet(out)).rows()) check.add(row);
   check.finish();
-  const reported = report.losses.length > 0 || report.rowsLost > 0 || report.scanStop !== undefined || report.foundBy === 'checkpoint';
+  const reported = report.losses.length > 0 || report.rowsLost > 0 || report.lostFrom !== undefined || report.foundBy === 'checkpoint';
   noLoss(check.back, orig.count, reported, `recoverParquet (found by ${report.foundBy})`);
   return check.back;
 }

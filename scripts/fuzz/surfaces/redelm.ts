@@ -65,7 +65,7 @@ function applyRedElm(b: Uint8Array, m: RedElmMutation): Uint8Array {
   return withBlock(b, (data) => {
     try {
       const form = data[0] === 0x7b ? 'json' : 'java';
-      const meta = decodeRedElmMetaData(data, 0) as unknown as Record<string, unknown>;
+      const meta = decodeRedElmMetaData(data, 0, b.length) as unknown as Record<string, unknown>;
       edit(meta, m as RedElmMeta);
       return encodeRedElmMetaData(meta as unknown as RedElmMetaData, form);
     } catch {
@@ -85,7 +85,7 @@ function prepare(f: SeedFile): Prepared {
   const block = c?.blocks.find((x) => x.name === REDELM_BLOCK);
   let meta: RedElmMetaData | undefined;
   try {
-    meta = block && decodeRedElmMetaData(block.data, 0);
+    meta = block && decodeRedElmMetaData(block.data, 0, f.bytes.length);
   } catch {
     // A corpus file's metadata that does not decode: its stream and bytes are still fair game.
   }
