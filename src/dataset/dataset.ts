@@ -202,7 +202,7 @@ export class Dataset {
       });
     }
     if (footers.length === 0) throw new CorruptFileError('no file of the dataset opens as Parquet (each was skipped, see their reasons)', { file: files[0] });
-    const unified = unifySchemas(footers.map(({ file, metadata }) => ({ file, runs: fieldRuns(metadata.schema) })), options.unionByName === true);
+    const unified = unifySchemas(footers.map(({ file, metadata }) => ({ file, runs: fieldRuns(metadata.schema, file) })), options.unionByName === true);
     // A partition column takes the place of a file column of its name (as DuckDB reads it); the others follow the files' columns.
     const byName = new Map(columns.map((c) => [c.name, c]));
     const runs = fieldRuns(unified);
@@ -589,7 +589,7 @@ export class Dataset {
       const schema = buildSchema(metadata.schema as SchemaElement[]);
       const partitionNames = new Set(this.partitionColumns.map((c) => c.name));
       const fileFields = buildSchema([{ name: 'schema', numChildren: this.schema.root.children.length - partitionNames.size }, ...this.schema.root.children.filter((c) => !partitionNames.has(c.name)).flatMap(flatElements)]);
-      const mapping = mapFields(fileFields, this.schemaFrom, entry.path, fieldRuns(metadata.schema), this.options.unionByName === true);
+      const mapping = mapFields(fileFields, this.schemaFrom, entry.path, fieldRuns(metadata.schema, entry.path), this.options.unionByName === true);
       const parts = entry.namedBy ? [{ path: entry.path, metadata, namedBy: entry.namedBy }] : splitParts(entry.path, metadata, this.root, this.options.allowOutsideRoot === true, skipper(this.options, entry.path, this.skipped));
       return { parts, schema, mapping };
     })();

@@ -9,7 +9,7 @@
  * where the first file has a number, nested fields that differ) are refused
  * naming both files, where DuckDB casts value by value.
  */
-import { IncompatibleFilesError } from '../errors.js';
+import { CorruptFileError, IncompatibleFilesError } from '../errors.js';
 import type { SchemaElement } from '../parquet/metadata/index.js';
 import type { LeafNode, Schema } from '../schema/tree.js';
 
@@ -19,19 +19,32 @@ export interface FieldRun {
   elements: SchemaElement[];
 }
 
-/** The top-level fields of a footer's flattened schema. */
-export function fieldRuns(elements: readonly SchemaElement[]): FieldRun[] {
+/**
+ * The top-level fields of a footer's flattened schema. The list is walked
+ * with a stack, each element's child count checked against the elements
+ * left: a footer whose counts claim more elements than it lists is corrupt,
+ * however deep it nests.
+ */
+export function fieldRuns(elements: readonly SchemaElement[], file?: string): FieldRun[] {
   const out: FieldRun[] = [];
+  const corrupt = (why: string) => new CorruptFileError(`the schema ${why}`, file === undefined ? {} : { file });
   let at = 1;
-  const skip = (i: number): number => {
-    let end = i + 1;
-    for (let c = 0; c < (elements[i]!.numChildren ?? 0); c++) end = skip(end);
-    return end;
-  };
   for (let c = 0; c < (elements[0]?.numChildren ?? 0); c++) {
-    const end = skip(at);
-    out.push({ name: elements[at]!.name, elements: elements.slice(at, end) });
-    at = end;
+    const start = at;
+    // Children still to be listed, per open group.
+    const open: number[] = [1];
+    while (open.length) {
+      if (open[open.length - 1] === 0) {
+        open.pop();
+        continue;
+      }
+      open[open.length - 1]!--;
+      const e = elements[at];
+      if (!e) throw corrupt(`lists ${elements.length} elements, fewer than its child counts claim`);
+      at++;
+      if (e.numChildren) open.push(e.numChildren);
+    }
+    out.push({ name: elements[start]!.name, elements: elements.slice(start, at) });
   }
   return out;
 }
