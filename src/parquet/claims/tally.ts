@@ -1,6 +1,6 @@
 /**
- * What a run of a column chunk's level entries holds, counted as check-stats
- * needs it to test the file's claims: nulls (both ways writers count them),
+ * What a run of a column chunk's level entries holds, counted as the file's
+ * claims about it are tested (claims.ts): nulls (both ways writers count them),
  * level histograms, rows, non-null values, NaNs, unencoded byte-array bytes,
  * the least and greatest values, and (for a whole chunk) the distinct
  * values. A tally takes entries a segment at a time, so a chunk decoded a

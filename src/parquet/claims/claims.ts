@@ -1,0 +1,160 @@
+/**
+ * What a file states about a column chunk's data apart from the data pages
+ * themselves (chunk Statistics, SizeStatistics, and per page the column
+ * index and the offset index's unencoded bytes), each tested against a
+ * tally of the decoded data. Only claims parquet-format makes binding are
+ * tested here: counts, and bounds under an order a reader may trust (the
+ * filter layer's rules: truncated or deprecated bounds that are legitimately
+ * loose never contradict values inside them). `check-stats` reports what
+ * contradicts them as lies; the salvage read loses the pages that do, since
+ * a page overwritten by another of the same size keeps a valid CRC.
+ */
+import type { GroupNode, LeafNode, SchemaNode } from '../../schema/tree.js';
+import { canonicalValue } from '../../text/canonical.js';
+import { compareD, domainOf, type D, type Domain } from '../filter/compare.js';
+import { boundsTrusted, chunkLeafStats } from '../filter/prune-stats.js';
+import type { ColumnIndex, ColumnMetaData, ColumnOrder } from '../metadata/index.js';
+import { statisticValue } from '../statistics.js';
+import { Tally } from './tally.js';
+
+export type ClaimStructure = 'statistics' | 'size statistics' | 'column index' | 'offset index';
+
+/** A claim the data contradicts. */
+export interface Contradiction {
+  structure: ClaimStructure;
+  /** The thrift field: `max_value`, `null_count`, … */
+  field: string;
+  /** What the file says and what the data holds, as canonical JSON text (or a plain description). */
+  stored: string;
+  actual: string;
+  /** Index of the page in the page index (column and offset index claims, and chunk bounds a page's values break). */
+  page?: number;
+}
+
+/** A contradiction in the words `check-stats` prints it. */
+export function contradictionText(c: Contradiction): string {
+  return `${c.structure}${c.page === undefined ? '' : `, page ${c.page}`}, ${c.field} stored ${c.stored}, actual ${c.actual}`;
+}
+
+/** The claims about one leaf's chunks, and how its values compare. */
+export class LeafClaims {
+  readonly domain: Domain;
+  /** The definition level at which the leaf's value slot exists (see elementSlotDef). */
+  readonly slotDef: number;
+  readonly order: ColumnOrder | undefined;
+  private readonly ordersPresent: boolean;
+
+  constructor(root: GroupNode, readonly leaf: LeafNode, columnOrders: readonly ColumnOrder[] | undefined) {
+    this.domain = domainOf(leaf);
+    this.order = columnOrders?.[leaf.columnIndex];
+    this.slotDef = elementSlotDef(root, leaf);
+    this.ordersPresent = columnOrders !== undefined;
+  }
+
+  tally(distinct = false): Tally {
+    return new Tally(this.leaf, this.slotDef, distinct);
+  }
+
+  /** The chunk statistics' trusted bounds and the names of the fields holding them; undefined when there are none. */
+  chunkBounds(meta: ColumnMetaData): { min: D; max: D; names: [string, string] } | undefined {
+    const s = meta.statistics;
+    if (!s) return undefined;
+    const known = chunkLeafStats(this.leaf, this.domain, s, meta.numValues, this.order, this.ordersPresent);
+    if (known.min === undefined || known.max === undefined) return undefined;
+    const legacy = s.minValue === undefined || s.maxValue === undefined;
+    return { min: known.min, max: known.max, names: legacy ? ['min', 'max'] : ['min_value', 'max_value'] };
+  }
+
+  /** The chunk's Statistics (null and NaN counts, bounds) and SizeStatistics against the whole chunk's tally. */
+  chunk(meta: ColumnMetaData, t: Tally): Contradiction[] {
+    const out: Contradiction[] = [];
+    const s = meta.statistics;
+    if (s) {
+      if (s.nullCount !== undefined && !t.nullsHold(s.nullCount)) out.push({ structure: 'statistics', field: 'null_count', stored: String(s.nullCount), actual: t.nullsText });
+      if (s.nanCount !== undefined && s.nanCount !== t.nans) out.push({ structure: 'statistics', field: 'nan_count', stored: String(s.nanCount), actual: String(t.nans) });
+      const b = this.chunkBounds(meta);
+      if (b) out.push(...this.bounds('statistics', b.names, b.min, b.max, t));
+    }
+    const ss = meta.sizeStatistics;
+    if (ss) {
+      const at = (field: string, stored: number[] | number, actual: number[] | number) => out.push({ structure: 'size statistics', field, stored: listText(stored), actual: listText(actual) });
+      // An empty histogram claims nothing: writers leave it so where the level is always 0.
+      if (ss.repetitionLevelHistogram?.length && !same(ss.repetitionLevelHistogram, t.repHistogram)) at('repetition_level_histogram', ss.repetitionLevelHistogram, t.repHistogram);
+      if (ss.definitionLevelHistogram?.length && !same(ss.definitionLevelHistogram, t.defHistogram)) at('definition_level_histogram', ss.definitionLevelHistogram, t.defHistogram);
+      if (ss.unencodedByteArrayDataBytes !== undefined && this.leaf.physicalType === 'BYTE_ARRAY' && ss.unencodedByteArrayDataBytes !== t.byteArrayBytes) {
+        at('unencoded_byte_array_data_bytes', ss.unencodedByteArrayDataBytes, t.byteArrayBytes);
+      }
+    }
+    return out;
+  }
+
+  /** Whether the column index's min_values and max_values bind this leaf's values. */
+  indexBoundsTrusted(): boolean {
+    return boundsTrusted(this.leaf, this.domain, this.order, false, this.ordersPresent);
+  }
+
+  /**
+   * Page `i` of `pages` against its column index entry (null_pages, null and
+   * NaN counts, bounds when `trusted`, level histograms where their lists fit
+   * `pages`) and its offset index unencoded bytes (when the list fits).
+   */
+  page(i: number, t: Tally, pages: number, ci: ColumnIndex | null, unencoded: readonly number[] | undefined, trusted: boolean): Contradiction[] {
+    const out: Contradiction[] = [];
+    const lie = (structure: ClaimStructure, field: string, stored: string, actual: string) => out.push({ structure, field, stored, actual, page: i });
+    if (unencoded?.length === pages && this.leaf.physicalType === 'BYTE_ARRAY' && unencoded[i] !== t.byteArrayBytes) {
+      lie('offset index', 'unencoded_byte_array_data_bytes', String(unencoded[i]), String(t.byteArrayBytes));
+    }
+    if (!ci) return out;
+    const histogram = (field: string, flat: number[] | undefined, levels: number, actual: number[]) => {
+      if (flat?.length !== pages * levels) return;
+      const stored = flat.slice(i * levels, (i + 1) * levels);
+      if (!same(stored, actual)) lie('column index', field, listText(stored), listText(actual));
+    };
+    histogram('repetition_level_histograms', ci.repetitionLevelHistograms, this.leaf.repLevel + 1, t.repHistogram);
+    histogram('definition_level_histograms', ci.definitionLevelHistograms, this.leaf.defLevel + 1, t.defHistogram);
+    const nullPage = t.entries > 0 && t.values === 0;
+    if (ci.nullPages[i] !== nullPage) lie('column index', 'null_pages', String(ci.nullPages[i]), String(nullPage));
+    if (ci.nullCounts && !t.nullsHold(ci.nullCounts[i]!)) lie('column index', 'null_counts', String(ci.nullCounts[i]), t.nullsText);
+    if (ci.nanCounts && ci.nanCounts[i] !== t.nans) lie('column index', 'nan_counts', String(ci.nanCounts[i]), String(t.nans));
+    if (!trusted || ci.nullPages[i]) return out;
+    const min = ci.minValues[i] && this.domain.stat(ci.minValues[i]);
+    const max = ci.maxValues[i] && this.domain.stat(ci.maxValues[i]);
+    if (min === undefined || max === undefined) return out;
+    out.push(...this.bounds('column index', ['min_values', 'max_values'], min, max, t, i));
+    return out;
+  }
+
+  /** Bounds against a tally's extremes: contradicted when a value lies outside them. */
+  bounds(structure: ClaimStructure, names: [string, string], min: D, max: D, t: Tally, page?: number): Contradiction[] {
+    const out: Contradiction[] = [];
+    const at = page === undefined ? {} : { page };
+    if (t.min !== undefined && compareD(t.min, min) < 0) out.push({ structure, field: names[0], stored: this.text(min), actual: t.minText, ...at });
+    if (t.max !== undefined && compareD(t.max, max) > 0) out.push({ structure, field: names[1], stored: this.text(max), actual: t.maxText, ...at });
+    return out;
+  }
+
+  /** A domain value (a statistics bound) as text. */
+  text(d: D): string {
+    if (d instanceof Uint8Array) return canonicalValue(this.leaf.kind, statisticValue(this.leaf, d));
+    return typeof d === 'bigint' ? d.toString() : String(d);
+  }
+}
+
+const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+export const listText = (v: number[] | number) => (typeof v === 'number' ? String(v) : `[${v.join(', ')}]`);
+
+/**
+ * The definition level at which a leaf's value slot exists: below it an
+ * entry is an empty or null list (or map), not a null value. Writers count
+ * nulls both ways (parquet-java every entry below the leaf's level, Arrow
+ * only null values in existing slots), so either count is honest.
+ */
+function elementSlotDef(root: GroupNode, leaf: LeafNode): number {
+  let node: SchemaNode = root;
+  let slot = 0;
+  for (const name of leaf.path) {
+    node = (node as GroupNode).children.find((c) => c.name === name)!;
+    if (node.repetition === 'REPEATED') slot = node.defLevel;
+  }
+  return leaf.repetition === 'REPEATED' ? leaf.defLevel : slot;
+}
