@@ -143,6 +143,9 @@ export class LeafClaims {
 const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 export const listText = (v: number[] | number) => (typeof v === 'number' ? String(v) : `[${v.join(', ')}]`);
 
+/** Each leaf's slot level (elementSlotDef), found in one pass per schema: a search down each leaf's path would cost leaves × width on a wide schema. */
+const slotDefs = new WeakMap<GroupNode, Map<LeafNode, number>>();
+
 /**
  * The definition level at which a leaf's value slot exists: below it an
  * entry is an empty or null list (or map), not a null value. Writers count
@@ -150,11 +153,17 @@ export const listText = (v: number[] | number) => (typeof v === 'number' ? Strin
  * only null values in existing slots), so either count is honest.
  */
 function elementSlotDef(root: GroupNode, leaf: LeafNode): number {
-  let node: SchemaNode = root;
-  let slot = 0;
-  for (const name of leaf.path) {
-    node = (node as GroupNode).children.find((c) => c.name === name)!;
-    if (node.repetition === 'REPEATED') slot = node.defLevel;
+  let levels = slotDefs.get(root);
+  if (!levels) {
+    const found = new Map<LeafNode, number>();
+    // The slot is at the deepest repeated node on the path (the leaf itself when repeated), else level 0.
+    const walk = (node: SchemaNode, slot: number): void => {
+      const s = node.repetition === 'REPEATED' ? node.defLevel : slot;
+      if (node.isLeaf) found.set(node, s);
+      else for (const c of node.children) walk(c, s);
+    };
+    for (const c of root.children) walk(c, 0);
+    slotDefs.set(root, (levels = found));
   }
-  return leaf.repetition === 'REPEATED' ? leaf.defLevel : slot;
+  return levels.get(leaf)!;
 }
