@@ -142,6 +142,27 @@ export class Tally {
     }
   }
 
+  /** Adds what `t` counted (its distinct values aside): a chunk's tally from its pages' without counting each value twice. */
+  absorb(t: Tally): void {
+    this.entries += t.entries;
+    this.rows += t.rows;
+    this.values += t.values;
+    this.nans += t.nans;
+    this.nullEntries += t.nullEntries;
+    this.nullValues += t.nullValues;
+    this.byteArrayBytes += t.byteArrayBytes;
+    t.repHistogram.forEach((n, i) => (this.repHistogram[i] = (this.repHistogram[i] ?? 0) + n));
+    t.defHistogram.forEach((n, i) => (this.defHistogram[i] = (this.defHistogram[i] ?? 0) + n));
+    if (t.min !== undefined && (this.min === undefined || compareD(t.min, this.min) < 0)) {
+      this.min = t.min;
+      this.minText = t.minText;
+    }
+    if (t.max !== undefined && (this.max === undefined || compareD(t.max, this.max) > 0)) {
+      this.max = t.max;
+      this.maxText = t.maxText;
+    }
+  }
+
   /** Whether `n` is an honest null count here: writers count null values (Arrow) or every entry below the leaf's level (parquet-java). */
   nullsHold(n: number): boolean {
     return n >= this.nullValues && n <= this.nullEntries;

@@ -35,7 +35,7 @@ export function statedClaims(leaf: LeafNode, claimsOf: () => LeafClaims, meta: C
       const w = window(data, leaf, claims.domain);
       const t = claims.tally();
       t.add(w, 0, data.length, 0, data.valueCount);
-      total.add(w, 0, data.length, 0, data.valueCount);
+      total.absorb(t);
       const wrong = claims.page(i, t, pages, ci, unencoded, trusted);
       if (bounds) wrong.push(...claims.bounds('statistics', bounds.names, bounds.min, bounds.max, t, i));
       return first(wrong);
