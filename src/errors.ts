@@ -93,6 +93,17 @@ export class InvalidArgumentError extends ParquetryError {
   }
 }
 
+/**
+ * A writer's per-column options the schema refutes: they name a column the
+ * schema does not have (`encodings` undefined), or a value encoding the
+ * column's physical `type` cannot take (`encodings` lists those it can).
+ */
+export class ColumnOptionsError extends InvalidArgumentError {
+  constructor(detail: string, readonly column: string, readonly type?: string, readonly encodings?: readonly string[]) {
+    super(detail, { column });
+  }
+}
+
 /** Reading from a source or writing to a sink failed. */
 export class IOError extends ParquetryError {
   constructor(detail: string, context?: ErrorContext, options?: { cause?: unknown }) {

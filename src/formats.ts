@@ -69,7 +69,7 @@ export function trevniCodecOf(text: string): string | undefined {
 const OPTION_SCOPES: ReadonlyArray<{ cli: readonly string[]; code: readonly string[]; where: string; applies(from: ConvertFormat, to: ConvertFormat): boolean }> = [
   { cli: ['codec'], code: ['codec'], where: 'to Parquet output only (and to Trevni and RedElm outputs)', applies: (_f, t) => isTableFormat(t) },
   {
-    cli: ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'pageIndex', 'checksums', 'checkpointEvery', 'encryptFooterKey', 'encryptColumn', 'plaintextFooter', 'algorithm', 'storeAadPrefix'],
+    cli: ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'encoding', 'floatOrder', 'pageIndex', 'checksums', 'checkpointEvery', 'encryptFooterKey', 'encryptColumn', 'plaintextFooter', 'algorithm', 'storeAadPrefix'],
     code: ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilters', 'pageIndex', 'checksums', 'encryption'],
     where: 'to Parquet output only', applies: (_f, t) => t === 'parquet',
   },

@@ -53,6 +53,7 @@ export type ParquetWriter = writer.ParquetWriter;
 export type { WriterOptions, ColumnWriteOptions, WriterSchema } from './parquet/write/writer.js';
 export type { ParquetryWarning, WarningCode, WarningHandler } from './warnings.js';
 export type { ValueEncoding } from './parquet/write/column-writer.js';
+export type { FloatOrder } from './parquet/write/stats.js';
 export { MISSING, type Missing } from './loss.js';
 export const salvageRowGroups = lazyGenerator(recoverModule, 'salvageRowGroups');
 export const openForSalvage = lazyAsync(recoverModule, 'openForSalvage');
@@ -126,6 +127,6 @@ export type {
   DatasetOptions, DatasetReadOptions, DatasetArrowOptions, DatasetFile, ScanPlan, DatasetDescription, FileStats, PartitionType, PartitionValue, PartitionColumn,
 } from './dataset/index.js';
 export {
-  ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, IOError, LimitError, DecryptionError, MissingKeyError, IncompatibleFilesError,
+  ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, ColumnOptionsError, IOError, LimitError, DecryptionError, MissingKeyError, IncompatibleFilesError,
   type ErrorCode, type ErrorContext,
 } from './errors.js';

@@ -28,6 +28,19 @@ export function mergeSpans(spans: readonly Span[]): Span[] {
   return out;
 }
 
+/** The rows both span lists (each sorted and disjoint) hold, sorted and disjoint. */
+export function intersectSpans(a: readonly Span[], b: readonly Span[]): Span[] {
+  const out: Span[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    const start = Math.max(a[i]!.start, b[j]!.start);
+    const end = Math.min(a[i]!.end, b[j]!.end);
+    if (start < end) out.push({ start, end });
+    if (a[i]!.end < b[j]!.end) i++;
+    else j++;
+  }
+  return out;
+}
+
 export interface LossBase {
   /** Dotted leaf path (Parquet) or column name (Trevni). */
   column: string;

@@ -1,28 +1,30 @@
 /**
- * A fuzz campaign: cases 0, 1, 2... of a seed, run in child processes for a
- * given time; every outcome counted; every finding (a hang, a crash, a
- * memory-cap hit, an untyped error, or a typed error that only wraps a plain
- * exception) made again in this process, cut down to one mutation when one
- * alone does it, and saved as NAME.parquet|NAME.trv with a one-line NAME.txt.
+ * A fuzz campaign: cases 0, 1, 2... of a seed, spread evenly over the chosen
+ * surfaces, run in child processes for a given time; every outcome counted,
+ * per surface; every finding (a hang, a crash, a memory-cap hit, an untyped
+ * error, a typed error that only wraps a plain exception, or a surface's
+ * invariant broken) made again in this process, cut down to one mutation
+ * when one alone does it, and saved (save.ts) with a one-line NAME.txt.
  * Typed errors that name no place in the file are counted by message and
  * throw site, so the worst offenders can be fixed first.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { applyAll, corpusFiles, fileMap, makeCase, writerFiles, type CaseSpec, type SeedFile } from './cases.js';
+import { readFileSync } from 'node:fs';
+import { buildCase, seedFiles, SeedSet, type CaseSpec } from './cases.js';
 import { runCases, runPool, type PoolResult } from './pool.js';
-import { acceptable, type Format } from './read.js';
+import { acceptable } from './read.js';
+import { saveFinding } from './save.js';
+import type { SeedFile, SurfaceName } from './surface.js';
 
 export interface CampaignOptions {
   seed: number;
   seconds: number;
-  formats: Format[];
+  surfaces: SurfaceName[];
   workers: number;
   timeoutMs: number;
   memoryMb: number;
   /** Where reproducers go; none are written without it. */
   out?: string;
-  /** Writer-made seed files per format. */
+  /** Writer-made seed files per surface. */
   writerFiles: number;
   /** Cases per message to a child. */
   batch: number;
@@ -31,7 +33,7 @@ export interface CampaignOptions {
   log?: (line: string) => void;
 }
 
-export type FindingKind = 'hang' | 'crash' | 'memory' | 'untyped' | 'wrapped';
+export type FindingKind = 'hang' | 'crash' | 'memory' | 'untyped' | 'wrapped' | 'invariant';
 
 export interface Finding {
   kind: FindingKind;
@@ -56,6 +58,8 @@ export interface CampaignReport {
   cpuSeconds: number;
   /** Outcomes: rows, typed, and each finding kind. */
   counts: Record<string, number>;
+  /** Per surface: its outcomes (as counts) and the child's milliseconds spent on its cases. */
+  surfaces: Record<string, { cases: number; ms: number; counts: Record<string, number> }>;
   typedByClass: Record<string, number>;
   /** Typed errors with no offset, row group, column or page. */
   unlocated: number;
@@ -72,8 +76,6 @@ export interface CampaignReport {
   /** The options that make the same cases again: `npm run fuzz -- <replay> --case ID`. */
   replay: string;
 }
-
-const EXT: Record<Format, string> = { parquet: 'parquet', trevni: 'trv' };
 
 /**
  * CPU seconds of this process and its ended children (Linux /proc/self/stat: utime, stime, cutime, cstime), or
@@ -96,26 +98,23 @@ export function pattern(error: string): string {
 }
 
 function findingOf(r: PoolResult, memoryMb: number): FindingKind | undefined {
-  if (r.result === 'hang' || r.result === 'crash' || r.result === 'memory' || r.result === 'untyped') return r.result;
+  if (r.result === 'hang' || r.result === 'crash' || r.result === 'memory' || r.result === 'untyped' || r.result === 'invariant') return r.result;
   if ('peakMb' in r && r.peakMb !== undefined && r.peakMb > memoryMb) return 'memory';
   return acceptable(r as { result: string; wrapped?: string }) ? undefined : 'wrapped';
-}
-
-export async function seedFiles(formats: Format[], seed: number, writerCount: number): Promise<SeedFile[]> {
-  return [...corpusFiles(formats), ...(await writerFiles(formats, seed, writerCount))];
 }
 
 export async function runCampaign(o: CampaignOptions): Promise<CampaignReport> {
   const log = o.log ?? (() => {});
   const t0 = performance.now();
-  const files = await seedFiles(o.formats, o.seed, o.writerFiles);
-  const maps = files.map(fileMap);
-  log(`seed ${o.seed}: ${files.length} seed files (${o.formats.join(', ')}) ready in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${o.workers} worker(s), ${o.seconds} s`);
+  const files = await seedFiles(o.surfaces, o.seed, o.writerFiles);
+  const seeds = new SeedSet(files);
+  log(`seed ${o.seed}: ${files.length} seed files (${seeds.surfaces.map((s) => `${s} ${files.filter((f) => f.surface === s).length}`).join(', ')}) ready in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${o.workers} worker(s), ${o.seconds} s`);
   const started = performance.now();
   const cpuStart = cpuSeconds();
   const deadline = started + o.seconds * 1000;
   let nextId = 0;
   const counts: Record<string, number> = {};
+  const surfaces: CampaignReport['surfaces'] = {};
   const typedByClass: Record<string, number> = {};
   const unlocated = new Map<string, number>();
   const invalidArgument = new Map<string, number>();
@@ -137,6 +136,12 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignReport> {
       done++;
       const kind = findingOf(r, o.memoryMb);
       bump(counts, kind ?? r.result);
+      if ('surface' in r && r.surface) {
+        const s = (surfaces[r.surface] ??= { cases: 0, ms: 0, counts: {} });
+        s.cases++;
+        s.ms += r.ms;
+        bump(s.counts, kind ?? r.result);
+      }
       if ('peakMb' in r && r.peakMb) peakMb = Math.max(peakMb, r.peakMb);
       if (kind) raw.push({ r, kind });
       if (r.result === 'typed' && 'errorClass' in r) {
@@ -163,28 +168,34 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignReport> {
   const seen = new Set<string>();
   const findings: Finding[] = [];
   for (const { r, kind } of raw.sort((a, b) => a.r.id - b.r.id)) {
-    const spec = makeCase(o.seed, r.id, files, maps).spec;
-    const key = `${kind} ${pattern(r.error ?? '')} ${r.result === 'typed' || r.result === 'untyped' ? '' : spec.source}`;
+    const spec = (await seeds.makeCase(o.seed, r.id)).spec;
+    // A hang, crash or memory hit has no report from its child: its surface is the case's (its time is not counted in the surface's rate).
+    if (!('surface' in r && r.surface)) {
+      const s = (surfaces[spec.format] ??= { cases: 0, ms: 0, counts: {} });
+      s.cases++;
+      bump(s.counts, kind);
+    }
+    const key = `${kind} ${spec.format} ${pattern(r.error ?? '')} ${r.result === 'typed' || r.result === 'untyped' || r.result === 'invariant' ? '' : spec.source}`;
     if (seen.has(key)) continue;
     seen.add(key);
     findings.push({ kind, spec, error: r.error ?? '', stage: 'stage' in r ? r.stage : undefined, stack: 'stack' in r ? (r.stack ?? r.wrapped) : undefined, peakMb: r.peakMb });
   }
-  const byName = new Map(files.map((f) => [f.name, f]));
   for (const [i, f] of findings.entries()) {
+    const source = seeds.byName(f.spec.source)!;
     // Each recheck starts a process: enough for the first findings, which are the ones anyone reads.
-    if (i < 30) await recheck(f, byName.get(f.spec.source)!, o);
-    if (o.out) f.file = save(f, byName.get(f.spec.source)!, o.out);
+    if (i < 30) await recheck(f, source, o);
+    if (o.out) f.file = await saveFinding(f, source, o.out);
   }
   const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]);
   return {
-    seed: o.seed, seedFiles: files.length, cases: done, seconds, casesPerSecond: done / seconds, cpuSeconds: cpu, counts, typedByClass,
+    seed: o.seed, seedFiles: files.length, cases: done, seconds, casesPerSecond: done / seconds, cpuSeconds: cpu, counts, surfaces, typedByClass,
     unlocated: unlocatedCount, unlocatedSites: top(unlocated), invalidArgumentSites: top(invalidArgument),
     findings, duplicateFindings: raw.length - findings.length, peakMb, processes, replay: replayArgs(o),
   };
 }
 
-export function replayArgs(o: Pick<CampaignOptions, 'seed' | 'formats' | 'writerFiles'>): string {
-  return `--seed ${o.seed} --format ${o.formats.length > 1 ? 'both' : o.formats[0]} --writer-files ${o.writerFiles}`;
+export function replayArgs(o: Pick<CampaignOptions, 'seed' | 'surfaces' | 'writerFiles'>): string {
+  return `--seed ${o.seed} --surface ${o.surfaces.join(',')} --writer-files ${o.writerFiles}`;
 }
 
 /**
@@ -194,32 +205,19 @@ export function replayArgs(o: Pick<CampaignOptions, 'seed' | 'formats' | 'writer
  */
 async function recheck(f: Finding, source: SeedFile, o: CampaignOptions): Promise<void> {
   const variants = [f.spec.mutations, ...(f.spec.mutations.length > 1 ? f.spec.mutations.map((m) => [m]) : [])];
-  const items = variants.map((mutations, id) => ({ id, bytes: applyAll(source.bytes, mutations), format: f.spec.format, verifyChecksums: f.spec.verifyChecksums }));
+  const items = await Promise.all(variants.map(async (mutations, id) => ({ id, ...(await buildCase({ ...f.spec, mutations }, source)) })));
   const results = await runCases(items, { workers: 1, timeoutMs: o.timeoutMs, memoryMb: o.memoryMb, batch: 1 });
   f.repeated = findingOf(results[0]!, o.memoryMb) === f.kind;
   const single = results.slice(1).find((r) => findingOf(r, o.memoryMb) === f.kind);
   if (single) f.spec = { ...f.spec, mutations: variants[single.id]! };
 }
 
-function save(f: Finding, source: SeedFile, dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  const name = `${f.kind}-${f.spec.format}-s${f.spec.seed}-c${f.spec.id}`;
-  const file = join(dir, `${name}.${EXT[f.spec.format]}`);
-  writeFileSync(file, applyAll(source.bytes, f.spec.mutations));
-  const line = [
-    `${f.kind.toUpperCase()}${f.repeated === false ? ' (did not repeat alone)' : ''}`, f.error.replace(/\s+/g, ' ').slice(0, 300), `stage ${f.stage ?? '?'}`,
-    `verifyChecksums:${f.spec.verifyChecksums}`, `from ${f.spec.source} case ${f.spec.id} seed ${f.spec.seed}`,
-    `mutations ${JSON.stringify(f.spec.mutations)}`,
-    `replay: npm run fuzz -- --replay ${file}${f.spec.verifyChecksums ? '' : ' --no-verify-checksums'}`,
-  ].join(' | ');
-  writeFileSync(join(dir, `${name}.txt`), `${line}\n`);
-  return file;
-}
-
 export function formatReport(r: CampaignReport, topN = 25): string {
   const lines = [
     `seed ${r.seed}: ${r.cases} cases in ${r.seconds.toFixed(1)} s (${r.casesPerSecond.toFixed(0)} cases/s; ${r.cpuSeconds.toFixed(0)} CPU s, ${(r.cases / r.cpuSeconds).toFixed(0)} cases per CPU s) over ${r.seedFiles} seed files, ${r.processes} processes; peak RSS of a case ${r.peakMb.toFixed(0)} MiB`,
     `outcomes: ${JSON.stringify(r.counts)}`,
+    'per surface (cases, cases per second of a child busy with them, outcomes):',
+    ...Object.entries(r.surfaces).map(([name, s]) => `  ${name.padEnd(18)} ${String(s.cases).padStart(8)}  ${(s.cases / (s.ms / 1000)).toFixed(0).padStart(6)}/s  ${JSON.stringify(s.counts)}`),
     `typed errors by class: ${JSON.stringify(r.typedByClass)}`,
     `typed errors naming no place (offset, row group, column, page): ${r.unlocated}; top sites:`,
     ...r.unlocatedSites.slice(0, topN).map(([k, n]) => `  ${String(n).padStart(7)}  ${k}`),
@@ -227,7 +225,7 @@ export function formatReport(r: CampaignReport, topN = 25): string {
   if (r.invalidArgumentSites.length) lines.push('InvalidArgumentError on corrupt input (reserved for caller mistakes):', ...r.invalidArgumentSites.slice(0, topN).map(([k, n]) => `  ${String(n).padStart(7)}  ${k}`));
   lines.push(`findings: ${r.findings.length} distinct (${r.duplicateFindings} more of the same)`);
   for (const f of r.findings) {
-    lines.push(`  ${f.kind.toUpperCase()}${f.repeated === false ? ' (did not repeat alone)' : ''} ${f.error.replace(/\s+/g, ' ').slice(0, 200)} [${f.stage ?? ''}]`);
+    lines.push(`  ${f.kind.toUpperCase()}${f.repeated === false ? ' (did not repeat alone)' : ''} ${f.spec.format}: ${f.error.replace(/\s+/g, ' ').slice(0, 200)} [${f.stage ?? ''}]`);
     lines.push(`    from ${f.spec.source}, case ${f.spec.id}: npm run fuzz -- ${r.replay} --case ${f.spec.id}${f.file ? `  (saved: ${f.file})` : ''}`);
   }
   return lines.join('\n');

@@ -1,11 +1,15 @@
 /**
  * Files the writers make, as fuzz seeds next to the shared corpora: random
  * Parquet schemas (structs, lists and maps over every leaf type) under random
- * writer options, and random Trevni files (plain columns, and Avro schemas
- * through the Avro writer) under random codecs, checksums and block sizes.
- * The same (seed, index) always makes the same file.
+ * writer options (some with checkpoints), random Trevni files of versions 2
+ * and 1 (plain columns, and Avro schemas through the Avro writer) under
+ * random codecs, checksums and block sizes, and the same random schemas,
+ * over the leaf types each has, as draft-dialect Trevni and RedElm files.
+ * The same (seed, index, kind) always makes the same file.
  */
-import { BufferSink, TrevniWriter, AvroTrevniWriter, defineSchema, field as f, openWriter, type WriterOptions } from '../../src/node/index.js';
+import {
+  BufferSink, RedElmWriter, TrevniDraftWriter, TrevniWriter, AvroTrevniWriter, defineSchema, field as f, openWriter, type WriterOptions,
+} from '../../src/node/index.js';
 import type { AnyField } from '../../src/schema/builder.js';
 import type { AvroSchema } from '../../src/trevni/avro.js';
 import type { TrevniType, TrevniValue } from '../../src/trevni/types.js';
@@ -18,26 +22,42 @@ const LEAVES: (() => AnyField)[] = [
   () => f.decimal(18, 6, { storage: 'BYTE_ARRAY' }), () => f.decimal(38, 10), () => f.date(), () => f.time('MILLIS'), () => f.time('NANOS', { utc: false }),
   () => f.timestamp('MICROS'), () => f.timestamp('NANOS'), () => f.interval(), () => f.null(),
 ];
+/** The leaf types the draft dialect has (draft/schema.ts) and RedElm has (redelm/types.ts). */
+const DRAFT_LEAVES: (() => AnyField)[] = [() => f.int32(), () => f.int64(), () => f.float(), () => f.double(), () => f.binary(), () => f.string()];
+const REDELM_LEAVES: (() => AnyField)[] = [...DRAFT_LEAVES, () => f.boolean()];
 const NAMES = ['a', 'b', 'x y', 'ünï', 'key', 'value', 'element', 'list'];
+const REDELM_NAMES = ['a', 'b', 'ünï', 'key', 'value', 'element', 'list'];
 
-function randomField(rng: Rng, depth: number): AnyField {
+function randomField(rng: Rng, depth: number, leaves = LEAVES, names = NAMES): AnyField {
   const r = rng.next();
   let fb: AnyField;
   if (depth === 0 || r < 0.5) {
-    const leaf = rng.int(LEAVES.length);
+    const leaf = rng.int(leaves.length);
+    fb = leaves[leaf]!();
     // The null type has no required form.
-    if (leaf === LEAVES.length - 1) return LEAVES[leaf]!();
-    fb = LEAVES[leaf]!();
+    if (leaves === LEAVES && leaf === LEAVES.length - 1) return fb;
   } else if (r < 0.7) {
-    const names = NAMES.filter(() => rng.next() < 0.4);
-    fb = f.struct((names.length ? names : ['s']).map((n) => [n, randomField(rng, depth - 1)] as const));
-  } else if (r < 0.85) fb = f.list(randomField(rng, depth - 1));
-  else fb = f.map(rng.pick([() => f.string(), () => f.int32(), () => f.date()])(), randomField(rng, depth - 1));
+    const some = names.filter(() => rng.next() < 0.4);
+    fb = f.struct((some.length ? some : ['s']).map((n) => [n, randomField(rng, depth - 1, leaves, names)] as const));
+  } else if (r < 0.85) fb = f.list(randomField(rng, depth - 1, leaves, names));
+  else fb = f.map(leaves === LEAVES ? rng.pick([() => f.string(), () => f.int32(), () => f.date()])() : f.string(), randomField(rng, depth - 1, leaves, names));
   return rng.next() < 0.3 ? fb.required() : fb;
 }
 
-async function parquetFile(rng: Rng): Promise<Uint8Array> {
-  const fields = Array.from({ length: 1 + rng.int(5) }, (_, i) => [`c${i}`, randomField(rng, 3)] as [string, AnyField]);
+function randomFields(rng: Rng, leaves = LEAVES, names = NAMES): [string, AnyField][] {
+  return Array.from({ length: 1 + rng.int(5) }, (_, i) => [`c${i}`, randomField(rng, 3, leaves, names)] as [string, AnyField]);
+}
+
+/**
+ * Records for these fields: `rows` of them, from the writer tests' generator, in the many forms the
+ * Parquet writer takes (`input`), or in the reader's (`expected`), which the stricter writers want.
+ */
+function records(rng: Rng, fields: [string, AnyField][], rows: number, form: 'input' | 'expected' = 'input'): Record<string, unknown>[] {
+  return makeRecords(fields, rows, 1 + rng.int(1_000_000), { nullRate: rng.pick([0, 0.1, 0.5]), emptyRate: rng.pick([0, 0.2]), maxLen: 3 })[form];
+}
+
+async function parquetFile(rng: Rng, maxRows = 200): Promise<Uint8Array> {
+  const fields = randomFields(rng);
   const options: WriterOptions = {
     codec: rng.pick(['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'BROTLI', 'ZSTD', 'LZ4_RAW'] as const),
     pageVersion: rng.pick([1, 2] as const),
@@ -49,7 +69,9 @@ async function parquetFile(rng: Rng): Promise<Uint8Array> {
     checksums: rng.next() < 0.5,
   };
   if (options.codec === 'BROTLI') options.compressionLevel = 1;
-  const { input } = makeRecords(fields, rng.int(200), 1 + rng.int(1_000_000), { nullRate: rng.pick([0, 0.1, 0.5]), emptyRate: rng.pick([0, 0.2]), maxLen: 3 });
+  // A checkpointing writer leaves the footer of the row groups so far after every few: what recovery finds when the real footer is gone.
+  if (options.checksums && rng.next() < 0.3) options.checkpointEvery = 1 + rng.int(3);
+  const input = records(rng, fields, rng.int(maxRows));
   const sink = new BufferSink();
   const w = await openWriter(sink, defineSchema(fields), options);
   await w.writeMany(input);
@@ -59,9 +81,10 @@ async function parquetFile(rng: Rng): Promise<Uint8Array> {
 
 const AVRO_PRIMITIVES = ['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string'] as const;
 
-function avroSchema(rng: Rng, depth: number, names: { n: number }): AvroSchema {
+function avroSchema(rng: Rng, depth: number, names: { n: number; version: 1 | 2 }): AvroSchema {
   const r = rng.next();
-  if (depth === 0 || r < 0.45) return { type: rng.pick(AVRO_PRIMITIVES) };
+  // Version 1 has no boolean type.
+  if (depth === 0 || r < 0.45) return { type: rng.pick(names.version === 1 ? AVRO_PRIMITIVES.filter((t) => t !== 'boolean') : AVRO_PRIMITIVES) };
   const name = () => `T${names.n++}`;
   if (r < 0.6) return { type: 'record', name: name(), fields: Array.from({ length: 1 + rng.int(3) }, (_, i) => ({ name: `f${i}`, type: avroSchema(rng, depth - 1, names) })) };
   if (r < 0.7) return { type: 'array', items: avroSchema(rng, depth - 1, names) };
@@ -120,12 +143,13 @@ function trevniValue(rng: Rng, t: TrevniType): TrevniValue {
   }
 }
 
-async function trevniFile(rng: Rng): Promise<Uint8Array> {
+async function trevniFile(rng: Rng, version: 1 | 2): Promise<Uint8Array> {
   const sink = new BufferSink();
-  const options = { codec: rng.pick(['null', 'deflate', 'snappy', 'bzip2']), checksum: rng.pick(['null', 'crc32']), blockSize: rng.pick([64, 512, 65536]) };
+  const codecs = version === 1 ? ['null', 'deflate', 'snappy'] : ['null', 'deflate', 'snappy', 'bzip2'];
+  const options = { codec: rng.pick(codecs), checksum: rng.pick(['null', 'crc32']), blockSize: rng.pick([64, 512, 65536]), version };
   const rows = rng.int(300);
   if (rng.next() < 0.5) {
-    const schema = avroSchema(rng, 3, { n: 0 });
+    const schema = avroSchema(rng, 3, { n: 0, version });
     const root: AvroSchema = schema.type === 'record' ? schema : { type: 'record', name: 'Root', fields: [{ name: 'v', type: schema }] };
     const w = await AvroTrevniWriter.open(sink, JSON.stringify(avroJsonSchema(root)), options);
     for (let i = 0; i < rows; i++) await w.write(avroValue(rng, root));
@@ -133,7 +157,8 @@ async function trevniFile(rng: Rng): Promise<Uint8Array> {
     return sink.bytes();
   }
   // Plain columns: some arrays, some children of an array, a sorted one with first values in its descriptors.
-  const columns = Array.from({ length: 1 + rng.int(4) }, (_, i) => ({ name: `c${i}`, type: rng.pick(TREVNI_TYPES), array: rng.next() < 0.4 }));
+  const types = version === 1 ? TREVNI_TYPES.filter((t) => t !== 'boolean') : TREVNI_TYPES;
+  const columns = Array.from({ length: 1 + rng.int(4) }, (_, i) => ({ name: `c${i}`, type: rng.pick(types), array: rng.next() < 0.4 }));
   const specs: { name: string; type: TrevniType; array: boolean; parent?: string }[] = [];
   for (const c of columns) {
     const prev = specs[specs.length - 1];
@@ -160,11 +185,44 @@ async function trevniFile(rng: Rng): Promise<Uint8Array> {
   return sink.bytes();
 }
 
-/** The `index`th writer-made file of this seed, or undefined when the writer refused the random schema (its own check, not a finding). */
-export async function generatedFile(seed: number, index: number, format: 'parquet' | 'trevni'): Promise<Uint8Array | undefined> {
-  const rng = new Rng((seed * 0x9e3779b1 + index * 0x85ebca6b + (format === 'parquet' ? 1 : 2)) >>> 0);
+async function draftFile(rng: Rng): Promise<Uint8Array> {
+  const fields = randomFields(rng, DRAFT_LEAVES);
+  const sink = new BufferSink();
+  const w = await TrevniDraftWriter.open(sink, defineSchema(fields).schema, { codec: rng.pick(['null', 'deflate', 'snappy']), checksum: rng.pick(['null', 'crc32']), blockSize: rng.pick([64, 512, 65536]) });
+  for (const r of records(rng, fields, rng.int(200), 'expected')) await w.write(r);
+  await w.close();
+  return sink.bytes();
+}
+
+async function redelmFile(rng: Rng): Promise<Uint8Array> {
+  const fields = randomFields(rng, REDELM_LEAVES, REDELM_NAMES);
+  const sink = new BufferSink();
+  const w = await RedElmWriter.open(sink, defineSchema(fields).schema, {
+    codec: rng.pick(['gzip', 'default', 'snappy']), footer: rng.next() < 0.8 ? 'java' : 'json', rowGroupRecords: 1 + rng.int(60),
+  });
+  for (const r of records(rng, fields, rng.int(200))) await w.write(r);
+  await w.close();
+  return sink.bytes();
+}
+
+/** What the writers make: Parquet (of up to 200 rows, or 40 where a case costs more per row), Trevni version 2 or 1, the draft's dialect, RedElm. */
+export type GeneratedKind = 'parquet' | 'parquet-small' | 'trevni' | 'trevni-v1' | 'trevni-draft' | 'redelm';
+
+const MAKERS: Record<GeneratedKind, [salt: number, make: (rng: Rng) => Promise<Uint8Array>]> = {
+  parquet: [1, (rng) => parquetFile(rng)],
+  'parquet-small': [6, (rng) => parquetFile(rng, 40)],
+  trevni: [2, (rng) => trevniFile(rng, 2)],
+  'trevni-v1': [3, (rng) => trevniFile(rng, 1)],
+  'trevni-draft': [4, draftFile],
+  redelm: [5, redelmFile],
+};
+
+/** The `index`th writer-made file of this seed and kind, or undefined when the writer refused the random schema (its own check, not a finding). */
+export async function generatedFile(seed: number, index: number, kind: GeneratedKind): Promise<Uint8Array | undefined> {
+  const [salt, make] = MAKERS[kind];
+  const rng = new Rng((seed * 0x9e3779b1 + index * 0x85ebca6b + salt) >>> 0);
   try {
-    return await (format === 'parquet' ? parquetFile(rng) : trevniFile(rng));
+    return await make(rng);
   } catch {
     return undefined;
   }

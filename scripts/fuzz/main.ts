@@ -1,31 +1,33 @@
 /**
- * `npm run fuzz -- [options]`: a fuzz campaign over the shared corpora and
- * writer-made files (campaign.ts), or the replay of one case or of saved
- * files. Exits 1 when anything ends other than in rows or a typed error.
+ * `npm run fuzz -- [options]`: a fuzz campaign over every surface's seeds
+ * (campaign.ts), or the replay of one case or of saved inputs. Exits 1 when
+ * anything ends other than in rows or a typed error, or breaks a surface's
+ * invariant.
  */
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fileMap, makeCase } from './cases.js';
-import { formatReport, runCampaign, seedFiles } from './campaign.js';
+import { SeedSet, seedFiles } from './cases.js';
+import { formatReport, runCampaign } from './campaign.js';
 import { runCases } from './pool.js';
-import { acceptable, type Format } from './read.js';
+import { acceptable } from './read.js';
+import { loadReplay } from './save.js';
+import { SURFACE_NAMES, type CaseInput, type SurfaceName } from './surface.js';
 
 const USAGE = `npm run fuzz -- [options]
   --seconds N           how long to run (default 60)
   --seed S              campaign seed (default: from the clock, printed)
-  --format F            parquet, trevni or both (default both)
+  --surface LIST        comma-separated surfaces, or all (default): ${SURFACE_NAMES.join(', ')}
   --workers N           child processes (default 2)
   --memory-mb N         RSS cap per case, native buffers included (default 512)
   --timeout-ms N        per-case time limit (default 10000)
   --out DIR             where reproducers go (default $TMPDIR/parquetry-fuzz)
-  --writer-files N      writer-made seed files per format (default 8)
+  --writer-files N      writer-made seed files per surface (default 8)
   --batch N             cases per message to a child (default 64)
   --max-cases N         stop after N cases
-  --case ID             run only case ID of the seed (with the same --format and --writer-files) and print it
-  --replay FILE...      read these files fully (.parquet or .trv) and print how each ended
-  --no-verify-checksums with --replay: read as a case with checksums off did
+  --case ID             run only case ID of the seed (with the same --surface and --writer-files) and print it
+  --replay PATH...      read saved inputs as their NAME.case.json says (else by extension; a directory is a dataset) and print how each ended
+  --no-verify-checksums with --replay of a file without NAME.case.json: read with checksums off
   --json                print the report as JSON`;
 
 const { values: v, positionals } = parseArgs({
@@ -33,7 +35,7 @@ const { values: v, positionals } = parseArgs({
   options: {
     seconds: { type: 'string', default: '60' },
     seed: { type: 'string' },
-    format: { type: 'string', default: 'both' },
+    surface: { type: 'string', default: 'all' },
     workers: { type: 'string', default: '2' },
     'memory-mb': { type: 'string', default: '512' },
     'timeout-ms': { type: 'string', default: '10000' },
@@ -62,9 +64,10 @@ if (v.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const formats: Format[] = v.format === 'both' ? ['parquet', 'trevni'] : v.format === 'parquet' || v.format === 'trevni' ? [v.format] : [];
-if (!formats.length) {
-  console.error(`--format must be parquet, trevni or both\n\n${USAGE}`);
+const surfaces = (v.surface === 'all' ? [...SURFACE_NAMES] : v.surface!.split(',')) as SurfaceName[];
+const unknown = surfaces.filter((s) => !SURFACE_NAMES.includes(s));
+if (unknown.length || !surfaces.length) {
+  console.error(`--surface: unknown ${unknown.join(', ') || '(none given)'}\n\n${USAGE}`);
   process.exit(2);
 }
 const pool = { workers: Math.max(1, int('workers', v.workers)), timeoutMs: int('timeout-ms', v['timeout-ms']), memoryMb: int('memory-mb', v['memory-mb']) };
@@ -74,23 +77,22 @@ const writerCount = int('writer-files', v['writer-files']);
 let failed = false;
 if (v.replay || v.case !== undefined) {
   // Replays run one case at a time, in a child process with the campaign's limits.
-  let items: { id: number; bytes: Uint8Array; format: Format; verifyChecksums: boolean; name: string }[];
+  let items: (CaseInput & { id: number; name: string })[];
   if (v.case !== undefined) {
-    const files = await seedFiles(formats, seed, writerCount);
-    const c = makeCase(seed, int('case', v.case), files, files.map(fileMap));
+    const c = await new SeedSet(await seedFiles(surfaces, seed, writerCount)).makeCase(seed, int('case', v.case));
     console.log(JSON.stringify(c.spec));
-    items = [{ id: 0, bytes: c.bytes, format: c.spec.format, verifyChecksums: c.spec.verifyChecksums, name: `case ${c.spec.id} (${c.bytes.length} bytes)` }];
+    items = [{ id: 0, ...c.input, name: `case ${c.spec.id} (${c.spec.format}, ${c.input.bytes.length} bytes)` }];
   } else {
-    items = positionals.map((p, id) => ({ id, bytes: new Uint8Array(readFileSync(p)), format: p.endsWith('.trv') ? 'trevni' : 'parquet', verifyChecksums: !v['no-verify-checksums'], name: p }));
+    items = positionals.map((p, id) => ({ id, ...loadReplay(p, !v['no-verify-checksums']), name: p }));
   }
-  for (const r of await runCases(items, { ...pool, workers: 1, batch: 1 })) {
+  for (const r of await runCases(items.map(({ name: _, ...item }) => item), { ...pool, workers: 1, batch: 1 })) {
     const ok = acceptable(r) && !('peakMb' in r && r.peakMb !== undefined && r.peakMb > pool.memoryMb);
     failed ||= !ok;
     console.log(`${ok ? 'ok  ' : 'FAIL'} ${items[r.id]!.name}: ${JSON.stringify(r)}`);
   }
 } else {
   const report = await runCampaign({
-    seed, formats, ...pool, seconds: int('seconds', v.seconds), out: v.out, writerFiles: writerCount, batch: Math.max(1, int('batch', v.batch)),
+    seed, surfaces, ...pool, seconds: int('seconds', v.seconds), out: v.out, writerFiles: writerCount, batch: Math.max(1, int('batch', v.batch)),
     maxCases: v['max-cases'] !== undefined ? int('max-cases', v['max-cases']) : undefined,
     log: v.json ? undefined : (l) => console.error(l),
   });

@@ -1,5 +1,5 @@
 /**
- * Deterministic mutations of Parquet and Trevni files. Every mutation is
+ * Deterministic byte-level and structured mutations of Parquet and Trevni files. Every mutation is
  * plain data (JSON), so a failing case prints as something that reproduces
  * it exactly: `applyMutation(originalBytes, mutation)`.
  */
@@ -141,6 +141,8 @@ export interface FileMap {
   chunkStarts: number[];
   chunks?: Span[];
   pages?: Span[];
+  /** Each chunk's pages, in order (Parquet). */
+  chunkPages?: Span[][];
 }
 
 const INTERESTING_VALUES = ['0', '1', '-1', '2', '127', '128', '255', '4096', '65535', '65536', '2147483647', '2147483648', '4294967295', '4294967296',

@@ -11,9 +11,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ReadOutcome } from './read.js';
+import type { SurfaceName } from './surface.js';
 
-/** What a child reports for a case. */
-export type CaseOutcome = ReadOutcome & { id: number; ms: number; peakMb: number };
+/** What a child reports for a case: how it ended, and the surface that read it. */
+export type CaseOutcome = ReadOutcome & { id: number; surface?: SurfaceName; ms: number; peakMb: number };
 
 export type PoolResult = CaseOutcome | { id: number; result: 'hang' | 'crash' | 'memory'; rows: number; error: string; peakMb?: number };
 

@@ -2,18 +2,19 @@
  * Reads one input all the way, as a user could: for Parquet every row of
  * rows() printed canonically, readRows(), and every batch of columns(); for
  * Trevni every row of rows() and canonicalRows(), each column with
- * readColumn(), and readAvro() when the file has an avro.schema. Says how it
- * ended: rows, or a ParquetryError (with where it was thrown and whether it
- * names a place in the file), or anything else.
+ * readColumn(), and readAvro() when the file has an avro.schema (the draft's
+ * dialect: rows() and canonicalRows()). Says how it ended (judge): rows, a
+ * ParquetryError (with where it was thrown and whether it names a place in
+ * the file), a surface's invariant broken, or anything else.
  */
-import { ParquetryError, TrevniReader, bufferSource, canonicalRow, openParquet, readAvro } from '../../src/node/index.js';
+import { ParquetryError, bufferSource, canonicalRow, openParquet, openTrevni, readAvro, type DecryptionOptions } from '../../src/node/index.js';
 import { metaGet } from '../../src/trevni/types.js';
 
 export type Format = 'parquet' | 'trevni';
 
 export interface ReadOutcome {
-  /** 'rows': read to the end; 'typed': a ParquetryError; 'untyped': anything else. */
-  result: 'rows' | 'typed' | 'untyped';
+  /** 'rows': read to the end; 'typed': a ParquetryError; 'invariant': the surface's promise broken (a wrong row, a read outside the root); 'untyped': anything else. */
+  result: 'rows' | 'typed' | 'untyped' | 'invariant';
   rows: number;
   /** `Name: message` of the error. */
   error?: string;
@@ -44,7 +45,7 @@ function frames(e: unknown, n: number): string {
   return String((e as Error)?.stack ?? e).split('\n').slice(0, n).join('\n');
 }
 
-async function drain(it: AsyncIterable<unknown>, each?: (x: unknown) => void): Promise<number> {
+export async function drain(it: AsyncIterable<unknown>, each?: (x: unknown) => void): Promise<number> {
   let n = 0;
   for await (const x of it) {
     each?.(x);
@@ -71,9 +72,9 @@ export function limitsFor(memoryMb: number): ReadLimits {
   return { maxPageBytes: bytes, maxBlockBytes: bytes };
 }
 
-async function readParquet(bytes: Uint8Array, verifyChecksums: boolean, limits: ReadLimits, stage: { name: string }): Promise<number> {
+export async function readParquet(bytes: Uint8Array, verifyChecksums: boolean, limits: ReadLimits, stage: { name: string }, decryption?: DecryptionOptions): Promise<number> {
   stage.name = 'openParquet';
-  const reader = await openParquet(bytes, { verifyChecksums, maxPageBytes: limits.maxPageBytes });
+  const reader = await openParquet(bytes, { verifyChecksums, maxPageBytes: limits.maxPageBytes, decryption });
   stage.name = 'rows() + canonicalRow';
   const plan = reader.plan();
   const rows = await drain(reader.rows(), (row) => canonicalRow(plan, row as Record<string, unknown>));
@@ -86,9 +87,19 @@ async function readParquet(bytes: Uint8Array, verifyChecksums: boolean, limits: 
   return rows;
 }
 
+/** Any Trevni file, through openTrevni as a user would: versions 1 and 2 with TrevniReader, the draft's dialect with TrevniDraftReader. */
 async function readTrevni(bytes: Uint8Array, verifyChecksums: boolean, limits: ReadLimits, stage: { name: string }): Promise<number> {
-  stage.name = 'TrevniReader.open';
-  const reader = await TrevniReader.open(bufferSource(bytes), { verifyChecksums, maxBlockBytes: limits.maxBlockBytes });
+  stage.name = 'openTrevni';
+  const opened = await openTrevni(bufferSource(bytes), { verifyChecksums, maxBlockBytes: limits.maxBlockBytes });
+  if (!('readColumn' in opened)) {
+    stage.name = 'draft rows()';
+    const rows = await drain(opened.rows());
+    stage.name = 'draft canonicalRows()';
+    await drain(opened.canonicalRows());
+    await opened.close();
+    return rows;
+  }
+  const reader = opened;
   stage.name = 'rows()';
   const rows = await drain(reader.rows());
   stage.name = 'canonicalRows()';
@@ -105,29 +116,42 @@ async function readTrevni(bytes: Uint8Array, verifyChecksums: boolean, limits: R
 
 export async function readFully(bytes: Uint8Array, format: Format, verifyChecksums = true, limits: ReadLimits = {}): Promise<ReadOutcome> {
   const stage = { name: '' };
+  return judge(stage, () => (format === 'parquet' ? readParquet : readTrevni)(bytes, verifyChecksums, limits, stage));
+}
+
+/** A broken promise of a surface (a row the original did not have, a file read outside the root), as opposed to an error of the library. */
+export class InvariantError extends Error {
+  override name = 'InvariantError';
+}
+
+/** Runs a read and says how it ended; `stage.name` is the call running when it threw. */
+export async function judge(stage: { name: string }, read: () => Promise<number>): Promise<ReadOutcome> {
   try {
-    const read = format === 'parquet' ? readParquet : readTrevni;
-    const rows = await read(bytes, verifyChecksums, limits, stage);
-    return { result: 'rows', rows };
+    return { result: 'rows', rows: await read() };
   } catch (e) {
-    if (e instanceof ParquetryError) {
-      const { offset, rowGroup, column, page } = e.context;
-      const netted = e.detail.startsWith('unexpected failure while decoding');
-      const unlocated = offset === undefined && rowGroup === undefined && column === undefined && page === undefined;
-      return {
-        result: 'typed',
-        rows: 0,
-        stage: stage.name,
-        error: `${e.name}: ${e.message}`,
-        errorClass: e.name,
-        unlocated,
-        // Only where the report lists sites: formatting a stack (source-mapped under tsx) costs more than many a case.
-        ...(unlocated || e.name === 'InvalidArgumentError' ? { site: throwSite(e.stack) } : {}),
-        ...(netted ? { wrapped: frames(e.cause, 6) } : {}),
-      };
-    }
-    return { result: 'untyped', rows: 0, stage: stage.name, error: `${(e as Error)?.name}: ${(e as Error)?.message}`, stack: frames(e, 10) };
+    return errorOutcome(e, stage.name);
   }
+}
+
+function errorOutcome(e: unknown, stage: string): ReadOutcome {
+  if (e instanceof InvariantError) return { result: 'invariant', rows: 0, stage, error: `${e.name}: ${e.message}` };
+  if (e instanceof ParquetryError) {
+    const { offset, rowGroup, column, page } = e.context;
+    const netted = e.detail.startsWith('unexpected failure while decoding');
+    const unlocated = offset === undefined && rowGroup === undefined && column === undefined && page === undefined;
+    return {
+      result: 'typed',
+      rows: 0,
+      stage,
+      error: `${e.name}: ${e.message}`,
+      errorClass: e.name,
+      unlocated,
+      // Only where the report lists sites: formatting a stack (source-mapped under tsx) costs more than many a case.
+      ...(unlocated || e.name === 'InvalidArgumentError' ? { site: throwSite(e.stack) } : {}),
+      ...(netted ? { wrapped: frames(e.cause, 6) } : {}),
+    };
+  }
+  return { result: 'untyped', rows: 0, stage, error: `${(e as Error)?.name}: ${(e as Error)?.message}`, stack: frames(e, 10) };
 }
 
 /** Whether an outcome is acceptable: rows, or a typed error that is not a plain exception caught by the safety net. */

@@ -63,7 +63,8 @@ function fieldName(path: FieldPath): string {
   return '';
 }
 
-function randomEdit(rng: Rng, root: unknown): FieldEdit | undefined {
+/** One random edit of a decoded struct: a number, enum, name or flag changed, a field deleted, or a list's items dropped, copied or swapped. */
+export function randomEdit(rng: Rng, root: unknown): FieldEdit | undefined {
   const leaves: Leaf[] = [];
   const arrays: Leaf[] = [];
   walk(root, [], leaves, arrays);
@@ -93,7 +94,8 @@ function randomEdit(rng: Rng, root: unknown): FieldEdit | undefined {
   return { op: 'set', path: leaf.path, value: rng.pick(['', 'x', '__proto__', 'a.b', 'é'.repeat(200), String(leaf.value) + '_']) };
 }
 
-function edit(root: Record<string, unknown>, e: FieldEdit): void {
+/** Applies an edit to a decoded struct in place. */
+export function edit(root: Record<string, unknown>, e: FieldEdit): void {
   const parentPath = e.path.slice(0, e.op === 'set' || e.op === 'delete' ? -1 : undefined);
   let target: unknown = root;
   for (const k of parentPath) target = (target as Record<string | number, unknown>)[k];
@@ -163,17 +165,19 @@ export function applyStructured(src: Uint8Array, m: StructuredMutation): Uint8Ar
 
 /**
  * A page or a whole column chunk deleted, or duplicated in place (the copy
- * right after the original). With `fixOffsets` the footer follows: every
- * offset past the change moves, and the chunk's total_compressed_size grows
- * or shrinks, so the reader gets past the footer's checks to the pages;
- * without, the offsets lie.
+ * right after the original), or two pages of a chunk swapped (`with`: the
+ * later one; the chunk keeps its place and size). With `fixOffsets` the
+ * footer follows a delete or duplicate: every offset past the change moves,
+ * and the chunk's total_compressed_size grows or shrinks, so the reader gets
+ * past the footer's checks to the pages; without, the offsets lie.
  */
 export interface RangeMutation {
   kind: 'range';
-  op: 'delete' | 'duplicate';
+  op: 'delete' | 'duplicate' | 'swap';
   unit: 'page' | 'chunk';
   start: number;
   end: number;
+  with?: { start: number; end: number };
   fixOffsets: boolean;
 }
 
@@ -194,7 +198,20 @@ function shiftOffsets(v: unknown, from: number, delta: number, inside: number): 
   }
 }
 
+function swapSpans(src: Uint8Array, a: { start: number; end: number }, b: { start: number; end: number }): Uint8Array {
+  if (a.start > b.start) [a, b] = [b, a];
+  if (a.end > b.start || b.end > src.length) return src.slice();
+  const out = src.slice();
+  let at = a.start;
+  for (const part of [src.subarray(b.start, b.end), src.subarray(a.end, b.start), src.subarray(a.start, a.end)]) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
 export function applyRange(src: Uint8Array, m: RangeMutation): Uint8Array {
+  if (m.op === 'swap') return m.with ? swapSpans(src, m, m.with) : src.slice();
   const start = Math.max(0, Math.min(m.start, src.length));
   const end = Math.max(start, Math.min(m.end, src.length));
   const len = end - start;
@@ -225,8 +242,18 @@ function replaceFooter(src: Uint8Array, start: number, len: number, meta: unknow
   return out;
 }
 
-/** A page or chunk of the file deleted or duplicated, or undefined when the map has none. */
-export function randomRange(rng: Rng, pages: readonly { start: number; end: number }[], chunks: readonly { start: number; end: number }[]): RangeMutation | undefined {
+type Spans = readonly { start: number; end: number }[];
+
+/** A page or chunk of the file deleted or duplicated, or two pages of a chunk swapped; undefined when the map has none. */
+export function randomRange(rng: Rng, pages: Spans, chunks: Spans, chunkPages: readonly Spans[] = []): RangeMutation | undefined {
+  const several = chunkPages.filter((p) => p.length > 1);
+  if (several.length && rng.next() < 0.2) {
+    const ps = rng.pick(several);
+    const i = rng.int(ps.length - 1);
+    // Mostly neighbours, as a writer's retried page would be; sometimes any later page.
+    const j = rng.next() < 0.7 ? i + 1 : i + 1 + rng.int(ps.length - i - 1);
+    return { kind: 'range', op: 'swap', unit: 'page', start: ps[i]!.start, end: ps[i]!.end, with: { ...ps[j]! }, fixOffsets: false };
+  }
   const unit = pages.length && (rng.next() < 0.6 || !chunks.length) ? 'page' : 'chunk';
   const spans = unit === 'page' ? pages : chunks;
   if (!spans.length) return undefined;

@@ -3,13 +3,14 @@
  * parts (header, file and column metadata, block descriptors, block data)
  * with the library's own parser, one part is edited, and the file is written
  * back with every column start recomputed, so the edit reaches the checks
- * behind the header instead of breaking the first offset.
+ * behind the header instead of breaking the first offset. Versions 1 and 2
+ * and the draft's dialect share this layout; the draft's level keys are
+ * among the keys edited.
  */
 import { ByteCursor } from '../../src/bytes/cursor.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
 import { trevniChecksum } from '../../src/trevni/codecs.js';
-import { parseHeader, writeMetadata } from '../../src/trevni/metadata.js';
-import { TREVNI_V2 } from '../../src/trevni/version.js';
+import { DRAFT_KEY, DREMEL_DIALECT, parseHeader, writeMetadata } from '../../src/trevni/metadata.js';
 import { KEY, type MetaEntry } from '../../src/trevni/types.js';
 import { ValueReader } from '../../src/trevni/values.js';
 import type { Rng } from './mutate.js';
@@ -32,6 +33,8 @@ interface Column {
 }
 
 export interface TrevniModel {
+  /** The version's magic, kept: a mutation of a version 1 or draft file stays one. */
+  magic: Uint8Array;
   rowCount: bigint;
   /** Written as the column count instead of columns.length, when set. */
   columnCount?: number;
@@ -86,7 +89,7 @@ export function parseTrevni(bytes: Uint8Array): TrevniModel | undefined {
       });
       return { meta: col.metadata, blocks };
     });
-    return { rowCount, meta: header.metadata, columns };
+    return { magic: header.magic, rowCount, meta: header.metadata, columns };
   } catch {
     return undefined;
   }
@@ -94,7 +97,7 @@ export function parseTrevni(bytes: Uint8Array): TrevniModel | undefined {
 
 export function writeTrevni(m: TrevniModel): Uint8Array {
   const head = new ByteWriter();
-  head.bytes(TREVNI_V2.magic);
+  head.bytes(m.magic);
   head.i64le(m.rowCount);
   head.i32le(m.columnCount ?? m.columns.length);
   writeMetadata(head, m.meta);
@@ -179,6 +182,7 @@ export function applyTrevni(src: Uint8Array, m: TrevniMutation): Uint8Array {
 const COUNTS = ['0', '1', '2', '-1', '255', '65536', '16777216', '2147483647', '2147483648', '4294967296', '1099511627776', '9007199254740991', '9223372036854775807'];
 const TYPES = ['null', 'boolean', 'int', 'long', 'fixed32', 'fixed64', 'float', 'double', 'string', 'bytes', 'INT', 'unknown'];
 const CODECS = ['null', 'deflate', 'snappy', 'bzip2', 'zstd', 'lz4'];
+const LEVELS = ['0', '1', '2', '255', '256', '-1', '65536', 'x', '1e3'];
 const NUMBERS = [0, 1, -1, 2, 7, 255, 4096, 65536, 1 << 24, 2 ** 31 - 1, -(2 ** 31)];
 
 /** Avro schemas that lie about the columns, nest deep, or are not schemas at all. */
@@ -217,23 +221,25 @@ export function randomTrevniMutation(rng: Rng, bytes: Uint8Array): TrevniMutatio
     if (r < 0.12) return { op: 'rowCount', value: rng.next() < 0.5 ? rng.pick(COUNTS) : String(model.rowCount + BigInt(rng.pick([-1, 1, 2, 1000]))) };
     if (r < 0.2) return { op: 'columnCount', value: rng.pick([0, cols.length - 1, cols.length + 1, 2 ** 31 - 1, -1]) };
     if (r < 0.32) {
-      const key = rng.pick([KEY.codec, KEY.checksum, 'avro.schema', 'avro.schema', 'x', KEY.name]);
+      const key = rng.pick([KEY.codec, KEY.checksum, 'avro.schema', 'avro.schema', 'x', KEY.name, DRAFT_KEY.dialect]);
       const old = model.meta.find((e) => e.key === key);
       const value = rng.next() < 0.15 ? null
         : key === 'avro.schema' ? avroSchemaText(rng, old && new TextDecoder().decode(old.value))
-        : key === KEY.codec ? rng.pick(CODECS) : key === KEY.checksum ? rng.pick(['null', 'crc32', 'md5']) : 'v';
+        : key === KEY.codec ? rng.pick(CODECS) : key === KEY.checksum ? rng.pick(['null', 'crc32', 'md5'])
+        : key === DRAFT_KEY.dialect ? rng.pick([DREMEL_DIALECT, 'trevni', '']) : 'v';
       return { op: 'fileMeta', key, value };
     }
     if (!col) return undefined;
     if (r < 0.5) {
-      const key = rng.pick([KEY.name, KEY.type, KEY.array, KEY.parent, KEY.values, KEY.codec, KEY.checksum]);
+      const key = rng.pick([KEY.name, KEY.type, KEY.array, KEY.parent, KEY.values, KEY.codec, KEY.checksum, DRAFT_KEY.maxDefinition, DRAFT_KEY.maxRepetition]);
       const other = cols[rng.int(cols.length)]!;
       const otherName = new TextDecoder().decode(other.meta.find((e) => e.key === KEY.name)?.value);
       const value = rng.next() < 0.25 ? null
         : key === KEY.name ? rng.pick([otherName, '', '__proto__', 'a.b', 'x'])
         : key === KEY.type ? rng.pick(TYPES)
         : key === KEY.parent ? rng.pick([otherName, 'nope', ''])
-        : key === KEY.codec ? rng.pick(CODECS) : key === KEY.checksum ? rng.pick(['null', 'crc32']) : '';
+        : key === KEY.codec ? rng.pick(CODECS) : key === KEY.checksum ? rng.pick(['null', 'crc32'])
+        : key === DRAFT_KEY.maxDefinition || key === DRAFT_KEY.maxRepetition ? rng.pick(LEVELS) : '';
       return { op: 'columnMeta', column: ci, key, value };
     }
     if (r < 0.58) return { op: 'column', action: rng.pick(['drop', 'duplicate', 'swap'] as const), column: ci, other: rng.int(cols.length) };

@@ -1,14 +1,15 @@
 /**
  * Fuzz child process (pool.ts). Given the seed files once, it makes each case
- * it is sent by number (cases.ts), or takes the bytes it is sent, reads them
- * fully (read.ts), and reports each outcome at once, with the case's peak RSS:
- * the kernel's high-water mark, reset before each case, which counts native
- * buffers (codecs, Buffers) that the V8 heap does not.
+ * it is sent by number (cases.ts), or takes the input it is sent, has the
+ * case's surface read it (surfaces/), and reports each outcome at once, with
+ * the case's peak RSS: the kernel's high-water mark, reset before each case,
+ * which counts native buffers (codecs, Buffers) that the V8 heap does not.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fileMap, makeCase, type SeedFile } from './cases.js';
-import type { FileMap } from './mutate.js';
-import { limitsFor, readFully, type Format } from './read.js';
+import { SeedSet } from './cases.js';
+import { limitsFor } from './read.js';
+import type { CaseInput, SeedFile } from './surface.js';
+import { SURFACES } from './surfaces/index.js';
 
 export interface WorkerInit {
   type: 'init';
@@ -18,7 +19,7 @@ export interface WorkerInit {
 }
 
 /** A case by number (made here), or given whole. */
-export type WorkItem = { id: number } | { id: number; bytes: Uint8Array; format: Format; verifyChecksums: boolean };
+export type WorkItem = { id: number } | ({ id: number } & CaseInput);
 
 function peakMb(): number {
   try {
@@ -38,29 +39,21 @@ function resetPeak(): void {
 }
 
 let init: WorkerInit | undefined;
-let maps: FileMap[] = [];
+let seeds = new SeedSet([]);
 
 async function run(item: WorkItem): Promise<void> {
   const t0 = performance.now();
-  let bytes: Uint8Array;
-  let format: Format;
-  let verify: boolean;
-  if ('bytes' in item) ({ bytes, format, verifyChecksums: verify } = item);
-  else {
-    const c = makeCase(init!.seed, item.id, init!.files, maps);
-    ({ bytes } = c);
-    ({ format, verifyChecksums: verify } = c.spec);
-  }
+  const input = 'bytes' in item ? item : (await seeds.makeCase(init!.seed, item.id)).input;
   resetPeak();
-  const outcome = await readFully(bytes, format, verify, limitsFor(init!.memoryMb));
+  const outcome = await SURFACES[input.format].run(input, limitsFor(init!.memoryMb));
   // Sent before the next case starts, so a case that hangs the process is never blamed on this one.
-  await new Promise((sent) => process.send!({ type: 'done', outcome: { ...outcome, id: item.id, ms: performance.now() - t0, peakMb: peakMb() } }, sent));
+  await new Promise((sent) => process.send!({ type: 'done', outcome: { ...outcome, id: item.id, surface: input.format, ms: performance.now() - t0, peakMb: peakMb() } }, sent));
 }
 
 process.on('message', (msg: WorkerInit | { type: 'run'; items: WorkItem[] }) => {
   if (msg.type === 'init') {
     init = msg;
-    maps = (msg.files ?? []).map(fileMap);
+    seeds = new SeedSet(msg.files ?? []);
     process.send!({ type: 'ready' });
     return;
   }

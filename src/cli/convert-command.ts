@@ -1,11 +1,11 @@
 /**
  * `parquetry convert`'s options and help. The conversion itself (convert.ts,
- * its readers and writers, csv-parse) is imported only when it runs.
+ * its readers and writers) is imported only when it runs.
  */
 import type { Command } from 'commander';
 import type { ConvertOptions } from './convert.js';
 import {
-  bloomFilterOption, checksumOption, collect, redElmFooterOption, delimiterOption, formatOption, integer, pageVersionOption, parseByteSize, positiveInt, trevniVersionOption,
+  bloomFilterOption, checksumOption, collect, encodingOption, floatOrderOption, redElmFooterOption, delimiterOption, formatOption, integer, pageVersionOption, parseByteSize, positiveInt, trevniVersionOption,
 } from './convert-options.js';
 import { NO_VERIFY_CHECKSUMS_HELP } from './files.js';
 import { columnList, nameList } from './arguments.js';
@@ -62,6 +62,8 @@ export function registerConvert(program: Command): void {
     .option('--page-size <bytes>', 'data page size before compression (default 1MiB)', parseByteSize)
     .option('--page-version <1|2>', 'data page version (default 1)', pageVersionOption)
     .option('--bloom-filter <col[:ndv[:fpp]]>', 'Parquet: a bloom filter on a column (repeatable; ndv default: the distinct values of each row group; fpp default 0.01)', bloomFilterOption)
+    .option('--encoding <col=name>', 'Parquet: the value encoding of a column (repeatable): PLAIN, RLE, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, ALP (no dictionary then), or RLE_DICTIONARY', encodingOption)
+    .option('--float-order <type|total>', 'Parquet: the column order of FLOAT, DOUBLE and FLOAT16 statistics: type (default, TYPE_ORDER) or total (IEEE_754_TOTAL_ORDER)', floatOrderOption)
     .option('--no-page-index', 'Parquet: no ColumnIndex/OffsetIndex (written by default)')
     .option('--checkpoint-every <n>', 'Parquet output: after every N row groups, a checkpoint from which `parquetry recover` restores them if the write is killed (needs checksums)', positiveInt)
     .option('--no-checksums', 'Parquet output: no CRC-32 in the page headers (written by default)')

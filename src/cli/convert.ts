@@ -8,10 +8,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { InvalidArgumentError } from '../errors.js';
+import { ColumnOptionsError, InvalidArgumentError } from '../errors.js';
 import type { ParquetryWarning, WarningCode } from '../warnings.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
-import { checkCompressionLevel, formatOf, parquetCodec, redElmCodecName, trevniCodecName, type Format } from './convert-options.js';
+import type { FloatOrder } from '../parquet/write/stats.js';
+import { checkCompressionLevel, formatOf, parquetCodec, redElmCodecName, trevniCodecName, type EncodingChoice, type Format } from './convert-options.js';
 import { inapplicableOptions, isTableFormat } from '../formats.js';
 import { openRedElmFile } from './redelm.js';
 import { parseTypeOverride, schemaFromJsonText } from '../convert/types.js';
@@ -54,6 +55,10 @@ export interface ConvertOptions extends DatasetLayout {
   /** Parquet output: a checkpoint after every N row groups (recoverable after a crash). */
   checkpointEvery?: number;
   bloomFilter?: Record<string, { ndv?: number; fpp?: number }>;
+  /** Parquet output: --encoding COL=NAME, a value encoding by column. */
+  encoding?: Record<string, EncodingChoice>;
+  /** Parquet output: --float-order. */
+  floatOrder?: FloatOrder;
   /** false with --no-page-index. */
   pageIndex: boolean;
   /** Parquet output: false with --no-checksums. */
@@ -126,6 +131,8 @@ function writerOptions(o: ConvertOptions): WriterOptions {
   if (o.pageSize !== undefined) w.pageSize = o.pageSize;
   if (o.pageVersion !== undefined) w.pageVersion = o.pageVersion;
   if (o.bloomFilter !== undefined) w.bloomFilters = o.bloomFilter;
+  if (o.encoding !== undefined) w.columns = o.encoding;
+  if (o.floatOrder !== undefined) w.floatOrder = o.floatOrder;
   if (o.pageIndex === false) w.pageIndex = false;
   if (o.checksums === false) w.checksums = false;
   if (o.checkpointEvery !== undefined) w.checkpointEvery = o.checkpointEvery;
@@ -290,6 +297,11 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
     report = await conversion.run();
   } catch (e) {
     await discard();
+    // The writer checks each --encoding against its column's type once the schema is known.
+    if (e instanceof ColumnOptionsError) {
+      const named = `--encoding ${e.column}=${o.encoding?.[e.column]?.encoding ?? 'RLE_DICTIONARY'}`;
+      throw new UsageError(e.encodings ? `${named}: column ${e.column} is ${e.type}, whose encodings are ${[...e.encodings, 'RLE_DICTIONARY'].join(', ')}` : `${named}: the output has no column ${e.column}`);
+    }
     // An interrupt made the writing fail: its handler ends the program.
     if (interrupts.interrupted) await new Promise<never>(() => undefined);
     throw e;

@@ -31,7 +31,8 @@ function clip(s: string, width: number): string {
 /** An aligned text table of rows (values clipped to `maxWidth` characters). */
 export function renderTable(columns: string[], rows: Record<string, unknown>[], maxWidth = 40): string {
   const cells = rows.map((r) => columns.map((c) => clip(renderValue(r[c]), maxWidth)));
-  const widths = columns.map((c, i) => Math.max(clip(c, maxWidth).length, ...cells.map((row) => row[i]!.length)));
+  // Reduced, not spread into Math.max: rows past about 100,000 overflow the stack as arguments.
+  const widths = columns.map((c, i) => cells.reduce((w, row) => Math.max(w, row[i]!.length), clip(c, maxWidth).length));
   const fmt = (row: string[]) => row.map((s, i) => s.padEnd(widths[i]!)).join('  ').trimEnd();
   return [fmt(columns.map((c) => clip(c, maxWidth))), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(fmt)].join('\n');
 }

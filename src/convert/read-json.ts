@@ -8,7 +8,9 @@
  * holds, or beyond its range) as ExactNumber, their decimal text. Whole
  * numbers written as floats (`1.0`) are noted for inference (`noteWholeFloat`).
  */
+import { InvalidArgumentError } from '../errors.js';
 import { ExactNumber, fractionalNumber, noteWholeFloat } from '../schema/exact-number.js';
+import { MAX_SCHEMA_DEPTH, nestingLimitError } from '../schema/tree.js';
 import type { WarningHandler } from '../warnings.js';
 import { concat, RowFailure, type InputBytes, type Item } from './source.js';
 import { InvalidUtf8Watch, replacedField } from './utf8.js';
@@ -44,6 +46,18 @@ function isNumberChar(c: number): boolean {
 
 const NUMBER_TOKEN = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
+/** The index of the quote closing the JSON string that opens at `start` (or the text's length). */
+function stringEnd(text: string, start: number): number {
+  const n = text.length;
+  let i = start + 1;
+  for (; i < n; i++) {
+    const d = text.charCodeAt(i);
+    if (d === 92) i++;
+    else if (d === 34) break;
+  }
+  return i;
+}
+
 /** Number literals a double would change (and, `floats`, whole floats) as marked strings; everything else as it is. */
 function markNumbers(text: string, floats: boolean): string {
   let out = '';
@@ -52,12 +66,7 @@ function markNumbers(text: string, floats: boolean): string {
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 34) {
-      // Skip a string.
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 92) i++;
-        else if (d === 34) break;
-      }
+      i = stringEnd(text, i);
     } else if (c === 45 || (c >= 48 && c <= 57)) {
       let j = i + (c === 45 ? 1 : 0);
       while (j < n && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
@@ -88,10 +97,32 @@ function markNumbers(text: string, floats: boolean): string {
 }
 
 /**
+ * Whether JSON text nests objects and arrays deeper than MAX_SCHEMA_DEPTH.
+ * JSON.parse itself is iterative, but its reviver and every walk over the
+ * value after it (inference, JSON.stringify) recurse: checked on the text,
+ * before any of them.
+ */
+function nestsTooDeep(text: string): boolean {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      i = stringEnd(text, i);
+    } else if (c === 123 || c === 91) {
+      if (++depth > MAX_SCHEMA_DEPTH) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/**
  * JSON.parse, but numbers a double would change come out exact (bigints for
- * integers, else ExactNumber); with `floats`, whole floats are noted for inference.
+ * integers, else ExactNumber); with `floats`, whole floats are noted for
+ * inference. Text nested deeper than the nesting limit is an InvalidArgumentError.
  */
 export function parseJson(text: string, floats = false): unknown {
+  if (nestsTooDeep(text)) throw nestingLimitError('the JSON value');
   if (!(floats ? MAYBE_INEXACT_OR_FLOAT : MAYBE_INEXACT).test(text)) return JSON.parse(text);
   const marked = markNumbers(text, floats);
   if (marked === text) return JSON.parse(text);
@@ -108,7 +139,7 @@ function toItem(text: string, line: number, floats: boolean): Item<JsonRecord> {
   try {
     v = parseJson(text, floats);
   } catch (e) {
-    return { line, error: `not valid JSON: ${(e as Error).message}` };
+    return { line, error: e instanceof InvalidArgumentError ? e.detail : `not valid JSON: ${(e as Error).message}` };
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
     return { line, error: `expected a JSON object, got ${Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v}: ${clip(text.trim())}` };

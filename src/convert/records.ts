@@ -83,7 +83,7 @@ async function records<R>(items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, o: 
 
 /** CSV records, the header row naming the columns; empty cells are null. */
 export async function readCsv(input: TextInput, options: CsvReadRecordsOptions = {}): Promise<Records> {
-  // csv-parse is loaded when a CSV is read, not when the library is imported.
+  // The CSV reader is loaded when a CSV is read, not when the library is imported.
   const { readCsv: csvItems } = await import('./read-csv.js');
   const header = options.header ?? true;
   const shaper = new CsvShaper(schemaChoiceOf(options), options.onWarning);

@@ -15,6 +15,7 @@
  */
 import { InvalidArgumentError } from '../errors.js';
 import { defineSchema, field as f, type DefinedSchema } from '../schema/builder.js';
+import { MAX_SCHEMA_DEPTH, nestingLimitError } from '../schema/tree.js';
 import type { AnyField } from '../schema/builder.js';
 
 /** A declared type before it becomes a field builder, so `--type` can replace parts of a `--schema`. */
@@ -56,6 +57,7 @@ type Arg = { s: string; node?: undefined } | { node: TypeNode; s: string };
 
 class TypeParser {
   private i = 0;
+  private depth = 0;
 
   constructor(private readonly text: string) {}
 
@@ -92,6 +94,7 @@ class TypeParser {
   }
 
   private type(): TypeNode {
+    if (++this.depth > MAX_SCHEMA_DEPTH) throw nestingLimitError(`type ${JSON.stringify(this.text.length > 60 ? this.text.slice(0, 59) + '…' : this.text)}`);
     const name = this.word().toLowerCase();
     const args: Arg[] = [];
     if (this.peek('(')) {
@@ -101,6 +104,7 @@ class TypeParser {
       }
     }
     const required = this.peek('!');
+    this.depth--;
     return { ...this.build(name, args), required } as TypeNode;
   }
 
@@ -186,8 +190,9 @@ function entriesOf(v: unknown, where: string): Array<[string, unknown]> {
   throw new InvalidArgumentError(`${where}: expected an object of name → type`);
 }
 
-/** One type in a schema file's JSON form. */
-export function typeFromJson(v: unknown, where: string): TypeNode {
+/** One type in a schema file's JSON form; `depth`, the types it is inside. */
+export function typeFromJson(v: unknown, where: string, depth = 0): TypeNode {
+  if (depth >= MAX_SCHEMA_DEPTH) throw nestingLimitError(`the type of ${where.length > 120 ? where.slice(0, 60) + '…' + where.slice(-59) : where}`);
   if (typeof v === 'string') {
     try {
       return parseType(v);
@@ -198,7 +203,7 @@ export function typeFromJson(v: unknown, where: string): TypeNode {
   }
   if (Array.isArray(v)) {
     if (v.length !== 1) throw new InvalidArgumentError(`${where}: a list is written [elementType], with one element`);
-    return { t: 'list', element: typeFromJson(v[0], `${where}.element`), required: false };
+    return { t: 'list', element: typeFromJson(v[0], `${where}.element`, depth + 1), required: false };
   }
   if (typeof v === 'object' && v !== null) {
     const keys = Object.keys(v);
@@ -211,23 +216,23 @@ export function typeFromJson(v: unknown, where: string): TypeNode {
       const required = o.$required === true;
       switch (kinds[0]) {
         case '$list':
-          return { t: 'list', element: typeFromJson(o.$list, `${where}.element`), required };
+          return { t: 'list', element: typeFromJson(o.$list, `${where}.element`, depth + 1), required };
         case '$map': {
           const kv = o.$map;
           if (!Array.isArray(kv) || kv.length !== 2) throw new InvalidArgumentError(`${where}: $map is [keyType, valueType]`);
-          return { t: 'map', key: typeFromJson(kv[0], `${where}.key`), value: typeFromJson(kv[1], `${where}.value`), required };
+          return { t: 'map', key: typeFromJson(kv[0], `${where}.key`, depth + 1), value: typeFromJson(kv[1], `${where}.value`, depth + 1), required };
         }
         default:
-          return structFromJson(o.$struct, where, required);
+          return structFromJson(o.$struct, where, required, depth);
       }
     }
-    return structFromJson(v, where, false);
+    return structFromJson(v, where, false, depth);
   }
   throw new InvalidArgumentError(`${where}: expected a type string, [elementType] or an object of fields, got ${JSON.stringify(v)}`);
 }
 
-function structFromJson(v: unknown, where: string, required: boolean): TypeNode {
-  const fields = entriesOf(v, where).map(([name, t]): [string, TypeNode] => [name, typeFromJson(t, where === '' ? name : `${where}.${name}`)]);
+function structFromJson(v: unknown, where: string, required: boolean, depth: number): TypeNode {
+  const fields = entriesOf(v, where).map(([name, t]): [string, TypeNode] => [name, typeFromJson(t, where === '' ? name : `${where}.${name}`, depth + 1)]);
   if (fields.length === 0) throw new InvalidArgumentError(`${where || 'the schema'}: a struct needs at least one field`);
   checkNames(fields.map(([n]) => n), where || 'the schema');
   return { t: 'struct', fields, required };
@@ -250,7 +255,7 @@ export function schemaFromJsonText(text: string, file: string): Array<[string, T
   } catch (e) {
     throw new InvalidArgumentError(`${file}: not JSON: ${(e as Error).message}`);
   }
-  const root = structFromJson(v, '', false);
+  const root = structFromJson(v, '', false, 0);
   return (root as Extract<TypeNode, { t: 'struct' }>).fields;
 }
 

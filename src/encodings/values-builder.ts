@@ -15,6 +15,14 @@ export const isWellFormed: (s: string) => boolean = nativeWellFormed
 /** Strings up to this many UTF-16 units are encoded in JS rather than by TextEncoder. */
 const SHORT_STRING = 64;
 
+/** What empty builders share until their first value: never written, every push grows first. */
+const EMPTY_NUMS: Partial<Record<PhysicalType, Numeric>> = {
+  BOOLEAN: new Uint8Array(0), INT32: new Int32Array(0), INT64: new BigInt64Array(0), FLOAT: new Float32Array(0), DOUBLE: new Float64Array(0),
+};
+const EMPTY_DATA = new Uint8Array(0);
+/** One offset, 0: the start of the first value. */
+const EMPTY_OFFSETS = new Int32Array(1);
+
 /**
  * A growable container of one physical type's values, filled one value at a
  * time (or in bulk) and read back as `Values` without copying. `truncate`
@@ -27,7 +35,13 @@ export class ValuesBuilder {
   private offsets: Int32Array | undefined;
   private bytes = 0;
 
+  /** `capacity` 0: nothing is allocated until the first value (a wide table has builders it never fills). */
   constructor(readonly type: PhysicalType, capacity = 1024) {
+    if (capacity === 0) {
+      this.nums = EMPTY_NUMS[type];
+      if (this.nums === undefined) [this.data, this.offsets] = [EMPTY_DATA, EMPTY_OFFSETS];
+      return;
+    }
     switch (type) {
       case 'BOOLEAN': this.nums = new Uint8Array(capacity); break;
       case 'INT32': this.nums = new Int32Array(capacity); break;

@@ -9,10 +9,16 @@
  *
  * Every count is bounded by the bytes left before anything is allocated,
  * handles must point at something already read, and nesting is limited, so
- * a hostile stream costs at most a small multiple of its own size.
+ * decoding costs at most a small multiple of the stream's size. The tree a
+ * caller walks is another matter: a back-reference shares an object, so a
+ * few bytes can repeat a large subtree, and references to references
+ * multiply (600 references to a list of 600 references to an array of 600
+ * strings expand to 216M values from 10 KB). The decoder counts the values
+ * each object expands to, shared ones counted at every use, and refuses a
+ * stream whose expansion exceeds MAX_EXPANSION_PER_BYTE values per byte.
  */
 import { ByteCursor } from '../bytes/cursor.js';
-import { CorruptFileError } from '../errors.js';
+import { CorruptFileError, LimitError } from '../errors.js';
 import { decodeModifiedUtf8 } from './modified-utf8.js';
 import * as tc from './protocol.js';
 
@@ -68,6 +74,18 @@ export interface DecodeOptions {
 /** Deepest nesting of objects in objects: far above what serialized metadata needs, far below the stack. */
 export const MAX_DEPTH = 64;
 
+/**
+ * Most values a stream may expand to (every value of the tree, a shared
+ * object counted at each of its uses), per byte of the stream. Without
+ * back-references a value takes at least a byte, so only sharing goes past
+ * 1; RedElm footers written by the prototype expand to at most 0.1 per byte
+ * (measured over the shared corpus), and even a footer of unshared
+ * references could not pass 0.2 (5 bytes a reference): 8 leaves a margin of
+ * 40 over that while bounding what a caller builds from a 10 KB stream to
+ * 80,000 values.
+ */
+export const MAX_EXPANSION_PER_BYTE = 8;
+
 const PRIMITIVE_SIZE: Record<string, number> = { B: 1, C: 2, D: 8, F: 4, I: 4, J: 8, S: 2, Z: 1 };
 
 /** Decodes the one object a stream holds (its first content); bytes after it are an error. */
@@ -79,9 +97,32 @@ class StreamDecoder {
   private readonly c: ByteCursor;
   private readonly handles: Handle[] = [];
   private depth = 0;
+  /** Values each finished object or array expands to (itself included); one still being read counts 1 (a reference to it closes a cycle). */
+  private readonly expansion = new WeakMap<object, number>();
+  private readonly maxExpansion: number;
 
   constructor(bytes: Uint8Array, private readonly options: DecodeOptions) {
     this.c = new ByteCursor(bytes, 0, bytes.length, options.offset ?? 0);
+    this.maxExpansion = MAX_EXPANSION_PER_BYTE * bytes.length;
+  }
+
+  private expanded(v: JavaValue | Uint8Array): number {
+    return v !== null && typeof v === 'object' ? (this.expansion.get(v) ?? 1) : 1;
+  }
+
+  /** Records what `v` expands to: itself and `parts` (each counted as often as it occurs). */
+  private expands(v: JavaObject | JavaArray, parts: Iterable<JavaValue | Uint8Array>, at: number): void {
+    let n = 1;
+    for (const p of parts) {
+      n += this.expanded(p);
+      if (n > this.maxExpansion) {
+        throw new LimitError(
+          `Java serialization: the ${v.cls.name} ${v.t === 'array' ? 'array' : 'object'} expands through back-references to more than ${this.maxExpansion} values, the most a ${this.c.end}-byte stream may (${MAX_EXPANSION_PER_BYTE} a byte)`,
+          { offset: this.c.base + at },
+        );
+      }
+    }
+    this.expansion.set(v, n);
   }
 
   private fail(detail: string, at = this.c.pos): never {
@@ -228,6 +269,7 @@ class StreamDecoder {
   }
 
   private object(): JavaObject {
+    const at = this.c.pos - 1; // its TC_OBJECT
     const cls = this.requireClass();
     if (cls.flags & tc.SC_EXTERNALIZABLE || !(cls.flags & tc.SC_SERIALIZABLE) || cls.flags & tc.SC_ENUM) {
       this.fail(`class ${cls.name} is not a plain serializable class (flags 0x${cls.flags.toString(16)})`);
@@ -242,8 +284,10 @@ class StreamDecoder {
     }
     for (const d of chain.reverse()) {
       for (const f of d.fields) obj.fields.set(f.name, this.fieldValue(f));
-      if (d.flags & tc.SC_WRITE_METHOD) obj.annotation.push(...this.annotation());
+      // One by one: a spread passes every item on the stack, which overflows at about 130,000.
+      if (d.flags & tc.SC_WRITE_METHOD) for (const item of this.annotation()) obj.annotation.push(item);
     }
+    this.expands(obj, [...obj.fields.values(), ...obj.annotation], at);
     return obj;
   }
 
@@ -266,6 +310,7 @@ class StreamDecoder {
   }
 
   private array(): JavaArray {
+    const start = this.c.pos - 1; // its TC_ARRAY
     const cls = this.requireClass();
     if (!cls.name.startsWith('[')) this.fail(`array of non-array class ${cls.name}`);
     const at = this.c.pos;
@@ -277,6 +322,7 @@ class StreamDecoder {
     this.assign(arr);
     const primitive = PRIMITIVE_SIZE[code] !== undefined;
     for (let i = 0; i < n; i++) arr.items.push(primitive ? this.primitive(code) : this.content());
+    this.expands(arr, arr.items, start);
     return arr;
   }
 

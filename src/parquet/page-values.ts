@@ -4,6 +4,7 @@
  */
 import { ByteCursor } from '../bytes/cursor.js';
 import { CorruptFileError, UnsupportedError } from '../errors.js';
+import { decodeAlp } from '../encodings/alp.js';
 import { decodeBitPacked } from '../encodings/bit-packed.js';
 import { decodeByteStreamSplit } from '../encodings/byte-stream-split.js';
 import { decodeDeltaInt32, decodeDeltaInt64 } from '../encodings/delta-binary-packed.js';
@@ -42,6 +43,10 @@ export function decodeValues(encoding: string, leaf: LeafNode, data: Uint8Array,
       break;
     case 'BYTE_STREAM_SPLIT':
       out = decodeByteStreamSplit(c, type, count, leaf.typeLength);
+      break;
+    case 'ALP':
+      if (type !== 'FLOAT' && type !== 'DOUBLE') throw new CorruptFileError(`ALP cannot encode ${type}`);
+      out = decodeAlp(c, type, count);
       break;
     default:
       throw new UnsupportedError(`value encoding ${encoding}`);

@@ -74,10 +74,15 @@ const META: ClassDesc = {
 const CLASSES: ReadonlyMap<string, ClassDesc> = new Map([ENUM, PRIMITIVE, STRING_ARRAY, ARRAY_LIST, COLUMN, BLOCK, FILE, META].map((d) => [d.name, d]));
 const CLASS_NAMES: ReadonlySet<string> = new Set(CLASSES.keys());
 
-/** Reads a `RedElm` block in either form: Java serialization (`AC ED`) or JSON (`{`). `offset` is the block's file offset. */
-export function decodeRedElmMetaData(bytes: Uint8Array, offset: number): RedElmMetaData {
-  if (bytes[0] === 0xac && bytes[1] === 0xed) return fromJava(decodeJavaStream(bytes, { classes: CLASS_NAMES, offset }), offset);
-  if (bytes[0] === 0x7b) return fromJson(bytes, offset);
+/**
+ * Reads a `RedElm` block in either form: Java serialization (`AC ED`) or
+ * JSON (`{`). `offset` is the block's file offset; `dataBytes`, the size of
+ * the data area the row groups share, bounds how many columns the block may
+ * describe before any is built.
+ */
+export function decodeRedElmMetaData(bytes: Uint8Array, offset: number, dataBytes: number): RedElmMetaData {
+  if (bytes[0] === 0xac && bytes[1] === 0xed) return fromJava(decodeJavaStream(bytes, { classes: CLASS_NAMES, offset }), offset, dataBytes);
+  if (bytes[0] === 0x7b) return fromJson(bytes, offset, dataBytes);
   throw new CorruptFileError('the RedElm metadata block is neither Java serialization nor JSON', { offset });
 }
 
@@ -126,15 +131,28 @@ class Shape {
     }
     return items.map((item) => (item instanceof Uint8Array ? this.fail(`${what} holds block data among its elements`) : item));
   }
+
+  /**
+   * Every column's sections take bytes of the data area (no codec writes an
+   * empty stream, and sections of different columns do not overlap: see
+   * checkBlocks), so the row groups' columns are at most as many as its
+   * bytes: checked on the lists' lengths, before any column is built.
+   */
+  columnsFit(columnLists: readonly (readonly unknown[])[], dataBytes: number): void {
+    const columns = columnLists.reduce((n, l) => n + l.length, 0);
+    if (columns > dataBytes) this.fail(`${columnLists.length} row group${columnLists.length === 1 ? '' : 's'} list${columnLists.length === 1 ? 's' : ''} ${columns} columns, but the data area holds ${dataBytes} bytes and each column takes at least one`);
+  }
 }
 
-function fromJava(root: JavaValue, offset: number): RedElmMetaData {
+function fromJava(root: JavaValue, offset: number, dataBytes: number): RedElmMetaData {
   const s: Shape = new Shape(offset);
   const meta = s.object(root, META, 'the block');
   const file = s.object(meta.fields.get('fileMetaData')!, FILE, 'fileMetaData');
-  const blocks = s.list(meta.fields.get('blocks')!, 'blocks').map((b, i) => {
-    const block = s.object(b, BLOCK, `block ${i}`);
-    const columns = s.list(block.fields.get('columns')!, `block ${i}'s columns`).map((c, j) => {
+  const blockObjects = s.list(meta.fields.get('blocks')!, 'blocks').map((b, i) => s.object(b, BLOCK, `block ${i}`));
+  const columnLists = blockObjects.map((block, i) => s.list(block.fields.get('columns')!, `block ${i}'s columns`));
+  s.columnsFit(columnLists, dataBytes);
+  const blocks = blockObjects.map((block, i) => {
+    const columns = columnLists[i]!.map((c, j) => {
       const what = `block ${i} column ${j}`;
       const col = s.object(c, COLUMN, what);
       const path = col.fields.get('path')!;
@@ -206,7 +224,7 @@ function toJava(meta: RedElmMetaData): EncodableValue {
 
 // --- JSON ---------------------------------------------------------------------
 
-function fromJson(bytes: Uint8Array, offset: number): RedElmMetaData {
+function fromJson(bytes: Uint8Array, offset: number, dataBytes: number): RedElmMetaData {
   const s: Shape = new Shape(offset);
   let doc: unknown;
   try {
@@ -223,25 +241,25 @@ function fromJson(bytes: Uint8Array, offset: number): RedElmMetaData {
   const str = (v: unknown, what: string): string => (typeof v === 'string' ? v : s.fail(`${what} is not a string`));
   const root = obj(doc, 'the block');
   const file = obj(root.fileMetaData, 'fileMetaData');
-  const blocks = arr(root.blocks, 'blocks').map((b, i) => {
-    const block = obj(b, `block ${i}`);
-    return {
-      startIndex: num(block.startIndex, `block ${i}'s startIndex`),
-      endIndex: num(block.endIndex, `block ${i}'s endIndex`),
-      recordCount: num(block.recordCount, `block ${i}'s recordCount`),
-      columns: arr(block.columns, `block ${i}'s columns`).map((c, j) => {
-        const what = `block ${i} column ${j}`;
-        const col = obj(c, what);
-        const longs = Object.fromEntries(LONG_FIELDS.map((f) => [f, num(col[f], `${what}'s ${f}`)])) as Record<(typeof LONG_FIELDS)[number], number>;
-        return checkColumn(s, what, {
-          path: arr(col.path, `${what}'s path`).map((p, k) => str(p, `${what}'s path[${k}]`)),
-          type: primitiveType(s, col.type, what),
-          valueCount: num(col.valueCount, `${what}'s valueCount`),
-          ...longs,
-        });
-      }),
-    };
-  });
+  const blockObjects = arr(root.blocks, 'blocks').map((b, i) => obj(b, `block ${i}`));
+  const columnLists = blockObjects.map((block, i) => arr(block.columns, `block ${i}'s columns`));
+  s.columnsFit(columnLists, dataBytes);
+  const blocks = blockObjects.map((block, i) => ({
+    startIndex: num(block.startIndex, `block ${i}'s startIndex`),
+    endIndex: num(block.endIndex, `block ${i}'s endIndex`),
+    recordCount: num(block.recordCount, `block ${i}'s recordCount`),
+    columns: columnLists[i]!.map((c, j) => {
+      const what = `block ${i} column ${j}`;
+      const col = obj(c, what);
+      const longs = Object.fromEntries(LONG_FIELDS.map((f) => [f, num(col[f], `${what}'s ${f}`)])) as Record<(typeof LONG_FIELDS)[number], number>;
+      return checkColumn(s, what, {
+        path: arr(col.path, `${what}'s path`).map((p, k) => str(p, `${what}'s path[${k}]`)),
+        type: primitiveType(s, col.type, what),
+        valueCount: num(col.valueCount, `${what}'s valueCount`),
+        ...longs,
+      });
+    }),
+  }));
   return { schema: str(file.schema, 'the schema'), codecClassName: str(file.codecClassName, 'the codec class name'), blocks };
 }
 

@@ -66,7 +66,7 @@ export class RedElmReader {
       const footer = await readRedElmFooter(source);
       const block = footer.blocks.find((b) => b.name === REDELM_BLOCK);
       if (!block) throw new CorruptFileError(`the footer has no "${REDELM_BLOCK}" metadata block (it has ${footer.blocks.map((b) => JSON.stringify(b.name)).join(', ') || 'none'})`, { offset: footer.footerIndex });
-      const metadata = decodeRedElmMetaData(block.data, block.offset!);
+      const metadata = decodeRedElmMetaData(block.data, block.offset!, footer.footerIndex - 8);
       if (!isHadoopCodec(metadata.codecClassName)) {
         throw new UnsupportedError(`unknown Hadoop codec ${JSON.stringify(metadata.codecClassName)} (known: ${Object.values(HADOOP_CODECS).join(', ')})`, { offset: block.offset });
       }
@@ -187,10 +187,14 @@ function decodeColumn(leaf: LeafNode, meta: RedElmColumnMeta, raw: Uint8Array, c
 /**
  * Checks every row group against the schema and the file before any is
  * read: one column per leaf, of the leaf's type, sections inside the data
- * area, levels of one byte per entry, sizes the codec could have produced.
+ * area, levels of one byte per entry, sizes the codec could have produced,
+ * and no two columns sharing bytes (the writer puts each after the last, so
+ * a footer naming a row group twice, which would return its rows twice,
+ * is refused).
  */
 function checkBlocks(meta: RedElmMetaData, schema: Schema, footerIndex: number, max: number, offset: number): void {
   const leaves = new Map(schema.leaves.map((l) => [l.path.join('\u0000'), l]));
+  const spans: { start: number; end: number; rowGroup: number; column: string }[] = [];
   meta.blocks.forEach((block, g) => {
     const fail: (detail: string, column?: string) => never = (detail, column) => {
       throw new CorruptFileError(detail, { offset, rowGroup: g, column });
@@ -206,6 +210,9 @@ function checkBlocks(meta: RedElmMetaData, schema: Schema, footerIndex: number, 
       seen.add(key);
       if (redElmLeafType(leaf) !== c.type) fail(`column is ${c.type} in the row group, ${redElmLeafType(leaf)} in the schema`, column);
       if (c.repetitionStart < 8 || c.dataEnd > footerIndex) fail(`column's sections (${c.repetitionStart} to ${c.dataEnd}) lie outside the data area (8 to ${footerIndex})`, column);
+      // No codec writes an empty stream, so even a column of no entries takes bytes.
+      if (c.dataEnd === c.repetitionStart) fail(`column's sections are empty (all at ${c.repetitionStart})`, column);
+      spans.push({ start: c.repetitionStart, end: c.dataEnd, rowGroup: g, column });
       if (c.repetitionUncompressedLength !== c.valueCount || c.definitionUncompressedLength !== c.valueCount) {
         fail(`column has ${c.valueCount} entries but ${c.repetitionUncompressedLength} repetition and ${c.definitionUncompressedLength} definition level bytes`, column);
       }
@@ -220,6 +227,13 @@ function checkBlocks(meta: RedElmMetaData, schema: Schema, footerIndex: number, 
       }
     }
   });
+  spans.sort((a, b) => a.start - b.start);
+  for (let i = 1; i < spans.length; i++) {
+    const [p, c] = [spans[i - 1]!, spans[i]!];
+    if (c.start < p.end) {
+      throw new CorruptFileError(`column's sections (${c.start} to ${c.end}) overlap those of row group ${p.rowGroup} column ${p.column} (${p.start} to ${p.end})`, { offset, rowGroup: c.rowGroup, column: c.column });
+    }
+  }
 }
 
 function findNode(nodes: readonly SchemaNode[], path: readonly string[]): SchemaNode | undefined {

@@ -61,7 +61,7 @@ import { isWellFormed } from '../encodings/values-builder.js';
 import { ExactNumber } from './exact-number.js';
 import { parseDate, parseTime, parseTimestamp } from './temporal-text.js';
 import type { LeafKind, TimeUnit } from './logical.js';
-import type { LeafNode } from './tree.js';
+import { MAX_SCHEMA_DEPTH, type LeafNode } from './tree.js';
 
 /** What a coercer gives: see the table above. */
 export type PhysicalValue = number | bigint | boolean | Uint8Array;
@@ -697,6 +697,8 @@ function stringCoercer(leaf: LeafNode, onReplaced: (() => void) | undefined): Co
     try {
       text = JSON.stringify(v);
     } catch (e) {
+      // JSON.stringify recurses: a value thousands of levels deep exhausts the stack.
+      if (e instanceof RangeError) return fail(v, `it nests deeper than the nesting limit (${MAX_SCHEMA_DEPTH} levels)`);
       return fail(v, `JSON.stringify failed (${e instanceof Error ? e.message : String(e)})`);
     }
     if (text === undefined) return fail(v);
@@ -731,7 +733,10 @@ export function leafCoercer(leaf: LeafNode, onReplaced?: () => void): Coercer {
     case 'float': {
       const fail = failer(leaf, `a number or bigint (${leaf.physicalType})`);
       // A bigint (or an ExactNumber) rounds to the nearest value, as a number does in a FLOAT column.
-      return (v) => (typeof v === 'number' ? v : typeof v === 'bigint' || v instanceof ExactNumber ? Number(v) : fail(v));
+      const toNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'bigint' || v instanceof ExactNumber ? Number(v) : fail(v));
+      // Rounded here, not only when stored: the dictionary then keys the value the column holds, so two numbers that store as one float are one entry.
+      if (leaf.physicalType === 'FLOAT') return (v) => Math.fround(toNumber(v));
+      return toNumber;
     }
     case 'float16': {
       const fail = failer(leaf, 'a number (FLOAT16)');

@@ -18,7 +18,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { defineSchema, field as f, FieldBuilder, type AnyField, type DefinedSchema } from './builder.js';
 import { parseDate, parseTimestamp } from './temporal-text.js';
 import { ExactNumber, isWholeFloat } from './exact-number.js';
-import type { LeafNode } from './tree.js';
+import { MAX_SCHEMA_DEPTH, nestingLimitError, type LeafNode } from './tree.js';
 
 export interface InferOptions {
   /** Fields to use instead of inferred ones, by top-level name or dotted path. */
@@ -67,10 +67,10 @@ class RecordInference {
    * The kind of `holder[key]`, its children merged into `prev` (so a struct or list's contents
    * accumulate across samples); the holder tells a whole float of JSON text from an integer.
    */
-  merge(prev: Inferred, holder: object, key: string, path: string): Inferred {
+  merge(prev: Inferred, holder: object, key: string, path: string, depth: number): Inferred {
     if (this.overrides.has(path)) return prev; // not inferred at all
     const v = (holder as Record<string, unknown>)[key];
-    const next = typeof v === 'number' && isWholeFloat(holder, key) ? SCALARS.double! : this.shape(v, prev, path);
+    const next = typeof v === 'number' && isWholeFloat(holder, key) ? SCALARS.double! : this.shape(v, prev, path, depth);
     if (prev.t === 'null') return next;
     if (next.t === 'null' || next === prev) return prev;
     if (prev.t === next.t) return prev; // same scalar kind
@@ -80,7 +80,8 @@ class RecordInference {
     );
   }
 
-  private shape(v: unknown, prev: Inferred, path: string): Inferred {
+  /** `depth`: the objects and arrays `v` is inside; checked before going into one, so no record is too deep for the stack. */
+  private shape(v: unknown, prev: Inferred, path: string, depth: number): Inferred {
     switch (typeof v) {
       case 'undefined': return NULL;
       case 'number': return Number.isSafeInteger(v) ? SCALARS.int! : SCALARS.double!;
@@ -93,18 +94,19 @@ class RecordInference {
         if (v instanceof ExactNumber) return SCALARS.double!; // a number no double holds exactly: typed by an override to keep it
         if (v instanceof Uint8Array || v instanceof ArrayBuffer) return SCALARS.binary!;
         if (v instanceof Date) return SCALARS.timestamp!;
+        if (depth >= MAX_SCHEMA_DEPTH && (Array.isArray(v) || isPlainObject(v))) throw nestingLimitError(`field "${clipPath(path)}"`);
         if (Array.isArray(v)) {
           // A list whose earlier samples gave it an element keeps accumulating into it.
           const target: Inferred = prev.t === 'list' ? prev : { t: 'list', element: NULL };
           if (target.t !== 'list') break;
           const elementPath = join(path, 'element');
-          for (let i = 0; i < v.length; i++) target.element = this.merge(target.element, v, String(i), elementPath);
+          for (let i = 0; i < v.length; i++) target.element = this.merge(target.element, v, String(i), elementPath, depth + 1);
           return target;
         }
         if (isPlainObject(v)) {
           const target: Inferred = prev.t === 'struct' ? prev : { t: 'struct', fields: new Map() };
           if (target.t !== 'struct') break;
-          this.mergeFields(target.fields, v as Record<string, unknown>, path);
+          this.mergeFields(target.fields, v as Record<string, unknown>, path, depth + 1);
           return target;
         }
         break;
@@ -113,12 +115,17 @@ class RecordInference {
     throw new InvalidArgumentError(`field "${path}" has a value no Parquet type is inferred from: ${describe(v)} (give an override for "${path}")`);
   }
 
-  mergeFields(fields: Map<string, Inferred>, record: Record<string, unknown>, path: string): void {
+  mergeFields(fields: Map<string, Inferred>, record: Record<string, unknown>, path: string, depth: number): void {
     for (const key of Object.keys(record)) {
       const p = join(path, key);
-      fields.set(key, this.merge(fields.get(key) ?? NULL, record, key, p));
+      fields.set(key, this.merge(fields.get(key) ?? NULL, record, key, p, depth));
     }
   }
+}
+
+/** A path hundreds of levels deep, shortened for a message. */
+function clipPath(path: string): string {
+  return path.length > 120 ? `${path.slice(0, 60)}…${path.slice(-59)}` : path;
 }
 
 function describe(v: unknown): string {
@@ -237,7 +244,7 @@ export function inferSchemaFromRecords(records: Iterable<Record<string, unknown>
     if (typeof record !== 'object' || record === null || Array.isArray(record) || !isPlainObject(record)) {
       throw new InvalidArgumentError(`record ${n} is not a plain object: ${describe(record)}`);
     }
-    inference.mergeFields(fields, record, '');
+    inference.mergeFields(fields, record, '', 1);
     n++;
   }
   return finish(fields, overrides);

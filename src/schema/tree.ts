@@ -1,4 +1,4 @@
-import { CorruptFileError, withContext } from '../errors.js';
+import { CorruptFileError, InvalidArgumentError, withContext } from '../errors.js';
 import type { PhysicalType } from '../encodings/types.js';
 import { resolveGroupKind, resolveLeafKind, type GroupKind, type LeafKind, type LogicalTypeLike } from './logical.js';
 
@@ -56,6 +56,15 @@ export interface Schema {
 const PHYSICAL = new Set<string>(['BOOLEAN', 'INT32', 'INT64', 'INT96', 'FLOAT', 'DOUBLE', 'BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY']);
 /** Deepest schema nesting read (Parquet schema trees, Avro schemas in Trevni files): deeper would only exhaust the stack. */
 export const MAX_SCHEMA_DEPTH = 200;
+
+/**
+ * The same limit on values given to be written (records, JSON text, declared
+ * types): no schema holds deeper structure, and every walk over them stays far
+ * from the end of the stack. `what` is the value or the path to it.
+ */
+export function nestingLimitError(what: string): InvalidArgumentError {
+  return new InvalidArgumentError(`${what} nests deeper than ${MAX_SCHEMA_DEPTH} levels, the nesting limit`);
+}
 
 /**
  * Builds the schema tree from the flattened, depth-first SchemaElement list of
@@ -127,9 +136,13 @@ function parseRepetition(el: SchemaElementLike): Repetition {
 
 /** All leaves under a node, in file order. */
 export function leavesOf(node: SchemaNode): LeafNode[] {
-  if (node.isLeaf) return [node];
   const out: LeafNode[] = [];
-  for (const c of node.children) out.push(...leavesOf(c));
+  // Into one array: a spread of a group's leaves passes each on the stack, which a file's wide group overflows.
+  const add = (n: SchemaNode): void => {
+    if (n.isLeaf) out.push(n);
+    else for (const c of n.children) add(c);
+  };
+  add(node);
   return out;
 }
 

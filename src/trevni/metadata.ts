@@ -13,6 +13,7 @@
 import { ByteCursor } from '../bytes/cursor.js';
 import { ByteWriter } from '../bytes/writer.js';
 import { CorruptFileError } from '../errors.js';
+import { MAX_SCHEMA_DEPTH } from '../schema/tree.js';
 import { KEY, isTrevniType, metaGet, type MetaEntry, type TrevniBlock, type TrevniColumn, type TrevniType } from './types.js';
 import { ValueReader } from './values.js';
 import { formatOfMagic, type TrevniFormat } from './version.js';
@@ -146,6 +147,8 @@ export function parseHeader(cur: ByteCursor, fileLength: number, truncated = fal
   const dialect = dialectOf(format.version, metadata, raw.map((c) => c.meta));
   const columns: TrevniColumn[] = [];
   const byName = new Map<string, number>();
+  // How deep each column nests: readers and the salvage walk recurse through parents, so the depth is bounded as a schema's is.
+  const depths: number[] = [];
   for (let i = 0; i < columnCount; i++) {
     const { at, meta } = raw[i]!;
     const nameBytes = metaGet(meta, KEY.name);
@@ -171,10 +174,12 @@ export function parseHeader(cur: ByteCursor, fileLength: number, truncated = fal
         if (columns[p]!.type !== 'null') throw new CorruptFileError(`parent column ${JSON.stringify(parent)} is not a group (a null-typed column)`, ctx);
       } else if (!columns[p]!.array) throw new CorruptFileError(`parent column ${JSON.stringify(parent)} is not an array column`, ctx);
       if (hasIndexValues) throw new CorruptFileError('a column with a parent cannot have trevni.values', ctx);
+      if (depths[p]! >= MAX_SCHEMA_DEPTH) throw new CorruptFileError(`columns nest deeper than ${MAX_SCHEMA_DEPTH} levels`, ctx);
       parentIndex = p;
       columns[p]!.children.push(i);
     }
     byName.set(name, i);
+    depths.push(parentIndex < 0 ? 1 : depths[parentIndex]! + 1);
     columns.push({
       index: i,
       name,

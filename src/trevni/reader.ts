@@ -26,7 +26,7 @@ import { checkBlockSize } from './block-bounds.js';
 import { DEFAULT_MAX_INFLATED } from '../codecs/codec.js';
 import { parseDescriptors, parseGrowing, parseHeader, type TrevniHeader } from './metadata.js';
 import { checkChecksum, checkCodec, type TrevniFormat } from './version.js';
-import type { MetaEntry, TrevniBlock, TrevniColumn, TrevniValue } from './types.js';
+import { holdsData, type MetaEntry, type TrevniBlock, type TrevniColumn, type TrevniValue } from './types.js';
 import { ValueReader } from './values.js';
 
 export type TrevniInput = Source | SourceLike | Uint8Array | ArrayBuffer | Blob;
@@ -299,8 +299,8 @@ export class TrevniReader {
   /** Each row's data for the selected columns (which include every selected column's parent). */
   private async *rowData(selected: number[], from: number, to: number): AsyncGenerator<(ColumnRowData | undefined)[]> {
     if (from >= to) return;
-    // The count is the header's row count, 4 bytes in.
-    if (selected.length === 0) checkEmptyRows(to - from, { file: this.source.name, offset: 4 });
+    // Null columns (no array) hold nothing, so only the header's row count, 4 bytes in, says how many rows they have.
+    if (!selected.some((ci) => holdsData(this.columns[ci]!))) checkEmptyRows(to - from, { file: this.source.name, offset: 4 });
     const cursors = new Map<number, ColumnCursor>();
     for (const ci of selected) {
       const cur = new ColumnCursor(this, this.columns[ci]!, await this.blockList(ci));
@@ -320,17 +320,21 @@ export class TrevniReader {
     }
   }
 
-  /** Per row in [a, b), how many values column `ci` holds. */
+  /**
+   * Per row in [a, b), how many values array column `ci` holds (its
+   * children's slots). The span comes from block descriptors, which may
+   * claim rows no bytes hold: nothing is allocated for a row before its
+   * lengths are read.
+   */
   async totals(ci: number, a: number, b: number): Promise<number[]> {
     const col = this.columns[ci]!;
-    const slots = col.parentIndex < 0 ? new Array<number>(b - a).fill(1) : await this.totals(col.parentIndex, a, b);
-    if (!col.array) return slots;
+    const slots = col.parentIndex < 0 ? null : await this.totals(col.parentIndex, a, b);
     const cur = new ColumnCursor(this, col, await this.blockList(ci));
     await cur.seek(a);
-    const out = new Array<number>(b - a);
+    const out: number[] = [];
     for (let row = a; row < b; row++) {
       if (!cur.ready(row)) await cur.load(row);
-      out[row - a] = cur.skip(slots[row - a]!);
+      out.push(cur.skip(slots ? slots[row - a]! : 1));
     }
     return out;
   }
@@ -466,9 +470,13 @@ export class ColumnCursor {
   async seek(row: number): Promise<void> {
     if (row >= this.reader.rowCount) return;
     await this.load(row);
-    if (row > this.row) {
-      const slots = this.col.parentIndex < 0 ? new Array<number>(row - this.row).fill(1) : await this.reader.totals(this.col.parentIndex, this.row, row);
-      for (const s of slots) this.skip(s);
+    if (!holdsData(this.col)) {
+      this.row = row; // its rows hold nothing to pass over
+    } else if (this.col.parentIndex < 0) {
+      // Row by row, nothing allocated: the block's descriptor may claim rows its bytes lack, which the skip finds.
+      while (this.row < row) this.skip(1);
+    } else if (row > this.row) {
+      for (const s of await this.reader.totals(this.col.parentIndex, this.row, row)) this.skip(s);
     }
   }
 

@@ -14,16 +14,20 @@
  * - a column whose block descriptors cannot be read loses every row.
  *
  * A field is intact at a row when every column of its tree is. The rows
- * then come back with lost fields as MISSING, each field's intact stretches
- * read by the ordinary reader, which places every child column from the
- * start of its block through intact parent values, as the walk did.
+ * that kept a field then come back with lost fields as MISSING, each
+ * field's intact stretches read by the ordinary reader, which places every
+ * child column from the start of its block through intact parent values, as
+ * the walk did. A row that lost every field holding data is no record (as
+ * in Parquet's salvage): it is counted lost and passed over with its
+ * stretch, so a header claiming rows that no bytes back costs nothing. A
+ * field of a null column (no array) holds no data, so it keeps no row.
  */
 import { ParquetryError } from '../errors.js';
-import { described, mergeSpans, MISSING, type LossBase, type Missing, type Span } from '../loss.js';
+import { described, intersectSpans, mergeSpans, MISSING, type LossBase, type Missing, type Span } from '../loss.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { assembleRow, type ColumnRowData } from './assemble.js';
 import { ColumnCursor, TrevniReader, type TrevniInput, type TrevniOpenOptions } from './reader.js';
-import type { TrevniBlock, TrevniColumn } from './types.js';
+import { holdsData, type TrevniBlock, type TrevniColumn } from './types.js';
 
 export interface TrevniLoss extends LossBase {
   /** Block index within the column; absent when the column's block descriptors are lost (and with them every row). */
@@ -87,7 +91,7 @@ async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: Trevni
     } catch (e) {
       if (!(e instanceof ParquetryError)) throw e;
       w.deadUntil = n;
-      out.losses.push({ column: col.name, bytes: { start: col.start, end: columnEnd(reader, col) }, rows: { start: 0, end: n }, error: described(e) });
+      out.losses.push({ column: col.name, bytes: columnBytes(reader, col), rows: { start: 0, end: n }, error: described(e) });
       lost.push({ start: 0, end: n });
     }
     walks.set(col.index, w);
@@ -100,7 +104,7 @@ async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: Trevni
     const b = w.blocks![w.block]!;
     const rows = error.name === PARENT_LOST ? { start: from, end: b.firstRow + b.rowCount } : blockSpan(w);
     w.deadUntil = rows.end;
-    out.losses.push({ column: w.col.name, block: w.block, bytes: { start: b.offset, end: b.offset + b.compressedSize + b.checksumSize }, rows, error });
+    out.losses.push({ column: w.col.name, block: w.block, bytes: inFile(reader, b.offset, b.offset + b.compressedSize + b.checksumSize), rows, error });
     lost.push(rows);
   };
   const parentLost = (w: ColumnWalk, row: number) => ({
@@ -108,7 +112,7 @@ async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: Trevni
     message: `its parent column ${reader.columns[w.col.parentIndex]!.name} lost row ${row}, and with it the lengths that place this block's values from there on`,
   });
   // A lone null column holds no bytes per row, so no row of it can fail: only its blocks are checked (a walk row by row would run on a count nothing backs).
-  let row = tree.length === 1 && tree[0]!.type === 'null' && !tree[0]!.array ? n : 0;
+  let row = holdsData(tree[0]!) ? 0 : n;
   while (row < n) {
     let alive = 0;
     for (const col of tree) {
@@ -136,7 +140,8 @@ async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: Trevni
       }
     }
     // With every column dead, nothing changes before the first of them comes back: no loop on rows nothing backs.
-    row = alive > 0 ? row + 1 : Math.max(row + 1, Math.min(...tree.map((c) => walks.get(c.index)!.deadUntil)));
+    // (A reduce, not Math.min's arguments: a field may have more columns than the stack holds arguments.)
+    row = alive > 0 ? row + 1 : Math.max(row + 1, tree.reduce((m, c) => Math.min(m, walks.get(c.index)!.deadUntil), Infinity));
   }
   // Blocks past the last row walked (a column's trailing empty blocks, or every block of a lone null column) are checked too.
   for (const w of walks.values()) {
@@ -162,26 +167,33 @@ async function checkBlock(reader: TrevniReader, w: ColumnWalk, out: TrevniDamage
   } catch (e) {
     if (!(e instanceof ParquetryError)) throw e;
     const rows = { start: b.firstRow, end: b.firstRow + b.rowCount };
-    out.losses.push({ column: w.col.name, block: w.block, bytes: { start: b.offset, end: b.offset + b.compressedSize + b.checksumSize }, rows, error: described(e) });
+    out.losses.push({ column: w.col.name, block: w.block, bytes: inFile(reader, b.offset, b.offset + b.compressedSize + b.checksumSize), rows, error: described(e) });
     lost.push(rows);
     w.deadUntil = Math.max(w.deadUntil, rows.end);
   }
 }
 
-/** Where a column's bytes end: the next column's start, or the end of the file. */
-function columnEnd(reader: TrevniReader, col: TrevniColumn): number {
+/** A column's bytes: from its start to the next column's, or to the end of the file. */
+function columnBytes(reader: TrevniReader, col: TrevniColumn): Span {
   const next = reader.columns[col.index + 1];
-  return Math.min(reader.fileLength, next && next.start >= col.start ? next.start : reader.fileLength);
+  return inFile(reader, col.start, next && next.start >= col.start ? next.start : reader.fileLength);
+}
+
+/** The part of [start, end) the file holds: a truncated file's descriptors place columns and blocks past its end. */
+function inFile(reader: TrevniReader, start: number, end: number): Span {
+  const n = reader.fileLength;
+  return { start: Math.min(start, n), end: Math.min(end, n) };
 }
 
 export interface TrevniSalvage extends TrevniDamage {
   reader: TrevniReader;
   /**
-   * Every row of the file in order, with its root fields (TrevniReader.rows'
+   * The rows of the file that kept a field holding data (and those no
+   * field lost), in order, with their root fields (TrevniReader.rows'
    * shape) and each lost field as MISSING; `data` is the row's column data
    * (columnData's shape), undefined for the columns of lost fields. With
-   * `wholeOnly`, only the rows no field lost, the others passed over in
-   * stretches rather than one by one.
+   * `wholeOnly`, only the rows no field lost. Rows left out are passed over
+   * in stretches, not one by one.
    */
   records(options?: { wholeOnly?: boolean }): AsyncGenerator<SalvagedTrevniRow>;
 }
@@ -214,29 +226,41 @@ export async function salvageTrevni(input: TrevniInput, options: TrevniOpenOptio
 }
 
 async function* salvagedRows(reader: TrevniReader, lost: Span[][]): AsyncGenerator<SalvagedTrevniRow> {
+  const kept = keptRows(reader, lost);
   const trees = reader.roots.map((root) => treeOf(reader, root));
-  const fields = reader.roots.map((root, i) => fieldRows(reader, root, lost[i]!));
+  const fields = reader.roots.map((root, i) => fieldRows(reader, root, lost[i]!, kept));
   try {
-    for (let row = 0; row < reader.rowCount; row++) {
-      const data: (ColumnRowData | undefined)[] = new Array(reader.columns.length);
-      const record: Record<string, unknown> = {};
-      let whole = true;
-      for (let i = 0; i < fields.length; i++) {
-        const next = await fields[i]!.next();
-        const root = reader.roots[i]!;
-        if (next.done || next.value === MISSING) {
-          record[reader.columns[root]!.name] = MISSING;
-          whole = false;
-          continue;
+    for (const span of kept) {
+      for (let row = span.start; row < span.end; row++) {
+        const data: (ColumnRowData | undefined)[] = new Array(reader.columns.length);
+        const record: Record<string, unknown> = {};
+        let whole = true;
+        for (let i = 0; i < fields.length; i++) {
+          const next = await fields[i]!.next();
+          const root = reader.roots[i]!;
+          if (next.done || next.value === MISSING) {
+            record[reader.columns[root]!.name] = MISSING;
+            whole = false;
+            continue;
+          }
+          for (const c of trees[i]!) data[c.index] = next.value[c.index];
+          Object.assign(record, assembleRow(reader.columns, data, [root]));
         }
-        for (const c of trees[i]!) data[c.index] = next.value[c.index];
-        Object.assign(record, assembleRow(reader.columns, data, [root]));
+        yield { row, record, data, whole };
       }
-      yield { row, record, data, whole };
     }
   } finally {
     for (const f of fields) await f.return(undefined);
   }
+}
+
+/** The rows a salvage read gives: those no field lost, and those a field holding data kept (sorted, disjoint). */
+function keptRows(reader: TrevniReader, lost: Span[][]): Span[] {
+  let lostAll: Span[] = [{ start: 0, end: reader.rowCount }];
+  reader.roots.forEach((root, i) => {
+    if (holdsData(reader.columns[root]!)) lostAll = intersectSpans(lostAll, lost[i]!);
+  });
+  return gaps(intersectSpans(lostAll, lostRows(lost)), reader.rowCount);
 }
 
 async function* wholeRows(reader: TrevniReader, lost: Span[][]): AsyncGenerator<SalvagedTrevniRow> {
@@ -264,13 +288,15 @@ function gaps(spans: Span[], n: number): Span[] {
   return out;
 }
 
-/** A field's data row by row: MISSING over its lost spans, the ordinary reader's column data over the stretches between them. */
-async function* fieldRows(reader: TrevniReader, root: number, lost: Span[]): AsyncGenerator<(ColumnRowData | undefined)[] | Missing> {
+/** A field's data over the `kept` rows: MISSING over its lost spans, the ordinary reader's column data over the stretches between them. */
+async function* fieldRows(reader: TrevniReader, root: number, lost: Span[], kept: Span[]): AsyncGenerator<(ColumnRowData | undefined)[] | Missing> {
   const name = reader.columns[root]!.name;
-  let row = 0;
-  for (const span of [...lost, { start: reader.rowCount, end: reader.rowCount }]) {
-    if (span.start > row) yield* reader.columnData({ from: row, limit: span.start - row, columns: [name] });
-    for (let r = span.start; r < span.end; r++) yield MISSING;
-    row = span.end;
+  for (const k of kept) {
+    let row = k.start;
+    for (const span of [...intersectSpans(lost, [k]), { start: k.end, end: k.end }]) {
+      if (span.start > row) yield* reader.columnData({ from: row, limit: span.start - row, columns: [name] });
+      for (let r = span.start; r < span.end; r++) yield MISSING;
+      row = span.end;
+    }
   }
 }

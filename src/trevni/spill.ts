@@ -9,6 +9,7 @@
  * from injected primitives (`pathSpill`), e.g. in Node
  * `pathSpill(os.tmpdir(), { sink: fileSink, source: fileSource, remove: (p) => fs.rm(p, { force: true }) })`.
  */
+import { InvalidArgumentError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
 import type { Source } from '../io/source.js';
 
@@ -61,44 +62,109 @@ export interface PathSpillIO {
 
 let counter = 0;
 
-/** Spills each column to a temporary file in `dir`, written and read through the given primitives. */
+/**
+ * Spills a writer's columns to one temporary file in `dir`, written and read
+ * through the given primitives: the columns' blocks interleave in it, each
+ * store keeping the ranges its own went to. A writer asks for its columns in
+ * order from 0, so a call for column 0 begins a new file (a factory may serve
+ * one writer after another). One file per column ran out of file descriptors
+ * on a table of a few thousand columns.
+ */
 export function pathSpill(dir: string, io: PathSpillIO, prefix = 'parquetry-trevni'): SpillFactory {
   const run = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  let file: SharedSpillFile | undefined;
   return async (column) => {
-    const path = `${dir.replace(/[\\/]+$/, '')}/${prefix}-${run}-${counter++}-c${column}.spill`;
-    const sink = await io.sink(path);
-    let size = 0;
-    let closed = false;
-    let disposed = false;
-    return {
-      async write(bytes) {
-        await sink.write(bytes);
-        size += bytes.length;
-      },
-      get size() {
-        return size;
-      },
-      async *chunks(chunkSize) {
-        if (!closed) {
-          await sink.close();
-          closed = true;
-        }
-        const src = await io.source(path);
-        try {
-          for (let o = 0; o < size; o += chunkSize) yield await src.read(o, Math.min(chunkSize, size - o));
-        } finally {
-          await src.close?.();
-        }
-      },
-      async dispose() {
-        if (disposed) return;
-        disposed = true;
-        if (!closed) {
-          closed = true;
-          await sink.abort();
-        }
-        await io.remove(path);
-      },
-    };
+    if (column === 0 || !file) {
+      const path = `${dir.replace(/[\\/]+$/, '')}/${prefix}-${run}-${counter++}.spill`;
+      file = new SharedSpillFile(path, io, await io.sink(path));
+    }
+    return file.store();
   };
+}
+
+/** The one file of a writer's spill stores: appended to while the writer writes, read once it closes, removed when every store is disposed. */
+class SharedSpillFile {
+  private end = 0;
+  /** Appends in call order: each store's ranges were taken from `end` when it asked. */
+  private queue: Promise<void> = Promise.resolve();
+  private closed = false;
+  private source: Promise<Source> | undefined;
+  private live = 0;
+
+  constructor(private readonly path: string, private readonly io: PathSpillIO, private readonly sink: Sink) {}
+
+  store(): SpillStore {
+    this.live++;
+    return new SpillRanges(this);
+  }
+
+  /** A store was disposed: the last one removes the file. */
+  async release(): Promise<void> {
+    if (--this.live === 0) await this.remove();
+  }
+
+  append(bytes: Uint8Array): Promise<number> {
+    if (this.closed) return Promise.reject(new InvalidArgumentError('a spill store was written after the spill was read back'));
+    const at = this.end;
+    this.end += bytes.length;
+    const written = this.queue.then(() => this.sink.write(bytes));
+    this.queue = written.catch(() => undefined);
+    return written.then(() => at);
+  }
+
+  async *read(ranges: readonly number[], chunkSize: number): AsyncIterable<Uint8Array> {
+    if (!this.closed) {
+      this.closed = true;
+      this.source = this.queue.then(() => this.sink.close()).then(() => this.io.source(this.path));
+    }
+    const src = await this.source!;
+    for (let r = 0; r < ranges.length; r += 2) {
+      const end = ranges[r + 1]!;
+      for (let o = ranges[r]!; o < end; o += chunkSize) yield await src.read(o, Math.min(chunkSize, end - o));
+    }
+  }
+
+  private async remove(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      await this.queue;
+      await this.sink.abort();
+      return;
+    }
+    const src = await this.source!.catch(() => undefined);
+    await src?.close?.();
+    await this.io.remove(this.path);
+  }
+}
+
+/** One column's store in the shared file: where its bytes went (a class, not closures: a wide table has one per column). */
+class SpillRanges implements SpillStore {
+  /** Start and end offsets of this store's bytes in the file, in order. */
+  private readonly ranges: number[] = [];
+  private written = 0;
+  private disposed = false;
+
+  constructor(private readonly file: SharedSpillFile) {}
+
+  async write(bytes: Uint8Array): Promise<void> {
+    const at = await this.file.append(bytes);
+    const r = this.ranges;
+    if (r.length > 0 && r[r.length - 1] === at) r[r.length - 1] = at + bytes.length;
+    else r.push(at, at + bytes.length);
+    this.written += bytes.length;
+  }
+
+  get size(): number {
+    return this.written;
+  }
+
+  chunks(chunkSize: number): AsyncIterable<Uint8Array> {
+    return this.file.read(this.ranges, chunkSize);
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.file.release();
+  }
 }

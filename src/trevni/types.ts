@@ -74,6 +74,15 @@ export interface TrevniBlock {
   firstValue?: TrevniValue;
 }
 
+/**
+ * Whether a column's rows take bytes: every column but a null one without
+ * array, whose value is always null, so its block holds nothing and its
+ * row count is a claim nothing backs.
+ */
+export function holdsData(col: TrevniColumn): boolean {
+  return col.type !== 'null' || col.array;
+}
+
 export function isTrevniType(s: string): s is TrevniType {
   return (TREVNI_TYPES as readonly string[]).includes(s);
 }

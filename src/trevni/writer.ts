@@ -32,6 +32,7 @@
  * the output after the header at `close()`.
  */
 import { ByteWriter } from '../bytes/writer.js';
+import { MAX_SCHEMA_DEPTH } from '../schema/tree.js';
 import { InvalidArgumentError, UnsupportedError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
 import type { ColumnRowData } from './assemble.js';
@@ -178,6 +179,9 @@ function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, f
       if (p === undefined) throw bad(`parent ${JSON.stringify(parent)} must be a preceding column`);
       if (!out[p]!.array) throw bad(`parent ${JSON.stringify(parent)} is not an array column`);
       parentIndex = p;
+      let depth = 1;
+      for (let q = p; q >= 0; q = out[q]!.parentIndex) depth++;
+      if (depth > MAX_SCHEMA_DEPTH) throw bad(`columns nest deeper than ${MAX_SCHEMA_DEPTH} levels, more than readers follow`);
     }
     if (values && (array || parentIndex >= 0)) throw bad('an array or child column cannot have trevni.values');
     const codecName = codec ?? fileCodec;
@@ -195,7 +199,8 @@ function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, f
 
 /** One column's current block and its finished blocks' descriptors. */
 class ColumnBuffer implements SpilledBlocks {
-  readonly buf = new ValueWriter(DEFAULT_BLOCK_SIZE + 1024);
+  /** Grows to the block size as values come: a block-sized buffer per column took gigabytes for a wide table. */
+  readonly buf = new ValueWriter(256);
   private rowCount = 0;
   private runLength = 0;
   private runValue = -1;

@@ -1,9 +1,14 @@
 /**
- * CI's fuzz run: 60 seconds of the campaign `npm run fuzz` runs (scripts/fuzz/),
- * with a fixed seed, over both formats: the shared corpora and writer-made
- * files, mutated every way the engine knows. Any hang, crash, memory-cap hit,
- * untyped error or wrapped plain exception fails, printing how to make the
- * case again. PARQUETRY_FUZZ_SEED and PARQUETRY_FUZZ_SECONDS explore further.
+ * CI's fuzz run: 90 seconds of the campaign `npm run fuzz` runs (scripts/fuzz/),
+ * with a fixed seed, over every surface (plain, encrypted and damaged Parquet
+ * under recovery, Trevni of each version and dialect and under recovery,
+ * RedElm, `_metadata` datasets, CSV, JSON Lines and JSON to convert): the
+ * corpora and writer-made inputs, mutated every way each surface knows. Any
+ * hang, crash, memory-cap hit, untyped error, wrapped plain exception or
+ * broken invariant (a wrong row, a read outside the root, a wrong key giving
+ * rows) fails, printing how to make the case again; so does a surface that
+ * ran fewer than MIN_CASES cases. PARQUETRY_FUZZ_SEED and
+ * PARQUETRY_FUZZ_SECONDS explore further.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,21 +16,24 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatReport, runCampaign } from '../../scripts/fuzz/campaign.js';
+import { SURFACE_NAMES } from '../../scripts/fuzz/surface.js';
 
 const SEED = Number(process.env.PARQUETRY_FUZZ_SEED ?? 20261125);
-const SECONDS = Number(process.env.PARQUETRY_FUZZ_SECONDS ?? 60);
+const SECONDS = Number(process.env.PARQUETRY_FUZZ_SECONDS ?? 90);
+/** Each surface gets an even share of the cases; even the slowest (datasets on disk and over HTTP, text conversion) runs this many in 90 s on a loaded 2-core machine. */
+const MIN_CASES = 40;
 
-test(`fuzz campaign: ${SECONDS} s of seed ${SEED}, every case ends in rows or a checked ParquetryError`, { timeout: SECONDS * 1000 + 300_000 }, async (t) => {
+test(`fuzz campaign: ${SECONDS} s of seed ${SEED} over every surface, every case ends in rows or a checked ParquetryError and keeps its surface's invariant`, { timeout: SECONDS * 1000 + 300_000 }, async (t) => {
   const out = mkdtempSync(join(tmpdir(), 'parquetry-fuzz-ci-'));
   const report = await runCampaign({
-    seed: SEED, seconds: SECONDS, formats: ['parquet', 'trevni'], workers: 2, timeoutMs: 10_000, memoryMb: 512, out, writerFiles: 8, batch: 64,
+    seed: SEED, seconds: SECONDS, surfaces: [...SURFACE_NAMES], workers: 2, timeoutMs: 10_000, memoryMb: 512, out, writerFiles: 8, batch: 16,
     log: (l) => t.diagnostic(l),
   });
   const text = formatReport(report, 10);
   for (const line of text.split('\n')) t.diagnostic(line);
-  // The run did real work of both kinds.
-  assert.ok(report.cases > 100, `only ${report.cases} cases ran`);
-  assert.deepEqual(report.findings.map((f) => `${f.kind}: ${f.error.slice(0, 200)} (${f.spec.source}, case ${f.spec.id}${f.file ? `, saved as ${f.file}` : ''})`), [],
+  const few = SURFACE_NAMES.filter((s) => (report.surfaces[s]?.cases ?? 0) < MIN_CASES).map((s) => `${s}: ${report.surfaces[s]?.cases ?? 0}`);
+  assert.deepEqual(few, [], `surfaces that ran fewer than ${MIN_CASES} cases`);
+  assert.deepEqual(report.findings.map((f) => `${f.kind} ${f.spec.format}: ${f.error.slice(0, 200)} (${f.spec.source}, case ${f.spec.id}${f.file ? `, saved as ${f.file}` : ''})`), [],
     `the fuzz found ${report.findings.length} distinct failures; reproducers and one-line descriptions in ${out}; `
-    + `make a case again with npm run fuzz -- ${report.replay} --case ID, or read a saved file with npm run fuzz -- --replay FILE\n${text}`);
+    + `make a case again with npm run fuzz -- ${report.replay} --case ID, or read a saved input with npm run fuzz -- --replay PATH\n${text}`);
 });

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CorruptFileError } from '../../src/errors.js';
-import { buildSchema, type SchemaElementLike } from '../../src/schema/tree.js';
+import { buildSchema, leavesOf, type SchemaElementLike } from '../../src/schema/tree.js';
 
 const int = (name: string): SchemaElementLike => ({ name, type: 'INT32', repetitionType: 'OPTIONAL' });
 const group = (name: string, n: number): SchemaElementLike => ({ name, repetitionType: 'OPTIONAL', numChildren: n });
@@ -21,4 +21,14 @@ test('two siblings of one name are a CorruptFileError naming the path; one name 
   assert.deepEqual(ok.leaves.map((l) => l.path.join('.')), ['a.x', 'b.x']);
   // Names differing only in case are different names.
   assert.equal(buildSchema([{ name: 'schema', numChildren: 2 }, int('a'), int('A')]).leaves.length, 2);
+});
+
+test('the leaves of a group wider than the stack passes arguments (200,000) come back in order', () => {
+  const n = 200_000;
+  const elements: SchemaElementLike[] = [{ name: 'schema', numChildren: 1 }, group('g', n)];
+  for (let i = 0; i < n; i++) elements.push(int(`c${i}`));
+  const schema = buildSchema(elements);
+  const leaves = leavesOf(schema.root);
+  assert.equal(leaves.length, n);
+  assert.equal(leaves[n - 1]!.path.join('.'), `g.c${n - 1}`);
 });

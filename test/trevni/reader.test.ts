@@ -10,6 +10,7 @@ import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, Parq
 import { BufferSink } from '../../src/io/sink.js';
 import { writeMetadata } from '../../src/trevni/metadata.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
+import { checkTrevni } from '../../src/trevni/recover.js';
 import type { MetaEntry, TrevniValue } from '../../src/trevni/types.js';
 import { TrevniWriter } from '../../src/trevni/writer.js';
 import { MAX_EMPTY_ROWS } from '../../src/shred/empty-rows.js';
@@ -450,4 +451,33 @@ test('a checksum mismatch names the column and the block', async () => {
   // Other columns, and the rows before that block, still read.
   await r.readColumn('rnd');
   for await (const row of r.rows({ from: 0, limit: 10 })) assert.ok(row);
+});
+
+/** A file of no rows whose `n` array columns each have the one before as parent. */
+function nestedChain(n: number): Uint8Array {
+  const w = new ByteWriter();
+  w.bytes(Uint8Array.of(0x54, 0x72, 0x76, 0x02));
+  w.i64le(0n);
+  w.i32le(n);
+  writeMetadata(w, []);
+  for (let i = 0; i < n; i++) {
+    const meta: MetaEntry[] = [{ key: 'trevni.name', value: enc.encode(`c${i}`) }, { key: 'trevni.type', value: enc.encode('int') }, { key: 'trevni.array', value: new Uint8Array(0) }];
+    if (i > 0) meta.push({ key: 'trevni.parent', value: enc.encode(`c${i - 1}`) });
+    writeMetadata(w, meta);
+  }
+  const dataAt = w.length + 8 * n;
+  for (let i = 0; i < n; i++) w.i64le(BigInt(dataAt + 4 * i));
+  for (let i = 0; i < n; i++) w.i32le(0); // no blocks
+  return w.finish().slice();
+}
+
+test('columns nested deeper than a schema may nest are refused at open, not followed until the stack overflows', async () => {
+  const ok = await TrevniReader.open(nestedChain(200));
+  assert.equal(ok.columns.length, 200);
+  for await (const _ of ok.rows()) void _;
+  const deep = nestedChain(20_000);
+  const refused = (e: unknown) => e instanceof CorruptFileError && /columns nest deeper than 200 levels/.test(e.message) && e.context.column === 'c200';
+  await assert.rejects(TrevniReader.open(deep), refused);
+  await assert.rejects(checkTrevni(deep), refused);
+  await assert.rejects(TrevniWriter.open(new BufferSink(), { columns: Array.from({ length: 201 }, (_, i) => ({ name: `c${i}`, type: 'int' as const, array: true, ...(i ? { parent: `c${i - 1}` } : {}) })) }), (e: unknown) => e instanceof InvalidArgumentError && /nest deeper than 200 levels/.test(e.message));
 });

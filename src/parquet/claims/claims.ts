@@ -5,7 +5,8 @@
  * tally of the decoded data. Only claims parquet-format makes binding are
  * tested here: counts, and bounds under an order a reader may trust (the
  * filter layer's rules: truncated or deprecated bounds that are legitimately
- * loose never contradict values inside them). `check-stats` reports what
+ * loose never contradict values inside them; under IEEE_754_TOTAL_ORDER the
+ * bounds' bit patterns, zero signs and NaN bounds included). `check-stats` reports what
  * contradicts them as lies; the salvage read loses the pages that do, since
  * a page overwritten by another of the same size keeps a valid CRC.
  */
@@ -14,6 +15,8 @@ import { canonicalValue } from '../../text/canonical.js';
 import { compareD, domainOf, type D, type Domain } from '../filter/compare.js';
 import { boundsTrusted, chunkLeafStats } from '../filter/prune-stats.js';
 import type { ColumnIndex, ColumnMetaData, ColumnOrder } from '../metadata/index.js';
+import { compareTotalOrder, floatBytes, floatOf } from '../float-order.js';
+import { hex } from '../../schema/convert.js';
 import { statisticValue } from '../statistics.js';
 import { Tally } from './tally.js';
 
@@ -31,6 +34,13 @@ export interface Contradiction {
   page?: number;
 }
 
+/**
+ * Bounds the file states and the names of the fields holding them: as
+ * domain values, or under IEEE_754_TOTAL_ORDER as their PLAIN bytes, which
+ * that order compares (-0 below +0, NaNs by sign and payload).
+ */
+export type StatedBounds = { names: [string, string] } & ({ min: D; max: D } | { totalMin: Uint8Array; totalMax: Uint8Array });
+
 /** A contradiction in the words `check-stats` prints it. */
 export function contradictionText(c: Contradiction): string {
   return `${c.structure}${c.page === undefined ? '' : `, page ${c.page}`}, ${c.field} stored ${c.stored}, actual ${c.actual}`;
@@ -42,6 +52,8 @@ export class LeafClaims {
   /** The definition level at which the leaf's value slot exists (see elementSlotDef). */
   readonly slotDef: number;
   readonly order: ColumnOrder | undefined;
+  /** A float column in IEEE_754_TOTAL_ORDER: its bounds hold in that order, NaN and zero signs included. */
+  readonly totalOrder: boolean;
   private readonly ordersPresent: boolean;
 
   constructor(root: GroupNode, readonly leaf: LeafNode, columnOrders: readonly ColumnOrder[] | undefined) {
@@ -49,20 +61,30 @@ export class LeafClaims {
     this.order = columnOrders?.[leaf.columnIndex];
     this.slotDef = elementSlotDef(root, leaf);
     this.ordersPresent = columnOrders !== undefined;
+    this.totalOrder = this.order?.type === 'IEEE_754_TOTAL_ORDER' && this.domain.type === 'float';
   }
 
+  /** A tally of the leaf's values; with `distinct`, telling floats apart as the column order does. */
   tally(distinct = false): Tally {
-    return new Tally(this.leaf, this.slotDef, distinct);
+    return new Tally(this.leaf, this.slotDef, distinct && (this.totalOrder ? 'bits' : 'value'));
   }
 
-  /** The chunk statistics' trusted bounds and the names of the fields holding them; undefined when there are none. */
-  chunkBounds(meta: ColumnMetaData): { min: D; max: D; names: [string, string] } | undefined {
+  /** The chunk statistics' trusted bounds; undefined when there are none. */
+  chunkBounds(meta: ColumnMetaData): StatedBounds | undefined {
     const s = meta.statistics;
     if (!s) return undefined;
+    const legacy = s.minValue === undefined || s.maxValue === undefined;
+    if (this.totalOrder && !legacy) return this.totalBounds(['min_value', 'max_value'], s.minValue!, s.maxValue!);
     const known = chunkLeafStats(this.leaf, this.domain, s, meta.numValues, this.order, this.ordersPresent);
     if (known.min === undefined || known.max === undefined) return undefined;
-    const legacy = s.minValue === undefined || s.maxValue === undefined;
     return { min: known.min, max: known.max, names: legacy ? ['min', 'max'] : ['min_value', 'max_value'] };
+  }
+
+  /** Total-order bounds from their bytes; undefined when either is not a float of the leaf's width. */
+  private totalBounds(names: [string, string], min: Uint8Array | undefined, max: Uint8Array | undefined): StatedBounds | undefined {
+    const width = this.leaf.physicalType === 'DOUBLE' ? 8 : this.leaf.physicalType === 'FLOAT' ? 4 : 2;
+    if (min?.length !== width || max?.length !== width) return undefined;
+    return { names, totalMin: min, totalMax: max };
   }
 
   /** The chunk's Statistics (null and NaN counts, bounds) and SizeStatistics against the whole chunk's tally. */
@@ -73,7 +95,7 @@ export class LeafClaims {
       if (s.nullCount !== undefined && !t.nullsHold(s.nullCount)) out.push({ structure: 'statistics', field: 'null_count', stored: String(s.nullCount), actual: t.nullsText });
       if (s.nanCount !== undefined && s.nanCount !== t.nans) out.push({ structure: 'statistics', field: 'nan_count', stored: String(s.nanCount), actual: String(t.nans) });
       const b = this.chunkBounds(meta);
-      if (b) out.push(...this.bounds('statistics', b.names, b.min, b.max, t));
+      if (b) out.push(...this.bounds('statistics', b, t));
     }
     const ss = meta.sizeStatistics;
     if (ss) {
@@ -117,19 +139,55 @@ export class LeafClaims {
     if (ci.nullCounts && !t.nullsHold(ci.nullCounts[i]!)) lie('column index', 'null_counts', String(ci.nullCounts[i]), t.nullsText);
     if (ci.nanCounts && ci.nanCounts[i] !== t.nans) lie('column index', 'nan_counts', String(ci.nanCounts[i]), String(t.nans));
     if (!trusted || ci.nullPages[i]) return out;
-    const min = ci.minValues[i] && this.domain.stat(ci.minValues[i]);
-    const max = ci.maxValues[i] && this.domain.stat(ci.maxValues[i]);
-    if (min === undefined || max === undefined) return out;
-    out.push(...this.bounds('column index', ['min_values', 'max_values'], min, max, t, i));
+    const b = this.pageBounds(ci, i);
+    if (b) out.push(...this.bounds('column index', b, t, i));
     return out;
   }
 
-  /** Bounds against a tally's extremes: contradicted when a value lies outside them. */
-  bounds(structure: ClaimStructure, names: [string, string], min: D, max: D, t: Tally, page?: number): Contradiction[] {
+  /** Page `i`'s column index bounds; undefined when they are missing or not of the leaf's type. */
+  pageBounds(ci: ColumnIndex, i: number): StatedBounds | undefined {
+    const names: [string, string] = ['min_values', 'max_values'];
+    if (this.totalOrder) return this.totalBounds(names, ci.minValues[i], ci.maxValues[i]);
+    const min = ci.minValues[i] && this.domain.stat(ci.minValues[i]);
+    const max = ci.maxValues[i] && this.domain.stat(ci.maxValues[i]);
+    return min === undefined || max === undefined ? undefined : { names, min, max };
+  }
+
+  /**
+   * Bounds against a tally's extremes: contradicted when a value lies
+   * outside them. `part`: the tally is of part of what the bounds cover (a
+   * page under its chunk's statistics), so under total order its NaNs are
+   * held to them only where the bounds are NaNs themselves (an all-NaN page
+   * of a chunk with numbers is bounded by its numbers).
+   */
+  bounds(structure: ClaimStructure, b: StatedBounds, t: Tally, page?: number, part = false): Contradiction[] {
     const out: Contradiction[] = [];
     const at = page === undefined ? {} : { page };
-    if (t.min !== undefined && compareD(t.min, min) < 0) out.push({ structure, field: names[0], stored: this.text(min), actual: t.minText, ...at });
-    if (t.max !== undefined && compareD(t.max, max) > 0) out.push({ structure, field: names[1], stored: this.text(max), actual: t.maxText, ...at });
+    const [minName, maxName] = b.names;
+    if ('min' in b) {
+      if (t.min !== undefined && compareD(t.min, b.min) < 0) out.push({ structure, field: minName, stored: this.text(b.min), actual: t.minText, ...at });
+      if (t.max !== undefined && compareD(t.max, b.max) > 0) out.push({ structure, field: maxName, stored: this.text(b.max), actual: t.maxText, ...at });
+      return out;
+    }
+    // The set's least and greatest value that is not NaN (-0 below +0), or of an all-NaN set its least and greatest NaN (the spec's rule).
+    const width = b.totalMin.length;
+    let lo: Uint8Array | undefined;
+    let hi: Uint8Array | undefined;
+    let loText = t.minText;
+    let hiText = t.maxText;
+    if (t.min !== undefined) {
+      // The tally compares zeros as equal; which ones it saw decides the total-order extremes.
+      lo = floatBytes(t.min === 0 ? (t.zeros & 1 ? -0 : 0) : (t.min as number), width);
+      hi = floatBytes(t.max === 0 ? (t.zeros & 2 ? 0 : -0) : (t.max as number), width);
+      if (t.min === 0) loText = t.zeros & 1 ? '-0' : '0';
+      if (t.max === 0) hiText = t.zeros & 2 ? '0' : '-0';
+    } else if (t.nanLo && !(part && !Number.isNaN(floatOf(b.totalMin)) && !Number.isNaN(floatOf(b.totalMax)))) {
+      [lo, hi] = [t.nanLo, t.nanHi!];
+      loText = totalText(lo);
+      hiText = totalText(hi);
+    }
+    if (lo && compareTotalOrder(b.totalMin, lo) > 0) out.push({ structure, field: minName, stored: totalText(b.totalMin), actual: loText, ...at });
+    if (hi && compareTotalOrder(b.totalMax, hi) < 0) out.push({ structure, field: maxName, stored: totalText(b.totalMax), actual: hiText, ...at });
     return out;
   }
 
@@ -138,6 +196,12 @@ export class LeafClaims {
     if (d instanceof Uint8Array) return canonicalValue(this.leaf.kind, statisticValue(this.leaf, d));
     return typeof d === 'bigint' ? d.toString() : String(d);
   }
+}
+
+/** PLAIN float bytes as text, a NaN with its bits and a zero with its sign. */
+function totalText(b: Uint8Array): string {
+  const v = floatOf(b);
+  return Number.isNaN(v) ? `NaN (0x${hex(b)})` : Object.is(v, -0) ? '-0' : String(v);
 }
 
 const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);

@@ -13,6 +13,7 @@ import type { LeafNode } from '../../schema/tree.js';
 import { canonicalValue } from '../../text/canonical.js';
 import type { ColumnChunkData } from '../column-chunk.js';
 import { compareBytes, compareD, type D, type Domain } from '../filter/compare.js';
+import { compareTotalOrder } from '../float-order.js';
 
 /** One decoded window of a chunk, with what reading its values needs. */
 export interface Window {
@@ -30,6 +31,8 @@ export interface Window {
   text: (p: number) => string;
   /** Byte length of the byte array at `p` (0 for other types). */
   bytes: (p: number) => number;
+  /** The PLAIN bytes of the fixed-width value at `p` (a view; byte arrays: their bytes). */
+  plain: (p: number) => Uint8Array;
 }
 
 export function window(c: ColumnChunkData, leaf: LeafNode, domain: Domain): Window {
@@ -43,6 +46,7 @@ export function window(c: ColumnChunkData, leaf: LeafNode, domain: Domain): Wind
     const { data, offsets } = vals;
     return {
       c, at, vals, text, value: read,
+      plain: (p) => data.subarray(offsets[p]!, offsets[p + 1]!),
       isNaN: () => false,
       withD: (p, d) => compareBytes(data, offsets[p]!, offsets[p + 1]!, d as Uint8Array),
       pair: (p, q) => compareBytes(data, offsets[p]!, offsets[p + 1]!, data.subarray(offsets[q]!, offsets[q + 1]!)),
@@ -52,8 +56,16 @@ export function window(c: ColumnChunkData, leaf: LeafNode, domain: Domain): Wind
   }
   const num = domain.reader(vals);
   const bytes = isByteArrays(vals) ? (p: number) => vals.offsets[p + 1]! - vals.offsets[p]! : () => 0;
+  let plain: (p: number) => Uint8Array;
+  if (isByteArrays(vals)) plain = (p) => vals.data.subarray(vals.offsets[p]!, vals.offsets[p + 1]!);
+  else {
+    const a = vals as Exclude<Values, { offsets: unknown }>;
+    const all = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    const w = a.BYTES_PER_ELEMENT;
+    plain = (p) => all.subarray(p * w, (p + 1) * w);
+  }
   return {
-    c, at, vals, text, bytes, value: read,
+    c, at, vals, text, bytes, value: read, plain,
     isNaN: (p) => Number.isNaN(num(p)),
     withD: (p, d) => compareD(num(p), d),
     pair: (p, q) => compareD(num(p), num(q)),
@@ -66,7 +78,7 @@ export class Tally {
   rows = 0;
   values = 0;
   nans = 0;
-  /** Entries below the leaf's definition level, and those of them in an existing value slot (see check-stats' elementSlotDef). */
+  /** Entries below the leaf's definition level, and those of them in an existing value slot (see claims.ts' elementSlotDef). */
   nullEntries = 0;
   nullValues = 0;
   byteArrayBytes = 0;
@@ -76,13 +88,23 @@ export class Tally {
   max: D | undefined;
   minText = '';
   maxText = '';
-  /** Distinct values (by their bytes or number), when asked for. */
+  /**
+   * Distinct values, when asked for: by their bytes, or for floats as the
+   * column order tells them apart ('value': by number, -0 and +0 one value,
+   * NaNs one; 'bits': by bit pattern, as total order does).
+   */
   readonly distinct: Set<unknown> | undefined;
+  private readonly distinctBy: 'value' | 'bits';
+  /** Float values: zeros seen (bit 1 for -0, bit 2 for +0), and the least and greatest NaN in total order (PLAIN bytes). */
+  zeros = 0;
+  nanLo: Uint8Array | undefined;
+  nanHi: Uint8Array | undefined;
 
-  constructor(private readonly leaf: LeafNode, private readonly slotDef: number, distinct: boolean) {
+  constructor(private readonly leaf: LeafNode, private readonly slotDef: number, distinct: false | 'value' | 'bits') {
     this.repHistogram = new Array<number>(leaf.repLevel + 1).fill(0);
     this.defHistogram = new Array<number>(leaf.defLevel + 1).fill(0);
     this.distinct = distinct ? new Set() : undefined;
+    this.distinctBy = distinct || 'value';
   }
 
   /** Entries [e0, e1) of the window, whose non-null values are its values [v0, v1). */
@@ -114,20 +136,25 @@ export class Tally {
     let min = -1;
     let max = -1;
     const keys = this.distinct;
-    const latin1 = keys && isByteArrays(w.vals) ? new TextDecoder('latin1') : undefined;
+    const float = this.leaf.kind.kind === 'float' || this.leaf.kind.kind === 'float16';
+    const byBits = keys && (float ? this.distinctBy === 'bits' : isByteArrays(w.vals)) ? new TextDecoder('latin1') : undefined;
     for (let i = v0; i < v1; i++) {
       const p = w.at(i);
       this.byteArrayBytes += w.bytes(p);
+      if (keys) {
+        if (byBits) keys.add(byBits.decode(w.plain(p)));
+        else keys.add(w.d(p));
+      }
       if (w.isNaN(p)) {
         this.nans++;
-        keys?.add(NaN);
+        const b = w.plain(p);
+        if (this.nanLo === undefined || compareTotalOrder(b, this.nanLo) < 0) this.nanLo = b.slice();
+        if (this.nanHi === undefined || compareTotalOrder(b, this.nanHi) > 0) this.nanHi = b.slice();
         continue;
       }
-      if (keys) {
-        if (latin1) {
-          const { data, offsets } = w.vals as { data: Uint8Array; offsets: Int32Array | Uint32Array };
-          keys.add(latin1.decode(data.subarray(offsets[p]!, offsets[p + 1]!)));
-        } else keys.add((w.vals as ArrayLike<number | bigint>)[p]);
+      if (float && w.d(p) === 0) {
+        const b = w.plain(p);
+        this.zeros |= b[b.length - 1]! & 0x80 ? 1 : 2;
       }
       if (min < 0 || w.pair(p, min) < 0) min = p;
       if (max < 0 || w.pair(p, max) > 0) max = p;
@@ -161,6 +188,9 @@ export class Tally {
       this.max = t.max;
       this.maxText = t.maxText;
     }
+    this.zeros |= t.zeros;
+    if (t.nanLo && (this.nanLo === undefined || compareTotalOrder(t.nanLo, this.nanLo) < 0)) this.nanLo = t.nanLo;
+    if (t.nanHi && (this.nanHi === undefined || compareTotalOrder(t.nanHi, this.nanHi) > 0)) this.nanHi = t.nanHi;
   }
 
   /** Whether `n` is an honest null count here: writers count null values (Arrow) or every entry below the leaf's level (parquet-java). */

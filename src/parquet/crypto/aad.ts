@@ -23,7 +23,8 @@ export type ModuleType = (typeof ModuleType)[keyof typeof ModuleType];
 /** Ordinals are stored as signed shorts: a file with more row groups, columns or pages cannot be encrypted. */
 const MAX_ORDINAL = 0x7fff;
 
-export function concatBytes(...parts: (Uint8Array | undefined)[]): Uint8Array {
+/** The parts end to end (an array, not arguments: a file's modules can be more than the stack passes). */
+export function concatBytes(parts: readonly (Uint8Array | undefined)[]): Uint8Array {
   let n = 0;
   for (const p of parts) n += p ? p.length : 0;
   const out = new Uint8Array(n);
@@ -38,7 +39,7 @@ export function concatBytes(...parts: (Uint8Array | undefined)[]): Uint8Array {
 
 /** The AAD of one module; `page` only for data pages and data page headers. */
 export function moduleAad(fileAad: Uint8Array, type: ModuleType, rowGroup = -1, column = -1, page = -1, ctx: ErrorContext = {}): Uint8Array {
-  if (type === ModuleType.FOOTER) return concatBytes(fileAad, Uint8Array.of(type));
+  if (type === ModuleType.FOOTER) return concatBytes([fileAad, Uint8Array.of(type)]);
   const withPage = type === ModuleType.DATA_PAGE || type === ModuleType.DATA_PAGE_HEADER;
   const out = new Uint8Array(fileAad.length + (withPage ? 7 : 5));
   out.set(fileAad);

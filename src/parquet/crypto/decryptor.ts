@@ -90,7 +90,7 @@ export class FileDecryptor {
     if (alg.aadPrefix && supplied && !sameBytes(alg.aadPrefix, supplied)) {
       throw new InvalidArgumentError('decryption.aadPrefix differs from the AAD prefix stored in the file', { file });
     }
-    const fileAad = concatBytes(supplied ?? alg.aadPrefix, alg.aadFileUnique);
+    const fileAad = concatBytes([supplied ?? alg.aadPrefix, alg.aadFileUnique]);
     const raw = options.footerKey ?? (await options.keyRetriever?.(keyMetadata, { footer: true }));
     if (!raw && needFooterKey) {
       throw new MissingKeyError('the footer is encrypted (or signed) and no footer key was given: pass decryption.footerKey or a keyRetriever', { file });
@@ -306,6 +306,6 @@ export class FileDecryptor {
     // parquet-java's header module holds more than the struct (100 bytes for a 15-byte header): keep the struct alone.
     const cursor = new ByteCursor(header, 0, header.length, 0);
     decodeBloomFilterHeader(cursor);
-    return concatBytes(header.subarray(0, cursor.pos), bitset);
+    return concatBytes([header.subarray(0, cursor.pos), bitset]);
   }
 }

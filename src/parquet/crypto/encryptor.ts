@@ -106,5 +106,5 @@ export async function encryptParquet(input: Uint8Array, options: EncryptionOptio
     ch.offsetIndexLength = bytes.length;
   }
   put(await encryptor.footer(meta));
-  return concatBytes(...out);
+  return concatBytes(out);
 }

@@ -111,7 +111,7 @@ export class FileEncryptor {
       ...(prefix && store ? { aadPrefix: prefix } : {}),
       ...(prefix && !store ? { supplyAadPrefix: true } : {}),
     } as EncryptionAlgorithm;
-    return new FileEncryptor(options, footerKey, concatBytes(prefix, fileUnique), algorithm);
+    return new FileEncryptor(options, footerKey, concatBytes([prefix, fileUnique]), algorithm);
   }
 
   /** What the file opens with: PARE, or PAR1 when the footer stays plaintext. */
@@ -173,7 +173,7 @@ export class FileEncryptor {
       gcmEncrypt(plan.key, bytes.subarray(0, c.pos), this.aad(ModuleType.BLOOM_FILTER_HEADER, rowGroup, column)),
       gcmEncrypt(plan.key, bytes.subarray(c.pos), this.aad(ModuleType.BLOOM_FILTER_BITSET, rowGroup, column)),
     ]);
-    return concatBytes(lengthPrefixed(header), lengthPrefixed(bitset));
+    return concatBytes([lengthPrefixed(header), lengthPrefixed(bitset)]);
   }
 
   /** A ColumnIndex or OffsetIndex sealed as a module, when its column is encrypted. */
@@ -223,11 +223,11 @@ export class FileEncryptor {
       if (keyMetadata) meta.footerSigningKeyMetadata = keyMetadata;
       const fm = encoded((w) => encodeFileMetaData(meta, w));
       const sealed = await gcmEncrypt(this.footerKey, fm, footerAad);
-      const signature = concatBytes(sealed.subarray(0, NONCE_LENGTH), sealed.subarray(sealed.length - TAG_LENGTH));
-      return concatBytes(fm, signature, u32(fm.length + signature.length), MAGIC);
+      const signature = concatBytes([sealed.subarray(0, NONCE_LENGTH), sealed.subarray(sealed.length - TAG_LENGTH)]);
+      return concatBytes([fm, signature, u32(fm.length + signature.length), MAGIC]);
     }
     const cmd = encoded((w) => encodeFileCryptoMetaData({ encryptionAlgorithm: this.algorithm, ...(keyMetadata ? { keyMetadata } : {}) }, w));
     const footer = lengthPrefixed(await gcmEncrypt(this.footerKey, encoded((w) => encodeFileMetaData(meta, w)), footerAad));
-    return concatBytes(cmd, footer, u32(cmd.length + footer.length), MAGIC_ENCRYPTED);
+    return concatBytes([cmd, footer, u32(cmd.length + footer.length), MAGIC_ENCRYPTED]);
   }
 }

@@ -59,7 +59,8 @@ function pageStats(p: LeafPageIndex, i: number): LeafStats {
   if (domain.type === 'float' && ci.nanCounts && ci.nanCounts[i] === 0) s.nanPossible = false;
   if (!s.allNull && boundsTrusted(leaf, domain, p.order, false, p.ordersPresent)) {
     // Byte-array bounds in a page index may be truncated, with no flag to say so.
-    setBounds(s, domain, ci.minValues[i]!, ci.maxValues[i]!, domain.type !== 'bytes' && leaf.physicalType !== 'BYTE_ARRAY' && leaf.physicalType !== 'FIXED_LEN_BYTE_ARRAY');
+    const exact = domain.type !== 'bytes' && leaf.physicalType !== 'BYTE_ARRAY' && leaf.physicalType !== 'FIXED_LEN_BYTE_ARRAY';
+    setBounds(s, domain, ci.minValues[i]!, ci.maxValues[i]!, exact, p.order?.type === 'IEEE_754_TOTAL_ORDER');
   }
   return s;
 }

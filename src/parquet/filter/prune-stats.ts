@@ -17,7 +17,10 @@
  * - no order at all for INT96, INTERVAL, GEOMETRY/GEOGRAPHY;
  * - floats: bounds leave NaNs out, so unless nan_count says 0 a NaN may be
  *   there, and comparisons NaN satisfies (`>`, `>=`, `!=`, `not in`) cannot
- *   be pruned; a NaN bound is ignored;
+ *   be pruned; a NaN bound is ignored, except that in IEEE_754_TOTAL_ORDER
+ *   NaN bounds mean every non-null value is a NaN (the spec's rule), and so
+ *   does a nan_count equal to the non-null count; zeros compare equal, as
+ *   the filter's `-0 = 0` has it, so a zero bound's sign never matters;
  * - truncated binary bounds (is_*_value_exact false, and every page index
  *   bound of a byte array column) still bound the values but never prove
  *   that all values equal one;
@@ -41,6 +44,8 @@ export interface LeafStats {
   allNull: boolean;
   /** A NaN may be among the values (float columns whose NaN count is not known to be 0). */
   nanPossible: boolean;
+  /** Every non-null value is a NaN (float columns). */
+  onlyNaN?: boolean;
   /** For `=` and `in`: false when a bloom filter proves the literal absent. */
   mightContain?: (lit: Lit) => boolean;
 }
@@ -96,12 +101,16 @@ export function chunkLeafStats(
     out.allNull = numValues > 0 && s.nullCount >= numValues;
   }
   if (domain.type === 'float' && s.nanCount === 0) out.nanPossible = false;
+  // A flat column's num_values counts its rows, so NaNs and nulls making up all of them leave no number.
+  if (domain.type === 'float' && leaf.repLevel === 0 && s.nanCount !== undefined && out.nullCount !== undefined && s.nanCount > 0 && s.nanCount + out.nullCount === numValues) {
+    out.onlyNaN = true;
+  }
   const legacy = s.minValue === undefined || s.maxValue === undefined;
   const minB = legacy ? s.min : s.minValue;
   const maxB = legacy ? s.max : s.maxValue;
   if (minB === undefined || maxB === undefined) return out;
   if (!boundsTrusted(leaf, domain, order, legacy, ordersPresent)) return out;
-  setBounds(out, domain, minB, maxB, legacy ? true : s.isMinValueExact !== false && s.isMaxValueExact !== false);
+  setBounds(out, domain, minB, maxB, legacy ? true : s.isMinValueExact !== false && s.isMaxValueExact !== false, !legacy && order?.type === 'IEEE_754_TOTAL_ORDER');
   return out;
 }
 
@@ -119,13 +128,21 @@ export function rowGroupStats(domains: ReadonlyMap<LeafNode, Domain>, meta: (lea
   return stats;
 }
 
-/** Decodes and checks bounds into `out` (left unknown when they do not decode, are NaN or are out of order). */
-export function setBounds(out: LeafStats, domain: Domain, minB: Uint8Array, maxB: Uint8Array, exact: boolean): void {
+/**
+ * Decodes and checks bounds into `out` (left unknown when they do not decode,
+ * are NaN or are out of order). In total order (`total`) a NaN bound says
+ * the values are all NaN.
+ */
+export function setBounds(out: LeafStats, domain: Domain, minB: Uint8Array, maxB: Uint8Array, exact: boolean, total = false): void {
   const min = domain.stat(minB);
   const max = domain.stat(maxB);
   if (min === undefined || max === undefined) return;
-  if (typeof min === 'number' && Number.isNaN(min)) return;
-  if (typeof max === 'number' && Number.isNaN(max)) return;
+  const nanMin = typeof min === 'number' && Number.isNaN(min);
+  const nanMax = typeof max === 'number' && Number.isNaN(max);
+  if (nanMin || nanMax) {
+    if (total && domain.type === 'float') out.onlyNaN = true;
+    return;
+  }
   if (compareD(min, max) > 0) return;
   out.min = min;
   out.max = max;
@@ -142,6 +159,14 @@ function leafPossible(b: BoundLeaf, s: LeafStats | undefined, repeated: boolean)
     return op === 'is null' ? { canTrue: isNullTrue, canFalse: isNullFalse } : { canTrue: isNullFalse, canFalse: isNullTrue };
   }
   if (s.allNull || b.domain.type === 'null') return { canTrue: false, canFalse: false };
+  if (s.onlyNaN && op !== 'in' && op !== 'not in') {
+    const lit = b.lits[0]!;
+    if (lit.k === 'null') return { canTrue: false, canFalse: false };
+    // Every value is NaN: the test has one answer (NaN equals NaN and is above every number).
+    const isNaN = lit.k === 'nan';
+    const t = op === '>=' || (isNaN ? op === '=' || op === '<=' : op === '!=' || op === '>');
+    return { canTrue: t, canFalse: !t };
+  }
   if (op === 'in' || op === 'not in') {
     let canTrue = false;
     let allMatch = false;
@@ -183,6 +208,7 @@ function leafPossible(b: BoundLeaf, s: LeafStats | undefined, repeated: boolean)
 /** `=` one literal; `bloom` false when the caller must not use a bloom filter (a negated test). */
 function eqPossible(lit: Lit, s: LeafStats, bloom = true): Possible {
   if (lit.k === 'null') return { canTrue: false, canFalse: false };
+  if (s.onlyNaN) return { canTrue: lit.k === 'nan', canFalse: lit.k !== 'nan' };
   if (lit.k === 'nan') return { canTrue: s.nanPossible, canFalse: true };
   if (!lit.exact) return { canTrue: false, canFalse: true };
   let canTrue = true;

@@ -302,7 +302,8 @@ export async function readRanges(host: ScanHost, cache: IndexCache, rg: number, 
   const at: number[] = [];
   for (const p of plans) {
     at.push(all.length);
-    if (p.pieces) all.push(...p.pieces);
+    // One by one: an offset index's pages can be more than a spread passes on the stack.
+    if (p.pieces) for (const piece of p.pieces) all.push(piece);
     else all.push(p.ref);
   }
   const bufs = await host.fetch(all);

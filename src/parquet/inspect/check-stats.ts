@@ -28,6 +28,7 @@ import { compareD, type D } from '../filter/compare.js';
 import type { ColumnChunk, ColumnIndex, OffsetIndex } from '../metadata/index.js';
 import { chunkPages, type ChunkRef } from '../page-headers.js';
 import { ParquetReader, type ColumnPath, type OpenOptions } from '../reader.js';
+import { compareTotalOrder } from '../float-order.js';
 import { GeoCheck } from './wkb.js';
 
 export type CheckedStructure = ClaimStructure | 'bloom filter';
@@ -218,7 +219,7 @@ class ChunkCheck {
       if (s.distinctCount !== undefined && s.distinctCount !== total.distinct!.size) lie('statistics', 'distinct_count', String(s.distinctCount), String(total.distinct!.size));
       const b = claims.chunkBounds(meta);
       // Bounds that hold but are not the extremes, where the file calls them exact.
-      if (b && b.names[0] === 'min_value') {
+      if (b && 'min' in b && b.names[0] === 'min_value') {
         if (s.isMinValueExact && total.min !== undefined && compareD(total.min, b.min) > 0) lie('statistics', 'is_min_value_exact', `true (min_value ${claims.text(b.min)})`, total.minText);
         if (s.isMaxValueExact && total.max !== undefined && compareD(total.max, b.max) < 0) lie('statistics', 'is_max_value_exact', `true (max_value ${claims.text(b.max)})`, total.maxText);
       }
@@ -265,7 +266,9 @@ class ChunkCheck {
       const min = domain.stat(ci.minValues[i]!);
       const max = domain.stat(ci.maxValues[i]!);
       if (min === undefined || max === undefined) continue;
-      if (prev && (sign * compareD(min, prev.min) < 0 || sign * compareD(max, prev.max) < 0)) {
+      // Total order sorts the bounds' bytes (NaNs and zeros included); other orders their values.
+      const cmp = (a: D, b: D, ab: Uint8Array, bb: Uint8Array) => (this.claims.totalOrder ? compareTotalOrder(ab, bb) : compareD(a, b));
+      if (prev && (sign * cmp(min, prev.min, ci.minValues[i]!, ci.minValues[prev.page]!) < 0 || sign * cmp(max, prev.max, ci.maxValues[i]!, ci.maxValues[prev.page]!) < 0)) {
         const bounds = (a: D, b: D) => `[${this.claims.text(a)}, ${this.claims.text(b)}]`;
         this.lie('column index', 'boundary_order', ci.boundaryOrder, `page ${i} ${bounds(min, max)} after page ${prev.page} ${bounds(prev.min, prev.max)}`, i);
         return;

@@ -72,6 +72,7 @@ export const EncodingEnum = T.enum('Encoding', {
   DELTA_BYTE_ARRAY: 7,
   RLE_DICTIONARY: 8,
   BYTE_STREAM_SPLIT: 9,
+  ALP: 10,
 });
 
 export const CompressionCodecEnum = T.enum('CompressionCodec', {

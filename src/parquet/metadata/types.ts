@@ -77,6 +77,7 @@ export type Encoding =
   | 'DELTA_BYTE_ARRAY'
   | 'RLE_DICTIONARY'
   | 'BYTE_STREAM_SPLIT'
+  | 'ALP'
   | UnknownEnum;
 
 export type CompressionCodec = 'UNCOMPRESSED' | 'SNAPPY' | 'GZIP' | 'LZO' | 'BROTLI' | 'LZ4' | 'ZSTD' | 'LZ4_RAW' | UnknownEnum;

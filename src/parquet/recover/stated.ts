@@ -37,7 +37,7 @@ export function statedClaims(leaf: LeafNode, claimsOf: () => LeafClaims, meta: C
       t.add(w, 0, data.length, 0, data.valueCount);
       total.absorb(t);
       const wrong = claims.page(i, t, pages, ci, unencoded, trusted);
-      if (bounds) wrong.push(...claims.bounds('statistics', bounds.names, bounds.min, bounds.max, t, i));
+      if (bounds) wrong.push(...claims.bounds('statistics', bounds, t, i, true));
       return first(wrong);
     },
     chunk: () => first(claims.chunk(meta, total)),

@@ -1,7 +1,8 @@
 import { ByteWriter } from '../../bytes/writer.js';
 import { crc32 } from '../../checksum/crc32.js';
 import type { Codec } from '../../codecs/registry.js';
-import { InvalidArgumentError, ParquetryError } from '../../errors.js';
+import { ColumnOptionsError, InvalidArgumentError, ParquetryError } from '../../errors.js';
+import { encodeAlp } from '../../encodings/alp.js';
 import { encodeByteStreamSplit } from '../../encodings/byte-stream-split.js';
 import { encodeDeltaInt32, encodeDeltaInt64 } from '../../encodings/delta-binary-packed.js';
 import { encodeDeltaByteArray } from '../../encodings/delta-byte-array.js';
@@ -17,10 +18,10 @@ import type { LeafSink } from '../../shred/shred.js';
 import { encodePageHeader, type ColumnMetaData, type Encoding, type PageEncodingStats, type PageHeader } from '../metadata/index.js';
 import { BloomBuilder, type BloomBuilderOptions } from '../bloom/builder.js';
 import type { SplitBlockBloomFilter } from '../bloom/filter.js';
-import { StatsBuilder } from './stats.js';
+import { distinctCount, StatsBuilder, type FloatOrder } from './stats.js';
 
 /** Value encodings a user can choose per column (RLE_DICTIONARY is the `dictionary` option). */
-export type ValueEncoding = 'PLAIN' | 'DELTA_BINARY_PACKED' | 'DELTA_LENGTH_BYTE_ARRAY' | 'DELTA_BYTE_ARRAY' | 'BYTE_STREAM_SPLIT' | 'RLE';
+export type ValueEncoding = 'PLAIN' | 'DELTA_BINARY_PACKED' | 'DELTA_LENGTH_BYTE_ARRAY' | 'DELTA_BYTE_ARRAY' | 'BYTE_STREAM_SPLIT' | 'RLE' | 'ALP';
 
 export interface ColumnOptions {
   codec: Codec | null;
@@ -36,6 +37,8 @@ export interface ColumnOptions {
   checksums: boolean;
   statistics: boolean;
   statisticsTruncateLength: number;
+  /** The column order of float columns' statistics (other columns ignore it). */
+  floatOrder: FloatOrder;
   /** Build a bloom filter per chunk (needs `await loadBloomHasher()` before the first value). */
   bloom?: BloomBuilderOptions;
 }
@@ -69,11 +72,18 @@ export interface EncodedChunk {
   bloom?: SplitBlockBloomFilter;
 }
 
+/**
+ * Entries a column's buffers (levels, indices, values, dictionary) start with;
+ * they double as they fill. Small, so a table of 100,000 columns and one row
+ * takes memory for its data, not for 100,000 columns of empty buffers.
+ */
+const INITIAL_ENTRIES = 16;
+
 class Levels {
   buf: Uint8Array | Uint16Array;
   length = 0;
   constructor(wide: boolean) {
-    this.buf = wide ? new Uint16Array(1024) : new Uint8Array(1024);
+    this.buf = wide ? new Uint16Array(INITIAL_ENTRIES) : new Uint8Array(INITIAL_ENTRIES);
   }
   push(v: number): void {
     if (this.length === this.buf.length) {
@@ -100,7 +110,7 @@ class Levels {
 
 /** Dictionary indices of the page being filled: a growable Int32Array (a JS array of numbers would be boxed and copied for encoding). */
 class Indices {
-  buf = new Int32Array(1024);
+  buf = new Int32Array(INITIAL_ENTRIES);
   length = 0;
   push(v: number): void {
     if (this.length === this.buf.length) {
@@ -182,7 +192,7 @@ export class ColumnWriter implements LeafSink {
   /** Dictionary state: values by key, their order, and the current page's indices. */
   /** Dictionary indices by value: JS strings and numbers in one map, byte strings (as latin1 text) in another, so the two never collide. */
   private dictKeys = new Map<unknown, number>();
-  private dictBytesKeys = new Map<string, number>();
+  private dictBytesKeys: Map<string, number> | undefined;
   /** The key of each dictionary entry, so entries of a rolled-back record can be removed. */
   private dictKeyOf: { bytes: boolean; key: unknown }[] = [];
   private dict: ValuesBuilder;
@@ -214,11 +224,12 @@ export class ColumnWriter implements LeafSink {
     this.coerce = leafCoercer(leaf, () => this.replacedStrings++);
     this.isString = leaf.kind.kind === 'string' && leaf.physicalType === 'BYTE_ARRAY';
     this.fast = fastKind(leaf);
-    this.values = new ValuesBuilder(leaf.physicalType);
-    this.dict = new ValuesBuilder(leaf.physicalType);
     this.useDictionary = opts.dictionary && leaf.physicalType !== 'BOOLEAN';
-    this.pageStats = new StatsBuilder(leaf, opts.statisticsTruncateLength);
-    this.chunkStats = new StatsBuilder(leaf, opts.statisticsTruncateLength);
+    // A dictionary-encoded column needs plain values only if it falls back.
+    this.values = new ValuesBuilder(leaf.physicalType, this.useDictionary ? 0 : INITIAL_ENTRIES);
+    this.dict = new ValuesBuilder(leaf.physicalType, this.useDictionary ? INITIAL_ENTRIES : 0);
+    this.pageStats = new StatsBuilder(leaf, opts.statisticsTruncateLength, opts.floatOrder);
+    this.chunkStats = new StatsBuilder(leaf, opts.statisticsTruncateLength, opts.floatOrder);
     checkEncoding(leaf, opts.encoding);
     this.bloom = opts.bloom ? new BloomBuilder(leaf.physicalType, opts.bloom) : null;
   }
@@ -254,7 +265,7 @@ export class ColumnWriter implements LeafSink {
     if (s !== undefined) key = s;
     else if (physical instanceof Uint8Array) {
       key = latin1.decode(physical);
-      map = this.dictBytesKeys as Map<unknown, number>;
+      map = (this.dictBytesKeys ??= new Map()) as Map<unknown, number>;
     } else if (physical === 0 && Object.is(physical, -0)) key = '-0'; // keep -0 apart from 0
     else key = physical;
     let idx = map.get(key);
@@ -410,19 +421,18 @@ export class ColumnWriter implements LeafSink {
    */
   rowsWithinPage(n: number): number {
     if (n <= 1) return n;
-    const m = this.markAt;
     let k = n;
     const bytes = this.pageBytes();
     if (bytes > this.opts.pageSize) {
-      const levels = (m[0]! + m[1]!) / 4;
+      const levels = (this.markDef + this.markRep) / 4;
       const before = this.useDictionary
-        ? levels + this.indexedBytes(m[3]!, m[5]!, this.dict.byteSizeAt(m[5]!))
-        : levels + this.values.byteSizeAt(m[2]!);
+        ? levels + this.indexedBytes(this.markIndices, this.markDict, this.dict.byteSizeAt(this.markDict))
+        : levels + this.values.byteSizeAt(this.markValues);
       k = Math.min(k, fitting(n, before, bytes, this.opts.pageSize));
     }
     // The dictionary too: its page is written whole, however far past its limit a slice took it.
     if (this.useDictionary && this.dict.byteSize > this.opts.dictionaryPageSize) {
-      k = Math.min(k, fitting(n, this.dict.byteSizeAt(m[5]!), this.dict.byteSize, this.opts.dictionaryPageSize));
+      k = Math.min(k, fitting(n, this.dict.byteSizeAt(this.markDict), this.dict.byteSize, this.opts.dictionaryPageSize));
     }
     return k;
   }
@@ -458,31 +468,34 @@ export class ColumnWriter implements LeafSink {
 
   // ---- record boundaries ----
 
-  /** Where the current record started: def, rep, values, indices, page rows, dictionary size (kept in place: no allocation per record). */
-  private readonly markAt = new Float64Array(6);
+  /** Where the current record started (fields, not an array: no allocation per record, and none per column). */
+  private markDef = 0;
+  private markRep = 0;
+  private markValues = 0;
+  private markIndices = 0;
+  private markPageRows = 0;
+  private markDict = 0;
 
   /** Remembers where the next record starts, so a record that fails halfway can be rolled back. */
   mark(): void {
-    const m = this.markAt;
-    m[0] = this.def?.length ?? 0;
-    m[1] = this.rep?.length ?? 0;
-    m[2] = this.values.length;
-    m[3] = this.indices.length;
-    m[4] = this.pageRows;
-    m[5] = this.dict.length;
+    this.markDef = this.def?.length ?? 0;
+    this.markRep = this.rep?.length ?? 0;
+    this.markValues = this.values.length;
+    this.markIndices = this.indices.length;
+    this.markPageRows = this.pageRows;
+    this.markDict = this.dict.length;
   }
 
   /** Drops everything since `mark()`. */
   rollback(): void {
-    const m = this.markAt;
-    if (this.def) this.def.length = m[0]!;
-    if (this.rep) this.rep.length = m[1]!;
-    this.values.truncate(m[2]!);
-    this.indices.length = m[3]!;
-    this.pageRows = m[4]!;
+    if (this.def) this.def.length = this.markDef;
+    if (this.rep) this.rep.length = this.markRep;
+    this.values.truncate(this.markValues);
+    this.indices.length = this.markIndices;
+    this.pageRows = this.markPageRows;
     this.pageNulls = this.def ? countBelow(this.def.view(), this.maxDef) : 0;
     // Dictionary entries only the failed record used must not be written or counted.
-    while (this.dict.length > m[5]!) {
+    while (this.dict.length > this.markDict) {
       const { bytes, key } = this.dictKeyOf.pop()!;
       (bytes ? (this.dictBytesKeys as Map<unknown, number>) : this.dictKeys).delete(key);
       this.dict.truncate(this.dict.length - 1);
@@ -603,7 +616,7 @@ export class ColumnWriter implements LeafSink {
     this.totalValues += numValues;
     if (stats) this.chunkStats.merge(stats);
     this.chunkRows += numRows;
-    this.pageStats = new StatsBuilder(this.leaf, this.opts.statisticsTruncateLength);
+    this.pageStats = new StatsBuilder(this.leaf, this.opts.statisticsTruncateLength, this.opts.floatOrder);
     this.pageRows = 0;
     this.pageNulls = 0;
     if (this.def) this.def.length = 0;
@@ -654,7 +667,7 @@ export class ColumnWriter implements LeafSink {
   private clearDictionary(): void {
     this.bloomHashedEntries = 0;
     this.dictKeys.clear();
-    this.dictBytesKeys.clear();
+    this.dictBytesKeys?.clear();
     this.dictKeyOf = [];
     this.dict.reset();
   }
@@ -724,7 +737,7 @@ export class ColumnWriter implements LeafSink {
       totalCompressedSize: byteLength,
       dataPageOffset: dictionaryBytes,
       ...(hasDictionary ? { dictionaryPageOffset: 0 } : {}),
-      ...(this.opts.statistics ? { statistics: this.chunkStats.toThrift(allDictionary ? this.dict.length : undefined) } : {}),
+      ...(this.opts.statistics ? { statistics: this.chunkStats.toThrift(allDictionary ? distinctCount(this.leaf, this.dict.values(), this.opts.floatOrder) : undefined) } : {}),
       encodingStats: [...stats.values()],
       ...(sizeStatistics ? { sizeStatistics } : {}),
     };
@@ -804,16 +817,23 @@ function pushValues(b: ValuesBuilder, v: Values): void {
   } else b.pushAll(v as ArrayLike<number>);
 }
 
+/** The value encodings the writer has for each physical type, in the order they are listed to a user. */
+const ENCODINGS: Record<LeafNode['physicalType'], readonly ValueEncoding[]> = {
+  BOOLEAN: ['PLAIN', 'RLE'],
+  INT32: ['PLAIN', 'DELTA_BINARY_PACKED', 'BYTE_STREAM_SPLIT'],
+  INT64: ['PLAIN', 'DELTA_BINARY_PACKED', 'BYTE_STREAM_SPLIT'],
+  INT96: ['PLAIN'],
+  FLOAT: ['PLAIN', 'BYTE_STREAM_SPLIT', 'ALP'],
+  DOUBLE: ['PLAIN', 'BYTE_STREAM_SPLIT', 'ALP'],
+  BYTE_ARRAY: ['PLAIN', 'DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY'],
+  FIXED_LEN_BYTE_ARRAY: ['PLAIN', 'DELTA_BYTE_ARRAY', 'BYTE_STREAM_SPLIT'],
+};
+
 function checkEncoding(leaf: LeafNode, e: ValueEncoding): void {
-  const t = leaf.physicalType;
-  const ok =
-    e === 'PLAIN' ||
-    (e === 'RLE' && t === 'BOOLEAN') ||
-    (e === 'DELTA_BINARY_PACKED' && (t === 'INT32' || t === 'INT64')) ||
-    (e === 'DELTA_LENGTH_BYTE_ARRAY' && t === 'BYTE_ARRAY') ||
-    (e === 'DELTA_BYTE_ARRAY' && (t === 'BYTE_ARRAY' || t === 'FIXED_LEN_BYTE_ARRAY')) ||
-    (e === 'BYTE_STREAM_SPLIT' && (t === 'FLOAT' || t === 'DOUBLE' || t === 'INT32' || t === 'INT64' || t === 'FIXED_LEN_BYTE_ARRAY'));
-  if (!ok) throw new InvalidArgumentError(`encoding ${e} cannot be used for ${t} column ${leaf.path.join('.')}`);
+  const ok = ENCODINGS[leaf.physicalType];
+  if (ok.includes(e)) return;
+  const column = leaf.path.join('.');
+  throw new ColumnOptionsError(`encoding ${String(e)} cannot be used for ${leaf.physicalType} column ${column}; it takes ${ok.join(', ')}`, column, leaf.physicalType, ok);
 }
 
 function encodeValues(w: ByteWriter, leaf: LeafNode, e: ValueEncoding, values: Values): void {
@@ -825,6 +845,7 @@ function encodeValues(w: ByteWriter, leaf: LeafNode, e: ValueEncoding, values: V
     case 'DELTA_LENGTH_BYTE_ARRAY': return encodeDeltaLengthByteArray(w, values as never);
     case 'DELTA_BYTE_ARRAY': return encodeDeltaByteArray(w, values as never);
     case 'BYTE_STREAM_SPLIT': return encodeByteStreamSplit(w, leaf.physicalType, values, leaf.typeLength);
+    case 'ALP': return encodeAlp(w, leaf.physicalType as 'FLOAT' | 'DOUBLE', values as Float32Array | Float64Array);
   }
 }
 

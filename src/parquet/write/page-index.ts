@@ -7,7 +7,7 @@
 import type { LeafNode } from '../../schema/tree.js';
 import type { BoundaryOrder, ColumnIndex, OffsetIndex, PageLocation } from '../metadata/index.js';
 import type { EncodedPage } from './column-writer.js';
-import { boundsComparator, sortOrder } from './stats.js';
+import { boundsComparator, isFloatColumn, sortOrder, type FloatOrder } from './stats.js';
 
 function dataPages(pages: readonly EncodedPage[]): EncodedPage[] {
   return pages.filter((p) => p.type !== 'DICTIONARY_PAGE');
@@ -37,12 +37,13 @@ export function buildOffsetIndex(leaf: LeafNode, pages: readonly EncodedPage[], 
 /**
  * The ColumnIndex of a chunk, or undefined when it cannot have one: the
  * column has no statistics (turned off, or a type without a sort order), or
- * a page holds values but no bounds (only NaNs), which a ColumnIndex cannot
- * express (Arrow and parquet-java drop the index then too).
+ * a page holds values but no bounds (only NaNs in TYPE_ORDER, where the
+ * spec says to drop the index; total order bounds it by its NaNs).
  * Binary bounds longer than `truncateLength` are cut, the max rounded up.
+ * Float columns get each page's NaN count.
  */
-export function buildColumnIndex(leaf: LeafNode, pages: readonly EncodedPage[], truncateLength: number): ColumnIndex | undefined {
-  const compare = boundsComparator(leaf);
+export function buildColumnIndex(leaf: LeafNode, pages: readonly EncodedPage[], truncateLength: number, floatOrder: FloatOrder): ColumnIndex | undefined {
+  const compare = boundsComparator(leaf, floatOrder);
   if (compare === undefined || sortOrder(leaf) === 'none') return undefined;
   const data = dataPages(pages);
   const nullPages: boolean[] = [];
@@ -65,8 +66,8 @@ export function buildColumnIndex(leaf: LeafNode, pages: readonly EncodedPage[], 
       minValues.push(b.min);
       maxValues.push(b.max);
     }
-    if (p.repHistogram) repHist.push(...p.repHistogram);
-    if (p.defHistogram) defHist.push(...p.defHistogram);
+    for (const h of p.repHistogram ?? []) repHist.push(h);
+    for (const h of p.defHistogram ?? []) defHist.push(h);
   }
   const ci: ColumnIndex = {
     nullPages,
@@ -75,6 +76,7 @@ export function buildColumnIndex(leaf: LeafNode, pages: readonly EncodedPage[], 
     boundaryOrder: boundaryOrder(nullPages, minValues, maxValues, compare),
     nullCounts,
   };
+  if (isFloatColumn(leaf)) ci.nanCounts = data.map((p) => p.stats!.nanCount);
   if (leaf.repLevel > 0) ci.repetitionLevelHistograms = repHist;
   if (leaf.defLevel > 0) ci.definitionLevelHistograms = defHist;
   return ci;

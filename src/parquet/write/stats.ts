@@ -3,6 +3,8 @@ import type { Statistics } from '../metadata/index.js';
 import { valueCount, type ByteArrays, type Values } from '../../encodings/types.js';
 import { LITTLE_ENDIAN } from '../../encodings/bits.js';
 import { take } from '../../encodings/dictionary.js';
+import { float16 } from '../../schema/convert.js';
+import { compareTotalOrder } from '../float-order.js';
 
 type Physical = number | bigint | Uint8Array;
 
@@ -14,6 +16,20 @@ type Physical = number | bigint | Uint8Array;
  * INTERVAL) get no bounds.
  */
 type Order = 'signed' | 'unsigned' | 'float' | 'bytes' | 'decimal' | 'float16' | 'none';
+
+/**
+ * The column order a writer declares for float columns (FLOAT, DOUBLE,
+ * FLOAT16): parquet-format's TYPE_ORDER (zeros written as -0 min and +0
+ * max, NaN left out), or IEEE_754_TOTAL_ORDER (-0 below +0, an all-NaN
+ * range bounded by its NaNs), which readers that do not know it ignore.
+ */
+export type FloatOrder = 'type' | 'total';
+
+/** Columns whose values are floats: they count NaNs, and may take total order. */
+export function isFloatColumn(leaf: LeafNode): boolean {
+  const o = sortOrder(leaf);
+  return o === 'float' || o === 'float16';
+}
 
 export function sortOrder(leaf: LeafNode): Order {
   const k = leaf.kind;
@@ -120,11 +136,7 @@ function signedBig(b: Uint8Array): bigint {
 }
 
 function half(b: Uint8Array): number {
-  const bits = b[0]! | (b[1]! << 8);
-  const exp = (bits >> 10) & 0x1f;
-  const frac = bits & 0x3ff;
-  const mag = exp === 0 ? frac * 2 ** -24 : exp === 31 ? (frac ? NaN : Infinity) : (1 + frac / 1024) * 2 ** (exp - 15);
-  return bits & 0x8000 ? -mag : mag;
+  return float16(b[0]!, b[1]!);
 }
 
 function comparator(order: Order): (a: Physical, b: Physical) => number {
@@ -146,23 +158,30 @@ function comparator(order: Order): (a: Physical, b: Physical) => number {
   }
 }
 
-/** Tracks min, max and null count of a stream of values. */
+/** Tracks min, max, null count and (for floats) NaN count of a stream of values. */
 export class StatsBuilder {
   private min: Physical | undefined;
   private max: Physical | undefined;
   nullCount = 0;
+  /** NaNs seen (float columns). */
+  nanCount = 0;
+  /** Zeros seen (float columns): bit 1 for -0, bit 2 for +0; total order tells them apart in the bounds. */
+  private zeros = 0;
+  /** Total order: the least and greatest NaN seen, in PLAIN bytes (the bounds of an all-NaN range). */
+  private nanLo: Uint8Array | undefined;
+  private nanHi: Uint8Array | undefined;
   private readonly cmp: (a: Physical, b: Physical) => number;
   private readonly order: Order;
+  private readonly total: boolean;
 
-  constructor(private readonly leaf: LeafNode, private readonly truncateLength: number) {
+  constructor(private readonly leaf: LeafNode, private readonly truncateLength: number, floatOrder: FloatOrder = 'type') {
     this.order = sortOrder(leaf);
     this.cmp = comparator(this.order);
+    this.total = floatOrder === 'total' && isFloatColumn(leaf);
   }
 
-  add(v: Physical): void {
-    if (this.order === 'none') return;
-    if (this.order === 'float' && Number.isNaN(v as number)) return; // NaN has no place in min/max
-    if (this.order === 'float16' && Number.isNaN(half(v as Uint8Array))) return;
+  /** Takes a non-NaN value as a candidate bound. */
+  private consider(v: Physical): void {
     if (this.min === undefined) {
       // Byte values are views into buffers that will be reused: keep copies.
       this.min = this.max = v instanceof Uint8Array ? v.slice() : v;
@@ -172,16 +191,67 @@ export class StatsBuilder {
     else if (this.cmp(v, this.max!) > 0) this.max = v instanceof Uint8Array ? v.slice() : v;
   }
 
+  /** Takes a NaN (PLAIN bytes) as a candidate total-order bound. */
+  private considerNaN(b: Uint8Array): void {
+    if (this.nanLo === undefined || compareTotalOrder(b, this.nanLo) < 0) this.nanLo = b.slice();
+    if (this.nanHi === undefined || compareTotalOrder(b, this.nanHi) > 0) this.nanHi = b.slice();
+  }
+
+  /** A FLOAT16 value: counted as a NaN, or noted as a zero and taken as a bound. */
+  private addHalf(b: Uint8Array): void {
+    const h = half(b);
+    if (Number.isNaN(h)) {
+      this.nanCount++;
+      if (this.total) this.considerNaN(b);
+      return;
+    }
+    if (h === 0) this.zeros |= b[1]! & 0x80 ? 1 : 2;
+    this.consider(b);
+  }
+
+  /** FLOAT or DOUBLE values[start..end): bounds, NaNs and zeros in one pass. */
+  private addFloats(a: Float32Array | Float64Array, start: number, end: number): void {
+    let mn = Infinity;
+    let mx = -Infinity;
+    let nans = 0;
+    let zeros = 0;
+    for (let i = start; i < end; i++) {
+      const v = a[i]!;
+      if (v < mn) mn = v;
+      if (v > mx) mx = v;
+      if (v !== v) nans++;
+      else if (v === 0) zeros |= 1 / v < 0 ? 1 : 2;
+    }
+    this.nanCount += nans;
+    this.zeros |= zeros;
+    if (nans > 0 && this.total) {
+      // NaN payloads are only in the bytes: read them there.
+      const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+      const w = a.BYTES_PER_ELEMENT;
+      for (let i = start; i < end; i++) if (a[i] !== a[i]) this.considerNaN(bytes.subarray(i * w, (i + 1) * w));
+    }
+    // NaN never wins a comparison, so it is skipped; a range of only NaN adds nothing.
+    if (mn <= mx) {
+      this.consider(mn);
+      this.consider(mx);
+    }
+  }
+
   /**
    * Adds values[start..end) in one pass: a tight loop per order with no
-   * per-value allocation (the per-value `add` would copy every byte string
+   * per-value allocation (a per-value path would copy every byte string
    * it inspects).
    */
   addRange(values: Values, start: number, end: number): void {
     if (this.order === 'none' || start >= end) return;
     if ('offsets' in values) {
       if (this.order !== 'bytes') {
-        for (let i = start; i < end; i++) this.add(values.data.subarray(values.offsets[i]!, values.offsets[i + 1]!));
+        const half = this.order === 'float16';
+        for (let i = start; i < end; i++) {
+          const b = values.data.subarray(values.offsets[i]!, values.offsets[i + 1]!);
+          if (half) this.addHalf(b);
+          else this.consider(b);
+        }
         return;
       }
       const { data, offsets } = values;
@@ -198,20 +268,20 @@ export class StatsBuilder {
         if (compareIn(data, s, e, offsets[lo]!, offsets[lo + 1]!, dv) < 0) lo = i;
         else if (compareIn(data, s, e, offsets[hi]!, offsets[hi + 1]!, dv) > 0) hi = i;
       }
-      this.add(data.subarray(offsets[lo]!, offsets[lo + 1]!));
-      this.add(data.subarray(offsets[hi]!, offsets[hi + 1]!));
+      this.consider(data.subarray(offsets[lo]!, offsets[lo + 1]!));
+      this.consider(data.subarray(offsets[hi]!, offsets[hi + 1]!));
       return;
     }
     if (values instanceof BigInt64Array) {
       if (!LITTLE_ENDIAN) {
-        for (let i = start; i < end; i++) this.add(values[i]!);
+        for (let i = start; i < end; i++) this.consider(values[i]!);
         return;
       }
       // Compared as 32-bit halves: reading a BigInt64Array element makes a BigInt, so only the two winners are read that way.
       const w = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
       const [lo, hi] = this.order === 'unsigned' ? minMax64(w, start, end, 0x80000000) : minMax64(w, start, end, 0);
-      this.add(values[lo]!);
-      this.add(values[hi]!);
+      this.consider(values[lo]!);
+      this.consider(values[hi]!);
       return;
     }
     if (this.order === 'unsigned') {
@@ -230,11 +300,15 @@ export class StatsBuilder {
           hi = i;
         }
       }
-      this.add(values[lo]! as number);
-      this.add(values[hi]! as number);
+      this.consider(values[lo]! as number);
+      this.consider(values[hi]! as number);
       return;
     }
-    const a = values as Int32Array | Float32Array | Float64Array | Uint8Array;
+    if (this.order === 'float') {
+      this.addFloats(values as Float32Array | Float64Array, start, end);
+      return;
+    }
+    const a = values as Int32Array | Uint8Array;
     let mn = Infinity;
     let mx = -Infinity;
     for (let i = start; i < end; i++) {
@@ -242,16 +316,17 @@ export class StatsBuilder {
       if (v < mn) mn = v;
       if (v > mx) mx = v;
     }
-    // NaN never wins a comparison, so it is skipped; a range of only NaN adds nothing.
-    if (mn <= mx) {
-      this.add(mn);
-      this.add(mx);
-    }
+    this.consider(mn);
+    this.consider(mx);
   }
 
-  /** Adds dict[indices[start..end)] without materialising the values. */
+  /** Adds dict[indices[start..end)], materialising the values only where needed (floats count NaNs per occurrence). */
   addIndexed(dict: Values, indices: ArrayLike<number>, start: number, end: number): void {
     if (this.order === 'none' || start >= end) return;
+    if (this.order === 'float' || this.order === 'float16' || dict instanceof BigInt64Array || this.order === 'unsigned') {
+      this.addRange(take(dict, Int32Array.from({ length: end - start }, (_, i) => indices[start + i]!)), 0, end - start);
+      return;
+    }
     const size = valueCount(dict);
     if (size <= end - start) {
       // No more entries than indices: mark the entries used, then look at each used entry once.
@@ -264,30 +339,24 @@ export class StatsBuilder {
       this.addIndexedBytes(dict, indices, start, end);
       return;
     }
-    if (dict instanceof BigInt64Array || this.order === 'unsigned') {
-      this.addRange(take(dict, Int32Array.from({ length: end - start }, (_, i) => indices[start + i]!)), 0, end - start);
-      return;
-    }
     // Numbers: one pass over the indices, no values copied.
     let mn = Infinity;
     let mx = -Infinity;
-    const d = dict as Int32Array | Float32Array | Float64Array | Uint8Array;
+    const d = dict as Int32Array | Uint8Array;
     for (let i = start; i < end; i++) {
       const v = d[indices[i]!]!;
       if (v < mn) mn = v;
       if (v > mx) mx = v;
     }
-    if (mn <= mx) {
-      this.add(mn);
-      this.add(mx);
-    }
+    this.consider(mn);
+    this.consider(mx);
   }
 
   private addIndexedBytes(dict: ByteArrays, indices: ArrayLike<number>, start: number, end: number): void {
     if (this.order !== 'bytes') {
       for (let i = start; i < end; i++) {
         const k = indices[i]!;
-        this.add(dict.data.subarray(dict.offsets[k]!, dict.offsets[k + 1]!));
+        this.consider(dict.data.subarray(dict.offsets[k]!, dict.offsets[k + 1]!));
       }
       return;
     }
@@ -301,40 +370,48 @@ export class StatsBuilder {
       if (compareIn(data, offsets[k]!, offsets[k + 1]!, offsets[lo]!, offsets[lo + 1]!, dv) < 0) lo = k;
       else if (compareIn(data, offsets[k]!, offsets[k + 1]!, offsets[hi]!, offsets[hi + 1]!, dv) > 0) hi = k;
     }
-    this.add(data.subarray(offsets[lo]!, offsets[lo + 1]!));
-    this.add(data.subarray(offsets[hi]!, offsets[hi + 1]!));
+    this.consider(data.subarray(offsets[lo]!, offsets[lo + 1]!));
+    this.consider(data.subarray(offsets[hi]!, offsets[hi + 1]!));
   }
 
   merge(other: StatsBuilder): void {
     this.nullCount += other.nullCount;
+    this.nanCount += other.nanCount;
+    this.zeros |= other.zeros;
+    if (other.nanLo) {
+      this.considerNaN(other.nanLo);
+      this.considerNaN(other.nanHi!);
+    }
     if (other.min !== undefined) {
-      this.add(other.min);
-      this.add(other.max!);
+      this.consider(other.min);
+      this.consider(other.max!);
     }
   }
 
   reset(): void {
     this.min = this.max = undefined;
-    this.nullCount = 0;
+    this.nanLo = this.nanHi = undefined;
+    this.nullCount = this.nanCount = this.zeros = 0;
   }
 
-  /** True when a min and max were seen (not for an all-null or all-NaN range, nor for types without an order). */
-  get hasBounds(): boolean {
-    return this.min !== undefined;
-  }
-
-  /** PLAIN bytes of min and max, with the spec's zero rule for floats; undefined when there are none. */
+  /**
+   * PLAIN bytes of min and max; undefined when there are none. Zeros follow
+   * the column order: TYPE_ORDER writes a zero min as -0 and a zero max as +0
+   * (the spec's rule), total order the zeros there are. An all-NaN range has
+   * bounds only in total order: its least and greatest NaN.
+   */
   private plainBounds(): [Uint8Array, Uint8Array] | undefined {
-    if (this.min === undefined) return undefined;
+    if (this.min === undefined) return this.nanLo && [this.nanLo.slice(), this.nanHi!.slice()];
     let min = this.min;
     let max = this.max!;
+    const negMin = !this.total || (this.zeros & 1) !== 0;
+    const posMax = !this.total || (this.zeros & 2) !== 0;
     if (this.order === 'float') {
-      // The spec's rule for zeros: a min of 0 is written -0 and a max of 0 is written +0.
-      if (min === 0) min = -0;
-      if (max === 0) max = 0;
+      if (min === 0) min = negMin ? -0 : 0;
+      if (max === 0) max = posMax ? 0 : -0;
     } else if (this.order === 'float16') {
-      if (half(min as Uint8Array) === 0) min = Uint8Array.of(0x00, 0x80);
-      if (half(max as Uint8Array) === 0) max = Uint8Array.of(0x00, 0x00);
+      if (half(min as Uint8Array) === 0) min = Uint8Array.of(0x00, negMin ? 0x80 : 0x00);
+      if (half(max as Uint8Array) === 0) max = Uint8Array.of(0x00, posMax ? 0x00 : 0x80);
     }
     return [plainBytes(this.leaf, min), plainBytes(this.leaf, max)];
   }
@@ -359,6 +436,8 @@ export class StatsBuilder {
   toThrift(distinctCount?: number): Statistics {
     const s: Statistics = { nullCount: this.nullCount };
     if (distinctCount !== undefined) s.distinctCount = distinctCount;
+    // parquet-format asks for nan_count on float columns in either order, even when 0.
+    if (this.order === 'float' || this.order === 'float16') s.nanCount = this.nanCount;
     const b = this.plainBounds();
     if (b === undefined) return s;
     const [lo, hi] = b;
@@ -386,8 +465,9 @@ export class StatsBuilder {
  * (as `indexBounds` gives them), for a ColumnIndex's boundary_order.
  * Undefined for types without an order.
  */
-export function boundsComparator(leaf: LeafNode): ((a: Uint8Array, b: Uint8Array) => number) | undefined {
+export function boundsComparator(leaf: LeafNode, floatOrder: FloatOrder = 'type'): ((a: Uint8Array, b: Uint8Array) => number) | undefined {
   const order = sortOrder(leaf);
+  if (floatOrder === 'total' && isFloatColumn(leaf)) return compareTotalOrder;
   const t = leaf.physicalType;
   const dv = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
   const sign = (x: number | bigint) => (x < 0 ? -1 : x > 0 ? 1 : 0);
@@ -454,4 +534,24 @@ export function truncateMax(b: Uint8Array, n: number, utf8: boolean): Uint8Array
     end = utf8 ? utf8Cut(b, end - 1) : end - 1;
   }
   return undefined;
+}
+
+/**
+ * distinct_count of a chunk whose values are the dictionary `dict` (one
+ * entry per bit pattern the writer keeps). Values are distinct as the column
+ * order tells them apart: total order counts -0 and +0 (and each NaN) apart;
+ * TYPE_ORDER compares floats by value, so -0 and +0 are one value, and all
+ * NaNs one more.
+ */
+export function distinctCount(leaf: LeafNode, dict: Values, floatOrder: FloatOrder): number {
+  const n = valueCount(dict);
+  if (!isFloatColumn(leaf) || floatOrder === 'total') return n;
+  let zeros = 0;
+  let nans = 0;
+  for (let i = 0; i < n; i++) {
+    const v = 'offsets' in dict ? half(dict.data.subarray(dict.offsets[i]!, dict.offsets[i + 1]!)) : (dict as Float32Array | Float64Array)[i]!;
+    if (v === 0) zeros++;
+    else if (v !== v) nans++;
+  }
+  return n - Math.max(0, zeros - 1) - Math.max(0, nans - 1);
 }

@@ -1,6 +1,6 @@
 import { ByteWriter } from '../../bytes/writer.js';
 import { loadCodec, type Codec, type CodecName } from '../../codecs/registry.js';
-import { InvalidArgumentError, IOError, ParquetryError } from '../../errors.js';
+import { ColumnOptionsError, InvalidArgumentError, IOError, ParquetryError } from '../../errors.js';
 import type { Sink } from '../../io/sink.js';
 import { buildSchema, type LeafNode, type Schema, type SchemaElementLike } from '../../schema/tree.js';
 import { planRecord, type RecordPlan } from '../../shred/plan.js';
@@ -10,11 +10,12 @@ import type { RecordBatch, Table } from 'apache-arrow';
 import { isPlainObject, RecordShredder } from '../../shred/shred.js';
 import {
   encodeColumnIndex, encodeOffsetIndex,
-  type ColumnChunk, type ColumnIndex, type FileMetaData, type KeyValue, type OffsetIndex, type RowGroup, type SchemaElement, type SortingColumn,
+  type ColumnChunk, type FileMetaData, type KeyValue, type RowGroup, type SchemaElement, type SortingColumn,
 } from '../metadata/index.js';
 import { encodeBloomFilter, loadBloomHasher } from '../bloom/index.js';
 import { ColumnWriter, type ColumnOptions, type EncodedChunk, type ValueEncoding } from './column-writer.js';
 import { buildColumnIndex, buildOffsetIndex } from './page-index.js';
+import { isFloatColumn, type FloatOrder } from './stats.js';
 import { VERSION } from '../../version.js';
 import type { WarningHandler } from '../../warnings.js';
 import { isWellFormed } from '../../encodings/values-builder.js';
@@ -60,6 +61,14 @@ export interface WriterOptions extends Omit<ColumnWriteOptions, 'encoding'> {
   checksums?: boolean;
   /** Binary min/max statistics longer than this are truncated (default 64 bytes). */
   statisticsTruncateLength?: number;
+  /**
+   * The column order of float columns (FLOAT, DOUBLE, FLOAT16): `'type'`
+   * (default, TYPE_ORDER, which every reader knows) or `'total'`
+   * (IEEE_754_TOTAL_ORDER: -0 below +0, all-NaN pages bounded by their NaNs;
+   * readers that do not know it ignore these columns' bounds). NaN counts
+   * are written in either order.
+   */
+  floatOrder?: FloatOrder;
   /** Per-column settings by dotted leaf path, over the file-wide ones. */
   columns?: Record<string, ColumnWriteOptions>;
   /** Key-value metadata stored in the footer. */
@@ -103,8 +112,16 @@ interface ChunkExtras {
   column: number;
   path: string;
   bloom?: Uint8Array;
-  columnIndex?: ColumnIndex;
-  offsetIndex?: OffsetIndex;
+  /** The page indexes, encoded (not yet sealed) when the chunk is written: as objects they took a few KB a column until the footer. */
+  columnIndex?: Uint8Array;
+  offsetIndex?: Uint8Array;
+}
+
+/** A Thrift structure's bytes, through one scratch writer. */
+function thriftBytes(w: ByteWriter, encode: (w: ByteWriter) => void): Uint8Array {
+  w.reset();
+  encode(w);
+  return w.finish().slice();
 }
 
 /** A schema as a SchemaElement list (root first), or what `defineSchema` returns. */
@@ -148,6 +165,7 @@ export class ParquetWriter {
   /** Bloom filters and page indexes of the chunks written so far, written at close(). */
   private readonly extras: ChunkExtras[] = [];
   private readonly pageIndex: boolean;
+  private readonly indexWriter = new ByteWriter(1024);
   private readonly columnIndexTruncateLength: number;
   private rowsInGroup = 0;
   private totalRows = 0;
@@ -158,6 +176,8 @@ export class ParquetWriter {
   /** Set when writing to the sink failed: the file cannot be completed any more. */
   private failed: unknown;
   private readonly shredder: RecordShredder;
+  /** The shredder's column writers, by leaf. */
+  private readonly sinks: ColumnWriter[];
   private readonly plan: RecordPlan;
   private readonly rowGroupSize: number;
   private readonly rowGroupRows: number;
@@ -187,7 +207,8 @@ export class ParquetWriter {
   ) {
     const plan = planRecord(schema.root);
     this.plan = plan;
-    this.shredder = new RecordShredder(plan, plan.leaves.map((l) => columns[l.columnIndex]!));
+    this.sinks = plan.leaves.map((l) => columns[l.columnIndex]!);
+    this.shredder = new RecordShredder(plan, this.sinks);
     this.rowGroupSize = positive(options.rowGroupSize, 'rowGroupSize', DEFAULTS.rowGroupSize);
     this.rowGroupRows = positive(options.rowGroupRows, 'rowGroupRows', Number.MAX_SAFE_INTEGER);
     this.pageRowLimit = positive(options.pageRowLimit, 'pageRowLimit', DEFAULTS.pageRowLimit);
@@ -213,7 +234,7 @@ export class ParquetWriter {
     if (tree.leaves.length === 0) throw new InvalidArgumentError('the schema has no columns');
     const known = new Set(tree.leaves.map((l) => l.path.join('.')));
     for (const path of Object.keys(options.columns ?? {})) {
-      if (!known.has(path)) throw new InvalidArgumentError(`options.columns names "${path}", which is not a leaf column of the schema`);
+      if (!known.has(path)) throw new ColumnOptionsError(`options.columns names "${path}", which is not a leaf column of the schema`, path);
     }
     for (const sb of options.sortedBy ?? []) {
       if (!known.has(sb.column)) throw new InvalidArgumentError(`sortedBy names "${sb.column}", which is not a leaf column of the schema`);
@@ -616,7 +637,8 @@ export class ParquetWriter {
   }
 
   /** Writes the buffered rows as a row group (a no-op when there are none). */
-  async flushRowGroup(): Promise<void> {
+  /** `closing`: the last row group, after which the column writers are let go as their chunks are written. */
+  async flushRowGroup(closing = false): Promise<void> {
     if (this.rowsInGroup === 0) return;
     this.lastRowBytes = this.bufferedBytes() / this.rowsInGroup;
     this.groupCheckAt = 0;
@@ -625,7 +647,13 @@ export class ParquetWriter {
     const chunks: ColumnChunk[] = [];
     const rowGroup = this.rowGroups.length;
     let uncompressed = 0;
-    for (const [column, c] of this.columns.entries()) {
+    // Closing, each column's writer (a few KB, whatever its data) goes once its last chunk is out,
+    // so a table of 100,000 columns does not hold its writers and its footer's metadata at once.
+    const columns: Array<ColumnWriter | undefined> = this.columns;
+    if (closing) this.sinks.length = 0;
+    for (let column = 0; column < columns.length; column++) {
+      const c = columns[column]!;
+      if (closing) columns[column] = undefined;
       const chunk = c.finishChunk();
       const path = c.leaf.path.join('.');
       if (await this.encryptor?.sealPages(path, rowGroup, column, chunk.pages)) sealedSizes(chunk);
@@ -642,8 +670,10 @@ export class ParquetWriter {
       const extras: ChunkExtras = { chunk: cc, rowGroup, column, path };
       if (chunk.bloom) extras.bloom = encodeBloomFilter(chunk.bloom);
       if (this.pageIndex) {
-        extras.offsetIndex = buildOffsetIndex(c.leaf, chunk.pages, base);
-        extras.columnIndex = buildColumnIndex(c.leaf, chunk.pages, this.columnIndexTruncateLength);
+        const offsetIndex = buildOffsetIndex(c.leaf, chunk.pages, base);
+        const columnIndex = buildColumnIndex(c.leaf, chunk.pages, this.columnIndexTruncateLength, this.options.floatOrder ?? 'type');
+        extras.offsetIndex = thriftBytes(this.indexWriter, (w) => encodeOffsetIndex(offsetIndex, w));
+        if (columnIndex) extras.columnIndex = thriftBytes(this.indexWriter, (w) => encodeColumnIndex(columnIndex, w));
       }
       if (extras.bloom || extras.offsetIndex) this.extras.push(extras);
     }
@@ -678,7 +708,7 @@ export class ParquetWriter {
       numRows: this.totalRows - this.rowsInGroup,
       rowGroups,
       createdBy: `parquetry version ${VERSION}`,
-      columnOrders: this.schema.leaves.map(() => ({ type: 'TYPE_ORDER' as const })),
+      columnOrders: this.schema.leaves.map((leaf) => ({ type: this.options.floatOrder === 'total' && isFloatColumn(leaf) ? 'IEEE_754_TOTAL_ORDER' as const : 'TYPE_ORDER' as const })),
     };
     const kv: KeyValue[] = Object.entries(this.options.metadata ?? {}).map(([key, value]) => ({ key, value }));
     if (kv.length) meta.keyValueMetadata = kv;
@@ -698,9 +728,10 @@ export class ParquetWriter {
   async close(): Promise<FileMetaData> {
     this.checkOpen();
     try {
-      await this.flushRowGroup();
-      await this.writeExtras();
+      // Closed from here: the last flush lets the column writers go.
       this.closed = true;
+      await this.flushRowGroup(true);
+      await this.writeExtras();
       const meta = this.fileMetaData(this.rowGroups);
       await this.put(this.encryptor ? await this.encryptor.footer(meta) : footerBytes(meta));
       await this.sink.close();
@@ -726,22 +757,17 @@ export class ParquetWriter {
       e.chunk.metaData!.bloomFilterLength = bytes.length;
       await this.put(bytes);
     }
-    const w = new ByteWriter(1024);
-    const encoded = async (e: ChunkExtras, type: typeof ModuleType.COLUMN_INDEX | typeof ModuleType.OFFSET_INDEX, encode: (w: ByteWriter) => void) => {
-      w.reset();
-      encode(w);
-      const bytes = w.finish().slice();
-      return enc ? enc.sealIndex(e.path, e.rowGroup, e.column, type, bytes) : bytes;
-    };
+    const sealed = async (e: ChunkExtras, type: typeof ModuleType.COLUMN_INDEX | typeof ModuleType.OFFSET_INDEX, bytes: Uint8Array) =>
+      enc ? enc.sealIndex(e.path, e.rowGroup, e.column, type, bytes) : bytes;
     for (const e of this.extras) {
       if (!e.columnIndex) continue;
-      const bytes = await encoded(e, ModuleType.COLUMN_INDEX, (x) => encodeColumnIndex(e.columnIndex!, x));
+      const bytes = await sealed(e, ModuleType.COLUMN_INDEX, e.columnIndex);
       Object.assign(e.chunk, { columnIndexOffset: this.offset, columnIndexLength: bytes.length });
       await this.put(bytes);
     }
     for (const e of this.extras) {
       if (!e.offsetIndex) continue;
-      const bytes = await encoded(e, ModuleType.OFFSET_INDEX, (x) => encodeOffsetIndex(e.offsetIndex!, x));
+      const bytes = await sealed(e, ModuleType.OFFSET_INDEX, e.offsetIndex);
       Object.assign(e.chunk, { offsetIndexOffset: this.offset, offsetIndexLength: bytes.length });
       await this.put(bytes);
     }
@@ -783,8 +809,14 @@ async function columnOptions(leaf: LeafNode, o: WriterOptions): Promise<ColumnOp
     checksums: o.checksums ?? true,
     statistics: own.statistics ?? o.statistics ?? true,
     statisticsTruncateLength: positive(o.statisticsTruncateLength, 'statisticsTruncateLength', DEFAULTS.statisticsTruncateLength),
+    floatOrder: floatOrder(o.floatOrder),
     ...bloomOption(leaf, o),
   };
+}
+
+function floatOrder(v: unknown): FloatOrder {
+  if (v === undefined || v === 'type' || v === 'total') return v ?? 'type';
+  throw new InvalidArgumentError(`floatOrder must be 'type' or 'total', got ${String(v)}`);
 }
 
 function bloomOption(leaf: LeafNode, o: WriterOptions): Pick<ColumnOptions, 'bloom'> {

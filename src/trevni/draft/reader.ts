@@ -9,7 +9,7 @@
  *
  * Each read decodes the leaf columns whole (the draft's blocks of different
  * columns cover different rows), bounded per block by maxLevelEntries and
- * the reader's maxBlockBytes.
+ * the reader's maxBlockBytes, and per leaf by maxBlockBytes of levels.
  */
 import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, UnsupportedError, asParquetryError } from '../../errors.js';
 import { inputSource, type Source } from '../../io/source.js';
@@ -165,6 +165,8 @@ export class TrevniDraftReader {
         if (d.rep) reps.push(d.rep);
         for (const v of d.values) values.push(v);
         length += d.count;
+        // A block's levels are bounded by its bytes (maxLevelEntries), but with 65,536 more a block, which many small blocks multiply: the leaf's levels, held as one buffer, are bounded too.
+        if (length > this.maxBlockBytes) throw new LimitError(`the column's blocks up to block ${i} hold ${length} level entries, more than the reader's maxBlockBytes (${this.maxBlockBytes}) of levels it holds at once`);
       } catch (e) {
         if (e instanceof ParquetryError && !(e instanceof ChecksumError) && e.code === 'CORRUPT') {
           throw new CorruptFileError(`block ${i} of column ${col.name}: ${e.detail}`, { ...ctx, ...(col.codec === 'null' && e.context.offset !== undefined ? { offset: e.context.offset } : {}) }, { cause: e });

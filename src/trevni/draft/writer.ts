@@ -51,7 +51,8 @@ class DraftLeafBuffer implements LeafSink, SpilledBlocks {
   private rep = new Uint8Array(1024);
   private count = 0;
   private rows = 0;
-  private readonly values = new ValueWriter(DEFAULT_BLOCK_SIZE + 1024);
+  /** Grows to the block size as values come (see ColumnBuffer). */
+  private readonly values = new ValueWriter(256);
   readonly descriptors = new ByteWriter(256);
   blockCount = 0;
   dataSize = 0;

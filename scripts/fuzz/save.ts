@@ -1,0 +1,77 @@
+/**
+ * Reproducers on disk: a finding's input saved as NAME.EXT (a dataset: a
+ * directory NAME/ of its files), its unmutated original beside it as
+ * NAME.original.EXT when the surface's invariant compares with it, what the
+ * read takes besides (surface, checksums, options) as NAME.json, and one
+ * line saying what happened as NAME.txt; and read back for `--replay`.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import type { Finding } from './campaign.js';
+import { buildCase } from './cases.js';
+import { SURFACE_NAMES, type CaseInput, type SeedFile, type SurfaceName } from './surface.js';
+import { SURFACES } from './surfaces/index.js';
+
+function writeTree(dir: string, files: Record<string, Uint8Array>): void {
+  for (const [path, bytes] of Object.entries(files)) {
+    const p = join(dir, path);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, bytes);
+  }
+}
+
+function readTree(dir: string, root = dir): Record<string, Uint8Array> {
+  const out: Record<string, Uint8Array> = {};
+  for (const n of readdirSync(dir).sort()) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) Object.assign(out, readTree(p, root));
+    else out[relative(root, p)] = new Uint8Array(readFileSync(p));
+  }
+  return out;
+}
+
+/** Saves the finding's case; the path of its input (file or directory). */
+export async function saveFinding(f: Finding, source: SeedFile, dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const input = await buildCase(f.spec, source);
+  const ext = SURFACES[f.spec.format].ext;
+  const name = `${f.kind}-${f.spec.format}-s${f.spec.seed}-c${f.spec.id}`;
+  const base = join(dir, name);
+  const file = input.files ? base : `${base}.${ext}`;
+  if (input.files) writeTree(file, input.files);
+  else writeFileSync(file, input.bytes);
+  if (input.original) writeFileSync(`${base}.original.${ext}`, input.original);
+  writeFileSync(`${base}.case.json`, `${JSON.stringify({ format: input.format, verifyChecksums: input.verifyChecksums, options: input.options ?? {} })}\n`);
+  const line = [
+    `${f.kind.toUpperCase()}${f.repeated === false ? ' (did not repeat alone)' : ''}`, f.error.replace(/\s+/g, ' ').slice(0, 300), `surface ${f.spec.format}`, `stage ${f.stage ?? '?'}`,
+    `verifyChecksums:${f.spec.verifyChecksums}`, `from ${f.spec.source} case ${f.spec.id} seed ${f.spec.seed}`,
+    `mutations ${JSON.stringify(f.spec.mutations).slice(0, 2000)}`,
+    `replay: npm run fuzz -- --replay ${file}`,
+  ].join(' | ');
+  writeFileSync(`${base}.txt`, `${line}\n`);
+  return file;
+}
+
+const BY_EXT: [string, SurfaceName][] = [['.parquet', 'parquet'], ['.trv', 'trevni'], ['.redelm', 'redelm'], ['.csv', 'csv'], ['.jsonl', 'jsonl'], ['.json', 'json']];
+
+/**
+ * A saved input as a case: its NAME.json says how to read it; without one
+ * (a file from elsewhere), the extension says which surface, with
+ * checksums verified unless `verifyChecksums` is false.
+ */
+export function loadReplay(path: string, verifyChecksums: boolean): CaseInput {
+  const base = path.replace(/\/$/, '').replace(/\.[a-z]+$/, '');
+  const saved = existsSync(`${base}.case.json`) ? JSON.parse(readFileSync(`${base}.case.json`, 'utf8')) as Partial<CaseInput> : undefined;
+  const isDir = statSync(path).isDirectory();
+  const format = saved?.format && SURFACE_NAMES.includes(saved.format) ? saved.format : isDir ? 'dataset' : BY_EXT.find(([e]) => path.endsWith(e))?.[1] ?? 'parquet';
+  const ext = SURFACES[format].ext;
+  const original = `${base}.original.${ext}`;
+  return {
+    format,
+    bytes: isDir ? new Uint8Array() : new Uint8Array(readFileSync(path)),
+    verifyChecksums: saved?.verifyChecksums ?? verifyChecksums,
+    options: saved?.options,
+    ...(existsSync(original) ? { original: new Uint8Array(readFileSync(original)) } : {}),
+    ...(isDir ? { files: readTree(path) } : {}),
+  };
+}

@@ -1,0 +1,244 @@
+/**
+ * Recovery of damaged Parquet and Trevni files, a surface each, over
+ * writer-made files whose rows are known (read from the unmutated file).
+ * The damage is what recovery must cope with and what it can be judged on:
+ * truncation, pages and chunks dropped or copied, pages swapped (with the
+ * footer gone), blocks dropped or copied, the footer destroyed, counts that lie; byte damage inside pages
+ * and blocks only where a checksum covers them (without one, a changed
+ * value cannot be told from a real one, by recovery or by anyone).
+ * Parquet cases salvage row groups (openForSalvage, with or without `like`,
+ * whole or skipping damaged ones) or write a recovered file (recoverParquet)
+ * and read it back; Trevni cases salvage records or write with
+ * recoverTrevni. Invariant: every row back is a row of the original
+ * (lost fields aside), none more often than there; and when fewer rows come
+ * back than the original has, a loss is reported.
+ */
+import { ByteCursor } from '../../../src/bytes/cursor.js';
+import { decodePageHeader } from '../../../src/parquet/metadata/index.js';
+import {
+  BufferSink, MISSING, openForSalvage, openParquet, recoverParquet, recoverTrevni, salvageRowGroups, salvageTrevni, TrevniReader, bufferSource,
+} from '../../../src/node/index.js';
+import { writerSeeds } from '../seeds.js';
+import { parquetMap, trevniMap } from '../file-map.js';
+import { generatedFile } from '../generate.js';
+import type { FileMap, Mutation, Rng, Span } from '../mutate.js';
+import { drain, InvariantError, judge, readParquet, type ReadLimits } from '../read.js';
+import { OriginalRows } from '../rows-match.js';
+import { randomRange } from '../structured.js';
+import type { CaseInput, SeedFile, Surface } from '../surface.js';
+import { parseTrevni, type TrevniMutation } from '../trevni.js';
+import { applyAll } from './parquet.js';
+
+interface ParquetPrepared {
+  map: FileMap;
+  /** Page bodies, where the page CRC (when the writer wrote one) covers every byte. */
+  bodies: Span[];
+  crc: boolean;
+}
+
+function prepareParquet(f: SeedFile): ParquetPrepared {
+  const map = parquetMap(f.bytes);
+  const bodies: Span[] = [];
+  let crc = false;
+  for (const p of map.pages ?? []) {
+    try {
+      const c = new ByteCursor(f.bytes, p.start, p.end, 0);
+      const h = decodePageHeader(c);
+      crc ||= h.crc !== undefined;
+      bodies.push({ start: c.pos, end: p.end });
+    } catch {
+      // The map only lists pages whose headers decode.
+    }
+  }
+  return { map, bodies, crc };
+}
+
+/** Damage recovery can be judged on (see the module comment). */
+function parquetDamage(rng: Rng, p: ParquetPrepared): Mutation {
+  const { size, footerStart, footerEnd } = p.map;
+  const data = () => 4 + rng.int(Math.max(1, footerStart - 4));
+  const r = rng.next();
+  if (r < 0.3) return { kind: 'truncate', length: rng.next() < 0.8 ? data() : rng.int(size) };
+  if (r < 0.6) return randomRange(rng, p.map.pages ?? [], p.map.chunks ?? [], p.map.chunkPages) ?? { kind: 'truncate', length: data() };
+  if (r < 0.75) {
+    const q = rng.next();
+    if (q < 0.4) return { kind: 'zero', start: footerStart + rng.int(Math.max(1, footerEnd - footerStart)), length: 1 + rng.int(64) };
+    if (q < 0.7) return { kind: 'footerLength', value: rng.pick([0, 1, size, 0x7fffffff, footerEnd - footerStart + 1]) };
+    return { kind: 'flip', at: [[size - 1 - rng.int(4), 1 << rng.int(8)]] };
+  }
+  if (p.crc && p.bodies.length) {
+    const b = rng.pick(p.bodies);
+    const at = b.start + rng.int(Math.max(1, b.end - b.start));
+    if (rng.next() < 0.5) return { kind: 'flip', at: [[at, rng.next() < 0.5 ? 1 << rng.int(8) : 1 + rng.int(255)]] };
+    return { kind: 'cut', start: at, end: Math.min(b.end, at + 1 + rng.int(32)) };
+  }
+  return { kind: 'truncate', length: data() };
+}
+
+/** Trevni damage: truncation, blocks dropped or copied, row counts that lie, block bytes changed under a checksum. */
+function trevniDamage(rng: Rng, f: SeedFile, map: FileMap): Mutation {
+  const model = parseTrevni(f.bytes);
+  const r = rng.next();
+  const cols = model?.columns ?? [];
+  const ci = rng.int(Math.max(1, cols.length));
+  const col = cols[ci];
+  const bi = col?.blocks.length ? rng.int(col.blocks.length) : -1;
+  const checked = col?.meta.some((m) => m.key === 'trevni.checksum' && new TextDecoder().decode(m.value) === 'crc32')
+    || model?.meta.some((m) => m.key === 'trevni.checksum' && new TextDecoder().decode(m.value) === 'crc32');
+  const trevni = (edit: TrevniMutation['edit']): TrevniMutation => ({ kind: 'trevni', edit });
+  if (r < 0.3 || !model) return { kind: 'truncate', length: map.footerEnd + rng.int(Math.max(1, map.size - map.footerEnd)) };
+  if (r < 0.5 && bi >= 0) return trevni({ op: 'block', action: rng.pick(['drop', 'duplicate'] as const), column: ci, block: bi });
+  if (r < 0.65) return trevni({ op: 'rowCount', value: rng.pick(['0', '1', String(model.rowCount + 1n), String(model.rowCount * 2n), '16777216', '2147483648']) });
+  if (r < 0.8 && bi >= 0) {
+    const old = col!.blocks[bi]!.rows;
+    return trevni({ op: 'descriptor', column: ci, block: bi, field: 'rows', value: rng.pick([old + 1, old - 1, 0, old * 2]) });
+  }
+  if (checked && bi >= 0) return trevni({ op: 'blockData', column: ci, block: bi, at: rng.int(Math.max(1, col!.blocks[bi]!.data.length)), xor: 1 << rng.int(8) });
+  return { kind: 'truncate', length: map.footerEnd + rng.int(Math.max(1, map.size - map.footerEnd)) };
+}
+
+/**
+ * Pages of a chunk swapped are judged with the footer gone, where the scan
+ * must prove which page goes where: with the footer there, the pages' order
+ * is the chunk's, and nothing in a file without a page index can tell a
+ * swap of two pages of one size (the ordinary reader returns the same rows).
+ */
+function withoutFooterIfSwapped(bytes: Uint8Array, mutations: readonly Mutation[]): Mutation[] {
+  if (!mutations.some((m) => m.kind === 'range' && m.op === 'swap')) return [...mutations];
+  const { footerStart, footerEnd } = parquetMap(bytes);
+  return [...mutations, { kind: 'zero', start: footerStart, length: footerEnd - footerStart }];
+}
+
+/** The original's rows, read once per original. */
+const originals = new WeakMap<Uint8Array, Promise<OriginalRows>>();
+
+function originalRows(bytes: Uint8Array, read: (b: Uint8Array) => Promise<Record<string, unknown>[]>): Promise<OriginalRows> {
+  let p = originals.get(bytes);
+  if (!p) originals.set(bytes, (p = read(bytes).then((rows) => new OriginalRows(rows))));
+  return p;
+}
+
+async function parquetRows(bytes: Uint8Array): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  for await (const r of (await openParquet(bytes)).rows()) rows.push(r);
+  return rows;
+}
+
+async function trevniRows(bytes: Uint8Array): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  for await (const r of (await TrevniReader.open(bufferSource(bytes))).rows()) rows.push(r);
+  return rows;
+}
+
+interface RecoverOptions extends Record<string, unknown> {
+  mode: 'salvage' | 'recover';
+  like: boolean;
+  skipDamaged: boolean;
+}
+
+const noLoss = (back: number, of: number, reported: boolean, what: string) => {
+  if (back < of && !reported) throw new InvariantError(`${what}: ${back} of the original's ${of} rows came back and no loss is reported`);
+};
+
+async function runParquet(input: CaseInput, limits: ReadLimits, stage: { name: string }): Promise<number> {
+  const o = input.options as RecoverOptions;
+  const orig = await originalRows(input.original!, parquetRows);
+  const open = { ...(o.like ? { like: input.original! } : {}) };
+  const decode = { verifyChecksums: input.verifyChecksums, maxPageBytes: limits.maxPageBytes, skipDamagedRowGroups: o.skipDamaged };
+  if (o.mode === 'salvage') {
+    stage.name = 'openForSalvage';
+    const opened = await openForSalvage(input.bytes, open);
+    stage.name = 'salvageRowGroups';
+    const check = orig.checker(`salvage (found by ${opened.foundBy})`);
+    let losses = 0;
+    for await (const g of salvageRowGroups(opened, decode)) {
+      losses += g.losses.length;
+      for (const row of g.rows) check.add(row);
+    }
+    check.finish();
+    noLoss(check.back, orig.count, losses > 0 || opened.lostFrom !== undefined || opened.foundBy === 'checkpoint', `salvage (found by ${opened.foundBy})`);
+    return check.back;
+  }
+  stage.name = 'recoverParquet';
+  const sink = new BufferSink();
+  const report = await recoverParquet(input.bytes, sink, { ...open, ...decode });
+  stage.name = 'read the recovered file';
+  const nulled = new Set(report.fieldsNulled);
+  const check = orig.checker(`recoverParquet (found by ${report.foundBy})`, (r, f) => nulled.has(f) && r[f] === null);
+  const out = sink.bytes();
+  await readParquet(out, true, limits, { name: '' });
+  for await (const row of (await openParquet(out)).rows()) check.add(row);
+  check.finish();
+  const reported = report.losses.length > 0 || report.rowsLost > 0 || report.lostFrom !== undefined || report.foundBy === 'checkpoint';
+  noLoss(check.back, orig.count, reported, `recoverParquet (found by ${report.foundBy})`);
+  return check.back;
+}
+
+async function runTrevni(input: CaseInput, limits: ReadLimits, stage: { name: string }): Promise<number> {
+  const o = input.options as RecoverOptions;
+  const orig = await originalRows(input.original!, trevniRows);
+  const open = { verifyChecksums: input.verifyChecksums, maxBlockBytes: limits.maxBlockBytes };
+  if (o.mode === 'salvage') {
+    stage.name = 'salvageTrevni';
+    const s = await salvageTrevni(input.bytes, open);
+    const check = orig.checker('salvageTrevni');
+    try {
+      stage.name = 'salvageTrevni records()';
+      for await (const r of s.records()) check.add(r.record);
+    } finally {
+      await s.reader.close();
+    }
+    check.finish();
+    noLoss(check.back, orig.count, s.losses.length > 0, 'salvageTrevni');
+    return check.back;
+  }
+  stage.name = 'recoverTrevni';
+  const sink = new BufferSink();
+  const report = await recoverTrevni(input.bytes, sink, open);
+  stage.name = 'read the recovered file';
+  const check = orig.checker('recoverTrevni');
+  const reader = await TrevniReader.open(bufferSource(sink.bytes()));
+  for await (const row of reader.rows()) check.add(row);
+  check.finish();
+  noLoss(check.back, orig.count, report.losses.length > 0 || report.rowsLost > 0, 'recoverTrevni');
+  return check.back;
+}
+
+function recoverSurface(name: 'parquet-recover' | 'trevni-recover'): Surface<Mutation> {
+  const parquet = name === 'parquet-recover';
+  return {
+    name,
+    ext: parquet ? 'parquet' : 'trv',
+    async seeds(seed, count) {
+      // Their own writer-made files (another salt), twice as many: each must first read back whole, or it teaches nothing.
+      const kinds = parquet ? (['parquet-small'] as const) : (['trevni', 'trevni-v1'] as const);
+      const out: SeedFile[] = [];
+      for (const kind of kinds) {
+        for (const f of await writerSeeds(name, seed, count * 2 / kinds.length, (i) => generatedFile(seed + 104729, i, kind))) {
+          try {
+            await (parquet ? parquetRows : trevniRows)(f.bytes);
+            out.push({ ...f, name: `${f.name}:${kind}` });
+          } catch {
+            // The writer wrote it; if the reader refuses it, that is the reader surfaces' finding, not recovery's.
+          }
+        }
+      }
+      return out;
+    },
+    prepare: (f) => (parquet ? prepareParquet(f) : trevniMap(f.bytes)),
+    mutate: (rng, f, prepared) => (parquet ? parquetDamage(rng, prepared as ParquetPrepared) : trevniDamage(rng, f, prepared as FileMap)),
+    options: (rng) => ({
+      verifyChecksums: true,
+      options: { mode: rng.next() < 0.6 ? 'salvage' : 'recover', like: parquet && rng.next() < 0.6, skipDamaged: rng.next() < 0.2 } satisfies RecoverOptions,
+    }),
+    build: async (f, mutations, o) => ({ format: name, bytes: applyAll(f.bytes, parquet ? withoutFooterIfSwapped(f.bytes, mutations) : mutations), verifyChecksums: o.verifyChecksums, options: o.options, original: f.bytes }),
+    run(input, limits) {
+      const stage = { name: '' };
+      return judge(stage, () => (parquet ? runParquet : runTrevni)(input, limits, stage));
+    },
+  };
+}
+
+export const parquetRecoverSurface = recoverSurface('parquet-recover');
+export const trevniRecoverSurface = recoverSurface('trevni-recover');
+

@@ -1,0 +1,30 @@
+/**
+ * Child process of wide-tables.test.ts: writes a CSV of one header and one
+ * row of `columns` columns, converts it to `format` with the Node entry's
+ * convert (Trevni blocks spilled to temporary files, as the CLI does), reads
+ * the row back (to JSON Lines) and prints whether it is the row written, and the peak RSS.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { convert } from '../../src/node/index.js';
+
+const [columns, format] = [Number(process.argv[2]), process.argv[3] as 'parquet' | 'trevni'];
+const dir = mkdtempSync(join(tmpdir(), 'wide-'));
+try {
+  const names = Array.from({ length: columns }, (_, i) => `c${i}`);
+  // Integers and strings, so both value kinds are written.
+  const cells = names.map((_, i) => (i % 3 === 0 ? `s${i}` : String(i)));
+  const input = join(dir, 'in.csv');
+  writeFileSync(input, `${names.join(',')}\n${cells.join(',')}\n`);
+  const out = join(dir, format === 'parquet' ? 'out.parquet' : 'out.trv');
+  await convert(input, out, {});
+  // Back to JSON Lines through the file's reader: the row, by column name.
+  const back = join(dir, 'back.jsonl');
+  await convert(out, back, {});
+  const row = JSON.parse(readFileSync(back, 'utf8')) as Record<string, unknown>;
+  const same = names.every((n, i) => String(row[n]) === cells[i]) && Object.keys(row).length === columns;
+  console.log(JSON.stringify({ same, maxRss: process.resourceUsage().maxRSS * 1024 }));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
