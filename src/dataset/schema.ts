@@ -103,7 +103,9 @@ export function unifySchemas(files: readonly { file: string; runs: FieldRun[] }[
   for (const m of merged.values()) {
     const [top, ...rest] = m.run.elements;
     const head = m.int ? intElement(top!, m.int) : top!;
-    elements.push({ ...head, repetitionType: m.optional ? 'OPTIONAL' : head.repetitionType }, ...rest);
+    elements.push({ ...head, repetitionType: m.optional ? 'OPTIONAL' : head.repetitionType });
+    // A loop, not a spread: a field may have more elements than the stack holds arguments.
+    for (const e of rest) elements.push(e);
   }
   return elements;
 }

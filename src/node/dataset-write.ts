@@ -53,7 +53,7 @@ export async function datasetDirectory(dir: string, options: Pick<WriteDatasetOp
       // The summary is merged before the parts are published: parts it cannot take (another schema) fail the write while it can still be undone.
       const summary = summarize ? await prepareSummaryFiles(dir, { pending: new Map(paths.map((p) => [p, staged.stagedFile(p)])) }) : undefined;
       await staged.commit(paths);
-      if (summary) summaryFiles.push(...(await summary.write()).written);
+      if (summary) for (const f of (await summary.write()).written) summaryFiles.push(f);
     },
     summaryFiles,
   };

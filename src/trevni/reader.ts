@@ -45,6 +45,12 @@ const MAX_COLUMN_ROWS = 1 << 27;
  * row, UNBACKED_NULLS_PER_BYTE per byte of its data, and UNBACKED_NULLS more.
  */
 const MAX_NULLS_PER_ROW = 1 << 24;
+
+/** `rows` consecutive rows, each holding `value` values. */
+interface Run {
+  rows: number;
+  value: number;
+}
 const UNBACKED_NULLS = 1 << 16;
 const UNBACKED_NULLS_PER_BYTE = 1024;
 
@@ -322,19 +328,27 @@ export class TrevniReader {
 
   /**
    * Per row in [a, b), how many values array column `ci` holds (its
-   * children's slots). The span comes from block descriptors, which may
-   * claim rows no bytes hold: nothing is allocated for a row before its
-   * lengths are read.
+   * children's slots), as runs of rows holding as many. The span comes from
+   * block descriptors, which may claim rows no bytes hold: nothing is
+   * allocated for a row before its lengths are read, and a run code's rows
+   * are one run, so the runs are bounded by the bytes read.
    */
-  async totals(ci: number, a: number, b: number): Promise<number[]> {
+  async totals(ci: number, a: number, b: number): Promise<Run[]> {
     const col = this.columns[ci]!;
-    const slots = col.parentIndex < 0 ? null : await this.totals(col.parentIndex, a, b);
+    const slots = col.parentIndex < 0 ? [{ value: 1, rows: b - a }] : await this.totals(col.parentIndex, a, b);
     const cur = new ColumnCursor(this, col, await this.blockList(ci));
     await cur.seek(a);
-    const out: number[] = [];
-    for (let row = a; row < b; row++) {
-      if (!cur.ready(row)) await cur.load(row);
-      out.push(cur.skip(slots ? slots[row - a]! : 1));
+    const out: Run[] = [];
+    let row = a;
+    for (const s of slots) {
+      for (const end = row + s.rows; row < end; ) {
+        if (!cur.ready(row)) await cur.load(row);
+        const passed = cur.pass(end - row, s.value);
+        const last = out.at(-1);
+        if (last?.value === passed.value) last.rows += passed.rows;
+        else out.push(passed);
+        row += passed.rows;
+      }
     }
     return out;
   }
@@ -473,10 +487,12 @@ export class ColumnCursor {
     if (!holdsData(this.col)) {
       this.row = row; // its rows hold nothing to pass over
     } else if (this.col.parentIndex < 0) {
-      // Row by row, nothing allocated: the block's descriptor may claim rows its bytes lack, which the skip finds.
-      while (this.row < row) this.skip(1);
+      // Row by row, nothing allocated: the block's descriptor may claim rows its bytes lack, which the skip finds. A run code's rows go in one step.
+      while (this.row < row) this.pass(row - this.row, 1);
     } else if (row > this.row) {
-      for (const s of await this.reader.totals(this.col.parentIndex, this.row, row)) this.skip(s);
+      for (const s of await this.reader.totals(this.col.parentIndex, this.row, row)) {
+        for (let left = s.rows; left > 0; ) left -= this.pass(left, s.value).rows;
+      }
     }
   }
 
@@ -547,6 +563,47 @@ export class ColumnCursor {
     } catch (e) {
       this.fail(e);
     }
+  }
+
+  /**
+   * How many rows from the cursor on, each taking `slots` values of its
+   * parent (1 for a root column), read no byte of the block, and the values
+   * each of them holds: a run code's zero-length arrays (or one-length
+   * arrays of nulls), every row of a null column, and every row the parent
+   * gives no value. One run code stands for up to 2^30 rows, so walks pass
+   * them with `passFree` in one step, in time bounded by the bytes.
+   */
+  freeRows(slots: number): { rows: number; values: number } {
+    const rest = this.end - this.row;
+    if (slots === 0) return { rows: rest, values: 0 };
+    if (!this.col.array) return { rows: this.col.type === 'null' ? rest : 0, values: slots };
+    const { left, value } = this.vr!.run;
+    if (left === 0 || (value === 1 && (this.col.type !== 'null' || slots > MAX_NULLS_PER_ROW))) return { rows: 0, values: 0 };
+    const rows = Math.min(rest, Math.floor(left / slots), value === 1 ? Math.floor(this.unbackedLeft / slots) : Infinity);
+    return { rows, values: slots * value };
+  }
+
+  /** Passes `rows` (at most what `freeRows(slots)` gave) rows that read no byte. */
+  passFree(rows: number, slots: number): void {
+    if (this.col.array && slots > 0) {
+      const lengths = rows * slots;
+      if (this.vr!.run.value === 1) this.unbackedLeft -= lengths;
+      this.vr!.passRun(lengths);
+    }
+    this.row += rows;
+  }
+
+  /**
+   * Passes up to `rows` rows of the loaded block, each of `slots` parent
+   * values: a run code's rows in one step, else one row. Returns the rows
+   * passed and the values each held.
+   */
+  pass(rows: number, slots: number): Run {
+    const free = this.freeRows(slots);
+    if (free.rows === 0) return { rows: 1, value: this.skip(slots) };
+    const k = Math.min(free.rows, rows);
+    this.passFree(k, slots);
+    return { rows: k, value: free.values };
   }
 
   /** Skips one row; returns how many values it held. */

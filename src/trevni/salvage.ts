@@ -141,7 +141,7 @@ async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: Trevni
     }
     // With every column dead, nothing changes before the first of them comes back: no loop on rows nothing backs.
     // (A reduce, not Math.min's arguments: a field may have more columns than the stack holds arguments.)
-    row = alive > 0 ? row + 1 : Math.max(row + 1, tree.reduce((m, c) => Math.min(m, walks.get(c.index)!.deadUntil), Infinity));
+    row = alive > 0 ? row + 1 + passFreeRows(tree, walks, row, n) : Math.max(row + 1, tree.reduce((m, c) => Math.min(m, walks.get(c.index)!.deadUntil), Infinity));
   }
   // Blocks past the last row walked (a column's trailing empty blocks, or every block of a lone null column) are checked too.
   for (const w of walks.values()) {
@@ -152,6 +152,34 @@ async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: Trevni
     }
   }
   return lost;
+}
+
+/**
+ * Passes the rows after `row` that every live column of the field reads
+ * without a byte (a run code's rows: one varint stands for up to 2^30 empty
+ * arrays), staying inside each column's block and short of each dead
+ * column's return, so the walk costs the bytes, not the rows they stand
+ * for. Returns how many rows it passed. A dead column's descendants are
+ * dead too, so every live column's parent is live.
+ */
+function passFreeRows(tree: TrevniColumn[], walks: Map<number, ColumnWalk>, row: number, n: number): number {
+  let rows = n - row - 1;
+  const values = new Map<number, number>();
+  for (const col of tree) {
+    const w = walks.get(col.index)!;
+    if (!w.blocks || row < w.deadUntil) {
+      rows = Math.min(rows, w.deadUntil - row - 1);
+    } else {
+      const free = w.cursor!.freeRows(col.parentIndex < 0 ? 1 : values.get(col.parentIndex)!);
+      values.set(col.index, free.values);
+      rows = Math.min(rows, free.rows);
+    }
+    if (rows <= 0) return 0;
+  }
+  for (const col of tree) {
+    if (values.has(col.index)) walks.get(col.index)!.cursor!.passFree(rows, col.parentIndex < 0 ? 1 : values.get(col.parentIndex)!);
+  }
+  return rows;
 }
 
 /**

@@ -136,6 +136,17 @@ export class ValueReader {
     return this.runValue;
   }
 
+  /** The lengths a run code still holds and their value (0 or 1): a walk passes them in one step. */
+  get run(): { left: number; value: number } {
+    return { left: this.runLength, value: this.runValue };
+  }
+
+  /** Passes `n` (at most `run.left`) lengths of the pending run, as `n` calls of `length()` would. */
+  passRun(n: number): void {
+    this.bitCount = 0;
+    this.runLength -= n;
+  }
+
   /** True when lengths of a run are still pending (a block must not end inside one). */
   get inRun(): boolean {
     return this.runLength > 0;

@@ -16,7 +16,8 @@ import { BufferSink, ParquetReader, ParquetWriter, defineSchema, field, type Wri
 import { ParquetryError } from '../../src/errors.js';
 import { checkParquet } from '../../src/parquet/recover/index.js';
 import { judge, recoverRows, reportsLoss } from './invariant.js';
-import { mixed, numbers, pagesOf, type Mutation } from './sweep-files.js';
+import { pagesOf } from '../../scripts/fuzz/parquet-pages.js';
+import { mixed, numbers, type Mutation } from './sweep-files.js';
 
 /** Each data page copied over the next data page, and the next over it, where both are the same size and differ. */
 async function overwrites(bytes: Uint8Array): Promise<Mutation[]> {

@@ -12,7 +12,8 @@ import { it } from 'node:test';
 import { ParquetReader } from '../../src/index.js';
 import { withDuck } from './duck.js';
 import { judge, recoverRows } from './invariant.js';
-import { footerless, mixed, numbers, oneColumn, pageMutations, pagesOf, sameTypes } from './sweep-files.js';
+import { pagesOf } from '../../scripts/fuzz/parquet-pages.js';
+import { footerless, mixed, numbers, oneColumn, pageMutations, sameTypes } from './sweep-files.js';
 
 interface Input {
   label: string;

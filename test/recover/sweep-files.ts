@@ -3,52 +3,9 @@
  * duplicated, every page dropped, neighbouring pages of two column chunks
  * swapped. Pages are located through the intact file's footer.
  */
-import { ByteCursor } from '../../src/bytes/cursor.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
-import { ParquetryError } from '../../src/errors.js';
-import { BufferSink, ParquetReader, ParquetWriter, defineSchema, field, type WriterOptions } from '../../src/index.js';
-import { decodeColumnChunk } from '../../src/parquet/column-chunk.js';
-import { decodePageHeader, type ColumnMetaData } from '../../src/parquet/metadata/index.js';
-import type { LeafNode } from '../../src/schema/tree.js';
-
-export interface Page {
-  start: number;
-  end: number;
-  rowGroup: number;
-  column: number;
-  dictionary: boolean;
-  /** The page decoded alone as a page of `leaf`: its rows, or null when it does not decode so. */
-  rowsAs: (leaf: number) => number | null;
-}
-
-/** Every page of every chunk, in file order. */
-export async function pagesOf(bytes: Uint8Array): Promise<Page[]> {
-  const { metadata, schema } = await ParquetReader.open(bytes);
-  const pages: Page[] = [];
-  const codec = (leaf: number) => metadata.rowGroups[0]!.columns[leaf]!.metaData!.codec;
-  const rowsAs = (start: number, end: number, n: number) => (leaf: number): number | null => {
-    try {
-      const l: LeafNode = schema.leaves[leaf]!;
-      const d = decodeColumnChunk(bytes.subarray(start, end), start, { codec: codec(leaf), numValues: n } as ColumnMetaData, l, { verifyChecksums: true, pieces: [{ bytes: bytes.subarray(start, end), base: start }], numValues: n }, {});
-      return d.rep ? d.rep.filter((r) => r === 0).length : d.length;
-    } catch (e) {
-      if (e instanceof ParquetryError) return null;
-      throw e;
-    }
-  };
-  metadata.rowGroups.forEach((g, rowGroup) => g.columns.forEach((c, column) => {
-    const m = c.metaData!;
-    const start = m.dictionaryPageOffset !== undefined && m.dictionaryPageOffset > 0 && m.dictionaryPageOffset < m.dataPageOffset ? m.dictionaryPageOffset : m.dataPageOffset;
-    const cur = new ByteCursor(bytes, start, start + m.totalCompressedSize, 0);
-    while (cur.remaining > 0) {
-      const at = cur.pos;
-      const h = decodePageHeader(cur);
-      cur.skip(h.compressedPageSize);
-      pages.push({ start: at, end: cur.pos, rowGroup, column, dictionary: h.type === 'DICTIONARY_PAGE', rowsAs: rowsAs(at, cur.pos, (h.dataPageHeader ?? h.dataPageHeaderV2)?.numValues ?? 0) });
-    }
-  }));
-  return pages.sort((a, b) => a.start - b.start);
-}
+import { BufferSink, ParquetWriter, defineSchema, field, type WriterOptions } from '../../src/index.js';
+import { interchangeable, type Page } from '../../scripts/fuzz/parquet-pages.js';
 
 /** The file up to the end of its last page: page index, footer and magic gone. */
 export function footerless(bytes: Uint8Array, pages: readonly Page[]): Uint8Array {
@@ -82,8 +39,7 @@ export function pageMutations(bytes: Uint8Array, pages: readonly Page[]): { muta
     out.push({ label: `page ${i} dropped`, bytes: cat(body.subarray(0, p.start), body.subarray(p.end)) });
     const next = pages[i + 1];
     if (next && (next.column !== p.column || next.rowGroup !== p.rowGroup)) {
-      const rows = p.rowsAs(p.column);
-      if (rows !== null && p.rowsAs(next.column) === rows && next.rowsAs(p.column) === next.rowsAs(next.column) && next.rowsAs(next.column) === rows) {
+      if (interchangeable(p, next)) {
         indistinguishable++;
         return;
       }

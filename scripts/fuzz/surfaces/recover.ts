@@ -28,6 +28,7 @@ import { randomRange } from '../structured.js';
 import type { CaseInput, SeedFile, Surface } from '../surface.js';
 import { parseTrevni, type TrevniMutation } from '../trevni.js';
 import { applyAll } from './parquet.js';
+import { interchangeable, pagesOf } from '../parquet-pages.js';
 
 interface ParquetPrepared {
   map: FileMap;
@@ -98,15 +99,22 @@ function trevniDamage(rng: Rng, f: SeedFile, map: FileMap): Mutation {
 }
 
 /**
- * Pages of a chunk swapped are judged with the footer gone, where the scan
- * must prove which page goes where: with the footer there, the pages' order
- * is the chunk's, and nothing in a file without a page index can tell a
- * swap of two pages of one size (the ordinary reader returns the same rows).
+ * Two pages of a chunk swapped make a file a writer could have written
+ * (page boundaries need not align across columns, and nothing in a page
+ * says which rows it holds), unless the chunk's offset index states each
+ * page's place, size and first row: only such swaps of pages that hold
+ * different rows are judged, the footer intact. Others are left out, as the
+ * recovery sweep leaves out swaps of interchangeable pages.
  */
-function withoutFooterIfSwapped(bytes: Uint8Array, mutations: readonly Mutation[]): Mutation[] {
+async function judgedSwapsOnly(bytes: Uint8Array, mutations: readonly Mutation[]): Promise<Mutation[]> {
   if (!mutations.some((m) => m.kind === 'range' && m.op === 'swap')) return [...mutations];
-  const { footerStart, footerEnd } = parquetMap(bytes);
-  return [...mutations, { kind: 'zero', start: footerStart, length: footerEnd - footerStart }];
+  const pages = await pagesOf(bytes);
+  const at = (span: { start: number; end: number }) => pages.find((p) => p.start === span.start && p.end === span.end);
+  return mutations.filter((m) => {
+    if (m.kind !== 'range' || m.op !== 'swap' || !m.with) return true;
+    const [a, b] = [at(m), at(m.with)];
+    return a !== undefined && b !== undefined && a.indexed && !interchangeable(a, b);
+  });
 }
 
 /** The original's rows, read once per original. */
@@ -231,7 +239,7 @@ function recoverSurface(name: 'parquet-recover' | 'trevni-recover'): Surface<Mut
       verifyChecksums: true,
       options: { mode: rng.next() < 0.6 ? 'salvage' : 'recover', like: parquet && rng.next() < 0.6, skipDamaged: rng.next() < 0.2 } satisfies RecoverOptions,
     }),
-    build: async (f, mutations, o) => ({ format: name, bytes: applyAll(f.bytes, parquet ? withoutFooterIfSwapped(f.bytes, mutations) : mutations), verifyChecksums: o.verifyChecksums, options: o.options, original: f.bytes }),
+    build: async (f, mutations, o) => ({ format: name, bytes: applyAll(f.bytes, parquet ? await judgedSwapsOnly(f.bytes, mutations) : mutations), verifyChecksums: o.verifyChecksums, options: o.options, original: f.bytes }),
     run(input, limits) {
       const stage = { name: '' };
       return judge(stage, () => (parquet ? runParquet : runTrevni)(input, limits, stage));

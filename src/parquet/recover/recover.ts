@@ -143,7 +143,8 @@ function emptyReport(o: OpenedForSalvage): RecoverReport {
 
 /** Counts a row group into the report. */
 function tally(r: RecoverReport, g: SalvagedRowGroup, numRows: number): void {
-  r.losses.push(...g.losses);
+  // A loop, not a spread: a row group may lose more pages than the stack holds arguments.
+  for (const l of g.losses) r.losses.push(l);
   r.rowsLost += numRows - g.rows.length;
   r.rowsRecovered += g.rows.length;
   for (const row of g.rows) if (Object.values(row).includes(MISSING)) r.rowsWithNulls++;

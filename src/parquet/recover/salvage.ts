@@ -93,7 +93,8 @@ export async function* salvageRowGroups(input: SalvageInput, options: SalvageOpt
     for (const leaf of schema.leaves) {
       const s = await salvageChunk({ source, chunk: group.columns[leaf.columnIndex]!, leaf, claims: () => new LeafClaims(schema.root, leaf, metadata.columnOrders), rowGroup: rg, numRows, padding, ctx: { ...ctx, column: leaf.path.join('.') } }, decode);
       chunks.set(leaf, s);
-      losses.push(...s.losses);
+      // A loop, not a spread: a chunk may lose more pages than the stack holds arguments.
+      for (const l of s.losses) losses.push(l);
     }
     if (options.rows === false) {
       yield { rowGroup: rg, rows: [], spans: [], losses, damagedRows: 0, skipped: false };
