@@ -6,7 +6,9 @@
  * and first_row_index against the page headers, unencoded bytes per page;
  * ColumnIndex null_pages, null_counts, nan_counts, min/max, boundary_order
  * and level histograms against each page's values) and every bloom filter
- * (each value of the chunk must be "might contain"). A claim that the data
+ * (each value of the chunk must be "might contain"). The claims binding on
+ * the data are tested by the claims layer (../claims/claims.ts), which the
+ * salvage read shares; the rest here. A claim that the data
  * contradicts is a lie: a reader trusting it would skip rows it should
  * return or count wrongly. Bounds looser than the data (truncated strings,
  * say) are not lies unless the file calls them exact.
@@ -18,21 +20,18 @@
 import { InvalidArgumentError, ParquetryError } from '../../errors.js';
 import { isByteArrays } from '../../encodings/types.js';
 import type { Source } from '../../io/source.js';
-import type { GroupNode, LeafNode, SchemaNode } from '../../schema/tree.js';
-import { canonicalValue } from '../../text/canonical.js';
+import type { LeafNode } from '../../schema/tree.js';
+import { LeafClaims, listText, type ClaimStructure, type Contradiction } from '../claims/claims.js';
+import { Tally, window } from '../claims/tally.js';
 import type { ColumnChunkData } from '../column-chunk.js';
-import { compareD, domainOf, type D, type Domain } from '../filter/compare.js';
-import { boundsTrusted, chunkLeafStats } from '../filter/prune-stats.js';
-import type { ColumnChunk, ColumnIndex, ColumnOrder, OffsetIndex } from '../metadata/index.js';
+import { compareD, type D } from '../filter/compare.js';
+import type { ColumnChunk, ColumnIndex, OffsetIndex } from '../metadata/index.js';
 import { chunkPages, type ChunkRef } from '../page-headers.js';
 import { ParquetReader, type ColumnPath, type OpenOptions } from '../reader.js';
-import { statisticValue } from '../statistics.js';
-import { compareTotalOrder, floatBytes, floatOf } from '../float-order.js';
-import { hex } from '../../schema/convert.js';
-import { Tally, window } from './tally.js';
+import { compareTotalOrder } from '../float-order.js';
 import { GeoCheck } from './wkb.js';
 
-export type CheckedStructure = 'statistics' | 'size statistics' | 'column index' | 'offset index' | 'bloom filter';
+export type CheckedStructure = ClaimStructure | 'bloom filter';
 
 /** A claim the data contradicts. */
 export interface Lie {
@@ -95,29 +94,26 @@ class ChunkCheck {
   private bloomDone = false;
   private seen = new Set<number>();
   private seenIn: unknown;
-  /** A float column in IEEE_754_TOTAL_ORDER: its bounds are checked in that order, NaN and zero signs included. */
-  private readonly totalOrder: boolean;
 
   private constructor(
-    readonly leaf: LeafNode,
+    private readonly claims: LeafClaims,
     private readonly chunk: ColumnChunk,
-    private readonly domain: Domain,
-    private readonly order: ColumnOrder | undefined,
-    private readonly ordersPresent: boolean,
     private readonly lie: LieAt,
     private readonly report: CheckReport,
-    slotDef: number,
     private readonly ci: ColumnIndex | null,
     private readonly oi: OffsetIndex | null,
     pageEntries: number[] | null,
     private readonly bloom: { mightContain(value: unknown): boolean } | null,
   ) {
-    this.totalOrder = order?.type === 'IEEE_754_TOTAL_ORDER' && domain.type === 'float';
-    this.total = new Tally(leaf, slotDef, chunk.metaData!.statistics?.distinctCount !== undefined && (this.totalOrder ? 'bits' : 'value'));
-    this.pages = pageEntries && pageEntries.map((entries) => ({ entries, tally: new Tally(leaf, slotDef, false) }));
+    this.total = claims.tally(chunk.metaData!.statistics?.distinctCount !== undefined);
+    this.pages = pageEntries && pageEntries.map((entries) => ({ entries, tally: claims.tally() }));
     const geo = chunk.metaData!.geospatialStatistics;
     // Degrees: far below any real coordinate's precision, far above a round trip's error.
-    if (geo) this.geo = new GeoCheck(geo, (leaf.element.logicalType as { type?: string } | undefined)?.type === 'GEOGRAPHY' ? 1e-9 : 0);
+    if (geo) this.geo = new GeoCheck(geo, (claims.leaf.element.logicalType as { type?: string } | undefined)?.type === 'GEOGRAPHY' ? 1e-9 : 0);
+  }
+
+  get leaf(): LeafNode {
+    return this.claims.leaf;
   }
 
   static async start(reader: ParquetReader, rg: number, leaf: LeafNode, report: CheckReport): Promise<ChunkCheck> {
@@ -136,14 +132,12 @@ class ChunkCheck {
     }
     const entries = oi && await pageEntries(reader, { rowGroup: rg, leaf, chunk, column }, oi, (field, stored, actual, page) => lie('offset index', field, stored, actual, page));
     const bloom = await reader.readBloomFilter(rg, leaf.path);
-    const orders = reader.metadata.columnOrders;
-    return new ChunkCheck(leaf, chunk, domainOf(leaf), orders?.[leaf.columnIndex], orders !== undefined, lie, report,
-      elementSlotDef(reader.schema.root, leaf), ci, oi, entries, bloom);
+    return new ChunkCheck(new LeafClaims(reader.schema.root, leaf, reader.metadata.columnOrders), chunk, lie, report, ci, oi, entries, bloom);
   }
 
   /** The next window of the chunk's entries. */
   add(c: ColumnChunkData): void {
-    const w = window(c, this.leaf, this.domain);
+    const w = window(c, this.leaf, this.claims.domain);
     this.total.add(w, 0, c.length, 0, c.valueCount);
     if (this.pages) {
       let e = 0;
@@ -204,91 +198,48 @@ class ChunkCheck {
     }
   }
 
-  /** Compares every claim with the tallies. */
+  /**
+   * Compares every claim with the tallies: the binding ones through
+   * LeafClaims, then those only this report judges (distinct_count, exact
+   * bounds, boundary order, bloom filter, geospatial statistics).
+   */
   finish(): void {
-    const { report, lie, leaf, total } = this;
+    const { report, lie, total, claims } = this;
     const meta = this.chunk.metaData!;
     const s = meta.statistics;
+    const said = (cs: Contradiction[]) => cs.forEach((c) => lie(c.structure, c.field, c.stored, c.actual, c.page));
     if (s || this.geo) report.checked.statistics++;
+    if (meta.sizeStatistics) report.checked['size statistics']++;
     if (this.geo?.readable) {
       for (const [bound, { stored, actual }] of this.geo.outside) lie('statistics', `geospatial_statistics.bbox.${bound}`, stored, String(actual));
       for (const code of this.geo.unlisted) lie('statistics', 'geospatial_statistics.geospatial_types', listText(this.geo.stats.geospatialTypes!), `a geometry of type ${code}`);
     }
+    said(claims.chunk(meta, total));
     if (s) {
-      if (s.nullCount !== undefined && !total.nullsHold(s.nullCount)) lie('statistics', 'null_count', String(s.nullCount), total.nullsText);
-      if (s.nanCount !== undefined && s.nanCount !== total.nans) lie('statistics', 'nan_count', String(s.nanCount), String(total.nans));
       if (s.distinctCount !== undefined && s.distinctCount !== total.distinct!.size) lie('statistics', 'distinct_count', String(s.distinctCount), String(total.distinct!.size));
-      const known = chunkLeafStats(leaf, this.domain, s, meta.numValues, this.order, this.ordersPresent);
-      const legacy = s.minValue === undefined || s.maxValue === undefined;
-      if (this.totalOrder && !legacy) this.totalBounds('statistics', ['min_value', 'max_value'], s.minValue!, s.maxValue!, total);
-      else if (known.min !== undefined && known.max !== undefined) {
-        this.bounds('statistics', legacy ? ['min', 'max'] : ['min_value', 'max_value'], known.min, known.max, total);
-        // Bounds that hold but are not the extremes, where the file calls them exact.
-        if (!legacy && s.isMinValueExact && total.min !== undefined && compareD(total.min, known.min) > 0) lie('statistics', 'is_min_value_exact', `true (min_value ${stat(leaf, known.min)})`, total.minText);
-        if (!legacy && s.isMaxValueExact && total.max !== undefined && compareD(total.max, known.max) < 0) lie('statistics', 'is_max_value_exact', `true (max_value ${stat(leaf, known.max)})`, total.maxText);
-      }
-    }
-    const ss = meta.sizeStatistics;
-    if (ss) {
-      report.checked['size statistics']++;
-      const at = (field: string, stored: number[] | number, actual: number[] | number) => lie('size statistics', field, listText(stored), listText(actual));
-      // An empty histogram claims nothing: writers leave it so where the level is always 0.
-      if (ss.repetitionLevelHistogram?.length && !same(ss.repetitionLevelHistogram, total.repHistogram)) at('repetition_level_histogram', ss.repetitionLevelHistogram, total.repHistogram);
-      if (ss.definitionLevelHistogram?.length && !same(ss.definitionLevelHistogram, total.defHistogram)) at('definition_level_histogram', ss.definitionLevelHistogram, total.defHistogram);
-      if (ss.unencodedByteArrayDataBytes !== undefined && leaf.physicalType === 'BYTE_ARRAY' && ss.unencodedByteArrayDataBytes !== total.byteArrayBytes) {
-        at('unencoded_byte_array_data_bytes', ss.unencodedByteArrayDataBytes, total.byteArrayBytes);
+      const b = claims.chunkBounds(meta);
+      // Bounds that hold but are not the extremes, where the file calls them exact.
+      if (b && 'min' in b && b.names[0] === 'min_value') {
+        if (s.isMinValueExact && total.min !== undefined && compareD(total.min, b.min) > 0) lie('statistics', 'is_min_value_exact', `true (min_value ${claims.text(b.min)})`, total.minText);
+        if (s.isMaxValueExact && total.max !== undefined && compareD(total.max, b.max) < 0) lie('statistics', 'is_max_value_exact', `true (max_value ${claims.text(b.max)})`, total.maxText);
       }
     }
     if (this.oi) {
       report.checked['offset index']++;
-      if (this.pages) this.offsetIndex(this.oi, this.pages.map((p) => p.tally));
-      if (this.ci && this.pages) {
-        report.checked['column index']++;
-        this.columnIndex(this.ci, this.pages.map((p) => p.tally));
+      const pages = this.pages?.map((p) => p.tally);
+      if (pages) this.shapes(this.oi, this.ci, pages);
+      if (pages) {
+        const trusted = claims.indexBoundsTrusted();
+        if (this.ci) report.checked['column index']++;
+        pages.forEach((t, i) => said(claims.page(i, t, pages.length, this.ci, this.oi!.unencodedByteArrayDataBytes, trusted)));
+        if (this.ci && trusted) this.boundaryOrder(this.ci);
       }
     }
     if (this.bloom) report.checked['bloom filter']++;
   }
 
-  /** Bounds against a tally's extremes: a lie when a value lies outside them. */
-  private bounds(structure: CheckedStructure, names: [string, string], min: D, max: D, t: Tally, page?: number): void {
-    if (t.min !== undefined && compareD(t.min, min) < 0) this.lie(structure, names[0], stat(this.leaf, min), t.minText, page);
-    if (t.max !== undefined && compareD(t.max, max) > 0) this.lie(structure, names[1], stat(this.leaf, max), t.maxText, page);
-  }
-
-  /**
-   * Bounds in IEEE 754 total order: they must hold the least and greatest
-   * value that is not NaN (-0 below +0), or of an all-NaN set its least and
-   * greatest NaN (the spec's rule; a NaN bound otherwise says nothing of the
-   * numbers, so a reader of the order would skip them).
-   */
-  private totalBounds(structure: CheckedStructure, names: [string, string], minB: Uint8Array, maxB: Uint8Array, t: Tally, page?: number): void {
-    const width = this.leaf.physicalType === 'DOUBLE' ? 8 : this.leaf.physicalType === 'FLOAT' ? 4 : 2;
-    if (minB.length !== width || maxB.length !== width) return;
-    let lo: Uint8Array | undefined;
-    let hi: Uint8Array | undefined;
-    let loText = t.minText;
-    let hiText = t.maxText;
-    if (t.min !== undefined) {
-      // The tally compares zeros as equal; which ones it saw decides the total-order extremes.
-      lo = floatBytes(t.min === 0 ? (t.zeros & 1 ? -0 : 0) : (t.min as number), width);
-      hi = floatBytes(t.max === 0 ? (t.zeros & 2 ? 0 : -0) : (t.max as number), width);
-      if (t.min === 0) loText = t.zeros & 1 ? '-0' : '0';
-      if (t.max === 0) hiText = t.zeros & 2 ? '0' : '-0';
-    } else if (t.nanLo) {
-      [lo, hi] = [t.nanLo, t.nanHi!];
-      loText = `NaN (0x${hex(lo)})`;
-      hiText = `NaN (0x${hex(hi)})`;
-    }
-    const text = (b: Uint8Array) => {
-      const v = floatOf(b);
-      return Number.isNaN(v) ? `NaN (0x${hex(b)})` : Object.is(v, -0) ? '-0' : String(v);
-    };
-    if (lo && compareTotalOrder(minB, lo) > 0) this.lie(structure, names[0], text(minB), loText, page);
-    if (hi && compareTotalOrder(maxB, hi) < 0) this.lie(structure, names[1], text(maxB), hiText, page);
-  }
-
-  private offsetIndex(oi: OffsetIndex, pages: Tally[]): void {
+  /** Row positions of the offset index, and page-index lists whose length does not fit the pages (LeafClaims.page passes them over). */
+  private shapes(oi: OffsetIndex, ci: ColumnIndex | null, pages: Tally[]): void {
     let rows = 0;
     pages.forEach((t, i) => {
       const first = oi.pageLocations[i]!.firstRowIndex;
@@ -296,90 +247,35 @@ class ChunkCheck {
       rows += t.rows;
     });
     const bytes = oi.unencodedByteArrayDataBytes;
-    if (bytes && this.leaf.physicalType === 'BYTE_ARRAY') {
-      if (bytes.length !== pages.length) this.lie('offset index', 'unencoded_byte_array_data_bytes', `${bytes.length} pages`, `${pages.length} pages`);
-      else pages.forEach((t, i) => {
-        if (bytes[i] !== t.byteArrayBytes) this.lie('offset index', 'unencoded_byte_array_data_bytes', String(bytes[i]), String(t.byteArrayBytes), i);
-      });
-    }
-  }
-
-  private columnIndex(ci: ColumnIndex, pages: Tally[]): void {
-    const { leaf, domain } = this;
-    const trusted = boundsTrusted(leaf, domain, this.order, false, this.ordersPresent);
-    const histograms = (field: string, flat: number[] | undefined, levels: number, of: (t: Tally) => number[]) => {
-      if (!flat?.length) return;
-      if (flat.length !== pages.length * levels) {
-        this.lie('column index', field, `${flat.length} counts`, `${pages.length} pages × ${levels} levels`);
-        return;
-      }
-      pages.forEach((t, i) => {
-        const stored = flat.slice(i * levels, (i + 1) * levels);
-        if (!same(stored, of(t))) this.lie('column index', field, listText(stored), listText(of(t)), i);
-      });
+    if (bytes && this.leaf.physicalType === 'BYTE_ARRAY' && bytes.length !== pages.length) this.lie('offset index', 'unencoded_byte_array_data_bytes', `${bytes.length} pages`, `${pages.length} pages`);
+    const histograms = (field: string, flat: number[] | undefined, levels: number) => {
+      if (flat?.length && flat.length !== pages.length * levels) this.lie('column index', field, `${flat.length} counts`, `${pages.length} pages × ${levels} levels`);
     };
-    histograms('repetition_level_histograms', ci.repetitionLevelHistograms, leaf.repLevel + 1, (t) => t.repHistogram);
-    histograms('definition_level_histograms', ci.definitionLevelHistograms, leaf.defLevel + 1, (t) => t.defHistogram);
-    pages.forEach((t, i) => {
-      const nullPage = t.entries > 0 && t.values === 0;
-      if (ci.nullPages[i] !== nullPage) this.lie('column index', 'null_pages', String(ci.nullPages[i]), String(nullPage), i);
-      if (ci.nullCounts && !t.nullsHold(ci.nullCounts[i]!)) this.lie('column index', 'null_counts', String(ci.nullCounts[i]), t.nullsText, i);
-      if (ci.nanCounts && ci.nanCounts[i] !== t.nans) this.lie('column index', 'nan_counts', String(ci.nanCounts[i]), String(t.nans), i);
-      if (!trusted || ci.nullPages[i]) return;
-      if (this.totalOrder) return this.totalBounds('column index', ['min_values', 'max_values'], ci.minValues[i]!, ci.maxValues[i]!, t, i);
-      const min = domain.stat(ci.minValues[i]!);
-      const max = domain.stat(ci.maxValues[i]!);
-      if (min === undefined || max === undefined) return;
-      this.bounds('column index', ['min_values', 'max_values'], min, max, t, i);
-    });
-    if (trusted) this.boundaryOrder(ci);
+    histograms('repetition_level_histograms', ci?.repetitionLevelHistograms, this.leaf.repLevel + 1);
+    histograms('definition_level_histograms', ci?.definitionLevelHistograms, this.leaf.defLevel + 1);
   }
 
   /** ASCENDING (DESCENDING): the non-null pages' min_values and max_values each never fall (rise); a reader searches them as sorted. */
   private boundaryOrder(ci: ColumnIndex): void {
     if (ci.boundaryOrder !== 'ASCENDING' && ci.boundaryOrder !== 'DESCENDING') return;
     const sign = ci.boundaryOrder === 'ASCENDING' ? 1 : -1;
+    const { domain } = this.claims;
     let prev: { min: D; max: D; page: number } | undefined;
     for (let i = 0; i < ci.nullPages.length; i++) {
       if (ci.nullPages[i]) continue;
-      const min = this.domain.stat(ci.minValues[i]!);
-      const max = this.domain.stat(ci.maxValues[i]!);
+      const min = domain.stat(ci.minValues[i]!);
+      const max = domain.stat(ci.maxValues[i]!);
       if (min === undefined || max === undefined) continue;
       // Total order sorts the bounds' bytes (NaNs and zeros included); other orders their values.
-      const cmp = (a: D, b: D, ab: Uint8Array, bb: Uint8Array) => (this.totalOrder ? compareTotalOrder(ab, bb) : compareD(a, b));
+      const cmp = (a: D, b: D, ab: Uint8Array, bb: Uint8Array) => (this.claims.totalOrder ? compareTotalOrder(ab, bb) : compareD(a, b));
       if (prev && (sign * cmp(min, prev.min, ci.minValues[i]!, ci.minValues[prev.page]!) < 0 || sign * cmp(max, prev.max, ci.maxValues[i]!, ci.maxValues[prev.page]!) < 0)) {
-        const bounds = (a: D, b: D) => `[${stat(this.leaf, a)}, ${stat(this.leaf, b)}]`;
+        const bounds = (a: D, b: D) => `[${this.claims.text(a)}, ${this.claims.text(b)}]`;
         this.lie('column index', 'boundary_order', ci.boundaryOrder, `page ${i} ${bounds(min, max)} after page ${prev.page} ${bounds(prev.min, prev.max)}`, i);
         return;
       }
       prev = { min, max, page: i };
     }
   }
-}
-
-const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-const listText = (v: number[] | number) => (typeof v === 'number' ? String(v) : `[${v.join(', ')}]`);
-
-/** A domain value (a statistics bound) as text. */
-function stat(leaf: LeafNode, d: D): string {
-  if (d instanceof Uint8Array) return canonicalValue(leaf.kind, statisticValue(leaf, d));
-  return typeof d === 'bigint' ? d.toString() : String(d);
-}
-
-/**
- * The definition level at which a leaf's value slot exists: below it an
- * entry is an empty or null list (or map), not a null value. Writers count
- * nulls both ways (parquet-java every entry below the leaf's level, Arrow
- * only null values in existing slots), so either count is honest.
- */
-function elementSlotDef(root: GroupNode, leaf: LeafNode): number {
-  let node: SchemaNode = root;
-  let slot = 0;
-  for (const name of leaf.path) {
-    node = (node as GroupNode).children.find((c) => c.name === name)!;
-    if (node.repetition === 'REPEATED') slot = node.defLevel;
-  }
-  return leaf.repetition === 'REPEATED' ? leaf.defLevel : slot;
 }
 
 /**

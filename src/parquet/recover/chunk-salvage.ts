@@ -5,6 +5,15 @@
  * repeated, whose levels are its rows), else every row from it to the end
  * of the chunk. The intact pages come back as runs of neighbouring pages,
  * each decoded into levels and values over a known row span.
+ *
+ * A page that decodes can still be the wrong page: one overwritten by a
+ * neighbour of the same size keeps a valid CRC, its own. So each page is
+ * also held to what the file states about it apart from its bytes (its
+ * offset index row span here; its column index entry, unencoded bytes and
+ * the chunk's bounds in stated.ts), and the whole chunk to its value count
+ * here and its Statistics and SizeStatistics there: a page that
+ * contradicts them is lost. Where the file states none of these, such a
+ * page cannot be told apart.
  */
 import { ByteCursor } from '../../bytes/cursor.js';
 import { loadCodec, type CodecName } from '../../codecs/registry.js';
@@ -12,10 +21,12 @@ import { CorruptFileError, ParquetryError, withContext, type ErrorContext } from
 import type { LeafNode } from '../../schema/tree.js';
 import type { Source } from '../../io/source.js';
 import { decodeColumnChunk, type ChunkOptions, type ColumnChunkData } from '../column-chunk.js';
-import { decodeOffsetIndex, decodePageHeader, type ColumnChunk, type ColumnMetaData, type OffsetIndex, type PageHeader } from '../metadata/index.js';
+import type { LeafClaims } from '../claims/claims.js';
+import { decodeColumnIndex, decodeOffsetIndex, decodePageHeader, type ColumnChunk, type ColumnIndex, type ColumnMetaData, type OffsetIndex, type PageHeader } from '../metadata/index.js';
 import { chunkMeta, chunkRange } from '../reader.js';
 import type { Range } from '../filter/indexes.js';
 import { described, type LossBase } from '../../loss.js';
+import { statedClaims } from './stated.js';
 
 /** What was lost, where, and why. Byte ranges are file offsets; rows count within the row group. */
 export interface Loss extends LossBase {
@@ -49,6 +60,8 @@ export interface ChunkPlace {
   source: Source;
   chunk: ColumnChunk;
   leaf: LeafNode;
+  /** What the file states about the leaf's chunks, to hold its pages to (made only for a chunk with claims). */
+  claims: () => LeafClaims;
   rowGroup: number;
   numRows: number;
   padding: number;
@@ -90,6 +103,7 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
       return whole({ start: base, end: dictEnd }, e);
     }
   }
+  const stated = statedClaims(at.leaf, at.claims, meta, await columnIndex(at, found.pages.length), oi?.unencodedByteArrayDataBytes, found.pages.length);
   const out: ChunkSalvage = { runs: [], losses: [] };
   const repeated = at.leaf.repLevel > 0;
   let row = 0;
@@ -137,6 +151,8 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
       if (repeated && !oi && data.rep !== null && data.length > 0 && data.rep[0] !== 0 && !pending) {
         throw new CorruptFileError('page continues a row whose start was lost', { ...at.ctx, page: i, offset: pg.offset });
       }
+      const wrong = stated?.page(i, data);
+      if (wrong) throw new CorruptFileError(`page contradicts the file's ${wrong}`, { ...at.ctx, page: i, offset: pg.offset });
     } catch (e) {
       if (!(e instanceof ParquetryError)) throw e;
       if (fail(e)) return out;
@@ -170,6 +186,13 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
     out.runs = out.runs.filter((r) => r.rows.end <= cut);
     out.losses = out.losses.filter((l) => l.rows.start < cut);
     out.losses.push({ rowGroup: at.rowGroup, column, bytes: { start: first?.bytes.start ?? base, end: range.end }, rows: { start: cut, end: at.numRows }, error: described(e) });
+    return out;
+  }
+  // Every page read: the chunk's totals must be what its metadata says, or some page is not the one written.
+  const wrong = out.losses.length === 0 ? stated?.chunk() : null;
+  if (wrong) {
+    const e = new CorruptFileError(`the chunk's pages contradict its ${wrong}`, { ...at.ctx, offset: base });
+    return whole({ start: base, end: range.end }, e);
   }
   return out;
 }
@@ -247,22 +270,43 @@ function pagesFromIndex(bytes: Uint8Array, base: number, oi: OffsetIndex, numRow
 }
 
 /** The chunk's offset index when it is present and consistent with the chunk; else null (pages are then found by walking). */
-async function offsetIndex(at: ChunkPlace, range: Range): Promise<OffsetIndex | null> {
-  const { offsetIndexOffset: off, offsetIndexLength: len } = at.chunk;
-  if (off === undefined || len === undefined || !(off >= 4 && len > 0 && off + len <= at.source.byteLength)) return null;
-  try {
-    const bytes = await at.source.read(off, len);
-    const oi = withContext({ ...at.ctx, offset: off }, () => decodeOffsetIndex(new ByteCursor(bytes, 0, bytes.length, off)));
+function offsetIndex(at: ChunkPlace, range: Range): Promise<OffsetIndex | null> {
+  return readIndex(at, at.chunk.offsetIndexOffset, at.chunk.offsetIndexLength, decodeOffsetIndex, (oi) => {
     const locs = oi.pageLocations;
-    if (locs.length === 0 || locs[0]!.firstRowIndex !== 0) return null;
+    if (locs.length === 0 || locs[0]!.firstRowIndex !== 0) return false;
     for (let i = 0; i < locs.length; i++) {
       const l = locs[i]!;
       const next = locs[i + 1];
-      if (!(l.offset >= range.start && l.compressedPageSize > 0 && l.offset + l.compressedPageSize <= range.end)) return null;
-      if (next && !(next.offset >= l.offset + l.compressedPageSize && next.firstRowIndex > l.firstRowIndex)) return null;
-      if (!next && !(l.firstRowIndex < at.numRows)) return null;
+      if (!(l.offset >= range.start && l.compressedPageSize > 0 && l.offset + l.compressedPageSize <= range.end)) return false;
+      if (next && !(next.offset >= l.offset + l.compressedPageSize && next.firstRowIndex > l.firstRowIndex)) return false;
+      if (!next && !(l.firstRowIndex < at.numRows)) return false;
     }
-    return oi;
+    return true;
+  });
+}
+
+/**
+ * The chunk's column index when it is present, readable, has an entry per
+ * data page found and no negative count; else null (nothing to hold pages
+ * to). parquet-mr 1.13 wrote indexes of null_counts -1 and every page
+ * null over pages of values (parquet-testing's datapage_v1-*-checksum
+ * files): a placeholder that states nothing about the pages, not damage.
+ */
+function columnIndex(at: ChunkPlace, pages: number): Promise<ColumnIndex | null> {
+  return readIndex(at, at.chunk.columnIndexOffset, at.chunk.columnIndexLength, decodeColumnIndex, (ci) => {
+    const fits = (l: unknown[] | undefined) => l === undefined || l.length === pages;
+    const counts = (l: number[] | undefined) => fits(l) && !l?.some((n) => n < 0);
+    return ci.nullPages.length === pages && fits(ci.minValues) && fits(ci.maxValues) && counts(ci.nullCounts) && counts(ci.nanCounts);
+  });
+}
+
+/** A page index structure at `off` when it lies in the file, decodes and is `usable`; else null. */
+async function readIndex<T>(at: ChunkPlace, off: number | undefined, len: number | undefined, decode: (c: ByteCursor) => T, usable: (x: T) => boolean): Promise<T | null> {
+  if (off === undefined || len === undefined || !(off >= 4 && len > 0 && off + len <= at.source.byteLength)) return null;
+  try {
+    const bytes = await at.source.read(off, len);
+    const x = withContext({ ...at.ctx, offset: off }, () => decode(new ByteCursor(bytes, 0, bytes.length, off)));
+    return usable(x) ? x : null;
   } catch (e) {
     if (e instanceof ParquetryError) return null;
     throw e;

@@ -18,6 +18,7 @@ import type { Range } from '../filter/indexes.js';
 import type { FileMetaData } from '../metadata/index.js';
 import { valueOptionsPerLeaf } from '../reader.js';
 import { chunkPadding } from '../chunk-padding.js';
+import { LeafClaims } from '../claims/claims.js';
 import { leafColumn } from '../row-decoding.js';
 import { assembleVariant } from '../variant/index.js';
 import { described, mergeSpans, MISSING } from '../../loss.js';
@@ -90,7 +91,7 @@ export async function* salvageRowGroups(input: SalvageInput, options: SalvageOpt
       continue;
     }
     for (const leaf of schema.leaves) {
-      const s = await salvageChunk({ source, chunk: group.columns[leaf.columnIndex]!, leaf, rowGroup: rg, numRows, padding, ctx: { ...ctx, column: leaf.path.join('.') } }, decode);
+      const s = await salvageChunk({ source, chunk: group.columns[leaf.columnIndex]!, leaf, claims: () => new LeafClaims(schema.root, leaf, metadata.columnOrders), rowGroup: rg, numRows, padding, ctx: { ...ctx, column: leaf.path.join('.') } }, decode);
       chunks.set(leaf, s);
       // A loop, not a spread: a chunk may lose more pages than the stack holds arguments.
       for (const l of s.losses) losses.push(l);

@@ -1,6 +1,6 @@
 /**
- * What a run of a column chunk's level entries holds, counted as check-stats
- * needs it to test the file's claims: nulls (both ways writers count them),
+ * What a run of a column chunk's level entries holds, counted as the file's
+ * claims about it are tested (claims.ts): nulls (both ways writers count them),
  * level histograms, rows, non-null values, NaNs, unencoded byte-array bytes,
  * the least and greatest values, and (for a whole chunk) the distinct
  * values. A tally takes entries a segment at a time, so a chunk decoded a
@@ -78,7 +78,7 @@ export class Tally {
   rows = 0;
   values = 0;
   nans = 0;
-  /** Entries below the leaf's definition level, and those of them in an existing value slot (see check-stats' elementSlotDef). */
+  /** Entries below the leaf's definition level, and those of them in an existing value slot (see claims.ts' elementSlotDef). */
   nullEntries = 0;
   nullValues = 0;
   byteArrayBytes = 0;
@@ -167,6 +167,30 @@ export class Tally {
       this.max = w.d(max);
       this.maxText = w.text(max);
     }
+  }
+
+  /** Adds what `t` counted (its distinct values aside): a chunk's tally from its pages' without counting each value twice. */
+  absorb(t: Tally): void {
+    this.entries += t.entries;
+    this.rows += t.rows;
+    this.values += t.values;
+    this.nans += t.nans;
+    this.nullEntries += t.nullEntries;
+    this.nullValues += t.nullValues;
+    this.byteArrayBytes += t.byteArrayBytes;
+    t.repHistogram.forEach((n, i) => (this.repHistogram[i] = (this.repHistogram[i] ?? 0) + n));
+    t.defHistogram.forEach((n, i) => (this.defHistogram[i] = (this.defHistogram[i] ?? 0) + n));
+    if (t.min !== undefined && (this.min === undefined || compareD(t.min, this.min) < 0)) {
+      this.min = t.min;
+      this.minText = t.minText;
+    }
+    if (t.max !== undefined && (this.max === undefined || compareD(t.max, this.max) > 0)) {
+      this.max = t.max;
+      this.maxText = t.maxText;
+    }
+    this.zeros |= t.zeros;
+    if (t.nanLo && (this.nanLo === undefined || compareTotalOrder(t.nanLo, this.nanLo) < 0)) this.nanLo = t.nanLo;
+    if (t.nanHi && (this.nanHi === undefined || compareTotalOrder(t.nanHi, this.nanHi) > 0)) this.nanHi = t.nanHi;
   }
 
   /** Whether `n` is an honest null count here: writers count null values (Arrow) or every entry below the leaf's level (parquet-java). */
