@@ -171,6 +171,11 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
     levels += n;
   }
   flush();
+  // Pages found by walking headers that do not tile the chunk: nothing shows
+  // that those before the break are where the footer says. Bytes missing or
+  // added before the chunk shift it, and its first bytes are then a page of
+  // other rows (or another column) that decodes cleanly.
+  if (found.error !== null && !oi) return whole({ start: base, end: range.end }, found.error);
   if (found.error !== null && row <= at.numRows) {
     const from = repeated && !oi && row > 0 ? row - 1 : row;
     out.losses.push({ rowGroup: at.rowGroup, column, page: found.pages.length, bytes: { start: found.stop, end: range.end }, rows: { start: from, end: at.numRows }, error: described(found.error) });
