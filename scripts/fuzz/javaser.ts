@@ -201,7 +201,9 @@ export interface JavaserMutation {
   edit: JavaserEdit;
 }
 
+/** `b` with `start..end` replaced by `insert`; unchanged where that span is not inside it (an edit over a length the case changed). */
 function splice(b: Uint8Array, start: number, end: number, insert: Uint8Array): Uint8Array {
+  if (!(start >= 0 && start <= end && end <= b.length)) return b;
   const out = new Uint8Array(b.length - (end - start) + insert.length);
   out.set(b.subarray(0, start), 0);
   out.set(insert, start);
