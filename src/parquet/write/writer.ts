@@ -1,3 +1,4 @@
+import { BufferedSink } from '../../io/buffered-sink.js';
 import { ByteWriter } from '../../bytes/writer.js';
 import { loadCodec, type Codec, type CodecName } from '../../codecs/registry.js';
 import { InvalidArgumentError, IOError, ParquetryError } from '../../errors.js';
@@ -123,6 +124,7 @@ const SLICE_ROWS = 4096;
 /** Records an iterable given to writeMany is read ahead by, for a flat schema. */
 const RECORD_BATCH = 16_384;
 const hasOwn = Object.prototype.hasOwnProperty;
+const NO_BYTES = new Uint8Array(0);
 const RESOLVED: Promise<void> = Promise.resolve();
 
 const DEFAULTS = {
@@ -187,7 +189,7 @@ export class ParquetWriter {
   private readonly checkpointEvery: number;
 
   private constructor(
-    private readonly sink: Sink,
+    private readonly sink: BufferedSink,
     private readonly elements: SchemaElement[],
     readonly schema: Schema,
     private readonly columns: ColumnWriter[],
@@ -242,9 +244,16 @@ export class ParquetWriter {
     const encryptor = options.encryption ? FileEncryptor.create(options.encryption) : undefined;
     encryptor?.checkColumns([...known]);
     const flushed = { bytes: 0 };
-    const columns = await Promise.all(tree.leaves.map((leaf) => columnOptions(leaf, options).then((o) => new ColumnWriter(leaf, o, flushed))));
-    const w = new ParquetWriter(sink, elements, tree, columns, options, flushed, encryptor);
-    await w.put(encryptor?.magic ?? PARQUET_MAGIC);
+    // Columns with no options of their own share one options object (a wide table has 100,000 of them).
+    const shared = await columnOptions(undefined, options);
+    const columns: ColumnWriter[] = [];
+    for (const leaf of tree.leaves) {
+      const path = leaf.path.join('.');
+      const own = options.columns?.[path] !== undefined || hasOwn.call(blooms, path);
+      columns.push(new ColumnWriter(leaf, own ? await columnOptions(leaf, options) : shared, flushed));
+    }
+    const w = new ParquetWriter(new BufferedSink(sink), elements, tree, columns, options, flushed, encryptor);
+    await w.put(encryptor?.magic ?? PARQUET_MAGIC, true);
     return w;
   }
 
@@ -614,9 +623,15 @@ export class ParquetWriter {
    * over their pages, so the file could only be finished corrupt. The sink is
    * aborted (nothing is left at a file destination) and every later call fails.
    */
-  private async put(bytes: Uint8Array): Promise<void> {
+  /**
+   * `through`: then on to the sink underneath with what was gathered before
+   * it. Each row group (and its checkpoint) goes through as it ends, so a
+   * failing sink fails the write() that cut the row group, as unbuffered.
+   */
+  private async put(bytes: Uint8Array, through = false): Promise<void> {
     try {
       await this.sink.write(bytes);
+      if (through) await this.sink.flush();
     } catch (e) {
       this.failed = e;
       this.closed = true;
@@ -682,6 +697,7 @@ export class ParquetWriter {
     this.rowsInGroup = 0;
     this.flushed.bytes = 0;
     if (this.checkpointEvery > 0 && this.rowGroups.length - this.checkpointed >= this.checkpointEvery) await this.writeCheckpoint();
+    await this.put(NO_BYTES, true);
   }
 
   /** The row groups since the last checkpoint, chained to it (checkpoint.ts). */
@@ -781,8 +797,9 @@ function sealedSizes(chunk: EncodedChunk): void {
   if (chunk.meta.dictionaryPageOffset !== undefined) chunk.meta.dataPageOffset = sizes[0]!;
 }
 
-async function columnOptions(leaf: LeafNode, o: WriterOptions): Promise<ColumnOptions> {
-  const own = o.columns?.[leaf.path.join('.')] ?? {};
+/** The options of `leaf`'s column, or (no leaf) of every column without options of its own. */
+async function columnOptions(leaf: LeafNode | undefined, o: WriterOptions): Promise<ColumnOptions> {
+  const own = (leaf && o.columns?.[leaf.path.join('.')]) ?? {};
   const codecName = own.codec ?? o.codec ?? 'SNAPPY';
   const codec: Codec | null = codecName === 'UNCOMPRESSED' ? null : await loadCodec(codecName);
   const version = o.pageVersion ?? 1;
@@ -800,7 +817,7 @@ async function columnOptions(leaf: LeafNode, o: WriterOptions): Promise<ColumnOp
     checksums: o.checksums ?? true,
     statistics: own.statistics ?? o.statistics ?? true,
     statisticsTruncateLength: positive(o.statisticsTruncateLength, 'statisticsTruncateLength', DEFAULTS.statisticsTruncateLength),
-    ...bloomOption(leaf, o),
+    ...(leaf ? bloomOption(leaf, o) : {}),
   };
 }
 
