@@ -1,4 +1,5 @@
 import { BufferedSink } from '../../io/buffered-sink.js';
+import { ByteArena } from '../../bytes/arena.js';
 import { ByteWriter } from '../../bytes/writer.js';
 import { loadCodec, type Codec, type CodecName } from '../../codecs/registry.js';
 import { InvalidArgumentError, IOError, ParquetryError } from '../../errors.js';
@@ -11,7 +12,7 @@ import type { RecordBatch, Table } from 'apache-arrow';
 import { isPlainObject, RecordShredder } from '../../shred/shred.js';
 import {
   encodeColumnIndex, encodeOffsetIndex,
-  type ColumnChunk, type FileMetaData, type KeyValue, type RowGroup, type SchemaElement, type SortingColumn,
+  type ColumnChunk, type FileMetaData, type KeyValue, type RowGroup, type SchemaElement, type SortingColumn, type Statistics,
 } from '../metadata/index.js';
 import { encodeBloomFilter, loadBloomHasher } from '../bloom/index.js';
 import { ColumnWriter, type ColumnOptions, type EncodedChunk, type ValueEncoding } from './column-writer.js';
@@ -110,10 +111,19 @@ interface ChunkExtras {
 }
 
 /** A Thrift structure's bytes, through one scratch writer. */
-function thriftBytes(w: ByteWriter, encode: (w: ByteWriter) => void): Uint8Array {
+function thriftBytes(w: ByteWriter, arena: ByteArena, encode: (w: ByteWriter) => void): Uint8Array {
   w.reset();
   encode(w);
-  return w.finish().slice();
+  return arena.keep(w.finish());
+}
+
+/** The byte strings of a chunk's statistics, moved into `arena` (they live until the footer). */
+function keepStatistics(s: Statistics | undefined, arena: ByteArena): void {
+  if (!s) return;
+  for (const k of ['min', 'max', 'minValue', 'maxValue'] as const) {
+    const b = s[k];
+    if (b) s[k] = arena.keep(b);
+  }
 }
 
 /** A schema as a SchemaElement list (root first), or what `defineSchema` returns. */
@@ -159,6 +169,8 @@ export class ParquetWriter {
   private readonly extras: ChunkExtras[] = [];
   private readonly pageIndex: boolean;
   private readonly indexWriter = new ByteWriter(1024);
+  /** Where the footer's and page indexes' small byte strings are kept until close: shared slabs, not one buffer each. */
+  private readonly arena = new ByteArena();
   private readonly columnIndexTruncateLength: number;
   private rowsInGroup = 0;
   private totalRows = 0;
@@ -669,6 +681,7 @@ export class ParquetWriter {
         await this.put(p.body);
       }
       const meta = { ...chunk.meta, dataPageOffset: base + chunk.meta.dataPageOffset };
+      keepStatistics(meta.statistics, this.arena);
       if (chunk.meta.dictionaryPageOffset !== undefined) meta.dictionaryPageOffset = base + chunk.meta.dictionaryPageOffset;
       uncompressed += meta.totalUncompressedSize;
       const cc: ColumnChunk = { fileOffset: base, metaData: meta };
@@ -678,8 +691,8 @@ export class ParquetWriter {
       if (this.pageIndex) {
         const offsetIndex = buildOffsetIndex(c.leaf, chunk.pages, base);
         const columnIndex = buildColumnIndex(c.leaf, chunk.pages, this.columnIndexTruncateLength);
-        extras.offsetIndex = thriftBytes(this.indexWriter, (w) => encodeOffsetIndex(offsetIndex, w));
-        if (columnIndex) extras.columnIndex = thriftBytes(this.indexWriter, (w) => encodeColumnIndex(columnIndex, w));
+        extras.offsetIndex = thriftBytes(this.indexWriter, this.arena, (w) => encodeOffsetIndex(offsetIndex, w));
+        if (columnIndex) extras.columnIndex = thriftBytes(this.indexWriter, this.arena, (w) => encodeColumnIndex(columnIndex, w));
       }
       if (extras.bloom || extras.offsetIndex) this.extras.push(extras);
     }
