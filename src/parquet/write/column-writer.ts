@@ -147,6 +147,9 @@ function giveScratch(w: ByteWriter): void {
   if (w.length <= SCRATCH_KEEP) scratchWriter = w;
 }
 
+/** Every column's page headers are encoded here (synchronously, one at a time) and copied out: one buffer, not one per page. */
+const headerWriter = new ByteWriter(256);
+
 const latin1 = new TextDecoder('latin1');
 
 const INT64_MIN = -(2n ** 63n);
@@ -692,9 +695,9 @@ export class ColumnWriter implements LeafSink {
     facts: PageFacts = { numValues: 0, nonNull: 0, nullCount: 0 },
   ): void {
     if (this.opts.checksums) header.crc = crc32(body) | 0;
-    const hw = new ByteWriter(64);
-    encodePageHeader(header, hw);
-    const h = hw.finish().slice();
+    headerWriter.reset();
+    encodePageHeader(header, headerWriter);
+    const h = headerWriter.finish().slice();
     this.pages.push({ header: h, body, type, encoding, numRows, firstRow: this.chunkRows, stats, ...facts });
     this.pagesBytes += h.length + body.length;
     this.flushed.bytes += h.length + body.length;
