@@ -196,13 +196,13 @@ function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, f
 
 /** One column's current block and its finished blocks' descriptors. */
 class ColumnBuffer implements SpilledBlocks {
-  /** Grows to the block size as values come: a block-sized buffer per column took gigabytes for a wide table. */
-  readonly buf = new ValueWriter(256);
+  /** Empty until written, then grows to the block size as values come: a block-sized buffer per column took gigabytes for a wide table. */
+  readonly buf = new ValueWriter(0);
   private rowCount = 0;
   private runLength = 0;
   private runValue = -1;
   private firstValue: Uint8Array | null = null;
-  readonly descriptors = new ByteWriter(256);
+  readonly descriptors = new ByteWriter(0);
   blockCount = 0;
   dataSize = 0;
 
