@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convert } from '../../src/node/index.js';
 
-const [columns, format] = [Number(process.argv[2]), process.argv[3] as 'parquet' | 'trevni' | 'redelm'];
+const [columns, format] = [Number(process.argv[2]), process.argv[3] as 'parquet' | 'trevni' | 'trevni-draft' | 'redelm'];
 const dir = mkdtempSync(join(tmpdir(), 'wide-'));
 try {
   const names = Array.from({ length: columns }, (_, i) => `c${i}`);
@@ -18,8 +18,8 @@ try {
   const cells = names.map((_, i) => (i % 3 === 0 ? `s${i}` : String(i)));
   const input = join(dir, 'in.csv');
   writeFileSync(input, `${names.join(',')}\n${cells.join(',')}\n`);
-  const out = join(dir, { parquet: 'out.parquet', trevni: 'out.trv', redelm: 'out.redelm' }[format]);
-  await convert(input, out, {});
+  const out = join(dir, { parquet: 'out.parquet', trevni: 'out.trv', 'trevni-draft': 'out.trv', redelm: 'out.redelm' }[format]);
+  await convert(input, out, format === 'trevni-draft' ? { trevniVersion: 'draft' } : {});
   // The peak so far is the write's (reading back may take more).
   const writeRss = process.resourceUsage().maxRSS * 1024;
   // Back to JSON Lines through the file's reader: the row, by column name.

@@ -3,7 +3,8 @@
  * and RedElm with few file descriptors (Trevni spilled one file per column
  * and failed with EMFILE) and memory for the data, not columns × a fixed
  * buffer (each Parquet column had 30 KB of empty buffers, each Trevni column
- * 65 KB, each RedElm column 6 KB; and one file write per page took more).
+ * 65 KB, each Trevni draft column 2.5 KB, each RedElm column 6 KB; and one
+ * file write per page took more).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 const MiB = 2 ** 20;
 const KiB = 2 ** 10;
 
-type Format = 'parquet' | 'trevni' | 'redelm';
+type Format = 'parquet' | 'trevni' | 'trevni-draft' | 'redelm';
 
 /** Runs wide-convert.ts under `ulimit -n 256`: whether the row came back, the write's peak RSS and the whole run's. */
 function wide(columns: number, format: Format): { same: boolean; writeRss: number; maxRss: number } {
@@ -23,7 +24,7 @@ function wide(columns: number, format: Format): { same: boolean; writeRss: numbe
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as { same: boolean; writeRss: number; maxRss: number };
 }
 
-for (const format of ['parquet', 'trevni', 'redelm'] as const) {
+for (const format of ['parquet', 'trevni', 'trevni-draft', 'redelm'] as const) {
   test(`one row of 2,000 and of 20,000 columns to ${format} under ulimit -n 256, in memory bounded per column`, { timeout: 300_000 }, () => {
     const [small, large] = [2_000, 20_000].map((columns) => {
       const r = wide(columns, format);
