@@ -2,21 +2,25 @@
  * A growable byte buffer for building encoded output. Doubles its capacity
  * as needed; `finish()` returns a view of exactly the bytes written.
  */
+const EMPTY = new Uint8Array(0);
+const EMPTY_VIEW = new DataView(EMPTY.buffer);
+
 export class ByteWriter {
   private buf: Uint8Array;
   private view: DataView;
   length = 0;
 
+  /** `initialCapacity` 0: nothing is allocated until the first byte (a wide table's writer has many buffers it barely fills). */
   constructor(initialCapacity = 1024) {
-    this.buf = new Uint8Array(Math.max(16, initialCapacity));
-    this.view = new DataView(this.buf.buffer);
+    this.buf = initialCapacity === 0 ? EMPTY : new Uint8Array(Math.max(16, initialCapacity));
+    this.view = initialCapacity === 0 ? EMPTY_VIEW : new DataView(this.buf.buffer);
   }
 
   /** Makes room for `n` more bytes. */
   reserve(n: number): void {
     const need = this.length + n;
     if (need <= this.buf.length) return;
-    let cap = this.buf.length * 2;
+    let cap = Math.max(16, this.buf.length * 2);
     while (cap < need) cap *= 2;
     const next = new Uint8Array(cap);
     next.set(this.buf.subarray(0, this.length));

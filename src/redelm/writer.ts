@@ -13,6 +13,7 @@ import { ByteWriter } from '../bytes/writer.js';
 import { HADOOP_CODECS, HADOOP_GZIP, loadHadoopCodec, type HadoopCodec } from '../codecs/hadoop.js';
 import { InvalidArgumentError, UnsupportedError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
+import { BufferedSink } from '../io/buffered-sink.js';
 import type { LeafNode, Schema, SchemaNode } from '../schema/tree.js';
 import { planRecord, type RecordPlan } from '../shred/plan.js';
 import { RecordShredder, type LeafSink } from '../shred/shred.js';
@@ -42,9 +43,10 @@ const DEFAULT_ROW_GROUP_SIZE = 64 * 1024 * 1024;
 
 /** One leaf's buffered sections for the current row group. */
 class LeafBuffer implements LeafSink {
-  readonly rep = new ByteWriter(1024);
-  readonly def = new ByteWriter(1024);
-  readonly data = new ByteWriter(4096);
+  // Empty until written: a wide table has many columns and few values (they double as they fill).
+  readonly rep = new ByteWriter(0);
+  readonly def = new ByteWriter(0);
+  readonly data = new ByteWriter(0);
 
   readonly type: RedElmType;
 
@@ -162,7 +164,7 @@ export class RedElmWriter {
     }
     const className = HADOOP_CODECS[options.codec ?? 'gzip'] ?? options.codec ?? HADOOP_GZIP;
     const codec = await loadHadoopCodec(className);
-    const writer = new RedElmWriter(sink, tree, text, codec, options);
+    const writer = new RedElmWriter(new BufferedSink(sink), tree, text, codec, options);
     await writer.emit(REDELM_MAGIC);
     return writer;
   }

@@ -402,6 +402,11 @@ export function inferSchemaFromCsv(header: string[], rows: Iterable<string[]>, o
   return defineSchema(entries);
 }
 
+/** Module level, not a closure per column: a table may have 100,000 columns. */
+function badCell(leaf: LeafNode, s: string, expected: string): never {
+  throw new InvalidArgumentError(`cannot read CSV cell ${JSON.stringify(s.length > 60 ? s.slice(0, 59) + '…' : s)} as ${expected}`, { column: leaf.path.join('.') });
+}
+
 /** A cell parser: CSV text to a value the column's coercer accepts (src/schema/coerce.ts), null for an empty cell. */
 export type CsvCellParser = (cell: string) => unknown;
 
@@ -428,36 +433,35 @@ export function csvCellParser(column: LeafNode | AnyField): CsvCellParser {
   } else {
     leaf = column;
   }
-  const path = leaf.path.join('.');
-  const bad = (s: string, expected: string): never => {
-    throw new InvalidArgumentError(`cannot read CSV cell ${JSON.stringify(s.length > 60 ? s.slice(0, 59) + '…' : s)} as ${expected}`, { column: path });
-  };
   const k = leaf.kind;
   switch (k.kind) {
     case 'boolean':
-      return (s) => (s === '' ? null : csvBoolean(s) ?? bad(s, 'a boolean (true or false)'));
+      return (s) => (s === '' ? null : csvBoolean(s) ?? badCell(leaf, s, 'a boolean (true or false)'));
     case 'int': {
       const wide = leaf.physicalType === 'INT64';
       return (s) => {
         if (s === '') return null;
         // Leading zeros are fine here: the column was declared (or overridden) as an integer.
-        if (!LENIENT_INT_TEXT.test(s)) return bad(s, 'an integer');
+        if (!LENIENT_INT_TEXT.test(s)) return badCell(leaf, s, 'an integer');
         const v = BigInt(s);
         return wide ? v : Number(v);
       };
     }
     case 'float':
     case 'float16':
-      return (s) => (s === '' ? null : csvDouble(s) ?? bad(s, 'a number'));
-    case 'bytes': {
-      const encoder = new TextEncoder();
-      return (s) => (s === '' ? null : encoder.encode(s));
-    }
+      return (s) => (s === '' ? null : csvDouble(s) ?? badCell(leaf, s, 'a number'));
+    case 'bytes':
+      return bytesCell;
     case 'interval':
     case 'null':
-      throw new InvalidArgumentError(`a CSV cell has no form for ${k.kind === 'null' ? 'the null type' : 'INTERVAL'}`, { column: path });
+      throw new InvalidArgumentError(`a CSV cell has no form for ${k.kind === 'null' ? 'the null type' : 'INTERVAL'}`, { column: leaf.path.join('.') });
     default:
       // Text the coercer parses exactly (dates, times, timestamps, decimals, UUIDs) or keeps (strings).
-      return (s) => (s === '' ? null : s);
+      return textCell;
   }
 }
+
+// One parser for every column of these kinds.
+const cellEncoder = new TextEncoder();
+const bytesCell: CsvCellParser = (s) => (s === '' ? null : cellEncoder.encode(s));
+const textCell: CsvCellParser = (s) => (s === '' ? null : s);

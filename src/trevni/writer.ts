@@ -35,6 +35,7 @@ import { ByteWriter } from '../bytes/writer.js';
 import { MAX_SCHEMA_DEPTH } from '../schema/tree.js';
 import { InvalidArgumentError, UnsupportedError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
+import { BufferedSink } from '../io/buffered-sink.js';
 import type { ColumnRowData } from './assemble.js';
 import { isTrevniCodec, trevniChecksum, trevniCodec, type TrevniChecksum, type TrevniCodec } from './codecs.js';
 import { writeMetadata } from './metadata.js';
@@ -199,13 +200,13 @@ function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, f
 
 /** One column's current block and its finished blocks' descriptors. */
 class ColumnBuffer implements SpilledBlocks {
-  /** Grows to the block size as values come: a block-sized buffer per column took gigabytes for a wide table. */
-  readonly buf = new ValueWriter(256);
+  /** Empty until written, then grows to the block size as values come: a block-sized buffer per column took gigabytes for a wide table. */
+  readonly buf = new ValueWriter(0);
   private rowCount = 0;
   private runLength = 0;
   private runValue = -1;
   private firstValue: Uint8Array | null = null;
-  readonly descriptors = new ByteWriter(256);
+  readonly descriptors = new ByteWriter(0);
   blockCount = 0;
   dataSize = 0;
 
@@ -353,7 +354,7 @@ export interface SpilledBlocks {
  * per column its block count, descriptors and blocks (copied from the spill
  * store, which is then disposed).
  */
-export async function writeLayout(sink: Sink, magic: Uint8Array, rows: number, fileMetadata: readonly MetaEntry[], columns: readonly { metadata: readonly MetaEntry[]; blocks: SpilledBlocks }[]): Promise<void> {
+export async function writeLayout(file: Sink, magic: Uint8Array, rows: number, fileMetadata: readonly MetaEntry[], columns: readonly { metadata: readonly MetaEntry[]; blocks: SpilledBlocks }[]): Promise<void> {
   const h = new ByteWriter(4096);
   h.bytes(magic);
   h.i64le(BigInt(rows));
@@ -365,6 +366,8 @@ export async function writeLayout(sink: Sink, magic: Uint8Array, rows: number, f
     h.i64le(BigInt(start));
     start += 4 + blocks.descriptors.length + blocks.dataSize;
   }
+  // Each column's head is a few bytes: gathered, not one write each.
+  const sink = new BufferedSink(file);
   await sink.write(h.finish());
   for (const { blocks } of columns) {
     const head = new ByteWriter(4 + blocks.descriptors.length);
@@ -374,6 +377,7 @@ export async function writeLayout(sink: Sink, magic: Uint8Array, rows: number, f
     for await (const chunk of blocks.spill.chunks(1 << 20)) await sink.write(chunk);
     await blocks.spill.dispose();
   }
+  await sink.flush();
 }
 
 /** Throws away a writer's output: its spill stores and what the sink has. */

@@ -2,14 +2,15 @@
  * Child process of wide-tables.test.ts: writes a CSV of one header and one
  * row of `columns` columns, converts it to `format` with the Node entry's
  * convert (Trevni blocks spilled to temporary files, as the CLI does), reads
- * the row back (to JSON Lines) and prints whether it is the row written, and the peak RSS.
+ * the row back (to JSON Lines) and prints whether it is the row written, the
+ * peak RSS of the write, and the peak RSS of it all.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convert } from '../../src/node/index.js';
 
-const [columns, format] = [Number(process.argv[2]), process.argv[3] as 'parquet' | 'trevni'];
+const [columns, format] = [Number(process.argv[2]), process.argv[3] as 'parquet' | 'trevni' | 'trevni-draft' | 'redelm'];
 const dir = mkdtempSync(join(tmpdir(), 'wide-'));
 try {
   const names = Array.from({ length: columns }, (_, i) => `c${i}`);
@@ -17,14 +18,16 @@ try {
   const cells = names.map((_, i) => (i % 3 === 0 ? `s${i}` : String(i)));
   const input = join(dir, 'in.csv');
   writeFileSync(input, `${names.join(',')}\n${cells.join(',')}\n`);
-  const out = join(dir, format === 'parquet' ? 'out.parquet' : 'out.trv');
-  await convert(input, out, {});
+  const out = join(dir, { parquet: 'out.parquet', trevni: 'out.trv', 'trevni-draft': 'out.trv', redelm: 'out.redelm' }[format]);
+  await convert(input, out, format === 'trevni-draft' ? { trevniVersion: 'draft' } : {});
+  // The peak so far is the write's (reading back may take more).
+  const writeRss = process.resourceUsage().maxRSS * 1024;
   // Back to JSON Lines through the file's reader: the row, by column name.
   const back = join(dir, 'back.jsonl');
   await convert(out, back, {});
   const row = JSON.parse(readFileSync(back, 'utf8')) as Record<string, unknown>;
   const same = names.every((n, i) => String(row[n]) === cells[i]) && Object.keys(row).length === columns;
-  console.log(JSON.stringify({ same, maxRss: process.resourceUsage().maxRSS * 1024 }));
+  console.log(JSON.stringify({ same, writeRss, maxRss: process.resourceUsage().maxRSS * 1024 }));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

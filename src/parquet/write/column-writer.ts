@@ -73,21 +73,25 @@ export interface EncodedChunk {
 }
 
 /**
- * Entries a column's buffers (levels, indices, values, dictionary) start with;
- * they double as they fill. Small, so a table of 100,000 columns and one row
- * takes memory for its data, not for 100,000 columns of empty buffers.
+ * Entries a column's level and index buffers take at their first entry; they
+ * double as they fill. Until then they share one empty array (and the value
+ * builders allocate nothing), so a table of 100,000 columns and one row takes
+ * memory for its data, not for 100,000 columns of empty buffers.
  */
 const INITIAL_ENTRIES = 16;
+const NO_LEVELS = new Uint8Array(0);
+const NO_WIDE_LEVELS = new Uint16Array(0);
+const NO_INDICES = new Int32Array(0);
 
 class Levels {
   buf: Uint8Array | Uint16Array;
   length = 0;
   constructor(wide: boolean) {
-    this.buf = wide ? new Uint16Array(INITIAL_ENTRIES) : new Uint8Array(INITIAL_ENTRIES);
+    this.buf = wide ? NO_WIDE_LEVELS : NO_LEVELS;
   }
   push(v: number): void {
     if (this.length === this.buf.length) {
-      const next = new (this.buf.constructor as Uint8ArrayConstructor)(this.buf.length * 2);
+      const next = new (this.buf.constructor as Uint8ArrayConstructor)(Math.max(INITIAL_ENTRIES, this.buf.length * 2));
       next.set(this.buf);
       this.buf = next;
     }
@@ -96,7 +100,7 @@ class Levels {
   /** `n` copies of `v`. */
   pushRepeat(v: number, n: number): void {
     if (this.length + n > this.buf.length) {
-      const next = new (this.buf.constructor as Uint8ArrayConstructor)(Math.max(this.length + n, this.buf.length * 2));
+      const next = new (this.buf.constructor as Uint8ArrayConstructor)(Math.max(INITIAL_ENTRIES, this.length + n, this.buf.length * 2));
       next.set(this.buf);
       this.buf = next;
     }
@@ -110,11 +114,11 @@ class Levels {
 
 /** Dictionary indices of the page being filled: a growable Int32Array (a JS array of numbers would be boxed and copied for encoding). */
 class Indices {
-  buf = new Int32Array(INITIAL_ENTRIES);
+  buf = NO_INDICES;
   length = 0;
   push(v: number): void {
     if (this.length === this.buf.length) {
-      const next = new Int32Array(this.buf.length * 2);
+      const next = new Int32Array(Math.max(INITIAL_ENTRIES, this.buf.length * 2));
       next.set(this.buf);
       this.buf = next;
     }
@@ -145,6 +149,9 @@ function takeScratch(size: number): ByteWriter {
 function giveScratch(w: ByteWriter): void {
   if (w.length <= SCRATCH_KEEP) scratchWriter = w;
 }
+
+/** Every column's page headers are encoded here (synchronously, one at a time) and copied out: one buffer, not one per page. */
+const headerWriter = new ByteWriter(256);
 
 const latin1 = new TextDecoder('latin1');
 
@@ -182,7 +189,8 @@ export class ColumnWriter implements LeafSink {
   private def: Levels | null;
   private rep: Levels | null;
   private readonly maxDef: number;
-  private readonly coerce: (v: unknown) => number | bigint | boolean | Uint8Array;
+  /** Built at the first value that needs it (see coerce). */
+  private coercer: ((v: unknown) => number | bigint | boolean | Uint8Array) | undefined;
   private readonly isString: boolean;
   /** Strings written with U+FFFD for lone surrogates (the writer warns of the first). */
   replacedStrings = 0;
@@ -191,10 +199,11 @@ export class ColumnWriter implements LeafSink {
   private values: ValuesBuilder;
   /** Dictionary state: values by key, their order, and the current page's indices. */
   /** Dictionary indices by value: JS strings and numbers in one map, byte strings (as latin1 text) in another, so the two never collide. */
-  private dictKeys = new Map<unknown, number>();
+  /** Each made at its first entry, as are chunkStats and the coercer: a wide table has many columns and few values. */
+  private dictKeys: Map<unknown, number> | undefined;
   private dictBytesKeys: Map<string, number> | undefined;
   /** The key of each dictionary entry, so entries of a rolled-back record can be removed. */
-  private dictKeyOf: { bytes: boolean; key: unknown }[] = [];
+  private dictKeyOf: { bytes: boolean; key: unknown }[] | undefined;
   private dict: ValuesBuilder;
   private indices = new Indices();
   private useDictionary: boolean;
@@ -202,8 +211,7 @@ export class ColumnWriter implements LeafSink {
   private pageRows = 0;
   private pageNulls = 0;
   private chunkRows = 0;
-  private pageStats: StatsBuilder;
-  private readonly chunkStats: StatsBuilder;
+  private chunkStats: StatsBuilder | undefined;
   private pages: EncodedPage[] = [];
   private pagesBytes = 0;
   private totalValues = 0;
@@ -221,17 +229,22 @@ export class ColumnWriter implements LeafSink {
     this.maxDef = leaf.defLevel;
     this.def = leaf.defLevel > 0 ? new Levels(leaf.defLevel > 255) : null;
     this.rep = leaf.repLevel > 0 ? new Levels(leaf.repLevel > 255) : null;
-    this.coerce = leafCoercer(leaf, () => this.replacedStrings++);
     this.isString = leaf.kind.kind === 'string' && leaf.physicalType === 'BYTE_ARRAY';
     this.fast = fastKind(leaf);
     this.useDictionary = opts.dictionary && leaf.physicalType !== 'BOOLEAN';
     // A dictionary-encoded column needs plain values only if it falls back.
-    this.values = new ValuesBuilder(leaf.physicalType, this.useDictionary ? 0 : INITIAL_ENTRIES);
-    this.dict = new ValuesBuilder(leaf.physicalType, this.useDictionary ? INITIAL_ENTRIES : 0);
-    this.pageStats = new StatsBuilder(leaf, opts.statisticsTruncateLength, opts.floatOrder);
-    this.chunkStats = new StatsBuilder(leaf, opts.statisticsTruncateLength, opts.floatOrder);
+    this.values = new ValuesBuilder(leaf.physicalType, 0);
+    this.dict = new ValuesBuilder(leaf.physicalType, 0);
     checkEncoding(leaf, opts.encoding);
     this.bloom = opts.bloom ? new BloomBuilder(leaf.physicalType, opts.bloom) : null;
+  }
+
+  private newStats(): StatsBuilder {
+    return new StatsBuilder(this.leaf, this.opts.statisticsTruncateLength, this.opts.floatOrder);
+  }
+
+  private get coerce(): (v: unknown) => number | bigint | boolean | Uint8Array {
+    return (this.coercer ??= leafCoercer(this.leaf, () => this.replacedStrings++));
   }
 
   // ---- LeafSink ----
@@ -261,7 +274,7 @@ export class ColumnWriter implements LeafSink {
 
   private addToDictionary(s: string | undefined, physical: number | bigint | boolean | Uint8Array | undefined): void {
     let key: unknown;
-    let map: Map<unknown, number> = this.dictKeys;
+    let map: Map<unknown, number> = (this.dictKeys ??= new Map());
     if (s !== undefined) key = s;
     else if (physical instanceof Uint8Array) {
       key = latin1.decode(physical);
@@ -272,7 +285,7 @@ export class ColumnWriter implements LeafSink {
     if (idx === undefined) {
       idx = this.dict.length;
       map.set(key, idx);
-      this.dictKeyOf.push({ bytes: map !== this.dictKeys, key });
+      (this.dictKeyOf ??= []).push({ bytes: map !== this.dictKeys, key });
       if (s === undefined) this.dict.push(physical!);
       else if (this.dict.pushString(s)) this.replacedStrings++;
     }
@@ -281,11 +294,12 @@ export class ColumnWriter implements LeafSink {
 
   /** A string's dictionary index, adding it when new. */
   private stringIndex(v: string): number {
-    let idx = this.dictKeys.get(v);
+    const keys = (this.dictKeys ??= new Map());
+    let idx = keys.get(v);
     if (idx === undefined) {
       idx = this.dict.length;
-      this.dictKeys.set(v, idx);
-      this.dictKeyOf.push({ bytes: false, key: v });
+      keys.set(v, idx);
+      (this.dictKeyOf ??= []).push({ bytes: false, key: v });
       if (this.dict.pushString(v)) this.replacedStrings++;
     }
     return idx;
@@ -496,8 +510,8 @@ export class ColumnWriter implements LeafSink {
     this.pageNulls = this.def ? countBelow(this.def.view(), this.maxDef) : 0;
     // Dictionary entries only the failed record used must not be written or counted.
     while (this.dict.length > this.markDict) {
-      const { bytes, key } = this.dictKeyOf.pop()!;
-      (bytes ? (this.dictBytesKeys as Map<unknown, number>) : this.dictKeys).delete(key);
+      const { bytes, key } = this.dictKeyOf!.pop()!;
+      (bytes ? (this.dictBytesKeys as Map<unknown, number>) : this.dictKeys!).delete(key);
       this.dict.truncate(this.dict.length - 1);
     }
   }
@@ -564,7 +578,7 @@ export class ColumnWriter implements LeafSink {
     let header: PageHeader;
     let body: Uint8Array;
     // Statistics are taken over the finished page: rolled-back records are gone by now, so the bounds are exact.
-    const stats = this.opts.statistics ? this.pageStats : undefined;
+    const stats = this.opts.statistics ? this.newStats() : undefined;
     if (stats) {
       if (this.useDictionary) stats.addIndexed(this.dict.values(), this.indices.view(), 0, this.indices.length);
       else stats.addRange(this.values.values(), 0, this.values.length);
@@ -614,9 +628,8 @@ export class ColumnWriter implements LeafSink {
     giveScratch(w);
     this.addPage(header, body, header.type as EncodedPage['type'], encoding!, numRows, stats, facts);
     this.totalValues += numValues;
-    if (stats) this.chunkStats.merge(stats);
+    if (stats) (this.chunkStats ??= this.newStats()).merge(stats);
     this.chunkRows += numRows;
-    this.pageStats = new StatsBuilder(this.leaf, this.opts.statisticsTruncateLength, this.opts.floatOrder);
     this.pageRows = 0;
     this.pageNulls = 0;
     if (this.def) this.def.length = 0;
@@ -666,9 +679,9 @@ export class ColumnWriter implements LeafSink {
 
   private clearDictionary(): void {
     this.bloomHashedEntries = 0;
-    this.dictKeys.clear();
-    this.dictBytesKeys?.clear();
-    this.dictKeyOf = [];
+    this.dictKeys = undefined;
+    this.dictBytesKeys = undefined;
+    this.dictKeyOf = undefined;
     this.dict.reset();
   }
 
@@ -685,9 +698,9 @@ export class ColumnWriter implements LeafSink {
     facts: PageFacts = { numValues: 0, nonNull: 0, nullCount: 0 },
   ): void {
     if (this.opts.checksums) header.crc = crc32(body) | 0;
-    const hw = new ByteWriter(64);
-    encodePageHeader(header, hw);
-    const h = hw.finish().slice();
+    headerWriter.reset();
+    encodePageHeader(header, headerWriter);
+    const h = headerWriter.finish().slice();
     this.pages.push({ header: h, body, type, encoding, numRows, firstRow: this.chunkRows, stats, ...facts });
     this.pagesBytes += h.length + body.length;
     this.flushed.bytes += h.length + body.length;
@@ -737,7 +750,7 @@ export class ColumnWriter implements LeafSink {
       totalCompressedSize: byteLength,
       dataPageOffset: dictionaryBytes,
       ...(hasDictionary ? { dictionaryPageOffset: 0 } : {}),
-      ...(this.opts.statistics ? { statistics: this.chunkStats.toThrift(allDictionary ? distinctCount(this.leaf, this.dict.values(), this.opts.floatOrder) : undefined) } : {}),
+      ...(this.opts.statistics ? { statistics: (this.chunkStats ?? this.newStats()).toThrift(allDictionary ? distinctCount(this.leaf, this.dict.values(), this.opts.floatOrder) : undefined) } : {}),
       encodingStats: [...stats.values()],
       ...(sizeStatistics ? { sizeStatistics } : {}),
     };
@@ -753,7 +766,7 @@ export class ColumnWriter implements LeafSink {
     this.totalValues = 0;
     this.uncompressedBytes = 0;
     this.chunkRows = 0;
-    this.chunkStats.reset();
+    this.chunkStats = undefined;
     this.clearDictionary();
     this.useDictionary = this.opts.dictionary && this.leaf.physicalType !== 'BOOLEAN';
     this.decidedDictionary = false;

@@ -1,3 +1,5 @@
+import { BufferedSink } from '../../io/buffered-sink.js';
+import { ByteArena } from '../../bytes/arena.js';
 import { ByteWriter } from '../../bytes/writer.js';
 import { loadCodec, type Codec, type CodecName } from '../../codecs/registry.js';
 import { ColumnOptionsError, InvalidArgumentError, IOError, ParquetryError } from '../../errors.js';
@@ -10,7 +12,7 @@ import type { RecordBatch, Table } from 'apache-arrow';
 import { isPlainObject, RecordShredder } from '../../shred/shred.js';
 import {
   encodeColumnIndex, encodeOffsetIndex,
-  type ColumnChunk, type FileMetaData, type KeyValue, type RowGroup, type SchemaElement, type SortingColumn,
+  type ColumnChunk, type FileMetaData, type KeyValue, type RowGroup, type SchemaElement, type SortingColumn, type Statistics,
 } from '../metadata/index.js';
 import { encodeBloomFilter, loadBloomHasher } from '../bloom/index.js';
 import { ColumnWriter, type ColumnOptions, type EncodedChunk, type ValueEncoding } from './column-writer.js';
@@ -118,10 +120,19 @@ interface ChunkExtras {
 }
 
 /** A Thrift structure's bytes, through one scratch writer. */
-function thriftBytes(w: ByteWriter, encode: (w: ByteWriter) => void): Uint8Array {
+function thriftBytes(w: ByteWriter, arena: ByteArena, encode: (w: ByteWriter) => void): Uint8Array {
   w.reset();
   encode(w);
-  return w.finish().slice();
+  return arena.keep(w.finish());
+}
+
+/** The byte strings of a chunk's statistics, moved into `arena` (they live until the footer). */
+function keepStatistics(s: Statistics | undefined, arena: ByteArena): void {
+  if (!s) return;
+  for (const k of ['min', 'max', 'minValue', 'maxValue'] as const) {
+    const b = s[k];
+    if (b) s[k] = arena.keep(b);
+  }
 }
 
 /** A schema as a SchemaElement list (root first), or what `defineSchema` returns. */
@@ -132,6 +143,7 @@ const SLICE_ROWS = 4096;
 /** Records an iterable given to writeMany is read ahead by, for a flat schema. */
 const RECORD_BATCH = 16_384;
 const hasOwn = Object.prototype.hasOwnProperty;
+const NO_BYTES = new Uint8Array(0);
 const RESOLVED: Promise<void> = Promise.resolve();
 
 const DEFAULTS = {
@@ -166,6 +178,8 @@ export class ParquetWriter {
   private readonly extras: ChunkExtras[] = [];
   private readonly pageIndex: boolean;
   private readonly indexWriter = new ByteWriter(1024);
+  /** Where the footer's and page indexes' small byte strings are kept until close: shared slabs, not one buffer each. */
+  private readonly arena = new ByteArena();
   private readonly columnIndexTruncateLength: number;
   private rowsInGroup = 0;
   private totalRows = 0;
@@ -196,7 +210,7 @@ export class ParquetWriter {
   private readonly checkpointEvery: number;
 
   private constructor(
-    private readonly sink: Sink,
+    private readonly sink: BufferedSink,
     private readonly elements: SchemaElement[],
     readonly schema: Schema,
     private readonly columns: ColumnWriter[],
@@ -251,9 +265,16 @@ export class ParquetWriter {
     const encryptor = options.encryption ? FileEncryptor.create(options.encryption) : undefined;
     encryptor?.checkColumns([...known]);
     const flushed = { bytes: 0 };
-    const columns = await Promise.all(tree.leaves.map((leaf) => columnOptions(leaf, options).then((o) => new ColumnWriter(leaf, o, flushed))));
-    const w = new ParquetWriter(sink, elements, tree, columns, options, flushed, encryptor);
-    await w.put(encryptor?.magic ?? PARQUET_MAGIC);
+    // Columns with no options of their own share one options object (a wide table has 100,000 of them).
+    const shared = await columnOptions(undefined, options);
+    const columns: ColumnWriter[] = [];
+    for (const leaf of tree.leaves) {
+      const path = leaf.path.join('.');
+      const own = options.columns?.[path] !== undefined || hasOwn.call(blooms, path);
+      columns.push(new ColumnWriter(leaf, own ? await columnOptions(leaf, options) : shared, flushed));
+    }
+    const w = new ParquetWriter(new BufferedSink(sink), elements, tree, columns, options, flushed, encryptor);
+    await w.put(encryptor?.magic ?? PARQUET_MAGIC, true);
     return w;
   }
 
@@ -623,9 +644,15 @@ export class ParquetWriter {
    * over their pages, so the file could only be finished corrupt. The sink is
    * aborted (nothing is left at a file destination) and every later call fails.
    */
-  private async put(bytes: Uint8Array): Promise<void> {
+  /**
+   * `through`: then on to the sink underneath with what was gathered before
+   * it. Each row group (and its checkpoint) goes through as it ends, so a
+   * failing sink fails the write() that cut the row group, as unbuffered.
+   */
+  private async put(bytes: Uint8Array, through = false): Promise<void> {
     try {
       await this.sink.write(bytes);
+      if (through) await this.sink.flush();
     } catch (e) {
       this.failed = e;
       this.closed = true;
@@ -663,6 +690,7 @@ export class ParquetWriter {
         await this.put(p.body);
       }
       const meta = { ...chunk.meta, dataPageOffset: base + chunk.meta.dataPageOffset };
+      keepStatistics(meta.statistics, this.arena);
       if (chunk.meta.dictionaryPageOffset !== undefined) meta.dictionaryPageOffset = base + chunk.meta.dictionaryPageOffset;
       uncompressed += meta.totalUncompressedSize;
       const cc: ColumnChunk = { fileOffset: base, metaData: meta };
@@ -672,8 +700,8 @@ export class ParquetWriter {
       if (this.pageIndex) {
         const offsetIndex = buildOffsetIndex(c.leaf, chunk.pages, base);
         const columnIndex = buildColumnIndex(c.leaf, chunk.pages, this.columnIndexTruncateLength, this.options.floatOrder ?? 'type');
-        extras.offsetIndex = thriftBytes(this.indexWriter, (w) => encodeOffsetIndex(offsetIndex, w));
-        if (columnIndex) extras.columnIndex = thriftBytes(this.indexWriter, (w) => encodeColumnIndex(columnIndex, w));
+        extras.offsetIndex = thriftBytes(this.indexWriter, this.arena, (w) => encodeOffsetIndex(offsetIndex, w));
+        if (columnIndex) extras.columnIndex = thriftBytes(this.indexWriter, this.arena, (w) => encodeColumnIndex(columnIndex, w));
       }
       if (extras.bloom || extras.offsetIndex) this.extras.push(extras);
     }
@@ -691,6 +719,7 @@ export class ParquetWriter {
     this.rowsInGroup = 0;
     this.flushed.bytes = 0;
     if (this.checkpointEvery > 0 && this.rowGroups.length - this.checkpointed >= this.checkpointEvery) await this.writeCheckpoint();
+    await this.put(NO_BYTES, true);
   }
 
   /** The row groups since the last checkpoint, chained to it (checkpoint.ts). */
@@ -790,8 +819,9 @@ function sealedSizes(chunk: EncodedChunk): void {
   if (chunk.meta.dictionaryPageOffset !== undefined) chunk.meta.dataPageOffset = sizes[0]!;
 }
 
-async function columnOptions(leaf: LeafNode, o: WriterOptions): Promise<ColumnOptions> {
-  const own = o.columns?.[leaf.path.join('.')] ?? {};
+/** The options of `leaf`'s column, or (no leaf) of every column without options of its own. */
+async function columnOptions(leaf: LeafNode | undefined, o: WriterOptions): Promise<ColumnOptions> {
+  const own = (leaf && o.columns?.[leaf.path.join('.')]) ?? {};
   const codecName = own.codec ?? o.codec ?? 'SNAPPY';
   const codec: Codec | null = codecName === 'UNCOMPRESSED' ? null : await loadCodec(codecName);
   const version = o.pageVersion ?? 1;
@@ -810,7 +840,7 @@ async function columnOptions(leaf: LeafNode, o: WriterOptions): Promise<ColumnOp
     statistics: own.statistics ?? o.statistics ?? true,
     statisticsTruncateLength: positive(o.statisticsTruncateLength, 'statisticsTruncateLength', DEFAULTS.statisticsTruncateLength),
     floatOrder: floatOrder(o.floatOrder),
-    ...bloomOption(leaf, o),
+    ...(leaf ? bloomOption(leaf, o) : {}),
   };
 }
 

@@ -41,19 +41,22 @@ export interface TrevniDraftWriterOptions {
   spill?: SpillFactory;
 }
 
+const NO_LEVELS = new Uint8Array(0);
+
 /** One leaf's current block (levels and values) and its finished blocks. */
 class DraftLeafBuffer implements LeafSink, SpilledBlocks {
   // The record being shredded: kept apart until the whole record is good.
   private readonly pendingDef: number[] = [];
   private readonly pendingRep: number[] = [];
   private readonly pendingValues: TrevniValue[] = [];
-  private def = new Uint8Array(1024);
-  private rep = new Uint8Array(1024);
+  // Empty until written, as are values and descriptors: a wide table has many columns and few values.
+  private def = NO_LEVELS;
+  private rep = NO_LEVELS;
   private count = 0;
   private rows = 0;
   /** Grows to the block size as values come (see ColumnBuffer). */
-  private readonly values = new ValueWriter(256);
-  readonly descriptors = new ByteWriter(256);
+  private readonly values = new ValueWriter(0);
+  readonly descriptors = new ByteWriter(0);
   blockCount = 0;
   dataSize = 0;
   row = 0;
