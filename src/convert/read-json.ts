@@ -8,11 +8,12 @@
  * holds, or beyond its range) as ExactNumber, their decimal text. Whole
  * numbers written as floats (`1.0`) are noted for inference (`noteWholeFloat`).
  */
+import { concatBytes } from '../bytes/concat.js';
 import { InvalidArgumentError } from '../errors.js';
 import { ExactNumber, fractionalNumber, noteWholeFloat } from '../schema/exact-number.js';
 import { MAX_SCHEMA_DEPTH, nestingLimitError } from '../schema/tree.js';
 import type { WarningHandler } from '../warnings.js';
-import { concat, RowFailure, type InputBytes, type Item } from './source.js';
+import { RowFailure, type InputBytes, type Item } from './source.js';
 import { InvalidUtf8Watch, replacedField } from './utf8.js';
 
 export type JsonRecord = Record<string, unknown>;
@@ -209,7 +210,7 @@ async function* jsonLines(input: InputBytes, toItem: ItemParser): AsyncGenerator
       line++;
       let s: string;
       if (carry.length) {
-        const joined = concat([...carry, chunk.subarray(0, nl)]);
+        const joined = concatBytes([...carry, chunk.subarray(0, nl)]);
         carry = [];
         s = text(joined, 0, joined.length);
       } else {
@@ -222,7 +223,7 @@ async function* jsonLines(input: InputBytes, toItem: ItemParser): AsyncGenerator
   }
   if (carry.length) {
     line++;
-    const joined = concat(carry);
+    const joined = concatBytes(carry);
     const s = text(joined, 0, joined.length);
     if (!blank(s)) yield toItem(s, line);
   }

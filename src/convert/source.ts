@@ -23,15 +23,3 @@ export interface InputBytes {
   close(): Promise<void>;
 }
 
-/** Chunks joined into one array. */
-export function concat(parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  n = 0;
-  for (const p of parts) {
-    out.set(p, n);
-    n += p.length;
-  }
-  return out;
-}

@@ -6,9 +6,10 @@
  * runtime; the JS scan only locates the first invalid byte), and nothing more
  * once it is found.
  */
+import { concatBytes } from '../bytes/concat.js';
 import { incompleteUtf8Tail, invalidUtf8At, isUtf8 } from '../text/utf8.js';
 import type { WarningHandler } from '../warnings.js';
-import { concat, type InputBytes } from './source.js';
+import type { InputBytes } from './source.js';
 
 const REPLACEMENT = '\ufffd';
 
@@ -36,7 +37,7 @@ export class InvalidUtf8Watch {
         let carry: Uint8Array | undefined;
         for await (const chunk of input.chunks()) {
           if (self.pending === undefined && !self.done) {
-            const buf = carry ? concat([carry, chunk]) : chunk;
+            const buf = carry ? concatBytes([carry, chunk]) : chunk;
             const tail = incompleteUtf8Tail(buf, buf.length);
             const body = buf.subarray(0, buf.length - tail);
             if (isUtf8(body)) {

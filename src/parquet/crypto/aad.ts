@@ -4,6 +4,7 @@
  * group and column ordinals, and for data pages and their headers the page
  * ordinal, each a little-endian 2-byte short.
  */
+import { concatBytes } from '../../bytes/concat.js';
 import { CorruptFileError, type ErrorContext } from '../../errors.js';
 
 export const ModuleType = {
@@ -22,20 +23,6 @@ export type ModuleType = (typeof ModuleType)[keyof typeof ModuleType];
 
 /** Ordinals are stored as signed shorts: a file with more row groups, columns or pages cannot be encrypted. */
 const MAX_ORDINAL = 0x7fff;
-
-/** The parts end to end (an array, not arguments: a file's modules can be more than the stack passes). */
-export function concatBytes(parts: readonly (Uint8Array | undefined)[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p ? p.length : 0;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    if (!p) continue;
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 /** The AAD of one module; `page` only for data pages and data page headers. */
 export function moduleAad(fileAad: Uint8Array, type: ModuleType, rowGroup = -1, column = -1, page = -1, ctx: ErrorContext = {}): Uint8Array {

@@ -12,7 +12,8 @@ import {
   decodeBloomFilterHeader, decodeColumnMetaData, decodeFileCryptoMetaData, decodeFileMetaData, decodePageHeader, encodePageHeader,
   type ColumnChunk, type ColumnMetaData, type EncryptionAlgorithm, type FileMetaData, type PageHeader,
 } from '../metadata/index.js';
-import { concatBytes, moduleAad, ModuleType } from './aad.js';
+import { concatBytes } from '../../bytes/concat.js';
+import { moduleAad, ModuleType } from './aad.js';
 import { AesKey, ctrDecrypt, gcmDecrypt, gcmEncrypt, NONCE_LENGTH, sameBytes, TAG_LENGTH } from './cipher.js';
 import type { DecryptionOptions, KeyTarget } from './options.js';
 

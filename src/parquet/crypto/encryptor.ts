@@ -13,7 +13,8 @@ import { bufferSource } from '../../io/source.js';
 import { buildSchema, type SchemaElementLike } from '../../schema/tree.js';
 import { readFooter } from '../footer.js';
 import { decodeBloomFilterHeader, decodeColumnIndex, decodeOffsetIndex, decodePageHeader, encodeOffsetIndex, type ColumnChunk, type FileMetaData } from '../metadata/index.js';
-import { concatBytes, ModuleType } from './aad.js';
+import { concatBytes } from '../../bytes/concat.js';
+import { ModuleType } from './aad.js';
 import { FileEncryptor, type EncryptionOptions, type Sealable } from './file-encryptor.js';
 
 /** The encrypted form of a plaintext Parquet file (`input`: its bytes). */

@@ -16,7 +16,8 @@ import {
   decodeBloomFilterHeader, decodePageHeader, encodeColumnMetaData, encodeFileCryptoMetaData, encodeFileMetaData, encodePageHeader,
   type ColumnMetaData, type EncryptionAlgorithm, type FileMetaData,
 } from '../metadata/index.js';
-import { concatBytes, moduleAad, ModuleType } from './aad.js';
+import { concatBytes } from '../../bytes/concat.js';
+import { moduleAad, ModuleType } from './aad.js';
 import { AesKey, ctrEncrypt, gcmEncrypt, NONCE_LENGTH, TAG_LENGTH } from './cipher.js';
 
 /** A column's key, and the metadata a reader's key retriever (or KMS) will be given for it. */
