@@ -23,6 +23,6 @@ export function rowChecker(schema: DefinedSchema): (row: Record<string, unknown>
       },
     };
   });
-  const shredder = new RecordShredder(plan, sinks);
+  const shredder = new RecordShredder(plan, sinks, { unknownFields: 'ignore' });
   return (row) => shredder.shred(row);
 }

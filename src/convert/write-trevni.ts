@@ -302,7 +302,7 @@ export async function trevniOutput(open: () => Promise<CountingSink>, schema: Sc
   const version = options.version ?? 2;
   checkVersionTypes(version, avroColumns(parseAvroSchema(avro.json)));
   return writerOutput(await open(), async (sink) => {
-    const writer = await AvroTrevniWriter.open(sink, avro.json, { codec: options.codec, checksum: options.checksum, spill: options.spill, version });
+    const writer = await AvroTrevniWriter.open(sink, avro.json, { codec: options.codec, checksum: options.checksum, spill: options.spill, version, unknownFields: 'ignore' });
     return fileWriter(writer, avro.convert);
   });
 }
@@ -329,7 +329,7 @@ function fileWriter<R>(
 async function draftOutput(open: () => Promise<CountingSink>, schema: Schema, options: TrevniOutputOptions): Promise<RowOutput> {
   draftColumns(schema);
   return writerOutput(await open(), async (sink) => {
-    const writer = await TrevniDraftWriter.open(sink, schema, { codec: options.codec, checksum: options.checksum, spill: options.spill });
+    const writer = await TrevniDraftWriter.open(sink, schema, { codec: options.codec, checksum: options.checksum, spill: options.spill, unknownFields: 'ignore' });
     return fileWriter(writer, (row) => row);
   });
 }

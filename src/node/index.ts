@@ -57,10 +57,10 @@ async function toSink(dest: Destination): Promise<Sink> {
  * await w.close();
  * ```
  */
-export async function openWriter(dest: Destination, schema: WriterSchema, options: WriterOptions = {}): Promise<ParquetWriter> {
+export async function openWriter<Row = Record<string, unknown>>(dest: Destination, schema: WriterSchema<Row>, options: WriterOptions = {}): Promise<ParquetWriter<Row>> {
   const sink = await toSink(dest);
   try {
-    return await ParquetWriter.open(sink, schema, options);
+    return await ParquetWriter.open<Row>(sink, schema, options);
   } catch (e) {
     await sink.abort();
     throw e;

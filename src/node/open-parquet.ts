@@ -18,13 +18,15 @@ registerNodeCodecs();
  * const reader = await openParquet('data.parquet');
  * console.log(reader.numRows, reader.schema.leaves.map((l) => l.path.join('.')));
  * ```
+ *
+ * `Row` types the rows (see `ParquetReader`): `openParquet<InferRow<typeof schema>>(path)`.
  */
-export async function openParquet(input: string | ParquetInput, options: OpenOptions = {}): Promise<ParquetReader> {
+export async function openParquet<Row = Record<string, unknown>>(input: string | ParquetInput, options: OpenOptions = {}): Promise<ParquetReader<Row>> {
   if (typeof input === 'string') {
-    if (/^https?:\/\//i.test(input)) return ParquetReader.open(new URL(input), options);
-    return openFileWith(input, (source) => ParquetReader.fromSource(source, { ...options, openFile: options.openFile ?? localChunkFiles }));
+    if (/^https?:\/\//i.test(input)) return ParquetReader.open<Row>(new URL(input), options);
+    return openFileWith(input, (source) => ParquetReader.fromSource<Row>(source, { ...options, openFile: options.openFile ?? localChunkFiles }));
   }
-  return ParquetReader.open(input, options);
+  return ParquetReader.open<Row>(input, options);
 }
 
 /** Opens the local files a Parquet file's column chunks name (`file_path`), where the reader resolved them. */

@@ -128,7 +128,7 @@ async function ownFile(): Promise<Uint8Array> {
     f16: f.float16(),
   });
   const sink = new BufferSink();
-  const w = await ParquetWriter.open(sink, schema, {
+  const w = await ParquetWriter.open<unknown>(sink, schema, {
     rowGroupRows: 2000,
     pageRowLimit: 100,
     pageIndex: true,

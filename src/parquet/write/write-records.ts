@@ -26,9 +26,9 @@ export async function writeRecords(sink: Sink, records: Iterable<unknown> | Asyn
   const schema = options.schema;
   // Sampling reads ahead; the sampled records are written first, so order is kept.
   const { sample, next } = await sampleRecords(records, schema ? 0 : options.sampleSize ?? 1000);
-  let writer: ParquetWriter;
+  let writer: ParquetWriter<unknown>;
   try {
-    writer = await ParquetWriter.open(sink, schema ?? inferSchemaFromRecords(sample as Record<string, unknown>[], { overrides: options.overrides }), options);
+    writer = await ParquetWriter.open<unknown>(sink, schema ?? inferSchemaFromRecords(sample as Record<string, unknown>[], { overrides: options.overrides }), options);
   } catch (e) {
     await sink.abort();
     throw e;
