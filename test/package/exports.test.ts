@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publint } from 'publint';
@@ -47,4 +47,24 @@ test('require() loads the package from CommonJS and reads a file, on the Node ve
   const expected = (await reader.readRows()).map((row) => String(row.id));
   await reader.close();
   assert.deepEqual(JSON.parse(r.stdout), expected);
+});
+
+test('types follow the export condition: a browser (bundler) build does not see the Node-only functions, a Node build does', { timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-types-'));
+  try {
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(ROOT, join(dir, 'node_modules', 'parquetry'));
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
+    writeFileSync(join(dir, 'app.ts'), "import { ParquetReader, openParquet, fileSink } from 'parquetry';\nexport const used = [ParquetReader, openParquet, fileSink];\n");
+    const tsc = (options: object) => {
+      const config = { compilerOptions: { target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [], ...options }, files: ['app.ts'] };
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(config));
+      return spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { encoding: 'utf8' }).stdout;
+    };
+    assert.equal(tsc({ module: 'node16', moduleResolution: 'node16', typeRoots: [join(ROOT, 'node_modules', '@types')], types: ['node'] }), '');
+    const errors = tsc({ module: 'preserve', moduleResolution: 'bundler' });
+    assert.deepEqual([...errors.matchAll(/has no exported member '(\w+)'/g)].map((m) => m[1]), ['openParquet', 'fileSink'], errors);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
