@@ -16,6 +16,9 @@ import { isUrl, tableFileKind } from './files.js';
 
 /** Two levels up from src/cli/, and from dist/chunks/ where the bundled CLI keeps this module: the package root. */
 const PAGE = fileURLToPath(new URL('../../viewer/dist/', import.meta.url));
+/** The embedded wasm modules, which the page imports from the package's dist/ rather than carrying copies (scripts/build-viewer.mjs). */
+const WASM = fileURLToPath(new URL('../../dist/codecs/wasm/', import.meta.url));
+const WASM_PATH = '/dist/codecs/wasm/';
 
 const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript' };
 
@@ -49,6 +52,7 @@ export async function viewCommand(file: string): Promise<void> {
     throw new IOError(`the viewer page is not built (no ${PAGE}index.html): run npm run build:viewer`);
   }
   const scripts = new Set(readdirSync(PAGE + 'js'));
+  const wasmScripts = new Set(existsSync(WASM) ? readdirSync(WASM).filter((f) => f.endsWith('.js')) : []);
   const remote = isUrl(file);
   if (!remote) await tableFileKind(file); // a readable, seekable file, or an error saying why not
   const source = remote ? undefined : await fileSource(file);
@@ -61,6 +65,8 @@ export async function viewCommand(file: string): Promise<void> {
         res.writeHead(200, { 'Content-Type': TYPES.html! }).end(readFileSync(PAGE + 'index.html'));
       } else if (dir === 'js' && scripts.has(name)) {
         res.writeHead(200, { 'Content-Type': TYPES.js! }).end(readFileSync(PAGE + 'js/' + name));
+      } else if (path.startsWith(WASM_PATH) && wasmScripts.has(path.slice(WASM_PATH.length))) {
+        res.writeHead(200, { 'Content-Type': TYPES.js! }).end(readFileSync(WASM + path.slice(WASM_PATH.length)));
       } else if (source && path === filePath) {
         await serveFile(source, req, res);
       } else {
