@@ -5,11 +5,15 @@ import type { Sink } from '../io/sink.js';
 import { writeDatasetTo, type DatasetOutput, type DatasetWriteOptions, type DatasetWriteReport } from '../dataset/write.js';
 import { listDatasetFiles } from './dataset-files.js';
 import { prepareSummaryFiles } from './dataset-summary.js';
+import type { NodeS3Settings } from './s3.js';
+import { datasetOutput } from './destination.js';
 import { METADATA_FILE } from '../dataset/summary.js';
 import { fileSink } from './file-sink.js';
 import { errnoCode, fsReason } from './fs-errors.js';
 
 export interface WriteDatasetOptions extends DatasetWriteOptions {
+  /** For an `s3://` prefix: how the store is reached, and upload part sizes (README "S3"). */
+  s3?: NodeS3Settings;
   /** Add parts to a directory that already holds some (new parts are numbered past the names taken); without it, a directory with files is refused. */
   append?: boolean;
   /**
@@ -30,11 +34,12 @@ export interface WriteDatasetResult extends DatasetWriteReport {
  * writing"), created if need be. Parts are staged under hidden names
  * (`.NAME.parquetry-pending-RUN`, each itself written through a temp file)
  * and renamed into place together at the end; a failure removes them, and a
- * killed process leaves only hidden files, which dataset readers skip.
+ * killed process leaves only hidden files, which dataset readers skip. An
+ * `s3://` prefix: each part an upload completed at commit (node/s3.ts).
  */
 export async function writeDataset(dir: string, records: Iterable<unknown> | AsyncIterable<unknown>, options: WriteDatasetOptions = {}): Promise<WriteDatasetResult> {
-  const { append, writeSummary, ...writeOptions } = options;
-  const directory = await datasetDirectory(dir, { append, writeSummary });
+  const { append, writeSummary, s3, ...writeOptions } = options;
+  const directory = await datasetOutput(dir, { append, writeSummary }, s3);
   const report = await writeDatasetTo(directory, records, writeOptions);
   return { ...report, summaryFiles: directory.summaryFiles };
 }

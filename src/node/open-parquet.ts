@@ -8,18 +8,26 @@ import { registerNodeCodecs } from './codecs.js';
 import { ParquetReader, type OpenOptions, type ParquetInput } from '../parquet/reader.js';
 import { fileSource, openFileWith } from './file-source.js';
 import type { OpenChunkFile } from '../parquet/file-path.js';
+import type { S3Settings } from './s3-credentials.js';
+
+/** `s3`: how `s3://` addresses are reached (README "S3"); the environment's settings otherwise. */
+export type NodeOpenOptions = OpenOptions & { s3?: S3Settings };
 
 registerNodeCodecs();
 
 /**
- * Opens a Parquet file: a path, an http(s) URL string, a URL, bytes, or a source object.
+ * Opens a Parquet file: a path, an http(s) URL string, an `s3://` address, a URL, bytes, or a source object.
  *
  * ```ts
  * const reader = await openParquet('data.parquet');
  * console.log(reader.numRows, reader.schema.leaves.map((l) => l.path.join('.')));
  * ```
  */
-export async function openParquet(input: string | ParquetInput, options: OpenOptions = {}): Promise<ParquetReader> {
+export async function openParquet(input: string | ParquetInput, options: NodeOpenOptions = {}): Promise<ParquetReader> {
+  if (typeof input === 'string' && /^s3:\/\//i.test(input)) {
+    const { s3, ...rest } = options;
+    return (await import('./s3.js')).openS3Parquet(input, rest, s3);
+  }
   if (typeof input === 'string') {
     if (/^https?:\/\//i.test(input)) return ParquetReader.open(new URL(input), options);
     return openFileWith(input, (source) => ParquetReader.fromSource(source, { ...options, openFile: options.openFile ?? localChunkFiles }));
