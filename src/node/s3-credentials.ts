@@ -85,7 +85,7 @@ export async function resolveS3Options(settings: S3Settings = {}, environment: S
   const p = profile.settings;
   const region = settings.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? p.get('region');
   const endpoint = settings.endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL ?? p.get('endpoint_url');
-  const forcePathStyle = settings.forcePathStyle ?? (truthy(env.AWS_S3_FORCE_PATH_STYLE) || truthy(p.get('s3_force_path_style')));
+  const forcePathStyle = settings.forcePathStyle ?? truthy(env.AWS_S3_FORCE_PATH_STYLE);
   const base: S3Options = {
     ...(region ? { region } : {}),
     ...(endpoint ? { endpoint } : {}),
