@@ -149,3 +149,48 @@ test('credentials: the environment, then the profile in the shared files; missin
   const provider = async () => CREDS;
   assert.equal((await resolveS3Options({ credentials: provider }, { env, home })).credentials, provider);
 });
+
+test('a sink retries a failed part, completes with every part in order, and writes on when the store will not list uploads (403, 501)', async () => {
+  const parts = new Map<number, number>();
+  const puts: string[] = [];
+  let failedOnce = false;
+  const store = (async (url: string | URL, init?: RequestInit) => {
+    const u = new URL(String(url));
+    const method = init?.method ?? 'GET';
+    if (method === 'GET' && u.searchParams.has('uploads')) return new Response('<Error><Code>AccessDenied</Code></Error>', { status: 403 });
+    if (method === 'POST' && u.searchParams.has('uploads')) return new Response('<InitiateMultipartUploadResult><UploadId>u1</UploadId></InitiateMultipartUploadResult>');
+    if (method === 'PUT' && u.searchParams.has('partNumber')) {
+      const n = Number(u.searchParams.get('partNumber'));
+      puts.push(`part ${n}`);
+      if (n === 2 && !failedOnce) {
+        failedOnce = true;
+        return new Response('<Error><Code>SlowDown</Code></Error>', { status: 503 });
+      }
+      parts.set(n, (init!.body as Uint8Array).length);
+      return new Response('', { headers: { etag: `"e${n}"` } });
+    }
+    if (method === 'POST' && u.searchParams.has('uploadId')) {
+      const body = String(init!.body);
+      assert.equal(body, '<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>&quot;e1&quot;</ETag></Part><Part><PartNumber>2</PartNumber><ETag>&quot;e2&quot;</ETag></Part><Part><PartNumber>3</PartNumber><ETag>&quot;e3&quot;</ETag></Part></CompleteMultipartUpload>');
+      return new Response('<CompleteMultipartUploadResult/>');
+    }
+    if (method === 'PUT') {
+      puts.push('object');
+      return new Response('');
+    }
+    throw new Error(`unexpected ${method} ${u}`);
+  }) as typeof fetch;
+  const { s3Sink, MIN_PART_SIZE } = await import('../../src/io/s3/sink.js');
+  const client = new S3Client({ credentials: CREDS, fetch: store, retry: fast });
+  const sink = s3Sink(client, { bucket: 'b', key: 'k' }, { partSize: MIN_PART_SIZE });
+  const chunk = new Uint8Array(1024 * 1024);
+  for (let i = 0; i < 11; i++) await sink.write(chunk);
+  await sink.close();
+  assert.deepEqual([...parts.entries()].sort((a, b) => a[0] - b[0]), [[1, MIN_PART_SIZE], [2, MIN_PART_SIZE], [3, 1024 * 1024]]);
+  assert.deepEqual(puts, ['part 1', 'part 2', 'part 2', 'part 3']);
+  // Small: one PUT, the uploads listing refused as not implemented.
+  const small = s3Sink(new S3Client({ credentials: CREDS, fetch: (async (url: string | URL, init?: RequestInit) => (init?.method === 'GET' ? new Response('', { status: 501 }) : (puts.push('small'), new Response('')))) as typeof fetch }), { bucket: 'b', key: 'k' });
+  await small.write(chunk);
+  await small.close();
+  assert.equal(puts.at(-1), 'small');
+});

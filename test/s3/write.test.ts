@@ -36,7 +36,7 @@ const uploadsOf = (key: string) => s3.uploads('lake').filter((u) => u.key === ke
 test('parquetry convert writes a local CSV to s3://, and cat reads it back', async () => {
   const rows = Array.from({ length: 500 }, (_, i) => ({ id: i, name: `name ${i}, "quoted"`, score: i / 4 }));
   const csv = join(tmp, 'in.csv');
-  writeFileSync(csv, 'id,name,score\n' + rows.map((r) => `${r.id},"${r.name.replace(/"/g, '""')}",${r.score}`).join('\n') + '\n');
+  writeFileSync(csv, 'id,name,score,grp\n' + rows.map((r) => `${r.id},"${r.name.replace(/"/g, '""')}",${r.score},${r.id % 4}`).join('\n') + '\n');
   const c = await runCli(s3.env, 'convert', '--quiet', csv, 's3://lake/csv/out.parquet');
   assert.equal(c.code, 0, c.err);
   const r = await runCli(s3.env, 'cat', '--json', 's3://lake/csv/out.parquet');
@@ -46,6 +46,16 @@ test('parquetry convert writes a local CSV to s3://, and cat reads it back', asy
   // And back out to a CSV on disk, from s3://.
   const again = await runCli(s3.env, 'convert', '--quiet', 's3://lake/csv/out.parquet', join(tmp, 'back.csv'));
   assert.equal(again.code, 0, again.err);
+  // A dataset under a prefix, partitioned, then its summary files; a second write without --append is refused.
+  const ds = await runCli(s3.env, 'convert', '--quiet', csv, 's3://lake/csv-ds/', '--partition-by', 'grp', '--max-rows-per-file', '50');
+  assert.equal(ds.code, 0, ds.err);
+  const summary = await runCli(s3.env, 'summary', '--json', 's3://lake/csv-ds/');
+  assert.equal(summary.code, 0, summary.err);
+  const meta = JSON.parse((await runCli(s3.env, 'meta', '--json', 's3://lake/csv-ds/')).out) as { files: number; rows: number };
+  assert.deepEqual([meta.files, meta.rows], [12, 500]);
+  const twice = await runCli(s3.env, 'convert', '--quiet', csv, 's3://lake/csv-ds/', '--partition-by', 'grp');
+  assert.equal(twice.code, 1);
+  assert.match(twice.err, /already holds objects/);
 });
 
 const blobSchema = defineSchema({ i: field.int32().required(), b: field.binary().required() });

@@ -5,8 +5,7 @@
  * in flight, so memory stays at two parts per open object whatever its
  * size. The object appears only when complete; a failure or abort aborts
  * the upload, so no part is left. A process killed mid-upload cannot abort
- * its own, so each write first aborts the uploads left for its key by
- * writes that started before it.
+ * its own, so each write first aborts the uploads it finds for its key.
  */
 import { InvalidArgumentError, IOError, ObjectStoreError } from '../../errors.js';
 import type { Sink } from '../sink.js';
@@ -42,7 +41,6 @@ export function stagedS3Sink(client: S3Client, address: S3Address, options: S3Wr
 class S3Upload implements StagedS3Sink {
   private readonly name: string;
   private readonly partSize: number;
-  private readonly started = new Date();
   private buffer = new Uint8Array(0);
   private used = 0;
   private uploadId: string | undefined;
@@ -177,22 +175,24 @@ class S3Upload implements StagedS3Sink {
   }
 
   /**
-   * Aborts the multipart uploads of this key that began before this write
-   * (a killed writer's). A store that cannot list uploads (501) has none to
-   * offer; its lifecycle rule is what remains.
+   * Aborts the multipart uploads of this key found before this write starts
+   * its own (a killed writer's), as the server lists them: comparing their
+   * start with ours would need the client's clock to agree with the
+   * server's. A store that cannot list uploads (501), or credentials not
+   * allowed to (403: a write-only policy), leave them to the bucket's
+   * lifecycle rule; a refused abort likewise.
    */
   private async abortStale(): Promise<void> {
     const { bucket, key } = this.address;
     const query: Record<string, string> = { uploads: '', prefix: key };
     const seen = new Set<string>();
     for (;;) {
-      const res = await this.client.request({ bucket, key: '' }, { method: 'GET', query, accept: [501] });
-      if (res.status === 501) return void (await res.body?.cancel().catch(() => undefined));
+      const res = await this.client.request({ bucket, key: '' }, { method: 'GET', query, accept: [403, 501] });
+      if (!res.ok) return void (await res.body?.cancel().catch(() => undefined));
       const xml = await res.text();
       for (const upload of xmlBlocks(xml, 'Upload')) {
         const id = xmlText(upload, 'UploadId');
-        const initiated = Date.parse(xmlText(upload, 'Initiated') ?? '');
-        if (xmlText(upload, 'Key') === key && id && id !== this.uploadId && !(initiated >= this.started.getTime())) await this.abortUpload(id);
+        if (xmlText(upload, 'Key') === key && id) await this.abortUpload(id).catch(() => undefined);
       }
       if (xmlText(xml, 'IsTruncated') !== 'true') return;
       const keyMarker = xmlText(xml, 'NextKeyMarker') ?? '';
