@@ -43,6 +43,11 @@ test('parquetry convert writes a local CSV to s3://, and cat reads it back', asy
   assert.equal(r.code, 0, r.err);
   const back = r.out.trim().split('\n').map((l) => JSON.parse(l) as { id: number; name: string; score: number });
   assert.deepEqual(back.map((b) => [Number(b.id), b.name, Number(b.score)]), rows.map((x) => [x.id, x.name, x.score]));
+  // check and recover, s3:// to s3://.
+  const recovered = await runCli(s3.env, 'recover', '--json', 's3://lake/csv/out.parquet', 's3://lake/csv/recovered.parquet');
+  assert.equal(recovered.code, 0, recovered.err);
+  assert.equal((JSON.parse(recovered.out) as { rowsRecovered: number }).rowsRecovered, 500);
+  assert.equal(await exists('csv/recovered.parquet'), true);
   // And back out to a CSV on disk, from s3://.
   const again = await runCli(s3.env, 'convert', '--quiet', 's3://lake/csv/out.parquet', join(tmp, 'back.csv'));
   assert.equal(again.code, 0, again.err);
