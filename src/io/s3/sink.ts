@@ -132,10 +132,16 @@ class S3Upload implements StagedS3Sink {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  /** Grows the buffer to hold `n` bytes, doubling up to a part: a small object never holds a whole part's memory. */
+  /**
+   * Grows the buffer to hold `n` bytes, doubling up to a part, so a small
+   * object never holds a whole part's memory; once parts are going up, each
+   * next part's buffer is taken whole (doubling again would leave a part's
+   * worth of garbage per part).
+   */
   private reserve(n: number): void {
     if (n <= this.buffer.length) return;
-    const grown = new Uint8Array(Math.min(this.partSize, Math.max(n, this.buffer.length * 2, 64 * 1024)));
+    const size = this.uploadId === undefined ? Math.min(this.partSize, Math.max(n, this.buffer.length * 2, 64 * 1024)) : this.partSize;
+    const grown = new Uint8Array(size);
     grown.set(this.buffer.subarray(0, this.used));
     this.buffer = grown;
   }
