@@ -12,13 +12,10 @@ import { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from '../io/format.
 import { cannotRead } from '../node/fs-errors.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { S3Settings } from '../node/s3-credentials.js';
+import { isS3Address } from '../io/s3/address.js';
 
 export function isUrl(path: string): boolean {
   return /^https?:\/\//i.test(path);
-}
-
-export function isS3(path: string): boolean {
-  return /^s3:\/\//i.test(path);
 }
 
 let s3: S3Settings = {};
@@ -83,7 +80,7 @@ export function notSeekable(path: string): IOError {
 
 /** A Parquet, Trevni or RedElm file to read: a URL or `s3://` object (Parquet), or a regular file, not a pipe or a device. */
 export async function tableFileKind(path: string): Promise<FileFormat> {
-  if (isUrl(path) || isS3(path)) return 'parquet';
+  if (isUrl(path) || isS3Address(path)) return 'parquet';
   const kind = await inputKind(path);
   if (kind === 'stream') throw notSeekable(path);
   return kind === 'file' ? 'parquet' : kind;
@@ -132,7 +129,7 @@ export async function urlLength(url: string): Promise<number> {
 
 /** The bytes of a Parquet file named on the command line, for the commands that read raw structures. */
 export async function openSource(file: string): Promise<Source> {
-  if (isS3(file)) return (await import('../node/s3.js')).openS3Source(file, s3);
+  if (isS3Address(file)) return (await import('../node/s3.js')).openS3Source(file, s3);
   if (isUrl(file)) {
     const { httpSource } = await import('../io/source.js');
     return httpSource(file, { byteLength: await urlLength(file), headers: http.headers });
@@ -154,7 +151,7 @@ export async function openParquetFile(file: string, checks: ReadChecks = {}): Pr
   const { openParquet } = await import('../node/open-parquet.js');
   const decryption = currentDecryption();
   const options = { ...checks, ...(decryption ? { decryption } : {}) };
-  if (isS3(file)) return openParquet(file, { ...options, s3 });
+  if (isS3Address(file)) return openParquet(file, { ...options, s3 });
   return isUrl(file) ? openParquet(file, { ...options, byteLength: await urlLength(file), headers: http.headers }) : openParquet(file, options);
 }
 
@@ -171,7 +168,7 @@ export async function isDatasetInput(path: string): Promise<boolean> {
 export async function openDatasetInput(path: string, checks: ReadChecks = {}, unionByName = false): Promise<Dataset> {
   const { openDataset } = await import('../node/dataset.js');
   const decryption = currentDecryption();
-  return openDataset(path, { ...checks, unionByName, ...(decryption ? { decryption } : {}), ...(isS3(path) ? { s3 } : {}) });
+  return openDataset(path, { ...checks, unionByName, ...(decryption ? { decryption } : {}), ...(isS3Address(path) ? { s3 } : {}) });
 }
 
 /** Runs `fn` on an open reader, then closes it, whether `fn` succeeded or not. */

@@ -7,10 +7,11 @@ import type { Source } from '../io/source.js';
 import { chunkPages, selectChunks, type ChunkPages } from '../parquet/page-headers.js';
 import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
 import { withOutput } from './output.js';
-import { httpInputOptions, isS3, isUrl, openSource, s3Settings } from './files.js';
+import { httpInputOptions, isUrl, openSource, s3Settings } from './files.js';
 import { httpChunkFiles } from '../parquet/file-path.js';
 import { currentDecryption } from './keys.js';
 import { jsonable, renderTable, renderValue } from './render.js';
+import { isS3Address } from '../io/s3/address.js';
 
 /**
  * A reader together with the bytes its metadata points into, for commands
@@ -22,7 +23,7 @@ export async function withSource(file: string, fn: (reader: ParquetReader, sourc
   let reader: ParquetReader;
   try {
     const decryption = currentDecryption();
-    const s3 = isS3(file) ? await import('../node/s3.js') : undefined;
+    const s3 = isS3Address(file) ? await import('../node/s3.js') : undefined;
     const openFile = s3 ? s3.s3ChunkFiles(await s3.s3Client(s3Settings()))
       : isUrl(file) ? httpChunkFiles(httpInputOptions().headers) : (await import('../node/open-parquet.js')).localChunkFiles;
     reader = await ParquetReader.fromSource(source, { ...(decryption ? { decryption } : {}), openFile });

@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, IOError } from '../errors.js';
 import type { Source } from '../io/source.js';
 import { fileSource } from '../node/file-source.js';
-import { isS3, isUrl, tableFileKind } from './files.js';
+import { isUrl, tableFileKind } from './files.js';
+import { isS3Address } from '../io/s3/address.js';
 
 /** Two levels up from src/cli/, and from dist/chunks/ where the bundled CLI keeps this module: the package root. */
 const PAGE = fileURLToPath(new URL('../../viewer/dist/', import.meta.url));
@@ -49,7 +50,7 @@ export async function viewCommand(file: string): Promise<void> {
     throw new IOError(`the viewer page is not built (no ${PAGE}index.html): run npm run build:viewer`);
   }
   const scripts = new Set(readdirSync(PAGE + 'js'));
-  if (isS3(file)) throw new InvalidArgumentError(`view serves a local file or a URL the browser reads itself; for ${file}, give a pre-signed https URL of it`);
+  if (isS3Address(file)) throw new InvalidArgumentError(`view serves a local file or a URL the browser reads itself; for ${file}, give a pre-signed https URL of it`);
   const remote = isUrl(file);
   if (!remote) await tableFileKind(file); // a readable, seekable file, or an error saying why not
   const source = remote ? undefined : await fileSource(file);

@@ -27,6 +27,7 @@ import { datasetLayout } from '../dataset/write.js';
 import { InvalidArgumentError } from '../errors.js';
 import { openDataset } from './dataset.js';
 import { isDatasetPath } from './dataset-path.js';
+import { isS3Address } from '../io/s3/address.js';
 
 /** A file path as a conversion's input. */
 export function pathInput(path: string): ConvertInput {
@@ -74,7 +75,7 @@ export async function convert(
   const { s3, ...convertOptions } = options;
   options = convertOptions;
   const isPath = typeof source === 'string' && !/^https?:\/\//i.test(source);
-  const isS3 = typeof source === 'string' && /^s3:\/\//i.test(source);
+  const isS3 = typeof source === 'string' && isS3Address(source);
   // A dataset is Parquet files; --from cannot make it another format (the input refuses one).
   const ends = !isPath
     ? sourceInput(source, options)

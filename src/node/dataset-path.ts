@@ -2,6 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { errnoCode } from './fs-errors.js';
 import type { S3Settings } from './s3-credentials.js';
+import { isS3Address } from '../io/s3/address.js';
 
 /**
  * A directory, or a glob that is not itself the name of a file; an `s3://`
@@ -10,7 +11,7 @@ import type { S3Settings } from './s3-credentials.js';
  */
 export async function isDatasetPath(path: string, s3?: S3Settings): Promise<boolean> {
   if (/^https?:\/\//i.test(path)) return false;
-  if (/^s3:\/\//i.test(path)) return (await import('./s3.js')).isS3Dataset(path, s3);
+  if (isS3Address(path)) return (await import('./s3.js')).isS3Dataset(path, s3);
   try {
     return (await stat(path)).isDirectory();
   } catch (e) {

@@ -11,6 +11,7 @@ import type { Sink } from '../io/sink.js';
 import type { S3Settings } from './s3-credentials.js';
 import { compareUtf8 } from '../text/utf8.js';
 import { resolveFilePath } from '../io/file-path-guard.js';
+import { isS3Address } from '../io/s3/address.js';
 
 export interface SummaryOptions {
   /**
@@ -22,7 +23,7 @@ export interface SummaryOptions {
   ignoreInvalidFiles?: boolean;
   /** Write `_common_metadata` only (parquet-java's summary level COMMON_ONLY). */
   commonOnly?: boolean;
-  /** For an `s3://` prefix: region, endpoint, credentials (README "S3"). */
+  /** For an `s3://` prefix: region, endpoint, credentials (docs/s3.md). */
   s3?: S3Settings;
 }
 
@@ -46,7 +47,7 @@ function directoryStore(dir: string): SummaryStore {
 }
 
 async function storeOf(dir: string, s3?: S3Settings): Promise<SummaryStore> {
-  if (!/^s3:\/\//i.test(dir)) return directoryStore(dir);
+  if (!isS3Address(dir)) return directoryStore(dir);
   const { s3SummaryStore } = await import('./s3.js');
   return s3SummaryStore(dir, s3);
 }

@@ -12,7 +12,7 @@ import { fileSink } from './file-sink.js';
 import { errnoCode, fsReason } from './fs-errors.js';
 
 export interface WriteDatasetOptions extends DatasetWriteOptions {
-  /** For an `s3://` prefix: how the store is reached, and upload part sizes (README "S3"). */
+  /** For an `s3://` prefix: how the store is reached, and upload part sizes (docs/s3.md). */
   s3?: NodeS3Settings;
   /** Add parts to a directory that already holds some (new parts are numbered past the names taken); without it, a directory with files is refused. */
   append?: boolean;

@@ -14,6 +14,7 @@ import { fileSource } from './file-source.js';
 import { listDatasetFiles } from './dataset-files.js';
 import { errnoCode, fsReason } from './fs-errors.js';
 import type { S3Settings } from './s3-credentials.js';
+import { isS3Address } from '../io/s3/address.js';
 
 registerNodeCodecs();
 
@@ -52,7 +53,7 @@ export async function openDataset(input: string | readonly (string | URL)[], opt
   const paths = typeof input === 'string' ? input : input.map(String);
   const all = typeof paths === 'string' ? [paths] : paths;
   const fileSystem = options.fileSystem
-    ?? (all.some((p) => /^s3:\/\//i.test(p)) ? await (await import('./s3.js')).s3DatasetFileSystem(s3)
+    ?? (all.some(isS3Address) ? await (await import('./s3.js')).s3DatasetFileSystem(s3)
       : all.some((p) => /^https?:\/\//i.test(p)) ? urlFileSystem({ headers }) : nodeFileSystem());
   return Dataset.open(paths, { ...rest, fileSystem });
 }

@@ -40,7 +40,7 @@ export async function openRedElm(input: string | RedElmInput, options: RedElmOpe
 /** Where a writer can write: a file path, an `s3://` address, a Node Writable, a Web WritableStream, or a Sink. */
 export type Destination = string | Writable | WritableStream<Uint8Array> | Sink;
 
-/** `s3`: how an `s3://` destination is reached and how big its upload parts are (README "S3"). */
+/** `s3`: how an `s3://` destination is reached and how big its upload parts are (docs/s3.md). */
 export interface DestinationOptions {
   s3?: NodeS3Settings;
 }

@@ -9,8 +9,9 @@ import { ParquetReader, type OpenOptions, type ParquetInput } from '../parquet/r
 import { fileSource, openFileWith } from './file-source.js';
 import type { OpenChunkFile } from '../parquet/file-path.js';
 import type { S3Settings } from './s3-credentials.js';
+import { isS3Address } from '../io/s3/address.js';
 
-/** `s3`: how `s3://` addresses are reached (README "S3"); the environment's settings otherwise. */
+/** `s3`: how `s3://` addresses are reached (docs/s3.md); the environment's settings otherwise. */
 export type NodeOpenOptions = OpenOptions & { s3?: S3Settings };
 
 registerNodeCodecs();
@@ -24,7 +25,7 @@ registerNodeCodecs();
  * ```
  */
 export async function openParquet(input: string | ParquetInput, options: NodeOpenOptions = {}): Promise<ParquetReader> {
-  if (typeof input === 'string' && /^s3:\/\//i.test(input)) {
+  if (typeof input === 'string' && isS3Address(input)) {
     const { s3, ...rest } = options;
     return (await import('./s3.js')).openS3Parquet(input, rest, s3);
   }

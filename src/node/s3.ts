@@ -5,7 +5,7 @@
  * when an address is `s3://`.
  */
 import { S3Client } from '../io/s3/client.js';
-import { isS3Address, parseS3Address } from '../io/s3/address.js';
+import { parseS3Address } from '../io/s3/address.js';
 import { objectExists, s3Source } from '../io/s3/source.js';
 import { InvalidArgumentError } from '../errors.js';
 import { METADATA_FILE } from '../dataset/summary.js';
@@ -29,7 +29,6 @@ import type { DatasetOutput } from '../dataset/write.js';
 import { compareUtf8 } from '../text/utf8.js';
 import { resolveS3Options, type S3Settings } from './s3-credentials.js';
 
-export { isS3Address };
 
 /** What a Node function taking an `s3://` address also takes: where and how to reach the store, and how big upload parts are. */
 export type NodeS3Settings = S3Settings & S3WriteOptions;
