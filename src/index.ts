@@ -125,10 +125,16 @@ export const Dataset = lazyClass(datasetModule, 'Dataset');
 export type Dataset = dataset.Dataset;
 export const describeDataset = lazyAsync(datasetModule, 'describeDataset');
 export { urlFileSystem, type DatasetFileSystem } from './dataset/file-system.js';
+const s3Module = lazyModule(() => import('./dataset/s3.js'));
+export const openS3Source = lazyAsync(s3Module, 'openS3Source');
+export const openS3Sink = lazyAsync(s3Module, 'openS3Sink');
+export const s3DatasetFileSystem = lazyAsync(s3Module, 's3DatasetFileSystem');
+export type { S3Options, S3Credentials, S3CredentialProvider, S3RetryOptions } from './io/s3/client.js';
+export type { S3WriteOptions } from './io/s3/sink.js';
 export type {
   DatasetOptions, DatasetReadOptions, DatasetArrowOptions, DatasetFile, ScanPlan, DatasetDescription, FileStats, PartitionType, PartitionValue, PartitionColumn,
 } from './dataset/index.js';
 export {
-  ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, ColumnOptionsError, IOError, LimitError, DecryptionError, MissingKeyError, IncompatibleFilesError,
+  ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, ColumnOptionsError, IOError, ObjectStoreError, LimitError, DecryptionError, MissingKeyError, IncompatibleFilesError,
   type ErrorCode, type ErrorContext,
 } from './errors.js';

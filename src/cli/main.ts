@@ -4,7 +4,7 @@ import { ParquetryError } from '../errors.js';
 import { endQuietlyWhenStdoutCloses } from './output.js';
 import { registerConvert } from './convert-command.js';
 import { columnList, columnPath, columnPaths, count, httpHeader } from './arguments.js';
-import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, setHttpInputOptions, withReader } from './files.js';
+import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, setHttpInputOptions, setS3Settings, withReader } from './files.js';
 import { columnKey, hexKey, setDecryption, type KeyOptions } from './keys.js';
 import { commanderMessage, UsageError, usageLine } from './usage.js';
 import type { CatOptions } from './inspect.js';
@@ -21,6 +21,9 @@ program
   .description('Inspect, read, write and convert Parquet (and Trevni and RedElm) files.')
   .version('0.1.0')
   .option('--http-header <header>', "for http(s) inputs: a request header, 'Name: value' (repeatable; any command, before or after it)", httpHeader)
+  .option('--no-sign-request', 's3:// addresses: send unsigned requests (a public bucket), whatever credentials the environment has')
+  .option('--region <region>', 's3:// addresses: the bucket\'s region (default: AWS_REGION, AWS_DEFAULT_REGION, the profile\'s, else us-east-1)')
+  .option('--endpoint-url <url>', 's3:// addresses: an S3-compatible store (R2, MinIO, ...) instead of AWS (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL)')
   .option('--byte-length <n>', 'for http(s) inputs: the file size in bytes, so no HEAD request is made (a URL signed for GET only)', count)
   .option('--footer-key <hex>', 'encrypted Parquet: the footer key in hex (any command, before or after it)', hexKey)
   .option('--column-key <path:hex>', 'encrypted Parquet: a column key in hex (repeatable)', columnKey)
@@ -213,6 +216,8 @@ program.hook('preAction', (_program, action) => {
   running = action;
   const { httpHeader: headers, byteLength } = program.opts<{ httpHeader?: Record<string, string>; byteLength?: number }>();
   setHttpInputOptions({ headers, byteLength });
+  const { signRequest, region, endpointUrl } = program.opts<{ signRequest?: boolean; region?: string; endpointUrl?: string }>();
+  setS3Settings({ ...(signRequest === false ? { signRequest: false } : {}), ...(region ? { region } : {}), ...(endpointUrl ? { endpoint: endpointUrl } : {}) });
   setDecryption(program.opts<KeyOptions>());
 });
 const commandName = (cmd: Command | undefined) => (cmd && cmd !== program ? cmd.name() : undefined);

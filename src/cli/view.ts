@@ -9,10 +9,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { IOError } from '../errors.js';
+import { InvalidArgumentError, IOError } from '../errors.js';
 import type { Source } from '../io/source.js';
 import { fileSource } from '../node/file-source.js';
 import { isUrl, tableFileKind } from './files.js';
+import { isS3Address } from '../io/s3/address.js';
 
 /** Two levels up from src/cli/, and from dist/chunks/ where the bundled CLI keeps this module: the package root. */
 const PAGE = fileURLToPath(new URL('../../viewer/dist/', import.meta.url));
@@ -53,6 +54,7 @@ export async function viewCommand(file: string): Promise<void> {
   }
   const scripts = new Set(readdirSync(PAGE + 'js'));
   const wasmScripts = new Set(existsSync(WASM) ? readdirSync(WASM).filter((f) => f.endsWith('.js')) : []);
+  if (isS3Address(file)) throw new InvalidArgumentError(`view serves a local file or a URL the browser reads itself; for ${file}, give a pre-signed https URL of it`);
   const remote = isUrl(file);
   if (!remote) await tableFileKind(file); // a readable, seekable file, or an error saying why not
   const source = remote ? undefined : await fileSource(file);
