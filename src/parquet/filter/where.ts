@@ -84,6 +84,8 @@ const FUNCTIONS: Record<string, { args: readonly ArgKind[] } & ({ predicate: (ar
 };
 
 const TYPED_LITERALS = new Set(['DATE', 'TIMESTAMP', 'TIMESTAMPTZ']);
+/** As deep as a bound filter may nest (expression.ts), and far from the stack's limit. */
+const MAX_NESTING = 1000;
 
 type TokenKind = 'name' | 'quoted' | 'number' | 'string' | 'op' | 'punct' | 'end';
 
@@ -245,9 +247,18 @@ class Parser {
     return parts.length === 1 ? parts[0]! : { and: parts.flatMap((p) => ('and' in p ? p.and : [p])) };
   }
 
+  /** NOTs and parentheses open around the current token. */
+  private depth = 0;
+
   private not(): Filter {
-    if (this.accept('NOT')) return { not: this.not() };
-    return this.primary();
+    if (this.depth >= MAX_NESTING) this.unsupported(`nesting deeper than ${MAX_NESTING} NOTs and parentheses`);
+    this.depth++;
+    try {
+      if (this.accept('NOT')) return { not: this.not() };
+      return this.primary();
+    } finally {
+      this.depth--;
+    }
   }
 
   private primary(): Filter {
