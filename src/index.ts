@@ -33,7 +33,7 @@ const redElmModule = lazyModule(() => import('./redelm/index.js'));
 const datasetModule = lazyModule(() => import('./dataset/index.js'));
 
 export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch, type ColumnPath } from './parquet/reader.js';
-export type { Filter, ComparisonOp } from './parquet/filter/expression.js';
+export type { Filter, ComparisonOp, LikeOp, TemporalLiteral } from './parquet/filter/expression.js';
 export { parseWhere, WhereSyntaxError } from './parquet/filter/where.js';
 export type { PageIndexEntry } from './parquet/filter/indexes.js';
 export { selectChunks, chunkPages, type ChunkRef, type ChunkPages, type PageInfo } from './parquet/page-headers.js';
