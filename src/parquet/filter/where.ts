@@ -31,7 +31,7 @@
  */
 import { InvalidArgumentError } from '../../errors.js';
 import type { Filter } from './expression.js';
-import { temporalNanos, type TemporalType } from './temporal-literal.js';
+import { sqlTemporalForm, sqlTemporalNanos, type SqlTemporalType } from '../../schema/temporal-text.js';
 import type { CaseMap } from './text.js';
 
 export type { Filter };
@@ -439,11 +439,8 @@ class Parser {
       const type = t.text.toUpperCase();
       if (!TYPED_LITERALS.has(type)) this.unsupported(`a ${type} literal`, t, 'typed literals: DATE, TIMESTAMP, TIMESTAMPTZ');
       const text = this.next();
-      try {
-        temporalNanos(type.toLowerCase() as TemporalType, text.text);
-      } catch (e) {
-        this.fail(`${type} text`, (e as Error).message, text);
-      }
+      const sqlType = type.toLowerCase() as SqlTemporalType;
+      if (sqlTemporalNanos(sqlType, text.text) === undefined) this.fail(`${type} text`, `${type} '${text.text}' is not a valid ${sqlTemporalForm(sqlType)}`, text);
       this.i += 2;
       return { [type.toLowerCase()]: text.text };
     }
