@@ -94,9 +94,9 @@ export function bindFilter(filter: Filter, resolve: (column: ColumnPath) => Leaf
       return { t: 'not', part: bind(f.not, depth + 1) };
     }
     if (!('column' in f) || !('op' in f)) throw new InvalidArgumentError(`a filter needs "column" and "op", or "and", "or", "not"; got keys ${keys.join(', ')}`);
-    return bindLeaf(f, depth);
+    return bindLeaf(f);
   };
-  const bindLeaf = (f: LeafFilter, depth: number): BoundFilter => {
+  const bindLeaf = (f: LeafFilter): BoundFilter => {
     const leaf = resolve(f.column);
     let domain = domains.get(leaf);
     if (!domain) domains.set(leaf, (domain = domainOf(leaf)));
@@ -113,26 +113,26 @@ export function bindFilter(filter: Filter, resolve: (column: ColumnPath) => Leaf
       if (!(key in f)) throw new InvalidArgumentError(`filter "${op}" on column ${name} needs a "${key}"`);
       return (f as Record<string, unknown>)[key];
     };
-    const textLeaf = (o: BoundLeaf['op'], lits: Lit[], text?: (s: string) => boolean, prefix?: TextPrefix): BoundLeaf => ({ t: 'leaf', leaf, domain, op: o, lits, ...(text ? { text } : {}), ...(prefix ? { prefix } : {}) });
+    const bound = (o: BoundLeaf['op'], lits: Lit[], text?: (s: string) => boolean, prefix?: TextPrefix): BoundLeaf => ({ t: 'leaf', leaf, domain, op: o, lits, ...(text ? { text } : {}), ...(prefix ? { prefix } : {}) });
     if (op === 'between' || op === 'not between') {
-      const range: BoundFilter = { t: 'and', parts: [bindLeaf({ column: f.column, op: '>=', value: need('low'), transform }, depth), bindLeaf({ column: f.column, op: '<=', value: need('high'), transform }, depth)] };
+      const range: BoundFilter = { t: 'and', parts: [bindLeaf({ column: f.column, op: '>=', value: need('low'), transform }), bindLeaf({ column: f.column, op: '<=', value: need('high'), transform })] };
       return op === 'between' ? range : { t: 'not', part: range };
     }
     if (op === 'is distinct from' || op === 'is not distinct from') {
       const value = need('value');
       const same: BoundFilter =
         value === null || value === undefined
-          ? bindLeaf({ column: f.column, op: 'is null' }, depth)
-          : { t: 'and', parts: [bindLeaf({ column: f.column, op: '=', value, transform }, depth), bindLeaf({ column: f.column, op: 'is not null' }, depth)] };
+          ? bindLeaf({ column: f.column, op: 'is null' })
+          : { t: 'and', parts: [bindLeaf({ column: f.column, op: '=', value, transform }), bindLeaf({ column: f.column, op: 'is not null' })] };
       return op === 'is not distinct from' ? same : { t: 'not', part: same };
     }
     if (TEXT_OPS.has(op)) {
       const value = need('value');
       if (value !== null && value !== undefined && typeof value !== 'string') throw new InvalidArgumentError(`filter "${op}" on column ${name} takes a string, got ${typeof value}`, { column: name });
       const lit = domain.literal(value);
-      if (typeof value !== 'string') return textLeaf(op.replace('not ', '') as BoundLeaf['op'], [lit]);
+      if (typeof value !== 'string') return bound(op.replace('not ', '') as BoundLeaf['op'], [lit]);
       if (op === 'starts_with' || op === 'contains') {
-        return textLeaf(op, [lit], textPredicate(op, value, transform), op === 'starts_with' && !transform ? prefixRange(value, true) : undefined);
+        return bound(op, [lit], textPredicate(op, value, transform), op === 'starts_with' && !transform ? prefixRange(value, true) : undefined);
       }
       const insensitive = op === 'ilike' || op === 'not ilike';
       const escape = (f as { escape?: unknown }).escape;
@@ -143,7 +143,7 @@ export function bindFilter(filter: Filter, resolve: (column: ColumnPath) => Leaf
         const p = insensitive ? caseFreePrefix(pattern.prefix) : pattern.prefix;
         prefix = prefixRange(p, pattern.prefixOnly && p === pattern.prefix);
       }
-      const like = textLeaf(insensitive ? 'ilike' : 'like', [lit], textPredicate(insensitive ? 'ilike' : 'like', pattern, transform), prefix);
+      const like = bound(insensitive ? 'ilike' : 'like', [lit], textPredicate(insensitive ? 'ilike' : 'like', pattern, transform), prefix);
       return op.startsWith('not ') ? { t: 'not', part: like } : like;
     }
     if (COMPARISONS.has(op)) {
@@ -152,16 +152,16 @@ export function bindFilter(filter: Filter, resolve: (column: ColumnPath) => Leaf
         throw new InvalidArgumentError(`column ${name} has no order: only =, !=, in, not in and null tests apply`, { column: name });
       }
       const lit = domain.literal(value);
-      return textLeaf(op as ComparisonOp, [lit], transform && lit.k === 'val' ? textPredicate(op as ComparisonOp, lit.lo as Uint8Array, transform) : undefined);
+      return bound(op as ComparisonOp, [lit], transform && lit.k === 'val' ? textPredicate(op as ComparisonOp, lit.lo as Uint8Array, transform) : undefined);
     }
     if (op === 'in' || op === 'not in') {
       const values = (f as { values: readonly unknown[] }).values;
       if (!Array.isArray(values)) throw new InvalidArgumentError(`filter "${op}" on column ${name} needs a "values" array`);
       const lits = values.map((v) => domain.literal(v));
       const set = lits.flatMap((l) => (l.k === 'val' ? [l.lo as Uint8Array] : []));
-      return textLeaf(op, lits, transform ? textPredicate('in', set, transform) : undefined);
+      return bound(op, lits, transform ? textPredicate('in', set, transform) : undefined);
     }
-    if (op === 'is null' || op === 'is not null') return textLeaf(op, []);
+    if (op === 'is null' || op === 'is not null') return bound(op, []);
     throw new InvalidArgumentError(`unknown filter operator ${JSON.stringify(op)}`);
   };
   return bind(filter, 0);

@@ -56,9 +56,6 @@ export interface Possible {
 }
 
 const ANY: Possible = { canTrue: true, canFalse: true };
-const FALSE = 0;
-const TRUE = 1;
-const UNKNOWN = 2;
 
 /** Bounds of this leaf can be trusted: min_value/max_value (`legacy` false) or the deprecated min/max (`legacy` true). */
 export function boundsTrusted(leaf: LeafNode, domain: Domain, order: ColumnOrder | undefined, legacy: boolean, ordersPresent: boolean): boolean {
@@ -218,12 +215,11 @@ function textPossible(b: BoundLeaf, s: LeafStats): Possible {
   const { min, max } = s;
   if (!(min instanceof Uint8Array) || !(max instanceof Uint8Array)) return ANY;
   if (s.exact && compareD(min, max) === 0) {
-    let r = b.text!(new TextDecoder().decode(min)) ? TRUE : FALSE;
-    if (b.op === 'in' || b.op === 'not in') {
-      const miss = b.lits.some((l) => l.k === 'null') ? UNKNOWN : FALSE;
-      r = r === TRUE ? (b.op === 'in' ? TRUE : FALSE) : b.op === 'in' ? miss : miss === UNKNOWN ? UNKNOWN : TRUE;
-    }
-    return { canTrue: r === TRUE, canFalse: r === FALSE };
+    const hit = b.text!(new TextDecoder().decode(min));
+    if (b.op !== 'in' && b.op !== 'not in') return { canTrue: hit, canFalse: !hit };
+    // A miss is unknown, not false, when the list holds a null.
+    const sure = !b.lits.some((l) => l.k === 'null');
+    return b.op === 'in' ? { canTrue: hit, canFalse: !hit && sure } : { canTrue: !hit && sure, canFalse: hit };
   }
   const p = b.prefix;
   if (!p) return ANY;
