@@ -67,3 +67,24 @@ test('what does not apply is an InvalidArgumentError naming the column', async (
     await assert.rejects(ids(r, filter), (e: unknown) => e instanceof InvalidArgumentError && re.test(e.message), JSON.stringify(filter));
   }
 });
+
+test('prefix patterns against truncated bounds lose no row (chunk statistics and page index cut to 4 bytes)', async () => {
+  const sink = new BufferSink();
+  const w = await openWriter(sink, defineSchema({ id: f.int32().required(), s: f.string() }), {
+    statisticsTruncateLength: 4, columnIndexTruncateLength: 4, pageRowLimit: 50, rowGroupRows: 200, dictionary: false,
+  });
+  const long = 'é'.repeat(30);
+  const values = Array.from({ length: 1000 }, (_, i) => (i < 500 ? `${long}${String(i).padStart(4, '0')}` : `${long}\uffff${i}😀`));
+  await w.writeMany(values.map((s, id) => ({ id, s })));
+  await w.close();
+  const r = await ParquetReader.open(sink.bytes());
+  for (const [prefix, escape] of [[`${long}02`], [`${long}\uffff7`], [`${long}\uffff`], [long.slice(0, 3)], [`${long}0499`], [`${long}1`], ['é!%', '!']] as const) {
+    const filters: Filter[] = [
+      { column: 's', op: 'like', value: `${prefix}%`, ...(escape ? { escape } : {}) },
+      { column: 's', op: 'starts_with', value: prefix.replace('!', '') },
+    ];
+    const want = values.flatMap((v, i) => (v.startsWith(prefix.replace('!', '')) ? [i] : []));
+    for (const filter of filters) assert.deepEqual(await ids(r, filter), want, JSON.stringify(filter));
+    assert.deepEqual(await ids(r, { not: filters[0]! }), values.flatMap((_, i) => (want.includes(i) ? [] : [i])));
+  }
+});
