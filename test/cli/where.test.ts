@@ -299,6 +299,9 @@ describe('same rows as DuckDB', () => {
     'flag = true', 'flag != false', 'NOT flag = TRUE', 'flag = false AND n IS NULL',
     "day >= '2020-06-01'", "day = '2020-01-05' OR day < '2020-01-03'",
     'a.b = 3', "a.c IN ('c1', 'c2') AND a.b > 5", '"my col" = 4', '"dot.name" = 2', '"my col" >= 4 AND "dot.name" < 2 OR a.b = 9',
+    "s LIKE 'name1%'", "s NOT ILIKE 'NAME2_'", "lower(q) = 'it''s'", "upper(s) > 'NAME3'", "day BETWEEN DATE '2020-02-01' AND DATE '2020-03-01'",
+    "day < TIMESTAMP '2020-01-10 12:00:00'", 'n IS DISTINCT FROM 5', 'n IS NOT DISTINCT FROM NULL', 'n NOT BETWEEN 10 AND 90',
+    "starts_with(s, 'name3')", "contains(a.c, '2') AND n IN (1, 2, NULL)", "NOT (n > 5 OR s LIKE '%7')",
   ];
 
   let dir = '';
@@ -362,7 +365,7 @@ describe('same rows as DuckDB', () => {
   });
 
   test('cat --where and head --where, run as a user runs them', async () => {
-    for (const where of ["n > 5 AND (n < 10 OR s = 'name3')", 'a.b = 4 AND "dot.name" = 2', 'dec < 1234.567890123456789 AND NOT flag = TRUE']) {
+    for (const where of ["n > 5 AND (n < 10 OR s = 'name3')", 'a.b = 4 AND "dot.name" = 2', 'dec < 1234.567890123456789 AND NOT flag = TRUE', "s LIKE 'name1%' AND day BETWEEN DATE '2020-02-01' AND DATE '2020-06-01'"]) {
       const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cat', file, '--where', where, '--columns', 'id', '--json'], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
       assert.notEqual(r.stdout, '', where);
