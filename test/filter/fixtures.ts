@@ -139,8 +139,8 @@ async function ownFile(): Promise<Uint8Array> {
   return sink.bytes();
 }
 
-/** A source over bytes that counts what the reader asks for, to see pruning. */
-export class Counting implements SourceLike {
+/** A source that counts the bytes read from it, to see what pruning saves. */
+export class CountingSource implements SourceLike {
   bytes = 0;
   constructor(private readonly data: Uint8Array) {}
   get byteLength(): number {

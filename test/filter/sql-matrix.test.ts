@@ -20,7 +20,7 @@ import { BufferSink, convert, openParquet, ParquetReader, ParquetWriter, defineS
 import { parseWhere } from '../../src/parquet/filter/where.js';
 import { DuckFiles } from '../reader/helpers.js';
 import { rng } from './reference.js';
-import { Counting } from './fixtures.js';
+import { CountingSource } from './fixtures.js';
 
 const N = 6000;
 /** Texts compared per file: a seeded sample of the matrix, a different one per file. */
@@ -233,7 +233,7 @@ describe('--where equals DuckDB on DuckDB-written files', () => {
 
   test('a prefix LIKE on a sorted column skips row groups (DuckDB file) and pages (page index)', async () => {
     const read = async (bytes: Uint8Array, where?: string): Promise<{ bytes: number; ids: number[] }> => {
-      const src = new Counting(bytes);
+      const src = new CountingSource(bytes);
       const reader = await ParquetReader.open(src);
       src.bytes = 0;
       const ids = (await reader.readRows({ columns: ['id', 'k'], filter: where === undefined ? undefined : parseWhere(where) })).map((row) => Number(row.id));
