@@ -32,13 +32,14 @@ const trevniModule = lazyModule(() => import('./trevni/index.js'));
 const redElmModule = lazyModule(() => import('./redelm/index.js'));
 const datasetModule = lazyModule(() => import('./dataset/index.js'));
 
-export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch, type ColumnPath } from './parquet/reader.js';
+export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch } from './parquet/reader.js';
+export { type ColumnPath } from './schema/tree.js';
 export type { Filter, ComparisonOp, LikeOp, TemporalLiteral } from './parquet/filter/expression.js';
 export { parseWhere, WhereSyntaxError } from './parquet/filter/where.js';
 export type { PageIndexEntry } from './parquet/filter/indexes.js';
-export { selectChunks, chunkPages, type ChunkRef, type ChunkPages, type PageInfo } from './parquet/page-headers.js';
+export { selectChunks, chunkPages, type ChunkRef, type ChunkPages, type PageInfo } from './parquet/inspect/page-headers.js';
 export { decodeStatistics, type DecodedStatistics } from './parquet/statistics.js';
-export type { ColumnChunkData } from './parquet/column-chunk.js';
+export type { ColumnChunkData } from './shred/column-data.js';
 export type { ValueOptions } from './schema/convert.js';
 export type { Schema, SchemaNode, LeafNode, GroupNode } from './schema/tree.js';
 export type { LeafKind, GroupKind, TimeUnit } from './schema/logical.js';
@@ -73,7 +74,8 @@ export type { ConvertSource, ConvertDestination, ConvertOptions, ConvertReport, 
 export { registerCodec, type Codec, type CodecName } from './codecs/registry.js';
 export { canonicalRow, canonicalValue } from './text/canonical.js';
 export { schemaJson, type SchemaJson } from './schema/json.js';
-export { footerJson, thriftJson, type JsonValue } from './parquet/inspect/footer-json.js';
+export { footerJson, thriftJson } from './parquet/inspect/footer-json.js';
+export type { JsonValue } from './parquet/inspect/unknown-fields.js';
 export { columnSizes, type ColumnSize } from './parquet/inspect/column-size.js';
 export { sizeStatistics, type ChunkSizeStats, type PageSizeStats } from './parquet/inspect/size-stats.js';
 export { scanFile, type ScanReport } from './parquet/inspect/scan.js';
@@ -81,7 +83,7 @@ export { columnDictionaries, type ChunkDictionary } from './parquet/inspect/dict
 export const checkStatistics = lazyAsync(() => import('./parquet/inspect/check-stats.js'), 'checkStatistics');
 export type { CheckReport, CheckOptions, CheckedStructure, Lie } from './parquet/inspect/check-stats.js';
 export type { DecryptionOptions, KeyRetriever, KeyTarget } from './parquet/crypto/options.js';
-export const encryptParquet = lazyAsync(() => import('./parquet/crypto/encryptor.js'), 'encryptParquet');
+export const encryptParquet = lazyAsync(() => import('./parquet/write/encrypt-file.js'), 'encryptParquet');
 export type { EncryptionOptions, ColumnKey } from './parquet/crypto/file-encryptor.js';
 export { InMemoryKms, kmsKeyRetriever, wrapKeyMetadata, type WrapOptions, type KmsClient, type KmsRetrieverOptions, type ExternalKeyMaterial, type KeyMaterial } from './parquet/crypto/kms.js';
 export const schemaFromArrow = lazyAsync(() => import('./arrow/to-schema.js'), 'schemaFromArrow');

@@ -1,6 +1,6 @@
 /** Option value parsers shared by the commands: commander calls them, and their errors become usage errors. */
 import { InvalidArgumentError as CommanderArgError } from './commander.js';
-import type { ColumnPath } from '../parquet/reader.js';
+import type { ColumnPath } from '../schema/tree.js';
 import { parseColumnList, parseColumnPath } from './columns.js';
 
 export function count(value: string): number {

@@ -8,7 +8,7 @@ import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, setHttpInputOptions, withRe
 import { columnKey, hexKey, setDecryption, type KeyOptions } from './keys.js';
 import { commanderMessage, UsageError, usageLine } from './usage.js';
 import type { CatOptions } from './inspect.js';
-import type { ColumnPath } from '../parquet/reader.js';
+import type { ColumnPath } from '../schema/tree.js';
 
 // Each command's module (and the library under it) is imported when the
 // command runs: the program starts with the argument parsing only.

@@ -4,8 +4,9 @@
  */
 import { MissingKeyError } from '../errors.js';
 import type { Source } from '../io/source.js';
-import { chunkPages, selectChunks, type ChunkPages } from '../parquet/page-headers.js';
-import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
+import { chunkPages, selectChunks, type ChunkPages } from '../parquet/inspect/page-headers.js';
+import { ParquetReader } from '../parquet/reader.js';
+import { type ColumnPath } from '../schema/tree.js';
 import { withOutput } from './output.js';
 import { httpInputOptions, isUrl, openSource } from './files.js';
 import { httpChunkFiles } from '../parquet/file-path.js';

@@ -43,7 +43,7 @@ import { InvalidArgumentError, UnsupportedError } from '../errors.js';
 import { formatUuid, float16, int96Nanos } from '../schema/convert.js';
 import { describeValue, leafCoercer, twosComplementBytes } from '../schema/coerce.js';
 import type { LeafNode, Schema } from '../schema/tree.js';
-import { formatTimestamp } from '../text/temporal.js';
+import { formatTimestamp } from '../schema/temporal-format.js';
 import { planRecord, type Plan } from '../shred/plan.js';
 import { isPlainObject } from '../shred/shred.js';
 import { AvroTrevniWriter, avroColumns, parseAvroSchema } from '../trevni/avro.js';

@@ -6,7 +6,7 @@ import { readFooter } from '../parquet/footer.js';
 import { listDatasetFiles } from './dataset-files.js';
 import { fileSink } from './file-sink.js';
 import { fileSource } from './file-source.js';
-import { compareUtf8 } from '../text/utf8.js';
+import { compareUtf8 } from '../bytes/utf8.js';
 import { resolveFilePath } from '../io/file-path-guard.js';
 
 export interface SummaryOptions {

@@ -3,12 +3,13 @@ import { CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, 
 import { blobSource, bufferSource, checkedSource, httpSource, withCachedTail, type Source, type SourceLike } from '../io/source.js';
 import { ReadBuffers } from '../io/read-buffers.js';
 import type { ValueOptions } from '../schema/convert.js';
-import { buildSchema, leavesOf, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
+import { buildSchema, leavesOf, type ColumnPath, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
 import type { RecordAssembler } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { leavesInVariants, planRecord, type Plan, type RecordPlan } from '../shred/plan.js';
 import type { ChunkStream } from './chunk-stream.js';
-import type { ChunkOptions, ColumnChunkData, LevelBuffers } from './column-chunk.js';
+import type { ChunkOptions, LevelBuffers } from './column-chunk.js';
+import type { ColumnChunkData } from '../shred/column-data.js';
 import { collectRows, rowsOfBatches } from './batch-rows.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
@@ -104,9 +105,6 @@ export interface ArrowOptions extends Pick<ReadOptions, 'columns' | 'rowGroups' 
    */
   arrowSchema?: boolean;
 }
-
-/** A column by dotted path (`a.b.c`) or by its names (`['a', 'b.c']`). */
-export type ColumnPath = string | readonly string[];
 
 /** One leaf column of one row group, as column vectors. */
 export interface ColumnBatch {

@@ -8,7 +8,7 @@
 import { CorruptFileError, withContext } from '../../errors.js';
 import { isByteArrays, valueCount, type ByteArrays, type Values } from '../../encodings/types.js';
 import type { LeafNode } from '../../schema/tree.js';
-import type { ColumnChunkData } from '../column-chunk.js';
+import type { ColumnChunkData } from '../../shred/column-data.js';
 import { compareBytes, type D, type Lit } from './compare.js';
 import type { BoundFilter, BoundLeaf } from './expression.js';
 

@@ -14,7 +14,7 @@
  */
 import { InvalidArgumentError } from '../../errors.js';
 import type { LeafNode } from '../../schema/tree.js';
-import type { ColumnPath } from '../reader.js';
+import type { ColumnPath } from '../../schema/tree.js';
 import { domainOf, type Domain, type Lit } from './compare.js';
 import { caseFreePrefix, compileLike, mapCase, prefixRange, textPredicate, type CaseMap, type TextPrefix } from './text.js';
 
