@@ -331,9 +331,9 @@ class Parser {
       }
       const t = this.tok;
       const v = this.value(`a ${kind} as argument ${k + 1} of ${nameTok.text}()`);
-      if (v !== null && typeof v !== (kind === 'string' ? 'string' : 'number') && !(kind === 'number' && (typeof v === 'bigint' || typeof v === 'string') && (t.kind === 'number' || t.kind === 'punct'))) {
-        this.fail(`a ${kind} as argument ${k + 1} of ${nameTok.text}()`, undefined, t);
-      }
+      // A string argument may be NULL (the call is then unknown, as in SQL); a number is written as one (its value may be exact text).
+      const fits = kind === 'string' ? v === null || typeof v === 'string' : t.kind === 'number' || this.isPunct(t, '-') || this.isPunct(t, '+');
+      if (!fits) this.fail(`a ${kind} as argument ${k + 1} of ${nameTok.text}()`, undefined, t);
       args.push(v);
     });
     if (!this.acceptPunct(')')) this.fail(`")" after the ${rule.args.length} argument${rule.args.length === 1 ? '' : 's'} of ${nameTok.text}()`);
