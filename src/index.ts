@@ -34,7 +34,7 @@ const datasetModule = lazyModule(() => import('./dataset/index.js'));
 
 export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch } from './parquet/reader.js';
 export { type ColumnPath } from './schema/tree.js';
-export type { Filter, ComparisonOp } from './parquet/filter/expression.js';
+export type { Filter, ComparisonOp, LikeOp, TemporalLiteral } from './parquet/filter/expression.js';
 export { parseWhere, WhereSyntaxError } from './parquet/filter/where.js';
 export type { PageIndexEntry } from './parquet/filter/indexes.js';
 export { selectChunks, chunkPages, type ChunkRef, type ChunkPages, type PageInfo } from './parquet/inspect/page-headers.js';

@@ -6,7 +6,7 @@
  * selection the assembler builds.
  */
 import { CorruptFileError, withContext } from '../../errors.js';
-import { isByteArrays, valueCount, type Values } from '../../encodings/types.js';
+import { isByteArrays, valueCount, type ByteArrays, type Values } from '../../encodings/types.js';
 import type { LeafNode } from '../../schema/tree.js';
 import type { ColumnChunkData } from '../../shred/column-data.js';
 import { compareBytes, type D, type Lit } from './compare.js';
@@ -83,10 +83,18 @@ function latin1(d: Uint8Array, s: number, e: number): string {
 /** Per value of `values`, the leaf test's three-valued result. */
 export function valueResults(b: BoundLeaf, values: Values): (i: number) => number {
   const { op, lits, domain } = b;
+  const miss = lits.some((l) => l.k === 'null') ? UNKNOWN : FALSE;
+  const hit = op === 'in' ? TRUE : FALSE;
+  const missOut = op === 'in' ? miss : miss === UNKNOWN ? UNKNOWN : TRUE;
+  if (b.text) {
+    const test = b.text;
+    const { data, offsets } = values as ByteArrays;
+    const decoder = new TextDecoder();
+    const text = (i: number): boolean => test(decoder.decode(data.subarray(offsets[i]!, offsets[i + 1]!)));
+    if (op === 'in' || op === 'not in') return (i) => (text(i) ? hit : missOut);
+    return (i) => (text(i) ? TRUE : FALSE);
+  }
   if (op === 'in' || op === 'not in') {
-    const miss = lits.some((l) => l.k === 'null') ? UNKNOWN : FALSE;
-    const hit = op === 'in' ? TRUE : FALSE;
-    const missOut = op === 'in' ? miss : miss === UNKNOWN ? UNKNOWN : TRUE;
     if (isByteArrays(values)) {
       const keys = new Set<string>();
       for (const l of lits) if (l.k === 'val' && l.exact) keys.add(latin1(l.lo as Uint8Array, 0, (l.lo as Uint8Array).length));

@@ -159,6 +159,7 @@ function leafPossible(b: BoundLeaf, s: LeafStats | undefined, repeated: boolean)
     return op === 'is null' ? { canTrue: isNullTrue, canFalse: isNullFalse } : { canTrue: isNullFalse, canFalse: isNullTrue };
   }
   if (s.allNull || b.domain.type === 'null') return { canTrue: false, canFalse: false };
+  if (b.text) return textPossible(b, s);
   if (s.onlyNaN && op !== 'in' && op !== 'not in') {
     const lit = b.lits[0]!;
     if (lit.k === 'null') return { canTrue: false, canFalse: false };
@@ -203,6 +204,28 @@ function leafPossible(b: BoundLeaf, s: LeafStats | undefined, repeated: boolean)
     case '>': return { canTrue: nan || compareD(max, lit.lo) > 0, canFalse: compareD(min, lit.lo) <= 0 };
     default: return { canTrue: nan || compareD(max, lit.hi) >= 0, canFalse: compareD(min, lit.hi) < 0 };
   }
+}
+
+/**
+ * A text test (LIKE, starts_with, contains, a comparison of lower/upper):
+ * decided on the one value exact bounds may prove, else bounded by its
+ * prefix range (truncated bounds still bound the values).
+ */
+function textPossible(b: BoundLeaf, s: LeafStats): Possible {
+  const { min, max } = s;
+  if (!(min instanceof Uint8Array) || !(max instanceof Uint8Array)) return ANY;
+  if (s.exact && compareD(min, max) === 0) {
+    const hit = b.text!(new TextDecoder().decode(min));
+    if (b.op !== 'in' && b.op !== 'not in') return { canTrue: hit, canFalse: !hit };
+    // A miss is unknown, not false, when the list holds a null.
+    const sure = !b.lits.some((l) => l.k === 'null');
+    return b.op === 'in' ? { canTrue: hit, canFalse: !hit && sure } : { canTrue: !hit && sure, canFalse: hit };
+  }
+  const p = b.prefix;
+  if (!p) return ANY;
+  const canTrue = compareD(max, p.lo) >= 0 && (p.hi === undefined || compareD(min, p.hi) < 0);
+  const allIn = p.all && compareD(min, p.lo) >= 0 && p.hi !== undefined && compareD(max, p.hi) < 0;
+  return { canTrue, canFalse: !allIn };
 }
 
 /** `=` one literal; `bloom` false when the caller must not use a bloom filter (a negated test). */
@@ -257,7 +280,7 @@ export function possible(f: BoundFilter, stats: (leaf: LeafNode) => LeafStats | 
 export function bloomCandidates(f: BoundFilter, out = new Set<LeafNode>(), negated = false): Set<LeafNode> {
   switch (f.t) {
     case 'leaf':
-      if (!negated && (f.op === '=' || f.op === 'in') && f.lits.some((l) => l.k === 'val' && l.exact)) out.add(f.leaf);
+      if (!negated && !f.text && (f.op === '=' || f.op === 'in') && f.lits.some((l) => l.k === 'val' && l.exact)) out.add(f.leaf);
       break;
     case 'not':
       bloomCandidates(f.part, out, !negated);
