@@ -9,6 +9,13 @@ export function count(value: string): number {
   return Number(value);
 }
 
+/** A TCP port: 0 (any free one) to 65535. */
+export function port(value: string): number {
+  const n = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+  if (!(n <= 65535)) throw new CommanderArgError('must be a port number from 0 to 65535');
+  return n;
+}
+
 export function columnList(value: string): (string | string[])[] {
   try {
     return parseColumnList(value);

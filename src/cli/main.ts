@@ -3,7 +3,7 @@ import { Command, CommanderError } from './commander.js';
 import { ParquetryError } from '../errors.js';
 import { endQuietlyWhenStdoutCloses } from './output.js';
 import { registerConvert } from './convert-command.js';
-import { columnList, columnPath, columnPaths, count, httpHeader } from './arguments.js';
+import { columnList, columnPath, columnPaths, count, httpHeader, port } from './arguments.js';
 import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, setHttpInputOptions, setS3Settings, withReader } from './files.js';
 import { columnKey, hexKey, setDecryption, type KeyOptions } from './keys.js';
 import { commanderMessage, UsageError, usageLine } from './usage.js';
@@ -208,7 +208,9 @@ program
   .command('view')
   .description('serve a page that shows the file: schema, layout to scale, statistics, data, filter')
   .argument('<file>', 'Parquet or Trevni file path, or a URL the browser may read')
-  .action(async (file: string) => (await import('./view.js')).viewCommand(file));
+  .option('--port <n>', 'serve on 127.0.0.1 at this port (default: any free one)', port)
+  .option('--open', 'also open the page in a browser ($BROWSER, else the system\'s)')
+  .action(async (file: string, opts: { port?: number; open?: boolean }) => (await import('./view.js')).viewCommand(file, opts));
 
 /** The command whose action runs, for the help a usage error points to. */
 let running: Command | undefined;

@@ -1,10 +1,13 @@
 /**
  * `parquetry view FILE`: serves the viewer page (viewer/, built into
- * viewer/dist) and FILE on 127.0.0.1, at a free port, until interrupted.
+ * viewer/dist) and FILE on 127.0.0.1, at `--port` or a free port, until
+ * interrupted; `/` leads to the page showing FILE, and `--open` opens it in
+ * a browser.
  * The page reads FILE with Range requests, as it reads any URL; a URL FILE
  * is handed to the page, which reads it from the browser.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
@@ -48,7 +51,7 @@ async function serveFile(source: Source, req: IncomingMessage, res: ServerRespon
   res.end(req.method === 'HEAD' || length <= 0 ? undefined : await source.read(start, length));
 }
 
-export async function viewCommand(file: string): Promise<void> {
+export async function viewCommand(file: string, options: { port?: number; open?: boolean } = {}): Promise<void> {
   if (!existsSync(PAGE + 'index.html')) {
     throw new IOError(`the viewer page is not built (no ${PAGE}index.html): run npm run build:viewer`);
   }
@@ -59,11 +62,17 @@ export async function viewCommand(file: string): Promise<void> {
   if (!remote) await tableFileKind(file); // a readable, seekable file, or an error saying why not
   const source = remote ? undefined : await fileSource(file);
   const filePath = `/file/${encodeURIComponent(basename(file))}`;
+  const target = remote ? file : filePath;
+  const pageUrl = `/?url=${encodeURIComponent(target)}`;
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
     const [, dir, name = ''] = path.split('/');
     const serve = async () => {
-      if (path === '/' || path === '/index.html') {
+      if (path === '/' && !url.searchParams.has('url')) {
+        // The bare address shows FILE: what --port users type, and what --open opens.
+        res.writeHead(302, { Location: pageUrl }).end();
+      } else if (path === '/' || path === '/index.html') {
         res.writeHead(200, { 'Content-Type': TYPES.html! }).end(readFileSync(PAGE + 'index.html'));
       } else if (dir === 'js' && scripts.has(name)) {
         res.writeHead(200, { 'Content-Type': TYPES.js! }).end(readFileSync(PAGE + 'js/' + name));
@@ -82,10 +91,26 @@ export async function viewCommand(file: string): Promise<void> {
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      reject(e.code === 'EADDRINUSE' ? new IOError(`port ${options.port} on 127.0.0.1 is in use: choose another with --port, or leave it out for a free one`) : e);
+    });
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
   });
   const { port } = server.address() as AddressInfo;
-  const target = remote ? file : filePath;
-  process.stdout.write(`parquetry view: http://127.0.0.1:${port}/?url=${encodeURIComponent(target)}\n(serving ${file}; Ctrl-C to stop)\n`);
+  const address = `http://127.0.0.1:${port}${pageUrl}`;
+  process.stdout.write(`parquetry view: ${address}\n(serving ${file}; Ctrl-C to stop)\n`);
+  if (options.open) openBrowser(address);
+}
+
+/**
+ * Opens `url` with $BROWSER, else the platform's opener, without waiting for
+ * it; a browser that cannot be started is told, and the server goes on.
+ */
+function openBrowser(url: string): void {
+  const [command, ...args] = process.env.BROWSER
+    ? [process.env.BROWSER, url]
+    : process.platform === 'darwin' ? ['open', url] : process.platform === 'win32' ? ['cmd', '/c', 'start', '""', url] : ['xdg-open', url];
+  const child = spawn(command!, args, { stdio: 'ignore', detached: true });
+  child.once('error', (e) => process.stderr.write(`parquetry view: could not open a browser (${command}: ${e.message}); open ${url} yourself\n`));
+  child.unref();
 }
