@@ -29,7 +29,7 @@ import type { ColumnChunk, ColumnIndex, OffsetIndex } from '../metadata/index.js
 import { chunkPages, type ChunkRef } from '../page-headers.js';
 import { ParquetReader, type ColumnPath, type OpenOptions } from '../reader.js';
 import { compareTotalOrder } from '../float-order.js';
-import { GeoCheck } from './wkb.js';
+import { GeoCheck } from './geo-check.js';
 
 export type CheckedStructure = ClaimStructure | 'bloom filter';
 
