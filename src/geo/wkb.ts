@@ -14,6 +14,8 @@ export interface WkbVisitor {
   type(code: number): void;
   /** Each vertex; z and m are NaN when the geometry has none. */
   vertex(x: number, y: number, z: number, m: number): void;
+  /** Before each run of vertices: a point, a line string, or a polygon's ring (its first the shell); edges join a run's consecutive vertices. */
+  begin?(kind: 'point' | 'line' | 'shell' | 'hole'): void;
 }
 
 /** Walks `bytes` as one WKB geometry; false when they are not one. */
@@ -45,8 +47,9 @@ export function walkWkb(bytes: Uint8Array, visit: WkbVisitor): boolean {
     m ||= dims === 2 || dims === 3;
     if (depth === 0) visit.type(base + (z && m ? 3000 : z ? 1000 : m ? 2000 : 0));
     const width = 8 * (2 + (z ? 1 : 0) + (m ? 1 : 0));
-    const points = (n: number): boolean => {
+    const points = (n: number, kind: 'point' | 'line' | 'shell' | 'hole'): boolean => {
       if (n > (bytes.length - pos) / width) return false;
+      visit.begin?.(kind);
       for (let i = 0; i < n; i++) {
         const f = (k: number) => view.getFloat64(pos + 8 * k, le);
         visit.vertex(f(0), f(1), z ? f(2) : NaN, m ? f(z ? 3 : 2) : NaN);
@@ -56,17 +59,17 @@ export function walkWkb(bytes: Uint8Array, visit: WkbVisitor): boolean {
     };
     const count = (): number => (pos + 4 > bytes.length ? -1 : u32());
     switch (base) {
-      case 1: return points(1);
+      case 1: return points(1, 'point');
       case 2: {
         const n = count();
-        return n >= 0 && points(n);
+        return n >= 0 && points(n, 'line');
       }
       case 3: {
         const rings = count();
         if (rings < 0 || rings > (bytes.length - pos) / 4) return false;
         for (let r = 0; r < rings; r++) {
           const n = count();
-          if (n < 0 || !points(n)) return false;
+          if (n < 0 || !points(n, r === 0 ? 'shell' : 'hole')) return false;
         }
         return true;
       }
