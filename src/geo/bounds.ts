@@ -267,3 +267,32 @@ export class GeoBounder implements WkbVisitor {
     return box;
   }
 }
+
+/** The least box holding every box of `boxes` (longitudes as arcs of the circle unless planar); undefined when any is missing. */
+export function unionBoxes(boxes: (BoundingBox | undefined)[], edges: Edges): BoundingBox | undefined {
+  const x = new Range();
+  const y = new Range();
+  const z = new Range();
+  const m = new Range();
+  const lon = new LonCover();
+  for (const b of boxes) {
+    if (!b) return undefined;
+    if (edges === 'planar') {
+      x.add(b.xmin);
+      x.add(b.xmax);
+    } else if (b.xmin <= b.xmax) lon.add(b.xmin, b.xmax);
+    else {
+      lon.add(b.xmin, 180);
+      lon.add(-180, b.xmax);
+    }
+    y.add(b.ymin);
+    y.add(b.ymax);
+    for (const [r, lo, hi] of [[z, b.zmin, b.zmax], [m, b.mmin, b.mmax]] as const) {
+      if (lo !== undefined) r.add(lo);
+      if (hi !== undefined) r.add(hi);
+    }
+  }
+  if (y.empty) return undefined;
+  const [xmin, xmax] = edges === 'planar' ? [x.min, x.max] : lon.bounds();
+  return { xmin, xmax, ymin: y.min, ymax: y.max, ...(z.empty ? {} : { zmin: z.min, zmax: z.max }), ...(m.empty ? {} : { mmin: m.min, mmax: m.max }) };
+}

@@ -1,3 +1,4 @@
+import { geoParquetMetadata } from './geoparquet.js';
 import { BufferedSink } from '../../io/buffered-sink.js';
 import { ByteArena } from '../../bytes/arena.js';
 import { ByteWriter } from '../../bytes/writer.js';
@@ -739,7 +740,11 @@ export class ParquetWriter {
       createdBy: `parquetry version ${VERSION}`,
       columnOrders: this.schema.leaves.map((leaf) => ({ type: this.options.floatOrder === 'total' && isFloatColumn(leaf) ? 'IEEE_754_TOTAL_ORDER' as const : 'TYPE_ORDER' as const })),
     };
-    const kv: KeyValue[] = Object.entries(this.options.metadata ?? {}).map(([key, value]) => ({ key, value }));
+    const metadata = this.options.metadata ?? {};
+    const kv: KeyValue[] = Object.entries(metadata).map(([key, value]) => ({ key, value }));
+    // The caller's own `geo` stays as given; ours covers every row group so far (a checkpoint's too).
+    const geo = 'geo' in metadata ? undefined : geoParquetMetadata(this.schema, this.rowGroups, metadata);
+    if (geo) kv.push({ key: 'geo', value: geo });
     if (kv.length) meta.keyValueMetadata = kv;
     return meta;
   }
