@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { openParquet } from '../../src/node/index.js';
 import { GeoBounder } from '../../src/geo/bounds.js';
 import type { BoundingBox as GeoBox } from '../../src/parquet/metadata/index.js';
-import { walkWkb } from '../../src/geo/wkb.js';
+import { arcSamples } from './wkb-build.js';
 
 const DIR = '../shared/corpus/parquet-testing/data/geospatial';
 
@@ -38,35 +38,6 @@ async function chunks(file: string): Promise<{ stored: GeoBox | undefined; types
   } finally {
     await reader.close();
   }
-}
-
-/** Points along each edge of a WKB geometry, as great-circle arcs: 32 steps of spherical interpolation between each two consecutive vertices. */
-function arcSamples(wkb: Uint8Array): [number, number][] {
-  const out: [number, number][] = [];
-  let prev: [number, number, number] | undefined;
-  const rad = Math.PI / 180;
-  walkWkb(wkb, {
-    type() {},
-    begin() {
-      prev = undefined;
-    },
-    vertex(x, y) {
-      const v: [number, number, number] = [Math.cos(y * rad) * Math.cos(x * rad), Math.cos(y * rad) * Math.sin(x * rad), Math.sin(y * rad)];
-      out.push([x, y]);
-      if (prev) {
-        const omega = Math.acos(Math.min(1, prev[0] * v[0] + prev[1] * v[1] + prev[2] * v[2]));
-        for (let k = 1; k < 32 && omega > 1e-12; k++) {
-          const t = k / 32;
-          const a = Math.sin((1 - t) * omega) / Math.sin(omega);
-          const b = Math.sin(t * omega) / Math.sin(omega);
-          const p = [a * prev[0] + b * v[0], a * prev[1] + b * v[1], a * prev[2] + b * v[2]];
-          out.push([Math.atan2(p[1]!, p[0]!) / rad, Math.asin(Math.max(-1, Math.min(1, p[2]!))) / rad]);
-        }
-      }
-      prev = v;
-    },
-  });
-  return out;
 }
 
 function inBox(b: GeoBox, x: number, y: number, eps: number): boolean {

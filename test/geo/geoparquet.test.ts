@@ -5,11 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { BufferSink, defineSchema, field as f, openParquet, writeParquet } from '../../src/node/index.js';
+import { DuckFiles } from '../reader/helpers.js';
 import { wkb } from './wkb-build.js';
 
 async function geo(rows: Record<string, unknown>[], schema: ReturnType<typeof defineSchema>, options: object = {}): Promise<Record<string, unknown> | undefined> {
@@ -60,13 +57,11 @@ test('geo leaves out what GeoParquet cannot say truly, and keeps a caller\'s own
 });
 
 test('DuckDB\'s GeoParquet metadata for the same geometries lists the same types and box', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'parquetry-geoparquet-'));
-  const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-  const duck = await instance.connect();
+  const files = await DuckFiles.create();
+  const duck = files.duck;
   try {
     const wkt = ['POINT (1 2)', 'LINESTRING Z (0 0 1, 5 5 2)', 'POLYGON ((-3 -3, 4 -3, 4 4, -3 -3))', 'POINT EMPTY', 'MULTIPOINT ((8 -9))'];
-    const file = join(dir, 'duck.parquet');
-    await duck.run(`COPY (SELECT * FROM (VALUES ${wkt.map((w, i) => `(${i}, '${w}'::GEOMETRY)`).join(', ')}) t(id, g) ORDER BY id) TO '${file}'`);
+    const file = await files.write('duck.parquet', `SELECT * FROM (VALUES ${wkt.map((w, i) => `(${i}, '${w}'::GEOMETRY)`).join(', ')}) t(id, g) ORDER BY id`);
     const rows = (await duck.runAndReadAll(`SELECT ST_AsWKB(g) FROM '${file}' ORDER BY id`)).getRows().map((r) => ({ g: (r[0] as { bytes: Uint8Array }).bytes }));
     const theirs = JSON.parse(String((await duck.runAndReadAll(`SELECT value FROM parquet_kv_metadata('${file}') WHERE key = 'geo'`)).getRows()[0]![0]).replaceAll('\\x22', '"'));
     const ours = (await geo(rows, defineSchema({ g: f.geometry() })))!;
@@ -74,8 +69,6 @@ test('DuckDB\'s GeoParquet metadata for the same geometries lists the same types
     assert.deepEqual(col(ours).geometry_types.slice().sort(), col(theirs).geometry_types.slice().sort());
     assert.deepEqual(col(ours).bbox, col(theirs).bbox);
   } finally {
-    duck.closeSync();
-    instance.closeSync();
-    rmSync(dir, { recursive: true, force: true });
+    files.close();
   }
 });

@@ -1,8 +1,10 @@
 /**
  * A test-only WKB encoder from nested coordinates, written apart from the
  * library's so tests can check one against the other: ISO type codes,
- * either byte order.
+ * either byte order. And points along a geometry's great-circle arcs.
  */
+import { walkWkb } from '../../src/geo/wkb.js';
+
 export type Dims = 'XY' | 'XYZ' | 'XYM' | 'XYZM';
 export type Geom =
   | { t: 'Point'; c: number[] }
@@ -52,4 +54,33 @@ export function coordinates(g: Geom): number[][] {
   if (g.t === 'LineString') return g.c;
   if (g.t === 'Polygon') return g.c.flat();
   return g.g.flatMap(coordinates);
+}
+
+/** Points along each edge of a WKB geometry, as great-circle arcs: 32 steps of spherical interpolation between each two consecutive vertices. */
+export function arcSamples(wkb: Uint8Array): [number, number][] {
+  const out: [number, number][] = [];
+  let prev: [number, number, number] | undefined;
+  const rad = Math.PI / 180;
+  walkWkb(wkb, {
+    type() {},
+    begin() {
+      prev = undefined;
+    },
+    vertex(x, y) {
+      const v: [number, number, number] = [Math.cos(y * rad) * Math.cos(x * rad), Math.cos(y * rad) * Math.sin(x * rad), Math.sin(y * rad)];
+      out.push([x, y]);
+      if (prev) {
+        const omega = Math.acos(Math.min(1, prev[0] * v[0] + prev[1] * v[1] + prev[2] * v[2]));
+        for (let k = 1; k < 32 && omega > 1e-12; k++) {
+          const t = k / 32;
+          const a = Math.sin((1 - t) * omega) / Math.sin(omega);
+          const b = Math.sin(t * omega) / Math.sin(omega);
+          const p = [a * prev[0] + b * v[0], a * prev[1] + b * v[1], a * prev[2] + b * v[2]];
+          out.push([Math.atan2(p[1]!, p[0]!) / rad, Math.asin(Math.max(-1, Math.min(1, p[2]!))) / rad]);
+        }
+      }
+      prev = v;
+    },
+  });
+  return out;
 }

@@ -7,15 +7,14 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { BufferSink, defineSchema, field as f, openParquet, writeParquet, type WriterOptions } from '../../src/node/index.js';
 import { checkStatistics } from '../../src/parquet/inspect/check-stats.js';
 import { bufferSource } from '../../src/io/source.js';
 import type { GeospatialStatistics } from '../../src/parquet/metadata/index.js';
+import { DuckFiles } from '../reader/helpers.js';
 import { coordinates, wkb, type Dims, type Geom } from './wkb-build.js';
 
 async function write(rows: Record<string, unknown>[], schema: ReturnType<typeof defineSchema>, options: Partial<WriterOptions> = {}): Promise<Uint8Array> {
@@ -144,19 +143,11 @@ test('GEOMETRY, random geometries: each row group\'s statistics equal the box an
   );
 });
 
-let dir = '';
-let instance: DuckDBInstance;
-let duck: DuckDBConnection;
+let files: DuckFiles;
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'parquetry-geo-'));
-  instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-  duck = await instance.connect();
+  files = await DuckFiles.create();
 });
-after(() => {
-  duck?.closeSync();
-  instance?.closeSync();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+after(() => files?.close());
 
 const WKT = [
   'POINT (1 2)', 'POINT EMPTY', 'LINESTRING (0 0, 3 -4, 10 1)', 'POLYGON ((0 0, 4 0, 4 4, 0 4, 0 0), (1 1, 2 1, 2 2, 1 1))',
@@ -166,10 +157,10 @@ const WKT = [
 
 test('DuckDB writes the same statistics for the same WKB, reads our GEOMETRY column as its own, and shows our boxes in parquet_metadata', async () => {
   const values = WKT.map((w, i) => `(${i}, '${w}'::GEOMETRY)`).join(', ');
-  const theirs = join(dir, 'duck.parquet');
-  await duck.run(`COPY (SELECT * FROM (VALUES ${values}) t(id, g) ORDER BY id) TO '${theirs}' (GEOPARQUET_VERSION 'BOTH')`);
+  const duck = files.duck;
+  const theirs = await files.write('duck.parquet', `SELECT * FROM (VALUES ${values}) t(id, g) ORDER BY id`, "GEOPARQUET_VERSION 'BOTH'");
   const wkbs = (await duck.runAndReadAll(`SELECT ST_AsWKB(g) FROM '${theirs}' ORDER BY id`)).getRows().map((r) => (r[0] as { bytes: Uint8Array }).bytes);
-  const ours = join(dir, 'ours.parquet');
+  const ours = join(files.dir, 'ours.parquet');
   const { writeParquet: writeFile } = await import('../../src/node/index.js');
   await writeFile(ours, wkbs.map((g, id) => ({ id, g })), { schema: defineSchema({ id: f.int32().required(), g: f.geometry() }) } as never);
   assert.deepEqual(await geoStats(new Uint8Array(readFileSync(ours))), await geoStats(new Uint8Array(readFileSync(theirs))));

@@ -10,12 +10,15 @@
  * row's non-null values satisfies it, false when the row has non-null values
  * and none does, unknown when it has none (so `not (x > 5)` means "has
  * values, all of them <= 5"); `is null` is true when the row has no non-null
- * value.
+ * value. `intersects` is true when a GEOMETRY or GEOGRAPHY value's box
+ * meets the query box (intersects.ts).
  */
 import { InvalidArgumentError } from '../../errors.js';
 import type { LeafNode } from '../../schema/tree.js';
 import type { ColumnPath } from '../reader.js';
 import { domainOf, type Domain, type Lit } from './compare.js';
+import type { Edges } from '../../geo/bounds.js';
+import { bindIntersects, type QueryBox } from './intersects.js';
 
 export type ComparisonOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
 
@@ -23,6 +26,7 @@ export type Filter =
   | { column: ColumnPath; op: ComparisonOp; value: unknown }
   | { column: ColumnPath; op: 'in' | 'not in'; values: readonly unknown[] }
   | { column: ColumnPath; op: 'is null' | 'is not null' }
+  | { column: ColumnPath; op: 'intersects'; box: QueryBox }
   | { and: readonly Filter[] }
   | { or: readonly Filter[] }
   | { not: Filter };
@@ -32,9 +36,11 @@ export interface BoundLeaf {
   t: 'leaf';
   leaf: LeafNode;
   domain: Domain;
-  op: ComparisonOp | 'in' | 'not in' | 'is null' | 'is not null';
+  op: ComparisonOp | 'in' | 'not in' | 'is null' | 'is not null' | 'intersects';
   /** The literal of a comparison; the literals of `in` / `not in`. */
   lits: Lit[];
+  /** `intersects`: the column's edges and the query box. */
+  geo?: { edges: Edges; box: QueryBox };
 }
 
 export type BoundFilter =
@@ -81,6 +87,7 @@ export function bindFilter(filter: Filter, resolve: (column: ColumnPath) => Leaf
       return { t: 'leaf', leaf, domain, op, lits: values.map((v) => domain.literal(v)) };
     }
     if (op === 'is null' || op === 'is not null') return { t: 'leaf', leaf, domain, op, lits: [] };
+    if (op === 'intersects') return { t: 'leaf', leaf, domain, op, lits: [], geo: bindIntersects(leaf, (f as { box?: unknown }).box) };
     throw new InvalidArgumentError(`unknown filter operator ${JSON.stringify(op)}`);
   };
   return bind(filter, 0);

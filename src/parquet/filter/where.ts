@@ -10,6 +10,7 @@
  *   predicate  := column cmp value | value cmp column
  *               | column [NOT] IN '(' value (',' value)* ')'
  *               | column IS [NOT] NULL
+ *               | INTERSECTS '(' column ',' number ',' number ',' number ',' number ')'   (xmin, ymin, xmax, ymax)
  *   cmp        := '=' | '!=' | '<>' | '<' | '<=' | '>' | '>='
  *   column     := name ('.' name)*      name: bare identifier or "double-quoted" ("" escapes ")
  *   value      := ['+'|'-'] number | 'single-quoted' ('' escapes ') | TRUE | FALSE
@@ -219,6 +220,7 @@ class Parser {
   }
 
   private predicate(): Filter {
+    if (this.isKeyword(this.tok, 'INTERSECTS') && this.tokens[this.i + 1]!.kind === 'punct' && this.tokens[this.i + 1]!.text === '(') return this.intersects();
     if (this.startsValue()) {
       // A literal on the left: `5 < x` is `x > 5`.
       const value = this.value('a column or a value');
@@ -247,6 +249,22 @@ class Parser {
     }
     if (this.accept('IN')) return { column, op: 'in', values: this.list('IN') };
     return this.fail('a comparison operator (=, !=, <>, <, <=, >, >=), IN, NOT IN or IS after the column');
+  }
+
+  /** intersects(column, xmin, ymin, xmax, ymax): a GEOMETRY or GEOGRAPHY value's box meets this one. */
+  private intersects(): Filter {
+    this.i += 2;
+    const column = this.column('a GEOMETRY or GEOGRAPHY column after "intersects("');
+    const box: Record<string, number> = {};
+    for (const name of ['xmin', 'ymin', 'xmax', 'ymax']) {
+      if (!this.acceptPunct(',')) this.fail(`"," then ${name} in intersects(column, xmin, ymin, xmax, ymax)`);
+      const t = this.tok;
+      const number = t.kind === 'number' || (t.kind === 'punct' && (t.text === '-' || t.text === '+'));
+      if (!number) this.fail(`${name}, a number`);
+      box[name] = Number(this.value(`${name}, a number`));
+    }
+    if (!this.acceptPunct(')')) this.fail('")" after ymax in intersects(column, xmin, ymin, xmax, ymax)');
+    return { column, op: 'intersects', box: box as { xmin: number; ymin: number; xmax: number; ymax: number } };
   }
 
   private list(after: string): unknown[] {

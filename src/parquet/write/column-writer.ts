@@ -19,8 +19,8 @@ import { encodePageHeader, type ColumnMetaData, type Encoding, type PageEncoding
 import { BloomBuilder, type BloomBuilderOptions } from '../bloom/builder.js';
 import type { SplitBlockBloomFilter } from '../bloom/filter.js';
 import { distinctCount, StatsBuilder, type FloatOrder } from './stats.js';
-import { geoEdges, geospatialStatistics } from './geo-stats.js';
-import { GeoBounder, type Edges } from '../../geo/bounds.js';
+import { geospatialStatistics } from './geo-stats.js';
+import { GeoBounder, geoEdges, type Edges } from '../../geo/bounds.js';
 
 /** Value encodings a user can choose per column (RLE_DICTIONARY is the `dictionary` option). */
 export type ValueEncoding = 'PLAIN' | 'DELTA_BINARY_PACKED' | 'DELTA_LENGTH_BYTE_ARRAY' | 'DELTA_BYTE_ARRAY' | 'BYTE_STREAM_SPLIT' | 'RLE' | 'ALP';

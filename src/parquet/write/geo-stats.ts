@@ -1,14 +1,5 @@
-import type { GeoBounder, Edges } from '../../geo/bounds.js';
-import type { LeafNode } from '../../schema/tree.js';
+import type { GeoBounder } from '../../geo/bounds.js';
 import type { GeospatialStatistics } from '../metadata/index.js';
-
-/** How a GEOMETRY or GEOGRAPHY column's edges run (an unknown algorithm as an ellipsoid's); undefined for other columns. */
-export function geoEdges(leaf: LeafNode): Edges | undefined {
-  const lt = leaf.element.logicalType as { type?: string; algorithm?: string } | undefined;
-  if (lt?.type === 'GEOMETRY') return 'planar';
-  if (lt?.type !== 'GEOGRAPHY') return undefined;
-  return lt.algorithm === undefined || lt.algorithm === 'SPHERICAL' ? 'spherical' : 'ellipsoidal';
-}
 
 /**
  * A chunk's GeospatialStatistics: its box where there is one, its type

@@ -7,10 +7,9 @@
  * CRS given as a code we cannot turn into PROJJSON, an ellipsoidal edge
  * algorithm, nesting) is left out of it; the native type still says all.
  */
-import { unionBoxes } from '../../geo/bounds.js';
+import { geoEdges, unionBoxes } from '../../geo/bounds.js';
 import type { Schema } from '../../schema/tree.js';
 import type { RowGroup } from '../metadata/index.js';
-import { geoEdges } from './geo-stats.js';
 
 const NAMES = ['', 'Point', 'LineString', 'Polygon', 'MultiPoint', 'MultiLineString', 'MultiPolygon', 'GeometryCollection'];
 
