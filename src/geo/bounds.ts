@@ -16,9 +16,19 @@
  * either pole's side, so it takes all latitudes).
  */
 
-import type { BoundingBox } from '../parquet/metadata/index.js';
-import type { LeafNode } from '../schema/tree.js';
 import { walkWkb, type WkbVisitor } from './wkb.js';
+
+/** parquet-format's BoundingBox: x and y always, z and m where some vertex has them; xmin > xmax wraps across the antimeridian. */
+export interface BoundingBox {
+  xmin: number;
+  xmax: number;
+  ymin: number;
+  ymax: number;
+  zmin?: number;
+  zmax?: number;
+  mmin?: number;
+  mmax?: number;
+}
 
 /**
  * How edges run: straight (GEOMETRY), great-circle arcs (GEOGRAPHY's
@@ -26,14 +36,6 @@ import { walkWkb, type WkbVisitor } from './wkb.js';
  * KARNEY), bounded by their great-circle arcs widened by ELLIPSOID_SLACK.
  */
 export type Edges = 'planar' | 'spherical' | 'ellipsoidal';
-
-/** How a GEOMETRY or GEOGRAPHY column's edges run (an unknown algorithm as an ellipsoid's); undefined for other columns. */
-export function geoEdges(leaf: LeafNode): Edges | undefined {
-  const lt = leaf.element.logicalType as { type?: string; algorithm?: string } | undefined;
-  if (lt?.type === 'GEOMETRY') return 'planar';
-  if (lt?.type !== 'GEOGRAPHY') return undefined;
-  return lt.algorithm === undefined || lt.algorithm === 'SPHERICAL' ? 'spherical' : 'ellipsoidal';
-}
 
 /** Degrees: an ellipsoid's geodesic strays from the great circle through the same ends by well under this. */
 const ELLIPSOID_SLACK = 0.5;

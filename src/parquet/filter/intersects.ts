@@ -7,7 +7,8 @@
  * page (the column index has none), so pages are not.
  */
 import { InvalidArgumentError } from '../../errors.js';
-import { GeoBounder, geoEdges, type Edges } from '../../geo/bounds.js';
+import { GeoBounder, type Edges } from '../../geo/bounds.js';
+import { geoEdges } from '../../schema/logical.js';
 import type { LeafNode } from '../../schema/tree.js';
 import type { BoundingBox } from '../metadata/index.js';
 
@@ -24,7 +25,7 @@ const GEOGRAPHY_SLACK = 1e-8;
 /** The column's edges and the query box, checked. */
 export function bindIntersects(leaf: LeafNode, box: unknown): { edges: Edges; box: QueryBox } {
   const column = leaf.path.join('.');
-  const edges = geoEdges(leaf);
+  const edges = geoEdges(leaf.element.logicalType);
   if (!edges) throw new InvalidArgumentError(`intersects needs a GEOMETRY or GEOGRAPHY column; ${column} is neither`, { column });
   const b = box as Partial<QueryBox> | null;
   const nums = b !== null && typeof b === 'object' ? [b.xmin, b.ymin, b.xmax, b.ymax] : [];

@@ -20,7 +20,8 @@ import { BloomBuilder, type BloomBuilderOptions } from '../bloom/builder.js';
 import type { SplitBlockBloomFilter } from '../bloom/filter.js';
 import { distinctCount, StatsBuilder, type FloatOrder } from './stats.js';
 import { geospatialStatistics } from './geo-stats.js';
-import { GeoBounder, geoEdges, type Edges } from '../../geo/bounds.js';
+import { GeoBounder, type Edges } from '../../geo/bounds.js';
+import { geoEdges } from '../../schema/logical.js';
 
 /** Value encodings a user can choose per column (RLE_DICTIONARY is the `dictionary` option). */
 export type ValueEncoding = 'PLAIN' | 'DELTA_BINARY_PACKED' | 'DELTA_LENGTH_BYTE_ARRAY' | 'DELTA_BYTE_ARRAY' | 'BYTE_STREAM_SPLIT' | 'RLE' | 'ALP';
@@ -244,7 +245,7 @@ export class ColumnWriter implements LeafSink {
     this.dict = new ValuesBuilder(leaf.physicalType, 0);
     checkEncoding(leaf, opts.encoding);
     this.bloom = opts.bloom ? new BloomBuilder(leaf.physicalType, opts.bloom) : null;
-    this.geoEdges = geoEdges(leaf);
+    this.geoEdges = geoEdges(leaf.element.logicalType);
   }
 
   private newStats(): StatsBuilder {

@@ -7,7 +7,8 @@
  * CRS given as a code we cannot turn into PROJJSON, an ellipsoidal edge
  * algorithm, nesting) is left out of it; the native type still says all.
  */
-import { geoEdges, unionBoxes } from '../../geo/bounds.js';
+import { unionBoxes } from '../../geo/bounds.js';
+import { geoEdges } from '../../schema/logical.js';
 import type { Schema } from '../../schema/tree.js';
 import type { RowGroup } from '../metadata/index.js';
 
@@ -29,7 +30,7 @@ function projjson(crs: string | undefined, metadata: Record<string, string>): ob
 export function geoParquetMetadata(schema: Schema, rowGroups: RowGroup[], metadata: Record<string, string>): string | undefined {
   const columns: Record<string, object> = {};
   schema.leaves.forEach((leaf, i) => {
-    const edges = geoEdges(leaf);
+    const edges = geoEdges(leaf.element.logicalType);
     if (!edges || edges === 'ellipsoidal' || leaf.path.length !== 1 || leaf.repetition === 'REPEATED') return;
     const lt = leaf.element.logicalType as { crs?: string };
     const crs = projjson(lt.crs, metadata);
