@@ -14,6 +14,7 @@
  * is `<list>.element`, so `items.element.price`); an override for a field the
  * samples never show is added at the end of its struct.
  */
+import { geoEdges } from './logical.js';
 import { InvalidArgumentError } from '../errors.js';
 import { defineSchema, field as f, FieldBuilder, type AnyField, type DefinedSchema } from './builder.js';
 import { parseDate, parseTimestamp } from './temporal-text.js';
@@ -451,7 +452,8 @@ export function csvCellParser(column: LeafNode | AnyField): CsvCellParser {
     case 'float16':
       return (s) => (s === '' ? null : csvDouble(s) ?? badCell(leaf, s, 'a number'));
     case 'bytes':
-      return bytesCell;
+      // Geometry cells are text the coercer encodes (WKT, GeoJSON, hex WKB).
+      return geoEdges(leaf.element.logicalType) ? textCell : bytesCell;
     case 'interval':
     case 'null':
       throw new InvalidArgumentError(`a CSV cell has no form for ${k.kind === 'null' ? 'the null type' : 'INTERVAL'}`, { column: leaf.path.join('.') });
