@@ -74,8 +74,14 @@ class LonCover {
   /** The range [a, b], a <= b, both within [-180, 180]. */
   add(a: number, b: number): void {
     const { lo, hi } = this;
+    // The first range ending at or after a (binary search: most adds fall inside a range already).
     let i = 0;
-    while (i < lo.length && hi[i]! < a) i++;
+    for (let n = lo.length; i < n; ) {
+      const mid = (i + n) >> 1;
+      if (hi[mid]! < a) i = mid + 1;
+      else n = mid;
+    }
+    if (i < lo.length && lo[i]! <= a && b <= hi[i]!) return;
     let j = i;
     while (j < lo.length && lo[j]! <= b) {
       a = Math.min(a, lo[j]!);
@@ -195,9 +201,13 @@ export class GeoBounder implements WkbVisitor {
     this.y.add(y);
     this.north &&= y > 0;
     this.south &&= y < 0;
-    const v = unit(x, y);
     // A pole is at every longitude.
     if (y === 90 || y === -90) this.lon.add(-180, 180);
+    if (this.kind === 'point') {
+      this.lon.add(x, x);
+      return;
+    }
+    const v = unit(x, y);
     if (this.prev === undefined) this.lon.add(x, x);
     else this.arc(this.prev, v, this.prevLon, x);
     this.prev = v;

@@ -82,6 +82,9 @@ function toWkb(shape: Shape): Uint8Array {
 
 // ------------------------------------------------------------------ WKT
 
+const WORD = /[A-Za-z]{1,24}/y;
+const NUMBER = /[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/y;
+
 class WktParser {
   private i = 0;
   private depth = 0;
@@ -103,12 +106,13 @@ class WktParser {
   }
 
   private ws(): void {
-    while (this.i < this.text.length && /\s/.test(this.text[this.i]!)) this.i++;
+    for (let c = this.text.charCodeAt(this.i); c === 32 || (c >= 9 && c <= 13); c = this.text.charCodeAt(++this.i));
   }
 
   private word(): string {
     this.ws();
-    const m = /^[A-Za-z]+/.exec(this.text.slice(this.i, this.i + 24));
+    WORD.lastIndex = this.i;
+    const m = WORD.exec(this.text);
     return m ? m[0].toUpperCase() : '';
   }
 
@@ -219,7 +223,8 @@ class WktParser {
     const p: number[] = [];
     for (;;) {
       this.ws();
-      const m = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/.exec(this.text.slice(this.i, this.i + 400));
+      NUMBER.lastIndex = this.i;
+      const m = NUMBER.exec(this.text);
       if (!m) break;
       p.push(Number(m[0]));
       this.i += m[0].length;

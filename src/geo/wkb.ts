@@ -20,67 +20,81 @@ export interface WkbVisitor {
 
 /** Walks `bytes` as one WKB geometry; false when they are not one. */
 export function walkWkb(bytes: Uint8Array, visit: WkbVisitor): boolean {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let pos = 0;
-  const geometry = (depth: number): boolean => {
-    if (depth > MAX_DEPTH || pos + 5 > bytes.length) return false;
-    const le = bytes[pos] === 1;
-    if (!le && bytes[pos] !== 0) return false;
-    const u32 = (): number => {
-      const v = view.getUint32(pos, le);
-      pos += 4;
-      return v;
-    };
-    pos++;
-    const raw = u32();
+  const w = new Walk(bytes, visit);
+  return w.geometry(0) && w.pos === bytes.length;
+}
+
+/** One walk's state in fields, not closures: writers walk every value, and per-value closures cost more than the walk. */
+class Walk {
+  pos = 0;
+  private readonly view: DataView;
+  constructor(private readonly bytes: Uint8Array, private readonly visit: WkbVisitor) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /** A u32 at pos, or -1 when the bytes end first. */
+  private count(le: boolean): number {
+    if (this.pos + 4 > this.bytes.length) return -1;
+    const v = this.view.getUint32(this.pos, le);
+    this.pos += 4;
+    return v;
+  }
+
+  geometry(depth: number): boolean {
+    const { bytes } = this;
+    if (depth > MAX_DEPTH || this.pos + 5 > bytes.length) return false;
+    const le = bytes[this.pos] === 1;
+    if (!le && bytes[this.pos] !== 0) return false;
+    this.pos++;
+    const raw = this.count(le);
     let base = raw & 0x0fffffff;
     let z = (raw & 0x80000000) !== 0;
     let m = (raw & 0x40000000) !== 0;
     if (raw & 0x20000000) {
-      if (pos + 4 > bytes.length) return false;
-      pos += 4; // EWKB SRID
+      if (this.pos + 4 > bytes.length) return false;
+      this.pos += 4; // EWKB SRID
     }
     const dims = Math.floor(base / 1000);
     if (dims > 3) return false;
     base %= 1000;
     z ||= dims === 1 || dims === 3;
     m ||= dims === 2 || dims === 3;
-    if (depth === 0) visit.type(base + (z && m ? 3000 : z ? 1000 : m ? 2000 : 0));
-    const width = 8 * (2 + (z ? 1 : 0) + (m ? 1 : 0));
-    const points = (n: number, kind: 'point' | 'line' | 'shell' | 'hole'): boolean => {
-      if (n > (bytes.length - pos) / width) return false;
-      visit.begin?.(kind);
-      for (let i = 0; i < n; i++) {
-        const f = (k: number) => view.getFloat64(pos + 8 * k, le);
-        visit.vertex(f(0), f(1), z ? f(2) : NaN, m ? f(z ? 3 : 2) : NaN);
-        pos += width;
-      }
-      return true;
-    };
-    const count = (): number => (pos + 4 > bytes.length ? -1 : u32());
+    if (depth === 0) this.visit.type(base + (z && m ? 3000 : z ? 1000 : m ? 2000 : 0));
     switch (base) {
-      case 1: return points(1, 'point');
+      case 1: return this.points(1, 'point', le, z, m);
       case 2: {
-        const n = count();
-        return n >= 0 && points(n, 'line');
+        const n = this.count(le);
+        return n >= 0 && this.points(n, 'line', le, z, m);
       }
       case 3: {
-        const rings = count();
-        if (rings < 0 || rings > (bytes.length - pos) / 4) return false;
+        const rings = this.count(le);
+        if (rings < 0 || rings > (bytes.length - this.pos) / 4) return false;
         for (let r = 0; r < rings; r++) {
-          const n = count();
-          if (n < 0 || !points(n, r === 0 ? 'shell' : 'hole')) return false;
+          const n = this.count(le);
+          if (n < 0 || !this.points(n, r === 0 ? 'shell' : 'hole', le, z, m)) return false;
         }
         return true;
       }
       case 4: case 5: case 6: case 7: {
-        const n = count();
-        if (n < 0 || n > (bytes.length - pos) / 5) return false;
-        for (let i = 0; i < n; i++) if (!geometry(depth + 1)) return false;
+        const n = this.count(le);
+        if (n < 0 || n > (bytes.length - this.pos) / 5) return false;
+        for (let i = 0; i < n; i++) if (!this.geometry(depth + 1)) return false;
         return true;
       }
       default: return false;
     }
-  };
-  return geometry(0) && pos === bytes.length;
+  }
+
+  private points(n: number, kind: 'point' | 'line' | 'shell' | 'hole', le: boolean, z: boolean, m: boolean): boolean {
+    const width = 8 * (2 + (z ? 1 : 0) + (m ? 1 : 0));
+    if (n > (this.bytes.length - this.pos) / width) return false;
+    this.visit.begin?.(kind);
+    const { view } = this;
+    for (let i = 0; i < n; i++) {
+      const p = this.pos;
+      this.visit.vertex(view.getFloat64(p, le), view.getFloat64(p + 8, le), z ? view.getFloat64(p + 16, le) : NaN, m ? view.getFloat64(p + (z ? 24 : 16), le) : NaN);
+      this.pos += width;
+    }
+    return true;
+  }
 }
