@@ -57,8 +57,8 @@
  * message says what the column expects and what it was given, with the column
  * path in its context.
  */
-import { geojsonToWkb, wktToWkb } from '../geo/encode.js';
 import { InvalidArgumentError } from '../errors.js';
+import { geojsonToWkb, wktToWkb } from '../geo/encode.js';
 import { isWellFormed } from '../encodings/values-builder.js';
 import { ExactNumber } from './exact-number.js';
 import { parseDate, parseTime, parseTimestamp } from './temporal-text.js';

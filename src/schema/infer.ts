@@ -14,12 +14,12 @@
  * is `<list>.element`, so `items.element.price`); an override for a field the
  * samples never show is added at the end of its struct.
  */
-import { geoEdges } from './logical.js';
 import { InvalidArgumentError } from '../errors.js';
 import { defineSchema, field as f, FieldBuilder, type AnyField, type DefinedSchema } from './builder.js';
 import { parseDate, parseTimestamp } from './temporal-text.js';
 import { ExactNumber, isWholeFloat } from './exact-number.js';
 import { MAX_SCHEMA_DEPTH, nestingLimitError, type LeafNode } from './tree.js';
+import { geoEdges } from './logical.js';
 
 export interface InferOptions {
   /** Fields to use instead of inferred ones, by top-level name or dotted path. */

@@ -1,4 +1,3 @@
-import { geoParquetMetadata } from './geoparquet.js';
 import { BufferedSink } from '../../io/buffered-sink.js';
 import { ByteArena } from '../../bytes/arena.js';
 import { ByteWriter } from '../../bytes/writer.js';
@@ -24,6 +23,7 @@ import type { WarningHandler } from '../../warnings.js';
 import { isWellFormed } from '../../encodings/values-builder.js';
 import { encodeCheckpoint } from './checkpoint.js';
 import { footerBytes, PARQUET_MAGIC } from './footer-bytes.js';
+import { geoParquetMetadata } from './geoparquet.js';
 import { FileEncryptor, type EncryptionOptions } from '../crypto/file-encryptor.js';
 import { ModuleType } from '../crypto/aad.js';
 
