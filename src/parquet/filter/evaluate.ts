@@ -11,6 +11,7 @@ import type { LeafNode } from '../../schema/tree.js';
 import type { ColumnChunkData } from '../../shred/column-data.js';
 import { compareBytes, type D, type Lit } from './compare.js';
 import type { BoundFilter, BoundLeaf } from './expression.js';
+import { valueMeets } from './intersects.js';
 
 /** Three-valued results, one byte each. */
 export const FALSE = 0;
@@ -83,6 +84,14 @@ function latin1(d: Uint8Array, s: number, e: number): string {
 /** Per value of `values`, the leaf test's three-valued result. */
 export function valueResults(b: BoundLeaf, values: Values): (i: number) => number {
   const { op, lits, domain } = b;
+  if (b.geo) {
+    const meets = valueMeets(b.geo.edges, b.geo.box);
+    const { data, offsets } = values as ByteArrays;
+    return (i) => {
+      const r = meets(data.subarray(offsets[i]!, offsets[i + 1]!));
+      return r === undefined ? UNKNOWN : r ? TRUE : FALSE;
+    };
+  }
   const miss = lits.some((l) => l.k === 'null') ? UNKNOWN : FALSE;
   const hit = op === 'in' ? TRUE : FALSE;
   const missOut = op === 'in' ? miss : miss === UNKNOWN ? UNKNOWN : TRUE;
@@ -129,7 +138,7 @@ export function leafRows(b: BoundLeaf, c: ColumnChunkData, rows: number): Uint8A
   const nullTest = b.op === 'is null' || b.op === 'is not null';
   let res: ((i: number) => number) | null = null;
   if (!nullTest) {
-    if (b.domain.type === 'null' || (b.op !== 'in' && b.op !== 'not in' && b.lits[0]!.k === 'null')) {
+    if (b.domain.type === 'null' || (b.lits.length === 1 && b.op !== 'in' && b.op !== 'not in' && b.lits[0]!.k === 'null')) {
       out.fill(UNKNOWN);
       countRows(c, rows, leaf);
       return out;

@@ -10,13 +10,16 @@
  * row's non-null values satisfies it, false when the row has non-null values
  * and none does, unknown when it has none (so `not (x > 5)` means "has
  * values, all of them <= 5"); `is null` is true when the row has no non-null
- * value.
+ * value. `intersects` is true when a GEOMETRY or GEOGRAPHY value's box
+ * meets the query box (intersects.ts).
  */
 import { InvalidArgumentError } from '../../errors.js';
 import type { LeafNode } from '../../schema/tree.js';
 import type { ColumnPath } from '../../schema/tree.js';
 import { domainOf, type Domain, type Lit } from './compare.js';
 import { caseFreePrefix, compileLike, mapCase, prefixRange, textPredicate, type CaseMap, type TextPrefix } from './text.js';
+import type { Edges } from '../../geo/bounds.js';
+import { bindIntersects, type QueryBox } from './intersects.js';
 
 export type ComparisonOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
 export type LikeOp = 'like' | 'not like' | 'ilike' | 'not ilike';
@@ -38,6 +41,7 @@ export type Filter =
   | { column: ColumnPath; op: LikeOp; value: string | null; escape?: string; transform?: CaseMap }
   | { column: ColumnPath; op: 'starts_with' | 'contains'; value: string | null; transform?: CaseMap }
   | { column: ColumnPath; op: 'is null' | 'is not null' }
+  | { column: ColumnPath; op: 'intersects'; box: QueryBox }
   | { and: readonly Filter[] }
   | { or: readonly Filter[] }
   | { not: Filter };
@@ -56,13 +60,15 @@ export interface BoundLeaf {
   t: 'leaf';
   leaf: LeafNode;
   domain: Domain;
-  op: ComparisonOp | 'in' | 'not in' | 'is null' | 'is not null' | 'like' | 'ilike' | 'starts_with' | 'contains';
+  op: ComparisonOp | 'in' | 'not in' | 'is null' | 'is not null' | 'like' | 'ilike' | 'starts_with' | 'contains' | 'intersects';
   /** The literal of a comparison or text test; the literals of `in` / `not in`. */
   lits: Lit[];
   /** For text tests and transformed comparisons: the test of one decoded value (`in`: whether it is in the list). */
   text?: (s: string) => boolean;
   /** The byte range a text test's matches lie in (unbounded above without `hi`); `all` when every value in it matches. */
   prefix?: TextPrefix;
+  /** `intersects`: the column's edges and the query box. */
+  geo?: { edges: Edges; box: QueryBox };
 }
 
 export type BoundFilter =
@@ -162,6 +168,7 @@ export function bindFilter(filter: Filter, resolve: (column: ColumnPath) => Leaf
       return bound(op, lits, transform ? textPredicate('in', set, transform) : undefined);
     }
     if (op === 'is null' || op === 'is not null') return bound(op, []);
+    if (op === 'intersects') return { ...bound(op, []), geo: bindIntersects(leaf, (f as { box?: unknown }).box) };
     throw new InvalidArgumentError(`unknown filter operator ${JSON.stringify(op)}`);
   };
   return bind(filter, 0);

@@ -24,12 +24,14 @@
  * - truncated binary bounds (is_*_value_exact false, and every page index
  *   bound of a byte array column) still bound the values but never prove
  *   that all values equal one;
- * - a missing null_count is unknown.
+ * - a missing null_count is unknown;
+ * - `intersects` prunes by the chunk's GeospatialStatistics box only.
  */
 import type { LeafNode } from '../../schema/tree.js';
-import type { ColumnMetaData, ColumnOrder, Statistics } from '../metadata/index.js';
+import type { BoundingBox, ColumnMetaData, ColumnOrder, Statistics } from '../metadata/index.js';
 import { compareD, type D, type Domain, type Lit } from './compare.js';
 import type { BoundFilter, BoundLeaf } from './expression.js';
+import { chunkMayMeet } from './intersects.js';
 
 /** What is known about one column over a set of rows. */
 export interface LeafStats {
@@ -46,6 +48,8 @@ export interface LeafStats {
   nanPossible: boolean;
   /** Every non-null value is a NaN (float columns). */
   onlyNaN?: boolean;
+  /** GEOMETRY and GEOGRAPHY chunks: the GeospatialStatistics box (pages have none). */
+  geoBox?: BoundingBox;
   /** For `=` and `in`: false when a bloom filter proves the literal absent. */
   mightContain?: (lit: Lit) => boolean;
 }
@@ -123,7 +127,9 @@ export function rowGroupStats(domains: ReadonlyMap<LeafNode, Domain>, meta: (lea
   const stats = new Map<LeafNode, LeafStats>();
   for (const [leaf, domain] of domains) {
     const m = meta(leaf);
-    stats.set(leaf, chunkLeafStats(leaf, domain, m.statistics, m.numValues, orders?.[leaf.columnIndex], orders !== undefined));
+    const s = chunkLeafStats(leaf, domain, m.statistics, m.numValues, orders?.[leaf.columnIndex], orders !== undefined);
+    if (m.geospatialStatistics?.bbox) s.geoBox = m.geospatialStatistics.bbox;
+    stats.set(leaf, s);
   }
   return stats;
 }
@@ -159,6 +165,7 @@ function leafPossible(b: BoundLeaf, s: LeafStats | undefined, repeated: boolean)
     return op === 'is null' ? { canTrue: isNullTrue, canFalse: isNullFalse } : { canTrue: isNullFalse, canFalse: isNullTrue };
   }
   if (s.allNull || b.domain.type === 'null') return { canTrue: false, canFalse: false };
+  if (b.geo) return { canTrue: chunkMayMeet(s.geoBox, b.geo.edges, b.geo.box), canFalse: true };
   if (b.text) return textPossible(b, s);
   if (s.onlyNaN && op !== 'in' && op !== 'not in') {
     const lit = b.lits[0]!;

@@ -15,6 +15,8 @@
  *               | operand [NOT] IN '(' value (',' value)* ')'
  *               | operand IS [NOT] NULL
  *               | operand IS [NOT] DISTINCT FROM value
+ *               (intersects(column, xmin, ymin, xmax, ymax) is ours, not DuckDB's: a GEOMETRY
+ *               or GEOGRAPHY value's bounding box meets the box)
  *   operand    := column | lower '(' column ')' | upper '(' column ')'
  *   cmp        := '=' | '!=' | '<>' | '<' | '<=' | '>' | '>='
  *   column     := name ('.' name)*      name: bare identifier or "double-quoted" ("" escapes ")
@@ -81,6 +83,10 @@ const FUNCTIONS: Record<string, { args: readonly ArgKind[] } & ({ predicate: (ar
   contains: { args: ['column', 'string'], predicate: ([column, value]) => ({ column: column as ColumnRef, op: 'contains', value: value as string | null }) },
   lower: { args: ['column'], operand: (column) => ({ column, transform: 'lower' }) },
   upper: { args: ['column'], operand: (column) => ({ column, transform: 'upper' }) },
+  intersects: {
+    args: ['column', 'number', 'number', 'number', 'number'],
+    predicate: ([column, xmin, ymin, xmax, ymax]) => ({ column: column as ColumnRef, op: 'intersects', box: { xmin: Number(xmin), ymin: Number(ymin), xmax: Number(xmax), ymax: Number(ymax) } }),
+  },
 };
 
 const TYPED_LITERALS = new Set(['DATE', 'TIMESTAMP', 'TIMESTAMPTZ']);

@@ -30,7 +30,7 @@ import { chunkPages, type ChunkRef } from './page-headers.js';
 import { ParquetReader, type OpenOptions } from '../reader.js';
 import { type ColumnPath } from '../../schema/tree.js';
 import { compareTotalOrder } from '../float-order.js';
-import { GeoCheck } from './wkb.js';
+import { GeoCheck } from './geo-check.js';
 
 export type CheckedStructure = ClaimStructure | 'bloom filter';
 

@@ -23,6 +23,7 @@ import type { WarningHandler } from '../../warnings.js';
 import { isWellFormed } from '../../encodings/values-builder.js';
 import { encodeCheckpoint } from './checkpoint.js';
 import { footerBytes, PARQUET_MAGIC } from './footer-bytes.js';
+import { geoParquetMetadata } from './geoparquet.js';
 import { FileEncryptor, type EncryptionOptions } from '../crypto/file-encryptor.js';
 import { ModuleType } from '../crypto/aad.js';
 
@@ -753,7 +754,11 @@ export class ParquetWriter<Row = Record<string, unknown>> {
       createdBy: `parquetry version ${VERSION}`,
       columnOrders: this.schema.leaves.map((leaf) => ({ type: this.options.floatOrder === 'total' && isFloatColumn(leaf) ? 'IEEE_754_TOTAL_ORDER' as const : 'TYPE_ORDER' as const })),
     };
-    const kv: KeyValue[] = Object.entries(this.options.metadata ?? {}).map(([key, value]) => ({ key, value }));
+    const metadata = this.options.metadata ?? {};
+    const kv: KeyValue[] = Object.entries(metadata).map(([key, value]) => ({ key, value }));
+    // The caller's own `geo` stays as given; ours covers every row group so far (a checkpoint's too).
+    const geo = 'geo' in metadata ? undefined : geoParquetMetadata(this.schema, this.rowGroups, metadata);
+    if (geo) kv.push({ key: 'geo', value: geo });
     if (kv.length) meta.keyValueMetadata = kv;
     return meta;
   }
