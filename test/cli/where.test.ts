@@ -139,7 +139,7 @@ describe('SQL forms beyond comparisons', () => {
 
 describe('constructs outside the grammar are named where they stand', () => {
   const cases: [string, RegExp][] = [
-    ['length(s) > 3', /^--where: function length\(\) is not supported at position 1 \(functions: starts_with, contains, lower, upper\)$/],
+    ['length(s) > 3', /^--where: function length\(\) is not supported at position 1 \(functions: starts_with, contains, lower, upper, intersects\)$/],
     ['x = 1 AND abs(y) = 2', /function abs\(\) is not supported at position 11/],
     ['x + 1 > 5', /arithmetic \(\+\) is not supported at position 3/],
     ['x * 2 > 5', /arithmetic \(\*\) is not supported at position 3/],

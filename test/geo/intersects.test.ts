@@ -65,8 +65,8 @@ test('intersects text and its typed errors', async () => {
     and: [{ column: 'geo col', op: 'intersects', box: box(-1.5, -2, 3, 40) }, { column: 'id', op: '>', value: 2 }],
   });
   assert.deepEqual(parseWhere('intersects = 3'), { column: 'intersects', op: '=', value: 3 });
-  assert.throws(() => parseWhere('intersects(g, 1, 2, 3)'), /expected "," then ymax in intersects\(column, xmin, ymin, xmax, ymax\) at position 22/);
-  assert.throws(() => parseWhere("intersects(g, 1, 'a', 3, 4)"), /expected ymin, a number at position 18/);
+  assert.throws(() => parseWhere('intersects(g, 1, 2, 3)'), /expected "," and argument 5 of intersects\(\) at position 22/);
+  assert.throws(() => parseWhere("intersects(g, 1, 'a', 3, 4)"), /expected a number as argument 3 of intersects\(\) at position 18/);
   const schema = defineSchema({ id: f.int32(), g: f.geometry(), h: f.geography() });
   const sink = new BufferSink();
   await writeParquet(sink, [{ id: 1, g: wkb({ t: 'Point', c: [1, 1] }), h: wkb({ t: 'Point', c: [1, 1] }) }], { schema } as never);
