@@ -81,7 +81,9 @@ const CLASS_NAMES: ReadonlySet<string> = new Set(CLASSES.keys());
  * describe before any is built.
  */
 export function decodeRedElmMetaData(bytes: Uint8Array, offset: number, dataBytes: number): RedElmMetaData {
-  if (bytes[0] === 0xac && bytes[1] === 0xed) return fromJava(decodeJavaStream(bytes, { classes: CLASS_NAMES, offset }), offset, dataBytes);
+  if (bytes[0] === 0xac && bytes[1] === 0xed) {
+    return fromJava(decodeJavaStream(bytes, { classes: CLASS_NAMES, offset, onCreate: createdWithin(dataBytes) }), offset, dataBytes);
+  }
   if (bytes[0] === 0x7b) return fromJson(bytes, offset, dataBytes);
   throw new CorruptFileError('the RedElm metadata block is neither Java serialization nor JSON', { offset });
 }
@@ -142,6 +144,24 @@ class Shape {
     const columns = columnLists.reduce((n, l) => n + l.length, 0);
     if (columns > dataBytes) this.fail(`${columnLists.length} row group${columnLists.length === 1 ? '' : 's'} list${columnLists.length === 1 ? 's' : ''} ${columns} columns, but the data area holds ${dataBytes} bytes and each column takes at least one`);
   }
+}
+
+/**
+ * Refuses the stream's objects of a class past the data area's bytes plus
+ * one, as each is created: every column and row group takes a byte of it
+ * (see columnsFit), and every object a footer holds is one of those, or
+ * their path, type or column list, or one of the root's three (itself, its
+ * file metadata, its blocks list).
+ */
+function createdWithin(dataBytes: number): (cls: ClassDesc, at: number) => void {
+  const created = new Map<string, number>();
+  return (cls, at) => {
+    const n = (created.get(cls.name) ?? 0) + 1;
+    if (n > dataBytes + 1) {
+      throw new CorruptFileError(`RedElm metadata: the stream holds more than ${dataBytes + 1} ${cls.name} objects, but the data area holds ${dataBytes} bytes and each column and row group takes at least one`, { offset: at });
+    }
+    created.set(cls.name, n);
+  };
 }
 
 function fromJava(root: JavaValue, offset: number, dataBytes: number): RedElmMetaData {
