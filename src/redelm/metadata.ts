@@ -95,6 +95,9 @@ export function encodeRedElmMetaData(meta: RedElmMetaData, form: 'java' | 'json'
 // --- Java serialization -----------------------------------------------------
 
 class Shape {
+  /** Each ArrayList's elements, checked once: a list shared by many references is not copied at each. */
+  private readonly lists = new WeakMap<JavaObject, JavaValue[]>();
+
   constructor(private readonly offset: number) {}
 
   fail(detail: string): never {
@@ -126,12 +129,16 @@ class Shape {
   /** An ArrayList's elements: its size field, then (written by its writeObject) a capacity int and the elements. */
   list(v: JavaValue, what: string): JavaValue[] {
     const o = this.object(v, ARRAY_LIST, what);
+    const seen = this.lists.get(o);
+    if (seen) return seen;
     const size = this.count(o.fields.get('size')!, `${what}'s size`);
     const [capacity, ...items] = o.annotation;
     if (!(capacity instanceof Uint8Array) || capacity.length !== 4 || items.length !== size) {
       this.fail(`${what} holds ${items.length} elements after its capacity, its size says ${size}`);
     }
-    return items.map((item) => (item instanceof Uint8Array ? this.fail(`${what} holds block data among its elements`) : item));
+    const elements = items.map((item) => (item instanceof Uint8Array ? this.fail(`${what} holds block data among its elements`) : item));
+    this.lists.set(o, elements);
+    return elements;
   }
 
   /**
