@@ -224,12 +224,17 @@ function checkColumn(s: Shape, what: string, c: RedElmColumnMeta): RedElmColumnM
  * have two Strings (so `x` of `g.x` and of `r.h.x` are written twice).
  */
 function toJava(meta: RedElmMetaData): EncodableValue {
-  const names = new Map<string, JavaString>();
-  const name = (path: string[], i: number): JavaString => {
-    const key = path.slice(0, i + 1).join('\u0000');
-    let s = names.get(key);
-    if (!s) names.set(key, (s = { t: 'string', value: path[i]! }));
-    return s;
+  // The Strings by field, as a tree of path prefixes: a key per prefix (its components joined) took time and memory quadratic in a path's length.
+  interface Field { s?: JavaString; children: Map<string, Field> }
+  const root: Field = { children: new Map() };
+  const names = (path: string[]): JavaString[] => {
+    let node = root;
+    return path.map((component) => {
+      let next = node.children.get(component);
+      if (!next) node.children.set(component, (next = { s: { t: 'string', value: component }, children: new Map() }));
+      node = next;
+      return next.s!;
+    });
   };
   const list = (items: EncodableValue[]): EncodableObject => {
     const capacity = new Uint8Array(4);
@@ -242,7 +247,7 @@ function toJava(meta: RedElmMetaData): EncodableValue {
     ['columns', list(b.columns.map((c) => object(COLUMN, [
       ...LONG_FIELDS.map((f): [string, EncodableValue] => [f, BigInt(c[f])]),
       ['valueCount', c.valueCount],
-      ['path', { t: 'array', cls: STRING_ARRAY, items: c.path.map((_, i) => name(c.path, i)) }],
+      ['path', { t: 'array', cls: STRING_ARRAY, items: names(c.path) }],
       ['type', { t: 'enum', cls: PRIMITIVE, name: c.type }],
     ])))],
   ]));

@@ -19,6 +19,7 @@ import { decodeJavaStream, MAX_EXPANSION_PER_BYTE, type ClassDesc, type JavaArra
 import { encodeJavaStream, type EncodableObject, type EncodableValue } from '../../src/javaser/encode.js';
 import { encodeRedElmFooter, readRedElmFooter, REDELM_BLOCK } from '../../src/redelm/container.js';
 import { RedElmReader } from '../../src/redelm/reader.js';
+import { decodeRedElmMetaData, encodeRedElmMetaData } from '../../src/redelm/metadata.js';
 import { bufferSource } from '../../src/io/source.js';
 import { runCases } from '../../scripts/fuzz/pool.js';
 import type { CappedCase, CappedOutcome } from '../fuzz/capped-worker.js';
@@ -223,4 +224,15 @@ test('a JSON footer listing more columns than the data area has bytes is refused
     assert.match(e.message, /1 row group lists 500 columns, but the data area holds 78 bytes/);
     return true;
   });
+});
+
+test('a column path of 140,000 components is encoded in time linear in it (the fuzz harness re-encodes what it decoded)', async () => {
+  const meta = (await RedElmReader.open(tiny)).metadata;
+  const path = Array.from({ length: 140_000 }, (_, i) => `p${i % 7}`);
+  const long = { ...meta, blocks: [{ ...meta.blocks[0]!, columns: [{ ...meta.blocks[0]!.columns[0]!, path }] }] };
+  const t0 = performance.now();
+  // A key per path prefix made this 10^10 characters of keys.
+  const bytes = encodeRedElmMetaData(long, 'java');
+  assert.ok(performance.now() - t0 < 20_000, `${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  assert.deepEqual(decodeRedElmMetaData(bytes, 0, 1_000_000).blocks[0]!.columns[0]!.path, path);
 });
