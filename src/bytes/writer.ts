@@ -2,6 +2,8 @@
  * A growable byte buffer for building encoded output. Doubles its capacity
  * as needed; `finish()` returns a view of exactly the bytes written.
  */
+import { typedArray } from './small-arrays.js';
+
 const EMPTY = new Uint8Array(0);
 const EMPTY_VIEW = new DataView(EMPTY.buffer);
 
@@ -22,10 +24,10 @@ export class ByteWriter {
     if (need <= this.buf.length) return;
     let cap = Math.max(16, this.buf.length * 2);
     while (cap < need) cap *= 2;
-    const next = new Uint8Array(cap);
+    const next = typedArray(Uint8Array, cap);
     next.set(this.buf.subarray(0, this.length));
     this.buf = next;
-    this.view = new DataView(next.buffer);
+    this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
   }
 
   u8(v: number): void {

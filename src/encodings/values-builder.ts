@@ -1,3 +1,4 @@
+import { typedArray } from '../bytes/small-arrays.js';
 import { LimitError } from '../errors.js';
 import type { ByteArrays, PhysicalType, Values } from './types.js';
 
@@ -79,8 +80,7 @@ export class ValuesBuilder {
   private growNums(min: number): Numeric {
     const a = this.nums!;
     if (min <= a.length) return a;
-    const Ctor = a.constructor as new (n: number) => Numeric;
-    const next = new Ctor(Math.max(min, a.length * 2));
+    const next = typedArray(a.constructor as Parameters<typeof typedArray<Numeric>>[0], Math.max(min, a.length * 2));
     (next as Int32Array).set(a as Int32Array);
     this.nums = next;
     return next;
@@ -90,12 +90,12 @@ export class ValuesBuilder {
     const need = this.bytes + extra;
     if (need > 0x7fffffff) throw new LimitError('more than 2 GiB of byte-array data in one page buffer');
     if (need > this.data!.length) {
-      const next = new Uint8Array(Math.max(need, this.data!.length * 2));
+      const next = typedArray(Uint8Array, Math.max(need, this.data!.length * 2));
       next.set(this.data!.subarray(0, this.bytes));
       this.data = next;
     }
     if (this.length + 2 > this.offsets!.length) {
-      const next = new Int32Array(this.offsets!.length * 2);
+      const next = typedArray(Int32Array, this.offsets!.length * 2);
       next.set(this.offsets!);
       this.offsets = next;
     }
@@ -199,7 +199,7 @@ export class ValuesBuilder {
 
   private growOffsets(extra: number): void {
     if (this.length + extra + 1 > this.offsets!.length) {
-      const next = new Int32Array(Math.max(this.length + extra + 1, this.offsets!.length * 2));
+      const next = typedArray(Int32Array, Math.max(this.length + extra + 1, this.offsets!.length * 2));
       next.set(this.offsets!);
       this.offsets = next;
     }

@@ -46,12 +46,16 @@ export interface JavaObject {
   fields: Map<string, JavaValue>;
   /** What the classes' writeObject methods wrote after the fields: block data and objects, in order. */
   annotation: (Uint8Array | JavaValue)[];
+  /** Values the object expands to, itself included, a shared one counted at each use (1 while it is still being read: a reference to it then closes a cycle). */
+  expansion: number;
 }
 
 export interface JavaArray {
   t: 'array';
   cls: ClassDesc;
   items: JavaValue[];
+  /** As JavaObject's. */
+  expansion: number;
 }
 
 export interface JavaEnum {
@@ -69,6 +73,14 @@ export interface DecodeOptions {
   classes: ReadonlySet<string>;
   /** File offset of the stream's first byte, for error locations. */
   offset?: number;
+  /**
+   * Called as each object, array or enum constant is created, before its
+   * contents are read, with its file offset: a caller that knows how many of
+   * a class its data can back throws there, rather than after the stream's
+   * bytes have all become objects (a 12 MB stream of 140,000 columns for a
+   * file with room for 67,000 took 170 MB to refuse).
+   */
+  onCreate?: (cls: ClassDesc, offset: number) => void;
 }
 
 /** Deepest nesting of objects in objects: far above what serialized metadata needs, far below the stack. */
@@ -97,8 +109,6 @@ class StreamDecoder {
   private readonly c: ByteCursor;
   private readonly handles: Handle[] = [];
   private depth = 0;
-  /** Values each finished object or array expands to (itself included); one still being read counts 1 (a reference to it closes a cycle). */
-  private readonly expansion = new WeakMap<object, number>();
   private readonly maxExpansion: number;
 
   constructor(bytes: Uint8Array, private readonly options: DecodeOptions) {
@@ -106,23 +116,20 @@ class StreamDecoder {
     this.maxExpansion = MAX_EXPANSION_PER_BYTE * bytes.length;
   }
 
-  private expanded(v: JavaValue | Uint8Array): number {
-    return v !== null && typeof v === 'object' ? (this.expansion.get(v) ?? 1) : 1;
-  }
-
-  /** Records what `v` expands to: itself and `parts` (each counted as often as it occurs). */
-  private expands(v: JavaObject | JavaArray, parts: Iterable<JavaValue | Uint8Array>, at: number): void {
-    let n = 1;
-    for (const p of parts) {
-      n += this.expanded(p);
-      if (n > this.maxExpansion) {
-        throw new LimitError(
-          `Java serialization: the ${v.cls.name} ${v.t === 'array' ? 'array' : 'object'} expands through back-references to more than ${this.maxExpansion} values, the most a ${this.c.end}-byte stream may (${MAX_EXPANSION_PER_BYTE} a byte)`,
-          { offset: this.c.base + at },
-        );
-      }
+  /**
+   * `n`, what `v` expands to so far, with `part` added: counted as each part
+   * is read, so a list of references is refused at the first past the
+   * budget, not after it is built. `v` keeps 1 until it is finished.
+   */
+  private grows(v: JavaObject | JavaArray, n: number, part: JavaValue | Uint8Array, at: number): number {
+    n += part !== null && typeof part === 'object' && !(part instanceof Uint8Array) && part.t !== 'enum' ? part.expansion : 1;
+    if (n > this.maxExpansion) {
+      throw new LimitError(
+        `Java serialization: the ${v.cls.name} ${v.t === 'array' ? 'array' : 'object'} expands through back-references to more than ${this.maxExpansion} values, the most a ${this.c.end}-byte stream may (${MAX_EXPANSION_PER_BYTE} a byte)`,
+        { offset: this.c.base + at },
+      );
     }
-    this.expansion.set(v, n);
+    return n;
   }
 
   private fail(detail: string, at = this.c.pos): never {
@@ -234,7 +241,7 @@ class StreamDecoder {
       else if (PRIMITIVE_SIZE[code] !== undefined) desc.fields.push({ code, name: fname });
       else this.fail(`field ${fname} has unknown type code ${JSON.stringify(code)}`, fat);
     }
-    this.annotation(); // classAnnotation: nothing any class here writes is kept
+    this.annotation(() => {}); // classAnnotation: nothing any class here writes is kept
     desc.superDesc = this.classDesc();
     return desc;
   }
@@ -246,24 +253,23 @@ class StreamDecoder {
     return desc;
   }
 
-  /** Block data and objects up to TC_ENDBLOCKDATA. */
-  private annotation(): (Uint8Array | JavaValue)[] {
-    const out: (Uint8Array | JavaValue)[] = [];
+  /** Block data and objects up to TC_ENDBLOCKDATA, each passed to `add` as it is read. */
+  private annotation(add: (item: Uint8Array | JavaValue) => void): void {
     for (;;) {
       const tag = this.c.buf[this.c.pos];
       if (tag === tc.TC_ENDBLOCKDATA) {
         this.c.pos++;
-        return out;
+        return;
       }
       if (tag === tc.TC_BLOCKDATA) {
         this.c.pos++;
-        out.push(this.c.bytes(this.c.u8(), 'block data'));
+        add(this.c.bytes(this.c.u8(), 'block data'));
       } else if (tag === tc.TC_BLOCKDATALONG) {
         this.c.pos++;
         const n = this.c.i32be();
-        out.push(this.c.bytes(n, 'block data'));
+        add(this.c.bytes(n, 'block data'));
       } else {
-        out.push(this.content());
+        add(this.content());
       }
     }
   }
@@ -274,7 +280,8 @@ class StreamDecoder {
     if (cls.flags & tc.SC_EXTERNALIZABLE || !(cls.flags & tc.SC_SERIALIZABLE) || cls.flags & tc.SC_ENUM) {
       this.fail(`class ${cls.name} is not a plain serializable class (flags 0x${cls.flags.toString(16)})`);
     }
-    const obj: JavaObject = { t: 'object', cls, fields: new Map(), annotation: [] };
+    this.options.onCreate?.(cls, this.c.base + at);
+    const obj: JavaObject = { t: 'object', cls, fields: new Map(), annotation: [], expansion: 1 };
     this.assign(obj);
     const chain: ClassDesc[] = [];
     for (let d: ClassDesc | null = cls; d !== null; d = d.superDesc) {
@@ -282,12 +289,21 @@ class StreamDecoder {
       if (chain.length === MAX_DEPTH) this.fail(`class ${cls.name} has more than ${MAX_DEPTH} superclasses`);
       chain.push(d);
     }
+    let n = 1;
     for (const d of chain.reverse()) {
-      for (const f of d.fields) obj.fields.set(f.name, this.fieldValue(f));
-      // One by one: a spread passes every item on the stack, which overflows at about 130,000.
-      if (d.flags & tc.SC_WRITE_METHOD) for (const item of this.annotation()) obj.annotation.push(item);
+      for (const f of d.fields) {
+        const v = this.fieldValue(f);
+        obj.fields.set(f.name, v);
+        n = this.grows(obj, n, v, at);
+      }
+      if (d.flags & tc.SC_WRITE_METHOD) {
+        this.annotation((item) => {
+          obj.annotation.push(item);
+          n = this.grows(obj, n, item, at);
+        });
+      }
     }
-    this.expands(obj, [...obj.fields.values(), ...obj.annotation], at);
+    obj.expansion = n;
     return obj;
   }
 
@@ -318,17 +334,25 @@ class StreamDecoder {
     const code = cls.name[1]!;
     const size = PRIMITIVE_SIZE[code] ?? 1; // an object element takes at least its one tag byte
     if (n < 0 || n * size > this.c.remaining) this.fail(`array of ${n} elements, more than the ${this.c.remaining} bytes left hold`, at);
-    const arr: JavaArray = { t: 'array', cls, items: [] };
+    this.options.onCreate?.(cls, this.c.base + start);
+    const arr: JavaArray = { t: 'array', cls, items: [], expansion: 1 };
     this.assign(arr);
     const primitive = PRIMITIVE_SIZE[code] !== undefined;
-    for (let i = 0; i < n; i++) arr.items.push(primitive ? this.primitive(code) : this.content());
-    this.expands(arr, arr.items, start);
+    let expansion = 1;
+    for (let i = 0; i < n; i++) {
+      const v = primitive ? this.primitive(code) : this.content();
+      arr.items.push(v);
+      expansion = this.grows(arr, expansion, v, start);
+    }
+    arr.expansion = expansion;
     return arr;
   }
 
   private enumConstant(): JavaEnum {
+    const at = this.c.pos - 1; // its TC_ENUM
     const cls = this.requireClass();
     if (!(cls.flags & tc.SC_ENUM)) this.fail(`enum constant of class ${cls.name}, which is not an enum`);
+    this.options.onCreate?.(cls, this.c.base + at);
     const e: JavaEnum = { t: 'enum', cls, name: '' };
     this.assign(e);
     e.name = this.stringOrRef(`constant name of enum ${cls.name}`);

@@ -21,11 +21,11 @@ export interface JavaString {
 }
 
 export type EncodableValue = JavaValue | JavaString | EncodableObject | EncodableArray;
-export interface EncodableObject extends Omit<JavaObject, 'fields' | 'annotation'> {
+export interface EncodableObject extends Omit<JavaObject, 'fields' | 'annotation' | 'expansion'> {
   fields: Map<string, EncodableValue>;
   annotation: (Uint8Array | EncodableValue)[];
 }
-export interface EncodableArray extends Omit<JavaArray, 'items'> {
+export interface EncodableArray extends Omit<JavaArray, 'items' | 'expansion'> {
   items: EncodableValue[];
 }
 

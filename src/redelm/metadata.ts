@@ -81,7 +81,9 @@ const CLASS_NAMES: ReadonlySet<string> = new Set(CLASSES.keys());
  * describe before any is built.
  */
 export function decodeRedElmMetaData(bytes: Uint8Array, offset: number, dataBytes: number): RedElmMetaData {
-  if (bytes[0] === 0xac && bytes[1] === 0xed) return fromJava(decodeJavaStream(bytes, { classes: CLASS_NAMES, offset }), offset, dataBytes);
+  if (bytes[0] === 0xac && bytes[1] === 0xed) {
+    return fromJava(decodeJavaStream(bytes, { classes: CLASS_NAMES, offset, onCreate: createdWithin(dataBytes) }), offset, dataBytes);
+  }
   if (bytes[0] === 0x7b) return fromJson(bytes, offset, dataBytes);
   throw new CorruptFileError('the RedElm metadata block is neither Java serialization nor JSON', { offset });
 }
@@ -93,6 +95,9 @@ export function encodeRedElmMetaData(meta: RedElmMetaData, form: 'java' | 'json'
 // --- Java serialization -----------------------------------------------------
 
 class Shape {
+  /** Each ArrayList's elements, checked once: a list shared by many references is not copied at each. */
+  private readonly lists = new WeakMap<JavaObject, JavaValue[]>();
+
   constructor(private readonly offset: number) {}
 
   fail(detail: string): never {
@@ -124,12 +129,16 @@ class Shape {
   /** An ArrayList's elements: its size field, then (written by its writeObject) a capacity int and the elements. */
   list(v: JavaValue, what: string): JavaValue[] {
     const o = this.object(v, ARRAY_LIST, what);
+    const seen = this.lists.get(o);
+    if (seen) return seen;
     const size = this.count(o.fields.get('size')!, `${what}'s size`);
     const [capacity, ...items] = o.annotation;
     if (!(capacity instanceof Uint8Array) || capacity.length !== 4 || items.length !== size) {
       this.fail(`${what} holds ${items.length} elements after its capacity, its size says ${size}`);
     }
-    return items.map((item) => (item instanceof Uint8Array ? this.fail(`${what} holds block data among its elements`) : item));
+    const elements = items.map((item) => (item instanceof Uint8Array ? this.fail(`${what} holds block data among its elements`) : item));
+    this.lists.set(o, elements);
+    return elements;
   }
 
   /**
@@ -142,6 +151,24 @@ class Shape {
     const columns = columnLists.reduce((n, l) => n + l.length, 0);
     if (columns > dataBytes) this.fail(`${columnLists.length} row group${columnLists.length === 1 ? '' : 's'} list${columnLists.length === 1 ? 's' : ''} ${columns} columns, but the data area holds ${dataBytes} bytes and each column takes at least one`);
   }
+}
+
+/**
+ * Refuses the stream's objects of a class past the data area's bytes plus
+ * one, as each is created: every column and row group takes a byte of it
+ * (see columnsFit), and every object a footer holds is one of those, or
+ * their path, type or column list, or one of the root's three (itself, its
+ * file metadata, its blocks list).
+ */
+function createdWithin(dataBytes: number): (cls: ClassDesc, at: number) => void {
+  const created = new Map<string, number>();
+  return (cls, at) => {
+    const n = (created.get(cls.name) ?? 0) + 1;
+    if (n > dataBytes + 1) {
+      throw new CorruptFileError(`RedElm metadata: the stream holds more than ${dataBytes + 1} ${cls.name} objects, but the data area holds ${dataBytes} bytes and each column and row group takes at least one`, { offset: at });
+    }
+    created.set(cls.name, n);
+  };
 }
 
 function fromJava(root: JavaValue, offset: number, dataBytes: number): RedElmMetaData {
@@ -197,12 +224,17 @@ function checkColumn(s: Shape, what: string, c: RedElmColumnMeta): RedElmColumnM
  * have two Strings (so `x` of `g.x` and of `r.h.x` are written twice).
  */
 function toJava(meta: RedElmMetaData): EncodableValue {
-  const names = new Map<string, JavaString>();
-  const name = (path: string[], i: number): JavaString => {
-    const key = path.slice(0, i + 1).join('\u0000');
-    let s = names.get(key);
-    if (!s) names.set(key, (s = { t: 'string', value: path[i]! }));
-    return s;
+  // The Strings by field, as a tree of path prefixes: a key per prefix (its components joined) took time and memory quadratic in a path's length.
+  interface Field { s?: JavaString; children: Map<string, Field> }
+  const root: Field = { children: new Map() };
+  const names = (path: string[]): JavaString[] => {
+    let node = root;
+    return path.map((component) => {
+      let next = node.children.get(component);
+      if (!next) node.children.set(component, (next = { s: { t: 'string', value: component }, children: new Map() }));
+      node = next;
+      return next.s!;
+    });
   };
   const list = (items: EncodableValue[]): EncodableObject => {
     const capacity = new Uint8Array(4);
@@ -215,7 +247,7 @@ function toJava(meta: RedElmMetaData): EncodableValue {
     ['columns', list(b.columns.map((c) => object(COLUMN, [
       ...LONG_FIELDS.map((f): [string, EncodableValue] => [f, BigInt(c[f])]),
       ['valueCount', c.valueCount],
-      ['path', { t: 'array', cls: STRING_ARRAY, items: c.path.map((_, i) => name(c.path, i)) }],
+      ['path', { t: 'array', cls: STRING_ARRAY, items: names(c.path) }],
       ['type', { t: 'enum', cls: PRIMITIVE, name: c.type }],
     ])))],
   ]));

@@ -59,9 +59,17 @@ let canCompile = true;
 /** Compiled factories by text: row groups (and files) of one schema share them. */
 const factories = new Map<string, Function>();
 
-/** `new Function(...params, source)`, cached; undefined when code generation is not allowed. */
-function compile(params: string[], source: string): Function | undefined {
-  if (!canCompile) return undefined;
+/**
+ * Most locals a compiled factory may declare: each is a register of its
+ * frame, and a frame of 200,000 (a file of 50,000 columns) overflowed the
+ * stack when the factory ran. Past this, the closure twin, which any width
+ * leaves alone.
+ */
+const MAX_COMPILED_LOCALS = 32_768;
+
+/** `new Function(...params, source)`, cached; undefined when code generation is not allowed or the factory would declare more than MAX_COMPILED_LOCALS. */
+function compile(params: string[], source: string, locals: number): Function | undefined {
+  if (!canCompile || locals > MAX_COMPILED_LOCALS) return undefined;
   const key = `${params.join(',')}\n${source}`;
   let f = factories.get(key);
   if (f === undefined) {
@@ -131,7 +139,7 @@ function prepare(p: Plan): Node {
 /** Compiles `body` (which may use N0, N1... for `nodes`, O for an empty object) into a NodeBuilder, if allowed. */
 function compileBuilder(body: string, nodes: Node[]): NodeBuilder | undefined {
   const decls = nodes.map((_, k) => `N${k} = N[${k}]`).concat('O = {}').join(', ');
-  const factory = compile(['N'], `"use strict";\nconst ${decls};\nreturn function build(a) {\n  ${body}\n};`);
+  const factory = compile(['N'], `"use strict";\nconst ${decls};\nreturn function build(a) {\n  ${body}\n};`, nodes.length + 1);
   return factory === undefined ? undefined : (factory as (nodes: Node[]) => NodeBuilder)(nodes);
 }
 
@@ -699,7 +707,7 @@ function rowBuilder(plan: RecordPlan, cols: LeafColumn[], sources: Source[], buf
   };
   const decls = cols.map((_, l) => `V${l} = V[${l}], D${l} = D[${l}], A${l} = A[${l}], X${l} = X[${l}]`).join(', ');
   const fields = plan.fields.map((f) => `${literalKey(f.name)}: ${expr(f.plan)}`).join(', ');
-  const factory = compile(['V', 'D', 'A', 'X', 'req'], `"use strict";\nconst ${decls};\nreturn function row(i, r) {\n  return {${fields}};\n};`) as Factory | undefined;
+  const factory = compile(['V', 'D', 'A', 'X', 'req'], `"use strict";\nconst ${decls};\nreturn function row(i, r) {\n  return {${fields}};\n};`, 4 * cols.length) as Factory | undefined;
   if (factory === undefined) return closureBuilder(plan, cols, sources, bufs, req);
   const A = sources.map((s) => (s.t === 'array' ? s.array : s.t === 'dict' ? s.dictionary : null));
   const X = sources.map((s) => (s.t === 'dict' ? s.indices : null));

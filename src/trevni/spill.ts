@@ -139,8 +139,8 @@ class SharedSpillFile {
 
 /** One column's store in the shared file: where its bytes went (a class, not closures: a wide table has one per column). */
 class SpillRanges implements SpillStore {
-  /** Start and end offsets of this store's bytes in the file, in order. */
-  private readonly ranges: number[] = [];
+  /** Start and end offsets of this store's bytes in the file, in order; a list made at the first (one grown by push from empty starts with room for 16). */
+  private ranges: number[] | undefined;
   private written = 0;
   private disposed = false;
 
@@ -149,7 +149,8 @@ class SpillRanges implements SpillStore {
   async write(bytes: Uint8Array): Promise<void> {
     const at = await this.file.append(bytes);
     const r = this.ranges;
-    if (r.length > 0 && r[r.length - 1] === at) r[r.length - 1] = at + bytes.length;
+    if (!r) this.ranges = [at, at + bytes.length];
+    else if (r[r.length - 1] === at) r[r.length - 1] = at + bytes.length;
     else r.push(at, at + bytes.length);
     this.written += bytes.length;
   }
@@ -159,7 +160,7 @@ class SpillRanges implements SpillStore {
   }
 
   chunks(chunkSize: number): AsyncIterable<Uint8Array> {
-    return this.file.read(this.ranges, chunkSize);
+    return this.file.read(this.ranges ?? [], chunkSize);
   }
 
   async dispose(): Promise<void> {

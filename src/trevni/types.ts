@@ -5,6 +5,7 @@
  * `long` and `fixed64` as bigints (lossless); `float` and `double` as numbers
  * (a float widened exactly); `string` as a string; `bytes` as a Uint8Array.
  */
+import { typedArray } from '../bytes/small-arrays.js';
 
 export const TREVNI_TYPES = ['null', 'boolean', 'int', 'long', 'fixed32', 'fixed64', 'float', 'double', 'string', 'bytes'] as const;
 
@@ -90,8 +91,10 @@ export function isTrevniType(s: string): s is TrevniType {
 const utf8 = new TextEncoder();
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/** UTF-8 bytes of `s`; a short ASCII string's in a shared slab (each column of a wide table has its name and type as metadata). */
 export function textBytes(s: string): Uint8Array {
-  return utf8.encode(s);
+  const small = typedArray(Uint8Array, s.length);
+  return utf8.encodeInto(s, small).read === s.length ? small : utf8.encode(s);
 }
 
 /** The value as UTF-8 text, or null when it is not valid UTF-8. */

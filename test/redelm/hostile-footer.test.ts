@@ -19,6 +19,7 @@ import { decodeJavaStream, MAX_EXPANSION_PER_BYTE, type ClassDesc, type JavaArra
 import { encodeJavaStream, type EncodableObject, type EncodableValue } from '../../src/javaser/encode.js';
 import { encodeRedElmFooter, readRedElmFooter, REDELM_BLOCK } from '../../src/redelm/container.js';
 import { RedElmReader } from '../../src/redelm/reader.js';
+import { decodeRedElmMetaData, encodeRedElmMetaData } from '../../src/redelm/metadata.js';
 import { bufferSource } from '../../src/io/source.js';
 import { runCases } from '../../scripts/fuzz/pool.js';
 import type { CappedCase, CappedOutcome } from '../fuzz/capped-worker.js';
@@ -83,6 +84,14 @@ async function doubling(depth: number): Promise<Uint8Array> {
   return encodeJavaStream(withFields(t.meta, [['blocks', level]]));
 }
 
+/** The footer with `blocks` row groups of `columns` columns, every block, list, column and path its own object: nothing shared, so each is created as it is read. */
+async function distinct(blocks: number, columns: number): Promise<Uint8Array> {
+  const t = await tinyTree();
+  const p = t.column.fields.get('path') as JavaArray;
+  const block = () => withFields(t.block, [['columns', arrayList(t.list, Array.from({ length: columns }, () => withFields(t.column, [['path', { ...p, items: [...p.items] }]])))]]);
+  return encodeJavaStream(withFields(t.meta, [['blocks', arrayList(t.list, Array.from({ length: blocks }, block))]]));
+}
+
 /** The footer with its blocks list naming its one row group `n` times. */
 async function repeated(n: number): Promise<Uint8Array> {
   const t = await tinyTree();
@@ -96,7 +105,13 @@ interface Hostile {
   classes?: string[];
   error: typeof CorruptFileError | typeof LimitError;
   message: RegExp;
+  /** A tighter cap than MEMORY_MB, for streams refused as their objects are created. */
+  memoryMb?: number;
 }
+
+/** The peak of a child that created no more objects than tiny_default's data area backs: the old decoder peaked at 290 MiB on the first case, 12 MB of 140,000 columns. */
+const CREATED_MB = 200;
+const CREATED = (n: number, cls: string) => new RegExp(`more than ${n} ${cls.replace(/[.[$]/g, '\\$&')} objects, but the data area holds 78 bytes`);
 
 const EXPANDS = /expands through back-references to more than \d+ values, the most a \d+-byte stream may \(8 a byte\)/;
 
@@ -111,6 +126,11 @@ async function hostile(): Promise<Hostile[]> {
     // Within the budget (a block expands to a few dozen values), so the lists' lengths meet the data area.
     { name: 'a long list: 200,000 references to one row group', bytes: withBlock(await repeated(200_000)), error: CorruptFileError, message: /200000 row groups list 400000 columns, but the data area holds 78 bytes/ },
     { name: 'a few columns more than the data area has bytes', bytes: withBlock(await dag(1, 79, 1)), error: CorruptFileError, message: /1 row group lists 79 columns, but the data area holds 78 bytes/ },
+    // Nothing shared, so within the expansion budget: what the data area backs bounds the objects created.
+    { name: '140,000 columns, each its own object', bytes: withBlock(await distinct(1, 140_000)), error: CorruptFileError, message: CREATED(79, 'redelm.hadoop.ColumnMetaData'), memoryMb: CREATED_MB },
+    { name: '20,000 row groups of 7 columns, each its own object', bytes: withBlock(await distinct(20_000, 7)), error: CorruptFileError, message: CREATED(79, 'redelm.hadoop.ColumnMetaData'), memoryMb: CREATED_MB },
+    { name: '100,000 row groups of one column, each its own object (and column list)', bytes: withBlock(await distinct(100_000, 1)), error: CorruptFileError, message: CREATED(79, 'java.util.ArrayList'), memoryMb: CREATED_MB },
+    { name: '140,000 references to one column', bytes: withBlock(await dag(1, 140_000, 1)), error: CorruptFileError, message: /1 row group lists 140000 columns, but the data area holds 78 bytes/, memoryMb: CREATED_MB },
     { name: 'a row group listed twice (its rows would come back twice)', bytes: withBlock(await repeated(2)), error: CorruptFileError, message: /column's sections \(8 to \d+\) overlap those of row group 0 column a/ },
     { name: 'a row group listed 30 times', bytes: withBlock(await repeated(30)), error: CorruptFileError, message: /overlap those of row group/ },
   ];
@@ -165,7 +185,7 @@ test(`hostile Java-serialized footers end in a typed error within ${SECONDS} s u
       o.result === 'typed' && !c.message.test(o.error!) && `message does not match ${c.message}`,
       o.wrapped && 'a plain exception wrapped by the safety net',
       (o.ms ?? 0) > SECONDS * 1000 && `${(o.ms / 1000).toFixed(1)} s`,
-      (o.peakMb ?? 0) > MEMORY_MB && `peak ${o.peakMb!.toFixed(0)} MiB`,
+      (o.peakMb ?? 0) > (c.memoryMb ?? MEMORY_MB) && `peak ${o.peakMb!.toFixed(0)} MiB, over ${c.memoryMb ?? MEMORY_MB}`,
     ].filter(Boolean);
     t.diagnostic(`${problems.length ? 'FAIL' : 'ok  '} ${c.name} (${c.bytes.length} bytes): ${r.error ?? r.result}, ${(o.ms ?? 0).toFixed(0)} ms, peak ${(o.peakMb ?? 0).toFixed(0)} MiB`);
     if (problems.length) bad.push(`${c.name}: ${problems.join('; ')} (${r.error ?? ''})`);
@@ -204,4 +224,15 @@ test('a JSON footer listing more columns than the data area has bytes is refused
     assert.match(e.message, /1 row group lists 500 columns, but the data area holds 78 bytes/);
     return true;
   });
+});
+
+test('a column path of 140,000 components is encoded in time linear in it (the fuzz harness re-encodes what it decoded)', async () => {
+  const meta = (await RedElmReader.open(tiny)).metadata;
+  const path = Array.from({ length: 140_000 }, (_, i) => `p${i % 7}`);
+  const long = { ...meta, blocks: [{ ...meta.blocks[0]!, columns: [{ ...meta.blocks[0]!.columns[0]!, path }] }] };
+  const t0 = performance.now();
+  // A key per path prefix made this 10^10 characters of keys.
+  const bytes = encodeRedElmMetaData(long, 'java');
+  assert.ok(performance.now() - t0 < 20_000, `${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  assert.deepEqual(decodeRedElmMetaData(bytes, 0, 1_000_000).blocks[0]!.columns[0]!.path, path);
 });

@@ -47,11 +47,11 @@ function container(b: Uint8Array): Container | undefined {
 }
 
 /** The file with its `RedElm` block's bytes replaced (the footer rewritten, everything before it unchanged). */
-function withBlock(b: Uint8Array, change: (data: Uint8Array) => Uint8Array): Uint8Array {
+function withBlock(b: Uint8Array, change: (data: Uint8Array, dataBytes: number) => Uint8Array): Uint8Array {
   const c = container(b);
   const block = c?.blocks.find((x) => x.name === REDELM_BLOCK);
   if (!c || !block) return b.slice();
-  block.data = change(block.data);
+  block.data = change(block.data, c.footerIndex - 8);
   const footer = encodeRedElmFooter(c.footerIndex, c.blocks);
   const out = new Uint8Array(c.footerIndex + footer.length);
   out.set(b.subarray(0, c.footerIndex), 0);
@@ -62,10 +62,12 @@ function withBlock(b: Uint8Array, change: (data: Uint8Array) => Uint8Array): Uin
 function applyRedElm(b: Uint8Array, m: RedElmMutation): Uint8Array {
   if (m.kind === 'javaser') return withBlock(b, (data) => applyJavaser(data, m as JavaserMutation));
   if (m.kind !== 'redelmMeta') return applyMutation(b, m as Mutation);
-  return withBlock(b, (data) => {
+  // The data area bounds what the metadata decodes to, as the reader's does: the file's length let a
+  // footer of references expand to millions of columns, re-encoded unshared (the harness ran out of heap).
+  return withBlock(b, (data, dataBytes) => {
     try {
       const form = data[0] === 0x7b ? 'json' : 'java';
-      const meta = decodeRedElmMetaData(data, 0, b.length) as unknown as Record<string, unknown>;
+      const meta = decodeRedElmMetaData(data, 0, dataBytes) as unknown as Record<string, unknown>;
       edit(meta, m as RedElmMeta);
       return encodeRedElmMetaData(meta as unknown as RedElmMetaData, form);
     } catch {
@@ -85,7 +87,7 @@ function prepare(f: SeedFile): Prepared {
   const block = c?.blocks.find((x) => x.name === REDELM_BLOCK);
   let meta: RedElmMetaData | undefined;
   try {
-    meta = block && decodeRedElmMetaData(block.data, 0, f.bytes.length);
+    meta = block && decodeRedElmMetaData(block.data, 0, c!.footerIndex - 8);
   } catch {
     // A corpus file's metadata that does not decode: its stream and bytes are still fair game.
   }

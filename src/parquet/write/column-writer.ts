@@ -1,3 +1,4 @@
+import { typedArray } from '../../bytes/small-arrays.js';
 import { ByteWriter } from '../../bytes/writer.js';
 import { crc32 } from '../../checksum/crc32.js';
 import type { Codec } from '../../codecs/registry.js';
@@ -94,7 +95,7 @@ class Levels {
   }
   push(v: number): void {
     if (this.length === this.buf.length) {
-      const next = new (this.buf.constructor as Uint8ArrayConstructor)(Math.max(INITIAL_ENTRIES, this.buf.length * 2));
+      const next = typedArray(this.buf.constructor as Uint8ArrayConstructor, Math.max(INITIAL_ENTRIES, this.buf.length * 2));
       next.set(this.buf);
       this.buf = next;
     }
@@ -103,7 +104,7 @@ class Levels {
   /** `n` copies of `v`. */
   pushRepeat(v: number, n: number): void {
     if (this.length + n > this.buf.length) {
-      const next = new (this.buf.constructor as Uint8ArrayConstructor)(Math.max(INITIAL_ENTRIES, this.length + n, this.buf.length * 2));
+      const next = typedArray(this.buf.constructor as Uint8ArrayConstructor, Math.max(INITIAL_ENTRIES, this.length + n, this.buf.length * 2));
       next.set(this.buf);
       this.buf = next;
     }
@@ -121,7 +122,7 @@ class Indices {
   length = 0;
   push(v: number): void {
     if (this.length === this.buf.length) {
-      const next = new Int32Array(Math.max(INITIAL_ENTRIES, this.buf.length * 2));
+      const next = typedArray(Int32Array, Math.max(INITIAL_ENTRIES, this.buf.length * 2));
       next.set(this.buf);
       this.buf = next;
     }
@@ -192,7 +193,7 @@ export class ColumnWriter implements LeafSink {
   private def: Levels | null;
   private rep: Levels | null;
   private readonly maxDef: number;
-  /** Built at the first value that needs it (see coerce). */
+  /** Built at the first value that needs it (see physical). */
   private coercer: ((v: unknown) => number | bigint | boolean | Uint8Array) | undefined;
   private readonly isString: boolean;
   /** Strings written with U+FFFD for lone surrogates (the writer warns of the first). */
@@ -252,8 +253,20 @@ export class ColumnWriter implements LeafSink {
     return new StatsBuilder(this.leaf, this.opts.statisticsTruncateLength, this.opts.floatOrder);
   }
 
-  private get coerce(): (v: unknown) => number | bigint | boolean | Uint8Array {
-    return (this.coercer ??= leafCoercer(this.leaf, () => this.replacedStrings++));
+  /**
+   * `v` as the column stores it: a value of the column's fast kind as it is,
+   * once type- and range-checked (the coercer's checks), anything else
+   * through the coercer, built at the first such value. A coercer is a few
+   * closures: a wide table's columns, each of a value or two, rarely need one.
+   */
+  private physical(v: unknown): number | bigint | boolean | Uint8Array {
+    switch (this.fast) {
+      case 'f64': if (typeof v === 'number') return v; break;
+      case 'i32': if (typeof v === 'number' && (v | 0) === v) return v; break;
+      case 'i64': if (typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX) return v; break;
+      case 'bool': if (typeof v === 'boolean') return v; break;
+    }
+    return (this.coercer ??= leafCoercer(this.leaf, () => this.replacedStrings++))(v);
   }
 
   // ---- LeafSink ----
@@ -272,7 +285,7 @@ export class ColumnWriter implements LeafSink {
       if (this.useDictionary) this.addToDictionary(v, undefined);
       else if (this.values.pushString(v)) this.replacedStrings++;
     } else {
-      const physical = this.coerce(v);
+      const physical = this.physical(v);
       if (this.useDictionary) this.addToDictionary(undefined, physical);
       else this.values.push(physical);
     }
@@ -294,11 +307,17 @@ export class ColumnWriter implements LeafSink {
     if (idx === undefined) {
       idx = this.dict.length;
       map.set(key, idx);
-      (this.dictKeyOf ??= []).push({ bytes: map !== this.dictKeys, key });
+      this.keptKey(map !== this.dictKeys, key);
       if (s === undefined) this.dict.push(physical!);
       else if (this.dict.pushString(s)) this.replacedStrings++;
     }
     this.indices.push(idx);
+  }
+
+  /** Records a new dictionary entry's key; the first in a list of one (a list grown by push starts with room for 16, and a wide table's columns hold one entry). */
+  private keptKey(bytes: boolean, key: unknown): void {
+    if (this.dictKeyOf) this.dictKeyOf.push({ bytes, key });
+    else this.dictKeyOf = [{ bytes, key }];
   }
 
   /** A string's dictionary index, adding it when new. */
@@ -308,7 +327,7 @@ export class ColumnWriter implements LeafSink {
     if (idx === undefined) {
       idx = this.dict.length;
       keys.set(v, idx);
-      (this.dictKeyOf ??= []).push({ bytes: false, key: v });
+      this.keptKey(false, v);
       if (this.dict.pushString(v)) this.replacedStrings++;
     }
     return idx;
@@ -335,7 +354,6 @@ export class ColumnWriter implements LeafSink {
     const dictionary = this.useDictionary;
     const builder = this.values;
     if (this.isString && !dictionary && Array.isArray(values) && this.appendPlainStrings(values, start, end)) return;
-    const coerce = this.coerce;
     const fast = dictionary ? null : this.fast;
     let i = start;
     try {
@@ -352,7 +370,7 @@ export class ColumnWriter implements LeafSink {
           this.pageNulls++;
           continue;
         } else {
-          const physical = coerce(v);
+          const physical = this.physical(v);
           if (dictionary) this.addToDictionary(undefined, physical);
           else builder.push(physical);
         }

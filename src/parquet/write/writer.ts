@@ -1,3 +1,4 @@
+import { bytesEqual } from '../../bytes/equal.js';
 import { BufferedSink } from '../../io/buffered-sink.js';
 import { ByteArena } from '../../bytes/arena.js';
 import { ByteWriter } from '../../bytes/writer.js';
@@ -5,6 +6,7 @@ import { loadCodec, type Codec, type CodecName } from '../../codecs/registry.js'
 import { ColumnOptionsError, InvalidArgumentError, IOError, ParquetryError } from '../../errors.js';
 import type { Sink } from '../../io/sink.js';
 import { buildSchema, type LeafNode, type Schema, type SchemaElementLike } from '../../schema/tree.js';
+import { definedTree } from '../../schema/builder.js';
 import { planRecord, type RecordPlan } from '../../shred/plan.js';
 import { ArrowShredder } from '../../arrow/shred.js';
 import { loadArrow } from '../../arrow/load.js';
@@ -127,12 +129,17 @@ function thriftBytes(w: ByteWriter, arena: ByteArena, encode: (w: ByteWriter) =>
   return arena.keep(w.finish());
 }
 
-/** The byte strings of a chunk's statistics, moved into `arena` (they live until the footer). */
+/**
+ * The byte strings of a chunk's statistics, moved into `arena` (they live
+ * until the footer); equal ones (the minimum and maximum of a chunk of one
+ * value, as each column of a wide table has) share one.
+ */
 function keepStatistics(s: Statistics | undefined, arena: ByteArena): void {
   if (!s) return;
+  const kept: Uint8Array[] = [];
   for (const k of ['min', 'max', 'minValue', 'maxValue'] as const) {
     const b = s[k];
-    if (b) s[k] = arena.keep(b);
+    if (b) s[k] = kept.find((x) => bytesEqual(x, b)) ?? kept[kept.push(arena.keep(b)) - 1]!;
   }
 }
 
@@ -248,7 +255,7 @@ export class ParquetWriter<Row = Record<string, unknown>> {
     const elements = ('elements' in schema ? schema.elements : schema) as SchemaElement[];
     let tree: Schema;
     try {
-      tree = buildSchema(elements);
+      tree = definedTree(schema) ?? buildSchema(elements);
     } catch (e) {
       // The schema is the caller's, not a file's: say so in the error's type.
       if (e instanceof ParquetryError) throw new InvalidArgumentError(`invalid schema: ${e.message}`);
@@ -704,9 +711,11 @@ export class ParquetWriter<Row = Record<string, unknown>> {
         await this.put(p.header);
         await this.put(p.body);
       }
-      const meta = { ...chunk.meta, dataPageOffset: base + chunk.meta.dataPageOffset };
+      // In place, not a copy: the footer keeps one of these a column, until the file is closed.
+      const meta = chunk.meta;
+      meta.dataPageOffset += base;
       keepStatistics(meta.statistics, this.arena);
-      if (chunk.meta.dictionaryPageOffset !== undefined) meta.dictionaryPageOffset = base + chunk.meta.dictionaryPageOffset;
+      if (meta.dictionaryPageOffset !== undefined) meta.dictionaryPageOffset += base;
       uncompressed += meta.totalUncompressedSize;
       const cc: ColumnChunk = { fileOffset: base, metaData: meta };
       chunks.push(cc);
