@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../errors.js';
+import type { GroupNode } from '../schema/tree.js';
 import type { Plan, RecordPlan, StructPlan } from './plan.js';
 
 /** Receives one leaf's entries while records are shredded. */
@@ -27,6 +28,9 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !ArrayBuffer.isView(v) && !(v instanceof Map) && !(v instanceof Date);
 }
 
+/** Turns a value of a VARIANT group into the group's parts (`metadata`, `value`, `typed_value`) as a struct. */
+export type VariantWriter = (v: unknown, node: GroupNode) => Record<string, unknown>;
+
 /**
  * Records to leaf entries (Dremel shredding), driven by the same plan the
  * reader assembles with, so what one writes the other reads back. Accepts
@@ -38,7 +42,8 @@ export class RecordShredder {
   private readonly path: string[] = [];
   private depth = 0;
 
-  constructor(private readonly plan: RecordPlan, private readonly sinks: LeafSink[]) {}
+  /** `variant` writes VARIANT groups; without it, a schema with one takes no records. */
+  constructor(private readonly plan: RecordPlan, private readonly sinks: LeafSink[], private readonly variant?: VariantWriter) {}
 
   shred(record: unknown): void {
     if (!isPlainObject(record)) throw new InvalidArgumentError(`a record must be an object, got ${describe(record)}`);
@@ -70,7 +75,8 @@ export class RecordShredder {
   }
 
   private field(p: Plan, v: unknown, rep: number): void {
-    if (v === null || v === undefined) {
+    // A required variant has a null of its own: variant null.
+    if ((v === null || v === undefined) && !(p.t === 'variant' && !p.nullable)) {
       if (p.nullable) return this.empty(p, rep, p.def - 1);
       // A required list (a bare repeated field) that is absent is simply empty.
       if (p.t === 'list' || p.t === 'map') return this.empty(p, rep, p.elementDef - 1);
@@ -101,8 +107,17 @@ export class RecordShredder {
         for (let i = 0; i < entries.length; i++) this.entry(p.entry, p.keyName, p.valueName, entries[i]!, i === 0 ? rep : p.rep);
         return;
       }
-      case 'variant':
-        this.fail('nothing: writing VARIANT columns is not supported yet', v);
+      case 'variant': {
+        if (!this.variant) this.fail('nothing: this writer does not write VARIANT columns', v);
+        let parts: Record<string, unknown>;
+        try {
+          parts = this.variant(v, p.node);
+        } catch (e) {
+          if (e instanceof InvalidArgumentError) e.within({ column: this.pathText() });
+          throw e;
+        }
+        return this.fields(p.parts.fields, parts, rep);
+      }
     }
   }
 

@@ -15,13 +15,13 @@ import {
 } from './decode.js';
 
 /** How one `value` / `typed_value` pair is laid out in the schema. */
-interface Pair {
+export interface Pair {
   value: boolean;
   typed: Shape | undefined;
 }
 
-type Shape =
-  | { t: 'leaf'; convert: (v: unknown) => unknown }
+export type Shape =
+  | { t: 'leaf'; leaf: LeafNode; convert: (v: unknown) => unknown }
   | { t: 'array'; element: Pair }
   | { t: 'object'; fields: { name: string; pair: Pair }[]; names: Set<string> };
 
@@ -48,22 +48,22 @@ function leafShape(leaf: LeafNode): Shape {
     case 'float':
     case 'decimal':
     case 'uuid':
-      return { t: 'leaf', convert: same };
+      return { t: 'leaf', leaf, convert: same };
     case 'string':
     case 'bytes':
-      if (byteArray) return { t: 'leaf', convert: same };
+      if (byteArray) return { t: 'leaf', leaf, convert: same };
       break;
     case 'int':
-      if (k.signed) return { t: 'leaf', convert: k.bitWidth === 64 ? (v) => exactInteger(v as bigint) : same };
+      if (k.signed) return { t: 'leaf', leaf, convert: k.bitWidth === 64 ? (v) => exactInteger(v as bigint) : same };
       break;
     case 'date':
-      return { t: 'leaf', convert: (v) => formatDate(v as number) };
+      return { t: 'leaf', leaf, convert: (v) => formatDate(v as number) };
     case 'time':
-      if (k.unit === 'MICROS' && !k.utc) return { t: 'leaf', convert: (v) => formatVariantTime(BigInt(v as bigint)) };
+      if (k.unit === 'MICROS' && !k.utc) return { t: 'leaf', leaf, convert: (v) => formatVariantTime(BigInt(v as bigint)) };
       break;
     case 'timestamp': {
       const { unit, utc } = k;
-      if (unit !== 'MILLIS') return { t: 'leaf', convert: (v) => formatTimestamp(v as bigint, unit, utc) };
+      if (unit !== 'MILLIS') return { t: 'leaf', leaf, convert: (v) => formatTimestamp(v as bigint, unit, utc) };
       break;
     }
   }
@@ -115,7 +115,8 @@ function pairShape(group: GroupNode, top: boolean): Pair {
   return { value, typed };
 }
 
-function compiled(node: GroupNode): Pair {
+/** The shredding layout of a VARIANT group, checked against VariantShredding.md (compiled once per node). */
+export function variantShape(node: GroupNode): Pair {
   let pair = shapes.get(node);
   if (!pair) shapes.set(node, (pair = pairShape(node, true)));
   return pair;
@@ -200,7 +201,7 @@ function shreddedObject(
  */
 export function assembleVariant(parts: Record<string, unknown>, node: GroupNode): unknown {
   return withContext({ column: where(node) }, () => {
-    const pair = compiled(node);
+    const pair = variantShape(node);
     const meta = parseVariantMetadata(binary(own(parts, 'metadata'), 'metadata'));
     const v = construct(meta, pair, parts, 0);
     return v === MISSING ? null : v;

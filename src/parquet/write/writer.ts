@@ -9,7 +9,8 @@ import { planRecord, type RecordPlan } from '../../shred/plan.js';
 import { ArrowShredder } from '../../arrow/shred.js';
 import { loadArrow } from '../../arrow/load.js';
 import type { RecordBatch, Table } from 'apache-arrow';
-import { isPlainObject, RecordShredder } from '../../shred/shred.js';
+import { isPlainObject, RecordShredder, type VariantWriter } from '../../shred/shred.js';
+import { declaredVariants, type AnyField } from '../../schema/builder.js';
 import {
   encodeColumnIndex, encodeOffsetIndex,
   type ColumnChunk, type FileMetaData, type KeyValue, type RowGroup, type SchemaElement, type SortingColumn, type Statistics,
@@ -136,7 +137,21 @@ function keepStatistics(s: Statistics | undefined, arena: ByteArena): void {
 }
 
 /** A schema as a SchemaElement list (root first), or what `defineSchema` returns. */
-export type WriterSchema = readonly SchemaElementLike[] | { elements: readonly SchemaElementLike[] };
+export type WriterSchema = readonly SchemaElementLike[] | { elements: readonly SchemaElementLike[]; fields?: ReadonlyArray<readonly [string, AnyField]> };
+
+/** The writer of the schema's VARIANT groups (their module loads then), with the declared options; none without one. */
+async function variantWriterFor(tree: Schema, fields: ReadonlyArray<readonly [string, AnyField]>): Promise<VariantWriter | undefined> {
+  const hasVariant = (n: Schema['root']): boolean => n.kind === 'variant' || n.children.some((c) => !c.isLeaf && hasVariant(c));
+  if (!hasVariant(tree.root)) return undefined;
+  const declared = declaredVariants(fields);
+  for (const [path, spec] of declared) {
+    if (spec.shredded === 'auto') {
+      throw new InvalidArgumentError(`variant ${path} has shred: 'auto', which needs a sample of the values: writeRecords and convert take one; ParquetWriter.open needs the shape declared (or shredding left out)`, { column: path });
+    }
+  }
+  const { variantWriter } = await import('../variant/shred.js');
+  return variantWriter(tree.root, new Map([...declared].map(([p, s]) => [p, { exactDecimals: s.exactDecimals }])));
+}
 
 /** Most rows in one slice of a columnar write (writeColumns, and writeMany on flat schemas). */
 const SLICE_ROWS = 4096;
@@ -218,11 +233,12 @@ export class ParquetWriter {
     /** Bytes of the pages the columns have encoded in this row group (they count them as they go). */
     private readonly flushed: { bytes: number },
     private readonly encryptor: FileEncryptor | undefined,
+    variant: VariantWriter | undefined,
   ) {
     const plan = planRecord(schema.root);
     this.plan = plan;
     this.sinks = plan.leaves.map((l) => columns[l.columnIndex]!);
-    this.shredder = new RecordShredder(plan, this.sinks);
+    this.shredder = new RecordShredder(plan, this.sinks, variant);
     this.rowGroupSize = positive(options.rowGroupSize, 'rowGroupSize', DEFAULTS.rowGroupSize);
     this.rowGroupRows = positive(options.rowGroupRows, 'rowGroupRows', Number.MAX_SAFE_INTEGER);
     this.pageRowLimit = positive(options.pageRowLimit, 'pageRowLimit', DEFAULTS.pageRowLimit);
@@ -273,7 +289,8 @@ export class ParquetWriter {
       const own = options.columns?.[path] !== undefined || hasOwn.call(blooms, path);
       columns.push(new ColumnWriter(leaf, own ? await columnOptions(leaf, options) : shared, flushed));
     }
-    const w = new ParquetWriter(new BufferedSink(sink), elements, tree, columns, options, flushed, encryptor);
+    const variant = await variantWriterFor(tree, 'fields' in schema ? (schema.fields as ReadonlyArray<readonly [string, AnyField]>) : []);
+    const w = new ParquetWriter(new BufferedSink(sink), elements, tree, columns, options, flushed, encryptor, variant);
     await w.put(encryptor?.magic ?? PARQUET_MAGIC, true);
     return w;
   }
