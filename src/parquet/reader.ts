@@ -85,6 +85,13 @@ export interface ReadOptions extends ValueOptions {
    * not read; columns used only by the filter are not returned.
    */
   filter?: Filter;
+  /**
+   * VARIANT values: 'plain' (default) in the JS forms of README "VARIANT";
+   * 'typed' gives the primitives whose JS form loses their variant type
+   * (integers, floats, decimals, dates, times, timestamps, UUIDs) as
+   * `VariantValue`s, which a writer encodes again as the same types.
+   */
+  variants?: 'plain' | 'typed';
 }
 
 /** What `toArrow` and `arrowBatches` read. */
@@ -293,7 +300,7 @@ export class ParquetReader {
       return;
     }
     const groups = this.rowGroupIndexes(options.rowGroups);
-    const [finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([variantAssembly(plan), decoding()]);
+    const [finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([variantAssembly(plan, options.variants === 'typed'), decoding()]);
     if (plan.leaves.length === 0) {
       const claimed = groups.reduce((n, rg) => n + this.metadata.rowGroups[rg]!.numRows, 0);
       // The claim is the row groups' num_rows: name the first, where the count starts.
@@ -491,7 +498,7 @@ export class ParquetReader {
   private async *filteredBatches(plan: RecordPlan, filter: BoundFilter, options: ReadOptions, batchSize: number, skip: number, left: number): AsyncGenerator<Record<string, unknown>[]> {
     const host = this.scanHost();
     const leafOptions = valueOptionsPerLeaf(plan, options);
-    const [{ scanRowGroup }, indexes, finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([filtering(), this.indexes(), variantAssembly(plan), decoding()]);
+    const [{ scanRowGroup }, indexes, finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([filtering(), this.indexes(), variantAssembly(plan, options.variants === 'typed'), decoding()]);
     for (const rg of this.rowGroupIndexes(options.rowGroups)) {
       if (left <= 0) return;
       const ctx = { file: this.source.name, rowGroup: rg };
@@ -845,8 +852,8 @@ export function valueOptionsPerLeaf(plan: RecordPlan, options: ValueOptions): Va
 type VariantAssembly = ((parts: Record<string, unknown>, plan: Plan) => unknown) | undefined;
 
 /** VARIANT assembly for a plan that holds a VARIANT (its module loads then), else none. */
-async function variantAssembly(plan: RecordPlan): Promise<VariantAssembly> {
+async function variantAssembly(plan: RecordPlan, typed: boolean): Promise<VariantAssembly> {
   if (!leavesInVariants(plan).includes(true)) return undefined;
   const { assembleVariant } = await import('./variant/index.js');
-  return (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts);
+  return (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node, typed) : parts);
 }

@@ -26,30 +26,15 @@ import { parseUuid } from '../../schema/coerce.js';
 import { parseDate, parseTime, parseTimestamp } from '../../schema/temporal-text.js';
 import { compareUtf8 } from '../../text/utf8.js';
 import { MAX_VARIANT_DEPTH } from './decode.js';
+import { VariantValue, type VariantType } from './value.js';
 
-/** The variant primitive types a `VariantValue` can hold. */
-export type VariantType =
-  | 'int8' | 'int16' | 'int32' | 'int64' | 'float' | 'double' | 'decimal4' | 'decimal8' | 'decimal16'
-  | 'date' | 'time' | 'timestamp' | 'timestamp_ntz' | 'timestamp_nanos' | 'timestamp_ntz_nanos'
-  | 'uuid' | 'binary' | 'string';
+export { VariantValue, type VariantType };
 
 /** VariantEncoding.md's primitive type ids. */
 const TYPE_ID: Record<VariantType, number> = {
   int8: 3, int16: 4, int32: 5, int64: 6, double: 7, decimal4: 8, decimal8: 9, decimal16: 10, date: 11,
   timestamp: 12, timestamp_ntz: 13, float: 14, binary: 15, string: 16, time: 17, timestamp_nanos: 18, timestamp_ntz_nanos: 19, uuid: 20,
 };
-
-/**
- * One typed variant primitive. `value` is: a number for int8/16/32, float,
- * double and date (days since 1970-01-01); a bigint for int64, time
- * (microseconds since midnight), timestamps (micro- or nanoseconds since the
- * epoch) and decimals (the unscaled integer, with `scale`); bytes for uuid
- * and binary; a string for string. Make them with the `variant` helpers.
- */
-export class VariantValue {
-  /** @internal Use the `variant` helpers, which check the value. */
-  constructor(readonly type: VariantType, readonly value: number | bigint | string | Uint8Array, readonly scale = 0) {}
-}
 
 const INT_RANGE = { int8: 0x80, int16: 0x8000, int32: 0x8000_0000 } as const;
 const INT64_MIN = -(1n << 63n);

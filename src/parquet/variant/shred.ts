@@ -6,9 +6,10 @@
  * the record shredder and the leaf coercers take:
  *
  * - a primitive goes into a typed leaf only when its variant type is the
- *   leaf's (integers into any signed integer column they fit, decimals into
- *   a DECIMAL of the same scale and enough precision), so reading it back
- *   gives the same value and the same JS form;
+ *   leaf's, so reading it back (typed or not) gives the same value and type.
+ *   A JS number or bigint has no variant type of its own: as an integer it
+ *   goes into any signed integer column it fits, as an exact decimal into
+ *   any DECIMAL of its scale and enough precision;
  * - an object into a shredded object: each shredded field into its own pair
  *   (both null when the field is missing), the other fields into `value` as
  *   an object of them;
@@ -18,13 +19,16 @@
 import { InvalidArgumentError, ParquetryError } from '../../errors.js';
 import type { GroupNode, LeafNode, SchemaNode } from '../../schema/tree.js';
 import type { VariantWriter } from '../../shred/shred.js';
+import { declaredVariants, type AnyField } from '../../schema/builder.js';
 import { formatDecimal } from '../../schema/convert.js';
+import { ExactNumber } from '../../schema/exact-number.js';
 import { variantShape, type Pair } from './assemble.js';
 import { VariantEncoder, isVariantObject, presentKeys, scalarOf, type Scalar, type VariantEncodeOptions } from './encode.js';
 
 const NO: unique symbol = Symbol('no');
 
-type Take = (s: Scalar) => unknown;
+/** `loose`: the primitive is a JS number or bigint, whose integer or decimal width is not its own. */
+type Take = (s: Scalar, loose: boolean) => unknown;
 
 const takers = new WeakMap<LeafNode, Take>();
 
@@ -42,8 +46,9 @@ function taker(leaf: LeafNode): Take {
       break;
     case 'int': {
       const limit = 1n << BigInt(k.bitWidth - 1);
-      t = (s) => {
+      t = (s, loose) => {
         if (s === null || typeof s !== 'object' || INT_BITS[s.type] === undefined) return NO;
+        if (!loose) return INT_BITS[s.type] === k.bitWidth ? s.value : NO;
         const b = BigInt(s.value as number | bigint);
         return b >= -limit && b < limit ? s.value : NO;
       };
@@ -54,8 +59,10 @@ function taker(leaf: LeafNode): Take {
       break;
     case 'decimal': {
       const limit = 10n ** BigInt(k.precision);
-      t = (s) => {
-        if (s === null || typeof s !== 'object' || !s.type.startsWith('decimal') || s.scale !== k.scale) return NO;
+      // VariantShredding.md's table: decimal4 in INT32, decimal8 in INT64, decimal16 in binary.
+      const own = leaf.physicalType === 'INT32' ? 'decimal4' : leaf.physicalType === 'INT64' ? 'decimal8' : 'decimal16';
+      t = (s, loose) => {
+        if (s === null || typeof s !== 'object' || !s.type.startsWith('decimal') || s.scale !== k.scale || (!loose && s.type !== own)) return NO;
         const u = s.value as bigint;
         return (u < 0n ? -u : u) < limit ? formatDecimal(u, s.scale) : NO;
       };
@@ -100,7 +107,7 @@ class Shredder {
     if (shape?.t === 'leaf') {
       const s = scalarOf(v, this.options);
       if (s !== undefined) {
-        const x = taker(shape.leaf)(s);
+        const x = taker(shape.leaf)(s, typeof v === 'number' || typeof v === 'bigint' || v instanceof ExactNumber);
         if (x !== NO) return { typed_value: x };
       }
     }
@@ -126,10 +133,11 @@ export function variantParts(v: unknown, node: GroupNode, options: VariantEncode
 /**
  * The record shredder's VariantWriter for a schema: every VARIANT group's
  * shape is checked here, once, so a schema the spec does not allow fails
- * when the writer opens. `options` gives each group's encoding options by
- * its dotted path.
+ * when the writer opens. `fields` are the declarations the schema came
+ * from, if any: they hold each group's encoding options.
  */
-export function variantWriter(root: GroupNode, options: ReadonlyMap<string, VariantEncodeOptions>): VariantWriter {
+export function variantWriter(root: GroupNode, fields: ReadonlyArray<readonly [string, AnyField]>): VariantWriter {
+  const options = new Map([...declaredVariants(fields)].map(([p, s]) => [p, { exactDecimals: s.exactDecimals }]));
   const check = (n: SchemaNode): void => {
     if (n.isLeaf) return;
     if (n.kind !== 'variant') return n.children.forEach(check);

@@ -150,7 +150,7 @@ async function variantWriterFor(tree: Schema, fields: ReadonlyArray<readonly [st
     }
   }
   const { variantWriter } = await import('../variant/shred.js');
-  return variantWriter(tree.root, new Map([...declared].map(([p, s]) => [p, { exactDecimals: s.exactDecimals }])));
+  return variantWriter(tree.root, fields);
 }
 
 /** Most rows in one slice of a columnar write (writeColumns, and writeMany on flat schemas). */

@@ -1,0 +1,18 @@
+/** Typed variant primitives: what `variant.*` makes and what a typed read gives. */
+/** The variant primitive types a `VariantValue` can hold. */
+export type VariantType =
+  | 'int8' | 'int16' | 'int32' | 'int64' | 'float' | 'double' | 'decimal4' | 'decimal8' | 'decimal16'
+  | 'date' | 'time' | 'timestamp' | 'timestamp_ntz' | 'timestamp_nanos' | 'timestamp_ntz_nanos'
+  | 'uuid' | 'binary' | 'string';
+
+/**
+ * One typed variant primitive. `value` is: a number for int8/16/32, float,
+ * double and date (days since 1970-01-01); a bigint for int64, time
+ * (microseconds since midnight), timestamps (micro- or nanoseconds since the
+ * epoch) and decimals (the unscaled integer, with `scale`); bytes for uuid
+ * and binary; a string for string. Make them with the `variant` helpers.
+ */
+export class VariantValue {
+  /** @internal Use the `variant` helpers, which check the value. */
+  constructor(readonly type: VariantType, readonly value: number | bigint | string | Uint8Array, readonly scale = 0) {}
+}
