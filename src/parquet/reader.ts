@@ -17,7 +17,7 @@ import type { DecryptionOptions } from './crypto/options.js';
 import { httpChunkFiles, joinChunkFiles, type ChunkFileLocator, type OpenChunkFile } from './file-path.js';
 import type { Values } from '../encodings/types.js';
 import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
-import type { BoundFilter, Filter } from './filter/expression.js';
+import type { BoundFilter, Filter, FilterColumn } from './filter/expression.js';
 import type { PageIndexEntry } from './filter/indexes.js';
 import type { ChunkRef, IndexCache, ScanHost } from './filter/scan.js';
 import type { ChunkGroup } from '../arrow/batches.js';
@@ -535,7 +535,27 @@ export class ParquetReader {
   /** A filter bound to this file's columns (each must name a leaf). */
   private async bindFilter(filter: Filter): Promise<BoundFilter> {
     const { bindFilter } = await filtering();
-    return withContext({ file: this.source.name }, () => bindFilter(filter, (c) => this.leafFor(c)));
+    const variants = hasVariant(this.schema.root) ? await import('./variant/filter.js') : undefined;
+    return withContext({ file: this.source.name }, () => bindFilter(filter, (c) => this.filterColumn(c, variants)));
+  }
+
+  /** A filter's column: a leaf, or else a path inside a shredded VARIANT (variant/filter.ts). */
+  private filterColumn(column: ColumnPath, variants: typeof import('./variant/filter.js') | undefined): FilterColumn {
+    const names: readonly string[] = typeof column === 'string' ? column.split('.') : Array.isArray(column) ? column : [];
+    // A path the schema has as it is names that column (the physical columns of a variant included).
+    if (variants && !findNode(this.schema.root, [...names])) {
+      let node: SchemaNode = this.schema.root;
+      for (let i = 0; i < names.length && !node.isLeaf; i++) {
+        const next: SchemaNode | undefined = node.children.find((c) => c.name === names[i]);
+        if (!next) break;
+        if (!next.isLeaf && next.kind === 'variant') {
+          const { typed, residual } = variants.variantFilterTarget(next, names.slice(i + 1));
+          return { typed, residual, reader: (big) => variants.residualReader(typed, big) };
+        }
+        node = next;
+      }
+    }
+    return this.leafFor(column);
   }
 
   /** The leaf column a path names; an unknown path or a group is an InvalidArgumentError. */
@@ -846,6 +866,10 @@ function* assembledBatches(asm: RecordAssembler, ctx: ErrorContext, count: numbe
  */
 export function valueOptionsPerLeaf(plan: RecordPlan, options: ValueOptions): ValueOptions[] {
   return leavesInVariants(plan).map((inside) => (inside ? {} : options));
+}
+
+function hasVariant(n: SchemaNode): boolean {
+  return !n.isLeaf && (n.kind === 'variant' || n.children.some(hasVariant));
 }
 
 /** What the assembler calls on each finished VARIANT group. */

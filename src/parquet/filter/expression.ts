@@ -15,7 +15,7 @@
 import { InvalidArgumentError } from '../../errors.js';
 import type { LeafNode } from '../../schema/tree.js';
 import type { ColumnPath } from '../reader.js';
-import { domainOf, type Domain, type Lit } from './compare.js';
+import { domainOf, type D, type Domain, type Lit } from './compare.js';
 
 export type ComparisonOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
 
@@ -35,20 +35,47 @@ export interface BoundLeaf {
   op: ComparisonOp | 'in' | 'not in' | 'is null' | 'is not null';
   /** The literal of a comparison; the literals of `in` / `not in`. */
   lits: Lit[];
+  /**
+   * Set when the column holds variant values (the residual `value` of a
+   * shredded variant path): each value read into `domain` (the typed
+   * column's), undefined when its type does not compare (then unknown).
+   */
+  residual?: (bytes: Uint8Array) => D | undefined;
 }
 
 export type BoundFilter =
   | BoundLeaf
   | { t: 'and'; parts: BoundFilter[] }
   | { t: 'or'; parts: BoundFilter[] }
-  | { t: 'not'; part: BoundFilter };
+  | { t: 'not'; part: BoundFilter }
+  /** A variant path's test: the first part's result where it is known (its column has the value), else the second's. */
+  | { t: 'either'; parts: [BoundFilter, BoundFilter] };
+
+/** What a filter's column names: a leaf column, or a path inside a shredded variant (see variant/filter.ts). */
+export type FilterColumn =
+  | LeafNode
+  | { typed: LeafNode; residual?: LeafNode; reader(big: boolean): (bytes: Uint8Array) => D | undefined };
 
 const COMPARISONS = new Set(['=', '!=', '<', '<=', '>', '>=']);
 const MAX_DEPTH = 1000;
 
-/** Resolves a filter against a schema: `resolve` maps a column path to its leaf (throwing for unknown or group paths). */
-export function bindFilter(filter: Filter, resolve: (column: ColumnPath) => LeafNode): BoundFilter {
+/**
+ * Resolves a filter against a schema: `resolve` maps a column path to its
+ * leaf or variant path (throwing for unknown or group paths).
+ */
+export function bindFilter(filter: Filter, resolve: (column: ColumnPath) => FilterColumn): BoundFilter {
   const domains = new Map<LeafNode, Domain>();
+  const test = (f: Extract<Filter, { column: ColumnPath }>): BoundFilter => {
+    const target = resolve(f.column);
+    if (!('typed' in target)) return leafTest(f, target);
+    const typed = leafTest(f, target.typed);
+    if (!target.residual) return typed;
+    const residual = target.residual;
+    // The path is null when both columns are; a present value is in one of them.
+    if (typed.op === 'is null') return { t: 'and', parts: [typed, leafTest(f, residual)] };
+    if (typed.op === 'is not null') return { t: 'or', parts: [typed, leafTest(f, residual)] };
+    return { t: 'either', parts: [typed, { ...typed, leaf: residual, residual: target.reader(typed.domain.big) }] };
+  };
   const bind = (f: Filter, depth: number): BoundFilter => {
     if (depth > MAX_DEPTH) throw new InvalidArgumentError(`filter nests deeper than ${MAX_DEPTH} levels`);
     if (f === null || typeof f !== 'object') throw new InvalidArgumentError(`a filter must be an object, got ${String(f)}`);
@@ -64,7 +91,9 @@ export function bindFilter(filter: Filter, resolve: (column: ColumnPath) => Leaf
       return { t: 'not', part: bind(f.not, depth + 1) };
     }
     if (!('column' in f) || !('op' in f)) throw new InvalidArgumentError(`a filter needs "column" and "op", or "and", "or", "not"; got keys ${keys.join(', ')}`);
-    const leaf = resolve(f.column);
+    return test(f);
+  };
+  const leafTest = (f: Extract<Filter, { column: ColumnPath }>, leaf: LeafNode): BoundLeaf => {
     let domain = domains.get(leaf);
     if (!domain) domains.set(leaf, (domain = domainOf(leaf)));
     const op = f.op;
@@ -95,15 +124,15 @@ export function filterLeaves(f: BoundFilter, out: LeafNode[] = []): LeafNode[] {
     case 'not':
       filterLeaves(f.part, out);
       break;
-    default:
+    default: // and, or, either
       for (const p of f.parts) filterLeaves(p, out);
   }
   return out;
 }
 
-/** Each leaf a bound filter tests, with its comparison domain. */
+/** Each leaf a bound filter tests, with its comparison domain (a residual variant column's own: its statistics bound variant bytes). */
 export function filterDomains(f: BoundFilter, out = new Map<LeafNode, Domain>()): Map<LeafNode, Domain> {
-  if (f.t === 'leaf') out.set(f.leaf, f.domain);
+  if (f.t === 'leaf') out.set(f.leaf, f.residual ? domainOf(f.leaf) : f.domain);
   else if (f.t === 'not') filterDomains(f.part, out);
   else for (const p of f.parts) filterDomains(p, out);
   return out;

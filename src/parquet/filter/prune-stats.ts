@@ -159,6 +159,8 @@ function leafPossible(b: BoundLeaf, s: LeafStats | undefined, repeated: boolean)
     return op === 'is null' ? { canTrue: isNullTrue, canFalse: isNullFalse } : { canTrue: isNullFalse, canFalse: isNullTrue };
   }
   if (s.allNull || b.domain.type === 'null') return { canTrue: false, canFalse: false };
+  // Variant values: their statistics bound encodings, not values of the domain.
+  if (b.residual) return ANY;
   if (s.onlyNaN && op !== 'in' && op !== 'not in') {
     const lit = b.lits[0]!;
     if (lit.k === 'null') return { canTrue: false, canFalse: false };
@@ -250,6 +252,11 @@ export function possible(f: BoundFilter, stats: (leaf: LeafNode) => LeafStats | 
       }
       return { canTrue, canFalse };
     }
+    case 'either': {
+      // Each row takes one part's answer: any answer either part can give.
+      const [a, b] = f.parts.map((part) => possible(part, stats)) as [Possible, Possible];
+      return { canTrue: a.canTrue || b.canTrue, canFalse: a.canFalse || b.canFalse };
+    }
   }
 }
 
@@ -257,7 +264,7 @@ export function possible(f: BoundFilter, stats: (leaf: LeafNode) => LeafStats | 
 export function bloomCandidates(f: BoundFilter, out = new Set<LeafNode>(), negated = false): Set<LeafNode> {
   switch (f.t) {
     case 'leaf':
-      if (!negated && (f.op === '=' || f.op === 'in') && f.lits.some((l) => l.k === 'val' && l.exact)) out.add(f.leaf);
+      if (!negated && !f.residual && (f.op === '=' || f.op === 'in') && f.lits.some((l) => l.k === 'val' && l.exact)) out.add(f.leaf);
       break;
     case 'not':
       bloomCandidates(f.part, out, !negated);
