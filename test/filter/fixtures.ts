@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BufferSink, defineSchema, field as f, ParquetWriter } from '../../src/node/index.js';
+import { BufferSink, defineSchema, field as f, ParquetWriter, type SourceLike } from '../../src/node/index.js';
 import { CORPUS, DuckFiles } from '../reader/helpers.js';
 
 export const ROWS = 6000;
@@ -137,4 +137,17 @@ async function ownFile(): Promise<Uint8Array> {
   await w.writeMany(jsRows());
   await w.close();
   return sink.bytes();
+}
+
+/** A source over bytes that counts the bytes read: what pruning tests measure. */
+export class Counting implements SourceLike {
+  bytes = 0;
+  constructor(private readonly data: Uint8Array) {}
+  get byteLength(): number {
+    return this.data.length;
+  }
+  read(offset: number, length: number): Uint8Array {
+    this.bytes += length;
+    return this.data.subarray(offset, offset + length);
+  }
 }

@@ -14,7 +14,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BufferSink, defineSchema, field as f, ParquetReader, ParquetWriter, type Filter, type SourceLike } from '../../src/node/index.js';
+import { BufferSink, defineSchema, field as f, ParquetReader, ParquetWriter, type Filter } from '../../src/node/index.js';
+import { Counting } from './fixtures.js';
 import { CORPUS, DuckFiles } from '../reader/helpers.js';
 
 const SEGMENT = 6;
@@ -82,18 +83,6 @@ function toSql(filter: Filter): string {
 }
 
 const show = (f: unknown) => JSON.stringify(f, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : Object.is(v, -0) ? '-0' : v));
-
-class Counting implements SourceLike {
-  bytes = 0;
-  constructor(private readonly data: Uint8Array) {}
-  get byteLength(): number {
-    return this.data.length;
-  }
-  read(offset: number, length: number): Uint8Array {
-    this.bytes += length;
-    return this.data.subarray(offset, offset + length);
-  }
-}
 
 let duck: DuckFiles;
 /** NaN rows DuckDB's own scan of our files missed (reported, not asserted away). */

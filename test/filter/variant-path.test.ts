@@ -10,21 +10,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BufferSink, ParquetReader, ParquetWriter, defineSchema, field, variant, type Filter, type SourceLike } from '../../src/index.js';
+import { BufferSink, ParquetReader, ParquetWriter, defineSchema, field, variant, type Filter } from '../../src/index.js';
+import { Counting } from './fixtures.js';
 import { VariantValue } from '../../src/parquet/variant/encode.js';
 import { InvalidArgumentError } from '../../src/errors.js';
-
-class Counting implements SourceLike {
-  bytes = 0;
-  constructor(private readonly data: Uint8Array) {}
-  get byteLength(): number {
-    return this.data.length;
-  }
-  read(offset: number, length: number): Uint8Array {
-    this.bytes += length;
-    return this.data.subarray(offset, offset + length);
-  }
-}
 
 const SHAPE = field.struct({ a: field.struct({ b: field.int64() }), s: field.string() });
 
@@ -95,7 +84,7 @@ function evalFilter(f: Filter, v: unknown): Tri {
     case '>': return n > (f.value as number);
     case '>=': return n >= (f.value as number);
     case 'in': return f.values.includes(n);
-    default: return !f.values.includes(n);
+    case 'not in': return !f.values.includes(n);
   }
 }
 
