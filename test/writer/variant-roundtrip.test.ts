@@ -11,6 +11,9 @@ import fc from 'fast-check';
 import { BufferSink, ParquetReader, ParquetWriter, bufferSource, defineSchema, encodeVariant, field, variant, VariantValue } from '../../src/index.js';
 import type { AnyField } from '../../src/schema/builder.js';
 import { InvalidArgumentError } from '../../src/errors.js';
+import { checkStatistics } from '../../src/parquet/inspect/check-stats.js';
+import { decodeFileMetaData, encodeFileMetaData } from '../../src/parquet/metadata/index.js';
+import { ByteWriter } from '../../src/bytes/writer.js';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const byUtf8 = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
@@ -174,5 +177,35 @@ describe('VARIANT write and read back', () => {
     assert.throws(() => variant.time('24:00:00'), InvalidArgumentError);
     assert.throws(() => field.variant({ shredded: field.map(field.string(), field.int32()) }), InvalidArgumentError);
     await assert.rejects(ParquetWriter.open(new BufferSink(), defineSchema({ v: field.variant({ shredded: field.uint32() }) })), InvalidArgumentError);
+  });
+});
+
+describe('statistics of shredded VARIANT columns', () => {
+  test('check-stats verifies every statistic written for a shredded variant, and catches a lying typed column', async () => {
+    const sink = new BufferSink();
+    const shape = field.struct({ a: field.struct({ b: field.int64() }), t: field.list(field.double()), d: field.decimal(9, 2), ts: field.timestamp('NANOS') });
+    const w = await ParquetWriter.open(sink, defineSchema({ id: field.int32().required(), v: field.variant({ shredded: shape }) }), { rowGroupRows: 100, pageRowLimit: 30 });
+    for (let i = 0; i < 300; i++) {
+      await w.write({ id: i, v: i % 7 === 0 ? 'str' : { a: { b: i % 5 === 0 ? 'x' : i }, t: [i / 3, -0, NaN], d: variant.decimal4(`${i}.25`), ts: variant.timestamp(BigInt(i) * 1000n, { unit: 'NANOS' }), z: i } });
+    }
+    await w.close();
+    const file = sink.bytes();
+    const report = await checkStatistics(bufferSource(file));
+    assert.deepEqual(report.lies, []);
+    assert.ok(report.checked.statistics >= 3 * 12, String(report.checked.statistics));
+    // The typed leaf of v.a.b claims a maximum below the one it holds.
+    const footerLength = new DataView(file.buffer, file.byteOffset).getUint32(file.length - 8, true);
+    const start = file.length - 8 - footerLength;
+    const meta = decodeFileMetaData(file.subarray(start, file.length - 8));
+    const chunk = meta.rowGroups[0]!.columns.find((c) => c.metaData!.pathInSchema.join('.') === 'v.typed_value.a.typed_value.b.typed_value')!;
+    chunk.metaData!.statistics!.maxValue = Uint8Array.of(50, 0, 0, 0, 0, 0, 0, 0);
+    const out = new ByteWriter();
+    out.bytes(file.subarray(0, start));
+    const before = out.length;
+    encodeFileMetaData(meta, out);
+    out.u32le(out.length - before);
+    out.bytes(Uint8Array.from([0x50, 0x41, 0x52, 0x31]));
+    const lies = (await checkStatistics(bufferSource(out.finish()))).lies;
+    assert.deepEqual(lies.map((l) => [l.column, l.field]), [['v.typed_value.a.typed_value.b.typed_value', 'max_value']]);
   });
 });
