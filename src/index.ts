@@ -63,8 +63,7 @@ export type { SalvageOptions, SalvagedRowGroup, SalvageInput, Loss, OpenedForSal
 export const writeRecords = lazyAsync(() => import('./parquet/write/write-records.js'), 'writeRecords');
 export type { WriteRecordsOptions } from './parquet/write/write-records.js';
 export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf } from './schema/builder.js';
-export { variant, VariantValue, encodeVariant, type VariantType, type VariantTimestampOptions, type VariantEncodeOptions } from './parquet/variant/encode.js';
-export { decodeVariant } from './parquet/variant/decode.js';
+export { variant, VariantValue, type VariantType, type VariantTimestampOptions } from './schema/variant-value.js';
 export { inferSchemaFromRecords, inferSchemaFromCsv } from './schema/infer.js';
 export const readCsv = lazyAsync(recordsModule, 'readCsv');
 export const readJsonLines = lazyAsync(recordsModule, 'readJsonLines');

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BufferSink, ParquetReader, ParquetWriter, defineSchema, field, variant, type Filter } from '../../src/index.js';
 import { Counting } from './fixtures.js';
-import { VariantValue } from '../../src/parquet/variant/encode.js';
+import { VariantValue } from '../../src/index.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 
 const SHAPE = field.struct({ a: field.struct({ b: field.int64() }), s: field.string() });

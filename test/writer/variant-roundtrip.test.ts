@@ -8,7 +8,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { BufferSink, ParquetReader, ParquetWriter, bufferSource, defineSchema, encodeVariant, field, variant, VariantValue } from '../../src/index.js';
+import { BufferSink, ParquetReader, ParquetWriter, bufferSource, defineSchema, field, variant, VariantValue } from '../../src/index.js';
+import { encodeVariant } from '../../src/parquet/variant/encode.js';
 import type { AnyField } from '../../src/schema/builder.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { checkStatistics } from '../../src/parquet/inspect/check-stats.js';

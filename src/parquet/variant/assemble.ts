@@ -9,8 +9,9 @@ import { CorruptFileError, withContext } from '../../errors.js';
 import type { GroupNode, LeafNode, SchemaNode } from '../../schema/tree.js';
 import { formatDate, formatTimestamp } from '../../text/temporal.js';
 import { compareUtf8 } from '../../text/utf8.js';
-import { parseDecimalText, parseUuid } from '../../schema/coerce.js';
-import { VariantValue, type VariantType } from './value.js';
+import { parseDecimalText } from '../../schema/coerce.js';
+import { parseUuid } from '../../schema/uuid.js';
+import { VariantValue, type VariantType } from '../../schema/variant-value.js';
 import {
   MAX_VARIANT_DEPTH, decodeVariantValue, exactInteger, formatVariantTime, parseVariantMetadata, variantBasicType, variantObject,
   type VariantMetadata,

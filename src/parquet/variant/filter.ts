@@ -17,7 +17,7 @@
 import { InvalidArgumentError } from '../../errors.js';
 import type { GroupNode, LeafNode, SchemaNode } from '../../schema/tree.js';
 import { decodeVariantValue, parseVariantMetadata, variantBasicType } from './decode.js';
-import { VariantValue } from './value.js';
+import { VariantValue } from '../../schema/variant-value.js';
 
 export interface VariantFilterTarget {
   /** The typed_value leaf at the path. */
