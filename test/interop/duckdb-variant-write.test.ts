@@ -9,31 +9,23 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { BufferSink, ParquetReader, bufferSource, canonicalRow, defineSchema, field, variant, writeRecords } from '../../src/index.js';
 import type { AnyField } from '../../src/schema/builder.js';
 import { canonText, duckText, showDifference } from './duck-compare.js';
+import { DuckFiles } from '../reader/helpers.js';
 
-let dir = '';
-let instance: DuckDBInstance;
+let files: DuckFiles;
 let duck: DuckDBConnection;
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'parquetry-variant-duck-'));
-  instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-  duck = await instance.connect();
-  await duck.run(`SET TimeZone = 'UTC'`);
+  files = await DuckFiles.create();
+  duck = files.duck;
 });
-
-after(() => {
-  duck?.closeSync();
-  instance?.closeSync();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+after(() => files?.close());
 
 /** JSON-exact values: safe integers, doubles, strings, booleans, null, arrays, objects. */
 const jsonValue = fc.letrec<{ v: unknown }>((tie) => ({
@@ -73,7 +65,7 @@ async function writeFile(name: string, values: unknown[], shredded: AnyField | u
   const sink = new BufferSink();
   const schema = defineSchema({ id: field.int32().required(), v: field.variant({ ...(shredded ? { shredded } : {}), ...(shred ? { shred } : {}) }) });
   await writeRecords(sink, values.map((v, id) => ({ id, v })), { schema, rowGroupRows: 50 });
-  const path = join(dir, name);
+  const path = join(files.dir, name);
   writeFileSync(path, sink.bytes());
   return path;
 }
