@@ -13,9 +13,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openParquet, ParquetryError, type ReadOptions } from '../../src/node/index.js';
+import { convert as convertFiles, openParquet, ParquetryError, type ReadOptions } from '../../src/node/index.js';
 import { BufferSink, ParquetReader, bufferSource, convert } from '../../src/index.js';
 import { decodeVariant, splitVariantBin } from '../../src/parquet/variant/index.js';
 import { canonicalVariant } from '../../src/text/canonical.js';
@@ -119,4 +120,19 @@ test('every valid case keeps its VARIANT column and its values through convert',
     }
   }
   assert.deepEqual(failures, []);
+});
+
+test('a dataset of case files converts to one file keeping the variant types', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-variant-ds-'));
+  try {
+    mkdirSync(join(dir, 'in'));
+    for (const name of ['a', 'b']) copyFileSync(join(DIR, 'case-018.parquet'), join(dir, 'in', `${name}.parquet`));
+    await convertFiles(join(dir, 'in'), join(dir, 'out.parquet'));
+    const one = await readRows('case-018.parquet', { variants: 'typed' });
+    const r = await openParquet(join(dir, 'out.parquet'));
+    assert.deepStrictEqual(await r.readRows({ variants: 'typed' }), [...one, ...one]);
+    await r.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
