@@ -264,7 +264,7 @@ async function setup(lib: Lib, t: Table): Promise<Run> {
       const schema = await parquetrySchema();
       const rows = rowObjects(t);
       return async (path) => {
-        const w = await openWriter(path, schema, { codec: 'SNAPPY' });
+        const w = await openWriter<unknown>(path, schema, { codec: 'SNAPPY' });
         await w.writeMany(rows);
         await w.close();
       };

@@ -2,6 +2,9 @@
 // scripts, bundled from the portable library as the README's browser
 // section says (ESM, code splitting: a codec's chunk loads when a file needs
 // it). `parquetry view` serves this directory; any static host can too.
+// The embedded wasm modules are not bundled again: the page imports the
+// package's own dist/codecs/wasm/ (so a static host serves the package
+// folder, and `parquetry view` serves that directory too).
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -19,6 +22,16 @@ await build({
   minify: true,
   outdir: join(out, 'js'),
   alias: { parquetry: join(root, 'src', 'index.ts') },
+  // The page never converts to Arrow; bundled, Arrow JS (the library's
+  // optional peer, imported only by toArrow) was a quarter of the page.
+  external: ['apache-arrow'],
+  plugins: [{
+    name: 'shared-wasm',
+    setup(b) {
+      b.onResolve({ filter: /\/wasm\/[^/]+\.js$/ }, (args) =>
+        args.resolveDir === join(root, 'src', 'codecs') ? { path: `../../..${args.path.replace(/^\./, '/dist/codecs')}`, external: true } : undefined);
+    },
+  }],
   logLevel: 'warning',
 });
 copyFileSync(join(root, 'viewer', 'index.html'), join(out, 'index.html'));

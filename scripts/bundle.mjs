@@ -5,12 +5,16 @@
 // of its time (BENCHMARKS.md, "Startup"). Each is rewritten in place, from
 // tsc's output, with source maps that lead back to src/. What is imported
 // lazily (codecs, the CLI's command modules) stays in chunks of its own,
-// loaded when used; packages stay external. The two are bundled apart: the
+// loaded when used; packages stay external, and so do the embedded wasm
+// modules (dist/codecs/wasm/), which both bundles import from there, so the
+// package holds each once. No source maps: the output is unminified and
+// reads as the source does, and maps carrying the sources were half the
+// package (README, "Package size"). The two are bundled apart: the
 // chunks they would share split the library into more modules to load.
 // dist/index.js (the portable entry point, for browser bundlers) and the
 // .d.ts files stay as tsc wrote them.
 import { build } from 'esbuild';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 const dist = new URL('../dist/', import.meta.url).pathname;
@@ -69,6 +73,16 @@ function lazyHub() {
     },
   };
 }
+/** Imports of dist/codecs/wasm/ stay imports, from every output (all one level below dist/). */
+const sharedWasm = {
+  name: 'shared-wasm',
+  setup(b) {
+    b.onResolve({ filter: /\/wasm\/[^/]+\.js$/ }, (args) => {
+      const path = resolve(args.resolveDir, args.path);
+      return path.startsWith(`${dist}codecs/wasm/`) ? { path: `../codecs/wasm/${path.slice(`${dist}codecs/wasm/`.length)}`, external: true } : undefined;
+    });
+  },
+};
 for (const [entry, prefix] of [['node/index.js', 'node'], ['cli/main.js', 'cli']]) {
   await build({
     entryPoints: [`${dist}${entry}`],
@@ -82,8 +96,32 @@ for (const [entry, prefix] of [['node/index.js', 'node'], ['cli/main.js', 'cli']
     platform: 'node',
     target: 'node20',
     packages: 'external',
-    sourcemap: true,
-    plugins: [lazyHub()],
+    plugins: [lazyHub(), sharedWasm],
     logLevel: 'warning',
   });
 }
+
+/** A relative import in emitted JS: static (`from '...'`, `import '...'`) or dynamic. */
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}\/[^'"]+)\1/g;
+
+/**
+ * tsc's modules that neither entry point reaches any more are deleted: the
+ * two bundles carry their own copies of the CLI and Node modules, and only
+ * the portable entry point (dist/index.js, for browser bundlers) still
+ * imports tsc's output. Their .d.ts files stay, for the types.
+ */
+function pruneUnreachable() {
+  const reached = new Set();
+  const queue = ['index.js', 'node/index.js', 'cli/main.js'].map((f) => `${dist}${f}`);
+  while (queue.length) {
+    const file = queue.pop();
+    if (reached.has(file)) continue;
+    reached.add(file);
+    for (const [, , rel] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) queue.push(resolve(dirname(file), rel));
+  }
+  for (const f of readdirSync(dist, { recursive: true })) {
+    const file = join(dist, f);
+    if (file.endsWith('.js') && !reached.has(file)) unlinkSync(file);
+  }
+}
+pruneUnreachable();

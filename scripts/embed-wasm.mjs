@@ -1,10 +1,12 @@
 // Writes src/codecs/wasm/ (gitignored): the ZSTD and BROTLI wasm binaries as
-// base64, and brotli-wasm's wasm-bindgen glue, taken from the installed
+// base64, and the packages' JavaScript glue, taken from the installed
 // packages at install time (npm's prepare and build run this first), so the
 // repository holds none of their code. Embedded, a bundler needs no loader or
-// copy step for them (README, "In browsers").
+// copy step for them (README, "In browsers"), and both packages are only
+// build dependencies (ARCHITECTURE.md, "Dependencies").
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { buildSync } from 'esbuild';
 import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
@@ -31,20 +33,36 @@ function header(pkg, path) {
 
 function embedded(pkg, path, constant) {
   const base64 = readFileSync(join(packageDir(pkg), path)).toString('base64');
-  return `${header(pkg, path)}export const ${constant} = '${base64}';\n`;
+  // Typed `string`: inferred, the type would be the literal, and tsc would
+  // copy the whole base64 text into the .d.ts that every user's tsc reads.
+  return `${header(pkg, path)}export const ${constant}: string = '${base64}';\n`;
+}
+
+/**
+ * The glue as TypeScript without checks, so that tsc emits it to dist/ like
+ * our own modules. Its init() is only ever given the embedded bytes, so the
+ * URL of a .wasm file beside it, which it would otherwise fetch, is taken
+ * out: bundlers other than esbuild resolve `new URL(file, import.meta.url)`
+ * at build time and would fail on a file the package does not ship.
+ */
+function glue(pkg, path, text, fileUrl) {
+  const parts = text.split(fileUrl);
+  if (parts.length !== 2) throw new Error(`${pkg} ${path}: expected one ${fileUrl}, found ${parts.length - 1}; check the glue by hand`);
+  return '// @ts-nocheck\n' + header(pkg, path) + parts.join('undefined');
+}
+
+/** The ZSTD package's browser build is several modules: one, for the glue. */
+function zstdGlueText() {
+  const entry = join(packageDir('@bokuweb/zstd-wasm'), 'dist/web/index.web.js');
+  const { outputFiles } = buildSync({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'error' });
+  return outputFiles[0].text;
 }
 
 const files = {
   'zstd-wasm.ts': embedded('@bokuweb/zstd-wasm', 'dist/web/zstd.wasm', 'ZSTD_WASM'),
+  'zstd-glue.ts': glue('@bokuweb/zstd-wasm', 'dist/web/index.web.js', zstdGlueText(), 'new URL(`./zstd.wasm`, import.meta.url).href'),
   'brotli-wasm.ts': embedded('brotli-wasm', 'pkg.web/brotli_wasm_bg.wasm', 'BROTLI_WASM'),
-  // The glue as the package ships it, as TypeScript without checks so that
-  // tsc emits it to dist/ like our own modules. Its init() is only ever
-  // given the embedded bytes, so its fetch of a file beside the bundle
-  // (new URL(..., import.meta.url)) never runs.
-  'brotli-bindgen.ts':
-    '// @ts-nocheck\n' +
-    header('brotli-wasm', 'pkg.web/brotli_wasm.js') +
-    readFileSync(join(packageDir('brotli-wasm'), 'pkg.web/brotli_wasm.js'), 'utf8'),
+  'brotli-bindgen.ts': glue('brotli-wasm', 'pkg.web/brotli_wasm.js', readFileSync(join(packageDir('brotli-wasm'), 'pkg.web/brotli_wasm.js'), 'utf8'), "new URL('brotli_wasm_bg.wasm', import.meta.url)"),
 };
 
 mkdirSync(out, { recursive: true });

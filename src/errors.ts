@@ -111,6 +111,24 @@ export class IOError extends ParquetryError {
   }
 }
 
+/**
+ * An object store (S3 or one speaking its API) refused a request. `storeCode`
+ * is the store's own (`AccessDenied`, `NoSuchKey`, `SlowDown`, ...); a 403
+ * names the access key id that signed (never its secret), a redirect the
+ * region the bucket is in.
+ */
+export class ObjectStoreError extends IOError {
+  constructor(
+    detail: string,
+    readonly status: number,
+    readonly storeCode: string,
+    context?: ErrorContext,
+    readonly extra: { accessKeyId?: string; region?: string } = {},
+  ) {
+    super(detail, context);
+  }
+}
+
 /** Valid data too large for this runtime (a string over V8's limit, a buffer over 2 GiB). */
 export class LimitError extends ParquetryError {
   constructor(detail: string, context?: ErrorContext) {

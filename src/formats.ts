@@ -5,7 +5,6 @@
  * loading the conversion layer (which uses it too).
  */
 import type { CodecName } from './codecs/registry.js';
-import type { ValueEncoding } from './parquet/write/column-writer.js';
 
 export type ConvertFormat = 'csv' | 'tsv' | 'jsonl' | 'json' | 'parquet' | 'trevni' | 'redelm';
 
@@ -63,7 +62,9 @@ export function trevniCodecOf(text: string): string | undefined {
 }
 
 /** The value encodings a Parquet column can be given by name (`--encoding`, convert's `encoding`), besides RLE_DICTIONARY. */
-export const VALUE_ENCODINGS: readonly ValueEncoding[] = ['PLAIN', 'RLE', 'DELTA_BINARY_PACKED', 'DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY', 'BYTE_STREAM_SPLIT', 'ALP'];
+export const VALUE_ENCODINGS = ['PLAIN', 'RLE', 'DELTA_BINARY_PACKED', 'DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY', 'BYTE_STREAM_SPLIT', 'ALP'] as const;
+
+export type ValueEncodingName = (typeof VALUE_ENCODINGS)[number];
 
 /**
  * The writer's column options for an encoding name (any case): a value
@@ -71,10 +72,10 @@ export const VALUE_ENCODINGS: readonly ValueEncoding[] = ['PLAIN', 'RLE', 'DELTA
  * is written in); RLE_DICTIONARY keeps the dictionary. Undefined for
  * another name. Whether the column's type takes it is the writer's check.
  */
-export function encodingChoice(name: string): { dictionary: boolean; encoding?: ValueEncoding } | undefined {
+export function encodingChoice(name: string): { dictionary: boolean; encoding?: ValueEncodingName } | undefined {
   const n = name.toUpperCase();
   if (n === 'RLE_DICTIONARY') return { dictionary: true };
-  return (VALUE_ENCODINGS as readonly string[]).includes(n) ? { dictionary: false, encoding: n as ValueEncoding } : undefined;
+  return (VALUE_ENCODINGS as readonly string[]).includes(n) ? { dictionary: false, encoding: n as ValueEncodingName } : undefined;
 }
 
 /**

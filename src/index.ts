@@ -32,13 +32,14 @@ const trevniModule = lazyModule(() => import('./trevni/index.js'));
 const redElmModule = lazyModule(() => import('./redelm/index.js'));
 const datasetModule = lazyModule(() => import('./dataset/index.js'));
 
-export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch, type ColumnPath } from './parquet/reader.js';
-export type { Filter, ComparisonOp } from './parquet/filter/expression.js';
+export { ParquetReader, type ParquetInput, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch } from './parquet/reader.js';
+export { type ColumnPath } from './schema/tree.js';
+export type { Filter, ComparisonOp, LikeOp, TemporalLiteral } from './parquet/filter/expression.js';
 export { parseWhere, WhereSyntaxError } from './parquet/filter/where.js';
 export type { PageIndexEntry } from './parquet/filter/indexes.js';
-export { selectChunks, chunkPages, type ChunkRef, type ChunkPages, type PageInfo } from './parquet/page-headers.js';
+export { selectChunks, chunkPages, type ChunkRef, type ChunkPages, type PageInfo } from './parquet/inspect/page-headers.js';
 export { decodeStatistics, type DecodedStatistics } from './parquet/statistics.js';
-export type { ColumnChunkData } from './parquet/column-chunk.js';
+export type { ColumnChunkData } from './shred/column-data.js';
 export type { ValueOptions } from './schema/convert.js';
 export type { Schema, SchemaNode, LeafNode, GroupNode } from './schema/tree.js';
 export type { LeafKind, GroupKind, TimeUnit } from './schema/logical.js';
@@ -49,7 +50,7 @@ export type { Values, ByteArrays, PhysicalType } from './encodings/types.js';
 export { blobSource, bufferSource, httpSource, type Source, type SourceLike, type HttpSourceOptions } from './io/source.js';
 export { BufferSink, webStreamSink, type Sink } from './io/sink.js';
 export const ParquetWriter = lazyClass(writerModule, 'ParquetWriter');
-export type ParquetWriter = writer.ParquetWriter;
+export type ParquetWriter<Row = Record<string, unknown>> = writer.ParquetWriter<Row>;
 export type { WriterOptions, ColumnWriteOptions, WriterSchema } from './parquet/write/writer.js';
 export type { ParquetryWarning, WarningCode, WarningHandler } from './warnings.js';
 export type { ValueEncoding } from './parquet/write/column-writer.js';
@@ -62,7 +63,7 @@ export const recoverParquet = lazyAsync(recoverModule, 'recoverParquet');
 export type { SalvageOptions, SalvagedRowGroup, SalvageInput, Loss, OpenedForSalvage, FoundBy, RecoverReport } from './parquet/recover/index.js';
 export const writeRecords = lazyAsync(() => import('./parquet/write/write-records.js'), 'writeRecords');
 export type { WriteRecordsOptions } from './parquet/write/write-records.js';
-export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf } from './schema/builder.js';
+export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf, type InferRow } from './schema/builder.js';
 export { variant, VariantValue, type VariantType, type VariantTimestampOptions } from './schema/variant-value.js';
 export { inferSchemaFromRecords, inferSchemaFromCsv } from './schema/infer.js';
 export const readCsv = lazyAsync(recordsModule, 'readCsv');
@@ -74,7 +75,8 @@ export type { ConvertSource, ConvertDestination, ConvertOptions, ConvertReport, 
 export { registerCodec, type Codec, type CodecName } from './codecs/registry.js';
 export { canonicalRow, canonicalValue } from './text/canonical.js';
 export { schemaJson, type SchemaJson } from './schema/json.js';
-export { footerJson, thriftJson, type JsonValue } from './parquet/inspect/footer-json.js';
+export { footerJson, thriftJson } from './parquet/inspect/footer-json.js';
+export type { JsonValue } from './parquet/inspect/unknown-fields.js';
 export { columnSizes, type ColumnSize } from './parquet/inspect/column-size.js';
 export { sizeStatistics, type ChunkSizeStats, type PageSizeStats } from './parquet/inspect/size-stats.js';
 export { scanFile, type ScanReport } from './parquet/inspect/scan.js';
@@ -82,7 +84,7 @@ export { columnDictionaries, type ChunkDictionary } from './parquet/inspect/dict
 export const checkStatistics = lazyAsync(() => import('./parquet/inspect/check-stats.js'), 'checkStatistics');
 export type { CheckReport, CheckOptions, CheckedStructure, Lie } from './parquet/inspect/check-stats.js';
 export type { DecryptionOptions, KeyRetriever, KeyTarget } from './parquet/crypto/options.js';
-export const encryptParquet = lazyAsync(() => import('./parquet/crypto/encryptor.js'), 'encryptParquet');
+export const encryptParquet = lazyAsync(() => import('./parquet/write/encrypt-file.js'), 'encryptParquet');
 export type { EncryptionOptions, ColumnKey } from './parquet/crypto/file-encryptor.js';
 export { InMemoryKms, kmsKeyRetriever, wrapKeyMetadata, type WrapOptions, type KmsClient, type KmsRetrieverOptions, type ExternalKeyMaterial, type KeyMaterial } from './parquet/crypto/kms.js';
 export const schemaFromArrow = lazyAsync(() => import('./arrow/to-schema.js'), 'schemaFromArrow');
@@ -124,10 +126,16 @@ export const Dataset = lazyClass(datasetModule, 'Dataset');
 export type Dataset = dataset.Dataset;
 export const describeDataset = lazyAsync(datasetModule, 'describeDataset');
 export { urlFileSystem, type DatasetFileSystem } from './dataset/file-system.js';
+const s3Module = lazyModule(() => import('./dataset/s3.js'));
+export const openS3Source = lazyAsync(s3Module, 'openS3Source');
+export const openS3Sink = lazyAsync(s3Module, 'openS3Sink');
+export const s3DatasetFileSystem = lazyAsync(s3Module, 's3DatasetFileSystem');
+export type { S3Options, S3Credentials, S3CredentialProvider, S3RetryOptions } from './io/s3/client.js';
+export type { S3WriteOptions } from './io/s3/sink.js';
 export type {
   DatasetOptions, DatasetReadOptions, DatasetArrowOptions, DatasetFile, ScanPlan, DatasetDescription, FileStats, PartitionType, PartitionValue, PartitionColumn,
 } from './dataset/index.js';
 export {
-  ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, ColumnOptionsError, IOError, LimitError, DecryptionError, MissingKeyError, IncompatibleFilesError,
+  ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, ColumnOptionsError, IOError, ObjectStoreError, LimitError, DecryptionError, MissingKeyError, IncompatibleFilesError,
   type ErrorCode, type ErrorContext,
 } from './errors.js';

@@ -1,5 +1,5 @@
 import type { RecordBatch, Schema as ArrowSchema, Table } from 'apache-arrow';
-import type { ColumnChunkData } from '../parquet/column-chunk.js';
+import type { ColumnChunkData } from '../shred/column-data.js';
 import { withContext, type ErrorContext } from '../errors.js';
 import type { RecordPlan } from '../shred/plan.js';
 import { fieldData, rowSlots, Scratch, type LeafSource } from './from-levels.js';

@@ -1,7 +1,7 @@
 import type { Data, DataType, Field, Vector } from 'apache-arrow';
 import { CorruptFileError } from '../errors.js';
 import { isByteArrays, type ByteArrays, type Values } from '../encodings/types.js';
-import type { ColumnChunkData } from '../parquet/column-chunk.js';
+import type { ColumnChunkData } from '../shred/column-data.js';
 import type { LeafNode } from '../schema/tree.js';
 import type { Plan } from '../shred/plan.js';
 import type { ArrowModule } from './load.js';

@@ -1,12 +1,19 @@
 /** Option value parsers shared by the commands: commander calls them, and their errors become usage errors. */
 import { InvalidArgumentError as CommanderArgError } from './commander.js';
-import type { ColumnPath } from '../parquet/reader.js';
+import type { ColumnPath } from '../schema/tree.js';
 import { parseColumnList, parseColumnPath } from './columns.js';
 
 export function count(value: string): number {
   if (!/^\d+$/.test(value)) throw new CommanderArgError('must be a non-negative whole number');
   if (!Number.isSafeInteger(Number(value))) throw new CommanderArgError(`must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
   return Number(value);
+}
+
+/** A TCP port: 0 (any free one) to 65535. */
+export function port(value: string): number {
+  const n = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+  if (!(n <= 65535)) throw new CommanderArgError('must be a port number from 0 to 65535');
+  return n;
 }
 
 export function columnList(value: string): (string | string[])[] {

@@ -3,9 +3,10 @@
  * a bloom filter, its size, and whether a value may be in the chunk.
  */
 import { InvalidArgumentError } from '../errors.js';
-import type { ColumnPath, ParquetReader } from '../parquet/reader.js';
+import type { ParquetReader } from '../parquet/reader.js';
+import type { ColumnPath } from '../schema/tree.js';
 import { withOutput } from './output.js';
-import { selectChunks } from '../parquet/page-headers.js';
+import { selectChunks } from '../parquet/inspect/page-headers.js';
 import { renderTable } from './render.js';
 import { parseLiteral } from '../parquet/filter/where.js';
 

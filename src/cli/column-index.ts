@@ -4,9 +4,10 @@
  * bounds the column index gives it, decoded to the column's JS type.
  */
 import { pageEntries, type PageIndexEntry } from '../parquet/filter/indexes.js';
-import type { ColumnPath, ParquetReader } from '../parquet/reader.js';
+import type { ParquetReader } from '../parquet/reader.js';
+import type { ColumnPath } from '../schema/tree.js';
 import { withOutput } from './output.js';
-import { selectChunks, type ChunkRef } from '../parquet/page-headers.js';
+import { selectChunks, type ChunkRef } from '../parquet/inspect/page-headers.js';
 import { jsonable, renderTable, renderValue } from './render.js';
 
 export interface ChunkIndex {

@@ -1,9 +1,12 @@
 /**
  * Where `parquetry convert` writes: a file, written to a temporary name
  * beside it and renamed into place on success (a failed or interrupted
- * conversion leaves nothing at OUT), or stdout for `-`. Bytes are counted.
+ * conversion leaves nothing at OUT), an `s3://` object (uploaded, complete
+ * only on success), or stdout for `-`. Bytes are counted.
  */
-import { fileSink, writableSink } from '../node/file-sink.js';
+import { writableSink } from '../node/file-sink.js';
+import { destinationFile } from '../node/destination.js';
+import { s3Settings } from './files.js';
 import type { Sink } from '../io/sink.js';
 import { countingSink, type CountingSink } from '../convert/output.js';
 
@@ -31,7 +34,7 @@ export async function openOutputSink(path: string): Promise<CountingSink> {
   if (path === '-') {
     inner = writableSink(process.stdout);
   } else {
-    const pending = fileSink(path);
+    const pending = destinationFile(path, s3Settings());
     opening.add(pending);
     try {
       inner = await pending;

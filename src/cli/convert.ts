@@ -23,13 +23,14 @@ import { tempSpill } from '../node/temp-spill.js';
 import { openTrevniFile } from './trevni.js';
 import { UsageError } from './usage.js';
 import { fsReason } from '../node/fs-errors.js';
-import { inputKind, isDatasetInput, isUrl, notSeekable, openDatasetInput, openParquetFile, type ReadChecks } from './files.js';
+import { inputKind, isDatasetInput, isUrl, notSeekable, openDatasetInput, openParquetFile, s3Settings, type ReadChecks } from './files.js';
 import { discardOpenSinks, openOutputSink } from './convert-sink.js';
 import type { EncryptionOptions } from '../parquet/crypto/file-encryptor.js';
 import { currentDecryption } from './keys.js';
 import { Progress, formatReport } from './convert-progress.js';
 import { datasetLayout, type DatasetLayout } from '../dataset/write.js';
-import { datasetDirectory } from '../node/dataset-write.js';
+import { datasetOutput } from '../node/destination.js';
+import { isS3Address } from '../io/s3/address.js';
 
 export interface ConvertOptions extends DatasetLayout {
   /** Parquet input: the projection (`--columns`). */
@@ -193,7 +194,7 @@ function onInterrupt(discard: () => Promise<void>): { stop: () => void; readonly
  * extension. A Parquet, Trevni or RedElm input must be a file read at any offset.
  */
 async function inputFormat(path: string, given: Format | undefined, dataset: boolean): Promise<Format> {
-  if (path === '-' || isUrl(path)) return given ?? formatOf(path, undefined, 'input');
+  if (path === '-' || isUrl(path) || isS3Address(path)) return given ?? formatOf(path, undefined, 'input');
   if (dataset) {
     if (given !== undefined && given !== 'parquet') throw new UsageError(`${path} is a dataset of Parquet files; --from ${given} does not apply`);
     return 'parquet';
@@ -204,8 +205,12 @@ async function inputFormat(path: string, given: Format | undefined, dataset: boo
   return format;
 }
 
-/** IN as the conversion reads it: a path, a URL (Parquet), stdin (CSV and JSON), or a dataset (a directory or glob). */
-function cliInput(inPath: string, dataset: false | { unionByName: boolean }): ConvertInput {
+/** IN as the conversion reads it: a path, a URL (Parquet), an `s3://` object, stdin (CSV and JSON), or a dataset (a directory, glob or S3 prefix). */
+async function cliInput(inPath: string, dataset: false | { unionByName: boolean }): Promise<ConvertInput> {
+  if (isS3Address(inPath) && !dataset) {
+    const { s3ConvertInput } = await import('../node/s3.js');
+    return { ...s3ConvertInput(inPath, s3Settings()), parquet: (checks) => openParquetFile(inPath, { verifyChecksums: checks.verifyChecksums }) };
+  }
   return {
     ...(dataset ? { dataset: (checks: ReadChecks) => openDatasetInput(inPath, { verifyChecksums: checks.verifyChecksums }, dataset.unionByName) } : {}),
     name: inPath === '-' ? 'stdin' : inPath,
@@ -258,10 +263,10 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   const choice: SchemaChoice = fromText ? await schemaChoice(o) : { fields: undefined, overrides: [] };
   const quiet = Boolean(o.quiet);
   const showProgress = !quiet && (o.progress ?? Boolean(process.stderr.isTTY));
-  const input = cliInput(inPath, fromDataset && { unionByName: Boolean(o.unionByName) });
+  const input = await cliInput(inPath, fromDataset && { unionByName: Boolean(o.unionByName) });
   const output = {
     sink: () => openOutputSink(outPath), spill: tempSpill,
-    ...(dataset ? { name: outPath, dataset: () => datasetDirectory(outPath, { append: o.append, writeSummary: o.writeSummary }) } : {}),
+    ...(dataset ? { name: outPath, dataset: () => datasetOutput(outPath, { append: o.append, writeSummary: o.writeSummary }, s3Settings()) } : {}),
   };
   const conversion = new Conversion(input, output, {
     from: inFormat, to: outFormat, choice, sample: o.sample, header: o.header,

@@ -1,7 +1,7 @@
 /** `parquetry dictionary`: the entries of a column's dictionary pages, row group by row group. */
 import { columnDictionaries } from '../parquet/inspect/dictionary.js';
 import { canonicalValue } from '../text/canonical.js';
-import type { ColumnPath } from '../parquet/reader.js';
+import type { ColumnPath } from '../schema/tree.js';
 import { withReader } from './files.js';
 import { withOutput } from './output.js';
 import { renderValue } from './render.js';

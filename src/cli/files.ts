@@ -11,9 +11,22 @@ import type { Source } from '../io/source.js';
 import { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from '../io/format.js';
 import { cannotRead } from '../node/fs-errors.js';
 import type { Dataset } from '../dataset/dataset.js';
+import type { S3Settings } from '../node/s3-credentials.js';
+import { isS3Address } from '../io/s3/address.js';
 
 export function isUrl(path: string): boolean {
   return /^https?:\/\//i.test(path);
+}
+
+let s3: S3Settings = {};
+
+/** How every `s3://` address of this run is reached (`--no-sign-request`, `--region`, `--endpoint-url`, over the environment's). */
+export function s3Settings(): S3Settings {
+  return s3;
+}
+
+export function setS3Settings(settings: S3Settings): void {
+  s3 = settings;
 }
 
 /** The file a path names; a path that cannot be read, or a directory, is an error saying so. */
@@ -65,9 +78,9 @@ export function notSeekable(path: string): IOError {
   return new IOError(`cannot read ${path}: not a regular file (Parquet and Trevni files are read at any offset, which a pipe or device does not allow)`);
 }
 
-/** A Parquet, Trevni or RedElm file to read: a URL (Parquet) or a regular file, not a pipe or a device. */
+/** A Parquet, Trevni or RedElm file to read: a URL or `s3://` object (Parquet), or a regular file, not a pipe or a device. */
 export async function tableFileKind(path: string): Promise<FileFormat> {
-  if (isUrl(path)) return 'parquet';
+  if (isUrl(path) || isS3Address(path)) return 'parquet';
   const kind = await inputKind(path);
   if (kind === 'stream') throw notSeekable(path);
   return kind === 'file' ? 'parquet' : kind;
@@ -116,6 +129,7 @@ export async function urlLength(url: string): Promise<number> {
 
 /** The bytes of a Parquet file named on the command line, for the commands that read raw structures. */
 export async function openSource(file: string): Promise<Source> {
+  if (isS3Address(file)) return (await import('../node/s3.js')).openS3Source(file, s3);
   if (isUrl(file)) {
     const { httpSource } = await import('../io/source.js');
     return httpSource(file, { byteLength: await urlLength(file), headers: http.headers });
@@ -137,23 +151,24 @@ export async function openParquetFile(file: string, checks: ReadChecks = {}): Pr
   const { openParquet } = await import('../node/open-parquet.js');
   const decryption = currentDecryption();
   const options = { ...checks, ...(decryption ? { decryption } : {}) };
+  if (isS3Address(file)) return openParquet(file, { ...options, s3 });
   return isUrl(file) ? openParquet(file, { ...options, byteLength: await urlLength(file), headers: http.headers }) : openParquet(file, options);
 }
 
 /**
  * Whether FILE names a dataset (README "Datasets"): a directory, or a glob
- * that is not itself the name of a file.
+ * that is not itself the name of a file; an `s3://` prefix or glob.
  */
 export async function isDatasetInput(path: string): Promise<boolean> {
   const { isDatasetPath } = await import('../node/dataset-path.js');
-  return isDatasetPath(path);
+  return isDatasetPath(path, s3);
 }
 
 /** A dataset named on the command line, read with the run's keys and checks. */
 export async function openDatasetInput(path: string, checks: ReadChecks = {}, unionByName = false): Promise<Dataset> {
   const { openDataset } = await import('../node/dataset.js');
   const decryption = currentDecryption();
-  return openDataset(path, { ...checks, unionByName, ...(decryption ? { decryption } : {}) });
+  return openDataset(path, { ...checks, unionByName, ...(decryption ? { decryption } : {}), ...(isS3Address(path) ? { s3 } : {}) });
 }
 
 /** Runs `fn` on an open reader, then closes it, whether `fn` succeeded or not. */

@@ -3,12 +3,12 @@ import { Command, CommanderError } from './commander.js';
 import { ParquetryError } from '../errors.js';
 import { endQuietlyWhenStdoutCloses } from './output.js';
 import { registerConvert } from './convert-command.js';
-import { columnList, columnPath, columnPaths, count, httpHeader } from './arguments.js';
-import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, setHttpInputOptions, withReader } from './files.js';
+import { columnList, columnPath, columnPaths, count, httpHeader, port } from './arguments.js';
+import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, setHttpInputOptions, setS3Settings, withReader } from './files.js';
 import { columnKey, hexKey, setDecryption, type KeyOptions } from './keys.js';
 import { commanderMessage, UsageError, usageLine } from './usage.js';
 import type { CatOptions } from './inspect.js';
-import type { ColumnPath } from '../parquet/reader.js';
+import type { ColumnPath } from '../schema/tree.js';
 
 // Each command's module (and the library under it) is imported when the
 // command runs: the program starts with the argument parsing only.
@@ -21,6 +21,9 @@ program
   .description('Inspect, read, write and convert Parquet (and Trevni and RedElm) files.')
   .version('0.1.0')
   .option('--http-header <header>', "for http(s) inputs: a request header, 'Name: value' (repeatable; any command, before or after it)", httpHeader)
+  .option('--no-sign-request', 's3:// addresses: send unsigned requests (a public bucket), whatever credentials the environment has')
+  .option('--region <region>', 's3:// addresses: the bucket\'s region (default: AWS_REGION, AWS_DEFAULT_REGION, the profile\'s, else us-east-1)')
+  .option('--endpoint-url <url>', 's3:// addresses: an S3-compatible store (R2, MinIO, ...) instead of AWS (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL)')
   .option('--byte-length <n>', 'for http(s) inputs: the file size in bytes, so no HEAD request is made (a URL signed for GET only)', count)
   .option('--footer-key <hex>', 'encrypted Parquet: the footer key in hex (any command, before or after it)', hexKey)
   .option('--column-key <path:hex>', 'encrypted Parquet: a column key in hex (repeatable)', columnKey)
@@ -205,7 +208,9 @@ program
   .command('view')
   .description('serve a page that shows the file: schema, layout to scale, statistics, data, filter')
   .argument('<file>', 'Parquet or Trevni file path, or a URL the browser may read')
-  .action(async (file: string) => (await import('./view.js')).viewCommand(file));
+  .option('--port <n>', 'serve on 127.0.0.1 at this port (default: any free one)', port)
+  .option('--open', 'also open the page in a browser ($BROWSER, else the system\'s)')
+  .action(async (file: string, opts: { port?: number; open?: boolean }) => (await import('./view.js')).viewCommand(file, opts));
 
 /** The command whose action runs, for the help a usage error points to. */
 let running: Command | undefined;
@@ -213,6 +218,8 @@ program.hook('preAction', (_program, action) => {
   running = action;
   const { httpHeader: headers, byteLength } = program.opts<{ httpHeader?: Record<string, string>; byteLength?: number }>();
   setHttpInputOptions({ headers, byteLength });
+  const { signRequest, region, endpointUrl } = program.opts<{ signRequest?: boolean; region?: string; endpointUrl?: string }>();
+  setS3Settings({ ...(signRequest === false ? { signRequest: false } : {}), ...(region ? { region } : {}), ...(endpointUrl ? { endpoint: endpointUrl } : {}) });
   setDecryption(program.opts<KeyOptions>());
 });
 const commandName = (cmd: Command | undefined) => (cmd && cmd !== program ? cmd.name() : undefined);

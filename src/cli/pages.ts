@@ -1,16 +1,18 @@
 /**
  * `parquetry pages`: every page header of every selected column chunk, as
- * the library's page-header walk (`parquet/page-headers.ts`) reads them.
+ * the library's page-header walk (`parquet/inspect/page-headers.ts`) reads them.
  */
 import { MissingKeyError } from '../errors.js';
 import type { Source } from '../io/source.js';
-import { chunkPages, selectChunks, type ChunkPages } from '../parquet/page-headers.js';
-import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
+import { chunkPages, selectChunks, type ChunkPages } from '../parquet/inspect/page-headers.js';
+import { ParquetReader } from '../parquet/reader.js';
+import { type ColumnPath } from '../schema/tree.js';
 import { withOutput } from './output.js';
-import { httpInputOptions, isUrl, openSource } from './files.js';
+import { httpInputOptions, isUrl, openSource, s3Settings } from './files.js';
 import { httpChunkFiles } from '../parquet/file-path.js';
 import { currentDecryption } from './keys.js';
 import { jsonable, renderTable, renderValue } from './render.js';
+import { isS3Address } from '../io/s3/address.js';
 
 /**
  * A reader together with the bytes its metadata points into, for commands
@@ -22,7 +24,9 @@ export async function withSource(file: string, fn: (reader: ParquetReader, sourc
   let reader: ParquetReader;
   try {
     const decryption = currentDecryption();
-    const openFile = isUrl(file) ? httpChunkFiles(httpInputOptions().headers) : (await import('../node/open-parquet.js')).localChunkFiles;
+    const s3 = isS3Address(file) ? await import('../node/s3.js') : undefined;
+    const openFile = s3 ? s3.s3ChunkFiles(await s3.s3Client(s3Settings()))
+      : isUrl(file) ? httpChunkFiles(httpInputOptions().headers) : (await import('../node/open-parquet.js')).localChunkFiles;
     reader = await ParquetReader.fromSource(source, { ...(decryption ? { decryption } : {}), openFile });
   } catch (e) {
     await source.close?.();

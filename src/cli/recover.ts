@@ -4,7 +4,7 @@ import type { LossBase } from '../loss.js';
 import type { RecoverReport } from '../parquet/recover/recover.js';
 import type { TrevniRecoverReport } from '../trevni/recover.js';
 import type { TrevniLoss } from '../trevni/salvage.js';
-import { openSource, tableFileKind } from './files.js';
+import { openSource, s3Settings, tableFileKind } from './files.js';
 
 /** `recover`'s exit status when the output is not all of the input: something was lost, or (the footer gone) may have been. */
 export const LOSS_STATUS = 3;
@@ -20,11 +20,11 @@ export async function recoverCommand(input: string, output: string, opts: Recove
   if (kind === 'redelm') throw new InvalidArgumentError(`recover is for Parquet and Trevni files; ${input} is a RedElm file`);
   if (kind === 'trevni') return recoverTrevniCommand(input, output, opts);
   const { recoverParquet } = await import('../parquet/recover/recover.js');
-  const { fileSink } = await import('../node/file-sink.js');
+  const { destinationFile } = await import('../node/destination.js');
   const source = await openSource(input);
   try {
     const like = opts.like === undefined ? undefined : await openSource(opts.like);
-    const report = await recoverParquet(source, await fileSink(output), { skipDamagedRowGroups: opts.skipDamagedRowGroups, ...(like ? { like } : {}) }).finally(() => like?.close?.());
+    const report = await recoverParquet(source, await destinationFile(output, s3Settings()), { skipDamagedRowGroups: opts.skipDamagedRowGroups, ...(like ? { like } : {}) }).finally(() => like?.close?.());
     printParquet(report, opts.json, `wrote ${report.rowsRecovered} of ${report.rows} rows${report.lostFrom ? ' found' : ''} to ${output}`);
     if (!report.whole) process.exitCode = LOSS_STATUS;
   } finally {
@@ -50,11 +50,11 @@ async function recoverTrevniCommand(input: string, output: string, opts: Recover
   // Both are about Parquet's row groups and footer; a Trevni file has neither.
   if (opts.like !== undefined || opts.skipDamagedRowGroups) throw new InvalidArgumentError(`--like and --skip-damaged-row-groups are for Parquet files; ${input} is a Trevni file`);
   const { recoverTrevni } = await import('../trevni/recover.js');
-  const { fileSink } = await import('../node/file-sink.js');
+  const { destinationFile } = await import('../node/destination.js');
   const { tempSpill } = await import('../node/temp-spill.js');
   const source = await openSource(input);
   try {
-    const report = await recoverTrevni(source, await fileSink(output), { spill: tempSpill() });
+    const report = await recoverTrevni(source, await destinationFile(output, s3Settings()), { spill: tempSpill() });
     printTrevni(report, opts.json, `wrote ${report.rowsRecovered} of ${report.rows} rows to ${output}`);
     if (!report.whole) process.exitCode = LOSS_STATUS;
   } finally {

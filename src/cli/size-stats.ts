@@ -1,6 +1,6 @@
 /** `parquetry size-stats`: SizeStatistics and level histograms per column chunk, and per page from the page index. */
 import { sizeStatistics, type ChunkSizeStats, type PageSizeStats } from '../parquet/inspect/size-stats.js';
-import type { ColumnPath } from '../parquet/reader.js';
+import type { ColumnPath } from '../schema/tree.js';
 import { withReader } from './files.js';
 import { withOutput } from './output.js';
 import { renderTable } from './render.js';

@@ -1,21 +1,28 @@
 /**
  * `parquetry view FILE`: serves the viewer page (viewer/, built into
- * viewer/dist) and FILE on 127.0.0.1, at a free port, until interrupted.
+ * viewer/dist) and FILE on 127.0.0.1, at `--port` or a free port, until
+ * interrupted; `/` leads to the page showing FILE, and `--open` opens it in
+ * a browser.
  * The page reads FILE with Range requests, as it reads any URL; a URL FILE
  * is handed to the page, which reads it from the browser.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { IOError } from '../errors.js';
+import { InvalidArgumentError, IOError } from '../errors.js';
 import type { Source } from '../io/source.js';
 import { fileSource } from '../node/file-source.js';
 import { isUrl, tableFileKind } from './files.js';
+import { isS3Address } from '../io/s3/address.js';
 
 /** Two levels up from src/cli/, and from dist/chunks/ where the bundled CLI keeps this module: the package root. */
 const PAGE = fileURLToPath(new URL('../../viewer/dist/', import.meta.url));
+/** The embedded wasm modules, which the page imports from the package's dist/ rather than carrying copies (scripts/build-viewer.mjs). */
+const WASM = fileURLToPath(new URL('../../dist/codecs/wasm/', import.meta.url));
+const WASM_PATH = '/dist/codecs/wasm/';
 
 const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript' };
 
@@ -44,23 +51,33 @@ async function serveFile(source: Source, req: IncomingMessage, res: ServerRespon
   res.end(req.method === 'HEAD' || length <= 0 ? undefined : await source.read(start, length));
 }
 
-export async function viewCommand(file: string): Promise<void> {
+export async function viewCommand(file: string, options: { port?: number; open?: boolean } = {}): Promise<void> {
   if (!existsSync(PAGE + 'index.html')) {
     throw new IOError(`the viewer page is not built (no ${PAGE}index.html): run npm run build:viewer`);
   }
   const scripts = new Set(readdirSync(PAGE + 'js'));
+  const wasmScripts = new Set(existsSync(WASM) ? readdirSync(WASM).filter((f) => f.endsWith('.js')) : []);
+  if (isS3Address(file)) throw new InvalidArgumentError(`view serves a local file or a URL the browser reads itself; for ${file}, give a pre-signed https URL of it`);
   const remote = isUrl(file);
   if (!remote) await tableFileKind(file); // a readable, seekable file, or an error saying why not
   const source = remote ? undefined : await fileSource(file);
   const filePath = `/file/${encodeURIComponent(basename(file))}`;
+  const target = remote ? file : filePath;
+  const pageUrl = `/?url=${encodeURIComponent(target)}`;
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
     const [, dir, name = ''] = path.split('/');
     const serve = async () => {
-      if (path === '/' || path === '/index.html') {
+      if (path === '/' && !url.searchParams.has('url')) {
+        // The bare address shows FILE: what --port users type, and what --open opens.
+        res.writeHead(302, { Location: pageUrl }).end();
+      } else if (path === '/' || path === '/index.html') {
         res.writeHead(200, { 'Content-Type': TYPES.html! }).end(readFileSync(PAGE + 'index.html'));
       } else if (dir === 'js' && scripts.has(name)) {
         res.writeHead(200, { 'Content-Type': TYPES.js! }).end(readFileSync(PAGE + 'js/' + name));
+      } else if (path.startsWith(WASM_PATH) && wasmScripts.has(path.slice(WASM_PATH.length))) {
+        res.writeHead(200, { 'Content-Type': TYPES.js! }).end(readFileSync(WASM + path.slice(WASM_PATH.length)));
       } else if (source && path === filePath) {
         await serveFile(source, req, res);
       } else {
@@ -74,10 +91,26 @@ export async function viewCommand(file: string): Promise<void> {
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      reject(e.code === 'EADDRINUSE' ? new IOError(`port ${options.port} on 127.0.0.1 is in use: choose another with --port, or leave it out for a free one`) : e);
+    });
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
   });
   const { port } = server.address() as AddressInfo;
-  const target = remote ? file : filePath;
-  process.stdout.write(`parquetry view: http://127.0.0.1:${port}/?url=${encodeURIComponent(target)}\n(serving ${file}; Ctrl-C to stop)\n`);
+  const address = `http://127.0.0.1:${port}${pageUrl}`;
+  process.stdout.write(`parquetry view: ${address}\n(serving ${file}; Ctrl-C to stop)\n`);
+  if (options.open) openBrowser(address);
+}
+
+/**
+ * Opens `url` with $BROWSER, else the platform's opener, without waiting for
+ * it; a browser that cannot be started is told, and the server goes on.
+ */
+function openBrowser(url: string): void {
+  const [command, ...args] = process.env.BROWSER
+    ? [process.env.BROWSER, url]
+    : process.platform === 'darwin' ? ['open', url] : process.platform === 'win32' ? ['cmd', '/c', 'start', '""', url] : ['xdg-open', url];
+  const child = spawn(command!, args, { stdio: 'ignore', detached: true });
+  child.once('error', (e) => process.stderr.write(`parquetry view: could not open a browser (${command}: ${e.message}); open ${url} yourself\n`));
+  child.unref();
 }

@@ -5,14 +5,27 @@
  * embedded (./wasm/, made by scripts/embed-wasm.mjs) and loadBrotli (through
  * the registry's loadCodec) instantiates them, in browsers and Node alike.
  */
-import type { BrotliWasmType } from 'brotli-wasm';
 import { CorruptFileError } from '../errors.js';
 import { type Codec, compressionLevel, defineCodec } from './codec.js';
 import { base64Bytes, checkWasmAllowed } from './wasm-loading.js';
 import initBindgen, * as bindgen from './wasm/brotli-bindgen.js';
 import { BROTLI_WASM } from './wasm/brotli-wasm.js';
 
-export function brotliCodec(lib: BrotliWasmType): Codec {
+/**
+ * What the codec uses of brotli-wasm's API, declared here: the package is
+ * only a build-time dependency (its glue and wasm are embedded), so the
+ * published types cannot refer to it.
+ */
+export interface BrotliLibrary {
+  BrotliStreamResultCode: { NeedsMoreInput: number; NeedsMoreOutput: number };
+  DecompressStream: new () => {
+    decompress(input: Uint8Array, outputSize: number): { code: number; buf: Uint8Array; free(): void };
+    free(): void;
+  };
+  compress(input: Uint8Array, options?: { quality?: number }): Uint8Array;
+}
+
+export function brotliCodec(lib: BrotliLibrary): Codec {
   const { NeedsMoreInput, NeedsMoreOutput } = lib.BrotliStreamResultCode;
   return defineCodec(
     'BROTLI',
@@ -48,7 +61,7 @@ export function loadBrotli(): Promise<Codec> {
   loading ??= (async () => {
     await checkWasmAllowed('BROTLI');
     await initBindgen(base64Bytes(BROTLI_WASM));
-    return brotliCodec(bindgen as BrotliWasmType);
+    return brotliCodec(bindgen as BrotliLibrary);
   })();
   return loading;
 }

@@ -12,11 +12,11 @@
  * (reserveHeap), so the package's mallocs cannot fail into a write at
  * address 0.
  *
- * Browsers: the wasm binary comes embedded (./wasm/zstd-wasm.ts, the
- * package's own zstd.wasm as base64) and is handed to the package's init,
- * so a bundle needs no copied file or loader rule. The package's "browser"
- * export (dist/web/index.web.js) compiles bytes it is given; its Node build
- * ignores them and reads its own copy of the same file.
+ * The package is only a build dependency: its browser build's glue (bundled
+ * into one module, ./wasm/zstd-glue.ts) and its zstd.wasm (as base64,
+ * ./wasm/zstd-wasm.ts) are embedded by scripts/embed-wasm.mjs, and the bytes
+ * are handed to the glue's init, in browsers and Node alike, so a bundle
+ * needs no copied file or loader rule.
  */
 import { CorruptFileError, LimitError, UnsupportedError } from '../errors.js';
 import { type Codec, compressionLevel, defineCodec } from './codec.js';
@@ -24,8 +24,11 @@ import { base64Bytes, checkWasmAllowed } from './wasm-loading.js';
 import { ZSTD_WASM } from './wasm/zstd-wasm.js';
 import { type ZstdFrame, zstdFrames } from './zstd-frame.js';
 
-type ZstdWasm = typeof import('@bokuweb/zstd-wasm');
-export type ZstdLibrary = Pick<ZstdWasm, 'compress' | 'decompress'>;
+/** What the codec uses of the glue's API (the package's own types are not shipped with it). */
+export interface ZstdLibrary {
+  compress(input: Uint8Array, level?: number): Uint8Array;
+  decompress(input: Uint8Array, options?: { defaultHeapSize: number }): Uint8Array;
+}
 
 const MiB = 2 ** 20;
 /** The package's Emscripten build lets the wasm heap grow to 2 GiB (getHeapMax). */
@@ -207,19 +210,12 @@ let loading: Promise<Codec> | undefined;
 /** Imports and instantiates the wasm once, then returns the codec. */
 export function loadZstd(): Promise<Codec> {
   loading ??= (async () => {
-    const lib = await import('@bokuweb/zstd-wasm');
+    const glue = await import('./wasm/zstd-glue.js');
+    const lib: ZstdLibrary = glue;
     if (!initialized(lib)) {
       await checkWasmAllowed('ZSTD');
-      // Typed as taking a path, but the browser build takes bytes too (it compiles anything with a byteLength).
-      const init = lib.init as (wasm: Uint8Array) => Promise<void>;
-      await withTimeout(init(base64Bytes(ZSTD_WASM))).catch((e: unknown) => {
-        // Before it looks at its argument, the browser build resolves its own
-        // URL from import.meta.url, which a bundle in a non-module format leaves empty.
-        if (e instanceof TypeError) {
-          throw new UnsupportedError(`the ZSTD library cannot locate itself (${e.message}): bundle as an ES module (esbuild --format=esm)`);
-        }
-        throw e;
-      });
+      // The glue compiles whatever it is given with a byteLength.
+      await withTimeout((glue.init as (wasm: Uint8Array) => Promise<void>)(base64Bytes(ZSTD_WASM)));
     }
     if (!initialized(lib)) throw new UnsupportedError('the ZSTD wasm module did not initialize');
     return zstdCodec(lib);

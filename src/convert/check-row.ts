@@ -24,6 +24,6 @@ export function rowChecker(schema: DefinedSchema): (row: Record<string, unknown>
       },
     };
   });
-  const shredder = new RecordShredder(plan, sinks, variantWriter(schema.schema.root, schema.fields));
+  const shredder = new RecordShredder(plan, sinks, { unknownFields: 'ignore' }, variantWriter(schema.schema.root, schema.fields));
   return (row) => shredder.shred(row);
 }

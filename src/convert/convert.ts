@@ -14,7 +14,8 @@
 import { InvalidArgumentError, IOError } from '../errors.js';
 import { httpSource, type SourceLike } from '../io/source.js';
 import { webStreamSink, type Sink } from '../io/sink.js';
-import { ParquetReader, type ColumnPath } from '../parquet/reader.js';
+import { ParquetReader } from '../parquet/reader.js';
+import { type ColumnPath } from '../schema/tree.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
 import type { DecryptionOptions } from '../parquet/crypto/options.js';
 import { openTrevni } from '../trevni/open.js';

@@ -5,7 +5,7 @@
  * makes directories of them again), and `columns` projects as it does a file.
  */
 import type { Dataset } from '../dataset/dataset.js';
-import type { ColumnPath } from '../parquet/reader.js';
+import type { ColumnPath } from '../schema/tree.js';
 import { projectSchema } from '../schema/project.js';
 import type { SchemaElementLike } from '../schema/tree.js';
 import { parquetInput, type ParquetInput } from './read-parquet.js';

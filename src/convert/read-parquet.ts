@@ -1,5 +1,6 @@
 /** Parquet input of a conversion: row batches, one row group in memory at a time. */
-import type { ColumnPath, ReadOptions } from '../parquet/reader.js';
+import type { ReadOptions } from '../parquet/reader.js';
+import type { ColumnPath } from '../schema/tree.js';
 
 /** What reads Parquet rows in batches: a `ParquetReader`, or a `Dataset` of Parquet files. */
 export interface RowBatchReader {

@@ -38,7 +38,7 @@ import { defineSchema, field as f, type AnyField, type DefinedSchema, type Struc
 import { bigEndianSigned, formatDecimal } from '../schema/convert.js';
 import { buildSchema } from '../schema/tree.js';
 import type { TimeUnit } from '../schema/logical.js';
-import { formatDate, formatTime, formatTimestamp } from '../text/temporal.js';
+import { formatDate, formatTime, formatTimestamp } from '../schema/temporal-format.js';
 import { AVRO_SCHEMA_KEY, avroColumns, branchName, parseAvroSchema, readAvro, type AvroSchema } from '../trevni/avro.js';
 import type { TrevniReader } from '../trevni/reader.js';
 import { KEY, metaGet, type TrevniColumn, type TrevniType } from '../trevni/types.js';

@@ -6,7 +6,8 @@
  * output is aborted (nothing left at a file destination) on any failure.
  */
 import { InvalidArgumentError, IOError } from '../errors.js';
-import type { ColumnPath, OpenOptions, ParquetReader } from '../parquet/reader.js';
+import type { OpenOptions, ParquetReader } from '../parquet/reader.js';
+import type { ColumnPath } from '../schema/tree.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
 import type { DefinedSchema } from '../schema/builder.js';
 import { projectSchema } from '../schema/project.js';

@@ -30,6 +30,7 @@ export const TYPE_NAMES = [
   'boolean', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float', 'double', 'float16',
   'string', 'binary', 'json', 'bson', 'uuid', 'enum', 'date', 'time(unit,utc|local)', 'timestamp(unit,utc|local)',
   'int96', 'decimal(p,s)', 'fixed(n)', 'interval', 'null', 'variant', 'list(T)', 'map(K,V)',
+  'geometry', 'geography',
 ];
 
 const SIMPLE: Record<string, () => AnyField> = {
@@ -46,6 +47,7 @@ const SIMPLE: Record<string, () => AnyField> = {
   binary: f.binary, bytes: f.binary, blob: f.binary,
   json: f.json, bson: f.bson, uuid: f.uuid, enum: f.enum,
   date: f.date, int96: f.int96, interval: f.interval, null: f.null,
+  geometry: () => f.geometry(), geography: () => f.geography(),
   // A variant takes any JSON value as it is, the shape picked from the sample (no shape fits every variant).
   variant: () => f.variant({ shred: 'auto' }),
 };

@@ -4,7 +4,8 @@ import { writerOutput, type CountingSink, type RowOutput } from './output.js';
 
 export function parquetOutput(sink: CountingSink, schema: WriterSchema, options: WriterOptions): Promise<RowOutput> {
   return writerOutput(sink, async (sink) => {
-    const writer = await ParquetWriter.open(sink, schema, options);
+    // The record readers told of keys past the schema (UNKNOWN_FIELD); the writer leaves them out.
+    const writer = await ParquetWriter.open(sink, schema, { ...options, unknownFields: 'ignore' });
     return {
       get rows() {
         return writer.rowsWritten;

@@ -9,7 +9,8 @@ import { writerOutput, type CountingSink, type RowOutput } from './output.js';
 
 export async function redElmOutput(open: () => Promise<CountingSink>, schema: Schema, options: RedElmWriterOptions): Promise<RowOutput> {
   return writerOutput(await open(), async (sink) => {
-    const writer = await RedElmWriter.open(sink, schema, options);
+    // The record readers told of keys past the schema (UNKNOWN_FIELD); the writer leaves them out.
+    const writer = await RedElmWriter.open(sink, schema, { ...options, unknownFields: 'ignore' });
     return {
       get rows() {
         return writer.rowCount;

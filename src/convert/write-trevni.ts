@@ -43,7 +43,7 @@ import { InvalidArgumentError, UnsupportedError } from '../errors.js';
 import { formatUuid, float16, int96Nanos } from '../schema/convert.js';
 import { describeValue, leafCoercer, twosComplementBytes } from '../schema/coerce.js';
 import type { LeafNode, Schema } from '../schema/tree.js';
-import { formatTimestamp } from '../text/temporal.js';
+import { formatTimestamp } from '../schema/temporal-format.js';
 import { planRecord, type Plan } from '../shred/plan.js';
 import { isPlainObject } from '../shred/shred.js';
 import { AvroTrevniWriter, avroColumns, parseAvroSchema } from '../trevni/avro.js';
@@ -302,7 +302,7 @@ export async function trevniOutput(open: () => Promise<CountingSink>, schema: Sc
   const version = options.version ?? 2;
   checkVersionTypes(version, avroColumns(parseAvroSchema(avro.json)));
   return writerOutput(await open(), async (sink) => {
-    const writer = await AvroTrevniWriter.open(sink, avro.json, { codec: options.codec, checksum: options.checksum, spill: options.spill, version });
+    const writer = await AvroTrevniWriter.open(sink, avro.json, { codec: options.codec, checksum: options.checksum, spill: options.spill, version, unknownFields: 'ignore' });
     return fileWriter(writer, avro.convert);
   });
 }
@@ -329,7 +329,7 @@ function fileWriter<R>(
 async function draftOutput(open: () => Promise<CountingSink>, schema: Schema, options: TrevniOutputOptions): Promise<RowOutput> {
   draftColumns(schema);
   return writerOutput(await open(), async (sink) => {
-    const writer = await TrevniDraftWriter.open(sink, schema, { codec: options.codec, checksum: options.checksum, spill: options.spill });
+    const writer = await TrevniDraftWriter.open(sink, schema, { codec: options.codec, checksum: options.checksum, spill: options.spill, unknownFields: 'ignore' });
     return fileWriter(writer, (row) => row);
   });
 }

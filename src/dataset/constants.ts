@@ -6,7 +6,7 @@
  * filter the file's own reader applies. A file whose filter is false or
  * unknown is pruned before it is opened.
  */
-import type { ColumnPath } from '../parquet/reader.js';
+import type { ColumnPath } from '../schema/tree.js';
 import { bindFilter, type Filter } from '../parquet/filter/expression.js';
 import { possible, type LeafStats } from '../parquet/filter/prune-stats.js';
 import type { LeafNode, Schema } from '../schema/tree.js';

@@ -14,7 +14,8 @@ import { possible, rowGroupStats, type LeafStats } from '../parquet/filter/prune
 import { readFooter, type Footer } from '../parquet/footer.js';
 import type { FileMetaData, SchemaElement } from '../parquet/metadata/index.js';
 import { collectRows, rowsOfBatches } from '../parquet/batch-rows.js';
-import { ParquetReader, type ArrowOptions, type ColumnBatch, type ColumnPath, type OpenOptions, type ReadOptions } from '../parquet/reader.js';
+import { ParquetReader, type ArrowOptions, type ColumnBatch, type OpenOptions, type ReadOptions } from '../parquet/reader.js';
+import { type ColumnPath } from '../schema/tree.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, type LeafNode, type Schema } from '../schema/tree.js';
 import { planRecord, type RecordPlan } from '../shred/plan.js';
@@ -28,7 +29,7 @@ import { datasetArrowSchema, datasetBatch, type FieldSource } from './arrow.js';
 import { loadArrow } from '../arrow/load.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 import { fieldRuns, leafByPath, mapFields, unifySchemas, type FieldMapping, type IntType } from './schema.js';
-import { compareUtf8 } from '../text/utf8.js';
+import { compareUtf8 } from '../bytes/utf8.js';
 
 export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'maxPageBytes' | 'decryption'> {
   /** Where files are listed and opened (Node: `nodeFileSystem()`, the default of the Node `openDataset`). */

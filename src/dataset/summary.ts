@@ -11,6 +11,8 @@
  * offsets within the part. Portable: the caller lists and reads the parts.
  */
 import { InvalidArgumentError, UnsupportedError } from '../errors.js';
+import type { Sink } from '../io/sink.js';
+import type { Source } from '../io/source.js';
 import type { ColumnOrder, FileMetaData, KeyValue, RowGroup, SchemaElement } from '../parquet/metadata/index.js';
 import { thriftDifference } from '../parquet/metadata/difference.js';
 import { footerBytes, PARQUET_MAGIC } from '../parquet/write/footer-bytes.js';
@@ -124,4 +126,14 @@ function elementPaths(schema: readonly SchemaElement[]): string[] {
     if (el.numChildren) open.push({ prefix: path, left: el.numChildren });
   }
   return paths;
+}
+
+/** Where a summary's parts are listed and read and its files written: a directory, or an S3 prefix (node/s3.ts). */
+export interface SummaryStore {
+  /** The parts, relative, `/`-separated, sorted; `.`/`_` names left out. */
+  list(): Promise<string[]>;
+  open(part: string): Promise<Source>;
+  create(name: string): Promise<Sink>;
+  /** A part's or summary file's name in messages and results. */
+  name(path: string): string;
 }

@@ -98,7 +98,7 @@ const DEFAULT_MAX_OPEN_FILES = 32;
 
 interface OpenPart {
   path: string;
-  writer: ParquetWriter;
+  writer: ParquetWriter<unknown>;
 }
 
 /**
@@ -233,9 +233,10 @@ export class DatasetWriter {
     while (await this.output.exists(path));
     this.nextNumber.set(dir, i);
     const sink = await this.output.create(path);
-    let writer: ParquetWriter;
+    let writer: ParquetWriter<unknown>;
     try {
-      writer = await ParquetWriter.open(sink, this.schema, this.options);
+      // A record carries its partition values, which the parts' schema leaves out.
+      writer = await ParquetWriter.open(sink, this.schema, { ...this.options, acceptedFields: [...this.partitionBy, ...(this.options.acceptedFields ?? [])] });
     } catch (e) {
       await sink.abort();
       throw e;

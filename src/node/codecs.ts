@@ -9,25 +9,19 @@
  * import, they slowed the start of every process, also of those that never
  * decompress (BENCHMARKS.md, "Startup").
  */
-import { createRequire } from 'node:module';
 import type * as Zlib from 'node:zlib';
 import { crc32Portable, registerCrc32, type Crc32Function } from '../checksum/crc32.js';
 import { type Codec, type CodecName, compressionLevel, defineCodec } from '../codecs/codec.js';
 import { registerCodec, registerCodecLoader } from '../codecs/registry.js';
 import { CorruptFileError } from '../errors.js';
 import { registerTrevniCodec, zlibTrevniDeflate } from '../trevni/codecs.js';
+import { nodeRequire, plain } from './native-require.js';
 
 type ZstdBinding = typeof import('zstd-napi/binding.js');
 
-export const nodeRequire = createRequire(import.meta.url);
 let zlibModule: typeof Zlib | undefined;
 /** node:zlib, loaded on first use. */
 const zlib = (): typeof Zlib => (zlibModule ??= nodeRequire('node:zlib') as typeof Zlib);
-
-/** A plain Uint8Array over a Buffer's bytes, so Buffer's view-returning `slice` does not reach callers. */
-export function plain(b: Buffer): Uint8Array {
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-}
 
 /**
  * zlib's one-shot inflate capped at the declared size: a stream that goes on

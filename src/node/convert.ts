@@ -19,13 +19,15 @@ import {
 import type { ConvertInput } from '../convert/run.js';
 import { openInput } from './convert-input.js';
 import { fileSource, openFileWith } from './file-source.js';
-import { fileSink, writableSink } from './file-sink.js';
+import { writableSink } from './file-sink.js';
 import { tempSpill } from './temp-spill.js';
-import { datasetDirectory } from './dataset-write.js';
+import type { NodeS3Settings } from './s3.js';
+import { datasetOutput, destinationFile } from './destination.js';
 import { datasetLayout } from '../dataset/write.js';
 import { InvalidArgumentError } from '../errors.js';
 import { openDataset } from './dataset.js';
 import { isDatasetPath } from './dataset-path.js';
+import { isS3Address } from '../io/s3/address.js';
 
 /** A file path as a conversion's input. */
 export function pathInput(path: string): ConvertInput {
@@ -39,10 +41,10 @@ export function pathInput(path: string): ConvertInput {
 }
 
 /** A dataset path (a directory or glob) as a conversion's input: its rows read through `openDataset`. */
-export function datasetPathInput(path: string, options: Pick<ConvertOptions, 'unionByName'> = {}): ConvertInput {
+export function datasetPathInput(path: string, options: Pick<ConvertOptions, 'unionByName'> & { s3?: NodeS3Settings } = {}): ConvertInput {
   return {
     ...pathInput(path),
-    dataset: (o) => openDataset(path, { ...pick(o, ['verifyChecksums', 'maxPageBytes', 'decryption']), unionByName: options.unionByName === true }),
+    dataset: (o) => openDataset(path, { ...pick(o, ['verifyChecksums', 'maxPageBytes', 'decryption']), unionByName: options.unionByName === true, ...(options.s3 ? { s3: options.s3 } : {}) }),
   };
 }
 
@@ -68,22 +70,27 @@ async function pathMagic(path: string): Promise<FileFormat | undefined> {
  * ```
  */
 export async function convert(
-  source: ConvertSource, dest: string | Writable | ConvertDestination, options: ConvertOptions = {},
+  source: ConvertSource, dest: string | Writable | ConvertDestination, options: ConvertOptions & { s3?: NodeS3Settings } = {},
 ): Promise<ConvertReport> {
+  const { s3, ...convertOptions } = options;
+  options = convertOptions;
   const isPath = typeof source === 'string' && !/^https?:\/\//i.test(source);
+  const isS3 = typeof source === 'string' && isS3Address(source);
   // A dataset is Parquet files; --from cannot make it another format (the input refuses one).
   const ends = !isPath
     ? sourceInput(source, options)
-    : (await isDatasetPath(source))
-      ? { input: datasetPathInput(source, options), from: async (): Promise<ConvertFormat> => 'parquet' }
-      : { input: pathInput(source), from: async () => (await pathMagic(source)) ?? extensionFormat(source) };
+    : (await isDatasetPath(source, s3))
+      ? { input: datasetPathInput(source, { ...options, s3 }), from: async (): Promise<ConvertFormat> => 'parquet' }
+      : isS3
+        ? { input: (await import('./s3.js')).s3ConvertInput(source, s3), from: async () => extensionFormat(source) }
+        : { input: pathInput(source), from: async () => (await pathMagic(source)) ?? extensionFormat(source) };
   if (isPath && options.name !== undefined) ends.input = { ...ends.input, name: options.name };
   // node:stream is loaded here, not at import, as the Node entry's writers load it.
   const { Writable } = await import('node:stream');
   const output = typeof dest === 'string'
     ? datasetLayout(options)
-      ? { sink: () => Promise.reject(new InvalidArgumentError('a dataset is written as Parquet parts')), spill: tempSpill, name: dest, dataset: () => datasetDirectory(dest, options) }
-      : { sink: async () => countingSink(await fileSink(dest), dest), spill: tempSpill }
+      ? { sink: () => Promise.reject(new InvalidArgumentError('a dataset is written as Parquet parts')), spill: tempSpill, name: dest, dataset: () => datasetOutput(dest, options, s3) }
+      : { sink: async () => countingSink(await destinationFile(dest, s3), dest), spill: tempSpill }
     : sinkOutput(() => (dest instanceof Writable ? writableSink(dest) : destinationSink(dest)), 'output', tempSpill);
   return runConvert({ ...ends, output, to: typeof dest === 'string' && !datasetLayout(options) ? extensionFormat(dest) : undefined }, options);
 }

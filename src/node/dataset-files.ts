@@ -2,7 +2,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IOError } from '../errors.js';
 import { errnoCode, fsReason } from './fs-errors.js';
-import { compareUtf8 } from '../text/utf8.js';
+import { compareUtf8 } from '../bytes/utf8.js';
 
 /**
  * The files of a dataset directory, as paths relative to it with `/`

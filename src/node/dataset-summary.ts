@@ -6,8 +6,11 @@ import { readFooter } from '../parquet/footer.js';
 import { listDatasetFiles } from './dataset-files.js';
 import { fileSink } from './file-sink.js';
 import { fileSource } from './file-source.js';
-import { compareUtf8 } from '../text/utf8.js';
+import type { S3Settings } from './s3-credentials.js';
+import { compareUtf8 } from '../bytes/utf8.js';
+import type { SummaryStore } from '../dataset/summary.js';
 import { resolveFilePath } from '../io/file-path-guard.js';
+import { isS3Address } from '../io/s3/address.js';
 
 export interface SummaryOptions {
   /**
@@ -19,6 +22,24 @@ export interface SummaryOptions {
   ignoreInvalidFiles?: boolean;
   /** Write `_common_metadata` only (parquet-java's summary level COMMON_ONLY). */
   commonOnly?: boolean;
+  /** For an `s3://` prefix: region, endpoint, credentials (docs/s3.md). */
+  s3?: S3Settings;
+}
+
+
+function directoryStore(dir: string): SummaryStore {
+  return {
+    list: () => listDatasetFiles(dir),
+    open: (part) => fileSource(join(dir, ...part.split('/'))),
+    create: (name) => fileSink(join(dir, name)),
+    name: (path) => join(dir, ...path.split('/')),
+  };
+}
+
+async function storeOf(dir: string, s3?: S3Settings): Promise<SummaryStore> {
+  if (!isS3Address(dir)) return directoryStore(dir);
+  const { s3SummaryStore } = await import('./s3.js');
+  return s3SummaryStore(dir, s3);
 }
 
 export interface SummaryResult {
@@ -54,16 +75,17 @@ export async function prepareSummaryFiles(
   options: SummaryOptions & { pending?: ReadonlyMap<string, string> } = {},
 ): Promise<{ write(): Promise<SummaryResult> }> {
   const pending = options.pending ?? new Map<string, string>();
-  const listed = options.parts ? options.parts.map((p) => partPath(dir, p)) : await listDatasetFiles(dir);
+  const store = await storeOf(dir, options.s3);
+  const listed = options.parts ? options.parts.map((p) => partPath(dir, p)) : await store.list();
   const paths = [...new Set([...listed, ...pending.keys()])].sort(compareUtf8);
   const parts: SummaryPart[] = [];
   const skipped: SummaryResult['skipped'] = [];
   // One part open at a time: the footers are what is kept.
   for (const path of paths) {
     // A name the reader's guard would refuse as a file_path (a backslash, an escaped `..`) would make a summary no one reads.
-    resolveFilePath(join(dir, METADATA_FILE), path, '', false, { file: join(dir, path) });
-    const file = pending.get(path) ?? join(dir, ...path.split('/'));
-    const source = await fileSource(file);
+    resolveFilePath(join(dir, METADATA_FILE), path, '', false, { file: store.name(path) });
+    const staged = pending.get(path);
+    const source = staged === undefined ? await store.open(path) : await fileSource(staged);
     try {
       parts.push({ path, metadata: (await readFooter(source)).metadata });
     } catch (e) {
@@ -78,8 +100,8 @@ export async function prepareSummaryFiles(
     async write() {
       const written: string[] = [];
       for (const [name, meta] of options.commonOnly ? [[COMMON_METADATA_FILE, commonMetadata] as const] : [[COMMON_METADATA_FILE, commonMetadata] as const, [METADATA_FILE, metadata] as const]) {
-        const path = join(dir, name);
-        const sink = await fileSink(path);
+        const path = store.name(name);
+        const sink = await store.create(name);
         try {
           await sink.write(summaryFileBytes(meta));
           await sink.close();

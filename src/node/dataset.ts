@@ -13,6 +13,8 @@ import { registerNodeCodecs } from './codecs.js';
 import { fileSource } from './file-source.js';
 import { listDatasetFiles } from './dataset-files.js';
 import { errnoCode, fsReason } from './fs-errors.js';
+import type { S3Settings } from './s3-credentials.js';
+import { isS3Address } from '../io/s3/address.js';
 
 registerNodeCodecs();
 
@@ -34,20 +36,24 @@ export function nodeFileSystem(): DatasetFileSystem {
   };
 }
 
-export type NodeDatasetOptions = Omit<DatasetOptions, 'fileSystem'> & { fileSystem?: DatasetFileSystem; headers?: Record<string, string> };
+export type NodeDatasetOptions = Omit<DatasetOptions, 'fileSystem'> & { fileSystem?: DatasetFileSystem; headers?: Record<string, string>; s3?: S3Settings };
 
 /**
  * Opens a dataset: a directory, a glob (`data/**\/*.parquet`), or a list of
- * paths or http(s) URLs (README "Datasets").
+ * paths, http(s) URLs or `s3://` addresses (README "Datasets"); an `s3://`
+ * prefix or glob too, listed by ListObjectsV2 under its fixed leading prefix.
  *
  * ```ts
  * const ds = await openDataset('sales/', { hivePartitioning: true });
  * for await (const row of ds.rows({ filter: { column: 'year', op: '=', value: 2024 } })) console.log(row);
  * ```
  */
-export function openDataset(input: string | readonly (string | URL)[], options: NodeDatasetOptions = {}): Promise<Dataset> {
+export async function openDataset(input: string | readonly (string | URL)[], options: NodeDatasetOptions = {}): Promise<Dataset> {
+  const { s3, headers, ...rest } = options;
   const paths = typeof input === 'string' ? input : input.map(String);
-  const urls = (typeof paths === 'string' ? [paths] : paths).some((p) => /^https?:\/\//i.test(p));
-  const fileSystem = options.fileSystem ?? (urls ? urlFileSystem({ headers: options.headers }) : nodeFileSystem());
-  return Dataset.open(paths, { ...options, fileSystem });
+  const all = typeof paths === 'string' ? [paths] : paths;
+  const fileSystem = options.fileSystem
+    ?? (all.some(isS3Address) ? await (await import('./s3.js')).s3DatasetFileSystem(s3)
+      : all.some((p) => /^https?:\/\//i.test(p)) ? urlFileSystem({ headers }) : nodeFileSystem());
+  return Dataset.open(paths, { ...rest, fileSystem });
 }

@@ -12,12 +12,16 @@ import { ParquetWriter, RedElmReader, writeRecords, type RedElmInput, type RedEl
 import { lazyAsync } from '../lazy.js';
 import type { FileMetaData } from '../parquet/metadata/index.js';
 import type { RecordBatch, Table } from 'apache-arrow';
+import type { NodeS3Settings } from './s3.js';
+import { destinationFile } from './destination.js';
 
 registerNodeCodecs();
 
 export * from '../index.js';
 export { fileSource, fileSink, writableSink };
-export { openParquet } from './open-parquet.js';
+export { openParquet, type NodeOpenOptions } from './open-parquet.js';
+export type { S3Settings } from './s3-credentials.js';
+export type { NodeS3Settings } from './s3.js';
 // Paths, directories and globs too; this export takes the place of the portable `openDataset`.
 export { openDataset, nodeFileSystem, type NodeDatasetOptions } from './dataset.js';
 // Paths and Node streams too; this export takes the place of the portable `convert`.
@@ -33,11 +37,16 @@ export async function openRedElm(input: string | RedElmInput, options: RedElmOpe
   return openFileWith(input, (source) => RedElmReader.open(source, options));
 }
 
-/** Where a writer can write: a file path, a Node Writable, a Web WritableStream, or a Sink. */
+/** Where a writer can write: a file path, an `s3://` address, a Node Writable, a Web WritableStream, or a Sink. */
 export type Destination = string | Writable | WritableStream<Uint8Array> | Sink;
 
-async function toSink(dest: Destination): Promise<Sink> {
-  if (typeof dest === 'string') return fileSink(dest);
+/** `s3`: how an `s3://` destination is reached and how big its upload parts are (docs/s3.md). */
+export interface DestinationOptions {
+  s3?: NodeS3Settings;
+}
+
+async function toSink(dest: Destination, s3?: NodeS3Settings): Promise<Sink> {
+  if (typeof dest === 'string') return destinationFile(dest, s3);
   // node:stream is loaded here, not at import: most programs that read never need it.
   const { Writable } = await import('node:stream');
   if (dest instanceof Writable) return writableSink(dest);
@@ -49,7 +58,8 @@ async function toSink(dest: Destination): Promise<Sink> {
  * Opens a streaming writer. A path is written to a temporary file beside it
  * (beside a symlink's target, for a symlink) and renamed into place by
  * `close()`; on error or `abort()` nothing is left. A FIFO or device is
- * written straight into; a directory is refused at once.
+ * written straight into; a directory is refused at once. An `s3://` address
+ * is uploaded (in parts past 8 MiB) and appears only when `close()` completes it.
  *
  * ```ts
  * const w = await openWriter('out.parquet', defineSchema({ id: field.int64().required(), name: field.string() }));
@@ -57,10 +67,11 @@ async function toSink(dest: Destination): Promise<Sink> {
  * await w.close();
  * ```
  */
-export async function openWriter(dest: Destination, schema: WriterSchema, options: WriterOptions = {}): Promise<ParquetWriter> {
-  const sink = await toSink(dest);
+export async function openWriter<Row = Record<string, unknown>>(dest: Destination, schema: WriterSchema<Row>, options: WriterOptions & DestinationOptions = {}): Promise<ParquetWriter<Row>> {
+  const { s3, ...writerOptions } = options;
+  const sink = await toSink(dest, s3);
   try {
-    return await ParquetWriter.open(sink, schema, options);
+    return await ParquetWriter.open<Row>(sink, schema, writerOptions);
   } catch (e) {
     await sink.abort();
     throw e;
@@ -75,6 +86,7 @@ export async function openWriter(dest: Destination, schema: WriterSchema, option
  * await writeParquet('out.parquet', [{ id: 1, tags: ['a'] }], { codec: 'ZSTD' });
  * ```
  */
-export async function writeParquet(dest: Destination, records: Iterable<unknown> | AsyncIterable<unknown> | Table | RecordBatch, options: WriteRecordsOptions = {}): Promise<FileMetaData> {
-  return writeRecords(await toSink(dest), records, options);
+export async function writeParquet(dest: Destination, records: Iterable<unknown> | AsyncIterable<unknown> | Table | RecordBatch, options: WriteRecordsOptions & DestinationOptions = {}): Promise<FileMetaData> {
+  const { s3, ...writeOptions } = options;
+  return writeRecords(await toSink(dest, s3), records, writeOptions);
 }

@@ -8,23 +8,34 @@ import { registerNodeCodecs } from './codecs.js';
 import { ParquetReader, type OpenOptions, type ParquetInput } from '../parquet/reader.js';
 import { fileSource, openFileWith } from './file-source.js';
 import type { OpenChunkFile } from '../parquet/file-path.js';
+import type { S3Settings } from './s3-credentials.js';
+import { isS3Address } from '../io/s3/address.js';
+
+/** `s3`: how `s3://` addresses are reached (docs/s3.md); the environment's settings otherwise. */
+export type NodeOpenOptions = OpenOptions & { s3?: S3Settings };
 
 registerNodeCodecs();
 
 /**
- * Opens a Parquet file: a path, an http(s) URL string, a URL, bytes, or a source object.
+ * Opens a Parquet file: a path, an http(s) URL string, an `s3://` address, a URL, bytes, or a source object.
  *
  * ```ts
  * const reader = await openParquet('data.parquet');
  * console.log(reader.numRows, reader.schema.leaves.map((l) => l.path.join('.')));
  * ```
+ *
+ * `Row` types the rows (see `ParquetReader`): `openParquet<InferRow<typeof schema>>(path)`.
  */
-export async function openParquet(input: string | ParquetInput, options: OpenOptions = {}): Promise<ParquetReader> {
-  if (typeof input === 'string') {
-    if (/^https?:\/\//i.test(input)) return ParquetReader.open(new URL(input), options);
-    return openFileWith(input, (source) => ParquetReader.fromSource(source, { ...options, openFile: options.openFile ?? localChunkFiles }));
+export async function openParquet<Row = Record<string, unknown>>(input: string | ParquetInput, options: NodeOpenOptions = {}): Promise<ParquetReader<Row>> {
+  if (typeof input === 'string' && isS3Address(input)) {
+    const { s3, ...rest } = options;
+    return (await import('./s3.js')).openS3Parquet<Row>(input, rest, s3);
   }
-  return ParquetReader.open(input, options);
+  if (typeof input === 'string') {
+    if (/^https?:\/\//i.test(input)) return ParquetReader.open<Row>(new URL(input), options);
+    return openFileWith(input, (source) => ParquetReader.fromSource<Row>(source, { ...options, openFile: options.openFile ?? localChunkFiles }));
+  }
+  return ParquetReader.open<Row>(input, options);
 }
 
 /** Opens the local files a Parquet file's column chunks name (`file_path`), where the reader resolved them. */

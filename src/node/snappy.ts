@@ -6,7 +6,7 @@
 import { defineCodec, type Codec } from '../codecs/codec.js';
 import { snappyLength } from '../codecs/snappy.js';
 import { CorruptFileError } from '../errors.js';
-import { nodeRequire, plain } from './codecs.js';
+import { nodeRequire, plain } from './native-require.js';
 
 type SnappyBinding = typeof import('snappy');
 

@@ -15,7 +15,8 @@ import { bitWidth, dictionaryIndexWidth, prefixedRuns, RleStream } from '../enco
 import type { Values } from '../encodings/types.js';
 import type { LeafNode } from '../schema/tree.js';
 import { ChunkValues, checkIndices, COPIED_TYPES } from './chunk-values.js';
-import { checkNulls, Levels, onPage, PageDecoder, PageWalk, type ChunkOptions, type ColumnChunkData, type DataPageParts, type RawPage } from './column-chunk.js';
+import { checkNulls, Levels, onPage, PageDecoder, PageWalk, type ChunkOptions, type DataPageParts, type RawPage } from './column-chunk.js';
+import type { ColumnChunkData } from '../shred/column-data.js';
 import type { ColumnMetaData } from './metadata/index.js';
 import { decodeValues } from './page-values.js';
 import { concatValues, sliceValues } from './values-concat.js';

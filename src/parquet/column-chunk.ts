@@ -6,27 +6,11 @@ import { ChecksumError, CorruptFileError, ParquetryError, UnsupportedError, with
 import type { LevelCheck } from '../encodings/rle.js';
 import type { Values } from '../encodings/types.js';
 import type { LeafNode } from '../schema/tree.js';
+import type { ColumnChunkData } from '../shred/column-data.js';
 import { decodePageHeader, type ColumnMetaData, type PageHeader } from './metadata/index.js';
 import { ChunkValues } from './chunk-values.js';
 import { checkByteArrayChunk, DEFAULT_MAX_PAGE_BYTES, PageBounds } from './page-bounds.js';
 import { decodeLevels, decodeLevelsV2, decodeValues } from './page-values.js';
-
-/** One column chunk, decoded: levels for every entry, values for the non-null ones. */
-export interface ColumnChunkData {
-  /** Definition levels, or null when the leaf's max definition level is 0. */
-  def: Uint8Array | Uint16Array | null;
-  /** Repetition levels, or null when the leaf is not repeated. */
-  rep: Uint8Array | Uint16Array | null;
-  /** Number of level entries (values and nulls). */
-  length: number;
-  /** Number of non-null values. */
-  valueCount: number;
-  /** Dense non-null values; null when the chunk is dictionary-encoded throughout (then see `dictionary`). */
-  values: Values | null;
-  dictionary: Values | null;
-  /** Per non-null value, its index into `dictionary`. */
-  indices: Int32Array | null;
-}
 
 export interface ChunkOptions {
   /** Verify page CRC-32 checksums when a page has one (default true). */

@@ -3,12 +3,13 @@ import { CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, 
 import { blobSource, bufferSource, checkedSource, httpSource, withCachedTail, type Source, type SourceLike } from '../io/source.js';
 import { ReadBuffers } from '../io/read-buffers.js';
 import type { ValueOptions } from '../schema/convert.js';
-import { buildSchema, leavesOf, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
+import { buildSchema, leavesOf, type ColumnPath, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
 import type { RecordAssembler } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { leavesInVariants, planRecord, type Plan, type RecordPlan } from '../shred/plan.js';
 import type { ChunkStream } from './chunk-stream.js';
-import type { ChunkOptions, ColumnChunkData, LevelBuffers } from './column-chunk.js';
+import type { ChunkOptions, LevelBuffers } from './column-chunk.js';
+import type { ColumnChunkData } from '../shred/column-data.js';
 import { collectRows, rowsOfBatches } from './batch-rows.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
 import { readFooter } from './footer.js';
@@ -112,9 +113,6 @@ export interface ArrowOptions extends Pick<ReadOptions, 'columns' | 'rowGroups' 
   arrowSchema?: boolean;
 }
 
-/** A column by dotted path (`a.b.c`) or by its names (`['a', 'b.c']`). */
-export type ColumnPath = string | readonly string[];
-
 /** One leaf column of one row group, as column vectors. */
 export interface ColumnBatch {
   rowGroup: number;
@@ -169,7 +167,22 @@ const LEVELS_PER_BYTE = 64;
 /** Rows per window of a streamed row group. */
 const WINDOW_ROWS = 1 << 16;
 
-export class ParquetReader {
+/**
+ * A Parquet file's reader. `Row` is the type its rows are given as: by
+ * default `Record<string, unknown>`; name it to have typed rows, for example
+ * from the schema the file was written with:
+ *
+ * ```ts
+ * const schema = defineSchema({ id: field.int64().required(), price: field.double() });
+ * const reader = await openParquet<InferRow<typeof schema>>('prices.parquet');
+ * let total = 0;
+ * for await (const row of reader.rows()) total += row.price ?? 0;
+ * ```
+ *
+ * The type is the caller's statement about the file, not checked against it.
+ * `await using reader = await openParquet(...)` closes it at the end of the scope.
+ */
+export class ParquetReader<Row = Record<string, unknown>> {
   private constructor(
     private readonly source: Source,
     readonly metadata: FileMetaData,
@@ -182,9 +195,9 @@ export class ParquetReader {
   }
 
   /** Opens a Parquet file from bytes, a URL or a source object, reading only its footer. */
-  static async open(input: ParquetInput, options: OpenOptions = {}): Promise<ParquetReader> {
+  static async open<Row = Record<string, unknown>>(input: ParquetInput, options: OpenOptions = {}): Promise<ParquetReader<Row>> {
     const openFile = options.openFile ?? (input instanceof URL ? httpChunkFiles(options.headers) : undefined);
-    return ParquetReader.fromSource(await toSource(input, options), { ...options, openFile });
+    return ParquetReader.fromSource<Row>(await toSource(input, options), { ...options, openFile });
   }
 
   /** Page indexes and bloom filters read so far (filters and the index API share them). */
@@ -193,7 +206,7 @@ export class ParquetReader {
   /** The file's chunkPadding, worked out once: a regular expression run per chunk read was recompiled after every collection. */
   private readonly padding: number;
 
-  static async fromSource(source: Source, options: OpenOptions = {}): Promise<ParquetReader> {
+  static async fromSource<Row = Record<string, unknown>>(source: Source, options: OpenOptions = {}): Promise<ParquetReader<Row>> {
     const chunkOptions = checkedChunkOptions(options);
     const footer = await readFooter(source, options.decryption);
     const { offset, tail, tailOffset, decryptor } = footer;
@@ -202,7 +215,7 @@ export class ParquetReader {
     validateRowGroups(footer.metadata, schema, source);
     if (decryptor) decryptor.verifyChecksums = chunkOptions.verifyChecksums;
     const joined = await joinChunkFiles(source, footer.metadata, options, decryptor !== undefined);
-    const reader = new ParquetReader(withCachedTail(joined.source, tail, tailOffset), joined.metadata, schema, chunkOptions, decryptor);
+    const reader = new ParquetReader<Row>(withCachedTail(joined.source, tail, tailOffset), joined.metadata, schema, chunkOptions, decryptor);
     reader.chunkFiles = joined.locate;
     return reader;
   }
@@ -212,11 +225,11 @@ export class ParquetReader {
    * footer read before, or a dataset's `_metadata` cut down to this file's
    * row groups): nothing is read until rows are.
    */
-  static fromMetadata(source: Source, metadata: FileMetaData, options: Omit<OpenOptions, 'decryption' | 'openFile' | 'allowOutsideRoot'> = {}): ParquetReader {
+  static fromMetadata<Row = Record<string, unknown>>(source: Source, metadata: FileMetaData, options: Omit<OpenOptions, 'decryption' | 'openFile' | 'allowOutsideRoot'> = {}): ParquetReader<Row> {
     const chunkOptions = checkedChunkOptions(options);
     const schema = withContext({ file: source.name }, () => buildSchema(metadata.schema as SchemaElementLike[]));
     validateRowGroups(metadata, schema, source);
-    return new ParquetReader(source, metadata, schema, chunkOptions, undefined);
+    return new ParquetReader<Row>(source, metadata, schema, chunkOptions, undefined);
   }
 
   /**
@@ -253,6 +266,11 @@ export class ParquetReader {
     await this.source.close?.();
   }
 
+  /** `await using reader = await openParquet(...)`: closed when the scope ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   /** Leaf columns selected by dotted paths (all leaves when `paths` is absent). */
   selectLeaves(paths?: readonly ColumnPath[]): LeafNode[] {
     if (!paths) return this.schema.leaves;
@@ -275,12 +293,12 @@ export class ParquetReader {
    * Rows as plain objects, one at a time. Only the current row group's
    * column chunks are held in memory.
    */
-  rows(options: ReadOptions = {}): AsyncIterableIterator<Record<string, unknown>> {
+  rows(options: ReadOptions = {}): AsyncIterableIterator<Row> {
     return rowsOfBatches(this.rowBatches(options));
   }
 
   /** All selected rows in one array: convenient for small files and projections. */
-  async readRows(options: ReadOptions = {}): Promise<Record<string, unknown>[]> {
+  async readRows(options: ReadOptions = {}): Promise<Row[]> {
     return collectRows(this.rowBatches(options));
   }
 
@@ -288,7 +306,12 @@ export class ParquetReader {
    * Rows in arrays of at most `batchSize` (default 4096): the fastest way to
    * consume rows, since an async step per batch costs far less than one per row.
    */
-  async *rowBatches(options: ReadOptions & { batchSize?: number } = {}): AsyncGenerator<Record<string, unknown>[]> {
+  rowBatches(options: ReadOptions & { batchSize?: number } = {}): AsyncGenerator<Row[]> {
+    // Rows are assembled untyped: Row is the caller's statement about the file.
+    return this.recordBatches(options) as AsyncGenerator<Row[]>;
+  }
+
+  private async *recordBatches(options: ReadOptions & { batchSize?: number }): AsyncGenerator<Record<string, unknown>[]> {
     const plan = this.plan(options.columns);
     const batchSize = options.batchSize === undefined ? 4096 : checkCount(options.batchSize, 'batchSize');
     if (batchSize === 0) throw new InvalidArgumentError('batchSize must be at least 1');

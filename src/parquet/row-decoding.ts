@@ -7,7 +7,7 @@
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import type { LeafNode } from '../schema/tree.js';
 import type { LeafColumn } from '../shred/assemble.js';
-import type { ColumnChunkData } from './column-chunk.js';
+import type { ColumnChunkData } from '../shred/column-data.js';
 
 export { RecordAssembler } from '../shred/assemble.js';
 export { decodeColumnChunk, LevelBuffers } from './column-chunk.js';

@@ -16,7 +16,7 @@ import type { Sink } from '../io/sink.js';
 import { BufferedSink } from '../io/buffered-sink.js';
 import type { LeafNode, Schema, SchemaNode } from '../schema/tree.js';
 import { planRecord, type RecordPlan } from '../shred/plan.js';
-import { RecordShredder, type LeafSink } from '../shred/shred.js';
+import { RecordShredder, type LeafSink, type UnknownFieldRule } from '../shred/shred.js';
 import type { WarningHandler } from '../warnings.js';
 import { encodeRedElmFooter, MAX_METADATA_BLOCKS, REDELM_BLOCK, REDELM_MAGIC, type MetaDataBlock } from './container.js';
 import { encodeRedElmMetaData, type RedElmBlockMeta, type RedElmType } from './metadata.js';
@@ -24,7 +24,7 @@ import { formatRedElmSchema, parseRedElmSchema } from './schema.js';
 import { redElmLeaf, redElmLeafType, type RedElmLeaf } from './types.js';
 import { encodeValue } from './values.js';
 
-export interface RedElmWriterOptions {
+export interface RedElmWriterOptions extends UnknownFieldRule {
   /** `gzip` (default), `default` (zlib), `snappy`, or a Hadoop codec class name. */
   codec?: string;
   /** The `RedElm` block's form: `java` (default, what the prototype reads) or `json` (the design page's). */
@@ -128,7 +128,7 @@ export class RedElmWriter {
       return new LeafBuffer(leaf, redElmLeaf(leaf, onReplaced)!);
     });
     this.order = [...this.buffers].sort((a, b) => comparePaths(a.leaf.path, b.leaf.path));
-    this.shredder = new RecordShredder(this.plan, this.buffers);
+    this.shredder = new RecordShredder(this.plan, this.buffers, options);
     this.marks = new Float64Array(3 * this.buffers.length);
   }
 

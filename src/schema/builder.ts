@@ -532,6 +532,18 @@ export function fieldElements(name: string, fb: AnyField): SchemaElement[] {
 }
 
 /**
+ * The record type of a schema from `defineSchema`: what its writer's
+ * `write()` takes, and the type to read its files' rows as.
+ *
+ * ```ts
+ * const schema = defineSchema({ id: field.int64().required(), name: field.string() });
+ * type Row = InferRow<typeof schema>; // { id: number | bigint; name?: string | null }
+ * const reader = await openParquet<Row>('people.parquet');
+ * ```
+ */
+export type InferRow<S> = S extends DefinedSchema<infer Row> ? Row : never;
+
+/**
  * Builds a schema from field declarations. The root element is named
  * `schema` (as Arrow and parquet-java name it) unless `options.name` says
  * otherwise, and has no repetition (parquet.thrift: the root has none).

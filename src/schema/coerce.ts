@@ -26,7 +26,8 @@
  * - JSON: a `string` is JSON text and is written as it is (not checked); any other
  *   value (object, array, number, boolean) is `JSON.stringify`-ed. So the reader's
  *   output (JSON text) round-trips, and objects can be written directly.
- * - BYTE_ARRAY, BSON, GEOMETRY, GEOGRAPHY: `Uint8Array`, `ArrayBuffer` or any ArrayBuffer view (its bytes).
+ * - BYTE_ARRAY, BSON: `Uint8Array`, `ArrayBuffer` or any ArrayBuffer view (its bytes).
+ * - GEOMETRY, GEOGRAPHY: WKB bytes as above, Well-Known Text, or a GeoJSON geometry (object or JSON text), written as ISO WKB.
  *   FIXED_LEN_BYTE_ARRAY: the same, exactly `typeLength` bytes long.
  * - UUID: `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (hex, any case) or 16 bytes.
  * - DECIMAL: an exact decimal `string` (`"-12.30"`, `"5"`, `".5"`; no exponent): extra
@@ -57,6 +58,7 @@
  * path in its context.
  */
 import { InvalidArgumentError } from '../errors.js';
+import { geojsonToWkb, wktToWkb } from '../geo/encode.js';
 import { isWellFormed } from '../encodings/values-builder.js';
 import { ExactNumber } from './exact-number.js';
 import { HEX_DIGIT, parseUuid } from './uuid.js';
@@ -642,6 +644,28 @@ function bytesCoercer(leaf: LeafNode, what: string): Coercer {
   return (v) => toBytes(v) ?? fail(v);
 }
 
+/**
+ * GEOMETRY and GEOGRAPHY: WKB bytes as they are; text as hex WKB (what CSV
+ * output and PostGIS write), WKT or GeoJSON; a GeoJSON geometry object.
+ */
+function geometryCoercer(leaf: LeafNode, type: string): Coercer {
+  const fail = failer(leaf, `${type} as WKB bytes, hex WKB, WKT text or a GeoJSON geometry`);
+  return (v) => {
+    const bytes = toBytes(v);
+    if (bytes !== undefined) return bytes;
+    try {
+      if (typeof v === 'string') {
+        if (/^0[01](?:[0-9a-fA-F]{2})+$/.test(v)) return Uint8Array.from(v.match(/../g)!, (h) => parseInt(h, 16));
+        return v.trimStart().startsWith('{') ? geojsonToWkb(JSON.parse(v)) : wktToWkb(v);
+      }
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) return geojsonToWkb(v);
+    } catch (e) {
+      return fail(v, e instanceof Error ? e.message : String(e));
+    }
+    return fail(v);
+  };
+}
+
 function stringCoercer(leaf: LeafNode, onReplaced: (() => void) | undefined): Coercer {
   const width = leaf.physicalType === 'FIXED_LEN_BYTE_ARRAY' ? leaf.typeLength! : -1;
   const json = isJsonLeaf(leaf);
@@ -727,6 +751,7 @@ export function leafCoercer(leaf: LeafNode, onReplaced?: () => void): Coercer {
       return stringCoercer(leaf, onReplaced);
     case 'bytes': {
       const t = leaf.element.logicalType?.type;
+      if (t === 'GEOMETRY' || t === 'GEOGRAPHY') return geometryCoercer(leaf, t);
       const what = t === 'BSON' || t === 'GEOMETRY' || t === 'GEOGRAPHY' ? `${t} bytes` : leaf.element.convertedType === 'BSON' ? 'BSON bytes' : 'bytes';
       return bytesCoercer(leaf, what);
     }

@@ -1,6 +1,6 @@
 import { isByteArrays, type ByteArrays, type Values } from '../encodings/types.js';
-import { formatDate, formatTime, formatTimestamp } from '../text/temporal.js';
-import { utf8Column } from '../text/utf8.js';
+import { formatDate, formatTime, formatTimestamp } from './temporal-format.js';
+import { utf8Column } from '../bytes/utf8.js';
 import type { LeafKind, TimeUnit } from './logical.js';
 
 /**

@@ -19,6 +19,7 @@ import { defineSchema, field as f, FieldBuilder, type AnyField, type DefinedSche
 import { parseDate, parseTimestamp } from './temporal-text.js';
 import { ExactNumber, isWholeFloat } from './exact-number.js';
 import { MAX_SCHEMA_DEPTH, nestingLimitError, type LeafNode } from './tree.js';
+import { geoEdges } from './logical.js';
 
 export interface InferOptions {
   /** Fields to use instead of inferred ones, by top-level name or dotted path. */
@@ -451,7 +452,8 @@ export function csvCellParser(column: LeafNode | AnyField): CsvCellParser {
     case 'float16':
       return (s) => (s === '' ? null : csvDouble(s) ?? badCell(leaf, s, 'a number'));
     case 'bytes':
-      return bytesCell;
+      // Geometry cells are text the coercer encodes (WKT, GeoJSON, hex WKB).
+      return geoEdges(leaf.element.logicalType) ? textCell : bytesCell;
     case 'interval':
     case 'null':
       throw new InvalidArgumentError(`a CSV cell has no form for ${k.kind === 'null' ? 'the null type' : 'INTERVAL'}`, { column: leaf.path.join('.') });

@@ -1,5 +1,6 @@
 import { CorruptFileError } from '../errors.js';
 import type { PhysicalType } from '../encodings/types.js';
+import type { Edges } from '../geo/bounds.js';
 
 /**
  * What a leaf's bytes mean, resolved once from the logical type, the legacy
@@ -171,4 +172,12 @@ export function resolveGroupKind(logicalType: LogicalTypeLike | undefined, conve
   if (convertedType === 'LIST') return 'list';
   if (convertedType === 'MAP' || convertedType === 'MAP_KEY_VALUE') return 'map';
   return 'struct';
+}
+
+/** How a GEOMETRY or GEOGRAPHY column's edges run (an unknown algorithm as an ellipsoid's); undefined for other columns. */
+export function geoEdges(logicalType: LogicalTypeLike | undefined): Edges | undefined {
+  const lt = logicalType as { type?: string; algorithm?: string } | undefined;
+  if (lt?.type === 'GEOMETRY') return 'planar';
+  if (lt?.type !== 'GEOGRAPHY') return undefined;
+  return lt.algorithm === undefined || lt.algorithm === 'SPHERICAL' ? 'spherical' : 'ellipsoidal';
 }

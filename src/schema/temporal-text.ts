@@ -144,3 +144,30 @@ export function parseTimestamp(s: string): ParsedTimestamp | undefined {
   }
   return { nanos: BigInt(days * 86400 + secs) * 1_000_000_000n + BigInt(nanos), zoned, hasTime: true };
 }
+
+/** SQL's typed date and time literals, `DATE '…'`, `TIMESTAMP '…'`, `TIMESTAMPTZ '…'`. */
+export type SqlTemporalType = 'date' | 'timestamp' | 'timestamptz';
+
+const SQL_TEMPORAL = /^\s*([+-]?\d{4,6}-\d{2}-\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?\s*(Z|z|UTC|[+-]\d{2}(?::?\d{2})?)?\s*$/;
+
+/** The form a typed literal's text takes, for messages. */
+export function sqlTemporalForm(type: SqlTemporalType): string {
+  return type === 'date' ? 'date (YYYY-MM-DD)' : `timestamp (YYYY-MM-DD[ HH:MM[:SS[.ffffff]]]${type === 'timestamptz' ? '[±HH[:MM]]' : ''})`;
+}
+
+/**
+ * Nanoseconds since the epoch of a typed literal's text as DuckDB reads it,
+ * or undefined when it is not one: a DATE keeps the date of a text that also
+ * has a time; a TIMESTAMP ignores an offset in its text; a TIMESTAMPTZ
+ * applies it (no offset is UTC: DuckDB's session time zone taken as UTC);
+ * both keep microseconds and drop finer digits.
+ */
+export function sqlTemporalNanos(type: SqlTemporalType, text: string): bigint | undefined {
+  const m = SQL_TEMPORAL.exec(text);
+  if (!m) return undefined;
+  const [, date, hh, mm, ss, frac, zone] = m;
+  if (type === 'date') return parseTimestamp(date!)?.nanos;
+  const clock = hh === undefined ? 'T00:00:00' : `T${hh}:${mm}:${ss ?? '00'}${frac ? `.${frac.slice(0, 6)}` : ''}`;
+  const offset = type === 'timestamptz' && zone !== undefined ? (zone === 'UTC' || zone === 'z' ? 'Z' : zone) : '';
+  return parseTimestamp(date! + clock + offset)?.nanos;
+}

@@ -149,3 +149,6 @@ export function leavesOf(node: SchemaNode): LeafNode[] {
 export function pathString(path: readonly string[]): string {
   return path.join('.');
 }
+
+/** A column by dotted path (`a.b.c`) or by its names (`['a', 'b.c']`). */
+export type ColumnPath = string | readonly string[];

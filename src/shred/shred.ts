@@ -12,6 +12,19 @@ export interface LeafSink {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/**
+ * A key of `obj` that `known()` lacks, when `obj` has more than `present` own
+ * keys (the known ones a caller found on it). Counting keys is cheaper than
+ * looking each one up: only a record with keys to spare is searched.
+ */
+export function unknownKeyBeyond(obj: object, present: number, known: () => ReadonlySet<string>): string | undefined {
+  let count = 0;
+  for (const k in obj) {
+    if (hasOwn.call(obj, k) && ++count > present) return firstUnknownKey(obj, known());
+  }
+  return undefined;
+}
+
 function describe(v: unknown): string {
   const t = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
   let s: string;
@@ -31,6 +44,22 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 /** Turns a value of a VARIANT group into the group's parts (`metadata`, `value`, `typed_value`) as a struct. */
 export type VariantWriter = (v: unknown, node: GroupNode) => Record<string, unknown>;
 
+/** What a shredder does with a record's (or struct's) own keys that name no field. */
+export interface UnknownFieldRule {
+  /** `'error'` (the default) refuses the record, naming the key; `'ignore'` leaves such keys unwritten. */
+  unknownFields?: 'error' | 'ignore';
+  /** Top-level keys a record may carry beyond the schema, not written (a dataset's partition columns). */
+  acceptedFields?: readonly string[];
+}
+
+/** The first own enumerable key of `obj` that `known` lacks, if any. */
+export function firstUnknownKey(obj: object, known: ReadonlySet<string>): string | undefined {
+  for (const k in obj) {
+    if (!known.has(k) && hasOwn.call(obj, k)) return k;
+  }
+  return undefined;
+}
+
 /**
  * Records to leaf entries (Dremel shredding), driven by the same plan the
  * reader assembles with, so what one writes the other reads back. Accepts
@@ -41,9 +70,16 @@ export class RecordShredder {
   /** Field names from the record down to the field being shredded: path[0 .. depth). Only read for error messages. */
   private readonly path: string[] = [];
   private depth = 0;
+  /** Field names per struct (the record's fields keyed by the plan's array), built on first need: only an unknown key's check reads them. */
+  private readonly names = new WeakMap<readonly unknown[], ReadonlySet<string>>();
+  private readonly strict: boolean;
+  private readonly accepted: ReadonlySet<string>;
 
   /** `variant` writes VARIANT groups; without it, a schema with one takes no records. */
-  constructor(private readonly plan: RecordPlan, private readonly sinks: LeafSink[], private readonly variant?: VariantWriter) {}
+  constructor(private readonly plan: RecordPlan, private readonly sinks: LeafSink[], rule: UnknownFieldRule = {}, private readonly variant?: VariantWriter) {
+    this.strict = (rule.unknownFields ?? 'error') === 'error';
+    this.accepted = new Set(rule.acceptedFields);
+  }
 
   shred(record: unknown): void {
     if (!isPlainObject(record)) throw new InvalidArgumentError(`a record must be an object, got ${describe(record)}`);
@@ -51,13 +87,33 @@ export class RecordShredder {
     this.fields(this.plan.fields, record, 0);
   }
 
+  /** The field names of `fields`, and at the top level the accepted extra names. */
+  knownNames(fields: readonly { name: string }[]): ReadonlySet<string> {
+    let set = this.names.get(fields);
+    if (!set) {
+      set = new Set([...fields.map((f) => f.name), ...(fields === this.plan.fields ? this.accepted : [])]);
+      this.names.set(fields, set);
+    }
+    return set;
+  }
+
   private fields(fields: { name: string; plan: Plan }[], obj: Record<string, unknown>, rep: number): void {
     const d = this.depth++;
+    let present = 0;
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i]!;
       this.path[d] = f.name;
       // Own properties only: a field named `__proto__` or `toString` must not read the prototype.
-      this.field(f.plan, hasOwn.call(obj, f.name) ? obj[f.name] : undefined, rep);
+      const has = hasOwn.call(obj, f.name);
+      if (has) present++;
+      this.field(f.plan, has ? obj[f.name] : undefined, rep);
+    }
+    if (this.strict) {
+      const key = unknownKeyBeyond(obj, present, () => this.knownNames(fields));
+      if (key !== undefined) {
+        const where = this.path.slice(0, d).join('.');
+        throw new InvalidArgumentError(`${where ? `field ${where} has` : 'the record has'} a key the schema lacks: ${JSON.stringify(key)} (write with unknownFields: 'ignore' to leave such keys out)`, where ? { column: where } : {});
+      }
     }
     this.depth = d;
   }

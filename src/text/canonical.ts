@@ -6,7 +6,7 @@
 import type { LeafKind } from '../schema/logical.js';
 import { hex } from '../schema/convert.js';
 import type { Plan, RecordPlan } from '../shred/plan.js';
-import { formatDate, formatTime, formatTimestamp } from './temporal.js';
+import { formatDate, formatTime, formatTimestamp } from '../schema/temporal-format.js';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 

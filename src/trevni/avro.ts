@@ -27,6 +27,7 @@
 import { CorruptFileError, InvalidArgumentError, UnsupportedError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
 import { MAX_SCHEMA_DEPTH } from '../schema/tree.js';
+import { unknownKeyBeyond, type UnknownFieldRule } from '../shred/shred.js';
 import type { ColumnRowData } from './assemble.js';
 import type { TrevniReader, TrevniRowsOptions } from './reader.js';
 import { KEY, metaGet, textBytes, type MetaEntry, type TrevniType, type TrevniValue } from './types.js';
@@ -370,7 +371,7 @@ export function avroJson(schema: AvroSchema, v: unknown): unknown {
 
 // ------------------------------------------------------------------ writing
 
-export interface AvroTrevniWriterOptions extends Omit<TrevniWriterOptions, 'columns'> {
+export interface AvroTrevniWriterOptions extends Omit<TrevniWriterOptions, 'columns'>, Pick<UnknownFieldRule, 'unknownFields'> {
   /** The schema text to store as avro.schema (default: JSON.stringify of the schema given). */
   schemaText?: string;
 }
@@ -390,22 +391,32 @@ export class AvroTrevniWriter {
     private readonly writer: TrevniWriter,
     private readonly index: Map<string, number>,
     private readonly arrays: boolean[],
+    private readonly strict: boolean,
   ) {}
+
+  /** Field names per record schema, built on first need. */
+  private readonly names = new WeakMap<readonly unknown[], ReadonlySet<string>>();
 
   static async open(sink: Sink, schema: string | unknown, options: AvroTrevniWriterOptions = {}): Promise<AvroTrevniWriter> {
     const parsed = parseAvroSchema(schema);
     const text = options.schemaText ?? (typeof schema === 'string' ? schema : JSON.stringify(schema));
     const columns = avroColumns(parsed);
     const metadata = [...(options.metadata ?? []).filter((m) => m.key !== AVRO_SCHEMA_KEY), { key: AVRO_SCHEMA_KEY, value: textBytes(text) }];
-    const { schemaText: _, ...rest } = options;
+    const { schemaText: _, unknownFields, ...rest } = options;
     void _;
     const writer = await TrevniWriter.open(sink, { ...rest, metadata, columns });
     const arrays = columns.map((c) => c.metadata!.some((m) => m.key === KEY.array));
-    return new AvroTrevniWriter(parsed, writer, new Map(columns.map((c, i) => [c.name, i])), arrays);
+    return new AvroTrevniWriter(parsed, writer, new Map(columns.map((c, i) => [c.name, i])), arrays, (unknownFields ?? 'error') === 'error');
   }
 
   get rowCount(): number {
     return this.writer.rowCount;
+  }
+
+  private fieldNames(fields: readonly { name: string }[]): ReadonlySet<string> {
+    let set = this.names.get(fields);
+    if (!set) this.names.set(fields, (set = new Set(fields.map((f) => f.name))));
+    return set;
   }
 
   async write(record: unknown): Promise<void> {
@@ -429,9 +440,15 @@ export class AvroTrevniWriter {
       switch (s.type) {
         case 'record': {
           if (v === null || typeof v !== 'object' || Array.isArray(v)) throw fail(path, s, v);
+          let present = 0;
           for (const f of s.fields) {
-            const fv = Object.prototype.hasOwnProperty.call(v, f.name) ? (v as Record<string, unknown>)[f.name] : undefined;
-            put(f.type, fv, join(path, '#', f.name));
+            const has = Object.prototype.hasOwnProperty.call(v, f.name);
+            if (has) present++;
+            put(f.type, has ? (v as Record<string, unknown>)[f.name] : undefined, join(path, '#', f.name));
+          }
+          if (this.strict) {
+            const key = unknownKeyBeyond(v, present, () => this.fieldNames(s.fields));
+            if (key !== undefined) throw new InvalidArgumentError(`record ${row}: ${path || 'the record'} has a key the schema lacks: ${JSON.stringify(key)} (write with unknownFields: 'ignore' to leave such keys out)`);
           }
           return;
         }

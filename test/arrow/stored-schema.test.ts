@@ -59,7 +59,7 @@ test('each rule of the stored Arrow schema is applied as arrow-rs applies it, an
   for (const dictionary of [true, false]) {
     const sink = new BufferSink();
     // Row groups of 128: the 'cat' chunks written plain (dictionary: false) outgrow Int8 indices until their values are merged.
-    const w = await ParquetWriter.open(sink, schema, { metadata: { 'ARROW:schema': encodeSchema(arrow, stored) }, rowGroupRows: 200, dictionary });
+    const w = await ParquetWriter.open<unknown>(sink, schema, { metadata: { 'ARROW:schema': encodeSchema(arrow, stored) }, rowGroupRows: 200, dictionary });
     await w.writeMany(Array.from({ length: n }, (_, i) => Object.fromEntries(columns.map(([name, , value]) => [name, value(i)]))));
     await w.close();
     const reader = await openParquet(sink.bytes());

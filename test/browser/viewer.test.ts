@@ -355,3 +355,20 @@ test("a Trevni file of the wiki draft's dialect: its leaves' blocks as meta give
   }
   await page.close();
 });
+
+test('ZSTD and BROTLI files: the page loads their wasm from the package\'s dist/codecs/wasm/, which the viewer does not carry a copy of', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
+  const records = Array.from({ length: 50 }, (_, i) => ({ id: i, name: `name ${i % 7}` }));
+  for (const codec of ['ZSTD', 'BROTLI'] as const) {
+    const file = join(out, `${codec}.parquet`);
+    const sink = new BufferSink();
+    const w = await openWriter(sink, defineSchema({ id: field.int64().required(), name: field.string() }), { codec });
+    await w.writeMany(records);
+    await w.close();
+    writeFileSync(file, sink.bytes());
+    const page = await checkParquet(file);
+    const shown = await scrollTo(page, 0);
+    assert.deepEqual(shown, await libraryRows(file, 0, shown.length));
+    assert.ok(shown.length > 0);
+    await page.close();
+  }
+});

@@ -21,7 +21,7 @@ import {
 } from '../../src/parquet/metadata/index.js';
 import { writeParquet } from '../../src/node/index.js';
 import { applyStructured } from '../../scripts/fuzz/structured.js';
-import { walkWkb } from '../../src/parquet/inspect/wkb.js';
+import { walkWkb } from '../../src/geo/wkb.js';
 
 const DATA = '../shared/corpus/parquet-testing/data';
 

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError, convert, openParquet } from '../../src/node/index.js';
-import { chunkPages } from '../../src/parquet/page-headers.js';
+import { chunkPages } from '../../src/parquet/inspect/page-headers.js';
 import { checkStatistics } from '../../src/parquet/inspect/check-stats.js';
 import { DuckFiles } from '../reader/helpers.js';
 import { ok, run } from './run-cli.js';

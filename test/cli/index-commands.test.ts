@@ -17,7 +17,7 @@ import { openParquet, writeParquet } from '../../src/node/index.js';
 import { decodeOffsetIndex, type OffsetIndex } from '../../src/parquet/metadata/index.js';
 import { bloomAnswers } from '../../src/cli/bloom.js';
 import { chunkIndex } from '../../src/cli/column-index.js';
-import { chunkPages, selectChunks } from '../../src/parquet/page-headers.js';
+import { chunkPages, selectChunks } from '../../src/parquet/inspect/page-headers.js';
 import { ParquetryError } from '../../src/errors.js';
 import { bufferSource } from '../../src/io/source.js';
 import { ParquetReader } from '../../src/parquet/reader.js';

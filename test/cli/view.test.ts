@@ -7,7 +7,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canonicalRow, httpSource, ParquetReader } from '../../src/index.js';
 import { parseRange } from '../../src/cli/view.js';
@@ -79,4 +82,69 @@ test('a FILE that cannot be served is refused at once, as other commands refuse 
   const dir = spawnSync(process.execPath, [...CLI, 'test'], { encoding: 'utf8' });
   assert.equal(dir.status, 1);
   assert.match(dir.stderr, /it is a directory/);
+});
+
+/** A free port on 127.0.0.1, found by binding port 0 and letting it go. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Runs `view` with `args` until it prints its address; returns it and the process. */
+async function startView(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; printed: string }> {
+  const child = spawn(process.execPath, [...CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let err = '';
+  child.stderr!.on('data', (b: Buffer) => (err += b));
+  const printed = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (b: Buffer) => {
+      text += b;
+      if (text.includes('\n')) resolve(text);
+    });
+    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${text}${err}`)));
+  });
+  return { child, printed };
+}
+
+test('--port serves at that port, and / leads to the page showing FILE', async () => {
+  const port = await freePort();
+  const { child, printed } = await startView([FILE, '--port', String(port)]);
+  try {
+    assert.match(printed, new RegExp(`^parquetry view: http://127\\.0\\.0\\.1:${port}/\\?url=%2Ffile%2Falltypes_plain\\.parquet\\n`));
+    const bare = await fetch(`http://127.0.0.1:${port}/`, { redirect: 'manual' });
+    assert.equal(bare.status, 302);
+    assert.equal(bare.headers.get('location'), '/?url=%2Ffile%2Falltypes_plain.parquet');
+    const page = await fetch(`http://127.0.0.1:${port}/`);
+    assert.equal(page.status, 200);
+    assert.equal(new URL(page.url).searchParams.get('url'), '/file/alltypes_plain.parquet');
+    // Taken: a one-line error, not a crash.
+    const taken = spawnSync(process.execPath, [...CLI, FILE, '--port', String(port)], { encoding: 'utf8' });
+    assert.equal(taken.status, 1);
+    assert.match(taken.stderr, new RegExp(`^parquetry: port ${port} on 127\\.0\\.0\\.1 is in use`));
+  } finally {
+    child.kill('SIGINT');
+  }
+  for (const bad of ['65536', '-1', 'http']) {
+    const r = spawnSync(process.execPath, [...CLI, FILE, '--port', bad], { encoding: 'utf8' });
+    assert.equal(r.status, 1, bad);
+    assert.match(r.stderr, /^parquetry: option '--port <n>' argument '.*' is invalid: must be a port number from 0 to 65535/);
+  }
+});
+
+test('--open hands the address to $BROWSER', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-view-open-'));
+  const seen = join(dir, 'url.txt');
+  const browser = join(dir, 'browser.sh');
+  writeFileSync(browser, `#!/bin/sh\nprintf '%s' "$1" > '${seen}'\n`, { mode: 0o755 });
+  const { child, printed } = await startView([FILE, '--open'], { ...process.env, BROWSER: browser });
+  try {
+    const address = /^parquetry view: (\S+)\n/.exec(printed)![1]!;
+    for (let i = 0; i < 100 && !existsSync(seen); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(readFileSync(seen, 'utf8'), address);
+  } finally {
+    child.kill('SIGINT');
+  }
 });

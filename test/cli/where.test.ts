@@ -98,6 +98,80 @@ describe('grammar', () => {
   });
 });
 
+describe('SQL forms beyond comparisons', () => {
+  test('BETWEEN and NOT BETWEEN take two values joined by AND, which binds to them', () => {
+    assert.deepEqual(parseWhere('x BETWEEN 1 AND 5'), { column: 'x', op: 'between', low: 1, high: 5 });
+    assert.deepEqual(parseWhere("x not between -1 and 'a' AND y = 2"), { and: [{ column: 'x', op: 'not between', low: -1, high: 'a' }, eq('y', 2)] });
+  });
+
+  test('LIKE, ILIKE, their NOT forms, ESCAPE', () => {
+    assert.deepEqual(parseWhere("s LIKE 'a%'"), { column: 's', op: 'like', value: 'a%' });
+    assert.deepEqual(parseWhere("s NOT ILIKE '_b'"), { column: 's', op: 'not ilike', value: '_b' });
+    assert.deepEqual(parseWhere("s like 'a!%' escape '!'"), { column: 's', op: 'like', value: 'a!%', escape: '!' });
+    assert.deepEqual(parseWhere('s LIKE NULL'), { column: 's', op: 'like', value: null });
+  });
+
+  test('IS [NOT] DISTINCT FROM, NULL as a value anywhere', () => {
+    assert.deepEqual(parseWhere('x IS DISTINCT FROM 3'), { column: 'x', op: 'is distinct from', value: 3 });
+    assert.deepEqual(parseWhere('x is not distinct from null'), { column: 'x', op: 'is not distinct from', value: null });
+    assert.deepEqual(parseWhere('x = NULL'), eq('x', null));
+    assert.deepEqual(parseWhere('x IN (1, NULL)'), { column: 'x', op: 'in', values: [1, null] });
+  });
+
+  test('functions: starts_with, contains, and lower/upper on the column side', () => {
+    assert.deepEqual(parseWhere("starts_with(s, 'ab')"), { column: 's', op: 'starts_with', value: 'ab' });
+    assert.deepEqual(parseWhere("NOT CONTAINS(a.b, 'x')"), { not: { column: 'a.b', op: 'contains', value: 'x' } });
+    assert.deepEqual(parseWhere("lower(s) = 'ab'"), { column: 's', transform: 'lower', op: '=', value: 'ab' });
+    assert.deepEqual(parseWhere("'AB' < upper(s)"), { column: 's', transform: 'upper', op: '>', value: 'AB' });
+    assert.deepEqual(parseWhere("Upper(s) NOT LIKE 'A%'"), { column: 's', transform: 'upper', op: 'not like', value: 'A%' });
+    assert.deepEqual(parseWhere("lower(s) IN ('a')"), { column: 's', transform: 'lower', op: 'in', values: ['a'] });
+    assert.deepEqual(parseWhere('lower(s) IS NULL'), { column: 's', op: 'is null' });
+    assert.deepEqual(parseWhere('lower = 1'), eq('lower', 1), 'a column may be called lower');
+  });
+
+  test('DATE, TIMESTAMP and TIMESTAMPTZ literals; date and timestamp stay usable as column names', () => {
+    assert.deepEqual(parseWhere("d >= DATE '2024-01-02'"), { column: 'd', op: '>=', value: { date: '2024-01-02' } });
+    assert.deepEqual(parseWhere("TIMESTAMP '2024-01-02 10:00' < t"), { column: 't', op: '>', value: { timestamp: '2024-01-02 10:00' } });
+    assert.deepEqual(parseWhere("t = timestamptz '2024-01-02 10:00:00+02'"), { column: 't', op: '=', value: { timestamptz: '2024-01-02 10:00:00+02' } });
+    assert.deepEqual(parseWhere("date = '2024-01-02'"), eq('date', '2024-01-02'));
+  });
+});
+
+describe('constructs outside the grammar are named where they stand', () => {
+  const cases: [string, RegExp][] = [
+    ['length(s) > 3', /^--where: function length\(\) is not supported at position 1 \(functions: starts_with, contains, lower, upper\)$/],
+    ['x = 1 AND abs(y) = 2', /function abs\(\) is not supported at position 11/],
+    ['x + 1 > 5', /arithmetic \(\+\) is not supported at position 3/],
+    ['x * 2 > 5', /arithmetic \(\*\) is not supported at position 3/],
+    ["s || 'a' = 'b'", /arithmetic \(\|\|\) is not supported at position 3/],
+    ['x::INT = 5', /a cast \(::\) is not supported at position 2/],
+    ["x = INTERVAL '1 day'", /a INTERVAL literal is not supported at position 5/],
+    ["s GLOB 'a*'", /GLOB is not supported at position 3/],
+    ['b IS TRUE', /IS TRUE is not supported at position 6/],
+    ["x = lower(s)", /function lower\(\) as a value is not supported at position 5/],
+    ["starts_with(s, 'a') = true", /expected AND, OR or the end of the expression at position 21/],
+    ["lower(lower(s)) = 'a'", /a function call inside lower\(\) is not supported at position 7/],
+    ["starts_with(s)", /expected "," and argument 2 of starts_with\(\) at position 14/],
+    ["starts_with(s, 1)", /expected a string as argument 2 of starts_with\(\) at position 16/],
+    ["s LIKE 5", /expected a 'pattern' after "LIKE" at position 8/],
+    ["s LIKE 'a' ESCAPE 'ab'", /expected one character in quotes after ESCAPE at position 19/],
+    ['x BETWEEN 1 5', /expected AND between the bounds of BETWEEN at position 13/],
+    ["d = DATE '2024-13-01'", /expected DATE text at position 10, found "'2024-13-01'" \(DATE '2024-13-01' is not a valid date/],
+    ["5 BETWEEN x AND y", /BETWEEN takes the column on its left/],
+    ['('.repeat(100_000) + 'x = 1' + ')'.repeat(100_000), /nesting deeper than 1000 NOTs and parentheses is not supported at position 1001/],
+    ['NOT '.repeat(100_000) + 'x = 1', /nesting deeper than 1000 NOTs and parentheses is not supported at position 4001/],
+  ];
+  for (const [text, re] of cases) {
+    test(JSON.stringify(text.slice(0, 60)), () => {
+      assert.throws(() => parseWhere(text), (e: unknown) => {
+        assert.ok(e instanceof WhereSyntaxError);
+        assert.match(e.message, re);
+        return true;
+      });
+    });
+  }
+});
+
 describe('precedence: NOT over AND over OR', () => {
   test('AND binds tighter than OR', () => {
     assert.deepEqual(parseWhere('a = 1 OR b = 2 AND c = 3'), { or: [eq('a', 1), { and: [eq('b', 2), eq('c', 3)] }] });
@@ -123,9 +197,8 @@ describe('errors name the position and what was expected', () => {
     ['', /expected a condition at position 1, found the end of the expression/],
     ['   ', /expected a condition at position 4/],
     ['x', /expected a comparison operator .* after the column at position 2, found the end/],
-    ['a b', /expected a comparison operator .*IN, NOT IN or IS after the column at position 3, found "b"/],
-    ['x = NULL', /expected a value after "=" at position 5, found "NULL" \(NULL never compares equal: use IS NULL or IS NOT NULL\)/],
-    ['x = y', /expected a value after "=" at position 5, found "y" \(a value is a number, a 'string', TRUE or FALSE\)/],
+    ['a b', /expected a comparison operator .*\[NOT\] IN, \[NOT\] BETWEEN, \[NOT\] LIKE, \[NOT\] ILIKE or IS after the column at position 3, found "b"/],
+    ['x = y', /expected a value after "=" at position 5, found "y" \(comparing two columns is not supported/],
     ['1 = 2', /expected a column after "=" at position 5, found "2" \(one side of a comparison must be a column\)/],
     ['1 AND x', /expected a comparison operator \(=, !=, <>, <, <=, >, >=\) after the value at position 3, found "AND"/],
     ['(a = 1', /expected AND, OR or "\)" at position 7, found the end of the expression \(to close the "\(" at position 1\)/],
@@ -136,8 +209,8 @@ describe('errors name the position and what was expected', () => {
     ['a = 1 OR OR b = 1', /expected a column name, a value, NOT or "\(" at position 10, found "OR" \(OR is a keyword/],
     ['NOT', /expected a column name, a value, NOT or "\(" at position 4/],
     ['and = 1', /at position 1, found "and" \(AND is a keyword: write "and" in double quotes/],
-    ['x IS 1', /expected NULL or NOT NULL after "IS" at position 6, found "1"/],
-    ['x IS NOT 1', /expected NULL after "IS NOT" at position 10, found "1"/],
+    ['x IS 1', /expected NULL, NOT NULL or \[NOT\] DISTINCT FROM after "IS" at position 6, found "1"/],
+    ['x IS NOT 1', /expected NULL or DISTINCT FROM after "IS NOT" at position 10, found "1"/],
     ['x IN 1', /expected "\(" after "IN" at position 6, found "1"/],
     ['x NOT IN 1', /expected "\(" after "NOT IN" at position 10, found "1"/],
     ['x NOT = 1', /expected a comparison operator .* after the column at position 3, found "NOT"/],
@@ -226,6 +299,9 @@ describe('same rows as DuckDB', () => {
     'flag = true', 'flag != false', 'NOT flag = TRUE', 'flag = false AND n IS NULL',
     "day >= '2020-06-01'", "day = '2020-01-05' OR day < '2020-01-03'",
     'a.b = 3', "a.c IN ('c1', 'c2') AND a.b > 5", '"my col" = 4', '"dot.name" = 2', '"my col" >= 4 AND "dot.name" < 2 OR a.b = 9',
+    "s LIKE 'name1%'", "s NOT ILIKE 'NAME2_'", "lower(q) = 'it''s'", "upper(s) > 'NAME3'", "day BETWEEN DATE '2020-02-01' AND DATE '2020-03-01'",
+    "day < TIMESTAMP '2020-01-10 12:00:00'", 'n IS DISTINCT FROM 5', 'n IS NOT DISTINCT FROM NULL', 'n NOT BETWEEN 10 AND 90',
+    "starts_with(s, 'name3')", "contains(a.c, '2') AND n IN (1, 2, NULL)", "NOT (n > 5 OR s LIKE '%7')",
   ];
 
   let dir = '';
@@ -289,7 +365,7 @@ describe('same rows as DuckDB', () => {
   });
 
   test('cat --where and head --where, run as a user runs them', async () => {
-    for (const where of ["n > 5 AND (n < 10 OR s = 'name3')", 'a.b = 4 AND "dot.name" = 2', 'dec < 1234.567890123456789 AND NOT flag = TRUE']) {
+    for (const where of ["n > 5 AND (n < 10 OR s = 'name3')", 'a.b = 4 AND "dot.name" = 2', 'dec < 1234.567890123456789 AND NOT flag = TRUE', "s LIKE 'name1%' AND day BETWEEN DATE '2020-02-01' AND DATE '2020-06-01'"]) {
       const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cat', file, '--where', where, '--columns', 'id', '--json'], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
       assert.notEqual(r.stdout, '', where);
@@ -305,7 +381,7 @@ describe('same rows as DuckDB', () => {
   test('a syntax error in --where: one line, exit 1, before the file is read', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cat', 'no-such-file.parquet', '--where', 'price = '], { encoding: 'utf8' });
     assert.equal(r.status, 1);
-    assert.equal(r.stderr, `parquetry: --where: expected a value after "=" at position 9, found the end of the expression (a value is a number, a 'string', TRUE or FALSE)\n`);
+    assert.equal(r.stderr, `parquetry: --where: expected a value after "=" at position 9, found the end of the expression (a value is a number, a 'string', TRUE, FALSE, NULL or DATE/TIMESTAMP '…')\n`);
     const trevni = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cat', '../shared/trevni-corpus/tiny.trv', '--where', 'x = 1'], { encoding: 'utf8' });
     assert.equal(trevni.status, 1);
     assert.equal(trevni.stderr, 'parquetry: --where is for Parquet files; Trevni files are read whole\n');

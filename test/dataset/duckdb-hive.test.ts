@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { IncompatibleFilesError, openDataset, type Filter } from '../../src/node/index.js';
+import { IncompatibleFilesError, openDataset, parseWhere, type Filter } from '../../src/node/index.js';
 import { assertAgrees, counting, SALES, useDuck } from './helpers.js';
 
 let dir = '';
@@ -44,6 +44,12 @@ test('filters on partition columns prune files unopened; statistics prune the re
     [{ column: 'day', op: '>=', value: '2024-01-02' }, `day >= DATE '2024-01-02'`],
     [{ not: { column: 'cat', op: 'in', values: ['a b', 'p=q'] } }, `NOT (cat IN ('a b', 'p=q'))`],
     [{ and: [{ column: 'region', op: '!=', value: 0 }, { column: 'id', op: '>', value: 150 }] }, 'region <> 0 AND id > 150'],
+    // The SQL forms, decided on the partition values as on any column's.
+    ...[
+      "cat LIKE 'a%'", "cat NOT ILIKE 'X%'", "cat ILIKE '%=Q'", "starts_with(cat, 'p')", "NOT contains(cat, '/')", "lower(cat) IN ('a b', 'P=Q')",
+      "upper(cat) > 'P'", "day BETWEEN DATE '2024-01-02' AND DATE '2024-01-05'", "day < TIMESTAMP '2024-01-01 00:00:01'", 'region IS DISTINCT FROM 1',
+      'region NOT BETWEEN 1 AND 5 AND cat IS NOT DISTINCT FROM NULL', "NOT (cat LIKE '%b' OR region = 2)",
+    ].map((where): [Filter, string] => [parseWhere(where), where]),
   ];
   for (const [filter, where] of cases) {
     const { fs, opened } = counting();
@@ -55,9 +61,11 @@ test('filters on partition columns prune files unopened; statistics prune the re
     for (const f of plan.files) if (f.pruned === 'partition') assert.ok(!read.has(f.path), `${where}: ${f.path} was pruned by partition but opened`);
   }
   const ds = await openDataset(out);
-  const plan = await ds.scanPlan({ column: 'region', op: '=', value: 1 });
-  assert.equal(plan.files.filter((f) => f.pruned === 'partition').length, plan.files.length - plan.filesKept);
-  assert.ok(plan.filesKept > 0 && plan.filesKept < plan.files.length);
+  for (const filter of [{ column: 'region', op: '=', value: 1 } as const, parseWhere("cat LIKE 'a%' AND lower(cat) <> 'x'")]) {
+    const plan = await ds.scanPlan(filter);
+    assert.equal(plan.files.filter((f) => f.pruned === 'partition').length, plan.files.length - plan.filesKept);
+    assert.ok(plan.filesKept > 0 && plan.filesKept < plan.files.length);
+  }
 });
 
 test('row-group statistics prune files before their pages are read', async () => {

@@ -128,7 +128,7 @@ async function ownFile(): Promise<Uint8Array> {
     f16: f.float16(),
   });
   const sink = new BufferSink();
-  const w = await ParquetWriter.open(sink, schema, {
+  const w = await ParquetWriter.open<unknown>(sink, schema, {
     rowGroupRows: 2000,
     pageRowLimit: 100,
     pageIndex: true,
@@ -139,8 +139,8 @@ async function ownFile(): Promise<Uint8Array> {
   return sink.bytes();
 }
 
-/** A source over bytes that counts the bytes read: what pruning tests measure. */
-export class Counting implements SourceLike {
+/** A source that counts the bytes read from it, to see what pruning saves. */
+export class CountingSource implements SourceLike {
   bytes = 0;
   constructor(private readonly data: Uint8Array) {}
   get byteLength(): number {

@@ -15,8 +15,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BufferSink, defineSchema, field as f, ParquetReader, ParquetWriter, type Filter } from '../../src/node/index.js';
-import { Counting } from './fixtures.js';
 import { CORPUS, DuckFiles } from '../reader/helpers.js';
+import { CountingSource } from './fixtures.js';
 
 const SEGMENT = 6;
 /** Pages of six values each: every mix of NaN (both signs), zeros, infinities and numbers a page can bound. */
@@ -84,6 +84,7 @@ function toSql(filter: Filter): string {
 
 const show = (f: unknown) => JSON.stringify(f, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : Object.is(v, -0) ? '-0' : v));
 
+
 let duck: DuckFiles;
 /** NaN rows DuckDB's own scan of our files missed (reported, not asserted away). */
 let duckMissed = 0;
@@ -97,7 +98,7 @@ after(() => {
 
 /** For each filter: our filtered ids, and DuckDB's over the rows it reads from the file (loaded into a table, so no pruning of its own). */
 async function compare(path: string, idColumn: string | null, columns: string[], direct: boolean): Promise<number> {
-  const reader = await ParquetReader.open(new Counting(new Uint8Array(readFileSync(path))));
+  const reader = await ParquetReader.open(new CountingSource(new Uint8Array(readFileSync(path))));
   const id = idColumn ?? 'rn';
   await duck.duck.run(`CREATE OR REPLACE TABLE t AS SELECT ${idColumn ? '*' : '*, (row_number() OVER () - 1)::INTEGER AS rn'} FROM read_parquet('${path}')`);
   let compared = 0;
@@ -149,7 +150,7 @@ describe('filters over float statistics give DuckDB\'s rows', () => {
         assert.equal(await compare(path, 'id', ['x', 'y', 'fl'], true), 3 * (OPS.length * LITERALS.length + 5) - OPS.length);
         // DuckDB reads every value back as written: -0 keeps its sign, NaN stays NaN, FLOAT rounds as ours.
         const theirs = (await duck.duck.runAndReadAll(`SELECT x, y, fl FROM read_parquet('${path}') ORDER BY id`)).getRows();
-        const ours = (await (await ParquetReader.open(new Counting(new Uint8Array(readFileSync(path))))).readRows({ columns: ['x', 'y', 'fl'] })).map((r) => [r.x, r.y, r.fl]);
+        const ours = (await (await ParquetReader.open(new CountingSource(new Uint8Array(readFileSync(path))))).readRows({ columns: ['x', 'y', 'fl'] })).map((r) => [r.x, r.y, r.fl]);
         assert.equal(show(theirs as never), show(ours as never));
       });
     }
@@ -178,7 +179,7 @@ describe('float statistics prune', () => {
     for (const order of ['type', 'total'] as const) {
       const bytes = await pagesFile(order);
       const read = async (filter: Filter | undefined) => {
-        const src = new Counting(bytes);
+        const src = new CountingSource(bytes);
         const reader = await ParquetReader.open(src);
         src.bytes = 0;
         const rows = await reader.readRows({ filter });

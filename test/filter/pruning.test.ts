@@ -38,7 +38,7 @@ function row(i: number): Record<string, unknown> {
 async function ownFile(): Promise<Uint8Array> {
   const schema = defineSchema({ id: f.int64().required(), key: f.string(), x: f.double(), tags: f.list(f.string()) });
   const sink = new BufferSink();
-  const w = await ParquetWriter.open(sink, schema, { rowGroupRows: 50_000, pageRowLimit: 1000, pageIndex: true, bloomFilters: { key: true } } as never);
+  const w = await ParquetWriter.open<unknown>(sink, schema, { rowGroupRows: 50_000, pageRowLimit: 1000, pageIndex: true, bloomFilters: { key: true } } as never);
   const batch: Record<string, unknown>[] = [];
   for (let i = 0; i < N; i++) batch.push(row(i));
   await w.writeMany(batch);

@@ -11,7 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BufferSink, ParquetReader, ParquetWriter, defineSchema, field, variant, type Filter } from '../../src/index.js';
-import { Counting } from './fixtures.js';
+import { CountingSource } from './fixtures.js';
 import { VariantValue } from '../../src/index.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 
@@ -118,9 +118,9 @@ test('the typed column prunes; a row group with the value in the residual column
   // Values outside the typed column only in the first row group: the others hold a null residual column.
   const sparse = (i: number) => (i < 2000 ? payload(i) : { a: { b: i }, s: `row ${i}` });
   const bytes = await file(n, 2000, sparse);
-  const full = new Counting(bytes);
+  const full = new CountingSource(bytes);
   await (await ParquetReader.open(full)).readRows({ filter: { column: col, op: '>=', value: 0 }, columns: ['id'] });
-  const counting = new Counting(bytes);
+  const counting = new CountingSource(bytes);
   const reader = await ParquetReader.open(counting);
   const f: Filter = { column: col, op: '>=', value: 29_900 };
   const rows = await reader.readRows({ filter: f, columns: ['id'] });

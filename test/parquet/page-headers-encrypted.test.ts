@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MissingKeyError, openParquet } from '../../src/node/index.js';
 import { bufferSource } from '../../src/io/source.js';
-import { chunkPages, selectChunks } from '../../src/parquet/page-headers.js';
+import { chunkPages, selectChunks } from '../../src/parquet/inspect/page-headers.js';
 import { DATA, FILES, FOOTER, keys } from './encrypted-corpus.js';
 
 const BLOOM = 'encrypt_columns_and_footer_bloom_filter.parquet.encrypted';

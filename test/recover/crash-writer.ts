@@ -7,7 +7,7 @@ import { openWriter } from '../../src/node/index.js';
 import { record, schema } from './fixtures.js';
 
 const ROWS = Number(process.argv[4] ?? 1000);
-const w = await openWriter(process.argv[2]!, schema, { checkpointEvery: 1 });
+const w = await openWriter<unknown>(process.argv[2]!, schema, { checkpointEvery: 1 });
 const groups = Number(process.argv[3]);
 for (let g = 0; g < groups; g++) {
   for (let i = g * ROWS; i < (g + 1) * ROWS; i++) await w.write(record(i));

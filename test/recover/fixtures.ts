@@ -21,7 +21,7 @@ export function record(i: number): Record<string, unknown> {
 
 export async function writeFile(options: WriterOptions = {}, rows = 3000): Promise<Uint8Array> {
   const sink = new BufferSink();
-  const w = await ParquetWriter.open(sink, schema, { rowGroupRows: 1000, pageRowLimit: 100, ...options });
+  const w = await ParquetWriter.open<unknown>(sink, schema, { rowGroupRows: 1000, pageRowLimit: 100, ...options });
   for (let i = 0; i < rows; i++) await w.write(record(i));
   await w.close();
   return sink.bytes();

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
 import { bufferSource } from '../../src/io/source.js';
 import { ParquetReader } from '../../src/index.js';
-import { chunkPages, selectChunks } from '../../src/parquet/page-headers.js';
+import { chunkPages, selectChunks } from '../../src/parquet/inspect/page-headers.js';
 import { MISSING, openForSalvage, salvageRowGroups } from '../../src/parquet/recover/index.js';
 import { withDuck } from './duck.js';
 import { withFooter } from './fixtures.js';

@@ -500,7 +500,8 @@ describe('wrong values fail, saying where, what was expected and what was given'
   test('bytes', () => {
     rejects(f.binary(), 'abc', /bytes \(Uint8Array or ArrayBuffer\)/);
     rejects(f.bson(), [1, 2], /BSON bytes/);
-    rejects(f.geometry(), {}, /GEOMETRY bytes/, /got \{\} \(object\)/);
+    rejects(f.geometry(), {}, /GEOMETRY as WKB bytes, hex WKB, WKT text or a GeoJSON geometry/, /got \{\} \(object\): GeoJSON: geometry.type must be one of Point/);
+    rejects(f.geography(), 'POINT (1', /GEOGRAPHY as WKB bytes/, /WKT: expected a number at line 1, column 9, found the end of the text/);
     rejects(f.fixed(4), new Uint8Array(3), /exactly 4 bytes/, /got Uint8Array of 3 bytes: wrong length/);
     rejects(f.fixed(4), new ArrayBuffer(5), /got ArrayBuffer of 5 bytes/);
   });

@@ -41,7 +41,7 @@ function newDir(): string {
 
 async function writeAll(schema: ReturnType<typeof defineSchema>, records: unknown[], options: WriterOptions = {}): Promise<string> {
   const path = join(newDir(), 'out.parquet');
-  const w = await openWriter(path, schema, options);
+  const w = await openWriter<unknown>(path, schema, options);
   await w.writeMany(records);
   await w.close();
   return path;
@@ -103,7 +103,7 @@ describe('a record that does not fit', () => {
     test(`throws an InvalidArgumentError naming the field and record; the writer stays usable (page v${pageVersion})`, async () => {
       const path = join(newDir(), 'out.parquet');
       // Small pages and row groups: bad records land at page and row group boundaries too.
-      const w = await openWriter(path, schema, { pageVersion, pageRowLimit: 7, rowGroupRows: 23, checksums: true });
+      const w = await openWriter<unknown>(path, schema, { pageVersion, pageRowLimit: 7, rowGroupRows: 23, checksums: true });
       const written: Record<string, unknown>[] = [];
       let n = 0;
       for (let round = 0; round < 4; round++) {
@@ -139,14 +139,14 @@ describe('a record that does not fit', () => {
   }
 
   test('the first bad record is named by its index', async () => {
-    const w = await ParquetWriter.open(new BufferSink(), schema);
+    const w = await ParquetWriter.open<unknown>(new BufferSink(), schema);
     for (let i = 0; i < 5; i++) await w.write(good(i));
     await assert.rejects(w.write({ id: 'x' }), /\brecord 5\b/);
   });
 
   test('the index in the message counts every record given, rejected ones too', async () => {
     // The 7th record given (index 6) is named "record 6", not by how many were accepted before it.
-    const w = await ParquetWriter.open(new BufferSink(), schema);
+    const w = await ParquetWriter.open<unknown>(new BufferSink(), schema);
     for (let i = 0; i < 5; i++) await w.write(good(i));
     await assert.rejects(w.write({ id: 'x' }), /\brecord 5\b/);
     await assert.rejects(w.write({ id: 'y' }), (e: unknown) => {
@@ -591,7 +591,7 @@ describe('statistics', () => {
   test('distinct_count of a dictionary-encoded chunk ignores the values of rejected records', async () => {
     const schema = defineSchema({ s: f.string(), n: f.int32() });
     const sink = new BufferSink();
-    const w = await ParquetWriter.open(sink, schema);
+    const w = await ParquetWriter.open<unknown>(sink, schema);
     for (let i = 0; i < 100; i++) await w.write({ s: i % 2 ? 'a' : 'b', n: 1 });
     await assert.rejects(w.write({ s: 'rejected', n: 'not a number' }), InvalidArgumentError);
     await w.close();

@@ -168,7 +168,7 @@ function mainRecords(n: number): Record<string, unknown>[] {
 
 async function writeFile(name: string, elements: typeof MAIN_ELEMENTS, records: unknown[], options: WriterOptions): Promise<{ path: string; file: Uint8Array; meta: FileMetaData }> {
   const path = join(dir, name);
-  const w = await openWriter(path, elements, options);
+  const w = await openWriter<unknown>(path, elements, options);
   await w.writeMany(records);
   await w.close();
   const file = new Uint8Array(readFileSync(path));

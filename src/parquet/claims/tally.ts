@@ -11,7 +11,7 @@ import { isByteArrays, type Values } from '../../encodings/types.js';
 import { valueReader } from '../../schema/convert.js';
 import type { LeafNode } from '../../schema/tree.js';
 import { canonicalValue } from '../../text/canonical.js';
-import type { ColumnChunkData } from '../column-chunk.js';
+import type { ColumnChunkData } from '../../shred/column-data.js';
 import { compareBytes, compareD, type D, type Domain } from '../filter/compare.js';
 import { compareTotalOrder } from '../float-order.js';
 

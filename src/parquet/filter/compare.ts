@@ -20,6 +20,7 @@ import { describeValue, float16Bits, twosComplementBytes, utf8Encode, type Physi
 import { parseUuid } from '../../schema/uuid.js';
 import { parseDate, parseTime, parseTimestamp } from '../../schema/temporal-text.js';
 import type { TimeUnit } from '../../schema/logical.js';
+import { temporalLiteralNanos, temporalType } from './temporal-literal.js';
 import type { LeafNode } from '../../schema/tree.js';
 
 /** A value in a comparison domain. */
@@ -155,6 +156,8 @@ function doubleBounds(r: Rational, approx: number): Lit {
 
 function fail(leaf: LeafNode, v: unknown, what: string): never {
   const column = leaf.path.join('.');
+  const typed = temporalType(v);
+  if (typed) what = `a ${typed.toUpperCase()} literal compares with DATE and TIMESTAMP columns only`;
   throw new InvalidArgumentError(`filter value ${describeValue(v)} cannot be compared with column ${column} (${what})`, { column });
 }
 
@@ -186,6 +189,11 @@ function intDomain(leaf: LeafNode, kind: IntKind, big: boolean, scale: number, u
       return numberRational(v);
     }
     if (typeof v === 'bigint') return { num: v, den: 1n };
+    const typed = temporalLiteralNanos(v);
+    if (typed !== undefined) {
+      if (kind !== 'date' && kind !== 'timestamp' && kind !== 'int96') fail(leaf, v, '');
+      return { num: typed, den: kind === 'date' ? NANOS_PER_DAY : kind === 'int96' ? 1n : NANOS_PER[unit!] };
+    }
     if (typeof v === 'string') {
       const r = parseRational(v);
       if (r) return r;

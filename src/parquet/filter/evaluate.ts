@@ -8,9 +8,10 @@
 import { CorruptFileError, withContext } from '../../errors.js';
 import { isByteArrays, valueCount, type ByteArrays, type Values } from '../../encodings/types.js';
 import type { LeafNode } from '../../schema/tree.js';
-import type { ColumnChunkData } from '../column-chunk.js';
+import type { ColumnChunkData } from '../../shred/column-data.js';
 import { compareBytes, type D, type Lit } from './compare.js';
 import type { BoundFilter, BoundLeaf } from './expression.js';
+import { valueMeets } from './intersects.js';
 
 /** Three-valued results, one byte each. */
 export const FALSE = 0;
@@ -84,10 +85,26 @@ function latin1(d: Uint8Array, s: number, e: number): string {
 export function valueResults(b: BoundLeaf, values: Values): (i: number) => number {
   if (b.residual) return residualResults(b, b.residual, values as ByteArrays);
   const { op, lits, domain } = b;
+  if (b.geo) {
+    const meets = valueMeets(b.geo.edges, b.geo.box);
+    const { data, offsets } = values as ByteArrays;
+    return (i) => {
+      const r = meets(data.subarray(offsets[i]!, offsets[i + 1]!));
+      return r === undefined ? UNKNOWN : r ? TRUE : FALSE;
+    };
+  }
+  const miss = lits.some((l) => l.k === 'null') ? UNKNOWN : FALSE;
+  const hit = op === 'in' ? TRUE : FALSE;
+  const missOut = op === 'in' ? miss : miss === UNKNOWN ? UNKNOWN : TRUE;
+  if (b.text) {
+    const test = b.text;
+    const { data, offsets } = values as ByteArrays;
+    const decoder = new TextDecoder();
+    const text = (i: number): boolean => test(decoder.decode(data.subarray(offsets[i]!, offsets[i + 1]!)));
+    if (op === 'in' || op === 'not in') return (i) => (text(i) ? hit : missOut);
+    return (i) => (text(i) ? TRUE : FALSE);
+  }
   if (op === 'in' || op === 'not in') {
-    const miss = lits.some((l) => l.k === 'null') ? UNKNOWN : FALSE;
-    const hit = op === 'in' ? TRUE : FALSE;
-    const missOut = op === 'in' ? miss : miss === UNKNOWN ? UNKNOWN : TRUE;
     if (isByteArrays(values)) {
       const keys = new Set<string>();
       for (const l of lits) if (l.k === 'val' && l.exact) keys.add(latin1(l.lo as Uint8Array, 0, (l.lo as Uint8Array).length));
@@ -151,7 +168,7 @@ export function leafRows(b: BoundLeaf, c: ColumnChunkData, rows: number): Uint8A
   const nullTest = b.op === 'is null' || b.op === 'is not null';
   let res: ((i: number) => number) | null = null;
   if (!nullTest) {
-    if (b.domain.type === 'null' || (b.op !== 'in' && b.op !== 'not in' && b.lits[0]!.k === 'null')) {
+    if (b.domain.type === 'null' || (b.lits.length === 1 && b.op !== 'in' && b.op !== 'not in' && b.lits[0]!.k === 'null')) {
       out.fill(UNKNOWN);
       countRows(c, rows, leaf);
       return out;

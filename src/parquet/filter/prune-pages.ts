@@ -13,7 +13,7 @@
 import { CorruptFileError } from '../../errors.js';
 import { isByteArrays, type Values } from '../../encodings/types.js';
 import type { LeafNode } from '../../schema/tree.js';
-import type { ColumnChunkData } from '../column-chunk.js';
+import type { ColumnChunkData } from '../../shred/column-data.js';
 import type { ColumnIndex, ColumnOrder, OffsetIndex } from '../metadata/index.js';
 import type { Domain } from './compare.js';
 import type { BoundFilter } from './expression.js';

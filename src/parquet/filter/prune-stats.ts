@@ -24,12 +24,14 @@
  * - truncated binary bounds (is_*_value_exact false, and every page index
  *   bound of a byte array column) still bound the values but never prove
  *   that all values equal one;
- * - a missing null_count is unknown.
+ * - a missing null_count is unknown;
+ * - `intersects` prunes by the chunk's GeospatialStatistics box only.
  */
 import type { LeafNode } from '../../schema/tree.js';
-import type { ColumnMetaData, ColumnOrder, Statistics } from '../metadata/index.js';
+import type { BoundingBox, ColumnMetaData, ColumnOrder, Statistics } from '../metadata/index.js';
 import { compareD, type D, type Domain, type Lit } from './compare.js';
 import type { BoundFilter, BoundLeaf } from './expression.js';
+import { chunkMayMeet } from './intersects.js';
 
 /** What is known about one column over a set of rows. */
 export interface LeafStats {
@@ -46,6 +48,8 @@ export interface LeafStats {
   nanPossible: boolean;
   /** Every non-null value is a NaN (float columns). */
   onlyNaN?: boolean;
+  /** GEOMETRY and GEOGRAPHY chunks: the GeospatialStatistics box (pages have none). */
+  geoBox?: BoundingBox;
   /** For `=` and `in`: false when a bloom filter proves the literal absent. */
   mightContain?: (lit: Lit) => boolean;
 }
@@ -123,7 +127,9 @@ export function rowGroupStats(domains: ReadonlyMap<LeafNode, Domain>, meta: (lea
   const stats = new Map<LeafNode, LeafStats>();
   for (const [leaf, domain] of domains) {
     const m = meta(leaf);
-    stats.set(leaf, chunkLeafStats(leaf, domain, m.statistics, m.numValues, orders?.[leaf.columnIndex], orders !== undefined));
+    const s = chunkLeafStats(leaf, domain, m.statistics, m.numValues, orders?.[leaf.columnIndex], orders !== undefined);
+    if (m.geospatialStatistics?.bbox) s.geoBox = m.geospatialStatistics.bbox;
+    stats.set(leaf, s);
   }
   return stats;
 }
@@ -161,6 +167,8 @@ function leafPossible(b: BoundLeaf, s: LeafStats | undefined, repeated: boolean)
   if (s.allNull || b.domain.type === 'null') return { canTrue: false, canFalse: false };
   // Variant values: their statistics bound encodings, not values of the domain.
   if (b.residual) return ANY;
+  if (b.geo) return { canTrue: chunkMayMeet(s.geoBox, b.geo.edges, b.geo.box), canFalse: true };
+  if (b.text) return textPossible(b, s);
   if (s.onlyNaN && op !== 'in' && op !== 'not in') {
     const lit = b.lits[0]!;
     if (lit.k === 'null') return { canTrue: false, canFalse: false };
@@ -205,6 +213,28 @@ function leafPossible(b: BoundLeaf, s: LeafStats | undefined, repeated: boolean)
     case '>': return { canTrue: nan || compareD(max, lit.lo) > 0, canFalse: compareD(min, lit.lo) <= 0 };
     default: return { canTrue: nan || compareD(max, lit.hi) >= 0, canFalse: compareD(min, lit.hi) < 0 };
   }
+}
+
+/**
+ * A text test (LIKE, starts_with, contains, a comparison of lower/upper):
+ * decided on the one value exact bounds may prove, else bounded by its
+ * prefix range (truncated bounds still bound the values).
+ */
+function textPossible(b: BoundLeaf, s: LeafStats): Possible {
+  const { min, max } = s;
+  if (!(min instanceof Uint8Array) || !(max instanceof Uint8Array)) return ANY;
+  if (s.exact && compareD(min, max) === 0) {
+    const hit = b.text!(new TextDecoder().decode(min));
+    if (b.op !== 'in' && b.op !== 'not in') return { canTrue: hit, canFalse: !hit };
+    // A miss is unknown, not false, when the list holds a null.
+    const sure = !b.lits.some((l) => l.k === 'null');
+    return b.op === 'in' ? { canTrue: hit, canFalse: !hit && sure } : { canTrue: !hit && sure, canFalse: hit };
+  }
+  const p = b.prefix;
+  if (!p) return ANY;
+  const canTrue = compareD(max, p.lo) >= 0 && (p.hi === undefined || compareD(min, p.hi) < 0);
+  const allIn = p.all && compareD(min, p.lo) >= 0 && p.hi !== undefined && compareD(max, p.hi) < 0;
+  return { canTrue, canFalse: !allIn };
 }
 
 /** `=` one literal; `bloom` false when the caller must not use a bloom filter (a negated test). */
@@ -264,7 +294,7 @@ export function possible(f: BoundFilter, stats: (leaf: LeafNode) => LeafStats | 
 export function bloomCandidates(f: BoundFilter, out = new Set<LeafNode>(), negated = false): Set<LeafNode> {
   switch (f.t) {
     case 'leaf':
-      if (!negated && !f.residual && (f.op === '=' || f.op === 'in') && f.lits.some((l) => l.k === 'val' && l.exact)) out.add(f.leaf);
+      if (!negated && !f.text && !f.residual && (f.op === '=' || f.op === 'in') && f.lits.some((l) => l.k === 'val' && l.exact)) out.add(f.leaf);
       break;
     case 'not':
       bloomCandidates(f.part, out, !negated);

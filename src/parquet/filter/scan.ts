@@ -10,7 +10,7 @@ import { ByteCursor } from '../../bytes/cursor.js';
 import { CorruptFileError, ParquetryError, withContext, type ErrorContext } from '../../errors.js';
 import type { LeafNode } from '../../schema/tree.js';
 import { hashPhysical, loadBloomHasher, parseBloomFilter, type ParsedBloomFilter } from '../bloom/index.js';
-import type { ColumnChunkData } from '../column-chunk.js';
+import type { ColumnChunkData } from '../../shred/column-data.js';
 import { ModuleType } from '../crypto/aad.js';
 import type { FileDecryptor } from '../crypto/decryptor.js';
 import { decodePageHeader, type ColumnChunk, type ColumnIndex, type ColumnMetaData, type FileMetaData, type OffsetIndex } from '../metadata/index.js';

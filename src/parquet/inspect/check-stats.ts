@@ -23,13 +23,14 @@ import type { Source } from '../../io/source.js';
 import type { LeafNode } from '../../schema/tree.js';
 import { LeafClaims, listText, type ClaimStructure, type Contradiction } from '../claims/claims.js';
 import { Tally, window } from '../claims/tally.js';
-import type { ColumnChunkData } from '../column-chunk.js';
+import type { ColumnChunkData } from '../../shred/column-data.js';
 import { compareD, type D } from '../filter/compare.js';
 import type { ColumnChunk, ColumnIndex, OffsetIndex } from '../metadata/index.js';
-import { chunkPages, type ChunkRef } from '../page-headers.js';
-import { ParquetReader, type ColumnPath, type OpenOptions } from '../reader.js';
+import { chunkPages, type ChunkRef } from './page-headers.js';
+import { ParquetReader, type OpenOptions } from '../reader.js';
+import { type ColumnPath } from '../../schema/tree.js';
 import { compareTotalOrder } from '../float-order.js';
-import { GeoCheck } from './wkb.js';
+import { GeoCheck } from './geo-check.js';
 
 export type CheckedStructure = ClaimStructure | 'bloom filter';
 

@@ -4,7 +4,8 @@
  * defaults unless `options` say otherwise).
  */
 import { valueReader, type ValueOptions } from '../../schema/convert.js';
-import type { ColumnPath, ParquetReader } from '../reader.js';
+import type { ParquetReader } from '../reader.js';
+import type { ColumnPath } from '../../schema/tree.js';
 import { InvalidArgumentError } from '../../errors.js';
 
 export interface ChunkDictionary {

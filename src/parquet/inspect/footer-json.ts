@@ -20,9 +20,8 @@ import * as tables from '../metadata/tables.js';
 import { ByteCursor } from '../../bytes/cursor.js';
 import { decodeFileCryptoMetaData, type FileMetaData } from '../metadata/index.js';
 import type { Footer } from '../footer.js';
-import { addUnknownFields } from './unknown-fields.js';
+import { addUnknownFields, type JsonValue } from './unknown-fields.js';
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
 
 /** A decoded Thrift value of `spec` as JSON (see the module comment for the form). */
 export function thriftJson(spec: Spec, v: unknown): JsonValue {

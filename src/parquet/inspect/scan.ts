@@ -5,7 +5,8 @@
  * not turned into row objects, so the figure is the decoder's, not the
  * assembler's.
  */
-import type { ColumnPath, ParquetReader } from '../reader.js';
+import type { ParquetReader } from '../reader.js';
+import type { ColumnPath } from '../../schema/tree.js';
 
 export interface ScanReport {
   rows: number;

@@ -5,7 +5,8 @@
  * OffsetIndex unencoded bytes), cut into one histogram per page.
  */
 import { CorruptFileError } from '../../errors.js';
-import type { ColumnPath, ParquetReader } from '../reader.js';
+import type { ParquetReader } from '../reader.js';
+import type { ColumnPath } from '../../schema/tree.js';
 
 export interface PageSizeStats {
   page: number;

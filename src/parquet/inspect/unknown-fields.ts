@@ -13,7 +13,9 @@ import {
   CT, MAX_DEPTH, corrupt, readBinary, readDouble, readFieldHeader, readI16, readI32, readI64BigInt, readI8, readListHeader, readMapHeader, readUuid, skipValue,
 } from '../thrift/compact.js';
 import type { Spec, StructSpec, UnionSpec } from '../thrift/spec.js';
-import type { JsonValue } from './footer-json.js';
+
+/** A value of the footer's JSON form (`footer-json.ts`), the tree these fields are added to. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
 
 type JsonObject = { [k: string]: JsonValue };
 

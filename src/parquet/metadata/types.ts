@@ -96,16 +96,9 @@ export interface SizeStatistics {
   definitionLevelHistogram?: number[];
 }
 
-export interface BoundingBox {
-  xmin: number;
-  xmax: number;
-  ymin: number;
-  ymax: number;
-  zmin?: number;
-  zmax?: number;
-  mmin?: number;
-  mmax?: number;
-}
+// The geometry layer's box is the Thrift struct itself.
+import type { BoundingBox } from '../../geo/bounds.js';
+export type { BoundingBox };
 
 export interface GeospatialStatistics {
   bbox?: BoundingBox;

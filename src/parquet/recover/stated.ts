@@ -8,7 +8,7 @@
 import type { LeafNode } from '../../schema/tree.js';
 import { contradictionText, type Contradiction, type LeafClaims } from '../claims/claims.js';
 import { window, type Tally } from '../claims/tally.js';
-import type { ColumnChunkData } from '../column-chunk.js';
+import type { ColumnChunkData } from '../../shred/column-data.js';
 import type { ColumnIndex, ColumnMetaData } from '../metadata/index.js';
 
 export interface StatedClaims {

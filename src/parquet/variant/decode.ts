@@ -21,7 +21,7 @@
  */
 import { CorruptFileError, UnsupportedError } from '../../errors.js';
 import { formatDecimal, formatUuid } from '../../schema/convert.js';
-import { formatDate, formatTime, formatTimestamp } from '../../text/temporal.js';
+import { formatDate, formatTime, formatTimestamp } from '../../schema/temporal-format.js';
 import { VariantValue, type VariantType } from '../../schema/variant-value.js';
 
 /** Arrays and objects nested deeper than this are rejected: the decoder recurses once per level. */

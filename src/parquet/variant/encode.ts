@@ -22,7 +22,7 @@
  */
 import { InvalidArgumentError } from '../../errors.js';
 import { ExactNumber } from '../../schema/exact-number.js';
-import { compareUtf8 } from '../../text/utf8.js';
+import { compareUtf8 } from '../../bytes/utf8.js';
 import { INT64_MAX, INT64_MIN, VariantValue, bytes, decimal, decimalWidth, parseDecimal, variant, type VariantType } from '../../schema/variant-value.js';
 import { MAX_VARIANT_DEPTH } from './decode.js';
 

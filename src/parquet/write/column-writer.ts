@@ -19,6 +19,9 @@ import { encodePageHeader, type ColumnMetaData, type Encoding, type PageEncoding
 import { BloomBuilder, type BloomBuilderOptions } from '../bloom/builder.js';
 import type { SplitBlockBloomFilter } from '../bloom/filter.js';
 import { distinctCount, StatsBuilder, type FloatOrder } from './stats.js';
+import { geospatialStatistics } from './geo-stats.js';
+import { GeoBounder, type Edges } from '../../geo/bounds.js';
+import { geoEdges } from '../../schema/logical.js';
 
 /** Value encodings a user can choose per column (RLE_DICTIONARY is the `dictionary` option). */
 export type ValueEncoding = 'PLAIN' | 'DELTA_BINARY_PACKED' | 'DELTA_LENGTH_BYTE_ARRAY' | 'DELTA_BYTE_ARRAY' | 'BYTE_STREAM_SPLIT' | 'RLE' | 'ALP';
@@ -221,6 +224,11 @@ export class ColumnWriter implements LeafSink {
   private readonly bloom: BloomBuilder | null;
   /** Dictionary entries already hashed into the bloom filter. */
   private bloomHashedEntries = 0;
+  /** GEOMETRY and GEOGRAPHY columns: the chunk's box and type codes (GeospatialStatistics). */
+  private readonly geoEdges: Edges | undefined;
+  private geo: GeoBounder | undefined;
+  /** Dictionary entries already added to `geo`. */
+  private geoEntries = 0;
 
   /**
    * @param flushed a counter shared by the writer's columns: bytes of the pages they have encoded (the writer resets it per row group)
@@ -237,6 +245,7 @@ export class ColumnWriter implements LeafSink {
     this.dict = new ValuesBuilder(leaf.physicalType, 0);
     checkEncoding(leaf, opts.encoding);
     this.bloom = opts.bloom ? new BloomBuilder(leaf.physicalType, opts.bloom) : null;
+    this.geoEdges = geoEdges(leaf.element.logicalType);
   }
 
   private newStats(): StatsBuilder {
@@ -583,6 +592,7 @@ export class ColumnWriter implements LeafSink {
       if (this.useDictionary) stats.addIndexed(this.dict.values(), this.indices.view(), 0, this.indices.length);
       else stats.addRange(this.values.values(), 0, this.values.length);
       stats.nullCount = this.pageNulls;
+      this.addGeo();
     }
     const facts = this.pageFacts(numValues);
     if (this.bloom) {
@@ -638,6 +648,17 @@ export class ColumnWriter implements LeafSink {
     this.indices.length = 0;
   }
 
+  /** Adds the page's geometries to the chunk's bounds: of a dictionary, only the entries new since the last page (every entry is used by some page). */
+  private addGeo(): void {
+    if (!this.geoEdges) return;
+    const geo = (this.geo ??= new GeoBounder(this.geoEdges));
+    const { data, offsets } = (this.useDictionary ? this.dict.values() : this.values.values()) as ByteArrays;
+    const from = this.useDictionary ? this.geoEntries : 0;
+    const to = this.useDictionary ? this.dict.length : this.values.length;
+    for (let i = from; i < to && geo.valid; i++) geo.add(data.subarray(offsets[i]!, offsets[i + 1]!));
+    if (this.useDictionary) this.geoEntries = to;
+  }
+
   /**
    * After the first page, keep the dictionary only if it pays: dictionary
    * plus indices smaller than the plain values (parquet-java's rule).
@@ -679,6 +700,7 @@ export class ColumnWriter implements LeafSink {
 
   private clearDictionary(): void {
     this.bloomHashedEntries = 0;
+    this.geoEntries = 0;
     this.dictKeys = undefined;
     this.dictBytesKeys = undefined;
     this.dictKeyOf = undefined;
@@ -754,6 +776,8 @@ export class ColumnWriter implements LeafSink {
       encodingStats: [...stats.values()],
       ...(sizeStatistics ? { sizeStatistics } : {}),
     };
+    const geospatial = this.geo && geospatialStatistics(this.geo);
+    if (geospatial) meta.geospatialStatistics = geospatial;
     const bloom = this.bloom?.finish();
     this.resetChunk();
     this.mark();
@@ -767,6 +791,7 @@ export class ColumnWriter implements LeafSink {
     this.uncompressedBytes = 0;
     this.chunkRows = 0;
     this.chunkStats = undefined;
+    this.geo = undefined;
     this.clearDictionary();
     this.useDictionary = this.opts.dictionary && this.leaf.physicalType !== 'BOOLEAN';
     this.decidedDictionary = false;

@@ -29,10 +29,10 @@ export async function writeRecords(sink: Sink, records: Iterable<unknown> | Asyn
   const auto = given !== undefined && 'fields' in given && hasAutoVariants(given as DefinedSchema);
   // Sampling reads ahead; the sampled records are written first, so order is kept.
   const { sample, next } = await sampleRecords(records, given && !auto ? 0 : options.sampleSize ?? 1000);
-  let writer: ParquetWriter;
+  let writer: ParquetWriter<unknown>;
   try {
     const schema = given ?? inferSchemaFromRecords(sample as Record<string, unknown>[], { overrides: options.overrides });
-    writer = await ParquetWriter.open(sink, auto ? resolveAutoVariants(given as DefinedSchema, sample) : schema, options);
+    writer = await ParquetWriter.open<unknown>(sink, auto ? resolveAutoVariants(given as DefinedSchema, sample) : schema, options);
   } catch (e) {
     await sink.abort();
     throw e;

@@ -9,7 +9,7 @@ import { planRecord, type RecordPlan } from '../../shred/plan.js';
 import { ArrowShredder } from '../../arrow/shred.js';
 import { loadArrow } from '../../arrow/load.js';
 import type { RecordBatch, Table } from 'apache-arrow';
-import { isPlainObject, RecordShredder, type VariantWriter } from '../../shred/shred.js';
+import { firstUnknownKey, isPlainObject, RecordShredder, type UnknownFieldRule, type VariantWriter } from '../../shred/shred.js';
 import { declaredVariants, type AnyField } from '../../schema/builder.js';
 import {
   encodeColumnIndex, encodeOffsetIndex,
@@ -24,6 +24,7 @@ import type { WarningHandler } from '../../warnings.js';
 import { isWellFormed } from '../../encodings/values-builder.js';
 import { encodeCheckpoint } from './checkpoint.js';
 import { footerBytes, PARQUET_MAGIC } from './footer-bytes.js';
+import { geoParquetMetadata } from './geoparquet.js';
 import { FileEncryptor, type EncryptionOptions } from '../crypto/file-encryptor.js';
 import { ModuleType } from '../crypto/aad.js';
 
@@ -37,7 +38,7 @@ export interface ColumnWriteOptions {
   statistics?: boolean;
 }
 
-export interface WriterOptions extends Omit<ColumnWriteOptions, 'encoding'> {
+export interface WriterOptions extends Omit<ColumnWriteOptions, 'encoding'>, UnknownFieldRule {
   /**
    * Hears what the writer changed without failing: a string with lone
    * surrogates (UTF-16 that is not text) is written with U+FFFD in their
@@ -136,8 +137,11 @@ function keepStatistics(s: Statistics | undefined, arena: ByteArena): void {
   }
 }
 
-/** A schema as a SchemaElement list (root first), or what `defineSchema` returns. */
-export type WriterSchema = readonly SchemaElementLike[] | { elements: readonly SchemaElementLike[]; fields?: ReadonlyArray<readonly [string, AnyField]> };
+/**
+ * A schema as a SchemaElement list (root first), or what `defineSchema`
+ * returns, whose record type (`Row`) then types the writer's `write()`.
+ */
+export type WriterSchema<Row = Record<string, unknown>> = readonly SchemaElementLike[] | { elements: readonly SchemaElementLike[]; readonly __row?: Row; fields?: ReadonlyArray<readonly [string, AnyField]> };
 
 /** The writer of the schema's VARIANT groups (their module loads then), with the declared options; none without one. */
 async function variantWriterFor(tree: Schema, fields: ReadonlyArray<readonly [string, AnyField]>): Promise<VariantWriter | undefined> {
@@ -185,8 +189,13 @@ function positive(v: number | undefined, name: string, fallback: number): number
  * await w.write({ id: 1n, name: 'a' });
  * await w.close();
  * ```
+ *
+ * With a schema from `defineSchema`, `write()` takes that schema's records
+ * (`InferRow<typeof schema>`), so a misspelt or mistyped field does not
+ * compile. `await using w = ...` aborts the file at the end of the scope
+ * unless `close()` completed it.
  */
-export class ParquetWriter {
+export class ParquetWriter<Row = Record<string, unknown>> {
   private offset = 0;
   private readonly rowGroups: RowGroup[] = [];
   /** Bloom filters and page indexes of the chunks written so far, written at close(). */
@@ -238,7 +247,7 @@ export class ParquetWriter {
     const plan = planRecord(schema.root);
     this.plan = plan;
     this.sinks = plan.leaves.map((l) => columns[l.columnIndex]!);
-    this.shredder = new RecordShredder(plan, this.sinks, variant);
+    this.shredder = new RecordShredder(plan, this.sinks, options, variant);
     this.rowGroupSize = positive(options.rowGroupSize, 'rowGroupSize', DEFAULTS.rowGroupSize);
     this.rowGroupRows = positive(options.rowGroupRows, 'rowGroupRows', Number.MAX_SAFE_INTEGER);
     this.pageRowLimit = positive(options.pageRowLimit, 'pageRowLimit', DEFAULTS.pageRowLimit);
@@ -251,7 +260,7 @@ export class ParquetWriter {
     if (this.checkpointEvery > 0 && encryptor) throw new InvalidArgumentError('checkpointEvery cannot be combined with encryption');
   }
 
-  static async open(sink: Sink, schema: WriterSchema, options: WriterOptions = {}): Promise<ParquetWriter> {
+  static async open<Row = Record<string, unknown>>(sink: Sink, schema: WriterSchema<Row>, options: WriterOptions = {}): Promise<ParquetWriter<Row>> {
     const elements = ('elements' in schema ? schema.elements : schema) as SchemaElement[];
     let tree: Schema;
     try {
@@ -290,7 +299,7 @@ export class ParquetWriter {
       columns.push(new ColumnWriter(leaf, own ? await columnOptions(leaf, options) : shared, flushed));
     }
     const variant = await variantWriterFor(tree, 'fields' in schema ? (schema.fields as ReadonlyArray<readonly [string, AnyField]>) : []);
-    const w = new ParquetWriter(new BufferedSink(sink), elements, tree, columns, options, flushed, encryptor, variant);
+    const w = new ParquetWriter<Row>(new BufferedSink(sink), elements, tree, columns, options, flushed, encryptor, variant);
     await w.put(encryptor?.magic ?? PARQUET_MAGIC, true);
     return w;
   }
@@ -310,7 +319,7 @@ export class ParquetWriter {
    * InvalidArgumentError naming the field and the record's index, and leaves
    * nothing of itself behind: the writer stays usable.
    */
-  write(record: unknown): Promise<void> {
+  write(record: Row): Promise<void> {
     // Not an async function: most calls finish here, and a shared settled promise costs no allocation.
     try {
       this.add(record);
@@ -353,7 +362,7 @@ export class ParquetWriter {
    * several times faster than shredding them one by one; an iterable is read
    * ahead in batches for that.
    */
-  async writeMany(records: Iterable<unknown> | AsyncIterable<unknown>): Promise<void> {
+  async writeMany(records: Iterable<Row> | AsyncIterable<Row>): Promise<void> {
     if (this.flat) {
       if (Array.isArray(records)) return this.writeFlatRecords(records, 0, records.length);
       const batch: unknown[] = [];
@@ -376,7 +385,7 @@ export class ParquetWriter {
       return;
     }
     if (Symbol.asyncIterator in records) {
-      for await (const r of records as AsyncIterable<unknown>) await this.write(r);
+      for await (const r of records as AsyncIterable<Row>) await this.write(r);
       return;
     }
     for (const r of records as Iterable<unknown>) {
@@ -397,6 +406,7 @@ export class ParquetWriter {
     const columns = this.columns;
     const names = columns.map((c) => c.leaf.path[0]!);
     const field = new Array<unknown>(Math.min(SLICE_ROWS, end - start));
+    const known = (this.options.unknownFields ?? 'error') === 'error' ? this.shredder.knownNames(this.plan.fields) : undefined;
     for (let s = start, e = start; s < end; s = e) {
       e = s + this.sliceRows(end - s);
       let ok = true;
@@ -404,6 +414,11 @@ export class ParquetWriter {
       let plain = true;
       for (let i = s; i < e; i++) {
         const r = records[i];
+        // A record with a key the schema lacks goes record by record, where it throws as write() would.
+        if (known && typeof r === 'object' && r !== null && firstUnknownKey(r, known) !== undefined) {
+          ok = false;
+          break;
+        }
         if (typeof r === 'object' && r !== null) {
           const proto = Object.getPrototypeOf(r) as unknown;
           if (proto === Object.prototype || proto === null) continue;
@@ -756,7 +771,11 @@ export class ParquetWriter {
       createdBy: `parquetry version ${VERSION}`,
       columnOrders: this.schema.leaves.map((leaf) => ({ type: this.options.floatOrder === 'total' && isFloatColumn(leaf) ? 'IEEE_754_TOTAL_ORDER' as const : 'TYPE_ORDER' as const })),
     };
-    const kv: KeyValue[] = Object.entries(this.options.metadata ?? {}).map(([key, value]) => ({ key, value }));
+    const metadata = this.options.metadata ?? {};
+    const kv: KeyValue[] = Object.entries(metadata).map(([key, value]) => ({ key, value }));
+    // The caller's own `geo` stays as given; ours covers every row group so far (a checkpoint's too).
+    const geo = 'geo' in metadata ? undefined : geoParquetMetadata(this.schema, this.rowGroups, metadata);
+    if (geo) kv.push({ key: 'geo', value: geo });
     if (kv.length) meta.keyValueMetadata = kv;
     return meta;
   }
@@ -825,6 +844,11 @@ export class ParquetWriter {
     const already = this.failed !== undefined;
     this.closed = true;
     if (!already) await this.sink.abort();
+  }
+
+  /** `await using`: a writer left open when its scope ends is aborted, never completed half-written. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (!this.closed) await this.abort();
   }
 }
 

@@ -15,8 +15,7 @@ import { ByteWriter } from '../../bytes/writer.js';
 import { InvalidArgumentError } from '../../errors.js';
 import type { Sink } from '../../io/sink.js';
 import type { Schema } from '../../schema/tree.js';
-import type { LeafSink } from '../../shred/shred.js';
-import { RecordShredder } from '../../shred/shred.js';
+import { RecordShredder, type LeafSink, type UnknownFieldRule } from '../../shred/shred.js';
 import { planRecord } from '../../shred/plan.js';
 import { trevniChecksum, trevniCodec, type TrevniChecksum, type TrevniCodec } from '../codecs.js';
 import { DRAFT_KEY, DREMEL_DIALECT } from '../metadata.js';
@@ -28,7 +27,7 @@ import { DEFAULT_BLOCK_SIZE, checkValue, discardFile, finishFile, type SpilledBl
 import { encodeDraftLevels } from './block.js';
 import { draftColumns, type DraftColumnSpec } from './schema.js';
 
-export interface TrevniDraftWriterOptions {
+export interface TrevniDraftWriterOptions extends UnknownFieldRule {
   /** The file's codec: null (default), deflate or snappy (version 1's). */
   codec?: string;
   /** The file's checksum: null (default) or crc32. */
@@ -147,8 +146,9 @@ export class TrevniDraftWriter {
     private readonly columns: { metadata: MetaEntry[]; blocks: SpilledBlocks }[],
     private readonly leaves: DraftLeafBuffer[],
     schema: Schema,
+    rule: UnknownFieldRule,
   ) {
-    this.shredder = new RecordShredder(planRecord(schema.root), leaves);
+    this.shredder = new RecordShredder(planRecord(schema.root), leaves, rule);
   }
 
   /** Maps the schema to draft columns (refusing what the dialect cannot hold, naming the column) and loads the codec. */
@@ -194,7 +194,7 @@ export class TrevniDraftWriter {
       await Promise.all(columns.map((c) => c.blocks.spill.dispose()));
       throw e;
     }
-    return new TrevniDraftWriter(sink, meta, columns, leaves, schema);
+    return new TrevniDraftWriter(sink, meta, columns, leaves, schema, options);
   }
 
   get rowCount(): number {

@@ -14,8 +14,8 @@ import { buildSchema, type SchemaElementLike } from '../../schema/tree.js';
 import { readFooter } from '../footer.js';
 import { decodeBloomFilterHeader, decodeColumnIndex, decodeOffsetIndex, decodePageHeader, encodeOffsetIndex, type ColumnChunk, type FileMetaData } from '../metadata/index.js';
 import { concatBytes } from '../../bytes/concat.js';
-import { ModuleType } from './aad.js';
-import { FileEncryptor, type EncryptionOptions, type Sealable } from './file-encryptor.js';
+import { ModuleType } from '../crypto/aad.js';
+import { FileEncryptor, type EncryptionOptions, type Sealable } from '../crypto/file-encryptor.js';
 
 /** The encrypted form of a plaintext Parquet file (`input`: its bytes). */
 export async function encryptParquet(input: Uint8Array, options: EncryptionOptions): Promise<Uint8Array> {

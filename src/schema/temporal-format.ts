@@ -3,7 +3,7 @@
  * arithmetic only, proleptic Gregorian calendar, no time zones. Years outside
  * 0000-9999 print as +YYYYYY / -YYYYYY like Date.prototype.toISOString.
  */
-import type { TimeUnit } from '../schema/logical.js';
+import type { TimeUnit } from './logical.js';
 
 const UNITS_PER_SECOND: Record<TimeUnit, bigint> = { MILLIS: 1000n, MICROS: 1_000_000n, NANOS: 1_000_000_000n };
 const DIGITS: Record<TimeUnit, number> = { MILLIS: 3, MICROS: 6, NANOS: 9 };

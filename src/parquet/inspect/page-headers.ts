@@ -5,16 +5,17 @@
  * viewer page). Every size and offset is checked against the chunk and the
  * file, so a broken file gives a located CorruptFileError, never a crash.
  */
-import { ByteCursor } from '../bytes/cursor.js';
-import { CorruptFileError, InvalidArgumentError, ParquetryError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
-import type { Source } from '../io/source.js';
-import type { ValueOptions } from '../schema/convert.js';
-import type { LeafNode } from '../schema/tree.js';
-import type { FileDecryptor } from './crypto/decryptor.js';
-import { decodePageHeader, type ColumnChunk, type ColumnMetaData, type PageHeader } from './metadata/index.js';
-import type { ColumnPath, ParquetReader } from './reader.js';
-import { decodeStatistics, type DecodedStatistics } from './statistics.js';
-import { chunkPadding } from './chunk-padding.js';
+import { ByteCursor } from '../../bytes/cursor.js';
+import { CorruptFileError, InvalidArgumentError, ParquetryError, UnsupportedError, withContext, type ErrorContext } from '../../errors.js';
+import type { Source } from '../../io/source.js';
+import type { ValueOptions } from '../../schema/convert.js';
+import type { LeafNode } from '../../schema/tree.js';
+import type { FileDecryptor } from '../crypto/decryptor.js';
+import { decodePageHeader, type ColumnChunk, type ColumnMetaData, type PageHeader } from '../metadata/index.js';
+import type { ParquetReader } from '../reader.js';
+import type { ColumnPath } from '../../schema/tree.js';
+import { decodeStatistics, type DecodedStatistics } from '../statistics.js';
+import { chunkPadding } from '../chunk-padding.js';
 
 export interface ChunkRef {
   rowGroup: number;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatDate, formatTime, formatTimestamp } from '../../src/text/temporal.js';
+import { formatDate, formatTime, formatTimestamp } from '../../src/schema/temporal-format.js';
 
 test('dates agree with Date.toISOString across the whole Date range', () => {
   for (const days of [0, 1, -1, 59, 60, 365, 10957, 11016, -719528, -719529, 2932896, 2932897, -100_000_000, 100_000_000]) {

@@ -1,0 +1,70 @@
+/**
+ * The package as the tools users' bundlers and TypeScript setups are judged
+ * by see it (publint; @arethetypeswrong/cli with the node16 profile, where
+ * the one allowed answer is that CommonJS gets the ESM build through
+ * require(esm)), and CommonJS as README "Install" states it: require()
+ * loads the package on the Node versions package.json's engines allow.
+ * Like size.test.ts, it needs the build.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { publint } from 'publint';
+// @ts-expect-error: a JavaScript module without declarations
+import { ROOT, SAMPLE } from '../../scripts/size-check.mjs';
+import { openParquet } from '../../src/node/index.js';
+
+test('publint finds nothing to report', async () => {
+  const { messages } = await publint({ pkgDir: ROOT, pack: 'npm' });
+  assert.deepEqual(messages, []);
+});
+
+test('@arethetypeswrong/cli (node16 profile) finds no problem but CommonJS getting ESM', { timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-attw-'));
+  try {
+    const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(packed.status, 0, packed.stderr);
+    const tgz = join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!);
+    const bin = join(ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+    const r = spawnSync(process.execPath, [bin, tgz, '--profile', 'node16', '--ignore-rules', 'cjs-resolves-to-esm', '--format', 'json'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('require() loads the package from CommonJS and reads a file, on the Node versions engines allows', async () => {
+  const { engines } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  assert.equal(engines.node, '^20.19.0 || >=22.12.0', 'the versions whose require() loads ES modules');
+  const script = `require('parquetry').openParquet(${JSON.stringify(SAMPLE)}).then((r) => r.readRows()).then((rows) => console.log(JSON.stringify(rows.map((r) => r.id.toString()))));`;
+  // In the package's folder, 'parquetry' resolves to the package itself, through its exports.
+  const r = spawnSync(process.execPath, ['--input-type=commonjs', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const reader = await openParquet(SAMPLE);
+  const expected = (await reader.readRows()).map((row) => String(row.id));
+  await reader.close();
+  assert.deepEqual(JSON.parse(r.stdout), expected);
+});
+
+test('types follow the export condition: a browser (bundler) build does not see the Node-only functions, a Node build does', { timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-types-'));
+  try {
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(ROOT, join(dir, 'node_modules', 'parquetry'));
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
+    writeFileSync(join(dir, 'app.ts'), "import { ParquetReader, openParquet, fileSink } from 'parquetry';\nexport const used = [ParquetReader, openParquet, fileSink];\n");
+    const tsc = (options: object) => {
+      const config = { compilerOptions: { target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [], ...options }, files: ['app.ts'] };
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(config));
+      return spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { encoding: 'utf8' }).stdout;
+    };
+    assert.equal(tsc({ module: 'node16', moduleResolution: 'node16', typeRoots: [join(ROOT, 'node_modules', '@types')], types: ['node'] }), '');
+    const errors = tsc({ module: 'preserve', moduleResolution: 'bundler' });
+    assert.deepEqual([...errors.matchAll(/has no exported member '(\w+)'/g)].map((m) => m[1]), ['openParquet', 'fileSink'], errors);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

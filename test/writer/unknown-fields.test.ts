@@ -1,0 +1,111 @@
+/**
+ * A record with a key the schema lacks is refused by default, by every
+ * record writer, at every depth and on every write path; `unknownFields:
+ * 'ignore'` leaves such keys out. Typed rows and `await using` run here as
+ * test/types/typed-rows.ts declares them.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AvroTrevniWriter, BufferSink, defineSchema, field, InvalidArgumentError, openParquet, openWriter, ParquetReader, ParquetWriter, RedElmWriter, type InferRow } from '../../src/node/index.js';
+import { TrevniDraftWriter } from '../../src/trevni/draft/writer.js';
+
+const schema = defineSchema({ id: field.int64().required(), name: field.string(), point: field.struct({ x: field.double(), y: field.double() }), tags: field.list(field.struct({ k: field.string() })) });
+type Row = InferRow<typeof schema>;
+
+const good: Row = { id: 1n, name: 'a', point: { x: 1, y: 2 }, tags: [{ k: 'p' }] };
+/** Records each with one key too many, at each depth, and the key's place. */
+const bad: Array<[unknown, string, RegExp]> = [
+  [{ ...good, nme: 'typo' }, 'nme', /the record has a key the schema lacks: "nme"/],
+  [{ ...good, point: { x: 1, y: 2, z: 3 } }, 'point.z', /field point has a key the schema lacks: "z"/],
+  [{ ...good, tags: [{ k: 'p' }, { k: 'q', v: 1 }] }, 'tags.element.v', /has a key the schema lacks: "v"/],
+  // As many keys as fields, one of them unknown: counting alone would miss it.
+  [{ id: 2n, name: 'b', point: null, nope: 1 }, 'nope', /"nope"/],
+];
+
+async function readBack(bytes: Uint8Array): Promise<unknown[]> {
+  return (await ParquetReader.open(bytes)).readRows();
+}
+
+test('Parquet: write() and writeMany() refuse a record with an unknown key, at any depth, keeping the writer usable', async () => {
+  for (const [record, , message] of bad) {
+    const sink = new BufferSink();
+    const w = await ParquetWriter.open<unknown>(sink, schema);
+    await w.write(good);
+    await assert.rejects(w.write(record), (e: unknown) => e instanceof InvalidArgumentError && message.test((e as Error).message));
+    // writeMany takes a flat schema column by column: the same refusal, the records before it kept.
+    await assert.rejects(w.writeMany([good, record, good]), message);
+    await w.close();
+    assert.equal((await readBack(sink.bytes())).length, 2);
+  }
+});
+
+test('Parquet: the flat write path finds an unknown key among as many keys as fields', async () => {
+  const flat = defineSchema({ a: field.int32(), b: field.string() });
+  const sink = new BufferSink();
+  const w = await ParquetWriter.open<unknown>(sink, flat);
+  const records = Array.from({ length: 5000 }, (_, i) => (i === 4321 ? { a: i, c: 'x' } : { a: i, b: String(i) }));
+  await assert.rejects(w.writeMany(records), /"c"/);
+  await w.close();
+  const rows = await readBack(sink.bytes());
+  assert.equal(rows.length, 4321);
+  assert.deepEqual(rows[4320], { a: 4320, b: '4320' });
+});
+
+test("unknownFields: 'ignore' leaves unknown keys out and writes the rest", async () => {
+  const sink = new BufferSink();
+  const w = await ParquetWriter.open<unknown>(sink, schema, { unknownFields: 'ignore' });
+  for (const [record] of bad) await w.write(record);
+  await w.writeMany(bad.map(([r]) => r));
+  await w.close();
+  const rows = await readBack(sink.bytes());
+  assert.equal(rows.length, 2 * bad.length);
+  assert.deepEqual(rows[1], { id: 1n, name: 'a', point: { x: 1, y: 2 }, tags: [{ k: 'p' }] });
+  assert.deepEqual(rows[3], { id: 2n, name: 'b', point: null, tags: null });
+});
+
+test('Trevni (v2, the draft) and RedElm writers share the rule', async () => {
+  const avro = { type: 'record', name: 'r', fields: [{ name: 'id', type: 'long' }, { name: 'p', type: { type: 'record', name: 'p', fields: [{ name: 'x', type: 'double' }] } }] };
+  const t = await AvroTrevniWriter.open(new BufferSink(), avro);
+  await t.write({ id: 1n, p: { x: 1 } });
+  await assert.rejects(t.write({ id: 2n, p: { x: 1 }, q: 1 }), /"q"/);
+  await assert.rejects(t.write({ id: 2n, p: { x: 1, y: 2 } }), /"y"/);
+  const tIgnore = await AvroTrevniWriter.open(new BufferSink(), avro, { unknownFields: 'ignore' });
+  await tIgnore.write({ id: 2n, p: { x: 1, y: 2 }, q: 1 });
+
+  const draft = await TrevniDraftWriter.open(new BufferSink(), schema.schema);
+  await assert.rejects(draft.write({ ...good, extra: 1 }), /"extra"/);
+  const redelm = await RedElmWriter.open(new BufferSink(), schema.schema);
+  await assert.rejects(redelm.write({ ...good, point: { x: 1, y: 2, w: 0 } }), /"w"/);
+});
+
+test('openWriter with a typed schema reads back typed rows; await using aborts an unclosed writer and closes a reader', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-typed-'));
+  const path = join(dir, 'typed.parquet');
+  {
+    const w = await openWriter(path, schema);
+    await w.write(good);
+    await w.write({ id: 2, name: null });
+    await w.close();
+  }
+  {
+    await using reader = await openParquet<Row>(path);
+    const rows = await reader.readRows();
+    assert.deepEqual(rows.map((r) => r.id), [1n, 2n]);
+  }
+  const unfinished = join(dir, 'unfinished.parquet');
+  {
+    await using w = await openWriter(unfinished, schema);
+    await w.write(good);
+  }
+  assert.equal(existsSync(unfinished), false);
+  assert.deepEqual(readdirSync(dir), ['typed.parquet']);
+  {
+    // A closed writer's scope end leaves the file.
+    await using w = await openWriter(join(dir, 'closed.parquet'), schema);
+    await w.close();
+  }
+  assert.ok(existsSync(join(dir, 'closed.parquet')));
+});
