@@ -1,12 +1,17 @@
 /** UUID text and hex digits, for the writer's coercion, filters and variants alike (no other imports: variants load it at start). */
 
-/** Each ASCII code's hex digit value, or -1. */
-export const HEX_DIGIT = new Int8Array(128).fill(-1);
-for (let i = 0; i < 10; i++) HEX_DIGIT[48 + i] = i;
-for (let i = 0; i < 6; i++) {
-  HEX_DIGIT[65 + i] = 10 + i;
-  HEX_DIGIT[97 + i] = 10 + i;
+function hexTable(): Int8Array {
+  const t = new Int8Array(128).fill(-1);
+  for (let i = 0; i < 10; i++) t[48 + i] = i;
+  for (let i = 0; i < 6; i++) {
+    t[65 + i] = 10 + i;
+    t[97 + i] = 10 + i;
+  }
+  return t;
 }
+
+/** Each ASCII code's hex digit value, or -1. Built by a pure call, so a bundle that never parses a UUID drops it. */
+export const HEX_DIGIT = /* @__PURE__ */ hexTable();
 
 /** 16 bytes of `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, or undefined. */
 export function parseUuid(s: string): Uint8Array | undefined {

@@ -28,10 +28,10 @@ export class VariantValue {
 }
 
 const INT_RANGE = { int8: 0x80, int16: 0x8000, int32: 0x8000_0000 } as const;
-export const INT64_MIN = -(1n << 63n);
-export const INT64_MAX = (1n << 63n) - 1n;
+export const INT64_MIN = -9_223_372_036_854_775_808n;
+export const INT64_MAX = 9_223_372_036_854_775_807n;
 /** Largest unscaled magnitude (exclusive) of decimal4, decimal8, decimal16: 10^9, 10^18, 10^38. */
-const DECIMAL_LIMIT = { decimal4: 10n ** 9n, decimal8: 10n ** 18n, decimal16: 10n ** 38n } as const;
+const DECIMAL_LIMIT = { decimal4: 1_000_000_000n, decimal8: 1_000_000_000_000_000_000n, decimal16: 100_000_000_000_000_000_000_000_000_000_000_000_000n } as const;
 const MICROS_PER_DAY = 86_400_000_000n;
 
 function bad(what: string, v: unknown): never {
