@@ -61,6 +61,23 @@ export function trevniCodecOf(text: string): string | undefined {
   return TREVNI_CODECS[text.toLowerCase()];
 }
 
+/** The value encodings a Parquet column can be given by name (`--encoding`, convert's `encoding`), besides RLE_DICTIONARY. */
+export const VALUE_ENCODINGS = ['PLAIN', 'RLE', 'DELTA_BINARY_PACKED', 'DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY', 'BYTE_STREAM_SPLIT', 'ALP'] as const;
+
+export type ValueEncodingName = (typeof VALUE_ENCODINGS)[number];
+
+/**
+ * The writer's column options for an encoding name (any case): a value
+ * encoding turns the dictionary off for the column (it is what the column
+ * is written in); RLE_DICTIONARY keeps the dictionary. Undefined for
+ * another name. Whether the column's type takes it is the writer's check.
+ */
+export function encodingChoice(name: string): { dictionary: boolean; encoding?: ValueEncodingName } | undefined {
+  const n = name.toUpperCase();
+  if (n === 'RLE_DICTIONARY') return { dictionary: true };
+  return (VALUE_ENCODINGS as readonly string[]).includes(n) ? { dictionary: false, encoding: n as ValueEncodingName } : undefined;
+}
+
 /**
  * Options that mean something for some formats only, refused elsewhere
  * rather than ignored: by the command (its flags as its parser names them)
@@ -70,7 +87,7 @@ const OPTION_SCOPES: ReadonlyArray<{ cli: readonly string[]; code: readonly stri
   { cli: ['codec'], code: ['codec'], where: 'to Parquet output only (and to Trevni and RedElm outputs)', applies: (_f, t) => isTableFormat(t) },
   {
     cli: ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilter', 'encoding', 'floatOrder', 'pageIndex', 'checksums', 'checkpointEvery', 'encryptFooterKey', 'encryptColumn', 'plaintextFooter', 'algorithm', 'storeAadPrefix'],
-    code: ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilters', 'pageIndex', 'checksums', 'encryption'],
+    code: ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilters', 'encoding', 'floatOrder', 'pageIndex', 'checksums', 'encryption'],
     where: 'to Parquet output only', applies: (_f, t) => t === 'parquet',
   },
   { cli: ['checksum', 'trevniVersion'], code: ['trevniChecksum', 'trevniVersion'], where: 'to Trevni output only', applies: (_f, t) => t === 'trevni' },

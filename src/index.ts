@@ -64,6 +64,7 @@ export type { SalvageOptions, SalvagedRowGroup, SalvageInput, Loss, OpenedForSal
 export const writeRecords = lazyAsync(() => import('./parquet/write/write-records.js'), 'writeRecords');
 export type { WriteRecordsOptions } from './parquet/write/write-records.js';
 export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf, type InferRow } from './schema/builder.js';
+export { variant, VariantValue, type VariantType, type VariantTimestampOptions } from './schema/variant-value.js';
 export { inferSchemaFromRecords, inferSchemaFromCsv } from './schema/infer.js';
 export const readCsv = lazyAsync(recordsModule, 'readCsv');
 export const readJsonLines = lazyAsync(recordsModule, 'readJsonLines');

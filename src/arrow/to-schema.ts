@@ -28,15 +28,47 @@ export async function metadataFromArrow(schema: ArrowSchema): Promise<Record<str
   return { ...Object.fromEntries(schema.metadata), [ARROW_SCHEMA_KEY]: encodeSchema(a, storableSchema(a, schema)) };
 }
 
+/** The names arrow-rs (and parquetry's reader) give the Parquet VARIANT extension type: a struct of metadata, value and typed_value. */
+const VARIANT_EXTENSIONS = new Set(['arrow.parquet.variant', 'parquet.variant']);
+
 function declare(a: ArrowModule, fl: Field, path: string): AnyField {
   try {
-    const decl = fl.type.typeId === a.Type.FixedSizeBinary && fl.metadata.get('ARROW:extension:name') === 'arrow.uuid' ? f.uuid() : typeOf(a, fl.type, path);
+    const ext = fl.metadata.get('ARROW:extension:name');
+    const decl = fl.type.typeId === a.Type.FixedSizeBinary && ext === 'arrow.uuid' ? f.uuid()
+      : fl.type.typeId === a.Type.Struct && ext !== undefined && VARIANT_EXTENSIONS.has(ext) ? variantOf(a, fl.type.children, path)
+        : typeOf(a, fl.type, path);
     const id = fl.metadata.get('PARQUET:field_id');
     const withId = id !== undefined && /^-?\d+$/.test(id) ? decl.fieldId(Number(id)) : decl;
     return fl.nullable || fl.type.typeId === a.Type.Null ? withId : withId.required();
   } catch (e) {
     // The builder's refusals (a negative decimal scale, say) know no field: name it.
     throw e instanceof ParquetryError ? e.within({ column: path }) : e;
+  }
+}
+
+/** A VARIANT from its Arrow struct: shredded as its typed_value is (each object field and list element a struct of value and typed_value). */
+function variantOf(a: ArrowModule, children: Field[], path: string): AnyField {
+  const typed = children.find((c) => c.name === 'typed_value');
+  return f.variant(typed ? { shredded: shapeOf(a, typed, `${path}.typed_value`) } : {});
+}
+
+/** The declared shape of a typed_value field (the inverse of the builder's shredding). */
+function shapeOf(a: ArrowModule, fl: Field, path: string): AnyField {
+  const pairTyped = (pair: Field, where: string): AnyField => {
+    const typed = pair.type.typeId === a.Type.Struct ? (pair.type.children as Field[]).find((c) => c.name === 'typed_value') : undefined;
+    if (!typed) throw new InvalidArgumentError(`Arrow field "${where}" of a shredded variant has no typed_value`, { column: where });
+    return shapeOf(a, typed, `${where}.typed_value`);
+  };
+  const T = a.Type;
+  switch (fl.type.typeId) {
+    case T.Struct:
+      return f.struct((fl.type.children as Field[]).map((c) => [c.name, pairTyped(c, `${path}.${c.name}`)] as [string, AnyField]) as never);
+    case T.List: case T.LargeList: {
+      const element = (fl.type.children as Field[])[0]!;
+      return f.list(pairTyped(element, `${path}.${element.name}`));
+    }
+    default:
+      return declare(a, fl, path);
   }
 }
 

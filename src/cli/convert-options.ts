@@ -5,8 +5,7 @@ import { UsageError } from './usage.js';
 import type { CodecName } from '../codecs/registry.js';
 import { compressionLevel } from '../codecs/codec.js';
 import type { ColumnWriteOptions } from '../parquet/write/writer.js';
-import type { ValueEncoding } from '../parquet/write/column-writer.js';
-import { extensionFormat, isCsvDelimiter, namedFormat, parquetCodecName, redElmCodecOf, trevniCodecOf, type ConvertFormat } from '../formats.js';
+import { encodingChoice, VALUE_ENCODINGS, extensionFormat, isCsvDelimiter, namedFormat, parquetCodecName, redElmCodecOf, trevniCodecOf, type ConvertFormat } from '../formats.js';
 
 export type Format = ConvertFormat;
 
@@ -162,26 +161,16 @@ export function bloomFilterOption(text: string, previous: Record<string, { ndv?:
   return { ...(previous ?? {}), [column]: spec };
 }
 
-const VALUE_ENCODINGS: readonly ValueEncoding[] = ['PLAIN', 'RLE', 'DELTA_BINARY_PACKED', 'DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY', 'BYTE_STREAM_SPLIT', 'ALP'];
-
 /** What `--encoding COL=NAME` sets for its column: a value encoding without the dictionary, or the dictionary (RLE_DICTIONARY). */
 export type EncodingChoice = Pick<ColumnWriteOptions, 'encoding' | 'dictionary'>;
 
-/**
- * `--encoding COL=NAME` (repeatable): the column's value encoding, any case.
- * A value encoding turns the dictionary off for the column (it is what the
- * column is written in); RLE_DICTIONARY keeps the dictionary. Whether the
- * column's type takes it is known only with the schema: the writer checks.
- */
+/** `--encoding COL=NAME` (repeatable): the column's value encoding, any case (see encodingChoice). */
 export function encodingOption(text: string, previous: Record<string, EncodingChoice> | undefined): Record<string, EncodingChoice> {
   const eq = text.lastIndexOf('=');
   const column = text.slice(0, eq);
-  const name = text.slice(eq + 1).toUpperCase();
   if (eq <= 0) throw new CommanderArgError('must be COL=ENCODING');
-  let choice: EncodingChoice;
-  if (name === 'RLE_DICTIONARY') choice = { dictionary: true };
-  else if ((VALUE_ENCODINGS as readonly string[]).includes(name)) choice = { dictionary: false, encoding: name as ValueEncoding };
-  else throw new CommanderArgError(`the encoding "${text.slice(eq + 1)}" is not one of ${[...VALUE_ENCODINGS, 'RLE_DICTIONARY'].join(', ')}`);
+  const choice = encodingChoice(text.slice(eq + 1));
+  if (!choice) throw new CommanderArgError(`the encoding "${text.slice(eq + 1)}" is not one of ${[...VALUE_ENCODINGS, 'RLE_DICTIONARY'].join(', ')}`);
   return { ...(previous ?? {}), [column]: choice };
 }
 

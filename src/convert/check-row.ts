@@ -8,6 +8,7 @@ import type { DefinedSchema } from '../schema/builder.js';
 import { leafCoercer } from '../schema/coerce.js';
 import { planRecord } from '../shred/plan.js';
 import { RecordShredder, type LeafSink } from '../shred/shred.js';
+import { variantWriter } from '../parquet/variant/shred.js';
 
 /** Throws the writer's InvalidArgumentError (with the column) for a row that does not fit `schema`. */
 export function rowChecker(schema: DefinedSchema): (row: Record<string, unknown>) => void {
@@ -23,6 +24,6 @@ export function rowChecker(schema: DefinedSchema): (row: Record<string, unknown>
       },
     };
   });
-  const shredder = new RecordShredder(plan, sinks, { unknownFields: 'ignore' });
+  const shredder = new RecordShredder(plan, sinks, { unknownFields: 'ignore' }, variantWriter(schema.schema.root, schema.fields));
   return (row) => shredder.shred(row);
 }

@@ -22,7 +22,7 @@ import { openTrevni } from '../trevni/open.js';
 import { memorySpill, type SpillFactory } from '../trevni/spill.js';
 import type { TrevniVersion } from '../trevni/version.js';
 import type { WarningHandler } from '../warnings.js';
-import { extensionFormat, inapplicableOptions, parquetCodecName, redElmCodecOf, trevniCodecOf } from '../formats.js';
+import { encodingChoice, VALUE_ENCODINGS, extensionFormat, inapplicableOptions, parquetCodecName, redElmCodecOf, trevniCodecOf } from '../formats.js';
 import { detectFormat, FORMAT_MAGIC_BYTES } from '../io/format.js';
 import { RedElmReader } from '../redelm/reader.js';
 import { inputBytes, isBlob, type TextInput } from './input-bytes.js';
@@ -102,6 +102,16 @@ export interface ConvertOptions extends DatasetLayout {
   pageSize?: number;
   pageVersion?: 1 | 2;
   bloomFilters?: WriterOptions['bloomFilters'];
+  /**
+   * Parquet output: value encodings by column path, as `--encoding COL=NAME`:
+   * a value encoding (PLAIN, RLE, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY,
+   * DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, ALP; any case) writes the column
+   * without a dictionary, RLE_DICTIONARY with one. The writer refuses one the
+   * column's type does not take. `{ price: 'BYTE_STREAM_SPLIT' }`.
+   */
+  encoding?: Record<string, string>;
+  /** Parquet output: the column order of FLOAT, DOUBLE and FLOAT16 statistics, as the writer's `floatOrder` and `--float-order`. */
+  floatOrder?: WriterOptions['floatOrder'];
   pageIndex?: boolean;
   /** Parquet output: a CRC-32 in every page header (default true). */
   checksums?: boolean;
@@ -164,7 +174,8 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
   if (!redelmCodec) throw new InvalidArgumentError(`codec "${codec}" is not a RedElm codec: gzip, default or snappy`);
   const parquet: WriterOptions = {
     ...(parquetCodec ? { codec: parquetCodec } : {}),
-    ...pick(options, ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilters', 'pageIndex', 'checksums', 'encryption']),
+    ...pick(options, ['compressionLevel', 'rowGroupSize', 'rowGroupRows', 'pageSize', 'pageVersion', 'bloomFilters', 'floatOrder', 'pageIndex', 'checksums', 'encryption']),
+    ...(options.encoding ? { columns: encodingColumns(options.encoding) } : {}),
   };
   // The readers and writers are loaded when a conversion runs, not when the library is imported.
   const { Conversion } = await import('./run.js');
@@ -188,6 +199,18 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
   } finally {
     signal?.removeEventListener('abort', stop);
   }
+}
+
+/** `options.encoding` as the writer's column options. */
+function encodingColumns(encoding: Record<string, string>): NonNullable<WriterOptions['columns']> {
+  if (typeof encoding !== 'object' || encoding === null) throw new InvalidArgumentError('options.encoding must be an object of column path to encoding name');
+  const out: NonNullable<WriterOptions['columns']> = {};
+  for (const [column, name] of Object.entries(encoding)) {
+    const choice = typeof name === 'string' ? encodingChoice(name) : undefined;
+    if (!choice) throw new InvalidArgumentError(`options.encoding.${column}: ${JSON.stringify(name)} is not one of ${[...VALUE_ENCODINGS, 'RLE_DICTIONARY'].join(', ')}`, { column });
+    out[column] = choice;
+  }
+  return out;
 }
 
 /** The options of `keys` that are set. */

@@ -4,6 +4,7 @@
  * in order; a record that cannot be read or written is a bad row, the end of
  * the conversion or (skipping) counted.
  */
+import { resolveAutoVariants } from '../parquet/variant/auto.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { DefinedSchema } from '../schema/builder.js';
 import { RowFailure, type Item } from './source.js';
@@ -111,7 +112,8 @@ export async function settle<R>(
       }
       sample.push(r);
     }
-    schema = shaper.schema(sample.map((s) => s.record));
+    // A variant declared with shred: 'auto' takes its shape from the same sample.
+    schema = resolveAutoVariants(shaper.schema(sample.map((s) => s.record)), sample.map((s) => s.record));
   } catch (e) {
     await stop();
     throw sample.length === 0 ? allBad(e, bad) : e;

@@ -4,7 +4,7 @@ import type { ColumnPath } from '../schema/tree.js';
 
 /** What reads Parquet rows in batches: a `ParquetReader`, or a `Dataset` of Parquet files. */
 export interface RowBatchReader {
-  rowBatches(options: Pick<ReadOptions, 'columns' | 'temporal'>): AsyncIterable<Record<string, unknown>[]>;
+  rowBatches(options: Pick<ReadOptions, 'columns' | 'temporal' | 'variants'>): AsyncIterable<Record<string, unknown>[]>;
 }
 
 export interface ParquetInput {
@@ -12,7 +12,8 @@ export interface ParquetInput {
   rowsRead: number;
   /**
    * The rows in batches: lossless values for a Parquet output (what the
-   * writer takes back), ISO text for dates, times and timestamps for text outputs.
+   * writer takes back, variants typed so they keep their types), ISO text
+   * for dates, times and timestamps for text outputs.
    */
   batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
 }
@@ -22,7 +23,7 @@ export function parquetInput(reader: RowBatchReader, columns?: readonly ColumnPa
   const input: ParquetInput = {
     rowsRead: 0,
     async *batches(forText) {
-      for await (const batch of reader.rowBatches(forText ? { columns, temporal: 'iso' } : { columns })) {
+      for await (const batch of reader.rowBatches(forText ? { columns, temporal: 'iso' } : { columns, variants: 'typed' })) {
         input.rowsRead += batch.length;
         yield batch;
       }

@@ -242,6 +242,8 @@ function loose(field: AnyField, v: unknown): unknown {
       return Array.isArray(v) ? v.map((x) => loose(spec.element, x)) : v;
     case 'map':
       return Array.isArray(v) ? v.map((e) => (typeof e === 'object' && e !== null ? { ...e, key: loose(spec.key, (e as JsonRecord).key), value: loose(spec.value, (e as JsonRecord).value) } : e)) : v;
+    case 'variant':
+      return v; // a variant takes any value as it is
   }
 }
 

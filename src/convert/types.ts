@@ -29,7 +29,7 @@ export type TypeNode =
 export const TYPE_NAMES = [
   'boolean', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float', 'double', 'float16',
   'string', 'binary', 'json', 'bson', 'uuid', 'enum', 'date', 'time(unit,utc|local)', 'timestamp(unit,utc|local)',
-  'int96', 'decimal(p,s)', 'fixed(n)', 'interval', 'null', 'list(T)', 'map(K,V)',
+  'int96', 'decimal(p,s)', 'fixed(n)', 'interval', 'null', 'variant', 'list(T)', 'map(K,V)',
   'geometry', 'geography',
 ];
 
@@ -48,6 +48,8 @@ const SIMPLE: Record<string, () => AnyField> = {
   json: f.json, bson: f.bson, uuid: f.uuid, enum: f.enum,
   date: f.date, int96: f.int96, interval: f.interval, null: f.null,
   geometry: () => f.geometry(), geography: () => f.geography(),
+  // A variant takes any JSON value as it is, the shape picked from the sample (no shape fits every variant).
+  variant: () => f.variant({ shred: 'auto' }),
 };
 
 // ------------------------------------------------------------------ type strings

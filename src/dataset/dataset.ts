@@ -301,7 +301,7 @@ export class Dataset {
     const valueOptions: ValueOptions = { int64: options.int64, decimal: options.decimal, temporal: options.temporal };
     yield* this.scan<Record<string, unknown>[]>(options, valueOptions, {
       async *read(reader, read, shape) {
-        for await (const batch of reader.rowBatches({ ...valueOptions, batchSize, ...read })) yield batch.map((row) => shape.build(row));
+        for await (const batch of reader.rowBatches({ ...valueOptions, variants: options.variants, batchSize, ...read })) yield batch.map((row) => shape.build(row));
       },
       *constant(n, shape) {
         for (let done = 0; done < n; done += batchSize) yield Array.from({ length: Math.min(batchSize, n - done) }, () => shape.build({}));

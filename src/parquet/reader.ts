@@ -18,7 +18,7 @@ import type { DecryptionOptions } from './crypto/options.js';
 import { httpChunkFiles, joinChunkFiles, type ChunkFileLocator, type OpenChunkFile } from './file-path.js';
 import type { Values } from '../encodings/types.js';
 import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
-import type { BoundFilter, Filter } from './filter/expression.js';
+import type { BoundFilter, Filter, FilterColumn } from './filter/expression.js';
 import type { PageIndexEntry } from './filter/indexes.js';
 import type { ChunkRef, IndexCache, ScanHost } from './filter/scan.js';
 import type { ChunkGroup } from '../arrow/batches.js';
@@ -86,6 +86,13 @@ export interface ReadOptions extends ValueOptions {
    * not read; columns used only by the filter are not returned.
    */
   filter?: Filter;
+  /**
+   * VARIANT values: 'plain' (default) in the JS forms of README "VARIANT";
+   * 'typed' gives the primitives whose JS form loses their variant type
+   * (integers, floats, decimals, dates, times, timestamps, UUIDs) as
+   * `VariantValue`s, which a writer encodes again as the same types.
+   */
+  variants?: 'plain' | 'typed';
 }
 
 /** What `toArrow` and `arrowBatches` read. */
@@ -316,7 +323,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
       return;
     }
     const groups = this.rowGroupIndexes(options.rowGroups);
-    const [finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([variantAssembly(plan), decoding()]);
+    const [finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([variantAssembly(plan, options.variants === 'typed'), decoding()]);
     if (plan.leaves.length === 0) {
       const claimed = groups.reduce((n, rg) => n + this.metadata.rowGroups[rg]!.numRows, 0);
       // The claim is the row groups' num_rows: name the first, where the count starts.
@@ -514,7 +521,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
   private async *filteredBatches(plan: RecordPlan, filter: BoundFilter, options: ReadOptions, batchSize: number, skip: number, left: number): AsyncGenerator<Record<string, unknown>[]> {
     const host = this.scanHost();
     const leafOptions = valueOptionsPerLeaf(plan, options);
-    const [{ scanRowGroup }, indexes, finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([filtering(), this.indexes(), variantAssembly(plan), decoding()]);
+    const [{ scanRowGroup }, indexes, finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([filtering(), this.indexes(), variantAssembly(plan, options.variants === 'typed'), decoding()]);
     for (const rg of this.rowGroupIndexes(options.rowGroups)) {
       if (left <= 0) return;
       const ctx = { file: this.source.name, rowGroup: rg };
@@ -551,7 +558,27 @@ export class ParquetReader<Row = Record<string, unknown>> {
   /** A filter bound to this file's columns (each must name a leaf). */
   private async bindFilter(filter: Filter): Promise<BoundFilter> {
     const { bindFilter } = await filtering();
-    return withContext({ file: this.source.name }, () => bindFilter(filter, (c) => this.leafFor(c)));
+    const variants = hasVariant(this.schema.root) ? await import('./variant/filter.js') : undefined;
+    return withContext({ file: this.source.name }, () => bindFilter(filter, (c) => this.filterColumn(c, variants)));
+  }
+
+  /** A filter's column: a leaf, or else a path inside a shredded VARIANT (variant/filter.ts). */
+  private filterColumn(column: ColumnPath, variants: typeof import('./variant/filter.js') | undefined): FilterColumn {
+    const names: readonly string[] = typeof column === 'string' ? column.split('.') : Array.isArray(column) ? column : [];
+    // A path the schema has as it is names that column (the physical columns of a variant included).
+    if (variants && !findNode(this.schema.root, [...names])) {
+      let node: SchemaNode = this.schema.root;
+      for (let i = 0; i < names.length && !node.isLeaf; i++) {
+        const next: SchemaNode | undefined = node.children.find((c) => c.name === names[i]);
+        if (!next) break;
+        if (!next.isLeaf && next.kind === 'variant') {
+          const { typed, residual } = variants.variantFilterTarget(next, names.slice(i + 1));
+          return { typed, residual, reader: (big) => variants.residualReader(typed, big) };
+        }
+        node = next;
+      }
+    }
+    return this.leafFor(column);
   }
 
   /** The leaf column a path names; an unknown path or a group is an InvalidArgumentError. */
@@ -864,12 +891,16 @@ export function valueOptionsPerLeaf(plan: RecordPlan, options: ValueOptions): Va
   return leavesInVariants(plan).map((inside) => (inside ? {} : options));
 }
 
+function hasVariant(n: SchemaNode): boolean {
+  return !n.isLeaf && (n.kind === 'variant' || n.children.some(hasVariant));
+}
+
 /** What the assembler calls on each finished VARIANT group. */
 type VariantAssembly = ((parts: Record<string, unknown>, plan: Plan) => unknown) | undefined;
 
 /** VARIANT assembly for a plan that holds a VARIANT (its module loads then), else none. */
-async function variantAssembly(plan: RecordPlan): Promise<VariantAssembly> {
+async function variantAssembly(plan: RecordPlan, typed: boolean): Promise<VariantAssembly> {
   if (!leavesInVariants(plan).includes(true)) return undefined;
   const { assembleVariant } = await import('./variant/index.js');
-  return (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node) : parts);
+  return (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node, typed) : parts);
 }

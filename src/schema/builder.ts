@@ -67,7 +67,15 @@ export interface MapSpec {
   value: AnyField;
 }
 
-export type FieldSpec = LeafSpec | StructSpec | ListSpec | MapSpec;
+/** A VARIANT group; see `field.variant`. */
+export interface VariantSpec {
+  node: 'variant';
+  /** The declared shape of `typed_value`, 'auto' until a sample picks one, or absent: unshredded. */
+  shredded?: AnyField | 'auto';
+  exactDecimals: boolean;
+}
+
+export type FieldSpec = LeafSpec | StructSpec | ListSpec | MapSpec | VariantSpec;
 
 /**
  * One declared field. `T` is the JS value a writer accepts for it (see
@@ -236,6 +244,52 @@ function decimalField(precision: number, scale: number, options: DecimalOptions)
   });
 }
 
+export interface VariantOptions {
+  /** The shape of `typed_value`: a leaf, struct or list declaration. */
+  shredded?: AnyField;
+  /** 'auto': the shape is picked from a sample of the values written. */
+  shred?: 'auto';
+  /** Numbers that are not integers as exact decimals (their shortest text) rather than doubles. */
+  exactDecimals?: boolean;
+}
+
+function variantField(options: VariantOptions): FieldBuilder<unknown, false> {
+  const { shredded, shred } = options;
+  if (shred !== undefined && shred !== 'auto') throw new InvalidArgumentError(`variant shred must be 'auto', got ${String(shred)}`);
+  if (shred !== undefined && shredded !== undefined) throw new InvalidArgumentError("variant takes either a shredded shape or shred: 'auto', not both");
+  if (shredded !== undefined) checkShreddable(shredded, 'variant shredded');
+  return new FieldBuilder<unknown, false>({ node: 'variant', shredded: shred ?? shredded, exactDecimals: options.exactDecimals === true });
+}
+
+/** A shredded shape: leaves, structs and lists of them (VariantShredding.md has no maps or nested variants). */
+function checkShreddable(fb: unknown, where: string): void {
+  if (!(fb instanceof FieldBuilder)) throw new InvalidArgumentError(`${where} is not a field declaration (use the field.* factories)`);
+  const spec = fb.spec;
+  if (spec.node === 'struct') for (const [n, c] of spec.fields) checkShreddable(c, `${where}.${n}`);
+  else if (spec.node === 'list') checkShreddable(spec.element, `${where}[]`);
+  else if (spec.node !== 'leaf') throw new InvalidArgumentError(`${where}: a ${spec.node} cannot be shredded (leaves, structs and lists can)`);
+}
+
+/** One shredded `value` / `typed_value` pair: a required group, as the spec asks of object fields and array elements. */
+function shreddedPair(fb: AnyField): AnyField {
+  return field.struct({ value: field.binary(), typed_value: typedValue(fb) }).required();
+}
+
+/** The `typed_value` field for a declared shape: always optional (null when the value does not fit). */
+function typedValue(fb: AnyField): AnyField {
+  const spec = fb.spec;
+  if (spec.node === 'struct') return field.struct(spec.fields.map(([n, c]) => [n, shreddedPair(c)] as const));
+  if (spec.node === 'list') return field.list(shreddedPair(spec.element));
+  return fb.optional();
+}
+
+/** The fields of a VARIANT group. */
+function variantParts(spec: VariantSpec): Array<readonly [string, AnyField]> {
+  const metadata = ['metadata', field.binary().required()] as const;
+  if (spec.shredded === undefined || spec.shredded === 'auto') return [metadata, ['value', field.binary().required()]];
+  return [metadata, ['value', field.binary()], ['typed_value', typedValue(spec.shredded)]];
+}
+
 function checkFields(fields: Fields, where: string): Array<readonly [string, AnyField]> {
   const entries: Array<readonly [string, AnyField]> = Array.isArray(fields)
     ? [...(fields as ReadonlyArray<readonly [string, AnyField]>)]
@@ -351,6 +405,18 @@ export const field = {
       type: 'BYTE_ARRAY',
       logicalType: { type: 'GEOGRAPHY', ...(crs !== undefined ? { crs } : {}), ...(algorithm !== undefined ? { algorithm } : {}) },
     }),
+  /**
+   * VARIANT (parquet-format VariantEncoding.md): any JS value, or typed values
+   * made with `variant.*` (see src/parquet/variant/encode.ts for the mapping).
+   * Unshredded it is `group (VARIANT(1)) { required binary metadata; required binary value }`.
+   * `shredded` declares the shape of a `typed_value` (VariantShredding.md):
+   * a leaf of a type the spec allows, a struct (each field shredded in turn),
+   * or a list; what does not fit goes into the optional `value`. `shred:
+   * 'auto'` picks the shape from a sample of the values (writeRecords and
+   * convert take one). `exactDecimals` writes numbers that are not integers
+   * as the decimal of their shortest text rather than as doubles.
+   */
+  variant: (options: VariantOptions = {}) => variantField(options),
   /** A group of named fields. */
   struct: <F extends Fields>(fields: F) => new FieldBuilder<RowOf<F>, false>({ node: 'struct', fields: checkFields(fields, 'struct') }),
   /**
@@ -425,7 +491,33 @@ function emit(name: string, fb: AnyField, repetition: 'REQUIRED' | 'OPTIONAL' | 
       emit('key', spec.key, 'REQUIRED', out, depth + 2);
       emit('value', spec.value, spec.value.repetition, out, depth + 2);
       return;
+    case 'variant': {
+      const parts = variantParts(spec);
+      out.push({ ...base, numChildren: parts.length, logicalType: { type: 'VARIANT', specificationVersion: 1 } });
+      for (const [n, child] of parts) emit(n, child, child.repetition, out, depth + 1);
+      return;
+    }
   }
+}
+
+/**
+ * The VARIANT fields of a declaration, by the dotted path of their group
+ * (lists and maps through the names `emit` gives their inner levels).
+ */
+export function declaredVariants(fields: ReadonlyArray<readonly [string, AnyField]>): Map<string, VariantSpec> {
+  const out = new Map<string, VariantSpec>();
+  const walk = (path: string, fb: AnyField): void => {
+    const spec = fb.spec;
+    if (spec.node === 'variant') out.set(path, spec);
+    else if (spec.node === 'struct') for (const [n, c] of spec.fields) walk(`${path}.${n}`, c);
+    else if (spec.node === 'list') walk(`${path}.list.element`, spec.element);
+    else if (spec.node === 'map') {
+      walk(`${path}.key_value.key`, spec.key);
+      walk(`${path}.key_value.value`, spec.value);
+    }
+  };
+  for (const [n, fb] of fields) walk(n, fb);
+  return out;
 }
 
 /**

@@ -61,6 +61,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { geojsonToWkb, wktToWkb } from '../geo/encode.js';
 import { isWellFormed } from '../encodings/values-builder.js';
 import { ExactNumber } from './exact-number.js';
+import { HEX_DIGIT, parseUuid } from './uuid.js';
 import { parseDate, parseTime, parseTimestamp } from './temporal-text.js';
 import type { LeafKind, TimeUnit } from './logical.js';
 import { MAX_SCHEMA_DEPTH, type LeafNode } from './tree.js';
@@ -225,13 +226,6 @@ export function float16Bits(v: number): number {
     if (e > 15) return sign | 0x7c00;
   }
   return sign | ((e + 15) << 10) | frac;
-}
-
-const HEX_DIGIT = new Int8Array(128).fill(-1);
-for (let i = 0; i < 10; i++) HEX_DIGIT[48 + i] = i;
-for (let i = 0; i < 6; i++) {
-  HEX_DIGIT[65 + i] = 10 + i;
-  HEX_DIGIT[97 + i] = 10 + i;
 }
 
 /**
@@ -612,28 +606,6 @@ function dateCoercer(leaf: LeafNode): Coercer {
     }
     return fail(v);
   };
-}
-
-/** 16 bytes of `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, or undefined. */
-export function parseUuid(s: string): Uint8Array | undefined {
-  if (s.length !== 36) return undefined;
-  const out = new Uint8Array(16);
-  let j = 0;
-  for (let i = 0; i < 36; ) {
-    if (i === 8 || i === 13 || i === 18 || i === 23) {
-      if (s.charCodeAt(i) !== 45) return undefined;
-      i++;
-      continue;
-    }
-    const a = s.charCodeAt(i);
-    const b = s.charCodeAt(i + 1);
-    const hi = a < 128 ? HEX_DIGIT[a]! : -1;
-    const lo = b < 128 ? HEX_DIGIT[b]! : -1;
-    if (hi < 0 || lo < 0) return undefined;
-    out[j++] = (hi << 4) | lo;
-    i += 2;
-  }
-  return out;
 }
 
 function uint32Field(x: unknown): number {

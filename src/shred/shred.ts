@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../errors.js';
+import type { GroupNode } from '../schema/tree.js';
 import type { Plan, RecordPlan, StructPlan } from './plan.js';
 
 /** Receives one leaf's entries while records are shredded. */
@@ -40,6 +41,9 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !ArrayBuffer.isView(v) && !(v instanceof Map) && !(v instanceof Date);
 }
 
+/** Turns a value of a VARIANT group into the group's parts (`metadata`, `value`, `typed_value`) as a struct. */
+export type VariantWriter = (v: unknown, node: GroupNode) => Record<string, unknown>;
+
 /** What a shredder does with a record's (or struct's) own keys that name no field. */
 export interface UnknownFieldRule {
   /** `'error'` (the default) refuses the record, naming the key; `'ignore'` leaves such keys unwritten. */
@@ -71,7 +75,8 @@ export class RecordShredder {
   private readonly strict: boolean;
   private readonly accepted: ReadonlySet<string>;
 
-  constructor(private readonly plan: RecordPlan, private readonly sinks: LeafSink[], rule: UnknownFieldRule = {}) {
+  /** `variant` writes VARIANT groups; without it, a schema with one takes no records. */
+  constructor(private readonly plan: RecordPlan, private readonly sinks: LeafSink[], rule: UnknownFieldRule = {}, private readonly variant?: VariantWriter) {
     this.strict = (rule.unknownFields ?? 'error') === 'error';
     this.accepted = new Set(rule.acceptedFields);
   }
@@ -126,7 +131,8 @@ export class RecordShredder {
   }
 
   private field(p: Plan, v: unknown, rep: number): void {
-    if (v === null || v === undefined) {
+    // A required variant has a null of its own: variant null.
+    if ((v === null || v === undefined) && !(p.t === 'variant' && !p.nullable)) {
       if (p.nullable) return this.empty(p, rep, p.def - 1);
       // A required list (a bare repeated field) that is absent is simply empty.
       if (p.t === 'list' || p.t === 'map') return this.empty(p, rep, p.elementDef - 1);
@@ -157,8 +163,17 @@ export class RecordShredder {
         for (let i = 0; i < entries.length; i++) this.entry(p.entry, p.keyName, p.valueName, entries[i]!, i === 0 ? rep : p.rep);
         return;
       }
-      case 'variant':
-        this.fail('nothing: writing VARIANT columns is not supported yet', v);
+      case 'variant': {
+        if (!this.variant) this.fail('nothing: this writer does not write VARIANT columns', v);
+        let parts: Record<string, unknown>;
+        try {
+          parts = this.variant(v, p.node);
+        } catch (e) {
+          if (e instanceof InvalidArgumentError) e.within({ column: this.pathText() });
+          throw e;
+        }
+        return this.fields(p.parts.fields, parts, rep);
+      }
     }
   }
 

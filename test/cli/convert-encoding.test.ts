@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openParquet } from '../../src/node/index.js';
+import { InvalidArgumentError, convert, openParquet } from '../../src/node/index.js';
 import { chunkPages } from '../../src/parquet/inspect/page-headers.js';
 import { checkStatistics } from '../../src/parquet/inspect/check-stats.js';
 import { DuckFiles } from '../reader/helpers.js';
@@ -102,5 +102,32 @@ describe('convert --float-order', () => {
     assert.deepEqual([...d.minValue!], [0, 0, 0, 0, 0, 0, 0, 0x80]);
     assert.deepEqual((await checkStatistics(r)).lies, []);
     await r.close();
+  });
+});
+
+describe('convert() options encoding and floatOrder (the library twins of --encoding and --float-order)', () => {
+  test('the same encodings and column orders as the command writes', async () => {
+    const out = join(dir, 'lib.parquet');
+    await convert(csv, out, {
+      types: ['i=int32', 'f=float'], floatOrder: 'total',
+      encoding: { i: 'BYTE_STREAM_SPLIT', big: 'delta_binary_packed', d: 'BYTE_STREAM_SPLIT', f: 'ALP', s: 'RLE_DICTIONARY' },
+    });
+    assert.deepEqual(await pageEncodings(out), { i: ['BYTE_STREAM_SPLIT'], big: ['DELTA_BINARY_PACKED'], d: ['BYTE_STREAM_SPLIT'], f: ['ALP'], s: ['RLE_DICTIONARY'] });
+    const cli = join(dir, 'cli.parquet');
+    ok('convert', csv, cli, '-q', '--type', 'i=int32', '--type', 'f=float', '--float-order', 'total',
+      '--encoding', 'i=BYTE_STREAM_SPLIT', '--encoding', 'big=DELTA_BINARY_PACKED', '--encoding', 'd=BYTE_STREAM_SPLIT', '--encoding', 'f=ALP', '--encoding', 's=RLE_DICTIONARY');
+    const [a, b] = await Promise.all([openParquet(out), openParquet(cli)]);
+    assert.deepEqual(a.metadata.columnOrders, b.metadata.columnOrders);
+    assert.equal(a.metadata.columnOrders![2]!.type, 'IEEE_754_TOTAL_ORDER');
+    assert.deepEqual(a.metadata.rowGroups[0]!.columns.map((c) => c.metaData!.statistics), b.metadata.rowGroups[0]!.columns.map((c) => c.metaData!.statistics));
+    assert.deepEqual(await a.readRows(), await b.readRows());
+    assert.deepEqual((await checkStatistics(a)).lies, []);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  test('refusals: an unknown name, an encoding the type cannot take, a text output', async () => {
+    await assert.rejects(convert(csv, join(dir, 'x1.parquet'), { encoding: { i: 'ZIGZAG' } }), (e: unknown) => e instanceof InvalidArgumentError && /ZIGZAG.*is not one of PLAIN/.test(e.message));
+    await assert.rejects(convert(csv, join(dir, 'x2.parquet'), { encoding: { s: 'BYTE_STREAM_SPLIT' } }), InvalidArgumentError);
+    await assert.rejects(convert(csv, join(dir, 'x3.csv'), { floatOrder: 'total' }), (e: unknown) => e instanceof InvalidArgumentError && /floatOrder applies to Parquet output only/.test(e.message));
   });
 });

@@ -519,6 +519,8 @@ function build(fb: AnyField, o: Required<GenOptions>): ValueGen {
         return { v, in: input };
       });
     }
+    case 'variant':
+      throw new Error('makeGen has no generator for variants (test/writer/variant-roundtrip.test.ts has its own)');
   }
 }
 

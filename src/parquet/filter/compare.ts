@@ -16,7 +16,8 @@
 import { InvalidArgumentError } from '../../errors.js';
 import { isByteArrays, type ByteArrays, type Values } from '../../encodings/types.js';
 import { bigEndianSigned, float16, int96Nanos } from '../../schema/convert.js';
-import { describeValue, float16Bits, parseUuid, twosComplementBytes, utf8Encode, type PhysicalValue } from '../../schema/coerce.js';
+import { describeValue, float16Bits, twosComplementBytes, utf8Encode, type PhysicalValue } from '../../schema/coerce.js';
+import { parseUuid } from '../../schema/uuid.js';
 import { parseDate, parseTime, parseTimestamp } from '../../schema/temporal-text.js';
 import type { TimeUnit } from '../../schema/logical.js';
 import { temporalLiteralNanos, temporalType } from './temporal-literal.js';

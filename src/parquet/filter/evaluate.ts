@@ -83,6 +83,7 @@ function latin1(d: Uint8Array, s: number, e: number): string {
 
 /** Per value of `values`, the leaf test's three-valued result. */
 export function valueResults(b: BoundLeaf, values: Values): (i: number) => number {
+  if (b.residual) return residualResults(b, b.residual, values as ByteArrays);
   const { op, lits, domain } = b;
   if (b.geo) {
     const meets = valueMeets(b.geo.edges, b.geo.box);
@@ -127,6 +128,35 @@ export function valueResults(b: BoundLeaf, values: Values): (i: number) => numbe
   const read = domain.reader(values);
   const t = numTest(op, lit);
   return (i) => (t(read(i)) ? TRUE : FALSE);
+}
+
+/** The test on variant values read into the typed column's domain; a value of another type is unknown. */
+function residualResults(b: BoundLeaf, read: (bytes: Uint8Array) => D | undefined, { data, offsets }: ByteArrays): (i: number) => number {
+  const { op, lits, domain } = b;
+  const bytes = domain.type === 'bytes';
+  let test: (x: D) => boolean;
+  if (op === 'in' || op === 'not in') {
+    const tests = lits.map((l) => (bytes ? bytesTest('=', l) : numTest('=', l)));
+    const any = (x: D) => tests.some((t) => (bytes ? (t as BytesTest)(x as Uint8Array, 0, (x as Uint8Array).length) : (t as NumTest)(x as number | bigint)));
+    const hasNull = lits.some((l) => l.k === 'null');
+    return (i) => {
+      const x = read(data.subarray(offsets[i]!, offsets[i + 1]!));
+      if (x === undefined) return UNKNOWN;
+      if (any(x)) return op === 'in' ? TRUE : FALSE;
+      return hasNull ? UNKNOWN : op === 'in' ? FALSE : TRUE;
+    };
+  }
+  if (bytes) {
+    const t = bytesTest(op, lits[0]!);
+    test = (x) => t(x as Uint8Array, 0, (x as Uint8Array).length);
+  } else {
+    const t = numTest(op, lits[0]!);
+    test = (x) => t(x as number | bigint);
+  }
+  return (i) => {
+    const x = read(data.subarray(offsets[i]!, offsets[i + 1]!));
+    return x === undefined ? UNKNOWN : test(x) ? TRUE : FALSE;
+  };
 }
 
 /** Rows (of `rows`) whose values in column `c` satisfy the leaf test, three-valued. */
@@ -210,6 +240,12 @@ export function evaluateRows(f: BoundFilter, columns: Map<LeafNode, ColumnChunkD
     case 'not': {
       const a = evaluateRows(f.part, columns, rows);
       for (let i = 0; i < rows; i++) a[i] = a[i] === UNKNOWN ? UNKNOWN : 1 - a[i]!;
+      return a;
+    }
+    case 'either': {
+      const a = evaluateRows(f.parts[0], columns, rows);
+      const b = evaluateRows(f.parts[1], columns, rows);
+      for (let i = 0; i < rows; i++) if (a[i] === UNKNOWN) a[i] = b[i]!;
       return a;
     }
     case 'and':

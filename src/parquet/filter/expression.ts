@@ -16,7 +16,7 @@
 import { InvalidArgumentError } from '../../errors.js';
 import type { LeafNode } from '../../schema/tree.js';
 import type { ColumnPath } from '../../schema/tree.js';
-import { domainOf, type Domain, type Lit } from './compare.js';
+import { domainOf, type D, type Domain, type Lit } from './compare.js';
 import { caseFreePrefix, compileLike, mapCase, prefixRange, textPredicate, type CaseMap, type TextPrefix } from './text.js';
 import type { Edges } from '../../geo/bounds.js';
 import { bindIntersects, type QueryBox } from './intersects.js';
@@ -69,21 +69,37 @@ export interface BoundLeaf {
   prefix?: TextPrefix;
   /** `intersects`: the column's edges and the query box. */
   geo?: { edges: Edges; box: QueryBox };
+  /**
+   * Set when the column holds variant values (the residual `value` of a
+   * shredded variant path): each value read into `domain` (the typed
+   * column's), undefined when its type does not compare (then unknown).
+   */
+  residual?: (bytes: Uint8Array) => D | undefined;
 }
 
 export type BoundFilter =
   | BoundLeaf
   | { t: 'and'; parts: BoundFilter[] }
   | { t: 'or'; parts: BoundFilter[] }
-  | { t: 'not'; part: BoundFilter };
+  | { t: 'not'; part: BoundFilter }
+  /** A variant path's test: the first part's result where it is known (its column has the value), else the second's. */
+  | { t: 'either'; parts: [BoundFilter, BoundFilter] };
+
+/** What a filter's column names: a leaf column, or a path inside a shredded variant (see variant/filter.ts). */
+export type FilterColumn =
+  | LeafNode
+  | { typed: LeafNode; residual?: LeafNode; reader(big: boolean): (bytes: Uint8Array) => D | undefined };
 
 const COMPARISONS = new Set(['=', '!=', '<', '<=', '>', '>=']);
 const TEXT_OPS = new Set(['like', 'not like', 'ilike', 'not ilike', 'starts_with', 'contains']);
 type LeafFilter = Extract<Filter, { column: ColumnPath }>;
 const MAX_DEPTH = 1000;
 
-/** Resolves a filter against a schema: `resolve` maps a column path to its leaf (throwing for unknown or group paths). */
-export function bindFilter(filter: Filter, resolve: (column: ColumnPath) => LeafNode): BoundFilter {
+/**
+ * Resolves a filter against a schema: `resolve` maps a column path to its
+ * leaf or variant path (throwing for unknown or group paths).
+ */
+export function bindFilter(filter: Filter, resolve: (column: ColumnPath) => FilterColumn): BoundFilter {
   const domains = new Map<LeafNode, Domain>();
   const bind = (f: Filter, depth: number): BoundFilter => {
     if (depth > MAX_DEPTH) throw new InvalidArgumentError(`filter nests deeper than ${MAX_DEPTH} levels`);
@@ -103,7 +119,26 @@ export function bindFilter(filter: Filter, resolve: (column: ColumnPath) => Leaf
     return bindLeaf(f);
   };
   const bindLeaf = (f: LeafFilter): BoundFilter => {
-    const leaf = resolve(f.column);
+    const target = resolve(f.column);
+    return 'typed' in target ? bindVariant(f, target) : bindOn(f, target);
+  };
+  /**
+   * A test on a variant path: on its typed column, and on the pair's residual
+   * `value` column for the values of other types. Forms made of several
+   * tests (BETWEEN, IS DISTINCT FROM) bind each part through bindLeaf.
+   */
+  const bindVariant = (f: LeafFilter, target: Exclude<FilterColumn, LeafNode>): BoundFilter => {
+    const typed = bindOn(f, target.typed);
+    const residual = target.residual;
+    if (!residual || typed.t !== 'leaf' || typed.op === 'intersects') return typed;
+    // The path is null when both columns are; a present value is in one of them.
+    if (typed.op === 'is null') return { t: 'and', parts: [typed, bindOn(f, residual)] };
+    if (typed.op === 'is not null') return { t: 'or', parts: [typed, bindOn(f, residual)] };
+    // A text test takes strings, and a string column's residual values are never strings: unknown.
+    const read = typed.text || typed.prefix ? () => undefined : target.reader(typed.domain.big);
+    return { t: 'either', parts: [typed, { t: 'leaf', leaf: residual, domain: typed.domain, op: typed.op, lits: typed.lits, residual: read }] };
+  };
+  const bindOn = (f: LeafFilter, leaf: LeafNode): BoundFilter => {
     let domain = domains.get(leaf);
     if (!domain) domains.set(leaf, (domain = domainOf(leaf)));
     const name = leaf.path.join('.');
@@ -183,15 +218,15 @@ export function filterLeaves(f: BoundFilter, out: LeafNode[] = []): LeafNode[] {
     case 'not':
       filterLeaves(f.part, out);
       break;
-    default:
+    default: // and, or, either
       for (const p of f.parts) filterLeaves(p, out);
   }
   return out;
 }
 
-/** Each leaf a bound filter tests, with its comparison domain. */
+/** Each leaf a bound filter tests, with its comparison domain (a residual variant column's own: its statistics bound variant bytes). */
 export function filterDomains(f: BoundFilter, out = new Map<LeafNode, Domain>()): Map<LeafNode, Domain> {
-  if (f.t === 'leaf') out.set(f.leaf, f.domain);
+  if (f.t === 'leaf') out.set(f.leaf, f.residual ? domainOf(f.leaf) : f.domain);
   else if (f.t === 'not') filterDomains(f.part, out);
   else for (const p of f.parts) filterDomains(p, out);
   return out;

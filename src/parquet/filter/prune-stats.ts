@@ -165,6 +165,8 @@ function leafPossible(b: BoundLeaf, s: LeafStats | undefined, repeated: boolean)
     return op === 'is null' ? { canTrue: isNullTrue, canFalse: isNullFalse } : { canTrue: isNullFalse, canFalse: isNullTrue };
   }
   if (s.allNull || b.domain.type === 'null') return { canTrue: false, canFalse: false };
+  // Variant values: their statistics bound encodings, not values of the domain.
+  if (b.residual) return ANY;
   if (b.geo) return { canTrue: chunkMayMeet(s.geoBox, b.geo.edges, b.geo.box), canFalse: true };
   if (b.text) return textPossible(b, s);
   if (s.onlyNaN && op !== 'in' && op !== 'not in') {
@@ -280,6 +282,11 @@ export function possible(f: BoundFilter, stats: (leaf: LeafNode) => LeafStats | 
       }
       return { canTrue, canFalse };
     }
+    case 'either': {
+      // Each row takes one part's answer: any answer either part can give.
+      const [a, b] = f.parts.map((part) => possible(part, stats)) as [Possible, Possible];
+      return { canTrue: a.canTrue || b.canTrue, canFalse: a.canFalse || b.canFalse };
+    }
   }
 }
 
@@ -287,7 +294,7 @@ export function possible(f: BoundFilter, stats: (leaf: LeafNode) => LeafStats | 
 export function bloomCandidates(f: BoundFilter, out = new Set<LeafNode>(), negated = false): Set<LeafNode> {
   switch (f.t) {
     case 'leaf':
-      if (!negated && !f.text && (f.op === '=' || f.op === 'in') && f.lits.some((l) => l.k === 'val' && l.exact)) out.add(f.leaf);
+      if (!negated && !f.text && !f.residual && (f.op === '=' || f.op === 'in') && f.lits.some((l) => l.k === 'val' && l.exact)) out.add(f.leaf);
       break;
     case 'not':
       bloomCandidates(f.part, out, !negated);

@@ -9,19 +9,22 @@ import { CorruptFileError, withContext } from '../../errors.js';
 import type { GroupNode, LeafNode, SchemaNode } from '../../schema/tree.js';
 import { formatDate, formatTimestamp } from '../../schema/temporal-format.js';
 import { compareUtf8 } from '../../bytes/utf8.js';
+import { parseDecimalText } from '../../schema/coerce.js';
+import { parseUuid } from '../../schema/uuid.js';
+import { VariantValue, type VariantType } from '../../schema/variant-value.js';
 import {
   MAX_VARIANT_DEPTH, decodeVariantValue, exactInteger, formatVariantTime, parseVariantMetadata, variantBasicType, variantObject,
   type VariantMetadata,
 } from './decode.js';
 
 /** How one `value` / `typed_value` pair is laid out in the schema. */
-interface Pair {
+export interface Pair {
   value: boolean;
   typed: Shape | undefined;
 }
 
-type Shape =
-  | { t: 'leaf'; convert: (v: unknown) => unknown }
+export type Shape =
+  | { t: 'leaf'; leaf: LeafNode; convert: (v: unknown) => unknown; typed: (v: unknown) => unknown }
   | { t: 'array'; element: Pair }
   | { t: 'object'; fields: { name: string; pair: Pair }[]; names: Set<string> };
 
@@ -38,8 +41,34 @@ function isBinaryLeaf(node: SchemaNode): boolean {
   return node.isLeaf && node.physicalType === 'BYTE_ARRAY' && node.repetition !== 'REPEATED';
 }
 
-/** The typed_value leaf types VariantShredding.md allows, each with its conversion to the variant's JS form. */
+/** The typed_value leaf types VariantShredding.md allows, each with its conversions to the variant's JS form and to a typed value. */
 function leafShape(leaf: LeafNode): Shape {
+  return { ...plainLeafShape(leaf), typed: typedLeaf(leaf) };
+}
+
+/** A typed_value leaf's values as VariantValues, for the types whose JS form loses the variant type. */
+function typedLeaf(leaf: LeafNode): (v: unknown) => unknown {
+  const k = leaf.kind;
+  switch (k.kind) {
+    case 'float': return (v) => new VariantValue(leaf.physicalType === 'FLOAT' ? 'float' : 'double', v as number);
+    case 'int':
+      return k.bitWidth === 64 ? (v) => new VariantValue('int64', BigInt(v as bigint)) : (v) => new VariantValue(`int${k.bitWidth}` as VariantType, Number(v));
+    case 'decimal': {
+      const type = leaf.physicalType === 'INT32' ? 'decimal4' : leaf.physicalType === 'INT64' ? 'decimal8' : 'decimal16';
+      return (v) => new VariantValue(type, BigInt(parseDecimalText(v as string, k.scale) as number | bigint), k.scale);
+    }
+    case 'uuid': return (v) => new VariantValue('uuid', parseUuid(v as string)!);
+    case 'date': return (v) => new VariantValue('date', v as number);
+    case 'time': return (v) => new VariantValue('time', BigInt(v as bigint));
+    case 'timestamp': {
+      const type = `timestamp${k.utc ? '' : '_ntz'}${k.unit === 'NANOS' ? '_nanos' : ''}` as VariantType;
+      return (v) => new VariantValue(type, BigInt(v as bigint));
+    }
+    default: return (v) => v;
+  }
+}
+
+function plainLeafShape(leaf: LeafNode): Omit<Extract<Shape, { t: 'leaf' }>, 'typed'> {
   const k = leaf.kind;
   const same = (v: unknown) => v;
   const byteArray = leaf.physicalType === 'BYTE_ARRAY';
@@ -48,22 +77,22 @@ function leafShape(leaf: LeafNode): Shape {
     case 'float':
     case 'decimal':
     case 'uuid':
-      return { t: 'leaf', convert: same };
+      return { t: 'leaf', leaf, convert: same };
     case 'string':
     case 'bytes':
-      if (byteArray) return { t: 'leaf', convert: same };
+      if (byteArray) return { t: 'leaf', leaf, convert: same };
       break;
     case 'int':
-      if (k.signed) return { t: 'leaf', convert: k.bitWidth === 64 ? (v) => exactInteger(v as bigint) : same };
+      if (k.signed) return { t: 'leaf', leaf, convert: k.bitWidth === 64 ? (v) => exactInteger(v as bigint) : same };
       break;
     case 'date':
-      return { t: 'leaf', convert: (v) => formatDate(v as number) };
+      return { t: 'leaf', leaf, convert: (v) => formatDate(v as number) };
     case 'time':
-      if (k.unit === 'MICROS' && !k.utc) return { t: 'leaf', convert: (v) => formatVariantTime(BigInt(v as bigint)) };
+      if (k.unit === 'MICROS' && !k.utc) return { t: 'leaf', leaf, convert: (v) => formatVariantTime(BigInt(v as bigint)) };
       break;
     case 'timestamp': {
       const { unit, utc } = k;
-      if (unit !== 'MILLIS') return { t: 'leaf', convert: (v) => formatTimestamp(v as bigint, unit, utc) };
+      if (unit !== 'MILLIS') return { t: 'leaf', leaf, convert: (v) => formatTimestamp(v as bigint, unit, utc) };
       break;
     }
   }
@@ -115,7 +144,8 @@ function pairShape(group: GroupNode, top: boolean): Pair {
   return { value, typed };
 }
 
-function compiled(node: GroupNode): Pair {
+/** The shredding layout of a VARIANT group, checked against VariantShredding.md (compiled once per node). */
+export function variantShape(node: GroupNode): Pair {
   let pair = shapes.get(node);
   if (!pair) shapes.set(node, (pair = pairShape(node, true)));
   return pair;
@@ -135,27 +165,33 @@ function struct(v: unknown, what: string): object {
   return v;
 }
 
+/** One variant being put together: its metadata, and whether primitives come as VariantValues. */
+interface Ctx {
+  meta: VariantMetadata;
+  typed: boolean;
+}
+
 /** VariantShredding.md's construct_variant: the value of one pair, or MISSING when both columns are null. */
-function construct(meta: VariantMetadata, pair: Pair, parts: object, depth: number): unknown {
+function construct(ctx: Ctx, pair: Pair, parts: object, depth: number): unknown {
   const value = pair.value ? own(parts, 'value') ?? null : null;
   const typed = pair.typed ? own(parts, 'typed_value') ?? null : null;
-  if (typed === null) return value === null ? MISSING : decodeVariantValue(meta, binary(value, 'value'), depth);
+  if (typed === null) return value === null ? MISSING : decodeVariantValue(ctx.meta, binary(value, 'value'), depth, ctx.typed);
   const shape = pair.typed!;
-  if (shape.t === 'object') return shreddedObject(meta, shape, typed, value, depth);
+  if (shape.t === 'object') return shreddedObject(ctx, shape, typed, value, depth);
   if (value !== null) throw new CorruptFileError(`variant: both value and typed_value are set for a shredded ${shape.t === 'array' ? 'array' : 'primitive'}`);
-  if (shape.t === 'leaf') return shape.convert(typed);
+  if (shape.t === 'leaf') return ctx.typed ? shape.typed(typed) : shape.convert(typed);
   if (!Array.isArray(typed)) throw new CorruptFileError('variant: shredded array is not a list');
   if (depth >= MAX_VARIANT_DEPTH) throw new CorruptFileError(`variant: value nests deeper than ${MAX_VARIANT_DEPTH} levels`);
   // The array encoding cannot leave an element out; a missing one reads as variant null.
   return typed.map((e) => {
     if (e === null || e === undefined) return null;
-    const v = construct(meta, shape.element, struct(e, 'shredded array element'), depth + 1);
+    const v = construct(ctx, shape.element, struct(e, 'shredded array element'), depth + 1);
     return v === MISSING ? null : v;
   });
 }
 
 function shreddedObject(
-  meta: VariantMetadata,
+  ctx: Ctx,
   shape: Extract<Shape, { t: 'object' }>,
   typed: unknown,
   value: unknown,
@@ -169,7 +205,7 @@ function shreddedObject(
     const parts = own(fieldsIn, f.name);
     // A required field group cannot be null; an optional one (seen in the wild) that is null means the field is missing.
     if (parts === null || parts === undefined) continue;
-    const v = construct(meta, f.pair, struct(parts, `shredded field ${f.name}`), depth + 1);
+    const v = construct(ctx, f.pair, struct(parts, `shredded field ${f.name}`), depth + 1);
     if (v !== MISSING) {
       keys.push(f.name);
       values.push(v);
@@ -178,7 +214,7 @@ function shreddedObject(
   if (value !== null) {
     const bytes = binary(value, 'value');
     if (variantBasicType(bytes) !== 2) throw new CorruptFileError('variant: value of a partially shredded object is not an object');
-    const rest = decodeVariantValue(meta, bytes, depth) as Record<string, unknown>;
+    const rest = decodeVariantValue(ctx.meta, bytes, depth, ctx.typed) as Record<string, unknown>;
     // A shredded field's columns are authoritative: the spec lets readers ignore the same key in the residual object.
     for (const k of Object.keys(rest)) {
       if (!shape.names.has(k)) {
@@ -196,13 +232,14 @@ function shreddedObject(
  * fields as the record assembler read them (`metadata`, `value`, and
  * `typed_value` as nested structs, lists and leaf values in their lossless JS
  * forms); `node` is the group. A variant whose value and typed_value are both
- * null is a variant null.
+ * null is a variant null. `typed`: primitives whose JS form loses their
+ * variant type come as VariantValues, so writing them again keeps the type.
  */
-export function assembleVariant(parts: Record<string, unknown>, node: GroupNode): unknown {
+export function assembleVariant(parts: Record<string, unknown>, node: GroupNode, typed = false): unknown {
   return withContext({ column: where(node) }, () => {
-    const pair = compiled(node);
+    const pair = variantShape(node);
     const meta = parseVariantMetadata(binary(own(parts, 'metadata'), 'metadata'));
-    const v = construct(meta, pair, parts, 0);
+    const v = construct({ meta, typed }, pair, parts, 0);
     return v === MISSING ? null : v;
   });
 }

@@ -22,6 +22,7 @@
 import { CorruptFileError, UnsupportedError } from '../../errors.js';
 import { formatDecimal, formatUuid } from '../../schema/convert.js';
 import { formatDate, formatTime, formatTimestamp } from '../../schema/temporal-format.js';
+import { VariantValue, type VariantType } from '../../schema/variant-value.js';
 
 /** Arrays and objects nested deeper than this are rejected: the decoder recurses once per level. */
 export const MAX_VARIANT_DEPTH = 128;
@@ -173,10 +174,17 @@ function valueEnds(offsets: readonly number[], total: number, what: string): num
   return ends;
 }
 
+/** Primitive type ids whose JS form loses the variant type, with the type a typed decode names. */
+const TYPED: Record<number, VariantType> = {
+  3: 'int8', 4: 'int16', 5: 'int32', 6: 'int64', 7: 'double', 8: 'decimal4', 9: 'decimal8', 10: 'decimal16', 11: 'date',
+  12: 'timestamp', 13: 'timestamp_ntz', 14: 'float', 17: 'time', 18: 'timestamp_nanos', 19: 'timestamp_ntz_nanos', 20: 'uuid',
+};
+
 class Decoder {
   private readonly view: DataView;
 
-  constructor(private readonly meta: VariantMetadata, private readonly b: Uint8Array) {
+  /** `typed`: primitives in TYPED as VariantValues (see value.ts) rather than their plain JS forms. */
+  constructor(private readonly meta: VariantMetadata, private readonly b: Uint8Array, private readonly typed = false) {
     this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   }
 
@@ -189,7 +197,7 @@ class Decoder {
     this.need(pos, 1, end, 'value header');
     const header = this.b[pos]!;
     switch (header & 3) {
-      case 0: return this.primitive(header >> 2, pos + 1, end);
+      case 0: return this.typed && TYPED[header >> 2] ? this.typedPrimitive(header >> 2, pos + 1, end) : this.primitive(header >> 2, pos + 1, end);
       case 1: {
         const len = header >> 2;
         this.need(pos + 1, len, end, 'short string');
@@ -234,6 +242,23 @@ class Decoder {
       default:
         // The spec lets new primitive types appear without a version change: a valid value this decoder does not know.
         throw new UnsupportedError(`variant primitive type ${type} at value byte ${p - 1}`);
+    }
+  }
+
+  /** A primitive as a VariantValue: checked as `primitive` checks it, then read raw. */
+  private typedPrimitive(type: number, p: number, end: number): VariantValue {
+    const plain = this.primitive(type, p, end);
+    const v = this.view;
+    const t = TYPED[type]!;
+    switch (t) {
+      case 'int64': case 'time': case 'timestamp': case 'timestamp_ntz': case 'timestamp_nanos': case 'timestamp_ntz_nanos':
+        return new VariantValue(t, v.getBigInt64(p, true));
+      case 'date': return new VariantValue(t, v.getInt32(p, true));
+      case 'decimal4': return new VariantValue(t, BigInt(v.getInt32(p + 1, true)), this.b[p]!);
+      case 'decimal8': return new VariantValue(t, v.getBigInt64(p + 1, true), this.b[p]!);
+      case 'decimal16': return new VariantValue(t, (v.getBigInt64(p + 9, true) << 64n) | v.getBigUint64(p + 1, true), this.b[p]!);
+      case 'uuid': return new VariantValue(t, new Uint8Array(this.b.subarray(p, p + 16)));
+      default: return new VariantValue(t, plain as number);
     }
   }
 
@@ -335,8 +360,8 @@ export function variantBasicType(value: Uint8Array): number {
  * level the value sits at, for values that are parts of a larger one
  * (shredded variants).
  */
-export function decodeVariantValue(meta: VariantMetadata, value: Uint8Array, depth = 0): unknown {
-  return new Decoder(meta, value).value(0, value.length, depth);
+export function decodeVariantValue(meta: VariantMetadata, value: Uint8Array, depth = 0, typed = false): unknown {
+  return new Decoder(meta, value, typed).value(0, value.length, depth);
 }
 
 /** Decodes a variant from its metadata and value bytes into a plain JS value (see the table above). */

@@ -5,10 +5,12 @@ import type { FileMetaData } from '../metadata/index.js';
 import { ParquetWriter, type WriterOptions, type WriterSchema } from './writer.js';
 import { metadataFromArrow, schemaFromArrow } from '../../arrow/to-schema.js';
 import { sampleRecords } from './sample.js';
+import { hasAutoVariants, resolveAutoVariants } from '../variant/auto.js';
+import type { DefinedSchema } from '../../schema/builder.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 
 export interface WriteRecordsOptions extends WriterOptions {
-  /** The schema; inferred from the first `sampleSize` records when absent. */
+  /** The schema; inferred from the first `sampleSize` records when absent (which also pick the shapes of `shred: 'auto'` variants). */
   schema?: WriterSchema;
   /** Records sampled for inference (default 1000). */
   sampleSize?: number;
@@ -23,12 +25,14 @@ export interface WriteRecordsOptions extends WriterOptions {
  */
 export async function writeRecords(sink: Sink, records: Iterable<unknown> | AsyncIterable<unknown> | Table | RecordBatch, options: WriteRecordsOptions = {}): Promise<FileMetaData> {
   if (isArrow(records)) return writeArrowData(sink, records, options);
-  const schema = options.schema;
+  const given = options.schema;
+  const auto = given !== undefined && 'fields' in given && hasAutoVariants(given as DefinedSchema);
   // Sampling reads ahead; the sampled records are written first, so order is kept.
-  const { sample, next } = await sampleRecords(records, schema ? 0 : options.sampleSize ?? 1000);
+  const { sample, next } = await sampleRecords(records, given && !auto ? 0 : options.sampleSize ?? 1000);
   let writer: ParquetWriter<unknown>;
   try {
-    writer = await ParquetWriter.open<unknown>(sink, schema ?? inferSchemaFromRecords(sample as Record<string, unknown>[], { overrides: options.overrides }), options);
+    const schema = given ?? inferSchemaFromRecords(sample as Record<string, unknown>[], { overrides: options.overrides });
+    writer = await ParquetWriter.open<unknown>(sink, auto ? resolveAutoVariants(given as DefinedSchema, sample) : schema, options);
   } catch (e) {
     await sink.abort();
     throw e;

@@ -11,7 +11,8 @@ import { planRecord, type RecordPlan } from '../../shred/plan.js';
 import { ArrowShredder } from '../../arrow/shred.js';
 import { loadArrow } from '../../arrow/load.js';
 import type { RecordBatch, Table } from 'apache-arrow';
-import { firstUnknownKey, isPlainObject, RecordShredder, type UnknownFieldRule } from '../../shred/shred.js';
+import { firstUnknownKey, isPlainObject, RecordShredder, type UnknownFieldRule, type VariantWriter } from '../../shred/shred.js';
+import { declaredVariants, type AnyField } from '../../schema/builder.js';
 import {
   encodeColumnIndex, encodeOffsetIndex,
   type ColumnChunk, type FileMetaData, type KeyValue, type RowGroup, type SchemaElement, type SortingColumn, type Statistics,
@@ -147,7 +148,21 @@ function keepStatistics(s: Statistics | undefined, arena: ByteArena): void {
  * A schema as a SchemaElement list (root first), or what `defineSchema`
  * returns, whose record type (`Row`) then types the writer's `write()`.
  */
-export type WriterSchema<Row = Record<string, unknown>> = readonly SchemaElementLike[] | { elements: readonly SchemaElementLike[]; readonly __row?: Row };
+export type WriterSchema<Row = Record<string, unknown>> = readonly SchemaElementLike[] | { elements: readonly SchemaElementLike[]; readonly __row?: Row; fields?: ReadonlyArray<readonly [string, AnyField]> };
+
+/** The writer of the schema's VARIANT groups (their module loads then), with the declared options; none without one. */
+async function variantWriterFor(tree: Schema, fields: ReadonlyArray<readonly [string, AnyField]>): Promise<VariantWriter | undefined> {
+  const hasVariant = (n: Schema['root']): boolean => n.kind === 'variant' || n.children.some((c) => !c.isLeaf && hasVariant(c));
+  if (!hasVariant(tree.root)) return undefined;
+  const declared = declaredVariants(fields);
+  for (const [path, spec] of declared) {
+    if (spec.shredded === 'auto') {
+      throw new InvalidArgumentError(`variant ${path} has shred: 'auto', which needs a sample of the values: writeRecords and convert take one; ParquetWriter.open needs the shape declared (or shredding left out)`, { column: path });
+    }
+  }
+  const { variantWriter } = await import('../variant/shred.js');
+  return variantWriter(tree.root, fields);
+}
 
 /** Most rows in one slice of a columnar write (writeColumns, and writeMany on flat schemas). */
 const SLICE_ROWS = 4096;
@@ -234,11 +249,12 @@ export class ParquetWriter<Row = Record<string, unknown>> {
     /** Bytes of the pages the columns have encoded in this row group (they count them as they go). */
     private readonly flushed: { bytes: number },
     private readonly encryptor: FileEncryptor | undefined,
+    variant: VariantWriter | undefined,
   ) {
     const plan = planRecord(schema.root);
     this.plan = plan;
     this.sinks = plan.leaves.map((l) => columns[l.columnIndex]!);
-    this.shredder = new RecordShredder(plan, this.sinks, options);
+    this.shredder = new RecordShredder(plan, this.sinks, options, variant);
     this.rowGroupSize = positive(options.rowGroupSize, 'rowGroupSize', DEFAULTS.rowGroupSize);
     this.rowGroupRows = positive(options.rowGroupRows, 'rowGroupRows', Number.MAX_SAFE_INTEGER);
     this.pageRowLimit = positive(options.pageRowLimit, 'pageRowLimit', DEFAULTS.pageRowLimit);
@@ -289,7 +305,8 @@ export class ParquetWriter<Row = Record<string, unknown>> {
       const own = options.columns?.[path] !== undefined || hasOwn.call(blooms, path);
       columns.push(new ColumnWriter(leaf, own ? await columnOptions(leaf, options) : shared, flushed));
     }
-    const w = new ParquetWriter<Row>(new BufferedSink(sink), elements, tree, columns, options, flushed, encryptor);
+    const variant = await variantWriterFor(tree, 'fields' in schema ? (schema.fields as ReadonlyArray<readonly [string, AnyField]>) : []);
+    const w = new ParquetWriter<Row>(new BufferedSink(sink), elements, tree, columns, options, flushed, encryptor, variant);
     await w.put(encryptor?.magic ?? PARQUET_MAGIC, true);
     return w;
   }
