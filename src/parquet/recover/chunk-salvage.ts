@@ -17,7 +17,7 @@
  */
 import { ByteCursor } from '../../bytes/cursor.js';
 import { loadCodec, type CodecName } from '../../codecs/registry.js';
-import { CorruptFileError, ParquetryError, withContext, type ErrorContext } from '../../errors.js';
+import { ChecksumError, CorruptFileError, ParquetryError, withContext, type ErrorContext } from '../../errors.js';
 import type { LeafNode } from '../../schema/tree.js';
 import type { Source } from '../../io/source.js';
 import { decodeColumnChunk, type ChunkOptions, type ColumnChunkData } from '../column-chunk.js';
@@ -90,7 +90,12 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
   const bytes = await at.source.read(range.start, range.end - range.start);
   const base = range.start;
   const oi = await offsetIndex(at, range);
-  const found = oi ? pagesFromIndex(bytes, base, oi, at.numRows) : pagesByWalk(bytes, base, meta.numValues);
+  const found = oi ? pagesFromIndex(bytes, base, oi, at.numRows) : pagesByWalk(bytes, base, meta.numValues, Math.min(meta.totalCompressedSize, bytes.length));
+  // Pages found by walking headers that do not tile the chunk: nothing shows
+  // that those before the break are where the footer says. Bytes missing or
+  // added before the chunk (or inside it) shift it, and its pages are then
+  // pages of other rows (or another column) that decode cleanly.
+  if (found.error !== null && !oi) return whole({ start: base, end: range.end }, found.error);
   const dictEnd = found.pages[0]?.offset ?? found.stop;
   const dict = dictEnd > base ? { bytes: bytes.subarray(0, dictEnd - base), base } : null;
   const decode = (pieces: { bytes: Uint8Array; base: number }[], numValues: number): ColumnChunkData =>
@@ -142,8 +147,10 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
     }
     const n = (pg.header.dataPageHeader ?? pg.header.dataPageHeaderV2)!.numValues;
     let rows: number;
+    let decoded = false;
     try {
       const data = decode(dict ? [dict, { bytes: bytes.subarray(pg.offset - base, pg.end - base), base: pg.offset }] : [{ bytes: bytes.subarray(pg.offset - base, pg.end - base), base: pg.offset }], n);
+      decoded = true;
       rows = rowStarts(data);
       if (known && rows !== known.end - known.start) {
         throw new CorruptFileError(`page holds ${rows} rows but ${oi ? 'the offset index' : 'its header'} says ${known.end - known.start}`, { ...at.ctx, page: i, offset: pg.offset });
@@ -155,6 +162,9 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
       if (wrong) throw new CorruptFileError(`page contradicts the file's ${wrong}`, { ...at.ctx, page: i, offset: pg.offset });
     } catch (e) {
       if (!(e instanceof ParquetryError)) throw e;
+      // Bytes that pass their CRC are a page as its writer wrote it: one that is not this column's is another's, shifted
+      // in, and no page of the chunk is then known to lie where the footer's offsets say (the offset index would say).
+      if (!decoded && !oi && opts.verifyChecksums && pg.header.crc !== undefined && !(e instanceof ChecksumError)) return whole({ start: base, end: range.end }, e);
       if (fail(e)) return out;
       continue;
     }
@@ -171,11 +181,6 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
     levels += n;
   }
   flush();
-  // Pages found by walking headers that do not tile the chunk: nothing shows
-  // that those before the break are where the footer says. Bytes missing or
-  // added before the chunk shift it, and its first bytes are then a page of
-  // other rows (or another column) that decodes cleanly.
-  if (found.error !== null && !oi) return whole({ start: base, end: range.end }, found.error);
   if (found.error !== null && row <= at.numRows) {
     const from = repeated && !oi && row > 0 ? row - 1 : row;
     out.losses.push({ rowGroup: at.rowGroup, column, page: found.pages.length, bytes: { start: found.stop, end: range.end }, rows: { start: from, end: at.numRows }, error: described(found.error) });
@@ -225,8 +230,13 @@ interface Found {
   error: unknown;
 }
 
-/** Data pages by their headers, one after another: a header that cannot be read ends the walk. */
-function pagesByWalk(bytes: Uint8Array, base: number, numValues: number): Found {
+/**
+ * Data pages by their headers, one after another: a header that cannot be
+ * read ends the walk, and so do pages that hold the chunk's values before
+ * its `size` bytes end (a page of another column or row shifted in can
+ * complete the count).
+ */
+function pagesByWalk(bytes: Uint8Array, base: number, numValues: number, size: number): Found {
   const pages: FoundPage[] = [];
   const c = new ByteCursor(bytes, 0, bytes.length, base);
   let levels = 0;
@@ -250,6 +260,7 @@ function pagesByWalk(bytes: Uint8Array, base: number, numValues: number): Found 
     levels += data.numValues;
     pages.push({ offset, end: c.fileOffset, header, rows: null });
   }
+  if (c.fileOffset < base + size) return { pages, stop: c.fileOffset, error: new CorruptFileError(`the pages hold the chunk's ${numValues} values ${base + size - c.fileOffset} bytes before its end`, { offset: c.fileOffset }) };
   return { pages, stop: c.fileOffset, error: null };
 }
 

@@ -13,8 +13,13 @@
  *   chunk there), so a split is never chosen because the pages that would
  *   have refuted it were cut off.
  * - Closed by content, not only by counts: the page after the row group
- *   cannot continue its last chunk, and (with two leaves or more) somewhere
- *   inside it a chunk's first page cannot continue the chunk before. Row
+ *   cannot continue its last chunk, or the file's bytes end with its last
+ *   page. Bytes after it that are no readable page (cut short, damaged,
+ *   failing a CRC) may be one more page of that chunk, and a page doubled
+ *   or dropped before them would then go unseen: there every boundary
+ *   must be fixed by content (`closedAtDamage`). And (with two leaves or
+ *   more) somewhere inside it a chunk's first page cannot continue the
+ *   chunk before. Row
  *   counts alone would place the pages of a file with a page doubled or
  *   dropped (a CRC covers a page's bytes, not its place); with a boundary
  *   fixed by content on either side, such a page leaves two runs of chunks
@@ -71,7 +76,7 @@ export async function scanRowGroups(source: Source, schema: Schema, elements: Fi
   for (const leaf of schema.leaves) if (codecOf(leaf) !== 'UNCOMPRESSED') await loadCodec(codecOf(leaf));
   const bytes = await source.read(0, source.byteLength);
   const walked = walkPages(bytes);
-  const scan = new Scan(bytes, walked.pages, schema.leaves, codecOf);
+  const scan = new Scan(bytes, walked.pages, walked.end >= bytes.length, schema.leaves, codecOf);
   const rowGroups: RowGroup[] = [];
   let at = 0;
   let reason = walked.reason;
@@ -119,7 +124,8 @@ class Scan {
   /** Rows of page p decoded as leaf l's with dictionary page d (-1: none): see `rows`. */
   private readonly cache = new Map<string, number | null>();
 
-  constructor(private readonly bytes: Uint8Array, private readonly pages: readonly Page[], private readonly leaves: readonly LeafNode[], private readonly codecOf: (leaf: LeafNode) => CodecName) {}
+  /** `closedAtEnd`: the file's bytes end with the last page (see the module comment). */
+  constructor(private readonly bytes: Uint8Array, private readonly pages: readonly Page[], private readonly closedAtEnd: boolean, private readonly leaves: readonly LeafNode[], private readonly codecOf: (leaf: LeafNode) => CodecName) {}
 
   /** The chunks of the row group starting at page `start` when their placement is proven (see the module comment), else why not. */
   rowGroupAt(start: number): Chunk[] | string {
@@ -148,9 +154,25 @@ class Scan {
     const chain = found[0];
     if (!chain) return 'no split of its pages gives every column the same rows';
     const last = chain[n - 1]!;
-    if (last.end < this.pages.length && this.continues(last, n - 1, last.end)) return "the page after it could be one more of its last column's";
-    if (!chain.some((c, l) => l + 1 < n && !this.continues(c, l, chain[l + 1]!.first))) return "no chunk's first page differs from what the chunk before it could hold";
+    const closed = chain.slice(1).map((c, l) => !this.continues(chain[l]!, l, c.first));
+    const open = last.end < this.pages.length ? this.continues(last, n - 1, last.end) : !this.closedAtEnd && !this.closedAtDamage(last, closed);
+    if (open) return "the page after it could be one more of its last column's";
+    if (!closed.includes(true)) return "no chunk's first page differs from what the chunk before it could hold";
     return chain;
+  }
+
+  /**
+   * A row group whose pages end at bytes that are no readable page: a page
+   * doubled or dropped inside it would shift later chunks unseen, unless
+   * every chunk's first page is one the chunk before cannot hold; and a
+   * dropped one would let its last chunk take in the next row group's first
+   * pages, unless none of them after its first could be a page of the first
+   * leaf (the next row group's first page, a dictionary page aside).
+   */
+  private closedAtDamage(last: Chunk, closed: boolean[]): boolean {
+    if (closed.includes(false)) return false;
+    for (let p = last.first + (last.dict >= 0 ? 2 : 1); p < last.end; p++) if (this.rows(0, -1, p) !== null) return false;
+    return true;
   }
 
   rowGroup(chunks: Chunk[], ordinal: number): RowGroup {
