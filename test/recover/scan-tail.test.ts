@@ -14,7 +14,7 @@ import { ParquetReader } from '../../src/index.js';
 import { pagesOf } from '../../scripts/fuzz/parquet-pages.js';
 import { withDuck } from './duck.js';
 import { judge, recoverRows } from './invariant.js';
-import { mixed, numbers, overGeneratedFiles, pageMutationsCutAfter } from './sweep-files.js';
+import { footerless, mixed, numbers, overGeneratedFiles, pageMutationsCutAfter } from './sweep-files.js';
 
 /** Runs the damage of `bytes` and returns how many cases it made. */
 async function sweep(bytes: Uint8Array): Promise<number> {
@@ -53,4 +53,37 @@ it('a nested file DuckDB wrote (lists of structs, a map)', { timeout: 120_000 },
     CASE WHEN i % 4 = 0 THEN NULL ELSE [ {'a': i, 'b': 'x' || (i % 5)} for _ in range(i % 3) ] END AS l,
     map([i % 7], ['v' || i]) AS m, i * 0.5 AS d FROM range(3000) t(i)`, 'ROW_GROUP_SIZE 1000');
   assert.ok(await sweep(new Uint8Array(readFileSync(path))) > 20);
+});
+
+/**
+ * The footer gone, each column chunk doubled in place: a copy of the last
+ * chunk's page passed for the last column's chunk, pushing that chunk out
+ * where no row group can begin (seed 101 case 3159).
+ */
+it("each chunk doubled, the footer gone: nested leaves and the fuzz generator's files", { timeout: 120_000 }, async () => {
+  const doubled = async (bytes: Uint8Array): Promise<number> => {
+    const reader = await ParquetReader.open(bytes);
+    // In a one-column file a chunk doubled reads as rows written twice: nothing can tell (README).
+    if (reader.schema.leaves.length === 1) return 0;
+    const rows = await reader.readRows();
+    const pages = await pagesOf(bytes);
+    const body = footerless(bytes, pages);
+    const failures: string[] = [];
+    const chunks = new Map<string, { start: number; end: number }>();
+    for (const p of pages) {
+      const k = `${p.rowGroup}:${p.column}`;
+      const c = chunks.get(k);
+      chunks.set(k, { start: c?.start ?? p.start, end: p.end });
+    }
+    for (const [k, c] of chunks) {
+      const damaged = new Uint8Array(Buffer.concat([body.subarray(0, c.end), body.subarray(c.start, c.end), body.subarray(c.end)]));
+      const v = judge(rows, await recoverRows(damaged, { like: bytes }));
+      if (v.wrong > 0 || v.unreported) failures.push(`chunk ${k} doubled: ${v.wrong} wrong rows${v.unreported ? ', loss not reported' : ''}`);
+    }
+    assert.deepStrictEqual(failures.slice(0, 20), []);
+    return chunks.size;
+  };
+  let cases = await doubled(await mixed({ pageIndex: false }, 60));
+  cases += await overGeneratedFiles(101, 8, doubled);
+  assert.ok(cases > 30, `only ${cases} cases`);
 });

@@ -13,7 +13,9 @@
  *   chunk there), so a split is never chosen because the pages that would
  *   have refuted it were cut off.
  * - Closed by content, not only by counts: the page after the row group
- *   cannot continue its last chunk, or the file's bytes end with its last
+ *   cannot continue its last chunk but can begin the next row group (a
+ *   page doubled in the last chunk passes for the last column's chunk and
+ *   pushes that chunk out, where no row group begins), or the file's bytes end with its last
  *   page. Bytes after it that are no readable page (cut short, damaged,
  *   failing a CRC) may be one more page of that chunk, and a page doubled
  *   or dropped before them would then go unseen: there every boundary
@@ -155,7 +157,7 @@ class Scan {
     if (!chain) return 'no split of its pages gives every column the same rows';
     const last = chain[n - 1]!;
     const closed = chain.slice(1).map((c, l) => !this.continues(chain[l]!, l, c.first));
-    const open = last.end < this.pages.length ? this.continues(last, n - 1, last.end) : !this.closedAtEnd && !this.closedAtDamage(last, closed);
+    const open = last.end < this.pages.length ? this.continues(last, n - 1, last.end) || !this.startsRowGroup(last.end) : !this.closedAtEnd && !this.closedAtDamage(last, closed);
     if (open) return "the page after it could be one more of its last column's";
     if (!closed.includes(true)) return "no chunk's first page differs from what the chunk before it could hold";
     return chain;
@@ -173,6 +175,20 @@ class Scan {
     if (closed.includes(false)) return false;
     for (let p = last.first + (last.dict >= 0 ? 2 : 1); p < last.end; p++) if (this.rows(0, -1, p) !== null) return false;
     return true;
+  }
+
+  /**
+   * Whether the pages from p on can begin a row group: its first data page
+   * (after a dictionary page) starts a row of the first leaf. A page doubled
+   * in the last chunk can pass for the last column's chunk, pushing that
+   * chunk's own pages out, where no row group can start.
+   */
+  private startsRowGroup(p: number): boolean {
+    const dict = this.pages[p]!.header.type === 'DICTIONARY_PAGE' ? p : -1;
+    const data = dict >= 0 ? p + 1 : p;
+    if (data >= this.pages.length) return true;
+    const rows = this.rows(0, dict, data);
+    return rows !== null && rows !== MID_ROW;
   }
 
   rowGroup(chunks: Chunk[], ordinal: number): RowGroup {
