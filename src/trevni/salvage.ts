@@ -137,6 +137,8 @@ interface ColumnWalk {
   deadUntil: number;
   /** Values the column held at the current row (a child's slots), when alive. */
   count: number;
+  /** Lost whole: a block's count was disproved. */
+  unplaced?: boolean;
 }
 
 async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: TrevniDamage): Promise<Span[]> {
@@ -166,6 +168,7 @@ async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: Trevni
   const kill = (w: ColumnWalk, from: number, error: { name: string; message: string }) => {
     const b = w.blocks![w.block]!;
     const rows = error.name === PARENT_LOST ? { start: from, end: b.firstRow + b.rowCount } : { start: 0, end: n };
+    w.unplaced ||= error.name !== PARENT_LOST;
     w.deadUntil = rows.end;
     out.losses.push({ column: w.col.name, block: w.block, bytes: inFile(reader, b.offset, b.offset + b.compressedSize + b.checksumSize), rows, error });
     lost.push(rows);
@@ -174,7 +177,7 @@ async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: Trevni
   const leftOver = (w: ColumnWalk) => {
     const b = w.blocks![w.block]!;
     const read = b.rowCount > 0 ? w.deadUntil < b.firstRow + b.rowCount && w.cursor!.unread : holdsData(w.col) && b.uncompressedSize > 0;
-    if (read && w.deadUntil < n) kill(w, b.firstRow, { name: 'CorruptFileError', message: `block ${w.block} of column ${w.col.name}: its ${b.rowCount} rows leave bytes of its ${b.uncompressedSize} unread` });
+    if (read && !w.unplaced) kill(w, b.firstRow, { name: 'CorruptFileError', message: `block ${w.block} of column ${w.col.name}: its ${b.rowCount} rows leave bytes of its ${b.uncompressedSize} unread` });
   };
   const parentLost = (w: ColumnWalk, row: number) => ({
     name: PARENT_LOST,
