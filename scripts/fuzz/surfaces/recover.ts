@@ -120,20 +120,22 @@ async function judgedSwapsOnly(bytes: Uint8Array, mutations: readonly Mutation[]
 }
 
 /**
- * Trevni blocks doubled or dropped that leave a file a writer could have
- * written: nothing but the block counts places rows, so blocks doubled and
- * dropped in one column that add up again, or a one-column file's blocks
- * with the header's count set to match, read as data written so. Such
- * block edits are left out; others are judged.
+ * Trevni block edits that leave a file a writer could have written: nothing
+ * but the block counts places rows, so blocks doubled and dropped in one
+ * column that add up again, or every column's blocks or counts changed with
+ * the header's count set to match (a null column's counts, which no byte
+ * backs, included), read as data written so. Such edits are left out;
+ * others are judged.
  */
 function judgedBlockEdits(bytes: Uint8Array, mutations: readonly Mutation[]): Mutation[] {
-  const block = (m: Mutation) => (m.kind === 'trevni' && m.edit.op === 'block' ? m.edit : undefined);
+  const block = (m: Mutation) => (m.kind === 'trevni' && (m.edit.op === 'block' || (m.edit.op === 'descriptor' && m.edit.field === 'rows')) ? m.edit : undefined);
   const columns = parseTrevni(bytes)?.columns.length ?? 0;
-  const recount = mutations.some((m) => m.kind === 'trevni' && m.edit.op === 'rowCount');
-  const both = (column: number) => new Set(mutations.map(block).filter((e) => e?.column === column).map((e) => e!.action)).size > 1;
+  const edited = new Set(mutations.map(block).map((e) => e?.column));
+  const recounted = mutations.some((m) => m.kind === 'trevni' && m.edit.op === 'rowCount') && [...Array(columns).keys()].every((c) => edited.has(c));
+  const actions = (column: number) => new Set(mutations.map(block).filter((e) => e?.op === 'block' && e.column === column).map((e) => (e as { action: string }).action));
   return mutations.filter((m) => {
     const e = block(m);
-    return !e || !((columns === 1 && recount) || both(e.column));
+    return !e || !(recounted || (e.op === 'block' && actions(e.column).size > 1));
   });
 }
 

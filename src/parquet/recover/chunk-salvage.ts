@@ -164,9 +164,10 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
       if (wrong) throw new CorruptFileError(`page contradicts the file's ${wrong}`, { ...at.ctx, page: i, offset: pg.offset });
     } catch (e) {
       if (!(e instanceof ParquetryError)) throw e;
-      // Bytes that pass their CRC are a page as its writer wrote it: one that is not this column's is another's, shifted
-      // in, and no page of the chunk is then known to lie where the footer's offsets say (the offset index would say).
-      if (!decoded && !oi && opts.verifyChecksums && pg.header.crc !== undefined && !(e instanceof ChecksumError)) return whole({ start: base, end: range.end }, e);
+      // Bytes that pass their CRC are a page as its writer wrote it: one that does not decode as this column's is
+      // another's, shifted in (no page of the chunk is then known to lie where the footer says), or the footer
+      // describes the column wrongly (a repetition changed: its other pages decode, into other values).
+      if (!decoded && opts.verifyChecksums && pg.header.crc !== undefined && !(e instanceof ChecksumError)) return whole({ start: base, end: range.end }, e);
       if (fail(e)) return out;
       continue;
     }
