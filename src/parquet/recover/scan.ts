@@ -31,6 +31,7 @@
  * lost from its first byte.
  */
 import { ByteCursor } from '../../bytes/cursor.js';
+import { sameBytes } from '../../bytes/same.js';
 import { crc32 } from '../../checksum/crc32.js';
 import { loadCodec, type CodecName } from '../../codecs/registry.js';
 import { LimitError, ParquetryError } from '../../errors.js';
@@ -159,6 +160,8 @@ class Scan {
     const closed = chain.slice(1).map((c, l) => !this.continues(chain[l]!, l, c.first));
     const open = last.end < this.pages.length ? this.continues(last, n - 1, last.end) || !this.startsRowGroup(last.end) : !this.closedAtEnd && !this.closedAtDamage(last, closed);
     if (open) return "the page after it could be one more of its last column's";
+    // A chunk doubled in place can pass for the next column's (a dictionary of one type read as another's).
+    if (chain.some((c, l) => l > 0 && this.sameBytes(chain[l - 1]!, c))) return 'a chunk holds the same bytes as the one before it';
     if (!closed.includes(true)) return "no chunk's first page differs from what the chunk before it could hold";
     return chain;
   }
@@ -189,6 +192,11 @@ class Scan {
     if (data >= this.pages.length) return true;
     const rows = this.rows(0, dict, data);
     return rows !== null && rows !== MID_ROW;
+  }
+
+  private sameBytes(a: Chunk, b: Chunk): boolean {
+    const span = (c: Chunk) => this.bytes.subarray(this.pages[c.first]!.offset, this.pages[c.end - 1]!.next);
+    return sameBytes(span(a), span(b));
   }
 
   rowGroup(chunks: Chunk[], ordinal: number): RowGroup {
