@@ -25,6 +25,8 @@ import { discover } from './discover.js';
 import type { DatasetFileSystem } from './file-system.js';
 import { partitionColumns, partitionElement, partitionPairs, partitionValues, type PartitionColumn, type PartitionType, type PartitionValue } from './hive.js';
 import { checkPart, splitParts, type Part } from './parts.js';
+import { identityOf, oncePerFile } from './same-file.js';
+import { checkNamedOnce } from '../parquet/file-path.js';
 import { datasetArrowSchema, datasetBatch, type FieldSource } from './arrow.js';
 import { loadArrow } from '../arrow/load.js';
 import type { RecordBatch, Table } from 'apache-arrow';
@@ -158,6 +160,8 @@ export class Dataset {
     /** The `_metadata` file planning read, when there was one. */
     readonly metadataFile: string | undefined,
     private readonly schemaFrom: string,
+    /** What names each file of the dataset (`identityOf`), whatever its spelling. */
+    private readonly identities: ReadonlySet<string>,
   ) {}
 
   static async open(input: string | readonly string[], options: DatasetOptions): Promise<Dataset> {
@@ -167,13 +171,19 @@ export class Dataset {
     const found = await discover(fs, input, options.otherFiles ?? 'skip', options.badFiles ?? 'error');
     const skipped = found.skipped.map((path) => ({ path, reason: 'not a Parquet file name' }));
     let files = found.files;
+    let identities: Set<string>;
     const known = new Map<string, FileMetaData>();
     let metadataFile: string | undefined;
     if (found.metadataFile && options.useMetadataFile !== false) {
       metadataFile = found.metadataFile;
       const summary = (await footerOf(await fs.open(metadataFile), options)).metadata;
-      const parts = splitParts(metadataFile, summary, found.root, options.allowOutsideRoot === true, skipper(options, metadataFile, skipped));
+      const skip = skipper(options, metadataFile, skipped);
+      const parts = splitParts(metadataFile, summary, found.root, options.allowOutsideRoot === true, skip);
       files = [];
+      // Each part under its first spelling, and no row group of it named twice however it is spelled.
+      const spelled = new Map<string, string>();
+      const named = new Map<string, number>();
+      let ordinal = 0;
       for (const part of parts) {
         if (part.path === metadataFile) {
           // A summary of no row groups names no part; one whose row groups name the summary itself points at pages it does not hold.
@@ -183,11 +193,27 @@ export class Dataset {
           skipped.push({ path: metadataFile, reason: err.message });
           continue;
         }
-        if (!known.has(part.path)) files.push(part.path);
-        known.set(part.path, mergeRowGroups(known.get(part.path), part));
+        const id = await identityOf(fs, part.path);
+        const path = spelled.get(id) ?? part.path;
+        spelled.set(id, path);
+        const rowGroups = part.metadata.rowGroups.filter((rg) => {
+          try {
+            checkNamedOnce(named, metadataFile, id, part.path, rg, ordinal++);
+            return true;
+          } catch (e) {
+            if (!skip || !(e instanceof IncompatibleFilesError)) throw e;
+            skip(e);
+            return false;
+          }
+        });
+        if (!known.has(path)) files.push(path);
+        known.set(path, mergeRowGroups(known.get(path), { ...part, metadata: { ...part.metadata, rowGroups, numRows: rowGroups.reduce((n, g) => n + g.numRows, 0) } }));
       }
       files.sort(compareUtf8);
       if (files.length === 0) throw new CorruptFileError('the summary names no part file that can be read', { file: metadataFile });
+      identities = new Set(spelled.keys());
+    } else {
+      ({ files, identities } = await oncePerFile(fs, files, options.badFiles === 'skip' ? (path, e) => skipped.push({ path, reason: e.message }) : undefined));
     }
     const hive = options.hivePartitioning ?? 'auto';
     const columns = hive === true || (hive === 'auto' && partitionPairs(files[0]!).length > 0) ? partitionColumns(files, options.partitionTypes ?? {}) : [];
@@ -210,7 +236,7 @@ export class Dataset {
     const fields = [...runs.map((r) => (byName.has(r.name) ? [partitionElement(byName.get(r.name)!)] : r.elements)), ...columns.filter((c) => !runs.some((r) => r.name === c.name)).map((c) => [partitionElement(c)])];
     const elements: SchemaElement[] = [{ name: 'schema', numChildren: fields.length }, ...fields.flat()];
     const schema = buildSchema(elements);
-    return new Dataset(fs, options, found.root, entries, schema, columns, skipped, metadataFile, footers[0]!.file);
+    return new Dataset(fs, options, found.root, entries, schema, columns, skipped, metadataFile, footers[0]!.file, identities);
   }
 
   /** The data files, in the order their rows are read, with their partition values. */
@@ -592,6 +618,14 @@ export class Dataset {
       const fileFields = buildSchema([{ name: 'schema', numChildren: this.schema.root.children.length - partitionNames.size }, ...this.schema.root.children.filter((c) => !partitionNames.has(c.name)).flatMap(flatElements)]);
       const mapping = mapFields(fileFields, this.schemaFrom, entry.path, fieldRuns(metadata.schema, entry.path), this.options.unionByName === true);
       const parts = entry.namedBy ? [{ path: entry.path, metadata, namedBy: entry.namedBy }] : splitParts(entry.path, metadata, this.root, this.options.allowOutsideRoot === true, skipper(this.options, entry.path, this.skipped));
+      // A file whose footer puts its chunks in another file of the dataset is no plain part: that file's rows would come twice.
+      for (const part of parts) {
+        if (part.path === entry.path || !this.identities.has(await identityOf(this.fs, part.path))) continue;
+        const e = new IncompatibleFilesError(`${entry.path} names ${part.path}, another file of the dataset, as the file of its column chunks (file_path): read as a part too, its rows would come twice`, { file: entry.path });
+        if (this.options.badFiles !== 'skip') throw e;
+        this.skipped.push({ path: entry.path, reason: e.message });
+        return null;
+      }
       return { parts, schema, mapping };
     })();
     return entry.info;

@@ -18,6 +18,12 @@ export interface DatasetFileSystem {
   list(dir: string, options?: { loops?: 'error' | 'skip' }): AsyncIterable<string>;
   /** Opens a file for random access. */
   open(path: string): Promise<Source>;
+  /**
+   * What names one file whatever the spelling (a real path: symbolic links
+   * followed, case as stored), or undefined when that cannot be known (the
+   * file is missing); without it, spellings are compared normalised.
+   */
+  identity?(path: string): Promise<string | undefined>;
 }
 
 /**

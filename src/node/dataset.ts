@@ -2,7 +2,7 @@
  * Datasets in Node: directories and globs listed on the local file system,
  * files opened with positioned reads; URL lists through HTTP.
  */
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { IOError } from '../errors.js';
 // The portable entry's Dataset: its module loads on first use (src/lazy.ts).
 import { Dataset } from '../index.js';
@@ -33,6 +33,7 @@ export function nodeFileSystem(): DatasetFileSystem {
       for (const rel of await listDatasetFiles(dir, options)) yield joinPath(dir, rel);
     },
     open: (path) => fileSource(path),
+    identity: (path) => realpath(path).catch(() => undefined),
   };
 }
 

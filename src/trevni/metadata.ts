@@ -234,6 +234,13 @@ function dialectOf(version: number, file: readonly MetaEntry[], columns: readonl
  * blocks. With `truncated`, blocks past the end of the file are kept (reading
  * one fails), so those before them can be read.
  */
+/** A column whose block descriptors hold other rows than the file's header says: `rows` is what they hold. */
+export class BlockRowsError extends CorruptFileError {
+  constructor(readonly rows: number, fileRows: number, offset: number) {
+    super(`the column's blocks hold ${rows} rows, the file ${fileRows}`, { offset });
+  }
+}
+
 export function parseDescriptors(cur: ByteCursor, col: TrevniColumn, checksumSize: number, rowCount: number, fileLength: number, truncated = false): TrevniBlock[] {
   const r = new ValueReader(cur);
   const count = cur.i32le();
@@ -260,9 +267,7 @@ export function parseDescriptors(cur: ByteCursor, col: TrevniColumn, checksumSiz
     blocks.push(b);
     firstRow += rows;
   }
-  if (firstRow !== rowCount) {
-    throw new CorruptFileError(`the column's blocks hold ${firstRow} rows, the file ${rowCount}`, { offset: col.start });
-  }
+  if (firstRow !== rowCount) throw new BlockRowsError(firstRow, rowCount, col.start);
   let offset = cur.fileOffset;
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!;

@@ -450,6 +450,11 @@ export class ColumnCursor {
     this.unbacked = col.type === 'null' && col.array && !col.children.some(backer);
   }
 
+  /** Whether the loaded block, its rows all read, has bytes or run lengths left that no row took. */
+  get unread(): boolean {
+    return this.vr !== null && this.row >= this.end && (this.vr.remaining > 0 || this.vr.inRun);
+  }
+
   /** True when the loaded block holds `row` and the cursor stands at it. */
   ready(row: number): boolean {
     return this.vr !== null && this.row === row && row < this.end;

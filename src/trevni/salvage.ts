@@ -22,11 +22,13 @@
  * stretch, so a header claiming rows that no bytes back costs nothing. A
  * field of a null column (no array) holds no data, so it keeps no row.
  */
-import { ParquetryError } from '../errors.js';
+import { sameBytes } from '../bytes/same.js';
+import { CorruptFileError, ParquetryError } from '../errors.js';
 import { described, intersectSpans, mergeSpans, MISSING, type LossBase, type Missing, type Span } from '../loss.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { assembleRow, type ColumnRowData } from './assemble.js';
 import { ColumnCursor, TrevniReader, type TrevniInput, type TrevniOpenOptions } from './reader.js';
+import { BlockRowsError } from './metadata.js';
 import { holdsData, type TrevniBlock, type TrevniColumn } from './types.js';
 
 export interface TrevniLoss extends LossBase {
@@ -52,7 +54,65 @@ export async function findTrevniDamage(reader: TrevniReader): Promise<TrevniDama
   const out: TrevniDamage = { rows: reader.rowCount, blocks: 0, losses: [], lost: [] };
   if (reader.columns.length === 0) checkEmptyRows(reader.rowCount, { file: reader.source.name, offset: 4 });
   for (const root of reader.roots) out.lost.push(mergeSpans(await walkField(reader, treeOf(reader, root), out)));
+  await loseUnbacked(reader, out);
   return out;
+}
+
+/**
+ * Columns whose blocks hold other rows than the header says are lost (their
+ * descriptors do not read), and the header's count is then in doubt as
+ * much as they are. A block doubled can fill a column up to a raised
+ * count with rows it already gave: so no field keeps a row from the fewest
+ * rows such a column holds on, and a column that agrees with the header
+ * through a block that repeats the one before it (same count, same bytes)
+ * is lost from the repeat on.
+ */
+async function loseUnbacked(reader: TrevniReader, out: TrevniDamage): Promise<void> {
+  let short: { col: TrevniColumn; e: BlockRowsError } | undefined;
+  let doubted = false;
+  for (const col of reader.columns) {
+    try {
+      await reader.blocks(col.index);
+    } catch (e) {
+      if (!(e instanceof ParquetryError)) throw e;
+      if (!(e instanceof BlockRowsError)) continue;
+      doubted = true;
+      if (e.rows < (short?.e.rows ?? reader.rowCount)) short = { col, e };
+    }
+  }
+  if (!doubted) return;
+  const lose = (roots: number[], col: TrevniColumn, rows: Span, error: unknown) => {
+    // Rows every field named lost already are not reported twice.
+    const size = (spans: Span[]) => spans.reduce((k, x) => k + x.end - x.start, 0);
+    if (roots.every((i) => size(intersectSpans(out.lost[i]!, [rows])) === rows.end - rows.start)) return;
+    out.losses.push({ column: col.name, bytes: columnBytes(reader, col), rows, error: described(error) });
+    for (const i of roots) out.lost[i] = mergeSpans([...out.lost[i]!, rows]);
+  };
+  if (short) lose([...reader.roots.keys()], short.col, { start: short.e.rows, end: reader.rowCount }, short.e);
+  for (const [i, root] of reader.roots.entries()) {
+    for (const col of treeOf(reader, root)) {
+      const at = await repeatedBlock(reader, col);
+      if (at) lose([i], col, { start: at.firstRow, end: reader.rowCount }, new CorruptFileError(`block ${at.index} of column ${col.name} repeats the block before it, and the file's row count is in doubt`, { column: col.name, offset: at.offset }));
+    }
+  }
+}
+
+/** The first block of `col` that repeats the one before it (count, sizes and bytes), if any. */
+async function repeatedBlock(reader: TrevniReader, col: TrevniColumn): Promise<(TrevniBlock & { index: number }) | undefined> {
+  let blocks: readonly TrevniBlock[];
+  try {
+    blocks = await reader.blocks(col.index);
+  } catch (e) {
+    if (e instanceof ParquetryError) return undefined;
+    throw e;
+  }
+  for (let i = 1; i < blocks.length; i++) {
+    const [a, b] = [blocks[i - 1]!, blocks[i]!];
+    if (a.rowCount !== b.rowCount || a.compressedSize !== b.compressedSize || a.uncompressedSize !== b.uncompressedSize) continue;
+    if (b.offset + b.compressedSize > reader.fileLength) break;
+    if (sameBytes(await reader.source.read(a.offset, a.compressedSize), await reader.source.read(b.offset, b.compressedSize))) return { ...b, index: i };
+  }
+  return undefined;
 }
 
 /** The root column and its descendants, parents before children (file order). */
@@ -77,6 +137,8 @@ interface ColumnWalk {
   deadUntil: number;
   /** Values the column held at the current row (a child's slots), when alive. */
   count: number;
+  /** Lost whole: a block's count was disproved. */
+  unplaced?: boolean;
 }
 
 async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: TrevniDamage): Promise<Span[]> {
@@ -100,12 +162,22 @@ async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: Trevni
     const b = w.blocks![w.block]!;
     return { start: b.firstRow, end: b.firstRow + b.rowCount };
   };
+  // A block whose values do not fit its row count (too few bytes, or bytes left over) has a count other than the one
+  // written. The counts still add up to the file's rows (or the descriptors would not read), so another block's count
+  // or presence is wrong too, before or after it: no block's first row is known, and the column is lost.
   const kill = (w: ColumnWalk, from: number, error: { name: string; message: string }) => {
     const b = w.blocks![w.block]!;
-    const rows = error.name === PARENT_LOST ? { start: from, end: b.firstRow + b.rowCount } : blockSpan(w);
+    const rows = error.name === PARENT_LOST ? { start: from, end: b.firstRow + b.rowCount } : { start: 0, end: n };
+    w.unplaced ||= error.name !== PARENT_LOST;
     w.deadUntil = rows.end;
     out.losses.push({ column: w.col.name, block: w.block, bytes: inFile(reader, b.offset, b.offset + b.compressedSize + b.checksumSize), rows, error });
     lost.push(rows);
+  };
+  /** Kills the column from the block it leaves when the block's rows, all read, left bytes unread (or hold none and it has bytes). */
+  const leftOver = (w: ColumnWalk) => {
+    const b = w.blocks![w.block]!;
+    const read = b.rowCount > 0 ? w.deadUntil < b.firstRow + b.rowCount && w.cursor!.unread : holdsData(w.col) && b.uncompressedSize > 0;
+    if (read && !w.unplaced) kill(w, b.firstRow, { name: 'CorruptFileError', message: `block ${w.block} of column ${w.col.name}: its ${b.rowCount} rows leave bytes of its ${b.uncompressedSize} unread` });
   };
   const parentLost = (w: ColumnWalk, row: number) => ({
     name: PARENT_LOST,
@@ -122,6 +194,7 @@ async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: Trevni
       const parentDead = parent !== undefined && row < parent.deadUntil;
       // Blocks that hold no row are passed, but still checked; a block that fails is dead over its rows.
       while (w.block < 0 || row >= blockSpan(w).end) {
+        if (w.block >= 0) leftOver(w);
         w.block++;
         await checkBlock(reader, w, out, lost);
       }
@@ -146,9 +219,11 @@ async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: Trevni
   // Blocks past the last row walked (a column's trailing empty blocks, or every block of a lone null column) are checked too.
   for (const w of walks.values()) {
     if (!w.blocks) continue;
+    if (w.block >= 0) leftOver(w);
     while (w.block + 1 < w.blocks.length) {
       w.block++;
       await checkBlock(reader, w, out, lost);
+      leftOver(w);
     }
   }
   return lost;

@@ -31,7 +31,7 @@ const MIN_CASES = 40;
  */
 const HANG_GUARD_MS = 30_000;
 
-/** Recovery's row invariant on damage that still finds open cases (issue 21, finding 1's class: pages shifted into a nested chunk, blocks doubled in Trevni salvage). */
+/** Recovery's row invariant on damage that still finds open cases (issue 21, finding 1's class: a footer zeroed in part that still decodes, into other names, types or repetitions; chunks doubled before a cut, found by the scan). */
 const OPEN = (f: { kind: string; spec: { format: string } }) => f.kind === 'invariant' && (f.spec.format === 'parquet-recover' || f.spec.format === 'trevni-recover');
 
 let campaign: Promise<{ report: Awaited<ReturnType<typeof runCampaign>>; text: string; out: string }> | undefined;
@@ -66,7 +66,7 @@ test(`fuzz campaign: ${SECONDS} s of seed ${SEED} over every surface, every case
     + `make a case again with npm run fuzz -- ${report.replay} --case ID, or read a saved input with npm run fuzz -- --replay PATH\n${text}`);
 });
 
-test('fuzz campaign: recovery gives only original rows and reports every loss', { todo: 'issue 21 is open: the campaign still finds recovered rows the original lacks (footerless scan of nested chunks, Trevni blocks doubled)', timeout: SECONDS * 1000 + 300_000 }, async (t) => {
+test('fuzz campaign: recovery gives only original rows and reports every loss', { todo: 'issue 21 is open: the campaign still finds recovered rows the original lacks (a damaged footer that still decodes; chunks doubled before a cut under the scan)', timeout: SECONDS * 1000 + 300_000 }, async (t) => {
   const { report, out } = await run((l) => t.diagnostic(l));
   assert.deepEqual(listed(report.findings.filter(OPEN)), [], `reproducers in ${out}`);
 });

@@ -6,6 +6,7 @@
 import { ByteWriter } from '../../src/bytes/writer.js';
 import { BufferSink, ParquetWriter, defineSchema, field, type WriterOptions } from '../../src/index.js';
 import { interchangeable, type Page } from '../../scripts/fuzz/parquet-pages.js';
+import { generatedFile } from '../../scripts/fuzz/generate.js';
 
 /** The file up to the end of its last page: page index, footer and magic gone. */
 export function footerless(bytes: Uint8Array, pages: readonly Page[]): Uint8Array {
@@ -95,4 +96,38 @@ export function mixed(options: WriterOptions = {}, rows = 90): Promise<Uint8Arra
 export function oneColumn(options: WriterOptions = {}): Promise<Uint8Array> {
   const schema = defineSchema({ v: field.int32() });
   return write(schema, range(100).map((i) => ({ v: i % 6 === 0 ? null : i })), { rowGroupRows: 40, pageRowLimit: 10, ...options });
+}
+
+/**
+ * Each data page doubled or dropped, and the footerless file then cut a few
+ * bytes into one of the next pages: the scan's walk ends at bytes it cannot
+ * read, where a page that would show the shift may lie.
+ */
+export function pageMutationsCutAfter(bytes: Uint8Array, pages: readonly Page[], within = 4): Mutation[] {
+  const body = footerless(bytes, pages);
+  const out: Mutation[] = [];
+  pages.forEach((p, i) => {
+    if (p.dictionary) return;
+    const page = body.subarray(p.start, p.end);
+    for (const [what, shift, damaged] of [
+      ['doubled', p.end - p.start, Buffer.concat([body.subarray(0, p.end), page, body.subarray(p.end)])],
+      ['dropped', p.start - p.end, Buffer.concat([body.subarray(0, p.start), body.subarray(p.end)])],
+    ] as const) {
+      for (const later of pages.slice(i + 1, i + 1 + within)) {
+        const cut = later.start + shift + Math.min(8, later.end - later.start - 1);
+        out.push({ label: `page ${i} ${what}, cut in page at ${later.start}`, bytes: new Uint8Array(damaged.subarray(0, cut)) });
+      }
+    }
+  });
+  return out;
+}
+
+/** Runs `sweep` over the fuzz recovery surface's first `count` small files of `seed` (random nested schemas) and returns its cases summed. */
+export async function overGeneratedFiles(seed: number, count: number, sweep: (bytes: Uint8Array) => Promise<number>): Promise<number> {
+  let cases = 0;
+  for (let i = 0; i < count; i++) {
+    const f = await generatedFile(seed + 104729, i, 'parquet-small');
+    if (f) cases += await sweep(f);
+  }
+  return cases;
 }

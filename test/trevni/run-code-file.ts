@@ -59,8 +59,11 @@ export async function runCodeFile(claim: number, shape: RunShape): Promise<Uint8
   view.setBigInt64(4, BigInt(claim), true);
   view.setInt32(col.start + 4, claim, true); // the block descriptor's row count
   if (child) {
+    // No row places a child value now: its block holds none (its old bytes stay behind it, past the last column).
     const x = r.column('a.x');
     view.setInt32(x.start + 4, claim, true);
+    view.setInt32(x.start + 8, 0, true);
+    view.setInt32(x.start + 12, 0, true);
   }
   return bytes;
 }

@@ -88,10 +88,3 @@ export function randomNonce(): Uint8Array {
   return globalThis.crypto.getRandomValues(new Uint8Array(NONCE_LENGTH));
 }
 
-/** Constant-time comparison, for the plaintext footer's signature. */
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let d = 0;
-  for (let i = 0; i < a.length; i++) d |= a[i]! ^ b[i]!;
-  return d === 0;
-}

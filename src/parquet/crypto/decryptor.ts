@@ -14,7 +14,8 @@ import {
 } from '../metadata/index.js';
 import { concatBytes } from '../../bytes/concat.js';
 import { moduleAad, ModuleType } from './aad.js';
-import { AesKey, ctrDecrypt, gcmDecrypt, gcmEncrypt, NONCE_LENGTH, sameBytes, TAG_LENGTH } from './cipher.js';
+import { sameBytes } from '../../bytes/same.js';
+import { AesKey, ctrDecrypt, gcmDecrypt, gcmEncrypt, NONCE_LENGTH, TAG_LENGTH } from './cipher.js';
 import type { DecryptionOptions, KeyTarget } from './options.js';
 
 const utf8 = new TextEncoder();

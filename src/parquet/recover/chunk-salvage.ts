@@ -17,7 +17,7 @@
  */
 import { ByteCursor } from '../../bytes/cursor.js';
 import { loadCodec, type CodecName } from '../../codecs/registry.js';
-import { CorruptFileError, ParquetryError, withContext, type ErrorContext } from '../../errors.js';
+import { ChecksumError, CorruptFileError, ParquetryError, withContext, type ErrorContext } from '../../errors.js';
 import type { LeafNode } from '../../schema/tree.js';
 import type { Source } from '../../io/source.js';
 import { decodeColumnChunk, type ChunkOptions } from '../column-chunk.js';
@@ -91,7 +91,14 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
   const bytes = await at.source.read(range.start, range.end - range.start);
   const base = range.start;
   const oi = await offsetIndex(at, range);
-  const found = oi ? pagesFromIndex(bytes, base, oi, at.numRows) : pagesByWalk(bytes, base, meta.numValues);
+  const size = Math.min(meta.totalCompressedSize, bytes.length);
+  const found = oi ? pagesFromIndex(bytes, base, oi, at.numRows, size) : pagesByWalk(bytes, base, meta.numValues, size);
+  // Pages found by walking headers that do not tile the chunk, or pages
+  // where the offset index puts others: nothing shows that any page is
+  // where the file says. Bytes missing or added before the chunk (or inside
+  // it) shift it, and its pages are then pages of other rows (or another
+  // column) that decode cleanly.
+  if (found.error !== null) return whole({ start: base, end: range.end }, found.error);
   const dictEnd = found.pages[0]?.offset ?? found.stop;
   const dict = dictEnd > base ? { bytes: bytes.subarray(0, dictEnd - base), base } : null;
   const decode = (pieces: { bytes: Uint8Array; base: number }[], numValues: number): ColumnChunkData =>
@@ -143,8 +150,10 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
     }
     const n = (pg.header.dataPageHeader ?? pg.header.dataPageHeaderV2)!.numValues;
     let rows: number;
+    let decoded = false;
     try {
       const data = decode(dict ? [dict, { bytes: bytes.subarray(pg.offset - base, pg.end - base), base: pg.offset }] : [{ bytes: bytes.subarray(pg.offset - base, pg.end - base), base: pg.offset }], n);
+      decoded = true;
       rows = rowStarts(data);
       if (known && rows !== known.end - known.start) {
         throw new CorruptFileError(`page holds ${rows} rows but ${oi ? 'the offset index' : 'its header'} says ${known.end - known.start}`, { ...at.ctx, page: i, offset: pg.offset });
@@ -156,6 +165,10 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
       if (wrong) throw new CorruptFileError(`page contradicts the file's ${wrong}`, { ...at.ctx, page: i, offset: pg.offset });
     } catch (e) {
       if (!(e instanceof ParquetryError)) throw e;
+      // Bytes that pass their CRC are a page as its writer wrote it: one that does not decode as this column's is
+      // another's, shifted in (no page of the chunk is then known to lie where the footer says), or the footer
+      // describes the column wrongly (a repetition changed: its other pages decode, into other values).
+      if (!decoded && opts.verifyChecksums && pg.header.crc !== undefined && !(e instanceof ChecksumError)) return whole({ start: base, end: range.end }, e);
       if (fail(e)) return out;
       continue;
     }
@@ -172,16 +185,6 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
     levels += n;
   }
   flush();
-  // Pages found by walking headers that do not tile the chunk: nothing shows
-  // that those before the break are where the footer says. Bytes missing or
-  // added before the chunk shift it, and its first bytes are then a page of
-  // other rows (or another column) that decodes cleanly.
-  if (found.error !== null && !oi) return whole({ start: base, end: range.end }, found.error);
-  if (found.error !== null && row <= at.numRows) {
-    const from = repeated && !oi && row > 0 ? row - 1 : row;
-    out.losses.push({ rowGroup: at.rowGroup, column, page: found.pages.length, bytes: { start: found.stop, end: range.end }, rows: { start: from, end: at.numRows }, error: described(found.error) });
-    return out;
-  }
   // The pages must account for the chunk exactly. A header's row count is not
   // covered by the page CRC: when the counts disagree, the rows from the
   // first page lost on its header's word onwards cannot be placed.
@@ -226,8 +229,13 @@ interface Found {
   error: unknown;
 }
 
-/** Data pages by their headers, one after another: a header that cannot be read ends the walk. */
-function pagesByWalk(bytes: Uint8Array, base: number, numValues: number): Found {
+/**
+ * Data pages by their headers, one after another: a header that cannot be
+ * read ends the walk, and so do pages that hold the chunk's values before
+ * its `size` bytes end (a page of another column or row shifted in can
+ * complete the count).
+ */
+function pagesByWalk(bytes: Uint8Array, base: number, numValues: number, size: number): Found {
   const pages: FoundPage[] = [];
   const c = new ByteCursor(bytes, 0, bytes.length, base);
   let levels = 0;
@@ -251,19 +259,36 @@ function pagesByWalk(bytes: Uint8Array, base: number, numValues: number): Found 
     levels += data.numValues;
     pages.push({ offset, end: c.fileOffset, header, rows: null });
   }
+  if (c.fileOffset < base + size) return { pages, stop: c.fileOffset, error: new CorruptFileError(`the pages hold the chunk's ${numValues} values ${base + size - c.fileOffset} bytes before its end`, { offset: c.fileOffset }) };
   return { pages, stop: c.fileOffset, error: null };
 }
 
-/** Data pages where the offset index puts them: a damaged header loses that page alone. */
-function pagesFromIndex(bytes: Uint8Array, base: number, oi: OffsetIndex, numRows: number): Found {
+/**
+ * Data pages where the offset index puts them: a damaged header loses that
+ * page alone, but a header that reads and states another size than the
+ * index is another page's, moved there: the chunk's bytes were shifted
+ * (a page added or removed), and the pages are returned with that error.
+ */
+function pagesFromIndex(bytes: Uint8Array, base: number, oi: OffsetIndex, numRows: number, size: number): Found {
   const locs = oi.pageLocations;
+  let shifted: unknown = null;
+  // Pages lie one after another to the chunk's end: bytes between or after them were added (a page doubled in place
+  // leaves the index's next entry on its copy, of the same size).
+  const last = locs[locs.length - 1]!;
+  const gap = locs.findIndex((l, i) => i + 1 < locs.length && locs[i + 1]!.offset !== l.offset + l.compressedPageSize);
+  if (gap >= 0 || last.offset + last.compressedPageSize !== base + size) {
+    shifted = new CorruptFileError(`the offset index's pages do not fill the chunk's bytes (${gap >= 0 ? `bytes after page ${gap}` : `bytes after its last page`}): the chunk's pages are not where it puts them`, { offset: base });
+  }
   const pages: (FoundPage & { error?: unknown })[] = locs.map((l, i) => {
     const rows = { start: l.firstRowIndex, end: locs[i + 1]?.firstRowIndex ?? numRows };
     const page = { offset: l.offset, end: l.offset + l.compressedPageSize, header: null as PageHeader | null, rows };
     try {
       const c = new ByteCursor(bytes, l.offset - base, page.end - base, base);
       const header = decodePageHeader(c);
-      if (header.compressedPageSize !== page.end - c.fileOffset) throw new CorruptFileError(`page header says ${header.compressedPageSize} bytes, the offset index ${page.end - c.fileOffset}`, { offset: l.offset });
+      if (header.compressedPageSize !== page.end - c.fileOffset) {
+        shifted ??= new CorruptFileError(`the page at ${l.offset} is of ${header.compressedPageSize} bytes, the offset index says ${page.end - c.fileOffset}: the chunk's pages are not where it puts them`, { offset: l.offset });
+        throw shifted;
+      }
       if (!header.dataPageHeader && !header.dataPageHeaderV2) throw new CorruptFileError(`offset index points at a ${header.type} page`, { offset: l.offset });
       page.header = header;
       return page;
@@ -272,7 +297,7 @@ function pagesFromIndex(bytes: Uint8Array, base: number, oi: OffsetIndex, numRow
       return { ...page, error: e };
     }
   });
-  return { pages, stop: base + bytes.length, error: null };
+  return { pages, stop: base + bytes.length, error: shifted };
 }
 
 /** The chunk's offset index when it is present and consistent with the chunk; else null (pages are then found by walking). */

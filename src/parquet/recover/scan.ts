@@ -13,8 +13,15 @@
  *   chunk there), so a split is never chosen because the pages that would
  *   have refuted it were cut off.
  * - Closed by content, not only by counts: the page after the row group
- *   cannot continue its last chunk, and (with two leaves or more) somewhere
- *   inside it a chunk's first page cannot continue the chunk before. Row
+ *   cannot continue its last chunk but can begin the next row group (a
+ *   page doubled in the last chunk passes for the last column's chunk and
+ *   pushes that chunk out, where no row group begins), or the file's bytes end with its last
+ *   page. Bytes after it that are no readable page (cut short, damaged,
+ *   failing a CRC) may be one more page of that chunk, and a page doubled
+ *   or dropped before them would then go unseen: there every boundary
+ *   must be fixed by content (`closedAtDamage`). And (with two leaves or
+ *   more) somewhere inside it a chunk's first page cannot continue the
+ *   chunk before. Row
  *   counts alone would place the pages of a file with a page doubled or
  *   dropped (a CRC covers a page's bytes, not its place); with a boundary
  *   fixed by content on either side, such a page leaves two runs of chunks
@@ -24,6 +31,7 @@
  * lost from its first byte.
  */
 import { ByteCursor } from '../../bytes/cursor.js';
+import { sameBytes } from '../../bytes/same.js';
 import { crc32 } from '../../checksum/crc32.js';
 import { loadCodec, type CodecName } from '../../codecs/registry.js';
 import { LimitError, ParquetryError } from '../../errors.js';
@@ -71,7 +79,7 @@ export async function scanRowGroups(source: Source, schema: Schema, elements: Fi
   for (const leaf of schema.leaves) if (codecOf(leaf) !== 'UNCOMPRESSED') await loadCodec(codecOf(leaf));
   const bytes = await source.read(0, source.byteLength);
   const walked = walkPages(bytes);
-  const scan = new Scan(bytes, walked.pages, schema.leaves, codecOf);
+  const scan = new Scan(bytes, walked.pages, walked.end >= bytes.length, schema.leaves, codecOf);
   const rowGroups: RowGroup[] = [];
   let at = 0;
   let reason = walked.reason;
@@ -119,7 +127,8 @@ class Scan {
   /** Rows of page p decoded as leaf l's with dictionary page d (-1: none): see `rows`. */
   private readonly cache = new Map<string, number | null>();
 
-  constructor(private readonly bytes: Uint8Array, private readonly pages: readonly Page[], private readonly leaves: readonly LeafNode[], private readonly codecOf: (leaf: LeafNode) => CodecName) {}
+  /** `closedAtEnd`: the file's bytes end with the last page (see the module comment). */
+  constructor(private readonly bytes: Uint8Array, private readonly pages: readonly Page[], private readonly closedAtEnd: boolean, private readonly leaves: readonly LeafNode[], private readonly codecOf: (leaf: LeafNode) => CodecName) {}
 
   /** The chunks of the row group starting at page `start` when their placement is proven (see the module comment), else why not. */
   rowGroupAt(start: number): Chunk[] | string {
@@ -148,9 +157,46 @@ class Scan {
     const chain = found[0];
     if (!chain) return 'no split of its pages gives every column the same rows';
     const last = chain[n - 1]!;
-    if (last.end < this.pages.length && this.continues(last, n - 1, last.end)) return "the page after it could be one more of its last column's";
-    if (!chain.some((c, l) => l + 1 < n && !this.continues(c, l, chain[l + 1]!.first))) return "no chunk's first page differs from what the chunk before it could hold";
+    const closed = chain.slice(1).map((c, l) => !this.continues(chain[l]!, l, c.first));
+    const open = last.end < this.pages.length ? this.continues(last, n - 1, last.end) || !this.startsRowGroup(last.end) : !this.closedAtEnd && !this.closedAtDamage(last, closed);
+    if (open) return "the page after it could be one more of its last column's";
+    // A chunk doubled in place can pass for the next column's (a dictionary of one type read as another's).
+    if (chain.some((c, l) => l > 0 && this.sameBytes(chain[l - 1]!, c))) return 'a chunk holds the same bytes as the one before it';
+    if (!closed.includes(true)) return "no chunk's first page differs from what the chunk before it could hold";
     return chain;
+  }
+
+  /**
+   * A row group whose pages end at bytes that are no readable page: a page
+   * doubled or dropped inside it would shift later chunks unseen, unless
+   * every chunk's first page is one the chunk before cannot hold; and a
+   * dropped one would let its last chunk take in the next row group's first
+   * pages, unless none of them after its first could be a page of the first
+   * leaf (the next row group's first page, a dictionary page aside).
+   */
+  private closedAtDamage(last: Chunk, closed: boolean[]): boolean {
+    if (closed.includes(false)) return false;
+    for (let p = last.first + (last.dict >= 0 ? 2 : 1); p < last.end; p++) if (this.rows(0, -1, p) !== null) return false;
+    return true;
+  }
+
+  /**
+   * Whether the pages from p on can begin a row group: its first data page
+   * (after a dictionary page) starts a row of the first leaf. A page doubled
+   * in the last chunk can pass for the last column's chunk, pushing that
+   * chunk's own pages out, where no row group can start.
+   */
+  private startsRowGroup(p: number): boolean {
+    const dict = this.pages[p]!.header.type === 'DICTIONARY_PAGE' ? p : -1;
+    const data = dict >= 0 ? p + 1 : p;
+    if (data >= this.pages.length) return true;
+    const rows = this.rows(0, dict, data);
+    return rows !== null && rows !== MID_ROW;
+  }
+
+  private sameBytes(a: Chunk, b: Chunk): boolean {
+    const span = (c: Chunk) => this.bytes.subarray(this.pages[c.first]!.offset, this.pages[c.end - 1]!.next);
+    return sameBytes(span(a), span(b));
   }
 
   rowGroup(chunks: Chunk[], ordinal: number): RowGroup {
