@@ -32,9 +32,10 @@ export interface OpenedForSalvage extends SalvageInput {
   /** Why the footer could not be used, when it could not. */
   footerError?: { name: string; message: string };
   /**
-   * Without a footer: where the row groups found end, and why nothing after
-   * was read. The file had more there (its footer at least), so data from
-   * this byte on may be lost, how much is unknown.
+   * Without a footer, or with a footer that counts more rows than its row
+   * groups hold: where the row groups found end, and why nothing after was
+   * read. The file had more there (its footer at least), so data from this
+   * byte on may be lost, how much is unknown.
    */
   lostFrom?: { offset: number; reason: string };
 }
@@ -62,7 +63,28 @@ export async function openForSalvage(input: ParquetInput, options: SalvageOpenOp
     return { source, metadata: chain.metadata, schema, foundBy: 'checkpoint', footerError: described(e), lostFrom: { offset: end, reason } };
   }
   const schema = withContext({ file: source.name, offset }, () => buildSchema(metadata.schema as SchemaElementLike[]));
+  // A footer counting more rows than its row groups hold has lost row groups (zeroed bytes can shorten its list and still decode):
+  // what lay past the row groups it describes is not recovered. (A count of 0 is a writer's omission, not damage.)
+  const held = metadata.rowGroups.reduce((n, g) => n + g.numRows, 0);
+  if (metadata.numRows > held) {
+    const reason = `the footer counts ${metadata.numRows} rows but its row groups hold ${held}: row groups are missing from it`;
+    return { source, metadata, schema, foundBy: 'footer', lostFrom: { offset: rowGroupsEnd(metadata), reason } };
+  }
   return { source, metadata, schema, foundBy: 'footer' };
+}
+
+/** The byte after the last column chunk the row groups describe (4, past the magic, when there is none). */
+export function rowGroupsEnd(metadata: FileMetaData): number {
+  let end = 4;
+  for (const g of metadata.rowGroups) {
+    for (const c of g.columns) {
+      const m = c.metaData;
+      if (!m) continue;
+      const start = m.dictionaryPageOffset !== undefined && m.dictionaryPageOffset > 0 && m.dictionaryPageOffset < m.dataPageOffset ? m.dictionaryPageOffset : m.dataPageOffset;
+      end = Math.max(end, start + m.totalCompressedSize);
+    }
+  }
+  return end;
 }
 
 /** The schema and codecs a scan walks by: given, or a sibling file's. */

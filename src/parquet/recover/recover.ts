@@ -12,7 +12,7 @@ import type { SchemaElementLike } from '../../schema/tree.js';
 import type { ParquetInput } from '../reader.js';
 import { ParquetWriter, type WriterOptions } from '../write/writer.js';
 import type { Loss } from './chunk-salvage.js';
-import { openForSalvage, type FoundBy, type OpenedForSalvage, type SalvageOpenOptions } from './open.js';
+import { openForSalvage, rowGroupsEnd, type FoundBy, type OpenedForSalvage, type SalvageOpenOptions } from './open.js';
 import { MISSING, salvageRowGroups, type SalvagedRowGroup, type SalvageOptions } from './salvage.js';
 
 export interface RecoverReport {
@@ -20,8 +20,9 @@ export interface RecoverReport {
   foundBy: FoundBy;
   footerError?: { name: string; message: string };
   /**
-   * Without a footer (found by checkpoint or scan): the byte from which
-   * nothing was recovered, and why. The file held more from there (its
+   * Without a footer (found by checkpoint or scan), or with a footer whose
+   * row groups hold fewer rows than it counts: the byte from which nothing
+   * was recovered, and why. The file held more from there (its
    * footer at least), so rows may be lost beyond `rowsLost`: how many is unknown.
    */
   lostFrom?: { offset: number; reason: string };
@@ -96,27 +97,20 @@ export async function recoverParquet(input: ParquetInput, sink: Sink, options: S
 
 /**
  * The file up to the end of its last row group's chunks, then (unless its
- * own footer described it) a footer of the row groups found; offsets stay
- * valid because nothing before them moves.
+ * own footer described it truly) a footer of the row groups found; offsets
+ * stay valid because nothing before them moves.
  */
 async function copyWhole(o: OpenedForSalvage, sink: Sink): Promise<void> {
   const { source, metadata } = o;
-  let end = source.byteLength;
-  if (o.foundBy !== 'footer') {
-    end = 4;
-    for (const g of metadata.rowGroups) {
-      for (const c of g.columns) {
-        const m = c.metaData!;
-        const start = m.dictionaryPageOffset !== undefined && m.dictionaryPageOffset > 0 && m.dictionaryPageOffset < m.dataPageOffset ? m.dictionaryPageOffset : m.dataPageOffset;
-        end = Math.max(end, start + m.totalCompressedSize);
-      }
-    }
-  }
+  // A footer that lost row groups (lostFrom) is replaced too: its row count is not the file's.
+  const newFooter = o.foundBy !== 'footer' || o.lostFrom !== undefined;
+  const end = newFooter ? rowGroupsEnd(metadata) : source.byteLength;
   try {
     await copySource(source, sink, end);
-    if (o.foundBy !== 'footer') {
+    if (newFooter) {
       const w = new ByteWriter(4096);
-      encodeFileMetaData({ ...metadata, createdBy: metadata.createdBy ?? `parquetry version ${VERSION}` }, w);
+      const numRows = metadata.rowGroups.reduce((n, g) => n + g.numRows, 0);
+      encodeFileMetaData({ ...metadata, numRows, createdBy: metadata.createdBy ?? `parquetry version ${VERSION}` }, w);
       const footer = w.finish();
       const tail = new Uint8Array(8);
       new DataView(tail.buffer).setUint32(0, footer.length, true);
@@ -151,6 +145,6 @@ function tally(r: RecoverReport, g: SalvagedRowGroup, numRows: number): void {
 }
 
 function finish(r: RecoverReport): RecoverReport {
-  r.whole = r.foundBy === 'footer' && r.losses.length === 0;
+  r.whole = r.foundBy === 'footer' && r.losses.length === 0 && r.lostFrom === undefined;
   return r;
 }
