@@ -11,6 +11,7 @@ import type { Source } from '../io/source.js';
 import { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from '../io/format.js';
 import { cannotRead } from '../node/fs-errors.js';
 import type { Dataset } from '../dataset/dataset.js';
+import type { Filter } from '../parquet/filter/expression.js';
 import type { S3Settings } from '../node/s3-credentials.js';
 import { isS3Address } from '../io/s3/address.js';
 
@@ -164,11 +165,11 @@ export async function isDatasetInput(path: string): Promise<boolean> {
   return isDatasetPath(path, s3);
 }
 
-/** A dataset named on the command line, read with the run's keys and checks. */
-export async function openDatasetInput(path: string, checks: ReadChecks = {}, unionByName = false): Promise<Dataset> {
+/** A dataset named on the command line, read with the run's keys and checks; `filter`, the run's `--where`, picks the file the schema is read from. */
+export async function openDatasetInput(path: string, checks: ReadChecks = {}, unionByName = false, filter?: Filter): Promise<Dataset> {
   const { openDataset } = await import('../node/dataset.js');
   const decryption = currentDecryption();
-  return openDataset(path, { ...checks, unionByName, ...(decryption ? { decryption } : {}), ...(isS3Address(path) ? { s3 } : {}) });
+  return openDataset(path, { ...checks, unionByName, ...(decryption ? { decryption } : {}), ...(isS3Address(path) ? { s3 } : {}), ...(filter ? { filter } : {}) });
 }
 
 /** Runs `fn` on an open reader, then closes it, whether `fn` succeeded or not. */

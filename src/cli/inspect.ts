@@ -82,7 +82,7 @@ export async function catCommand(file: string, opts: CatOptions, table: boolean)
   // A bad expression fails before the file is opened.
   const filter = opts.where === undefined ? undefined : (await import('../parquet/filter/where.js')).parseWhere(opts.where);
   const checks = { verifyChecksums: opts.verifyChecksums };
-  if (await isDatasetInput(file)) return printRows(await openDatasetInput(file, checks, opts.unionByName), opts, filter, table);
+  if (await isDatasetInput(file)) return printRows(await openDatasetInput(file, checks, opts.unionByName, filter), opts, filter, table);
   const kind = await tableFileKind(file);
   if (kind === 'redelm') {
     const { withRedElm, redElmCat } = await redElm();

@@ -43,9 +43,11 @@ export function datasetLeaf(schema: Schema): (column: ColumnPath) => LeafNode {
 
 /**
  * The filter left once the constant columns are decided. `constant` gives a
- * column's statistics when it is constant in the file.
+ * column's statistics when it is constant in the file. A column not in
+ * `schema` is an error, or with `others: 'open'` left open (a schema of the
+ * partition columns alone, before any file's columns are known).
  */
-export function residual(filter: Filter, schema: Schema, constant: (leaf: LeafNode) => LeafStats | undefined): Residual {
+export function residual(filter: Filter, schema: Schema, constant: (leaf: LeafNode) => LeafStats | undefined, others: 'error' | 'open' = 'error'): Residual {
   const resolve = datasetLeaf(schema);
   const walk = (f: Filter): Residual => {
     if ('and' in f || 'or' in f) {
@@ -63,6 +65,7 @@ export function residual(filter: Filter, schema: Schema, constant: (leaf: LeafNo
       const p = walk(f.not);
       return p === TRUE ? FALSE : p === FALSE ? TRUE : p === UNKNOWN ? UNKNOWN : { not: p };
     }
+    if (others === 'open' && !leafByPath(schema, f.column)) return f;
     const leaf = resolve(f.column);
     const stats = constant(leaf);
     if (!stats) return f;

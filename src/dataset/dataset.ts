@@ -58,6 +58,12 @@ export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'm
   maxOpenFiles?: number;
   /** Plan from the directory's `_metadata` when it has one (default true). */
   useMetadataFile?: boolean;
+  /**
+   * The filter reads will take, when known at open: the schema is then read
+   * from the first file its partition constraints keep, so a read of one
+   * partition opens no other's objects. Reads still take their own `filter`.
+   */
+  filter?: Filter;
 }
 
 export interface DatasetReadOptions extends Omit<ReadOptions, 'rowGroups'> {
@@ -221,8 +227,9 @@ export class Dataset {
     // The schema: the first readable file's (every file's with unionByName).
     const footers: { file: string; metadata: FileMetaData }[] = [];
     const width = options.unionByName ? maxOpen : 1;
-    for (let i = 0; i < entries.length && (options.unionByName || footers.length === 0); i += width) {
-      const batch = entries.slice(i, i + width);
+    const order = options.unionByName ? entries : schemaOrder(entries, columns, options.filter);
+    for (let i = 0; i < order.length && (options.unionByName || footers.length === 0); i += width) {
+      const batch = order.slice(i, i + width);
       const got = await Promise.all(batch.map((e) => footerOrSkip(fs, e, options, skipped, false, !options.unionByName)));
       got.forEach((metadata, k) => {
         if (metadata) footers.push({ file: batch[k]!.path, metadata });
@@ -631,6 +638,20 @@ export class Dataset {
     return entry.info;
   }
 
+}
+
+/**
+ * The files in the order the schema is looked for in: those whose partition
+ * values the filter does not rule out first (decided on the partition
+ * columns alone, as the read decides them), then the others, so a filter
+ * that keeps no file still finds a schema.
+ */
+function schemaOrder(entries: FileEntry[], columns: readonly PartitionColumn[], filter: Filter | undefined): FileEntry[] {
+  if (!filter || columns.length === 0) return entries;
+  const schema = buildSchema([{ name: 'schema', numChildren: columns.length }, ...columns.map(partitionElement)]);
+  const keeps = (e: FileEntry) => canMatch(residual(filter, schema, (leaf) => constantStats(leaf, e.partitions[columns.findIndex((c) => c.name === leaf.path[0])]!), 'open'));
+  const kept = new Set(entries.filter(keeps));
+  return [...kept, ...entries.filter((e) => !kept.has(e))];
 }
 
 /** Whether `names`, top-level fields of `schema`, are in its order (the order the file's reader gives them in). */

@@ -68,6 +68,33 @@ test('filters on partition columns prune files unopened; statistics prune the re
   }
 });
 
+test('a filter given at open reads the schema from a file it keeps: no pruned file is opened, rows as DuckDB\'s', async () => {
+  const out = join(dir, 'sales');
+  const wheres = [
+    'region = 2 AND qty > 50', 'region = 0 OR region = 2', 'NOT (region = 1)', 'cat IS NULL', 'NOT (cat IS NULL) AND id < 100',
+    "(region = 1 AND cat = 'x/y') OR (region = 2 AND qty < 20)", 'cat IS NULL OR qty < 5', 'region = 7', 'region = 7 AND qty > 1', 'region = 1 AND region = 2',
+  ];
+  for (const where of wheres) {
+    const filter = parseWhere(where);
+    const { fs, opened } = counting();
+    const ds = await openDataset(out, { fileSystem: fs, filter });
+    const sql = `SELECT * FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true) WHERE ${where}`;
+    const plan = await ds.scanPlan(filter);
+    await assertAgrees(duck, ds, { filter }, sql);
+    const pruned = new Set(plan.files.filter((f) => f.pruned === 'partition').map((f) => f.path));
+    if (plan.filesKept > 0) assert.deepEqual(opened.filter((p) => pruned.has(p)), [], `${where}: partition-pruned files opened`);
+    // A filter that keeps no file still needs a schema: one footer, and no rows.
+    else assert.deepEqual(opened, [ds.files[0]!.path], where);
+    // The first file in path order (region=0) is pruned here: the schema comes from a later one.
+    if (where === wheres[0]) assert.ok(pruned.has(ds.files[0]!.path) && opened[0] !== ds.files[0]!.path, where);
+  }
+  // A non-partition column the dataset lacks is still an error, once the schema is known.
+  await assert.rejects(async () => {
+    const ds = await openDataset(out, { filter: parseWhere('region = 2 AND nope > 1') });
+    for await (const _ of ds.rows({ filter: parseWhere('region = 2 AND nope > 1') }));
+  }, /no column "nope"/);
+});
+
 test('row-group statistics prune files before their pages are read', async () => {
   const out = join(dir, 'sorted');
   mkdirSync(out);

@@ -81,7 +81,7 @@ function traffic(from: number): { opened: Set<string>; listed: string[]; bytes: 
   };
 }
 
-test('a read of one partition lists only its prefix and opens only its objects; a --where read opens only its objects past the schema\'s', async () => {
+test('a read of one partition lists only its prefix and opens only its objects; a --where read of the whole prefix opens only its objects', async () => {
   const mine = files.filter((f) => f.startsWith('region=2/')).map((f) => `sales/${f}`);
   assert.ok(mine.length > 1 && mine.length < files.length);
   // Through a glob: the listing is of the partition's prefix.
@@ -94,14 +94,24 @@ test('a read of one partition lists only its prefix and opens only its objects; 
   assert.deepEqual([...t.opened].sort(), [...mine].sort(), describeLog(s3.log, from));
   const [[count]] = (await duck.runAndReadAll(`SELECT count(*) FROM (${duckSql('region = 2')})`)).getRows();
   assert.equal(n, Number(count));
-  // Through a filter on the whole dataset: one listing of it, the first file's footer for the schema, then the partition's objects only.
+  // Through a filter on the whole dataset, given at open: the schema is read from a file the filter keeps, so only the partition's objects are opened.
   from = s3.log.length;
-  const ds = await openDataset('s3://lake/sales', { s3: s3.settings });
-  const schemaFile = `sales/${[...files].sort()[0]}`;
-  for await (const _ of ds.rows({ filter: { column: 'region', op: '=', value: 2 } })) n--;
+  const filter: Filter = { column: 'region', op: '=', value: 2 };
+  const ds = await openDataset('s3://lake/sales', { s3: s3.settings, filter });
+  assert.ok(!mine.includes(`sales/${[...files].sort()[0]}`), 'the first file in path order is of another partition');
+  for await (const _ of ds.rows({ filter })) n--;
   assert.equal(n, 0);
   t = traffic(from);
-  assert.deepEqual([...t.opened].filter((k) => k !== schemaFile).sort(), [...mine].sort(), describeLog(s3.log, from));
+  assert.deepEqual([...t.opened].sort(), [...mine].sort(), describeLog(s3.log, from));
+  // No request (GET or HEAD) touches another partition's object.
+  const objects = new Set(files.map((f) => `sales/${f}`));
+  assert.deepEqual(s3.log.slice(from).filter((q) => objects.has(q.key) && !mine.includes(q.key)), [], describeLog(s3.log, from));
+  // The CLI's --where likewise, its rows DuckDB's.
+  from = s3.log.length;
+  const r = await runCli(s3.env, 'cat', '--json', '--where', 'region = 2', 's3://lake/sales/');
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out.trim().split('\n').length, Number(count));
+  assert.deepEqual([...traffic(from).opened].sort(), [...mine].sort(), describeLog(s3.log, from));
   // The full scan, for comparison: every object.
   from = s3.log.length;
   for await (const _ of (await openDataset('s3://lake/sales', { s3: s3.settings })).rows()) n++;
