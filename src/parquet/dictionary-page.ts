@@ -12,6 +12,7 @@ import type { Source } from '../io/source.js';
 import type { LeafNode } from '../schema/tree.js';
 import { decodePageHeader, type ColumnMetaData } from './metadata/index.js';
 import type { ChunkOptions } from './column-chunk.js';
+import { chunkStart } from './chunk-start.js';
 import { DEFAULT_MAX_PAGE_BYTES, PageBounds } from './page-bounds.js';
 import { decodeValues } from './page-values.js';
 
@@ -24,7 +25,7 @@ export type DictionaryPageOptions = Pick<ChunkOptions, 'verifyChecksums' | 'maxP
 export async function readDictionaryPage(
   source: Source, range: { start: number; end: number }, meta: ColumnMetaData, leaf: LeafNode, opts: DictionaryPageOptions, ctx: ErrorContext,
 ): Promise<Values | null> {
-  const dictBefore = meta.dictionaryPageOffset !== undefined && meta.dictionaryPageOffset > 0 && meta.dictionaryPageOffset < meta.dataPageOffset;
+  const dictBefore = chunkStart(meta) < meta.dataPageOffset;
   const end = dictBefore ? Math.min(meta.dataPageOffset, range.end) : range.end;
   const codecName = meta.codec as string;
   if (codecName === 'LZO') throw new UnsupportedError('LZO compression is not supported', ctx);

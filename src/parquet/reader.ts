@@ -24,6 +24,7 @@ import type { ChunkRef, IndexCache, ScanHost } from './filter/scan.js';
 import type { ChunkGroup } from '../arrow/batches.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 import { chunkPadding } from './chunk-padding.js';
+import { chunkStart } from './chunk-start.js';
 
 // Loaded by the reads that use them, not by opening a file: filters, page
 // indexes and bloom filters; VARIANT assembly; Arrow output; streaming.
@@ -853,14 +854,9 @@ export function chunkMeta(chunk: ColumnChunk, ctx: ErrorContext, decryptor: File
   return meta;
 }
 
-/**
- * Where a chunk's pages lie. The dictionary page comes first when there is
- * one; writers that leave dictionary_page_offset unset or 0 are handled by
- * starting at the data page offset (the page walk finds a leading dictionary page).
- */
+/** Where a chunk's pages lie (from `chunkStart`), checked against the file. */
 export function chunkRange(meta: ColumnMetaData, fileSize: number, padding: number, ctx: ErrorContext): Fetch {
-  const dict = meta.dictionaryPageOffset;
-  const start = dict !== undefined && dict > 0 && dict < meta.dataPageOffset ? dict : meta.dataPageOffset;
+  const start = chunkStart(meta);
   const len = meta.totalCompressedSize;
   if (!(start >= 4) || !(len >= 0) || start + len > fileSize) {
     throw new CorruptFileError(`column chunk bytes ${start}..${start + len} lie outside the ${fileSize}-byte file`, { ...ctx, offset: start });

@@ -12,6 +12,18 @@ export interface LeafSink {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** The name sets of field lists, each built once, on first need: only a record with keys to spare asks. */
+export class FieldNames {
+  private readonly sets = new WeakMap<readonly { name: string }[], ReadonlySet<string>>();
+
+  /** The names of `fields`, with `extra` names the first time a list is asked for. */
+  of(fields: readonly { name: string }[], extra: Iterable<string> = []): ReadonlySet<string> {
+    let set = this.sets.get(fields);
+    if (!set) this.sets.set(fields, (set = new Set([...fields.map((f) => f.name), ...extra])));
+    return set;
+  }
+}
+
 /**
  * A key of `obj` that `known()` lacks, when `obj` has more than `present` own
  * keys (the known ones a caller found on it). Counting keys is cheaper than
@@ -70,8 +82,7 @@ export class RecordShredder {
   /** Field names from the record down to the field being shredded: path[0 .. depth). Only read for error messages. */
   private readonly path: string[] = [];
   private depth = 0;
-  /** Field names per struct (the record's fields keyed by the plan's array), built on first need: only an unknown key's check reads them. */
-  private readonly names = new WeakMap<readonly unknown[], ReadonlySet<string>>();
+  private readonly names = new FieldNames();
   private readonly strict: boolean;
   private readonly accepted: ReadonlySet<string>;
 
@@ -89,12 +100,7 @@ export class RecordShredder {
 
   /** The field names of `fields`, and at the top level the accepted extra names. */
   knownNames(fields: readonly { name: string }[]): ReadonlySet<string> {
-    let set = this.names.get(fields);
-    if (!set) {
-      set = new Set([...fields.map((f) => f.name), ...(fields === this.plan.fields ? this.accepted : [])]);
-      this.names.set(fields, set);
-    }
-    return set;
+    return this.names.of(fields, fields === this.plan.fields ? this.accepted : []);
   }
 
   private fields(fields: { name: string; plan: Plan }[], obj: Record<string, unknown>, rep: number): void {

@@ -27,7 +27,7 @@
 import { CorruptFileError, InvalidArgumentError, UnsupportedError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
 import { MAX_SCHEMA_DEPTH } from '../schema/tree.js';
-import { unknownKeyBeyond, type UnknownFieldRule } from '../shred/shred.js';
+import { FieldNames, unknownKeyBeyond, type UnknownFieldRule } from '../shred/shred.js';
 import type { ColumnRowData } from './assemble.js';
 import type { TrevniReader, TrevniRowsOptions } from './reader.js';
 import { KEY, metaGet, textBytes, type MetaEntry, type TrevniType, type TrevniValue } from './types.js';
@@ -394,8 +394,7 @@ export class AvroTrevniWriter {
     private readonly strict: boolean,
   ) {}
 
-  /** Field names per record schema, built on first need. */
-  private readonly names = new WeakMap<readonly unknown[], ReadonlySet<string>>();
+  private readonly names = new FieldNames();
 
   static async open(sink: Sink, schema: string | unknown, options: AvroTrevniWriterOptions = {}): Promise<AvroTrevniWriter> {
     const parsed = parseAvroSchema(schema);
@@ -411,12 +410,6 @@ export class AvroTrevniWriter {
 
   get rowCount(): number {
     return this.writer.rowCount;
-  }
-
-  private fieldNames(fields: readonly { name: string }[]): ReadonlySet<string> {
-    let set = this.names.get(fields);
-    if (!set) this.names.set(fields, (set = new Set(fields.map((f) => f.name))));
-    return set;
   }
 
   async write(record: unknown): Promise<void> {
@@ -447,7 +440,7 @@ export class AvroTrevniWriter {
             put(f.type, has ? (v as Record<string, unknown>)[f.name] : undefined, join(path, '#', f.name));
           }
           if (this.strict) {
-            const key = unknownKeyBeyond(v, present, () => this.fieldNames(s.fields));
+            const key = unknownKeyBeyond(v, present, () => this.names.of(s.fields));
             if (key !== undefined) throw new InvalidArgumentError(`record ${row}: ${path || 'the record'} has a key the schema lacks: ${JSON.stringify(key)} (write with unknownFields: 'ignore' to leave such keys out)`);
           }
           return;

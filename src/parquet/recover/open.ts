@@ -7,6 +7,7 @@
 import { ParquetryError, withContext } from '../../errors.js';
 import { buildSchema, type SchemaElementLike } from '../../schema/tree.js';
 import { readFooter } from '../footer.js';
+import { chunkStart } from '../chunk-start.js';
 import type { FileMetaData } from '../metadata/index.js';
 import { toSource, type ParquetInput } from '../reader.js';
 import { described } from '../../loss.js';
@@ -80,8 +81,7 @@ export function rowGroupsEnd(metadata: FileMetaData): number {
     for (const c of g.columns) {
       const m = c.metaData;
       if (!m) continue;
-      const start = m.dictionaryPageOffset !== undefined && m.dictionaryPageOffset > 0 && m.dictionaryPageOffset < m.dataPageOffset ? m.dictionaryPageOffset : m.dataPageOffset;
-      end = Math.max(end, start + m.totalCompressedSize);
+      end = Math.max(end, chunkStart(m) + m.totalCompressedSize);
     }
   }
   return end;

@@ -12,6 +12,7 @@ import { InvalidArgumentError } from '../../errors.js';
 import { bufferSource } from '../../io/source.js';
 import { buildSchema, type SchemaElementLike } from '../../schema/tree.js';
 import { readFooter } from '../footer.js';
+import { chunkStart } from '../chunk-start.js';
 import { decodeBloomFilterHeader, decodeColumnIndex, decodeOffsetIndex, decodePageHeader, encodeOffsetIndex, type ColumnChunk, type FileMetaData } from '../metadata/index.js';
 import { concatBytes } from '../../bytes/concat.js';
 import { ModuleType } from '../crypto/aad.js';
@@ -40,7 +41,7 @@ export async function encryptParquet(input: Uint8Array, options: EncryptionOptio
     for (const [col, chunk] of group.columns.entries()) {
       const m = chunk.metaData!;
       const path = m.pathInSchema.join('.');
-      const start = m.dictionaryPageOffset !== undefined && m.dictionaryPageOffset > 0 && m.dictionaryPageOffset < m.dataPageOffset ? m.dictionaryPageOffset : m.dataPageOffset;
+      const start = chunkStart(m);
       const bytes = input.subarray(start, start + m.totalCompressedSize);
       const pages: (Sealable & { at: number; dictionary: boolean })[] = [];
       for (let pos = 0; pos < bytes.length; ) {
@@ -52,7 +53,7 @@ export async function encryptParquet(input: Uint8Array, options: EncryptionOptio
       }
       await encryptor.sealPages(path, rg, col, pages);
       const pageMoves = new Map<number, { offset: number; size: number }>();
-      const chunkStart = offset;
+      const movedTo = offset;
       let first = true;
       for (const p of pages) {
         const at = put(p.header);
@@ -64,7 +65,7 @@ export async function encryptParquet(input: Uint8Array, options: EncryptionOptio
           pageMoves.set(p.at, { offset: at, size: offset - at });
         }
       }
-      m.totalCompressedSize = offset - chunkStart;
+      m.totalCompressedSize = offset - movedTo;
       moved.push({ chunk, rg, col, path, pageMoves });
     }
     group.fileOffset = groupStart;
