@@ -70,7 +70,10 @@ export async function startS3(buckets: string[], options: { emulateUploads?: boo
     uploads(bucket) {
       const d = uploadsDir(bucket);
       if (!existsSync(d)) return [];
-      return readdirSync(d).map((id) => ({ id, key: readFileSync(join(d, id, 'key'), 'utf8'), parts: readdirSync(join(d, id)).filter((n) => /^\d+$/.test(n)).length }));
+      // A folder without its key file is an upload s3rver is still creating or already removing: not (yet, or any more) an upload.
+      return readdirSync(d)
+        .filter((id) => existsSync(join(d, id, 'key')))
+        .map((id) => ({ id, key: readFileSync(join(d, id, 'key'), 'utf8'), parts: readdirSync(join(d, id)).filter((n) => /^\d+$/.test(n)).length }));
     },
     async close() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
