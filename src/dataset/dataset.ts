@@ -22,6 +22,7 @@ import { planRecord, type RecordPlan } from '../shred/plan.js';
 import type { Values } from '../encodings/types.js';
 import { canMatch, constantStats, datasetLeaf, fileFilter, residual, type Residual } from './constants.js';
 import { discover } from './discover.js';
+import { directoryPruner, keepsPartitions } from './partition-filter.js';
 import type { DatasetFileSystem } from './file-system.js';
 import { partitionColumns, partitionElement, partitionPairs, partitionValues, type PartitionColumn, type PartitionType, type PartitionValue } from './hive.js';
 import { checkPart, splitParts, type Part } from './parts.js';
@@ -59,9 +60,13 @@ export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'm
   /** Plan from the directory's `_metadata` when it has one (default true). */
   useMetadataFile?: boolean;
   /**
-   * The filter reads will take, when known at open: the schema is then read
-   * from the first file its partition constraints keep, so a read of one
-   * partition opens no other's objects. Reads still take their own `filter`.
+   * The filter reads will take, when known at open. Its partition
+   * constraints prune discovery: a `key=value` directory they rule out is
+   * never listed, so the dataset is the files they may keep (and, when they
+   * keep none, the first file found, for the schema). The schema is read
+   * from the first file they keep, so a read of one partition opens no
+   * other's objects. Reads still take their own `filter`: it should be this
+   * one or narrower, since rows of unlisted directories are not there.
    */
   filter?: Filter;
 }
@@ -174,7 +179,12 @@ export class Dataset {
     const fs = options.fileSystem;
     const maxOpen = options.maxOpenFiles ?? 16;
     if (!Number.isSafeInteger(maxOpen) || maxOpen < 1) throw new InvalidArgumentError(`maxOpenFiles must be a positive integer, got ${maxOpen}`);
-    const found = await discover(fs, input, options.otherFiles ?? 'skip', options.badFiles ?? 'error');
+    const hive = options.hivePartitioning ?? 'auto';
+    const found = await discover(fs, input, {
+      otherFiles: options.otherFiles ?? 'skip',
+      loops: options.badFiles ?? 'error',
+      ...(options.filter && hive !== false ? { prune: directoryPruner(options.filter, options.partitionTypes ?? {}) } : {}),
+    });
     const skipped = found.skipped.map((path) => ({ path, reason: 'not a Parquet file name' }));
     let files = found.files;
     let identities: Set<string>;
@@ -221,7 +231,6 @@ export class Dataset {
     } else {
       ({ files, identities } = await oncePerFile(fs, files, options.badFiles === 'skip' ? (path, e) => skipped.push({ path, reason: e.message }) : undefined));
     }
-    const hive = options.hivePartitioning ?? 'auto';
     const columns = hive === true || (hive === 'auto' && partitionPairs(files[0]!).length > 0) ? partitionColumns(files, options.partitionTypes ?? {}) : [];
     const entries: FileEntry[] = files.map((path) => ({ path, partitions: partitionValues(path, columns), metadata: known.get(path), namedBy: metadataFile }));
     // The schema: the first readable file's (every file's with unionByName).
@@ -648,9 +657,7 @@ export class Dataset {
  */
 function schemaOrder(entries: FileEntry[], columns: readonly PartitionColumn[], filter: Filter | undefined): FileEntry[] {
   if (!filter || columns.length === 0) return entries;
-  const schema = buildSchema([{ name: 'schema', numChildren: columns.length }, ...columns.map(partitionElement)]);
-  const keeps = (e: FileEntry) => canMatch(residual(filter, schema, (leaf) => constantStats(leaf, e.partitions[columns.findIndex((c) => c.name === leaf.path[0])]!), 'open'));
-  const kept = new Set(entries.filter(keeps));
+  const kept = new Set(entries.filter((e) => keepsPartitions(filter, columns, e.partitions)));
   return [...kept, ...entries.filter((e) => !kept.has(e))];
 }
 

@@ -20,6 +20,8 @@ export interface LoggedRequest {
   status: number;
   /** Response body bytes. */
   bytes: number;
+  /** Entries (keys and common prefixes) a ListObjectsV2 page gave. */
+  listed?: number;
   /** Part uploads the server was handling when this one came (itself included). */
   partsInFlight: number;
 }
