@@ -6,7 +6,9 @@
  * test/dataset/duckdb-hive.test.ts): the first non-null value of a key
  * picks the first of DATE, TIMESTAMP, BIGINT its text (not yet
  * URL-decoded) is strictly, then every other value must be of that type,
- * else the key is VARCHAR.
+ * else the key is VARCHAR. Over the files listed: a filter at open lists
+ * only the directories it may keep (partition-filter.ts), where DuckDB
+ * types from every file its glob matches.
  */
 import { IncompatibleFilesError, InvalidArgumentError } from '../errors.js';
 import type { SchemaElement } from '../parquet/metadata/index.js';
