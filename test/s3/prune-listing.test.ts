@@ -8,14 +8,13 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDataset, parseWhere } from '../../src/node/index.js';
 import { listObjects } from '../../src/io/s3/list.js';
 import { assertAgrees } from '../dataset/helpers.js';
 import { DuckFiles } from '../reader/helpers.js';
-import { describeLog, startS3, type S3Test } from './server.js';
+import { describeLog, startS3, uploadDir, type S3Test } from './server.js';
 
 let duckFiles: DuckFiles;
 let duck: DuckDBConnection;
@@ -23,21 +22,14 @@ let s3: S3Test;
 let local = '';
 let keys: string[] = [];
 
-function walk(d: string): string[] {
-  return readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
-}
-
 before(async () => {
   duckFiles = await DuckFiles.create();
   duck = duckFiles.duck;
   s3 = await startS3(['lake']);
   local = join(duckFiles.dir, 't');
   await duck.run(`COPY (SELECT i AS id, i % 20 AS a, (i // 20) % 10 AS b, 'v' || (i * 7 % 13) AS s FROM range(4000) r(i)) TO '${local}' (FORMAT PARQUET, PARTITION_BY (a, b))`);
-  keys = walk(local).map((f) => `t/${relative(local, f).split('\\').join('/')}`);
+  keys = (await uploadDir(s3, 'lake', 't', local)).map((f) => `t/${f}`);
   assert.equal(keys.length, 200);
-  for (let i = 0; i < keys.length; i += 16) {
-    await Promise.all(keys.slice(i, i + 16).map((key) => s3.client.request({ bucket: 'lake', key }, { method: 'PUT', body: readFileSync(join(local, key.slice(2))) })));
-  }
 });
 after(async () => {
   await s3?.close();

@@ -5,9 +5,9 @@
  * `emulateUploads` the ListMultipartUploads and AbortMultipartUpload that
  * s3rver 3.7 lacks).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 import { S3Client } from '../../src/io/s3/client.js';
 import type { NodeS3Settings } from '../../src/node/index.js';
@@ -89,4 +89,14 @@ export async function startS3(buckets: string[], options: { emulateUploads?: boo
 /** Requests in `log` from index `from` on, as `METHOD key?query` lines (for messages). */
 export function describeLog(log: LoggedRequest[], from = 0): string {
   return log.slice(from).map((r) => `${r.method} ${r.bucket}/${r.key}${Object.keys(r.query).length ? '?' + new URLSearchParams(r.query).toString() : ''} ${r.status} ${r.bytes}`).join('\n');
+}
+
+/** Uploads every file under `dir` to `bucket` under `prefix/`, 16 at a time; gives their paths relative to `dir`. */
+export async function uploadDir(s3: S3Test, bucket: string, prefix: string, dir: string): Promise<string[]> {
+  const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
+  const files = walk(dir).map((f) => relative(dir, f).split('\\').join('/'));
+  for (let i = 0; i < files.length; i += 16) {
+    await Promise.all(files.slice(i, i + 16).map((f) => s3.client.request({ bucket, key: `${prefix}/${f}` }, { method: 'PUT', body: readFileSync(join(dir, f)) })));
+  }
+  return files;
 }
