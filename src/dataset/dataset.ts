@@ -239,7 +239,7 @@ export class Dataset {
     const order = options.unionByName ? entries : schemaOrder(entries, columns, options.filter);
     for (let i = 0; i < order.length && (options.unionByName || footers.length === 0); i += width) {
       const batch = order.slice(i, i + width);
-      const got = await Promise.all(batch.map((e) => footerOrSkip(fs, e, options, skipped, false, !options.unionByName)));
+      const got = await settled(batch.map((e) => footerOrSkip(fs, e, options, skipped, false, !options.unionByName)));
       got.forEach((metadata, k) => {
         if (metadata) footers.push({ file: batch[k]!.path, metadata });
       });
@@ -283,7 +283,7 @@ export class Dataset {
     const out: FileStats[] = [];
     const indexes = this.entries.map((_, i) => i);
     for (let i = 0; i < indexes.length; i += this.options.maxOpenFiles ?? 16) {
-      const infos = await Promise.all(indexes.slice(i, i + (this.options.maxOpenFiles ?? 16)).map((k) => this.info(k)));
+      const infos = await settled(indexes.slice(i, i + (this.options.maxOpenFiles ?? 16)).map((k) => this.info(k)));
       infos.forEach((info, k) => {
         if (!info) return;
         const groups = info.parts.flatMap((p) => p.metadata.rowGroups);
@@ -403,13 +403,14 @@ export class Dataset {
     for (const [i, entry] of this.entries.entries()) {
       if (left <= 0) return;
       if (filter && !canMatch(this.partitionResidual(entry, filter))) continue;
-      // A file opened for its footer here is read through the same source: one open per file.
-      const info = await this.info(i, true);
-      let spare = entry.held;
-      let tail = entry.tail;
-      entry.held = undefined;
-      entry.tail = undefined;
+      let spare: Source | undefined;
       try {
+        // A file opened for its footer here is read through the same source: one open per file.
+        const info = await this.info(i, true);
+        spare = entry.held;
+        const tail = entry.tail;
+        entry.held = undefined;
+        entry.tail = undefined;
         if (!info) continue;
         const r = filter ? this.fileResidual(entry, info, filter) : 1;
         if (!canMatch(r)) continue;
@@ -467,7 +468,11 @@ export class Dataset {
           }
         }
       } finally {
-        await spare?.close?.();
+        // Held for the read and not handed to a reader: the read stopped early, or the file's mapping failed after its footer was read.
+        const held = spare ?? entry.held;
+        entry.held = undefined;
+        entry.tail = undefined;
+        await held?.close?.();
       }
     }
   }
@@ -769,6 +774,18 @@ function intCast(t: IntType, options: ValueOptions, file: string, column: string
     if (b < min || b > max) throw new IncompatibleFilesError(`value ${b} of column "${column}" does not fit the dataset's ${t.signed ? '' : 'unsigned '}${t.bits}-bit integers (the first file's type; unionByName widens)`, { file, column });
     return big ? b : Number(b);
   };
+}
+
+/**
+ * Promise.all that settles every read before failing with the first error:
+ * the files the others opened are closed by then, not after the caller has
+ * its error.
+ */
+async function settled<T>(reads: Promise<T>[]): Promise<T[]> {
+  const done = await Promise.allSettled(reads);
+  const failed = done.find((d): d is PromiseRejectedResult => d.status === 'rejected');
+  if (failed) throw failed.reason;
+  return done.map((d) => (d as PromiseFulfilledResult<T>).value);
 }
 
 function count(n: number, what: string): number {
