@@ -1,4 +1,4 @@
-// s3rver in a process of its own, for test/s3/server.ts: node --openssl-legacy-provider s3rver-process.cjs ROOT BUCKETS_JSON EMULATE_UPLOADS
+// s3rver in a process of its own, for test/s3/server.ts: node --openssl-legacy-provider s3rver-process.cjs ROOT BUCKETS_JSON EMULATE_UPLOADS [CORS_XML]
 //
 // Its own process because s3rver 3.7 encrypts ListObjectsV2 continuation
 // tokens with DES, which OpenSSL 3 refuses without the legacy provider (every
@@ -24,10 +24,10 @@ const { join } = require('node:path');
 const crypto = require('node:crypto');
 const S3rver = require('s3rver');
 
-const [root, bucketsJson, emulate] = process.argv.slice(2);
+const [root, bucketsJson, emulate, cors] = process.argv.slice(2);
 const data = join(root, 'data');
 const logFile = join(root, 'requests.jsonl');
-const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: data, configureBuckets: JSON.parse(bucketsJson).map((name) => ({ name, configs: [] })) });
+const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: data, configureBuckets: JSON.parse(bucketsJson).map((name) => ({ name, configs: cors ? [cors] : [] })) });
 const uploadsDir = (bucket) => join(data, bucket, '._S3rver_uploads');
 const uploads = (bucket) => (existsSync(uploadsDir(bucket)) ? readdirSync(uploadsDir(bucket)).map((id) => ({ id, key: readFileSync(join(uploadsDir(bucket), id, 'key'), 'utf8') })) : []);
 const xmlEscape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -43,11 +43,15 @@ export interface S3Test {
 
 const ACCESS = 'S3RVER';
 
-export async function startS3(buckets: string[], options: { emulateUploads?: boolean } = { emulateUploads: true }): Promise<S3Test> {
+/** A CORS rule as docs/s3.md asks of a bucket browsers read, for any origin. */
+export const BROWSER_CORS = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin>${['GET', 'HEAD', 'PUT', 'POST', 'DELETE'].map((m) => `<AllowedMethod>${m}</AllowedMethod>`).join('')}<AllowedHeader>*</AllowedHeader>${['Content-Length', 'Content-Range', 'ETag', 'x-amz-bucket-region'].map((h) => `<ExposeHeader>${h}</ExposeHeader>`).join('')}<MaxAgeSeconds>3600</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
+
+/** `cors`: a CORSConfiguration document every bucket gets. */
+export async function startS3(buckets: string[], options: { emulateUploads?: boolean; cors?: string } = { emulateUploads: true }): Promise<S3Test> {
   const root = mkdtempSync(join(tmpdir(), 'parquetry-s3-'));
   const dir = join(root, 'data');
   const logFile = join(root, 'requests.jsonl');
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', join(import.meta.dirname, 's3rver-process.cjs'), root, JSON.stringify(buckets), options.emulateUploads ? '1' : '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', join(import.meta.dirname, 's3rver-process.cjs'), root, JSON.stringify(buckets), options.emulateUploads ? '1' : '0', ...(options.cors ? [options.cors] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     let text = '';
     child.stdout.on('data', (b: Buffer) => {
