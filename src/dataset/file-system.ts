@@ -16,6 +16,7 @@ export type DirectoryEntry =
   | { name: string; kind: 'file' | 'directory' }
   | { name: string; kind: 'unreadable'; error: ParquetryError; loop: boolean };
 
+/** How a dataset lists and opens its files: Node files, URLs, S3, or an adapter of your own. */
 export interface DatasetFileSystem {
   /** What a path is: a directory, a file, or absent. */
   kind(path: string): Promise<'file' | 'directory' | 'missing'>;

@@ -11,6 +11,7 @@ import { joinPath } from '../io/paths.js';
 import { fileSource } from './file-source.js';
 import { errnoCode, fsReason } from './fs-errors.js';
 
+/** The local file system as a dataset sees it (Node's `openDataset` default for paths); wrap it to count the files opened and bytes read. */
 export function nodeFileSystem(): DatasetFileSystem {
   return {
     async kind(path) {

@@ -1,6 +1,6 @@
 /**
  * Every codec in a real browser: the app in ./app.ts, bundled as the
- * README's browser section says (esbuild, ESM, code splitting, no loader or
+ * docs/browsers.md says (esbuild, ESM, code splitting, no loader or
  * copy step), served from 127.0.0.1 and driven in headless Chromium. It reads
  * corpus files of every codec and writes and reads back files of every
  * writable one, against what Node's reader gives; and a page whose

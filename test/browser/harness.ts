@@ -1,6 +1,6 @@
 /**
- * What the browser tests share: the app in ./app.ts bundled as the README's
- * browser section says (esbuild, ESM, code splitting, no loader or copy
+ * What the browser tests share: the app in ./app.ts bundled as
+ * docs/browsers.md says (esbuild, ESM, code splitting, no loader or copy
  * step), pages and files served from 127.0.0.1, headless Chromium, and calls
  * into the app's `parquetry` global.
  */
