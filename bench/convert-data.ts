@@ -67,7 +67,7 @@ export async function writeConvertCsv(path: string, rows: number): Promise<void>
   for (const line of convertCsvLines(rows)) {
     buf += line;
     if (buf.length > 1 << 20) {
-      if (!out.write(buf)) await new Promise((r) => out.once('drain', r));
+      if (!out.write(buf)) await new Promise<void>((r) => out.once('drain', () => r()));
       buf = '';
     }
   }

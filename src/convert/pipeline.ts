@@ -14,6 +14,9 @@ import type { OutputSummary, RowOutput } from './output.js';
 /** What a strict library reader's first bad row says of going on. */
 export const STRICT_HINT = 'without strict, bad rows are skipped and counted';
 
+/** Rows an output that takes columns is given at a time. */
+const BATCH_ROWS = 4096;
+
 /** How many skipped rows are kept for listing. */
 const LISTED = 10;
 
@@ -148,6 +151,25 @@ export async function textToTable<R>(
     const { schema, records } = await settle(items, shaper, sampleSize, bad, header);
     const writer = await open(schema);
     state.output = writer;
+    const batch = writer.writeColumns ? shaper.batch?.() : undefined;
+    if (batch) {
+      for await (const { line, record } of records) {
+        try {
+          batch.add(record);
+        } catch (e) {
+          if (!(e instanceof InvalidArgumentError)) throw e;
+          const problem = rowProblem(e);
+          bad.add(line, problem.why, problem.column);
+          continue;
+        }
+        if (batch.length === BATCH_ROWS) {
+          state.line = line;
+          await writer.writeColumns!(batch.take());
+        }
+      }
+      if (batch.length > 0) await writer.writeColumns!(batch.take());
+      return await writer.close();
+    }
     for await (const { line, record } of records) {
       state.line = line; // for the writer's warnings, which come while it takes the record
       const problem = await takeShaped(shaper, record, (row) => writer.write(row));

@@ -299,6 +299,17 @@ export class Conversion {
         await output.write(row);
         if (onProgress && ++n % PROGRESS_EVERY === 0) onProgress(this.progress());
       },
+      ...(output.writeColumns ? {
+        writeColumns: async (columns: Record<string, ArrayLike<unknown>>) => {
+          if (signal?.aborted) throw new IOError('the conversion was aborted', {}, { cause: signal.reason });
+          const before = output.rows;
+          await output.writeColumns!(columns);
+          const after = output.rows;
+          // Rows come in batches here: told once for each PROGRESS_EVERY boundary the batch crossed.
+          if (onProgress && Math.floor((n + after - before) / PROGRESS_EVERY) > Math.floor(n / PROGRESS_EVERY)) onProgress(this.progress());
+          n += after - before;
+        },
+      } : {}),
       close: async () => {
         const summary = await output.close();
         onProgress?.(this.progress());

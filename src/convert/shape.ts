@@ -8,6 +8,7 @@ import { isCsvDelimiter } from '../formats.js';
 import type { AnyField, DefinedSchema } from '../schema/builder.js';
 import { csvCellParser, inferSchemaFromCsv, inferSchemaFromRecords, isCsvIntegerBeyondInt64 } from '../schema/infer.js';
 import { ExactNumber } from '../schema/exact-number.js';
+import { leafCoercer } from '../schema/coerce.js';
 import type { LeafNode } from '../schema/tree.js';
 import type { WarningHandler } from '../warnings.js';
 import { applyOverride, defineFromNodes, parseTypeOverride, toBuilder, typeFromJson, type TypeNode } from './types.js';
@@ -76,6 +77,21 @@ export interface Shaper<R> {
   row(record: R): Record<string, unknown>;
   /** A second form of the record to try when the writer refused the first (JSON with big integers read as numbers). */
   retry(record: R): Record<string, unknown> | undefined;
+  /** Records gathered as column vectors, for outputs that take columns, once the schema is settled; undefined when this shaper's rows need a row each. */
+  batch?(): ColumnBatch<R> | undefined;
+}
+
+/**
+ * Records gathered column by column, each value checked as the writer would
+ * check it, so an output can take them as vectors (no row object per record).
+ */
+export interface ColumnBatch<R> {
+  /** Rows gathered since the last take. */
+  readonly length: number;
+  /** Adds a record's values; one that does not fit throws InvalidArgumentError (with its column) and adds nothing. */
+  add(record: R): void;
+  /** The gathered columns by name (one length), the batch then empty. */
+  take(): Record<string, ArrayLike<unknown>>;
 }
 
 // ------------------------------------------------------------------ CSV
@@ -101,6 +117,8 @@ function cellReader(field: AnyField, leaf: LeafNode | undefined, column: string)
 export class CsvShaper implements Shaper<Cells> {
   private names: string[] = [];
   private readers: CellReader[] = [];
+  /** The columns' leaves, when every column is one (fewer when some column is a group). */
+  private leaves: LeafNode[] = [];
   private set: (o: Record<string, unknown>, i: number, v: unknown) => void = () => undefined;
   /** Cells per row: the header's, the schema's, or the first row's. */
   private width = -1;
@@ -173,6 +191,7 @@ export class CsvShaper implements Shaper<Cells> {
     const leaves = new Map<string, LeafNode>();
     for (const leaf of schema.schema.leaves) if (leaf.path.length === 1) leaves.set(leaf.path[0]!, leaf);
     this.readers = schema.fields.map(([name, fb]) => cellReader(fb, leaves.get(name), name));
+    this.leaves = schema.fields.flatMap(([name, fb]) => (fb.spec.node === 'leaf' && leaves.has(name) ? [leaves.get(name)!] : []));
     this.set = setter(this.names);
     return schema;
   }
@@ -201,6 +220,56 @@ export class CsvShaper implements Shaper<Cells> {
 
   retry(): undefined {
     return undefined;
+  }
+
+  batch(): ColumnBatch<Cells> | undefined {
+    if (this.leaves.length !== this.names.length) return undefined;
+    return new CsvColumnBatch(this.names, this.readers, this.leaves.map(valueCheck));
+  }
+}
+
+/**
+ * What a cell reader's value needs checked before the writer takes it: a
+ * coercer's refusals (an integer out of range, a date that is no date, a
+ * decimal too wide); none where every value read fits (text in a string
+ * column, numbers in a float one, booleans).
+ */
+function valueCheck(leaf: LeafNode): ((v: unknown) => unknown) | undefined {
+  const k = leaf.kind.kind;
+  if (k === 'boolean' || (k === 'float' && leaf.physicalType === 'DOUBLE') || (k === 'string' && leaf.physicalType === 'BYTE_ARRAY')) return undefined;
+  return leafCoercer(leaf);
+}
+
+class CsvColumnBatch implements ColumnBatch<Cells> {
+  length = 0;
+  private columns: unknown[][];
+
+  constructor(private readonly names: readonly string[], private readonly readers: readonly CellReader[], private readonly checks: ReadonlyArray<((v: unknown) => unknown) | undefined>) {
+    this.columns = names.map(() => []);
+  }
+
+  add(cells: Cells): void {
+    const n = this.length;
+    const { readers, checks, columns } = this;
+    for (let k = 0; k < readers.length; k++) {
+      const v = readers[k]!(cells[k]!);
+      if (v !== null) checks[k]?.(v);
+      columns[k]![n] = v;
+    }
+    this.length = n + 1;
+  }
+
+  take(): Record<string, ArrayLike<unknown>> {
+    // No prototype: a column named __proto__ is a column like any other.
+    const out: Record<string, ArrayLike<unknown>> = Object.create(null);
+    for (let k = 0; k < this.names.length; k++) {
+      const column = this.columns[k]!;
+      column.length = this.length;
+      out[this.names[k]!] = column;
+    }
+    this.columns = this.names.map(() => []);
+    this.length = 0;
+    return out;
   }
 }
 
