@@ -19,8 +19,8 @@ export const CONVERT_ROWS = 1_000_000;
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'mike', 'november', 'oscar', 'papa'];
 const NAMES = Array.from({ length: 500 }, (_, i) => `${WORDS[i % 16]}_${WORDS[(i >> 4) % 16]}${i}`);
 
-/** A 32-bit xorshift generator: the same rows on every machine. */
-function generator(seed: number): () => number {
+/** A 32-bit xorshift generator: the same rows on every machine (the CSV tests draw from it too). */
+export function xorshift(seed: number): () => number {
   let s = seed >>> 0 || 1;
   return () => {
     s ^= s << 13;
@@ -35,7 +35,7 @@ const pad = (n: number, w: number) => String(n).padStart(w, '0');
 
 /** `rows` lines of the benchmark's CSV (header first), by row number; the same text for the same arguments. */
 export function* convertCsvLines(rows: number, seed = 25): Generator<string> {
-  const next = generator(seed);
+  const next = xorshift(seed);
   yield 'id,qty,amount,price,name,comment,day,ts,flag\n';
   const day0 = Date.UTC(2020, 0, 1);
   for (let i = 0; i < rows; i++) {
