@@ -25,6 +25,8 @@ import type { ChunkGroup } from '../arrow/batches.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 import { chunkPadding } from './chunk-padding.js';
 import { chunkStart } from './chunk-start.js';
+import type { LazyColumn, PageLocation } from './lazy-column.js';
+import { RowSelection } from './row-selection.js';
 
 // Loaded by the reads that use them, not by opening a file: filters, page
 // indexes and bloom filters; VARIANT assembly; Arrow output; streaming.
@@ -39,6 +41,7 @@ function loadedDecoding(): Decoding {
   if (!decodingLoaded) throw new Error('internal error: chunk decoding used before its module was loaded');
   return decodingLoaded;
 }
+const lazyColumn = () => import('./lazy-column.js');
 const arrow = () => Promise.all([import('../arrow/batches.js'), import('../arrow/types.js')]);
 
 /** Anything a reader can open: bytes, a URL (read with HTTP Range requests), or a source object. */
@@ -153,7 +156,12 @@ interface FetchedGroup {
   scratch: Uint8Array | undefined;
 }
 
-/** Ranges closer than this are fetched in one request: a round trip costs more than the gap. */
+/**
+ * The gap rule: two ranges are fetched in one request when the gap between
+ * them is at most this and no longer than the range after it. A round trip
+ * costs more than a small gap; and since each gap read through is no longer
+ * than a range asked for, a read never fetches more than twice its bytes.
+ */
 const COALESCE_GAP = 64 * 1024;
 
 /**
@@ -338,7 +346,8 @@ export class ParquetReader<Row = Record<string, unknown>> {
         continue;
       }
       const take = Math.min(n - skip, left);
-      const part = take < n ? await this.readRowRange(rg, plan.leaves, skip, skip + take) : null;
+      // A read from the row group's first row reads pages from the start, lazily; one that starts further in finds its pages by the offset index.
+      const part = skip > 0 ? await this.readRowRange(rg, plan.leaves, skip, skip + take) : null;
       if (!part && plan.leaves.length > 0 && (take < n || this.large(rg, plan.leaves))) {
         yield* this.streamedBatches(rg, plan, leafOptions, finishVariant, batchSize, skip, take);
         skip = 0;
@@ -361,22 +370,63 @@ export class ParquetReader<Row = Record<string, unknown>> {
   /**
    * Rows [skip, skip + take) of row group `rg`, decoded a window of rows at
    * a time: each window's levels and values are assembled and let go before
-   * the next is decoded.
+   * the next is decoded. Part of a row group is read lazily, page by page
+   * (lazy-column.ts); the whole of one is fetched first, in one coalesced read.
    */
   private async *streamedBatches(rg: number, plan: RecordPlan, leafOptions: ValueOptions[], finishVariant: VariantAssembly, batchSize: number, skip: number, take: number): AsyncGenerator<Record<string, unknown>[]> {
     const ctx = { file: this.source.name, rowGroup: rg };
-    const [streams, { leafColumn, RecordAssembler }] = await Promise.all([this.chunkStreams(rg, plan.leaves), decoding()]);
-    for (; skip > 0; skip -= Math.min(skip, WINDOW_ROWS)) for (const s of streams) s.take(Math.min(skip, WINDOW_ROWS));
-    for (let left = take; left > 0; ) {
-      const k = Math.min(left, WINDOW_ROWS);
-      const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, streams[i]!.take(k), leafOptions[i]!)));
-      const asm = new RecordAssembler(plan, cols, finishVariant);
-      yield* assembledBatches(asm, ctx, k, batchSize);
-      // A window holds exactly its rows in every leaf: all its levels and values are used.
-      withContext(ctx, () => asm.finish());
-      left -= k;
+    const whole = take === this.metadata.rowGroups[rg]!.numRows;
+    const [columns, { leafColumn, RecordAssembler }] = await Promise.all([this.lazyColumns(rg, plan.leaves, whole), decoding()]);
+    const selection = RowSelection.all(this.metadata.rowGroups[rg]!.numRows).slice(skip, take);
+    let at = 0;
+    for (const range of selection.ranges) {
+      await Promise.all(columns.map((c) => c.skip(range.start - at)));
+      for (let left = range.end - range.start; left > 0; ) {
+        // The first window only as large as the read: a limit of 3 decodes 3 rows.
+        const k = Math.min(left, WINDOW_ROWS);
+        const data = await Promise.all(columns.map((c) => c.take(k)));
+        const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, data[i]!, leafOptions[i]!)));
+        const asm = new RecordAssembler(plan, cols, finishVariant);
+        yield* assembledBatches(asm, ctx, k, batchSize);
+        // A window holds exactly its rows in every leaf: all its levels and values are used.
+        withContext(ctx, () => asm.finish());
+        left -= k;
+      }
+      at = range.end;
     }
-    if (take === this.metadata.rowGroups[rg]!.numRows) for (const s of streams) s.finish();
+    if (whole) await Promise.all(columns.map((c) => c.finish()));
+  }
+
+  /**
+   * The chunks of `leaves` in row group `rg`, to read page by page:
+   * `whole`, fetched first (coalesced); else fetched as their rows are asked for.
+   */
+  private async lazyColumns(rg: number, leaves: LeafNode[], whole: boolean): Promise<LazyColumn[]> {
+    const { LazyColumn } = await lazyColumn();
+    if (whole) {
+      const fetched = await this.fetchChunks(rg, leaves);
+      return fetched.map(({ ref, buf, base }) => new LazyColumn(async (s, e) => buf.subarray(s - base, e - base), base, base + buf.length, ref.meta, ref.leaf, this.chunkOptions, ref.ctx, { inMemory: true }));
+    }
+    const host = this.scanHost();
+    const refs = leaves.map((leaf) => host.chunk(rg, leaf));
+    await host.loadCodecs(refs);
+    return Promise.all(refs.map((ref) => host.lazy(ref)));
+  }
+
+  /**
+   * A chunk read page by page, its pages fetched as its rows are asked for
+   * (`pages`, its offset index's, to pass over pages by); an encrypted one
+   * fetched and decrypted whole first.
+   */
+  private async lazyChunk(ref: ChunkRef, pages?: readonly PageLocation[]): Promise<LazyColumn> {
+    const { LazyColumn } = await lazyColumn();
+    const { decryptor } = this;
+    if (decryptor?.encrypted(ref.chunk, ref.ctx)) {
+      const [fetched] = await this.fetchRanges([ref]);
+      const plain = await decryptor.decryptChunk(ref.chunk, fetched!.buf, ref.meta, ref.ctx);
+      return new LazyColumn(async (s, e) => plain.subarray(s - ref.start, e - ref.start), ref.start, ref.start + plain.length, ref.meta, ref.leaf, this.chunkOptions, ref.ctx, { inMemory: true });
+    }
+    return new LazyColumn((s, e) => this.source.read(s, e - s), ref.start, ref.end, ref.meta, ref.leaf, this.chunkOptions, ref.ctx, { pages });
   }
 
   /** Column vectors: for each selected row group, one batch per selected leaf column (a large chunk in several, see ColumnBatch). */
@@ -522,37 +572,41 @@ export class ParquetReader<Row = Record<string, unknown>> {
   private async *filteredBatches(plan: RecordPlan, filter: BoundFilter, options: ReadOptions, batchSize: number, skip: number, left: number): AsyncGenerator<Record<string, unknown>[]> {
     const host = this.scanHost();
     const leafOptions = valueOptionsPerLeaf(plan, options);
-    const [{ scanRowGroup }, indexes, finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([filtering(), this.indexes(), variantAssembly(plan, options.variants === 'typed'), decoding()]);
+    const [{ scanRowGroup, scanRowGroupUntil }, indexes, finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([filtering(), this.indexes(), variantAssembly(plan, options.variants === 'typed'), decoding()]);
     for (const rg of this.rowGroupIndexes(options.rowGroups)) {
       if (left <= 0) return;
       const ctx = { file: this.source.name, rowGroup: rg };
-      const got = await scanRowGroup(host, indexes, rg, filter, plan.leaves);
-      if (!got || got.selected.length <= skip) {
-        skip -= got ? got.selected.length : 0;
-        continue;
+      // With a limit, the row group is scanned a window at a time and left once enough rows match.
+      const parts = left === Infinity ? once(await scanRowGroup(host, indexes, rg, filter, plan.leaves)) : scanRowGroupUntil(host, indexes, rg, filter, plan.leaves, skip + left);
+      for await (const got of parts) {
+        if (left <= 0) break;
+        if (got.selected.length <= skip) {
+          skip -= got.selected.length;
+          continue;
+        }
+        const { selected } = got;
+        const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, got.columns[i]!, leafOptions[i]!)));
+        const asm = new RecordAssembler(plan, cols, finishVariant);
+        const end = Math.min(selected.length, skip + left);
+        let at = 0; // rows the assembler has passed
+        for (let k = skip; k < end; ) {
+          const size = Math.min(batchSize, end - k);
+          const batch = withContext(ctx, () => {
+            const rows = new Array<Record<string, unknown>>(size);
+            for (let j = 0; j < size; j++) {
+              const row = selected[k + j]!;
+              if (row > at) asm.skipRows(row - at);
+              rows[j] = asm.readRow();
+              at = row + 1;
+            }
+            return rows;
+          });
+          k += size;
+          yield batch;
+        }
+        left -= end - skip;
+        skip = 0;
       }
-      const { selected } = got;
-      const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, got.columns[i]!, leafOptions[i]!)));
-      const asm = new RecordAssembler(plan, cols, finishVariant);
-      const end = Math.min(selected.length, skip + left);
-      let at = 0; // rows the assembler has passed
-      for (let k = skip; k < end; ) {
-        const size = Math.min(batchSize, end - k);
-        const batch = withContext(ctx, () => {
-          const rows = new Array<Record<string, unknown>>(size);
-          for (let j = 0; j < size; j++) {
-            const row = selected[k + j]!;
-            if (row > at) asm.skipRows(row - at);
-            rows[j] = asm.readRow();
-            at = row + 1;
-          }
-          return rows;
-        });
-        k += size;
-        yield batch;
-      }
-      left -= end - skip;
-      skip = 0;
     }
   }
 
@@ -623,6 +677,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
       loadCodecs: async (refs) => {
         await Promise.all([...new Set(refs.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadCodec(c as CodecName))));
       },
+      lazy: (ref, pages) => this.lazyChunk(ref, pages),
       decode: (ref, buf, base, pieces) =>
         loadedDecoding().decodeColumnChunk(buf, base, ref.meta, ref.leaf, { ...this.chunkOptions, ...(pieces ? { pieces: pieces.pieces, numValues: pieces.numValues } : {}) }, ref.ctx),
     };
@@ -762,7 +817,8 @@ export class ParquetReader<Row = Record<string, unknown>> {
     for (const i of order) {
       const r = ranges[i]!;
       const last = groups[groups.length - 1];
-      if (last && r.start <= last.end + COALESCE_GAP) {
+      const gap = last ? r.start - last.end : 0;
+      if (last && (gap <= 0 || (gap <= COALESCE_GAP && gap <= r.end - r.start))) {
         last.end = Math.max(last.end, r.end);
         last.members.push(i);
       } else groups.push({ start: r.start, end: r.end, members: [i], at: 0 });
@@ -862,6 +918,11 @@ export function chunkRange(meta: ColumnMetaData, fileSize: number, padding: numb
     throw new CorruptFileError(`column chunk bytes ${start}..${start + len} lie outside the ${fileSize}-byte file`, { ...ctx, offset: start });
   }
   return { start, end: Math.min(start + len + padding, fileSize - 8) };
+}
+
+/** The one part of a row group a whole scan reads, or none. */
+async function* once<T>(part: T | null): AsyncGenerator<T> {
+  if (part !== null) yield part;
 }
 
 /** The next `count` rows of an assembler, in arrays of at most `batchSize`. */
