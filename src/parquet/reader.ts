@@ -254,6 +254,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
     const joined = await joinChunkFiles(source, footer.metadata, options, decryptor !== undefined);
     const reader = new ParquetReader<Row>(withCachedTail(joined.source, tail, tailOffset), joined.metadata, schema, chunkOptions, decryptor);
     reader.chunkFiles = joined.locate;
+    reader.tailFrom = tailOffset;
     return reader;
   }
 
@@ -294,6 +295,9 @@ export class ParquetReader<Row = Record<string, unknown>> {
   }
 
   private chunkFiles: ChunkFileLocator | undefined;
+
+  /** Where the footer's tail read, held in memory, begins (none held: past the end). */
+  private tailFrom = Infinity;
 
   /** Where an offset of `bytes` lies: the `file_path` of the file it is in (none: this file) and the offset there. */
   locate(offset: number): { filePath?: string; offset: number } {
@@ -390,8 +394,9 @@ export class ParquetReader<Row = Record<string, unknown>> {
         continue;
       }
       const take = Math.min(n - skip, left);
-      // A read from the row group's first row reads pages from the start, lazily; one that starts further in finds its pages by the offset index.
-      const part = skip > 0 ? await this.readRowRange(rg, plan.leaves, skip, skip + take) : null;
+      // A read that starts further in than the row group's first row finds its pages by the offset index, as does one whose offset
+      // indexes cost nothing (held from the footer's tail read); otherwise pages are read lazily from the start.
+      const part = take < n && (skip > 0 || this.offsetIndexesHeld(rg, plan.leaves)) ? await this.readRowRange(rg, plan.leaves, skip, skip + take) : null;
       if (!part && plan.leaves.length > 0 && (take < n || this.large(rg, plan.leaves))) {
         yield* this.streamedBatches(rg, plan, leafOptions, finishVariant, batchSize, skip, take);
         skip = 0;
@@ -821,6 +826,15 @@ export class ParquetReader<Row = Record<string, unknown>> {
     if (this.decryptor || !leaves.some((l) => columns[l.columnIndex]!.offsetIndexOffset !== undefined)) return null;
     const { readRanges } = await filtering();
     return readRanges(this.scanHost(), await this.indexes(), rg, leaves, [{ start, end }]);
+  }
+
+  /** Whether the offset indexes of `leaves` in row group `rg` all lie in the footer's tail read, already in memory. */
+  private offsetIndexesHeld(rg: number, leaves: LeafNode[]): boolean {
+    const columns = this.metadata.rowGroups[rg]!.columns;
+    return leaves.every((l) => {
+      const at = columns[l.columnIndex]!.offsetIndexOffset;
+      return at !== undefined && at >= this.tailFrom;
+    });
   }
 
   /** Fetches (coalesced) and decodes the chunks of `leaves` in row group `rg`. */
