@@ -21,6 +21,7 @@ import { ByteCursor } from '../../src/bytes/cursor.js';
 import { decodePageHeader } from '../../src/parquet/metadata/index.js';
 import { chunkStart } from '../../src/parquet/chunk-start.js';
 import { DATA } from './helpers.js';
+import { DATA as ENCRYPTED_DATA, FILES as ENCRYPTED, keys } from '../parquet/encrypted-corpus.js';
 
 /** The footer's tail read (footer.ts). */
 const TAIL = 64 * 1024;
@@ -267,6 +268,22 @@ describe('the corpus, by parquet-mr', () => {
         const bound = Math.min(TAIL, data.length) + (options?.offset ? offsetIndexes : 0) + 2 * (await neededBytes(data, needs));
         assert.ok(count.bytes <= bound, `${JSON.stringify(options)}: ${count.bytes} bytes fetched in ${count.requests} requests, bound ${bound}`);
       }
+    });
+  }
+});
+
+describe('encrypted files, read lazily after decryption', () => {
+  for (const file of ENCRYPTED) {
+    test(`${file}: limit, offset + limit, filter + limit are the full read's rows`, async () => {
+      const data = new Uint8Array(readFileSync(join(ENCRYPTED_DATA, file)));
+      const reader = await openParquet(data, { decryption: keys(file) });
+      const all = await reader.readRows();
+      const first = reader.schema.leaves[0]!.path.join('.');
+      const value = all[Math.floor(all.length / 2)]![first];
+      const matching = all.filter((r) => r[first] === value);
+      assert.deepEqual(await reader.readRows({ limit: 3 }), all.slice(0, 3));
+      assert.deepEqual(await reader.readRows({ offset: 17, limit: 9 }), all.slice(17, 26));
+      assert.deepEqual(await reader.readRows({ filter: { column: first, op: '=', value: value as never }, limit: 2 }), matching.slice(0, 2));
     });
   }
 });
