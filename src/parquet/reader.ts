@@ -20,7 +20,7 @@ import type { Values } from '../encodings/types.js';
 import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
 import type { BoundFilter, Filter, FilterColumn } from './filter/expression.js';
 import type { PageIndexEntry } from './filter/indexes.js';
-import type { ChunkRef, IndexCache, ScanHost } from './filter/scan.js';
+import type { ChunkRef, FilteredGroup, IndexCache, ScanHost } from './filter/scan.js';
 import type { ChunkGroup } from '../arrow/batches.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 import { chunkPadding } from './chunk-padding.js';
@@ -564,7 +564,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
   private async *chunkGroups(plan: RecordPlan, options: ReadOptions): AsyncGenerator<ChunkGroup> {
     let skip = checkCount(options.offset ?? 0, 'offset');
     let left = options.limit === undefined ? Infinity : checkCount(options.limit, 'limit');
-    const filter = options.filter === undefined ? undefined : { bound: await this.bindFilter(options.filter), scan: (await filtering()).scanRowGroup };
+    const filter = options.filter === undefined ? undefined : await this.bindFilter(options.filter);
     const groups = this.rowGroupIndexes(options.rowGroups);
     // The next row group's chunks are fetched while the consumer builds from this one's.
     let next: { rg: number; chunks: Promise<FetchedGroup> } | undefined;
@@ -573,49 +573,61 @@ export class ParquetReader<Row = Record<string, unknown>> {
     const levels = new dec.LevelBuffers();
     for (const [at, rg] of groups.entries()) {
       if (left <= 0) return;
-      const ctx = { file: this.source.name, rowGroup: rg };
-      let numRows = this.metadata.rowGroups[rg]!.numRows;
-      let matching: Int32Array | null = null;
-      let chunks: ColumnChunkData[] | undefined;
-      if (filter) {
-        const got = await filter.scan(this.scanHost(), await this.indexes(), rg, filter.bound, plan.leaves);
-        if (!got) continue;
-        ({ rows: numRows, selected: matching, columns: chunks } = got);
-      }
-      const count = matching ? matching.length : numRows;
-      if (skip >= count) {
-        skip -= count;
-        continue;
-      }
-      const take = Math.min(count - skip, left);
-      let rows = matching;
-      if (skip > 0 || take < count) {
-        rows = new Int32Array(take);
-        for (let i = 0; i < take; i++) rows[i] = matching ? matching[skip + i]! : skip + i;
-      }
-      skip = 0;
-      left -= take;
-      if (!chunks) {
-        const fetched = next?.rg === rg ? await next.chunks : await this.fetchGroup(rg, plan.leaves, buffers);
-        next = undefined;
-        const following = groups[at + 1];
-        if (!filter && left > 0 && following !== undefined) {
-          next = { rg: following, chunks: this.fetchGroup(following, plan.leaves, buffers) };
-          // Awaited when its turn comes; a read that stops first drops it without an unhandled rejection.
-          next.chunks.catch(() => undefined);
+      // A filtered row group comes in the parts its scan reads; an unfiltered one whole.
+      const parts = filter ? this.filteredParts(rg, filter, plan.leaves, skip + left) : [null];
+      for await (const got of parts) {
+        if (left <= 0) return;
+        const ctx = { file: this.source.name, rowGroup: rg };
+        let numRows = this.metadata.rowGroups[rg]!.numRows;
+        let matching: Int32Array | null = null;
+        let chunks: ColumnChunkData[] | undefined;
+        if (got) ({ rows: numRows, selected: matching, columns: chunks } = got);
+        const count = matching ? matching.length : numRows;
+        if (skip >= count) {
+          skip -= count;
+          continue;
         }
-        chunks = this.decodeChunks(dec, fetched.chunks, levels);
-        if (fetched.scratch) buffers!.give(fetched.scratch);
-      }
-      const decoded = chunks;
-      const release = () => {
-        for (const c of decoded) {
-          levels.give(c.def);
-          levels.give(c.rep);
+        const take = Math.min(count - skip, left);
+        let rows = matching;
+        if (skip > 0 || take < count) {
+          rows = new Int32Array(take);
+          for (let i = 0; i < take; i++) rows[i] = matching ? matching[skip + i]! : skip + i;
         }
-      };
-      yield { rowGroup: rg, numRows, chunks, rows, ctx, release };
+        skip = 0;
+        left -= take;
+        if (!chunks) {
+          const fetched = next?.rg === rg ? await next.chunks : await this.fetchGroup(rg, plan.leaves, buffers);
+          next = undefined;
+          const following = groups[at + 1];
+          if (!filter && left > 0 && following !== undefined) {
+            next = { rg: following, chunks: this.fetchGroup(following, plan.leaves, buffers) };
+            // Awaited when its turn comes; a read that stops first drops it without an unhandled rejection.
+            next.chunks.catch(() => undefined);
+          }
+          chunks = this.decodeChunks(dec, fetched.chunks, levels);
+          if (fetched.scratch) buffers!.give(fetched.scratch);
+        }
+        const decoded = chunks;
+        const release = () => {
+          for (const c of decoded) {
+            levels.give(c.def);
+            levels.give(c.rep);
+          }
+        };
+        yield { rowGroup: rg, numRows, chunks, rows, ctx, release };
+      }
     }
+  }
+
+  /** A row group's parts under a filter: what one scan reads, or, to find at most `want` matching rows, windows until they match. */
+  private async *filteredParts(rg: number, filter: BoundFilter, leaves: LeafNode[], want: number): AsyncGenerator<FilteredGroup> {
+    const [{ scanRowGroup, scanRowGroupUntil }, indexes] = await Promise.all([filtering(), this.indexes()]);
+    if (want !== Infinity) {
+      yield* scanRowGroupUntil(this.scanHost(), indexes, rg, filter, leaves, want);
+      return;
+    }
+    const got = await scanRowGroup(this.scanHost(), indexes, rg, filter, leaves);
+    if (got) yield got;
   }
 
   /** Whether a chunk of `leaves` in row group `rg` claims more levels than are decoded whole (see STREAM_LEVELS). */
@@ -629,15 +641,13 @@ export class ParquetReader<Row = Record<string, unknown>> {
 
   /** Rows of the selected row groups that match a filter, pruned as docs/filtering.md describes. */
   private async *filteredBatches(plan: RecordPlan, filter: BoundFilter, options: ReadOptions, batchSize: number, skip: number, left: number): AsyncGenerator<Record<string, unknown>[]> {
-    const host = this.scanHost();
     const leafOptions = valueOptionsPerLeaf(plan, options);
-    const [{ scanRowGroup, scanRowGroupUntil }, indexes, finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([filtering(), this.indexes(), variantAssembly(plan, options.variants === 'typed'), decoding()]);
+    const [finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([variantAssembly(plan, options.variants === 'typed'), decoding()]);
     for (const rg of this.rowGroupIndexes(options.rowGroups)) {
       if (left <= 0) return;
       const ctx = { file: this.source.name, rowGroup: rg };
       // With a limit, the row group is scanned a window at a time and left once enough rows match.
-      const parts = left === Infinity ? once(await scanRowGroup(host, indexes, rg, filter, plan.leaves)) : scanRowGroupUntil(host, indexes, rg, filter, plan.leaves, skip + left);
-      for await (const got of parts) {
+      for await (const got of this.filteredParts(rg, filter, plan.leaves, skip + left)) {
         if (left <= 0) break;
         if (got.selected.length <= skip) {
           skip -= got.selected.length;
@@ -986,11 +996,6 @@ export function chunkRange(meta: ColumnMetaData, fileSize: number, padding: numb
     throw new CorruptFileError(`column chunk bytes ${start}..${start + len} lie outside the ${fileSize}-byte file`, { ...ctx, offset: start });
   }
   return { start, end: Math.min(start + len + padding, fileSize - 8) };
-}
-
-/** The one part of a row group a whole scan reads, or none. */
-async function* once<T>(part: T | null): AsyncGenerator<T> {
-  if (part !== null) yield part;
 }
 
 /** The next `count` rows of an assembler, in arrays of at most `batchSize`. */

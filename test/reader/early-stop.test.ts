@@ -287,3 +287,20 @@ describe('encrypted files, read lazily after decryption', () => {
     });
   }
 });
+
+describe('Arrow output stops early too', () => {
+  test('toArrow and arrowBatches with a filter and a limit: the rows readRows gives, within the bound', async () => {
+    const data = files['ours, no page index']!;
+    const c = CASES.find((x) => x.what.startsWith('filter (statistics cannot prune)'))!;
+    const expected = (await counted(data, c.options)).rows as Record<string, unknown>[];
+    const { source, count } = counting(data);
+    const table = await (await openParquet(source)).toArrow(c.options);
+    assert.deepEqual([...table.getChild('id')!], expected.map((r) => r.id));
+    assert.deepEqual([...table.getChild('name')!], expected.map((r) => r.name));
+    const bound = Math.min(TAIL, data.length) + 2 * (await neededBytes(data, await c.needs(data, false)));
+    assert.ok(count.bytes <= bound, `${count.bytes} bytes fetched in ${count.requests} requests; bound ${bound}`);
+    let rows = 0;
+    for await (const batch of (await openParquet(data)).arrowBatches({ filter: NOT_PRUNABLE, offset: 40, limit: 700 })) rows += batch.numRows;
+    assert.equal(rows, 700);
+  });
+});
