@@ -94,6 +94,9 @@ export interface RawPage {
   ctx: ErrorContext;
 }
 
+/** What a walk keeps of a piece it has passed. */
+const PASSED = { bytes: new Uint8Array(0), base: 0 };
+
 /**
  * The pages of a column chunk in file order (or of the chosen pieces),
  * header by header: sizes checked against the bytes there. The walk ends at
@@ -135,6 +138,8 @@ export class PageWalk {
     while (this.cursor.remaining <= 0) {
       const pieces = this.pieces;
       if (this.piece + 1 >= pieces.length) return null;
+      // A walk fed page by page for a whole chunk would otherwise keep every page it has passed.
+      if (this.piece >= 0) pieces[this.piece] = PASSED;
       const p = pieces[++this.piece]!;
       this.cursor = new ByteCursor(p.bytes, 0, p.bytes.length, p.base);
     }
