@@ -17,6 +17,7 @@
 import { InvalidArgumentError } from '../errors.js';
 import { defineSchema, field as f, FieldBuilder, type AnyField, type DefinedSchema } from './builder.js';
 import { parseDate, parseTimestamp } from './temporal-text.js';
+import { parseUuid } from './uuid.js';
 import { ExactNumber, isWholeFloat } from './exact-number.js';
 import { MAX_SCHEMA_DEPTH, nestingLimitError, type LeafNode } from './tree.js';
 import { geoEdges } from './logical.js';
@@ -26,6 +27,13 @@ export interface InferOptions {
   overrides?: Record<string, AnyField>;
   /** Look at no more than this many records (or CSV rows). Default: all. */
   limit?: number;
+  /**
+   * Records only: a string field whose sampled strings all read as dates,
+   * timestamps or UUIDs (by the rules CSV text is read by) infers as DATE,
+   * TIMESTAMP or UUID, as DuckDB's read_json infers them; otherwise STRING.
+   * Default false: strings are STRING.
+   */
+  textTypes?: boolean;
 }
 
 // ------------------------------------------------------------------ records
@@ -34,7 +42,7 @@ type Inferred =
   | { t: 'null' }
   | { t: 'int' }
   | { t: 'double' }
-  | { t: 'string' }
+  | { t: 'string'; text?: TextState }
   | { t: 'boolean' }
   | { t: 'binary' }
   | { t: 'timestamp' }
@@ -62,7 +70,7 @@ function join(path: string, name: string): string {
 }
 
 class RecordInference {
-  constructor(private readonly overrides: Map<string, AnyField>) {}
+  constructor(private readonly overrides: Map<string, AnyField>, private readonly textTypes: boolean) {}
 
   /**
    * The kind of `holder[key]`, its children merged into `prev` (so a struct or list's contents
@@ -88,7 +96,13 @@ class RecordInference {
       case 'number': return Number.isSafeInteger(v) ? SCALARS.int! : SCALARS.double!;
       // Beyond INT64 no signed integer type holds it: DOUBLE, as for CSV text.
       case 'bigint': return v >= INT64_MIN && v <= INT64_MAX ? SCALARS.int! : SCALARS.double!;
-      case 'string': return SCALARS.string!;
+      case 'string': {
+        if (!this.textTypes) return SCALARS.string!;
+        // Each field keeps what its strings could all be, narrowed by each one.
+        const text = prev.t === 'string' && prev.text ? prev.text : textState(TEXT_KINDS);
+        if (text.possible !== 0) narrow(text, v);
+        return prev.t === 'string' && prev.text === text ? prev : { t: 'string', text };
+      }
       case 'boolean': return SCALARS.boolean!;
       case 'object': {
         if (v === null) return NULL;
@@ -166,7 +180,7 @@ function toField(inf: Inferred, path: string, overrides: Map<string, AnyField>, 
     case 'null': return f.string(); // nothing to go on: an optional string column
     case 'int': return f.int64();
     case 'double': return f.double();
-    case 'string': return f.string();
+    case 'string': return inf.text ? textField(inf.text, true) : f.string();
     case 'boolean': return f.boolean();
     case 'binary': return f.binary();
     case 'timestamp': return f.timestamp('MILLIS', { utc: true });
@@ -219,7 +233,8 @@ function checkLimit(limit: number | undefined): number {
  *
  * - integers (safe-integer numbers, bigints within INT64) → INT64; other
  *   numbers and bigints beyond INT64 → DOUBLE; a field mixing the two → DOUBLE
- * - strings → STRING; booleans → BOOLEAN; Uint8Array/ArrayBuffer → BYTE_ARRAY;
+ * - strings → STRING (with `textTypes`, DATE, TIMESTAMP or UUID when every
+ *   sampled string reads as one); booleans → BOOLEAN; Uint8Array/ArrayBuffer → BYTE_ARRAY;
  *   Date → TIMESTAMP(MILLIS, UTC)
  * - plain objects → structs with the union of the keys seen, in first-seen order
  * - arrays → LISTs, the element type inferred over all elements of all samples
@@ -237,7 +252,7 @@ function checkLimit(limit: number | undefined): number {
 export function inferSchemaFromRecords(records: Iterable<Record<string, unknown>>, options: InferOptions = {}): DefinedSchema {
   const overrides = checkOverrides(options.overrides);
   const limit = checkLimit(options.limit);
-  const inference = new RecordInference(overrides);
+  const inference = new RecordInference(overrides, options.textTypes === true);
   const fields = new Map<string, Inferred>();
   let n = 0;
   for (const record of records) {
@@ -259,7 +274,10 @@ const CSV_INT = 2;
 const CSV_DOUBLE = 4;
 const CSV_DATE = 8;
 const CSV_TIMESTAMP = 16;
+const CSV_UUID = 32;
 const CSV_ALL = CSV_BOOLEAN | CSV_INT | CSV_DOUBLE | CSV_DATE | CSV_TIMESTAMP;
+/** What JSON strings can be (with `textTypes`): text that is a number or a boolean in quotes stays a string, as read_json keeps it. */
+const TEXT_KINDS = CSV_DATE | CSV_TIMESTAMP | CSV_UUID;
 
 const INT_TEXT = /^[+-]?(?:0|[1-9][0-9]*)$/;
 const LENIENT_INT_TEXT = /^[+-]?[0-9]+$/;
@@ -305,7 +323,7 @@ const NANOS_INT64_MAX = INT64_MAX;
 const MICROS_INT64_MIN = INT64_MIN * 1000n;
 const MICROS_INT64_MAX = INT64_MAX * 1000n + 999n;
 
-interface CsvColumnState {
+interface TextState {
   possible: number;
   /** Timestamp cells: any with a zone, any with a time but no zone. */
   zoned: boolean;
@@ -316,12 +334,17 @@ interface CsvColumnState {
   max: bigint | undefined;
 }
 
-function narrow(st: CsvColumnState, s: string): void {
+function textState(possible: number): TextState {
+  return { possible, zoned: false, unzoned: false, nanos: false, min: undefined, max: undefined };
+}
+
+function narrow(st: TextState, s: string): void {
   let p = st.possible;
   if (p & CSV_BOOLEAN && csvBoolean(s) === undefined) p &= ~CSV_BOOLEAN;
   if (p & CSV_INT && csvInt(s) === undefined) p &= ~CSV_INT;
   if (p & CSV_DOUBLE && csvDouble(s) === undefined) p &= ~CSV_DOUBLE;
   if (p & CSV_DATE && parseDate(s) === undefined) p &= ~CSV_DATE;
+  if (p & CSV_UUID && parseUuid(s) === undefined) p &= ~CSV_UUID;
   if (p & CSV_TIMESTAMP) {
     const t = parseTimestamp(s);
     if (t === undefined) p &= ~CSV_TIMESTAMP;
@@ -340,7 +363,7 @@ function narrow(st: CsvColumnState, s: string): void {
   st.possible = p;
 }
 
-function csvField(st: CsvColumnState, seen: boolean): AnyField {
+function textField(st: TextState, seen: boolean): AnyField {
   const p = st.possible;
   if (!seen) return f.string();
   if (p & CSV_BOOLEAN) return f.boolean();
@@ -352,6 +375,7 @@ function csvField(st: CsvColumnState, seen: boolean): AnyField {
     const [lo, hi] = st.nanos ? [NANOS_INT64_MIN, NANOS_INT64_MAX] : [MICROS_INT64_MIN, MICROS_INT64_MAX];
     if (st.min! >= lo && st.max! <= hi) return f.timestamp(unit, { utc: st.zoned });
   }
+  if (p & CSV_UUID) return f.uuid();
   return f.string();
 }
 
@@ -380,7 +404,7 @@ export function inferSchemaFromCsv(header: string[], rows: Iterable<string[]>, o
   for (const key of overrides.keys()) {
     if (!header.includes(key)) throw new InvalidArgumentError(`override "${key}" matches no CSV column`);
   }
-  const states: CsvColumnState[] = header.map(() => ({ possible: CSV_ALL, zoned: false, unzoned: false, nanos: false, min: undefined, max: undefined }));
+  const states: TextState[] = header.map(() => textState(CSV_ALL));
   const seen: boolean[] = header.map(() => false);
   const skip: boolean[] = header.map((h) => overrides.has(h));
   let n = 0;
@@ -398,7 +422,7 @@ export function inferSchemaFromCsv(header: string[], rows: Iterable<string[]>, o
     }
     n++;
   }
-  const entries: Array<[string, AnyField]> = header.map((name, c) => [name, overrides.get(name) ?? csvField(states[c]!, seen[c]!)]);
+  const entries: Array<[string, AnyField]> = header.map((name, c) => [name, overrides.get(name) ?? textField(states[c]!, seen[c]!)]);
   if (entries.length === 0) throw new InvalidArgumentError('the CSV header names no columns');
   return defineSchema(entries);
 }
