@@ -59,10 +59,21 @@ export class ArrowColumns {
     const n = end - start;
     const fields = this.plan.fields;
     for (let k = 0; k < fields.length; k++) {
+      const { plan: p, name } = fields[k]!;
+      const data = this.top[k];
       const idx = new Int32Array(n);
       for (let i = 0; i < n; i++) idx[i] = start + i;
-      this.field(fields[k]!.plan, this.top[k], { n, idx, rep: new Uint16Array(n), def: new Uint16Array(n) }, fields[k]!.name);
+      // A top-level column without nulls: every entry present, no levels to work out.
+      if (p.t === 'leaf' && data && !this.mayHoldNulls(data)) {
+        this.sinks[p.first]!.appendEntries({ n, rep: null, def: null, values: this.present(this.sinks[p.first]!, data, idx, name) });
+      } else this.field(p, data, { n, idx, rep: new Uint16Array(n), def: new Uint16Array(n) }, name);
     }
+  }
+
+  /** Whether some value of `data` may be null: a null in its validity bitmap, a valid index to a null dictionary entry, or the Null type. */
+  private mayHoldNulls(data: Data): boolean {
+    const T = this.a.Type;
+    return data.type.typeId === T.Null || data.nullCount > 0 || (data.type.typeId === T.Dictionary && data.dictionary!.nullCount > 0);
   }
 
   private field(p: Plan, data: Data | undefined, s: Slots, path: string): void {
@@ -96,14 +107,18 @@ export class ArrowColumns {
   /** Turns the slots whose value is null into absent entries at the field's null level. */
   private markNulls(p: Plan, data: Data | undefined, s: Slots, path: string): void {
     const a = this.a;
+    if (data && !this.mayHoldNulls(data)) return;
     const allNull = !data || data.type.typeId === a.Type.Null;
     const dictionaryNulls = !allNull && data.type.typeId === a.Type.Dictionary && data.dictionary!.nullCount > 0;
-    if (!allNull && data.nullCount === 0 && !dictionaryNulls) return;
     const level = p.nullable ? p.def - 1 : p.t === 'list' || p.t === 'map' ? p.elementDef - 1 : -1;
     const { idx, def } = s;
+    // The validity bitmap read here, as Data.getValid reads it (bits from the data's offset), without its per-call checks.
+    const bits = !allNull && data.nullCount > 0 && data.nullBitmap?.length ? data.nullBitmap : undefined;
+    const offset = allNull ? 0 : data.offset;
     for (let i = 0; i < s.n; i++) {
       const k = idx[i]!;
-      if (k < 0 || (!allNull && data.getValid(k) && !(dictionaryNulls && nullInDictionary(a, data, k)))) continue;
+      if (k < 0) continue;
+      if (!allNull && (!bits || (bits[(offset + k) >> 3]! >> ((offset + k) & 7)) & 1) && !(dictionaryNulls && nullInDictionary(a, data, k))) continue;
       if (level < 0) throw new InvalidArgumentError(`field ${path}: a null in a required field`, { column: path });
       idx[i] = -1;
       def[i] = level;
