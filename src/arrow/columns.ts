@@ -58,15 +58,15 @@ export class ArrowColumns {
   rows(start: number, end: number): void {
     const n = end - start;
     const fields = this.plan.fields;
+    const rows = new Int32Array(n);
+    for (let i = 0; i < n; i++) rows[i] = start + i;
     for (let k = 0; k < fields.length; k++) {
       const { plan: p, name } = fields[k]!;
       const data = this.top[k];
-      const idx = new Int32Array(n);
-      for (let i = 0; i < n; i++) idx[i] = start + i;
       // A top-level column without nulls: every entry present, no levels to work out.
       if (p.t === 'leaf' && data && !this.mayHoldNulls(data)) {
-        this.sinks[p.first]!.appendEntries({ n, rep: null, def: null, values: this.present(this.sinks[p.first]!, data, idx, name) });
-      } else this.field(p, data, { n, idx, rep: new Uint16Array(n), def: new Uint16Array(n) }, name);
+        this.sinks[p.first]!.appendEntries({ n, rep: null, def: null, values: this.present(this.sinks[p.first]!, data, rows, name, true) });
+      } else this.field(p, data, { n, idx: rows.slice(), rep: new Uint16Array(n), def: new Uint16Array(n) }, name);
     }
   }
 
@@ -185,13 +185,13 @@ export class ArrowColumns {
     if (!v) {
       const all = new Int32Array(entries.length);
       for (let i = 0; i < all.length; i++) all[i] = i;
-      bySink.set(entries, (v = this.present(sink, entries, all, path)));
+      bySink.set(entries, (v = this.present(sink, entries, all, path, true)));
     }
     return v;
   }
 
   /** The values at `take` of `data` (all valid), in the cheapest form the sink takes. */
-  private present(sink: EntrySink, data: Data, take: Int32Array, path: string): PresentValues {
+  private present(sink: EntrySink, data: Data, take: Int32Array, path: string, run = isRun(take)): PresentValues {
     const T = this.a.Type;
     const t = data.type as { typeId: number; unit?: number; precision?: number };
     const values = data.values as unknown;
@@ -199,7 +199,7 @@ export class ArrowColumns {
       case T.Int: case T.Duration: case T.Float: case T.Date: case T.Timestamp: {
         // Half floats, Date64 milliseconds and Timestamp seconds need converting: those go value by value.
         const converts = (t.typeId === T.Float && t.precision === 0) || (t.typeId === T.Date && t.unit !== 0) || (t.typeId === T.Timestamp && t.unit === 0);
-        if (!converts && sink.stores(values as ArrayBufferView)) return { t: 'typed', values: gather(values as Int32Array, take) };
+        if (!converts && sink.stores(values as ArrayBufferView)) return { t: 'typed', values: gather(values as Int32Array, take, run) };
         break;
       }
       case T.Bool:
@@ -216,6 +216,11 @@ export class ArrowColumns {
       case T.Utf8: case T.Binary: case T.LargeUtf8: case T.LargeBinary: {
         const offsets = data.valueOffsets as ArrayLike<number | bigint>;
         if (!sink.stores('bytes') || Number(offsets[offsets.length - 1]) > 0x7fffffff) break;
+        // A run of values: views of the offsets themselves.
+        if (run && offsets instanceof Int32Array && take.length > 0) {
+          const k = take[0]!;
+          return { t: 'bytes', data: values as Uint8Array, starts: offsets.subarray(k, k + take.length), ends: offsets.subarray(k + 1, k + take.length + 1) };
+        }
         const starts = new Int32Array(take.length);
         const ends = new Int32Array(take.length);
         for (let i = 0; i < take.length; i++) {
@@ -251,11 +256,15 @@ function copy(s: Slots): Slots {
   return { n: s.n, idx: s.idx.slice(0, s.n), rep: s.rep, def: s.def.slice(0, s.n) };
 }
 
+/** Whether `take` is a run of consecutive indices. */
+function isRun(take: Int32Array): boolean {
+  for (let i = 1; i < take.length; i++) if (take[i] !== take[i - 1]! + 1) return false;
+  return true;
+}
+
 /** values[take[i]], without a copy when `take` is a run of consecutive indices. */
-function gather<V extends Int32Array | BigInt64Array | Float32Array | Float64Array>(values: V, take: Int32Array): V {
+function gather<V extends Int32Array | BigInt64Array | Float32Array | Float64Array>(values: V, take: Int32Array, run: boolean): V {
   const n = take.length;
-  let run = true;
-  for (let i = 1; i < n && run; i++) run = take[i] === take[i - 1]! + 1;
   if (n > 0 && run) return values.subarray(take[0]!, take[0]! + n) as V;
   const out = new (values.constructor as new (n: number) => V)(n);
   for (let i = 0; i < n; i++) out[i] = values[take[i]!]!;
