@@ -1,5 +1,5 @@
 /**
- * Many Parquet files read as one table (README "Datasets"): `openDataset`
+ * Many Parquet files read as one table (docs/datasets.md): `openDataset`
  * finds the files (discover.ts), their Hive partitions (hive.ts) and one
  * schema (schema.ts), reading as few footers as that needs: the first
  * file's (all of them with `unionByName`), or only `_metadata` when the
@@ -33,6 +33,10 @@ import type { RecordBatch, Table } from 'apache-arrow';
 import { fieldRuns, leafByPath, mapFields, unifySchemas, type FieldMapping, type IntType } from './schema.js';
 import { compareUtf8 } from '../bytes/utf8.js';
 
+/**
+ * How a dataset is opened: its file system, Hive partitions, schema rules, bad and other files,
+ * `_metadata` (docs/datasets.md).
+ */
 export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'maxPageBytes' | 'decryption'> {
   /** Where files are listed and opened (Node: `nodeFileSystem()`, the default of the Node `openDataset`). */
   fileSystem: DatasetFileSystem;
@@ -66,6 +70,10 @@ export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'm
   filter?: Filter;
 }
 
+/**
+ * What a dataset's `rows()`, `rowBatches()` and `readRows()` read: the reader's options but row
+ * groups.
+ */
 export interface DatasetReadOptions extends Omit<ReadOptions, 'rowGroups'> {
   /** Rows in each array of `rowBatches` (default 4096). */
   batchSize?: number;
@@ -170,6 +178,10 @@ export class Dataset {
     private readonly identities: ReadonlySet<string>,
   ) {}
 
+  /**
+   * Opens a dataset through a `fileSystem`: lists the files, then reads the schema from one of them
+   * (or from `_metadata`).
+   */
   static async open(input: string | readonly string[], options: DatasetOptions): Promise<Dataset> {
     const fs = options.fileSystem;
     const maxOpen = options.maxOpenFiles ?? 16;
@@ -362,7 +374,7 @@ export class Dataset {
    * schema: file columns as the file reader types them (plain, not
    * dictionary, since files differ in which chunks kept a dictionary),
    * integers cast to the dataset's width, columns a file lacks null, and
-   * partition columns of their type (see README "Datasets: reading").
+   * partition columns of their type (see docs/datasets.md, "Datasets: reading").
    */
   async *arrowBatches(options: DatasetArrowOptions = {}): AsyncGenerator<RecordBatch> {
     const a = await loadArrow();

@@ -6,6 +6,7 @@
 import { InvalidArgumentError } from '../errors.js';
 import { httpSource, type Source } from '../io/source.js';
 
+/** How a dataset lists and opens its files: Node files, URLs, S3, or an adapter of your own. */
 export interface DatasetFileSystem {
   /** What a path is: a directory, a file (with its size), or absent. */
   kind(path: string): Promise<'file' | 'directory' | 'missing'>;

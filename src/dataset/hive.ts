@@ -14,11 +14,13 @@ import { dirName } from '../io/paths.js';
 import { HIVE_NULL } from './hive-names.js';
 import { compareUtf8 } from '../bytes/utf8.js';
 
+/** A Hive partition column type, as DuckDB names it. */
 export type PartitionType = 'BIGINT' | 'DOUBLE' | 'DATE' | 'TIMESTAMP' | 'VARCHAR';
 
 /** A partition value as the column stores it: BIGINT and TIMESTAMP (microseconds) bigint, DATE days, DOUBLE number, VARCHAR string. */
 export type PartitionValue = bigint | number | string | null;
 
+/** A Hive partition column: its name and type. */
 export interface PartitionColumn {
   name: string;
   type: PartitionType;

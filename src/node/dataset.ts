@@ -37,13 +37,18 @@ export function nodeFileSystem(): DatasetFileSystem {
   };
 }
 
+/**
+ * The Node `openDataset`'s options: a dataset's, with the file system optional (local files, URLs,
+ * `s3://`), HTTP headers and S3 settings.
+ */
 export type NodeDatasetOptions = Omit<DatasetOptions, 'fileSystem'> & { fileSystem?: DatasetFileSystem; headers?: Record<string, string>; s3?: S3Settings };
 
 /**
  * Opens a dataset: a directory, a glob (`data/**\/*.parquet`), or a list of
- * paths, http(s) URLs or `s3://` addresses (README "Datasets"); an `s3://`
+ * paths, http(s) URLs or `s3://` addresses (docs/datasets.md); an `s3://`
  * prefix or glob too, listed by ListObjectsV2 under its fixed leading prefix.
  *
+ * @example
  * ```ts
  * const ds = await openDataset('sales/', { hivePartitioning: true });
  * for await (const row of ds.rows({ filter: { column: 'year', op: '=', value: 2024 } })) console.log(row);

@@ -1,7 +1,7 @@
 /**
  * The app the browser test bundles, as a user's would be: it imports
- * 'parquetry' and nothing else, and is bundled exactly as the README's
- * browser section says. It exposes what the test drives through puppeteer.
+ * 'parquetry' and nothing else, and is bundled exactly as docs/browsers.md
+ * says. It exposes what the test drives through puppeteer.
  */
 import { BufferSink, ParquetReader, ParquetWriter, canonicalRow, convert, readCsv, writeRecords, type CodecName } from 'parquetry';
 

@@ -1,6 +1,6 @@
 /**
  * Every codec in a real browser: the app in ./app.ts, bundled as the
- * README's browser section says (esbuild, ESM, code splitting, no loader or
+ * docs/browsers.md says (esbuild, ESM, code splitting, no loader or
  * copy step), served from 127.0.0.1 and driven in headless Chromium. It reads
  * corpus files of every codec and writes and reads back files of every
  * writable one, against what Node's reader gives; and a page whose
@@ -74,7 +74,7 @@ before(async () => {
   if (!chromiumPath) return;
   const executablePath = chromiumPath;
   out = mkdtempSync(join(tmpdir(), 'parquetry-browser-'));
-  // The README's command, `esbuild app.js --bundle --format=esm --splitting
+  // docs/browsers.md's command, `esbuild app.js --bundle --format=esm --splitting
   // --outdir=...`, through the API; the alias stands for `npm install
   // parquetry`, pointing the import at this checkout's portable entry.
   const app = join(import.meta.dirname, 'app.ts');
