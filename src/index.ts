@@ -154,7 +154,7 @@ export const Dataset = lazyClass(datasetModule, 'Dataset');
 export type Dataset = dataset.Dataset;
 /** @function */
 export const describeDataset = lazyAsync(datasetModule, 'describeDataset');
-export { urlFileSystem, type DatasetFileSystem } from './dataset/file-system.js';
+export { urlFileSystem, type DatasetFileSystem, type DirectoryEntry } from './dataset/file-system.js';
 const s3Module = lazyModule(() => import('./dataset/s3.js'));
 /** @function */
 export const openS3Source = lazyAsync(s3Module, 'openS3Source');

@@ -75,7 +75,8 @@ export class S3Client {
     this.endpoint = { region: options.region ?? 'us-east-1', ...(options.endpoint ? { endpoint: options.endpoint } : {}), forcePathStyle: options.forcePathStyle ?? false };
     const f = options.fetch ?? globalThis.fetch;
     if (!f) throw new InvalidArgumentError('no fetch implementation available for S3 requests');
-    this.fetchImpl = f;
+    // Called bound: a browser's fetch called as a method of another object throws "Illegal invocation".
+    this.fetchImpl = (input, init) => f.call(globalThis, input, init);
     this.retry = { attempts: 6, baseDelayMs: 100, maxDelayMs: 5000, maxElapsedMs: 60_000, ...options.retry };
     if (!Number.isSafeInteger(this.retry.attempts) || this.retry.attempts < 1) throw new InvalidArgumentError(`retry.attempts must be a positive integer, got ${this.retry.attempts}`);
   }
