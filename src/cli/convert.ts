@@ -40,6 +40,8 @@ export interface ConvertOptions extends DatasetLayout {
   schema?: string;
   type?: string[];
   sample: number;
+  /** CSV input: infer the types from every row (two passes over the input). */
+  widen?: boolean;
   /** A Parquet, Trevni or RedElm codec name, checked once the output format is known. */
   codec?: string;
   /** Trevni output: null or crc32. */
@@ -215,6 +217,7 @@ async function cliInput(inPath: string, dataset: false | { unionByName: boolean 
     ...(dataset ? { dataset: (checks: ReadChecks) => openDatasetInput(inPath, { verifyChecksums: checks.verifyChecksums }, dataset.unionByName) } : {}),
     name: inPath === '-' ? 'stdin' : inPath,
     bytes: () => openInput(inPath),
+    rereadable: inPath !== '-',
     parquet: async (checks) => {
       if (inPath === '-') throw new UsageError('a Parquet input must be a file or URL (its footer is at the end), not stdin');
       return openParquetFile(inPath, { verifyChecksums: checks.verifyChecksums });
@@ -272,6 +275,8 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
     from: inFormat, to: outFormat, choice, sample: o.sample, header: o.header,
     ...(o.delimiter !== undefined ? { delimiter: o.delimiter } : {}),
     strict: !o.skipBadRows, badRowHint: '--skip-bad-rows skips bad rows',
+    widen: Boolean(o.widen),
+    typeAdvice: (c, n) => `its type was inferred from the first ${n} rows: give it with --type ${c}=TYPE, infer from more rows with --sample N, or from every row with --widen`,
     ...(o.columns ? { columns: o.columns } : {}),
     read: { verifyChecksums: o.verifyChecksums },
     // --codec names a codec of the output's format only.

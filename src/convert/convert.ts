@@ -64,6 +64,14 @@ export interface ConvertOptions extends DatasetLayout {
   types?: string[];
   /** CSV and JSON inputs: records read to infer the schema (default 1000). */
   sample?: number;
+  /**
+   * CSV input: infer the types from every row instead of the sample (the
+   * input is read twice: once to infer, once to convert), so a value past
+   * the sample widens its column (INT64 to DOUBLE, DATE to TIMESTAMP, any to
+   * STRING) instead of being a bad row. Needs an input that can be read
+   * again: bytes, a Blob, a URL or a source object, not a stream.
+   */
+  widen?: boolean;
   /** CSV input or output: the delimiter (default `,`, a tab for TSV). */
   delimiter?: string;
   /** CSV input: the first row names the columns; CSV output: write a header row (default true). */
@@ -184,6 +192,8 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
     from, to, choice: schemaChoiceOf(options), sample: options.sample ?? 1000, header: options.header ?? true,
     ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}),
     strict: Boolean(options.strict), badRowHint: STRICT_HINT,
+    widen: Boolean(options.widen),
+    typeAdvice: (c, n) => `its type was inferred from the first ${n} rows: give it in types as '${c}=TYPE', infer from more rows with sample, or from every row with widen`,
     ...(options.onBadRow ? { onBadRow: options.onBadRow } : {}),
     ...(options.columns ? { columns: options.columns } : {}),
     read: pick(options, ['verifyChecksums', 'maxPageBytes', 'decryption', 'maxBlockBytes', 'byteLength', 'headers']),
@@ -261,6 +271,7 @@ export function sourceInput(source: ConvertSource, options: ConvertOptions): { i
   };
   const input: ConvertInput = {
     name,
+    rereadable: random !== undefined,
     bytes: async () => {
       if (url !== undefined) {
         const response = await fetch(url, headers ? { headers } : {});

@@ -16,6 +16,12 @@ export interface RowOutput {
   readonly rows: number;
   readonly bytes: number;
   write(row: Record<string, unknown>): Promise<void>;
+  /**
+   * Rows as column vectors of one length, by top-level column name, where
+   * the output takes them so (Parquet): no row object per record. The values
+   * fit the schema already (the caller checked them).
+   */
+  writeColumns?(columns: Record<string, ArrayLike<unknown>>): Promise<void>;
   close(): Promise<OutputSummary>;
   abort(): Promise<void>;
 }
@@ -36,6 +42,7 @@ export interface CountingSink extends Sink {
 export interface FileWriter {
   readonly rows: number;
   write(row: Record<string, unknown>): Promise<void>;
+  writeColumns?(columns: Record<string, ArrayLike<unknown>>): Promise<void>;
   /** Finishes the file (the sink is closed by the writer). */
   close(): Promise<Omit<OutputSummary, 'bytes'>>;
   abort(): Promise<void>;
@@ -77,6 +84,7 @@ export async function writerOutput(sink: CountingSink, open: (sink: CountingSink
       return sink.bytes;
     },
     write: (row) => writer.write(row),
+    ...(writer.writeColumns ? { writeColumns: (columns: Record<string, ArrayLike<unknown>>) => writer.writeColumns!(columns) } : {}),
     async close() {
       return { ...(await writer.close()), bytes: sink.bytes };
     },

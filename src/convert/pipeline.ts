@@ -8,11 +8,14 @@ import { resolveAutoVariants } from '../parquet/variant/auto.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { DefinedSchema } from '../schema/builder.js';
 import { RowFailure, type Item } from './source.js';
-import type { Shaper } from './shape.js';
+import type { ColumnBatch, Shaper } from './shape.js';
 import type { OutputSummary, RowOutput } from './output.js';
 
 /** What a strict library reader's first bad row says of going on. */
 export const STRICT_HINT = 'without strict, bad rows are skipped and counted';
+
+/** Rows an output that takes columns is given at a time. */
+const BATCH_ROWS = 4096;
 
 /** How many skipped rows are kept for listing. */
 const LISTED = 10;
@@ -60,30 +63,33 @@ function rowProblem(e: InvalidArgumentError): { why: string; column: string | un
   return { why, column };
 }
 
-/** A record read, with the line it starts on. */
-export interface Lined<R> {
-  line: number;
-  record: R;
+/** Items of a reader that yields them one at a time, as batches of one. */
+export async function* singly<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
+  for await (const item of items) yield [item];
 }
 
 /**
  * The schema, settled from the records before the first one past the sample
- * (the header row and bad rows aside), and every good record in order; bad
- * rows go to `bad`. A RowFailure from the reader comes out as it is.
+ * (the header row and bad rows aside), and every record in order, in batches
+ * (a reader's batches: no promise per record). Bad rows among the sample go
+ * to `bad` as they are read; past it they stay in their place as error
+ * items (a record the shaper refuses becomes one), for the caller to count
+ * as it meets them, so they are told in the input's order with the rows
+ * that fail when written. A RowFailure from the reader comes out as it is.
  */
 export async function settle<R>(
-  items: AsyncIterator<Item<R>>, shaper: Shaper<R>, sampleSize: number, bad: BadRows, header?: (first: R) => boolean,
-): Promise<{ schema: DefinedSchema; records: AsyncGenerator<Lined<R>> }> {
+  items: AsyncIterator<Array<Item<R>>>, shaper: Shaper<R>, sampleSize: number, bad: BadRows, header?: (first: R) => boolean,
+): Promise<{ schema: DefinedSchema; records: AsyncGenerator<Array<Item<R>>> }> {
   let first = true;
-  /** The next good record, or undefined at the end. */
-  const next = async (): Promise<Lined<R> | undefined> => {
-    for (;;) {
-      const step = await items.next();
-      if (step.done) return undefined;
-      const item = step.value;
+  /** The next batch (maybe empty), or undefined at the end. */
+  const next = async (): Promise<Array<Item<R>> | undefined> => {
+    const step = await items.next();
+    if (step.done) return undefined;
+    const out: Array<Item<R>> = [];
+    for (const item of step.value) {
       if (item.error !== undefined) {
         if (first && header) throw new RowFailure(item.line, `the first row cannot be read: ${item.error}`);
-        bad.add(item.line, item.error, item.column);
+        out.push(item);
         continue;
       }
       if (first) {
@@ -91,39 +97,43 @@ export async function settle<R>(
         if (header && header(item.record)) continue;
       }
       const problem = shaper.check(item.record);
-      if (problem !== undefined) {
-        bad.add(item.line, problem);
-        continue;
-      }
-      return { line: item.line, record: item.record };
+      out.push(problem === undefined ? item : { line: item.line, error: problem });
     }
+    return out;
   };
-  const sample: Array<Lined<R>> = [];
-  let past: Lined<R> | undefined;
+  /** The sample's records, as items. */
+  const read: Array<Item<R>> = [];
+  const sample: R[] = [];
+  let past: Array<Item<R>> = [];
   // Stopped before the end (a failure here, or the caller leaving `records` early), the
   // items are returned, so their input is closed: a Web stream cancelled, a fetch stopped.
   const stop = async () => void (await items.return?.());
   let schema: DefinedSchema;
   try {
-    for (let r = await next(); r; r = await next()) {
-      if (sample.length >= sampleSize) {
-        past = r;
-        break;
+    for (let b = await next(); b; b = sample.length >= sampleSize ? undefined : await next()) {
+      let i = 0;
+      for (; i < b.length && sample.length < sampleSize; i++) {
+        const item = b[i]!;
+        // Bad rows among the sample are told as they are read, as before the schema nothing else can fail.
+        if (item.error !== undefined) bad.add(item.line, item.error, item.column);
+        else {
+          read.push(item);
+          sample.push(item.record);
+        }
       }
-      sample.push(r);
+      past = b.slice(i);
     }
     // A variant declared with shred: 'auto' takes its shape from the same sample.
-    schema = resolveAutoVariants(shaper.schema(sample.map((s) => s.record)), sample.map((s) => s.record));
+    schema = resolveAutoVariants(shaper.schema(sample), sample);
   } catch (e) {
     await stop();
     throw sample.length === 0 ? allBad(e, bad) : e;
   }
-  async function* records(): AsyncGenerator<Lined<R>> {
+  async function* records(): AsyncGenerator<Array<Item<R>>> {
     try {
-      yield* sample;
-      if (!past) return;
-      yield past;
-      for (let r = await next(); r; r = await next()) yield r;
+      if (read.length) yield read;
+      if (past.length) yield past;
+      for (let b = await next(); b; b = await next()) if (b.length) yield b;
     } finally {
       await stop();
     }
@@ -140,7 +150,7 @@ function allBad(e: unknown, bad: BadRows): unknown {
 
 /** Text input → Parquet or Trevni: sample, settle the schema, then write every record in order. */
 export async function textToTable<R>(
-  items: AsyncIterator<Item<R>>, shaper: Shaper<R>, open: (schema: DefinedSchema) => Promise<RowOutput>,
+  items: AsyncIterator<Array<Item<R>>>, shaper: Shaper<R>, open: (schema: DefinedSchema) => Promise<RowOutput>,
   sampleSize: number, state: { output?: RowOutput; line?: number }, bad: BadRows,
   header?: (first: R) => boolean,
 ): Promise<OutputSummary> {
@@ -148,14 +158,47 @@ export async function textToTable<R>(
     const { schema, records } = await settle(items, shaper, sampleSize, bad, header);
     const writer = await open(schema);
     state.output = writer;
-    for await (const { line, record } of records) {
-      state.line = line; // for the writer's warnings, which come while it takes the record
-      const problem = await takeShaped(shaper, record, (row) => writer.write(row));
-      if (problem) bad.add(line, problem.why, problem.column);
+    const batch = writer.writeColumns ? shaper.batch?.() : undefined;
+    for await (const items of records) {
+      if (batch) await writeBatched(items, batch, writer, state, bad);
+      else {
+        for (const item of items) {
+          if (item.error !== undefined) {
+            bad.add(item.line, item.error, item.column);
+            continue;
+          }
+          state.line = item.line; // for the writer's warnings, which come while it takes the record
+          const problem = await takeShaped(shaper, item.record, (row) => writer.write(row));
+          if (problem) bad.add(item.line, problem.why, problem.column);
+        }
+      }
     }
+    if (batch && batch.length > 0) await writer.writeColumns!(batch.take());
     return await writer.close();
   } catch (e) {
     throw located(e, bad);
+  }
+}
+
+/** Records into an output that takes columns: gathered into `batch`, given BATCH_ROWS at a time; one whose values do not fit is a bad row. */
+async function writeBatched<R>(items: ReadonlyArray<Item<R>>, batch: ColumnBatch<R>, writer: RowOutput, state: { line?: number }, bad: BadRows): Promise<void> {
+  for (const item of items) {
+    if (item.error !== undefined) {
+      bad.add(item.line, item.error, item.column);
+      continue;
+    }
+    try {
+      batch.add(item.record);
+    } catch (e) {
+      if (!(e instanceof InvalidArgumentError)) throw e;
+      const problem = rowProblem(e);
+      bad.add(item.line, problem.why, problem.column);
+      continue;
+    }
+    if (batch.length === BATCH_ROWS) {
+      state.line = item.line;
+      await writer.writeColumns!(batch.take());
+    }
   }
 }
 

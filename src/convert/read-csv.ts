@@ -24,10 +24,11 @@ export interface CsvReadOptions {
 
 /**
  * Records of a CSV input, the header row included (it is the caller's to
- * interpret). A malformed record is an error item in its place; with
- * `skipBad`, reading goes on at the next line break outside quotes.
+ * interpret), in batches: a chunk's records at a time. A malformed record is
+ * an error item in its place; with `skipBad`, reading goes on at the next
+ * line break outside quotes, and without it nothing follows the first.
  */
-export async function* readCsv(input: InputBytes, options: CsvReadOptions): AsyncGenerator<Item<Cells>> {
+export async function* readCsv(input: InputBytes, options: CsvReadOptions): AsyncGenerator<Array<Item<Cells>>> {
   const tokenizer = new CsvTokenizer({
     delimiter: options.delimiter,
     // A quote inside an unquoted TSV cell (`55" screen`) is data: TSV is not quoted by convention
@@ -38,12 +39,13 @@ export async function* readCsv(input: InputBytes, options: CsvReadOptions): Asyn
   const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
   const decoder = new TextDecoder();
   let names: string[] | undefined;
-  const tokens: CsvToken[] = [];
+  let tokens: CsvToken[] = [];
   let failed = false;
-  function* out(): Generator<Item<Cells>> {
+  const items = (): Array<Item<Cells>> => {
+    const out: Array<Item<Cells>> = [];
     for (const t of tokens) {
       if (t.error !== undefined) {
-        yield { line: t.line, error: `malformed CSV: ${t.error}` };
+        out.push({ line: t.line, error: `malformed CSV: ${t.error}` });
         // Without skipping, nothing after the first malformed record matters.
         if (!options.skipBad) {
           failed = true;
@@ -55,17 +57,18 @@ export async function* readCsv(input: InputBytes, options: CsvReadOptions): Asyn
         if (names === undefined && options.header) names = t.cells;
         watch.seen(t.line, t.last, t.cells, (r) => replacedCell(r, names));
       }
-      yield { line: t.line, record: t.cells };
+      out.push({ line: t.line, record: t.cells });
     }
-    tokens.length = 0;
-  }
+    tokens = [];
+    return out;
+  };
   for await (const chunk of (watch ? watch.watch(input) : input).chunks()) {
     tokenizer.feed(decoder.decode(chunk, { stream: true }), tokens);
-    yield* out();
+    if (tokens.length) yield items();
     if (failed) return;
   }
   tokenizer.feed(decoder.decode(), tokens);
   tokenizer.finish(tokens);
-  yield* out();
+  if (tokens.length) yield items();
   watch?.finish();
 }

@@ -10,7 +10,7 @@
 import type { DefinedSchema } from '../schema/builder.js';
 import type { WarningHandler } from '../warnings.js';
 import { rowChecker } from './check-row.js';
-import { BadRows, located, settle, STRICT_HINT, takeShaped, type BadRow } from './pipeline.js';
+import { BadRows, located, settle, singly, STRICT_HINT, takeShaped, type BadRow } from './pipeline.js';
 import type { Cells } from './read-csv.js';
 import { readJsonArray as jsonArrayItems, readJsonLines as jsonLineItems, type JsonReadOptions } from './read-json.js';
 import { checkReadOptions, CsvShaper, JsonShaper, schemaChoiceOf, type Shaper } from './shape.js';
@@ -60,7 +60,7 @@ export interface Records {
   bad: { readonly count: number; readonly first: ReadonlyArray<BadRow> };
 }
 
-async function records<R>(items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, o: CsvReadRecordsOptions, header?: (first: R) => boolean): Promise<Records> {
+async function records<R>(items: AsyncGenerator<Array<Item<R>>>, shaper: Shaper<R>, o: CsvReadRecordsOptions, header?: (first: R) => boolean): Promise<Records> {
   // Before the first read: the items are read from `settle` on.
   checkReadOptions(o);
   const bad = new BadRows(Boolean(o.strict), o.name ?? 'input', STRICT_HINT, o.onBadRow);
@@ -70,15 +70,22 @@ async function records<R>(items: AsyncGenerator<Item<R>>, shaper: Shaper<R>, o: 
   const check = rowChecker(settled.schema);
   async function* rows(): AsyncGenerator<Record<string, unknown>> {
     try {
-      for await (const { line, record } of settled.records) {
-        // A row the writer would refuse is a bad row here, where its line is known.
-        let row: Record<string, unknown> | undefined;
-        const problem = await takeShaped(shaper, record, (r) => {
-          check(r);
-          row = r;
-        });
-        if (problem) bad.add(line, problem.why, problem.column);
-        else yield row!;
+      for await (const items of settled.records) {
+        for (const item of items) {
+          if (item.error !== undefined) {
+            bad.add(item.line, item.error, item.column);
+            continue;
+          }
+          const { line, record } = item;
+          // A row the writer would refuse is a bad row here, where its line is known.
+          let row: Record<string, unknown> | undefined;
+          const problem = await takeShaped(shaper, record, (r) => {
+            check(r);
+            row = r;
+          });
+          if (problem) bad.add(line, problem.why, problem.column);
+          else yield row!;
+        }
       }
     } catch (e) {
       throw located(e, bad);
@@ -92,7 +99,8 @@ export async function readCsv(input: TextInput, options: CsvReadRecordsOptions =
   // The CSV reader is loaded when a CSV is read, not when the library is imported.
   const { readCsv: csvItems } = await import('./read-csv.js');
   const header = options.header ?? true;
-  const shaper = new CsvShaper(schemaChoiceOf(options), options.onWarning);
+  const sampled = sampleSize(options);
+  const shaper = new CsvShaper(schemaChoiceOf(options), options.onWarning, (c) => `its type was inferred from the first ${sampled} rows: give it in types as '${c}=TYPE', or infer from more rows with sample`);
   const items = csvItems(inputBytes(input, options.name ?? 'input'), {
     delimiter: options.delimiter ?? ',', skipBad: !options.strict, header, ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   });
@@ -115,12 +123,12 @@ function jsonOptions(o: ReadRecordsOptions): JsonReadOptions {
 
 /** JSON Lines records: one object per line. */
 export function readJsonLines(input: TextInput, options: ReadRecordsOptions = {}): Promise<Records> {
-  const items = jsonLineItems(inputBytes(input, options.name ?? 'input'), jsonOptions(options));
+  const items = singly(jsonLineItems(inputBytes(input, options.name ?? 'input'), jsonOptions(options)));
   return records(items, new JsonShaper(schemaChoiceOf(options), options.onWarning), options);
 }
 
 /** The objects of a JSON array, read element by element. */
 export function readJsonArray(input: TextInput, options: ReadRecordsOptions = {}): Promise<Records> {
-  const items = jsonArrayItems(inputBytes(input, options.name ?? 'input'), jsonOptions(options));
+  const items = singly(jsonArrayItems(inputBytes(input, options.name ?? 'input'), jsonOptions(options)));
   return records(items, new JsonShaper(schemaChoiceOf(options), options.onWarning), options);
 }

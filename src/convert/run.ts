@@ -21,7 +21,7 @@ import type { RedElmOpenOptions, RedElmReader } from '../redelm/reader.js';
 import { redElmInput } from './read-redelm.js';
 import { redElmOutput } from './write-redelm.js';
 import type { CountingSink, OutputSummary, RowOutput } from './output.js';
-import { BadRows, textToTable, type BadRow } from './pipeline.js';
+import { BadRows, singly, textToTable, type BadRow } from './pipeline.js';
 import { readJsonArray, readJsonLines } from './read-json.js';
 import { parquetInput } from './read-parquet.js';
 import { datasetInput } from './read-dataset.js';
@@ -45,6 +45,8 @@ export interface ConvertInput {
   /** For messages: a path, a URL, `stdin`, or the caller's name. */
   readonly name: string;
   bytes(): Promise<InputBytes>;
+  /** `bytes()` may be called again for the same bytes (a file, a URL, bytes in memory; not stdin or a stream). */
+  rereadable?: boolean;
   parquet(options: OpenOptions): Promise<ParquetReader>;
   /** Either reader: a file of the wiki draft's Dremel dialect opens as a TrevniDraftReader. */
   trevni(options: TrevniOpenOptions): Promise<TrevniReader | TrevniDraftReader>;
@@ -76,6 +78,10 @@ export interface RunOptions {
   /** CSV and JSON inputs: the schema file's fields and the type overrides. */
   choice: SchemaChoice;
   sample: number;
+  /** CSV input: infer the types from every row (a first pass over the input) instead of the sample, so no value past the sample fails them. */
+  widen?: boolean;
+  /** What a bad row whose column's type was inferred says of giving the type, in the caller's words (options or flags). */
+  typeAdvice: (column: string, sampled: number) => string;
   delimiter?: string;
   header: boolean;
   /** Stop at the first bad row (an InvalidArgumentError naming its line), saying `badRowHint` on how to go on. */
@@ -301,6 +307,17 @@ export class Conversion {
         await output.write(row);
         if (onProgress && ++n % PROGRESS_EVERY === 0) onProgress(this.progress());
       },
+      ...(output.writeColumns ? {
+        writeColumns: async (columns: Record<string, ArrayLike<unknown>>) => {
+          if (signal?.aborted) throw new IOError('the conversion was aborted', {}, { cause: signal.reason });
+          const before = output.rows;
+          await output.writeColumns!(columns);
+          const after = output.rows;
+          // Rows come in batches here: told once for each PROGRESS_EVERY boundary the batch crossed.
+          if (onProgress && Math.floor((n + after - before) / PROGRESS_EVERY) > Math.floor(n / PROGRESS_EVERY)) onProgress(this.progress());
+          n += after - before;
+        },
+      } : {}),
       close: async () => {
         const summary = await output.close();
         onProgress?.(this.progress());
@@ -349,8 +366,17 @@ export class Conversion {
       let summary: OutputSummary;
       if (o.from === 'csv' || o.from === 'tsv') {
         const delimiter = o.delimiter ?? (o.from === 'tsv' ? '\t' : ',');
-        const shaper = new CsvShaper(o.choice, onWarning);
+        const shaper = new CsvShaper(o.choice, onWarning, (column) => o.typeAdvice(column, sampleSize));
         const { readCsv } = await import('./read-csv.js');
+        if (o.widen && sampleSize > 0) {
+          if (!this.input.rereadable) throw new InvalidArgumentError(`widening reads the input twice (once to infer the types from every row), and ${input.name} can be read once only: give a file`);
+          const again = await this.input.bytes();
+          try {
+            await shaper.inferFromAll(readCsv(again, { delimiter, skipBad: true, header: o.header }), o.header);
+          } finally {
+            await again.close();
+          }
+        }
         const items = readCsv(input, { delimiter, skipBad: !o.strict, header: o.header, ...(onWarning ? { onWarning } : {}) });
         // The first record is the header row, or (no header) fixes the number of columns.
         const header = (first: Cells): boolean => {
@@ -360,8 +386,9 @@ export class Conversion {
         };
         summary = await textToTable(items, shaper, open, sampleSize, state, bad, header);
       } else {
+        if (o.widen) throw new InvalidArgumentError('widening is for CSV and TSV input; JSON input infers from the sample');
         const shaper = new JsonShaper(o.choice, onWarning);
-        const items = (o.from === 'jsonl' ? readJsonLines : readJsonArray)(input, { sampled: sampleSize, ...(onWarning ? { onWarning } : {}) });
+        const items = singly((o.from === 'jsonl' ? readJsonLines : readJsonArray)(input, { sampled: sampleSize, ...(onWarning ? { onWarning } : {}) }));
         summary = await textToTable(items, shaper, open, sampleSize, state, bad);
       }
       return this.report(summary, summary.rows + bad.count, input.bytesRead, bad);

@@ -6,8 +6,11 @@
 import { InvalidArgumentError } from '../errors.js';
 import { isCsvDelimiter } from '../formats.js';
 import type { AnyField, DefinedSchema } from '../schema/builder.js';
-import { csvCellParser, inferSchemaFromCsv, inferSchemaFromRecords, isCsvIntegerBeyondInt64 } from '../schema/infer.js';
+import { csvCellParser, CsvInference, inferSchemaFromCsv, inferSchemaFromRecords } from '../schema/infer.js';
+import type { Item } from './source.js';
+import { integerBeyondInt64 } from '../schema/text-types.js';
 import { ExactNumber } from '../schema/exact-number.js';
+import { leafCoercer } from '../schema/coerce.js';
 import type { LeafNode } from '../schema/tree.js';
 import type { WarningHandler } from '../warnings.js';
 import { applyOverride, defineFromNodes, parseTypeOverride, toBuilder, typeFromJson, type TypeNode } from './types.js';
@@ -76,6 +79,21 @@ export interface Shaper<R> {
   row(record: R): Record<string, unknown>;
   /** A second form of the record to try when the writer refused the first (JSON with big integers read as numbers). */
   retry(record: R): Record<string, unknown> | undefined;
+  /** Records gathered as column vectors, for outputs that take columns, once the schema is settled; undefined when this shaper's rows need a row each. */
+  batch?(): ColumnBatch<R> | undefined;
+}
+
+/**
+ * Records gathered column by column, each value checked as the writer would
+ * check it, so an output can take them as vectors (no row object per record).
+ */
+export interface ColumnBatch<R> {
+  /** Rows gathered since the last take. */
+  readonly length: number;
+  /** Adds a record's values; one that does not fit throws InvalidArgumentError (with its column) and adds nothing. */
+  add(record: R): void;
+  /** The gathered columns by name (one length), the batch then empty. */
+  take(): Record<string, ArrayLike<unknown>>;
 }
 
 // ------------------------------------------------------------------ CSV
@@ -101,30 +119,52 @@ function cellReader(field: AnyField, leaf: LeafNode | undefined, column: string)
 export class CsvShaper implements Shaper<Cells> {
   private names: string[] = [];
   private readers: CellReader[] = [];
+  /** The columns' leaves, when every column is one (fewer when some column is a group). */
+  private leaves: LeafNode[] = [];
   private set: (o: Record<string, unknown>, i: number, v: unknown) => void = () => undefined;
   /** Cells per row: the header's, the schema's, or the first row's. */
   private width = -1;
 
-  /** `onWarning` hears of renamed header columns, and of what the inferred schema may lose of the input. */
-  constructor(private readonly choice: SchemaChoice, private readonly onWarning?: WarningHandler) {}
+  /** What each column's bad cells add, when its type was inferred from the sample. */
+  private advices: Array<string | undefined> = [];
+  /** Inference from every row (`inferFromAll`), instead of from the sample. */
+  private whole: CsvInference | undefined;
+
+  /**
+   * `onWarning` hears of renamed header columns, and of what the inferred
+   * schema may lose of the input; `advice` is what a cell that does not fit
+   * its column's inferred type adds to its bad row (how to give the type).
+   */
+  constructor(private readonly choice: SchemaChoice, private readonly onWarning?: WarningHandler, private readonly advice?: (column: string) => string) {}
 
   /** The header row's names (empty names become c1..cN, repeats get _2, _3...); each renamed one is a warning. */
   setHeader(cells: Cells): void {
-    const seen = new Set<string>();
-    const renamed: string[] = [];
-    this.names = cells.map((c, i) => {
-      let name = c === '' ? `c${i + 1}` : c;
-      if (seen.has(name)) {
-        let k = 2;
-        while (seen.has(`${name}_${k}`)) k++;
-        name = `${name}_${k}`;
-        renamed.push(`header column ${i + 1} repeats the name "${c}": it is named "${name}"`);
-      } else if (c === '') renamed.push(`header column ${i + 1} has no name: it is named "${name}"`);
-      seen.add(name);
-      return name;
-    });
+    const { names, renamed } = headerNames(cells);
+    this.names = names;
     this.width = this.names.length;
     for (const message of renamed) this.onWarning?.({ code: 'RENAMED_COLUMN', message });
+  }
+
+  /**
+   * Infers the columns' types from every record of `items` (a first read of
+   * the input; its bad rows are the second read's to report), for `schema`
+   * to use instead of the sample.
+   */
+  async inferFromAll(items: AsyncIterable<Array<Item<Cells>>>, header: boolean): Promise<void> {
+    let n = 0;
+    let width = -1;
+    for await (const batch of items) {
+      for (const item of batch) {
+        if (item.error !== undefined) continue;
+        if (!this.whole) {
+          const names = header ? headerNames(item.record).names : Array.from({ length: item.record.length }, (_, i) => `c${i + 1}`);
+          width = names.length;
+          this.whole = new CsvInference(names, { overrides: overrideBuilders(this.choice) });
+          if (header) continue;
+        }
+        if (item.record.length === width) this.whole.add(item.record, ++n);
+      }
+    }
   }
 
   /** No header row: names from the schema file, else c1..cN for the first row's N cells. */
@@ -164,7 +204,7 @@ export class CsvShaper implements Shaper<Cells> {
     } else {
       const overrides = overrideBuilders(this.choice);
       try {
-        schema = inferSchemaFromCsv(this.names, sample, { overrides });
+        schema = this.whole ? this.whole.schema() : inferSchemaFromCsv(this.names, sample, { overrides });
       } catch (e) {
         adviseType(e);
       }
@@ -172,7 +212,15 @@ export class CsvShaper implements Shaper<Cells> {
     }
     const leaves = new Map<string, LeafNode>();
     for (const leaf of schema.schema.leaves) if (leaf.path.length === 1) leaves.set(leaf.path[0]!, leaf);
-    this.readers = schema.fields.map(([name, fb]) => cellReader(fb, leaves.get(name), name));
+    // A cell that does not fit a type inferred from the sample says how to give the type.
+    const inferred = (name: string) => !fields && !this.whole && this.advice !== undefined && !this.choice.overrides.some(([path]) => path === name);
+    this.advices = schema.fields.map(([name]) => (inferred(name) ? this.advice!(name) : undefined));
+    this.readers = schema.fields.map(([name, fb], i) => {
+      const read = cellReader(fb, leaves.get(name), name);
+      const advice = this.advices[i];
+      return advice !== undefined ? advised(read, advice) : read;
+    });
+    this.leaves = schema.fields.flatMap(([name, fb]) => (fb.spec.node === 'leaf' && leaves.has(name) ? [leaves.get(name)!] : []));
     this.set = setter(this.names);
     return schema;
   }
@@ -185,7 +233,7 @@ export class CsvShaper implements Shaper<Cells> {
     const doubles = new Set(schema.schema.leaves.filter((l) => l.path.length === 1 && l.physicalType === 'DOUBLE').map((l) => l.path[0]!));
     this.names.forEach((name, i) => {
       if (!doubles.has(name) || overrides?.[name] !== undefined) return;
-      const wide = sample.map((cells) => cells[i]).find((c) => c !== undefined && isCsvIntegerBeyondInt64(c));
+      const wide = sample.map((cells) => cells[i]).find((c) => c !== undefined && integerBeyondInt64(c));
       if (wide !== undefined) {
         this.onWarning?.({ code: 'WIDE_INTEGER', column: name, message: `column "${name}" has integers beyond 64 bits (${wide}): it is written as DOUBLE, which keeps 15 to 17 digits (--type '${name}=decimal(38,0)' or '${name}=string' keeps them all)` });
       }
@@ -201,6 +249,98 @@ export class CsvShaper implements Shaper<Cells> {
 
   retry(): undefined {
     return undefined;
+  }
+
+  batch(): ColumnBatch<Cells> | undefined {
+    if (this.leaves.length !== this.names.length) return undefined;
+    return new CsvColumnBatch(this.names, this.readers, this.leaves.map((leaf, i) => valueCheck(leaf, this.advices[i])));
+  }
+}
+
+/** A cell reader whose refusals end with `advice`. */
+function advised<T>(read: (v: T) => unknown, advice: string): (v: T) => unknown {
+  return (cell) => {
+    try {
+      return read(cell);
+    } catch (e) {
+      if (e instanceof InvalidArgumentError) throw new InvalidArgumentError(`${e.detail} (${advice})`, e.context);
+      throw e;
+    }
+  };
+}
+
+/** A header row's column names (empty names become c1..cN, repeats get _2, _3...), and what was renamed. */
+function headerNames(cells: Cells): { names: string[]; renamed: string[] } {
+  const seen = new Set<string>();
+  const renamed: string[] = [];
+  const names = cells.map((c, i) => {
+    let name = c === '' ? `c${i + 1}` : c;
+    if (seen.has(name)) {
+      let k = 2;
+      while (seen.has(`${name}_${k}`)) k++;
+      name = `${name}_${k}`;
+      renamed.push(`header column ${i + 1} repeats the name "${c}": it is named "${name}"`);
+    } else if (c === '') renamed.push(`header column ${i + 1} has no name: it is named "${name}"`);
+    seen.add(name);
+    return name;
+  });
+  return { names, renamed };
+}
+
+/**
+ * What a cell reader's value needs before the writer takes it: a coercer's
+ * refusals (an integer out of range, a date that is no date, a decimal too
+ * wide) checked; none where every value read fits (text in a string column,
+ * numbers in a float one, booleans). Dates and timestamps are kept as the
+ * coercer gives them (days, units since the epoch: values it takes again as
+ * they are), so their text is parsed once.
+ */
+interface ValueCheck {
+  check: (v: unknown) => unknown;
+  keep: boolean;
+}
+
+function valueCheck(leaf: LeafNode, advice: string | undefined): ValueCheck | undefined {
+  const k = leaf.kind.kind;
+  if (k === 'boolean' || (k === 'float' && leaf.physicalType === 'DOUBLE') || (k === 'string' && leaf.physicalType === 'BYTE_ARRAY')) return undefined;
+  const check = leafCoercer(leaf);
+  return { check: advice !== undefined ? advised(check, advice) : check, keep: k === 'date' || k === 'timestamp' };
+}
+
+class CsvColumnBatch implements ColumnBatch<Cells> {
+  length = 0;
+  private columns: unknown[][];
+
+  constructor(private readonly names: readonly string[], private readonly readers: readonly CellReader[], private readonly checks: ReadonlyArray<ValueCheck | undefined>) {
+    this.columns = names.map(() => []);
+  }
+
+  add(cells: Cells): void {
+    const n = this.length;
+    const { readers, checks, columns } = this;
+    for (let k = 0; k < readers.length; k++) {
+      let v = readers[k]!(cells[k]!);
+      const c = checks[k];
+      if (c !== undefined && v !== null) {
+        const checked = c.check(v);
+        if (c.keep) v = checked;
+      }
+      columns[k]![n] = v;
+    }
+    this.length = n + 1;
+  }
+
+  take(): Record<string, ArrayLike<unknown>> {
+    // No prototype: a column named __proto__ is a column like any other.
+    const out: Record<string, ArrayLike<unknown>> = Object.create(null);
+    for (let k = 0; k < this.names.length; k++) {
+      const column = this.columns[k]!;
+      column.length = this.length;
+      out[this.names[k]!] = column;
+    }
+    this.columns = this.names.map(() => []);
+    this.length = 0;
+    return out;
   }
 }
 

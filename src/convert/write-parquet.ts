@@ -11,6 +11,7 @@ export function parquetOutput(sink: CountingSink, schema: WriterSchema, options:
         return writer.rowsWritten;
       },
       write: (row) => writer.write(row),
+      writeColumns: (columns) => writer.writeColumns(columns),
       async close() {
         const meta = await writer.close();
         return { rows: Number(meta.numRows), rowGroups: meta.rowGroups.length };

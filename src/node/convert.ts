@@ -34,6 +34,7 @@ export function pathInput(path: string): ConvertInput {
   return {
     name: path,
     bytes: () => openInput(path),
+    rereadable: true,
     parquet: (o) => openFileWith(path, (s) => ParquetReader.fromSource(s, o)),
     trevni: (o) => openFileWith(path, (s) => openTrevni(s, o)),
     redelm: (o) => openFileWith(path, (s) => RedElmReader.open(s, o)),

@@ -16,8 +16,7 @@
  */
 import { InvalidArgumentError } from '../errors.js';
 import { defineSchema, field as f, FieldBuilder, type AnyField, type DefinedSchema } from './builder.js';
-import { parseDate, parseTimestamp } from './temporal-text.js';
-import { parseUuid } from './uuid.js';
+import { booleanText, doubleText, INT64_MAX, INT64_MIN, JSON_TEXT_KINDS, TextColumn } from './text-types.js';
 import { ExactNumber, isWholeFloat } from './exact-number.js';
 import { MAX_SCHEMA_DEPTH, nestingLimitError, type LeafNode } from './tree.js';
 import { geoEdges } from './logical.js';
@@ -42,7 +41,7 @@ type Inferred =
   | { t: 'null' }
   | { t: 'int' }
   | { t: 'double' }
-  | { t: 'string'; text?: TextState }
+  | { t: 'string'; text?: TextColumn }
   | { t: 'boolean' }
   | { t: 'binary' }
   | { t: 'timestamp' }
@@ -99,9 +98,13 @@ class RecordInference {
       case 'string': {
         if (!this.textTypes) return SCALARS.string!;
         // Each field keeps what its strings could all be, narrowed by each one.
-        const text = prev.t === 'string' && prev.text ? prev.text : textState(TEXT_KINDS);
-        if (text.possible !== 0) narrow(text, v);
-        return prev.t === 'string' && prev.text === text ? prev : { t: 'string', text };
+        if (prev.t === 'string' && prev.text) {
+          prev.text.add(v);
+          return prev;
+        }
+        const text = new TextColumn(JSON_TEXT_KINDS);
+        text.add(v);
+        return { t: 'string', text };
       }
       case 'boolean': return SCALARS.boolean!;
       case 'object': {
@@ -180,7 +183,7 @@ function toField(inf: Inferred, path: string, overrides: Map<string, AnyField>, 
     case 'null': return f.string(); // nothing to go on: an optional string column
     case 'int': return f.int64();
     case 'double': return f.double();
-    case 'string': return inf.text ? textField(inf.text, true) : f.string();
+    case 'string': return inf.text ? inf.text.field() : f.string();
     case 'boolean': return f.boolean();
     case 'binary': return f.binary();
     case 'timestamp': return f.timestamp('MILLIS', { utc: true });
@@ -268,116 +271,8 @@ export function inferSchemaFromRecords(records: Iterable<Record<string, unknown>
 
 // ------------------------------------------------------------------ CSV
 
-/** What CSV cells can be, narrowest first. */
-const CSV_BOOLEAN = 1;
-const CSV_INT = 2;
-const CSV_DOUBLE = 4;
-const CSV_DATE = 8;
-const CSV_TIMESTAMP = 16;
-const CSV_UUID = 32;
-const CSV_ALL = CSV_BOOLEAN | CSV_INT | CSV_DOUBLE | CSV_DATE | CSV_TIMESTAMP;
-/** What JSON strings can be (with `textTypes`): text that is a number or a boolean in quotes stays a string, as read_json keeps it. */
-const TEXT_KINDS = CSV_DATE | CSV_TIMESTAMP | CSV_UUID;
-
-const INT_TEXT = /^[+-]?(?:0|[1-9][0-9]*)$/;
+/** Integer text a declared integer column takes: leading zeros allowed. */
 const LENIENT_INT_TEXT = /^[+-]?[0-9]+$/;
-const DOUBLE_TEXT = /^[+-]?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
-const SPECIAL_DOUBLE = /^[+-]?(?:nan|inf|infinity)$/i;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-
-function csvBoolean(s: string): boolean | undefined {
-  if (s.length === 4 && s.toLowerCase() === 'true') return true;
-  if (s.length === 5 && s.toLowerCase() === 'false') return false;
-  return undefined;
-}
-
-/**
- * Integer text: an optional sign and digits without superfluous leading zeros
- * ("007" is not a number here: leading zeros are kept as text, so ZIP codes
- * and zero-padded ids stay strings).
- */
-function csvInt(s: string): bigint | undefined {
-  if (!INT_TEXT.test(s)) return undefined;
-  const v = BigInt(s);
-  return v >= INT64_MIN && v <= INT64_MAX ? v : undefined;
-}
-
-/** Integer text as CSV inference reads it, but beyond INT64: inference makes its column DOUBLE. */
-export function isCsvIntegerBeyondInt64(s: string): boolean {
-  return INT_TEXT.test(s) && csvInt(s) === undefined;
-}
-
-/** Decimal or exponent text (no superfluous leading zeros), or nan / inf / infinity in any case, with an optional sign. */
-function csvDouble(s: string): number | undefined {
-  if (DOUBLE_TEXT.test(s)) return Number(s);
-  if (SPECIAL_DOUBLE.test(s)) {
-    const neg = s.charCodeAt(0) === 45;
-    return s.toLowerCase().includes('nan') ? NaN : neg ? -Infinity : Infinity;
-  }
-  return undefined;
-}
-
-const NANOS_INT64_MIN = INT64_MIN;
-const NANOS_INT64_MAX = INT64_MAX;
-const MICROS_INT64_MIN = INT64_MIN * 1000n;
-const MICROS_INT64_MAX = INT64_MAX * 1000n + 999n;
-
-interface TextState {
-  possible: number;
-  /** Timestamp cells: any with a zone, any with a time but no zone. */
-  zoned: boolean;
-  unzoned: boolean;
-  /** Some timestamp cell has digits finer than microseconds. */
-  nanos: boolean;
-  min: bigint | undefined;
-  max: bigint | undefined;
-}
-
-function textState(possible: number): TextState {
-  return { possible, zoned: false, unzoned: false, nanos: false, min: undefined, max: undefined };
-}
-
-function narrow(st: TextState, s: string): void {
-  let p = st.possible;
-  if (p & CSV_BOOLEAN && csvBoolean(s) === undefined) p &= ~CSV_BOOLEAN;
-  if (p & CSV_INT && csvInt(s) === undefined) p &= ~CSV_INT;
-  if (p & CSV_DOUBLE && csvDouble(s) === undefined) p &= ~CSV_DOUBLE;
-  if (p & CSV_DATE && parseDate(s) === undefined) p &= ~CSV_DATE;
-  if (p & CSV_UUID && parseUuid(s) === undefined) p &= ~CSV_UUID;
-  if (p & CSV_TIMESTAMP) {
-    const t = parseTimestamp(s);
-    if (t === undefined) p &= ~CSV_TIMESTAMP;
-    else {
-      if (t.hasTime) {
-        if (t.zoned) st.zoned = true;
-        else st.unzoned = true;
-      }
-      if (t.nanos % 1000n !== 0n) st.nanos = true;
-      if (st.min === undefined || t.nanos < st.min) st.min = t.nanos;
-      if (st.max === undefined || t.nanos > st.max) st.max = t.nanos;
-      // A mix of zoned and zone-less times is no one kind of timestamp.
-      if (st.zoned && st.unzoned) p &= ~CSV_TIMESTAMP;
-    }
-  }
-  st.possible = p;
-}
-
-function textField(st: TextState, seen: boolean): AnyField {
-  const p = st.possible;
-  if (!seen) return f.string();
-  if (p & CSV_BOOLEAN) return f.boolean();
-  if (p & CSV_INT) return f.int64();
-  if (p & CSV_DOUBLE) return f.double();
-  if (p & CSV_DATE) return f.date();
-  if (p & CSV_TIMESTAMP) {
-    const unit = st.nanos ? 'NANOS' : 'MICROS';
-    const [lo, hi] = st.nanos ? [NANOS_INT64_MIN, NANOS_INT64_MAX] : [MICROS_INT64_MIN, MICROS_INT64_MAX];
-    if (st.min! >= lo && st.max! <= hi) return f.timestamp(unit, { utc: st.zoned });
-  }
-  if (p & CSV_UUID) return f.uuid();
-  return f.string();
-}
 
 /**
  * Infers a schema from CSV: per column, the narrowest type every non-empty
@@ -399,32 +294,50 @@ function textField(st: TextState, seen: boolean): AnyField {
  * `csvCellParser` to turn the cells into values the same way.
  */
 export function inferSchemaFromCsv(header: string[], rows: Iterable<string[]>, options: InferOptions = {}): DefinedSchema {
-  const overrides = checkOverrides(options.overrides);
+  const inference = new CsvInference(header, options);
   const limit = checkLimit(options.limit);
-  for (const key of overrides.keys()) {
-    if (!header.includes(key)) throw new InvalidArgumentError(`override "${key}" matches no CSV column`);
-  }
-  const states: TextState[] = header.map(() => textState(CSV_ALL));
-  const seen: boolean[] = header.map(() => false);
-  const skip: boolean[] = header.map((h) => overrides.has(h));
   let n = 0;
   for (const row of rows) {
     if (n >= limit) break;
-    if (row.length > header.length) {
-      throw new InvalidArgumentError(`CSV row ${n + 1} has ${row.length} cells but the header names ${header.length} columns`);
+    inference.add(row, n + 1);
+    n++;
+  }
+  return inference.schema();
+}
+
+/**
+ * CSV inference a row at a time (`inferSchemaFromCsv` over rows that come
+ * as they are read): each column's `TextColumn`, overridden ones aside.
+ */
+export class CsvInference {
+  private readonly overrides: Map<string, AnyField>;
+  private readonly columns: Array<TextColumn | undefined>;
+
+  constructor(private readonly header: string[], options: InferOptions = {}) {
+    this.overrides = checkOverrides(options.overrides);
+    for (const key of this.overrides.keys()) {
+      if (!header.includes(key)) throw new InvalidArgumentError(`override "${key}" matches no CSV column`);
+    }
+    this.columns = header.map((h) => (this.overrides.has(h) ? undefined : new TextColumn()));
+  }
+
+  /** A row's cells (`n`: its number, for the message when it has more cells than the header). */
+  add(row: string[], n: number): void {
+    if (row.length > this.header.length) {
+      throw new InvalidArgumentError(`CSV row ${n} has ${row.length} cells but the header names ${this.header.length} columns`);
     }
     for (let c = 0; c < row.length; c++) {
       const s = row[c];
-      if (s === undefined || s === '' || skip[c]) continue;
-      seen[c] = true;
-      const st = states[c]!;
-      if (st.possible !== 0) narrow(st, s);
+      if (s === undefined || s === '') continue;
+      this.columns[c]?.add(s);
     }
-    n++;
   }
-  const entries: Array<[string, AnyField]> = header.map((name, c) => [name, overrides.get(name) ?? textField(states[c]!, seen[c]!)]);
-  if (entries.length === 0) throw new InvalidArgumentError('the CSV header names no columns');
-  return defineSchema(entries);
+
+  schema(): DefinedSchema {
+    const entries: Array<[string, AnyField]> = this.header.map((name, c) => [name, this.overrides.get(name) ?? this.columns[c]!.field()]);
+    if (entries.length === 0) throw new InvalidArgumentError('the CSV header names no columns');
+    return defineSchema(entries);
+  }
 }
 
 /** Module level, not a closure per column: a table may have 100,000 columns. */
@@ -461,20 +374,25 @@ export function csvCellParser(column: LeafNode | AnyField): CsvCellParser {
   const k = leaf.kind;
   switch (k.kind) {
     case 'boolean':
-      return (s) => (s === '' ? null : csvBoolean(s) ?? badCell(leaf, s, 'a boolean (true or false)'));
+      return (s) => (s === '' ? null : booleanText(s) ?? badCell(leaf, s, 'a boolean (true or false)'));
     case 'int': {
       const wide = leaf.physicalType === 'INT64';
       return (s) => {
         if (s === '') return null;
         // Leading zeros are fine here: the column was declared (or overridden) as an integer.
         if (!LENIENT_INT_TEXT.test(s)) return badCell(leaf, s, 'an integer');
+        // Up to 15 digits a double holds exactly: read as a number, which is quicker than BigInt(text).
+        if (s.length <= 15) {
+          const v = Number(s) + 0; // + 0: "-0" is 0, not -0
+          return wide ? BigInt(v) : v;
+        }
         const v = BigInt(s);
         return wide ? v : Number(v);
       };
     }
     case 'float':
     case 'float16':
-      return (s) => (s === '' ? null : csvDouble(s) ?? badCell(leaf, s, 'a number'));
+      return (s) => (s === '' ? null : doubleText(s) ?? badCell(leaf, s, 'a number'));
     case 'bytes':
       // Geometry cells are text the coercer encodes (WKT, GeoJSON, hex WKB).
       return geoEdges(leaf.element.logicalType) ? textCell : bytesCell;

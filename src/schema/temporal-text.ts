@@ -62,12 +62,18 @@ export function parseDate(s: string): number | undefined {
   return r && r[1] === s.length ? r[0] : undefined;
 }
 
-/** `HH:MM:SS[.f…]` at `i`: [seconds of day, fraction in nanoseconds, end], or undefined. Fractions beyond 9 digits must be zeros. */
-function parseClockAt(s: string, i: number, allow24: boolean): [number, number, number] | undefined {
+/**
+ * `HH:MM:SS[.f…]` at `i` (or `HH:MM`, when `minutes`: seconds left out, as
+ * ISO 8601 and DuckDB allow in a timestamp): [seconds of day, fraction in
+ * nanoseconds, end], or undefined. Fractions beyond 9 digits must be zeros.
+ */
+function parseClockAt(s: string, i: number, allow24: boolean, minutes = false): [number, number, number] | undefined {
   const h = digitsAt(s, i, 2);
   if (h < 0 || s.charCodeAt(i + 2) !== 58) return undefined;
   const mi = digitsAt(s, i + 3, 2);
-  if (mi < 0 || s.charCodeAt(i + 5) !== 58) return undefined;
+  if (mi < 0) return undefined;
+  if (minutes && s.charCodeAt(i + 5) !== 58) return mi > 59 || h > 23 ? undefined : [h * 3600 + mi * 60, 0, i + 5];
+  if (s.charCodeAt(i + 5) !== 58) return undefined;
   const se = digitsAt(s, i + 6, 2);
   if (se < 0 || mi > 59 || se > 59) return undefined;
   i += 8;
@@ -107,7 +113,7 @@ export interface ParsedTimestamp {
 }
 
 /**
- * Parses `YYYY-MM-DD[(T|t| )HH:MM:SS[.f{1,9}]][Z|z|±HH:MM|±HHMM|±HH]`
+ * Parses `YYYY-MM-DD[(T|t| )HH:MM[:SS[.f{1,9}]]][Z|z|±HH:MM|±HHMM|±HH]`
  * (years outside 0000-9999 as `±YYYYYY`, as Date.prototype.toISOString and
  * the reader's `temporal: 'iso'` print them). A bare date is midnight.
  * Gives undefined for anything else, invalid calendar dates included.
@@ -119,7 +125,7 @@ export function parseTimestamp(s: string): ParsedTimestamp | undefined {
   if (dateEnd === s.length) return { nanos: BigInt(days) * 86_400_000_000_000n, zoned: false, hasTime: false };
   const sep = s.charCodeAt(dateEnd);
   if (sep !== 84 && sep !== 116 && sep !== 32) return undefined;
-  const clock = parseClockAt(s, dateEnd + 1, false);
+  const clock = parseClockAt(s, dateEnd + 1, false, true);
   if (!clock) return undefined;
   let [secs, nanos, i] = clock;
   let zoned = false;

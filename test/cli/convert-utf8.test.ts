@@ -34,7 +34,9 @@ function input(bytes: Uint8Array, size: number): InputBytes {
 const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
 
 type Reader = (i: InputBytes, onWarning: (w: ParquetryWarning) => void) => AsyncGenerator<Item<unknown>>;
-const csv: Reader = (i, onWarning) => readCsv(i, { delimiter: ',', skipBad: false, header: true, onWarning });
+const csv: Reader = async function* (i, onWarning) {
+  for await (const batch of readCsv(i, { delimiter: ',', skipBad: false, header: true, onWarning })) yield* batch;
+};
 const jsonl: Reader = (i, onWarning) => readJsonLines(i, { onWarning });
 const json: Reader = (i, onWarning) => readJsonArray(i, { onWarning });
 

@@ -285,6 +285,19 @@ describe('file destinations', () => {
 // ------------------------------------------------------------------ row groups and pages
 
 describe('row groups and pages', () => {
+  test('by default a row group holds at most 1,048,576 rows: 1,048,579 small rows are two row groups', { timeout: 60_000 }, async () => {
+    const n = 1_048_579;
+    const sink = new BufferSink();
+    const w = await ParquetWriter.open(sink, defineSchema({ id: f.int32().required() }), { codec: 'UNCOMPRESSED', pageIndex: false });
+    await w.writeColumns({ id: Int32Array.from({ length: n }, (_, i) => i) });
+    await w.close();
+    const r = await openParquet(sink.bytes());
+    assert.deepEqual(r.metadata.rowGroups.map((g) => Number(g.numRows)), [1_048_576, 3]);
+    const tail: unknown[] = [];
+    for await (const row of r.rows({ rowGroups: [1] })) tail.push(row.id);
+    assert.deepEqual(tail, [1_048_576, 1_048_577, 1_048_578]);
+  });
+
   test('rowGroupRows cuts row groups by rows', async () => {
     const schema = defineSchema({ a: f.int32().required(), l: f.list(f.string()) });
     const path = await writeAll(schema, Array.from({ length: 1000 }, (_, i) => ({ a: i, l: [String(i)] })), { rowGroupRows: 300 });

@@ -55,7 +55,11 @@ export interface WriterOptions extends Omit<ColumnWriteOptions, 'encoding'>, Unk
   onWarning?: WarningHandler;
   /** Byte budget of a row group in memory before it is written (default 128 MiB). */
   rowGroupSize?: number;
-  /** Most rows in a row group (default: no limit but the byte budget). */
+  /**
+   * Most rows in a row group (default 1,048,576, Arrow's: a file of millions
+   * of small rows still has several row groups for readers to split work
+   * across; the byte budget ends one sooner when rows are large).
+   */
   rowGroupRows?: number;
   /** Target size of a data page before compression (default 1 MiB). */
   pageSize?: number;
@@ -180,6 +184,7 @@ const RESOLVED: Promise<void> = Promise.resolve();
 
 const DEFAULTS = {
   rowGroupSize: 128 * 1024 * 1024,
+  rowGroupRows: 1_048_576,
   pageSize: 1024 * 1024,
   pageRowLimit: 20_000,
   dictionaryPageSize: 1024 * 1024,
@@ -262,7 +267,7 @@ export class ParquetWriter<Row = Record<string, unknown>> {
     this.sinks = plan.leaves.map((l) => columns[l.columnIndex]!);
     this.shredder = new RecordShredder(plan, this.sinks, options, variant);
     this.rowGroupSize = positive(options.rowGroupSize, 'rowGroupSize', DEFAULTS.rowGroupSize);
-    this.rowGroupRows = positive(options.rowGroupRows, 'rowGroupRows', Number.MAX_SAFE_INTEGER);
+    this.rowGroupRows = positive(options.rowGroupRows, 'rowGroupRows', DEFAULTS.rowGroupRows);
     this.pageRowLimit = positive(options.pageRowLimit, 'pageRowLimit', DEFAULTS.pageRowLimit);
     this.flat = schema.leaves.every((l) => l.path.length === 1 && l.repLevel === 0);
     this.pageIndex = options.pageIndex ?? true;
