@@ -232,7 +232,7 @@ function blobSource(blob: Blob, name: string): SourceLike {
 }
 
 /** A random-access source's bytes in order, a megabyte at a time. */
-async function* sourceChunks(source: SourceLike): AsyncGenerator<Uint8Array> {
+export async function* sourceChunks(source: SourceLike): AsyncGenerator<Uint8Array> {
   for (let at = 0; at < source.byteLength; at += READ_CHUNK) {
     const b = await source.read(at, Math.min(READ_CHUNK, source.byteLength - at));
     yield b instanceof Uint8Array ? b : new Uint8Array(b);

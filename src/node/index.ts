@@ -24,6 +24,9 @@ export type { S3Settings } from './s3-credentials.js';
 export type { NodeS3Settings } from './s3.js';
 // Paths, directories and globs too; this export takes the place of the portable `openDataset`.
 export { openDataset, nodeFileSystem, type NodeDatasetOptions } from './dataset.js';
+// Paths, directories, globs and s3:// through the AWS settings too; this export takes the place of the portable `openTable`.
+export const openTable = lazyAsync(() => import('./table.js'), 'openTable');
+export type { NodeOpenTableOptions } from './table.js';
 // Paths and Node streams too; this export takes the place of the portable `convert`.
 export const convert = lazyAsync(() => import('./convert.js'), 'convert');
 export const writeSummaryFiles = lazyAsync(() => import('./dataset-summary.js'), 'writeSummaryFiles');
