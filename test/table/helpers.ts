@@ -1,15 +1,12 @@
 /** What the table tests share: a table's plan (for canonical rows), and all of a table's rows. */
-import { selectLeaves } from '../../src/schema/select.js';
-import { planRecord, type RecordPlan } from '../../src/shred/plan.js';
+import { tablePlan } from '../../src/table/plan.js';
+import type { RecordPlan } from '../../src/shred/plan.js';
 import type { ColumnPath } from '../../src/schema/tree.js';
 import type { Table, TableReadOptions } from '../../src/node/index.js';
 import { canonicalRow } from '../../src/node/index.js';
 
-/** The assembly plan of a table's projection, as the Parquet reader's `plan` gives it. */
-export function tablePlan(table: Table, columns?: readonly ColumnPath[]): RecordPlan {
-  const keep = new Set(selectLeaves(table.schema, columns));
-  return planRecord(table.schema.root, (l) => keep.has(l));
-}
+export { tablePlan };
+
 
 export async function allRows(table: Table, options: TableReadOptions = {}): Promise<Record<string, unknown>[]> {
   const rows: Record<string, unknown>[] = [];
