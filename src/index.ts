@@ -40,6 +40,16 @@ const trevniModule = lazyModule(() => import('./trevni/index.js'));
 const redElmModule = lazyModule(() => import('./redelm/index.js'));
 const datasetModule = lazyModule(() => import('./dataset/index.js'));
 
+/**
+ * Opens any table (Parquet, a dataset, Trevni, RedElm, CSV, TSV, JSON Lines,
+ * JSON) as a `Table`, the one shape every format reads through (docs/tables.md).
+ *
+ * @example
+ * ```ts
+ * await using table = await openTable(file); // a File from a picker: told by its magic, else its name
+ * for await (const row of table.rows({ filter: 'id > 10', limit: 5 })) console.log(row);
+ * ```
+ */
 export const openTable = lazyAsync(() => import('./table/open.js'), 'openTable');
 export type { TableInput, OpenTableOptions } from './table/open.js';
 export type { Table, TableFormatName, TableReadOptions, TableBatchOptions, TableArrowOptions, TableColumnsOptions } from './table/table.js';

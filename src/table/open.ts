@@ -148,7 +148,7 @@ function isS3Prefix(address: string): boolean {
  *
  * @example
  * ```ts
- * import { openTable } from 'parquetry';
+ * import { formatSchema, openTable } from 'parquetry';
  * await using table = await openTable(new URL('https://example.com/data.parquet'));
  * console.log(table.format, table.numRows, formatSchema(table.schema));
  * for await (const row of table.rows({ columns: ['id', 'name'], filter: "name LIKE 'a%'", limit: 10 })) console.log(row);

@@ -49,6 +49,7 @@ export type TableColumnsOptions = Pick<TableReadOptions, 'columns' | 'signal'>;
 /**
  * A table, as `openTable` opens it.
  *
+ * @example
  * ```ts
  * await using table = await openTable('events.csv');
  * console.log(table.format, table.numRows);

@@ -8,11 +8,11 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  convert, defineSchema, field, InvalidArgumentError, openTable, UnsupportedOptionError, writeParquet, type Table, type TableFormatName,
+  convert, defineSchema, field, InvalidArgumentError, openRedElm, openTable, openTrevni, UnsupportedOptionError, writeParquet, type Table, type TableFormatName,
 } from '../../src/node/index.js';
 import type { LeafKind } from '../../src/schema/logical.js';
 import type { Plan } from '../../src/shred/plan.js';
@@ -253,4 +253,24 @@ test('await using closes every format\'s file; a failed open leaves none open', 
   writeFileSync(trv, new Uint8Array([0x54, 0x72, 0x76, 0x02, 1, 2, 3]));
   await assert.rejects(openTable(trv));
   assert.equal(openFds(), start, 'after failed opens');
+});
+
+test('openTrevni and openRedElm take a path as openParquet does, and read what the bytes read', async () => {
+  for (const name of ['trevni', 'trevni-v1', 'trevni-draft']) {
+    const path = inputs.get(name)!.path;
+    const byPath = await openTrevni(path);
+    const byBytes = await openTrevni(new Uint8Array(readFileSync(path)));
+    try {
+      assert.equal(byPath.constructor, byBytes.constructor, name);
+      const rows = async (r: typeof byPath) => { const out: unknown[] = []; for await (const x of r.rows()) out.push(x); return out; };
+      assert.deepStrictEqual(await rows(byPath), await rows(byBytes), name);
+    } finally {
+      await byPath.close();
+      await byBytes.close();
+    }
+  }
+  const r = await openRedElm(inputs.get('redelm')!.path);
+  assert.equal(r.numRows, N);
+  await r.close();
+  await assert.rejects(openTrevni(join(dir, 'missing.trv')), /missing\.trv/);
 });
