@@ -21,6 +21,7 @@ import type { TextTableOptions } from './text.js';
 /** What `openTable` opens: bytes, a Blob (a File), a URL (an http(s) or `s3://` address as a string too), or a source object. */
 export type TableInput = Uint8Array | ArrayBuffer | Blob | URL | string | SourceLike;
 
+/** How `openTable` opens an input; the options bound to one format are refused for another. */
 export interface OpenTableOptions extends Omit<TextTableOptions, 'name'> {
   /** The format, when neither the input's first bytes nor its name tell it (CSV and JSON have no magic). */
   format?: ConvertFormat;

@@ -29,12 +29,13 @@ export interface TableReadOptions extends ValueOptions {
   offset?: number;
   /** Most rows to give. */
   limit?: number;
-  /** Only the rows it keeps: the Filter API, or a `--where` text (README "Filtering"). */
+  /** Only the rows it keeps: the Filter API, or a `--where` text (docs/filtering.md). */
   filter?: Filter | string;
   /** Stops the read: the iteration throws the signal's reason. */
   signal?: AbortSignal;
 }
 
+/** What `rowBatches` takes: the read options and a batch size. */
 export interface TableBatchOptions extends TableReadOptions {
   /** Rows in each batch (default 4096; a Parquet file's batches also end at its row groups). */
   batchSize?: number;
@@ -65,7 +66,7 @@ export interface Table<Row = Record<string, unknown>> {
   readonly schema: Schema;
   /** Rows in the table, known once it is open: text inputs are counted at open. */
   readonly numRows: number;
-  /** Rows as plain objects, one at a time, in the value forms of README "Values". */
+  /** Rows as plain objects, one at a time, in the value forms of docs/reading.md. */
   rows(options?: TableReadOptions): AsyncIterableIterator<Row>;
   /** Rows in arrays, for callers that handle many at once. */
   rowBatches(options?: TableBatchOptions): AsyncIterableIterator<Row[]>;
@@ -73,6 +74,7 @@ export interface Table<Row = Record<string, unknown>> {
   columns?(options?: TableColumnsOptions): AsyncIterableIterator<ColumnBatch>;
   /** The rows as an Arrow table (needs the optional `apache-arrow` package). */
   toArrow(options?: TableArrowOptions): Promise<ArrowTable>;
+  /** Closes the file (a dataset or a text table holds none open between reads). */
   close(): Promise<void>;
   /** `await using table = await openTable(…)`: closed when the scope ends. */
   [Symbol.asyncDispose](): Promise<void>;
