@@ -3,8 +3,9 @@ import { CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, 
 import { blobSource, bufferSource, checkedSource, httpSource, withCachedTail, type Source, type SourceLike } from '../io/source.js';
 import { ReadBuffers } from '../io/read-buffers.js';
 import type { ValueOptions } from '../schema/convert.js';
-import { buildSchema, leavesOf, type ColumnPath, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
+import { buildSchema, type ColumnPath, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
 import type { RecordAssembler } from '../shred/assemble.js';
+import { findColumn, selectLeaves as selectSchemaLeaves } from '../schema/select.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { leavesInVariants, planRecord, type Plan, type RecordPlan } from '../shred/plan.js';
 import type { ChunkStream } from './chunk-stream.js';
@@ -316,14 +317,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
 
   /** Leaf columns selected by dotted paths (all leaves when `paths` is absent). */
   selectLeaves(paths?: readonly ColumnPath[]): LeafNode[] {
-    if (!paths) return this.schema.leaves;
-    const chosen = new Set<LeafNode>();
-    for (const p of paths) {
-      const node = typeof p === 'string' ? findNode(this.schema.root, p.split('.')) ?? findDotted(this.schema.root, p) : findNode(this.schema.root, [...p]);
-      if (!node) throw new InvalidArgumentError(`no column "${typeof p === 'string' ? p : p.join('.')}" in the schema`, { file: this.source.name });
-      for (const l of leavesOf(node)) chosen.add(l);
-    }
-    return this.schema.leaves.filter((l) => chosen.has(l));
+    return selectSchemaLeaves(this.schema, paths, { file: this.source.name });
   }
 
   /** The assembly plan for a projection; also what the canonical printer walks. */
@@ -690,7 +684,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
   private filterColumn(column: ColumnPath, variants: typeof import('./variant/filter.js') | undefined): FilterColumn {
     const names: readonly string[] = typeof column === 'string' ? column.split('.') : Array.isArray(column) ? column : [];
     // A path the schema has as it is names that column (the physical columns of a variant included).
-    if (variants && !findNode(this.schema.root, [...names])) {
+    if (variants && !findColumn(this.schema.root, names)) {
       let node: SchemaNode = this.schema.root;
       for (let i = 0; i < names.length && !node.isLeaf; i++) {
         const next: SchemaNode | undefined = node.children.find((c) => c.name === names[i]);
@@ -944,26 +938,6 @@ function checkedChunkOptions(options: OpenOptions): Pick<ChunkOptions, 'verifyCh
 function checkCount(n: number, what: string): number {
   if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError(`${what} must be a non-negative integer, got ${n}`);
   return n;
-}
-
-function findNode(root: SchemaNode, path: string[]): SchemaNode | undefined {
-  let node: SchemaNode | undefined = root;
-  for (const name of path) {
-    if (!node || node.isLeaf) return undefined;
-    node = node.children.find((c: SchemaNode) => c.name === name);
-  }
-  return node;
-}
-
-/** A node whose dotted path is exactly `dotted`, for names that themselves contain dots. */
-function findDotted(node: SchemaNode, dotted: string): SchemaNode | undefined {
-  if (node.path.length > 0 && node.path.join('.') === dotted) return node;
-  if (node.isLeaf) return undefined;
-  for (const c of node.children) {
-    const hit = findDotted(c, dotted);
-    if (hit) return hit;
-  }
-  return undefined;
 }
 
 function validateRowGroups(m: FileMetaData, schema: Schema, source: Source): void {

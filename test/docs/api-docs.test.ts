@@ -20,7 +20,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const ENTRIES = ['src/index.ts', 'src/node/index.ts'];
 /** The entry points a reader meets first: each needs an `@example`. */
 const WITH_EXAMPLE = [
-  'openParquet', 'ParquetReader', 'ParquetReader.open', 'ParquetReader.readRows', 'ParquetReader.rows', 'ParquetReader.columns',
+  'openTable', 'openParquet', 'ParquetReader', 'ParquetReader.open', 'ParquetReader.readRows', 'ParquetReader.rows', 'ParquetReader.columns',
   'writeParquet', 'openWriter', 'openDataset', 'convert', 'defineSchema', 'parseWhere',
 ];
 
