@@ -22,11 +22,10 @@
  *   node --import tsx bench/filter.ts --runs 21  timed runs for the filtered tasks
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { argValue, median, spawnWorker, timedRuns, type Timed } from './harness.js';
+import { argValue, countingFile, type CountedAnswer, median, spawnWorker, timedRuns, type Timed } from './harness.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const FILE = join(HERE, 'data', 'sorted.parquet');
@@ -76,33 +75,7 @@ async function writeData(): Promise<void> {
   await w.close();
 }
 
-/** A file opened for reading, counting the bytes asked of it. */
-async function countingFile(path: string) {
-  const fh = await open(path, 'r');
-  const size = (await fh.stat()).size;
-  const counter = { bytes: 0, requests: 0 };
-  const read = async (offset: number, length: number): Promise<Uint8Array> => {
-    counter.bytes += length;
-    counter.requests++;
-    const buf = new Uint8Array(length);
-    let done = 0;
-    while (done < length) {
-      const { bytesRead } = await fh.read(buf, done, length - done, offset + done);
-      if (bytesRead === 0) throw new Error(`short read at ${offset + done}`);
-      done += bytesRead;
-    }
-    return buf;
-  };
-  return { size, counter, read, close: () => fh.close() };
-}
-
-/** What a task answers (checked across libraries) and how many bytes it asked for. */
-interface Answer {
-  rows: number;
-  check: string;
-  bytes: number;
-  requests: number;
-}
+type Answer = CountedAnswer;
 
 type Runner = () => Promise<Answer>;
 

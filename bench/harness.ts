@@ -7,6 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,4 +40,32 @@ export function staleBuild(root = ROOT): boolean {
   const newest = (dir: string) =>
     Math.max(...readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => statSync(join(e.parentPath ?? e.path, e.name)).mtimeMs));
   return newest(join(root, 'src')) > newest(join(root, 'dist'));
+}
+
+/** A file opened for reading, counting the bytes asked of it. */
+export async function countingFile(path: string) {
+  const fh = await open(path, 'r');
+  const size = (await fh.stat()).size;
+  const counter = { bytes: 0, requests: 0 };
+  const read = async (offset: number, length: number): Promise<Uint8Array> => {
+    counter.bytes += length;
+    counter.requests++;
+    const buf = new Uint8Array(length);
+    let done = 0;
+    while (done < length) {
+      const { bytesRead } = await fh.read(buf, done, length - done, offset + done);
+      if (bytesRead === 0) throw new Error(`short read at ${offset + done}`);
+      done += bytesRead;
+    }
+    return buf;
+  };
+  return { size, counter, read, close: () => fh.close() };
+}
+
+/** What a task answers (checked across libraries) and how many bytes and requests it asked for. */
+export interface CountedAnswer {
+  rows: number;
+  check: string;
+  bytes: number;
+  requests: number;
 }

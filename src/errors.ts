@@ -84,6 +84,13 @@ export class UnsupportedError extends ParquetryError {
   }
 }
 
+/** An option a table of this format cannot honour (`openTable`'s tables say so rather than ignore it). */
+export class UnsupportedOptionError extends UnsupportedError {
+  constructor(readonly option: string, readonly format: string, why: string, context?: ErrorContext) {
+    super(`${option} is not supported for ${format} tables: ${why}`, context);
+  }
+}
+
 /** A stored checksum does not match the bytes. */
 export class ChecksumError extends ParquetryError {
   constructor(detail: string, context?: ErrorContext) {

@@ -1,10 +1,11 @@
 /**
  * The names of what a conversion reads and writes: formats by name and by
  * extension, Parquet and Trevni codecs by their names in any case. Plain
- * data with no imports, so the CLI checks its options with it without
- * loading the conversion layer (which uses it too).
+ * data (and the magics of io/format.ts), so the CLI checks its options with
+ * it without loading the conversion layer (which uses it too).
  */
 import type { CodecName } from './codecs/registry.js';
+import { detectFormat } from './io/format.js';
 
 /** The formats `convert` reads and writes, by name (`from`, `to`). */
 export type ConvertFormat = 'csv' | 'tsv' | 'jsonl' | 'json' | 'parquet' | 'trevni' | 'redelm';
@@ -36,6 +37,15 @@ export function extensionFormat(path: string): ConvertFormat | undefined {
   const name = /^https?:\/\//i.test(path) ? new URL(path).pathname : path;
   const m = /\.([A-Za-z0-9]+)$/.exec(name);
   return m ? EXTENSIONS[m[1]!.toLowerCase()] : undefined;
+}
+
+/**
+ * Which format an input is: its magic (`head`, its first bytes: Parquet,
+ * Trevni, RedElm), else its name's extension (CSV, TSV, JSON Lines, JSON).
+ * The one answer `openTable`, `convert`, the CLI and the viewer give.
+ */
+export function inputFormat(head: Uint8Array | undefined, name: string | undefined): ConvertFormat | undefined {
+  return (head && detectFormat(head)) ?? (name !== undefined ? extensionFormat(name) : undefined);
 }
 
 const PARQUET_CODECS: Record<string, CodecName> = {

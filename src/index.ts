@@ -1,6 +1,14 @@
 /**
  * parquetry: read Parquet files in any JavaScript runtime.
  *
+ * Any table (Parquet, a dataset, Trevni, RedElm, CSV, JSON), one shape:
+ * ```ts
+ * import { openTable } from 'parquetry';
+ * await using table = await openTable(new URL('https://example.com/data.parquet'));
+ * for await (const row of table.rows({ columns: ['id'], limit: 10 })) console.log(row);
+ * ```
+ *
+ * The Parquet reader itself:
  * ```ts
  * import { ParquetReader } from 'parquetry';
  * const reader = await ParquetReader.open(bytes);          // Uint8Array, ArrayBuffer, URL or { byteLength, read }
@@ -32,6 +40,10 @@ const trevniModule = lazyModule(() => import('./trevni/index.js'));
 const redElmModule = lazyModule(() => import('./redelm/index.js'));
 const datasetModule = lazyModule(() => import('./dataset/index.js'));
 
+/** @function */
+export const openTable = lazyAsync(() => import('./table/open.js'), 'openTable');
+export type { TableInput, OpenTableOptions } from './table/open.js';
+export type { Table, TableFormatName, TableReadOptions, TableBatchOptions, TableArrowOptions, TableColumnsOptions } from './table/table.js';
 export { ParquetReader, type BloomFilterProbe, type ParquetInput, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch } from './parquet/reader.js';
 export { type ColumnPath } from './schema/tree.js';
 export type { Filter, ComparisonOp, LikeOp, TemporalLiteral } from './parquet/filter/expression.js';
@@ -168,6 +180,6 @@ export type {
   DatasetOptions, DatasetReadOptions, DatasetArrowOptions, DatasetFile, ScanPlan, DatasetDescription, FileStats, PartitionType, PartitionValue, PartitionColumn,
 } from './dataset/index.js';
 export {
-  ParquetryError, CorruptFileError, UnsupportedError, ChecksumError, InvalidArgumentError, ColumnOptionsError, IOError, ObjectStoreError, LimitError, DecryptionError, MissingKeyError, IncompatibleFilesError,
+  ParquetryError, CorruptFileError, UnsupportedError, UnsupportedOptionError, ChecksumError, InvalidArgumentError, ColumnOptionsError, IOError, ObjectStoreError, LimitError, DecryptionError, MissingKeyError, IncompatibleFilesError,
   type ErrorCode, type ErrorContext,
 } from './errors.js';

@@ -18,16 +18,9 @@ export class ArrowShredder {
 
   constructor(private readonly a: ArrowModule, private readonly plan: RecordPlan, private readonly sinks: readonly LeafSink[]) {}
 
-  /** Binds a batch's columns to the plan's fields by name; a field the batch lacks is an error (or all null, when nullable). */
-  bind(batch: { schema: { fields: { name: string }[] }; data: Data }): void {
-    const names = batch.schema.fields.map((fl) => fl.name);
-    this.top = this.plan.fields.map((fl) => {
-      const i = names.indexOf(fl.name);
-      if (i < 0 && !fl.plan.nullable) throw new InvalidArgumentError(`the Arrow data has no column "${fl.name}", which the schema requires`, { column: fl.name });
-      return i < 0 ? undefined : batch.data.children[i];
-    });
-    const known = new Set(this.plan.fields.map((fl) => fl.name));
-    for (const n of names) if (!known.has(n)) throw new InvalidArgumentError(`the Arrow data has a column "${n}" that the schema lacks`, { column: n });
+  /** Takes a batch's columns, as `batchColumns` gives them. */
+  bind(top: (Data | undefined)[]): void {
+    this.top = top;
   }
 
   /** Shreds row `i` of the bound batch. */
@@ -44,7 +37,7 @@ export class ArrowShredder {
   }
 
   private field(p: Plan, data: Data | undefined, i: number, rep: number, depth: number): void {
-    if (!data || data.type.typeId === this.a.Type.Null || !data.getValid(i) || this.nullInDictionary(data, i)) {
+    if (!data || data.type.typeId === this.a.Type.Null || !data.getValid(i) || nullInDictionary(this.a, data, i)) {
       if (p.nullable) return this.empty(p, rep, p.def - 1);
       if (p.t === 'list' || p.t === 'map') return this.empty(p, rep, p.elementDef - 1);
       const column = this.path.slice(0, depth).join('.');
@@ -52,7 +45,7 @@ export class ArrowShredder {
     }
     switch (p.t) {
       case 'leaf':
-        this.sinks[p.first]!.value(rep, this.leafValue(data, i, depth));
+        this.sinks[p.first]!.value(rep, leafValue(this.a, data, i, (why) => this.fail(depth, why)));
         return;
       case 'struct':
       case 'variant': {
@@ -93,80 +86,6 @@ export class ArrowShredder {
     }
   }
 
-  /** Whether a valid dictionary index points at a null in the dictionary (Arrow allows both). */
-  private nullInDictionary(data: Data, i: number): boolean {
-    if (data.type.typeId !== this.a.Type.Dictionary) return false;
-    const dictionary = data.dictionary!;
-    return dictionary.nullCount > 0 && !dictionary.isValid(Number((data.values as ArrayLike<number | bigint>)[i]));
-  }
-
-  /** A leaf value from the Arrow buffers, in a form the column writer takes. */
-  private leafValue(data: Data, i: number, depth: number): unknown {
-    const T = this.a.Type;
-    const t = data.type as DataType & { unit?: number; byteWidth?: number; scale?: number; bitWidth?: number; precision?: number };
-    const values = data.values as ArrayLike<number | bigint> & { subarray?: (s: number, e: number) => Uint8Array };
-    switch (t.typeId) {
-      case T.Int: case T.Duration: return values[i];
-      case T.Float: return t.precision === 0 ? float16((values[i] as number) & 0xff, (values[i] as number) >> 8) : values[i];
-      case T.Bool: {
-        const bit = data.offset + i;
-        return (((data.values as Uint8Array)[bit >> 3]! >> (bit & 7)) & 1) === 1;
-      }
-      case T.Utf8: case T.Binary: case T.LargeUtf8: case T.LargeBinary: {
-        const o = data.valueOffsets as ArrayLike<number | bigint>;
-        return (data.values as Uint8Array).subarray(Number(o[i]), Number(o[i + 1]));
-      }
-      case T.Utf8View: case T.BinaryView: return this.viewBytes(data, i, depth);
-      case T.FixedSizeBinary: return (data.values as Uint8Array).subarray(i * t.byteWidth!, (i + 1) * t.byteWidth!);
-      case T.Decimal: return decimalText(data.values as Uint32Array, i, t.bitWidth! / 32, t.scale!);
-      case T.Date: {
-        // Date32 is days; Date64 milliseconds, which must fall on a day.
-        if (t.unit === 0) return values[i];
-        const ms = BigInt(values[i]!);
-        if (ms % 86_400_000n !== 0n) throw this.fail(depth, `Date64 value ${ms} is not a whole day`);
-        return Number(ms / 86_400_000n);
-      }
-      case T.Time: case T.Timestamp:
-        // Seconds are written as milliseconds (Parquet has no seconds unit).
-        return t.unit === 0 ? BigInt(values[i]!) * 1000n : values[i];
-      case T.Interval: return this.interval(t.unit!, data.values as Int32Array, i, depth);
-      case T.Dictionary: {
-        const index = Number(values[i]);
-        const dict = data.dictionary!.data;
-        // A dictionary vector may be in several chunks: find the one holding the index.
-        let at = index;
-        for (const d of dict) {
-          if (at < d.length) return this.leafValue(d, at, depth);
-          at -= d.length;
-        }
-        throw this.fail(depth, `dictionary index ${index} is outside its ${dict.reduce((n, d) => n + d.length, 0)}-entry dictionary`);
-      }
-      default:
-        throw this.fail(depth, `Arrow type ${String(t)} cannot be written to this column`);
-    }
-  }
-
-  /** A view type's value: a 16-byte view holding its length, then its bytes inline (12 at most) or where in which variadic buffer they are. */
-  private viewBytes(data: Data, i: number, depth: number): Uint8Array {
-    const views = data.values as Uint8Array;
-    const view = new DataView(views.buffer, views.byteOffset + i * 16, 16);
-    const size = view.getInt32(0, true);
-    if (size <= 12) return views.subarray(i * 16 + 4, i * 16 + 4 + Math.max(size, 0));
-    const buffer = data.variadicBuffers[view.getInt32(8, true)];
-    const at = view.getInt32(12, true);
-    if (!buffer || at < 0 || at + size > buffer.length) throw this.fail(depth, `view ${i} points outside its data buffers`);
-    return buffer.subarray(at, at + size);
-  }
-
-  private interval(unit: number, v: Int32Array, i: number, depth: number): { months: number; days: number; millis: number } {
-    // IntervalUnit: 0 YEAR_MONTH, 1 DAY_TIME, 2 MONTH_DAY_NANO.
-    if (unit === 0) return { months: v[i]!, days: 0, millis: 0 };
-    if (unit === 1) return { months: 0, days: v[i * 2]!, millis: v[i * 2 + 1]! };
-    const nanos = BigInt(v[i * 4 + 3]!) * 2n ** 32n + BigInt(v[i * 4 + 2]! >>> 0);
-    if (nanos % 1_000_000n !== 0n) throw this.fail(depth, `interval of ${nanos} ns is not whole milliseconds, which INTERVAL stores`);
-    return { months: v[i * 4]!, days: v[i * 4 + 1]!, millis: Number(nanos / 1_000_000n) };
-  }
-
   private fail(depth: number, why: string): InvalidArgumentError {
     const column = this.path.slice(0, depth).join('.');
     return new InvalidArgumentError(`field ${column}: ${why}`, { column });
@@ -174,7 +93,7 @@ export class ArrowShredder {
 }
 
 /** A struct's child data in the order of `names` (Arrow's order may differ). */
-function structChildren(data: Data, names: string[], path: string): (Data | undefined)[] {
+export function structChildren(data: Data, names: string[], path: string): (Data | undefined)[] {
   const fields = (data.type as unknown as { children: { name: string }[] }).children.map((c) => c.name);
   return names.map((n) => {
     const k = fields.indexOf(n);
@@ -193,3 +112,79 @@ function decimalText(words: Uint32Array, i: number, n: number, scale: number): s
   const text = scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits;
   return neg ? `-${text}` : text;
 }
+
+/** Whether a valid dictionary index points at a null in the dictionary (Arrow allows both). */
+export function nullInDictionary(a: ArrowModule, data: Data, i: number): boolean {
+  if (data.type.typeId !== a.Type.Dictionary) return false;
+  const dictionary = data.dictionary!;
+  return dictionary.nullCount > 0 && !dictionary.isValid(Number((data.values as ArrayLike<number | bigint>)[i]));
+}
+
+/** A leaf value from the Arrow buffers, in a form the column writer takes; `fail` makes the error for a value that has none. */
+export function leafValue(a: ArrowModule, data: Data, i: number, fail: (why: string) => Error): unknown {
+  const T = a.Type;
+  const t = data.type as DataType & { unit?: number; byteWidth?: number; scale?: number; bitWidth?: number; precision?: number };
+  const values = data.values as ArrayLike<number | bigint> & { subarray?: (s: number, e: number) => Uint8Array };
+  switch (t.typeId) {
+    case T.Int: case T.Duration: return values[i];
+    case T.Float: return t.precision === 0 ? float16((values[i] as number) & 0xff, (values[i] as number) >> 8) : values[i];
+    case T.Bool: {
+      const bit = data.offset + i;
+      return (((data.values as Uint8Array)[bit >> 3]! >> (bit & 7)) & 1) === 1;
+    }
+    case T.Utf8: case T.Binary: case T.LargeUtf8: case T.LargeBinary: {
+      const o = data.valueOffsets as ArrayLike<number | bigint>;
+      return (data.values as Uint8Array).subarray(Number(o[i]), Number(o[i + 1]));
+    }
+    case T.Utf8View: case T.BinaryView: return viewBytes(data, i, fail);
+    case T.FixedSizeBinary: return (data.values as Uint8Array).subarray(i * t.byteWidth!, (i + 1) * t.byteWidth!);
+    case T.Decimal: return decimalText(data.values as Uint32Array, i, t.bitWidth! / 32, t.scale!);
+    case T.Date: {
+      // Date32 is days; Date64 milliseconds, which must fall on a day.
+      if (t.unit === 0) return values[i];
+      const ms = BigInt(values[i]!);
+      if (ms % 86_400_000n !== 0n) throw fail(`Date64 value ${ms} is not a whole day`);
+      return Number(ms / 86_400_000n);
+    }
+    case T.Time: case T.Timestamp:
+      // Seconds are written as milliseconds (Parquet has no seconds unit).
+      return t.unit === 0 ? BigInt(values[i]!) * 1000n : values[i];
+    case T.Interval: return interval(t.unit!, data.values as Int32Array, i, fail);
+    case T.Dictionary: {
+      const index = Number(values[i]);
+      const dict = data.dictionary!.data;
+      // A dictionary vector may be in several chunks: find the one holding the index.
+      let at = index;
+      for (const d of dict) {
+        if (at < 0) break;
+        if (at < d.length) return leafValue(a, d, at, fail);
+        at -= d.length;
+      }
+      throw fail(`dictionary index ${index} is outside its ${dict.reduce((n, d) => n + d.length, 0)}-entry dictionary`);
+    }
+    default:
+      throw fail(`Arrow type ${String(t)} cannot be written to this column`);
+  }
+}
+
+/** A view type's value: a 16-byte view holding its length, then its bytes inline (12 at most) or where in which variadic buffer they are. */
+function viewBytes(data: Data, i: number, fail: (why: string) => Error): Uint8Array {
+  const views = data.values as Uint8Array;
+  const view = new DataView(views.buffer, views.byteOffset + i * 16, 16);
+  const size = view.getInt32(0, true);
+  if (size <= 12) return views.subarray(i * 16 + 4, i * 16 + 4 + Math.max(size, 0));
+  const buffer = data.variadicBuffers[view.getInt32(8, true)];
+  const at = view.getInt32(12, true);
+  if (!buffer || at < 0 || at + size > buffer.length) throw fail(`view ${i} points outside its data buffers`);
+  return buffer.subarray(at, at + size);
+}
+
+function interval(unit: number, v: Int32Array, i: number, fail: (why: string) => Error): { months: number; days: number; millis: number } {
+  // IntervalUnit: 0 YEAR_MONTH, 1 DAY_TIME, 2 MONTH_DAY_NANO.
+  if (unit === 0) return { months: v[i]!, days: 0, millis: 0 };
+  if (unit === 1) return { months: 0, days: v[i * 2]!, millis: v[i * 2 + 1]! };
+  const nanos = BigInt(v[i * 4 + 3]!) * 2n ** 32n + BigInt(v[i * 4 + 2]! >>> 0);
+  if (nanos % 1_000_000n !== 0n) throw fail(`interval of ${nanos} ns is not whole milliseconds, which INTERVAL stores`);
+  return { months: v[i * 4]!, days: v[i * 4 + 1]!, millis: Number(nanos / 1_000_000n) };
+}
+

@@ -192,8 +192,7 @@ function onInterrupt(discard: () => Promise<void>): { stop: () => void; readonly
 }
 
 /**
- * The input format: --from, else Trevni's or RedElm's magic (as `cat` tells), else the
- * extension. A Parquet, Trevni or RedElm input must be a file read at any offset.
+ * The input format: --from, else its magic, else the extension (as `cat` and `openTable` tell). A Parquet, Trevni or RedElm input must be a file read at any offset.
  */
 async function inputFormat(path: string, given: Format | undefined, dataset: boolean): Promise<Format> {
   if (path === '-' || isUrl(path) || isS3Address(path)) return given ?? formatOf(path, undefined, 'input');
@@ -202,7 +201,7 @@ async function inputFormat(path: string, given: Format | undefined, dataset: boo
     return 'parquet';
   }
   const kind = await inputKind(path);
-  const format = given ?? (kind === 'trevni' || kind === 'redelm' ? kind : formatOf(path, undefined, 'input'));
+  const format = given ?? (kind === 'stream' || kind === 'unknown' ? formatOf(path, undefined, 'input') : kind);
   if (isTableFormat(format) && kind === 'stream') throw notSeekable(path);
   return format;
 }

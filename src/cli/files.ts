@@ -1,6 +1,7 @@
 /**
- * The FILE arguments of the commands: what kind of file a path is (Trevni
- * and RedElm by their magic, io/format.ts), and why a path cannot be read, in one line.
+ * The FILE arguments of the commands: what format a path is (its magic,
+ * else its extension: formats.ts's `inputFormat`, as `openTable` tells it),
+ * and why a path cannot be read, in one line.
  */
 import { currentDecryption } from './keys.js';
 import { open, stat } from 'node:fs/promises';
@@ -8,7 +9,9 @@ import type { Stats } from 'node:fs';
 import { InvalidArgumentError, IOError } from '../errors.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import type { Source } from '../io/source.js';
-import { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from '../io/format.js';
+import { FORMAT_MAGIC_BYTES } from '../io/format.js';
+import { inputFormat, type ConvertFormat } from '../formats.js';
+import type { Table } from '../table/table.js';
 import { cannotRead } from '../node/fs-errors.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { Filter } from '../parquet/filter/expression.js';
@@ -42,8 +45,8 @@ async function statInput(path: string): Promise<Stats> {
   return st;
 }
 
-/** The format a file's magic names (io/format.ts), or undefined. */
-async function magicFormat(path: string): Promise<FileFormat | undefined> {
+/** The format a file's magic, else its name, tells; undefined when neither does. */
+async function fileFormat(path: string): Promise<ConvertFormat | undefined> {
   let fh;
   try {
     fh = await open(path, 'r');
@@ -53,7 +56,7 @@ async function magicFormat(path: string): Promise<FileFormat | undefined> {
   try {
     const b = new Uint8Array(FORMAT_MAGIC_BYTES);
     const { bytesRead } = await fh.read(b, 0, b.length, 0);
-    return detectFormat(b.subarray(0, bytesRead));
+    return inputFormat(b.subarray(0, bytesRead), path);
   } catch (e) {
     throw cannotRead(path, e);
   } finally {
@@ -62,16 +65,16 @@ async function magicFormat(path: string): Promise<FileFormat | undefined> {
 }
 
 /**
- * What a local path is, with one stat and at most one 8-byte read: a Trevni
- * or RedElm file (by its magic), another regular file, or a stream (a pipe or a
- * device). A stream's first bytes are not read: opening a FIFO waits for a
- * writer, and bytes read from it are gone (convert streams CSV and JSON from
- * one). A path that cannot be read, or a directory, is an error saying so.
+ * What a local path is, with one stat and at most one 8-byte read: a
+ * regular file of the format its magic or name tells (`unknown` when
+ * neither does), or a stream (a pipe or a device). A stream's first bytes
+ * are not read: opening a FIFO waits for a writer, and bytes read from it
+ * are gone (convert streams CSV and JSON from one). A path that cannot be
+ * read, or a directory, is an error saying so.
  */
-export async function inputKind(path: string): Promise<'trevni' | 'redelm' | 'file' | 'stream'> {
+export async function inputKind(path: string): Promise<ConvertFormat | 'unknown' | 'stream'> {
   if (!(await statInput(path)).isFile()) return 'stream';
-  const format = await magicFormat(path);
-  return format === 'trevni' || format === 'redelm' ? format : 'file';
+  return (await fileFormat(path)) ?? 'unknown';
 }
 
 /** A Parquet or Trevni file must be read at any offset (the footer first, then the chunks). */
@@ -79,12 +82,16 @@ export function notSeekable(path: string): IOError {
   return new IOError(`cannot read ${path}: not a regular file (Parquet and Trevni files are read at any offset, which a pipe or device does not allow)`);
 }
 
-/** A Parquet, Trevni or RedElm file to read: a URL or `s3://` object (Parquet), or a regular file, not a pipe or a device. */
-export async function tableFileKind(path: string): Promise<FileFormat> {
-  if (isUrl(path) || isS3Address(path)) return 'parquet';
+/**
+ * The format of a file to read: a URL or `s3://` object by its extension,
+ * a regular file (not a pipe or a device) by its magic, else its extension;
+ * Parquet when nothing tells (the Parquet reader then says what it found).
+ */
+export async function tableFileKind(path: string): Promise<ConvertFormat> {
+  if (isUrl(path) || isS3Address(path)) return inputFormat(undefined, path) ?? 'parquet';
   const kind = await inputKind(path);
   if (kind === 'stream') throw notSeekable(path);
-  return kind === 'file' ? 'parquet' : kind;
+  return kind === 'unknown' ? 'parquet' : kind;
 }
 
 /** `--http-header` and `--byte-length`: how http(s) inputs are requested. */
@@ -172,6 +179,26 @@ export async function openDatasetInput(path: string, checks: ReadChecks = {}, un
   return openDataset(path, { ...checks, unionByName, ...(decryption ? { decryption } : {}), ...(isS3Address(path) ? { s3 } : {}), ...(filter ? { filter } : {}) });
 }
 
+/**
+ * FILE (a file of any format, or a dataset) as a table, opened by
+ * `openTable` with the run's keys, checks, `--http-header`s and S3
+ * settings; `--union-by-name` and `--where` for a dataset. Options a format
+ * cannot honour are refused by the table, naming them.
+ */
+export async function openTableInput(file: string, checks: ReadChecks = {}, dataset: { unionByName?: boolean; filter?: Filter } = {}): Promise<Table> {
+  const { openTable } = await import('../node/table.js');
+  const isDataset = await isDatasetInput(file);
+  const format = isDataset ? 'dataset' : await tableFileKind(file);
+  const decryption = format === 'parquet' || format === 'dataset' ? currentDecryption() : undefined;
+  return openTable(file, {
+    ...(checks.verifyChecksums === false ? { verifyChecksums: false } : {}),
+    ...(decryption ? { decryption } : {}),
+    ...(isDataset ? { ...(dataset.unionByName ? { unionByName: true } : {}), ...(dataset.filter ? { filter: dataset.filter } : {}) } : {}),
+    ...(isS3Address(file) ? { s3 } : {}),
+    ...(isUrl(file) ? { byteLength: await urlLength(file), ...(http.headers ? { headers: http.headers } : {}) } : {}),
+  });
+}
+
 /** Runs `fn` on an open reader, then closes it, whether `fn` succeeded or not. */
 export async function closing<R extends { close(): Promise<void> }>(reader: R, fn: (r: R) => Promise<void>): Promise<void> {
   try {
@@ -192,7 +219,7 @@ export async function withReader(file: string, fn: (r: ParquetReader) => Promise
  */
 export async function checkParquetOnly(command: string, file: string): Promise<void> {
   const kind = await tableFileKind(file);
-  if (kind !== 'parquet') {
+  if (kind === 'trevni' || kind === 'redelm') {
     const name = kind === 'trevni' ? 'Trevni' : 'RedElm';
     throw new InvalidArgumentError(`${command} is for Parquet files; ${file} is a ${name} file (schema, meta, cat and head read ${name} files)`);
   }

@@ -1,24 +1,27 @@
 /**
- * The commands that show a file: schema, meta, cat and head, for Parquet,
- * Trevni and RedElm files (told apart by their magic). main.ts imports this module
- * only when one of them runs.
+ * The commands that show a file: schema, meta, cat and head, for every
+ * format `openTable` reads (told apart by their magic, else their
+ * extension). `cat` and `head` read rows through the table; Trevni files
+ * print in their own canonical form (CANONICAL.md), and `schema` and `meta`
+ * show each format's own structures. main.ts imports this module only when
+ * one of them runs.
  */
 import { InvalidArgumentError } from '../errors.js';
 import { canonicalRow } from '../text/canonical.js';
 import { formatSchema } from '../text/schema-text.js';
 import { schemaJson } from '../schema/json.js';
-import { isDatasetInput, openDatasetInput, tableFileKind, withReader } from './files.js';
+import { closing, isDatasetInput, openDatasetInput, openTableInput, tableFileKind, withReader } from './files.js';
 import { formatDatasetDescription } from './dataset.js';
 import { describeDataset } from '../dataset/describe.js';
-import type { ReadOptions } from '../parquet/reader.js';
-import type { ColumnPath } from '../schema/tree.js';
-import type { RecordPlan } from '../shred/plan.js';
 import type { Filter } from '../parquet/filter/expression.js';
+import type { Table } from '../table/table.js';
+import { tablePlan } from '../table/plan.js';
 import { formatMetadata, metadataSummary } from './meta.js';
 import { printRecords, withOutput } from './output.js';
 import { renderRecord, renderTable } from './render.js';
 
 // Loaded for the files and options that need them: `meta` on a Parquet file compiles no Trevni, RedElm or filter code.
+const TEXT = new Set(['csv', 'tsv', 'jsonl', 'json']);
 const redElm = () => import('./redelm.js');
 const trevni = () => import('./trevni.js');
 
@@ -30,6 +33,9 @@ export async function schemaCommand(file: string, opts: { json?: boolean; unionB
     return;
   }
   const kind = await tableFileKind(file);
+  if (TEXT.has(kind)) {
+    return closing(await openTableInput(file), async (t) => void process.stdout.write((opts.json ? JSON.stringify(schemaJson(t.schema.root), null, 2) : formatSchema(t.schema)) + '\n'));
+  }
   if (kind === 'redelm') {
     const { withRedElm, redElmSchema } = await redElm();
     return withRedElm(file, async (r) => void process.stdout.write(redElmSchema(r, Boolean(opts.json)) + '\n'));
@@ -51,6 +57,7 @@ export async function metaCommand(file: string, opts: { json?: boolean; unionByN
     return;
   }
   const kind = await tableFileKind(file);
+  if (TEXT.has(kind)) return closing(await openTableInput(file), async (t) => void process.stdout.write(textMeta(t, Boolean(opts.json)) + '\n'));
   if (kind === 'redelm') {
     const { withRedElm, redElmMeta } = await redElm();
     return withRedElm(file, async (r) => void process.stdout.write(redElmMeta(r, Boolean(opts.json)) + '\n'));
@@ -82,42 +89,38 @@ export async function catCommand(file: string, opts: CatOptions, table: boolean)
   // A bad expression fails before the file is opened.
   const filter = opts.where === undefined ? undefined : (await import('../parquet/filter/where.js')).parseWhere(opts.where);
   const checks = { verifyChecksums: opts.verifyChecksums };
-  if (await isDatasetInput(file)) return printRows(await openDatasetInput(file, checks, opts.unionByName, filter), opts, filter, table);
-  const kind = await tableFileKind(file);
-  if (kind === 'redelm') {
-    const { withRedElm, redElmCat } = await redElm();
-    return withRedElm(file, (r) => redElmCat(r, opts, table));
-  }
-  if (kind === 'trevni') {
+  const dataset = await isDatasetInput(file);
+  if (!dataset && (await tableFileKind(file)) === 'trevni') {
     if (filter) throw new InvalidArgumentError('--where is for Parquet files; Trevni files are read whole');
     // Trevni columns are named by one flat string each.
     const columns = opts.columns?.map((c) => (typeof c === 'string' ? c : c.join('.')));
     const { withTrevni, trevniCat } = await trevni();
     return withTrevni(file, (r) => trevniCat(r, { ...opts, columns }, table), checks);
   }
-  await withReader(file, (reader) => printRows(reader, opts, filter, table), checks);
+  const input = await openTableInput(file, checks, { unionByName: opts.unionByName, ...(filter ? { filter } : {}) });
+  await closing(input, (t) => printRows(t, opts, filter, table));
 }
 
-/** What `cat` and `head` read rows from: a Parquet file or a dataset. */
-interface RowSource {
-  plan(columns?: readonly ColumnPath[]): RecordPlan;
-  rows(options: ReadOptions): AsyncIterable<Record<string, unknown>>;
-}
-
-function printRows(reader: RowSource, opts: CatOptions, filter: Filter | undefined, table: boolean): Promise<void> {
+/** `cat` and `head` of any table but a Trevni file's. */
+function printRows(t: Table, opts: CatOptions, filter: Filter | undefined, table: boolean): Promise<void> {
   return withOutput(async (out) => {
     const read = { columns: opts.columns, offset: opts.offset, limit: opts.limit, filter };
+    const plan = tablePlan(t, opts.columns);
     if (opts.json) {
       // Canonical JSON lines (CANONICAL.md): the default lossless values, printed exactly.
-      const plan = reader.plan(opts.columns);
-      for await (const row of reader.rows(read)) await out.line(canonicalRow(plan, row));
+      for await (const row of t.rows(read)) await out.line(canonicalRow(plan, row));
     } else if (table) {
       const rows: Record<string, unknown>[] = [];
-      for await (const row of reader.rows({ ...read, temporal: 'iso' })) rows.push(row);
-      const names = reader.plan(opts.columns).fields.map((f) => f.name);
-      await out.line(renderTable(names, rows));
+      for await (const row of t.rows({ ...read, temporal: 'iso' })) rows.push(row);
+      await out.line(renderTable(plan.fields.map((f) => f.name), rows));
     } else {
-      await printRecords(out, reader.rows({ ...read, temporal: 'iso' }), renderRecord);
+      await printRecords(out, t.rows({ ...read, temporal: 'iso' }), renderRecord);
     }
   });
+}
+
+/** `meta` of a text input: what its table holds, as read at open. */
+function textMeta(t: Table, json: boolean): string {
+  const s = { format: t.format, rows: t.numRows, columns: t.schema.leaves.length };
+  return json ? JSON.stringify(s, null, 2) : [`format:   ${s.format}`, `rows:     ${s.rows}`, `columns:  ${s.columns}`].join('\n');
 }

@@ -1,12 +1,8 @@
-/** The inspection commands for RedElm files (detected by their magic): schema, meta, cat, head. */
-import { InvalidArgumentError } from '../errors.js';
+/** The inspection commands for RedElm files (detected by their magic): schema and meta (cat and head read them as tables). */
 import { fileSource } from '../node/file-source.js';
 import { RedElmReader, redElmSummary } from '../redelm/index.js';
 import { schemaJson } from '../schema/json.js';
-import { canonicalRow } from '../text/canonical.js';
 import { closing } from './files.js';
-import { printRecords, withOutput } from './output.js';
-import { renderRecord, renderTable } from './render.js';
 
 /** Opens a RedElm file (closing it again if its footer is bad). */
 export async function openRedElmFile(path: string): Promise<RedElmReader> {
@@ -44,23 +40,4 @@ export function redElmMeta(r: RedElmReader, json: boolean): string {
     for (const c of b.columns) out.push(`  ${c.path}: ${c.type.toLowerCase()}, ${c.entries} entries, ${c.compressedSize} / ${c.uncompressedSize} bytes`);
   });
   return out.join('\n');
-}
-
-export function redElmCat(r: RedElmReader, opts: { columns?: (string | string[])[]; offset?: number; limit?: number; json?: boolean; where?: string }, table: boolean): Promise<void> {
-  if (opts.where !== undefined) throw new InvalidArgumentError('--where is for Parquet files; RedElm files are read whole');
-  const columns = opts.columns?.map((c) => (typeof c === 'string' ? c : c.join('.')));
-  return withOutput(async (out) => {
-    const read = { columns, offset: opts.offset, limit: opts.limit };
-    const plan = r.plan(columns);
-    if (opts.json) {
-      // Canonical JSON lines in the Parquet form (CANONICAL.md): RedElm's schema is a Dremel message type.
-      for await (const row of r.rows(read)) await out.line(canonicalRow(plan, row));
-    } else if (table) {
-      const rows: Record<string, unknown>[] = [];
-      for await (const row of r.rows(read)) rows.push(row);
-      await out.line(renderTable(plan.fields.map((f) => f.name), rows));
-    } else {
-      await printRecords(out, r.rows(read), renderRecord);
-    }
-  });
 }

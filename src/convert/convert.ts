@@ -22,8 +22,8 @@ import { openTrevni } from '../trevni/open.js';
 import { memorySpill, type SpillFactory } from '../trevni/spill.js';
 import type { TrevniVersion } from '../trevni/version.js';
 import type { WarningHandler } from '../warnings.js';
-import { encodingChoice, VALUE_ENCODINGS, extensionFormat, inapplicableOptions, parquetCodecName, redElmCodecOf, trevniCodecOf } from '../formats.js';
-import { detectFormat, FORMAT_MAGIC_BYTES } from '../io/format.js';
+import { encodingChoice, VALUE_ENCODINGS, inputFormat, inapplicableOptions, parquetCodecName, redElmCodecOf, trevniCodecOf } from '../formats.js';
+import { FORMAT_MAGIC_BYTES } from '../io/format.js';
 import { RedElmReader } from '../redelm/reader.js';
 import { inputBytes, isBlob, type TextInput } from './input-bytes.js';
 import { countingSink, type CountingSink } from './output.js';
@@ -243,7 +243,7 @@ function blobSource(blob: Blob, name: string): SourceLike {
 }
 
 /** A random-access source's bytes in order, a megabyte at a time. */
-async function* sourceChunks(source: SourceLike): AsyncGenerator<Uint8Array> {
+export async function* sourceChunks(source: SourceLike): AsyncGenerator<Uint8Array> {
   for (let at = 0; at < source.byteLength; at += READ_CHUNK) {
     const b = await source.read(at, Math.min(READ_CHUNK, source.byteLength - at));
     yield b instanceof Uint8Array ? b : new Uint8Array(b);
@@ -291,13 +291,13 @@ export function sourceInput(source: ConvertSource, options: ConvertOptions): { i
   return {
     input,
     async from() {
+      let head: Uint8Array | undefined;
       if (random && url === undefined) {
         const s = await random();
-        const head = s instanceof Uint8Array ? s.subarray(0, FORMAT_MAGIC_BYTES) : await s.read(0, Math.min(FORMAT_MAGIC_BYTES, s.byteLength));
-        const magic = detectFormat(head instanceof Uint8Array ? head : new Uint8Array(head));
-        if (magic) return magic;
+        const b = s instanceof Uint8Array ? s.subarray(0, FORMAT_MAGIC_BYTES) : await s.read(0, Math.min(FORMAT_MAGIC_BYTES, s.byteLength));
+        head = b instanceof Uint8Array ? b : new Uint8Array(b);
       }
-      return extensionFormat(name);
+      return inputFormat(head, name);
     },
   };
 }

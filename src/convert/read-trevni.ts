@@ -40,7 +40,7 @@ import { buildSchema } from '../schema/tree.js';
 import type { TimeUnit } from '../schema/logical.js';
 import { formatDate, formatTime, formatTimestamp } from '../schema/temporal-format.js';
 import { AVRO_SCHEMA_KEY, avroColumns, branchName, parseAvroSchema, readAvro, type AvroSchema } from '../trevni/avro.js';
-import type { TrevniReader } from '../trevni/reader.js';
+import type { TrevniReader, TrevniRowsOptions } from '../trevni/reader.js';
 import { KEY, metaGet, type TrevniColumn, type TrevniType } from '../trevni/types.js';
 import { PARQUET_NAME } from './write-trevni.js';
 
@@ -54,6 +54,8 @@ export interface TrevniInput {
   rowsRead: number;
   /** The rows in batches: lossless values for Parquet or Trevni output, ISO text for dates, times and timestamps for text outputs. */
   batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
+  /** The lossless rows of a range (a table's offset and limit, passed down to the reader). */
+  rows(range: Pick<TrevniRowsOptions, 'from' | 'limit'>): AsyncGenerator<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -261,23 +263,23 @@ export async function trevniInput(reader: TrevniReader): Promise<TrevniInput> {
   try {
     const avro = fileAvroSchema(reader);
     let schema: DefinedSchema;
-    let rows: (forText: boolean) => AsyncGenerator<Record<string, unknown>>;
+    let rows: (forText: boolean, range?: Pick<TrevniRowsOptions, 'from' | 'limit'>) => AsyncGenerator<Record<string, unknown>>;
     if (avro) {
       const top = avroMapper(false)(avro.raw, avro.parsed);
       const fields: ReadonlyArray<readonly [string, AnyField]> = avro.parsed.type === 'record'
         ? (top.field.spec as StructSpec).fields
         : [['value', shape(top)]];
       schema = defineSchema(fields, { name: avro.name });
-      rows = async function* (forText) {
+      rows = async function* (forText, range = {}) {
         const convert = avroMapper(forText)(avro.raw, avro.parsed).convert;
         const record = avro.parsed.type === 'record';
-        for await (const v of readAvro(reader, { schema: avro.parsed })) yield record ? (convert(v) as Record<string, unknown>) : { value: convert(v) };
+        for await (const v of readAvro(reader, { ...range, schema: avro.parsed })) yield record ? (convert(v) as Record<string, unknown>) : { value: convert(v) };
       };
     } else {
       schema = reader.roots.length
         ? defineSchema(reader.roots.map((i) => [reader.columns[i]!.name, plainField(reader, reader.columns[i]!)] as const))
         : noFields();
-      rows = () => reader.rows();
+      rows = (_forText, range = {}) => reader.rows(range);
     }
     const input: TrevniInput = {
       reader,
@@ -299,6 +301,7 @@ export async function trevniInput(reader: TrevniReader): Promise<TrevniInput> {
           yield batch;
         }
       },
+      rows: (range) => rows(false, range),
       close: () => reader.close(),
     };
     return input;

@@ -413,7 +413,7 @@ export class JsonShaper implements Shaper<JsonRecord> {
     if (fields) schema = defineFromNodes(fields);
     else {
       try {
-        schema = inferSchemaFromRecords(sample, { overrides: overrideBuilders(this.choice) });
+        schema = inferSchemaFromRecords(sample, { overrides: overrideBuilders(this.choice), textTypes: true });
       } catch (e) {
         adviseType(e);
       }

@@ -79,27 +79,36 @@ export function csvCell(v: unknown, delimiter: string): string {
   return csvQuote(jsonText(v, true), delimiter);
 }
 
-/** Text gathered into large writes. */
+/**
+ * Text gathered into large writes: each piece encoded as it comes into one
+ * buffer (joining many small strings and encoding the result cost more than
+ * the rows' formatting), handed on as a copy when full.
+ */
 class TextSink {
-  private parts: string[] = [];
-  private size = 0;
+  private buf = new Uint8Array(TEXT_BUFFER);
+  private used = 0;
 
   constructor(readonly sink: CountingSink) {}
 
   async put(s: string): Promise<void> {
-    this.parts.push(s);
-    this.size += s.length;
-    if (this.size >= 1 << 18) await this.flush();
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    if (this.used + s.length * 3 > this.buf.length) {
+      await this.flush();
+      if (s.length * 3 > this.buf.length) this.buf = new Uint8Array(s.length * 3);
+    }
+    this.used += encoder.encodeInto(s, this.buf.subarray(this.used)).written;
+    if (this.used >= TEXT_BUFFER >> 1) await this.flush();
   }
 
   async flush(): Promise<void> {
-    if (!this.parts.length) return;
-    const bytes = encoder.encode(this.parts.join(''));
-    this.parts = [];
-    this.size = 0;
+    if (this.used === 0) return;
+    const bytes = this.buf.slice(0, this.used);
+    this.used = 0;
     await this.sink.write(bytes);
   }
 }
+
+const TEXT_BUFFER = 1 << 20;
 
 export type TextFormat = 'csv' | 'jsonl' | 'json';
 

@@ -222,6 +222,42 @@ export class ValuesBuilder {
     this.length += values.length;
   }
 
+  /** Appends the byte strings data[starts[i]..ends[i]) of a byte-array column. */
+  pushRanges(data: Uint8Array, starts: Int32Array, ends: Int32Array): void {
+    const count = starts.length;
+    let total = 0;
+    // Strings that follow one another in `data` (a column's values without nulls between) are copied in one go.
+    let adjacent = true;
+    for (let i = 0; i < count; i++) {
+      total += ends[i]! - starts[i]!;
+      if (i > 0 && starts[i] !== ends[i - 1]) adjacent = false;
+    }
+    this.growBytes(total);
+    this.growOffsets(count);
+    const d = this.data!;
+    const offsets = this.offsets!;
+    let o = this.bytes;
+    let n = this.length;
+    if (adjacent && count > 0) {
+      const base = o - starts[0]!;
+      d.set(data.subarray(starts[0]!, ends[count - 1]!), o);
+      for (let i = 0; i < count; i++) offsets[++n] = base + ends[i]!;
+      o += total;
+    } else {
+      for (let i = 0; i < count; i++) {
+        const s = starts[i]!;
+        const e = ends[i]!;
+        // Short strings byte by byte: a set() call costs more than the copy.
+        if (e - s > 16) d.set(data.subarray(s, e), o);
+        else for (let j = s; j < e; j++) d[o + j - s] = data[j]!;
+        o += e - s;
+        offsets[++n] = o;
+      }
+    }
+    this.length = n;
+    this.bytes = o;
+  }
+
   truncate(n: number): void {
     if (n >= this.length) return;
     this.length = n;

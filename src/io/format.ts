@@ -2,7 +2,7 @@
  * Which container a file is, from its first bytes: every format parquetry
  * reads opens with its magic (Trevni `Trv` and its version byte, RedElm
  * `Red Elm\n`, Parquet `PAR1`, or `PARE` with an encrypted footer). The CLI
- * asks this once per FILE, so a new format is one entry here.
+ * asks this through `inputFormat` (formats.ts), so a new format is one entry here.
  */
 
 export type FileFormat = 'parquet' | 'trevni' | 'redelm';

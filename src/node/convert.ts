@@ -10,8 +10,8 @@ import type { Writable } from 'node:stream';
 import { ParquetReader } from '../parquet/reader.js';
 import { openTrevni } from '../trevni/open.js';
 import { countingSink } from '../convert/output.js';
-import { extensionFormat } from '../formats.js';
-import { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from '../io/format.js';
+import { extensionFormat, inputFormat } from '../formats.js';
+import { FORMAT_MAGIC_BYTES } from '../io/format.js';
 import { RedElmReader } from '../redelm/reader.js';
 import {
   destinationSink, pick, runConvert, sinkOutput, sourceInput, type ConvertDestination, type ConvertFormat, type ConvertOptions, type ConvertReport, type ConvertSource,
@@ -49,12 +49,12 @@ export function datasetPathInput(path: string, options: Pick<ConvertOptions, 'un
   };
 }
 
-/** Parquet or Trevni by a file's first bytes; a file too short or not regular has no magic. */
-async function pathMagic(path: string): Promise<FileFormat | undefined> {
+/** A file's format by its first bytes, else its name (a file too short or not regular has no magic). */
+async function pathFormat(path: string): Promise<ConvertFormat | undefined> {
   const source = await fileSource(path).catch(() => undefined);
-  if (!source) return undefined;
+  if (!source) return inputFormat(undefined, path);
   try {
-    return detectFormat(await source.read(0, Math.min(FORMAT_MAGIC_BYTES, source.byteLength)));
+    return inputFormat(await source.read(0, Math.min(FORMAT_MAGIC_BYTES, source.byteLength)), path);
   } finally {
     await source.close?.();
   }
@@ -84,8 +84,8 @@ export async function convert(
     : (await isDatasetPath(source, s3))
       ? { input: datasetPathInput(source, { ...options, s3 }), from: async (): Promise<ConvertFormat> => 'parquet' }
       : isS3
-        ? { input: (await import('./s3.js')).s3ConvertInput(source, s3), from: async () => extensionFormat(source) }
-        : { input: pathInput(source), from: async () => (await pathMagic(source)) ?? extensionFormat(source) };
+        ? { input: (await import('./s3.js')).s3ConvertInput(source, s3), from: async () => inputFormat(undefined, source) }
+        : { input: pathInput(source), from: () => pathFormat(source) };
   if (isPath && options.name !== undefined) ends.input = { ...ends.input, name: options.name };
   // node:stream is loaded here, not at import, as the Node entry's writers load it.
   const { Writable } = await import('node:stream');

@@ -8,7 +8,11 @@ import { fileSink, writableSink } from './file-sink.js';
 import type { Writable } from 'node:stream';
 import { webStreamSink, type Sink } from '../io/sink.js';
 // The portable entry's wrappers (src/lazy.ts): the writer and RedElm load when first used.
-import { ParquetWriter, RedElmReader, writeRecords, type RedElmInput, type RedElmOpenOptions, type WriteRecordsOptions, type WriterOptions, type WriterSchema } from '../index.js';
+import {
+  ParquetWriter, RedElmReader, openTrevni as openTrevniInput, writeRecords, type RedElmInput, type RedElmOpenOptions, type TrevniDraftReader, type TrevniReader, type WriteRecordsOptions,
+  type WriterOptions, type WriterSchema,
+} from '../index.js';
+import type { TrevniInput, TrevniOpenOptions } from '../trevni/reader.js';
 import { lazyAsync } from '../lazy.js';
 import type { FileMetaData } from '../parquet/metadata/index.js';
 import type { RecordBatch, Table } from 'apache-arrow';
@@ -24,6 +28,10 @@ export type { S3Settings } from './s3-credentials.js';
 export type { NodeS3Settings } from './s3.js';
 // Paths, directories and globs too; this export takes the place of the portable `openDataset`.
 export { openDataset, nodeFileSystem, type NodeDatasetOptions } from './dataset.js';
+// Paths, directories, globs and s3:// through the AWS settings too; this export takes the place of the portable `openTable`.
+/** @function */
+export const openTable = lazyAsync(() => import('./table.js'), 'openTable');
+export type { NodeOpenTableOptions } from './table.js';
 // Paths and Node streams too; this export takes the place of the portable `convert`.
 /** @function */
 export const convert = lazyAsync(() => import('./convert.js'), 'convert');
@@ -38,6 +46,12 @@ export type { WriteDatasetOptions, WriteDatasetResult } from './dataset-write.js
 export async function openRedElm(input: string | RedElmInput, options: RedElmOpenOptions = {}): Promise<RedElmReader> {
   if (typeof input !== 'string') return RedElmReader.open(input, options);
   return openFileWith(input, (source) => RedElmReader.open(source, options));
+}
+
+/** Opens a Trevni file (version 2 or 1, or the wiki draft's dialect, by its header): a path, bytes, or a source object. */
+export async function openTrevni(input: string | TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniReader | TrevniDraftReader> {
+  if (typeof input !== 'string') return openTrevniInput(input, options);
+  return openFileWith(input, (source) => openTrevniInput(source, options));
 }
 
 /** Where a writer can write: a file path, an `s3://` address, a Node Writable, a Web WritableStream, or a Sink. */

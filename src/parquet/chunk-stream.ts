@@ -34,31 +34,71 @@ interface Segment {
 export class ChunkStream {
   private readonly dec: PageDecoder;
   private readonly walk: PageWalk;
-  private seg: Segment | null = null;
+  /** Decoded segments not yet wholly taken, in order. */
+  private readonly queue: Segment[] = [];
+  /** Rows decoded and not yet taken: levels of an unrepeated leaf, row starts (repetition level 0) of a repeated one. */
+  private ahead = 0;
   private win: PageWindows | null = null;
+  /** Whether the walk has every level the chunk claims. */
+  private ended = false;
+  private readonly repeated: boolean;
 
-  constructor(bytes: Uint8Array, base: number, meta: ColumnMetaData, private readonly leaf: LeafNode, opts: ChunkOptions, private readonly ctx: ErrorContext) {
+  /**
+   * A stream over a chunk's bytes; `open` starts it with no pages, which
+   * `feed` gives as they are fetched (lazy-column.ts), until `close`.
+   */
+  constructor(bytes: Uint8Array, base: number, meta: ColumnMetaData, private readonly leaf: LeafNode, opts: ChunkOptions, private readonly ctx: ErrorContext, private open = false) {
     this.dec = new PageDecoder(leaf, meta.codec as string, opts, ctx);
-    this.dec.checkChunk(bytes, base, meta.numValues);
-    this.walk = new PageWalk(bytes, base, opts, meta.numValues, ctx);
+    // An open stream's pages are bounded one by one (PageBounds) and taken a window at a time, never held as one vector.
+    if (!open) this.dec.checkChunk(bytes, base, meta.numValues);
+    this.walk = new PageWalk(bytes, base, open ? { ...opts, pieces: [] } : opts, meta.numValues, ctx);
+    this.repeated = this.dec.repCheck !== null;
+  }
+
+  /** An open stream's next pages, whole, in file order. */
+  feed(bytes: Uint8Array, base: number): void {
+    this.walk.feed(bytes, base);
+  }
+
+  /** Every page has been fed: running out of them is now the chunk's fault. */
+  close(): void {
+    this.open = false;
+  }
+
+  /**
+   * Passes over the next data page, of `levels` levels, unread: only where
+   * everything decoded has been taken, in an unrepeated leaf (whose levels
+   * are its rows).
+   */
+  passPage(levels: number): void {
+    if (this.repeated || this.ahead > 0 || this.win !== null) throw new Error('internal error: a page passed over mid-page or in a repeated leaf');
+    withContext(this.ctx, () => this.walk.pass(levels));
+  }
+
+  /** Rows decoded and not yet taken (an unrepeated leaf's levels; a repeated leaf's row starts, the last perhaps unfinished). */
+  get rowsReady(): number {
+    return this.ahead;
+  }
+
+  /** Whether the next `rows` rows are decoded or decodable from the pages given so far (decoding what they need). */
+  ready(rows: number): boolean {
+    return withContext(this.ctx, () => this.fill(rows));
   }
 
   /** The next `rows` rows (a repeated leaf's rows counted by repetition level 0); fewer left in the chunk is corrupt. */
   take(rows: number): ColumnChunkData {
     return withContext(this.ctx, () => {
+      if (!this.fill(rows)) {
+        if (this.open) throw new Error('internal error: rows taken before their pages were fed');
+        throw new CorruptFileError(`column chunk ran out of rows: ${this.ahead} of the ${rows} asked for`);
+      }
       const parts: ColumnChunkData[] = [];
-      const repeated = this.dec.repCheck !== null;
+      const repeated = this.repeated;
       let need = rows;
       for (;;) {
         if (need === 0 && !repeated) break;
-        let seg = this.seg;
-        if (seg === null || seg.at >= seg.data.length) {
-          seg = this.seg = this.nextSegment(repeated ? Math.max(need, 1024) : need);
-          if (seg === null) {
-            if (need > 0) throw new CorruptFileError(`column chunk ran out of rows: ${rows - need} of the ${rows} asked for`);
-            break;
-          }
-        }
+        const seg = this.queue[0];
+        if (seg === undefined) break;
         const { data } = seg;
         let end: number;
         if (repeated) {
@@ -76,8 +116,10 @@ export class ChunkStream {
           need -= end - seg.at;
         }
         parts.push(this.slice(seg, end));
+        if (seg.at >= data.length) this.queue.shift();
         if (repeated && need === 0 && end < data.length) break;
       }
+      this.ahead -= rows;
       return this.concat(parts);
     });
   }
@@ -85,13 +127,37 @@ export class ChunkStream {
   /** After the row group's last rows: the pages hold no more levels than those rows, and as many as the chunk's count. */
   finish(): void {
     withContext(this.ctx, () => {
-      let left = (this.seg ? this.seg.data.length - this.seg.at : 0) + (this.win ? this.win.left : 0);
+      let left = this.win ? this.win.left : 0;
+      for (const s of this.queue) left += s.data.length - s.at;
       if (left === 0) left = this.nextSegment(1)?.data.length ?? 0;
       if (left > 0) throw new CorruptFileError(`column chunk has level entries beyond the row group's last row`);
     });
   }
 
-  /** Decoded levels for at least one more entry: a whole page, or a window of about `want` levels of a large one. Null at the chunk's end. */
+  /** Whether `rows` rows are ready: a repeated leaf's last one closed by the next row's start or the chunk's end. */
+  private enough(rows: number): boolean {
+    return this.repeated ? this.ahead > rows || (this.ended && this.ahead >= rows) : this.ahead >= rows;
+  }
+
+  /** Decodes pages into the queue until `rows` rows are ready or the pages given run out; whether they are ready. */
+  private fill(rows: number): boolean {
+    while (!this.enough(rows)) {
+      const want = this.repeated ? Math.max(rows - this.ahead + 1, 1024) : rows - this.ahead;
+      const seg = this.nextSegment(want);
+      if (seg === null) return this.enough(rows);
+      let n = seg.data.length;
+      if (this.repeated) {
+        const rep = seg.data.rep!;
+        n = 0;
+        for (let i = 0; i < rep.length; i++) if (rep[i] === 0) n++;
+      }
+      this.ahead += n;
+      this.queue.push(seg);
+    }
+    return true;
+  }
+
+  /** Decoded levels for at least one more entry: a whole page, or a window of about `want` levels of a large one. Null at the chunk's end, or, open, at the end of the pages given. */
   private nextSegment(want: number): Segment | null {
     for (;;) {
       if (this.win !== null) {
@@ -100,7 +166,8 @@ export class ChunkStream {
       }
       const p = this.walk.next();
       if (p === null) {
-        if (this.walk.levels < this.walk.expected) throw this.walk.short();
+        if (this.walk.levels >= this.walk.expected) this.ended = true;
+        else if (!this.open) throw this.walk.short();
         return null;
       }
       const data = onPage(p, () => {

@@ -94,6 +94,9 @@ export interface RawPage {
   ctx: ErrorContext;
 }
 
+/** What a walk keeps of a piece it has passed. */
+const PASSED = { bytes: new Uint8Array(0), base: 0 };
+
 /**
  * The pages of a column chunk in file order (or of the chosen pieces),
  * header by header: sizes checked against the bytes there. The walk ends at
@@ -105,18 +108,38 @@ export class PageWalk {
   levels = 0;
   page = 0;
   private cursor: ByteCursor;
+  private readonly pieces: { bytes: Uint8Array; base: number }[];
   private piece = 0;
 
-  constructor(bytes: Uint8Array, base: number, private readonly opts: ChunkOptions, readonly expected: number, private readonly ctx: ErrorContext) {
-    const first = opts.pieces?.[0];
-    this.cursor = first ? new ByteCursor(first.bytes, 0, first.bytes.length, first.base) : new ByteCursor(bytes, 0, bytes.length, base);
+  constructor(bytes: Uint8Array, base: number, opts: ChunkOptions, readonly expected: number, private readonly ctx: ErrorContext) {
+    this.pieces = opts.pieces ? [...opts.pieces] : [{ bytes, base }];
+    const first = this.pieces[0];
+    this.cursor = first ? new ByteCursor(first.bytes, 0, first.bytes.length, first.base) : new ByteCursor(new Uint8Array(0), 0, 0, base);
+    if (!first) this.piece = -1;
+  }
+
+  /** More of the chunk's pages, whole, in file order after those given so far (a walk fed as pages are fetched: lazy-column.ts). */
+  feed(bytes: Uint8Array, base: number): void {
+    this.pieces.push({ bytes, base });
+  }
+
+  /**
+   * Passes over a data page of `n` levels without its bytes (a page whose
+   * rows a read skips): counted as `claim` counts, so the walk's totals
+   * stay those of the chunk.
+   */
+  pass(n: number): void {
+    this.claim(n);
+    this.page++;
   }
 
   next(): RawPage | null {
     if (this.levels >= this.expected) return null;
     while (this.cursor.remaining <= 0) {
-      const pieces = this.opts.pieces;
-      if (!pieces || this.piece + 1 >= pieces.length) return null;
+      const pieces = this.pieces;
+      if (this.piece + 1 >= pieces.length) return null;
+      // A walk fed page by page for a whole chunk would otherwise keep every page it has passed.
+      if (this.piece >= 0) pieces[this.piece] = PASSED;
       const p = pieces[++this.piece]!;
       this.cursor = new ByteCursor(p.bytes, 0, p.bytes.length, p.base);
     }

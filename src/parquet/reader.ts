@@ -3,8 +3,9 @@ import { CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, 
 import { blobSource, bufferSource, checkedSource, httpSource, withCachedTail, type Source, type SourceLike } from '../io/source.js';
 import { ReadBuffers } from '../io/read-buffers.js';
 import type { ValueOptions } from '../schema/convert.js';
-import { buildSchema, leavesOf, type ColumnPath, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
+import { buildSchema, type ColumnPath, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
 import type { RecordAssembler } from '../shred/assemble.js';
+import { findColumn, selectLeaves as selectSchemaLeaves } from '../schema/select.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { leavesInVariants, planRecord, type Plan, type RecordPlan } from '../shred/plan.js';
 import type { ChunkStream } from './chunk-stream.js';
@@ -20,11 +21,13 @@ import type { Values } from '../encodings/types.js';
 import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
 import type { BoundFilter, Filter, FilterColumn } from './filter/expression.js';
 import type { PageIndexEntry } from './filter/indexes.js';
-import type { ChunkRef, IndexCache, ScanHost } from './filter/scan.js';
+import type { ChunkRef, FilteredGroup, IndexCache, ScanHost } from './filter/scan.js';
 import type { ChunkGroup } from '../arrow/batches.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 import { chunkPadding } from './chunk-padding.js';
 import { chunkStart } from './chunk-start.js';
+import type { LazyColumn, PageLocation } from './lazy-column.js';
+import { RowSelection } from './row-selection.js';
 
 // Loaded by the reads that use them, not by opening a file: filters, page
 // indexes and bloom filters; VARIANT assembly; Arrow output; streaming.
@@ -39,6 +42,7 @@ function loadedDecoding(): Decoding {
   if (!decodingLoaded) throw new Error('internal error: chunk decoding used before its module was loaded');
   return decodingLoaded;
 }
+const lazyColumn = () => import('./lazy-column.js');
 const arrow = () => Promise.all([import('../arrow/batches.js'), import('../arrow/types.js')]);
 
 /** A column chunk's bloom filter, as `readBloomFilter` gives it. */
@@ -168,7 +172,12 @@ interface FetchedGroup {
   scratch: Uint8Array | undefined;
 }
 
-/** Ranges closer than this are fetched in one request: a round trip costs more than the gap. */
+/**
+ * The gap rule: two ranges are fetched in one request when the gap between
+ * them is at most this and no longer than the range after it. A round trip
+ * costs more than a small gap; and since each gap read through is no longer
+ * than a range asked for, a read never fetches more than twice its bytes.
+ */
 const COALESCE_GAP = 64 * 1024;
 
 /**
@@ -246,6 +255,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
     const joined = await joinChunkFiles(source, footer.metadata, options, decryptor !== undefined);
     const reader = new ParquetReader<Row>(withCachedTail(joined.source, tail, tailOffset), joined.metadata, schema, chunkOptions, decryptor);
     reader.chunkFiles = joined.locate;
+    reader.tailFrom = tailOffset;
     return reader;
   }
 
@@ -287,6 +297,9 @@ export class ParquetReader<Row = Record<string, unknown>> {
 
   private chunkFiles: ChunkFileLocator | undefined;
 
+  /** Where the footer's tail read, held in memory, begins (none held: past the end). */
+  private tailFrom = Infinity;
+
   /** Where an offset of `bytes` lies: the `file_path` of the file it is in (none: this file) and the offset there. */
   locate(offset: number): { filePath?: string; offset: number } {
     return this.chunkFiles ? this.chunkFiles(offset) : { offset };
@@ -304,14 +317,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
 
   /** Leaf columns selected by dotted paths (all leaves when `paths` is absent). */
   selectLeaves(paths?: readonly ColumnPath[]): LeafNode[] {
-    if (!paths) return this.schema.leaves;
-    const chosen = new Set<LeafNode>();
-    for (const p of paths) {
-      const node = typeof p === 'string' ? findNode(this.schema.root, p.split('.')) ?? findDotted(this.schema.root, p) : findNode(this.schema.root, [...p]);
-      if (!node) throw new InvalidArgumentError(`no column "${typeof p === 'string' ? p : p.join('.')}" in the schema`, { file: this.source.name });
-      for (const l of leavesOf(node)) chosen.add(l);
-    }
-    return this.schema.leaves.filter((l) => chosen.has(l));
+    return selectSchemaLeaves(this.schema, paths, { file: this.source.name });
   }
 
   /** The assembly plan for a projection; also what the canonical printer walks. */
@@ -382,7 +388,9 @@ export class ParquetReader<Row = Record<string, unknown>> {
         continue;
       }
       const take = Math.min(n - skip, left);
-      const part = take < n ? await this.readRowRange(rg, plan.leaves, skip, skip + take) : null;
+      // A read that starts further in than the row group's first row finds its pages by the offset index, as does one whose offset
+      // indexes cost nothing (held from the footer's tail read); otherwise pages are read lazily from the start.
+      const part = take < n && (skip > 0 || this.offsetIndexesHeld(rg, plan.leaves)) ? await this.readRowRange(rg, plan.leaves, skip, skip + take) : null;
       if (!part && plan.leaves.length > 0 && (take < n || this.large(rg, plan.leaves))) {
         yield* this.streamedBatches(rg, plan, leafOptions, finishVariant, batchSize, skip, take);
         skip = 0;
@@ -405,22 +413,63 @@ export class ParquetReader<Row = Record<string, unknown>> {
   /**
    * Rows [skip, skip + take) of row group `rg`, decoded a window of rows at
    * a time: each window's levels and values are assembled and let go before
-   * the next is decoded.
+   * the next is decoded. Part of a row group is read lazily, page by page
+   * (lazy-column.ts); the whole of one is fetched first, in one coalesced read.
    */
   private async *streamedBatches(rg: number, plan: RecordPlan, leafOptions: ValueOptions[], finishVariant: VariantAssembly, batchSize: number, skip: number, take: number): AsyncGenerator<Record<string, unknown>[]> {
     const ctx = { file: this.source.name, rowGroup: rg };
-    const [streams, { leafColumn, RecordAssembler }] = await Promise.all([this.chunkStreams(rg, plan.leaves), decoding()]);
-    for (; skip > 0; skip -= Math.min(skip, WINDOW_ROWS)) for (const s of streams) s.take(Math.min(skip, WINDOW_ROWS));
-    for (let left = take; left > 0; ) {
-      const k = Math.min(left, WINDOW_ROWS);
-      const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, streams[i]!.take(k), leafOptions[i]!)));
-      const asm = new RecordAssembler(plan, cols, finishVariant);
-      yield* assembledBatches(asm, ctx, k, batchSize);
-      // A window holds exactly its rows in every leaf: all its levels and values are used.
-      withContext(ctx, () => asm.finish());
-      left -= k;
+    const whole = take === this.metadata.rowGroups[rg]!.numRows;
+    const [columns, { leafColumn, RecordAssembler }] = await Promise.all([this.lazyColumns(rg, plan.leaves, whole), decoding()]);
+    const selection = RowSelection.all(this.metadata.rowGroups[rg]!.numRows).slice(skip, take);
+    let at = 0;
+    for (const range of selection.ranges) {
+      await Promise.all(columns.map((c) => c.skip(range.start - at)));
+      for (let left = range.end - range.start; left > 0; ) {
+        // The first window only as large as the read: a limit of 3 decodes 3 rows.
+        const k = Math.min(left, WINDOW_ROWS);
+        const data = await Promise.all(columns.map((c) => c.take(k)));
+        const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, data[i]!, leafOptions[i]!)));
+        const asm = new RecordAssembler(plan, cols, finishVariant);
+        yield* assembledBatches(asm, ctx, k, batchSize);
+        // A window holds exactly its rows in every leaf: all its levels and values are used.
+        withContext(ctx, () => asm.finish());
+        left -= k;
+      }
+      at = range.end;
     }
-    if (take === this.metadata.rowGroups[rg]!.numRows) for (const s of streams) s.finish();
+    if (whole) await Promise.all(columns.map((c) => c.finish()));
+  }
+
+  /**
+   * The chunks of `leaves` in row group `rg`, to read page by page:
+   * `whole`, fetched first (coalesced); else fetched as their rows are asked for.
+   */
+  private async lazyColumns(rg: number, leaves: LeafNode[], whole: boolean): Promise<LazyColumn[]> {
+    const { LazyColumn } = await lazyColumn();
+    if (whole) {
+      const fetched = await this.fetchChunks(rg, leaves);
+      return fetched.map(({ ref, buf, base }) => new LazyColumn(async (s, e) => buf.subarray(s - base, e - base), base, base + buf.length, ref.meta, ref.leaf, this.chunkOptions, ref.ctx, { inMemory: true }));
+    }
+    const host = this.scanHost();
+    const refs = leaves.map((leaf) => host.chunk(rg, leaf));
+    await host.loadCodecs(refs);
+    return Promise.all(refs.map((ref) => host.lazy(ref)));
+  }
+
+  /**
+   * A chunk read page by page, its pages fetched as its rows are asked for
+   * (`pages`, its offset index's, to pass over pages by); an encrypted one
+   * fetched and decrypted whole first.
+   */
+  private async lazyChunk(ref: ChunkRef, pages?: readonly PageLocation[]): Promise<LazyColumn> {
+    const { LazyColumn } = await lazyColumn();
+    const { decryptor } = this;
+    if (decryptor?.encrypted(ref.chunk, ref.ctx)) {
+      const [fetched] = await this.fetchRanges([ref]);
+      const plain = await decryptor.decryptChunk(ref.chunk, fetched!.buf, ref.meta, ref.ctx);
+      return new LazyColumn(async (s, e) => plain.subarray(s - ref.start, e - ref.start), ref.start, ref.start + plain.length, ref.meta, ref.leaf, this.chunkOptions, ref.ctx, { inMemory: true });
+    }
+    return new LazyColumn((s, e) => this.source.read(s, e - s), ref.start, ref.end, ref.meta, ref.leaf, this.chunkOptions, ref.ctx, { pages });
   }
 
   /**
@@ -509,7 +558,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
   private async *chunkGroups(plan: RecordPlan, options: ReadOptions): AsyncGenerator<ChunkGroup> {
     let skip = checkCount(options.offset ?? 0, 'offset');
     let left = options.limit === undefined ? Infinity : checkCount(options.limit, 'limit');
-    const filter = options.filter === undefined ? undefined : { bound: await this.bindFilter(options.filter), scan: (await filtering()).scanRowGroup };
+    const filter = options.filter === undefined ? undefined : await this.bindFilter(options.filter);
     const groups = this.rowGroupIndexes(options.rowGroups);
     // The next row group's chunks are fetched while the consumer builds from this one's.
     let next: { rg: number; chunks: Promise<FetchedGroup> } | undefined;
@@ -518,49 +567,61 @@ export class ParquetReader<Row = Record<string, unknown>> {
     const levels = new dec.LevelBuffers();
     for (const [at, rg] of groups.entries()) {
       if (left <= 0) return;
-      const ctx = { file: this.source.name, rowGroup: rg };
-      let numRows = this.metadata.rowGroups[rg]!.numRows;
-      let matching: Int32Array | null = null;
-      let chunks: ColumnChunkData[] | undefined;
-      if (filter) {
-        const got = await filter.scan(this.scanHost(), await this.indexes(), rg, filter.bound, plan.leaves);
-        if (!got) continue;
-        ({ rows: numRows, selected: matching, columns: chunks } = got);
-      }
-      const count = matching ? matching.length : numRows;
-      if (skip >= count) {
-        skip -= count;
-        continue;
-      }
-      const take = Math.min(count - skip, left);
-      let rows = matching;
-      if (skip > 0 || take < count) {
-        rows = new Int32Array(take);
-        for (let i = 0; i < take; i++) rows[i] = matching ? matching[skip + i]! : skip + i;
-      }
-      skip = 0;
-      left -= take;
-      if (!chunks) {
-        const fetched = next?.rg === rg ? await next.chunks : await this.fetchGroup(rg, plan.leaves, buffers);
-        next = undefined;
-        const following = groups[at + 1];
-        if (!filter && left > 0 && following !== undefined) {
-          next = { rg: following, chunks: this.fetchGroup(following, plan.leaves, buffers) };
-          // Awaited when its turn comes; a read that stops first drops it without an unhandled rejection.
-          next.chunks.catch(() => undefined);
+      // A filtered row group comes in the parts its scan reads; an unfiltered one whole.
+      const parts = filter ? this.filteredParts(rg, filter, plan.leaves, skip + left) : [null];
+      for await (const got of parts) {
+        if (left <= 0) return;
+        const ctx = { file: this.source.name, rowGroup: rg };
+        let numRows = this.metadata.rowGroups[rg]!.numRows;
+        let matching: Int32Array | null = null;
+        let chunks: ColumnChunkData[] | undefined;
+        if (got) ({ rows: numRows, selected: matching, columns: chunks } = got);
+        const count = matching ? matching.length : numRows;
+        if (skip >= count) {
+          skip -= count;
+          continue;
         }
-        chunks = this.decodeChunks(dec, fetched.chunks, levels);
-        if (fetched.scratch) buffers!.give(fetched.scratch);
-      }
-      const decoded = chunks;
-      const release = () => {
-        for (const c of decoded) {
-          levels.give(c.def);
-          levels.give(c.rep);
+        const take = Math.min(count - skip, left);
+        let rows = matching;
+        if (skip > 0 || take < count) {
+          rows = new Int32Array(take);
+          for (let i = 0; i < take; i++) rows[i] = matching ? matching[skip + i]! : skip + i;
         }
-      };
-      yield { rowGroup: rg, numRows, chunks, rows, ctx, release };
+        skip = 0;
+        left -= take;
+        if (!chunks) {
+          const fetched = next?.rg === rg ? await next.chunks : await this.fetchGroup(rg, plan.leaves, buffers);
+          next = undefined;
+          const following = groups[at + 1];
+          if (!filter && left > 0 && following !== undefined) {
+            next = { rg: following, chunks: this.fetchGroup(following, plan.leaves, buffers) };
+            // Awaited when its turn comes; a read that stops first drops it without an unhandled rejection.
+            next.chunks.catch(() => undefined);
+          }
+          chunks = this.decodeChunks(dec, fetched.chunks, levels);
+          if (fetched.scratch) buffers!.give(fetched.scratch);
+        }
+        const decoded = chunks;
+        const release = () => {
+          for (const c of decoded) {
+            levels.give(c.def);
+            levels.give(c.rep);
+          }
+        };
+        yield { rowGroup: rg, numRows, chunks, rows, ctx, release };
+      }
     }
+  }
+
+  /** A row group's parts under a filter: what one scan reads, or, to find at most `want` matching rows, windows until they match. */
+  private async *filteredParts(rg: number, filter: BoundFilter, leaves: LeafNode[], want: number): AsyncGenerator<FilteredGroup> {
+    const [{ scanRowGroup, scanRowGroupUntil }, indexes] = await Promise.all([filtering(), this.indexes()]);
+    if (want !== Infinity) {
+      yield* scanRowGroupUntil(this.scanHost(), indexes, rg, filter, leaves, want);
+      return;
+    }
+    const got = await scanRowGroup(this.scanHost(), indexes, rg, filter, leaves);
+    if (got) yield got;
   }
 
   /** Whether a chunk of `leaves` in row group `rg` claims more levels than are decoded whole (see STREAM_LEVELS). */
@@ -574,39 +635,41 @@ export class ParquetReader<Row = Record<string, unknown>> {
 
   /** Rows of the selected row groups that match a filter, pruned as docs/filtering.md describes. */
   private async *filteredBatches(plan: RecordPlan, filter: BoundFilter, options: ReadOptions, batchSize: number, skip: number, left: number): AsyncGenerator<Record<string, unknown>[]> {
-    const host = this.scanHost();
     const leafOptions = valueOptionsPerLeaf(plan, options);
-    const [{ scanRowGroup }, indexes, finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([filtering(), this.indexes(), variantAssembly(plan, options.variants === 'typed'), decoding()]);
+    const [finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([variantAssembly(plan, options.variants === 'typed'), decoding()]);
     for (const rg of this.rowGroupIndexes(options.rowGroups)) {
       if (left <= 0) return;
       const ctx = { file: this.source.name, rowGroup: rg };
-      const got = await scanRowGroup(host, indexes, rg, filter, plan.leaves);
-      if (!got || got.selected.length <= skip) {
-        skip -= got ? got.selected.length : 0;
-        continue;
+      // With a limit, the row group is scanned a window at a time and left once enough rows match.
+      for await (const got of this.filteredParts(rg, filter, plan.leaves, skip + left)) {
+        if (left <= 0) break;
+        if (got.selected.length <= skip) {
+          skip -= got.selected.length;
+          continue;
+        }
+        const { selected } = got;
+        const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, got.columns[i]!, leafOptions[i]!)));
+        const asm = new RecordAssembler(plan, cols, finishVariant);
+        const end = Math.min(selected.length, skip + left);
+        let at = 0; // rows the assembler has passed
+        for (let k = skip; k < end; ) {
+          const size = Math.min(batchSize, end - k);
+          const batch = withContext(ctx, () => {
+            const rows = new Array<Record<string, unknown>>(size);
+            for (let j = 0; j < size; j++) {
+              const row = selected[k + j]!;
+              if (row > at) asm.skipRows(row - at);
+              rows[j] = asm.readRow();
+              at = row + 1;
+            }
+            return rows;
+          });
+          k += size;
+          yield batch;
+        }
+        left -= end - skip;
+        skip = 0;
       }
-      const { selected } = got;
-      const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, got.columns[i]!, leafOptions[i]!)));
-      const asm = new RecordAssembler(plan, cols, finishVariant);
-      const end = Math.min(selected.length, skip + left);
-      let at = 0; // rows the assembler has passed
-      for (let k = skip; k < end; ) {
-        const size = Math.min(batchSize, end - k);
-        const batch = withContext(ctx, () => {
-          const rows = new Array<Record<string, unknown>>(size);
-          for (let j = 0; j < size; j++) {
-            const row = selected[k + j]!;
-            if (row > at) asm.skipRows(row - at);
-            rows[j] = asm.readRow();
-            at = row + 1;
-          }
-          return rows;
-        });
-        k += size;
-        yield batch;
-      }
-      left -= end - skip;
-      skip = 0;
     }
   }
 
@@ -621,7 +684,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
   private filterColumn(column: ColumnPath, variants: typeof import('./variant/filter.js') | undefined): FilterColumn {
     const names: readonly string[] = typeof column === 'string' ? column.split('.') : Array.isArray(column) ? column : [];
     // A path the schema has as it is names that column (the physical columns of a variant included).
-    if (variants && !findNode(this.schema.root, [...names])) {
+    if (variants && !findColumn(this.schema.root, names)) {
       let node: SchemaNode = this.schema.root;
       for (let i = 0; i < names.length && !node.isLeaf; i++) {
         const next: SchemaNode | undefined = node.children.find((c) => c.name === names[i]);
@@ -677,6 +740,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
       loadCodecs: async (refs) => {
         await Promise.all([...new Set(refs.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadCodec(c as CodecName))));
       },
+      lazy: (ref, pages) => this.lazyChunk(ref, pages),
       decode: (ref, buf, base, pieces) =>
         loadedDecoding().decodeColumnChunk(buf, base, ref.meta, ref.leaf, { ...this.chunkOptions, ...(pieces ? { pieces: pieces.pieces, numValues: pieces.numValues } : {}) }, ref.ctx),
     };
@@ -768,6 +832,15 @@ export class ParquetReader<Row = Record<string, unknown>> {
     return readRanges(this.scanHost(), await this.indexes(), rg, leaves, [{ start, end }]);
   }
 
+  /** Whether the offset indexes of `leaves` in row group `rg` all lie in the footer's tail read, already in memory. */
+  private offsetIndexesHeld(rg: number, leaves: LeafNode[]): boolean {
+    const columns = this.metadata.rowGroups[rg]!.columns;
+    return leaves.every((l) => {
+      const at = columns[l.columnIndex]!.offsetIndexOffset;
+      return at !== undefined && at >= this.tailFrom;
+    });
+  }
+
   /** Fetches (coalesced) and decodes the chunks of `leaves` in row group `rg`. */
   private async readChunks(rg: number, leaves: LeafNode[]): Promise<ColumnChunkData[]> {
     const [fetched, dec] = await Promise.all([this.fetchChunks(rg, leaves), decoding()]);
@@ -816,7 +889,8 @@ export class ParquetReader<Row = Record<string, unknown>> {
     for (const i of order) {
       const r = ranges[i]!;
       const last = groups[groups.length - 1];
-      if (last && r.start <= last.end + COALESCE_GAP) {
+      const gap = last ? r.start - last.end : 0;
+      if (last && (gap <= 0 || (gap <= COALESCE_GAP && gap <= r.end - r.start))) {
         last.end = Math.max(last.end, r.end);
         last.members.push(i);
       } else groups.push({ start: r.start, end: r.end, members: [i], at: 0 });
@@ -864,26 +938,6 @@ function checkedChunkOptions(options: OpenOptions): Pick<ChunkOptions, 'verifyCh
 function checkCount(n: number, what: string): number {
   if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError(`${what} must be a non-negative integer, got ${n}`);
   return n;
-}
-
-function findNode(root: SchemaNode, path: string[]): SchemaNode | undefined {
-  let node: SchemaNode | undefined = root;
-  for (const name of path) {
-    if (!node || node.isLeaf) return undefined;
-    node = node.children.find((c: SchemaNode) => c.name === name);
-  }
-  return node;
-}
-
-/** A node whose dotted path is exactly `dotted`, for names that themselves contain dots. */
-function findDotted(node: SchemaNode, dotted: string): SchemaNode | undefined {
-  if (node.path.length > 0 && node.path.join('.') === dotted) return node;
-  if (node.isLeaf) return undefined;
-  for (const c of node.children) {
-    const hit = findDotted(c, dotted);
-    if (hit) return hit;
-  }
-  return undefined;
 }
 
 function validateRowGroups(m: FileMetaData, schema: Schema, source: Source): void {

@@ -13,7 +13,8 @@ import { inputSource, type Source, type SourceLike } from '../io/source.js';
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { planRecord, type RecordPlan } from '../shred/plan.js';
-import { leavesOf, type LeafNode, type Schema, type SchemaNode } from '../schema/tree.js';
+import { selectLeaves } from '../schema/select.js';
+import type { LeafNode, Schema } from '../schema/tree.js';
 import { readRedElmFooter, REDELM_BLOCK, type MetaDataBlock } from './container.js';
 import { decodeRedElmMetaData, type RedElmBlockMeta, type RedElmColumnMeta, type RedElmMetaData } from './metadata.js';
 import { parseRedElmSchema } from './schema.js';
@@ -110,12 +111,7 @@ export class RedElmReader {
   /** The assembly plan for the fields named by `columns` (dotted paths), or all. */
   plan(columns?: readonly string[]): RecordPlan {
     if (columns === undefined) return planRecord(this.schema.root);
-    const keep = new Set<LeafNode>();
-    for (const path of columns) {
-      const node = findNode(this.schema.root.children, path.split('.'));
-      if (!node) throw new InvalidArgumentError(`no column "${path}" in the schema`, { file: this.name });
-      for (const l of leavesOf(node)) keep.add(l);
-    }
+    const keep = new Set<LeafNode>(selectLeaves(this.schema, columns, { file: this.name }));
     return planRecord(this.schema.root, (l) => keep.has(l));
   }
 
@@ -245,8 +241,3 @@ function checkBlocks(meta: RedElmMetaData, schema: Schema, footerIndex: number, 
   }
 }
 
-function findNode(nodes: readonly SchemaNode[], path: readonly string[]): SchemaNode | undefined {
-  const node = nodes.find((n) => n.name === path[0]);
-  if (!node || path.length === 1) return node;
-  return node.isLeaf ? undefined : findNode(node.children, path.slice(1));
-}

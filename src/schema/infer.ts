@@ -16,7 +16,7 @@
  */
 import { InvalidArgumentError } from '../errors.js';
 import { defineSchema, field as f, FieldBuilder, type AnyField, type DefinedSchema } from './builder.js';
-import { booleanText, doubleText, INT64_MAX, INT64_MIN, TextColumn } from './text-types.js';
+import { booleanText, doubleText, INT64_MAX, INT64_MIN, JSON_TEXT_KINDS, TextColumn } from './text-types.js';
 import { ExactNumber, isWholeFloat } from './exact-number.js';
 import { MAX_SCHEMA_DEPTH, nestingLimitError, type LeafNode } from './tree.js';
 import { geoEdges } from './logical.js';
@@ -26,6 +26,13 @@ export interface InferOptions {
   overrides?: Record<string, AnyField>;
   /** Look at no more than this many records (or CSV rows). Default: all. */
   limit?: number;
+  /**
+   * Records only: a string field whose sampled strings all read as dates,
+   * timestamps or UUIDs (by the rules CSV text is read by) infers as DATE,
+   * TIMESTAMP or UUID, as DuckDB's read_json infers them; otherwise STRING.
+   * Default false: strings are STRING.
+   */
+  textTypes?: boolean;
 }
 
 // ------------------------------------------------------------------ records
@@ -34,7 +41,7 @@ type Inferred =
   | { t: 'null' }
   | { t: 'int' }
   | { t: 'double' }
-  | { t: 'string' }
+  | { t: 'string'; text?: TextColumn }
   | { t: 'boolean' }
   | { t: 'binary' }
   | { t: 'timestamp' }
@@ -62,7 +69,7 @@ function join(path: string, name: string): string {
 }
 
 class RecordInference {
-  constructor(private readonly overrides: Map<string, AnyField>) {}
+  constructor(private readonly overrides: Map<string, AnyField>, private readonly textTypes: boolean) {}
 
   /**
    * The kind of `holder[key]`, its children merged into `prev` (so a struct or list's contents
@@ -88,7 +95,17 @@ class RecordInference {
       case 'number': return Number.isSafeInteger(v) ? SCALARS.int! : SCALARS.double!;
       // Beyond INT64 no signed integer type holds it: DOUBLE, as for CSV text.
       case 'bigint': return v >= INT64_MIN && v <= INT64_MAX ? SCALARS.int! : SCALARS.double!;
-      case 'string': return SCALARS.string!;
+      case 'string': {
+        if (!this.textTypes) return SCALARS.string!;
+        // Each field keeps what its strings could all be, narrowed by each one.
+        if (prev.t === 'string' && prev.text) {
+          prev.text.add(v);
+          return prev;
+        }
+        const text = new TextColumn(JSON_TEXT_KINDS);
+        text.add(v);
+        return { t: 'string', text };
+      }
       case 'boolean': return SCALARS.boolean!;
       case 'object': {
         if (v === null) return NULL;
@@ -166,7 +183,7 @@ function toField(inf: Inferred, path: string, overrides: Map<string, AnyField>, 
     case 'null': return f.string(); // nothing to go on: an optional string column
     case 'int': return f.int64();
     case 'double': return f.double();
-    case 'string': return f.string();
+    case 'string': return inf.text ? inf.text.field() : f.string();
     case 'boolean': return f.boolean();
     case 'binary': return f.binary();
     case 'timestamp': return f.timestamp('MILLIS', { utc: true });
@@ -219,7 +236,8 @@ function checkLimit(limit: number | undefined): number {
  *
  * - integers (safe-integer numbers, bigints within INT64) → INT64; other
  *   numbers and bigints beyond INT64 → DOUBLE; a field mixing the two → DOUBLE
- * - strings → STRING; booleans → BOOLEAN; Uint8Array/ArrayBuffer → BYTE_ARRAY;
+ * - strings → STRING (with `textTypes`, DATE, TIMESTAMP or UUID when every
+ *   sampled string reads as one); booleans → BOOLEAN; Uint8Array/ArrayBuffer → BYTE_ARRAY;
  *   Date → TIMESTAMP(MILLIS, UTC)
  * - plain objects → structs with the union of the keys seen, in first-seen order
  * - arrays → LISTs, the element type inferred over all elements of all samples
@@ -237,7 +255,7 @@ function checkLimit(limit: number | undefined): number {
 export function inferSchemaFromRecords(records: Iterable<Record<string, unknown>>, options: InferOptions = {}): DefinedSchema {
   const overrides = checkOverrides(options.overrides);
   const limit = checkLimit(options.limit);
-  const inference = new RecordInference(overrides);
+  const inference = new RecordInference(overrides, options.textTypes === true);
   const fields = new Map<string, Inferred>();
   let n = 0;
   for (const record of records) {

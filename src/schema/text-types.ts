@@ -18,7 +18,14 @@ const INT = 2;
 const DOUBLE = 4;
 const DATE = 8;
 const TIMESTAMP = 16;
+const UUID = 32;
 const ALL = BOOLEAN | INT | DOUBLE | DATE | TIMESTAMP;
+/**
+ * What JSON strings are read as (records inferred with `textTypes`): text
+ * in quotes that is a number or a boolean stays a string, as DuckDB's
+ * read_json keeps it, and UUIDs are UUIDs, as read_json infers them.
+ */
+export const JSON_TEXT_KINDS = DATE | TIMESTAMP | UUID;
 
 const INT_TEXT = /^[+-]?(?:0|[1-9][0-9]*)$/;
 const SPECIAL_DOUBLE = /^[+-]?(?:nan|inf|infinity)$/i;
@@ -113,11 +120,14 @@ const MICROS_INT64_MAX = INT64_MAX * 1000n + 999n;
  * A column's narrowest type over the texts added to it, in this order:
  * BOOLEAN, INT64, DOUBLE, DATE, TIMESTAMP (MICROS, or NANOS when some text
  * has digits finer than a microsecond; UTC-adjusted when the texts carry a
- * zone, local when none do; a mix of both is no timestamp), else STRING.
+ * zone, local when none do; a mix of both is no timestamp), UUID (JSON
+ * strings only), else STRING.
  * Empty text is null to the caller and is not added.
  */
 export class TextColumn {
-  private possible = ALL;
+  /** `possible`: the kinds the column may be (CSV's by default; `JSON_TEXT_KINDS` for JSON strings). */
+  constructor(private possible = ALL) {}
+
   /** Timestamp texts: any with a zone, any with a time but no zone. */
   private zoned = false;
   private unzoned = false;
@@ -136,6 +146,7 @@ export class TextColumn {
     if (p & INT && integerText(s) === undefined) p &= ~INT;
     if (p & DOUBLE && doubleText(s) === undefined) p &= ~DOUBLE;
     if (p & DATE && parseDate(s) === undefined) p &= ~DATE;
+    if (p & UUID && parseUuid(s) === undefined) p &= ~UUID;
     if (p & TIMESTAMP) {
       const t = parseTimestamp(s);
       if (t === undefined) p &= ~TIMESTAMP;
@@ -167,6 +178,7 @@ export class TextColumn {
       const [lo, hi] = this.nanos ? [NANOS_INT64_MIN, NANOS_INT64_MAX] : [MICROS_INT64_MIN, MICROS_INT64_MAX];
       if (this.min! >= lo && this.max! <= hi) return f.timestamp(unit, { utc: this.zoned });
     }
+    if (p & UUID) return f.uuid();
     return f.string();
   }
 }

@@ -16,7 +16,7 @@ import ts from 'typescript';
 import { ENTRIES, exportedNames, isExported, moduleFile, parse } from './exports.js';
 /** The entry points a reader meets first: each needs an `@example`. */
 const WITH_EXAMPLE = [
-  'openParquet', 'ParquetReader', 'ParquetReader.open', 'ParquetReader.readRows', 'ParquetReader.rows', 'ParquetReader.columns',
+  'openTable', 'openParquet', 'ParquetReader', 'ParquetReader.open', 'ParquetReader.readRows', 'ParquetReader.rows', 'ParquetReader.columns',
   'writeParquet', 'openWriter', 'openDataset', 'convert', 'defineSchema', 'parseWhere',
 ];
 

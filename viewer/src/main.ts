@@ -216,7 +216,7 @@ async function show(source: Source): Promise<void> {
   $('main').hidden = false;
   $('summary').replaceChildren(
     ...([['file', file.name], ['format', file.dialect ? `${file.kind} (${file.dialect})` : file.kind], ['size', `${file.size} bytes`], ['rows', String(file.rows)],
-      file.kind === 'trevni' ? ['columns', String(file.groups[0]!.chunks.length)] : ['row groups', String(file.groups.length)]] as const)
+      file.kind === 'trevni' ? ['columns', String(file.groups[0]!.chunks.length)] : file.groups.length === 0 ? ['columns', String(file.columns.length)] : ['row groups', String(file.groups.length)]] as const)
       .flatMap(([k, v]) => [el('dt', {}, k), el('dd', { 'data-key': k }, v)]),
   );
   $('schema').replaceChildren(el('ul', {}, renderTree(file.schema)));

@@ -6,7 +6,7 @@
  * offset and limit, so nothing is loaded whole.
  */
 import {
-  FORMAT_MAGIC_BYTES, ParquetReader, RedElmReader, TrevniDraftReader, TrevniReader, chunkPages, decodeStatistics, detectFormat, openTrevni, parseWhere,
+  FORMAT_MAGIC_BYTES, ParquetReader, RedElmReader, TrevniDraftReader, TrevniReader, chunkPages, decodeStatistics, detectFormat, openTable, openTrevni, parseWhere,
   redElmSummary, schemaAnnotation, selectChunks, type ChunkRef, type FileFormat, type Filter, type SchemaNode, type Source, type TrevniBlock, type TrevniColumn,
 } from 'parquetry';
 
@@ -58,7 +58,7 @@ export interface GroupBox {
 }
 
 export interface Opened {
-  kind: FileFormat;
+  kind: FileFormat | 'csv' | 'tsv' | 'jsonl' | 'json';
   /** A variant of the format worth naming (the Trevni draft's Dremel dialect). */
   dialect?: string;
   name: string;
@@ -77,7 +77,11 @@ export interface Opened {
   read(offset: number, limit: number, filter?: Filter): Promise<Record<string, unknown>[]>;
 }
 
-/** Opens a Parquet, Trevni (any version or dialect) or RedElm file, told apart by its magic as the CLI tells them. */
+/**
+ * Opens a Parquet, Trevni (any version or dialect) or RedElm file, told
+ * apart by its magic, else any other table `openTable` tells by its name
+ * (CSV, TSV, JSON Lines, JSON), as the CLI tells them.
+ */
 export async function openFile(source: Source): Promise<Opened> {
   const head = await source.read(0, Math.min(source.byteLength, FORMAT_MAGIC_BYTES));
   switch (detectFormat(head)) {
@@ -90,8 +94,32 @@ export async function openFile(source: Source): Promise<Opened> {
     case 'redelm':
       return openRedElmFile(source, await RedElmReader.open(source));
     default:
-      throw new Error(`${source.name ?? 'the file'} is neither Parquet (PAR1), Trevni (Trv\\1 or Trv\\2) nor RedElm (Red Elm\\n)`);
+      return openTextFile(source);
   }
+}
+
+/**
+ * CSV, TSV, JSON Lines or JSON, read into a table at open: no layout to
+ * draw, rows and filters as Parquet's. `openTable` tells the format by the
+ * name, and says when it cannot.
+ */
+async function openTextFile(source: Source): Promise<Opened> {
+  const table = await openTable(source, { name: source.name ?? 'file' });
+  const columns = table.schema.root.isLeaf ? [] : table.schema.root.children.map((c) => c.name);
+  return {
+    kind: table.format as Opened['kind'], name: source.name ?? 'file', size: source.byteLength, rows: table.numRows,
+    schema: schemaTree(table.schema.root),
+    groups: [],
+    columns,
+    loadPages: async () => {},
+    filter: (where) => parseWhere(where, 'filter'),
+    async count(filter) {
+      let n = 0;
+      for await (const batch of table.rowBatches({ filter, columns: columns.slice(0, 1), batchSize: 8192 })) n += batch.length;
+      return n;
+    },
+    read: sequentialReads((offset, filter) => table.rows({ offset, ...(filter ? { filter } : {}), temporal: 'iso' })),
+  };
 }
 
 function parquetTree(node: SchemaNode): TreeNode {

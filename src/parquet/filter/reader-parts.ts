@@ -6,5 +6,5 @@
 export { bindFilter } from './expression.js';
 export { domainOf } from './compare.js';
 export { pageEntries } from './indexes.js';
-export { bloomMightContain, IndexCache, readRanges, scanRowGroup } from './scan.js';
+export { bloomMightContain, IndexCache, readRanges, scanRowGroup, scanRowGroupUntil } from './scan.js';
 export { loadBloomHasher } from '../bloom/index.js';

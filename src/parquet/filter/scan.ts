@@ -12,6 +12,8 @@ import type { LeafNode } from '../../schema/tree.js';
 import { hashPhysical, loadBloomHasher, parseBloomFilter, type ParsedBloomFilter } from '../bloom/index.js';
 import type { ColumnChunkData } from '../../shred/column-data.js';
 import { ModuleType } from '../crypto/aad.js';
+import type { LazyColumn, PageLocation } from '../lazy-column.js';
+import { RowSelection } from '../row-selection.js';
 import type { FileDecryptor } from '../crypto/decryptor.js';
 import { decodePageHeader, type ColumnChunk, type ColumnIndex, type ColumnMetaData, type FileMetaData, type OffsetIndex } from '../metadata/index.js';
 import type { Domain, Lit } from './compare.js';
@@ -52,6 +54,8 @@ export interface ScanHost {
   decode(ref: ChunkRef, buf: Uint8Array, base: number, pieces?: { pieces: { bytes: Uint8Array; base: number }[]; numValues: number }): ColumnChunkData;
   /** For an encrypted file: chunks, indexes and bloom filters are decrypted before use. */
   readonly decryptor?: FileDecryptor;
+  /** The chunk read page by page as rows are asked of it (its codec loaded first), passing over pages by `pages` (its offset index) where given. */
+  lazy(ref: ChunkRef, pages?: readonly PageLocation[]): Promise<LazyColumn>;
 }
 
 /** Fetched chunk bytes, their encrypted ones decrypted (in place, in one batch). */
@@ -208,10 +212,12 @@ export interface FilteredGroup {
   selected: Int32Array;
 }
 
-/** Reads row group `rg` under a filter; null when pruning proves that no row matches. */
-export async function scanRowGroup(host: ScanHost, cache: IndexCache, rg: number, f: BoundFilter, projected: LeafNode[]): Promise<FilteredGroup | null> {
-  const group = host.metadata.rowGroups[rg]!;
-  const numRows = group.numRows;
+/**
+ * The row ranges of row group `rg` where the filter can match, in the order
+ * that reads least (module comment): null when pruning proves none does.
+ */
+async function candidateRanges(host: ScanHost, cache: IndexCache, rg: number, f: BoundFilter): Promise<Range[] | null> {
+  const numRows = host.metadata.rowGroups[rg]!.numRows;
   if (numRows === 0) return null;
   const doms = filterDomains(f);
   const fLeaves = filterLeaves(f);
@@ -251,9 +257,23 @@ export async function scanRowGroup(host: ScanHost, cache: IndexCache, rg: number
     if (pageIndexes.length > 0) ranges = matchingRanges(f, numRows, pageIndexes);
     if (ranges.length === 0) return null;
   }
-  const whole = ranges.length === 1 && ranges[0]!.start === 0 && ranges[0]!.end === numRows;
+  return ranges;
+}
+
+/** The projected leaves, then the filter's leaves not among them: the order of the data a scan reads. */
+function neededLeaves(f: BoundFilter, projected: LeafNode[]): LeafNode[] {
   const needed = [...projected];
-  for (const l of fLeaves) if (!needed.includes(l)) needed.push(l);
+  for (const l of filterLeaves(f)) if (!needed.includes(l)) needed.push(l);
+  return needed;
+}
+
+/** Reads row group `rg` under a filter; null when pruning proves that no row matches. */
+export async function scanRowGroup(host: ScanHost, cache: IndexCache, rg: number, f: BoundFilter, projected: LeafNode[]): Promise<FilteredGroup | null> {
+  const ranges = await candidateRanges(host, cache, rg, f);
+  if (!ranges) return null;
+  const numRows = host.metadata.rowGroups[rg]!.numRows;
+  const whole = ranges.length === 1 && ranges[0]!.start === 0 && ranges[0]!.end === numRows;
+  const needed = neededLeaves(f, projected);
   const data = whole ? await readWhole(host, rg, needed) : await readRanges(host, cache, rg, needed, ranges);
   const rows = rangeRows(ranges);
   // 4. exact filtering
@@ -261,6 +281,66 @@ export async function scanRowGroup(host: ScanHost, cache: IndexCache, rg: number
   needed.forEach((l, i) => byLeaf.set(l, data[i]!));
   const results = withContext({ rowGroup: rg }, () => evaluateRows(f, byLeaf, rows));
   return { columns: projected.map((_, i) => data[i]!), rows, selected: selectedRows(results) };
+}
+
+/** Rows of the first window a scan that stops early evaluates; each next window doubles, up to LAST_WINDOW. */
+const FIRST_WINDOW = 256;
+const LAST_WINDOW = 1 << 16;
+
+/**
+ * Row group `rg` under a filter for a read that wants at most `want` of its
+ * matching rows: the filter's columns are read page by page (lazy-column.ts)
+ * a window of rows at a time, through the row ranges pruning leaves; the
+ * other projected columns only over the rows from a window's first match to
+ * its last one wanted, their other pages passed over. Reading stops once
+ * `want` rows match. Each part yielded holds the projected columns over its
+ * rows and which of them match.
+ */
+export async function* scanRowGroupUntil(host: ScanHost, cache: IndexCache, rg: number, f: BoundFilter, projected: LeafNode[], want: number): AsyncGenerator<FilteredGroup> {
+  const ranges = await candidateRanges(host, cache, rg, f);
+  if (!ranges || want <= 0) return;
+  const needed = neededLeaves(f, projected);
+  const fLeaves = new Set(filterLeaves(f));
+  const refs = needed.map((l) => host.chunk(rg, l));
+  await host.loadCodecs(refs);
+  // Offset indexes, where the chunks have them, let the read pass over pages without reading their headers.
+  const withOffsets = needed.filter((l, i) => refs[i]!.chunk.offsetIndexOffset !== undefined);
+  const idx = withOffsets.length > 0 ? await cache.manyIndexes(rg, withOffsets, 'offset') : new Map<LeafNode, Indexes>();
+  const columns = await Promise.all(refs.map((r) => host.lazy(r, idx.get(r.leaf)?.oi?.pageLocations)));
+  /** Each column's next row. */
+  const at = needed.map(() => 0);
+  const read = async (i: number, start: number, end: number): Promise<ColumnChunkData> => {
+    await columns[i]!.skip(start - at[i]!);
+    at[i] = end;
+    return columns[i]!.take(end - start);
+  };
+  const filterAt = needed.flatMap((l, i) => (fLeaves.has(l) ? [i] : []));
+  let found = 0;
+  let window = FIRST_WINDOW;
+  for (const range of RowSelection.of(ranges).ranges) {
+    for (let start = range.start; start < range.end && found < want; ) {
+      const end = Math.min(range.end, start + window);
+      window = Math.min(2 * window, LAST_WINDOW);
+      const data = await Promise.all(filterAt.map((i) => read(i, start, end)));
+      const byLeaf = new Map<LeafNode, ColumnChunkData>();
+      filterAt.forEach((i, k) => byLeaf.set(needed[i]!, data[k]!));
+      const matches = withContext({ rowGroup: rg }, () => selectedRows(evaluateRows(f, byLeaf, end - start)));
+      if (matches.length > 0) {
+        const keep = matches.subarray(0, want - found);
+        const first = keep[0]!;
+        const last = keep[keep.length - 1]! + 1;
+        const parts = await Promise.all(projected.map((leaf, i) => {
+          if (!fLeaves.has(leaf)) return read(i, start + first, start + last);
+          const c = byLeaf.get(leaf)!;
+          return withContext(refs[i]!.ctx, () => trimToRanges(c, leaf, [{ start: 0, end: end - start }], [{ start: first, end: last }]));
+        }));
+        const selected = keep.map((r) => r - first);
+        found += keep.length;
+        yield { columns: parts, rows: last - first, selected };
+      }
+      start = end;
+    }
+  }
 }
 
 async function readWhole(host: ScanHost, rg: number, leaves: LeafNode[]): Promise<ColumnChunkData[]> {

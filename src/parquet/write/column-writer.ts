@@ -16,6 +16,7 @@ import { ValuesBuilder } from '../../encodings/values-builder.js';
 import { leafCoercer } from '../../schema/coerce.js';
 import type { LeafNode } from '../../schema/tree.js';
 import type { LeafSink } from '../../shred/shred.js';
+import type { LeafEntries, PresentValues } from '../../shred/entries.js';
 import { encodePageHeader, type ColumnMetaData, type Encoding, type PageEncodingStats, type PageHeader } from '../metadata/index.js';
 import { BloomBuilder, type BloomBuilderOptions } from '../bloom/builder.js';
 import type { SplitBlockBloomFilter } from '../bloom/filter.js';
@@ -109,6 +110,16 @@ class Levels {
       this.buf = next;
     }
     this.buf.fill(v, this.length, this.length + n);
+    this.length += n;
+  }
+  /** The first `n` levels of `src`. */
+  pushAll(src: Uint16Array, n: number): void {
+    if (this.length + n > this.buf.length) {
+      const next = typedArray(this.buf.constructor as Uint8ArrayConstructor, Math.max(INITIAL_ENTRIES, this.length + n, this.buf.length * 2));
+      next.set(this.buf);
+      this.buf = next;
+    }
+    this.buf.set(n === src.length ? src : src.subarray(0, n), this.length);
     this.length += n;
   }
   view(): Uint8Array | Uint16Array {
@@ -281,6 +292,13 @@ export class ColumnWriter implements LeafSink {
 
   value(rep: number, v: unknown): void {
     // Coerce first: a bad value throws before anything of it is buffered.
+    this.pushValue(v);
+    this.rep?.push(rep);
+    this.def?.push(this.maxDef);
+    if (rep === 0) this.pageRows++;
+  }
+
+  private pushValue(v: unknown): void {
     if (this.isString && typeof v === 'string') {
       if (this.useDictionary) this.addToDictionary(v, undefined);
       else if (this.values.pushString(v)) this.replacedStrings++;
@@ -289,12 +307,87 @@ export class ColumnWriter implements LeafSink {
       if (this.useDictionary) this.addToDictionary(undefined, physical);
       else this.values.push(physical);
     }
-    this.rep?.push(rep);
-    this.def?.push(this.maxDef);
-    if (rep === 0) this.pageRows++;
   }
 
+  /**
+   * Whether present values of `form` go in as they are: `typed` values of
+   * this constructor are the column's storage and valid for its type (so no
+   * check is skipped), `bytes` are taken by a BYTE_ARRAY column of text or
+   * plain binary.
+   */
+  stores(form: 'bytes' | ArrayBufferView): boolean {
+    if (form === 'bytes') {
+      const t = this.leaf.element.logicalType?.type;
+      return this.leaf.physicalType === 'BYTE_ARRAY' && (this.isString || (this.leaf.kind.kind === 'bytes' && t !== 'GEOMETRY' && t !== 'GEOGRAPHY'));
+    }
+    return this.fast === 'bool' ? form instanceof Uint8Array : sameStorage(form, this.leaf);
+  }
+
+  /**
+   * Appends a run of entries given whole (see LeafEntries): levels copied
+   * in bulk, values without a call per value where their form allows, a
+   * dictionary's entries looked up once each. A value that fails throws as
+   * value() would; the writer rolls the column back to its mark.
+   */
+  appendEntries(e: LeafEntries): void {
+    const { n, rep, def } = e;
+    if (this.def) {
+      if (def) {
+        this.def.pushAll(def, n);
+        this.pageNulls += countBelow(def.subarray(0, n), this.maxDef);
+      } else this.def.pushRepeat(this.maxDef, n);
+    } else if (def && countBelow(def.subarray(0, n), this.maxDef) > 0) throw new InvalidArgumentError('expected a value (the column is required)');
+    if (this.rep) {
+      if (rep) this.rep.pushAll(rep, n);
+      else this.rep.pushRepeat(0, n);
+    }
+    this.pageRows += rep ? countBelow(rep.subarray(0, n), 1) : n;
+    this.pushPresent(e.values);
+  }
+
+  private pushPresent(v: PresentValues): void {
+    switch (v.t) {
+      case 'typed':
+        if (this.useDictionary) for (let i = 0; i < v.values.length; i++) this.addToDictionary(undefined, v.values[i]!);
+        else this.values.pushAll(v.values as Int32Array);
+        return;
+      case 'bytes':
+        if (this.useDictionary) for (let i = 0; i < v.starts.length; i++) this.addToDictionary(undefined, v.data.subarray(v.starts[i]!, v.ends[i]!));
+        else this.values.pushRanges(v.data, v.starts, v.ends);
+        return;
+      case 'indexed': {
+        const idx = v.indices;
+        if (!this.useDictionary) {
+          for (let i = 0; i < idx.length; i++) this.values.push(presentAt(v.entries, idx[i]!, this.physicalOf));
+          return;
+        }
+        // Each entry used is looked up once: later uses (in this run and later ones, while the dictionary stands) take its index from `ours`.
+        if (this.remap?.of !== v.entries) this.remap = { of: v.entries, ours: new Int32Array(v.size).fill(-1) };
+        const ours = this.remap.ours;
+        for (let i = 0; i < idx.length; i++) {
+          const k = idx[i]!;
+          let d = ours[k]!;
+          if (d < 0) ours[k] = d = this.dictionaryIndex(undefined, presentAt(v.entries, k, this.physicalOf));
+          this.indices.push(d);
+        }
+        return;
+      }
+      case 'any':
+        for (let i = 0; i < v.values.length; i++) this.pushValue(v.values[i]);
+    }
+  }
+
+  /** Our dictionary index of each entry of the last `indexed` values' entries looked up (-1: not yet). */
+  private remap: { of: PresentValues; ours: Int32Array } | undefined;
+
+  private readonly physicalOf = (v: unknown): number | bigint | boolean | Uint8Array => this.physical(v);
+
   private addToDictionary(s: string | undefined, physical: number | bigint | boolean | Uint8Array | undefined): void {
+    this.indices.push(this.dictionaryIndex(s, physical));
+  }
+
+  /** The dictionary index of a string `s` or a physical value, adding it when new. */
+  private dictionaryIndex(s: string | undefined, physical: number | bigint | boolean | Uint8Array | undefined): number {
     let key: unknown;
     let map: Map<unknown, number> = (this.dictKeys ??= new Map());
     if (s !== undefined) key = s;
@@ -311,7 +404,7 @@ export class ColumnWriter implements LeafSink {
       if (s === undefined) this.dict.push(physical!);
       else if (this.dict.pushString(s)) this.replacedStrings++;
     }
-    this.indices.push(idx);
+    return idx;
   }
 
   /** Records a new dictionary entry's key; the first in a list of one (a list grown by push starts with room for 16, and a wide table's columns hold one entry). */
@@ -536,6 +629,7 @@ export class ColumnWriter implements LeafSink {
     this.pageRows = this.markPageRows;
     this.pageNulls = this.def ? countBelow(this.def.view(), this.maxDef) : 0;
     // Dictionary entries only the failed record used must not be written or counted.
+    this.remap = undefined;
     while (this.dict.length > this.markDict) {
       const { bytes, key } = this.dictKeyOf!.pop()!;
       (bytes ? (this.dictBytesKeys as Map<unknown, number>) : this.dictKeys!).delete(key);
@@ -717,6 +811,7 @@ export class ColumnWriter implements LeafSink {
   }
 
   private clearDictionary(): void {
+    this.remap = undefined;
     this.bloomHashedEntries = 0;
     this.geoEntries = 0;
     this.dictKeys = undefined;
@@ -845,6 +940,16 @@ function chunkSizeStatistics(leaf: LeafNode, pages: EncodedPage[]): ColumnMetaDa
   if (leaf.repLevel > 0) out.repetitionLevelHistogram = sum(leaf.repLevel, (p) => p.repHistogram);
   if (leaf.defLevel > 0) out.definitionLevelHistogram = sum(leaf.defLevel, (p) => p.defHistogram);
   return Object.keys(out).length ? out : undefined;
+}
+
+/** Entry `k` of present values, in the column's storage (`physical` coerces the JS values of `any`). */
+function presentAt(v: PresentValues, k: number, physical: (v: unknown) => number | bigint | boolean | Uint8Array): number | bigint | boolean | Uint8Array {
+  switch (v.t) {
+    case 'typed': return v.values[k]!;
+    case 'bytes': return v.data.subarray(v.starts[k]!, v.ends[k]!);
+    case 'indexed': return presentAt(v.entries, v.indices[k]!, physical);
+    case 'any': return physical(v.values[k]);
+  }
 }
 
 function countBelow(levels: ArrayLike<number>, max: number): number {

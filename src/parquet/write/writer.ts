@@ -9,6 +9,7 @@ import { buildSchema, type LeafNode, type Schema, type SchemaElementLike } from 
 import { definedTree } from '../../schema/builder.js';
 import { planRecord, type RecordPlan } from '../../shred/plan.js';
 import { ArrowShredder } from '../../arrow/shred.js';
+import { ArrowColumns, batchColumns } from '../../arrow/columns.js';
 import { loadArrow } from '../../arrow/load.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 import { firstUnknownKey, isPlainObject, RecordShredder, type UnknownFieldRule, type VariantWriter } from '../../shred/shred.js';
@@ -365,14 +366,58 @@ export class ParquetWriter<Row = Record<string, unknown>> {
    */
   async writeArrow(data: Table | RecordBatch): Promise<void> {
     this.checkOpen();
-    const shredder = new ArrowShredder(await loadArrow(), this.plan, this.plan.leaves.map((l) => this.columns[l.columnIndex]!));
+    const a = await loadArrow();
+    const sinks = this.plan.leaves.map((l) => this.columns[l.columnIndex]!);
+    const columns = new ArrowColumns(a, this.plan, sinks);
+    const rows = new ArrowShredder(a, this.plan, sinks);
     for (const batch of 'batches' in data ? data.batches : [data]) {
-      shredder.bind(batch);
-      for (let i = 0; i < batch.numRows; i++) {
-        this.addWith(() => shredder.row(i));
-        if (this.groupFull()) await this.flushRowGroup();
+      const top = batchColumns(this.plan, batch);
+      columns.bind(top);
+      rows.bind(top);
+      const n = batch.numRows;
+      for (let start = 0, end = 0; start < n; start = end) {
+        const taken = this.appendSlice(this.sliceRows(n - start), (k) => columns.rows(start, start + k));
+        end = start + taken;
+        if (taken === 0) {
+          // A slice that fails is taken again row by row: the rows before the bad one are kept, and its error names it.
+          end = start + this.sliceRows(n - start);
+          for (let i = start; i < end; i++) {
+            this.addWith(() => rows.row(i));
+            if (this.groupFull()) await this.flushRowGroup();
+          }
+        } else if (this.groupFull()) await this.flushRowGroup();
       }
     }
+  }
+
+  /**
+   * Appends a slice of `n` rows column by column (`append`), taking fewer
+   * when they overrun a page or the row group, and ends it as one record.
+   * Gives the rows taken: 0, with nothing appended, when `append` throws a
+   * ParquetryError. The caller flushes a full row group.
+   */
+  private appendSlice(n: number, append: (rows: number) => void): number {
+    const cols = this.columns;
+    const before = this.bufferedBytes();
+    for (;;) {
+      for (const c of cols) c.mark();
+      try {
+        append(n);
+      } catch (e) {
+        for (const c of cols) c.rollback();
+        if (e instanceof ParquetryError) return 0;
+        throw e;
+      }
+      const fit = this.rowsThatFit(n, before);
+      if (fit === n) break;
+      for (const c of cols) c.rollback();
+      n = fit;
+    }
+    for (const c of cols) c.endRecord();
+    this.recordsGiven += n;
+    this.rowsInGroup += n;
+    this.totalRows += n;
+    return n;
   }
 
   /**

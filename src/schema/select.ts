@@ -1,0 +1,40 @@
+/** Columns named by `ColumnPath`s, found in a schema tree: how every reader resolves `columns`. */
+import { InvalidArgumentError, type ErrorContext } from '../errors.js';
+import { leavesOf, type ColumnPath, type LeafNode, type Schema, type SchemaNode } from './tree.js';
+
+function findNode(root: SchemaNode, path: readonly string[]): SchemaNode | undefined {
+  let node: SchemaNode | undefined = root;
+  for (const name of path) {
+    if (!node || node.isLeaf) return undefined;
+    node = node.children.find((c: SchemaNode) => c.name === name);
+  }
+  return node;
+}
+
+/** A node whose dotted path is exactly `dotted`, for names that themselves contain dots. */
+function findDotted(node: SchemaNode, dotted: string): SchemaNode | undefined {
+  if (node.path.length > 0 && node.path.join('.') === dotted) return node;
+  if (node.isLeaf) return undefined;
+  for (const c of node.children) {
+    const hit = findDotted(c, dotted);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** The node a column path names: a dotted path, else a name holding dots; a name array as it is. */
+export function findColumn(root: SchemaNode, p: ColumnPath): SchemaNode | undefined {
+  return typeof p === 'string' ? findNode(root, p.split('.')) ?? findDotted(root, p) : findNode(root, p);
+}
+
+/** Leaf columns selected by paths, in schema order (all leaves when `paths` is absent); an unknown path is an error. */
+export function selectLeaves(schema: Schema, paths: readonly ColumnPath[] | undefined, ctx: ErrorContext = {}): LeafNode[] {
+  if (!paths) return schema.leaves;
+  const chosen = new Set<LeafNode>();
+  for (const p of paths) {
+    const node = findColumn(schema.root, p);
+    if (!node) throw new InvalidArgumentError(`no column "${typeof p === 'string' ? p : p.join('.')}" in the schema`, ctx);
+    for (const l of leavesOf(node)) chosen.add(l);
+  }
+  return schema.leaves.filter((l) => chosen.has(l));
+}

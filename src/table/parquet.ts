@@ -1,0 +1,81 @@
+/**
+ * Parquet files and datasets as tables: their readers take every option of
+ * the vocabulary themselves (columns, offset, limit, filter pushed down to
+ * row groups and pages, value options); this adds the `--where` text, the
+ * signal, and the one shape.
+ */
+import type { Table as ArrowTable } from 'apache-arrow';
+import type { Dataset } from '../dataset/dataset.js';
+import type { Filter } from '../parquet/filter/expression.js';
+import type { ColumnBatch, ParquetReader, ReadOptions } from '../parquet/reader.js';
+import type { ColumnPath, Schema } from '../schema/tree.js';
+import { abortable, unbatched } from './rows.js';
+import type { Table, TableArrowOptions, TableBatchOptions, TableColumnsOptions, TableFormatName, TableReadOptions } from './table.js';
+
+/** What a Parquet file's reader and a dataset both offer a table. */
+interface ParquetLike {
+  readonly schema: Schema;
+  rowBatches(options: ReadOptions & { batchSize?: number }): AsyncIterable<Record<string, unknown>[]>;
+  columns(options: { columns?: readonly ColumnPath[] }): AsyncIterable<ColumnBatch>;
+  toArrow(options: Pick<ReadOptions, 'columns' | 'offset' | 'limit' | 'filter'>): Promise<ArrowTable>;
+}
+
+/** A `--where` text as its Filter (the parser loads only when a text is given). */
+export async function filterOf(filter: Filter | string | undefined): Promise<Filter | undefined> {
+  if (typeof filter !== 'string') return filter;
+  return (await import('../parquet/filter/where.js')).parseWhere(filter);
+}
+
+/** The reader's options for a table read: the filter parsed, the signal left to the table. */
+async function readOptions<O extends TableReadOptions>(options: O): Promise<Omit<O, 'filter' | 'signal'> & { filter?: Filter }> {
+  const { signal: _signal, filter, ...rest } = options;
+  const parsed = await filterOf(filter);
+  return { ...rest, ...(parsed !== undefined ? { filter: parsed } : {}) };
+}
+
+class ParquetTable<Row> implements Table<Row> {
+  readonly schema: Schema;
+
+  constructor(readonly format: TableFormatName, private readonly reader: ParquetLike, readonly numRows: number, private readonly closer: () => Promise<void>) {
+    this.schema = reader.schema;
+  }
+
+  rows(options: TableReadOptions = {}): AsyncIterableIterator<Row> {
+    return unbatched(this.rowBatches(options));
+  }
+
+  async *rowBatches(options: TableBatchOptions = {}): AsyncGenerator<Row[]> {
+    options.signal?.throwIfAborted();
+    const read = await readOptions(options);
+    yield* abortable(this.reader.rowBatches(read) as AsyncIterable<Row[]>, options.signal);
+  }
+
+  async *columns(options: TableColumnsOptions = {}): AsyncGenerator<ColumnBatch> {
+    yield* abortable(this.reader.columns(options.columns ? { columns: options.columns } : {}), options.signal);
+  }
+
+  async toArrow(options: TableArrowOptions = {}): Promise<ArrowTable> {
+    options.signal?.throwIfAborted();
+    const table = await this.reader.toArrow(await readOptions(options));
+    options.signal?.throwIfAborted();
+    return table;
+  }
+
+  close(): Promise<void> {
+    return this.closer();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+/** A Parquet file's reader as a table (`format` names what was read into it: `parquet`, or a text format held as Parquet). */
+export function parquetTable<Row>(reader: ParquetReader, format: TableFormatName = 'parquet'): Table<Row> {
+  return new ParquetTable<Row>(format, reader, reader.numRows, () => reader.close());
+}
+
+/** A dataset as a table: its rows counted from its files' footers at open. */
+export async function datasetTable<Row>(dataset: Dataset): Promise<Table<Row>> {
+  return new ParquetTable<Row>('dataset', dataset, await dataset.rowCount(), async () => undefined);
+}

@@ -1,0 +1,14 @@
+/** A RedElm file as a table: its schema is a Parquet tree already, and its reader takes columns, offset and limit. */
+import { RedElmReader, type RedElmInput, type RedElmOpenOptions } from '../redelm/reader.js';
+import { RowTable } from './row-table.js';
+import type { Table } from './table.js';
+
+export async function redElmTable<Row>(input: RedElmInput, options: RedElmOpenOptions, name?: string): Promise<Table<Row>> {
+  const reader = await RedElmReader.open(input, options);
+  return new RowTable<Row>('redelm', reader.schema, reader.numRows, {
+    rows: ({ offset, limit, leaves }) => reader.rows({
+      offset, ...(limit !== undefined ? { limit } : {}), ...(leaves ? { columns: leaves.map((l) => l.path.join('.')) } : {}),
+    }),
+    close: () => reader.close(),
+  }, name);
+}

@@ -1,0 +1,32 @@
+/**
+ * A Trevni file as a table: version 2 and 1 through the schema `convert`
+ * maps them to (the Avro schema a file stores, else its columns as
+ * CANONICAL.md assembles them), the wiki draft's Dremel dialect through its
+ * own Parquet schema.
+ */
+import { trevniInput } from '../convert/read-trevni.js';
+import type { TrevniInput, TrevniOpenOptions } from '../trevni/reader.js';
+import { openTrevni } from '../trevni/open.js';
+import { TrevniDraftReader } from '../trevni/draft/reader.js';
+import { RowTable } from './row-table.js';
+import type { Table } from './table.js';
+
+/** `range`'s limit as the Trevni readers take it (absent: to the end). */
+function rangeOf(offset: number, limit: number | undefined): { from: number; limit?: number } {
+  return limit === undefined ? { from: offset } : { from: offset, limit };
+}
+
+export async function trevniTable<Row>(input: TrevniInput, options: TrevniOpenOptions, name?: string): Promise<Table<Row>> {
+  const reader = await openTrevni(input, options);
+  if (reader instanceof TrevniDraftReader) {
+    return new RowTable<Row>('trevni', reader.schema, reader.rowCount, {
+      rows: ({ offset, limit }) => reader.rows(rangeOf(offset, limit)),
+      close: () => reader.close(),
+    }, name);
+  }
+  const t = await trevniInput(reader);
+  return new RowTable<Row>('trevni', t.schema.schema, reader.rowCount, {
+    rows: ({ offset, limit }) => t.rows(rangeOf(offset, limit)),
+    close: () => t.close(),
+  }, name);
+}
