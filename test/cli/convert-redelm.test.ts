@@ -46,7 +46,7 @@ test('Parquet to RedElm and back keeps every value, and the RedElm file reads as
     return out;
   };
   const original = await rows(src);
-  // The INT96 timestamps come back as INT64 nanoseconds (README's mapping): the same bigints as the reader gives for INT96.
+  // The INT96 timestamps come back as INT64 nanoseconds (docs/redelm.md's mapping): the same bigints as the reader gives for INT96.
   assert.deepStrictEqual(await rows(back), original);
   assert.equal(JSON.parse(ok('meta', '--json', redelm)).codec, 'org.apache.hadoop.io.compress.SnappyCodec');
 });

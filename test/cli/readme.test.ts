@@ -9,7 +9,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -67,21 +67,37 @@ test('the pages hold command-line examples', () => {
   assert.ok(counts[0]! >= 1, 'README.md has a console example');
 });
 
-for (const page of pages) {
-  const all = examples(readFileSync(page, 'utf8'));
-  if (all.length === 0) continue;
-  test(`every command-line example of ${page} prints what it shows`, () => {
-    const loader = pathToFileURL(resolve('node_modules/tsx/dist/loader.mjs')).href;
-    const main = resolve('src/cli/main.ts');
-    for (const ex of all) {
-      assert.match(ex.command, /^parquetry /);
-      const r = spawnSync('sh', ['-c', `parquetry() { "$NODE" --import "$LOADER" "$MAIN" "$@"; }\n${ex.command} 2>&1`], {
-        cwd: dir, encoding: 'utf8', env: { ...process.env, NODE: process.execPath, LOADER: loader, MAIN: main },
-      });
-      assert.equal(r.status, 0, `${page}: ${ex.command}\n${r.stdout}${r.stderr}`);
-      const got = r.stdout.replace(/\n$/, '').split('\n').map(noTime);
-      const want = ex.expected.map(noTime);
-      assert.deepEqual(ex.more ? got.slice(0, want.length) : got, want, `${page}: ${ex.command}`);
-    }
+/** A command as a terminal runs it, `parquetry` being the CLI from source; its status and output (stdout and stderr, interleaved). */
+function run(command: string): Promise<{ status: number | null; output: string }> {
+  const loader = pathToFileURL(resolve('node_modules/tsx/dist/loader.mjs')).href;
+  const child = spawn('sh', ['-c', `parquetry() { "$NODE" --import "$LOADER" "$MAIN" "$@"; }\n${command} 2>&1`], {
+    cwd: dir, env: { ...process.env, NODE: process.execPath, LOADER: loader, MAIN: resolve('src/cli/main.ts') },
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (output += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (output += s));
+  return new Promise((done, fail) => {
+    child.on('error', fail);
+    child.on('close', (status) => done({ status, output }));
   });
 }
+
+// Pages run two at a time (they write files of different names); a page's examples run in order.
+test('every command-line example prints what its page shows', { concurrency: 2 }, async (t) => {
+  const runs = [];
+  for (const page of pages) {
+    const all = examples(readFileSync(page, 'utf8'));
+    if (all.length === 0) continue;
+    runs.push(t.test(page, async () => {
+      for (const ex of all) {
+        assert.match(ex.command, /^parquetry /);
+        const r = await run(ex.command);
+        assert.equal(r.status, 0, `${page}: ${ex.command}\n${r.output}`);
+        const got = r.output.replace(/\n$/, '').split('\n').map(noTime);
+        const want = ex.expected.map(noTime);
+        assert.deepEqual(ex.more ? got.slice(0, want.length) : got, want, `${page}: ${ex.command}`);
+      }
+    }));
+  }
+  await Promise.all(runs);
+});

@@ -12,33 +12,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const ENTRIES = ['src/index.ts', 'src/node/index.ts'];
+import { ENTRIES, exportedNames, isExported, moduleFile, parse } from './exports.js';
 /** The entry points a reader meets first: each needs an `@example`. */
 const WITH_EXAMPLE = [
   'openTable', 'openParquet', 'ParquetReader', 'ParquetReader.open', 'ParquetReader.readRows', 'ParquetReader.rows', 'ParquetReader.columns',
   'writeParquet', 'openWriter', 'openDataset', 'convert', 'defineSchema', 'parseWhere',
 ];
-
-const sources = new Map<string, ts.SourceFile>();
-function parse(file: string): ts.SourceFile {
-  let sf = sources.get(file);
-  if (!sf) {
-    sf = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
-    sources.set(file, sf);
-  }
-  return sf;
-}
-
-function moduleFile(from: string, specifier: string): string {
-  const base = join(dirname(from), specifier.replace(/\.js$/, ''));
-  for (const f of [`${base}.ts`, join(base, 'index.ts')]) if (existsSync(join(ROOT, f))) return relative(ROOT, join(ROOT, f));
-  throw new Error(`${from}: cannot resolve ${specifier}`);
-}
 
 /** The comment text and tags TypeDoc would read on a declaration. */
 function docOf(node: ts.Node): { text: string; tags: string[] } {
@@ -82,10 +62,6 @@ function declarations(file: string, name: string, seen = new Set<string>()): Fou
   return out;
 }
 
-function isExported(st: ts.Statement): boolean {
-  return ts.canHaveModifiers(st) && (ts.getModifiers(st) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-}
-
 /** The declarations of `name` a statement makes, exported or not. */
 function ownDeclarations(file: string, st: ts.Statement, name: string): Found[] {
   if (ts.isVariableStatement(st)) {
@@ -107,20 +83,6 @@ function localDeclarations(file: string, name: string, seen: Set<string>): Found
     }
   }
   return sf.statements.flatMap((st) => ownDeclarations(file, st, name));
-}
-
-function exportedNames(file: string): string[] {
-  const names: string[] = [];
-  for (const st of parse(file).statements) {
-    if (ts.isExportDeclaration(st)) {
-      if (!st.exportClause && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)) names.push(...exportedNames(moduleFile(file, st.moduleSpecifier.text)));
-      else if (st.exportClause && ts.isNamedExports(st.exportClause)) names.push(...st.exportClause.elements.map((e) => e.name.text));
-    } else if (isExported(st)) {
-      if (ts.isVariableStatement(st)) names.push(...st.declarationList.declarations.flatMap((d) => (ts.isIdentifier(d.name) ? [d.name.text] : [])));
-      else if ('name' in st && st.name && ts.isIdentifier(st.name as ts.Node)) names.push((st.name as ts.Identifier).text);
-    }
-  }
-  return [...new Set(names)];
 }
 
 /** `lazyAsync(load, 'name')` and the like: the wrapper's kind, and the module file and export it stands for. */

@@ -102,7 +102,7 @@ it('with a page index, every overwrite of a page by its same-size neighbour is f
   }
 });
 
-it('pages alike in range, or no page index: what is found is recovered soundly; the rest cannot be told (README)', { timeout: 60_000 }, async () => {
+it('pages alike in range, or no page index: what is found is recovered soundly; the rest cannot be told (docs/recovery.md)', { timeout: 60_000 }, async () => {
   for (const bytes of [await numbers(), await mixed(), await numbers({ pageIndex: false }), await mixed({ pageIndex: false, pageVersion: 2 })]) {
     const r = await sweep(bytes);
     assert.deepStrictEqual(r.failures.slice(0, 20), []);

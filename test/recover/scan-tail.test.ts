@@ -63,7 +63,7 @@ it('a nested file DuckDB wrote (lists of structs, a map)', { timeout: 120_000 },
 it("each chunk doubled, the footer gone: nested leaves and the fuzz generator's files", { timeout: 120_000 }, async () => {
   const doubled = async (bytes: Uint8Array): Promise<number> => {
     const reader = await ParquetReader.open(bytes);
-    // In a one-column file a chunk doubled reads as rows written twice: nothing can tell (README).
+    // In a one-column file a chunk doubled reads as rows written twice: nothing can tell (docs/recovery.md).
     if (reader.schema.leaves.length === 1) return 0;
     const rows = await reader.readRows();
     const pages = await pagesOf(bytes);

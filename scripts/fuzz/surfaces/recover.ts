@@ -143,7 +143,7 @@ function judgedBlockEdits(bytes: Uint8Array, mutations: readonly Mutation[]): Mu
  * How row groups may be found where the case's damage leaves a file a
  * writer could have written, whose rows are then not judged: in a file of
  * one leaf, pages or chunks doubled or dropped read, to the scan, as rows
- * written twice or never (README); a page doubled in place with the
+ * written twice or never (docs/recovery.md); a page doubled in place with the
  * footer's offsets left reads, through the footer, as a chunk of that page
  * twice, its last page pushed out, which only a page index (shifted away
  * with the bytes after it) could tell.
