@@ -13,7 +13,7 @@ export function parquetOutput(sink: CountingSink, schema: WriterSchema, options:
       write: (row) => writer.write(row),
       async close() {
         const meta = await writer.close();
-        return { rows: Number(meta.numRows), rowGroups: meta.rowGroups.length };
+        return { rows: Number(meta.numRows), rowGroups: writer.rowGroupsWritten };
       },
       abort: () => writer.abort(),
     };
