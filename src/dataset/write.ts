@@ -72,6 +72,7 @@ export interface DatasetPart {
   /** Relative to the dataset's directory, `/`-separated. */
   path: string;
   rows: number;
+  /** Row groups in the part. */
   rowGroups: number;
   /** The part's footer (its row groups decoded when first read). */
   metadata: FileMetaData;
