@@ -822,6 +822,10 @@ export class ParquetWriter<Row = Record<string, unknown>> {
       let rowGroups: RowGroup[] | undefined;
       return Object.defineProperty(meta, 'rowGroups', {
         get: () => (rowGroups ??= rowGroupsOf(facts, 0, n, (first, count) => chunks.decoded(first, count, places))),
+        // A plain field to the caller otherwise: it may set it.
+        set: (v: RowGroup[]) => {
+          rowGroups = v;
+        },
         enumerable: true,
         configurable: true,
       });
