@@ -26,7 +26,7 @@ export function datasetOutput(output: DatasetOutput, name: string, schema: Write
     write: (row) => writer.write(row),
     async close() {
       const { rows, parts } = await writer.close();
-      return { rows, rowGroups: parts.reduce((n, p) => n + p.metadata.rowGroups.length, 0), bytes: bytes(), files: parts.length };
+      return { rows, rowGroups: parts.reduce((n, p) => n + p.rowGroups, 0), bytes: bytes(), files: parts.length };
     },
     abort: () => writer.abort(),
   };

@@ -14,7 +14,7 @@ export function parquetOutput(sink: CountingSink, schema: WriterSchema, options:
       writeColumns: (columns) => writer.writeColumns(columns),
       async close() {
         const meta = await writer.close();
-        return { rows: Number(meta.numRows), rowGroups: meta.rowGroups.length };
+        return { rows: Number(meta.numRows), rowGroups: writer.rowGroupsWritten };
       },
       abort: () => writer.abort(),
     };

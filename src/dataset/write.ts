@@ -72,7 +72,9 @@ export interface DatasetPart {
   /** Relative to the dataset's directory, `/`-separated. */
   path: string;
   rows: number;
-  /** The part's footer. */
+  /** Row groups in the part. */
+  rowGroups: number;
+  /** The part's footer (its row groups decoded when first read). */
   metadata: FileMetaData;
 }
 
@@ -225,7 +227,8 @@ export class DatasetWriter {
 
   private async finish(dir: string, part: OpenPart): Promise<void> {
     this.open.delete(dir);
-    this.parts.push({ path: part.path, rows: part.writer.rowsWritten, metadata: await part.writer.close() });
+    const metadata = await part.writer.close();
+    this.parts.push({ path: part.path, rows: part.writer.rowsWritten, rowGroups: part.writer.rowGroupsWritten, metadata });
   }
 
   private async start(dir: string): Promise<OpenPart> {

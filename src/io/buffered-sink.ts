@@ -18,11 +18,18 @@ export class BufferedSink implements Sink {
   constructor(private readonly inner: Sink) {}
 
   async write(bytes: Uint8Array): Promise<void> {
-    if (this.used + bytes.length > BLOCK) await this.flush();
-    if (bytes.length >= BLOCK) return this.inner.write(bytes);
+    if (this.take(bytes)) return;
+    await this.flush();
+    if (!this.take(bytes)) await this.inner.write(bytes);
+  }
+
+  /** Gathers `bytes` when they are less than a block and fit in this one; false (nothing taken) otherwise. */
+  take(bytes: Uint8Array): boolean {
+    if (bytes.length >= BLOCK || this.used + bytes.length > BLOCK) return false;
     this.block ??= new Uint8Array(BLOCK);
     this.block.set(bytes, this.used);
     this.used += bytes.length;
+    return true;
   }
 
   async flush(): Promise<void> {

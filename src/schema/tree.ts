@@ -88,7 +88,8 @@ export function buildSchema(elements: readonly SchemaElementLike[]): Schema {
     if (next >= elements.length) throw new CorruptFileError(`schema ends inside group "${parentPath.join('.')}": its children claim more elements than the list holds`);
     const el = elements[next++]!;
     const repetition = isRoot ? 'REQUIRED' : parseRepetition(el);
-    const path = isRoot ? [] : [...parentPath, el.name];
+    // concat, not a spread: a spread leaves room for 16 more (150 bytes a column of a wide table).
+    const path = isRoot ? [] : parentPath.concat([el.name]);
     const defLevel = parentDef + (repetition === 'REQUIRED' ? 0 : 1);
     const repLevel = parentRep + (repetition === 'REPEATED' ? 1 : 0);
     const n = el.numChildren ?? 0;

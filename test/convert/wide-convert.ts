@@ -3,15 +3,17 @@
  * row of `columns` columns, converts it to `format` with the Node entry's
  * convert (Trevni blocks spilled to temporary files, as the CLI does), reads
  * the row back (to JSON Lines) and prints whether it is the row written, the
- * peak RSS of the write, and the peak RSS of it all.
+ * peak RSS of the write, and the peak RSS of it all. Given a directory as a
+ * third argument, it writes the output there and reads nothing back (the
+ * caller reads it with another reader).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convert } from '../../src/node/index.js';
 
-const [columns, format] = [Number(process.argv[2]), process.argv[3] as 'parquet' | 'trevni' | 'trevni-draft' | 'redelm'];
-const dir = mkdtempSync(join(tmpdir(), 'wide-'));
+const [columns, format, keep] = [Number(process.argv[2]), process.argv[3] as 'parquet' | 'trevni' | 'trevni-draft' | 'redelm', process.argv[4]];
+const dir = keep ?? mkdtempSync(join(tmpdir(), 'wide-'));
 try {
   const names = Array.from({ length: columns }, (_, i) => `c${i}`);
   // Integers and strings, so both value kinds are written.
@@ -22,6 +24,10 @@ try {
   await convert(input, out, format === 'trevni-draft' ? { trevniVersion: 'draft' } : {});
   // The peak so far is the write's (reading back may take more).
   const writeRss = process.resourceUsage().maxRSS * 1024;
+  if (keep) {
+    console.log(JSON.stringify({ writeRss }));
+    process.exit(0);
+  }
   // Back to JSON Lines through the file's reader: the row, by column name.
   const back = join(dir, 'back.jsonl');
   await convert(out, back, {});
@@ -29,5 +35,5 @@ try {
   const same = names.every((n, i) => String(row[n]) === cells[i]) && Object.keys(row).length === columns;
   console.log(JSON.stringify({ same, writeRss, maxRss: process.resourceUsage().maxRSS * 1024 }));
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (!keep) rmSync(dir, { recursive: true, force: true });
 }

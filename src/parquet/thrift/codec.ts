@@ -78,6 +78,17 @@ interface ValueCodec {
   readonly write: Writer;
 }
 
+/**
+ * A struct value (count 1) or a list's elements (`count` of them) already
+ * encoded, written as they are wherever the codec takes that struct or list:
+ * a writer's footer keeps its column chunks as bytes from the moment each is
+ * written, not as objects until the end (a wide table's footer has one per
+ * column). The caller vouches that the bytes are of the right type.
+ */
+export class Encoded {
+  constructor(readonly bytes: Uint8Array, readonly count = 1) {}
+}
+
 /** A compiled struct: decode into a fresh or given object, encode fields + stop. */
 export interface StructCodec<T = Record<string, unknown>> {
   readonly spec: StructSpec;
@@ -168,6 +179,7 @@ function compileValue(spec: Spec, where: string): ValueCodec {
         accept: 1 << CT.STRUCT,
         read: (c, _t, depth) => sc.decodeWithClosures(c, depth),
         write: (w, v) => {
+          if (v instanceof Encoded) return w.bytes(v.bytes);
           if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid(where, `(${spec.name}) cannot hold ${show(v)}`);
           sc.encode(w, v as Record<string, unknown>);
         },
@@ -235,6 +247,11 @@ function compileList(spec: ListSpec, where: string): ValueCodec {
       return out;
     },
     write: (w, v) => {
+      if (v instanceof Encoded) {
+        writeListHeader(w, elem.wire, v.count);
+        w.bytes(v.bytes);
+        return;
+      }
       if (!Array.isArray(v)) throw invalid(where, `(list) cannot hold ${show(v)}`);
       writeListHeader(w, elem.wire, v.length);
       for (let i = 0; i < v.length; i++) elem.write(w, v[i]);

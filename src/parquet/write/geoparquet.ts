@@ -10,7 +10,7 @@
 import { unionBoxes } from '../../geo/bounds.js';
 import { geoEdges } from '../../schema/logical.js';
 import type { Schema } from '../../schema/tree.js';
-import type { RowGroup } from '../metadata/index.js';
+import type { ColumnMetaData, RowGroup } from '../metadata/index.js';
 
 const NAMES = ['', 'Point', 'LineString', 'Polygon', 'MultiPoint', 'MultiLineString', 'MultiPolygon', 'GeometryCollection'];
 
@@ -26,8 +26,10 @@ function projjson(crs: string | undefined, metadata: Record<string, string>): ob
   }
 }
 
-/** The `geo` value for the file's row groups so far, or undefined when no column qualifies. */
-export function geoParquetMetadata(schema: Schema, rowGroups: RowGroup[], metadata: Record<string, string>): string | undefined {
+/** The `geo` value for the file's row groups so far (`chunk` gives row group g's column i), or undefined when no column qualifies. */
+export function geoParquetMetadata(
+  schema: Schema, rowGroups: readonly Pick<RowGroup, 'numRows'>[], chunk: (g: number, i: number) => ColumnMetaData, metadata: Record<string, string>,
+): string | undefined {
   const columns: Record<string, object> = {};
   schema.leaves.forEach((leaf, i) => {
     const edges = geoEdges(leaf.element.logicalType);
@@ -35,9 +37,10 @@ export function geoParquetMetadata(schema: Schema, rowGroups: RowGroup[], metada
     const lt = leaf.element.logicalType as { crs?: string };
     const crs = projjson(lt.crs, metadata);
     if (crs === null) return;
-    const stats = rowGroups.map((rg) => rg.columns[i]!.metaData?.geospatialStatistics);
+    const metas = rowGroups.map((_, g) => chunk(g, i));
+    const stats = metas.map((m) => m.geospatialStatistics);
     // A chunk of nulls only has no statistics and adds nothing; any other chunk without them makes types and box unknown.
-    const withValues = stats.filter((s, g) => s !== undefined || rowGroups[g]!.columns[i]!.metaData?.statistics?.nullCount !== rowGroups[g]!.numRows);
+    const withValues = stats.filter((s, g) => s !== undefined || metas[g]!.statistics?.nullCount !== rowGroups[g]!.numRows);
     const codes = [...new Set(withValues.flatMap((s) => s?.geospatialTypes ?? []))].sort((a, b) => a - b);
     // GeoParquet names no M types: a column with any lists none (unknown), as an empty list says.
     const known = withValues.every((s) => s !== undefined) && codes.every((c) => c < 2000);
