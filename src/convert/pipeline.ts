@@ -16,6 +16,8 @@ export const STRICT_HINT = 'without strict, bad rows are skipped and counted';
 
 /** Rows an output that takes columns is given at a time. */
 const BATCH_ROWS = 4096;
+/** Most values a column batch holds: a wide input's batches take fewer rows, so memory follows the cells, not rows × columns. */
+const BATCH_CELLS = 1 << 20;
 
 /** How many skipped rows are kept for listing. */
 const LISTED = 10;
@@ -180,8 +182,9 @@ export async function textToTable<R>(
   }
 }
 
-/** Records into an output that takes columns: gathered into `batch`, given BATCH_ROWS at a time; one whose values do not fit is a bad row. */
+/** Records into an output that takes columns: gathered into `batch`, given BATCH_ROWS at a time (fewer past BATCH_CELLS); one whose values do not fit is a bad row. */
 async function writeBatched<R>(items: ReadonlyArray<Item<R>>, batch: ColumnBatch<R>, writer: RowOutput, state: { line?: number }, bad: BadRows): Promise<void> {
+  const rows = Math.max(1, Math.min(BATCH_ROWS, Math.floor(BATCH_CELLS / Math.max(1, batch.width))));
   for (const item of items) {
     if (item.error !== undefined) {
       bad.add(item.line, item.error, item.column);
@@ -195,7 +198,7 @@ async function writeBatched<R>(items: ReadonlyArray<Item<R>>, batch: ColumnBatch
       bad.add(item.line, problem.why, problem.column);
       continue;
     }
-    if (batch.length === BATCH_ROWS) {
+    if (batch.length === rows) {
       state.line = item.line;
       await writer.writeColumns!(batch.take());
     }
