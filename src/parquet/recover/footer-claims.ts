@@ -8,26 +8,25 @@
  * file never held. So a chunk is read only where the footer agrees with
  * itself about it: the schema's path and physical type against the
  * chunk's own, each element on the path's two type annotations against
- * each other, and its bytes against every other chunk's (two chunks never
- * share bytes).
+ * each other, and its first page against every other chunk's (two chunks
+ * never share one).
  */
 import { annotationConflict } from '../../schema/logical.js';
 import type { LeafNode, Schema, SchemaNode } from '../../schema/tree.js';
-import type { Range } from '../filter/indexes.js';
 import { chunkStart } from '../chunk-start.js';
 import type { ColumnMetaData, FileMetaData } from '../metadata/index.js';
 
 export class FooterClaims {
-  /** Chunks (`rowGroup:column`) whose stated bytes overlap another's. */
-  private readonly overlapping: Set<string>;
+  /** Chunks (`rowGroup:column`) stated to start where another does. */
+  private readonly shared: Set<string>;
 
   constructor(private readonly schema: Schema, metadata: FileMetaData) {
-    this.overlapping = overlappingChunks(metadata);
+    this.shared = sharedStarts(metadata);
   }
 
   /** Why the footer contradicts itself about the chunk `meta` of `leaf` in row group `rg`, or null. */
   conflict(rg: number, leaf: LeafNode, meta: ColumnMetaData): string | null {
-    if (this.overlapping.has(`${rg}:${leaf.columnIndex}`)) return 'the chunk\'s bytes overlap another chunk\'s';
+    if (this.shared.has(`${rg}:${leaf.columnIndex}`)) return 'another chunk is stated to start at its first page';
     return chunkConflict(leaf, meta);
   }
 }
@@ -39,17 +38,28 @@ export class FooterClaims {
  * lost alone).
  */
 export function schemaRefuted(schema: Schema, metadata: FileMetaData): string | null {
+  // Every node once, without recursion: a wide or deep schema costs its size.
+  const stack: SchemaNode[] = [...schema.root.children];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const conflict = annotationConflict(node.element, node.isLeaf ? node.physicalType : undefined);
+    if (conflict) return `schema element ${JSON.stringify(node.path.join('.'))}: ${conflict}`;
+    if (!node.isLeaf) for (const c of node.children) stack.push(c);
+  }
   const groups = metadata.rowGroups;
+  if (groups.length === 0) return null;
   for (const leaf of schema.leaves) {
-    for (const node of pathTo(schema, leaf)) {
-      const conflict = annotationConflict(node.element, node.isLeaf ? node.physicalType : undefined);
-      if (conflict) return `schema element ${JSON.stringify(node.path.join('.'))}: ${conflict}`;
-    }
-    const conflicts = groups.map((g) => {
+    let first: string | null = null;
+    for (const g of groups) {
       const m = g.columns[leaf.columnIndex]?.metaData;
-      return m ? chunkConflict(leaf, m) : null;
-    });
-    if (groups.length > 0 && conflicts.every((c) => c !== null)) return conflicts[0]!;
+      const conflict = m ? chunkConflict(leaf, m) : null;
+      if (conflict === null) {
+        first = null;
+        break;
+      }
+      first ??= conflict;
+    }
+    if (first !== null) return first;
   }
   return null;
 }
@@ -63,40 +73,26 @@ function chunkConflict(leaf: LeafNode, meta: ColumnMetaData): string | null {
   return null;
 }
 
-/** The nodes from the root's child down to `leaf`. */
-function pathTo(schema: Schema, leaf: LeafNode): SchemaNode[] {
-  const out: SchemaNode[] = [];
-  let node: SchemaNode = schema.root;
-  for (const name of leaf.path) {
-    if (node.isLeaf) break;
-    const child: SchemaNode | undefined = node.children.find((c) => c.name === name);
-    if (!child) break;
-    out.push((node = child));
-  }
-  return out;
-}
-
 /**
- * The chunks (as `rowGroup:column` keys) whose stated bytes overlap
- * another chunk's: at least one of the two is described wrongly, and
- * nothing says which, so neither is read.
+ * The chunks (as `rowGroup:column` keys) that start where another does.
+ * Bytes a chunk's description gets wrong otherwise show in its own pages
+ * (they do not tile its range, or do not add up to its counts), which
+ * cost no other chunk anything; but two chunks stated on the same pages
+ * both read cleanly, and nothing says which is described wrongly, so
+ * neither is read. Empty chunks and row groups (offsets writers leave at
+ * 0) are not compared.
  */
-function overlappingChunks(metadata: FileMetaData): Set<string> {
-  const spans: { key: string; range: Range }[] = [];
+function sharedStarts(metadata: FileMetaData): Set<string> {
+  const first = new Map<number, string>();
+  const out = new Set<string>();
   metadata.rowGroups.forEach((g, rg) => g.columns.forEach((c, col) => {
     const m = c.metaData;
-    if (!m || !(m.totalCompressedSize > 0)) return;
+    if (!m || !(m.totalCompressedSize > 0) || !(g.numRows > 0)) return;
+    const key = `${rg}:${col}`;
     const start = chunkStart(m);
-    spans.push({ key: `${rg}:${col}`, range: { start, end: start + m.totalCompressedSize } });
+    const earlier = first.get(start);
+    if (earlier === undefined) first.set(start, key);
+    else out.add(earlier).add(key);
   }));
-  spans.sort((a, b) => a.range.start - b.range.start);
-  const out = new Set<string>();
-  let reach: { key: string; range: Range } | undefined;
-  for (const s of spans) {
-    if (reach && s.range.start < reach.range.end) {
-      out.add(reach.key).add(s.key);
-    }
-    if (!reach || s.range.end > reach.range.end) reach = s;
-  }
   return out;
 }
