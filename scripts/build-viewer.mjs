@@ -1,6 +1,6 @@
 // Builds the viewer page (viewer/) into viewer/dist: index.html and its
-// scripts, bundled from the portable library as the README's browser
-// section says (ESM, code splitting: a codec's chunk loads when a file needs
+// scripts, bundled from the portable library as docs/browsers.md
+// says (ESM, code splitting: a codec's chunk loads when a file needs
 // it). `parquetry view` serves this directory; any static host can too.
 // The embedded wasm modules are not bundled again: the page imports the
 // package's own dist/codecs/wasm/ (so a static host serves the package

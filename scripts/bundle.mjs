@@ -2,7 +2,7 @@
 // entry point (dist/node/index.js, what `import 'parquetry'` loads in Node)
 // and the CLI (dist/cli/main.js). Unbundled, a footer-only read loaded about
 // a hundred modules, and resolving, reading and compiling each one was most
-// of its time (BENCHMARKS.md, "Startup"). Each is rewritten in place, from
+// of its time (docs/benchmarks-history.md, "Startup"). Each is rewritten in place, from
 // tsc's output, with source maps that lead back to src/. What is imported
 // lazily (codecs, the CLI's command modules) stays in chunks of its own,
 // loaded when used; packages stay external, and so do the embedded wasm
@@ -30,7 +30,7 @@ const DYNAMIC = /\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g;
  * a chunk for every set of entry points (each import() target is one) that
  * share modules: with a dozen such targets the code a footer read needs
  * came in 38 files, and loading them cost more than the code it no longer
- * loaded (BENCHMARKS.md, "Startup"). Through the hub it is one set.
+ * loaded (docs/benchmarks-history.md, "Startup"). Through the hub it is one set.
  * Codecs (the wasm is megabytes) and the reader's chunk decoding (which a
  * plain row read needs without the rest) keep chunks of their own, and so does
  * what the CLI imports on first use (its commands, and the library modules

@@ -2,7 +2,7 @@
 // base64, and the packages' JavaScript glue, taken from the installed
 // packages at install time (npm's prepare and build run this first), so the
 // repository holds none of their code. Embedded, a bundler needs no loader or
-// copy step for them (README, "In browsers"), and both packages are only
+// copy step for them (docs/browsers.md), and both packages are only
 // build dependencies (ARCHITECTURE.md, "Dependencies").
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -5,7 +5,7 @@
 // - the footprint of installing it: its files plus the runtime
 //   dependencies npm would add, as installed in this checkout's node_modules;
 // - what a browser app that reads a file by URL through the portable entry
-//   point loads: bundled as the README says (esbuild, ESM, code splitting,
+//   point loads: bundled as docs/browsers.md says (esbuild, ESM, code splitting,
 //   minified), run, and every chunk it loaded counted, gzipped.
 // `node scripts/size-check.mjs` prints the figures and exits 1 if one is over.
 import { build } from 'esbuild';

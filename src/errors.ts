@@ -17,6 +17,7 @@ export interface ErrorContext {
   page?: number;
 }
 
+/** A ParquetryError's code, one per class of failure. */
 export type ErrorCode =
   | 'CORRUPT' // the bytes contradict the format or themselves
   | 'UNSUPPORTED' // valid, but a feature this version does not implement (LZO, encryption)
@@ -38,6 +39,10 @@ function describe(ctx: ErrorContext): string {
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
+/**
+ * Every error the library raises on purpose: a `code`, and a `context` naming the file, offset, row
+ * group, column and page where they apply (docs/errors.md).
+ */
 export class ParquetryError extends Error {
   readonly code: ErrorCode;
   readonly context: ErrorContext;

@@ -6,6 +6,7 @@
  */
 import type { CodecName } from './codecs/registry.js';
 
+/** The formats `convert` reads and writes, by name (`from`, `to`). */
 export type ConvertFormat = 'csv' | 'tsv' | 'jsonl' | 'json' | 'parquet' | 'trevni' | 'redelm';
 
 /** The formats read at any offset and written by a file writer (the others are text). */

@@ -8,6 +8,7 @@
 
 /** The value of a field whose bytes were lost: distinct from a stored null. */
 export const MISSING: unique symbol = Symbol.for('parquetry.missing');
+/** The type of `MISSING`, the value of a field whose data was lost. */
 export type Missing = typeof MISSING;
 
 /** A half-open span [start, end) of rows or bytes. */

@@ -15,6 +15,10 @@ export type WarningCode =
   /** Conversion: a JSON field first seen after the sampled records, not in the schema (its values are not written). */
   | 'UNKNOWN_FIELD';
 
+/**
+ * What was kept but changed (a lone surrogate written as U+FFFD, invalid UTF-8 input, a renamed
+ * header column...), given to `onWarning` (docs/errors.md).
+ */
 export interface ParquetryWarning {
   code: WarningCode;
   /** One line that names the place. */
@@ -27,4 +31,5 @@ export interface ParquetryWarning {
   record?: number;
 }
 
+/** An `onWarning` callback. */
 export type WarningHandler = (warning: ParquetryWarning) => void;

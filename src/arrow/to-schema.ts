@@ -9,7 +9,7 @@ import { loadArrow, type ArrowModule } from './load.js';
  * The Parquet schema for an Arrow schema (`elements` is what
  * `openWriter` takes): the inverse of `leafType`, so a
  * table written and read back has the types it had. Arrow types Parquet has
- * no exact twin for are mapped as README "Arrow" documents (seconds to
+ * no exact twin for are mapped as docs/arrow.md documents (seconds to
  * milliseconds, Large and View strings to STRING, durations to INT64, date
  * milliseconds to DATE); a Union is refused, naming the field.
  */

@@ -157,7 +157,7 @@ export async function openParquetFile(file: string, checks: ReadChecks = {}): Pr
 }
 
 /**
- * Whether FILE names a dataset (README "Datasets"): a directory, or a glob
+ * Whether FILE names a dataset (docs/datasets.md): a directory, or a glob
  * that is not itself the name of a file; an `s3://` prefix or glob.
  */
 export async function isDatasetInput(path: string): Promise<boolean> {

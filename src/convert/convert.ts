@@ -48,7 +48,7 @@ export type ConvertDestination = Sink | WritableStream<Uint8Array>;
 /**
  * The `DatasetLayout` options (partitionBy, maxRowsPerFile, maxBytesPerFile,
  * fileName, maxOpenFiles) make the Parquet output a dataset: a directory of
- * parts (Node: a directory path as the destination; README "Datasets: writing").
+ * parts (Node: a directory path as the destination; docs/datasets.md, "Datasets: writing").
  */
 export interface ConvertOptions extends DatasetLayout {
   /** The input format; default: Parquet, Trevni or RedElm by its magic, else the extension of the URL, File or `name`. */
@@ -75,6 +75,7 @@ export interface ConvertOptions extends DatasetLayout {
    * told to `onBadRow`.
    */
   strict?: boolean;
+  /** Told of each bad row skipped (not with `strict`): its line, column, reason and text. */
   onBadRow?: (row: BadRow) => void;
 
   /** Parquet, dataset and RedElm inputs: only these columns. */
@@ -85,7 +86,7 @@ export interface ConvertOptions extends DatasetLayout {
   unionByName?: boolean;
   /** Parquet input: the largest decompressed page accepted (default 2^30). */
   maxPageBytes?: number;
-  /** Parquet input written with modular encryption: its keys, as `openParquet` takes them (README "Encryption"). */
+  /** Parquet input written with modular encryption: its keys, as `openParquet` takes them (docs/encryption.md). */
   decryption?: DecryptionOptions;
   /** Trevni input: the largest uncompressed block accepted (default 2^30). */
   maxBlockBytes?: number;
@@ -115,7 +116,7 @@ export interface ConvertOptions extends DatasetLayout {
   pageIndex?: boolean;
   /** Parquet output: a CRC-32 in every page header (default true). */
   checksums?: boolean;
-  /** Parquet output: written with modular encryption, as the writer's option of that name (README "Encryption"). */
+  /** Parquet output: written with modular encryption, as the writer's option of that name (docs/encryption.md). */
   encryption?: WriterOptions['encryption'];
   /** Dataset output: add parts to a directory that holds some already. */
   append?: boolean;
@@ -312,10 +313,18 @@ function isWritableStream(v: ConvertDestination): v is WritableStream<Uint8Array
 }
 
 /**
- * Converts `source` to `dest`: CSV, JSON Lines or a JSON array to Parquet or
- * Trevni, or Parquet or Trevni to any of those formats and CSV/TSV, JSON
- * Lines, JSON. Streams all the way (a Parquet input one row group at a
- * time); on failure the destination is aborted. Returns what was read and written.
+ * Converts `source` to `dest`: CSV, JSON Lines or a JSON array to Parquet,
+ * Trevni or RedElm, or Parquet, Trevni or RedElm to any of those formats and
+ * CSV/TSV, JSON Lines, JSON. Streams all the way (a Parquet input one row group
+ * at a time); on failure the destination is aborted. Returns what was read and
+ * written. The Node entry point's `convert` also takes paths and Node streams.
+ *
+ * @example
+ * ```ts
+ * const sink = new BufferSink();
+ * await convert((await fetch('data.csv')).body!, sink, { from: 'csv', to: 'parquet' });
+ * const bytes = sink.bytes();
+ * ```
  */
 export async function convert(source: ConvertSource, dest: ConvertDestination, options: ConvertOptions = {}): Promise<ConvertReport> {
   const { input, from } = sourceInput(source, options);

@@ -19,6 +19,10 @@ import { inputBytes, type TextInput } from './input-bytes.js';
 
 export type { TextInput };
 
+/**
+ * How `readCsv`, `readJsonLines` and `readJsonArray` read: the sample, the schema or types, bad
+ * rows.
+ */
 export interface ReadRecordsOptions {
   /** The input's name in messages (default `input`). */
   name?: string;
@@ -35,11 +39,13 @@ export interface ReadRecordsOptions {
    * told to `onBadRow`.
    */
   strict?: boolean;
+  /** Told of each bad row skipped (not with `strict`): its line, column, reason and text. */
   onBadRow?: (row: BadRow) => void;
   /** Data kept but changed: invalid UTF-8, renamed header columns, integers too wide, fields left out. */
   onWarning?: WarningHandler;
 }
 
+/** `readCsv`'s options: those of every record reader, plus the delimiter and the header row. */
 export interface CsvReadRecordsOptions extends ReadRecordsOptions {
   delimiter?: string;
   /** The first row names the columns (default true); without it, c1..cN or the schema's names. */

@@ -99,6 +99,7 @@ export interface RunOptions {
 
 const PROGRESS_EVERY = 4096;
 
+/** What a conversion read and wrote, and the bad rows it skipped. */
 export interface ConvertReport {
   /** Names of the input and output, as messages give them. */
   input: string;
@@ -118,6 +119,7 @@ export interface ConvertReport {
   firstBadRows: BadRow[];
 }
 
+/** A conversion's progress, given to `onProgress`. */
 export interface ConvertProgress {
   /** Fraction of the input read, when the input's size is known. */
   fraction: number | undefined;

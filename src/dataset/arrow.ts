@@ -1,5 +1,5 @@
 /**
- * A dataset's rows as Arrow (README "Datasets: reading"): each file's Arrow
+ * A dataset's rows as Arrow (docs/datasets.md, "Datasets: reading"): each file's Arrow
  * batch (from `ParquetReader.arrowBatches`) made the dataset's, with the
  * partition columns, the columns a file lacks and integer casts filled in,
  * so every batch of a dataset has one schema.

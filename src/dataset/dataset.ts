@@ -1,5 +1,5 @@
 /**
- * Many Parquet files read as one table (README "Datasets"): `openDataset`
+ * Many Parquet files read as one table (docs/datasets.md): `openDataset`
  * finds the files (discover.ts), their Hive partitions (hive.ts) and one
  * schema (schema.ts), reading as few footers as that needs: the first
  * file's (all of them with `unionByName`), or only `_metadata` when the
@@ -22,6 +22,7 @@ import { planRecord, type RecordPlan } from '../shred/plan.js';
 import type { Values } from '../encodings/types.js';
 import { canMatch, constantStats, datasetLeaf, fileFilter, residual, type Residual } from './constants.js';
 import { discover } from './discover.js';
+import { directoryPruner, keepsPartitions } from './partition-filter.js';
 import type { DatasetFileSystem } from './file-system.js';
 import { partitionColumns, partitionElement, partitionPairs, partitionValues, type PartitionColumn, type PartitionType, type PartitionValue } from './hive.js';
 import { splitParts, type Part } from './parts.js';
@@ -34,6 +35,10 @@ import type { RecordBatch, Table } from 'apache-arrow';
 import { fieldRuns, leafByPath, mapFields, unifySchemas, type FieldMapping, type IntType } from './schema.js';
 import { compareUtf8 } from '../bytes/utf8.js';
 
+/**
+ * How a dataset is opened: its file system, Hive partitions, schema rules, bad and other files,
+ * `_metadata` (docs/datasets.md).
+ */
 export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'maxPageBytes' | 'decryption'> {
   /** Where files are listed and opened (Node: `nodeFileSystem()`, the default of the Node `openDataset`). */
   fileSystem: DatasetFileSystem;
@@ -60,13 +65,21 @@ export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'm
   /** Plan from the directory's `_metadata` when it has one (default true). */
   useMetadataFile?: boolean;
   /**
-   * The filter reads will take, when known at open: the schema is then read
-   * from the first file its partition constraints keep, so a read of one
-   * partition opens no other's objects. Reads still take their own `filter`.
+   * The filter reads will take, when known at open. Its partition
+   * constraints prune discovery: a `key=value` directory they rule out is
+   * never listed, so the dataset is the files they may keep (and, when they
+   * keep none, the first file found, for the schema). The schema is read
+   * from the first file they keep, so a read of one partition opens no
+   * other's objects. Reads still take their own `filter`: it should be this
+   * one or narrower, since rows of unlisted directories are not there.
    */
   filter?: Filter;
 }
 
+/**
+ * What a dataset's `rows()`, `rowBatches()` and `readRows()` read: the reader's options but row
+ * groups.
+ */
 export interface DatasetReadOptions extends Omit<ReadOptions, 'rowGroups'> {
   /** Rows in each array of `rowBatches` (default 4096). */
   batchSize?: number;
@@ -171,11 +184,20 @@ export class Dataset {
     private readonly identities: ReadonlySet<string>,
   ) {}
 
+  /**
+   * Opens a dataset through a `fileSystem`: lists the files, then reads the schema from one of them
+   * (or from `_metadata`).
+   */
   static async open(input: string | readonly string[], options: DatasetOptions): Promise<Dataset> {
     const fs = options.fileSystem;
     const maxOpen = options.maxOpenFiles ?? 16;
     if (!Number.isSafeInteger(maxOpen) || maxOpen < 1) throw new InvalidArgumentError(`maxOpenFiles must be a positive integer, got ${maxOpen}`);
-    const found = await discover(fs, input, options.otherFiles ?? 'skip', options.badFiles ?? 'error');
+    const hive = options.hivePartitioning ?? 'auto';
+    const found = await discover(fs, input, {
+      otherFiles: options.otherFiles ?? 'skip',
+      loops: options.badFiles ?? 'error',
+      ...(options.filter && hive !== false ? { prune: directoryPruner(options.filter, options.partitionTypes ?? {}) } : {}),
+    });
     const skipped = found.skipped.map((path) => ({ path, reason: 'not a Parquet file name' }));
     let files = found.files;
     let identities: Set<string>;
@@ -222,7 +244,6 @@ export class Dataset {
     } else {
       ({ files, identities } = await oncePerFile(fs, files, options.badFiles === 'skip' ? (path, e) => skipped.push({ path, reason: e.message }) : undefined));
     }
-    const hive = options.hivePartitioning ?? 'auto';
     const columns = hive === true || (hive === 'auto' && partitionPairs(files[0]!).length > 0) ? partitionColumns(files, options.partitionTypes ?? {}) : [];
     const entries: FileEntry[] = files.map((path) => ({ path, partitions: partitionValues(path, columns), metadata: known.get(path), namedBy: metadataFile }));
     // The schema: the first readable file's (every file's with unionByName).
@@ -231,7 +252,7 @@ export class Dataset {
     const order = options.unionByName ? entries : schemaOrder(entries, columns, options.filter);
     for (let i = 0; i < order.length && (options.unionByName || footers.length === 0); i += width) {
       const batch = order.slice(i, i + width);
-      const got = await Promise.all(batch.map((e) => footerOrSkip(fs, e, options, skipped, false, !options.unionByName)));
+      const got = await settled(batch.map((e) => footerOrSkip(fs, e, options, skipped, false, !options.unionByName)));
       got.forEach((metadata, k) => {
         if (metadata) footers.push({ file: batch[k]!.path, metadata });
       });
@@ -275,7 +296,7 @@ export class Dataset {
     const out: FileStats[] = [];
     const indexes = this.entries.map((_, i) => i);
     for (let i = 0; i < indexes.length; i += this.options.maxOpenFiles ?? 16) {
-      const infos = await Promise.all(indexes.slice(i, i + (this.options.maxOpenFiles ?? 16)).map((k) => this.info(k)));
+      const infos = await settled(indexes.slice(i, i + (this.options.maxOpenFiles ?? 16)).map((k) => this.info(k)));
       infos.forEach((info, k) => {
         if (!info) return;
         const groups = info.parts.flatMap((p) => p.metadata.rowGroups);
@@ -363,7 +384,7 @@ export class Dataset {
    * schema: file columns as the file reader types them (plain, not
    * dictionary, since files differ in which chunks kept a dictionary),
    * integers cast to the dataset's width, columns a file lacks null, and
-   * partition columns of their type (see README "Datasets: reading").
+   * partition columns of their type (see docs/datasets.md, "Datasets: reading").
    */
   async *arrowBatches(options: DatasetArrowOptions = {}): AsyncGenerator<RecordBatch> {
     const a = await loadArrow();
@@ -395,13 +416,14 @@ export class Dataset {
     for (const [i, entry] of this.entries.entries()) {
       if (left <= 0) return;
       if (filter && !canMatch(this.partitionResidual(entry, filter))) continue;
-      // A file opened for its footer here is read through the same source: one open per file.
-      const info = await this.info(i, true);
-      let spare = entry.held;
-      let tail = entry.tail;
-      entry.held = undefined;
-      entry.tail = undefined;
+      let spare: Source | undefined;
       try {
+        // A file opened for its footer here is read through the same source: one open per file.
+        const info = await this.info(i, true);
+        spare = entry.held;
+        const tail = entry.tail;
+        entry.held = undefined;
+        entry.tail = undefined;
         if (!info) continue;
         const r = filter ? this.fileResidual(entry, info, filter) : 1;
         if (!canMatch(r)) continue;
@@ -459,7 +481,11 @@ export class Dataset {
           }
         }
       } finally {
-        await spare?.close?.();
+        // Held for the read and not handed to a reader: the read stopped early, or the file's mapping failed after its footer was read.
+        const held = spare ?? entry.held;
+        entry.held = undefined;
+        entry.tail = undefined;
+        await held?.close?.();
       }
     }
   }
@@ -649,9 +675,7 @@ export class Dataset {
  */
 function schemaOrder(entries: FileEntry[], columns: readonly PartitionColumn[], filter: Filter | undefined): FileEntry[] {
   if (!filter || columns.length === 0) return entries;
-  const schema = buildSchema([{ name: 'schema', numChildren: columns.length }, ...columns.map(partitionElement)]);
-  const keeps = (e: FileEntry) => canMatch(residual(filter, schema, (leaf) => constantStats(leaf, e.partitions[columns.findIndex((c) => c.name === leaf.path[0])]!), 'open'));
-  const kept = new Set(entries.filter(keeps));
+  const kept = new Set(entries.filter((e) => keepsPartitions(filter, columns, e.partitions)));
   return [...kept, ...entries.filter((e) => !kept.has(e))];
 }
 
@@ -763,6 +787,18 @@ function intCast(t: IntType, options: ValueOptions, file: string, column: string
     if (b < min || b > max) throw new IncompatibleFilesError(`value ${b} of column "${column}" does not fit the dataset's ${t.signed ? '' : 'unsigned '}${t.bits}-bit integers (the first file's type; unionByName widens)`, { file, column });
     return big ? b : Number(b);
   };
+}
+
+/**
+ * Promise.all that settles every read before failing with the first error:
+ * the files the others opened are closed by then, not after the caller has
+ * its error.
+ */
+async function settled<T>(reads: Promise<T>[]): Promise<T[]> {
+  const done = await Promise.allSettled(reads);
+  const failed = done.find((d): d is PromiseRejectedResult => d.status === 'rejected');
+  if (failed) throw failed.reason;
+  return done.map((d) => (d as PromiseFulfilledResult<T>).value);
 }
 
 function count(n: number, what: string): number {

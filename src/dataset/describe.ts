@@ -2,6 +2,7 @@
 import type { Dataset } from './dataset.js';
 import { partitionPairs, partitionText, type PartitionType } from './hive.js';
 
+/** What `describeDataset` gives. */
 export interface DatasetDescription {
   files: number;
   rows: number;
@@ -18,6 +19,10 @@ export interface DatasetDescription {
 /** Partition values listed per column at most. */
 const MAX_VALUES = 20;
 
+/**
+ * A dataset's numbers: files, rows, row groups, bytes and partition values (what `parquetry meta
+ * DIR` prints).
+ */
 export async function describeDataset(ds: Dataset): Promise<DatasetDescription> {
   const stats = await ds.fileStats();
   const partitions = ds.partitionColumns.map(({ name, type }) => {

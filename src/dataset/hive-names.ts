@@ -8,6 +8,7 @@
  */
 import { InvalidArgumentError } from '../errors.js';
 
+/** A null partition value's directory name, as Hive, Spark and DuckDB write it. */
 export const HIVE_NULL = '__HIVE_DEFAULT_PARTITION__';
 
 const HEX = '0123456789ABCDEF';

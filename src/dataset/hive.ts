@@ -6,7 +6,9 @@
  * test/dataset/duckdb-hive.test.ts): the first non-null value of a key
  * picks the first of DATE, TIMESTAMP, BIGINT its text (not yet
  * URL-decoded) is strictly, then every other value must be of that type,
- * else the key is VARCHAR.
+ * else the key is VARCHAR. Over the files listed: a filter at open lists
+ * only the directories it may keep (partition-filter.ts), where DuckDB
+ * types from every file its glob matches.
  */
 import { IncompatibleFilesError, InvalidArgumentError } from '../errors.js';
 import type { SchemaElement } from '../parquet/metadata/index.js';
@@ -14,11 +16,13 @@ import { dirName } from '../io/paths.js';
 import { HIVE_NULL } from './hive-names.js';
 import { compareUtf8 } from '../bytes/utf8.js';
 
+/** A Hive partition column type, as DuckDB names it. */
 export type PartitionType = 'BIGINT' | 'DOUBLE' | 'DATE' | 'TIMESTAMP' | 'VARCHAR';
 
 /** A partition value as the column stores it: BIGINT and TIMESTAMP (microseconds) bigint, DATE days, DOUBLE number, VARCHAR string. */
 export type PartitionValue = bigint | number | string | null;
 
+/** A Hive partition column: its name and type. */
 export interface PartitionColumn {
   name: string;
   type: PartitionType;
@@ -108,6 +112,15 @@ export function castPartition(text: string, type: PartitionType): PartitionValue
 const AUTOCAST: readonly PartitionType[] = ['DATE', 'TIMESTAMP', 'BIGINT'];
 
 /**
+ * The type one value's text (as it stands in the path, before URL-decoding,
+ * as DuckDB types it: `10%3A00` is VARCHAR) asks for on its own: the first
+ * of DATE, TIMESTAMP, BIGINT it strictly is, else VARCHAR.
+ */
+export function valueType(raw: string): PartitionType {
+  return AUTOCAST.find((c) => castPartition(raw, c) !== undefined) ?? 'VARCHAR';
+}
+
+/**
  * The partition columns of a dataset's files, by name: keys from the first file
  * (every file must have the same keys, else an error naming both files),
  * types given or inferred.
@@ -123,9 +136,8 @@ export function partitionColumns(files: readonly string[], given: Readonly<Recor
     }
     for (const [key, raw] of pairs) {
       if (given[key] !== undefined || partitionText(raw) === null) continue;
-      // Typed by the text as it stands in the path, before URL-decoding, as DuckDB types it: `10%3A00` is VARCHAR.
       const t = types.get(key);
-      if (t === undefined) types.set(key, AUTOCAST.find((c) => castPartition(raw, c) !== undefined) ?? 'VARCHAR');
+      if (t === undefined) types.set(key, valueType(raw));
       else if (castPartition(raw, t) === undefined) types.set(key, 'VARCHAR');
     }
   }

@@ -17,9 +17,12 @@ import type { ColumnOrder, FileMetaData, KeyValue, RowGroup, SchemaElement } fro
 import { thriftDifference } from '../parquet/metadata/difference.js';
 import { footerBytes, PARQUET_MAGIC } from '../parquet/write/footer-bytes.js';
 
+/** The summary file holding every part's row groups: `_metadata`. */
 export const METADATA_FILE = '_metadata';
+/** The summary file holding the schema and key-value metadata only: `_common_metadata`. */
 export const COMMON_METADATA_FILE = '_common_metadata';
 
+/** One part given to `summarize`: its path relative to the summary, and its footer. */
 export interface SummaryPart {
   /**
    * The part relative to the directory the summary files go to, with `/`
@@ -30,6 +33,7 @@ export interface SummaryPart {
   metadata: FileMetaData;
 }
 
+/** A dataset's two summary files, as footers: what `summarize` returns. */
 export interface Summary {
   /** `_metadata`: every part's row groups, in the order of the parts. */
   metadata: FileMetaData;

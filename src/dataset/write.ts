@@ -20,6 +20,10 @@ import { projectSchema } from '../schema/project.js';
 import { buildSchema, type SchemaElementLike } from '../schema/tree.js';
 import { partitionDirectory } from './hive-names.js';
 
+/**
+ * `writeDatasetTo`'s options: the writer's, plus partitioning, part sizes and names, and the schema
+ * (docs/datasets.md).
+ */
 export interface DatasetWriteOptions extends WriterOptions {
   /** The schema of the records, partition columns included; inferred from the first `sampleSize` records when absent. */
   schema?: WriterSchema;
@@ -63,6 +67,7 @@ export interface DatasetOutput {
   discard(): Promise<void>;
 }
 
+/** One part a dataset write published: its path, rows and footer. */
 export interface DatasetPart {
   /** Relative to the dataset's directory, `/`-separated. */
   path: string;
@@ -71,6 +76,7 @@ export interface DatasetPart {
   metadata: FileMetaData;
 }
 
+/** What a dataset write wrote: its parts, rows and schema. */
 export interface DatasetWriteReport {
   /** Every part written, in the order they were closed. */
   parts: DatasetPart[];
@@ -247,7 +253,7 @@ export class DatasetWriter {
   }
 }
 
-/** Writes `records` as a dataset into `output` (README "Datasets: writing"). */
+/** Writes `records` as a dataset into `output` (docs/datasets.md, "Datasets: writing"). */
 export async function writeDatasetTo(output: DatasetOutput, records: Iterable<unknown> | AsyncIterable<unknown>, options: DatasetWriteOptions = {}): Promise<DatasetWriteReport> {
   // Sampling reads ahead; the sampled records are written first, so order is kept.
   const { sample, next } = await sampleRecords(records, options.schema ? 0 : options.sampleSize ?? 1000);

@@ -5,8 +5,11 @@ import { IOError } from '../errors.js';
  * `abort` discards it (a file sink leaves nothing at its destination).
  */
 export interface Sink {
+  /** Appends bytes; the caller may reuse its buffer once the promise settles. */
   write(bytes: Uint8Array): Promise<void>;
+  /** Completes the output: after it, what was written is all there is. */
   close(): Promise<void>;
+  /** Discards the output (a file sink removes its temporary file); called on failure. */
   abort(): Promise<void>;
 }
 
@@ -16,12 +19,14 @@ export class BufferSink implements Sink {
   private length = 0;
   private result: Uint8Array | undefined;
 
+  /** Appends a copy of `bytes` (the caller may reuse its buffer). */
   async write(bytes: Uint8Array): Promise<void> {
     // Callers may reuse their buffers: keep a copy.
     this.parts.push(bytes.slice());
     this.length += bytes.length;
   }
 
+  /** Joins what was written into the bytes `bytes()` returns. */
   async close(): Promise<void> {
     const out = new Uint8Array(this.length);
     let o = 0;
@@ -33,6 +38,7 @@ export class BufferSink implements Sink {
     this.result = out;
   }
 
+  /** Drops what was written. */
   async abort(): Promise<void> {
     this.parts = [];
     this.length = 0;

@@ -18,17 +18,21 @@ export interface Source {
   readInto?(offset: number, into: Uint8Array): Promise<void>;
   /** A name for error messages (a path or URL). */
   readonly name?: string;
+  /** Releases what the source holds (a file handle); optional. */
   close?(): Promise<void>;
 }
 
 /** What users may pass: a Source-like object whose read may return an ArrayBuffer or a plain value. */
 export interface SourceLike {
   readonly byteLength: number;
+  /** `length` bytes from `offset`, as bytes or an ArrayBuffer, at once or as a promise. */
   read(offset: number, length: number): Promise<Uint8Array | ArrayBuffer> | Uint8Array | ArrayBuffer;
   readonly name?: string;
+  /** Releases what the source holds; optional. */
   close?(): Promise<void>;
 }
 
+/** A Source over bytes in memory; `name` is used in error messages. */
 export function bufferSource(data: Uint8Array | ArrayBuffer, name?: string): Source {
   const buf = data instanceof Uint8Array ? plainView(data) : new Uint8Array(data);
   return {
@@ -148,6 +152,7 @@ export function checkedSource(s: SourceLike): Source {
   };
 }
 
+/** How `httpSource` reads a URL: its size, request headers, the fetch to use. */
 export interface HttpSourceOptions {
   /** The file's size, if known: saves the HEAD request. */
   byteLength?: number;

@@ -64,6 +64,7 @@ async function pathMagic(path: string): Promise<FileFormat | undefined> {
  * may also be a file path or a Node Readable, and `dest` a file path or a
  * Node Writable.
  *
+ * @example
  * ```ts
  * const report = await convert('trips.csv', 'trips.parquet', { types: ['fare=decimal(9,2)'], codec: 'ZSTD' });
  * console.log(report.rowsWritten, report.badRows);

@@ -12,6 +12,7 @@ import type { SummaryStore } from '../dataset/summary.js';
 import { resolveFilePath } from '../io/file-path-guard.js';
 import { isS3Address } from '../io/s3/address.js';
 
+/** `writeSummaryFiles`' options: the parts, invalid files, `_common_metadata` alone. */
 export interface SummaryOptions {
   /**
    * The parts, relative to the directory or absolute inside it. Default:
@@ -42,6 +43,7 @@ async function storeOf(dir: string, s3?: S3Settings): Promise<SummaryStore> {
   return s3SummaryStore(dir, s3);
 }
 
+/** What `writeSummaryFiles` summarized and wrote. */
 export interface SummaryResult {
   /** The parts summarized, relative to the directory, in the order of `_metadata`'s row groups. */
   parts: string[];
@@ -55,7 +57,7 @@ export interface SummaryResult {
 
 /**
  * Writes `_metadata` and `_common_metadata` into `dir` for the Parquet parts
- * under it (README "Datasets: writing"). Every footer is read before
+ * under it (docs/datasets.md, "Datasets: writing"). Every footer is read before
  * anything is written, and each summary file goes through a temp file and a
  * rename, so a failure leaves the summaries that were there as they were.
  */

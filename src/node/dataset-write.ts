@@ -3,6 +3,7 @@ import { writeDatasetTo, type DatasetWriteOptions, type DatasetWriteReport } fro
 import { datasetOutput } from './destination.js';
 import type { NodeS3Settings } from './s3.js';
 
+/** `writeDataset`'s options: `writeDatasetTo`'s, plus appending, summary files and S3 settings. */
 export interface WriteDatasetOptions extends DatasetWriteOptions {
   /** For an `s3://` prefix: how the store is reached, and upload part sizes (docs/s3.md). */
   s3?: NodeS3Settings;
@@ -16,14 +17,14 @@ export interface WriteDatasetOptions extends DatasetWriteOptions {
   writeSummary?: boolean;
 }
 
+/** What `writeDataset` wrote, summary files included. */
 export interface WriteDatasetResult extends DatasetWriteReport {
   /** The summary files written, with `writeSummary`. */
   summaryFiles: string[];
 }
 
 /**
- * Writes `records` as a dataset in directory `dir` (README "Datasets:
- * writing"), created if need be. Parts are staged under hidden names
+ * Writes `records` as a dataset in directory `dir` (docs/datasets.md, "Datasets: writing"), created if need be. Parts are staged under hidden names
  * (`.NAME.parquetry-pending-RUN`, each itself written through a temp file)
  * and renamed into place together at the end; a failure removes them, and a
  * killed process leaves only hidden files, which dataset readers skip. An

@@ -25,9 +25,12 @@ export type { NodeS3Settings } from './s3.js';
 // Paths, directories and globs too; this export takes the place of the portable `openDataset`.
 export { openDataset, nodeFileSystem, type NodeDatasetOptions } from './dataset.js';
 // Paths and Node streams too; this export takes the place of the portable `convert`.
+/** @function */
 export const convert = lazyAsync(() => import('./convert.js'), 'convert');
+/** @function */
 export const writeSummaryFiles = lazyAsync(() => import('./dataset-summary.js'), 'writeSummaryFiles');
 export type { SummaryOptions, SummaryResult } from './dataset-summary.js';
+/** @function */
 export const writeDataset = lazyAsync(() => import('./dataset-write.js'), 'writeDataset');
 export type { WriteDatasetOptions, WriteDatasetResult } from './dataset-write.js';
 
@@ -61,6 +64,7 @@ async function toSink(dest: Destination, s3?: NodeS3Settings): Promise<Sink> {
  * written straight into; a directory is refused at once. An `s3://` address
  * is uploaded (in parts past 8 MiB) and appears only when `close()` completes it.
  *
+ * @example
  * ```ts
  * const w = await openWriter('out.parquet', defineSchema({ id: field.int64().required(), name: field.string() }));
  * await w.write({ id: 1n, name: 'a' });
@@ -82,6 +86,7 @@ export async function openWriter<Row = Record<string, unknown>>(dest: Destinatio
  * Writes records to a file (or stream) in one call; the schema is inferred
  * from a sample when not given.
  *
+ * @example
  * ```ts
  * await writeParquet('out.parquet', [{ id: 1, tags: ['a'] }], { codec: 'ZSTD' });
  * ```

@@ -19,6 +19,7 @@ registerNodeCodecs();
 /**
  * Opens a Parquet file: a path, an http(s) URL string, an `s3://` address, a URL, bytes, or a source object.
  *
+ * @example
  * ```ts
  * const reader = await openParquet('data.parquet');
  * console.log(reader.numRows, reader.schema.leaves.map((l) => l.path.join('.')));

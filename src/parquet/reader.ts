@@ -41,9 +41,20 @@ function loadedDecoding(): Decoding {
 }
 const arrow = () => Promise.all([import('../arrow/batches.js'), import('../arrow/types.js')]);
 
+/** A column chunk's bloom filter, as `readBloomFilter` gives it. */
+export interface BloomFilterProbe {
+  header: BloomFilterHeader;
+  /** Whether `value` (as filters take it) may be in the chunk: false means it surely is not. */
+  mightContain(value: unknown): boolean;
+}
+
 /** Anything a reader can open: bytes, a URL (read with HTTP Range requests), or a source object. */
 export type ParquetInput = Uint8Array | ArrayBuffer | URL | Blob | SourceLike;
 
+/**
+ * How `ParquetReader.open` and `openParquet` read a file: checksums, page size limits, keys, URL
+ * settings.
+ */
 export interface OpenOptions {
   /** For URL inputs: the file size, to skip the HEAD request. */
   byteLength?: number;
@@ -56,7 +67,7 @@ export interface OpenOptions {
    * a page claiming more is refused with a LimitError before it is inflated.
    */
   maxPageBytes?: number;
-  /** Keys and settings for files written with Parquet modular encryption (README "Encryption"). */
+  /** Keys and settings for files written with Parquet modular encryption (docs/encryption.md). */
   decryption?: DecryptionOptions;
   /**
    * Opens the file a column chunk's `file_path` names, once the path is
@@ -69,6 +80,10 @@ export interface OpenOptions {
   allowOutsideRoot?: boolean;
 }
 
+/**
+ * What `rows()`, `rowBatches()` and `readRows()` read: columns, row groups, a row range, a filter,
+ * and the JS forms of values (docs/reading.md, "Reader options").
+ */
 export interface ReadOptions extends ValueOptions {
   /**
    * Columns to read: dotted paths (`a`, `a.b.c`) or name arrays (`['a.b', 'c']`
@@ -82,13 +97,13 @@ export interface ReadOptions extends ValueOptions {
   /** Most rows to return. */
   limit?: number;
   /**
-   * Only rows matching this filter (README "Filtering"); `offset` and
+   * Only rows matching this filter (docs/filtering.md); `offset` and
    * `limit` count matching rows. Row groups and pages that cannot match are
    * not read; columns used only by the filter are not returned.
    */
   filter?: Filter;
   /**
-   * VARIANT values: 'plain' (default) in the JS forms of README "VARIANT";
+   * VARIANT values: 'plain' (default) in the JS forms of docs/variant.md;
    * 'typed' gives the primitives whose JS form loses their variant type
    * (integers, floats, decimals, dates, times, timestamps, UUIDs) as
    * `VariantValue`s, which a writer encodes again as the same types.
@@ -173,6 +188,7 @@ const WINDOW_ROWS = 1 << 16;
  * default `Record<string, unknown>`; name it to have typed rows, for example
  * from the schema the file was written with:
  *
+ * @example
  * ```ts
  * const schema = defineSchema({ id: field.int64().required(), price: field.double() });
  * const reader = await openParquet<InferRow<typeof schema>>('prices.parquet');
@@ -195,7 +211,15 @@ export class ParquetReader<Row = Record<string, unknown>> {
     this.padding = chunkPadding(metadata.createdBy);
   }
 
-  /** Opens a Parquet file from bytes, a URL or a source object, reading only its footer. */
+  /**
+   * Opens a Parquet file from bytes, a URL or a source object, reading only its footer.
+   *
+   * @example
+   * ```ts
+   * const reader = await ParquetReader.open(new URL('https://example.com/data.parquet'));
+   * console.log(reader.numRows, reader.schema.leaves.length);
+   * ```
+   */
   static async open<Row = Record<string, unknown>>(input: ParquetInput, options: OpenOptions = {}): Promise<ParquetReader<Row>> {
     const openFile = options.openFile ?? (input instanceof URL ? httpChunkFiles(options.headers) : undefined);
     return ParquetReader.fromSource<Row>(await toSource(input, options), { ...options, openFile });
@@ -207,6 +231,10 @@ export class ParquetReader<Row = Record<string, unknown>> {
   /** The file's chunkPadding, worked out once: a regular expression run per chunk read was recompiled after every collection. */
   private readonly padding: number;
 
+  /**
+   * Opens a Parquet file through a Source already made (`bufferSource`, `httpSource`, `blobSource`
+   * or your own), reading only its footer.
+   */
   static async fromSource<Row = Record<string, unknown>>(source: Source, options: OpenOptions = {}): Promise<ParquetReader<Row>> {
     const chunkOptions = checkedChunkOptions(options);
     const footer = await readFooter(source, options.decryption);
@@ -243,6 +271,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
     return n;
   }
 
+  /** The file's name as its source gives it (a path or URL), used in error messages. */
   get name(): string | undefined {
     return this.source.name;
   }
@@ -263,6 +292,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
     return this.chunkFiles ? this.chunkFiles(offset) : { offset };
   }
 
+  /** Closes the file's source; the reader cannot read after it. */
   async close(): Promise<void> {
     await this.source.close?.();
   }
@@ -293,12 +323,26 @@ export class ParquetReader<Row = Record<string, unknown>> {
   /**
    * Rows as plain objects, one at a time. Only the current row group's
    * column chunks are held in memory.
+   *
+   * @example
+   * ```ts
+   * for await (const row of reader.rows({ columns: ['id', 'address.city'], filter: parseWhere('id > 100'), limit: 10 })) {
+   *   console.log(row.id, row.address);
+   * }
+   * ```
    */
   rows(options: ReadOptions = {}): AsyncIterableIterator<Row> {
     return rowsOfBatches(this.rowBatches(options));
   }
 
-  /** All selected rows in one array: convenient for small files and projections. */
+  /**
+   * All selected rows in one array: convenient for small files and projections.
+   *
+   * @example
+   * ```ts
+   * const first = await reader.readRows({ columns: ['id', 'name'], limit: 100 });
+   * ```
+   */
   async readRows(options: ReadOptions = {}): Promise<Row[]> {
     return collectRows(this.rowBatches(options));
   }
@@ -379,7 +423,17 @@ export class ParquetReader<Row = Record<string, unknown>> {
     if (take === this.metadata.rowGroups[rg]!.numRows) for (const s of streams) s.finish();
   }
 
-  /** Column vectors: for each selected row group, one batch per selected leaf column (a large chunk in several, see ColumnBatch). */
+  /**
+   * Column vectors: for each selected row group, one batch per selected leaf column (a large chunk in several, see ColumnBatch).
+   *
+   * @example
+   * ```ts
+   * let sum = 0;
+   * for await (const batch of reader.columns({ columns: ['price'] })) {
+   *   for (const v of batch.data.values as Float64Array) sum += v; // the non-null values
+   * }
+   * ```
+   */
   async *columns(options: Pick<ReadOptions, 'columns' | 'rowGroups'> = {}): AsyncGenerator<ColumnBatch> {
     const leaves = this.selectLeaves(options.columns);
     for (const rg of this.rowGroupIndexes(options.rowGroups)) {
@@ -518,7 +572,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
     });
   }
 
-  /** Rows of the selected row groups that match a filter, pruned as README "Filtering" describes. */
+  /** Rows of the selected row groups that match a filter, pruned as docs/filtering.md describes. */
   private async *filteredBatches(plan: RecordPlan, filter: BoundFilter, options: ReadOptions, batchSize: number, skip: number, left: number): AsyncGenerator<Record<string, unknown>[]> {
     const host = this.scanHost();
     const leafOptions = valueOptionsPerLeaf(plan, options);
@@ -654,10 +708,10 @@ export class ParquetReader<Row = Record<string, unknown>> {
 
   /**
    * A column chunk's bloom filter, or null when it has none. `mightContain`
-   * takes a value as filters do (README "Filtering"); false means the value
+   * takes a value as filters do (docs/filtering.md); false means the value
    * is surely not in the chunk.
    */
-  async readBloomFilter(rowGroup: number, column: ColumnPath): Promise<{ header: BloomFilterHeader; mightContain(value: unknown): boolean } | null> {
+  async readBloomFilter(rowGroup: number, column: ColumnPath): Promise<BloomFilterProbe | null> {
     this.checkRowGroup(rowGroup);
     const leaf = this.leafFor(column);
     const { loadBloomHasher, domainOf, bloomMightContain } = await filtering();

@@ -21,6 +21,7 @@ export function statisticValue(leaf: LeafNode, bytes: Uint8Array, options: Value
   }
 }
 
+/** A chunk's or page's Statistics with the bounds decoded to the reader's JS values. */
 export interface DecodedStatistics {
   min?: unknown;
   max?: unknown;

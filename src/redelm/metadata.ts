@@ -10,8 +10,10 @@ import { decodeJavaStream, type ClassDesc, type JavaObject, type JavaValue } fro
 import { encodeJavaStream, type EncodableObject, type EncodableValue, type JavaString } from '../javaser/encode.js';
 
 export const REDELM_TYPES = ['STRING', 'INT64', 'INT32', 'BOOLEAN', 'BINARY', 'FLOAT', 'DOUBLE'] as const;
+/** RedElm's seven column types. */
 export type RedElmType = (typeof REDELM_TYPES)[number];
 
+/** One column of a RedElm row group: its path, type, entry count and where its three sections start. */
 export interface RedElmColumnMeta {
   path: string[];
   type: RedElmType;
@@ -26,6 +28,7 @@ export interface RedElmColumnMeta {
   dataUncompressedLength: number;
 }
 
+/** One row group of a RedElm file: its byte range, records and columns. */
 export interface RedElmBlockMeta {
   startIndex: number;
   endIndex: number;
@@ -33,6 +36,7 @@ export interface RedElmBlockMeta {
   columns: RedElmColumnMeta[];
 }
 
+/** The `RedElm` footer block: the schema text, the codec, and each row group. */
 export interface RedElmMetaData {
   schema: string;
   codecClassName: string;

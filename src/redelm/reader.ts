@@ -20,13 +20,16 @@ import { parseRedElmSchema } from './schema.js';
 import { redElmLeafType } from './types.js';
 import { decodeValues } from './values.js';
 
+/** What `RedElmReader.open` reads: a source object, bytes, or a Blob or File. */
 export type RedElmInput = Source | SourceLike | Uint8Array | ArrayBuffer | Blob;
 
+/** `RedElmReader.open`'s options. */
 export interface RedElmOpenOptions {
   /** The largest section (levels or values) inflated, in bytes; default 1 GiB. */
   maxSectionBytes?: number;
 }
 
+/** `RedElmReader.rows`' options: the fields, and a record range. */
 export interface RedElmReadOptions {
   /** Dotted paths of the fields to read (all when absent). */
   columns?: readonly string[];
@@ -58,6 +61,7 @@ export class RedElmReader {
     private readonly maxSectionBytes: number,
   ) {}
 
+  /** Opens a RedElm file (bytes, a Blob or File, or a source), reading its footer. */
   static async open(input: RedElmInput, options: RedElmOpenOptions = {}): Promise<RedElmReader> {
     const max = options.maxSectionBytes ?? DEFAULT_MAX_INFLATED;
     if (!Number.isSafeInteger(max) || max < 1) throw new InvalidArgumentError(`maxSectionBytes must be a positive integer, got ${max}`);
@@ -78,22 +82,27 @@ export class RedElmReader {
     }
   }
 
+  /** The file's name as its source gives it. */
   get name(): string | undefined {
     return this.source.name;
   }
 
+  /** The file's size in bytes. */
   get fileLength(): number {
     return this.source.byteLength;
   }
 
+  /** The Hadoop codec class its sections are compressed with. */
   get codecClassName(): string {
     return this.metadata.codecClassName;
   }
 
+  /** Records in all row groups. */
   get numRows(): number {
     return this.metadata.blocks.reduce((n, b) => n + b.recordCount, 0);
   }
 
+  /** Closes the file's source. */
   async close(): Promise<void> {
     await this.source.close?.();
   }

@@ -1,6 +1,7 @@
 /** What `meta` shows of a RedElm file: the footer's facts, per row group and column, with the section sizes the offsets imply. */
 import type { RedElmReader } from './reader.js';
 
+/** A RedElm file's format, rows, row groups, size, codec, footer form and metadata blocks. */
 export interface RedElmSummary {
   format: 'redelm';
   rows: number;
@@ -19,6 +20,7 @@ export interface RedElmSummary {
   }[];
 }
 
+/** A RedElm file's numbers, as `parquetry meta` prints them. */
 export function redElmSummary(r: RedElmReader): RedElmSummary {
   return {
     format: 'redelm',

@@ -24,6 +24,7 @@ import { formatRedElmSchema, parseRedElmSchema } from './schema.js';
 import { redElmLeaf, redElmLeafType, type RedElmLeaf } from './types.js';
 import { encodeValue } from './values.js';
 
+/** `RedElmWriter.open`'s options: codec, footer form, row group size, metadata blocks. */
 export interface RedElmWriterOptions extends UnknownFieldRule {
   /** `gzip` (default), `default` (zlib), `snappy`, or a Hadoop codec class name. */
   codec?: string;

@@ -320,16 +320,23 @@ function checkFields(fields: Fields, where: string): Array<readonly [string, Any
  * ```
  */
 export const field = {
+  /** BOOLEAN. */
   boolean: () => leaf<boolean>({ type: 'BOOLEAN' }),
   /** Plain INT32, no annotation. */
   int32: () => leaf<IntValue>({ type: 'INT32' }),
   /** Plain INT64, no annotation. */
   int64: () => leaf<IntValue>({ type: 'INT64' }),
+  /** INT32 INTEGER(8, signed) + INT_8. */
   int8: () => intField<IntValue>(8, true),
+  /** INT32 INTEGER(16, signed) + INT_16. */
   int16: () => intField<IntValue>(16, true),
+  /** INT32 INTEGER(8, unsigned) + UINT_8. */
   uint8: () => intField<IntValue>(8, false),
+  /** INT32 INTEGER(16, unsigned) + UINT_16. */
   uint16: () => intField<IntValue>(16, false),
+  /** INT32 INTEGER(32, unsigned) + UINT_32 (values up to 2^32-1). */
   uint32: () => intField<IntValue>(32, false),
+  /** INT64 INTEGER(64, unsigned) + UINT_64 (values up to 2^64-1). */
   uint64: () => intField<IntValue>(64, false),
   /** INTEGER(bitWidth, signed) with its INT_n / UINT_n converted type, at any width (DuckDB annotates 32 and 64 too). */
   integer: (bitWidth: 8 | 16 | 32 | 64, signed = true) => {
@@ -338,7 +345,9 @@ export const field = {
     }
     return intField<IntValue>(bitWidth, Boolean(signed));
   },
+  /** FLOAT: single precision; a number is rounded to it. */
   float: () => leaf<number>({ type: 'FLOAT' }),
+  /** DOUBLE. */
   double: () => leaf<number>({ type: 'DOUBLE' }),
   /** IEEE half precision: FIXED_LEN_BYTE_ARRAY(2) FLOAT16. */
   float16: () => leaf<number>({ type: 'FIXED_LEN_BYTE_ARRAY', typeLength: 2, logicalType: { type: 'FLOAT16' } }),
@@ -359,6 +368,7 @@ export const field = {
   enum: () => leaf<string>({ type: 'BYTE_ARRAY', logicalType: { type: 'ENUM' }, convertedType: 'ENUM' }),
   /** JSON text: BYTE_ARRAY JSON + JSON. Writers take JSON text, or any other value to JSON.stringify. */
   json: () => leaf<unknown>({ type: 'BYTE_ARRAY', logicalType: { type: 'JSON' }, convertedType: 'JSON' }),
+  /** BSON bytes: BYTE_ARRAY BSON + BSON. */
   bson: () => leaf<BinaryValue>({ type: 'BYTE_ARRAY', logicalType: { type: 'BSON' }, convertedType: 'BSON' }),
   /** FIXED_LEN_BYTE_ARRAY(16) UUID. */
   uuid: () => leaf<string | Uint8Array>({ type: 'FIXED_LEN_BYTE_ARRAY', typeLength: 16, logicalType: { type: 'UUID' } }),
@@ -445,6 +455,10 @@ export const field = {
 
 // ------------------------------------------------------------------ schema
 
+/**
+ * What `defineSchema` returns: the footer's schema elements, the schema tree, and the fields as
+ * declared; `Row` is the records' type.
+ */
 export interface DefinedSchema<Row = Record<string, unknown>> {
   /** The footer's flattened, depth-first SchemaElement list, root first. */
   elements: SchemaElement[];
@@ -552,6 +566,7 @@ export type InferRow<S> = S extends DefinedSchema<infer Row> ? Row : never;
  * `schema` (as Arrow and parquet-java name it) unless `options.name` says
  * otherwise, and has no repetition (parquet.thrift: the root has none).
  *
+ * @example
  * ```ts
  * const { elements, schema } = defineSchema({ id: f.int64().required(), tags: f.list(f.string()) });
  * schema.leaves.map((l) => l.path.join('.'));   // ['id', 'tags.list.element']

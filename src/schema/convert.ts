@@ -5,7 +5,7 @@ import type { LeafKind, TimeUnit } from './logical.js';
 
 /**
  * Turns decoded physical values into the JS values users see. Lossless by
- * default (README: "Type mapping"); each option trades exactness for
+ * default (docs/reading.md, "Type mapping"); each option trades exactness for
  * convenience and is off unless asked for.
  */
 export interface ValueOptions {

@@ -1,5 +1,5 @@
 /**
- * The schema tree as JSON, a form of our own (README "schema --json"):
+ * The schema tree as JSON, a form of our own (docs/cli.md):
  *
  * ```
  * { "name": "schema", "children": [
@@ -19,6 +19,7 @@
  */
 import type { SchemaNode } from './tree.js';
 
+/** A schema node as `schemaJson` (and `parquetry schema --json`) gives it. */
 export interface SchemaJson {
   name: string;
   repetition?: string;

@@ -10,6 +10,7 @@ import type { Edges } from '../geo/bounds.js';
  */
 export type TimeUnit = 'MILLIS' | 'MICROS' | 'NANOS';
 
+/** What a leaf's bytes mean, from its logical type, else its converted type, else its physical type. */
 export type LeafKind =
   | { kind: 'boolean' }
   | { kind: 'int'; bitWidth: 8 | 16 | 32 | 64; signed: boolean }

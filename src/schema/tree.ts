@@ -30,6 +30,7 @@ interface NodeBase {
   element: SchemaElementLike;
 }
 
+/** A leaf column: its physical type, what its bytes mean (`kind`), its path and its levels. */
 export interface LeafNode extends NodeBase {
   isLeaf: true;
   physicalType: PhysicalType;
@@ -39,14 +40,20 @@ export interface LeafNode extends NodeBase {
   columnIndex: number;
 }
 
+/** A group of the schema tree (the root, a struct, a LIST or a MAP) and its children. */
 export interface GroupNode extends NodeBase {
   isLeaf: false;
   kind: GroupKind;
   children: SchemaNode[];
 }
 
+/** A node of the schema tree: a leaf column or a group. */
 export type SchemaNode = LeafNode | GroupNode;
 
+/**
+ * A file's schema: the tree from the root, and its leaf columns in file order, each with its
+ * definition and repetition levels.
+ */
 export interface Schema {
   root: GroupNode;
   /** Leaf columns in file order. */

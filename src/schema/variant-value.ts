@@ -122,6 +122,7 @@ function instant(what: string, v: Date | string | bigint | number, nanos: boolea
   return b;
 }
 
+/** `variant.timestamp`'s unit and time zone. */
 export interface VariantTimestampOptions {
   /** MICROS (default) or NANOS. */
   unit?: 'MICROS' | 'NANOS';
@@ -140,12 +141,17 @@ export interface VariantTimestampOptions {
  * Each checks its value and throws InvalidArgumentError when it does not fit.
  */
 export const variant = {
+  /** An int8 (range-checked). */
   int8: (v: number | bigint) => integer('int8', v),
+  /** An int16 (range-checked). */
   int16: (v: number | bigint) => integer('int16', v),
+  /** An int32 (range-checked). */
   int32: (v: number | bigint) => integer('int32', v),
+  /** An int64 (range-checked). */
   int64: (v: number | bigint) => int64(v),
   /** Rounded to the nearest single-precision float. */
   float: (v: number) => (typeof v === 'number' ? new VariantValue('float', Math.fround(v)) : bad('float', v)),
+  /** A double. */
   double: (v: number) => (typeof v === 'number' ? new VariantValue('double', v) : bad('double', v)),
   /**
    * A decimal from exact text (`"12.30"`, `"-1e-3"`), a number (its shortest
@@ -153,8 +159,11 @@ export const variant = {
    * rescales it (adding zeros, never rounding).
    */
   decimal: (v: string | number | bigint, scale?: number) => decimal(v, scale),
+  /** A decimal4 (at most 9 digits): see `decimal`. */
   decimal4: (v: string | number | bigint, scale?: number) => decimal(v, scale, 'decimal4'),
+  /** A decimal8 (at most 18 digits): see `decimal`. */
   decimal8: (v: string | number | bigint, scale?: number) => decimal(v, scale, 'decimal8'),
+  /** A decimal16 (at most 38 digits): see `decimal`. */
   decimal16: (v: string | number | bigint, scale?: number) => decimal(v, scale, 'decimal16'),
   /** Days since 1970-01-01, `YYYY-MM-DD`, or a Date at 00:00:00 UTC. */
   date: (v: number | string | Date) => {
@@ -191,6 +200,8 @@ export const variant = {
     if (!b || b.length !== 16) bad('uuid', v);
     return new VariantValue('uuid', b);
   },
+  /** Binary: the bytes of any view or ArrayBuffer. */
   binary: (v: Uint8Array | ArrayBuffer | ArrayBufferView) => new VariantValue('binary', bytes('binary', v)),
+  /** A string. */
   string: (v: string) => (typeof v === 'string' ? new VariantValue('string', v) : bad('string', v)),
 };

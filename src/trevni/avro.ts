@@ -396,6 +396,10 @@ export class AvroTrevniWriter {
 
   private readonly names = new FieldNames();
 
+  /**
+   * Opens a writer for records of an Avro record schema (JSON text or the parsed object), stored as
+   * `avro.schema`.
+   */
   static async open(sink: Sink, schema: string | unknown, options: AvroTrevniWriterOptions = {}): Promise<AvroTrevniWriter> {
     const parsed = parseAvroSchema(schema);
     const text = options.schemaText ?? (typeof schema === 'string' ? schema : JSON.stringify(schema));
@@ -408,10 +412,15 @@ export class AvroTrevniWriter {
     return new AvroTrevniWriter(parsed, writer, new Map(columns.map((c, i) => [c.name, i])), arrays, (unknownFields ?? 'error') === 'error');
   }
 
+  /** Records written so far. */
   get rowCount(): number {
     return this.writer.rowCount;
   }
 
+  /**
+   * Writes one record of the schema; a record that does not fit is an InvalidArgumentError naming
+   * the field, and leaves nothing behind.
+   */
   async write(record: unknown): Promise<void> {
     const row = this.writer.rowCount;
     const data: ColumnRowData[] = this.arrays.map((a) => ({ values: [], lengths: a ? [] : null }));
@@ -512,10 +521,12 @@ export class AvroTrevniWriter {
     await this.writer.writeColumnData(data);
   }
 
+  /** Writes the file: header, column descriptors, then the blocks. */
   async close(): Promise<void> {
     await this.writer.close();
   }
 
+  /** Discards the file. */
   async abort(): Promise<void> {
     await this.writer.abort();
   }

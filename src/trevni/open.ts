@@ -4,6 +4,10 @@ import { inputSource } from '../io/source.js';
 import { TrevniDraftReader } from './draft/reader.js';
 import { TrevniReader, readTrevniHeader, type TrevniInput, type TrevniOpenOptions } from './reader.js';
 
+/**
+ * Opens any Trevni file (version 2, version 1, or the wiki draft's dialect) with the reader it
+ * needs: bytes, a Blob or File, or a source object.
+ */
 export async function openTrevni(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniReader | TrevniDraftReader> {
   const source = inputSource(input);
   let dialect: string;

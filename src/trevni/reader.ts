@@ -138,6 +138,7 @@ export class TrevniReader {
     }
   }
 
+  /** The file's size in bytes. */
   get fileLength(): number {
     return this.source.byteLength;
   }
@@ -258,6 +259,7 @@ export class TrevniReader {
     return null;
   }
 
+  /** Closes the file's source. */
   async close(): Promise<void> {
     this.cache.clear();
     await this.source.close?.();

@@ -14,6 +14,10 @@ import type { SpillFactory } from './spill.js';
 import { KEY } from './types.js';
 import { TrevniWriter, type TrevniColumnSpec } from './writer.js';
 
+/**
+ * What `recoverTrevni` and `checkTrevni` found: rows claimed, recovered and lost, and each loss
+ * (docs/recovery.md).
+ */
 export interface TrevniRecoverReport {
   /** Rows the header claims. */
   rows: number;
@@ -39,6 +43,7 @@ export async function checkTrevni(input: TrevniInput, options: TrevniOpenOptions
   }
 }
 
+/** `recoverTrevni`'s options: the reader's, and where finished blocks wait. */
 export interface TrevniRecoverOptions extends TrevniOpenOptions {
   /** Where the writer's finished blocks wait for its close (in memory by default; the CLI uses temporary files). */
   spill?: SpillFactory;

@@ -31,6 +31,7 @@ import { ColumnCursor, TrevniReader, type TrevniInput, type TrevniOpenOptions } 
 import { BlockRowsError } from './metadata.js';
 import { holdsData, type TrevniBlock, type TrevniColumn } from './types.js';
 
+/** One loss in a Trevni file: the column, block, bytes, rows and error. */
 export interface TrevniLoss extends LossBase {
   /** Block index within the column; absent when the column's block descriptors are lost (and with them every row). */
   block?: number;
@@ -288,6 +289,7 @@ function inFile(reader: TrevniReader, start: number, end: number): Span {
   return { start: Math.min(start, n), end: Math.min(end, n) };
 }
 
+/** What `salvageTrevni` found, and the surviving rows, read through `records()`. */
 export interface TrevniSalvage extends TrevniDamage {
   reader: TrevniReader;
   /**
@@ -301,6 +303,10 @@ export interface TrevniSalvage extends TrevniDamage {
   records(options?: { wholeOnly?: boolean }): AsyncGenerator<SalvagedTrevniRow>;
 }
 
+/**
+ * One row that kept a field holding data: its record (lost fields as `MISSING`) and whether it is
+ * whole.
+ */
 export interface SalvagedTrevniRow {
   /** The row's index in the file. */
   row: number;

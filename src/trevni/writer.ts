@@ -452,6 +452,7 @@ export class TrevniWriter {
     return new TrevniWriter(sink, format, meta, columns, buffers);
   }
 
+  /** Rows written so far. */
   get rowCount(): number {
     return this.rows;
   }

@@ -1,13 +1,16 @@
 /**
  * The app the browser test bundles, as a user's would be: it imports
- * 'parquetry' and nothing else, and is bundled exactly as the README's
- * browser section says. It exposes what the test drives through puppeteer.
+ * 'parquetry' and nothing else, and is bundled exactly as docs/browsers.md
+ * says. It exposes what the test drives through puppeteer.
  */
-import { BufferSink, ParquetReader, ParquetWriter, canonicalRow, convert, readCsv, writeRecords, type CodecName } from 'parquetry';
+import { BufferSink, Dataset, ParquetReader, ParquetWriter, canonicalRow, convert, openS3Source, readCsv, s3DatasetFileSystem, writeRecords, type CodecName, type Filter } from 'parquetry';
 
 /** Canonical JSON rows of a Parquet file, as Node's `parquetry cat --json` prints them. */
 async function rows(bytes: Uint8Array): Promise<string[]> {
-  const reader = await ParquetReader.open(bytes);
+  return readerRows(await ParquetReader.open(bytes));
+}
+
+async function readerRows(reader: ParquetReader): Promise<string[]> {
   const plan = reader.plan();
   const out: string[] = [];
   for await (const row of reader.rows()) out.push(canonicalRow(plan, row));
@@ -54,7 +57,19 @@ function streamOf(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
   });
 }
 
-const api = {
+/** Where an S3 server is, and the key pair the app hands the library through its `credentials` provider (null: unsigned, a public bucket). */
+interface S3Place {
+  endpoint: string;
+  region: string;
+  key: { accessKeyId: string; secretAccessKey: string } | null;
+}
+
+function s3Options(place: S3Place) {
+  const { key } = place;
+  return { endpoint: place.endpoint, region: place.region, credentials: key === null ? null : async () => key };
+}
+
+export const api = {
   /** The rows of the Parquet file at `url`. */
   read: async (url: string) => rows(await fetched(url)),
 
@@ -82,6 +97,24 @@ const api = {
     const report = await convert(streamOf(bytes, chunk), converted, { from: 'csv', to: 'parquet' });
     return { readCsv: await rows(sink.bytes()), convert: await rows(converted.bytes()), rowsWritten: report.rowsWritten, badRows: report.badRows };
   },
+
+  /** The rows of an `s3://` object, read with ranged GETs the library signs in the page. */
+  s3Object: async (address: string, place: S3Place) => readerRows(await ParquetReader.open(await openS3Source(address, s3Options(place)))),
+
+  /** The rows of an object at a (pre-signed) URL of the given size: no S3 code, Range requests alone. */
+  s3Url: async (url: string, byteLength: number) => readerRows(await ParquetReader.open(new URL(url), { byteLength })),
+
+  /** A dataset under an `s3://` prefix, listed and read in the page, with the filter given at open and read. */
+  async s3Dataset(prefix: string, place: S3Place, filter?: Filter) {
+    const ds = await Dataset.open(prefix, { fileSystem: await s3DatasetFileSystem(s3Options(place)), ...(filter ? { filter } : {}) });
+    const plan = ds.plan();
+    const out: string[] = [];
+    for await (const row of ds.rows(filter ? { filter } : {})) out.push(canonicalRow(plan, row));
+    return { files: ds.files.length, rows: out };
+  },
+
+  /** How reading an `s3://` object fails: the error's class and message, or null if it reads. */
+  s3Failure: async (address: string, place: S3Place) => failure(async () => readerRows(await ParquetReader.open(await openS3Source(address, s3Options(place))))),
 
   /** How writing fails, or null if it works. */
   writeFailure: async (codec: CodecName, records: unknown[], bloom: string[] = []) => failure(() => written(codec, records, bloom)),

@@ -1,6 +1,6 @@
 /**
  * Every codec in a real browser: the app in ./app.ts, bundled as the
- * README's browser section says (esbuild, ESM, code splitting, no loader or
+ * docs/browsers.md says (esbuild, ESM, code splitting, no loader or
  * copy step), served from 127.0.0.1 and driven in headless Chromium. It reads
  * corpus files of every codec and writes and reads back files of every
  * writable one, against what Node's reader gives; and a page whose
@@ -9,14 +9,10 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, type Metafile } from 'esbuild';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { chromiumPath, skipWithoutChromium } from './chromium.js';
+import { call, startHarness, type Harness } from './harness.js';
 import { CODEC_NAMES, type CodecName } from '../../src/codecs/codec.js';
 import { BufferSink, canonicalRow, convert, openParquet, writeRecords } from '../../src/node/index.js';
 
@@ -64,103 +60,33 @@ async function nodeWrite(codec: CodecName): Promise<Uint8Array> {
 
 
 const files = new Map<string, Uint8Array>();
-let out: string;
-let metafile: Metafile;
-let server: Server;
-let origin: string;
-let browser: Browser;
+let harness: Harness;
+const open = (path: string) => harness.open(path);
 
 before(async () => {
   if (!chromiumPath) return;
-  const executablePath = chromiumPath;
-  out = mkdtempSync(join(tmpdir(), 'parquetry-browser-'));
-  // The README's command, `esbuild app.js --bundle --format=esm --splitting
-  // --outdir=...`, through the API; the alias stands for `npm install
-  // parquetry`, pointing the import at this checkout's portable entry.
-  const app = join(import.meta.dirname, 'app.ts');
-  const alias = { parquetry: join(import.meta.dirname, '..', '..', 'src', 'index.ts') };
-  const result = await build({
-    entryPoints: [app],
-    bundle: true,
-    format: 'esm',
-    splitting: true,
-    outdir: out,
-    alias,
-    metafile: true,
-    logLevel: 'error',
-  });
-  metafile = result.metafile;
-
   for (const name of [...Object.values(CORPUS).flat(), CSV]) files.set(name, readFileSync(join(DATA, name)));
   files.set('node.brotli.parquet', await nodeWrite('BROTLI'));
-
-  // The same app as a classic script, esbuild's default format, where import.meta.url is empty.
-  await build({ entryPoints: [app], bundle: true, format: 'iife', outfile: join(out, 'app.iife.js'), alias, logLevel: 'error' });
-
-  const pages: Record<string, { script: string; headers?: Record<string, string> }> = {
-    '/': { script: 'type="module" src="/js/app.js"' },
-    // script-src without 'wasm-unsafe-eval': the page's own scripts run, WebAssembly may not compile.
-    '/csp': { script: 'type="module" src="/js/app.js"', headers: { 'Content-Security-Policy': "script-src 'self'" } },
-    '/iife': { script: 'src="/js/app.iife.js"' },
-  };
-  server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const [, dir, name = ''] = path.split('/');
-    const page = pages[path];
-    const file = dir === 'files' ? files.get(name) : undefined;
-    if (page) {
-      res.writeHead(200, { 'Content-Type': 'text/html', ...page.headers }).end(`<!doctype html><meta charset="utf-8"><script ${page.script}></script>`);
-    } else if (dir === 'js' && readdirSync(out).includes(name)) {
-      res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(readFileSync(join(out, name)));
-    } else if (file) {
-      res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(file);
-    } else {
-      res.writeHead(404).end();
-    }
+  harness = await startHarness(chromiumPath, {
+    files,
+    pages: {
+      // script-src without 'wasm-unsafe-eval': the page's own scripts run, WebAssembly may not compile.
+      '/csp': { script: 'type="module" src="/js/app.js"', headers: { 'Content-Security-Policy': "script-src 'self'" } },
+      '/iife': { script: 'src="/js/app.iife.js"' },
+    },
+    // The same app as a classic script, esbuild's default format, where import.meta.url is empty (written into the bundle's directory).
+    more: [{ format: 'iife', outfile: 'app.iife.js' }],
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // Root in CI: Chromium's sandbox needs an unprivileged user.
-  browser = await puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 });
 
 after(async () => {
-  await browser?.close();
-  server?.close();
-  if (out) rmSync(out, { recursive: true, force: true });
+  await harness?.close();
 });
-
-/** What ./app.ts exposes on the page. */
-interface Api {
-  read(url: string): Promise<string[]>;
-  write(codec: CodecName, records: unknown[], bloom?: string[]): Promise<{ file: string; rows: string[] }>;
-  readFailure(url: string): Promise<{ name: string; message: string } | null>;
-  writeFailure(codec: CodecName, records: unknown[], bloom?: string[]): Promise<{ name: string; message: string } | null>;
-  csv(url: string, chunk: number): Promise<{ readCsv: string[]; convert: string[]; rowsWritten: number; badRows: number }>;
-}
-
-async function open(path: string): Promise<Page> {
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(origin + path);
-  await page.waitForFunction(() => 'parquetry' in globalThis, { timeout: 30_000 }).catch((e: unknown) => {
-    throw new Error(`the bundle did not start: ${errors.join('; ') || String(e)}`);
-  });
-  return page;
-}
-
-function call<K extends keyof Api>(page: Page, method: K, ...args: Parameters<Api[K]>): Promise<Awaited<ReturnType<Api[K]>>> {
-  return page.evaluate(
-    (m, a) => ((globalThis as unknown as { parquetry: Record<string, (...x: unknown[]) => unknown> }).parquetry[m]!(...a)),
-    method,
-    args as unknown[],
-  ) as Promise<Awaited<ReturnType<Api[K]>>>;
-}
 
 test('the bundle loads no codec wasm until a file needs it', { skip: skipWithoutChromium }, () => {
   // Each dynamic import is an entry point of its own chunk too: the app's is
   // the one from app.ts, and with it loads every chunk it imports statically.
+  const { metafile } = harness;
   const [name] = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint?.endsWith('test/browser/app.ts'))!;
   const loaded = new Set([name]);
   for (const chunk of loaded) {

@@ -1,5 +1,6 @@
 /**
- * The README's command-line examples (its `console` blocks), run as shown:
+ * The command-line examples (the `console` blocks) of README.md and of every
+ * guide under docs/ (docs/api/ aside, generated), run as shown:
  * each `$ parquetry …` line (with `\` continuations) in a folder holding the
  * repository's examples/, apache/parquet-testing and ancestors/ (the shared corpora), and
  * its output (stdout and stderr, as a terminal shows them) compared with the
@@ -9,7 +10,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -54,19 +55,33 @@ after(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('every command-line example prints what the README shows', () => {
-  const all = examples(readFileSync('README.md', 'utf8'));
-  assert.ok(all.length >= 8, `${all.length} examples`);
-  const loader = pathToFileURL(resolve('node_modules/tsx/dist/loader.mjs')).href;
-  const main = resolve('src/cli/main.ts');
-  for (const ex of all) {
-    assert.match(ex.command, /^parquetry /);
-    const r = spawnSync('sh', ['-c', `parquetry() { "$NODE" --import "$LOADER" "$MAIN" "$@"; }\n${ex.command} 2>&1`], {
-      cwd: dir, encoding: 'utf8', env: { ...process.env, NODE: process.execPath, LOADER: loader, MAIN: main },
-    });
-    assert.equal(r.status, 0, `${ex.command}\n${r.stdout}${r.stderr}`);
-    const got = r.stdout.replace(/\n$/, '').split('\n').map(noTime);
-    const want = ex.expected.map(noTime);
-    assert.deepEqual(ex.more ? got.slice(0, want.length) : got, want, ex.command);
-  }
+/** README.md and the guides, in a fixed order (a page's examples may use files its earlier ones wrote). */
+const pages = ['README.md', ...readdirSync('docs', { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.md') && !f.startsWith('api/'))
+  .sort()
+  .map((f) => join('docs', f))];
+
+test('the pages hold command-line examples', () => {
+  const counts = pages.map((page) => examples(readFileSync(page, 'utf8')).length);
+  assert.ok(counts.reduce((a, b) => a + b, 0) >= 8, `${counts} examples`);
+  assert.ok(counts[0]! >= 1, 'README.md has a console example');
 });
+
+for (const page of pages) {
+  const all = examples(readFileSync(page, 'utf8'));
+  if (all.length === 0) continue;
+  test(`every command-line example of ${page} prints what it shows`, () => {
+    const loader = pathToFileURL(resolve('node_modules/tsx/dist/loader.mjs')).href;
+    const main = resolve('src/cli/main.ts');
+    for (const ex of all) {
+      assert.match(ex.command, /^parquetry /);
+      const r = spawnSync('sh', ['-c', `parquetry() { "$NODE" --import "$LOADER" "$MAIN" "$@"; }\n${ex.command} 2>&1`], {
+        cwd: dir, encoding: 'utf8', env: { ...process.env, NODE: process.execPath, LOADER: loader, MAIN: main },
+      });
+      assert.equal(r.status, 0, `${page}: ${ex.command}\n${r.stdout}${r.stderr}`);
+      const got = r.stdout.replace(/\n$/, '').split('\n').map(noTime);
+      const want = ex.expected.map(noTime);
+      assert.deepEqual(ex.more ? got.slice(0, want.length) : got, want, `${page}: ${ex.command}`);
+    }
+  });
+}

@@ -56,3 +56,27 @@ test('values are typed before URL-decoding, as DuckDB types them', async () => {
   for (const [i, v] of ['2024-01-02 10%3A00%3A00', '1%30', '2024-01-02 10:00:00%2B02', '2024%2D01%2D02', 'infinity%20'].entries()) await agrees(`u${i}`, [v]);
   await agrees('um', ['7', '1%30']);
 });
+
+test('a filter at open types a key by the directories it lists: the rows are DuckDB\'s, the type the kept values\' where DuckDB\'s sees the unlisted ones too', async () => {
+  const root = join(dir, 'typed-by-listing');
+  // Under g=1 the key k holds integers, under g=2 text: DuckDB, listing both, types k VARCHAR.
+  for (const [g, k, id] of [[1, '5', 1], [1, '6', 2], [2, 'x', 3], [2, '05', 4]] as const) {
+    mkdirSync(join(root, `g=${g}`, `k=${k}`), { recursive: true });
+    await duck.run(`COPY (SELECT ${id} AS id) TO '${join(root, `g=${g}`, `k=${k}`, 'p.parquet')}'`);
+  }
+  const sql = (where: string) => `SELECT * FROM read_parquet('${root}/*/*/*.parquet', hive_partitioning = true) WHERE ${where}`;
+  assert.equal((await openDataset(root)).partitionColumns.find((c) => c.name === 'k')!.type, 'VARCHAR');
+  // g = 1 lists g=1's directories alone: k is BIGINT there, its rows DuckDB's (k compared as text by DuckDB, as an integer here: the same rows).
+  const g1 = await openDataset(root, { filter: { column: 'g', op: '=', value: 1 } });
+  assert.equal(g1.partitionColumns.find((c) => c.name === 'k')!.type, 'BIGINT');
+  assert.deepEqual((await g1.readRows({ filter: { column: 'g', op: '=', value: 1 } })).map((r) => [r.id, r.k]), [[1, 5n], [2, 6n]]);
+  // partitionTypes pins it, and then the rows are DuckDB's column for column.
+  const pinned = await openDataset(root, { filter: { column: 'g', op: '=', value: 1 }, partitionTypes: { k: 'VARCHAR' } });
+  await assertAgrees(duck, pinned, { filter: { column: 'g', op: '=', value: 1 } }, sql('g = 1'));
+  // A test of k itself rules out a directory only when its value fails both as its own type and as VARCHAR: k = '05' keeps k=05 (VARCHAR '05') and k=5 (BIGINT 5 = '05'), not k=x or k=6.
+  const k05 = await openDataset(root, { filter: { column: 'k', op: '=', value: '05' } });
+  assert.deepEqual(k05.files.map((f) => f.path.slice(root.length + 1)).sort(), ['g=1/k=5/p.parquet', 'g=2/k=05/p.parquet']);
+  // Listed together, k is VARCHAR (`05` is no BIGINT: a leading zero), as DuckDB's, and only k=05 matches.
+  assert.equal(k05.partitionColumns.find((c) => c.name === 'k')!.type, 'VARCHAR');
+  await assertAgrees(duck, k05, { filter: { column: 'k', op: '=', value: '05' } }, sql(`k = '05'`));
+});

@@ -24,8 +24,10 @@ test('a glob over URLs in memory: partitions from the URL paths, pruning before 
   const opened: string[] = [];
   const fs: DatasetFileSystem = {
     kind: async (p) => (files.has(p) ? 'file' : [...files.keys()].some((k) => k.startsWith(`${p}/`)) ? 'directory' : 'missing'),
-    async *list(dir) {
-      for (const k of files.keys()) if (k.startsWith(`${dir}/`)) yield k;
+    async *children(dir) {
+      const under = [...files.keys()].filter((k) => k.startsWith(`${dir}/`)).map((k) => k.slice(dir.length + 1));
+      const kinds = new Map(under.map((rel) => [rel.split('/')[0]!, rel.includes('/') ? 'directory' as const : 'file' as const]));
+      for (const [name, kind] of kinds) yield { name, kind };
     },
     open: async (p) => (opened.push(p), bufferSource(files.get(p)!, p)),
   };

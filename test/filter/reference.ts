@@ -1,5 +1,5 @@
 /**
- * A tiny, independent reference for filter semantics (README "Filtering"),
+ * A tiny, independent reference for filter semantics (docs/filtering.md),
  * working on fully read rows: a leaf's values in a row are the non-null
  * values found along its path (lists flattened); a comparison is true when
  * one of them satisfies it, unknown when there are none, else false; SQL

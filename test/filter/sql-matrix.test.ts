@@ -10,7 +10,7 @@
  * AND/OR/NOT combinations) is evaluated by DuckDB and by parquetry; the rows
  * (by id, in file order) must be equal. DuckDB evaluates each text as an
  * aggregate's FILTER over the whole file, its semantics without its scan's
- * pruning (which, as README "Float statistics" notes, can lose NaN rows).
+ * pruning (which, as docs/float-statistics.md notes, can lose NaN rows).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -5,7 +5,7 @@
  * ENCRYPTION_CONFIG. DuckDB has no per-column keys and no AES_GCM_CTR_V1.
  *
  * DuckDB departs from Encryption.md in two ways, both pinned down here
- * module by module (ARCHITECTURE "Encryption" has the summary):
+ * module by module (docs/decisions/encryption-read.md has the summary):
  * - its writer stores no aad_file_unique and seals every module with an
  *   empty AAD, marks no chunk with crypto_metadata, and writes no page CRCs,
  *   page index or bloom filter in encrypted files; parquetry reads them so,

@@ -1,8 +1,7 @@
 /**
  * Files whose schema has two siblings of one name (`a` a LIST and `a` an
  * INT32) are refused at open with a located CorruptFileError: read as rows
- * keyed by name, one of the two could only be dropped (ARCHITECTURE.md,
- * "Duplicate sibling names").
+ * keyed by name, one of the two could only be dropped (docs/decisions/duplicate-sibling-names.md).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

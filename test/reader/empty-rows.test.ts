@@ -1,5 +1,5 @@
 /**
- * Rows with no column data (ARCHITECTURE.md, "Rows with no columns"): a
+ * Rows with no column data (docs/decisions/rows-with-no-columns.md): a
  * Parquet file with no leaf column, or only an empty group, whose chunkless
  * row group claims 2^40 rows, yields such rows only up to MAX_EMPTY_ROWS and
  * otherwise ends in one LimitError before the first row; the count stays

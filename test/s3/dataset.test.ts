@@ -6,15 +6,15 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDataset, type Filter } from '../../src/node/index.js';
 import { listObjects } from '../../src/io/s3/list.js';
 import { assertAgrees, SALES } from '../dataset/helpers.js';
 import { DuckFiles } from '../reader/helpers.js';
 import { canonText, duckText } from '../interop/duck-compare.js';
-import { describeLog, startS3, type S3Test } from './server.js';
+import { describeLog, startS3, uploadDir, type S3Test } from './server.js';
 import { runCli } from './cli.js';
 
 let duckFiles: DuckFiles;
@@ -24,18 +24,13 @@ let local = '';
 /** The dataset's files, relative to its directory. */
 let files: string[] = [];
 
-function walk(d: string): string[] {
-  return readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
-}
-
 before(async () => {
   duckFiles = await DuckFiles.create();
   duck = duckFiles.duck;
   s3 = await startS3(['lake']);
   local = join(duckFiles.dir, 'sales');
   await duck.run(`COPY (${SALES}) TO '${local}' (FORMAT PARQUET, PARTITION_BY (region, cat))`);
-  files = walk(local).map((f) => relative(local, f).split('\\').join('/'));
-  for (const f of files) await s3.client.request({ bucket: 'lake', key: `sales/${f}` }, { method: 'PUT', body: readFileSync(join(local, f)) });
+  files = await uploadDir(s3, 'lake', 'sales', local);
 });
 after(async () => {
   await s3?.close();

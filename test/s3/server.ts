@@ -5,9 +5,9 @@
  * `emulateUploads` the ListMultipartUploads and AbortMultipartUpload that
  * s3rver 3.7 lacks).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 import { S3Client } from '../../src/io/s3/client.js';
 import type { NodeS3Settings } from '../../src/node/index.js';
@@ -20,6 +20,8 @@ export interface LoggedRequest {
   status: number;
   /** Response body bytes. */
   bytes: number;
+  /** Entries (keys and common prefixes) a ListObjectsV2 page gave. */
+  listed?: number;
   /** Part uploads the server was handling when this one came (itself included). */
   partsInFlight: number;
 }
@@ -41,11 +43,15 @@ export interface S3Test {
 
 const ACCESS = 'S3RVER';
 
-export async function startS3(buckets: string[], options: { emulateUploads?: boolean } = { emulateUploads: true }): Promise<S3Test> {
+/** A CORS rule as docs/s3.md asks of a bucket browsers read, for any origin. */
+export const BROWSER_CORS = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin>${['GET', 'HEAD', 'PUT', 'POST', 'DELETE'].map((m) => `<AllowedMethod>${m}</AllowedMethod>`).join('')}<AllowedHeader>*</AllowedHeader>${['Content-Length', 'Content-Range', 'ETag', 'x-amz-bucket-region'].map((h) => `<ExposeHeader>${h}</ExposeHeader>`).join('')}<MaxAgeSeconds>3600</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
+
+/** `cors`: a CORSConfiguration document every bucket gets. */
+export async function startS3(buckets: string[], options: { emulateUploads?: boolean; cors?: string } = { emulateUploads: true }): Promise<S3Test> {
   const root = mkdtempSync(join(tmpdir(), 'parquetry-s3-'));
   const dir = join(root, 'data');
   const logFile = join(root, 'requests.jsonl');
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', join(import.meta.dirname, 's3rver-process.cjs'), root, JSON.stringify(buckets), options.emulateUploads ? '1' : '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', join(import.meta.dirname, 's3rver-process.cjs'), root, JSON.stringify(buckets), options.emulateUploads ? '1' : '0', ...(options.cors ? [options.cors] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     let text = '';
     child.stdout.on('data', (b: Buffer) => {
@@ -87,4 +93,14 @@ export async function startS3(buckets: string[], options: { emulateUploads?: boo
 /** Requests in `log` from index `from` on, as `METHOD key?query` lines (for messages). */
 export function describeLog(log: LoggedRequest[], from = 0): string {
   return log.slice(from).map((r) => `${r.method} ${r.bucket}/${r.key}${Object.keys(r.query).length ? '?' + new URLSearchParams(r.query).toString() : ''} ${r.status} ${r.bytes}`).join('\n');
+}
+
+/** Uploads every file under `dir` to `bucket` under `prefix/`, 16 at a time; gives their paths relative to `dir`. */
+export async function uploadDir(s3: S3Test, bucket: string, prefix: string, dir: string): Promise<string[]> {
+  const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
+  const files = walk(dir).map((f) => relative(dir, f).split('\\').join('/'));
+  for (let i = 0; i < files.length; i += 16) {
+    await Promise.all(files.slice(i, i + 16).map((f) => s3.client.request({ bucket, key: `${prefix}/${f}` }, { method: 'PUT', body: readFileSync(join(dir, f)) })));
+  }
+  return files;
 }

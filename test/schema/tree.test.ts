@@ -1,6 +1,6 @@
 /**
  * The schema tree refuses what rows keyed by name cannot hold: two siblings
- * of one name (ARCHITECTURE.md, "Duplicate sibling names").
+ * of one name (docs/decisions/duplicate-sibling-names.md).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

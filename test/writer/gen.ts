@@ -3,7 +3,7 @@
  * generators driven by a field declaration (`field.*` builders).
  *
  * A generator gives pairs: `v`, the value in the reader's lossless form
- * (README "Type mapping": bigint INT64, decimal text, days for DATE, ...),
+ * (docs/reading.md, "Type mapping": bigint INT64, decimal text, days for DATE, ...),
  * which is what reading the file back must give; and `in`, what is handed to
  * the writer: usually `v` itself, sometimes another form the writer accepts
  * (a Date, ISO text, a number for an INT64, a Map for a map, UTF-8 bytes for

@@ -10,6 +10,7 @@ import { InvalidArgumentError, IOError, ObjectStoreError } from '../../errors.js
 import { formatS3Address, objectUrl, type S3Address, type S3Endpoint } from './address.js';
 import { xmlText } from './xml.js';
 
+/** An access key pair, with a session token for temporary credentials. */
 export interface S3Credentials {
   accessKeyId: string;
   secretAccessKey: string;
@@ -21,6 +22,7 @@ export interface S3Credentials {
 /** Credentials on demand (SSO, IMDS, web identity: `@aws-sdk/credential-providers` returns such functions). */
 export type S3CredentialProvider = () => Promise<S3Credentials> | S3Credentials;
 
+/** How throttled or failed requests are retried: tries, and backoff bounds. */
 export interface S3RetryOptions {
   /** Tries of one request in all (default 6). */
   attempts?: number;
@@ -32,6 +34,10 @@ export interface S3RetryOptions {
   maxElapsedMs?: number;
 }
 
+/**
+ * How an S3 (or S3-compatible) store is reached: region, endpoint, credentials, retries
+ * (docs/s3.md).
+ */
 export interface S3Options {
   /** The bucket's region (default `us-east-1`). */
   region?: string;
@@ -69,7 +75,8 @@ export class S3Client {
     this.endpoint = { region: options.region ?? 'us-east-1', ...(options.endpoint ? { endpoint: options.endpoint } : {}), forcePathStyle: options.forcePathStyle ?? false };
     const f = options.fetch ?? globalThis.fetch;
     if (!f) throw new InvalidArgumentError('no fetch implementation available for S3 requests');
-    this.fetchImpl = f;
+    // Called bound: a browser's fetch called as a method of another object throws "Illegal invocation".
+    this.fetchImpl = (input, init) => f.call(globalThis, input, init);
     this.retry = { attempts: 6, baseDelayMs: 100, maxDelayMs: 5000, maxElapsedMs: 60_000, ...options.retry };
     if (!Number.isSafeInteger(this.retry.attempts) || this.retry.attempts < 1) throw new InvalidArgumentError(`retry.attempts must be a positive integer, got ${this.retry.attempts}`);
   }

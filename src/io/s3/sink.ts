@@ -19,6 +19,7 @@ const MAX_PART_SIZE = 5 * 1024 * 1024 * 1024;
 /** S3's most parts per upload: at 8 MiB, objects up to 78 GiB. */
 const MAX_PARTS = 10_000;
 
+/** How an object is uploaded: the multipart part size. */
 export interface S3WriteOptions {
   /** Bytes per multipart part, and the largest object sent by one PUT (default 8 MiB, at least 5 MiB). */
   partSize?: number;

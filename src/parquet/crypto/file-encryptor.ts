@@ -26,6 +26,10 @@ export interface ColumnKey {
   keyMetadata?: Uint8Array;
 }
 
+/**
+ * The writer's `encryption` option: keys, footer mode, algorithm and AAD prefix
+ * (docs/encryption.md).
+ */
 export interface EncryptionOptions {
   /** Encrypts the footer (or signs a plaintext one) and every column without a key of its own. */
   footerKey: Uint8Array;

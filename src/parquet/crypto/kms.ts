@@ -11,7 +11,12 @@ import type { KeyRetriever, KeyTarget } from './options.js';
 
 /** A KMS: wraps data (or key-encryption) keys with its master keys, by master key id. Keys travel base64-encoded, as in parquet-java. */
 export interface KmsClient {
+  /**
+   * Wraps a data (or key-encryption) key with a master key; returns base64 text, as parquet-java
+   * stores it.
+   */
   wrapKey(key: Uint8Array, masterKeyId: string): string | Promise<string>;
+  /** Unwraps what `wrapKey` returned, with the same master key. */
   unwrapKey(wrapped: string, masterKeyId: string): Uint8Array | Promise<Uint8Array>;
 }
 
@@ -47,10 +52,12 @@ export class InMemoryKms implements KmsClient {
     return k;
   }
 
+  /** Wraps `key` with the master key named `masterKeyId`, as base64 text. */
   wrapKey(key: Uint8Array, masterKeyId: string): Promise<string> {
     return wrapKeyLocally(key, this.master(masterKeyId), utf8.encode(masterKeyId));
   }
 
+  /** Unwraps a key `wrapKey` wrapped with the master key named `masterKeyId`. */
   unwrapKey(wrapped: string, masterKeyId: string): Promise<Uint8Array> {
     return unwrapKeyLocally(wrapped, this.master(masterKeyId), utf8.encode(masterKeyId), `a key wrapped by master key ${masterKeyId}`);
   }
@@ -72,6 +79,7 @@ export interface KeyMaterial {
 /** External key material: the `_KEY_MATERIAL_FOR_<file>.json` object (key reference → material JSON), or a function finding one reference. */
 export type ExternalKeyMaterial = Readonly<Record<string, string>> | ((keyReference: string) => string | undefined | Promise<string | undefined>);
 
+/** `kmsKeyRetriever`'s options: the KMS client, and where external key material is. */
 export interface KmsRetrieverOptions {
   kms: KmsClient;
   /** Where material stored outside the file is found (parquet-java's external key material mode). */
@@ -141,6 +149,7 @@ export function kmsKeyRetriever(options: KmsRetrieverOptions): KeyRetriever {
   };
 }
 
+/** How `wrapKeyMetadata` wraps a data key: double wrapping, and whether it is the footer key. */
 export interface WrapOptions {
   /** Wrap the data key with a fresh key-encryption key, itself wrapped by the KMS (parquet-java's default, true). */
   doubleWrapping?: boolean;

@@ -1,4 +1,4 @@
-/** What a reader needs to open an encrypted Parquet file (README "Encryption"). */
+/** What a reader needs to open an encrypted Parquet file (docs/encryption.md). */
 
 /**
  * Finds a key from the `key_metadata` a writer stored beside the footer or a
@@ -10,6 +10,7 @@ export type KeyRetriever = (keyMetadata: Uint8Array | undefined, target: KeyTarg
 /** Whose key is wanted: the footer's (also signing a plaintext footer) or a column's, by dotted path. */
 export type KeyTarget = { footer: true } | { column: string };
 
+/** Keys and settings for a file written with Parquet modular encryption (docs/encryption.md). */
 export interface DecryptionOptions {
   /** The footer key (16, 24 or 32 bytes): decrypts an encrypted footer, verifies a plaintext one, and decrypts columns encrypted with it. */
   footerKey?: Uint8Array;

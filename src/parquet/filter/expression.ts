@@ -3,7 +3,7 @@
  * to a file's schema (each leaf comparison resolved to a column and its
  * literals normalised into the column's comparison domain, see compare.ts).
  *
- * Semantics (README "Filtering"): SQL three-valued logic. A comparison with a
+ * Semantics (docs/filtering.md): SQL three-valued logic. A comparison with a
  * null column value or a null literal is unknown, so neither it nor its `not`
  * matches; `is null` / `is not null` test nulls. A leaf under a list or map
  * holds several values per row: a comparison is true when at least one of the
@@ -21,7 +21,9 @@ import { caseFreePrefix, compileLike, mapCase, prefixRange, textPredicate, type 
 import type { Edges } from '../../geo/bounds.js';
 import { bindIntersects, type QueryBox } from './intersects.js';
 
+/** The comparison operators of a filter leaf `{ column, op, value }`. */
 export type ComparisonOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
+/** The pattern operators of a filter leaf on a text column: SQL LIKE and ILIKE, and their negations. */
 export type LikeOp = 'like' | 'not like' | 'ilike' | 'not ilike';
 
 /**

@@ -498,7 +498,14 @@ function flip(op: Comparison): Comparison {
 
 /**
  * Parses a WHERE expression into a filter. `option` names the source of the
- * text in error messages (`--where`).
+ * text in error messages (`--where`). The grammar is in docs/filtering.md;
+ * a syntax error, or SQL outside it, is a `WhereSyntaxError` giving the position.
+ *
+ * @example
+ * ```ts
+ * const filter = parseWhere("price > 10 AND fruit IN ('apple', 'cherry') OR day = DATE '2024-01-02'");
+ * const rows = await reader.readRows({ filter });
+ * ```
  */
 export function parseWhere(text: string, option = '--where'): Filter {
   return new Parser(tokenize(text, option), option).parse();

@@ -32,6 +32,7 @@ import { type ColumnPath } from '../../schema/tree.js';
 import { compareTotalOrder } from '../float-order.js';
 import { GeoCheck } from './geo-check.js';
 
+/** A structure of the file whose claims `checkStatistics` checks. */
 export type CheckedStructure = ClaimStructure | 'bloom filter';
 
 /** A claim the data contradicts. */
@@ -48,12 +49,14 @@ export interface Lie {
   actual: string;
 }
 
+/** What `checkStatistics` checked, and the claims the data contradicts. */
 export interface CheckReport {
   /** Structures checked (present in the file and checkable). */
   checked: Record<CheckedStructure, number>;
   lies: Lie[];
 }
 
+/** `checkStatistics`' options: the reader's, and the columns to check. */
 export interface CheckOptions extends OpenOptions {
   /** Columns to check (default all). */
   columns?: readonly ColumnPath[];

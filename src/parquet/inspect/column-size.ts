@@ -7,6 +7,7 @@
 import type { FileMetaData } from '../metadata/index.js';
 import type { Schema } from '../../schema/tree.js';
 
+/** A leaf column's bytes over all row groups, and its share of the file's column bytes. */
 export interface ColumnSize {
   /** Leaf path, dotted. */
   column: string;

@@ -8,6 +8,7 @@ import type { ParquetReader } from '../reader.js';
 import type { ColumnPath } from '../../schema/tree.js';
 import { InvalidArgumentError } from '../../errors.js';
 
+/** A column chunk's dictionary entries, as `columnDictionaries` gives them. */
 export interface ChunkDictionary {
   rowGroup: number;
   column: string;

@@ -17,6 +17,7 @@ import type { ColumnPath } from '../../schema/tree.js';
 import { decodeStatistics, type DecodedStatistics } from '../statistics.js';
 import { chunkPadding } from '../chunk-padding.js';
 
+/** One column chunk of one row group, as `selectChunks` names it. */
 export interface ChunkRef {
   rowGroup: number;
   leaf: LeafNode;
@@ -52,6 +53,7 @@ function chunkMetaData(reader: ParquetReader, c: ChunkRef, ctx: ErrorContext): {
   return { meta: c.chunk.metaData, decryptor };
 }
 
+/** One page header of a chunk: its type, place, sizes, encoding, counts and statistics. */
 export interface PageInfo {
   rowGroup: number;
   column: string;
@@ -76,6 +78,10 @@ export interface PageInfo {
   crc: boolean;
 }
 
+/**
+ * A column chunk's page headers, walked from its bytes by `chunkPages` (what `parquetry pages`
+ * prints).
+ */
 export interface ChunkPages {
   rowGroup: number;
   column: string;

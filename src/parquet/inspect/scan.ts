@@ -8,6 +8,7 @@
 import type { ParquetReader } from '../reader.js';
 import type { ColumnPath } from '../../schema/tree.js';
 
+/** What `scanFile` read and decoded, and how fast. */
 export interface ScanReport {
   rows: number;
   /** Leaf columns read. */

@@ -8,6 +8,7 @@ import { CorruptFileError } from '../../errors.js';
 import type { ParquetReader } from '../reader.js';
 import type { ColumnPath } from '../../schema/tree.js';
 
+/** One page's size statistics, from the page index. */
 export interface PageSizeStats {
   page: number;
   unencodedByteArrayDataBytes?: number;
@@ -15,6 +16,7 @@ export interface PageSizeStats {
   definitionLevelHistogram?: number[];
 }
 
+/** A column chunk's SizeStatistics, and its pages' from the page index. */
 export interface ChunkSizeStats {
   rowGroup: number;
   column: string;

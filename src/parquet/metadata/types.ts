@@ -84,6 +84,7 @@ export type CompressionCodec = 'UNCOMPRESSED' | 'SNAPPY' | 'GZIP' | 'LZO' | 'BRO
 
 export type PageType = 'DATA_PAGE' | 'INDEX_PAGE' | 'DICTIONARY_PAGE' | 'DATA_PAGE_V2' | UnknownEnum;
 
+/** parquet.thrift's BoundaryOrder: how a ColumnIndex's page bounds are ordered. */
 export type BoundaryOrder = 'UNORDERED' | 'ASCENDING' | 'DESCENDING' | UnknownEnum;
 
 export type EdgeInterpolationAlgorithm = 'SPHERICAL' | 'VINCENTY' | 'THOMAS' | 'ANDOYER' | 'KARNEY' | UnknownEnum;
@@ -105,6 +106,7 @@ export interface GeospatialStatistics {
   geospatialTypes?: number[];
 }
 
+/** parquet.thrift's Statistics: a chunk's or page's bounds (as stored bytes) and counts. */
 export interface Statistics {
   /** DEPRECATED (signed-order) max. */
   max?: Uint8Array;
@@ -284,6 +286,7 @@ export type BloomFilterAlgorithm = { type: 'BLOCK' } | UnknownMember;
 export type BloomFilterHash = { type: 'XXHASH' } | UnknownMember;
 export type BloomFilterCompression = { type: 'UNCOMPRESSED' } | UnknownMember;
 
+/** parquet.thrift's BloomFilterHeader: a bloom filter's size, algorithm, hash and compression. */
 export interface BloomFilterHeader {
   /** Size of the bitset in bytes. */
   numBytes: number;
@@ -311,6 +314,10 @@ export interface PageEncodingStats {
   count: number;
 }
 
+/**
+ * parquet.thrift's ColumnMetaData: a chunk's type, encodings, codec, sizes, page offsets and
+ * statistics.
+ */
 export interface ColumnMetaData {
   type: ParquetType;
   encodings: Encoding[];
@@ -341,6 +348,10 @@ export interface EncryptionWithColumnKey {
 }
 export type ColumnCryptoMetaData = EncryptionWithFooterKey | EncryptionWithColumnKey | UnknownMember;
 
+/**
+ * parquet.thrift's ColumnChunk: where one column of a row group lies, its metadata and its page
+ * index's place.
+ */
 export interface ColumnChunk {
   filePath?: string;
   /** DEPRECATED; required in the spec but read as 0 when a writer omits it. */
@@ -355,6 +366,7 @@ export interface ColumnChunk {
   encryptedColumnMetadata?: Uint8Array;
 }
 
+/** parquet.thrift's RowGroup: a row group's column chunks, rows and sizes. */
 export interface RowGroup {
   columns: ColumnChunk[];
   totalByteSize: number;
@@ -373,17 +385,20 @@ export type ColumnOrder =
 
 // ------------------------------------------------------------------ page index
 
+/** parquet.thrift's PageLocation: one page's offset, stored size and first row. */
 export interface PageLocation {
   offset: number;
   compressedPageSize: number;
   firstRowIndex: number;
 }
 
+/** parquet.thrift's OffsetIndex: where each page of a column chunk lies and its first row. */
 export interface OffsetIndex {
   pageLocations: PageLocation[];
   unencodedByteArrayDataBytes?: number[];
 }
 
+/** parquet.thrift's ColumnIndex: per-page bounds, null pages and counts of a column chunk. */
 export interface ColumnIndex {
   nullPages: boolean[];
   minValues: Uint8Array[];
@@ -418,6 +433,7 @@ export interface FileCryptoMetaData {
 
 // ------------------------------------------------------------------ file
 
+/** The footer: parquet.thrift's FileMetaData, with fields in camelCase. */
 export interface FileMetaData {
   version: number;
   /** Depth-first list; schema[0] is the root. */

@@ -29,6 +29,10 @@ export interface SalvageOpenOptions {
   like?: ParquetInput;
 }
 
+/**
+ * A file opened for salvage: how its row groups were found (footer, checkpoint or scan), and,
+ * without a usable footer, where what was found ends.
+ */
 export interface OpenedForSalvage extends SalvageInput {
   foundBy: FoundBy;
   /** Why the footer could not be used, when it could not. */

@@ -15,6 +15,10 @@ import type { Loss } from './chunk-salvage.js';
 import { openForSalvage, rowGroupsEnd, type FoundBy, type OpenedForSalvage, type SalvageOpenOptions } from './open.js';
 import { MISSING, salvageRowGroups, type SalvagedRowGroup, type SalvageOptions } from './salvage.js';
 
+/**
+ * What `recoverParquet` and `checkParquet` found: how the row groups were found, what was lost and
+ * what was written (docs/recovery.md).
+ */
 export interface RecoverReport {
   /** Whether the row groups were found by the footer or, the footer being gone, by the last checkpoint or a page-header scan. */
   foundBy: FoundBy;

@@ -36,6 +36,10 @@ export { MISSING, type Missing } from '../../loss.js';
 const DENSE_ROWS = 1 << 20;
 const ROWS_PER_BYTE = 64;
 
+/**
+ * How `salvageRowGroups` reads: whether to build rows, skip damaged row groups, and the value
+ * options.
+ */
 export interface SalvageOptions extends ValueOptions {
   /** Drop a row group with any loss instead of returning its rows with MISSING fields (default false). */
   skipDamagedRowGroups?: boolean;
@@ -49,6 +53,10 @@ export interface SalvageOptions extends ValueOptions {
   maxPageBytes?: number;
 }
 
+/**
+ * One row group as the salvage read found it: its intact rows (lost fields as `MISSING`), its
+ * losses, and what was skipped.
+ */
 export interface SalvagedRowGroup {
   rowGroup: number;
   /**

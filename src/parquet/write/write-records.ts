@@ -9,6 +9,7 @@ import { hasAutoVariants, resolveAutoVariants } from '../variant/auto.js';
 import type { DefinedSchema } from '../../schema/builder.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 
+/** `writeRecords`' and `writeParquet`'s options: the writer's, plus a schema or how to infer one. */
 export interface WriteRecordsOptions extends WriterOptions {
   /** The schema; inferred from the first `sampleSize` records when absent (which also pick the shapes of `shred: 'auto'` variants). */
   schema?: WriterSchema;

@@ -30,6 +30,7 @@ import { geoParquetMetadata } from './geoparquet.js';
 import { FileEncryptor, type EncryptionOptions } from '../crypto/file-encryptor.js';
 import { ModuleType } from '../crypto/aad.js';
 
+/** Options of one column (the writer's `columns` option, by dotted path), over the file-wide ones. */
 export interface ColumnWriteOptions {
   codec?: CodecName;
   compressionLevel?: number;
@@ -40,6 +41,10 @@ export interface ColumnWriteOptions {
   statistics?: boolean;
 }
 
+/**
+ * The writer's options: codec, row group and page sizes, encodings, statistics, page index, bloom
+ * filters, encryption (docs/writing.md).
+ */
 export interface WriterOptions extends Omit<ColumnWriteOptions, 'encoding'>, UnknownFieldRule {
   /**
    * Hears what the writer changed without failing: a string with lone
@@ -103,7 +108,7 @@ export interface WriterOptions extends Omit<ColumnWriteOptions, 'encoding'>, Unk
    */
   checkpointEvery?: number;
   /**
-   * Write the file with Parquet modular encryption (README "Encryption"):
+   * Write the file with Parquet modular encryption (docs/encryption.md):
    * each page, header, bloom filter, page index and the footer sealed as it
    * is written, so memory stays one row group. Not with checkpoints.
    */
@@ -267,6 +272,10 @@ export class ParquetWriter<Row = Record<string, unknown>> {
     if (this.checkpointEvery > 0 && encryptor) throw new InvalidArgumentError('checkpointEvery cannot be combined with encryption');
   }
 
+  /**
+   * Opens a writer on a Sink for a schema (`defineSchema`, or SchemaElements); nothing is written
+   * before the first row group is full or `close()`.
+   */
   static async open<Row = Record<string, unknown>>(sink: Sink, schema: WriterSchema<Row>, options: WriterOptions = {}): Promise<ParquetWriter<Row>> {
     const elements = ('elements' in schema ? schema.elements : schema) as SchemaElement[];
     let tree: Schema;

@@ -77,6 +77,7 @@ export class TrevniDraftReader {
     }
   }
 
+  /** The file's size in bytes. */
   get fileLength(): number {
     return this.source.byteLength;
   }
@@ -118,6 +119,7 @@ export class TrevniDraftReader {
     for await (const row of this.rows(options)) yield canonicalRow(this.plan, row);
   }
 
+  /** Closes the file's source. */
   async close(): Promise<void> {
     await this.source.close?.();
   }

@@ -197,6 +197,7 @@ export class TrevniDraftWriter {
     return new TrevniDraftWriter(sink, meta, columns, leaves, schema, options);
   }
 
+  /** Records written so far. */
   get rowCount(): number {
     return this.rows;
   }
@@ -219,6 +220,7 @@ export class TrevniDraftWriter {
     this.rows++;
   }
 
+  /** Writes the file: header, column descriptors, then the blocks. */
   async close(): Promise<void> {
     if (this.state !== 'open') throw new InvalidArgumentError(`the Trevni draft writer is ${this.state}`);
     this.state = 'failed';
