@@ -25,7 +25,8 @@ import { discover } from './discover.js';
 import { directoryPruner, keepsPartitions } from './partition-filter.js';
 import type { DatasetFileSystem } from './file-system.js';
 import { partitionColumns, partitionElement, partitionPairs, partitionValues, type PartitionColumn, type PartitionType, type PartitionValue } from './hive.js';
-import { checkPart, splitParts, type Part } from './parts.js';
+import { splitParts, type Part } from './parts.js';
+import { checkNamedFile } from '../parquet/part-check.js';
 import { identityOf, oncePerFile } from './same-file.js';
 import { checkNamedOnce } from '../parquet/file-path.js';
 import { datasetArrowSchema, datasetBatch, type FieldSource } from './arrow.js';
@@ -626,7 +627,7 @@ export class Dataset {
       if (part.namedBy) {
         // A summary's part is checked against its own footer, whose tail then serves the reader.
         const footer = await readFooter(source, this.options.decryption);
-        checkPart(part, footer.metadata);
+        checkNamedFile(part.namedBy, part.path, part.metadata.schema, part.metadata.rowGroups, footer.metadata);
         if (!tail) source = withCachedTail(source, footer.tail, footer.tailOffset);
       }
       if (this.options.decryption) return await ParquetReader.fromSource(source, this.options);

@@ -60,28 +60,3 @@ export function splitParts(file: string, metadata: FileMetaData, root: string, a
 function stripFilePaths(rg: RowGroup): RowGroup {
   return { ...rg, columns: rg.columns.map(({ filePath: _f, ...c }) => c) };
 }
-
-/**
- * Checks a part's own footer against what the summary says of it: the same
- * row groups, rows and chunk locations. A summary that disagrees would
- * read wrong pages, so it is refused naming both files.
- */
-export function checkPart(part: Part, own: FileMetaData): void {
-  const said = part.metadata.rowGroups;
-  const fail = (what: string): never => {
-    throw new IncompatibleFilesError(`${part.namedBy} disagrees with ${part.path}: ${what}`, { file: part.path });
-  };
-  if (JSON.stringify(own.schema.map((e) => [e.name, e.type, e.numChildren])) !== JSON.stringify(part.metadata.schema.map((e) => [e.name, e.type, e.numChildren]))) fail('the schemas differ');
-  for (const [i, rg] of said.entries()) {
-    const match = own.rowGroups.find((o) => o.columns[0]?.metaData?.dataPageOffset === rg.columns[0]?.metaData?.dataPageOffset);
-    if (!match) return fail(`row group ${i} of the summary is not in the part`);
-    if (match.numRows !== rg.numRows) fail(`row group ${i} has ${rg.numRows} rows in the summary, ${match.numRows} in the part`);
-    rg.columns.forEach((c, k) => {
-      const o = match.columns[k]?.metaData;
-      const m = c.metaData;
-      if (!o || !m || o.dataPageOffset !== m.dataPageOffset || o.totalCompressedSize !== m.totalCompressedSize || o.numValues !== m.numValues || o.codec !== m.codec || o.dictionaryPageOffset !== m.dictionaryPageOffset) {
-        fail(`column chunk ${m?.pathInSchema.join('.') ?? k} of row group ${i} lies elsewhere in the part`);
-      }
-    });
-  }
-}

@@ -12,6 +12,8 @@ import { CorruptFileError, IncompatibleFilesError, UnsupportedError } from '../e
 import { fileIdentity, resolveFilePath } from '../io/file-path-guard.js';
 import { httpSource, type Source } from '../io/source.js';
 import type { ColumnChunk, FileMetaData, RowGroup } from './metadata/index.js';
+import { readFooter } from './footer.js';
+import { checkNamedFile } from './part-check.js';
 
 /**
  * Opens the file a chunk's `file_path` names: `filePath` as written,
@@ -79,6 +81,9 @@ export async function joinChunkFiles(source: Source, metadata: FileMetaData, opt
       const s = await openFile(p, resolved);
       const base = end + GAP;
       segments.push({ base, source: s });
+      // Its pages are read through this footer's description of them: the file's own must agree.
+      const own = await readFooter(s);
+      checkNamedFile(source.name ?? 'the file', p, metadata.schema, metadata.rowGroups.filter((rg) => rg.columns[0]?.filePath === p), own.metadata);
       bases.set(p, base);
       end = base + s.byteLength;
     }

@@ -182,3 +182,24 @@ export function geoEdges(logicalType: LogicalTypeLike | undefined): Edges | unde
   if (lt?.type !== 'GEOGRAPHY') return undefined;
   return lt.algorithm === undefined || lt.algorithm === 'SPHERICAL' ? 'spherical' : 'ellipsoidal';
 }
+
+/**
+ * Why an element's logical type and its converted type, both given and both
+ * known here, mean different things; null when they agree or either is
+ * absent or unknown. Time zones aside: writers give a local TIME or
+ * TIMESTAMP the converted type too. A footer damaged in one of them still
+ * decodes, into the other's meaning, so recovery holds them to each other.
+ */
+export function annotationConflict(el: { logicalType?: LogicalTypeLike; convertedType?: string; scale?: number; precision?: number }, physical: PhysicalType | undefined): string | null {
+  const { logicalType: lt, convertedType: ct } = el;
+  if (!lt || !ct) return null;
+  if (physical === undefined) {
+    const a = resolveGroupKind(lt, undefined);
+    return a !== 'struct' && a !== resolveGroupKind(undefined, ct) ? `its logical type ${lt.type} and converted type ${ct} disagree` : null;
+  }
+  const a = fromLogical(lt, physical);
+  const b = fromConverted(ct, el.scale, el.precision);
+  if (!a || !b) return null;
+  const key = (k: LeafKind) => JSON.stringify({ ...k, utc: undefined });
+  return key(a) !== key(b) ? `its logical type ${lt.type} and converted type ${ct} disagree` : null;
+}

@@ -191,3 +191,17 @@ test('the writer refuses encryption with checkpoints, and column keys naming no 
     assert.equal(sink.received, 0);
   }
 });
+
+test('encryptParquet refuses a file whose chunk names another column than its schema does: the named column would stay plaintext (fuzz seed 20261130 case 76173)', async () => {
+  const { withFooter } = await import('../recover/fixtures.js');
+  const sink = new BufferSink();
+  await writeRecords(sink, [{ id: 1n, name: 'a' }, { id: 2n, name: 'b' }]);
+  const plain = sink.bytes();
+  const reader = await ParquetReader.open(plain);
+  const len = new DataView(plain.buffer, plain.byteOffset).getUint32(plain.length - 8, true);
+  const misnamed = withFooter(plain, (m) => void (m.rowGroups[0]!.columns[0]!.metaData!.pathInSchema = ['other']), reader.metadata, plain.length - 8 - len);
+  const key = new Uint8Array(16).fill(7);
+  await assert.rejects(encryptParquet(misnamed, { footerKey: new Uint8Array(16).fill(1), columnKeys: { id: key } }), (e: unknown) => e instanceof ParquetryError && /column chunk 0 says it is column "other"/.test((e as Error).message));
+  // The same file as written encrypts, the id column under its key.
+  await encryptParquet(plain, { footerKey: new Uint8Array(16).fill(1), columnKeys: { id: key } });
+});

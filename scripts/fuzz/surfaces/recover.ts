@@ -22,6 +22,7 @@ import { writerSeeds } from '../seeds.js';
 import { parquetMap, trevniMap } from '../file-map.js';
 import { generatedFile } from '../generate.js';
 import type { FileMap, Mutation, Rng, Span } from '../mutate.js';
+import type { RangeMutation } from '../structured.js';
 import { drain, InvariantError, judge, readParquet, type ReadLimits } from '../read.js';
 import { OriginalRows } from '../rows-match.js';
 import { randomRange } from '../structured.js';
@@ -149,10 +150,40 @@ function judgedBlockEdits(bytes: Uint8Array, mutations: readonly Mutation[]): Mu
  * with the bytes after it) could tell.
  */
 async function unjudgedBy(bytes: Uint8Array, mutations: readonly Mutation[]): Promise<string[]> {
-  const out: string[] = [];
-  if (mutations.some((m) => m.kind === 'range' && m.op !== 'swap') && (await openParquet(bytes)).schema.leaves.length === 1) out.push('scan');
-  if (mutations.some((m) => m.kind === 'range' && m.op === 'duplicate' && m.unit === 'page' && !m.fixOffsets)) out.push('footer');
-  return out;
+  const out = new Set<string>();
+  if (mutations.some((m) => m.kind === 'range' && m.op !== 'swap') && (await openParquet(bytes)).schema.leaves.length === 1) out.add('scan');
+  if (mutations.some((m) => m.kind === 'range' && m.op === 'duplicate' && m.unit === 'page' && !m.fixOffsets)) out.add('footer');
+  for (const by of await doubledAndDropped(bytes, mutations)) out.add(by);
+  return [...out];
+}
+
+/**
+ * A page doubled and another dropped in one chunk: its counts add up
+ * again, into a chunk a writer could have written with the one page twice
+ * and the other never, which only the chunk's offset index can tell (left
+ * where it was: no other damage can have moved it). Neither the scan nor,
+ * without that index, the footer can; such rows are not judged.
+ */
+async function doubledAndDropped(bytes: Uint8Array, mutations: readonly Mutation[]): Promise<string[]> {
+  const ops = mutations.filter((m) => m.kind === 'range' && m.unit === 'page' && m.op !== 'swap') as RangeMutation[];
+  if (!ops.some((m) => m.op === 'duplicate') || !ops.some((m) => m.op === 'delete')) return [];
+  const pages = await pagesOf(bytes);
+  const at = (m: RangeMutation) => pages.find((p) => p.start === m.start && p.end === m.end);
+  const chunk = (m: RangeMutation) => { const p = at(m); return p ? `${p.rowGroup}:${p.column}` : undefined; };
+  const dropped = new Set(ops.filter((m) => m.op === 'delete').map(chunk));
+  const both = ops.filter((m) => m.op === 'duplicate' && chunk(m) !== undefined && dropped.has(chunk(m)));
+  if (!both.length) return [];
+  return mutations.length > 2 || both.some((m) => !at(m)!.indexed) ? ['scan', 'footer'] : ['scan'];
+}
+
+/**
+ * The damage in order, a page or chunk copied or dropped only where it
+ * still lies whole: after a cut, one that ran past it would put bytes
+ * inside the cut page (damage to its values, which without a CRC no one
+ * can tell from values written so).
+ */
+function applyWhole(bytes: Uint8Array, mutations: readonly Mutation[]): Uint8Array {
+  return mutations.reduce((b, m) => (m.kind === 'range' && m.op !== 'swap' && m.end > b.length ? b : applyAll(b, [m])), bytes);
 }
 
 /** The original's rows, read once per original. */
@@ -287,7 +318,7 @@ function recoverSurface(name: 'parquet-recover' | 'trevni-recover'): Surface<Mut
     }),
     build: async (f, mutations, o) => ({
       format: name,
-      bytes: applyAll(f.bytes, parquet ? await judgedSwapsOnly(f.bytes, mutations) : judgedBlockEdits(f.bytes, mutations)),
+      bytes: parquet ? applyWhole(f.bytes, await judgedSwapsOnly(f.bytes, mutations)) : applyAll(f.bytes, judgedBlockEdits(f.bytes, mutations)),
       verifyChecksums: o.verifyChecksums,
       options: parquet ? { ...o.options, unjudgedBy: await unjudgedBy(f.bytes, mutations) } : o.options,
       original: f.bytes,

@@ -63,6 +63,8 @@ export interface ChunkPlace {
   leaf: LeafNode;
   /** What the file states about the leaf's chunks, to hold its pages to (made only for a chunk with claims). */
   claims: () => LeafClaims;
+  /** Why the rest of the footer contradicts the chunk's metadata (footer-claims.ts), or null. */
+  conflict: (meta: ColumnMetaData) => string | null;
   rowGroup: number;
   numRows: number;
   padding: number;
@@ -80,6 +82,8 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
   let range: Range;
   try {
     meta = chunkMeta(at.chunk, at.ctx, undefined);
+    const conflict = at.conflict(meta);
+    if (conflict) throw new CorruptFileError(`the footer contradicts itself: ${conflict}`, { ...at.ctx, offset: meta.dataPageOffset });
     range = chunkRange(meta, at.source.byteLength, at.padding, at.ctx);
     // The reader keeps padding out of the footer's last 8 bytes; a file recovered without its footer has data there.
     range.end = Math.min(range.start + meta.totalCompressedSize + at.padding, at.source.byteLength);

@@ -4,8 +4,8 @@
  * scan of page headers under a schema the caller gives or takes from a
  * sibling file (scan.ts).
  */
-import { ParquetryError, withContext } from '../../errors.js';
-import { buildSchema, type SchemaElementLike } from '../../schema/tree.js';
+import { CorruptFileError, ParquetryError, withContext } from '../../errors.js';
+import { buildSchema, type Schema, type SchemaElementLike } from '../../schema/tree.js';
 import { readFooter } from '../footer.js';
 import { chunkStart } from '../chunk-start.js';
 import type { FileMetaData } from '../metadata/index.js';
@@ -13,6 +13,7 @@ import { toSource, type ParquetInput } from '../reader.js';
 import { described } from '../../loss.js';
 import { lastCheckpoint } from './checkpoints.js';
 import { scanRowGroups } from './scan.js';
+import { schemaRefuted } from './footer-claims.js';
 import type { CodecName } from '../../codecs/registry.js';
 import type { SalvageInput } from './salvage.js';
 
@@ -49,25 +50,28 @@ export interface OpenedForSalvage extends SalvageInput {
 export async function openForSalvage(input: ParquetInput, options: SalvageOpenOptions = {}): Promise<OpenedForSalvage> {
   const source = await toSource(input, {});
   let metadata: FileMetaData;
-  let offset: number;
+  let schema: Schema;
   try {
+    let offset: number;
     ({ metadata, offset } = await readFooter(source));
+    schema = withContext({ file: source.name, offset }, () => buildSchema(metadata.schema as SchemaElementLike[]));
+    // A footer damaged so that it still decodes can name or type its columns wrongly, and its pages then read as rows never written.
+    const refuted = schemaRefuted(schema, metadata);
+    if (refuted) throw new CorruptFileError(`the footer contradicts itself: ${refuted}`, { file: source.name, offset });
   } catch (e) {
     if (!(e instanceof ParquetryError)) throw e;
     const chain = await lastCheckpoint(source);
     if (!chain) {
       const known = await knownSchema(options);
       if (!known) throw e;
-      const schema = buildSchema(known.elements);
-      const { metadata: found, stop } = await scanRowGroups(source, schema, known.elements as FileMetaData['schema'], (l) => known.codec(l.path.join('.')));
-      return { source, metadata: found, schema, foundBy: 'scan', footerError: described(e), lostFrom: stop };
+      const scanned = buildSchema(known.elements);
+      const { metadata: found, stop } = await scanRowGroups(source, scanned, known.elements as FileMetaData['schema'], (l) => known.codec(l.path.join('.')));
+      return { source, metadata: found, schema: scanned, foundBy: 'scan', footerError: described(e), lostFrom: stop };
     }
-    const schema = withContext({ file: source.name, offset: chain.last.offset }, () => buildSchema(chain.metadata.schema as SchemaElementLike[]));
     const end = chain.last.end;
     const reason = end < source.byteLength ? 'written after the last complete checkpoint, which alone describes the row groups' : 'the file ends at its last checkpoint';
-    return { source, metadata: chain.metadata, schema, foundBy: 'checkpoint', footerError: described(e), lostFrom: { offset: end, reason } };
+    return { source, metadata: chain.metadata, schema: withContext({ file: source.name, offset: chain.last.offset }, () => buildSchema(chain.metadata.schema as SchemaElementLike[])), foundBy: 'checkpoint', footerError: described(e), lostFrom: { offset: end, reason } };
   }
-  const schema = withContext({ file: source.name, offset }, () => buildSchema(metadata.schema as SchemaElementLike[]));
   // A footer counting more rows than its row groups hold has lost row groups (zeroed bytes can shorten its list and still decode):
   // what lay past the row groups it describes is not recovered. (A count of 0 is a writer's omission, not damage.)
   const held = metadata.rowGroups.reduce((n, g) => n + g.numRows, 0);

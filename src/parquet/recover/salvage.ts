@@ -22,6 +22,7 @@ import { LeafClaims } from '../claims/claims.js';
 import { leafColumn } from '../row-decoding.js';
 import { assembleVariant } from '../variant/index.js';
 import { described, mergeSpans, MISSING } from '../../loss.js';
+import { FooterClaims } from './footer-claims.js';
 import { salvageChunk, type ChunkSalvage, type Loss, type Run } from './chunk-salvage.js';
 
 export { MISSING, type Missing } from '../../loss.js';
@@ -85,6 +86,7 @@ export async function* salvageRowGroups(input: SalvageInput, options: SalvageOpt
   const decode = { verifyChecksums: options.verifyChecksums ?? true, maxPageBytes: options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES };
   const padding = chunkPadding(metadata.createdBy);
   const fields = schema.root.children as SchemaNode[];
+  const footer = new FooterClaims(schema, metadata);
   for (let rg = 0; rg < metadata.rowGroups.length; rg++) {
     const group = metadata.rowGroups[rg]!;
     const numRows = group.numRows;
@@ -99,7 +101,7 @@ export async function* salvageRowGroups(input: SalvageInput, options: SalvageOpt
       continue;
     }
     for (const leaf of schema.leaves) {
-      const s = await salvageChunk({ source, chunk: group.columns[leaf.columnIndex]!, leaf, claims: () => new LeafClaims(schema.root, leaf, metadata.columnOrders), rowGroup: rg, numRows, padding, ctx: { ...ctx, column: leaf.path.join('.') } }, decode);
+      const s = await salvageChunk({ source, chunk: group.columns[leaf.columnIndex]!, leaf, claims: () => new LeafClaims(schema.root, leaf, metadata.columnOrders), conflict: (m) => footer.conflict(rg, leaf, m), rowGroup: rg, numRows, padding, ctx: { ...ctx, column: leaf.path.join('.') } }, decode);
       chunks.set(leaf, s);
       // A loop, not a spread: a chunk may lose more pages than the stack holds arguments.
       for (const l of s.losses) losses.push(l);

@@ -8,7 +8,7 @@
  */
 import { ByteCursor } from '../../bytes/cursor.js';
 import { ByteWriter } from '../../bytes/writer.js';
-import { InvalidArgumentError } from '../../errors.js';
+import { CorruptFileError, InvalidArgumentError } from '../../errors.js';
 import { bufferSource } from '../../io/source.js';
 import { buildSchema, type SchemaElementLike } from '../../schema/tree.js';
 import { readFooter } from '../footer.js';
@@ -24,7 +24,8 @@ export async function encryptParquet(input: Uint8Array, options: EncryptionOptio
   const { metadata: plain } = await readFooter(bufferSource(input));
   if (plain.encryptionAlgorithm) throw new InvalidArgumentError('the input is already encrypted');
   const meta: FileMetaData = structuredClone(plain);
-  encryptor.checkColumns(buildSchema(meta.schema as SchemaElementLike[]).leaves.map((l) => l.path.join('.')));
+  const leaves = buildSchema(meta.schema as SchemaElementLike[]).leaves.map((l) => l.path.join('.'));
+  encryptor.checkColumns(leaves);
   const out: Uint8Array[] = [encryptor.magic];
   let offset = 4;
   const put = (b: Uint8Array): number => {
@@ -41,6 +42,8 @@ export async function encryptParquet(input: Uint8Array, options: EncryptionOptio
     for (const [col, chunk] of group.columns.entries()) {
       const m = chunk.metaData!;
       const path = m.pathInSchema.join('.');
+      // Keys go by the chunk's path, named by the schema's: a chunk saying it is another column would be left in plaintext, or sealed with another's key.
+      if (path !== leaves[col]) throw new CorruptFileError(`column chunk ${col} says it is column "${path}", but the schema's column ${col} is "${leaves[col] ?? '(none)'}"`, { rowGroup: rg });
       const start = chunkStart(m);
       const bytes = input.subarray(start, start + m.totalCompressedSize);
       const pages: (Sealable & { at: number; dictionary: boolean })[] = [];
