@@ -205,3 +205,39 @@ test('encryptParquet refuses a file whose chunk names another column than its sc
   // The same file as written encrypts, the id column under its key.
   await encryptParquet(plain, { footerKey: new Uint8Array(16).fill(1), columnKeys: { id: key } });
 });
+
+test('encryptParquet refuses a page or chunk size that leaves its chunk, never walking the same bytes again (fuzz seed 20261130 case 174026: a page size of minus its header looped until the heap ran out)', { timeout: 60_000 }, async () => {
+  const { ByteCursor } = await import('../../src/bytes/cursor.js');
+  const { ByteWriter } = await import('../../src/bytes/writer.js');
+  const { decodePageHeader, encodePageHeader } = await import('../../src/parquet/metadata/index.js');
+  const { withFooter } = await import('../recover/fixtures.js');
+  const sink = new BufferSink();
+  await writeRecords(sink, Array.from({ length: 100 }, (_, i) => ({ id: BigInt(i) })));
+  const plain = sink.bytes();
+  const c = new ByteCursor(plain, 4, plain.length, 0);
+  const header = decodePageHeader(c);
+  const headerEnd = c.pos;
+  const encoded = (size: number): Uint8Array => {
+    const w = new ByteWriter(64);
+    encodePageHeader({ ...header, compressedPageSize: size }, w);
+    return w.finish();
+  };
+  // The header's own length, settled: its size field's varint length depends on the size.
+  let selfSize = -(headerEnd - 4);
+  for (let k = 0; k < 4; k++) selfSize = -encoded(selfSize).length;
+  const keys = { footerKey: new Uint8Array(16).fill(1) };
+  for (const size of [-1, selfSize, -1000, -(2 ** 31), plain.length, header.compressedPageSize + 1]) {
+    const h = encoded(size);
+    const damaged = new Uint8Array(plain.length - (headerEnd - 4) + h.length);
+    damaged.set(plain.subarray(0, 4));
+    damaged.set(h, 4);
+    damaged.set(plain.subarray(headerEnd), 4 + h.length);
+    await assert.rejects(encryptParquet(damaged, keys), (e: unknown) => e instanceof ParquetryError, `page size ${size}`);
+  }
+  const reader = await ParquetReader.open(plain);
+  const len = new DataView(plain.buffer, plain.byteOffset).getUint32(plain.length - 8, true);
+  for (const total of [plain.length, -1]) {
+    const damaged = withFooter(plain, (m) => void (m.rowGroups[0]!.columns[0]!.metaData!.totalCompressedSize = total), reader.metadata, plain.length - 8 - len);
+    await assert.rejects(encryptParquet(damaged, keys), (e: unknown) => e instanceof ParquetryError && /outside the file/.test((e as Error).message), `chunk size ${total}`);
+  }
+});

@@ -45,12 +45,20 @@ export async function encryptParquet(input: Uint8Array, options: EncryptionOptio
       // Keys go by the chunk's path, named by the schema's: a chunk saying it is another column would be left in plaintext, or sealed with another's key.
       if (path !== leaves[col]) throw new CorruptFileError(`column chunk ${col} says it is column "${path}", but the schema's column ${col} is "${leaves[col] ?? '(none)'}"`, { rowGroup: rg });
       const start = chunkStart(m);
-      const bytes = input.subarray(start, start + m.totalCompressedSize);
+      const size = Number(m.totalCompressedSize);
+      if (!(start >= 0 && size >= 0 && start + size <= input.length)) {
+        throw new CorruptFileError(`column chunk of ${size} bytes at ${start} lies outside the file's ${input.length} bytes`, { rowGroup: rg, column: path, offset: start });
+      }
+      const bytes = input.subarray(start, start + size);
       const pages: (Sealable & { at: number; dictionary: boolean })[] = [];
       for (let pos = 0; pos < bytes.length; ) {
         const c = new ByteCursor(bytes, pos, bytes.length, start);
         const header = decodePageHeader(c);
         const end = c.pos + header.compressedPageSize;
+        // A negative size would step back and walk the same bytes for ever.
+        if (!(header.compressedPageSize >= 0 && end <= bytes.length)) {
+          throw new CorruptFileError(`page of ${header.compressedPageSize} bytes runs past the end of the column chunk (${bytes.length - c.pos} bytes left)`, { rowGroup: rg, column: path, offset: start + pos });
+        }
         pages.push({ header: bytes.subarray(pos, c.pos), body: bytes.subarray(c.pos, end), at: start + pos, dictionary: header.type === 'DICTIONARY_PAGE' });
         pos = end;
       }
