@@ -84,11 +84,11 @@ const CLASS_NAMES: ReadonlySet<string> = new Set(CLASSES.keys());
  * the data area the row groups share, bounds how many columns the block may
  * describe before any is built.
  */
-export function decodeRedElmMetaData(bytes: Uint8Array, offset: number, dataBytes: number): RedElmMetaData {
+export function decodeRedElmMetaData(bytes: Uint8Array, offset: number, dataBytes: number, leafCount?: LeafCount): RedElmMetaData {
   if (bytes[0] === 0xac && bytes[1] === 0xed) {
-    return fromJava(decodeJavaStream(bytes, { classes: CLASS_NAMES, offset, onCreate: createdWithin(dataBytes) }), offset, dataBytes);
+    return fromJava(decodeJavaStream(bytes, { classes: CLASS_NAMES, offset, onCreate: createdWithin(dataBytes) }), offset, dataBytes, leafCount);
   }
-  if (bytes[0] === 0x7b) return fromJson(bytes, offset, dataBytes);
+  if (bytes[0] === 0x7b) return fromJson(bytes, offset, dataBytes, leafCount);
   throw new CorruptFileError('the RedElm metadata block is neither Java serialization nor JSON', { offset });
 }
 
@@ -175,13 +175,27 @@ function createdWithin(dataBytes: number): (cls: ClassDesc, at: number) => void 
   };
 }
 
-function fromJava(root: JavaValue, offset: number, dataBytes: number): RedElmMetaData {
+/** The leaves of a schema text: given, every row group must list that many columns, checked before any column is built. */
+export type LeafCount = (schema: string) => number;
+
+/** Each row group's column list against the schema's leaves, before a column is built: back-references let a small stream list one column 100,000 times. */
+function columnsMatch(columnLists: readonly (readonly unknown[])[], schema: string, leafCount: LeafCount | undefined, offset: number): void {
+  if (!leafCount) return;
+  const leaves = leafCount(schema);
+  columnLists.forEach((l, g) => {
+    if (l.length !== leaves) throw new CorruptFileError(`row group has ${l.length} columns, the schema ${leaves} leaves`, { offset, rowGroup: g });
+  });
+}
+
+function fromJava(root: JavaValue, offset: number, dataBytes: number, leafCount?: LeafCount): RedElmMetaData {
   const s: Shape = new Shape(offset);
   const meta = s.object(root, META, 'the block');
   const file = s.object(meta.fields.get('fileMetaData')!, FILE, 'fileMetaData');
   const blockObjects = s.list(meta.fields.get('blocks')!, 'blocks').map((b, i) => s.object(b, BLOCK, `block ${i}`));
   const columnLists = blockObjects.map((block, i) => s.list(block.fields.get('columns')!, `block ${i}'s columns`));
   s.columnsFit(columnLists, dataBytes);
+  const schema = s.string(file.fields.get('schema')!, 'the schema');
+  columnsMatch(columnLists, schema, leafCount, offset);
   const blocks = blockObjects.map((block, i) => {
     const columns = columnLists[i]!.map((c, j) => {
       const what = `block ${i} column ${j}`;
@@ -205,7 +219,7 @@ function fromJava(root: JavaValue, offset: number, dataBytes: number): RedElmMet
       columns,
     };
   });
-  return { schema: s.string(file.fields.get('schema')!, 'the schema'), codecClassName: s.string(file.fields.get('codecClassName')!, 'the codec class name'), blocks };
+  return { schema, codecClassName: s.string(file.fields.get('codecClassName')!, 'the codec class name'), blocks };
 }
 
 function primitiveType(s: Shape, name: unknown, what: string): RedElmType {
@@ -260,7 +274,7 @@ function toJava(meta: RedElmMetaData): EncodableValue {
 
 // --- JSON ---------------------------------------------------------------------
 
-function fromJson(bytes: Uint8Array, offset: number, dataBytes: number): RedElmMetaData {
+function fromJson(bytes: Uint8Array, offset: number, dataBytes: number, leafCount?: LeafCount): RedElmMetaData {
   const s: Shape = new Shape(offset);
   let doc: unknown;
   try {
@@ -280,6 +294,8 @@ function fromJson(bytes: Uint8Array, offset: number, dataBytes: number): RedElmM
   const blockObjects = arr(root.blocks, 'blocks').map((b, i) => obj(b, `block ${i}`));
   const columnLists = blockObjects.map((block, i) => arr(block.columns, `block ${i}'s columns`));
   s.columnsFit(columnLists, dataBytes);
+  const schema = str(file.schema, 'the schema');
+  columnsMatch(columnLists, schema, leafCount, offset);
   const blocks = blockObjects.map((block, i) => ({
     startIndex: num(block.startIndex, `block ${i}'s startIndex`),
     endIndex: num(block.endIndex, `block ${i}'s endIndex`),
@@ -296,7 +312,7 @@ function fromJson(bytes: Uint8Array, offset: number, dataBytes: number): RedElmM
       });
     }),
   }));
-  return { schema: str(file.schema, 'the schema'), codecClassName: str(file.codecClassName, 'the codec class name'), blocks };
+  return { schema, codecClassName: str(file.codecClassName, 'the codec class name'), blocks };
 }
 
 /** `RedElmMetaData.toJSON`'s text: Jackson 1.9's property order (declared fields, then the getter-only lengths and ends), no spaces. */

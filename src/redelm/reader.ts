@@ -71,7 +71,7 @@ export class RedElmReader {
       const footer = await readRedElmFooter(source);
       const block = footer.blocks.find((b) => b.name === REDELM_BLOCK);
       if (!block) throw new CorruptFileError(`the footer has no "${REDELM_BLOCK}" metadata block (it has ${footer.blocks.map((b) => JSON.stringify(b.name)).join(', ') || 'none'})`, { offset: footer.footerIndex });
-      const metadata = decodeRedElmMetaData(block.data, block.offset!, footer.footerIndex - 8);
+      const metadata = decodeRedElmMetaData(block.data, block.offset!, footer.footerIndex - 8, (text) => parseRedElmSchema(text, block.offset).leaves.length);
       if (!isHadoopCodec(metadata.codecClassName)) {
         throw new UnsupportedError(`unknown Hadoop codec ${JSON.stringify(metadata.codecClassName)} (known: ${Object.values(HADOOP_CODECS).join(', ')})`, { offset: block.offset });
       }

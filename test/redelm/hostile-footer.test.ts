@@ -236,3 +236,22 @@ test('a column path of 140,000 components is encoded in time linear in it (the f
   assert.ok(performance.now() - t0 < 20_000, `${((performance.now() - t0) / 1000).toFixed(1)} s`);
   assert.deepEqual(decodeRedElmMetaData(bytes, 0, 1_000_000).blocks[0]!.columns[0]!.path, path);
 });
+
+test('a row group listing one column 140,000 times against a schema of fewer leaves is refused before any column is built, in both footer forms (fuzz seed 20261130 case 74198: 10 s and the memory cap in its batch)', async () => {
+  const meta = (await RedElmReader.open(tiny)).metadata;
+  const leaves = meta.blocks[0]!.columns.length;
+  const many = { ...meta, blocks: [{ ...meta.blocks[0]!, columns: new Array(140_000).fill(meta.blocks[0]!.columns[0]!) }] };
+  for (const form of ['java', 'json'] as const) {
+    const bytes = encodeRedElmMetaData(many, form);
+    let built = 0;
+    assert.throws(() => decodeRedElmMetaData(bytes, 0, 10_000_000, () => (built++, leaves)), (e: unknown) => {
+      assert.ok(e instanceof CorruptFileError, String(e));
+      assert.match(e.message, new RegExp(`row group has 140000 columns, the schema ${leaves} leaves`));
+      assert.equal(e.context.rowGroup, 0);
+      return true;
+    }, form);
+    assert.equal(built, 1);
+    // The file's own list still decodes under the same check.
+    assert.equal(decodeRedElmMetaData(encodeRedElmMetaData(meta, form), 0, 10_000_000, () => leaves).blocks[0]!.columns.length, leaves);
+  }
+});
