@@ -254,8 +254,10 @@ describe('damaged files', () => {
     function* rows() {
       for (let i = 0; i < n; i++) yield { a: i < n - 100 ? null : `v${i % 5}` };
     }
-    await writeParquet(file, rows(), { pageRowLimit: 1 << 18 } as never);
+    // One row group of them all, past the default cap of 2^20 rows.
+    await writeParquet(file, rows(), { pageRowLimit: 1 << 18, rowGroupRows: n } as never);
     const b = new Uint8Array(readFileSync(file));
+    assert.equal(footer(b).rowGroups.length, 1);
     assert.deepEqual(await lies(b), []);
     const bad = editFooter(b, (m) => {
       m.rowGroups[0]!.columns[0]!.metaData!.statistics!.nullCount = n;
