@@ -9,10 +9,10 @@
  * throw site, so the worst offenders can be fixed first.
  */
 import { readFileSync } from 'node:fs';
-import { buildCase, seedFiles, SeedSet, type CaseSpec } from './cases.js';
+import { seedFiles, SeedSet, type CaseSpec } from './cases.js';
 import { runCases, runPool, type PoolResult } from './pool.js';
 import { acceptable } from './read.js';
-import { saveFinding } from './save.js';
+import { describeFinding, findingName } from './save.js';
 import type { SeedFile, SurfaceName } from './surface.js';
 
 export interface CampaignOptions {
@@ -168,7 +168,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignReport> {
   const seen = new Set<string>();
   const findings: Finding[] = [];
   for (const { r, kind } of raw.sort((a, b) => a.r.id - b.r.id)) {
-    const spec = (await seeds.makeCase(o.seed, r.id)).spec;
+    const spec = seeds.caseSpec(o.seed, r.id);
     // A hang, crash or memory hit has no report from its child: its surface is the case's (its time is not counted in the surface's rate).
     if (!('surface' in r && r.surface)) {
       const s = (surfaces[spec.format] ??= { cases: 0, ms: 0, counts: {} });
@@ -180,11 +180,13 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignReport> {
     seen.add(key);
     findings.push({ kind, spec, error: r.error ?? '', stage: 'stage' in r ? r.stage : undefined, stack: 'stack' in r ? (r.stack ?? r.wrapped) : undefined, peakMb: r.peakMb });
   }
-  for (const [i, f] of findings.entries()) {
-    const source = seeds.byName(f.spec.source)!;
-    // Each recheck starts a process: enough for the first findings, which are the ones anyone reads.
-    if (i < 30) await recheck(f, source, o);
-    if (o.out) f.file = await saveFinding(f, source, o.out);
+  // Each recheck starts a process: enough for the first findings, which are the ones anyone reads.
+  for (const f of findings.slice(0, 30)) await recheck(f, o, files);
+  if (o.out && findings.length) {
+    // Built and saved by a child, as every case is run: a finding's input may take a process down while it is made.
+    const out = o.out;
+    await runCases(findings.map((f, id) => ({ id, spec: f.spec, save: { dir: out, name: findingName(f) } })), { workers: 1, timeoutMs: o.timeoutMs, memoryMb: o.memoryMb, init: { seed: o.seed, files }, batch: findings.length });
+    for (const f of findings) f.file = describeFinding(f, out);
   }
   const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]);
   return {
@@ -203,10 +205,10 @@ export function replayArgs(o: Pick<CampaignOptions, 'seed' | 'surfaces' | 'write
  * busy batch may not repeat), and, when it stacks mutations and one alone
  * gives the same kind of finding, keeps only that one: cheap minimization.
  */
-async function recheck(f: Finding, source: SeedFile, o: CampaignOptions): Promise<void> {
+async function recheck(f: Finding, o: CampaignOptions, files: SeedFile[]): Promise<void> {
   const variants = [f.spec.mutations, ...(f.spec.mutations.length > 1 ? f.spec.mutations.map((m) => [m]) : [])];
-  const items = await Promise.all(variants.map(async (mutations, id) => ({ id, ...(await buildCase({ ...f.spec, mutations }, source)) })));
-  const results = await runCases(items, { workers: 1, timeoutMs: o.timeoutMs, memoryMb: o.memoryMb, batch: 1 });
+  const items = variants.map((mutations, id) => ({ id, spec: { ...f.spec, mutations } }));
+  const results = await runCases(items, { workers: 1, timeoutMs: o.timeoutMs, memoryMb: o.memoryMb, init: { seed: o.seed, files }, batch: 1 });
   f.repeated = findingOf(results[0]!, o.memoryMb) === f.kind;
   const single = results.slice(1).find((r) => findingOf(r, o.memoryMb) === f.kind);
   if (single) f.spec = { ...f.spec, mutations: variants[single.id]! };

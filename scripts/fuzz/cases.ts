@@ -61,6 +61,15 @@ export class SeedSet {
 
   /** Case `id` of `seed`: its spec (what makes it again) and its input. */
   async makeCase(seed: number, id: number): Promise<{ spec: CaseSpec; input: CaseInput }> {
+    const spec = this.caseSpec(seed, id);
+    return { spec, input: await buildCase(spec, this.byName(spec.source)!) };
+  }
+
+  /**
+   * Case `id` of `seed`'s spec alone: building its input runs library code on
+   * the mutated bytes (encrypting them, say), which only a child process may do.
+   */
+  caseSpec(seed: number, id: number): CaseSpec {
     const rng = new Rng(caseSeed(seed, id));
     const name = this.surfaces[rng.int(this.surfaces.length)]!;
     const ofSurface = this.bySurface.get(name)!;
@@ -71,8 +80,7 @@ export class SeedSet {
     const count = rng.next() < 0.8 ? 1 : 2 + rng.int(2);
     const mutations = Array.from({ length: count }, () => surface.mutate(rng, f, prepared));
     const o = surface.options(rng, f, prepared);
-    const spec: CaseSpec = { id, seed, source: f.name, format: name, ...o, mutations };
-    return { spec, input: await buildCase(spec, f) };
+    return { id, seed, source: f.name, format: name, ...o, mutations };
   }
 }
 

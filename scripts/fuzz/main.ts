@@ -12,7 +12,8 @@ import { formatReport, runCampaign } from './campaign.js';
 import { runCases } from './pool.js';
 import { acceptable } from './read.js';
 import { loadReplay } from './save.js';
-import { SURFACE_NAMES, type CaseInput, type SurfaceName } from './surface.js';
+import { SURFACE_NAMES, type SurfaceName } from './surface.js';
+import type { WorkItem } from './worker.js';
 
 const USAGE = `npm run fuzz -- [options]
   --seconds N           how long to run (default 60)
@@ -77,18 +78,25 @@ const writerCount = int('writer-files', v['writer-files']);
 let failed = false;
 if (v.replay || v.case !== undefined) {
   // Replays run one case at a time, in a child process with the campaign's limits.
-  let items: (CaseInput & { id: number; name: string })[];
+  let items: WorkItem[];
+  let names: string[];
+  let init: object | undefined;
   if (v.case !== undefined) {
-    const c = await new SeedSet(await seedFiles(surfaces, seed, writerCount)).makeCase(seed, int('case', v.case));
-    console.log(JSON.stringify(c.spec));
-    items = [{ id: 0, ...c.input, name: `case ${c.spec.id} (${c.spec.format}, ${c.input.bytes.length} bytes)` }];
+    const files = await seedFiles(surfaces, seed, writerCount);
+    const spec = new SeedSet(files).caseSpec(seed, int('case', v.case));
+    console.log(JSON.stringify(spec));
+    // Built in the child too: making a case's input runs library code on its mutated bytes.
+    items = [{ id: 0, spec }];
+    names = [`case ${spec.id} (${spec.format})`];
+    init = { seed, files };
   } else {
-    items = positionals.map((p, id) => ({ id, ...loadReplay(p, !v['no-verify-checksums']), name: p }));
+    items = positionals.map((p, id) => ({ id, ...loadReplay(p, !v['no-verify-checksums']) }));
+    names = positionals;
   }
-  for (const r of await runCases(items.map(({ name: _, ...item }) => item), { ...pool, workers: 1, batch: 1 })) {
+  for (const r of await runCases(items, { ...pool, workers: 1, batch: 1, init })) {
     const ok = acceptable(r) && !('peakMb' in r && r.peakMb !== undefined && r.peakMb > pool.memoryMb);
     failed ||= !ok;
-    console.log(`${ok ? 'ok  ' : 'FAIL'} ${items[r.id]!.name}: ${JSON.stringify(r)}`);
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${names[r.id]!}: ${JSON.stringify(r)}`);
   }
 } else {
   const report = await runCampaign({

@@ -8,8 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { Finding } from './campaign.js';
-import { buildCase } from './cases.js';
-import { SURFACE_NAMES, type CaseInput, type SeedFile, type SurfaceName } from './surface.js';
+import { SURFACE_NAMES, type CaseInput, type SurfaceName } from './surface.js';
 import { SURFACES } from './surfaces/index.js';
 
 function writeTree(dir: string, files: Record<string, Uint8Array>): void {
@@ -30,18 +29,27 @@ function readTree(dir: string, root = dir): Record<string, Uint8Array> {
   return out;
 }
 
-/** Saves the finding's case; the path of its input (file or directory). */
-export async function saveFinding(f: Finding, source: SeedFile, dir: string): Promise<string> {
+/** A finding's reproducer name in the output folder. */
+export function findingName(f: Finding): string {
+  return `${f.kind}-${f.spec.format}-s${f.spec.seed}-c${f.spec.id}`;
+}
+
+/** Writes a case's input (and original, and how it is read) as `dir/name`: called in the child that builds it (worker.ts). */
+export function saveCase(input: CaseInput, dir: string, name: string): void {
   mkdirSync(dir, { recursive: true });
-  const input = await buildCase(f.spec, source);
-  const ext = SURFACES[f.spec.format].ext;
-  const name = `${f.kind}-${f.spec.format}-s${f.spec.seed}-c${f.spec.id}`;
+  const ext = SURFACES[input.format].ext;
   const base = join(dir, name);
-  const file = input.files ? base : `${base}.${ext}`;
-  if (input.files) writeTree(file, input.files);
-  else writeFileSync(file, input.bytes);
+  if (input.files) writeTree(base, input.files);
+  else writeFileSync(`${base}.${ext}`, input.bytes);
   if (input.original) writeFileSync(`${base}.original.${ext}`, input.original);
   writeFileSync(`${base}.case.json`, `${JSON.stringify({ format: input.format, verifyChecksums: input.verifyChecksums, options: input.options ?? {} })}\n`);
+}
+
+/** Describes a finding saved by saveCase beside its input; the path of that input, or undefined when its child saved none (its build failed). */
+export function describeFinding(f: Finding, dir: string): string | undefined {
+  const base = join(dir, findingName(f));
+  const file = [base, `${base}.${SURFACES[f.spec.format].ext}`].find((p) => existsSync(p));
+  if (file === undefined) return undefined;
   const line = [
     `${f.kind.toUpperCase()}${f.repeated === false ? ' (did not repeat alone)' : ''}`, f.error.replace(/\s+/g, ' ').slice(0, 300), `surface ${f.spec.format}`, `stage ${f.stage ?? '?'}`,
     `verifyChecksums:${f.spec.verifyChecksums}`, `from ${f.spec.source} case ${f.spec.id} seed ${f.spec.seed}`,

@@ -6,8 +6,9 @@
  * which counts native buffers (codecs, Buffers) that the V8 heap does not.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { SeedSet } from './cases.js';
+import { buildCase, SeedSet, type CaseSpec } from './cases.js';
 import { limitsFor } from './read.js';
+import { saveCase } from './save.js';
 import type { CaseInput, SeedFile } from './surface.js';
 import { SURFACES } from './surfaces/index.js';
 
@@ -18,8 +19,16 @@ export interface WorkerInit {
   memoryMb: number;
 }
 
-/** A case by number (made here), or given whole. */
-export type WorkItem = { id: number } | ({ id: number } & CaseInput);
+/** A case by number (made here), by spec (built here, and saved as `save.name` in `save.dir` when asked), or given whole. */
+export type WorkItem = { id: number } | { id: number; spec: CaseSpec; save?: { dir: string; name: string } } | ({ id: number } & CaseInput);
+
+async function inputOf(item: WorkItem): Promise<CaseInput> {
+  if ('bytes' in item) return item;
+  if (!('spec' in item)) return (await seeds.makeCase(init!.seed, item.id)).input;
+  const input = await buildCase(item.spec, seeds.byName(item.spec.source)!);
+  if (item.save) saveCase(input, item.save.dir, item.save.name);
+  return input;
+}
 
 function peakMb(): number {
   try {
@@ -43,7 +52,7 @@ let seeds = new SeedSet([]);
 
 async function run(item: WorkItem): Promise<void> {
   const t0 = performance.now();
-  const input = 'bytes' in item ? item : (await seeds.makeCase(init!.seed, item.id)).input;
+  const input = await inputOf(item);
   resetPeak();
   const outcome = await SURFACES[input.format].run(input, limitsFor(init!.memoryMb));
   // Sent before the next case starts, so a case that hangs the process is never blamed on this one.
