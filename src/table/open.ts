@@ -14,6 +14,7 @@ import { blobSource, bufferSource, checkedSource, httpSource, type Source, type 
 import type { DecryptionOptions } from '../parquet/crypto/options.js';
 import type { Filter } from '../parquet/filter/expression.js';
 import { ParquetReader, type OpenOptions } from '../parquet/reader.js';
+import { httpChunkFiles } from '../parquet/file-path.js';
 import { datasetTable, filterOf, parquetTable } from './parquet.js';
 import type { Table } from './table.js';
 import type { TextTableOptions } from './text.js';
@@ -164,7 +165,9 @@ export async function openTable<Row = Record<string, unknown>>(input: TableInput
     const dataset = await openDataset(paths, { ...(await datasetOpenOptions(options)), ...(fileSystem ? { fileSystem } : {}) });
     return datasetTable<Row>(dataset);
   }
-  return openTableSource<Row>(await tableSource(input as TableInput, options), options);
+  // A URL's `file_path` chunks are fetched beside it, as `ParquetReader.open` of a URL fetches them.
+  const url = input instanceof URL || (typeof input === 'string' && /^https?:\/\//i.test(input));
+  return openTableSource<Row>(await tableSource(input as TableInput, options), options, url ? httpChunkFiles(options.headers) : undefined);
 }
 
 /** The source of one file's input. */
