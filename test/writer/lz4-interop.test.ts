@@ -38,6 +38,8 @@ async function lz4File(v: BigInt64Array, pageBytes: number): Promise<Uint8Array>
     dictionary: false,
     pageSize: pageBytes,
     pageRowLimit: pageBytes / 8,
+    // Both pages in one chunk, past the default cap of 2^20 rows a row group.
+    rowGroupRows: v.length,
   });
   await w.writeColumns({ x: v });
   await w.close();
