@@ -11,8 +11,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveRanges, type RangeServer } from './range-server.js';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { openParquet, writeParquet, type Filter } from '../../src/node/index.js';
@@ -196,47 +195,22 @@ for (const name of ['ours, no page index', 'ours, snappy, dictionary, no page in
 }
 
 describe('over HTTP', () => {
-  let server: Server;
-  let base = '';
-  let sent = 0;
-  let requests = 0;
+  let server: RangeServer;
   before(async () => {
-    server = createServer((req, res) => {
-      const data = files[decodeURIComponent((req.url ?? '').slice(1))];
-      if (!data) {
-        res.writeHead(404);
-        res.end();
-        return;
-      }
-      requests++;
-      if (req.method === 'HEAD') {
-        res.writeHead(200, { 'content-length': data.length, 'accept-ranges': 'bytes' });
-        res.end();
-        return;
-      }
-      const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '')!;
-      const start = Number(m[1]);
-      const body = data.subarray(start, Number(m[2]) + 1);
-      sent += body.length;
-      res.writeHead(206, { 'content-length': body.length, 'content-range': `bytes ${start}-${start + body.length - 1}/${data.length}` });
-      res.end(body);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await serveRanges((path) => files[decodeURIComponent(path.slice(1))]);
   });
-  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  after(() => server.close());
 
   for (const name of ['ours, no page index', 'DuckDB']) {
     for (const c of CASES) {
       test(`${name}: ${c.what}`, async () => {
         const data = files[name]!;
         const local = await counted(data, c.options);
-        sent = 0;
-        requests = 0;
-        const reader = await openParquet(new URL(`${base}/${encodeURIComponent(name)}`));
+        server.hits.length = 0;
+        const reader = await openParquet(new URL(`${server.base}/${encodeURIComponent(name)}`));
         assert.deepEqual(await reader.readRows(c.options), local.rows);
         const bound = Math.min(TAIL, data.length) + 2 * (await neededBytes(data, await c.needs(data, false)));
-        assert.ok(sent <= bound, `${sent} bytes sent in ${requests} requests; bound ${bound}`);
+        assert.ok(server.sent() <= bound, `${server.sent()} bytes sent in ${server.hits.length} requests; bound ${bound}`);
       });
     }
   }

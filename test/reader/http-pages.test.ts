@@ -5,21 +5,14 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveRanges, type Hit, type RangeServer } from './range-server.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { openParquet, writeParquet } from '../../src/node/index.js';
 import { BufferSink } from '../../src/io/sink.js';
 import { FORMAT_MAGIC_BYTES } from '../../src/io/format.js';
 
-interface Hit {
-  method: string;
-  start: number;
-  sent: number;
-}
-
-let server: Server;
+let server: RangeServer;
 let base = '';
 let hits: Hit[] = [];
 const files: Record<string, Uint8Array> = {};
@@ -35,37 +28,14 @@ before(async () => {
   // Many pages of about 1,000 rows in one row group, uncompressed: a column chunk is far more than its first page.
   files['/pages.parquet'] = await written(200_000, { codec: 'UNCOMPRESSED', pageRowLimit: 1000, dictionary: false });
   files['/small.parquet'] = await written(20, { codec: 'UNCOMPRESSED' });
-  server = createServer((req, res) => {
-    const data = files[req.url ?? ''];
-    if (!data) {
-      res.writeHead(404);
-      res.end();
-      return;
-    }
-    const hit: Hit = { method: req.method!, start: -1, sent: 0 };
-    hits.push(hit);
-    if (req.method === 'HEAD') {
-      res.writeHead(200, { 'content-length': data.length, 'accept-ranges': 'bytes' });
-      res.end();
-      return;
-    }
-    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '')!;
-    const start = Number(m[1]);
-    const body = data.subarray(start, Number(m[2]) + 1);
-    hit.start = start;
-    hit.sent = body.length;
-    res.writeHead(206, { 'content-length': body.length, 'content-range': `bytes ${start}-${start + body.length - 1}/${data.length}` });
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveRanges((path) => files[path]);
+  hits = server.hits;
+  base = server.base;
 });
 
-after(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+after(() => server.close());
 
-const sentBytes = (): number => hits.reduce((a, h) => a + h.sent, 0);
+const sentBytes = (): number => server.sent();
 
 describe('offset and limit over HTTP', () => {
   test('the file has many pages per chunk, each with an offset index (the premise)', async () => {
@@ -83,7 +53,7 @@ describe('offset and limit over HTTP', () => {
     // The most the read needs: the tail read, the first page of each column, and the 4-byte head magic.
     let firstPages = 0;
     for (const name of ['id', 'name']) firstPages += (await local.readOffsetIndex(0, name))!.pageLocations[0]!.compressedPageSize;
-    hits = [];
+    hits.length = 0;
     const reader = await openParquet(`${base}/pages.parquet`);
     assert.deepEqual(await reader.readRows({ limit: 3 }), expected);
     const sent = sentBytes();
@@ -94,7 +64,7 @@ describe('offset and limit over HTTP', () => {
   test('an offset deep in the chunk fetches the pages around it, not what comes before', async () => {
     const local = await openParquet(files['/pages.parquet']!);
     const expected = await local.readRows({ offset: 150_500, limit: 1000 });
-    hits = [];
+    hits.length = 0;
     const reader = await openParquet(`${base}/pages.parquet`);
     assert.deepEqual(await reader.readRows({ offset: 150_500, limit: 1000 }), expected);
     // Two pages of ~1,000 rows per column: a tiny part of the 200,000-row chunks.
@@ -105,7 +75,7 @@ describe('offset and limit over HTTP', () => {
     const local = await openParquet(files['/pages.parquet']!);
     let firstPages = 0;
     for (const name of ['id', 'name']) firstPages += (await local.readOffsetIndex(0, name))!.pageLocations[0]!.compressedPageSize;
-    hits = [];
+    hits.length = 0;
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'head', '-n', '3', '--json', `${base}/pages.parquet`], { timeout: 60_000 });
     assert.equal(stdout.trim().split('\n').length, 3);
     // The footer's tail read, the file's first bytes (which tell its format, and serve the reader's magic check), the first pages.
@@ -113,7 +83,7 @@ describe('offset and limit over HTTP', () => {
   });
 
   test('rows() and rowBatches() with a limit fetch as little', async () => {
-    hits = [];
+    hits.length = 0;
     const reader = await openParquet(`${base}/pages.parquet`);
     const rows: unknown[] = [];
     for await (const r of reader.rows({ limit: 2 })) rows.push(r);
@@ -128,7 +98,7 @@ describe('the footer read serves what it holds', () => {
     const data = files['/small.parquet']!;
     assert.ok(data.length < 64 * 1024);
     const expected = await (await openParquet(data)).readRows();
-    hits = [];
+    hits.length = 0;
     const reader = await openParquet(`${base}/small.parquet`);
     assert.deepEqual(await reader.readRows(), expected);
     assert.deepEqual(hits.map((h) => h.method), ['HEAD', 'GET']);
@@ -139,7 +109,7 @@ describe('the footer read serves what it holds', () => {
     const data = files['/pages.parquet']!;
     const local = await openParquet(data);
     const expected = await local.readRows({ columns: ['name'] });
-    hits = [];
+    hits.length = 0;
     const reader = await openParquet(`${base}/pages.parquet`);
     assert.deepEqual(await reader.readRows({ columns: ['name'] }), expected);
     assert.ok(hits.some((h) => h.method === 'GET' && h.start < data.length - 64 * 1024 && h.start > 4), 'the name chunk was fetched');
