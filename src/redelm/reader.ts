@@ -71,11 +71,13 @@ export class RedElmReader {
       const footer = await readRedElmFooter(source);
       const block = footer.blocks.find((b) => b.name === REDELM_BLOCK);
       if (!block) throw new CorruptFileError(`the footer has no "${REDELM_BLOCK}" metadata block (it has ${footer.blocks.map((b) => JSON.stringify(b.name)).join(', ') || 'none'})`, { offset: footer.footerIndex });
-      const metadata = decodeRedElmMetaData(block.data, block.offset!, footer.footerIndex - 8, (text) => parseRedElmSchema(text, block.offset).leaves.length);
+      // The schema is parsed while the metadata decodes, so row groups are held to its leaves before their columns are built.
+      let parsed: Schema | undefined;
+      const metadata = decodeRedElmMetaData(block.data, block.offset!, footer.footerIndex - 8, (text) => (parsed = parseRedElmSchema(text, block.offset)).leaves.length);
       if (!isHadoopCodec(metadata.codecClassName)) {
         throw new UnsupportedError(`unknown Hadoop codec ${JSON.stringify(metadata.codecClassName)} (known: ${Object.values(HADOOP_CODECS).join(', ')})`, { offset: block.offset });
       }
-      const schema = parseRedElmSchema(metadata.schema, block.offset);
+      const schema = parsed ?? parseRedElmSchema(metadata.schema, block.offset);
       checkBlocks(metadata, schema, footer.footerIndex, max, block.offset!);
       return new RedElmReader(source, metadata, schema, footer.blocks, block.data[0] === 0x7b ? 'json' : 'java', footer.footerIndex, max);
     } catch (e) {
