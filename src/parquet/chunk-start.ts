@@ -1,4 +1,3 @@
-import { CorruptFileError, type ErrorContext } from '../errors.js';
 import type { ColumnMetaData } from './metadata/index.js';
 
 /**
@@ -10,14 +9,4 @@ import type { ColumnMetaData } from './metadata/index.js';
 export function chunkStart(meta: ColumnMetaData): number {
   const dict = meta.dictionaryPageOffset;
   return dict !== undefined && dict > 0 && dict < meta.dataPageOffset ? dict : meta.dataPageOffset;
-}
-
-/** A chunk's pages' bytes [start, end), from `chunkStart` and its stated size, checked to lie inside a file of `fileSize` bytes after its magic. */
-export function chunkBytes(meta: ColumnMetaData, fileSize: number, ctx: ErrorContext): { start: number; end: number } {
-  const start = chunkStart(meta);
-  const len = meta.totalCompressedSize;
-  if (!(start >= 4) || !(len >= 0) || start + len > fileSize) {
-    throw new CorruptFileError(`column chunk bytes ${start}..${start + len} lie outside the ${fileSize}-byte file`, { ...ctx, offset: start });
-  }
-  return { start, end: start + len };
 }

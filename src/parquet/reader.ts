@@ -25,7 +25,7 @@ import type { ChunkRef, FilteredGroup, IndexCache, ScanHost } from './filter/sca
 import type { ChunkGroup } from '../arrow/batches.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 import { chunkPadding } from './chunk-padding.js';
-import { chunkBytes } from './chunk-start.js';
+import { chunkStart } from './chunk-start.js';
 import type { LazyColumn, PageLocation } from './lazy-column.js';
 import { RowSelection } from './row-selection.js';
 
@@ -962,10 +962,14 @@ export function chunkMeta(chunk: ColumnChunk, ctx: ErrorContext, decryptor: File
   return meta;
 }
 
-/** Where a chunk's pages lie (`chunkBytes`), with the padding an old writer's chunk may need. */
+/** Where a chunk's pages lie (from `chunkStart`), checked against the file. */
 export function chunkRange(meta: ColumnMetaData, fileSize: number, padding: number, ctx: ErrorContext): Fetch {
-  const { start, end } = chunkBytes(meta, fileSize, ctx);
-  return { start, end: Math.min(end + padding, fileSize - 8) };
+  const start = chunkStart(meta);
+  const len = meta.totalCompressedSize;
+  if (!(start >= 4) || !(len >= 0) || start + len > fileSize) {
+    throw new CorruptFileError(`column chunk bytes ${start}..${start + len} lie outside the ${fileSize}-byte file`, { ...ctx, offset: start });
+  }
+  return { start, end: Math.min(start + len + padding, fileSize - 8) };
 }
 
 /** The next `count` rows of an assembler, in arrays of at most `batchSize`. */
