@@ -68,7 +68,7 @@ async function pathFormat(path: string): Promise<ConvertFormat | undefined> {
  * @example
  * ```ts
  * const report = await convert('trips.csv', 'trips.parquet', { types: ['fare=decimal(9,2)'], codec: 'ZSTD' });
- * console.log(report.rowsWritten, report.badRows);
+ * console.log(report.numRows, report.badRows);
  * ```
  */
 export async function convert(

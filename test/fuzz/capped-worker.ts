@@ -81,7 +81,7 @@ async function run(c: CappedCase): Promise<Omit<CappedOutcome, 'id' | 'ms' | 'pe
       // Every field is tried, a typed failure of one not stopping the others; the first is reported.
       for (const root of r.roots.filter((c) => holdsData(r.columns[c]!))) {
         try {
-          rows += await count(r.rows({ from: Math.max(0, r.rowCount - 5), columns: [r.columns[root]!.name] }));
+          rows += await count(r.rows({ offset: Math.max(0, r.numRows - 5), columns: [r.columns[root]!.name] }));
         } catch (e) {
           if (!(e instanceof ParquetryError)) throw e;
           failed ??= e;

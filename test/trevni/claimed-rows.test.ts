@@ -96,14 +96,14 @@ async function instances(): Promise<Instance[]> {
       // So does the long column's last block (its earlier blocks keep their rows), which cannot hold them.
       const blocks = await r.blocks(col('id').index);
       const agree = withClaim(nul, claim);
-      new DataView(agree.buffer).setInt32(col('id').start + 4 + 12 * (blocks.length - 1), claim - ROWS + blocks.at(-1)!.rowCount, true);
+      new DataView(agree.buffer).setInt32(col('id').start + 4 + 12 * (blocks.length - 1), claim - ROWS + blocks.at(-1)!.numRows, true);
       out.push({ name: `${v}: the null and long columns' descriptors agree`, bytes: agree, claim, original });
       // Every column's last block claims the rows the others lack.
       const all = withClaim(original, claim);
       for (const c of r.columns) {
         const bs = await r.blocks(c.index);
         if (c.hasIndexValues) continue;
-        new DataView(all.buffer).setInt32(c.start + 4 + 12 * (bs.length - 1), claim - ROWS + bs.at(-1)!.rowCount, true);
+        new DataView(all.buffer).setInt32(c.start + 4 + 12 * (bs.length - 1), claim - ROWS + bs.at(-1)!.numRows, true);
       }
       out.push({ name: `${v}: every column's descriptors agree`, bytes: all, claim, original });
     }

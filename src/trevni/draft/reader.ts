@@ -30,14 +30,14 @@ import { draftSchema, type DraftLeaf } from './schema.js';
 
 export interface TrevniDraftRowsOptions {
   /** First row (default 0). */
-  from?: number;
+  offset?: number;
   /** Most rows (default: to the end). */
   limit?: number;
 }
 
 export class TrevniDraftReader {
   readonly format: TrevniFormat;
-  readonly rowCount: number;
+  readonly numRows: number;
   readonly metadata: readonly MetaEntry[];
   /** Every column, groups (type null) included, in file order. */
   readonly columns: readonly TrevniColumn[];
@@ -50,7 +50,7 @@ export class TrevniDraftReader {
 
   private constructor(readonly source: Source, header: TrevniHeader, options: TrevniOpenOptions) {
     this.format = header.format;
-    this.rowCount = header.rowCount;
+    this.numRows = header.numRows;
     this.metadata = header.metadata;
     this.columns = header.columns;
     const { schema, leaves } = draftSchema(header.columns);
@@ -91,11 +91,11 @@ export class TrevniDraftReader {
 
   /** Records, as the Parquet reader yields them. */
   async *rows(options: TrevniDraftRowsOptions = {}): AsyncGenerator<Record<string, unknown>> {
-    const from = options.from ?? 0;
-    if (!Number.isSafeInteger(from) || from < 0) throw new InvalidArgumentError(`from must be a non-negative integer, got ${from}`);
+    const from = options.offset ?? 0;
+    if (!Number.isSafeInteger(from) || from < 0) throw new InvalidArgumentError(`offset must be a non-negative integer, got ${from}`);
     const limit = options.limit ?? Infinity;
     if (!(limit >= 0)) throw new InvalidArgumentError(`limit must be non-negative, got ${limit}`);
-    const n = Math.max(0, Math.min(this.rowCount, from + limit) - from);
+    const n = Math.max(0, Math.min(this.numRows, from + limit) - from);
     if (n === 0) return;
     if (this.leaves.length === 0) {
       // The count is the header's row count, 4 bytes in.
@@ -128,7 +128,7 @@ export class TrevniDraftReader {
     try {
       checkChecksum(this.format, col.checksum);
       const size = trevniChecksum(col.checksum).size;
-      return await parseGrowing((o, l) => this.source.read(o, l), col.start, this.fileLength - col.start, 4096, (cur) => parseDescriptors(cur, col, size, this.rowCount, this.fileLength));
+      return await parseGrowing((o, l) => this.source.read(o, l), col.start, this.fileLength - col.start, 4096, (cur) => parseDescriptors(cur, col, size, this.numRows, this.fileLength));
     } catch (e) {
       throw asParquetryError(e, { column: col.name, file: this.source.name });
     }
@@ -162,7 +162,7 @@ export class TrevniDraftReader {
             throw new ChecksumError(`${col.checksum} checksum mismatch in block ${i} of column ${col.name}: stored ${hex(stored)}, computed ${hex(computed)}`, ctx);
           }
         }
-        const d = decodeDraftBlock(data, codec.name === 'null' ? dataAt : 0, col.type, leaf.maxDef, leaf.maxRep, b.rowCount);
+        const d = decodeDraftBlock(data, codec.name === 'null' ? dataAt : 0, col.type, leaf.maxDef, leaf.maxRep, b.numRows);
         if (d.def) defs.push(d.def);
         if (d.rep) reps.push(d.rep);
         for (const v of d.values) values.push(v);
