@@ -167,7 +167,7 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
     };
   }
   if (format === 'redelm') {
-    const reader = await input.redelm({});
+    const reader = await input.redelm(o.read);
     const r = redElmInput(reader, o.columns?.map((c) => (typeof c === 'string' ? c : c.join('.'))));
     return {
       elements: r.elements,

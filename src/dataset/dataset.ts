@@ -39,7 +39,7 @@ import { compareUtf8 } from '../bytes/utf8.js';
  * How a dataset is opened: its file system, Hive partitions, schema rules, bad and other files,
  * `_metadata` (docs/datasets.md).
  */
-export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'maxPageBytes' | 'decryption'> {
+export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'maxDecompressedBytes' | 'decryption'> {
   /** Where files are listed and opened (Node: `nodeFileSystem()`, the default of the Node `openDataset`). */
   fileSystem: DatasetFileSystem;
   /** `key=value` directories as columns: on, off, or (default) on when the first file's path has one. */

@@ -45,7 +45,7 @@ export function pathInput(path: string): ConvertInput {
 export function datasetPathInput(path: string, options: Pick<ConvertOptions, 'unionByName'> & { s3?: NodeS3Settings } = {}): ConvertInput {
   return {
     ...pathInput(path),
-    dataset: (o) => openDataset(path, { ...pick(o, ['verifyChecksums', 'maxPageBytes', 'decryption']), unionByName: options.unionByName === true, ...(options.s3 ? { s3: options.s3 } : {}) }),
+    dataset: (o) => openDataset(path, { ...pick(o, ['verifyChecksums', 'maxDecompressedBytes', 'decryption']), unionByName: options.unionByName === true, ...(options.s3 ? { s3: options.s3 } : {}) }),
   };
 }
 

@@ -61,7 +61,7 @@ export interface TrevniOpenOptions {
    * Largest uncompressed size a block may declare, in bytes (default 2^30):
    * a block claiming more is refused with a LimitError before it is inflated.
    */
-  maxBlockBytes?: number;
+  maxDecompressedBytes?: number;
   /**
    * Open a truncated file (default false): columns and blocks that lie past
    * the end fail when read, with a CorruptFileError, instead of the open.
@@ -108,13 +108,13 @@ export class TrevniReader {
   private readonly blockLists = new Map<number, TrevniBlock[]>();
   private readonly cache = new Map<number, BlockCacheEntry[]>();
   private readonly verify: boolean;
-  private readonly maxBlockBytes: number;
+  private readonly maxDecompressedBytes: number;
   private readonly truncated: boolean;
 
   private constructor(source: Source, header: Awaited<ReturnType<typeof readHeader>>, options: TrevniOpenOptions) {
     this.source = source;
     this.verify = options.verifyChecksums ?? true;
-    this.maxBlockBytes = options.maxBlockBytes ?? DEFAULT_MAX_INFLATED;
+    this.maxDecompressedBytes = options.maxDecompressedBytes ?? DEFAULT_MAX_INFLATED;
     this.truncated = options.truncated ?? false;
     this.magic = header.magic;
     this.format = header.format;
@@ -128,8 +128,8 @@ export class TrevniReader {
 
   /** Opens a Trevni file: reads and validates the header and all column metadata. */
   static async open(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniReader> {
-    const max = options.maxBlockBytes;
-    if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new InvalidArgumentError(`maxBlockBytes must be a positive integer, got ${max}`);
+    const max = options.maxDecompressedBytes;
+    if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new InvalidArgumentError(`maxDecompressedBytes must be a positive integer, got ${max}`);
     const source = inputSource(input);
     try {
       return new TrevniReader(source, await readHeader(source, options.truncated), options);
@@ -388,7 +388,7 @@ export class TrevniReader {
       const codec = await trevniCodec(col.codec);
       const checksum = trevniChecksum(col.checksum);
       // Only inflating needs the bound: a null-codec block's bytes are in the file.
-      if (codec.name !== 'null') checkBlockSize(col, b, this.maxBlockBytes);
+      if (codec.name !== 'null') checkBlockSize(col, b, this.maxDecompressedBytes);
       // Only a truncated file's descriptors (see TrevniOpenOptions.truncated) place a block past the end.
       if (b.offset + b.compressedSize + checksum.size > this.fileLength) {
         throw new CorruptFileError(`block ${block} (${b.compressedSize} bytes at offset ${b.offset}) runs past the end of the ${this.fileLength}-byte file`, ctx);

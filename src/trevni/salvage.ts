@@ -24,25 +24,20 @@
  */
 import { sameBytes } from '../bytes/same.js';
 import { CorruptFileError, ParquetryError } from '../errors.js';
-import { described, intersectSpans, mergeSpans, MISSING, type LossBase, type Missing, type Span } from '../loss.js';
+import { described, intersectSpans, mergeSpans, MISSING, type Loss, type Missing, type Span } from '../loss.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { assembleRow, type ColumnRowData } from './assemble.js';
 import { ColumnCursor, TrevniReader, type TrevniInput, type TrevniOpenOptions } from './reader.js';
 import { BlockRowsError } from './metadata.js';
 import { holdsData, type TrevniBlock, type TrevniColumn } from './types.js';
 
-/** One loss in a Trevni file: the column, block, bytes, rows and error. */
-export interface TrevniLoss extends LossBase {
-  /** Block index within the column; absent when the column's block descriptors are lost (and with them every row). */
-  block?: number;
-}
-
 /** What a walk over every block of the file found. */
 export interface TrevniDamage {
-  rows: number;
+  /** Rows the header claims. */
+  numRows: number;
   /** Blocks read. */
   blocks: number;
-  losses: TrevniLoss[];
+  losses: Loss[];
   /** Per root column (the row's fields, in `roots` order): the rows it lost, sorted and disjoint. */
   lost: Span[][];
 }
@@ -52,7 +47,7 @@ export const PARENT_LOST = 'ParentLost';
 
 /** Reads every block and value of the file and reports what is lost, field by field. */
 export async function findTrevniDamage(reader: TrevniReader): Promise<TrevniDamage> {
-  const out: TrevniDamage = { rows: reader.numRows, blocks: 0, losses: [], lost: [] };
+  const out: TrevniDamage = { numRows: reader.numRows, blocks: 0, losses: [], lost: [] };
   if (reader.columns.length === 0) checkEmptyRows(reader.numRows, { file: reader.source.name, offset: 4 });
   for (const root of reader.roots) out.lost.push(mergeSpans(await walkField(reader, treeOf(reader, root), out)));
   await loseUnbacked(reader, out);

@@ -65,14 +65,14 @@ async function run(c: CappedCase): Promise<Omit<CappedOutcome, 'id' | 'ms' | 'pe
     case 'trevni-salvage': {
       const s = await salvageTrevni(c.bytes);
       try {
-        return { result: 'rows', rows: await count(s.records()), claimed: s.rows, lost: lostRows(s.lost).reduce((n, r) => n + r.end - r.start, 0) };
+        return { result: 'rows', rows: await count(s.records()), claimed: s.numRows, lost: lostRows(s.lost).reduce((n, r) => n + r.end - r.start, 0) };
       } finally {
         await s.reader.close();
       }
     }
     case 'trevni-check': {
       const r = await checkTrevni(c.bytes);
-      return { result: 'rows', rows: r.rowsRecovered, claimed: r.rows, lost: r.rowsLost };
+      return { result: 'rows', rows: r.rowsRecovered, claimed: r.numRows, lost: r.rowsLost };
     }
     case 'trevni-tail': {
       const r = await TrevniReader.open(c.bytes);
@@ -92,7 +92,7 @@ async function run(c: CappedCase): Promise<Omit<CappedOutcome, 'id' | 'ms' | 'pe
     }
     case 'trevni-recover': {
       const r = await recoverTrevni(c.bytes, new BufferSink());
-      return { result: 'rows', rows: r.rowsRecovered, claimed: r.rows, lost: r.rowsLost };
+      return { result: 'rows', rows: r.rowsRecovered, claimed: r.numRows, lost: r.rowsLost };
     }
   }
 }

@@ -189,7 +189,7 @@ test(`a version 2 run code's empty arrays are checked, salvaged and sought in ti
   for (const f of files.filter((f) => f.claim === 2 ** 31 - 1)) {
     const s = await salvageTrevni(f.bytes);
     try {
-      assert.deepStrictEqual([s.rows, s.losses, s.lost], [f.claim, [], [[]]], f.name);
+      assert.deepStrictEqual([s.numRows, s.losses, s.lost], [f.claim, [], [[]]], f.name);
       let n = 0;
       for await (const { record } of s.records()) {
         assert.deepStrictEqual(record, { a: f.name.endsWith('nulls') ? [null] : [] }, f.name);
@@ -207,7 +207,7 @@ test('a row whose every field holding data is lost is no record: counted lost, n
   // Cut inside the first block of id: id loses its first block's rows, the other fields are whole but for the columns past the cut.
   const cut = original.subarray(0, (await r.blocks(r.column('id').index))[0]!.offset + 2);
   const report = await checkTrevni(cut);
-  assert.equal(report.rows, ROWS);
+  assert.equal(report.numRows, ROWS);
   assert.equal(report.rowsRecovered, 0);
   const s = await salvageTrevni(cut);
   let n = 0;

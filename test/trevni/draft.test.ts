@@ -190,7 +190,7 @@ test('bad draft input: typed, located errors', async () => {
   }
 });
 
-test("a leaf's levels, held whole, are bounded by maxBlockBytes however many blocks share them", async () => {
+test("a leaf's levels, held whole, are bounded by maxDecompressedBytes however many blocks share them", async () => {
   // Small blocks, each well within its own bound; together more levels than the reader is allowed to hold.
   const bytes = await writeDraft(Array.from({ length: 3000 }, (_, i) => record(i)), { blockSize: 200 });
   const d = await TrevniDraftReader.open(bytes);
@@ -198,11 +198,11 @@ test("a leaf's levels, held whole, are bounded by maxBlockBytes however many blo
   let n = 0;
   for await (const _ of d.rows()) n++;
   assert.equal(n, 3000);
-  const capped = await TrevniDraftReader.open(bytes, { maxBlockBytes: 2000 });
+  const capped = await TrevniDraftReader.open(bytes, { maxDecompressedBytes: 2000 });
   await assert.rejects(
     (async () => {
       for await (const _ of capped.rows()) void _;
     })(),
-    (e: unknown) => e instanceof LimitError && /level entries, more than the reader's maxBlockBytes \(2000\)/.test(e.message) && e.context.column !== undefined,
+    (e: unknown) => e instanceof LimitError && /level entries, more than the reader's maxDecompressedBytes \(2000\)/.test(e.message) && e.context.column !== undefined,
   );
 });

@@ -9,7 +9,7 @@
  *
  * Each read decodes the leaf columns whole (the draft's blocks of different
  * columns cover different rows), bounded per block by maxLevelEntries and
- * the reader's maxBlockBytes, and per leaf by maxBlockBytes of levels.
+ * the reader's maxDecompressedBytes, and per leaf by maxDecompressedBytes of levels.
  */
 import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, UnsupportedError, asParquetryError } from '../../errors.js';
 import { inputSource, type Source } from '../../io/source.js';
@@ -46,7 +46,7 @@ export class TrevniDraftReader {
   private readonly leaves: DraftLeaf[];
   private readonly plan: RecordPlan;
   private readonly verify: boolean;
-  private readonly maxBlockBytes: number;
+  private readonly maxDecompressedBytes: number;
 
   private constructor(readonly source: Source, header: TrevniHeader, options: TrevniOpenOptions) {
     this.format = header.format;
@@ -58,13 +58,13 @@ export class TrevniDraftReader {
     this.leaves = leaves;
     this.plan = planRecord(schema.root);
     this.verify = options.verifyChecksums ?? true;
-    this.maxBlockBytes = options.maxBlockBytes ?? DEFAULT_MAX_INFLATED;
+    this.maxDecompressedBytes = options.maxDecompressedBytes ?? DEFAULT_MAX_INFLATED;
   }
 
   /** Opens a draft-dialect file; any other Trevni file is an UnsupportedError (TrevniReader reads those). */
   static async open(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniDraftReader> {
-    const max = options.maxBlockBytes;
-    if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new InvalidArgumentError(`maxBlockBytes must be a positive integer, got ${max}`);
+    const max = options.maxDecompressedBytes;
+    if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new InvalidArgumentError(`maxDecompressedBytes must be a positive integer, got ${max}`);
     const source = inputSource(input);
     try {
       const header = await readTrevniHeader(source);
@@ -149,8 +149,8 @@ export class TrevniDraftReader {
         checkCodec(this.format, col.codec);
         const codec = await trevniCodec(col.codec);
         const checksum = trevniChecksum(col.checksum);
-        if (codec.name !== 'null' && b.uncompressedSize > this.maxBlockBytes) {
-          throw new LimitError(`block declares ${b.uncompressedSize} bytes decompressed, more than the reader's maxBlockBytes (${this.maxBlockBytes})`);
+        if (codec.name !== 'null' && b.uncompressedSize > this.maxDecompressedBytes) {
+          throw new LimitError(`block declares ${b.uncompressedSize} bytes decompressed, more than the reader's maxDecompressedBytes (${this.maxDecompressedBytes})`);
         }
         const raw = await this.source.read(b.offset, checksum.size + b.compressedSize);
         const dataAt = b.offset + checksum.size;
@@ -168,7 +168,7 @@ export class TrevniDraftReader {
         for (const v of d.values) values.push(v);
         length += d.count;
         // A block's levels are bounded by its bytes (maxLevelEntries), but with 65,536 more a block, which many small blocks multiply: the leaf's levels, held as one buffer, are bounded too.
-        if (length > this.maxBlockBytes) throw new LimitError(`the column's blocks up to block ${i} hold ${length} level entries, more than the reader's maxBlockBytes (${this.maxBlockBytes}) of levels it holds at once`);
+        if (length > this.maxDecompressedBytes) throw new LimitError(`the column's blocks up to block ${i} hold ${length} level entries, more than the reader's maxDecompressedBytes (${this.maxDecompressedBytes}) of levels it holds at once`);
       } catch (e) {
         if (e instanceof ParquetryError && !(e instanceof ChecksumError) && e.code === 'CORRUPT') {
           throw new CorruptFileError(`block ${i} of column ${col.name}: ${e.detail}`, { ...ctx, ...(col.codec === 'null' && e.context.offset !== undefined ? { offset: e.context.offset } : {}) }, { cause: e });
