@@ -133,7 +133,8 @@ async function datasetFiles(input: string): Promise<{ files: Map<string, string>
   for (const f of dataset.files) {
     const path = resolve(f.path);
     const below = relative(root, path).split(sep);
-    files.set(`/file/${below.map(encodeURIComponent).join('/')}`, path);
+    // `=` stays as it is: the page tells partitions by the `key=value` in its URLs.
+    files.set(`/file/${below.map((b) => encodeURIComponent(b).replaceAll('%3D', '=')).join('/')}`, path);
     size += statSync(path).size;
   }
   return { files, size };
