@@ -119,6 +119,15 @@ test('a dataset directory: its files listed for the page, each served under its 
   } finally {
     child.kill('SIGINT');
   }
+  // A glob: the files it matches, under their paths below its part before the first pattern.
+  const glob = await startView([join(dir, 'year=*', '*.parquet')]);
+  try {
+    const origin = /^parquetry view: (http:\/\/127\.0\.0\.1:\d+)\//.exec(glob.printed)![1]!;
+    const list = await (await fetch(`${origin}/dataset.json`)).json() as { files: string[] };
+    assert.deepEqual(list.files, ['/file/year=2023/part%200.parquet', '/file/year=2024/part%200.parquet']);
+  } finally {
+    glob.child.kill('SIGINT');
+  }
 });
 
 /** A free port on 127.0.0.1, found by binding port 0 and letting it go. */
