@@ -131,12 +131,12 @@ async function checkParquet(file: string): Promise<Page> {
   return page;
 }
 
-/** The library's rows `from..from+n` of any table, formatted as the table formats them, numbered from `from`. */
-async function libraryRows(file: string, from: number, n: number): Promise<string[][]> {
+/** The library's rows `first..first+n` of any table, formatted as the table formats them, numbered from `first`. */
+async function libraryRows(file: string, first: number, n: number): Promise<string[][]> {
   await using table = await openTable(file);
   const columns = table.schema.root.children.map((c) => c.name);
   const out: string[][] = [];
-  for await (const r of table.rows({ offset: from, limit: n, temporal: 'iso' })) out.push([String(from + out.length), ...columns.map((c) => cell(r[c]))]);
+  for await (const r of table.rows({ offset: first, limit: n, temporal: 'iso' })) out.push([String(first + out.length), ...columns.map((c) => cell(r[c]))]);
   return out;
 }
 
@@ -285,7 +285,7 @@ test('a Trevni file: columns and blocks as meta gives them, the table scrolled a
   const meta = JSON.parse(cli('meta', TREVNI, '--json'));
   const page = await open(TREVNI);
   assert.equal(await summary(page, 'format'), 'trevni');
-  assert.equal(await summary(page, 'rows'), String(meta.rows));
+  assert.equal(await summary(page, 'rows'), String(meta.numRows));
   assert.equal(await summary(page, 'columns'), String(meta.columns));
   const shown = await chunks(page);
   assert.deepEqual(shown.map((c) => [c.path, c.codec, c.bytes, c.uncompressed, c.pages]),
@@ -302,7 +302,7 @@ test('a RedElm file: row groups and columns as meta gives them, each column as i
   const meta = JSON.parse(cli('meta', REDELM, '--json'));
   const page = await open(REDELM);
   assert.equal(await summary(page, 'format'), 'redelm');
-  assert.equal(await summary(page, 'rows'), String(meta.rows));
+  assert.equal(await summary(page, 'rows'), String(meta.numRows));
   assert.equal(await summary(page, 'row groups'), String(meta.rowGroups));
   assert.deepEqual(await page.$$eval('.group', (els) => els.map((e) => (e as HTMLElement).dataset.rows)), meta.blocks.map((b: { records: number }) => String(b.records)));
   const shown = await chunks(page);
@@ -336,7 +336,7 @@ test("a Trevni file of the wiki draft's dialect: its leaves' blocks as meta give
   const leaves = meta.columnChunks.filter((c: { type: string }) => c.type !== 'null');
   const page = await open(file);
   assert.equal(await summary(page, 'format'), 'trevni (wiki draft, Dremel levels)');
-  assert.equal(await summary(page, 'rows'), String(meta.rows));
+  assert.equal(await summary(page, 'rows'), String(meta.numRows));
   assert.equal(await summary(page, 'columns'), String(leaves.length));
   const shown = await chunks(page);
   assert.deepEqual(shown.map((c) => [c.path, c.codec, c.bytes, c.uncompressed, c.pages]),
@@ -480,8 +480,14 @@ test("cells read as `parquetry head` prints them, cell by cell, for the corpus's
     'int64_decimal.parquet', 'nested_lists.snappy.parquet', 'nested_maps.snappy.parquet', 'null_list.parquet', 'list_columns.parquet',
     'binary.parquet', 'float16_nonzeros_and_nans.parquet', 'nested_structs.rust.parquet', 'datapage_v2.snappy.parquet',
   ].map((f) => join(DATA, f));
+  // One server; each file picked on its page, as a user picks one (no server per file).
+  const origin = new URL(await view(FLAT)).origin;
   for (const file of [...files, REDELM]) {
-    const page = await open(file);
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(origin + '/index.html');
+    await (await page.$('#pick') as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(file);
+    await page.waitForFunction(() => document.querySelector('#layout > div')?.getAttribute('data-pages') === 'done', { timeout: 60_000 });
     const shown = await scrollTo(page, 0);
     const columns = await page.$$eval('#rows-head th .title', (els) => els.slice(1).map((e) => e.textContent ?? ''));
     const head = headCells(cli('head', file, '-n', String(shown.length)));

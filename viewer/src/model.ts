@@ -98,8 +98,8 @@ export async function openFile(input: Input): Promise<Opened> {
     case 'trevni': {
       const r = await openTrevni(input);
       return r instanceof TrevniDraftReader
-        ? { ...base, dialect: 'wiki draft, Dremel levels', groups: [await trevniLayout(r.rowCount, r.columns.filter((c) => c.type !== 'null'), (c) => r.blocks(c.name))] }
-        : { ...base, groups: [await trevniLayout(r.rowCount, r.columns, (c) => r.blocks(c.index))] };
+        ? { ...base, dialect: 'wiki draft, Dremel levels', groups: [await trevniLayout(r.numRows, r.columns.filter((c) => c.type !== 'null'), (c) => r.blocks(c.name))] }
+        : { ...base, groups: [await trevniLayout(r.numRows, r.columns, (c) => r.blocks(c.index))] };
     }
     case 'redelm':
       return { ...base, groups: redElmLayout(await RedElmReader.open(input)) };
@@ -269,10 +269,10 @@ async function trevniLayout(rows: number, columns: readonly TrevniColumn[], bloc
     const chunk: ChunkBox = {
       group: 0, path: c.name, codec: c.codec, encodings: [c.type],
       bytes: blocks.reduce((n, b) => n + b.compressedSize, 0), uncompressed: blocks.reduce((n, b) => n + b.uncompressedSize, 0),
-      values: blocks.reduce((n, b) => n + b.rowCount, 0),
+      values: blocks.reduce((n, b) => n + b.numRows, 0),
       pages: blocks.map((b) => ({
         kind: 'block', encoding: c.type, offset: b.offset, bytes: b.compressedSize, header: 0, uncompressed: b.uncompressedSize,
-        rows: b.rowCount, firstRow: b.firstRow, stats: b.firstValue === undefined ? undefined : { firstValue: b.firstValue },
+        rows: b.numRows, firstRow: b.firstRow, stats: b.firstValue === undefined ? undefined : { firstValue: b.firstValue },
       })),
     };
     file.chunks.push(chunk);
