@@ -5,6 +5,9 @@
  */
 import { cell, hexDump } from './format.js';
 
+/** Bytes past this are not dumped: a dump is about four characters a byte, and a value may be megabytes. */
+const MAX_HEX_BYTES = 1 << 20;
+
 function node(tag: string, cls: string, text: string): HTMLElement {
   const e = document.createElement(tag);
   e.className = cls;
@@ -35,7 +38,10 @@ export function valueTree(v: unknown, label?: string): HTMLElement {
   leaf.className = 'leaf';
   if (label !== undefined) leaf.append(node('span', 'key', label), ': ');
   if (typeof v === 'string') leaf.append(node('pre', 'string', v));
-  else if (v instanceof Uint8Array) leaf.append(node('span', 'shape', `${v.length} bytes`), node('pre', 'hex', hexDump(v)));
+  else if (v instanceof Uint8Array) {
+    const shown = v.subarray(0, MAX_HEX_BYTES);
+    leaf.append(node('span', 'shape', `${v.length} bytes${shown.length < v.length ? `, the first ${shown.length} shown` : ''}`), node('pre', 'hex', hexDump(shown)));
+  }
   else leaf.append(node('span', 'value', cell(v)));
   return leaf;
 }

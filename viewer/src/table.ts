@@ -111,6 +111,7 @@ export class DataTable {
     this.total = total;
     this.filter = filter;
     this.matches = matches;
+    $('sort-status').replaceChildren();
     this.blocks.clear();
     this.selected = undefined;
     this.showDetail();
