@@ -163,6 +163,7 @@ interface FileEntry {
   info?: Promise<FileInfo | null>;
 }
 
+/** Many Parquet files read as one table, with the reader's API; opened by `openDataset` (docs/datasets.md). */
 export class Dataset {
   /** Parts left out once (listed in `skipped`): a later read neither opens nor lists them again. */
   private readonly partsSkipped = new WeakSet<Part>();

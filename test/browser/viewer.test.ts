@@ -14,7 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { chromiumPath, skipWithoutChromium } from './chromium.js';
-import { BufferSink, TrevniDraftWriter, TrevniReader, defineSchema, field, openParquet, openRedElm, openTrevni, openWriter, parseWhere } from '../../src/node/index.js';
+import { BufferSink, defineSchema, field, openParquet, openWriter, parseWhere } from '../../src/node/index.js';
+import { TrevniDraftWriter, TrevniReader, openTrevni } from '../../src/node/entries/trevni.js';
+import { openRedElm } from '../../src/node/entries/redelm.js';
 import { fileSource } from '../../src/node/file-source.js';
 import { cell } from '../../viewer/src/format.js';
 

@@ -5,10 +5,10 @@
  * the file → columns → blocks) with sizes, and rows read on demand by
  * offset and limit, so nothing is loaded whole.
  */
-import {
-  FORMAT_MAGIC_BYTES, ParquetReader, RedElmReader, TrevniDraftReader, TrevniReader, chunkPages, decodeStatistics, detectFormat, openTable, openTrevni, parseWhere,
-  redElmSummary, schemaAnnotation, selectChunks, type ChunkRef, type FileFormat, type Filter, type SchemaNode, type Source, type TrevniBlock, type TrevniColumn,
-} from 'parquetry';
+import { FORMAT_MAGIC_BYTES, ParquetReader, detectFormat, openTable, parseWhere, schemaAnnotation, type FileFormat, type Filter, type SchemaNode, type Source } from 'parquetry';
+import { RedElmReader, redElmSummary } from 'parquetry/redelm';
+import { TrevniDraftReader, TrevniReader, openTrevni, type TrevniBlock, type TrevniColumn } from 'parquetry/trevni';
+import { chunkPages, decodeStatistics, selectChunks, type ChunkRef } from 'parquetry/inspect';
 
 export interface TreeNode {
   name: string;
