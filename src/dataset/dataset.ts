@@ -31,7 +31,7 @@ import { identityOf, oncePerFile } from './same-file.js';
 import { checkNamedOnce } from '../parquet/file-path.js';
 import { datasetArrowSchema, datasetBatch, type FieldSource } from './arrow.js';
 import { loadArrow } from '../arrow/load.js';
-import type { RecordBatch, Table } from 'apache-arrow';
+import type { RecordBatch, Table } from '../arrow/peer.js';
 import { fieldRuns, leafByPath, mapFields, unifySchemas, type FieldMapping, type IntType } from './schema.js';
 import { compareUtf8 } from '../bytes/utf8.js';
 

@@ -13,7 +13,7 @@ import { webStreamSink, type Sink } from '../io/sink.js';
 import { ParquetWriter, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
 import { writeRecords, type WriteRecordsOptions } from '../parquet/write/write-records.js';
 import type { FileMetaData } from '../parquet/metadata/index.js';
-import type { RecordBatch, Table } from 'apache-arrow';
+import type { RecordBatch, Table } from '../arrow/peer.js';
 import type { NodeS3Settings } from './s3.js';
 import { destinationFile } from './destination.js';
 
