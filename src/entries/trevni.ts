@@ -12,7 +12,7 @@ export { TrevniDraftReader, type TrevniDraftRowsOptions } from '../trevni/draft/
 export { TrevniDraftWriter, type TrevniDraftWriterOptions } from '../trevni/draft/writer.js';
 export { openTrevni } from '../trevni/open.js';
 export type { TrevniBlock, TrevniColumn } from '../trevni/types.js';
-export { checkTrevni, recoverTrevni, type TrevniRecoverReport, type TrevniRecoverOptions } from '../trevni/recover.js';
-export { salvageTrevni, type TrevniLoss, type TrevniSalvage, type SalvagedTrevniRow } from '../trevni/salvage.js';
+export { checkTrevni, recoverTrevni, type TrevniRecoverOptions } from '../trevni/recover.js';
+export { salvageTrevni, type TrevniSalvage, type SalvagedTrevniRow } from '../trevni/salvage.js';
 export { memorySpill, pathSpill, type SpillFactory, type SpillStore, type PathSpillIO } from '../trevni/spill.js';
-export { MISSING, type Missing } from '../loss.js';
+export { MISSING, type Missing, type Loss, type RecoverReport } from '../loss.js';

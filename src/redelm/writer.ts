@@ -172,7 +172,7 @@ export class RedElmWriter {
   }
 
   /** Records written so far. */
-  get rowCount(): number {
+  get numRows(): number {
     return this.written;
   }
 

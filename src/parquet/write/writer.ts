@@ -298,7 +298,7 @@ export class ParquetWriter<Row = Record<string, unknown>> {
   }
 
   /** Rows accepted so far. */
-  get rowsWritten(): number {
+  get numRows(): number {
     return this.totalRows;
   }
 

@@ -200,7 +200,7 @@ export class TrevniDraftWriter {
   }
 
   /** Records written so far. */
-  get rowCount(): number {
+  get numRows(): number {
     return this.rows;
   }
 
