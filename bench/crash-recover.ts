@@ -13,7 +13,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { fileSink, fileSource, recoverParquet } from '../src/node/index.js';
+import { fileSink, fileSource } from '../src/node/index.js';
+import { recoverParquet } from '../src/node/entries/recover.js';
 import { amountAt, GROUP } from './crash-writer.js';
 
 const SIZE = Number(process.argv[2] ?? 200) * 1e6;

@@ -170,7 +170,7 @@ async function main(): Promise<void> {
   }
   const seconds = (performance.now() - t0) / 1000;
   if (process.argv.includes('--summary')) {
-    const { writeSummaryFiles } = await import('../src/node/index.js');
+    const { writeSummaryFiles } = await import('../src/node/entries/dataset.js');
     const t = performance.now();
     await writeSummaryFiles(dir);
     console.log(`wrote ${join(dir, '_metadata')} (${statSync(join(dir, '_metadata')).size.toLocaleString('en')} bytes) in ${((performance.now() - t) / 1000).toFixed(1)} s`);

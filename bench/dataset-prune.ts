@@ -109,7 +109,7 @@ const prunedFilter = { and: [dayFilter, ...idFilter] };
 
 /** The dataset over Node's file system, its files' sources counted when a counter is given. */
 async function dataset(dir: string, useMetadataFile: boolean, counter?: Counter) {
-  const { openDataset, nodeFileSystem } = await import('../src/node/index.js');
+  const { openDataset, nodeFileSystem } = await import('../src/node/entries/dataset.js');
   const fs = nodeFileSystem();
   const fileSystem = counter ? { ...fs, open: async (path: string) => counter.wrap(path, await fs.open(path)) } : fs;
   return openDataset(dir, { fileSystem, useMetadataFile });

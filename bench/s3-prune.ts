@@ -19,7 +19,8 @@
  *   node --import tsx bench/s3-prune.ts [--days 20] [--regions 10] [--rows 4000]
  */
 import { parseArgs } from 'node:util';
-import { openDataset, writeDataset, type Filter } from '../src/node/index.js';
+import { openDataset, type Filter } from '../src/node/index.js';
+import { writeDataset } from '../src/node/entries/dataset.js';
 import { startS3, type LoggedRequest } from '../test/s3/server.js';
 
 const { values } = parseArgs({ options: { days: { type: 'string', default: '20' }, regions: { type: 'string', default: '10' }, rows: { type: 'string', default: '4000' } } });

@@ -6,6 +6,7 @@
 // package's own dist/codecs/wasm/ (so a static host serves the package
 // folder, and `parquetry view` serves that directory too).
 import { build } from 'esbuild';
+import { sourceAliases } from './source-aliases.mjs';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +22,7 @@ await build({
   splitting: true,
   minify: true,
   outdir: join(out, 'js'),
-  alias: { parquetry: join(root, 'src', 'index.ts') },
+  alias: sourceAliases(root),
   // The page never converts to Arrow; bundled, Arrow JS (the library's
   // optional peer, imported only by toArrow) was a quarter of the page.
   external: ['apache-arrow'],

@@ -1,6 +1,7 @@
-// Bundles, after tsc, the two entry points a process starts from: the Node
-// entry point (dist/node/index.js, what `import 'parquetry'` loads in Node)
-// and the CLI (dist/cli/main.js). Unbundled, a footer-only read loaded about
+// Bundles, after tsc, the entry points a process starts from: the Node
+// entry points (dist/node/index.js, what `import 'parquetry'` loads in Node,
+// and dist/node/entries/, the subpaths' `node` condition) and the CLI
+// (dist/cli/main.js). Unbundled, a footer-only read loaded about
 // a hundred modules, and resolving, reading and compiling each one was most
 // of its time (docs/benchmarks-history.md, "Startup"). Each is rewritten in place, from
 // tsc's output, with source maps that lead back to src/. What is imported
@@ -11,8 +12,8 @@
 // reads as the source does, and maps carrying the sources were half the
 // package (README, "Package size"). The two are bundled apart: the
 // chunks they would share split the library into more modules to load.
-// dist/index.js (the portable entry point, for browser bundlers) and the
-// .d.ts files stay as tsc wrote them.
+// dist/index.js and dist/entries/ (the portable entry points, for browser
+// bundlers) and the .d.ts files stay as tsc wrote them.
 import { build } from 'esbuild';
 import { readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -24,7 +25,7 @@ rmSync(`${dist}chunks`, { recursive: true, force: true });
 const DYNAMIC = /\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g;
 
 /**
- * Library modules imported on first use (src/lazy.ts, the reader's
+ * Library modules imported on first use (`openTable`'s format loaders, the reader's
  * filtering, Arrow and VARIANT parts, the decryptor...) all go into one
  * chunk, the hub, loaded by the first of them a process uses. esbuild cuts
  * a chunk for every set of entry points (each import() target is one) that
@@ -83,9 +84,11 @@ const sharedWasm = {
     });
   },
 };
-for (const [entry, prefix] of [['node/index.js', 'node'], ['cli/main.js', 'cli']]) {
+/** The Node entry points of package.json's `exports`: the root's and each subpath's, bundled together so they share one copy of each class. */
+const nodeEntries = ['node/index.js', ...readdirSync(`${dist}node/entries`).filter((f) => f.endsWith('.js')).map((f) => `node/entries/${f}`)];
+for (const [entries, prefix] of [[nodeEntries, 'node'], [['cli/main.js'], 'cli']]) {
   await build({
-    entryPoints: [`${dist}${entry}`],
+    entryPoints: entries.map((entry) => `${dist}${entry}`),
     outdir: dist,
     outbase: dist,
     allowOverwrite: true,
@@ -107,12 +110,12 @@ const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}\/[^'"]+)\
 /**
  * tsc's modules that neither entry point reaches any more are deleted: the
  * two bundles carry their own copies of the CLI and Node modules, and only
- * the portable entry point (dist/index.js, for browser bundlers) still
- * imports tsc's output. Their .d.ts files stay, for the types.
+ * the portable entry points (dist/index.js and dist/entries/, for browser
+ * bundlers) still import tsc's output. Their .d.ts files stay, for the types.
  */
 function pruneUnreachable() {
   const reached = new Set();
-  const queue = ['index.js', 'node/index.js', 'cli/main.js'].map((f) => `${dist}${f}`);
+  const queue = ['index.js', ...readdirSync(`${dist}entries`).map((f) => `entries/${f}`), ...nodeEntries, 'cli/main.js'].filter((f) => f.endsWith('.js')).map((f) => `${dist}${f}`);
   while (queue.length) {
     const file = queue.pop();
     if (reached.has(file)) continue;

@@ -136,7 +136,7 @@ server.close();
         name,
         gzipped: gzipSync(readFileSync(join(out, name)), { level: 9 }).length,
         // The metafile names files relative to the working directory.
-        inputs: Object.keys(metafile.outputs[relative(process.cwd(), join(out, name))].inputs),
+        inputs: Object.fromEntries(Object.entries(metafile.outputs[relative(process.cwd(), join(out, name))].inputs).map(([input, { bytesInOutput }]) => [input, bytesInOutput])),
       }));
       return { rows: Number(r.stdout.trim()), chunks, total: chunks.reduce((n, c) => n + c.gzipped, 0) };
     });
@@ -148,7 +148,7 @@ server.close();
 /** The codec modules (dist/codecs/NAME.js) a chunk list holds. */
 export function codecModules(chunks) {
   const names = new Set();
-  for (const c of chunks) for (const i of c.inputs) {
+  for (const c of chunks) for (const i of Object.keys(c.inputs)) {
     const m = /dist\/codecs\/(?:wasm\/)?([^/]+)\.js$/.exec(i);
     if (m) names.add(m[1]);
   }
@@ -167,6 +167,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     [`browser read of a SNAPPY file, ${read.chunks.length} chunks gzipped`, read.total, LIMITS.browserRead],
   ];
   for (const [what, n, limit] of rows) console.log(`${n <= limit ? 'ok  ' : 'OVER'} ${what}: ${n.toLocaleString('en')} bytes (limit ${limit.toLocaleString('en')})`);
+  const inputs = read.chunks.flatMap((c) => Object.entries(c.inputs)).sort((a, b) => b[1] - a[1]);
+  console.log(`browser read: ${read.chunks.map((c) => `${c.name} ${c.gzipped.toLocaleString('en')}`).join(', ')}; biggest modules (minified bytes): ${inputs.slice(0, 25).map(([m, n]) => `${m.replace(/^.*?dist\//, '')} ${n}`).join(', ')}`);
   console.log(`(unpacked ${pack.unpacked.toLocaleString('en')} bytes in ${pack.files.length} files; dependencies: ${[...runtimeDependencies()].map(([k, v]) => `${k} ${v.toLocaleString('en')}`).join(', ')})`);
   process.exitCode = rows.every(([, n, limit]) => n <= limit) ? 0 : 1;
 }

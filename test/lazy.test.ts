@@ -1,85 +1,92 @@
 /**
- * The entry points' lazily loaded exports (src/lazy.ts) behave as the real
- * ones: same results, `instanceof` that holds however the instance was made,
- * nothing loaded before it is asked for, a failed load tried again.
+ * What loads on first use now that laziness comes from what users import
+ * (the subpaths of package.json's `exports`): `openTable` in the root loads
+ * each format's code by dynamic import when a file of that format is opened,
+ * and a codec loads when a file uses it. One child process imports the root
+ * entry point and opens an uncompressed Parquet file, then a ZSTD one, then
+ * a Trevni file, recording every module it loads between the steps.
  */
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { lazyAsync, lazyClass, lazyGenerator, lazyModule } from '../src/lazy.js';
-import { BufferSink, openTrevni, ParquetReader, ParquetWriter, readAvro, TrevniDraftReader, TrevniReader, writeRecords } from '../src/index.js';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BufferSink, writeRecords } from '../src/index.js';
 
-class Real {
-  private constructor(readonly n: number) {}
-  static async open(n: number): Promise<Real> {
-    return new Real(n);
-  }
+const SRC = resolve(import.meta.dirname, '..', 'src');
+const TREVNI = resolve('..', 'shared', 'trevni-corpus', 'avro_arrays.trv');
+
+/** Modules of src/ loaded by each step, by step name. */
+let steps: Map<string, string[]>;
+
+before(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-lazy-'));
+  try {
+    const records = Array.from({ length: 50 }, (_, i) => ({ id: i, name: `n${i % 7}` }));
+    for (const codec of ['UNCOMPRESSED', 'ZSTD'] as const) {
+      const sink = new BufferSink();
+      await writeRecords(sink, records, { codec });
+      writeFileSync(join(dir, `${codec}.parquet`), sink.bytes());
+    }
+    const log = join(dir, 'load.log');
+    writeFileSync(join(dir, 'hook.mjs'), `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  appendFileSync(${JSON.stringify(log)}, url + '\\n');
+  return next(url, context);
 }
-
-test('a lazy class opens the real class, and instanceof holds for instances made by any wrapper of its module', async () => {
-  let loads = 0;
-  const mod = lazyModule(async () => {
-    loads++;
-    return { Real, make: async (n: number) => Real.open(n) };
-  });
-  const Lazy = lazyClass(mod, 'Real');
-  const make = lazyAsync(mod, 'make');
-  assert.equal(loads, 0, 'nothing loads before use');
-  const made = await make(2);
-  assert.ok(made instanceof Lazy, 'an instance from another wrapper of the module');
-  const opened = await Lazy.open(3);
-  assert.ok(opened instanceof Real && opened instanceof Lazy);
-  assert.equal(opened.n, 3);
-  assert.ok(!({} instanceof Lazy));
-  assert.equal(loads, 1, 'the module loads once');
-  assert.throws(() => new (Lazy as unknown as new () => unknown)(), /use Real\.open\(\)/);
+`);
+    writeFileSync(join(dir, 'record.mjs'), `import { register } from 'node:module';\nregister('./hook.mjs', import.meta.url);\n`);
+    const step = (name: string) => `appendFileSync(${JSON.stringify(log)}, ${JSON.stringify(`step:${name}\n`)});`;
+    const script = `import { appendFileSync, readFileSync } from 'node:fs';
+${step('import')}
+const { openTable } = await import(${JSON.stringify(pathToFileURL(join(SRC, 'index.ts')).href)});
+const count = async (path) => { const t = await openTable(new Uint8Array(readFileSync(path))); let n = 0; for await (const _ of t.rows()) n++; await t.close(); return n; };
+${step('uncompressed')}
+if (await count(${JSON.stringify(join(dir, 'UNCOMPRESSED.parquet'))}) !== 50) throw new Error('uncompressed rows');
+${step('zstd')}
+if (await count(${JSON.stringify(join(dir, 'ZSTD.parquet'))}) !== 50) throw new Error('zstd rows');
+${step('trevni')}
+if (await count(${JSON.stringify(TREVNI)}) === 0) throw new Error('trevni rows');
+`;
+    writeFileSync(join(dir, 'run.mjs'), script);
+    writeFileSync(log, '');
+    // tsx first, so the recording hook runs ahead of its hooks and sees every module.
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--import', pathToFileURL(join(dir, 'record.mjs')).href, join(dir, 'run.mjs')], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    steps = new Map();
+    let current = 'start';
+    for (const line of readFileSync(log, 'utf8').split('\n')) {
+      if (line.startsWith('step:')) current = line.slice(5);
+      else if (line.startsWith(pathToFileURL(SRC).href)) {
+        const list = steps.get(current) ?? [];
+        list.push(line.slice(pathToFileURL(SRC).href.length + 1));
+        steps.set(current, list);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
-test('a failed load is tried again on the next call', async () => {
-  let attempts = 0;
-  const mod = lazyModule(async () => {
-    if (++attempts === 1) throw new Error('offline');
-    return { twice: async (n: number) => 2 * n };
-  });
-  const twice = lazyAsync(mod, 'twice');
-  await assert.rejects(twice(1), /offline/);
-  assert.equal(await twice(4), 8);
+const matching = (step: string, pattern: RegExp) => (steps.get(step) ?? []).filter((m) => pattern.test(m));
+
+test('importing the root loads no format\'s table code, no codec and no Trevni, RedElm, conversion or dataset reader', () => {
+  assert.ok(matching('import', /^index\.ts$/).length === 1, 'the root was imported in this step');
+  assert.deepEqual(matching('import', /^(trevni|redelm|convert)\/|^table\/(text|trevni|redelm)\.ts$|^dataset\/(dataset|index)\.ts$|^codecs\/(gzip|zstd|brotli|lz4|lz4-raw|snappy|bzip2)\.ts$/), []);
 });
 
-test('a lazy generator loads its module at the first next(), not at the call', async () => {
-  let loads = 0;
-  const load = async () => {
-    loads++;
-    return {
-      async *count(n: number) {
-        for (let i = 0; i < n; i++) yield i;
-      },
-    };
-  };
-  const gen = lazyGenerator(load, 'count');
-  const it = gen(3);
-  assert.equal(loads, 0);
-  const got: number[] = [];
-  for await (const v of it) got.push(v);
-  assert.deepEqual(got, [0, 1, 2]);
-  assert.equal(loads, 1);
+test('openTable on an uncompressed Parquet file loads no codec, no Trevni and no text table', () => {
+  assert.deepEqual(matching('uncompressed', /^(trevni|redelm|convert)\/|^table\/(text|trevni|redelm)\.ts$|^codecs\/(gzip|zstd|brotli|lz4|lz4-raw|snappy|bzip2)\.ts$/), []);
 });
 
-test('through the entry point: a writer and Trevni readers made by the lazy exports are instances of them', async () => {
-  const sink = new BufferSink();
-  const w = await ParquetWriter.open(sink, [{ name: 'root', numChildren: 1 }, { name: 'n', type: 'INT32', repetitionType: 'REQUIRED' }]);
-  assert.ok(w instanceof ParquetWriter);
-  await w.write({ n: 7 });
-  await w.close();
-  assert.deepEqual(await (await ParquetReader.open(sink.bytes())).readRows(), [{ n: 7 }]);
-  const more = new BufferSink();
-  await writeRecords(more, [{ a: 1 }]);
-  assert.equal((await ParquetReader.open(more.bytes())).numRows, 1);
+test('a ZSTD file loads the ZSTD codec then, and only it', () => {
+  assert.deepEqual(matching('zstd', /^codecs\/(gzip|zstd|brotli|lz4|lz4-raw|snappy|bzip2)\.ts$/), ['codecs/zstd.ts']);
+  assert.deepEqual(matching('zstd', /^(trevni|redelm)\//), []);
+});
 
-  const trevni = await openTrevni(readFileSync(join('..', 'shared', 'trevni-corpus', 'avro_arrays.trv')));
-  assert.ok(trevni instanceof TrevniReader && !(trevni instanceof TrevniDraftReader));
-  const rows: unknown[] = [];
-  for await (const r of readAvro(trevni as TrevniReader)) rows.push(r);
-  assert.ok(rows.length > 0);
+test('a Trevni file loads the Trevni reader and its table when opened, not before', () => {
+  assert.ok(matching('trevni', /^table\/trevni\.ts$/).length === 1, 'table/trevni.ts');
+  assert.ok(matching('trevni', /^trevni\/reader\.ts$/).length === 1, 'trevni/reader.ts');
 });

@@ -7,9 +7,9 @@
  * over the leaf types each has, as draft-dialect Trevni and RedElm files.
  * The same (seed, index, kind) always makes the same file.
  */
-import {
-  BufferSink, RedElmWriter, TrevniDraftWriter, TrevniWriter, AvroTrevniWriter, defineSchema, field as f, openWriter, type WriterOptions,
-} from '../../src/node/index.js';
+import { BufferSink, defineSchema, field as f, openWriter, type WriterOptions } from '../../src/node/index.js';
+import { RedElmWriter } from '../../src/node/entries/redelm.js';
+import { TrevniDraftWriter, TrevniWriter, AvroTrevniWriter } from '../../src/node/entries/trevni.js';
 import type { AnyField } from '../../src/schema/builder.js';
 import type { AvroSchema } from '../../src/trevni/avro.js';
 import type { TrevniType, TrevniValue } from '../../src/trevni/types.js';

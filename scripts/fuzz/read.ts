@@ -7,7 +7,9 @@
  * ParquetryError (with where it was thrown and whether it names a place in
  * the file), a surface's invariant broken, or anything else.
  */
-import { ParquetryError, bufferSource, canonicalRow, openParquet, openTrevni, readAvro, type DecryptionOptions } from '../../src/node/index.js';
+import { ParquetryError, bufferSource, openParquet, type DecryptionOptions } from '../../src/node/index.js';
+import { canonicalRow } from '../../src/node/entries/inspect.js';
+import { openTrevni, readAvro } from '../../src/node/entries/trevni.js';
 import { metaGet } from '../../src/trevni/types.js';
 
 export type Format = 'parquet' | 'trevni';

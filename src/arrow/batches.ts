@@ -1,4 +1,4 @@
-import type { RecordBatch, Schema as ArrowSchema, Table } from 'apache-arrow';
+import type { RecordBatch, Schema as ArrowSchema, Table } from './peer.js';
 import type { ColumnChunkData } from '../shred/column-data.js';
 import { withContext, type ErrorContext } from '../errors.js';
 import type { RecordPlan } from '../shred/plan.js';

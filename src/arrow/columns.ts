@@ -1,4 +1,4 @@
-import type { Data } from 'apache-arrow';
+import type { Data } from './peer.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { LeafEntries, PresentValues } from '../shred/entries.js';
 import type { Plan, RecordPlan } from '../shred/plan.js';

@@ -1,4 +1,4 @@
-import type { Data, DataType, Field, Vector } from 'apache-arrow';
+import type { Data, DataType, Field, Vector } from './peer.js';
 import { CorruptFileError } from '../errors.js';
 import { isByteArrays, type ByteArrays, type Values } from '../encodings/types.js';
 import type { ColumnChunkData } from '../shred/column-data.js';

@@ -1,4 +1,4 @@
-import type { Data, DataType, Field, Schema as ArrowSchema } from 'apache-arrow';
+import type { Data, DataType, Field, Schema as ArrowSchema } from './peer.js';
 import { base64Bytes, toBase64 } from '../codecs/wasm-loading.js';
 import { CorruptFileError, LimitError, UnsupportedError } from '../errors.js';
 import type { Plan, RecordPlan } from '../shred/plan.js';

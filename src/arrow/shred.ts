@@ -1,4 +1,4 @@
-import type { Data, DataType } from 'apache-arrow';
+import type { Data, DataType } from './peer.js';
 import { InvalidArgumentError } from '../errors.js';
 import { float16 } from '../schema/convert.js';
 import type { LeafSink } from '../shred/shred.js';

@@ -1,4 +1,4 @@
-import type { DataType, Field, Schema as ArrowSchema } from 'apache-arrow';
+import type { DataType, Field, Schema as ArrowSchema } from './peer.js';
 import { InvalidArgumentError, ParquetryError } from '../errors.js';
 import { defineSchema, field as f, type AnyField, type DefinedSchema } from '../schema/builder.js';
 import type { TimeUnit } from '../schema/logical.js';

@@ -1,4 +1,4 @@
-import type { DataType, Field } from 'apache-arrow';
+import type { DataType, Field } from './peer.js';
 import type { LeafNode } from '../schema/tree.js';
 import type { Plan } from '../shred/plan.js';
 import type { ArrowModule } from './load.js';

@@ -4,7 +4,7 @@
  * partition columns, the columns a file lacks and integer casts filled in,
  * so every batch of a dataset has one schema.
  */
-import type { Data, DataType, RecordBatch, Schema as ArrowSchema } from 'apache-arrow';
+import type { Data, DataType, RecordBatch, Schema as ArrowSchema } from '../arrow/peer.js';
 import { arrowSchema } from '../arrow/batches.js';
 import type { ArrowModule } from '../arrow/load.js';
 import type { RecordPlan } from '../shred/plan.js';

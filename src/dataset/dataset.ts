@@ -31,7 +31,7 @@ import { identityOf, oncePerFile } from './same-file.js';
 import { checkNamedOnce } from '../parquet/file-path.js';
 import { datasetArrowSchema, datasetBatch, type FieldSource } from './arrow.js';
 import { loadArrow } from '../arrow/load.js';
-import type { RecordBatch, Table } from 'apache-arrow';
+import type { RecordBatch, Table } from '../arrow/peer.js';
 import { fieldRuns, leafByPath, mapFields, unifySchemas, type FieldMapping, type IntType } from './schema.js';
 import { compareUtf8 } from '../bytes/utf8.js';
 
@@ -163,6 +163,7 @@ interface FileEntry {
   info?: Promise<FileInfo | null>;
 }
 
+/** Many Parquet files read as one table, with the reader's API; opened by `openDataset` (docs/datasets.md). */
 export class Dataset {
   /** Parts left out once (listed in `skipped`): a later read neither opens nor lists them again. */
   private readonly partsSkipped = new WeakSet<Part>();

@@ -2,9 +2,7 @@
  * Datasets in Node: directories and globs listed on the local file system,
  * files opened with positioned reads; URL lists through HTTP.
  */
-// The portable entry's Dataset: its module loads on first use (src/lazy.ts).
-import { Dataset } from '../index.js';
-import type { DatasetOptions } from '../dataset/dataset.js';
+import { Dataset, type DatasetOptions } from '../dataset/dataset.js';
 import { urlFileSystem, type DatasetFileSystem } from '../dataset/file-system.js';
 import { registerNodeCodecs } from './codecs.js';
 import { nodeFileSystem } from './dataset-fs.js';

@@ -1,58 +1,34 @@
 /**
  * The Node entry point: everything in the portable API, plus file paths as
- * inputs and native codecs (node:zlib, zstd-napi) registered at import.
+ * inputs and outputs, and native codecs (node:zlib, zstd-napi) registered at
+ * import. The subpaths' Node entry points (src/node/entries/) add their own
+ * path functions.
+ *
+ * @module parquetry (Node)
  */
 import { registerNodeCodecs } from './codecs.js';
-import { fileSource, openFileWith } from './file-source.js';
-import { fileSink, writableSink } from './file-sink.js';
+import { writableSink } from './file-sink.js';
 import type { Writable } from 'node:stream';
 import { webStreamSink, type Sink } from '../io/sink.js';
-// The portable entry's wrappers (src/lazy.ts): the writer and RedElm load when first used.
-import {
-  ParquetWriter, RedElmReader, openTrevni as openTrevniInput, writeRecords, type RedElmInput, type RedElmOpenOptions, type TrevniDraftReader, type TrevniReader, type WriteRecordsOptions,
-  type WriterOptions, type WriterSchema,
-} from '../index.js';
-import type { TrevniInput, TrevniOpenOptions } from '../trevni/reader.js';
-import { lazyAsync } from '../lazy.js';
+import { ParquetWriter, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
+import { writeRecords, type WriteRecordsOptions } from '../parquet/write/write-records.js';
 import type { FileMetaData } from '../parquet/metadata/index.js';
-import type { RecordBatch, Table } from 'apache-arrow';
+import type { RecordBatch, Table } from '../arrow/peer.js';
 import type { NodeS3Settings } from './s3.js';
 import { destinationFile } from './destination.js';
 
 registerNodeCodecs();
 
 export * from '../index.js';
-export { fileSource, fileSink, writableSink };
+export { fileSource } from './file-source.js';
+export { fileSink, writableSink } from './file-sink.js';
 export { openParquet, type NodeOpenOptions } from './open-parquet.js';
 export type { S3Settings } from './s3-credentials.js';
 export type { NodeS3Settings } from './s3.js';
-// Paths, directories and globs too; this export takes the place of the portable `openDataset`.
-export { openDataset, nodeFileSystem, type NodeDatasetOptions } from './dataset.js';
+// Paths, directories and globs too; Node programs open a dataset without the `parquetry/dataset` import.
+export { openDataset, type NodeDatasetOptions } from './dataset.js';
 // Paths, directories, globs and s3:// through the AWS settings too; this export takes the place of the portable `openTable`.
-/** @function */
-export const openTable = lazyAsync(() => import('./table.js'), 'openTable');
-export type { NodeOpenTableOptions } from './table.js';
-// Paths and Node streams too; this export takes the place of the portable `convert`.
-/** @function */
-export const convert = lazyAsync(() => import('./convert.js'), 'convert');
-/** @function */
-export const writeSummaryFiles = lazyAsync(() => import('./dataset-summary.js'), 'writeSummaryFiles');
-export type { SummaryOptions, SummaryResult } from './dataset-summary.js';
-/** @function */
-export const writeDataset = lazyAsync(() => import('./dataset-write.js'), 'writeDataset');
-export type { WriteDatasetOptions, WriteDatasetResult } from './dataset-write.js';
-
-/** Opens a RedElm file: a path, bytes, or a source object. */
-export async function openRedElm(input: string | RedElmInput, options: RedElmOpenOptions = {}): Promise<RedElmReader> {
-  if (typeof input !== 'string') return RedElmReader.open(input, options);
-  return openFileWith(input, (source) => RedElmReader.open(source, options));
-}
-
-/** Opens a Trevni file (version 2 or 1, or the wiki draft's dialect, by its header): a path, bytes, or a source object. */
-export async function openTrevni(input: string | TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniReader | TrevniDraftReader> {
-  if (typeof input !== 'string') return openTrevniInput(input, options);
-  return openFileWith(input, (source) => openTrevniInput(source, options));
-}
+export { openTable, type NodeOpenTableOptions } from './table.js';
 
 /** Where a writer can write: a file path, an `s3://` address, a Node Writable, a Web WritableStream, or a Sink. */
 export type Destination = string | Writable | WritableStream<Uint8Array> | Sink;

@@ -1,3 +1,5 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
 import { CODEC_NAMES, loadCodec, type CodecName } from '../codecs/registry.js';
 import { CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
 import { blobSource, bufferSource, checkedSource, httpSource, withCachedTail, type Source, type SourceLike } from '../io/source.js';
@@ -23,7 +25,7 @@ import type { BoundFilter, Filter, FilterColumn } from './filter/expression.js';
 import type { PageIndexEntry } from './filter/indexes.js';
 import type { ChunkRef, FilteredGroup, IndexCache, ScanHost } from './filter/scan.js';
 import type { ChunkGroup } from '../arrow/batches.js';
-import type { RecordBatch, Table } from 'apache-arrow';
+import type { RecordBatch, Table } from '../arrow/peer.js';
 import { chunkPadding } from './chunk-padding.js';
 import { chunkStart } from './chunk-start.js';
 import type { LazyColumn, PageLocation } from './lazy-column.js';

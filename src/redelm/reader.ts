@@ -48,6 +48,7 @@ export interface RedElmReadOptions {
 const MAX_RATIO = 1032;
 const RATIO_SLACK = 1024;
 
+/** Reads a RedElm file: `RedElmReader.open(input, options)`, then `rows()` (docs/redelm.md). */
 export class RedElmReader {
   private constructor(
     private readonly source: Source,

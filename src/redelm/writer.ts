@@ -96,6 +96,7 @@ function comparePaths(a: readonly string[], b: readonly string[]): number {
   return a.length - b.length;
 }
 
+/** Writes a RedElm file the Java prototype reads back: `RedElmWriter.open(sink, schemaText, options)` (docs/redelm.md). */
 export class RedElmWriter {
   private readonly plan: RecordPlan;
   private readonly buffers: LeafBuffer[];

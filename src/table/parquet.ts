@@ -4,7 +4,7 @@
  * row groups and pages, value options); this adds the `--where` text, the
  * signal, and the one shape.
  */
-import type { Table as ArrowTable } from 'apache-arrow';
+import type { Table as ArrowTable } from '../arrow/peer.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { Filter } from '../parquet/filter/expression.js';
 import type { ColumnBatch, ParquetReader, ReadOptions } from '../parquet/reader.js';

@@ -1,10 +1,12 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
 /**
  * Tables of the formats whose readers assemble rows (Trevni, the draft,
  * RedElm): a Parquet schema tree, rows in its default value forms, and the
  * read options done here where the reader does not take them. Arrow comes
  * through a Parquet file in memory (spool.ts): one mapping for every format.
  */
-import type { Table as ArrowTable } from 'apache-arrow';
+import type { Table as ArrowTable } from '../arrow/peer.js';
 import { projectSchema } from '../schema/project.js';
 import { selectLeaves } from '../schema/select.js';
 import type { LeafNode, Schema } from '../schema/tree.js';

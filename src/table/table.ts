@@ -1,10 +1,12 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
 /**
  * The one shape every table parquetry reads takes, whatever its format:
  * a Parquet file, a dataset, a Trevni file (version 2, version 1, the wiki
  * draft), a RedElm file, CSV, JSON Lines or a JSON array. `openTable`
  * (open.ts, and the Node entry's form with paths) returns one.
  */
-import type { Table as ArrowTable } from 'apache-arrow';
+import type { Table as ArrowTable } from '../arrow/peer.js';
 import type { ConvertFormat } from '../formats.js';
 import type { Filter } from '../parquet/filter/expression.js';
 import type { ColumnBatch } from '../parquet/reader.js';

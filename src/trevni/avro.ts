@@ -33,6 +33,7 @@ import type { TrevniReader, TrevniRowsOptions } from './reader.js';
 import { KEY, metaGet, textBytes, type MetaEntry, type TrevniType, type TrevniValue } from './types.js';
 import { TrevniWriter, type TrevniColumnSpec, type TrevniWriterOptions } from './writer.js';
 
+/** An Avro schema as parsed JSON: what `AvroTrevniWriter` writes and `readAvro` reads back. */
 export type AvroSchema =
   | { type: 'null' | 'boolean' | 'int' | 'long' | 'float' | 'double' | 'bytes' | 'string' }
   | { type: 'record'; name: string; fields: { name: string; type: AvroSchema }[] }
@@ -371,6 +372,7 @@ export function avroJson(schema: AvroSchema, v: unknown): unknown {
 
 // ------------------------------------------------------------------ writing
 
+/** `AvroTrevniWriter`'s options: a Trevni writer's, less the columns the Avro schema gives, and what to do with fields the schema lacks. */
 export interface AvroTrevniWriterOptions extends Omit<TrevniWriterOptions, 'columns'>, Pick<UnknownFieldRule, 'unknownFields'> {
   /** The schema text to store as avro.schema (default: JSON.stringify of the schema given). */
   schemaText?: string;

@@ -29,6 +29,7 @@ import { checkChecksum, checkCodec, type TrevniFormat } from './version.js';
 import { holdsData, type MetaEntry, type TrevniBlock, type TrevniColumn, type TrevniValue } from './types.js';
 import { ValueReader } from './values.js';
 
+/** What a Trevni reader opens: bytes, a Blob, or a source object. */
 export type TrevniInput = Source | SourceLike | Uint8Array | ArrayBuffer | Blob;
 
 /** Most rows readColumn materializes; larger columns are read with rows(). */
@@ -54,6 +55,7 @@ interface Run {
 const UNBACKED_NULLS = 1 << 16;
 const UNBACKED_NULLS_PER_BYTE = 1024;
 
+/** How a Trevni file is opened: checksums verified or not, the largest block read, and whether a cut file is read up to the cut. */
 export interface TrevniOpenOptions {
   /** Verify each block's stored checksum (default true); false reads damaged or quirky files anyway. */
   verifyChecksums?: boolean;
@@ -70,6 +72,7 @@ export interface TrevniOpenOptions {
   truncated?: boolean;
 }
 
+/** Which rows and columns `TrevniReader.rows()` reads. */
 export interface TrevniRowsOptions {
   /** First row (default 0). */
   offset?: number;
@@ -92,6 +95,7 @@ interface BlockCacheEntry {
   data: Uint8Array;
 }
 
+/** Reads a Trevni file of version 2 or 1: `TrevniReader.open(input, options)`, then rows, columns or Avro records (docs/trevni.md). */
 export class TrevniReader {
   readonly source: Source;
   readonly magic: Uint8Array;

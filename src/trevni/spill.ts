@@ -13,6 +13,7 @@ import { InvalidArgumentError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
 import type { Source } from '../io/source.js';
 
+/** Where a Trevni writer keeps one column's blocks until `close()` lays them out: appended to, then read back once. */
 export interface SpillStore {
   /** Appends bytes (the store keeps its own copy or writes them out at once). */
   write(bytes: Uint8Array): Promise<void>;
@@ -51,6 +52,7 @@ export function memorySpill(): SpillFactory {
   };
 }
 
+/** The file operations `pathSpill` spills through (a sink, a source and a removal per path), so the module stays portable. */
 export interface PathSpillIO {
   /** A sink writing the file at `path` (complete once closed). */
   sink(path: string): Promise<Sink>;

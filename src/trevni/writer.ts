@@ -47,6 +47,7 @@ import { trevniFormat, type TrevniFormat, type TrevniVersion } from './version.j
 
 export const DEFAULT_BLOCK_SIZE = 64 * 1024;
 
+/** One column a `TrevniWriter` writes: name and type, whether it is an array or a child of another column, and its own codec, checksum and metadata. */
 export interface TrevniColumnSpec {
   name: string;
   type: TrevniType;
@@ -69,6 +70,7 @@ export interface TrevniColumnSpec {
   metadata?: readonly MetaEntry[];
 }
 
+/** A Trevni file's columns, version, codec, checksum, block size and metadata, as `TrevniWriter.open` takes them. */
 export interface TrevniWriterOptions {
   columns: readonly TrevniColumnSpec[];
   /** The file's codec (`trevni.codec`): null, deflate, snappy or bzip2. */
@@ -398,6 +400,7 @@ export async function finishFile(sink: Sink, flush: () => Promise<void>, magic: 
   }
 }
 
+/** Writes a Trevni file column by column: `TrevniWriter.open(sink, options)` (docs/trevni.md). */
 export class TrevniWriter {
   private rows = 0;
   private state: 'open' | 'closed' | 'failed' = 'open';

@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as wasm from 'parquet-wasm';
 import * as arrow from 'apache-arrow';
-import { InvalidArgumentError, openParquet, openWriter, schemaFromArrow, writeParquet } from '../../src/node/index.js';
+import { InvalidArgumentError, openParquet, openWriter, writeParquet } from '../../src/node/index.js';
+import { schemaFromArrow } from '../../src/node/entries/arrow.js';
 import { show } from '../reader/helpers.js';
 import { arrowOf, assertSameTable, norm, everyTypeFixture } from './compare.js';
 

@@ -3,7 +3,10 @@
  * 'parquetry' and nothing else, and is bundled exactly as docs/browsers.md
  * says. It exposes what the test drives through puppeteer.
  */
-import { BufferSink, Dataset, ParquetReader, ParquetWriter, canonicalRow, convert, openS3Source, readCsv, s3DatasetFileSystem, writeRecords, type CodecName, type Filter } from 'parquetry';
+import { BufferSink, ParquetReader, ParquetWriter, openS3Source, writeRecords, type CodecName, type Filter } from 'parquetry';
+import { Dataset, s3DatasetFileSystem } from 'parquetry/dataset';
+import { canonicalRow } from 'parquetry/inspect';
+import { convert, readCsv } from 'parquetry/convert';
 
 /** Canonical JSON rows of a Parquet file, as Node's `parquetry cat --json` prints them. */
 async function rows(bytes: Uint8Array): Promise<string[]> {

@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { chromiumPath, skipWithoutChromium } from './chromium.js';
 import { call, startHarness, type Harness } from './harness.js';
 import { CODEC_NAMES, type CodecName } from '../../src/codecs/codec.js';
-import { BufferSink, canonicalRow, convert, openParquet, writeRecords } from '../../src/node/index.js';
+import { BufferSink, openParquet, writeRecords } from '../../src/node/index.js';
+import { canonicalRow } from '../../src/node/entries/inspect.js';
+import { convert } from '../../src/node/entries/convert.js';
 
 const DATA = join('..', 'shared', 'corpus', 'parquet-testing', 'data');
 

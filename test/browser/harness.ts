@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
+// @ts-expect-error: a JavaScript module without declarations
+import { sourceAliases } from '../../scripts/source-aliases.mjs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import type { api } from './app.js';
 
@@ -30,8 +32,8 @@ export interface Harness {
 export type PageSpec = { script: string; headers?: Record<string, string> };
 
 export const APP = join(import.meta.dirname, 'app.ts');
-/** The alias stands for `npm install parquetry`, pointing the import at this checkout's portable entry. */
-export const APP_ALIAS = { parquetry: join(import.meta.dirname, '..', '..', 'src', 'index.ts') };
+/** The aliases stand for `npm install parquetry`, pointing the imports at this checkout's portable entry points. */
+export const APP_ALIAS: Record<string, string> = sourceAliases(join(import.meta.dirname, '..', '..'));
 
 /**
  * Bundles the app, serves `pages` (`/` is the app as an ES module), the

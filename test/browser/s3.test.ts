@@ -14,7 +14,9 @@ import { AwsV4Signer } from 'aws4fetch';
 import { chromiumPath, skipWithoutChromium } from './chromium.js';
 import { call, startHarness, type Harness } from './harness.js';
 import { BROWSER_CORS, startS3, type S3Test } from '../s3/server.js';
-import { BufferSink, canonicalRow, openDataset, openParquet, writeDataset, writeRecords, type Filter } from '../../src/node/index.js';
+import { BufferSink, openDataset, openParquet, writeRecords, type Filter } from '../../src/node/index.js';
+import { canonicalRow } from '../../src/node/entries/inspect.js';
+import { writeDataset } from '../../src/node/entries/dataset.js';
 
 let harness: Harness;
 let s3: S3Test;

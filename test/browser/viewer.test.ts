@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { chromiumPath, skipWithoutChromium } from './chromium.js';
-import { BufferSink, TrevniDraftWriter, defineSchema, field, openParquet, openTable, openWriter } from '../../src/node/index.js';
+import { BufferSink, defineSchema, field, openParquet, openTable, openWriter } from '../../src/node/index.js';
+import { TrevniDraftWriter } from '../../src/node/entries/trevni.js';
 import { cell } from '../../viewer/src/format.js';
 import { clip } from '../../src/text/render.js';
 

@@ -9,8 +9,9 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BufferSink } from '../../src/io/sink.js';
-import { convert, InvalidArgumentError } from '../../src/node/index.js';
-import { convert as portableConvert } from '../../src/index.js';
+import { convert } from '../../src/node/entries/convert.js';
+import { InvalidArgumentError } from '../../src/node/index.js';
+import { convert as portableConvert } from '../../src/entries/convert.js';
 import { duckAndTempDir, footerOf } from '../dataset/setup.js';
 import { run } from './run-cli.js';
 

@@ -11,7 +11,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TrevniWriter, fileSink, writeParquet } from '../../src/node/index.js';
+import { TrevniWriter } from '../../src/node/entries/trevni.js';
+import { fileSink, writeParquet } from '../../src/node/index.js';
 
 const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
 

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineSchema, field, openParquet, writeParquet, writeSummaryFiles } from '../../src/node/index.js';
+import { defineSchema, field, openParquet, writeParquet } from '../../src/node/index.js';
+import { writeSummaryFiles } from '../../src/node/entries/dataset.js';
 import { footerOf } from '../dataset/setup.js';
 import { ok } from './run-cli.js';
 

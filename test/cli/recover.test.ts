@@ -126,7 +126,7 @@ test('check on a Trevni file: whole, then a damaged block named with its rows', 
   const ok = run('check', trv);
   assert.equal(ok.code, 0, ok.err + ok.out);
   assert.match(ok.out, /^whole/);
-  const { TrevniReader } = await import('../../src/index.js');
+  const { TrevniReader } = await import('../../src/entries/trevni.js');
   const bytes = new Uint8Array(readFileSync(trv));
   const reader = await TrevniReader.open(bytes);
   const blocks = await reader.blocks(0);
@@ -142,7 +142,7 @@ test('check on a Trevni file: whole, then a damaged block named with its rows', 
 });
 
 test('recover on a Trevni file (told by its magic) writes the rows intact in every field and names the lost block', async () => {
-  const { TrevniReader, TrevniWriter } = await import('../../src/index.js');
+  const { TrevniReader, TrevniWriter } = await import('../../src/entries/trevni.js');
   const { BufferSink } = await import('../../src/io/sink.js');
   const sink = new BufferSink();
   const w = await TrevniWriter.open(sink, { columns: [{ name: 'id', type: 'long' }, { name: 'name', type: 'string' }], checksum: 'crc32', codec: 'deflate', version: 1, blockSize: 512 });

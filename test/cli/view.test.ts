@@ -12,7 +12,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canonicalRow, httpSource, ParquetReader } from '../../src/index.js';
+import { canonicalRow } from '../../src/entries/inspect.js';
+import { httpSource, ParquetReader } from '../../src/index.js';
 import { BufferSink, defineSchema, field, openWriter } from '../../src/node/index.js';
 import { parseRange } from '../../src/cli/view.js';
 

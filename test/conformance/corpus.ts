@@ -1,7 +1,8 @@
 /** Shared access to ../shared/corpus for the conformance tests. */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openParquet, canonicalRow, type OpenOptions } from '../../src/node/index.js';
+import { openParquet, type OpenOptions } from '../../src/node/index.js';
+import { canonicalRow } from '../../src/node/entries/inspect.js';
 
 export const CORPUS = join('..', 'shared', 'corpus');
 

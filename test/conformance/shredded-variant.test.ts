@@ -16,8 +16,10 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { convert as convertFiles, openParquet, ParquetryError, type ReadOptions } from '../../src/node/index.js';
-import { BufferSink, ParquetReader, bufferSource, convert } from '../../src/index.js';
+import { convert as convertFiles } from '../../src/node/entries/convert.js';
+import { openParquet, ParquetryError, type ReadOptions } from '../../src/node/index.js';
+import { BufferSink, ParquetReader, bufferSource } from '../../src/index.js';
+import { convert } from '../../src/entries/convert.js';
 import { decodeVariant, splitVariantBin } from '../../src/parquet/variant/index.js';
 import { canonicalVariant } from '../../src/text/canonical.js';
 

@@ -11,7 +11,9 @@ import { PassThrough } from 'node:stream';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BufferSink, InvalidArgumentError, canonicalRow, convert, openParquet, readJsonLines, type BadRow, type ConvertProgress } from '../../src/node/index.js';
+import { BufferSink, InvalidArgumentError, openParquet } from '../../src/node/index.js';
+import { canonicalRow } from '../../src/node/entries/inspect.js';
+import { convert, readJsonLines, type BadRow, type ConvertProgress } from '../../src/node/entries/convert.js';
 import { DuckFiles } from '../reader/helpers.js';
 
 const DATA = join('..', 'shared', 'corpus', 'parquet-testing', 'data');

@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { convert } from '../../src/node/index.js';
+import { convert } from '../../src/node/entries/convert.js';
 import { DuckFiles } from '../reader/helpers.js';
 import { xorshift } from '../../bench/convert-data.js';
 

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readCsv } from '../../src/index.js';
+import { readCsv } from '../../src/entries/convert.js';
 import { CsvTokenizer, type CsvToken } from '../../src/convert/csv-tokenizer.js';
 
 async function all<T>(it: AsyncIterable<T>): Promise<T[]> {

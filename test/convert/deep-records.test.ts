@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { BufferSink, InvalidArgumentError, convert, defineSchema, field, inferSchemaFromRecords, readCsv, readJsonArray, readJsonLines, writeRecords } from '../../src/index.js';
+import { BufferSink, InvalidArgumentError, defineSchema, field, inferSchemaFromRecords, writeRecords } from '../../src/index.js';
+import { convert, readCsv, readJsonArray, readJsonLines } from '../../src/entries/convert.js';
 import { openParquet } from '../../src/node/index.js';
 import { parseTypeOverride, schemaFromJsonText } from '../../src/convert/types.js';
 

@@ -9,8 +9,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BufferSink, MissingKeyError, convert, openParquet, type DecryptionOptions } from '../../src/node/index.js';
-import { convert as portableConvert } from '../../src/index.js';
+import { BufferSink, MissingKeyError, openParquet, type DecryptionOptions } from '../../src/node/index.js';
+import { convert } from '../../src/node/entries/convert.js';
+import { convert as portableConvert } from '../../src/entries/convert.js';
 import { DATA, DOUBLE, FILES, FLOAT, FOOTER, keys } from '../parquet/encrypted-corpus.js';
 
 /** The corpus files the reader tests read, and the one whose chunks have bloom filters and several pages. */

@@ -10,7 +10,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { convert, openParquet } from '../../src/node/index.js';
+import { convert } from '../../src/node/entries/convert.js';
+import { openParquet } from '../../src/node/index.js';
 import { DuckFiles } from '../reader/helpers.js';
 
 let duck: DuckFiles;

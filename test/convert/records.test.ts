@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { InvalidArgumentError, readCsv, readJsonLines, readJsonArray } from '../../src/index.js';
+import { InvalidArgumentError } from '../../src/index.js';
+import { readCsv, readJsonLines, readJsonArray } from '../../src/entries/convert.js';
 
 const CSV = 'id,name,price\n1,a,1.5\n2,,2.25\n';
 

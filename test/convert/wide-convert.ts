@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { convert } from '../../src/node/index.js';
+import { convert } from '../../src/node/entries/convert.js';
 
 const [columns, format, keep] = [Number(process.argv[2]), process.argv[3] as 'parquet' | 'trevni' | 'trevni-draft' | 'redelm', process.argv[4]];
 const dir = keep ?? mkdtempSync(join(tmpdir(), 'wide-'));

@@ -11,7 +11,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BufferSink, convert, inferSchemaFromCsv, openParquet, readCsv } from '../../src/node/index.js';
+import { BufferSink, inferSchemaFromCsv, openParquet } from '../../src/node/index.js';
+import { convert, readCsv } from '../../src/node/entries/convert.js';
 import { runAsync } from '../cli/run-cli.js';
 
 /** Columns whose type changes past the first rows: [name, first values, a later value, the type every value fits]. */

@@ -11,7 +11,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { vectorFromArray, Table, type Vector } from 'apache-arrow';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { defineSchema, field, openDataset, writeParquet, type Dataset, type DatasetArrowOptions } from '../../src/node/index.js';
+import { defineSchema, field, openDataset, writeParquet } from '../../src/node/index.js';
+import { type Dataset, type DatasetArrowOptions } from '../../src/node/entries/dataset.js';
 import { SALES, useDuck } from './helpers.js';
 
 let dir = '';

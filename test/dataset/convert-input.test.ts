@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { convert, InvalidArgumentError } from '../../src/node/index.js';
+import { convert } from '../../src/node/entries/convert.js';
+import { InvalidArgumentError } from '../../src/node/index.js';
 import { duckAndTempDir, footerOf } from './setup.js';
 import { ok, run } from '../cli/run-cli.js';
 

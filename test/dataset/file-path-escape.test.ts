@@ -14,9 +14,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
-import {
-  fileSource, nodeFileSystem, openDataset, openParquet, ParquetReader, ParquetryError, summarize, summaryFileBytes, UnsupportedError, writeParquet, type DatasetFileSystem,
-} from '../../src/node/index.js';
+import { fileSource, openDataset, openParquet, ParquetReader, ParquetryError, UnsupportedError, writeParquet } from '../../src/node/index.js';
+import { nodeFileSystem, summarize, summaryFileBytes, type DatasetFileSystem } from '../../src/node/entries/dataset.js';
 import type { FileMetaData } from '../../src/parquet/metadata/index.js';
 import { footerOf } from './setup.js';
 import { staysUnder, useServer } from './http-server.js';

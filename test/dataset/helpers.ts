@@ -2,7 +2,8 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { canonicalRow, nodeFileSystem, type Dataset, type DatasetFileSystem, type DatasetReadOptions } from '../../src/node/index.js';
+import { canonicalRow } from '../../src/node/entries/inspect.js';
+import { nodeFileSystem, type Dataset, type DatasetFileSystem, type DatasetReadOptions } from '../../src/node/entries/dataset.js';
 import { canonText, duckText, showDifference } from '../interop/duck-compare.js';
 import { DuckFiles } from '../reader/helpers.js';
 import type { Source } from '../../src/io/source.js';

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { IncompatibleFilesError, openDataset, openParquet, summarize, summaryFileBytes, UnsupportedError, writeSummaryFiles } from '../../src/node/index.js';
+import { IncompatibleFilesError, openDataset, openParquet, UnsupportedError } from '../../src/node/index.js';
+import { summarize, summaryFileBytes, writeSummaryFiles } from '../../src/node/entries/dataset.js';
 import { assertAgrees, counting, useDuck } from './helpers.js';
 import { footerOf } from './setup.js';
 

@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDataset, writeDataset, writeParquet, type Dataset } from '../../src/node/index.js';
+import { openDataset, writeParquet } from '../../src/node/index.js';
+import { writeDataset, type Dataset } from '../../src/node/entries/dataset.js';
 
 const FD_DIR = '/proc/self/fd';
 const open = () => readdirSync(FD_DIR).length;

@@ -5,7 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BufferSink, bufferSource, canonicalRow, Dataset, writeRecords, type DatasetFileSystem } from '../../src/index.js';
+import { BufferSink, bufferSource, writeRecords } from '../../src/index.js';
+import { canonicalRow } from '../../src/entries/inspect.js';
+import { Dataset, type DatasetFileSystem } from '../../src/entries/dataset.js';
 
 async function parquet(rows: Record<string, unknown>[]): Promise<Uint8Array> {
   const sink = new BufferSink();

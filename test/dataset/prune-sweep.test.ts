@@ -14,7 +14,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDataset, writeParquet, type Filter, type PartitionType } from '../../src/node/index.js';
+import { openDataset, writeParquet, type Filter } from '../../src/node/index.js';
+import { type PartitionType } from '../../src/node/entries/dataset.js';
 
 const A = ['0', '1', '2', '3', '__HIVE_DEFAULT_PARTITION__'];
 const B = ['1', '7', 'x', 'p%3Dq', '2024-01-02', '__HIVE_DEFAULT_PARTITION__', '05'];

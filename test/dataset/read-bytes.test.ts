@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { nodeFileSystem, openDataset, openParquet, writeSummaryFiles } from '../../src/node/index.js';
+import { nodeFileSystem, writeSummaryFiles } from '../../src/node/entries/dataset.js';
+import { openDataset, openParquet } from '../../src/node/index.js';
 import { readFooter } from '../../src/parquet/footer.js';
 import { counting, countingSource, useDuck } from './helpers.js';
 

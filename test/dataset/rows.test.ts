@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { nodeFileSystem, openDataset, type DatasetFileSystem } from '../../src/node/index.js';
+import { nodeFileSystem, type DatasetFileSystem } from '../../src/node/entries/dataset.js';
+import { openDataset } from '../../src/node/index.js';
 import { useDuck } from './helpers.js';
 
 let dir = '';

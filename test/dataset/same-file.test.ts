@@ -11,7 +11,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IncompatibleFilesError, openDataset, summarize, summaryFileBytes, writeParquet, type Dataset } from '../../src/node/index.js';
+import { IncompatibleFilesError, openDataset, writeParquet } from '../../src/node/index.js';
+import { summarize, summaryFileBytes, type Dataset } from '../../src/node/entries/dataset.js';
 import type { FileMetaData } from '../../src/parquet/metadata/index.js';
 import { footerBytes } from '../../src/parquet/write/footer-bytes.js';
 

@@ -14,7 +14,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IncompatibleFilesError, openDataset, openParquet, ParquetReader, summarize, summaryFileBytes, writeParquet } from '../../src/node/index.js';
+import { IncompatibleFilesError, openDataset, openParquet, ParquetReader, writeParquet } from '../../src/node/index.js';
+import { summarize, summaryFileBytes } from '../../src/node/entries/dataset.js';
 import type { FileMetaData } from '../../src/parquet/metadata/index.js';
 import { useServer } from './http-server.js';
 

@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineSchema, field, InvalidArgumentError, openParquet, writeDataset, writeDatasetTo, type DatasetOutput } from '../../src/node/index.js';
+import { defineSchema, field, InvalidArgumentError, openParquet } from '../../src/node/index.js';
+import { writeDataset, writeDatasetTo, type DatasetOutput } from '../../src/node/entries/dataset.js';
 import { duckAndTempDir, footerOf } from './setup.js';
 
 const env = duckAndTempDir('parquetry-dataset-');

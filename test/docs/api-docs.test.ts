@@ -1,19 +1,18 @@
 /**
  * Every public export has a doc comment, so the API reference `npm run docs`
  * builds (TypeDoc, which fails on the same gaps and more) documents it. The
- * exports are those of the package's entry points (package.json `exports`:
- * src/index.ts and src/node/index.ts), followed to their declarations: a
- * wrapper of src/lazy.ts marked `@function` is documented by the function it
- * loads (TypeDoc shows that one's signature and comment), a `lazyClass`
- * wrapper by its own comment (TypeDoc takes a class's comment from the
- * variable). Public methods of exported classes and the methods of exported
- * interfaces need one too, and the main entry points an `@example`.
+ * exports are those of every entry point of package.json's `exports` (the
+ * root and each subpath, portable and Node), followed to their declarations.
+ * Public methods of exported classes and the methods of exported interfaces
+ * need one too, and the main entry points an `@example`.
  * Parsing only, no type checker: it runs in a second or two.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import ts from 'typescript';
-import { ENTRIES, exportedNames, isExported, moduleFile, parse } from './exports.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ENTRIES, ROOT, exportedNames, isExported, moduleFile, parse } from './exports.js';
 /** The entry points a reader meets first: each needs an `@example`. */
 const WITH_EXAMPLE = [
   'openTable', 'openParquet', 'ParquetReader', 'ParquetReader.open', 'ParquetReader.readRows', 'ParquetReader.rows', 'ParquetReader.columns',
@@ -85,34 +84,6 @@ function localDeclarations(file: string, name: string, seen: Set<string>): Found
   return sf.statements.flatMap((st) => ownDeclarations(file, st, name));
 }
 
-/** `lazyAsync(load, 'name')` and the like: the wrapper's kind, and the module file and export it stands for. */
-function lazyTarget(found: Found): { kind: 'function' | 'class'; file: string; name: string } | undefined {
-  const init = ts.isVariableDeclaration(found.node) ? found.node.initializer : undefined;
-  if (!init || !ts.isCallExpression(init) || !ts.isIdentifier(init.expression)) return undefined;
-  const kind = { lazyAsync: 'function', lazyGenerator: 'function', lazyClass: 'class' }[init.expression.text] as 'function' | 'class' | undefined;
-  if (!kind) return undefined;
-  const [load, nameArg] = init.arguments;
-  assert.ok(load && nameArg && ts.isStringLiteral(nameArg), `${found.file}: ${found.name}: a lazy wrapper names its export`);
-  return { kind, file: moduleFile(found.file, importedBy(found.file, load)), name: nameArg.text };
-}
-
-/** The specifier of the `import()` a loader holds, directly or through a `const m = lazyModule(...)`. */
-function importedBy(file: string, load: ts.Node): string {
-  if (ts.isIdentifier(load)) {
-    const decl = localDeclarations(file, load.text, new Set())[0]?.node;
-    assert.ok(decl && ts.isVariableDeclaration(decl) && decl.initializer, `${file}: loader ${load.text}`);
-    return importedBy(file, decl.initializer);
-  }
-  let spec: string | undefined;
-  const visit = (n: ts.Node): void => {
-    if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) spec = n.arguments[0].text;
-    else ts.forEachChild(n, visit);
-  };
-  visit(load);
-  assert.ok(spec, `${file}: a loader without import()`);
-  return spec;
-}
-
 function publicMembers(node: ts.ClassDeclaration | ts.InterfaceDeclaration): { name: string; node: ts.Node }[] {
   const out: { name: string; node: ts.Node }[] = [];
   for (const m of node.members) {
@@ -139,21 +110,10 @@ function documentation(): { missing: string[]; docs: Map<string, { text: string;
     for (const name of exportedNames(entry)) {
       const found = declarations(entry, name);
       assert.ok(found.length > 0, `${entry}: no declaration found for ${name}`);
-      // A `lazyClass` wrapper and the type alias of its instances are one class to TypeDoc.
-      const wrapped = found.find((f) => lazyTarget(f)?.kind === 'class');
-      for (const f of wrapped ? [wrapped] : found) {
-        const target = lazyTarget(f);
-        const own = docOf(f.node);
-        if (target?.kind === 'function') {
-          assert.ok(own.tags.includes('function'), `${f.file}: ${name} is a lazy wrapper: mark it @function so TypeDoc shows the real signature`);
-          for (const real of declarations(target.file, target.name)) note(name, real.file, docOf(real.node));
-          continue;
-        }
-        if (target?.kind === 'class') assert.ok(own.tags.includes('class'), `${f.file}: ${name} is a lazy class: mark it @class`);
-        note(name, f.file, own);
-        const cls = target ? declarations(target.file, target.name).find((d) => ts.isClassDeclaration(d.node)) : f;
-        if (cls && (ts.isClassDeclaration(cls.node) || ts.isInterfaceDeclaration(cls.node))) {
-          for (const m of publicMembers(cls.node)) note(`${name}.${m.name}`, cls.file, docOf(m.node));
+      for (const f of found) {
+        note(name, f.file, docOf(f.node));
+        if (ts.isClassDeclaration(f.node) || ts.isInterfaceDeclaration(f.node)) {
+          for (const m of publicMembers(f.node)) note(`${name}.${m.name}`, f.file, docOf(m.node));
         }
       }
     }
@@ -164,6 +124,11 @@ function documentation(): { missing: string[]; docs: Map<string, { text: string;
 test('every public export, public method and interface method has a doc comment', () => {
   const { missing } = documentation();
   assert.deepEqual(missing, [], `${missing.length} undocumented:\n${missing.join('\n')}`);
+});
+
+test('the API reference (typedoc.json) covers every entry point of package.json\'s exports', () => {
+  const { entryPoints } = JSON.parse(readFileSync(join(ROOT, 'typedoc.json'), 'utf8')) as { entryPoints: string[] };
+  assert.deepEqual([...entryPoints].sort(), [...ENTRIES].sort());
 });
 
 test('the main entry points have an @example', () => {

@@ -1,7 +1,8 @@
 /**
  * The TypeScript and JavaScript examples of README.md and the guides are
  * programs, not sketches: each parses, and what it imports from
- * 'parquetry' the package exports. Their output is
+ * 'parquetry' or a subpath ('parquetry/trevni', ...) that entry point exports
+ * (in Node, whose entry points are the portable ones plus path functions). Their output is
  * not checked here; the `console` examples' is, in test/cli/readme.test.ts.
  */
 import { test } from 'node:test';
@@ -9,14 +10,15 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { exportedNames } from './exports.js';
+import { SPECIFIERS, exportedNames } from './exports.js';
 
 const pages = ['README.md', ...readdirSync('docs', { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.md') && !f.startsWith('api/'))
   .map((f) => join('docs', f))];
 
-test('every ts and js example parses, and imports from parquetry only what it exports', () => {
-  const exported = new Set(exportedNames('src/node/index.ts'));
+test('every ts and js example parses, and imports from parquetry and its subpaths only what they export', () => {
+  // Node's entry points: each re-exports its portable one and adds the path functions.
+  const exported = new Map([...SPECIFIERS].map(([specifier, { node }]) => [specifier, new Set(exportedNames(node))]));
   const problems: string[] = [];
   let count = 0;
   for (const page of pages) {
@@ -29,12 +31,18 @@ test('every ts and js example parses, and imports from parquetry only what it ex
       const sf = ts.createSourceFile('example.ts', m[2]!, ts.ScriptTarget.Latest);
       for (const st of sf.statements) {
         if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier)) continue;
-        if (st.moduleSpecifier.text !== 'parquetry') continue;
+        const specifier = st.moduleSpecifier.text;
+        if (specifier !== 'parquetry' && !specifier.startsWith('parquetry/')) continue;
+        const names = exported.get(specifier);
+        if (!names) {
+          problems.push(`${where}: '${specifier}' is not an entry point of package.json's exports`);
+          continue;
+        }
         const bindings = st.importClause?.namedBindings;
         if (bindings && ts.isNamedImports(bindings)) {
           for (const el of bindings.elements) {
             const name = (el.propertyName ?? el.name).text;
-            if (!exported.has(name)) problems.push(`${where}: 'parquetry' does not export ${name}`);
+            if (!names.has(name)) problems.push(`${where}: '${specifier}' does not export ${name}`);
           }
         }
       }

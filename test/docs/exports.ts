@@ -4,8 +4,16 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-/** package.json `exports`: the Node condition's entry re-exports the portable one. */
-export const ENTRIES = ['src/index.ts', 'src/node/index.ts'];
+/** A built file of package.json's `exports` (`./dist/x/y.js`) as its source (`src/x/y.ts`). */
+const sourceOf = (built: string) => built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts');
+const exportsMap: Record<string, { node?: { default: string }; default: { default: string } }> = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).exports;
+/** package.json `exports`, by specifier (`parquetry`, `parquetry/trevni`, ...): the sources of its Node and portable entry points. */
+export const SPECIFIERS: Map<string, { node: string; portable: string }> = new Map(Object.entries(exportsMap).map(([key, c]) => [
+  key === '.' ? 'parquetry' : `parquetry/${key.slice(2)}`,
+  { node: sourceOf((c.node ?? c.default).default), portable: sourceOf(c.default.default) },
+]));
+/** Every entry point's source: a subpath's Node entry re-exports its portable one. */
+export const ENTRIES = [...new Set([...SPECIFIERS.values()].flatMap((e) => [e.portable, e.node]))];
 
 const sources = new Map<string, ts.SourceFile>();
 /** A source file of the repository, by its path from the root, parsed once. */

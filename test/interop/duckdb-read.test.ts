@@ -13,7 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
-import { CorruptFileError, canonicalRow, openParquet } from '../../src/node/index.js';
+import { CorruptFileError, openParquet } from '../../src/node/index.js';
+import { canonicalRow } from '../../src/node/entries/inspect.js';
 import { canonText, duckText, showDifference } from './duck-compare.js';
 import { ALL_TYPES_COLUMNS, EDGE_COLUMNS, VARIANT_SQL, selectColumns } from './duckdb-tables.js';
 

@@ -13,9 +13,8 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync,
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  IOError, ParquetryError, TrevniReader, TrevniWriter, defineSchema, field as f, fileSink, fileSource, openParquet, openWriter, writeParquet,
-} from '../../src/node/index.js';
+import { IOError, ParquetryError, defineSchema, field as f, fileSink, fileSource, openParquet, openWriter, writeParquet } from '../../src/node/index.js';
+import { TrevniReader, TrevniWriter } from '../../src/node/entries/trevni.js';
 
 let dir = '';
 let count = 0;

@@ -5,7 +5,8 @@
  * process's peak RSS, which counts native buffers a heap limit would miss.
  * Argument 2 is JSON of extra open options.
  */
-import { fileSource, openParquet, type ParquetReader, ParquetryError, TrevniReader } from '../../src/node/index.js';
+import { fileSource, openParquet, type ParquetReader, ParquetryError } from '../../src/node/index.js';
+import { TrevniReader } from '../../src/node/entries/trevni.js';
 
 const [file, optionsJson] = process.argv.slice(2) as [string, string | undefined];
 const options = optionsJson ? (JSON.parse(optionsJson) as Record<string, unknown>) : {};

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { BufferSink, LimitError, ParquetReader, TrevniReader, TrevniWriter, UnsupportedError, writeParquet } from '../../src/node/index.js';
+import { BufferSink, LimitError, ParquetReader, UnsupportedError, writeParquet } from '../../src/node/index.js';
+import { TrevniReader, TrevniWriter } from '../../src/node/entries/trevni.js';
 import { applyStructured } from '../../scripts/fuzz/structured.js';
 import { DATA } from './helpers.js';
 

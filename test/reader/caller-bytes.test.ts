@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalRow, openParquet } from '../../src/node/index.js';
+import { canonicalRow } from '../../src/node/entries/inspect.js';
+import { openParquet } from '../../src/node/index.js';
 
 const DATA = join('..', 'shared', 'corpus', 'parquet-testing', 'data');
 const FILES = ['byte_array_decimal.parquet', 'datapage_v1-uncompressed-checksum.parquet', 'alltypes_plain.snappy.parquet',

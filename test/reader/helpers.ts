@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { canonicalRow, type ParquetReader, type ReadOptions } from '../../src/node/index.js';
+import { canonicalRow } from '../../src/node/entries/inspect.js';
+import { type ParquetReader, type ReadOptions } from '../../src/node/index.js';
 
 export const SAMPLE = join('examples', 'fixtures', 'sample.parquet');
 export const CORPUS = join('..', 'shared', 'corpus');

@@ -1,7 +1,8 @@
 /** A column named `__proto__` (or constructor, toString...) is just a column: an own property, and no prototype changes. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalRow, openParquet, type ParquetReader } from '../../src/node/index.js';
+import { canonicalRow } from '../../src/node/entries/inspect.js';
+import { openParquet, type ParquetReader } from '../../src/node/index.js';
 import { DuckFiles, collect } from './helpers.js';
 
 let files: DuckFiles;

@@ -37,7 +37,9 @@ export function readInChild(file: string, options: { limit?: number; timeoutMs?:
 
 async function main(file: string, limit: number | undefined): Promise<Ended> {
   // Imported here so the parent pays nothing for them.
-  const { ParquetryError, TrevniReader, canonicalRow, openParquet } = await import('../../src/node/index.js');
+  const [{ ParquetryError, openParquet }, { TrevniReader }, { canonicalRow }] = await Promise.all([
+    import('../../src/node/index.js'), import('../../src/node/entries/trevni.js'), import('../../src/node/entries/inspect.js'),
+  ]);
   const first: string[] = [];
   let rows = 0;
   try {

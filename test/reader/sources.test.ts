@@ -3,11 +3,11 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  CorruptFileError, IOError, InvalidArgumentError, ParquetReader, ParquetryError, blobSource, canonicalRow, openParquet, type ParquetInput, type SourceLike,
-} from '../../src/node/index.js';
+import { CorruptFileError, IOError, InvalidArgumentError, ParquetReader, ParquetryError, blobSource, openParquet, type ParquetInput, type SourceLike } from '../../src/node/index.js';
+import { canonicalRow } from '../../src/node/entries/inspect.js';
 import { DATA, SAMPLE, lines } from './helpers.js';
-import { openRedElm, openTrevni, TrevniReader } from '../../src/node/index.js';
+import { openRedElm } from '../../src/node/entries/redelm.js';
+import { openTrevni, TrevniReader } from '../../src/node/entries/trevni.js';
 import { REDELM_CORPUS } from '../redelm/corpus-util.js';
 
 let bytes: Uint8Array;

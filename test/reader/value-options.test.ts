@@ -2,7 +2,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { canonicalRow, openParquet, type ParquetReader } from '../../src/node/index.js';
+import { canonicalRow } from '../../src/node/entries/inspect.js';
+import { openParquet, type ParquetReader } from '../../src/node/index.js';
 import { DATA, DuckFiles, SAMPLE, collect, show } from './helpers.js';
 
 describe('on the DuckDB sample', () => {

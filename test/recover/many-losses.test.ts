@@ -7,7 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BufferSink, ParquetWriter, checkParquet, defineSchema, field } from '../../src/index.js';
+import { BufferSink, ParquetWriter, defineSchema, field } from '../../src/index.js';
+import { checkParquet } from '../../src/entries/recover.js';
 
 test('a check of 200,000 damaged pages reports each of them', { timeout: 120_000 }, async () => {
   const rows = 200_000;

@@ -3,7 +3,7 @@ import { tablePlan } from '../../src/table/plan.js';
 import type { RecordPlan } from '../../src/shred/plan.js';
 import type { ColumnPath } from '../../src/schema/tree.js';
 import type { Table, TableReadOptions } from '../../src/node/index.js';
-import { canonicalRow } from '../../src/node/index.js';
+import { canonicalRow } from '../../src/node/entries/inspect.js';
 
 export { tablePlan };
 

@@ -11,9 +11,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  convert, defineSchema, field, InvalidArgumentError, LimitError, openRedElm, openTable, openTrevni, UnsupportedOptionError, writeParquet, type Table, type TableFormatName,
-} from '../../src/node/index.js';
+import { convert } from '../../src/node/entries/convert.js';
+import { defineSchema, field, InvalidArgumentError, LimitError, openTable, UnsupportedOptionError, writeParquet, type Table, type TableFormatName } from '../../src/node/index.js';
+import { openRedElm } from '../../src/node/entries/redelm.js';
+import { openTrevni } from '../../src/node/entries/trevni.js';
 import type { LeafKind } from '../../src/schema/logical.js';
 import type { Plan } from '../../src/shred/plan.js';
 import { allRows, tablePlan } from './helpers.js';

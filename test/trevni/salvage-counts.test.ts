@@ -11,7 +11,8 @@
 import { strict as assert } from 'node:assert';
 import { it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
-import { MISSING, ParquetryError, TrevniReader, bufferSource, salvageTrevni } from '../../src/node/index.js';
+import { MISSING, TrevniReader, salvageTrevni } from '../../src/node/entries/trevni.js';
+import { ParquetryError, bufferSource } from '../../src/node/index.js';
 import { generatedFile, type GeneratedKind } from '../../scripts/fuzz/generate.js';
 import { applyTrevni, parseTrevni, type TrevniEdit } from '../../scripts/fuzz/trevni.js';
 

@@ -9,7 +9,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AvroTrevniWriter, BufferSink, defineSchema, field, InvalidArgumentError, openParquet, openWriter, ParquetReader, ParquetWriter, RedElmWriter, type InferRow } from '../../src/node/index.js';
+import { AvroTrevniWriter } from '../../src/node/entries/trevni.js';
+import { BufferSink, defineSchema, field, InvalidArgumentError, openParquet, openWriter, ParquetReader, ParquetWriter, type InferRow } from '../../src/node/index.js';
+import { RedElmWriter } from '../../src/node/entries/redelm.js';
 import { TrevniDraftWriter } from '../../src/trevni/draft/writer.js';
 
 const schema = defineSchema({ id: field.int64().required(), name: field.string(), point: field.struct({ x: field.double(), y: field.double() }), tags: field.list(field.struct({ k: field.string() })) });

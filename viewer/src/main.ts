@@ -3,7 +3,8 @@
  * requests), or dropped or picked (read by Blob slices); nothing is sent
  * anywhere. Plain DOM: the page is a few panels, no framework needed.
  */
-import { blobSource, formatBytes as size, httpSource } from 'parquetry';
+import { blobSource, httpSource } from 'parquetry';
+import { formatBytes as size } from 'parquetry/inspect';
 import { $, el } from './dom.js';
 import { cell } from './format.js';
 import { openFile, type ChunkBox, type GroupBox, type Input, type Opened, type PageBox, type TreeNode } from './model.js';

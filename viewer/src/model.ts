@@ -5,10 +5,10 @@
  * the file → columns → blocks) with sizes, and rows read on demand by
  * offset and limit, so nothing is loaded whole.
  */
-import {
-  ParquetReader, RedElmReader, TrevniDraftReader, chunkPages, decodeStatistics, openTable, openTrevni, parseWhere, redElmSummary, schemaAnnotation, selectChunks,
-  type ChunkRef, type Filter, type SchemaNode, type Source, type Table, type TableFormatName, type TrevniBlock, type TrevniColumn,
-} from 'parquetry';
+import { ParquetReader, openTable, parseWhere, schemaAnnotation, type Filter, type SchemaNode, type Source, type Table, type TableFormatName } from 'parquetry';
+import { RedElmReader, redElmSummary } from 'parquetry/redelm';
+import { TrevniDraftReader, openTrevni, type TrevniBlock, type TrevniColumn } from 'parquetry/trevni';
+import { chunkPages, decodeStatistics, selectChunks, type ChunkRef } from 'parquetry/inspect';
 
 export interface TreeNode {
   name: string;

@@ -15,9 +15,9 @@
  */
 import { ByteCursor } from '../../../src/bytes/cursor.js';
 import { decodePageHeader } from '../../../src/parquet/metadata/index.js';
-import {
-  BufferSink, MISSING, openForSalvage, openParquet, recoverParquet, recoverTrevni, salvageRowGroups, salvageTrevni, TrevniReader, bufferSource,
-} from '../../../src/node/index.js';
+import { BufferSink, openParquet, bufferSource } from '../../../src/node/index.js';
+import { MISSING, recoverTrevni, salvageTrevni, TrevniReader } from '../../../src/node/entries/trevni.js';
+import { openForSalvage, recoverParquet, salvageRowGroups } from '../../../src/node/entries/recover.js';
 import { writerSeeds } from '../seeds.js';
 import { parquetMap, trevniMap } from '../file-map.js';
 import { generatedFile } from '../generate.js';

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { ByteCursor } from '../../../src/bytes/cursor.js';
-import { openRedElm } from '../../../src/node/index.js';
+import { openRedElm } from '../../../src/node/entries/redelm.js';
 import { encodeRedElmFooter, REDELM_BLOCK, type MetaDataBlock } from '../../../src/redelm/container.js';
 import { decodeRedElmMetaData, encodeRedElmMetaData, type RedElmMetaData } from '../../../src/redelm/metadata.js';
 import { decodeModifiedUtf8 } from '../../../src/javaser/modified-utf8.js';

@@ -12,7 +12,10 @@
  * an output that reads.
  */
 import { join } from 'node:path';
-import { BufferSink, convert, field as f, openRedElm, openTrevni, bufferSource } from '../../../src/node/index.js';
+import { BufferSink, field as f, bufferSource } from '../../../src/node/index.js';
+import { convert } from '../../../src/node/entries/convert.js';
+import { openRedElm } from '../../../src/node/entries/redelm.js';
+import { openTrevni } from '../../../src/node/entries/trevni.js';
 import type { AnyField } from '../../../src/schema/builder.js';
 import { makeRecords } from '../../../test/writer/gen.js';
 import { corpusFiles } from '../seeds.js';

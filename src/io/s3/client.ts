@@ -5,7 +5,6 @@
  * refusals turned into `ObjectStoreError`s naming the address, the store's
  * code and what to do, never a secret.
  */
-import { AwsV4Signer } from 'aws4fetch';
 import { InvalidArgumentError, IOError, ObjectStoreError } from '../../errors.js';
 import { formatS3Address, objectUrl, type S3Address, type S3Endpoint } from './address.js';
 import { xmlText } from './xml.js';
@@ -122,6 +121,8 @@ export class S3Client {
   private async signed(url: URL, init: S3RequestInit, credentials: S3Credentials | null): Promise<[string, RequestInit]> {
     const headers = { ...init.headers };
     if (!credentials) return [url.toString(), { method: init.method, headers, body: init.body as BodyInit | undefined }];
+    // Loaded here, not at import: the root entry point exports the S3 functions, and most programs never sign a request.
+    const { AwsV4Signer } = await import('aws4fetch');
     const signer = new AwsV4Signer({
       method: init.method,
       url: url.toString(),

@@ -7,7 +7,7 @@ import { metadataFromArrow, schemaFromArrow } from '../../arrow/to-schema.js';
 import { sampleRecords } from './sample.js';
 import { hasAutoVariants, resolveAutoVariants } from '../variant/auto.js';
 import type { DefinedSchema } from '../../schema/builder.js';
-import type { RecordBatch, Table } from 'apache-arrow';
+import type { RecordBatch, Table } from '../../arrow/peer.js';
 
 /** `writeRecords`' and `writeParquet`'s options: the writer's, plus a schema or how to infer one. */
 export interface WriteRecordsOptions extends WriterOptions {

@@ -1,3 +1,5 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
 import { BufferedSink } from '../../io/buffered-sink.js';
 import type { ByteWriter } from '../../bytes/writer.js';
 import { loadCodec, type Codec, type CodecName } from '../../codecs/registry.js';
@@ -9,7 +11,7 @@ import { planRecord, type RecordPlan } from '../../shred/plan.js';
 import { ArrowShredder } from '../../arrow/shred.js';
 import { ArrowColumns, batchColumns } from '../../arrow/columns.js';
 import { loadArrow } from '../../arrow/load.js';
-import type { RecordBatch, Table } from 'apache-arrow';
+import type { RecordBatch, Table } from '../../arrow/peer.js';
 import { firstUnknownKey, isPlainObject, RecordShredder, type UnknownFieldRule, type VariantWriter } from '../../shred/shred.js';
 import { declaredVariants, type AnyField } from '../../schema/builder.js';
 import {

@@ -28,6 +28,7 @@ import { checkChecksum, checkCodec, type TrevniFormat } from '../version.js';
 import { decodeDraftBlock } from './block.js';
 import { draftSchema, type DraftLeaf } from './schema.js';
 
+/** Which rows and columns `TrevniDraftReader.rows()` reads. */
 export interface TrevniDraftRowsOptions {
   /** First row (default 0). */
   offset?: number;
@@ -35,6 +36,7 @@ export interface TrevniDraftRowsOptions {
   limit?: number;
 }
 
+/** Reads a file of the Trevni wiki draft's Dremel dialect: `TrevniDraftReader.open(input, options)` (docs/trevni.md). */
 export class TrevniDraftReader {
   readonly format: TrevniFormat;
   readonly numRows: number;

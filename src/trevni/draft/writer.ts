@@ -27,6 +27,7 @@ import { DEFAULT_BLOCK_SIZE, checkValue, discardFile, finishFile, type SpilledBl
 import { encodeDraftLevels } from './block.js';
 import { draftColumns, type DraftColumnSpec } from './schema.js';
 
+/** `TrevniDraftWriter`'s options: codec, checksum, metadata, and what to do with fields the schema lacks. */
 export interface TrevniDraftWriterOptions extends UnknownFieldRule {
   /** The file's codec: null (default), deflate or snappy (version 1's). */
   codec?: string;
@@ -135,6 +136,7 @@ function groupBlocks(spill: SpillStore): SpilledBlocks {
   return { blockCount: 0, descriptors: new ByteWriter(0), dataSize: 0, spill };
 }
 
+/** Writes a file of the Trevni wiki draft's Dremel dialect from a Parquet schema: `TrevniDraftWriter.open(sink, schema, options)` (docs/trevni.md). */
 export class TrevniDraftWriter {
   private rows = 0;
   private state: 'open' | 'closed' | 'failed' = 'open';
