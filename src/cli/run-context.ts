@@ -1,0 +1,53 @@
+/**
+ * One run of the CLI: the streams and environment it was given, and the
+ * program-level options its command reads (`--http-header`, the S3
+ * settings, the keys). `main` runs each invocation in a context of its own,
+ * so runs in one process (the tests) share nothing; commands reach it
+ * through AsyncLocalStorage rather than threading it through every call.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Readable, Writable } from 'node:stream';
+import type { DecryptionOptions } from '../parquet/crypto/options.js';
+import type { S3Settings } from '../node/s3-credentials.js';
+
+/** An output of the CLI: process.stdout or stderr, or any Writable (a test's). */
+export type CliOutput = Writable & { isTTY?: boolean; columns?: number };
+
+/** What the CLI reads and writes besides files: the process's, or a caller's stand-ins. */
+export interface CliIo {
+  stdout: CliOutput;
+  stderr: CliOutput;
+  stdin: Readable;
+  env: Record<string, string | undefined>;
+}
+
+/** `--http-header` and `--byte-length`: how http(s) inputs are requested. */
+export interface HttpInputOptions {
+  headers?: Record<string, string>;
+  /** The file's size: no HEAD request is made (a URL signed for GET only refuses HEAD). */
+  byteLength?: number;
+}
+
+export interface RunContext {
+  readonly io: CliIo;
+  http: HttpInputOptions;
+  s3: S3Settings;
+  decryption: DecryptionOptions | undefined;
+  /** The status the run ends with when its command returns (a lie found, data lost). */
+  exitCode: number;
+  /** Ends the run now with `code` (an interrupt), whatever its command is doing. */
+  terminate(code: number): void;
+}
+
+const current = new AsyncLocalStorage<RunContext>();
+
+/** The context of the run this code is part of. */
+export function run(): RunContext {
+  const context = current.getStore();
+  if (!context) throw new Error('a CLI command ran outside main()');
+  return context;
+}
+
+export function inRun<T>(context: RunContext, fn: () => Promise<T>): Promise<T> {
+  return current.run(context, fn);
+}
