@@ -4,7 +4,7 @@
 // output is printed whole, and its wall time is measured: the slowest files
 // are listed at the end, which is how the suite is kept under its time budget.
 //
-//   node scripts/run-tests.mjs [--group unit|interop|browser] [--list] [files...]
+//   node scripts/run-tests.mjs [--group unit|interop|browser] [--list] [files or folders...]
 //   TEST_JOBS=n   files run at once (default: the machine's cores)
 //
 // The groups, defined here only: `browser`, the files under test/browser/
@@ -57,7 +57,7 @@ if (group !== undefined && !(group in GROUPS)) {
   console.error(`--group: ${group} is not one of ${Object.keys(GROUPS).join(', ')}`);
   process.exit(2);
 }
-const files = (args.length ? args : find('test')).filter((f) => group === undefined || GROUPS[group](f));
+const files = (args.length ? args : ['test']).flatMap((a) => (statSync(a).isDirectory() ? find(a) : [a])).filter((f) => group === undefined || GROUPS[group](f));
 if (listOnly) {
   for (const f of files) console.log(f);
   process.exit(0);

@@ -252,8 +252,7 @@ const commandName = (program: Command, cmd: Command | undefined) => (cmd && cmd 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   let terminate!: (code: number) => void;
   const terminated = new Promise<number>((resolve) => (terminate = resolve));
-  const context: RunContext = { io, http: {}, s3: {}, decryption: undefined, exitCode: 0, terminate };
-  return inRun(context, () => Promise.race([parse(argv, context), terminated]));
+  return inRun(io, terminate, (context) => Promise.race([parse(argv, context), terminated]));
 }
 
 async function parse(argv: readonly string[], context: RunContext): Promise<number> {

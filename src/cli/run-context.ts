@@ -48,6 +48,8 @@ export function run(): RunContext {
   return context;
 }
 
-export function inRun<T>(context: RunContext, fn: () => Promise<T>): Promise<T> {
-  return current.run(context, fn);
+/** Runs `fn` as a run of its own with `io`, no program-level options yet; `terminate` ends it early. */
+export function inRun<T>(io: CliIo, terminate: (code: number) => void, fn: (context: RunContext) => Promise<T>): Promise<T> {
+  const context: RunContext = { io, http: {}, s3: {}, decryption: undefined, exitCode: 0, terminate };
+  return current.run(context, () => fn(context));
 }

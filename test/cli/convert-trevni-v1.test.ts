@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { registerConvert } from '../../src/cli/convert-command.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
-import { runWith, type CliResult } from './run-cli.js';
+import { inCliRun, runWith, type CliResult } from './run-cli.js';
 
 const V1 = join('..', 'shared', 'ancestors', 'trevni-v1');
 
@@ -27,7 +27,7 @@ after(() => {
 async function run(...args: string[]): Promise<void> {
   const program = new Command().exitOverride();
   registerConvert(program);
-  await program.parseAsync(['node', 'parquetry', 'convert', '-q', ...args]);
+  await inCliRun(() => program.parseAsync(['node', 'parquetry', 'convert', '-q', ...args]));
 }
 
 function cli(args: string[]): Promise<CliResult> {

@@ -23,7 +23,7 @@ import { BufferSink } from '../../src/io/sink.js';
 import { hex } from '../../src/schema/convert.js';
 import { crc32 } from '../../src/checksum/crc32.js';
 import { ParquetryError, UnsupportedError } from '../../src/errors.js';
-import { runWith, type CliResult } from './run-cli.js';
+import { inCliRun, runWith, type CliResult } from './run-cli.js';
 
 const PARQUET = join('..', 'shared', 'corpus', 'parquet-testing', 'data');
 const TREVNI = join('..', 'shared', 'trevni-corpus');
@@ -48,7 +48,7 @@ function freshDir(prefix: string): string {
 async function run(...args: string[]): Promise<void> {
   const program = new Command().exitOverride();
   registerConvert(program);
-  await program.parseAsync(['node', 'parquetry', 'convert', '-q', ...args]);
+  await inCliRun(() => program.parseAsync(['node', 'parquetry', 'convert', '-q', ...args]));
 }
 
 /** Runs the command as a user does, for exit status and messages. */

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { Readable, Writable } from 'node:stream';
 import { main } from '../../src/cli/program.js';
+import { inRun } from '../../src/cli/run-context.js';
 
 export interface CliResult {
   code: number;
@@ -35,11 +36,16 @@ function capture(): { stream: Writable; bytes: () => Buffer } {
 }
 
 /** Runs `parquetry ...args` with `options`' stdin and environment. */
-export async function runWith(args: string[], options: CliRunOptions = {}): Promise<CliResult> {
+function testIo(options: CliRunOptions) {
   const stdout = capture();
   const stderr = capture();
   const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
-  const code = await main(args, { stdout: stdout.stream, stderr: stderr.stream, stdin, env: { ...process.env, ...options.env } });
+  return { stdout, stderr, io: { stdout: stdout.stream, stderr: stderr.stream, stdin, env: { ...process.env, ...options.env } } };
+}
+
+export async function runWith(args: string[], options: CliRunOptions = {}): Promise<CliResult> {
+  const { stdout, stderr, io } = testIo(options);
+  const code = await main(args, io);
   const outBytes = stdout.bytes();
   return { code, out: outBytes.toString('utf8'), err: stderr.bytes().toString('utf8'), outBytes };
 }
@@ -53,4 +59,13 @@ export async function ok(...args: string[]): Promise<string> {
   const r = await run(...args);
   assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
   return r.out;
+}
+
+/**
+ * Runs `fn`, a command's code called directly (to see the typed error it
+ * throws, which `main` prints), as a CLI run of its own with no input and
+ * its output dropped.
+ */
+export function inCliRun<T>(fn: () => Promise<T>): Promise<T> {
+  return inRun(testIo({}).io, () => undefined, fn);
 }
