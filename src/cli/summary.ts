@@ -7,7 +7,7 @@ export async function summaryCommand(dir: string, opts: { ignoreInvalidFiles?: b
   const result = await writeSummaryFiles(dir, { ignoreInvalidFiles: opts.ignoreInvalidFiles, commonOnly: opts.commonOnly, s3: s3Settings() });
   const { numRows, rowGroups } = result.metadata;
   if (opts.json) {
-    run().io.stdout.write(JSON.stringify({ written: result.written, parts: result.parts.length, rowGroups: rowGroups.length, rows: numRows, skipped: result.skipped }) + '\n');
+    run().io.stdout.write(JSON.stringify({ written: result.written, parts: result.parts.length, rowGroups: rowGroups.length, numRows, skipped: result.skipped }) + '\n');
     return;
   }
   for (const s of result.skipped) run().io.stderr.write(`parquetry: skipped ${s.path}: ${s.reason}\n`);
