@@ -2,10 +2,11 @@
  * One run of the CLI: the streams and environment it was given, and the
  * program-level options its command reads (`--http-header`, the S3
  * settings, the keys). `main` runs each invocation in a context of its own,
- * so runs in one process (the tests) share nothing; commands reach it
- * through AsyncLocalStorage rather than threading it through every call.
+ * so runs in one process (the tests) share nothing. Runs in one process take
+ * turns, and the current one is a module variable: AsyncLocalStorage would
+ * let them overlap, but on Node 20 it makes every await about 2.5 times as
+ * costly (promise hooks), which every command would pay.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Readable, Writable } from 'node:stream';
 import type { DecryptionOptions } from '../parquet/crypto/options.js';
 import type { S3Settings } from '../node/s3-credentials.js';
@@ -39,17 +40,31 @@ export interface RunContext {
   terminate(code: number): void;
 }
 
-const current = new AsyncLocalStorage<RunContext>();
+let current: RunContext | undefined;
+/** The end of the last run to start: the next one waits for it. */
+let turn: Promise<unknown> = Promise.resolve();
 
-/** The context of the run this code is part of. */
+/** The context of the run under way. */
 export function run(): RunContext {
-  const context = current.getStore();
-  if (!context) throw new Error('a CLI command ran outside main()');
-  return context;
+  if (!current) throw new Error('a CLI command ran outside main()');
+  return current;
 }
 
-/** Runs `fn` as a run of its own with `io`, no program-level options yet; `terminate` ends it early. */
+/**
+ * Runs `fn` as a run of its own with `io`, no program-level options yet,
+ * once the runs started before it have ended; `terminate` ends it early.
+ */
 export function inRun<T>(io: CliIo, terminate: (code: number) => void, fn: (context: RunContext) => Promise<T>): Promise<T> {
-  const context: RunContext = { io, http: {}, s3: {}, decryption: undefined, exitCode: 0, terminate };
-  return current.run(context, () => fn(context));
+  const go = async () => {
+    const context: RunContext = { io, http: {}, s3: {}, decryption: undefined, exitCode: 0, terminate };
+    current = context;
+    try {
+      return await fn(context);
+    } finally {
+      current = undefined;
+    }
+  };
+  const result = turn.then(go);
+  turn = result.catch(() => undefined);
+  return result;
 }
