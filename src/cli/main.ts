@@ -27,7 +27,8 @@ async function exitAfterOutput(code: number): Promise<never> {
   process.exit(code);
 }
 
-const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
-// A command that succeeded may leave work running (view's server); any other status ends the process now.
-if (code === 0) process.exitCode = 0;
-else await exitAfterOutput(code);
+void main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }).then((code) => {
+  // A command that succeeded may leave work running (view's server); any other status ends the process now.
+  if (code === 0) process.exitCode = 0;
+  else return exitAfterOutput(code);
+});
