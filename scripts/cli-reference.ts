@@ -1,43 +1,17 @@
 /**
  * docs/cli-reference.md, generated from the commander definitions of the
- * `parquetry` command (src/cli/main.ts and the modules it registers commands
+ * `parquetry` command (src/cli/program.ts and the modules it registers commands
  * from), in the terms `--help` prints. `npm run docs:cli` writes it;
  * test/docs/cli-reference.test.ts fails when the committed file differs.
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command } from '../src/cli/commander.js';
+import type { Command } from '../src/cli/commander.js';
+import { cliProgram } from '../src/cli/program.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const REFERENCE = join(ROOT, 'docs', 'cli-reference.md');
-
-let defined: Promise<Command> | undefined;
-
-/**
- * The program src/cli/main.ts defines. That module is the command itself:
- * importing it builds the program and then parses `process.argv`. Its one
- * `parseAsync` call is caught here instead, so the definitions are read
- * without running anything.
- */
-function definedProgram(): Promise<Command> {
-  defined ??= (async () => {
-    let program: Command | undefined;
-    const parse = Command.prototype.parseAsync;
-    Command.prototype.parseAsync = function (this: Command) {
-      program = this;
-      return Promise.resolve(this);
-    };
-    try {
-      await import('../src/cli/main.js');
-    } finally {
-      Command.prototype.parseAsync = parse;
-    }
-    if (!program) throw new Error('src/cli/main.ts no longer calls parseAsync when imported: update scripts/cli-reference.ts');
-    return program;
-  })();
-  return defined;
-}
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -48,7 +22,8 @@ function table(head: [string, string], rows: [string, string][]): string[] {
 
 /** The reference's Markdown text. */
 export async function cliReference(): Promise<string> {
-  const program = await definedProgram();
+  // The definitions only: nothing is parsed, so nothing is written to these streams.
+  const { program } = cliProgram({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
   const help = program.createHelp();
   const options = (cmd: Command) => table(['option', 'meaning'], help.visibleOptions(cmd).map((o) => [help.optionTerm(o), help.optionDescription(o)]));
   const out = [

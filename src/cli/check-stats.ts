@@ -3,6 +3,7 @@ import { checkStatistics } from '../parquet/inspect/check-stats.js';
 import { withSource } from './pages.js';
 import { withOutput } from './output.js';
 import { renderTable } from '../text/render.js';
+import { run } from './run-context.js';
 
 /** What was checked and the lies (a table), or (`--json`) one JSON object; exit status 1 when anything lies. */
 export async function checkStatsCommand(file: string, opts: { columns?: (string | string[])[]; json?: boolean }): Promise<void> {
@@ -25,6 +26,6 @@ export async function checkStatsCommand(file: string, opts: { columns?: (string 
         }
       }
     });
-    if (report.lies.length > 0) process.exitCode = 1;
+    if (report.lies.length > 0) run().exitCode = 1;
   });
 }

@@ -1,5 +1,6 @@
 /** The progress line and the final report of `parquetry convert`, on stderr. */
 import { formatBytes } from '../text/byte-size.js';
+import type { CliOutput } from './run-context.js';
 
 export interface ProgressState {
   /** Fraction of the input read, when the input's size is known. */
@@ -28,7 +29,7 @@ export class Progress {
     private readonly enabled: boolean,
     private readonly label: string,
     private readonly poll: () => ProgressState,
-    private readonly stream: NodeJS.WriteStream = process.stderr,
+    private readonly stream: CliOutput,
   ) {}
 
   start(): void {

@@ -7,6 +7,7 @@
 import { writableSink } from '../node/file-sink.js';
 import { destinationFile } from '../node/destination.js';
 import { s3Settings } from './files.js';
+import { run } from './run-context.js';
 import type { Sink } from '../io/sink.js';
 import { countingSink, type CountingSink } from '../convert/output.js';
 
@@ -32,7 +33,7 @@ export async function discardOpenSinks(): Promise<void> {
 export async function openOutputSink(path: string): Promise<CountingSink> {
   let inner: Sink;
   if (path === '-') {
-    inner = writableSink(process.stdout);
+    inner = writableSink(run().io.stdout, { keepOpen: true });
   } else {
     const pending = destinationFile(path, s3Settings());
     opening.add(pending);

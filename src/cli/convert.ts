@@ -31,6 +31,7 @@ import { Progress, formatReport } from './convert-progress.js';
 import { datasetLayout, type DatasetLayout } from '../dataset/write.js';
 import { datasetOutput } from '../node/destination.js';
 import { isS3Address } from '../io/s3/address.js';
+import { run } from './run-context.js';
 
 export interface ConvertOptions extends DatasetLayout {
   /** Parquet input: the projection (`--columns`). */
@@ -166,16 +167,18 @@ function checkApplicable(cmd: Command, inFormat: Format, outFormat: Format): voi
 
 /**
  * Ctrl-C (or SIGTERM) discards the output, so no temporary file is left
- * behind, then ends the program with status 130.
+ * behind, then ends the run with status 130.
  */
 function onInterrupt(discard: () => Promise<void>): { stop: () => void; readonly interrupted: boolean } {
   let interrupted = false;
+  // A signal's handler runs outside the run's async context: it is taken here.
+  const context = run();
   const handler = () => {
     if (interrupted) return;
     interrupted = true;
     void discard().finally(() => {
-      process.stderr.write('\nparquetry: interrupted\n');
-      process.exit(130);
+      context.io.stderr.write('\nparquetry: interrupted\n');
+      context.terminate(130);
     });
   };
   process.on('SIGINT', handler);
@@ -215,7 +218,7 @@ async function cliInput(inPath: string, dataset: false | { unionByName: boolean 
   return {
     ...(dataset ? { dataset: (checks: ReadChecks) => openDatasetInput(inPath, { verifyChecksums: checks.verifyChecksums }, dataset.unionByName) } : {}),
     name: inPath === '-' ? 'stdin' : inPath,
-    bytes: () => openInput(inPath),
+    bytes: () => openInput(inPath, run().io.stdin),
     rereadable: inPath !== '-',
     parquet: async (checks) => {
       if (inPath === '-') throw new UsageError('a Parquet input must be a file or URL (its footer is at the end), not stdin');
@@ -253,7 +256,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   const encryption = encryptionOptions(o, cmd);
   if (dataset && encryption) throw new UsageError('--encrypt-footer-key writes one file; a dataset output is not encrypted');
   if (inPath !== '-' && outPath !== '-' && inPath === outPath) throw new UsageError('IN and OUT are the same file');
-  if (outPath === '-' && isTableFormat(outFormat) && process.stdout.isTTY) {
+  if (outPath === '-' && isTableFormat(outFormat) && run().io.stdout.isTTY) {
     throw new UsageError(`not writing ${{ parquet: 'Parquet', trevni: 'Trevni', redelm: 'RedElm' }[outFormat]} to a terminal: redirect stdout, or give an output file`);
   }
   const fromText = !isTableFormat(inFormat);
@@ -264,7 +267,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   }
   const choice: SchemaChoice = fromText ? await schemaChoice(o) : { fields: undefined, overrides: [] };
   const quiet = Boolean(o.quiet);
-  const showProgress = !quiet && (o.progress ?? Boolean(process.stderr.isTTY));
+  const showProgress = !quiet && (o.progress ?? Boolean(run().io.stderr.isTTY));
   const input = await cliInput(inPath, fromDataset && { unionByName: Boolean(o.unionByName) });
   const output = {
     sink: () => openOutputSink(outPath), spill: tempSpill,
@@ -291,7 +294,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   const progress = new Progress(showProgress, `converting ${input.name}`, () => {
     const p = conversion.progress();
     return { fraction: p.fraction, rows: p.numRows };
-  });
+  }, run().io.stderr);
   // One discard, however many paths ask for it (an interrupt and the error it causes).
   let discarding: Promise<void> | undefined;
   const discard = () => (discarding ??= (async () => {
@@ -320,9 +323,9 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   progress.stop();
   if (quiet) return;
   const listed = report.firstBadRows;
-  for (const s of listed) process.stderr.write(`parquetry: skipped ${s.text}\n`);
-  if (report.badRows > listed.length) process.stderr.write(`parquetry: ... and ${report.badRows - listed.length} more\n`);
-  process.stderr.write(formatReport({
+  for (const s of listed) run().io.stderr.write(`parquetry: skipped ${s.text}\n`);
+  if (report.badRows > listed.length) run().io.stderr.write(`parquetry: ... and ${report.badRows - listed.length} more\n`);
+  run().io.stderr.write(formatReport({
     rows: report.numRows, rowGroups: report.rowGroups, files: report.files, bytes: report.bytesWritten, to: report.output,
     seconds: progress.seconds, skipped: report.badRows,
   }) + '\n');

@@ -3,7 +3,6 @@
  * else its extension: formats.ts's `inputFormat`, as `openTable` tells it),
  * and why a path cannot be read, in one line.
  */
-import { currentDecryption } from './keys.js';
 import { open, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { InvalidArgumentError, IOError } from '../errors.js';
@@ -17,20 +16,19 @@ import type { Dataset } from '../dataset/dataset.js';
 import type { Filter } from '../parquet/filter/expression.js';
 import type { S3Settings } from '../node/s3-credentials.js';
 import { isS3Address } from '../io/s3/address.js';
+import { run, type HttpInputOptions } from './run-context.js';
 
 export function isUrl(path: string): boolean {
   return /^https?:\/\//i.test(path);
 }
 
-let s3: S3Settings = {};
-
 /** How every `s3://` address of this run is reached (`--no-sign-request`, `--region`, `--endpoint-url`, over the environment's). */
 export function s3Settings(): S3Settings {
-  return s3;
+  return run().s3;
 }
 
 export function setS3Settings(settings: S3Settings): void {
-  s3 = settings;
+  run().s3 = settings;
 }
 
 /** The file a path names; a path that cannot be read, or a directory, is an error saying so. */
@@ -94,23 +92,14 @@ export async function tableFileKind(path: string): Promise<ConvertFormat> {
   return kind === 'unknown' ? 'parquet' : kind;
 }
 
-/** `--http-header` and `--byte-length`: how http(s) inputs are requested. */
-export interface HttpInputOptions {
-  headers?: Record<string, string>;
-  /** The file's size: no HEAD request is made (a URL signed for GET only refuses HEAD). */
-  byteLength?: number;
-}
-
-let http: HttpInputOptions = {};
-
 /** The options every http(s) input of this run is read with. */
 export function httpInputOptions(): HttpInputOptions {
-  return http;
+  return run().http;
 }
 
 /** Sets the options every http(s) input of this run is read with (from the program's options). */
 export function setHttpInputOptions(options: HttpInputOptions): void {
-  http = options;
+  run().http = options;
 }
 
 /**
@@ -119,6 +108,7 @@ export function setHttpInputOptions(options: HttpInputOptions): void {
  * reader's message tells a library caller to pass byteLength).
  */
 export async function urlLength(url: string): Promise<number> {
+  const { http } = run();
   if (http.byteLength !== undefined) return http.byteLength;
   let res: Response;
   try {
@@ -137,6 +127,7 @@ export async function urlLength(url: string): Promise<number> {
 
 /** The bytes of a Parquet file named on the command line, for the commands that read raw structures. */
 export async function openSource(file: string): Promise<Source> {
+  const { http, s3 } = run();
   if (isS3Address(file)) return (await import('../node/s3.js')).openS3Source(file, s3);
   if (isUrl(file)) {
     const { httpSource } = await import('../io/source.js');
@@ -157,7 +148,7 @@ export const NO_VERIFY_CHECKSUMS_HELP = 'read pages (Parquet CRC-32) and blocks 
 export async function openParquetFile(file: string, checks: ReadChecks = {}): Promise<ParquetReader> {
   // The library is imported when a file is opened, not when the program starts (a usage error or --help needs none of it).
   const { openParquet } = await import('../node/open-parquet.js');
-  const decryption = currentDecryption();
+  const { decryption, http, s3 } = run();
   const options = { ...checks, ...(decryption ? { decryption } : {}) };
   if (isS3Address(file)) return openParquet(file, { ...options, s3 });
   return isUrl(file) ? openParquet(file, { ...options, byteLength: await urlLength(file), headers: http.headers }) : openParquet(file, options);
@@ -169,13 +160,13 @@ export async function openParquetFile(file: string, checks: ReadChecks = {}): Pr
  */
 export async function isDatasetInput(path: string): Promise<boolean> {
   const { isDatasetPath } = await import('../node/dataset-path.js');
-  return isDatasetPath(path, s3);
+  return isDatasetPath(path, run().s3);
 }
 
 /** A dataset named on the command line, read with the run's keys and checks; `filter`, the run's `--where`, picks the file the schema is read from. */
 export async function openDatasetInput(path: string, checks: ReadChecks = {}, unionByName = false, filter?: Filter): Promise<Dataset> {
   const { openDataset } = await import('../node/dataset.js');
-  const decryption = currentDecryption();
+  const { decryption, s3 } = run();
   return openDataset(path, { ...checks, unionByName, ...(decryption ? { decryption } : {}), ...(isS3Address(path) ? { s3 } : {}), ...(filter ? { filter } : {}) });
 }
 
@@ -189,7 +180,8 @@ export async function openTableInput(file: string, checks: ReadChecks = {}, data
   const { openTable } = await import('../node/table.js');
   const isDataset = await isDatasetInput(file);
   const format = isDataset ? 'dataset' : await tableFileKind(file);
-  const decryption = format === 'parquet' || format === 'dataset' ? currentDecryption() : undefined;
+  const { http, s3, decryption: keys } = run();
+  const decryption = format === 'parquet' || format === 'dataset' ? keys : undefined;
   return openTable(file, {
     ...(checks.verifyChecksums === false ? { verifyChecksums: false } : {}),
     ...(decryption ? { decryption } : {}),

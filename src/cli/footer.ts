@@ -3,6 +3,7 @@ import { readFooter } from '../parquet/footer.js';
 import { storedFooterJson } from '../parquet/inspect/footer-json.js';
 import { openSource } from './files.js';
 import { currentDecryption } from './keys.js';
+import { run } from './run-context.js';
 
 /**
  * The footer as stored, indented, or (`--json`) on one line. Read alone, not
@@ -13,7 +14,7 @@ export async function footerCommand(file: string, opts: { json?: boolean }): Pro
   const source = await openSource(file);
   try {
     const footer = await readFooter(source, currentDecryption());
-    process.stdout.write(JSON.stringify(storedFooterJson(footer), null, opts.json ? undefined : 2) + '\n');
+    run().io.stdout.write(JSON.stringify(storedFooterJson(footer), null, opts.json ? undefined : 2) + '\n');
   } finally {
     await source.close?.();
   }

@@ -19,6 +19,7 @@ import { tablePlan } from '../table/plan.js';
 import { formatMetadata, metadataSummary } from './meta.js';
 import { printRecords, withOutput } from './output.js';
 import { renderRecord, renderTable } from '../text/render.js';
+import { run } from './run-context.js';
 
 // Loaded for the files and options that need them: `meta` on a Parquet file compiles no Trevni, RedElm or filter code.
 const TEXT = new Set(['csv', 'tsv', 'jsonl', 'json']);
@@ -29,46 +30,46 @@ const trevni = () => import('./trevni.js');
 export async function schemaCommand(file: string, opts: { json?: boolean; unionByName?: boolean }): Promise<void> {
   if (await isDatasetInput(file)) {
     const ds = await openDatasetInput(file, {}, opts.unionByName);
-    process.stdout.write((opts.json ? JSON.stringify(schemaJson(ds.schema.root), null, 2) : formatSchema(ds.schema)) + '\n');
+    run().io.stdout.write((opts.json ? JSON.stringify(schemaJson(ds.schema.root), null, 2) : formatSchema(ds.schema)) + '\n');
     return;
   }
   const kind = await tableFileKind(file);
   if (TEXT.has(kind)) {
-    return closing(await openTableInput(file), async (t) => void process.stdout.write((opts.json ? JSON.stringify(schemaJson(t.schema.root), null, 2) : formatSchema(t.schema)) + '\n'));
+    return closing(await openTableInput(file), async (t) => void run().io.stdout.write((opts.json ? JSON.stringify(schemaJson(t.schema.root), null, 2) : formatSchema(t.schema)) + '\n'));
   }
   if (kind === 'redelm') {
     const { withRedElm, redElmSchema } = await redElm();
-    return withRedElm(file, async (r) => void process.stdout.write(redElmSchema(r, Boolean(opts.json)) + '\n'));
+    return withRedElm(file, async (r) => void run().io.stdout.write(redElmSchema(r, Boolean(opts.json)) + '\n'));
   }
   if (kind === 'trevni') {
     if (opts.json) throw new InvalidArgumentError("schema --json is for Parquet files; a Trevni file's schema prints as text");
     const { withTrevni, trevniSchema } = await trevni();
-    return withTrevni(file, async (r) => void process.stdout.write(trevniSchema(r) + '\n'));
+    return withTrevni(file, async (r) => void run().io.stdout.write(trevniSchema(r) + '\n'));
   }
   await withReader(file, async (r) => {
-    process.stdout.write((opts.json ? JSON.stringify(schemaJson(r.schema.root), null, 2) : formatSchema(r.schema)) + '\n');
+    run().io.stdout.write((opts.json ? JSON.stringify(schemaJson(r.schema.root), null, 2) : formatSchema(r.schema)) + '\n');
   });
 }
 
 export async function metaCommand(file: string, opts: { json?: boolean; unionByName?: boolean }): Promise<void> {
   if (await isDatasetInput(file)) {
     const s = await describeDataset(await openDatasetInput(file, {}, opts.unionByName));
-    process.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatDatasetDescription(file, s)) + '\n');
+    run().io.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatDatasetDescription(file, s)) + '\n');
     return;
   }
   const kind = await tableFileKind(file);
-  if (TEXT.has(kind)) return closing(await openTableInput(file), async (t) => void process.stdout.write(textMeta(t, Boolean(opts.json)) + '\n'));
+  if (TEXT.has(kind)) return closing(await openTableInput(file), async (t) => void run().io.stdout.write(textMeta(t, Boolean(opts.json)) + '\n'));
   if (kind === 'redelm') {
     const { withRedElm, redElmMeta } = await redElm();
-    return withRedElm(file, async (r) => void process.stdout.write(redElmMeta(r, Boolean(opts.json)) + '\n'));
+    return withRedElm(file, async (r) => void run().io.stdout.write(redElmMeta(r, Boolean(opts.json)) + '\n'));
   }
   if (kind === 'trevni') {
     const { withTrevni, trevniMeta } = await trevni();
-    return withTrevni(file, async (r) => void process.stdout.write((await trevniMeta(r, Boolean(opts.json))) + '\n'));
+    return withTrevni(file, async (r) => void run().io.stdout.write((await trevniMeta(r, Boolean(opts.json))) + '\n'));
   }
   await withReader(file, async (r) => {
     const s = metadataSummary(r);
-    process.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatMetadata(s)) + '\n');
+    run().io.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatMetadata(s)) + '\n');
   });
 }
 

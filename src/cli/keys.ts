@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { DecryptionOptions } from '../parquet/crypto/options.js';
 import { InvalidArgumentError as CommanderArgError } from './commander.js';
 import { UsageError } from './usage.js';
+import { run } from './run-context.js';
 
 /** A key in hex: 16, 24 or 32 bytes. */
 export function hexKey(value: string): Uint8Array {
@@ -49,7 +50,7 @@ export function parseKeyText(text: string, where: string): DecryptionOptions {
 
 function keyFileText(spec: string): string {
   if (spec.startsWith('env:')) {
-    const v = process.env[spec.slice(4)];
+    const v = run().io.env[spec.slice(4)];
     if (v === undefined) throw new UsageError(`--key-file ${spec}: the environment variable ${spec.slice(4)} is not set`);
     return v;
   }
@@ -68,8 +69,6 @@ export interface KeyOptions {
   verifySignature?: boolean;
 }
 
-let decryption: DecryptionOptions | undefined;
-
 /** Sets the decryption every Parquet input of this run is opened with; the command line wins over the key file. */
 export function setDecryption(o: KeyOptions): void {
   const file = o.keyFile === undefined ? {} : parseKeyText(keyFileText(o.keyFile), `--key-file ${o.keyFile}`);
@@ -77,13 +76,13 @@ export function setDecryption(o: KeyOptions): void {
   const footerKey = o.footerKey ?? file.footerKey;
   const aadPrefix = o.aadPrefix ?? file.aadPrefix;
   const any = footerKey || Object.keys(columnKeys).length > 0 || aadPrefix !== undefined || o.verifySignature === false;
-  decryption = any
+  run().decryption = any
     ? { ...(footerKey ? { footerKey } : {}), columnKeys, ...(aadPrefix !== undefined ? { aadPrefix } : {}), ...(o.verifySignature === false ? { verifyFooterSignature: false } : {}) }
     : undefined;
 }
 
 export function currentDecryption(): DecryptionOptions | undefined {
-  return decryption;
+  return run().decryption;
 }
 
 /** `--algorithm`: the two algorithms of the spec. */

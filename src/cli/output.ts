@@ -1,15 +1,4 @@
-/**
- * A closed stdout (`parquetry ... | head -1`) ends the program quietly, with
- * status 0, whichever command is writing and however (an Output, one
- * process.stdout.write, a Parquet file streamed out): the reader has all it
- * wants. Installed once, before any command runs.
- */
-export function endQuietlyWhenStdoutCloses(): void {
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(0);
-    throw e;
-  });
-}
+import { run } from './run-context.js';
 
 /**
  * Buffered stdout with backpressure: lines are gathered into ~64 KiB writes,
@@ -21,7 +10,7 @@ export class Output {
   private parts: string[] = [];
   private size = 0;
 
-  constructor(private readonly stream: NodeJS.WritableStream = process.stdout) {}
+  constructor(private readonly stream: NodeJS.WritableStream) {}
 
   async line(s: string): Promise<void> {
     this.parts.push(s, '\n');
@@ -44,7 +33,7 @@ export class Output {
  * (a corrupt row group, say) all reach stdout ahead of the error message.
  */
 export async function withOutput(fn: (out: Output) => Promise<void>): Promise<void> {
-  const out = new Output();
+  const out = new Output(run().io.stdout);
   try {
     await fn(out);
   } finally {

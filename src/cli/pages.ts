@@ -13,6 +13,7 @@ import { httpChunkFiles } from '../parquet/file-path.js';
 import { currentDecryption } from './keys.js';
 import { jsonable, renderTable, renderValue } from '../text/render.js';
 import { isS3Address } from '../io/s3/address.js';
+import { run } from './run-context.js';
 
 /**
  * A reader together with the bytes its metadata points into, for commands
@@ -82,7 +83,7 @@ export async function pagesCommand(file: string, opts: PagesOptions): Promise<vo
       const walked = await chunkPages(reader, source, c).catch((e: unknown) => {
         if (!(e instanceof MissingKeyError)) throw e;
         const flag = c.chunk.cryptoMetadata?.type === 'ENCRYPTION_WITH_COLUMN_KEY' ? `--column-key ${c.column}:HEX` : '--footer-key HEX';
-        process.stderr.write(`parquetry: skipped row group ${c.rowGroup}, column ${c.column}: encrypted, and its key was not given (${flag})\n`);
+        run().io.stderr.write(`parquetry: skipped row group ${c.rowGroup}, column ${c.column}: encrypted, and its key was not given (${flag})\n`);
       });
       if (!walked) continue;
       // Statistics as JSON can hold them: bigints as digits, binary as text.

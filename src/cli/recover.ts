@@ -2,6 +2,7 @@
 import { InvalidArgumentError } from '../errors.js';
 import type { Loss, RecoverReport } from '../loss.js';
 import { openSource, s3Settings, tableFileKind } from './files.js';
+import { run } from './run-context.js';
 
 /** `recover`'s exit status when the output is not all of the input: something was lost, or (the footer gone) may have been. */
 export const LOSS_STATUS = 3;
@@ -23,7 +24,7 @@ export async function recoverCommand(input: string, output: string, opts: Recove
     const like = opts.like === undefined ? undefined : await openSource(opts.like);
     const report = await recoverParquet(source, await destinationFile(output, s3Settings()), { skipDamagedRowGroups: opts.skipDamagedRowGroups, ...(like ? { like } : {}) }).finally(() => like?.close?.());
     printParquet(report, opts.json, `wrote ${report.rowsRecovered} of ${report.numRows} rows${report.lostFrom ? ' found' : ''} to ${output}`);
-    if (!report.whole) process.exitCode = LOSS_STATUS;
+    if (!report.whole) run().exitCode = LOSS_STATUS;
   } finally {
     await source.close?.();
   }
@@ -37,7 +38,7 @@ export async function checkCommand(file: string, opts: { json?: boolean }): Prom
   try {
     const report = await checkParquet(source);
     printParquet(report, opts.json, report.whole ? 'whole: every page, CRC and level checks out' : 'damaged');
-    if (!report.whole) process.exitCode = 1;
+    if (!report.whole) run().exitCode = 1;
   } finally {
     await source.close?.();
   }
@@ -53,7 +54,7 @@ async function recoverTrevniCommand(input: string, output: string, opts: Recover
   try {
     const report = await recoverTrevni(source, await destinationFile(output, s3Settings()), { spill: tempSpill() });
     printTrevni(report, opts.json, `wrote ${report.rowsRecovered} of ${report.numRows} rows to ${output}`);
-    if (!report.whole) process.exitCode = LOSS_STATUS;
+    if (!report.whole) run().exitCode = LOSS_STATUS;
   } finally {
     await source.close?.();
   }
@@ -64,7 +65,7 @@ async function checkTrevniCommand(file: string, opts: { json?: boolean }): Promi
   const source = await openSource(file);
   try {
     const r = await checkTrevni(source);
-    if (!r.whole) process.exitCode = 1;
+    if (!r.whole) run().exitCode = 1;
     printTrevni(r, opts.json, r.whole ? 'whole: every block and row checks out' : 'damaged');
   } finally {
     await source.close?.();
@@ -90,9 +91,9 @@ function printTrevni(r: RecoverReport, json: boolean | undefined, headline: stri
 /** The report as one JSON object, or its lines and then one line per loss: where (`place`), bytes, rows, error. */
 function print(r: RecoverReport, json: boolean | undefined, lines: string[], losses: readonly Loss[], place: (l: Loss) => string): void {
   if (json) {
-    process.stdout.write(JSON.stringify(r) + '\n');
+    run().io.stdout.write(JSON.stringify(r) + '\n');
     return;
   }
   for (const l of losses) lines.push(`lost: ${place(l)}, bytes ${l.bytes.start}..${l.bytes.end}, rows ${l.rows.start}..${l.rows.end}: ${l.error.name}: ${l.error.message}`);
-  process.stdout.write(lines.join('\n') + '\n');
+  run().io.stdout.write(lines.join('\n') + '\n');
 }

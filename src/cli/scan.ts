@@ -2,6 +2,7 @@
 import { scanFile } from '../parquet/inspect/scan.js';
 import { withReader } from './files.js';
 import { size } from './meta.js';
+import { run } from './run-context.js';
 
 /** The report as lines, or (`--json`) one JSON object with rates added. */
 export async function scanCommand(file: string, opts: { columns?: (string | string[])[]; json?: boolean }): Promise<void> {
@@ -9,10 +10,10 @@ export async function scanCommand(file: string, opts: { columns?: (string | stri
     const s = await scanFile(r, opts.columns);
     const seconds = Math.max(s.seconds, 1e-6);
     if (opts.json) {
-      process.stdout.write(JSON.stringify({ ...s, rowsPerSecond: s.rows / seconds, uncompressedBytesPerSecond: s.uncompressedBytes / seconds }) + '\n');
+      run().io.stdout.write(JSON.stringify({ ...s, rowsPerSecond: s.rows / seconds, uncompressedBytesPerSecond: s.uncompressedBytes / seconds }) + '\n');
       return;
     }
-    process.stdout.write([
+    run().io.stdout.write([
       `rows:       ${s.rows}`,
       `columns:    ${s.columns} (${s.values} values and nulls)`,
       `bytes:      ${size(s.compressedBytes)} compressed, ${size(s.uncompressedBytes)} uncompressed`,

@@ -20,6 +20,7 @@ import type { Source } from '../io/source.js';
 import { fileSource } from '../node/file-source.js';
 import { isDatasetInput, isUrl, openDatasetInput, tableFileKind } from './files.js';
 import { isS3Address } from '../io/s3/address.js';
+import { run, type CliIo } from './run-context.js';
 
 /** Two levels up from src/cli/, and from dist/chunks/ where the bundled CLI keeps this module: the package root. */
 const PAGE = fileURLToPath(new URL('../../viewer/dist/', import.meta.url));
@@ -55,6 +56,8 @@ async function serveFile(source: Source, req: IncomingMessage, res: ServerRespon
 }
 
 export async function viewCommand(file: string, options: { port?: number; open?: boolean } = {}): Promise<void> {
+  // The server's callbacks outlive the command's call: they write to the streams of the run that started it.
+  const { io } = run();
   if (!existsSync(PAGE + 'index.html')) {
     throw new IOError(`the viewer page is not built (no ${PAGE}index.html): run npm run build:viewer`);
   }
@@ -97,7 +100,7 @@ export async function viewCommand(file: string, options: { port?: number; open?:
       }
     };
     serve().catch((e: unknown) => {
-      process.stderr.write(`parquetry view: ${(e as Error).message}\n`);
+      io.stderr.write(`parquetry view: ${(e as Error).message}\n`);
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
@@ -110,8 +113,8 @@ export async function viewCommand(file: string, options: { port?: number; open?:
   });
   const { port } = server.address() as AddressInfo;
   const address = `http://127.0.0.1:${port}${pageUrl}`;
-  process.stdout.write(`parquetry view: ${address}\n(serving ${file}; Ctrl-C to stop)\n`);
-  if (options.open) openBrowser(address);
+  io.stdout.write(`parquetry view: ${address}\n(serving ${file}; Ctrl-C to stop)\n`);
+  if (options.open) openBrowser(address, io);
 }
 
 /** Where the page finds a served dataset's list of files. */
@@ -144,11 +147,11 @@ async function datasetFiles(input: string): Promise<{ files: Map<string, string>
  * Opens `url` with $BROWSER, else the platform's opener, without waiting for
  * it; a browser that cannot be started is told, and the server goes on.
  */
-function openBrowser(url: string): void {
-  const [command, ...args] = process.env.BROWSER
-    ? [process.env.BROWSER, url]
+function openBrowser(url: string, io: CliIo): void {
+  const [command, ...args] = io.env.BROWSER
+    ? [io.env.BROWSER, url]
     : process.platform === 'darwin' ? ['open', url] : process.platform === 'win32' ? ['cmd', '/c', 'start', '""', url] : ['xdg-open', url];
   const child = spawn(command!, args, { stdio: 'ignore', detached: true });
-  child.once('error', (e) => process.stderr.write(`parquetry view: could not open a browser (${command}: ${e.message}); open ${url} yourself\n`));
+  child.once('error', (e) => io.stderr.write(`parquetry view: could not open a browser (${command}: ${e.message}); open ${url} yourself\n`));
   child.unref();
 }

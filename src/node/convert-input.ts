@@ -1,18 +1,21 @@
 /** A conversion's input as bytes: a file or stdin, counted as it is read (for the progress line). */
 import { open } from 'node:fs/promises';
 import { fstatSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { IOError } from '../errors.js';
 import { cannotRead } from './fs-errors.js';
 import type { InputBytes } from '../convert/source.js';
 
 const CHUNK = 256 * 1024;
 
-export async function openInput(path: string): Promise<InputBytes> {
+/** `path`, or for `-` the stream `stdin` (the process's unless a caller, such as an in-process CLI run, gives another). */
+export async function openInput(path: string, stdin: Readable = process.stdin): Promise<InputBytes> {
   if (path === '-') {
     let size: number | undefined;
+    const { fd } = stdin as { fd?: unknown };
     try {
-      const st = fstatSync(0);
-      if (st.isFile()) size = st.size;
+      const st = typeof fd === 'number' ? fstatSync(fd) : undefined;
+      if (st?.isFile()) size = st.size;
     } catch {
       size = undefined;
     }
@@ -21,13 +24,13 @@ export async function openInput(path: string): Promise<InputBytes> {
       size,
       bytesRead: 0,
       async *chunks() {
-        for await (const chunk of process.stdin) {
+        for await (const chunk of stdin) {
           input.bytesRead += (chunk as Buffer).length;
           yield chunk as Buffer;
         }
       },
       async close() {
-        process.stdin.pause();
+        stdin.pause();
       },
     };
     return input;

@@ -201,9 +201,11 @@ function isStdio(stream: Writable): boolean {
  * that errs, or closes before it drains, fails the write rather than leaving
  * it waiting for a 'drain' that never comes. The stream is ended at
  * `close()` and destroyed at `abort()`, except process.stdout and
- * process.stderr, which are only flushed.
+ * process.stderr, and any stream given with `keepOpen` (a program's
+ * stdout that is not the process's), which are only flushed.
  */
-export function writableSink(stream: Writable): Sink {
+export function writableSink(stream: Writable, options: { keepOpen?: boolean } = {}): Sink {
+  const keepOpen = options.keepOpen ?? isStdio(stream);
   let failure: Error | undefined;
   stream.on('error', (e) => (failure = e));
   const failed = (e: Error) => new IOError(`output stream failed: ${e.message}`, {}, { cause: e });
@@ -237,11 +239,11 @@ export function writableSink(stream: Writable): Sink {
       const done = (resolve: () => void, reject: (e: Error) => void) => (e?: Error | null) => (e ? reject(new IOError(`closing the output stream failed: ${e.message}`)) : resolve());
       // stdout and stderr outlive the conversion (as `pipe` leaves them open): ending them shuts
       // a pipe for every later write, and a second end never calls back. Their bytes are flushed.
-      if (isStdio(stream)) await new Promise<void>((resolve, reject) => stream.write(new Uint8Array(0), done(resolve, reject)));
+      if (keepOpen) await new Promise<void>((resolve, reject) => stream.write(new Uint8Array(0), done(resolve, reject)));
       else await new Promise<void>((resolve, reject) => stream.end(done(resolve, reject)));
     },
     async abort() {
-      if (!isStdio(stream)) stream.destroy();
+      if (!keepOpen) stream.destroy();
     },
   };
 }

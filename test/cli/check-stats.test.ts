@@ -6,7 +6,6 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,13 +21,10 @@ import {
 import { writeParquet } from '../../src/node/index.js';
 import { applyStructured } from '../../scripts/fuzz/structured.js';
 import { walkWkb } from '../../src/geo/wkb.js';
+import { run } from './run-cli.js';
 
 const DATA = '../shared/corpus/parquet-testing/data';
 
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
 
 let dir = '';
 let honest: Uint8Array;
@@ -92,10 +88,10 @@ async function lies(b: Uint8Array): Promise<Lie[]> {
 }
 
 /** What the CLI says about a file: exit status and its JSON report. */
-function cli(b: Uint8Array, name: string) {
+async function cli(b: Uint8Array, name: string) {
   const file = join(dir, name);
   writeFileSync(file, b);
-  const r = run('check-stats', file, '--json');
+  const r = await run('check-stats', file, '--json');
   return { code: r.code, report: r.out ? JSON.parse(r.out) : undefined, err: r.err };
 }
 
@@ -130,24 +126,24 @@ describe('honest files', () => {
     }
   });
 
-  test('the CLI reports what it checked and exits 0', () => {
-    const r = cli(honest, 'honest.parquet');
+  test('the CLI reports what it checked and exits 0', async () => {
+    const r = await cli(honest, 'honest.parquet');
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(r.report, { checked: { statistics: 2, 'size statistics': 2, 'column index': 2, 'offset index': 2, 'bloom filter': 1 }, lies: [] });
-    const text = run('check-stats', join(dir, 'honest.parquet'));
+    const text = await run('check-stats', join(dir, 'honest.parquet'));
     assert.equal(text.out, 'checked: 2 chunk statistics, 2 size statistics, 2 column indexes, 2 offset indexes, 1 bloom filter\nno lies found\n');
   });
 });
 
 describe('damaged files', () => {
-  test('a chunk max below the data: exit 1, the lie named', () => {
+  test('a chunk max below the data: exit 1, the lie named', async () => {
     const bad = editFooter(honest, (m) => {
       m.rowGroups[0]!.columns[0]!.metaData!.statistics!.maxValue = int64(300n);
     });
-    const r = cli(bad, 'max.parquet');
+    const r = await cli(bad, 'max.parquet');
     assert.equal(r.code, 1);
     assert.deepEqual(r.report.lies, [{ rowGroup: 0, column: 'id', structure: 'statistics', field: 'max_value', stored: '300', actual: '399' }]);
-    const text = run('check-stats', join(dir, 'max.parquet'));
+    const text = await run('check-stats', join(dir, 'max.parquet'));
     assert.equal(text.code, 1);
     assert.match(text.out, /1 lie:\n.*\n.*\n {2}0 +id +statistics +max_value +300 +399\n$/);
   });

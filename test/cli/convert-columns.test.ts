@@ -6,17 +6,13 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckFiles } from '../reader/helpers.js';
+import { run } from './run-cli.js';
 
 const SAMPLE = 'examples/fixtures/sample.parquet';
 
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
 
 // DuckDB in memory and a temp files.dir for the files written, removed after (the reader tests' fixture).
 let files: DuckFiles;
@@ -29,7 +25,7 @@ const rows = async (sql: string) => (await files.duck.runAndReadAll(sql)).getRow
 
 test('Parquet to Parquet keeps only the named columns, nested ones with their groups, recompressed', async () => {
   const out = join(files.dir, 'pruned.parquet');
-  const r = run('convert', SAMPLE, out, '--columns', 'id,address.city,tags', '--codec', 'ZSTD', '-q');
+  const r = await run('convert', SAMPLE, out, '--columns', 'id,address.city,tags', '--codec', 'ZSTD', '-q');
   assert.equal(r.code, 0, r.err);
   const described = await rows(`DESCRIBE SELECT * FROM read_parquet('${out}')`);
   assert.deepEqual(described.map((d) => [d.column_name, d.column_type]), [['id', 'BIGINT'], ['tags', 'BIGINT[]'], ['address', 'STRUCT(city VARCHAR)']]);
@@ -43,17 +39,17 @@ test('Parquet to Parquet keeps only the named columns, nested ones with their gr
 
 test('Parquet to CSV writes only the named columns', async () => {
   const out = join(files.dir, 'pruned.csv');
-  assert.equal(run('convert', SAMPLE, out, '--columns', 'fruit,id', '-q').code, 0);
+  assert.equal((await run('convert', SAMPLE, out, '--columns', 'fruit,id', '-q')).code, 0);
   const got = await rows(`SELECT * FROM read_csv('${out}')`);
   assert.deepEqual(Object.keys(got[0]!), ['id', 'fruit']);
   assert.deepEqual(got, await rows(`SELECT id, fruit FROM read_parquet('${SAMPLE}')`));
 });
 
-test('--columns is for Parquet and RedElm inputs; an unknown column is named', () => {
+test('--columns is for Parquet and RedElm inputs; an unknown column is named', async () => {
   const csv = join(files.dir, 'in.csv');
   writeFileSync(csv, 'a,b\n1,2\n');
-  const r = run('convert', csv, join(files.dir, 'x.parquet'), '--columns', 'a');
+  const r = await run('convert', csv, join(files.dir, 'x.parquet'), '--columns', 'a');
   assert.equal(r.code, 1);
   assert.match(r.err, /^parquetry: --columns applies to Parquet and RedElm inputs only/);
-  assert.match(run('convert', SAMPLE, join(files.dir, 'y.parquet'), '--columns', 'nope').err, /no column "nope"/);
+  assert.match((await run('convert', SAMPLE, join(files.dir, 'y.parquet'), '--columns', 'nope')).err, /no column "nope"/);
 });

@@ -44,7 +44,7 @@ describe('convert to a dataset', () => {
   test('parquetry convert --partition-by: DuckDB reads the dataset equal to the input, row for row and type for type', async () => {
     const input = await source();
     const out = join(env.root, 'cli-out');
-    const r = run('convert', input, out, '--partition-by', 'k,n', '--max-rows-per-file', '300', '--write-summary');
+    const r = await run('convert', input, out, '--partition-by', 'k,n', '--max-rows-per-file', '300', '--write-summary');
     assert.equal(r.code, 0, r.err);
     const parts = (await footerOf(join(out, '_metadata'))).rowGroups.map((rg) => rg.columns[0]!.filePath!);
     const files = new Set(parts);
@@ -83,11 +83,11 @@ describe('convert to a dataset', () => {
       [['--partition-by', 'nope'], /partition column nope is not a top-level field of the schema/],
     ];
     for (const [flags, message] of cases) {
-      const r = run('convert', input, join(env.root, 'usage-out'), ...flags);
+      const r = await run('convert', input, join(env.root, 'usage-out'), ...flags);
       assert.equal(r.code, 1, flags.join(' '));
       assert.match(r.err, message);
     }
-    const r = run('convert', input, '-', '--max-rows-per-file', '10');
+    const r = await run('convert', input, '-', '--max-rows-per-file', '10');
     assert.match(r.err, /a dataset is written to a directory, not stdout/);
     assert.throws(() => readdirSync(join(env.root, 'usage-out')), /ENOENT/, 'nothing was created');
   });

@@ -46,7 +46,7 @@ async function pageEncodings(path: string): Promise<Record<string, string[]>> {
 describe('convert --encoding', () => {
   test('BYTE_STREAM_SPLIT on INT32, INT64 and DOUBLE, ALP on FLOAT, DELTA on strings, the dictionary kept where asked; values unchanged', async () => {
     const out = join(dir, 'bss.parquet');
-    ok('convert', csv, out, '-q', '--type', 'i=int32', '--type', 'f=float',
+    await ok('convert', csv, out, '-q', '--type', 'i=int32', '--type', 'f=float',
       '--encoding', 'i=BYTE_STREAM_SPLIT', '--encoding', 'big=byte_stream_split', '--encoding', 'd=BYTE_STREAM_SPLIT',
       '--encoding', 'f=alp', '--encoding', 's=DELTA_BYTE_ARRAY');
     assert.deepEqual(await pageEncodings(out), { i: ['BYTE_STREAM_SPLIT'], big: ['BYTE_STREAM_SPLIT'], d: ['BYTE_STREAM_SPLIT'], f: ['ALP'], s: ['DELTA_BYTE_ARRAY'] });
@@ -64,7 +64,7 @@ describe('convert --encoding', () => {
     }
     // A Parquet input is rewritten in the encodings asked for; RLE_DICTIONARY keeps (here: restores) the dictionary.
     const again = join(dir, 'again.parquet');
-    ok('convert', out, again, '-q', '--encoding', 'd=PLAIN', '--encoding', 's=RLE_DICTIONARY', '--encoding', 'i=DELTA_BINARY_PACKED');
+    await ok('convert', out, again, '-q', '--encoding', 'd=PLAIN', '--encoding', 's=RLE_DICTIONARY', '--encoding', 'i=DELTA_BINARY_PACKED');
     const enc = await pageEncodings(again);
     assert.deepEqual([enc.i, enc.d, enc.s], [['DELTA_BINARY_PACKED'], ['PLAIN'], ['RLE_DICTIONARY']]);
     const [a, b] = await Promise.all([openParquet(out), openParquet(again)]);
@@ -72,7 +72,7 @@ describe('convert --encoding', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
-  test('usage errors: an encoding the type cannot take, a column the output lacks, a name the writer lacks, a non-Parquet output', () => {
+  test('usage errors: an encoding the type cannot take, a column the output lacks, a name the writer lacks, a non-Parquet output', async () => {
     const out = join(dir, 'bad.parquet');
     const cases: [string[], string][] = [
       [['--encoding', 's=BYTE_STREAM_SPLIT'], "parquetry: --encoding s=BYTE_STREAM_SPLIT: column s is BYTE_ARRAY, whose encodings are PLAIN, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, RLE_DICTIONARY (see 'parquetry convert --help')\n"],
@@ -82,10 +82,10 @@ describe('convert --encoding', () => {
       [['--float-order', 'ieee'], "parquetry: option '--float-order <type|total>' argument 'ieee' is invalid: must be type or total (see 'parquetry convert --help')\n"],
     ];
     for (const [args, err] of cases) {
-      const r = run('convert', csv, out, '-q', ...args);
+      const r = await run('convert', csv, out, '-q', ...args);
       assert.deepEqual([r.code, r.err], [1, err], args.join(' '));
     }
-    const r = run('convert', csv, join(dir, 'x.csv'), '-q', '--encoding', 'd=PLAIN', '--float-order', 'total');
+    const r = await run('convert', csv, join(dir, 'x.csv'), '-q', '--encoding', 'd=PLAIN', '--float-order', 'total');
     assert.deepEqual([r.code, r.err], [1, "parquetry: --encoding, --float-order apply to Parquet output only (see 'parquetry convert --help')\n"]);
   });
 });
@@ -93,7 +93,7 @@ describe('convert --encoding', () => {
 describe('convert --float-order', () => {
   test('total: IEEE_754_TOTAL_ORDER and NaN counts on the float columns, TYPE_ORDER on the others; check-stats finds no lie', async () => {
     const out = join(dir, 'total.parquet');
-    ok('convert', csv, out, '-q', '--type', 'f=float', '--float-order', 'total');
+    await ok('convert', csv, out, '-q', '--type', 'f=float', '--float-order', 'total');
     const r = await openParquet(out);
     const orders = Object.fromEntries(r.schema.leaves.map((l) => [l.path.join('.'), r.metadata.columnOrders![l.columnIndex]!.type]));
     assert.deepEqual(orders, { i: 'TYPE_ORDER', big: 'TYPE_ORDER', d: 'IEEE_754_TOTAL_ORDER', f: 'IEEE_754_TOTAL_ORDER', s: 'TYPE_ORDER' });
@@ -115,7 +115,7 @@ describe('convert() options encoding and floatOrder (the library twins of --enco
     });
     assert.deepEqual(await pageEncodings(out), { i: ['BYTE_STREAM_SPLIT'], big: ['DELTA_BINARY_PACKED'], d: ['BYTE_STREAM_SPLIT'], f: ['ALP'], s: ['RLE_DICTIONARY'] });
     const cli = join(dir, 'cli.parquet');
-    ok('convert', csv, cli, '-q', '--type', 'i=int32', '--type', 'f=float', '--float-order', 'total',
+    await ok('convert', csv, cli, '-q', '--type', 'i=int32', '--type', 'f=float', '--float-order', 'total',
       '--encoding', 'i=BYTE_STREAM_SPLIT', '--encoding', 'big=DELTA_BINARY_PACKED', '--encoding', 'd=BYTE_STREAM_SPLIT', '--encoding', 'f=ALP', '--encoding', 's=RLE_DICTIONARY');
     const [a, b] = await Promise.all([openParquet(out), openParquet(cli)]);
     assert.deepEqual(a.metadata.columnOrders, b.metadata.columnOrders);

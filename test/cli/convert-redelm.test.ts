@@ -25,10 +25,10 @@ after(() => {
 test('every corpus file to Parquet holds the corpus records', async () => {
   for (const name of redelmCases()) {
     const out = join(dir, `${name}.parquet`);
-    ok('convert', '--quiet', join(REDELM_CORPUS, `${name}.redelm`), out);
+    await ok('convert', '--quiet', join(REDELM_CORPUS, `${name}.redelm`), out);
     const plan = (await RedElmReader.open(corpusFile(`${name}.redelm`))).plan();
     const expected = expectedLines(name).map((l) => canonicalFromCorpus(plan, JSON.parse(l)) + '\n').join('');
-    assert.equal(ok('cat', '--json', out), expected, name);
+    assert.equal(await ok('cat', '--json', out), expected, name);
   }
 });
 
@@ -36,8 +36,8 @@ test('Parquet to RedElm and back keeps every value, and the RedElm file reads as
   const src = join('..', 'shared', 'corpus', 'parquet-testing', 'data', 'alltypes_plain.parquet');
   const redelm = join(dir, 'alltypes.redelm');
   const back = join(dir, 'alltypes.parquet');
-  ok('convert', '--quiet', '--codec', 'snappy', src, redelm);
-  ok('convert', '--quiet', redelm, back);
+  await ok('convert', '--quiet', '--codec', 'snappy', src, redelm);
+  await ok('convert', '--quiet', redelm, back);
   const rows = async (p: string) => {
     const r = await openParquet(p);
     const out: unknown[] = [];
@@ -48,33 +48,33 @@ test('Parquet to RedElm and back keeps every value, and the RedElm file reads as
   const original = await rows(src);
   // The INT96 timestamps come back as INT64 nanoseconds (docs/redelm.md's mapping): the same bigints as the reader gives for INT96.
   assert.deepStrictEqual(await rows(back), original);
-  assert.equal(JSON.parse(ok('meta', '--json', redelm)).codec, 'org.apache.hadoop.io.compress.SnappyCodec');
+  assert.equal(JSON.parse(await ok('meta', '--json', redelm)).codec, 'org.apache.hadoop.io.compress.SnappyCodec');
 });
 
-test('CSV to RedElm, with --columns on the way back', () => {
+test('CSV to RedElm, with --columns on the way back', async () => {
   const csv = join(dir, 'in.csv');
   writeFileSync(csv, 'id,name,score\n1,ann,1.5\n2,,2.25\n');
   const redelm = join(dir, 'in.redelm');
-  ok('convert', '--quiet', csv, redelm);
-  assert.equal(ok('cat', '--json', redelm), '{"id":1,"name":"ann","score":1.5}\n{"id":2,"name":null,"score":2.25}\n');
+  await ok('convert', '--quiet', csv, redelm);
+  assert.equal(await ok('cat', '--json', redelm), '{"id":1,"name":"ann","score":1.5}\n{"id":2,"name":null,"score":2.25}\n');
   const jsonl = join(dir, 'out.jsonl');
-  ok('convert', '--quiet', '--columns', 'score', redelm, jsonl);
-  assert.equal(ok('cat', '--json', redelm, '--columns', 'score'), '{"score":1.5}\n{"score":2.25}\n');
+  await ok('convert', '--quiet', '--columns', 'score', redelm, jsonl);
+  assert.equal(await ok('cat', '--json', redelm, '--columns', 'score'), '{"score":1.5}\n{"score":2.25}\n');
 });
 
-test('a codec RedElm does not have is a usage error before anything is written', () => {
-  const r = run('convert', join(REDELM_CORPUS, 'tiny_gzip.redelm'), join(dir, 'x.redelm'), '--codec', 'zstd');
+test('a codec RedElm does not have is a usage error before anything is written', async () => {
+  const r = await run('convert', join(REDELM_CORPUS, 'tiny_gzip.redelm'), join(dir, 'x.redelm'), '--codec', 'zstd');
   assert.equal(r.code, 1);
   assert.match(r.err, /--codec.*'zstd' is invalid: must be gzip, default or snappy for RedElm output/);
   assert.equal(existsSync(join(dir, 'x.redelm')), false);
 });
 
-test('--redelm-footer json writes the design page\'s form, read back the same; it applies to RedElm output only', () => {
+test('--redelm-footer json writes the design page\'s form, read back the same; it applies to RedElm output only', async () => {
   const out = join(dir, 'json-footer.redelm');
-  ok('convert', '--quiet', '--redelm-footer', 'json', join(REDELM_CORPUS, 'paper_gzip.redelm'), out);
-  assert.equal(JSON.parse(ok('meta', '--json', out)).footerForm, 'json');
-  assert.equal(ok('cat', '--json', out), ok('cat', '--json', join(REDELM_CORPUS, 'paper_gzip.redelm')));
-  const r = run('convert', join(REDELM_CORPUS, 'paper_gzip.redelm'), join(dir, 'x.parquet'), '--redelm-footer', 'json');
+  await ok('convert', '--quiet', '--redelm-footer', 'json', join(REDELM_CORPUS, 'paper_gzip.redelm'), out);
+  assert.equal(JSON.parse(await ok('meta', '--json', out)).footerForm, 'json');
+  assert.equal(await ok('cat', '--json', out), await ok('cat', '--json', join(REDELM_CORPUS, 'paper_gzip.redelm')));
+  const r = await run('convert', join(REDELM_CORPUS, 'paper_gzip.redelm'), join(dir, 'x.parquet'), '--redelm-footer', 'json');
   assert.equal(r.code, 1);
   assert.match(r.err, /--redelm-footer applies to RedElm output only/);
 });

@@ -6,13 +6,13 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { registerConvert } from '../../src/cli/convert-command.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
+import { inCliRun, runWith, type CliResult } from './run-cli.js';
 
 const V1 = join('..', 'shared', 'ancestors', 'trevni-v1');
 
@@ -27,12 +27,11 @@ after(() => {
 async function run(...args: string[]): Promise<void> {
   const program = new Command().exitOverride();
   registerConvert(program);
-  await program.parseAsync(['node', 'parquetry', 'convert', '-q', ...args]);
+  await inCliRun(() => program.parseAsync(['node', 'parquetry', 'convert', '-q', ...args]));
 }
 
-function cli(args: string[]): { code: number | null; err: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'convert', ...args], { encoding: 'utf8' });
-  return { code: r.status, err: r.stderr };
+function cli(args: string[]): Promise<CliResult> {
+  return runWith(['convert', ...args]);
 }
 
 test('JSON Lines to Trevni version 1 and back: the Trv 1 magic, every length written as itself', async () => {
@@ -71,17 +70,17 @@ test('every version 1 reference file converts to version 1 and reads back the sa
   }
 });
 
-test('booleans and bzip2 are refused for version 1, naming the column, and nothing is created', () => {
+test('booleans and bzip2 are refused for version 1, naming the column, and nothing is created', async () => {
   const input = join(dir, 'bool.jsonl');
   writeFileSync(input, '{"id":1,"ok":true}\n');
   const out = join(dir, 'bool.trv');
-  const r = cli([input, out, '--trevni-version', '1']);
+  const r = await cli([input, out, '--trevni-version', '1']);
   assert.equal(r.code, 1);
   assert.match(r.err, /Trevni version 1 has no boolean type .*column ok/);
   assert.throws(() => readFileSync(out), /ENOENT/);
-  const z = cli([input, join(dir, 'z.trv'), '--trevni-version', '1', '--codec', 'bzip2']);
+  const z = await cli([input, join(dir, 'z.trv'), '--trevni-version', '1', '--codec', 'bzip2']);
   assert.equal(z.code, 1);
   assert.match(z.err, /must be null, deflate or snappy for Trevni version 1 output/);
-  const p = cli([input, join(dir, 'x.parquet'), '--trevni-version', '1']);
+  const p = await cli([input, join(dir, 'x.parquet'), '--trevni-version', '1']);
   assert.match(p.err, /--trevni-version applies to Trevni output only/);
 });

@@ -9,7 +9,6 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +23,7 @@ import { BufferSink } from '../../src/io/sink.js';
 import { hex } from '../../src/schema/convert.js';
 import { crc32 } from '../../src/checksum/crc32.js';
 import { ParquetryError, UnsupportedError } from '../../src/errors.js';
+import { inCliRun, runWith, type CliResult } from './run-cli.js';
 
 const PARQUET = join('..', 'shared', 'corpus', 'parquet-testing', 'data');
 const TREVNI = join('..', 'shared', 'trevni-corpus');
@@ -48,13 +48,12 @@ function freshDir(prefix: string): string {
 async function run(...args: string[]): Promise<void> {
   const program = new Command().exitOverride();
   registerConvert(program);
-  await program.parseAsync(['node', 'parquetry', 'convert', '-q', ...args]);
+  await inCliRun(() => program.parseAsync(['node', 'parquetry', 'convert', '-q', ...args]));
 }
 
 /** Runs the command as a user does, for exit status and messages. */
-function cli(args: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'convert', ...args], { encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+function cli(args: string[]): Promise<CliResult> {
+  return runWith(['convert', ...args]);
 }
 
 async function parquetRows(path: string): Promise<Record<string, unknown>[]> {
@@ -455,18 +454,18 @@ describe('--codec and --checksum', () => {
 // ------------------------------------------------------------------ errors and formats
 
 describe('errors', () => {
-  test('an unknown codec or checksum is a usage error; nothing is created', () => {
+  test('an unknown codec or checksum is a usage error; nothing is created', async () => {
     const out = freshDir('usage-');
-    let r = cli([join(PARQUET, 'alltypes_plain.parquet'), join(out, 'x.trv'), '--codec', 'zstd']);
+    let r = await cli([join(PARQUET, 'alltypes_plain.parquet'), join(out, 'x.trv'), '--codec', 'zstd']);
     assert.equal(r.code, 1);
     assert.match(r.err, /--codec.*'zstd' is invalid: must be null, deflate, snappy or bzip2 for Trevni output/);
-    r = cli([join(PARQUET, 'alltypes_plain.parquet'), join(out, 'x.trv'), '--checksum', 'md5']);
+    r = await cli([join(PARQUET, 'alltypes_plain.parquet'), join(out, 'x.trv'), '--checksum', 'md5']);
     assert.equal(r.code, 1);
     assert.match(r.err, /--checksum.*must be null or crc32/);
-    r = cli([join(PARQUET, 'alltypes_plain.parquet'), join(out, 'x.parquet'), '--checksum', 'crc32']);
+    r = await cli([join(PARQUET, 'alltypes_plain.parquet'), join(out, 'x.parquet'), '--checksum', 'crc32']);
     assert.equal(r.code, 1);
     assert.match(r.err, /--checksum applies to Trevni output only/);
-    r = cli([join(PARQUET, 'alltypes_plain.parquet'), join(out, 'x.trv'), '--page-size', '1MiB']);
+    r = await cli([join(PARQUET, 'alltypes_plain.parquet'), join(out, 'x.trv'), '--page-size', '1MiB']);
     assert.match(r.err, /--page-size applies to Parquet output only/);
     assert.deepEqual(readdirSync(out), []);
   });
@@ -482,7 +481,7 @@ describe('errors', () => {
       });
       assert.deepEqual(readdirSync(out), []);
     }
-    const r = cli([join(PARQUET, 'map_no_value.parquet'), join(dir, 'x.trv')]);
+    const r = await cli([join(PARQUET, 'map_no_value.parquet'), join(dir, 'x.trv')]);
     assert.equal(r.code, 1);
     assert.match(r.err, /^parquetry: cannot write this map to Trevni: .*\(column my_map\)/);
   });
@@ -503,7 +502,7 @@ describe('errors', () => {
       { x: -2, s: [] },
       { x: 300, s: [{ $value: 'é', n: 0 }] },
     ]);
-    const r = cli(['-', join(dir, 'x.jsonl'), '--from', 'trevni']);
+    const r = await cli(['-', join(dir, 'x.jsonl'), '--from', 'trevni']);
     assert.equal(r.code, 1);
     assert.match(r.err, /a Trevni input must be a file/);
     writeFileSync(join(dir, 'not.trv'), 'PAR1 not trevni');

@@ -5,7 +5,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import type { ParquetryWarning } from '../../src/warnings.js';
 import type { InputBytes, Item } from '../../src/convert/source.js';
 import { readCsv } from '../../src/convert/read-csv.js';
 import { readJsonArray, readJsonLines } from '../../src/convert/read-json.js';
+import { runWith } from './run-cli.js';
 
 /** An input of these bytes, in chunks of `size` bytes. */
 function input(bytes: Uint8Array, size: number): InputBytes {
@@ -74,20 +74,20 @@ test('valid UTF-8 (a literal U+FFFD included), split anywhere, gives no warning'
   for (const size of [1, 2, 3]) assert.deepEqual((await warningsOf(jsonl, lines, size)).warnings, []);
 });
 
-test('convert prints each warning once on stderr, with the input line and the column', () => {
+test('convert prints each warning once on stderr, with the input line and the column', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'parquetry-utf8-'));
   try {
-    const run = (file: string, data: Uint8Array) => {
+    const run = async (file: string, data: Uint8Array) => {
       writeFileSync(join(dir, file), data);
-      return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'convert', join(dir, file), join(dir, 'out.parquet')], { encoding: 'utf8' });
+      return await runWith(['convert', join(dir, file), join(dir, 'out.parquet')]);
     };
-    const c = run('in.csv', bytes('id,name\n1,ok\n2,bad', [0xff], '\n3,', [0xfe], '\n'));
-    assert.equal(c.status, 0, c.stderr);
-    const csvWarnings = c.stderr.split('\n').filter((l) => l.includes('warning'));
+    const c = await run('in.csv', bytes('id,name\n1,ok\n2,bad', [0xff], '\n3,', [0xfe], '\n'));
+    assert.equal(c.code, 0, c.err);
+    const csvWarnings = c.err.split('\n').filter((l) => l.includes('warning'));
     assert.deepEqual(csvWarnings, [`parquetry: warning: ${join(dir, 'in.csv')}:3: column name: bytes that are not UTF-8 were read as U+FFFD (later ones in this input are not reported)`]);
-    const j = run('in.jsonl', bytes('{"id":1,"s":"ok"}\n{"id":2,"s":"x\\ud800"}\n{"id":3,"t":"', [0xff], '"}\n{"id":4,"s":"\\udfff"}\n'));
-    assert.equal(j.status, 0, j.stderr);
-    const jsonWarnings = j.stderr.split('\n').filter((l) => l.includes('warning')).sort();
+    const j = await run('in.jsonl', bytes('{"id":1,"s":"ok"}\n{"id":2,"s":"x\\ud800"}\n{"id":3,"t":"', [0xff], '"}\n{"id":4,"s":"\\udfff"}\n'));
+    assert.equal(j.code, 0, j.err);
+    const jsonWarnings = j.err.split('\n').filter((l) => l.includes('warning')).sort();
     assert.deepEqual(jsonWarnings, [
       `parquetry: warning: ${join(dir, 'in.jsonl')}:2: column s: a string with lone surrogates (a JSON escape such as \\ud800 alone) is written with U+FFFD in their place (later ones in this column are not reported)`,
       `parquetry: warning: ${join(dir, 'in.jsonl')}:3: column t: bytes that are not UTF-8 were read as U+FFFD (later ones in this input are not reported)`,

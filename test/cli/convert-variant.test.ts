@@ -29,7 +29,7 @@ after(() => duck.close());
 
 test('convert --type payload=variant stores the JSON column as a shredded VARIANT', async () => {
   const out = join(duck.dir, 'out.parquet');
-  ok('convert', input, out, '-q', '--type', 'payload=variant', '--row-group-rows', '100');
+  await ok('convert', input, out, '-q', '--type', 'payload=variant', '--row-group-rows', '100');
   const want = readFileSync(input, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: number; payload: unknown });
   const r = await openParquet(out);
   try {
@@ -43,7 +43,7 @@ test('convert --type payload=variant stores the JSON column as a shredded VARIAN
   const sorted = (v: unknown): unknown => Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v;
   const rows = (await duck.duck.runAndReadAll(`SELECT payload::JSON::VARCHAR FROM read_parquet('${out}') ORDER BY id`)).getRows();
   assert.deepEqual(rows.map(([j]) => sorted(JSON.parse(String(j)))), want.map((w) => sorted(w.payload)));
-  const selected = ok('cat', out, '--where', 'payload.a > 385', '--json', '--columns', 'id').trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id);
+  const selected = (await ok('cat', out, '--where', 'payload.a > 385', '--json', '--columns', 'id')).trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id);
   assert.deepEqual(selected, want.filter((w) => typeof (w.payload as { a?: unknown })?.a === 'number' && (w.payload as { a: number }).a > 385).map((w) => w.id));
-  assert.match(ok('check-stats', out), /no lies found/);
+  assert.match(await ok('check-stats', out), /no lies found/);
 });

@@ -22,23 +22,22 @@ import { parseByteSize } from '../../src/cli/convert-options.js';
 import { csvCell, csvQuote, jsonText } from '../../src/convert/write-text.js';
 import { formatReport } from '../../src/cli/convert-progress.js';
 import { layoutProblems } from '../writer/pages.js';
+import { runWith } from './run-cli.js';
 
 const FIX = join('test', 'fixtures', 'convert');
 
 interface Result {
-  code: number | null;
+  code: number;
   out: string;
   err: string;
 }
 
-function convert(args: string[], input?: string): Result {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'convert', ...args], {
-    encoding: 'utf8', input, maxBuffer: 256 * 1024 * 1024,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+function convert(args: string[], input?: string): Promise<Result> {
+  return runWith(['convert', ...args], { input });
 }
 
-function ok(r: Result): Result {
+async function ok(run: Promise<Result>): Promise<Result> {
+  const r = await run;
   assert.equal(r.code, 0, `exit ${r.code}: ${r.err}`);
   return r;
 }
@@ -117,7 +116,7 @@ function freshDir(prefix: string): string {
 describe('CSV to Parquet', () => {
   test('values read back the same with parquetry and DuckDB', async () => {
     const out = join(dir, 'types.parquet');
-    const r = ok(convert([join(FIX, 'types.csv'), out]));
+    const r = await ok(convert([join(FIX, 'types.csv'), out]));
     assert.match(r.err, /^wrote 4 rows in 1 row group, [\d.]+ (B|KiB) to .*types\.parquet \(\d+\.\d s\)\n$/);
 
     const mine = await rows(out, { temporal: 'iso' });
@@ -137,27 +136,27 @@ describe('CSV to Parquet', () => {
   test('integers beyond 64 bits make a DOUBLE column with a warning; the --type it suggests keeps every digit', async () => {
     const out = join(dir, 'wide.parquet');
     const csv = 'id,big\n1,18446744073709551615\n2,-5\n';
-    const r = ok(convert(['-', out, '--from', 'csv'], csv));
+    const r = await ok(convert(['-', out, '--from', 'csv'], csv));
     assert.match(r.err, /parquetry: warning: column "big" has integers beyond 64 bits \(18446744073709551615\): it is written as DOUBLE.*--type 'big=decimal\(38,0\)'/);
     assert.deepEqual(await rows(out), [{ id: 1n, big: 18446744073709552000 }, { id: 2n, big: -5 }]);
-    const exact = ok(convert(['-', out, '--from', 'csv', '--type', 'big=decimal(38,0)'], csv));
+    const exact = await ok(convert(['-', out, '--from', 'csv', '--type', 'big=decimal(38,0)'], csv));
     assert.doesNotMatch(exact.err, /warning/);
     assert.deepEqual(await rows(out), [{ id: 1n, big: '18446744073709551615' }, { id: 2n, big: '-5' }]);
-    assert.doesNotMatch(ok(convert(['-', out, '--from', 'csv'], 'x\n1.5\n9223372036854775807\n')).err, /warning/);
+    assert.doesNotMatch((await ok(convert(['-', out, '--from', 'csv'], 'x\n1.5\n9223372036854775807\n'))).err, /warning/);
   });
 
   test('a header with a repeated or empty name: the columns are renamed, and a warning says how', async () => {
     const out = join(dir, 'renamed.parquet');
-    const r = ok(convert(['-', out, '--from', 'csv'], 'a,a,,b\n1,2,3,4\n'));
+    const r = await ok(convert(['-', out, '--from', 'csv'], 'a,a,,b\n1,2,3,4\n'));
     assert.match(r.err, /parquetry: warning: header column 2 repeats the name "a": it is named "a_2"\n/);
     assert.match(r.err, /parquetry: warning: header column 3 has no name: it is named "c3"\n/);
     assert.deepEqual(await rows(out), [{ a: 1n, a_2: 2n, c3: 3n, b: 4n }]);
-    assert.doesNotMatch(ok(convert(['-', out, '--from', 'csv', '--quiet'], 'a,a\n1,2\n')).err, /warning/);
+    assert.doesNotMatch((await ok(convert(['-', out, '--from', 'csv', '--quiet'], 'a,a\n1,2\n'))).err, /warning/);
   });
 
   test('each column gets the narrowest type that fits every sampled value', async () => {
     const out = join(dir, 'narrow.parquet');
-    ok(convert([join(FIX, 'narrow.csv'), out]));
+    await ok(convert([join(FIX, 'narrow.csv'), out]));
     const { leaves } = await footer(out);
     const kinds = Object.fromEntries(leaves.map((l) => [l.path.join('.'), l.kind]));
     assert.deepEqual(kinds, {
@@ -187,7 +186,7 @@ describe('CSV to Parquet', () => {
 
   test('--type, --schema, TSV, --no-header, --delimiter and stdin', async () => {
     const typed = join(dir, 'typed.parquet');
-    const tr = ok(convert([join(FIX, 'types.csv'), typed, '--type', 'id=int32!', '--type', 'price=decimal(9,2)', '--type', 'zip=int32', '--type', 'ts=timestamp(NANOS,utc)', '--skip-bad-rows']));
+    const tr = await ok(convert([join(FIX, 'types.csv'), typed, '--type', 'id=int32!', '--type', 'price=decimal(9,2)', '--type', 'zip=int32', '--type', 'ts=timestamp(NANOS,utc)', '--skip-bad-rows']));
     // Decimals take no exponent; the row starts on line 6, after a quoted line break.
     assert.match(tr.err, /^parquetry: skipped .*types\.csv:6: column price: expected a DECIMAL\(9, 2\) value: .* got "1e3"/);
     const t = await footer(typed);
@@ -200,24 +199,24 @@ describe('CSV to Parquet', () => {
 
     // A schema file, with nested columns read from JSON text in the cells.
     const declared = join(dir, 'declared.parquet');
-    ok(convert([join(FIX, 'schema.csv'), declared, '--schema', join(FIX, 'schema.json')]));
+    await ok(convert([join(FIX, 'schema.csv'), declared, '--schema', join(FIX, 'schema.json')]));
     assert.deepEqual(await rows(declared, { temporal: 'iso' }), [
       { id: 1n, price: '12.30', ts: '2024-01-31T10:00:00.123Z', day: '2024-01-31', tags: ['a', 'b'], addr: { city: 'Lima', zip: 15001 }, attrs: [{ key: 'k', value: 1n }] },
       { id: 2n, price: '-0.05', ts: null, day: null, tags: [], addr: null, attrs: null },
     ]);
-    const schemaText = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'schema', declared], { encoding: 'utf8' }).stdout;
+    const schemaText = (await runWith(['schema', declared])).out;
     assert.match(schemaText, /required int64 id;/);
     assert.match(schemaText, /required byte_array element \(STRING\);/);
     assert.match(schemaText, /optional group attrs \(MAP\)/);
 
     // TSV by extension; a header name with a space; a quoted tab.
     const tsv = join(dir, 'tabs.parquet');
-    ok(convert([join(FIX, 'tabs.tsv'), tsv]));
+    await ok(convert([join(FIX, 'tabs.tsv'), tsv]));
     assert.deepEqual(await rows(tsv, { temporal: 'iso' }), [{ a: 1n, 'b c': 'x y', c: '2024-01-01' }, { a: 2n, 'b c': 'q\tq', c: null }]);
 
     // No header: c1..cN; from stdin with --from and a delimiter.
     const piped = join(dir, 'piped.parquet');
-    ok(convert(['-', piped, '--from', 'csv', '--no-header', '--delimiter', ';'], '1;a\n2;b\n'));
+    await ok(convert(['-', piped, '--from', 'csv', '--no-header', '--delimiter', ';'], '1;a\n2;b\n'));
     assert.deepEqual(await rows(piped), [{ c1: 1n, c2: 'a' }, { c1: 2n, c2: 'b' }]);
   });
 });
@@ -235,7 +234,7 @@ describe('JSON to Parquet', () => {
   for (const file of ['nested.jsonl', 'nested.json']) {
     test(`${file}: objects become structs, arrays lists, big integers stay exact`, async () => {
       const out = join(dir, `${file}.parquet`);
-      const r = ok(convert([join(FIX, file), out]));
+      const r = await ok(convert([join(FIX, file), out]));
       assert.match(r.err, /^wrote 3 rows in 1 row group/);
       const { leaves } = await footer(out);
       assert.deepEqual(leaves.map((l) => l.path.join('.')), [
@@ -255,7 +254,7 @@ describe('JSON to Parquet', () => {
   test('from stdin, with --type reaching into structs and lists', async () => {
     const out = join(dir, 'stdin-json.parquet');
     const text = readFileSync(join(FIX, 'nested.jsonl'), 'utf8');
-    const r2 = ok(convert(['-', out, '--from', 'ndjson', '--type', 'addr.geo.lat=float', '--type', 'scores.element=float'], text));
+    const r2 = await ok(convert(['-', out, '--from', 'ndjson', '--type', 'addr.geo.lat=float', '--type', 'scores.element=float'], text));
     assert.match(r2.err, /wrote 3 rows/);
     const { leaves } = await footer(out);
     const lat = leaves.find((l) => l.path.join('.') === 'addr.geo.lat')!;
@@ -263,9 +262,9 @@ describe('JSON to Parquet', () => {
     assert.equal(leaves.find((l) => l.path.join('.') === 'scores.list.element')!.physicalType, 'FLOAT');
   });
 
-  test('a field first seen after the sample is warned about', () => {
+  test('a field first seen after the sample is warned about', async () => {
     const input = '{"a":1}\n{"a":2,"b":"x"}\n';
-    const r = ok(convert(['-', join(dir, 'late.parquet'), '--from', 'jsonl', '--sample', '1'], input));
+    const r = await ok(convert(['-', join(dir, 'late.parquet'), '--from', 'jsonl', '--sample', '1'], input));
     assert.match(r.err, /warning: field "b" first appears after the sampled rows/);
   });
 });
@@ -290,9 +289,9 @@ describe('Parquet to text, against DuckDB reading the same file', () => {
     expectedText = r.getRows().map((row) => row.map((v) => (v === null ? null : String(v))));
   });
 
-  test('CSV: header of top-level names; values as text; null as an empty cell', () => {
+  test('CSV: header of top-level names; values as text; null as an empty cell', async () => {
     const out = join(dir, 'duck.csv');
-    const r = ok(convert([source, out]));
+    const r = await ok(convert([source, out]));
     assert.match(r.err, /^wrote 4 rows, [\d.]+ (B|KiB) to .*duck\.csv/);
     const text = readFileSync(out, 'utf8');
     const cells = parseCsvSync(text, { cast: (v, ctx) => (v === '' && !ctx.quoting ? null : v) }) as Array<Array<string | null>>;
@@ -303,9 +302,9 @@ describe('Parquet to text, against DuckDB reading the same file', () => {
     assert.equal(text.split('\n')[1], '1,9007199254740993,2.5,1.10,2024-01-31,2024-01-31T10:00:00.123456,plain,01ff,"[1,2]","{""a"":1,""b"":""x""}",true');
   });
 
-  test('JSON Lines: safe integers as numbers, others as strings; binary as hex', () => {
+  test('JSON Lines: safe integers as numbers, others as strings; binary as hex', async () => {
     const out = join(dir, 'duck.jsonl');
-    ok(convert([source, out]));
+    await ok(convert([source, out]));
     const lines = readFileSync(out, 'utf8').split('\n');
     assert.equal(lines.pop(), '');
     const mine = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -319,19 +318,19 @@ describe('Parquet to text, against DuckDB reading the same file', () => {
   });
 
   test('to stdout, TSV, a JSON array, and back to Parquet', async () => {
-    const jsonl = ok(convert([source, '-', '--to', 'jsonl']));
+    const jsonl = await ok(convert([source, '-', '--to', 'jsonl']));
     assert.equal(jsonl.out, readFileSync(join(dir, 'duck.jsonl'), 'utf8'));
     assert.match(jsonl.err, /to stdout/);
-    const tsv = ok(convert([source, '-', '--to', 'tsv', '--no-header']));
+    const tsv = await ok(convert([source, '-', '--to', 'tsv', '--no-header']));
     // Quoted where a value holds a quote, whatever the delimiter.
     assert.equal(tsv.out.split('\n')[0], '1\t9007199254740993\t2.5\t1.10\t2024-01-31\t2024-01-31T10:00:00.123456\tplain\t01ff\t[1,2]\t"{""a"":1,""b"":""x""}"\ttrue');
     const json = join(dir, 'duck.json');
-    ok(convert([source, json]));
+    await ok(convert([source, json]));
     const arr = JSON.parse(readFileSync(json, 'utf8')) as unknown[];
     assert.equal(arr.length, 4);
     // JSON Lines back to Parquet: the same values (types as inferred from JSON).
     const back = join(dir, 'duck-back.parquet');
-    ok(convert([join(dir, 'duck.jsonl'), back, '--type', 'big=int64', '--type', 'dec=decimal(9,2)', '--type', 'ts=timestamp(MICROS,local)', '--type', 'dt=date']));
+    await ok(convert([join(dir, 'duck.jsonl'), back, '--type', 'big=int64', '--type', 'dec=decimal(9,2)', '--type', 'ts=timestamp(MICROS,local)', '--type', 'dt=date']));
     const again = await rows(back, { temporal: 'iso' });
     const orig = await rows(source, { temporal: 'iso' });
     assert.deepEqual(again.map((r) => [r.i, r.big, r.dec, r.dt, r.ts, r.s]), orig.map((r) => [BigInt(r.i as number), r.big, r.dec, r.dt, r.ts, r.s]));
@@ -349,7 +348,7 @@ describe('writer options reach the file', () => {
 
   test('--codec, --compression-level, --page-version, --row-group-rows, --page-size', async () => {
     const out = join(dir, 'opts.parquet');
-    ok(convert([csv, out, '--codec', 'zstd', '--compression-level', '9', '--page-version', '2', '--row-group-rows', '5000', '--page-size', '1KiB']));
+    await ok(convert([csv, out, '--codec', 'zstd', '--compression-level', '9', '--page-version', '2', '--row-group-rows', '5000', '--page-size', '1KiB']));
     const { metadata } = await footer(out);
     assert.equal(metadata.version, 2);
     assert.deepEqual(metadata.rowGroups.map((g) => Number(g.numRows)), [5000, 5000, 5000, 5000]);
@@ -362,7 +361,7 @@ describe('writer options reach the file', () => {
     assert.deepEqual(sum, { n: 20_000, s: String((19_999 * 20_000) / 2) });
 
     const v1 = join(dir, 'opts-v1.parquet');
-    ok(convert([csv, v1, '--page-version', '1', '--row-group-size', '64KiB']));
+    await ok(convert([csv, v1, '--page-version', '1', '--row-group-size', '64KiB']));
     const m1 = (await footer(v1)).metadata;
     assert.ok(m1.rowGroups.length > 3, `${m1.rowGroups.length} row groups`);
     for (const chunk of pageTypes(v1, m1)) for (const t of chunk) assert.match(t, /^(DATA_PAGE|DICTIONARY_PAGE)$/);
@@ -371,7 +370,7 @@ describe('writer options reach the file', () => {
   for (const codec of ['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'BROTLI', 'ZSTD', 'LZ4_RAW']) {
     test(`--codec ${codec}`, async () => {
       const out = join(dir, `codec-${codec}.parquet`);
-      ok(convert([csv, out, '--codec', codec]));
+      await ok(convert([csv, out, '--codec', codec]));
       const { metadata } = await footer(out);
       for (const g of metadata.rowGroups) for (const c of g.columns) assert.equal(c.metaData!.codec, codec);
       const [r] = await duckRows(`SELECT count(*)::INTEGER AS n, max(word) AS w FROM read_parquet(${sql(out)})`);
@@ -385,97 +384,97 @@ describe('writer options reach the file', () => {
       return layoutProblems(new Uint8Array(readFileSync(path)), metadata, true);
     };
     const withCrc = join(dir, 'crc.parquet');
-    ok(convert([csv, withCrc, '--page-size', '4KiB']));
+    await ok(convert([csv, withCrc, '--page-size', '4KiB']));
     assert.deepEqual(await crcs(withCrc), []);
     const without = join(dir, 'no-crc.parquet');
-    ok(convert([csv, without, '--page-size', '4KiB', '--no-checksums']));
+    await ok(convert([csv, without, '--page-size', '4KiB', '--no-checksums']));
     const missing = await crcs(without);
     assert.ok(missing.length > 3 && missing.every((m) => / has no crc$/.test(m)), missing.join('\n'));
     assert.deepEqual(await rows(without), await rows(withCrc));
-    const r = convert(['examples/fixtures/sample.parquet', join(dir, 'x.csv'), '--no-checksums']);
+    const r = await convert(['examples/fixtures/sample.parquet', join(dir, 'x.csv'), '--no-checksums']);
     assert.equal(r.code, 1);
     assert.match(r.err, /--no-checksums applies to Parquet output only/);
   });
 
   test('the default codec is SNAPPY; Parquet to Parquet rewrites with new options and keeps the rows', async () => {
     const snappy = join(dir, 'default.parquet');
-    ok(convert([csv, snappy]));
+    await ok(convert([csv, snappy]));
     assert.equal((await footer(snappy)).metadata.rowGroups[0]!.columns[0]!.metaData!.codec, 'SNAPPY');
     const rewritten = join(dir, 'rewritten.parquet');
-    ok(convert(['examples/fixtures/sample.parquet', rewritten, '--codec', 'GZIP', '--row-group-rows', '6', '--page-version', '2']));
+    await ok(convert(['examples/fixtures/sample.parquet', rewritten, '--codec', 'GZIP', '--row-group-rows', '6', '--page-version', '2']));
     const { metadata } = await footer(rewritten);
     assert.deepEqual(metadata.rowGroups.map((g) => Number(g.numRows)), [6, 6, 6, 2]);
     assert.equal(metadata.rowGroups[0]!.columns[0]!.metaData!.codec, 'GZIP');
     assert.deepEqual(await rows(rewritten), await rows('examples/fixtures/sample.parquet'));
   });
 
-  test('options that do not apply, and bad values, are refused', () => {
-    const r = convert(['examples/fixtures/sample.parquet', join(dir, 'x.csv'), '--codec', 'zstd']);
+  test('options that do not apply, and bad values, are refused', async () => {
+    const r = await convert(['examples/fixtures/sample.parquet', join(dir, 'x.csv'), '--codec', 'zstd']);
     assert.equal(r.code, 1);
     assert.match(r.err, /--codec applies to Parquet output only/);
-    assert.match(convert([csv, join(dir, 'x.parquet'), '--codec', 'lzo']).err, /must be UNCOMPRESSED, SNAPPY/);
-    assert.match(convert([csv, join(dir, 'x.parquet'), '--row-group-size', '12 parsecs']).err, /must be a size in bytes/);
-    assert.match(convert([csv, join(dir, 'x.parquet'), '--page-version', '3']).err, /must be 1 or 2/);
-    assert.match(convert([csv, join(dir, 'x.txt')]).err, /cannot tell the format of .*x\.txt/);
-    assert.match(convert([csv, join(dir, 'x.csv')]).err, /CSV input to Parquet only/);
-    assert.match(convert([csv, join(dir, 'x.parquet'), '--type', 'score=decimal(x)']).err, /bad type "decimal\(x\)"/);
-    assert.match(convert([csv, join(dir, 'x.parquet'), '--type', 'nope=int64']).err, /override "nope" matches no CSV column/);
+    assert.match((await convert([csv, join(dir, 'x.parquet'), '--codec', 'lzo'])).err, /must be UNCOMPRESSED, SNAPPY/);
+    assert.match((await convert([csv, join(dir, 'x.parquet'), '--row-group-size', '12 parsecs'])).err, /must be a size in bytes/);
+    assert.match((await convert([csv, join(dir, 'x.parquet'), '--page-version', '3'])).err, /must be 1 or 2/);
+    assert.match((await convert([csv, join(dir, 'x.txt')])).err, /cannot tell the format of .*x\.txt/);
+    assert.match((await convert([csv, join(dir, 'x.csv')])).err, /CSV input to Parquet only/);
+    assert.match((await convert([csv, join(dir, 'x.parquet'), '--type', 'score=decimal(x)'])).err, /bad type "decimal\(x\)"/);
+    assert.match((await convert([csv, join(dir, 'x.parquet'), '--type', 'nope=int64'])).err, /override "nope" matches no CSV column/);
     assert.ok(!existsSync(join(dir, 'x.parquet')));
   });
 
-  test('--compression-level is checked with the other options, against the codec, before any input is read', () => {
-    const refused = (args: string[], message: string) => {
+  test('--compression-level is checked with the other options, against the codec, before any input is read', async () => {
+    const refused = async (args: string[], message: string) => {
       const d = freshDir('level-');
       // A usage error, not a bad row (`opts.csv:20001: ZSTD compression level …` when the first row group was written).
-      const r = convert([csv, join(d, 'x.parquet'), ...args]);
+      const r = await convert([csv, join(d, 'x.parquet'), ...args]);
       assert.equal(r.code, 1, r.err);
       assert.match(r.err, new RegExp(`^parquetry: ${message.replace(/[()]/g, '\\$&')}( \\(see .*\\))?\n$`));
       assert.deepEqual(readdirSync(d), []);
     };
-    refused(['--codec', 'ZSTD', '--compression-level', '99'], '--compression-level: ZSTD compression level must be an integer from -131072 to 22, got 99');
-    refused(['--codec', 'gzip', '--compression-level', '10'], '--compression-level: GZIP compression level must be an integer from 0 to 9, got 10');
-    refused(['--codec', 'BROTLI', '--compression-level', '-1'], '--compression-level: BROTLI compression level must be an integer from 0 to 11, got -1');
+    await refused(['--codec', 'ZSTD', '--compression-level', '99'], '--compression-level: ZSTD compression level must be an integer from -131072 to 22, got 99');
+    await refused(['--codec', 'gzip', '--compression-level', '10'], '--compression-level: GZIP compression level must be an integer from 0 to 9, got 10');
+    await refused(['--codec', 'BROTLI', '--compression-level', '-1'], '--compression-level: BROTLI compression level must be an integer from 0 to 11, got -1');
     for (const codec of ['SNAPPY', 'UNCOMPRESSED', 'LZ4_RAW']) {
-      refused(['--codec', codec, '--compression-level', '1'], `--compression-level applies to the GZIP, BROTLI and ZSTD codecs only; ${codec} has no levels`);
+      await refused(['--codec', codec, '--compression-level', '1'], `--compression-level applies to the GZIP, BROTLI and ZSTD codecs only; ${codec} has no levels`);
     }
-    refused(['--compression-level', '1'], '--compression-level applies to the GZIP, BROTLI and ZSTD codecs only; SNAPPY has no levels (it is the default: give --codec)');
+    await refused(['--compression-level', '1'], '--compression-level applies to the GZIP, BROTLI and ZSTD codecs only; SNAPPY has no levels (it is the default: give --codec)');
     // Trevni's codecs take no level (deflate is written at zlib's level 6, as Java does).
-    refused(['--to', 'trevni', '--codec', 'deflate', '--compression-level', '1'], '--compression-level applies to Parquet output only');
+    await refused(['--to', 'trevni', '--codec', 'deflate', '--compression-level', '1'], '--compression-level applies to Parquet output only');
     // The bounds themselves are accepted.
-    ok(convert([csv, join(dir, 'level.parquet'), '--codec', 'ZSTD', '--compression-level', '-5', '--row-group-rows', '5000']));
-    ok(convert([csv, join(dir, 'level.parquet'), '--codec', 'GZIP', '--compression-level', '0', '--row-group-rows', '5000']));
+    await ok(convert([csv, join(dir, 'level.parquet'), '--codec', 'ZSTD', '--compression-level', '-5', '--row-group-rows', '5000']));
+    await ok(convert([csv, join(dir, 'level.parquet'), '--codec', 'GZIP', '--compression-level', '0', '--row-group-rows', '5000']));
   });
 });
 
 describe('bad input', () => {
   /** Runs into an empty directory and returns what is left there. */
-  function attempt(input: string, args: string[] = [], out = 'out.parquet') {
+  async function attempt(input: string, args: string[] = [], out = 'out.parquet') {
     const d = freshDir('bad-');
-    const r = convert([input, join(d, out), ...args]);
+    const r = await convert([input, join(d, out), ...args]);
     return { ...r, left: readdirSync(d), dir: d };
   }
 
-  test('a value that does not fit its column: exit 1, line and column, nothing left behind', () => {
-    const r = attempt(join(FIX, 'bad.csv'), ['--sample', '2']);
+  test('a value that does not fit its column: exit 1, line and column, nothing left behind', async () => {
+    const r = await attempt(join(FIX, 'bad.csv'), ['--sample', '2']);
     assert.equal(r.code, 1);
     assert.match(r.err, /^parquetry: .*bad\.csv:4: column price: cannot read CSV cell "abc" as a number/);
     assert.deepEqual(r.left, []);
   });
 
-  test('a CSV row with the wrong number of fields', () => {
-    const r = attempt(join(FIX, 'bad.csv'));
+  test('a CSV row with the wrong number of fields', async () => {
+    const r = await attempt(join(FIX, 'bad.csv'));
     assert.equal(r.code, 1);
     // The sample holds every row, so "abc" made price a string; the short row is the first problem.
     assert.match(r.err, /bad\.csv:5: expected 3 fields, got 2/);
     assert.deepEqual(r.left, []);
   });
 
-  test('JSON Lines: an unparseable line, a non-object, a wrong type', () => {
-    const r = attempt(join(FIX, 'bad.jsonl'), ['--sample', '2']);
+  test('JSON Lines: an unparseable line, a non-object, a wrong type', async () => {
+    const r = await attempt(join(FIX, 'bad.jsonl'), ['--sample', '2']);
     assert.equal(r.code, 1);
     assert.match(r.err, /bad\.jsonl:3: not valid JSON/);
     assert.deepEqual(r.left, []);
-    const skipped = attempt(join(FIX, 'bad.jsonl'), ['--sample', '2', '--skip-bad-rows']);
+    const skipped = await attempt(join(FIX, 'bad.jsonl'), ['--sample', '2', '--skip-bad-rows']);
     assert.equal(skipped.code, 0, skipped.err);
     assert.match(skipped.err, /skipped .*bad\.jsonl:3: not valid JSON/);
     assert.match(skipped.err, /skipped .*bad\.jsonl:4: expected a JSON object, got an array/);
@@ -485,20 +484,20 @@ describe('bad input', () => {
   });
 
   test('a JSON array with a malformed element', async () => {
-    const r = attempt(join(FIX, 'bad.json'));
+    const r = await attempt(join(FIX, 'bad.json'));
     assert.equal(r.code, 1);
     assert.match(r.err, /bad\.json:3: not valid JSON/);
     assert.deepEqual(r.left, []);
-    const s = attempt(join(FIX, 'bad.json'), ['--skip-bad-rows']);
+    const s = await attempt(join(FIX, 'bad.json'), ['--skip-bad-rows']);
     assert.equal(s.code, 0, s.err);
     assert.deepEqual(await rows(join(s.dir, 'out.parquet')), [{ id: 1n }, { id: 3n }]);
-    const unclosed = convert(['-', join(s.dir, 'u.parquet'), '--from', 'json'], '[{"a":1},\n{"a":2}');
+    const unclosed = await convert(['-', join(s.dir, 'u.parquet'), '--from', 'json'], '[{"a":1},\n{"a":2}');
     assert.equal(unclosed.code, 1);
     assert.match(unclosed.err, /stdin:2: the input ends inside the JSON array/);
   });
 
   test('--skip-bad-rows goes on, counts and lists the skipped rows', async () => {
-    const r = attempt(join(FIX, 'bad.csv'), ['--sample', '2', '--skip-bad-rows']);
+    const r = await attempt(join(FIX, 'bad.csv'), ['--sample', '2', '--skip-bad-rows']);
     assert.equal(r.code, 0, r.err);
     const listed = r.err.split('\n').filter((l) => l.startsWith('parquetry: skipped'));
     // The bad quote on line 7 is that row alone: reading goes on at its line break (csv-parse read on to the end of the input).
@@ -512,9 +511,9 @@ describe('bad input', () => {
     assert.deepEqual(back, [{ id: 1n, price: 1.5, name: 'a' }, { id: 2n, price: 2.5, name: 'b' }, { id: 7n, price: 7.5, name: 'g' }]);
   });
 
-  test('CSV and JSON Lines outputs leave nothing when the input fails', () => {
+  test('CSV and JSON Lines outputs leave nothing when the input fails', async () => {
     const d = freshDir('text-out-');
-    const missing = convert([join(dir, 'no-such.parquet'), join(d, 'out.csv')]);
+    const missing = await convert([join(dir, 'no-such.parquet'), join(d, 'out.csv')]);
     assert.equal(missing.code, 1);
     assert.match(missing.err, /^parquetry: cannot read .*no-such\.parquet: no such file\n$/);
     const corrupt = join(d, 'corrupt.parquet');
@@ -524,7 +523,7 @@ describe('bad input', () => {
     for (let i = 4; i < 200; i++) bytes[i] = 0xff;
     writeFileSync(corrupt, bytes);
     for (const out of ['out.csv', 'out.jsonl', 'out.parquet']) {
-      const r = convert([corrupt, join(d, out)]);
+      const r = await convert([corrupt, join(d, out)]);
       assert.equal(r.code, 1, r.err);
     }
     assert.deepEqual(readdirSync(d), ['corrupt.parquet']);
@@ -629,10 +628,10 @@ describe('a large input', () => {
     assert.deepEqual(agg, { n: 200_000, s: String((199_999 * 200_000) / 2), q: String(q), d: 28, t0: '2024-01-01 00:00:00+00', note: 'note, 99999' });
   });
 
-  test('without a terminal there is no progress line; --quiet prints nothing', () => {
-    const r = ok(convert([join(FIX, 'types.csv'), join(dir, 'q.parquet')]));
+  test('without a terminal there is no progress line; --quiet prints nothing', async () => {
+    const r = await ok(convert([join(FIX, 'types.csv'), join(dir, 'q.parquet')]));
     assert.doesNotMatch(r.err, /\r/);
-    const q = ok(convert([join(FIX, 'types.csv'), join(dir, 'q.parquet'), '--quiet']));
+    const q = await ok(convert([join(FIX, 'types.csv'), join(dir, 'q.parquet'), '--quiet']));
     assert.equal(q.err, '');
   });
 });

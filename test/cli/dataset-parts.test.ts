@@ -15,7 +15,7 @@ import { summarize, summaryFileBytes } from '../../src/node/entries/dataset.js';
 import { writeParquet } from '../../src/node/index.js';
 import type { FileMetaData } from '../../src/parquet/metadata/index.js';
 import { staysUnder, useServer } from '../dataset/http-server.js';
-import { run, runAsync } from './run-cli.js';
+import { run } from './run-cli.js';
 
 let base = '';
 let ds = '';
@@ -47,7 +47,7 @@ function fails(r: { code: number | null; out: string; err: string }, what: RegEx
 
 const COMMANDS = [['cat', '--json'], ['head', '--json'], ['convert', '--to', 'jsonl']] as const;
 
-test('dataset commands on a summary naming a missing part, a row group twice, or a path outside: status 1, the part or summary named', () => {
+test('dataset commands on a summary naming a missing part, a row group twice, or a path outside: status 1, the part or summary named', async () => {
   for (const [parts, what] of [
     [[['a.parquet', footers.a!], ['gone.parquet', footers.c!]], /gone\.parquet: no such file/],
     [[['a.parquet', footers.a!], ['./a.parquet', footers.a!]], /twice.*_metadata/],
@@ -58,19 +58,19 @@ test('dataset commands on a summary naming a missing part, a row group twice, or
     // Every command on the first case; cat on the others (each run starts a process).
     for (const [cmd, ...opts] of parts[1]![0] === 'gone.parquet' ? COMMANDS : COMMANDS.slice(0, 1)) {
       const args = cmd === 'convert' ? [cmd, ds, join(base, 'out.jsonl'), ...opts] : [cmd, ...opts, ds];
-      fails(run(...args), what, `${args.join(' ')} (${parts.map((p) => p[0])})`);
+      fails(await run(...args), what, `${args.join(' ')} (${parts.map((p) => p[0])})`);
     }
   }
   // A summary that agrees with its parts reads as ever.
   summary([['a.parquet', footers.a!], ['c.parquet', footers.c!]]);
-  assert.deepEqual(run('cat', '--json', ds).out.trim().split('\n').map((l) => JSON.parse(l).id), [1, 2, 3]);
+  assert.deepEqual((await run('cat', '--json', ds)).out.trim().split('\n').map((l) => JSON.parse(l).id), [1, 2, 3]);
 });
 
 test('a summary\'s URL: cat, pages and check-stats follow its parts over HTTP, refuse what leads outside, and request nothing there', async () => {
   const url = `${served.origin}/ds/_metadata`;
   summary([['a.parquet', footers.a!], ['c.parquet', footers.c!]]);
-  assert.deepEqual((await runAsync('cat', '--json', url)).out.trim().split('\n').map((l) => JSON.parse(l).id), [1, 2, 3]);
-  for (const cmd of ['pages', 'check-stats']) assert.equal((await runAsync(cmd, url)).code, 0, cmd);
+  assert.deepEqual((await run('cat', '--json', url)).out.trim().split('\n').map((l) => JSON.parse(l).id), [1, 2, 3]);
+  for (const cmd of ['pages', 'check-stats']) assert.equal((await run(cmd, url)).code, 0, cmd);
   for (const [parts, what] of [
     [[['a.parquet', footers.a!], ['gone.parquet', footers.c!]], /gone\.parquet: the server answered 404/],
     [[['a.parquet', footers.a!], ['x/../a.parquet', footers.a!]], /twice/],
@@ -81,7 +81,7 @@ test('a summary\'s URL: cat, pages and check-stats follow its parts over HTTP, r
     summary(parts);
     served.requested.length = 0;
     const commands = parts[1]![0].startsWith('%2e') ? ['cat', 'pages', 'check-stats'] : ['cat'];
-    for (const cmd of commands) fails(await runAsync(cmd, url), what, `${cmd} (${parts.map((p) => p[0])})`);
+    for (const cmd of commands) fails(await run(cmd, url), what, `${cmd} (${parts.map((p) => p[0])})`);
     for (const r of served.requested) assert.ok(staysUnder('/ds/', r), `requested ${r}`);
   }
 });

@@ -5,10 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runWith, type CliResult } from './run-cli.js';
 
 const DATA = '../shared/corpus/parquet-testing/data';
 const hex = (s: string): string => Buffer.from(s, 'ascii').toString('hex');
@@ -16,48 +16,47 @@ const FOOTER = hex('0123456789012345');
 const DOUBLE = hex('1234567890123450');
 const FLOAT = hex('1234567890123451');
 
-function run(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+function run(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return runWith(args, { env });
 }
 
-test('cat reads an encrypted file with keys in hex, and names what is missing', () => {
+test('cat reads an encrypted file with keys in hex, and names what is missing', async () => {
   const file = join(DATA, 'encrypt_columns_and_footer_aad.parquet.encrypted');
-  const ok = run(['cat', file, '--json', '--columns', 'int32_field,double_field', '--limit', '3', '--footer-key', FOOTER, '--column-key', `double_field:${DOUBLE}`, '--column-key', `float_field:${FLOAT}`, '--aad-prefix', 'tester']);
+  const ok = await run(['cat', file, '--json', '--columns', 'int32_field,double_field', '--limit', '3', '--footer-key', FOOTER, '--column-key', `double_field:${DOUBLE}`, '--column-key', `float_field:${FLOAT}`, '--aad-prefix', 'tester']);
   assert.equal(ok.code, 0, ok.err);
   assert.deepEqual(ok.out.trim().split('\n').map((l) => JSON.parse(l).double_field), [0, 1.1111111, 2.2222222]);
-  const missing = run(['cat', file, '--columns', 'float_field', '--footer-key', FOOTER, '--aad-prefix', 'tester']);
+  const missing = await run(['cat', file, '--columns', 'float_field', '--footer-key', FOOTER, '--aad-prefix', 'tester']);
   assert.notEqual(missing.code, 0);
   assert.match(missing.err, /float_field/);
-  const none = run(['schema', file]);
+  const none = await run(['schema', file]);
   assert.notEqual(none.code, 0);
   assert.match(none.err, /encrypted footer/);
 });
 
-test('--key-file takes keys from a file or an environment variable; convert writes the plaintext', () => {
+test('--key-file takes keys from a file or an environment variable; convert writes the plaintext', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'parquetry-keys-'));
   const keys = `# corpus keys\nfooter ${FOOTER}\ncolumn double_field ${DOUBLE}\ncolumn float_field ${FLOAT}\n`;
   writeFileSync(join(dir, 'keys'), keys);
   const file = join(DATA, 'encrypt_columns_and_footer.parquet.encrypted');
-  const a = run(['head', file, '-n', '2', '--json', '--key-file', join(dir, 'keys')]);
+  const a = await run(['head', file, '-n', '2', '--json', '--key-file', join(dir, 'keys')]);
   assert.equal(a.code, 0, a.err);
-  const b = run(['head', file, '-n', '2', '--json', '--key-file', 'env:PQ_KEYS'], { PQ_KEYS: keys });
+  const b = await run(['head', file, '-n', '2', '--json', '--key-file', 'env:PQ_KEYS'], { PQ_KEYS: keys });
   assert.equal(b.out, a.out);
   const out = join(dir, 'plain.parquet');
-  const c = run(['convert', file, out, '--from', 'parquet', '--key-file', join(dir, 'keys')]);
+  const c = await run(['convert', file, out, '--from', 'parquet', '--key-file', join(dir, 'keys')]);
   assert.equal(c.code, 0, c.err);
-  const d = run(['head', out, '-n', '2', '--json']);
+  const d = await run(['head', out, '-n', '2', '--json']);
   assert.equal(d.out, a.out);
 });
 
-test('--no-verify-signature reads the plaintext columns of a signed footer without the footer key', () => {
+test('--no-verify-signature reads the plaintext columns of a signed footer without the footer key', async () => {
   const file = join(DATA, 'encrypt_columns_plaintext_footer.parquet.encrypted');
-  const r = run(['cat', file, '--json', '--columns', 'int32_field', '--limit', '2', '--no-verify-signature']);
+  const r = await run(['cat', file, '--json', '--columns', 'int32_field', '--limit', '2', '--no-verify-signature']);
   assert.equal(r.code, 0, r.err);
   assert.deepEqual(r.out.trim().split('\n').map((l) => JSON.parse(l).int32_field), ['00:00:00.000', '00:00:00.001']); // TIME(MILLIS)
 });
 
-test('convert writes encrypted Parquet: uniform, per-column with a plaintext footer, CTR, unstored AAD prefix', () => {
+test('convert writes encrypted Parquet: uniform, per-column with a plaintext footer, CTR, unstored AAD prefix', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'parquetry-enc-out-'));
   const csv = join(dir, 'in.csv');
   writeFileSync(csv, 'id,name,score\n' + Array.from({ length: 50 }, (_, i) => `${i},n${i % 7},${i / 4}`).join('\n') + '\n');
@@ -70,43 +69,43 @@ test('convert writes encrypted Parquet: uniform, per-column with a plaintext foo
   let first: string | undefined;
   for (const [i, [write, read]] of cases.entries()) {
     const out = join(dir, `out${i}.parquet`);
-    const w = run(['convert', csv, out, '-q', ...write]);
+    const w = await run(['convert', csv, out, '-q', ...write]);
     assert.equal(w.code, 0, w.err);
-    const r = run(['cat', out, '--json', ...read]);
+    const r = await run(['cat', out, '--json', ...read]);
     assert.equal(r.code, 0, r.err);
     first ??= r.out;
     assert.equal(r.out, first);
     assert.equal(r.out.trim().split('\n').length, 50);
-    assert.notEqual(run(['cat', out, '--json']).code, 0);
+    assert.notEqual((await run(['cat', out, '--json'])).code, 0);
   }
-  const stray = run(['convert', csv, join(dir, 'x.parquet'), '--plaintext-footer']);
+  const stray = await run(['convert', csv, join(dir, 'x.parquet'), '--plaintext-footer']);
   assert.notEqual(stray.code, 0);
   assert.match(stray.err, /--encrypt-footer-key/);
-  const checkpoints = run(['convert', csv, join(dir, 'y.parquet'), '--encrypt-footer-key', FOOTER, '--checkpoint-every', '1']);
+  const checkpoints = await run(['convert', csv, join(dir, 'y.parquet'), '--encrypt-footer-key', FOOTER, '--checkpoint-every', '1']);
   assert.notEqual(checkpoints.code, 0);
   assert.match(checkpoints.err, /--checkpoint-every cannot be combined with --encrypt-footer-key/);
   assert.equal(existsSync(join(dir, 'y.parquet')), false);
 });
 
-test('pages decrypts the page headers of the chunks it has keys for, and names the chunks it skips', () => {
+test('pages decrypts the page headers of the chunks it has keys for, and names the chunks it skips', async () => {
   const file = join(DATA, 'encrypt_columns_plaintext_footer.parquet.encrypted');
-  const some = run(['pages', file, '--footer-key', FOOTER, '--column-key', `double_field:${DOUBLE}`]);
+  const some = await run(['pages', file, '--footer-key', FOOTER, '--column-key', `double_field:${DOUBLE}`]);
   assert.equal(some.code, 0, some.err);
   assert.equal(some.err, 'parquetry: skipped row group 0, column float_field: encrypted, and its key was not given (--column-key float_field:HEX)\n');
   assert.match(some.out, /^row group 0, column double_field \(encrypted\): 2 pages, bytes \d+\.\.\d+, 50 values$/m);
   assert.match(some.out, /^row group 0, column int32_field: 2 pages/m);
   assert.doesNotMatch(some.out, /float_field/);
-  const all = run(['pages', file, '--json', '--footer-key', FOOTER, '--column-key', `double_field:${DOUBLE}`, '--column-key', `float_field:${FLOAT}`]);
+  const all = await run(['pages', file, '--json', '--footer-key', FOOTER, '--column-key', `double_field:${DOUBLE}`, '--column-key', `float_field:${FLOAT}`]);
   assert.equal(all.code, 0, all.err);
   assert.equal(all.err, '');
   const pages = all.out.trim().split('\n').map((l) => JSON.parse(l) as { column: string; type: string });
   assert.deepEqual(pages.filter((p) => p.column === 'float_field').map((p) => p.type), ['dictionary', 'data v1']);
 });
 
-test('footer of an encrypted footer: its FileCryptoMetaData (algorithm, key metadata) first, then the FileMetaData decrypted', () => {
+test('footer of an encrypted footer: its FileCryptoMetaData (algorithm, key metadata) first, then the FileMetaData decrypted', async () => {
   const keys = ['--footer-key', FOOTER, '--column-key', `double_field:${DOUBLE}`, '--column-key', `float_field:${FLOAT}`];
   for (const [name, algorithm] of [['encrypt_columns_and_footer', 'AES_GCM_V1'], ['encrypt_columns_and_footer_ctr', 'AES_GCM_CTR_V1']] as const) {
-    const r = run(['footer', join(DATA, `${name}.parquet.encrypted`), '--json', ...keys]);
+    const r = await run(['footer', join(DATA, `${name}.parquet.encrypted`), '--json', ...keys]);
     assert.equal(r.code, 0, r.err);
     const f = JSON.parse(r.out);
     assert.deepEqual(Object.keys(f).slice(0, 2), ['file_crypto_metadata', 'version']);

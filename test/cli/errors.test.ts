@@ -1,17 +1,20 @@
 /**
  * What a user sees when a command stops: the output already produced, the
- * one-line message and the exit status, run as a user runs the command (a
- * child process).
+ * one-line message and the exit status. The output printed before an error
+ * is a property of the process (it must reach a pipe or a file before the
+ * process exits), so those commands run as a user runs them, as a child
+ * process; the rest run in-process through the same `main`.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openParquet, writeParquet } from '../../src/node/index.js';
+import { run } from './run-cli.js';
 
 interface Result {
   code: number | null;
@@ -19,22 +22,13 @@ interface Result {
   err: string;
 }
 
-/** The command with stdout a pipe (the test reads it). */
-function run(...args: string[]): Result {
+/** The command as a child process with stdout a pipe (the test reads it). */
+function runChild(...args: string[]): Result {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-/** The command without blocking this process (which may be serving it over HTTP). */
-function runAsync(...args: string[]): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' }, (e, out, err) => {
-      resolve({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, out, err });
-    });
-  });
-}
-
-/** The command with stdout redirected to a file, as `> out` does. */
+/** The command as a child process with stdout redirected to a file, as `> out` does. */
 function runToFile(path: string, ...args: string[]): Result {
   const fd = openSync(path, 'w');
   try {
@@ -80,7 +74,7 @@ describe('output printed before an error reaches stdout whole', () => {
   };
 
   test('cat --json to a pipe and to a file: every row of the good row groups', () => {
-    for (const r of [run('cat', bad, '--json'), runToFile(join(dir, 'cat.jsonl'), 'cat', bad, '--json')]) {
+    for (const r of [runChild('cat', bad, '--json'), runToFile(join(dir, 'cat.jsonl'), 'cat', bad, '--json')]) {
       expectStopped(r);
       const got = lines(r.out);
       assert.equal(got.length, 2 * ROWS);
@@ -89,22 +83,37 @@ describe('output printed before an error reaches stdout whole', () => {
   });
 
   test('cat as records, head --json', () => {
-    const records = run('cat', bad);
+    const records = runChild('cat', bad);
     expectStopped(records);
     assert.equal(lines(records.out).filter((l) => l.startsWith('id = ')).length, 2 * ROWS);
-    const head = run('head', bad, '-n', String(3 * ROWS), '--json');
+    const head = runChild('head', bad, '-n', String(3 * ROWS), '--json');
     expectStopped(head);
     assert.equal(lines(head.out).length, 2 * ROWS);
   });
 
   test('convert to stdout: the rows converted before the error', () => {
-    const r = run('convert', bad, '-', '--to', 'jsonl');
+    const r = runChild('convert', bad, '-', '--to', 'jsonl');
     expectStopped(r);
     assert.equal(lines(r.out).length, 2 * ROWS);
     const csv = runToFile(join(dir, 'out.csv'), 'convert', bad, '-', '--to', 'csv');
     expectStopped(csv);
     assert.equal(lines(csv.out).length, 1 + 2 * ROWS);
   });
+});
+
+test('the bin ends the process with the status main returns: 0, 1, 3 (data lost), as in-process runs report it', async () => {
+  const shared = join('..', 'shared', 'fuzz', 't3');
+  const runs: [string[], number][] = [
+    [['meta', 'examples/fixtures/sample.parquet'], 0],
+    [['meta', join(dir, 'no-such.parquet')], 1],
+    [['recover', join(shared, 'recover-scan-truncated-576.parquet'), join(dir, 'recovered.parquet'), '--like', join(shared, 'recover-scan-truncated.like.parquet')], 3],
+  ];
+  for (const [args, status] of runs) {
+    const child = runChild(...args);
+    assert.equal(child.code, status, child.err);
+    const inProcess = await run(...args);
+    assert.deepEqual({ code: inProcess.code, out: inProcess.out, err: inProcess.err }, child, args.join(' '));
+  }
 });
 
 describe('a FILE that cannot be read: one line naming why, exit status 1', () => {
@@ -117,51 +126,51 @@ describe('a FILE that cannot be read: one line naming why, exit status 1', () =>
     assert.equal(r.out, '');
   };
 
-  test('a schema with two siblings of one name (a LIST a and an INT32 a): refused, not printed wrong (exit 70 and a stack trace before)', () => {
+  test('a schema with two siblings of one name (a LIST a and an INT32 a): refused, not printed wrong (exit 70 and a stack trace before)', async () => {
     const file = '../shared/fuzz/hostile/pq-duplicate-names.parquet';
     const message = `the schema has two fields named "a" (file ${file}, offset 67, column a)`;
-    for (const args of [['cat', '--json'], ['cat'], ['head', '--json']]) expectOneLine(run(args[0]!, file, ...args.slice(1)), message);
+    for (const args of [['cat', '--json'], ['cat'], ['head', '--json']]) expectOneLine(await run(args[0]!, file, ...args.slice(1)), message);
     const out = join(dir, 'dup.jsonl');
-    expectOneLine(run('convert', file, out), message);
+    expectOneLine(await run('convert', file, out), message);
     assert.equal(existsSync(out), false, 'no output written');
   });
 
-  test('a directory: refused by every command that reads one file; schema, meta, cat, head and convert read it as a dataset', () => {
-    for (const [command, ...rest] of COMMANDS.slice(4)) expectOneLine(run(command!, dir, ...rest), `cannot read ${dir}: it is a directory`);
+  test('a directory: refused by every command that reads one file; schema, meta, cat, head and convert read it as a dataset', async () => {
+    for (const [command, ...rest] of COMMANDS.slice(4)) expectOneLine(await run(command!, dir, ...rest), `cannot read ${dir}: it is a directory`);
     const empty = join(dir, 'empty-dataset');
     mkdirSync(empty);
-    for (const [command] of COMMANDS.slice(0, 4)) expectOneLine(run(command!, empty), `no Parquet file in ${empty} (file ${empty})`);
+    for (const [command] of COMMANDS.slice(0, 4)) expectOneLine(await run(command!, empty), `no Parquet file in ${empty} (file ${empty})`);
     // convert reads a directory as a dataset too.
-    expectOneLine(run('convert', empty, join(dir, 'x.parquet')), `no Parquet file in ${empty} (file ${empty})`);
-    expectOneLine(run('convert', empty, join(dir, 'x.csv'), '--from', 'parquet'), `no Parquet file in ${empty} (file ${empty})`);
-    expectOneLine(run('convert', empty, join(dir, 'x.parquet'), '--from', 'csv'), `${empty} is a dataset of Parquet files; --from csv does not apply (see 'parquetry convert --help')`);
+    expectOneLine(await run('convert', empty, join(dir, 'x.parquet')), `no Parquet file in ${empty} (file ${empty})`);
+    expectOneLine(await run('convert', empty, join(dir, 'x.csv'), '--from', 'parquet'), `no Parquet file in ${empty} (file ${empty})`);
+    expectOneLine(await run('convert', empty, join(dir, 'x.parquet'), '--from', 'csv'), `${empty} is a dataset of Parquet files; --from csv does not apply (see 'parquetry convert --help')`);
     assert.equal(existsSync(join(dir, 'x.parquet')) || existsSync(join(dir, 'x.csv')), false, 'no output written');
   });
 
-  test('a missing file, a path through a file, a FIFO', () => {
+  test('a missing file, a path through a file, a FIFO', async () => {
     const missing = join(dir, 'no-such.parquet');
-    for (const [command, ...rest] of SOME) expectOneLine(run(command!, missing, ...rest), `cannot read ${missing}: no such file`);
-    expectOneLine(run('convert', join(dir, 'no-such.csv'), join(dir, 'x.parquet')), `cannot read ${join(dir, 'no-such.csv')}: no such file`);
+    for (const [command, ...rest] of SOME) expectOneLine(await run(command!, missing, ...rest), `cannot read ${missing}: no such file`);
+    expectOneLine(await run('convert', join(dir, 'no-such.csv'), join(dir, 'x.parquet')), `cannot read ${join(dir, 'no-such.csv')}: no such file`);
     const file = join(dir, 'plain.txt');
     writeFileSync(file, 'x');
-    expectOneLine(run('cat', join(file, 'x.parquet')), `cannot read ${join(file, 'x.parquet')}: a part of the path is not a directory`);
+    expectOneLine(await run('cat', join(file, 'x.parquet')), `cannot read ${join(file, 'x.parquet')}: a part of the path is not a directory`);
     // A Parquet file is read at any offset: a FIFO is refused rather than waited on.
     const fifo = join(dir, 'fifo.parquet');
     spawnSync('mkfifo', [fifo]);
     const why = 'not a regular file (Parquet and Trevni files are read at any offset, which a pipe or device does not allow)';
-    for (const [command, ...rest] of SOME) expectOneLine(run(command!, fifo, ...rest), `cannot read ${fifo}: ${why}`);
-    expectOneLine(run('convert', fifo, join(dir, 'x.csv')), `cannot read ${fifo}: ${why}`);
+    for (const [command, ...rest] of SOME) expectOneLine(await run(command!, fifo, ...rest), `cannot read ${fifo}: ${why}`);
+    expectOneLine(await run('convert', fifo, join(dir, 'x.csv')), `cannot read ${fifo}: ${why}`);
   });
 
-  test('permission denied', { skip: process.getuid?.() === 0 ? 'root reads any file' : false }, () => {
+  test('permission denied', { skip: process.getuid?.() === 0 ? 'root reads any file' : false }, async () => {
     const locked = join(dir, 'locked.parquet');
     writeFileSync(locked, 'PAR1');
     chmodSync(locked, 0);
-    expectOneLine(run('cat', locked), `cannot read ${locked}: permission denied`);
-    expectOneLine(run('convert', locked, join(dir, 'x.csv')), `cannot read ${locked}: permission denied`);
+    expectOneLine(await run('cat', locked), `cannot read ${locked}: permission denied`);
+    expectOneLine(await run('convert', locked, join(dir, 'x.csv')), `cannot read ${locked}: permission denied`);
   });
 
-  test('convert streams CSV from a FIFO: its first bytes are not taken to look for a Trevni magic', () => {
+  test('convert streams CSV from a FIFO: its first bytes are not taken to look for a Trevni magic', async () => {
     const fifo = join(dir, 'in.csv');
     spawnSync('mkfifo', [fifo]);
     const out = join(dir, 'from-fifo.parquet');
@@ -169,46 +178,46 @@ describe('a FILE that cannot be read: one line naming why, exit status 1', () =>
       encoding: 'utf8', timeout: 30_000,
     });
     assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(lines(run('cat', out, '--json').out), ['{"id":1,"name":"a"}', '{"id":2,"name":"b"}']);
+    assert.deepEqual(lines((await run('cat', out, '--json')).out), ['{"id":1,"name":"a"}', '{"id":2,"name":"b"}']);
   });
 });
 
 describe('usage errors: one line pointing to the help, exit status 1', () => {
-  const usage = (args: string[], line: string) => {
-    const r = run(...args);
+  const usage = async (args: string[], line: string) => {
+    const r = await run(...args);
     assert.equal(r.err, `${line}\n`);
     assert.equal(r.code, 1);
     assert.equal(r.out, '');
   };
 
-  test('unknown option or command, bad or missing value, missing argument', () => {
-    usage(['cat', 'x.parquet', '--bogus'], "parquetry: unknown option '--bogus' (see 'parquetry cat --help')");
-    usage(['cat', 'x.parquet', '--limt', '3'], "parquetry: unknown option '--limt', did you mean --limit? (see 'parquetry cat --help')");
-    usage(['cat', 'x.parquet', '--limit', 'ten'], "parquetry: option '--limit <n>' argument 'ten' is invalid: must be a non-negative whole number (see 'parquetry cat --help')");
-    usage(['head', 'x.parquet', '-n'], "parquetry: option '-n, --rows <n>' argument missing (see 'parquetry head --help')");
-    usage(['cat'], "parquetry: missing required argument 'file' (see 'parquetry cat --help')");
-    usage(['convert', 'in.csv'], "parquetry: missing required argument 'out' (see 'parquetry convert --help')");
-    usage(['bloom-filter', 'x.parquet', '--column', 'id'], "parquetry: required option '--value <v>' not specified (see 'parquetry bloom-filter --help')");
-    usage(['frobnicate'], "parquetry: unknown command 'frobnicate' (see 'parquetry --help')");
-    usage(['--bogus'], "parquetry: unknown option '--bogus' (see 'parquetry --help')");
+  test('unknown option or command, bad or missing value, missing argument', async () => {
+    await usage(['cat', 'x.parquet', '--bogus'], "parquetry: unknown option '--bogus' (see 'parquetry cat --help')");
+    await usage(['cat', 'x.parquet', '--limt', '3'], "parquetry: unknown option '--limt', did you mean --limit? (see 'parquetry cat --help')");
+    await usage(['cat', 'x.parquet', '--limit', 'ten'], "parquetry: option '--limit <n>' argument 'ten' is invalid: must be a non-negative whole number (see 'parquetry cat --help')");
+    await usage(['head', 'x.parquet', '-n'], "parquetry: option '-n, --rows <n>' argument missing (see 'parquetry head --help')");
+    await usage(['cat'], "parquetry: missing required argument 'file' (see 'parquetry cat --help')");
+    await usage(['convert', 'in.csv'], "parquetry: missing required argument 'out' (see 'parquetry convert --help')");
+    await usage(['bloom-filter', 'x.parquet', '--column', 'id'], "parquetry: required option '--value <v>' not specified (see 'parquetry bloom-filter --help')");
+    await usage(['frobnicate'], "parquetry: unknown command 'frobnicate' (see 'parquetry --help')");
+    await usage(['--bogus'], "parquetry: unknown option '--bogus' (see 'parquetry --help')");
   });
 
-  test('option values checked once the command runs: the same form, before any input is read', () => {
+  test('option values checked once the command runs: the same form, before any input is read', async () => {
     // in.csv does not exist: the options are refused first.
-    usage(['convert', 'in.csv', 'out.parquet', '--codec', 'lzo'],
+    await usage(['convert', 'in.csv', 'out.parquet', '--codec', 'lzo'],
       "parquetry: option '--codec <name>' argument 'lzo' is invalid: must be UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD or LZ4_RAW for Parquet output (see 'parquetry convert --help')");
-    usage(['convert', 'in.csv', 'out.parquet', '--codec', 'snappy', '--compression-level', '3'],
+    await usage(['convert', 'in.csv', 'out.parquet', '--codec', 'snappy', '--compression-level', '3'],
       "parquetry: --compression-level applies to the GZIP, BROTLI and ZSTD codecs only; SNAPPY has no levels (see 'parquetry convert --help')");
-    usage(['convert', 'examples/fixtures/sample.parquet', 'out.csv', '--page-size', '1MiB'],
+    await usage(['convert', 'examples/fixtures/sample.parquet', 'out.csv', '--page-size', '1MiB'],
       "parquetry: --page-size applies to Parquet output only (see 'parquetry convert --help')");
   });
 
-  test('--help prints the help and exits 0; so does --version', () => {
-    const help = run('convert', '--help');
+  test('--help prints the help and exits 0; so does --version', async () => {
+    const help = await run('convert', '--help');
     assert.equal(help.code, 0);
     assert.match(help.out, /^Usage: parquetry convert \[options\] <in> <out>\n/);
     assert.equal(help.err, '');
-    const version = run('--version');
+    const version = await run('--version');
     assert.equal(version.code, 0);
     assert.match(version.out, /^\d+\.\d+\.\d+\n$/);
   });
@@ -220,33 +229,33 @@ describe('messages that say what is wrong in the words of the command line', () 
     assert.equal(r.code, 1);
   };
 
-  test('--bloom-filter with an ndv or fpp that is not a number names it', () => {
+  test('--bloom-filter with an ndv or fpp that is not a number names it', async () => {
     const csv = join(dir, 'bloom.csv');
     writeFileSync(csv, 'user,id\na,1\n');
     const out = join(dir, 'bloom.parquet');
-    const bad = (spec: string, why: string) => oneLine(run('convert', csv, out, '--bloom-filter', spec),
+    const bad = async (spec: string, why: string) => oneLine(await run('convert', csv, out, '--bloom-filter', spec),
       `parquetry: option '--bloom-filter <col[:ndv[:fpp]]>' argument '${spec}' is invalid: ${why} (see 'parquetry convert --help')`);
-    bad('user:abc', 'the ndv "abc" is not a positive whole number');
-    bad('user:1e3', 'the ndv "1e3" is not a positive whole number');
-    bad('user:0', 'the ndv "0" is not a positive whole number');
-    bad('user:100:2', 'the fpp "2" is not a number between 0 and 1');
-    bad('user:1:0.1:x', 'must be col[:ndv[:fpp]]');
+    await bad('user:abc', 'the ndv "abc" is not a positive whole number');
+    await bad('user:1e3', 'the ndv "1e3" is not a positive whole number');
+    await bad('user:0', 'the ndv "0" is not a positive whole number');
+    await bad('user:100:2', 'the fpp "2" is not a number between 0 and 1');
+    await bad('user:1:0.1:x', 'must be col[:ndv[:fpp]]');
     // An empty ndv keeps its default.
-    assert.equal(run('convert', csv, out, '--bloom-filter', 'user::0.001', '-q').code, 0);
+    assert.equal((await run('convert', csv, out, '--bloom-filter', 'user::0.001', '-q')).code, 0);
   });
 
-  test('a count too large for a number names its option', () => {
-    oneLine(run('head', 'examples/fixtures/sample.parquet', '-n', '99999999999999999999'),
+  test('a count too large for a number names its option', async () => {
+    oneLine(await run('head', 'examples/fixtures/sample.parquet', '-n', '99999999999999999999'),
       "parquetry: option '-n, --rows <n>' argument '99999999999999999999' is invalid: must be a whole number from 0 to 9007199254740991 (see 'parquetry head --help')");
-    oneLine(run('cat', 'examples/fixtures/sample.parquet', '--offset', '9007199254740992'),
+    oneLine(await run('cat', 'examples/fixtures/sample.parquet', '--offset', '9007199254740992'),
       "parquetry: option '--offset <n>' argument '9007199254740992' is invalid: must be a whole number from 0 to 9007199254740991 (see 'parquetry cat --help')");
-    assert.equal(run('head', 'examples/fixtures/sample.parquet', '-n', '9007199254740991', '--columns', 'id').code, 0);
+    assert.equal((await run('head', 'examples/fixtures/sample.parquet', '-n', '9007199254740991', '--columns', 'id')).code, 0);
   });
 
-  test('pages, column-index and bloom-filter on a Trevni file say they are for Parquet files', () => {
+  test('pages, column-index and bloom-filter on a Trevni file say they are for Parquet files', async () => {
     const tiny = '../shared/trevni-corpus/tiny.trv';
     for (const [command, ...rest] of [['pages'], ['column-index'], ['bloom-filter', '--column', 'x', '--value', '1']]) {
-      oneLine(run(command!, tiny, ...rest), `parquetry: ${command} is for Parquet files; ${tiny} is a Trevni file (schema, meta, cat and head read Trevni files)`);
+      oneLine(await run(command!, tiny, ...rest), `parquetry: ${command} is for Parquet files; ${tiny} is a Trevni file (schema, meta, cat and head read Trevni files)`);
     }
   });
 
@@ -281,19 +290,19 @@ describe('messages that say what is wrong in the words of the command line', () 
     test('404 for every command that reads a URL, and convert', async () => {
       const url = `${base}/missing.parquet`;
       const runs = await Promise.all([
-        runAsync('cat', url), runAsync('pages', url), runAsync('bloom-filter', url, '--column', 'id', '--value', '1'),
-        runAsync('convert', url, join(dir, 'from-url.csv')),
+        run('cat', url), run('pages', url), run('bloom-filter', url, '--column', 'id', '--value', '1'),
+        run('convert', url, join(dir, 'from-url.csv')),
       ]);
       for (const r of runs) oneLine(r, `parquetry: cannot read ${url}: the server answered 404 Not Found`);
       const streamed = `${base}/streamed.parquet`;
-      oneLine(await runAsync('meta', streamed),
+      oneLine(await run('meta', streamed),
         `parquetry: cannot read ${streamed}: the server gave no Content-Length (a Parquet file is read in byte ranges, and its footer is found from its size)`);
     });
 
     test('a URL served with ranges still reads', async () => {
       const [cat, pages] = await Promise.all([
-        runAsync('cat', `${base}/sample.parquet`, '--columns', 'id', '--limit', '2', '--json'),
-        runAsync('pages', `${base}/sample.parquet`, '--column', 'id', '--json'),
+        run('cat', `${base}/sample.parquet`, '--columns', 'id', '--limit', '2', '--json'),
+        run('pages', `${base}/sample.parquet`, '--column', 'id', '--json'),
       ]);
       assert.equal(cat.out, '{"id":1}\n{"id":2}\n', cat.err);
       assert.equal(JSON.parse(lines(pages.out)[0]!).type, 'data v1', pages.err);

@@ -33,24 +33,24 @@ type Page = Record<string, unknown> & { file?: string };
 test('pages of a _metadata: every part\'s pages, each at its offset in its part, the part named', async () => {
   const meta = await footerOf(join(dir, '_metadata'));
   assert.ok(meta.rowGroups.every((rg) => rg.columns.every((c) => c.filePath !== undefined)), 'the summary\'s chunks all name their part');
-  const got = ok('pages', '--json', join(dir, '_metadata')).trim().split('\n').map((l) => JSON.parse(l) as Page);
+  const got = (await ok('pages', '--json', join(dir, '_metadata'))).trim().split('\n').map((l) => JSON.parse(l) as Page);
   const want: Page[] = [];
   let rowGroup = 0;
   for (const part of ['k=1/part-0.parquet', 'k=2/part-0.parquet']) {
-    const pages = ok('pages', '--json', join(dir, part)).trim().split('\n').map((l) => JSON.parse(l) as Page);
+    const pages = (await ok('pages', '--json', join(dir, part))).trim().split('\n').map((l) => JSON.parse(l) as Page);
     const groups = (await footerOf(join(dir, part))).rowGroups.length;
     for (const p of pages) want.push({ ...p, rowGroup: (p.rowGroup as number) + rowGroup, file: part });
     rowGroup += groups;
   }
   assert.ok(want.length > 8, `${want.length} pages`);
   assert.deepEqual(got, want);
-  const text = ok('pages', join(dir, '_metadata'));
+  const text = await ok('pages', join(dir, '_metadata'));
   assert.match(text, /row group 0, column id in k=1\/part-0\.parquet: /);
 });
 
-test('check-stats of a _metadata checks the parts\' statistics, page indexes and bloom filters as the parts do', () => {
-  const summary = JSON.parse(ok('check-stats', '--json', join(dir, '_metadata'))) as { checked: Record<string, number>; lies: unknown[] };
-  const parts = ['k=1', 'k=2'].map((k) => JSON.parse(ok('check-stats', '--json', join(dir, k, 'part-0.parquet'))) as { checked: Record<string, number> });
+test('check-stats of a _metadata checks the parts\' statistics, page indexes and bloom filters as the parts do', async () => {
+  const summary = JSON.parse(await ok('check-stats', '--json', join(dir, '_metadata'))) as { checked: Record<string, number>; lies: unknown[] };
+  const parts = await Promise.all(['k=1', 'k=2'].map(async (k) => JSON.parse(await ok('check-stats', '--json', join(dir, k, 'part-0.parquet'))) as { checked: Record<string, number> }));
   assert.deepEqual(summary.lies, []);
   for (const what of Object.keys(summary.checked)) assert.equal(summary.checked[what], parts[0]!.checked[what]! + parts[1]!.checked[what]!, what);
   assert.ok(summary.checked['offset index']! > 0 && summary.checked.statistics! > 0);
@@ -69,12 +69,12 @@ test('openParquet of a _metadata reads part of a row group through the parts\' o
   }
 });
 
-test('footer of a _metadata: the footer as stored, file_path and the offsets in the parts, as each part\'s own footer has them', () => {
-  const summary = JSON.parse(ok('footer', '--json', join(dir, '_metadata')));
+test('footer of a _metadata: the footer as stored, file_path and the offsets in the parts, as each part\'s own footer has them', async () => {
+  const summary = JSON.parse(await ok('footer', '--json', join(dir, '_metadata')));
   const chunks = summary.row_groups.flatMap((rg: { columns: Record<string, any>[] }) => rg.columns);
   assert.deepEqual([...new Set(chunks.map((c: Record<string, unknown>) => c.file_path))], ['k=1/part-0.parquet', 'k=2/part-0.parquet']);
   for (const part of ['k=1/part-0.parquet', 'k=2/part-0.parquet']) {
-    const own = JSON.parse(ok('footer', '--json', join(dir, part))).row_groups.flatMap((rg: { columns: unknown[] }) => rg.columns);
+    const own = JSON.parse(await ok('footer', '--json', join(dir, part))).row_groups.flatMap((rg: { columns: unknown[] }) => rg.columns);
     assert.deepEqual(chunks.filter((c: Record<string, unknown>) => c.file_path === part).map(({ file_path: _, ...c }: Record<string, unknown>) => c), own);
   }
 });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runAsync as run } from './run-cli.js';
+import { run } from './run-cli.js';
 
 const FILE = '../shared/corpus/parquet-testing/data/alltypes_tiny_pages.parquet';
 const bytes = readFileSync(FILE);
@@ -64,7 +64,7 @@ describe('a URL signed for GET', () => {
   for (const [name, ...opts] of commands) {
     test(`${name} reads it as it reads the local file, without HEAD, the header on every request`, async () => {
       requests.length = 0;
-      const [remote, local] = await Promise.all([run(name!, url, ...opts, ...signed), run(name!, FILE, ...opts)]);
+      const [remote, local] = await Promise.all([await run(name!, url, ...opts, ...signed), await run(name!, FILE, ...opts)]);
       assert.equal(remote.code, 0, remote.err);
       const normalise = (s: string) => (name === 'meta' ? s.replace(/"file": "[^"]*"/, '') : s);
       assert.equal(normalise(remote.out), normalise(local.out));

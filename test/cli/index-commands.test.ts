@@ -7,7 +7,6 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import { chunkPages, selectChunks } from '../../src/parquet/inspect/page-headers
 import { ParquetryError } from '../../src/errors.js';
 import { bufferSource } from '../../src/io/source.js';
 import { ParquetReader } from '../../src/parquet/reader.js';
+import { run } from './run-cli.js';
 
 const DATA = '../shared/corpus/parquet-testing/data';
 const BAD = '../shared/corpus/parquet-testing/bad_data';
@@ -28,18 +28,6 @@ const TINY = `${DATA}/alltypes_tiny_pages.parquet`;
 const BLOOM_MR = `${DATA}/data_index_bloom_encoding_stats.parquet`;
 const BLOOM_RS = `${DATA}/data_index_bloom_encoding_with_length.parquet`;
 
-function runAsync(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 }, (e, out, err) => {
-      resolve({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, out, err });
-    });
-  });
-}
-
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
 
 function jsonLines(out: string): any[] {
   return out.trim() === '' ? [] : out.trim().split('\n').map((l) => JSON.parse(l));
@@ -81,7 +69,7 @@ async function offsetIndexes(path: string): Promise<Map<string, OffsetIndex>> {
 
 describe('pages', () => {
   test('alltypes_tiny_pages: data pages are where the OffsetIndex says, rows from it; chunks agree with DuckDB', async () => {
-    const r = run('pages', TINY, '--json');
+    const r = await run('pages', TINY, '--json');
     assert.equal(r.code, 0, r.err);
     const pages = jsonLines(r.out);
     const indexes = await offsetIndexes(TINY);
@@ -115,7 +103,7 @@ describe('pages', () => {
         const file = join(dir, `${version}.parquet`);
         await duck.run(`COPY (SELECT i AS id, CASE WHEN i % 3 = 0 THEN NULL ELSE 'v' || (i % 50) END AS s, [i, i + 1] AS l, {'x': i / 2} AS st
             FROM range(25000) t(i)) TO ${sqlString(file)} (FORMAT PARQUET, ROW_GROUP_SIZE 10000, PARQUET_VERSION ${version})`);
-        const r = run('pages', file, '--json');
+        const r = await run('pages', file, '--json');
         assert.equal(r.code, 0, r.err);
         const pages = jsonLines(r.out);
         const duckChunks = await duckRows(`SELECT row_group_id, row_group_num_rows, path_in_schema, data_page_offset, dictionary_page_offset, total_compressed_size, num_values
@@ -172,8 +160,8 @@ describe('pages', () => {
     }
   });
 
-  test('--column and --row-group select chunks; text output is a table per chunk', () => {
-    const r = run('pages', TINY, '--column', 'id', '--column', 'string_col', '--row-group', '0');
+  test('--column and --row-group select chunks; text output is a table per chunk', async () => {
+    const r = await run('pages', TINY, '--column', 'id', '--column', 'string_col', '--row-group', '0');
     assert.equal(r.code, 0, r.err);
     const heads = r.out.split('\n').filter((l) => l.startsWith('row group'));
     assert.deepEqual(heads.map((l) => l.replace(/:.*/, '')), ['row group 0, column id', 'row group 0, column string_col']);
@@ -182,41 +170,41 @@ describe('pages', () => {
     assert.match(r.out, /^ {2}0 +data v1 +4 +19 +90 +90 +PLAIN +21 +21 +0 +no$/m);
   });
 
-  test('statistics decoded to the column type; dictionary pages; a parquet-rs chunk', () => {
-    const pages = jsonLines(run('pages', BLOOM_RS, '--json').out);
+  test('statistics decoded to the column type; dictionary pages; a parquet-rs chunk', async () => {
+    const pages = jsonLines((await run('pages', BLOOM_RS, '--json')).out);
     assert.deepEqual(pages.map((p) => [p.type, p.offset, p.encoding, p.numValues]), [['dictionary', 4, 'PLAIN', 14], ['data v1', 152, 'RLE_DICTIONARY', 14]]);
     assert.equal(pages[1].statistics.min, 'Hello');
     assert.equal(pages[1].statistics.max, 'today');
     assert.equal(pages[1].rows, 14);
-    const mr = jsonLines(run('pages', BLOOM_MR, '--json').out);
+    const mr = jsonLines((await run('pages', BLOOM_MR, '--json')).out);
     assert.deepEqual(mr.map((p) => [p.type, p.crc, p.rows]), [['data v1', true, 14]]);
   });
 
-  test('v2 pages take rows and nulls from their header', () => {
-    const pages = jsonLines(run('pages', `${DATA}/datapage_v2.snappy.parquet`, '--column', 'a', '--json').out);
+  test('v2 pages take rows and nulls from their header', async () => {
+    const pages = jsonLines((await run('pages', `${DATA}/datapage_v2.snappy.parquet`, '--column', 'a', '--json')).out);
     assert.deepEqual(pages.map((p) => [p.type, p.numValues, p.numNulls, p.rows, p.rowsFrom]), [['dictionary', 1, undefined, undefined, undefined], ['data v2', 5, 1, 5, 'header']]);
     assert.deepEqual(pages[1].statistics, { min: 'abc', max: 'abc', nullCount: 1, legacy: true });
   });
 
-  test('v1 pages of a repeated column without an OffsetIndex: rows unknown', () => {
-    const pages = jsonLines(run('pages', `${BAD}/ARROW-GH-45185.parquet`, '--json').out);
+  test('v1 pages of a repeated column without an OffsetIndex: rows unknown', async () => {
+    const pages = jsonLines((await run('pages', `${BAD}/ARROW-GH-45185.parquet`, '--json')).out);
     assert.deepEqual(pages.map((p) => [p.type, p.rows]), [['data v1', null]]);
-    assert.match(run('pages', `${BAD}/ARROW-GH-45185.parquet`).out, /^ {2}0 +data v1 +4 +19 +53 +53 +PLAIN +10 +\? +0 /m);
+    assert.match((await run('pages', `${BAD}/ARROW-GH-45185.parquet`)).out, /^ {2}0 +data v1 +4 +19 +53 +53 +PLAIN +10 +\? +0 /m);
   });
 
-  test('40000 one-value pages', () => {
-    const r = run('pages', `${DATA}/overflow_i16_page_cnt.parquet`, '--json');
+  test('40000 one-value pages', async () => {
+    const r = await run('pages', `${DATA}/overflow_i16_page_cnt.parquet`, '--json');
     assert.equal(r.code, 0, r.err);
     const pages = jsonLines(r.out);
     assert.equal(pages.length, 40000);
     assert.deepEqual([pages[39999].page, pages[39999].firstRow, pages[39999].rows, pages[39999].offset], [39999, 39999, 1, 719986]);
   });
 
-  test('a missing row group or column is a usage error', () => {
-    const rg = run('pages', TINY, '--row-group', '1');
+  test('a missing row group or column is a usage error', async () => {
+    const rg = await run('pages', TINY, '--row-group', '1');
     assert.equal(rg.code, 1);
     assert.match(rg.err, /^parquetry: row group 1 does not exist \(the file has 1\)/);
-    const col = run('pages', TINY, '--column', 'nope');
+    const col = await run('pages', TINY, '--column', 'nope');
     assert.equal(col.code, 1);
     assert.match(col.err, /^parquetry: no column "nope" in the schema/);
   });
@@ -224,12 +212,12 @@ describe('pages', () => {
 
 describe('column-index', () => {
   test('alltypes_tiny_pages: pages and first rows are the OffsetIndex, the same pages `pages` walks; bounds decoded', async () => {
-    const r = run('column-index', TINY, '--json');
+    const r = await run('column-index', TINY, '--json');
     assert.equal(r.code, 0, r.err);
     const chunks = jsonLines(r.out);
     assert.equal(chunks.length, 13);
     const indexes = await offsetIndexes(TINY);
-    const walked = jsonLines(run('pages', TINY, '--json').out).filter((p) => p.type.startsWith('data'));
+    const walked = jsonLines((await run('pages', TINY, '--json')).out).filter((p) => p.type.startsWith('data'));
     for (const c of chunks) {
       const index = indexes.get(`0/${c.column}`)!;
       assert.equal(c.offsetIndex, true);
@@ -257,8 +245,8 @@ describe('column-index', () => {
     }
   });
 
-  test('text: a table per chunk; a file without a page index says so', () => {
-    const r = run('column-index', BLOOM_RS);
+  test('text: a table per chunk; a file without a page index says so', async () => {
+    const r = await run('column-index', BLOOM_RS);
     assert.equal(r.code, 0, r.err);
     assert.equal(r.out, [
       'row group 0, column String: 1 page, boundary order UNORDERED',
@@ -267,9 +255,9 @@ describe('column-index', () => {
       '  0     0          14    152     51    no         0           Hello  today',
       '',
     ].join('\n'));
-    const none = run('column-index', `${DATA}/alltypes_plain.parquet`, '--column', 'id', '--column', 'bool_col');
+    const none = await run('column-index', `${DATA}/alltypes_plain.parquet`, '--column', 'id', '--column', 'bool_col');
     assert.equal(none.out, 'row group 0, column id: no page index\nrow group 0, column bool_col: no page index\n');
-    const only = run('column-index', TINY, '--column', 'timestamp_col');
+    const only = await run('column-index', TINY, '--column', 'timestamp_col');
     assert.match(only.out, /^row group 0, column timestamp_col: 1055 pages \(offset index only, no column index\)\n {2}page +first row +rows +offset +size +null page +null count +min +max\n/);
   });
 });
@@ -333,19 +321,19 @@ describe('bloom-filter', () => {
     }
   });
 
-  test('the command: text and --json; bare and quoted strings; no filter; bad column', () => {
-    const text = run('bloom-filter', BLOOM_RS, '--column', 'String', '--value', 'the lazy');
+  test('the command: text and --json; bare and quoted strings; no filter; bad column', async () => {
+    const text = await run('bloom-filter', BLOOM_RS, '--column', 'String', '--value', 'the lazy');
     assert.equal(text.code, 0, text.err);
     assert.match(text.out, /^column String, value the lazy:\n {2}row group +bloom filter +bytes +answer\n.*\n {2}0 +yes +\d+ +maybe present\n$/);
-    const quoted = jsonLines(run('bloom-filter', BLOOM_MR, '--column', 'String', '--value', "'nope'", '--json').out);
+    const quoted = jsonLines((await run('bloom-filter', BLOOM_MR, '--column', 'String', '--value', "'nope'", '--json')).out);
     assert.deepEqual(quoted, [{ rowGroup: 0, column: 'String', bloomFilter: true, numBytes: 1024, result: 'definitely absent' }]);
-    const none = jsonLines(run('bloom-filter', TINY, '--column', 'id', '--value', '5', '--json').out);
+    const none = jsonLines((await run('bloom-filter', TINY, '--column', 'id', '--value', '5', '--json')).out);
     assert.deepEqual(none, [{ rowGroup: 0, column: 'id', bloomFilter: false }]);
-    assert.match(run('bloom-filter', TINY, '--column', 'id', '--value', '5').out, /no filter: may be present/);
-    const bad = run('bloom-filter', BLOOM_RS, '--column', 'nope', '--value', '1');
+    assert.match((await run('bloom-filter', TINY, '--column', 'id', '--value', '5')).out, /no filter: may be present/);
+    const bad = await run('bloom-filter', BLOOM_RS, '--column', 'nope', '--value', '1');
     assert.equal(bad.code, 1);
     assert.match(bad.err, /^parquetry: [^\n]*nope[^\n]*\n$/);
-    const missing = run('bloom-filter', BLOOM_RS, '--column', 'String');
+    const missing = await run('bloom-filter', BLOOM_RS, '--column', 'String');
     assert.notEqual(missing.code, 0);
     assert.match(missing.err, /required option '--value <v>'/);
   });
@@ -353,12 +341,12 @@ describe('bloom-filter', () => {
 
 describe('meta', () => {
   test('a file-level line says which structures the file has', async () => {
-    const tiny = run('meta', TINY);
+    const tiny = await run('meta', TINY);
     assert.match(tiny.out, /^indexes: +column index: 12\/13 chunks; offset index: 13\/13 chunks; bloom filter: none$/m);
     assert.match(tiny.out, /^ +size statistics: none; sorting columns: none$/m);
-    const rs = run('meta', BLOOM_RS);
+    const rs = await run('meta', BLOOM_RS);
     assert.match(rs.out, /^indexes: +column index: 1\/1 chunks; offset index: 1\/1 chunks; bloom filter: 1\/1 chunks$/m);
-    const json = JSON.parse(run('meta', BLOOM_RS, '--json').out);
+    const json = JSON.parse((await run('meta', BLOOM_RS, '--json')).out);
     assert.deepEqual(json.structures, { chunks: 1, columnIndex: 1, offsetIndex: 1, bloomFilter: 1, sizeStatistics: 0, rowGroups: 1, sortingColumns: 0 });
     const [dc] = await duckRows(`SELECT bloom_filter_offset, bloom_filter_length FROM parquet_metadata(${sqlString(BLOOM_RS)})`);
     assert.equal(json.rowGroups[0].columns[0].bloomFilterLength, Number(dc!.bloom_filter_length));
@@ -369,11 +357,11 @@ describe('meta', () => {
     try {
       const file = join(dir, 'sorted.parquet');
       await writeParquet(file, Array.from({ length: 10 }, (_, i) => ({ id: i, name: `n${9 - i}` })), { sortedBy: [{ column: 'id' }, { column: 'name', descending: true, nullsFirst: true }] });
-      const r = run('meta', file);
+      const r = await run('meta', file);
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, /sorting columns: 1\/1 row groups$/m);
       assert.match(r.out, /^ {2}sorted by id ASC NULLS LAST, name DESC NULLS FIRST$/m);
-      const json = JSON.parse(run('meta', file, '--json').out);
+      const json = JSON.parse((await run('meta', file, '--json')).out);
       assert.deepEqual(json.rowGroups[0].sortingColumns, [
         { columnIdx: 0, descending: false, nullsFirst: false, path: 'id' },
         { columnIdx: 1, descending: true, nullsFirst: true, path: 'name' },
@@ -403,7 +391,7 @@ describe('broken files: one typed line on stderr, exit status 1, no stack trace'
   for (const f of files) {
     test(f, async () => {
       const cmds = [['pages'], ['meta'], ['column-index'], ['bloom-filter', '--column', column(f), '--value', '1']];
-      const results = await Promise.all(cmds.map((cmd) => runAsync(...cmd, `${BAD}/${f}`)));
+      const results = await Promise.all(cmds.map((cmd) => run(...cmd, `${BAD}/${f}`)));
       for (const [i, cmd] of cmds.entries()) {
         const r = results[i]!;
         assert.ok(r.code === 0 || r.code === 1, `${cmd[0]} ${f}: exit ${r.code}: ${r.err}`);
@@ -414,15 +402,15 @@ describe('broken files: one typed line on stderr, exit status 1, no stack trace'
     });
   }
 
-  test('a page header cut short names its row group, column, page and offset', () => {
-    const r = run('pages', `${BAD}/ARROW-GH-41321.parquet`);
+  test('a page header cut short names its row group, column, page and offset', async () => {
+    const r = await run('pages', `${BAD}/ARROW-GH-41321.parquet`);
     assert.equal(r.code, 1);
     assert.match(r.err, /^parquetry: thrift: .*\(file .*ARROW-GH-41321\.parquet, offset 4565, row group 0, column large_binary, page 2\)\n$/);
   });
 
-  test('a page header whose required field has the wrong wire type', () => {
+  test('a page header whose required field has the wrong wire type', async () => {
     // DataPageHeader.num_values comes as an i16 (field header at byte 13, its value at 14): named with both types, at the value.
-    const r = run('pages', `${BAD}/ARROW-RS-GH-6229-DICTHEADER.parquet`);
+    const r = await run('pages', `${BAD}/ARROW-RS-GH-6229-DICTHEADER.parquet`);
     assert.equal(r.code, 1);
     assert.match(r.err, /required field num_values \(id 1\) is I16 where I32 is expected \(file .*, offset 14, row group 0, column nation_key, page 0\)\n$/);
   });

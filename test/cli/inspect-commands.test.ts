@@ -37,7 +37,7 @@ async function query(sql: string): Promise<Record<string, any>[]> {
 
 describe('dictionary', () => {
   test("a dictionary-encoded chunk's entries are the column's distinct values, as DuckDB reads them", async () => {
-    const [d] = jsonLines(ok('dictionary', TINY, '--column', 'string_col', '--json'));
+    const [d] = jsonLines(await ok('dictionary', TINY, '--column', 'string_col', '--json'));
     assert.equal(d.dictionary, true);
     const want = (await query(`SELECT DISTINCT string_col AS v FROM read_parquet(${sqlString(TINY)}) WHERE string_col IS NOT NULL`)).map((r) => r.v);
     assert.deepEqual([...d.values].sort(), want.sort());
@@ -48,28 +48,28 @@ describe('dictionary', () => {
     const file = join(files.dir, 'dict.parquet');
     const rows = Array.from({ length: 300 }, (_, i) => ({ rg: i < 150 ? `a${i % 3}` : `b${i % 5}`, id: BigInt(i) * 1_000_003n }));
     await writeParquet(file, rows, { rowGroupRows: 150 } as never);
-    const got = jsonLines(ok('dictionary', file, '--column', 'rg', '--json'));
+    const got = jsonLines(await ok('dictionary', file, '--column', 'rg', '--json'));
     assert.deepEqual(got.map((d) => [d.rowGroup, d.values]), [[0, ['a0', 'a1', 'a2']], [1, ['b0', 'b1', 'b2', 'b3', 'b4']]]);
-    const one = jsonLines(ok('dictionary', file, '--column', 'rg', '--row-group', '1', '--json'));
+    const one = jsonLines(await ok('dictionary', file, '--column', 'rg', '--row-group', '1', '--json'));
     assert.deepEqual(one.map((d) => d.rowGroup), [1]);
-    const text = ok('dictionary', file, '--column', 'rg', '--row-group', '0');
+    const text = await ok('dictionary', file, '--column', 'rg', '--row-group', '0');
     assert.equal(text, 'row group 0, column rg: 3 entries\n  0  a0\n  1  a1\n  2  a2\n');
-    const plain = jsonLines(ok('dictionary', `${DATA}/delta_length_byte_array.parquet`, '--column', 'FRUIT', '--json'));
+    const plain = jsonLines(await ok('dictionary', `${DATA}/delta_length_byte_array.parquet`, '--column', 'FRUIT', '--json'));
     assert.ok(plain.length > 0 && plain.every((d) => d.dictionary === false && d.values.length === 0));
   });
 
-  test('a group or an unknown column is a one-line error', () => {
-    const r = run('dictionary', SAMPLE, '--column', 'address');
+  test('a group or an unknown column is a one-line error', async () => {
+    const r = await run('dictionary', SAMPLE, '--column', 'address');
     assert.equal(r.code, 1);
     assert.match(r.err, /^parquetry: "address" is a group: name one of its leaf columns \(address\.city, address\.zip\)/);
-    assert.match(run('dictionary', SAMPLE, '--column', 'nope').err, /no column "nope"/);
+    assert.match((await run('dictionary', SAMPLE, '--column', 'nope')).err, /no column "nope"/);
   });
 });
 
 describe('column-size', () => {
   for (const file of [TINY, SAMPLE, NESTED]) {
     test(`bytes per column equal DuckDB's parquet_metadata sums: ${file.split('/').pop()}`, async () => {
-      const got = jsonLines(ok('column-size', file, '--json'));
+      const got = jsonLines(await ok('column-size', file, '--json'));
       const want = await query(`SELECT path_in_schema AS p, sum(total_compressed_size)::BIGINT AS c, sum(total_uncompressed_size)::BIGINT AS u
         FROM parquet_metadata(${sqlString(file)}) GROUP BY path_in_schema, column_id ORDER BY column_id`);
       assert.deepEqual(got.map((s) => [s.column, s.compressed, s.uncompressed]), want.map((r) => [r.p.replaceAll(', ', '.'), Number(r.c), Number(r.u)]));
@@ -82,7 +82,7 @@ describe('column-size', () => {
 
 describe('footer', () => {
   test("FileMetaData in thrift names: i64 as decimal strings, binary as hex, matching DuckDB's reading", async () => {
-    const f = JSON.parse(ok('footer', SAMPLE));
+    const f = JSON.parse(await ok('footer', SAMPLE));
     const [meta] = await query(`SELECT * FROM parquet_file_metadata(${sqlString(SAMPLE)})`);
     assert.equal(f.num_rows, String(meta!.num_rows));
     assert.equal(f.created_by, meta!.created_by);
@@ -105,10 +105,10 @@ describe('footer', () => {
     assert.deepEqual(f.schema.map((e: any) => e.name), schema.map((e) => e.name));
   });
 
-  test('a footer whose schema does not build (an unknown physical type) is still printed as stored', () => {
-    const f = JSON.parse(ok('footer', '../shared/corpus/parquet-testing/bad_data/PARQUET-1481.parquet', '--json'));
+  test('a footer whose schema does not build (an unknown physical type) is still printed as stored', async () => {
+    const f = JSON.parse(await ok('footer', '../shared/corpus/parquet-testing/bad_data/PARQUET-1481.parquet', '--json'));
     assert.deepEqual(f.schema[1], { type: 'UNKNOWN_-7', repetition_type: 'OPTIONAL', name: 'Handle' });
-    assert.equal(run('schema', '../shared/corpus/parquet-testing/bad_data/PARQUET-1481.parquet').code, 1);
+    assert.equal((await run('schema', '../shared/corpus/parquet-testing/bad_data/PARQUET-1481.parquet')).code, 1);
   });
 
   test("fields a newer parquet.thrift adds are shown where they lie, as field_<id>, in the wire's terms", async () => {
@@ -140,7 +140,7 @@ describe('footer', () => {
     new DataView(out.buffer).setUint32(out.length - 8, footerBytes.length, true);
     out.set(b.subarray(b.length - 4), out.length - 4);
     writeFileSync(path, out);
-    const f = JSON.parse(ok('footer', path, '--json'));
+    const f = JSON.parse(await ok('footer', path, '--json'));
     assert.equal(f.field_20, String(1n << 60n));
     const md = f.row_groups[0].columns[0].meta_data;
     assert.deepEqual(md.field_30, { field_1: 7, field_3: ['-1'] });
@@ -148,16 +148,16 @@ describe('footer', () => {
     assert.equal(md.statistics.null_count, '0', 'the known fields beside them as before');
   });
 
-  test('--json is the same object on one line', () => {
-    const lines = ok('footer', TINY, '--json').trimEnd().split('\n');
+  test('--json is the same object on one line', async () => {
+    const lines = (await ok('footer', TINY, '--json')).trimEnd().split('\n');
     assert.equal(lines.length, 1);
-    assert.deepEqual(JSON.parse(lines[0]!), JSON.parse(ok('footer', TINY)));
+    assert.deepEqual(JSON.parse(lines[0]!), JSON.parse(await ok('footer', TINY)));
   });
 });
 
 describe('scan', () => {
   test('reads every value: rows, level entries and bytes agree with DuckDB', async () => {
-    const s = JSON.parse(ok('scan', NESTED, '--json'));
+    const s = JSON.parse(await ok('scan', NESTED, '--json'));
     const [c] = await query(`SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(NESTED)})`);
     const [m] = await query(`SELECT sum(num_values)::BIGINT AS v, sum(total_compressed_size)::BIGINT AS b, count(*)::BIGINT AS k FROM parquet_metadata(${sqlString(NESTED)})`);
     assert.equal(s.rows, Number(c!.n));
@@ -169,21 +169,21 @@ describe('scan', () => {
 
   test('a row group of no rows, whose chunks point at offset 0, is not read (as DuckDB and cat do not): scan, check-stats, dictionary, size-stats, pages', async () => {
     const empty = `${DATA}/column_chunk_key_value_metadata.parquet`;
-    const s = JSON.parse(ok('scan', empty, '--json'));
+    const s = JSON.parse(await ok('scan', empty, '--json'));
     assert.deepEqual([s.rows, s.values], [0, 0]);
-    assert.deepEqual(JSON.parse(ok('check-stats', empty, '--json')).lies, []);
-    assert.deepEqual(jsonLines(ok('dictionary', empty, '--column', 'column1', '--json')), [{ rowGroup: 0, column: 'column1', dictionary: false, values: [] }]);
-    assert.deepEqual(jsonLines(ok('size-stats', empty, '--json')).map((c) => c.column), ['column1', 'column2']);
-    assert.deepEqual(jsonLines(ok('pages', empty, '--json')), []);
-    assert.match(ok('pages', empty), /column column1: 0 pages[^]*column column2: 0 pages/);
+    assert.deepEqual(JSON.parse(await ok('check-stats', empty, '--json')).lies, []);
+    assert.deepEqual(jsonLines(await ok('dictionary', empty, '--column', 'column1', '--json')), [{ rowGroup: 0, column: 'column1', dictionary: false, values: [] }]);
+    assert.deepEqual(jsonLines(await ok('size-stats', empty, '--json')).map((c) => c.column), ['column1', 'column2']);
+    assert.deepEqual(jsonLines(await ok('pages', empty, '--json')), []);
+    assert.match(await ok('pages', empty), /column column1: 0 pages[^]*column column2: 0 pages/);
   });
 
   test('--columns reads only those columns; the text report names rows and bytes', async () => {
-    const s = JSON.parse(ok('scan', TINY, '--columns', 'id,string_col', '--json'));
+    const s = JSON.parse(await ok('scan', TINY, '--columns', 'id,string_col', '--json'));
     const [m] = await query(`SELECT sum(num_values)::BIGINT AS v FROM parquet_metadata(${sqlString(TINY)}) WHERE path_in_schema IN ('id', 'string_col')`);
     assert.equal(s.columns, 2);
     assert.equal(s.values, Number(m!.v));
-    assert.match(ok('scan', TINY), /^rows: {7}7300\ncolumns: {4}13 \(94900 values and nulls\)\nbytes: .*\ntime: .* s\nthroughput: \d+ rows\/s/);
+    assert.match(await ok('scan', TINY), /^rows: {7}7300\ncolumns: {4}13 \(94900 values and nulls\)\nbytes: .*\ntime: .* s\nthroughput: \d+ rows\/s/);
   });
 });
 
@@ -192,7 +192,7 @@ describe('size-stats', () => {
     const file = join(files.dir, 'sizes.parquet');
     const rows = Array.from({ length: 500 }, (_, i) => ({ s: i % 7 === 0 ? null : `v${i}`, tags: i % 5 === 0 ? null : Array.from({ length: i % 4 }, (_, k) => k) }));
     await writeParquet(file, rows, { pageRowLimit: 100 } as never);
-    const got = jsonLines(ok('size-stats', file, '--json'));
+    const got = jsonLines(await ok('size-stats', file, '--json'));
     const s = got.find((c) => c.column === 's')!;
     assert.equal(s.sizeStatistics, true);
     const [d] = await query(`SELECT count(s)::BIGINT AS n, sum(octet_length(encode(s)))::BIGINT AS bytes, count(*)::BIGINT AS rows FROM read_parquet(${sqlString(file)})`);
@@ -211,21 +211,21 @@ describe('size-stats', () => {
     assert.deepEqual(sum(t.pages.map((p: any) => p.repetitionLevelHistogram)), t.repetitionLevelHistogram);
   });
 
-  test('a row group the file does not have is a one-line error', () => {
-    const r = run('size-stats', TINY, '--row-group', '1');
+  test('a row group the file does not have is a one-line error', async () => {
+    const r = await run('size-stats', TINY, '--row-group', '1');
     assert.equal(r.code, 1);
     assert.equal(r.err, 'parquetry: row group 1 does not exist (the file has 1)\n');
   });
 
-  test('a file without size statistics says so per chunk', () => {
-    assert.equal(ok('size-stats', SAMPLE, '--column', 'id'), 'row group 0, column id: no size statistics\n');
+  test('a file without size statistics says so per chunk', async () => {
+    assert.equal(await ok('size-stats', SAMPLE, '--column', 'id'), 'row group 0, column id: no size statistics\n');
   });
 });
 
 describe('schema --json', () => {
   for (const file of [SAMPLE, NESTED, `${DATA}/alltypes_plain.parquet`, `${DATA}/fixed_length_decimal.parquet`]) {
     test(`the tree agrees with DuckDB's parquet_schema: ${file.split('/').pop()}`, async () => {
-      const tree = JSON.parse(ok('schema', file, '--json'));
+      const tree = JSON.parse(await ok('schema', file, '--json'));
       const flat: any[] = [];
       const walk = (n: any) => {
         flat.push(n);
@@ -238,8 +238,8 @@ describe('schema --json', () => {
     });
   }
 
-  test('logical types with their parameters', () => {
-    const tree = JSON.parse(ok('schema', `${DATA}/alltypes_tiny_pages.parquet`, '--json'));
+  test('logical types with their parameters', async () => {
+    const tree = JSON.parse(await ok('schema', `${DATA}/alltypes_tiny_pages.parquet`, '--json'));
     assert.deepEqual(tree.children.find((c: any) => c.name === 'tinyint_col').logicalType, { type: 'INTEGER', bitWidth: 8, isSigned: true });
   });
 });

@@ -1,7 +1,6 @@
 /** `parquetry check`, `parquetry recover` and `convert --checkpoint-every`: the library's salvage read on the command line. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,14 +8,11 @@ import { ParquetReader } from '../../src/index.js';
 import { MISSING } from '../../src/parquet/recover/index.js';
 import { CHECKPOINT_MARKER } from '../../src/parquet/write/checkpoint.js';
 import { writeFile } from '../recover/fixtures.js';
+import { run } from './run-cli.js';
 
 /** `recover`'s exit status when anything was lost, or (no footer) may have been: not 1 (errors, usage errors) nor 70 (internal errors). */
 const LOSS = 3;
 
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
 
 let dir = '';
 before(() => {
@@ -28,7 +24,7 @@ test('check says whole or damaged by its exit status; recover writes the intact 
   const bytes = await writeFile();
   const whole = join(dir, 'whole.parquet');
   writeFileSync(whole, bytes);
-  const ok = run('check', whole);
+  const ok = await run('check', whole);
   assert.equal(ok.code, 0, ok.err);
   assert.match(ok.out, /^whole/);
   const reader = await ParquetReader.open(bytes);
@@ -38,14 +34,14 @@ test('check says whole or damaged by its exit status; recover writes the intact 
   damaged[page.offset + page.compressedPageSize - 2] ^= 0x11;
   const bad = join(dir, 'bad.parquet');
   writeFileSync(bad, damaged);
-  const checked = run('check', bad, '--json');
+  const checked = await run('check', bad, '--json');
   assert.equal(checked.code, 1, checked.err);
   const report = JSON.parse(checked.out);
   assert.equal(report.whole, false);
   assert.deepStrictEqual(report.losses.map((l: { rowGroup: number; column: string; page: number; rows: unknown; error: { name: string } }) => [l.rowGroup, l.column, l.page, l.rows, l.error.name]),
     [[1, 'name', 3, { start: page.firstRowIndex, end: oi.pageLocations[4]!.firstRowIndex }, 'ChecksumError']]);
   const out = join(dir, 'out.parquet');
-  const rec = run('recover', bad, out);
+  const rec = await run('recover', bad, out);
   assert.equal(rec.code, LOSS, rec.err);
   assert.match(rec.out, /written as null where lost: name/);
   const original = await reader.readRows();
@@ -59,7 +55,7 @@ test('convert --checkpoint-every writes checkpoints; recover restores a cut copy
   const src = join(dir, 'src.parquet');
   writeFileSync(src, await writeFile({}, 4000));
   const dst = join(dir, 'ckpt.parquet');
-  const c = run('convert', src, dst, '--checkpoint-every', '2', '--row-group-rows', '1000');
+  const c = await run('convert', src, dst, '--checkpoint-every', '2', '--row-group-rows', '1000');
   assert.equal(c.code, 0, c.err);
   const bytes = new Uint8Array(readFileSync(dst));
   const frames: number[] = [];
@@ -68,7 +64,7 @@ test('convert --checkpoint-every writes checkpoints; recover restores a cut copy
   const cut = join(dir, 'cut.parquet');
   writeFileSync(cut, bytes.subarray(0, frames[1]! + 10));
   const out = join(dir, 'cut-recovered.parquet');
-  const rec = run('recover', cut, out, '--json');
+  const rec = await run('recover', cut, out, '--json');
   assert.equal(rec.code, LOSS, rec.err);
   assert.equal(JSON.parse(rec.out).rowsRecovered, 2000);
   const original = await (await ParquetReader.open(new Uint8Array(readFileSync(src)))).readRows();
@@ -84,12 +80,12 @@ test('recover --like finds the row groups of a file without footer or checkpoint
   const sibling = join(dir, 'sibling.parquet');
   writeFileSync(sibling, await writeFile({}, 10));
   const out = join(dir, 'scanned.parquet');
-  const rec = run('recover', cut, out, '--like', sibling);
+  const rec = await run('recover', cut, out, '--like', sibling);
   assert.equal(rec.code, LOSS, rec.err);
   assert.match(rec.out, /found by scanning page headers/);
   assert.deepStrictEqual(await (await ParquetReader.open(new Uint8Array(readFileSync(out)))).readRows(), (await reader.readRows()).slice(0, 2000));
-  assert.notEqual(run('recover', cut, join(dir, 'x.parquet')).code, 0);
-  const json = JSON.parse(run('recover', cut, join(dir, 'scanned2.parquet'), '--like', sibling, '--json').out);
+  assert.notEqual((await run('recover', cut, join(dir, 'x.parquet'))).code, 0);
+  const json = JSON.parse((await run('recover', cut, join(dir, 'scanned2.parquet'), '--like', sibling, '--json')).out);
   assert.equal(json.lostFrom.offset, g.fileOffset! + g.totalCompressedSize!);
 });
 
@@ -97,20 +93,20 @@ test('recover exits 0 for a whole file and 3 whenever data was lost or may have 
   const bytes = await writeFile({}, 3000);
   const whole = join(dir, 'whole-for-status.parquet');
   writeFileSync(whole, bytes);
-  const ok = run('recover', whole, join(dir, 'whole-out.parquet'));
+  const ok = await run('recover', whole, join(dir, 'whole-out.parquet'));
   assert.equal(ok.code, 0, ok.err);
   const cut = join(dir, 'cut15.parquet');
   writeFileSync(cut, bytes.subarray(0, 15));
-  const r = run('recover', cut, join(dir, 'cut15-out.parquet'), '--like', whole);
+  const r = await run('recover', cut, join(dir, 'cut15-out.parquet'), '--like', whole);
   assert.equal(r.code, LOSS, r.err);
   assert.match(r.out, /^wrote 0 of 0 rows found to /);
   assert.match(r.out, /\nlost: everything from byte 4 on \(how many rows is unknown\): no page header can be read at byte 4\n/);
 });
 
-test("the reproducer: a file cut at 576 bytes whose columns' pages cannot be told apart recovers no row, and says it lost data", () => {
+test("the reproducer: a file cut at 576 bytes whose columns' pages cannot be told apart recovers no row, and says it lost data", async () => {
   const shared = join('..', 'shared', 'fuzz', 't3');
   const out = join(dir, 'repro.parquet');
-  const r = run('recover', join(shared, 'recover-scan-truncated-576.parquet'), out, '--like', join(shared, 'recover-scan-truncated.like.parquet'), '--json');
+  const r = await run('recover', join(shared, 'recover-scan-truncated-576.parquet'), out, '--like', join(shared, 'recover-scan-truncated.like.parquet'), '--json');
   assert.equal(r.code, LOSS, r.err);
   const report = JSON.parse(r.out);
   assert.equal(report.rowsRecovered, 0);
@@ -121,9 +117,9 @@ test('check on a Trevni file: whole, then a damaged block named with its rows', 
   const src = join(dir, 'for-trevni.parquet');
   writeFileSync(src, await writeFile({}, 3000));
   const trv = join(dir, 'out.trv');
-  const c = run('convert', src, trv, '--checksum', 'crc32');
+  const c = await run('convert', src, trv, '--checksum', 'crc32');
   assert.equal(c.code, 0, c.err);
-  const ok = run('check', trv);
+  const ok = await run('check', trv);
   assert.equal(ok.code, 0, ok.err + ok.out);
   assert.match(ok.out, /^whole/);
   const { TrevniReader } = await import('../../src/entries/trevni.js');
@@ -134,7 +130,7 @@ test('check on a Trevni file: whole, then a damaged block named with its rows', 
   bytes[b.offset + Math.floor(b.compressedSize / 2)] ^= 0x20;
   const bad = join(dir, 'bad.trv');
   writeFileSync(bad, bytes);
-  const r = run('check', bad, '--json');
+  const r = await run('check', bad, '--json');
   assert.equal(r.code, 1, r.err);
   const report = JSON.parse(r.out);
   assert.deepStrictEqual(report.losses.map((l: { column: string; block: number; rows: unknown }) => [l.column, l.block, l.rows]),
@@ -162,7 +158,7 @@ test('recover on a Trevni file (told by its magic) writes the rows intact in eve
   const bad = join(dir, 'bad-recover.trv');
   writeFileSync(bad, bytes);
   const out = join(dir, 'recovered.trv');
-  const r = run('recover', bad, out);
+  const r = await run('recover', bad, out);
   assert.equal(r.code, LOSS, r.err);
   assert.match(r.out, new RegExp(`^wrote ${original.length - b.numRows} of ${original.length} rows to `));
   assert.match(r.out, new RegExp(`\nlost: column name, block 1, bytes ${b.offset}\\.\\.${b.offset + b.compressedSize + 4}, rows ${lost.start}\\.\\.${lost.end}: (ChecksumError|CorruptFileError): `));
@@ -170,9 +166,9 @@ test('recover on a Trevni file (told by its magic) writes the rows intact in eve
   const recovered = await TrevniReader.open(new Uint8Array(readFileSync(out)));
   assert.equal(recovered.format.version, 1);
   assert.deepStrictEqual(await rows(recovered), original.filter((_, i) => i < lost.start || i >= lost.end));
-  const json = JSON.parse(run('recover', bad, join(dir, 'recovered2.trv'), '--json').out);
+  const json = JSON.parse((await run('recover', bad, join(dir, 'recovered2.trv'), '--json')).out);
   assert.deepStrictEqual(json.fieldsLost, [{ field: 'name', rows: [lost] }]);
-  const like = run('recover', bad, join(dir, 'x.trv'), '--like', bad);
+  const like = await run('recover', bad, join(dir, 'x.trv'), '--like', bad);
   assert.notEqual(like.code, 0);
   assert.match(like.err, /--like and --skip-damaged-row-groups are for Parquet files/);
 });

@@ -1,13 +1,13 @@
 /** `--where`: the SQL WHERE subset parsed into filter expressions. */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openParquet } from '../../src/node/index.js';
 import { InvalidArgumentError, ParquetryError } from '../../src/errors.js';
 import { numberValue, parseLiteral, parseWhere, WhereSyntaxError } from '../../src/parquet/filter/where.js';
+import { runWith } from './run-cli.js';
 
 const eq = (column: string | string[], value: unknown) => ({ column, op: '=', value });
 
@@ -366,27 +366,27 @@ describe('same rows as DuckDB', () => {
 
   test('cat --where and head --where, run as a user runs them', async () => {
     for (const where of ["n > 5 AND (n < 10 OR s = 'name3')", 'a.b = 4 AND "dot.name" = 2', 'dec < 1234.567890123456789 AND NOT flag = TRUE', "s LIKE 'name1%' AND day BETWEEN DATE '2020-02-01' AND DATE '2020-06-01'"]) {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cat', file, '--where', where, '--columns', 'id', '--json'], { encoding: 'utf8' });
-      assert.equal(r.status, 0, r.stderr);
-      assert.notEqual(r.stdout, '', where);
-      const ids = r.stdout.trim().split('\n').map((l) => JSON.parse(l).id as number).sort((a, b) => a - b);
+      const r = await runWith(['cat', file, '--where', where, '--columns', 'id', '--json']);
+      assert.equal(r.code, 0, r.err);
+      assert.notEqual(r.out, '', where);
+      const ids = r.out.trim().split('\n').map((l) => JSON.parse(l).id as number).sort((a, b) => a - b);
       assert.deepEqual(ids, await duckIds(where), where);
     }
-    const head = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'head', file, '-n', '2', '--where', "s = 'name3'", '--columns', 'id,s'], { encoding: 'utf8' });
-    assert.equal(head.status, 0, head.stderr);
-    assert.match(head.stdout, /^id\s+s\n-+\s+-+\n3\s+name3\n/);
-    assert.equal(head.stdout.trim().split('\n').length, 4);
+    const head = await runWith(['head', file, '-n', '2', '--where', "s = 'name3'", '--columns', 'id,s']);
+    assert.equal(head.code, 0, head.err);
+    assert.match(head.out, /^id\s+s\n-+\s+-+\n3\s+name3\n/);
+    assert.equal(head.out.trim().split('\n').length, 4);
   });
 
-  test('a syntax error in --where: one line, exit 1, before the file is read', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cat', 'no-such-file.parquet', '--where', 'price = '], { encoding: 'utf8' });
-    assert.equal(r.status, 1);
-    assert.equal(r.stderr, `parquetry: --where: expected a value after "=" at position 9, found the end of the expression (a value is a number, a 'string', TRUE, FALSE, NULL or DATE/TIMESTAMP '…')\n`);
-    const trevni = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cat', '../shared/trevni-corpus/tiny.trv', '--where', 'x = 1'], { encoding: 'utf8' });
-    assert.equal(trevni.status, 1);
-    assert.equal(trevni.stderr, 'parquetry: --where is for Parquet files; Trevni files are read whole\n');
-    const unknown = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cat', file, '--where', 'nope = 1'], { encoding: 'utf8' });
-    assert.equal(unknown.status, 1);
-    assert.match(unknown.stderr, /^parquetry: [^\n]*nope[^\n]*\n$/);
+  test('a syntax error in --where: one line, exit 1, before the file is read', async () => {
+    const r = await runWith(['cat', 'no-such-file.parquet', '--where', 'price = ']);
+    assert.equal(r.code, 1);
+    assert.equal(r.err, `parquetry: --where: expected a value after "=" at position 9, found the end of the expression (a value is a number, a 'string', TRUE, FALSE, NULL or DATE/TIMESTAMP '…')\n`);
+    const trevni = await runWith(['cat', '../shared/trevni-corpus/tiny.trv', '--where', 'x = 1']);
+    assert.equal(trevni.code, 1);
+    assert.equal(trevni.err, 'parquetry: --where is for Parquet files; Trevni files are read whole\n');
+    const unknown = await runWith(['cat', file, '--where', 'nope = 1']);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.err, /^parquetry: [^\n]*nope[^\n]*\n$/);
   });
 });

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BufferSink, inferSchemaFromCsv, openParquet } from '../../src/node/index.js';
 import { convert, readCsv } from '../../src/node/entries/convert.js';
-import { runAsync } from '../cli/run-cli.js';
+import { run } from '../cli/run-cli.js';
 
 /** Columns whose type changes past the first rows: [name, first values, a later value, the type every value fits]. */
 const CHANGES: Array<[string, string, string, string]> = [
@@ -49,7 +49,7 @@ test('a value past the sample that does not fit its inferred type: the bad row n
       if (typeName(inferSchemaFromCsv(['id', name], [['1', first]]), name) === wide) continue;
       const csv = join(dir, 'in.csv');
       writeFileSync(csv, csvOf(name, first, later, 30));
-      const r = await runAsync('convert', csv, join(dir, 'out.parquet'), '--sample', '10');
+      const r = await run('convert', csv, join(dir, 'out.parquet'), '--sample', '10');
       assert.equal(r.code, 1, r.err);
       assert.match(r.err, new RegExp(`in\\.csv:31: column ${name}: .*inferred from the first 10 rows: give it with --type ${name}=TYPE, infer from more rows with --sample N, or from every row with --widen`), `${name}: ${first} then ${later}`);
       const skipped: string[] = [];
@@ -88,9 +88,9 @@ test('widening infers from every row: the type inference gives the whole input, 
     // The CLI's flag, from a file; stdin cannot be read twice.
     const csv = join(dir, 'in.csv');
     writeFileSync(csv, csvOf('n', '1', 'x', 30));
-    const r = await runAsync('convert', csv, join(dir, 'out.parquet'), '--sample', '10', '--widen');
+    const r = await run('convert', csv, join(dir, 'out.parquet'), '--sample', '10', '--widen');
     assert.equal(r.code, 0, r.err);
-    const stdin = await runAsync('convert', '-', join(dir, 'out.parquet'), '--from', 'csv', '--widen');
+    const stdin = await run('convert', '-', join(dir, 'out.parquet'), '--from', 'csv', '--widen');
     assert.equal(stdin.code, 1);
     assert.match(stdin.err, /widening reads the input twice .* stdin can be read once only: give a file/);
   } finally {

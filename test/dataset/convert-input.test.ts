@@ -48,13 +48,13 @@ test('convert(DIR, file.parquet): one file DuckDB reads as it reads the Hive dat
   assert.deepEqual(await rows(`SELECT * FROM '${out}'`), await rows(`SELECT * FROM ${hiveRead(dir)}`));
   // A dataset is Parquet files: another input format is a caller's mistake, in code and on the command line.
   await assert.rejects(convert(dir, join(env.root, 'x.parquet'), { from: 'csv' }), (e: unknown) => e instanceof InvalidArgumentError && /is a dataset of Parquet files; it is not read as csv/.test(e.message));
-  assert.match(run('convert', '--from', 'jsonl', dir, join(env.root, 'x.parquet')).err, /is a dataset of Parquet files; --from jsonl does not apply/);
+  assert.match((await run('convert', '--from', 'jsonl', dir, join(env.root, 'x.parquet'))).err, /is a dataset of Parquet files; --from jsonl does not apply/);
 });
 
 test('parquetry convert GLOB out.jsonl --columns: JSON Lines DuckDB reads equal to the dataset, dates as ISO text', async () => {
   const dir = await hive('to-jsonl');
   const out = join(env.root, 'rows.jsonl');
-  const r = run('convert', `${dir}/**/*.parquet`, out, '--columns', 'day,id,region,s');
+  const r = await run('convert', `${dir}/**/*.parquet`, out, '--columns', 'day,id,region,s');
   assert.equal(r.code, 0, r.err);
   const types = (await rows(`DESCRIBE SELECT id, s, day, region FROM ${hiveRead(dir)}`)).map((t) => `'${String(t[0])}': '${String(t[1])}'`).join(', ');
   // The projection keeps the dataset's column order; DuckDB reads the lines with the dataset's types.
@@ -67,7 +67,7 @@ test('parquetry convert GLOB out.jsonl --columns: JSON Lines DuckDB reads equal 
 test('parquetry convert DIR OUTDIR --partition-by: partition columns become directories again, the others columns of the files', async () => {
   const dir = await hive('to-dataset');
   const out = join(env.root, 'by-cat');
-  const r = run('convert', dir, out, '--partition-by', 'cat', '--max-rows-per-file', '300');
+  const r = await run('convert', dir, out, '--partition-by', 'cat', '--max-rows-per-file', '300');
   assert.equal(r.code, 0, r.err);
   assert.deepEqual(readdirSync(out).sort(), ['cat=c0', 'cat=c1']);
   const part = join(out, 'cat=c0', readdirSync(join(out, 'cat=c0')).sort()[0]!);
@@ -90,10 +90,10 @@ test('--union-by-name: a dataset whose files have different columns converts as 
   await env.db.run(`COPY (SELECT i::INTEGER AS id, 'a' || i AS a FROM range(3) t(i)) TO '${join(dir, 'p0.parquet')}'`);
   await env.db.run(`COPY (SELECT i::BIGINT AS id, i * 2 AS b FROM range(3, 6) t(i)) TO '${join(dir, 'p1.parquet')}'`);
   const out = join(env.root, 'union.parquet');
-  const refused = run('convert', dir, out);
+  const refused = await run('convert', dir, out);
   assert.notEqual(refused.code, 0);
   assert.match(refused.err, /p0\.parquet[\s\S]*p1\.parquet|p1\.parquet[\s\S]*p0\.parquet/);
-  ok('convert', '--union-by-name', dir, out);
+  await ok('convert', '--union-by-name', dir, out);
   const want = `read_parquet('${dir}/*.parquet', union_by_name = true)`;
   assert.deepEqual(await describe(`'${out}'`), await describe(want));
   assert.deepEqual(await rows(`SELECT * FROM '${out}'`), await rows(`SELECT * FROM ${want}`));
@@ -102,5 +102,5 @@ test('--union-by-name: a dataset whose files have different columns converts as 
   await convert(dir, lib, { unionByName: true });
   assert.deepEqual(await rows(`SELECT * FROM '${lib}'`), await rows(`SELECT * FROM ${want}`));
   // The option means nothing for a file.
-  assert.match(run('convert', '--union-by-name', out, join(env.root, 'x.jsonl')).err, /--union-by-name applies to a dataset input/);
+  assert.match((await run('convert', '--union-by-name', out, join(env.root, 'x.jsonl'))).err, /--union-by-name applies to a dataset input/);
 });

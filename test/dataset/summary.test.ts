@@ -158,11 +158,11 @@ describe('writeSummaryFiles', () => {
     mkdirSync(dir);
     await writeParquet(join(dir, 'a.parquet'), [{ id: 1n }, { id: 2n }]);
     await writeParquet(join(dir, 'b.parquet'), [{ id: 3n }]);
-    const r = run('summary', dir, '--json');
+    const r = await run('summary', dir, '--json');
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(JSON.parse(r.out), { written: [join(dir, '_common_metadata'), join(dir, '_metadata')], parts: 2, rowGroups: 2, numRows: 3, skipped: [] });
     await checkSummary(dir);
-    const bad = run('summary', join(env.root, 'mismatch'));
+    const bad = await run('summary', join(env.root, 'mismatch'));
     assert.equal(bad.code, 1);
     assert.match(bad.err, /^parquetry: parts a\.parquet and c\.parquet have different schemas/);
   });

@@ -6,7 +6,6 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -14,6 +13,7 @@ import { geojsonToWkb, wktToWkb } from '../../src/geo/encode.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { DuckFiles } from '../reader/helpers.js';
 import { wkb, type Dims, type Geom } from './wkb-build.js';
+import { run as cli } from '../cli/run-cli.js';
 
 const WIDTH = { XY: 2, XYZ: 3, XYM: 3, XYZM: 4 };
 const TAG = { XY: '', XYZ: ' Z', XYM: ' M', XYZM: ' ZM' };
@@ -121,9 +121,6 @@ test('DuckDB reads the same WKT to the same WKB', async () => {
   rows.forEach((r, i) => assert.equal(hex(wktToWkb(samples[i]!)), hex((r[0] as { bytes: Uint8Array }).bytes), samples[i]));
 });
 
-function cli(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
-}
 
 test('convert --type shape=GEOMETRY: WKT, GeoJSON and hex WKB cells of CSV, GeoJSON objects of JSON Lines; a bad cell names its line and column', async () => {
   const csv = join(files.dir, 'in.csv');
@@ -136,13 +133,13 @@ test('convert --type shape=GEOMETRY: WKT, GeoJSON and hex WKB cells of CSV, GeoJ
     [jsonl, ['GEOMETRY,POLYGON ((0 0, 1 0, 1 1, 0 0))', 'GEOMETRY,POINT EMPTY']],
   ] as const) {
     const out = `${input}.parquet`;
-    const r = cli('convert', input, out, '--type', 'shape=GEOMETRY');
-    assert.equal(r.status, 0, r.stderr);
+    const r = await cli('convert', input, out, '--type', 'shape=GEOMETRY');
+    assert.equal(r.code, 0, r.err);
     assert.deepEqual(await read(out), want);
   }
   const bad = join(files.dir, 'bad.csv');
   writeFileSync(bad, 'id,shape\n1,POINT (1 2)\n2,"POINT (1 2,"\n');
-  const r = cli('convert', bad, `${bad}.parquet`, '--type', 'shape=GEOMETRY');
-  assert.notEqual(r.status, 0);
-  assert.match(r.stderr, /bad\.csv:3: column shape: expected GEOMETRY as WKB bytes, hex WKB, WKT text or a GeoJSON geometry; got "POINT \(1 2," \(string\): WKT: expected "\)" at line 1, column 11/);
+  const r = await cli('convert', bad, `${bad}.parquet`, '--type', 'shape=GEOMETRY');
+  assert.notEqual(r.code, 0);
+  assert.match(r.err, /bad\.csv:3: column shape: expected GEOMETRY as WKB bytes, hex WKB, WKT text or a GeoJSON geometry; got "POINT \(1 2," \(string\): WKT: expected "\)" at line 1, column 11/);
 });

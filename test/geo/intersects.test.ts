@@ -8,7 +8,6 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -18,6 +17,7 @@ import { DuckFiles } from '../reader/helpers.js';
 import { bindFilter, filterDomains } from '../../src/parquet/filter/expression.js';
 import { possible, rowGroupStats } from '../../src/parquet/filter/prune-stats.js';
 import { arcSamples, wkb, type Geom } from './wkb-build.js';
+import { runWith } from '../cli/run-cli.js';
 
 async function ids(bytes: Uint8Array, filter: Filter): Promise<{ ids: number[]; bytes: number }> {
   const source = new CountingSource(bytes);
@@ -81,10 +81,10 @@ test('intersects text and its typed errors', async () => {
   assert.equal((await reader.readRows({ filter: { column: 'h', op: 'intersects', box: box(170, 0, -5, 5) } })).length, 0);
 });
 
-test('the CLI takes intersects in --where', () => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'cat', '--json', '--columns', 'id', '--where', 'intersects(geometry, 10, 10, 30, 30)', '../shared/corpus/parquet-testing/data/geospatial/geography-points.parquet'], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  assert.ok(r.stdout.trim().split('\n').length > 0);
+test('the CLI takes intersects in --where', async () => {
+  const r = await runWith(['cat', '--json', '--columns', 'id', '--where', 'intersects(geometry, 10, 10, 30, 30)', '../shared/corpus/parquet-testing/data/geospatial/geography-points.parquet']);
+  assert.equal(r.code, 0, r.err);
+  assert.ok(r.out.trim().split('\n').length > 0);
 });
 
 let duck: DuckFiles;

@@ -6,11 +6,11 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { runWith, type CliResult } from '../cli/run-cli.js';
 
 let dir: string;
 let instance: DuckDBInstance;
@@ -24,9 +24,8 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function convert(input: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'convert', input, ...args], { encoding: 'utf8' });
-  return { code: r.status, err: r.stderr };
+function convert(input: string, ...args: string[]): Promise<CliResult> {
+  return runWith(['convert', input, ...args]);
 }
 
 async function duck(sql: string): Promise<string[][]> {
@@ -53,14 +52,14 @@ for (const form of ['jsonl', 'json'] as const) {
     const input = join(dir, `in.${form}`);
     writeFileSync(input, form === 'jsonl' ? records.join('\n') + '\n' : `[\n${records.join(',\n')}\n]\n`);
     const output = join(dir, `${form}.parquet`);
-    const r = convert(input, output, '--type', 'd=decimal(38,10)', '--type', 'n=int64');
+    const r = await convert(input, output, '--type', 'd=decimal(38,10)', '--type', 'n=int64');
     assert.equal(r.code, 0, r.err);
     const got = await duck(`SELECT d::VARCHAR, n::VARCHAR FROM read_parquet('${output}')`);
     assert.deepEqual(got, ROWS.map(([, d, , n]) => [d, n]));
   });
 }
 
-test('a JSON number its column cannot hold exactly is an error naming the line and the column', () => {
+test('a JSON number its column cannot hold exactly is an error naming the line and the column', async () => {
   const types = ['a=decimal(38,10)', 'b=decimal(9,2)', 'c=int64', 'e=int32'].flatMap((t) => ['--type', t]);
   // Line 1 is good; each later line has one number its column cannot hold.
   const lines: Array<[string, RegExp]> = [
@@ -76,11 +75,11 @@ test('a JSON number its column cannot hold exactly is an error naming the line a
     const records = lines.map(([l]) => l);
     writeFileSync(input, form === 'jsonl' ? records.join('\n') + '\n' : `[${records.join(',\n')}]\n`);
     // Without --skip-bad-rows, the first bad row ends the conversion.
-    const first = convert(input, join(dir, 'bad.parquet'), ...types);
+    const first = await convert(input, join(dir, 'bad.parquet'), ...types);
     assert.equal(first.code, 1, first.err);
     assert.match(first.err, lines[1]![1]);
     // With it, every bad row is listed.
-    const all = convert(input, join(dir, 'bad.parquet'), ...types, '--skip-bad-rows');
+    const all = await convert(input, join(dir, 'bad.parquet'), ...types, '--skip-bad-rows');
     assert.equal(all.code, 0, all.err);
     for (const [, message] of lines.slice(1)) assert.match(all.err, message, form);
     assert.match(all.err, /wrote 1 row/);

@@ -6,11 +6,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveRanges, type Hit, type RangeServer } from './range-server.js';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { openParquet, writeParquet } from '../../src/node/index.js';
 import { BufferSink } from '../../src/io/sink.js';
 import { FORMAT_MAGIC_BYTES } from '../../src/io/format.js';
+import { runWith } from '../cli/run-cli.js';
 
 let server: RangeServer;
 let base = '';
@@ -76,8 +75,9 @@ describe('offset and limit over HTTP', () => {
     let firstPages = 0;
     for (const name of ['id', 'name']) firstPages += (await local.readOffsetIndex(0, name))!.pageLocations[0]!.compressedPageSize;
     hits.length = 0;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'head', '-n', '3', '--json', `${base}/pages.parquet`], { timeout: 60_000 });
-    assert.equal(stdout.trim().split('\n').length, 3);
+    const { code, out, err } = await runWith(['head', '-n', '3', '--json', `${base}/pages.parquet`]);
+    assert.equal(code, 0, err);
+    assert.equal(out.trim().split('\n').length, 3);
     // The footer's tail read, the file's first bytes (which tell its format, and serve the reader's magic check), the first pages.
     assert.ok(sentBytes() <= 64 * 1024 + FORMAT_MAGIC_BYTES + firstPages, `${sentBytes()} bytes sent`);
   });
