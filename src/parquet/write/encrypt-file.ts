@@ -12,7 +12,7 @@ import { CorruptFileError, InvalidArgumentError } from '../../errors.js';
 import { bufferSource } from '../../io/source.js';
 import { buildSchema, type SchemaElementLike } from '../../schema/tree.js';
 import { readFooter } from '../footer.js';
-import { chunkStart } from '../chunk-start.js';
+import { chunkBytes, readsNoChunks } from '../chunk-locator.js';
 import { decodeBloomFilterHeader, decodeColumnIndex, decodeOffsetIndex, decodePageHeader, encodeOffsetIndex, type ColumnChunk, type FileMetaData } from '../metadata/index.js';
 import { concatBytes } from '../../bytes/concat.js';
 import { ModuleType } from '../crypto/aad.js';
@@ -44,12 +44,8 @@ export async function encryptParquet(input: Uint8Array, options: EncryptionOptio
       const path = m.pathInSchema.join('.');
       // Keys go by the chunk's path, named by the schema's: a chunk saying it is another column would be left in plaintext, or sealed with another's key.
       if (path !== leaves[col]) throw new CorruptFileError(`column chunk ${col} says it is column "${path}", but the schema's column ${col} is "${leaves[col] ?? '(none)'}"`, { rowGroup: rg });
-      const start = chunkStart(m);
-      const size = Number(m.totalCompressedSize);
-      if (!(start >= 0 && size >= 0 && start + size <= input.length)) {
-        throw new CorruptFileError(`column chunk of ${size} bytes at ${start} lies outside the file's ${input.length} bytes`, { rowGroup: rg, column: path, offset: start });
-      }
-      const bytes = input.subarray(start, start + size);
+      const { start, end: chunkEnd } = readsNoChunks(group) ? { start: 0, end: 0 } : chunkBytes(m, input.length - 8, { rowGroup: rg, column: path });
+      const bytes = input.subarray(start, chunkEnd);
       const pages: (Sealable & { at: number; dictionary: boolean })[] = [];
       for (let pos = 0; pos < bytes.length; ) {
         const c = new ByteCursor(bytes, pos, bytes.length, start);
