@@ -150,32 +150,34 @@ export class ChunkLocator {
     }
     return meta;
   }
+}
 
-  /** The bytes that hold a located chunk's dictionary page, when it has one before its data pages; else the whole chunk (a walk finds a leading dictionary page). */
-  dictionaryBytes(loc: ChunkLocation): ByteRange {
-    return { start: loc.start, end: loc.start < loc.meta.dataPageOffset ? Math.min(loc.meta.dataPageOffset, loc.end) : loc.end };
-  }
+/** The bytes that hold a located chunk's dictionary page, when it has one before its data pages; else the whole chunk (a walk finds a leading dictionary page). */
+export function dictionaryBytes(loc: ChunkLocation): ByteRange {
+  return { start: loc.start, end: loc.start < loc.meta.dataPageOffset ? Math.min(loc.meta.dataPageOffset, loc.end) : loc.end };
+}
 
-  /** The file range of an index structure or bloom filter, checked to lie between the magic and the footer's last 8 bytes; null without an offset. */
-  structRange(offset: number | undefined, length: number | undefined, what: string, ctx: ErrorContext): ByteRange | null {
-    if (offset === undefined) return null;
-    if (length === undefined) throw new CorruptFileError(`${what} has an offset but no length`, ctx);
-    if (!(Number.isSafeInteger(offset) && Number.isSafeInteger(length) && offset >= 4 && length > 0 && offset + length <= this.fileSize - 8)) {
-      throw new CorruptFileError(`${what} at ${offset} (${length} bytes) lies outside the ${this.fileSize}-byte file`, { ...ctx, offset });
-    }
-    return { start: offset, end: offset + length };
-  }
+// Index and bloom filter ranges are functions, not methods, so a browser read that uses none of them does not load them.
 
-  columnIndexRange(ref: ChunkRef, ctx: ErrorContext): ByteRange | null {
-    return this.structRange(ref.chunk.columnIndexOffset, ref.chunk.columnIndexLength, 'column index', ctx);
+/** The file range of an index structure or bloom filter, checked to lie between the magic and the footer's last 8 bytes; null without an offset. */
+export function structRange(fileSize: number, offset: number | undefined, length: number | undefined, what: string, ctx: ErrorContext): ByteRange | null {
+  if (offset === undefined) return null;
+  if (length === undefined) throw new CorruptFileError(`${what} has an offset but no length`, ctx);
+  if (!(Number.isSafeInteger(offset) && Number.isSafeInteger(length) && offset >= 4 && length > 0 && offset + length <= fileSize - 8)) {
+    throw new CorruptFileError(`${what} at ${offset} (${length} bytes) lies outside the ${fileSize}-byte file`, { ...ctx, offset });
   }
+  return { start: offset, end: offset + length };
+}
 
-  offsetIndexRange(ref: ChunkRef, ctx: ErrorContext): ByteRange | null {
-    return this.structRange(ref.chunk.offsetIndexOffset, ref.chunk.offsetIndexLength, 'offset index', ctx);
-  }
+export function columnIndexRange(fileSize: number, { chunk }: ChunkRef, ctx: ErrorContext): ByteRange | null {
+  return structRange(fileSize, chunk.columnIndexOffset, chunk.columnIndexLength, 'column index', ctx);
+}
 
-  /** Whether `at` can start a bloom filter of `atLeast` bytes (its length unknown until read). */
-  bloomStartInside(at: number, atLeast: number): boolean {
-    return Number.isSafeInteger(at) && at >= 4 && at + atLeast <= this.fileSize - 8;
-  }
+export function offsetIndexRange(fileSize: number, { chunk }: ChunkRef, ctx: ErrorContext): ByteRange | null {
+  return structRange(fileSize, chunk.offsetIndexOffset, chunk.offsetIndexLength, 'offset index', ctx);
+}
+
+/** Whether `at` can start a bloom filter of at least `atLeast` bytes (its length unknown until read) in a file of `fileSize` bytes. */
+export function bloomStartInside(fileSize: number, at: number, atLeast: number): boolean {
+  return Number.isSafeInteger(at) && at >= 4 && at + atLeast <= fileSize - 8;
 }

@@ -24,7 +24,7 @@ import type { PageIndexEntry } from './filter/indexes.js';
 import type { FilteredGroup, IndexCache, ScanHost } from './filter/scan.js';
 import type { ChunkGroup } from '../arrow/batches.js';
 import type { RecordBatch, Table } from 'apache-arrow';
-import { ChunkLocator, readsNoChunks, type ChunkLocation } from './chunk-locator.js';
+import { ChunkLocator, dictionaryBytes, readsNoChunks, type ChunkLocation } from './chunk-locator.js';
 import { fetchRanges, type Fetched } from '../io/coalesce.js';
 import type { LazyColumn, PageLocation } from './lazy-column.js';
 import { RowSelection } from './row-selection.js';
@@ -774,7 +774,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
       const plain = (await this.plainChunks([loc]))[0]!.buf;
       return readDictionaryPage(bufferSource(plain), { start: 0, end: plain.length }, loc, this.chunkOptions);
     }
-    return readDictionaryPage(this.source, this.locator.dictionaryBytes(loc), loc, this.chunkOptions);
+    return readDictionaryPage(this.source, dictionaryBytes(loc), loc, this.chunkOptions);
   }
 
   private rowGroupIndexes(selected?: readonly number[]): number[] {

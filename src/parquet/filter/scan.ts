@@ -16,7 +16,9 @@ import type { LazyColumn, PageLocation } from '../lazy-column.js';
 import { RowSelection } from '../row-selection.js';
 import type { FileDecryptor } from '../crypto/decryptor.js';
 import { decodePageHeader, type ColumnIndex, type OffsetIndex } from '../metadata/index.js';
-import { readsNoChunks, type ChunkLocation, type ChunkLocator } from '../chunk-locator.js';
+import {
+  bloomStartInside, columnIndexRange, offsetIndexRange, readsNoChunks, structRange, type ChunkLocation, type ChunkLocator,
+} from '../chunk-locator.js';
 import type { Fetched } from '../../io/coalesce.js';
 import type { Domain, Lit } from './compare.js';
 import { evaluateRows, selectedRows } from './evaluate.js';
@@ -78,8 +80,8 @@ export class IndexCache {
       const refs = missing.map((l) => this.host.locator.locate(rg, l));
       const ranges: Range[] = [];
       const spots = refs.map((r) => {
-        const ci = want === 'both' ? this.host.locator.columnIndexRange(r, r.ctx) : null;
-        const oi = this.host.locator.offsetIndexRange(r, r.ctx);
+        const ci = want === 'both' ? columnIndexRange(this.host.locator.fileSize, r, r.ctx) : null;
+        const oi = offsetIndexRange(this.host.locator.fileSize, r, r.ctx);
         return { ci: ci ? ranges.push(ci) - 1 : -1, oi: oi ? ranges.push(oi) - 1 : -1 };
       });
       const fetched = this.host.fetch(ranges);
@@ -137,12 +139,12 @@ export class IndexCache {
     if (this.host.decryptor?.encrypted(ref.chunk, ref.ctx)) return this.readEncryptedBloom(ref, off, len, ctx);
     if (len === undefined) {
       // Older files do not record the length: read the header first, then the bitset.
-      if (!locator.bloomStartInside(off, 1)) throw new CorruptFileError(`bloom filter offset ${off} lies outside the ${locator.fileSize}-byte file`, ctx);
+      if (!bloomStartInside(locator.fileSize, off, 1)) throw new CorruptFileError(`bloom filter offset ${off} lies outside the ${locator.fileSize}-byte file`, ctx);
       const [head] = await this.host.fetch([{ start: off, end: Math.min(off + BLOOM_HEADER_GUESS, locator.fileSize - 8) }]);
       len = bloomFilterExtent(head!.buf, off, ref.ctx);
       if (len <= head!.buf.length) return parseBloomFilter(head!.buf.subarray(0, len), ctx);
     }
-    const range = locator.structRange(off, len, 'bloom filter', ref.ctx)!;
+    const range = structRange(locator.fileSize, off, len, 'bloom filter', ref.ctx)!;
     const [b] = await this.host.fetch([range]);
     return withContext(ref.ctx, () => parseBloomFilter(b!.buf, ctx));
   }
@@ -152,15 +154,15 @@ export class IndexCache {
     const { locator } = this.host;
     if (len === undefined) {
       // The two module lengths give the extent: the header module's, then the bitset module's after it.
-      if (!locator.bloomStartInside(off, 4)) throw new CorruptFileError(`bloom filter offset ${off} lies outside the ${locator.fileSize}-byte file`, ctx);
+      if (!bloomStartInside(locator.fileSize, off, 4)) throw new CorruptFileError(`bloom filter offset ${off} lies outside the ${locator.fileSize}-byte file`, ctx);
       const [h] = await this.host.fetch([{ start: off, end: off + 4 }]);
       const headerLen = 4 + new DataView(h!.buf.buffer, h!.buf.byteOffset, 4).getUint32(0, true);
       const at = off + headerLen;
-      if (!locator.bloomStartInside(at, 4)) throw new CorruptFileError(`bloom filter header module of ${headerLen} bytes runs past the file`, ctx);
+      if (!bloomStartInside(locator.fileSize, at, 4)) throw new CorruptFileError(`bloom filter header module of ${headerLen} bytes runs past the file`, ctx);
       const [b] = await this.host.fetch([{ start: at, end: at + 4 }]);
       len = headerLen + 4 + new DataView(b!.buf.buffer, b!.buf.byteOffset, 4).getUint32(0, true);
     }
-    const range = locator.structRange(off, len, 'bloom filter', ref.ctx)!;
+    const range = structRange(locator.fileSize, off, len, 'bloom filter', ref.ctx)!;
     const [b] = await this.host.fetch([range]);
     const plain = await this.host.decryptor!.decryptBloom(ref.chunk, b!.buf, ctx);
     return withContext(ref.ctx, () => parseBloomFilter(plain, ctx));
