@@ -202,9 +202,9 @@ export class ParquetReader<Row = Record<string, unknown>> {
     private readonly chunkOptions: Pick<ChunkOptions, 'verifyChecksums' | 'maxDecompressedBytes'>,
     /** An encrypted file's keys and ciphers; page-headers.ts decrypts header modules with it. */
     readonly decryptor: FileDecryptor | undefined,
-    chunkFiles?: ChunkFileLocator,
+    /** Where an offset of `bytes` lies when chunks of other files are joined to this one (file-path.ts). */
+    private readonly chunkFiles?: ChunkFileLocator,
   ) {
-    this.chunkFiles = chunkFiles;
     this.locator = new ChunkLocator(metadata, source.byteLength, { name: source.name, decryptor, locateFile: chunkFiles });
   }
 
@@ -281,8 +281,6 @@ export class ParquetReader<Row = Record<string, unknown>> {
   get bytes(): Source {
     return this.source;
   }
-
-  private readonly chunkFiles: ChunkFileLocator | undefined;
 
   /** Where the footer's tail read, held in memory, begins (none held: past the end). */
   private tailFrom = Infinity;
