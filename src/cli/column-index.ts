@@ -7,7 +7,8 @@ import { pageEntries, type PageIndexEntry } from '../parquet/filter/indexes.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import type { ColumnPath } from '../schema/tree.js';
 import { withOutput } from './output.js';
-import { selectChunks, type ChunkRef } from '../parquet/inspect/page-headers.js';
+import { selectChunks } from '../parquet/inspect/page-headers.js';
+import type { ChunkRef } from '../parquet/chunk-locator.js';
 import { jsonable, renderTable, renderValue } from '../text/render.js';
 
 export interface ChunkIndex {

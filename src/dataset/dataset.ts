@@ -29,6 +29,7 @@ import { splitParts, type Part } from './parts.js';
 import { checkNamedFile } from '../parquet/part-check.js';
 import { identityOf, oncePerFile } from './same-file.js';
 import { checkNamedOnce } from '../parquet/file-path.js';
+import { readsNoChunks } from '../parquet/chunk-locator.js';
 import { datasetArrowSchema, datasetBatch, type FieldSource } from './arrow.js';
 import { loadArrow } from '../arrow/load.js';
 import type { RecordBatch, Table } from '../arrow/peer.js';
@@ -546,7 +547,7 @@ export class Dataset {
     const orders = part.metadata.columnOrders;
     return all.filter((g) => {
       const rg = part.metadata.rowGroups[g]!;
-      if (rg.numRows === 0) return false;
+      if (readsNoChunks(rg)) return false;
       const stats = rowGroupStats(doms, (leaf) => rg.columns[leaf.columnIndex]!.metaData ?? { statistics: undefined, numValues: 0 } as never, orders);
       return possible(bound, (l) => stats.get(l)).canTrue;
     });

@@ -6,7 +6,8 @@
  *
  * @module parquetry/inspect
  */
-export { selectChunks, chunkPages, type ChunkRef, type ChunkPages, type PageInfo } from '../parquet/inspect/page-headers.js';
+export { selectChunks, chunkPages, type ChunkPages, type PageInfo } from '../parquet/inspect/page-headers.js';
+export type { ChunkRef } from '../parquet/chunk-locator.js';
 export { decodeStatistics, type DecodedStatistics } from '../parquet/statistics.js';
 export { footerJson, thriftJson } from '../parquet/inspect/footer-json.js';
 export type { JsonValue } from '../parquet/inspect/unknown-fields.js';

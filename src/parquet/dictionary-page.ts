@@ -9,10 +9,10 @@ import { getCodec, loadCodec, type CodecName } from '../codecs/registry.js';
 import { ChecksumError, CorruptFileError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
 import type { Values } from '../encodings/types.js';
 import type { Source } from '../io/source.js';
-import type { LeafNode } from '../schema/tree.js';
-import { decodePageHeader, type ColumnMetaData } from './metadata/index.js';
+import type { ByteRange } from '../io/coalesce.js';
+import { decodePageHeader } from './metadata/index.js';
 import type { ChunkOptions } from './column-chunk.js';
-import { chunkStart } from './chunk-start.js';
+import type { ChunkLocation } from './chunk-locator.js';
 import { DEFAULT_MAX_PAGE_BYTES, PageBounds } from './page-bounds.js';
 import { decodeValues } from './page-values.js';
 
@@ -20,13 +20,12 @@ export type DictionaryPageOptions = Pick<ChunkOptions, 'verifyChecksums' | 'maxD
 
 /**
  * The entries of the chunk's dictionary page, or null when its first page
- * is not one. `range` is where the chunk's pages lie in the file.
+ * is not one. `range` holds the page in `source` (`ChunkLocator.dictionaryBytes`).
  */
 export async function readDictionaryPage(
-  source: Source, range: { start: number; end: number }, meta: ColumnMetaData, leaf: LeafNode, opts: DictionaryPageOptions, ctx: ErrorContext,
+  source: Source, range: ByteRange, { meta, leaf, ctx }: Pick<ChunkLocation, 'meta' | 'leaf' | 'ctx'>, opts: DictionaryPageOptions,
 ): Promise<Values | null> {
-  const dictBefore = chunkStart(meta) < meta.dataPageOffset;
-  const end = dictBefore ? Math.min(meta.dataPageOffset, range.end) : range.end;
+  const { end } = range;
   const codecName = meta.codec as string;
   if (codecName === 'LZO') throw new UnsupportedError('LZO compression is not supported', ctx);
   if (codecName !== 'UNCOMPRESSED') await loadCodec(codecName as CodecName);

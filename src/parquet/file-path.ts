@@ -14,6 +14,7 @@ import { httpSource, type Source } from '../io/source.js';
 import type { ColumnChunk, FileMetaData, RowGroup } from './metadata/index.js';
 import { readFooter } from './footer.js';
 import { checkNamedFile } from './part-check.js';
+import { readsNoChunks } from './chunk-locator.js';
 
 /**
  * Opens the file a chunk's `file_path` names: `filePath` as written,
@@ -43,7 +44,7 @@ export type ChunkFileLocator = (offset: number) => { filePath?: string; offset: 
  */
 export function checkNamedOnce(seen: Map<string, number>, file: string | undefined, path: string, filePath: string | undefined, rg: RowGroup, i: number): void {
   const at = rg.columns[0]?.metaData?.dataPageOffset;
-  if (at === undefined || rg.numRows === 0) return;
+  if (at === undefined || readsNoChunks(rg)) return;
   const key = `${at} ${fileIdentity(path)}`;
   const first = seen.get(key);
   seen.set(key, first ?? i);

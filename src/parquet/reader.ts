@@ -1,7 +1,7 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 // (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
-import { CODEC_NAMES, loadCodec, type CodecName } from '../codecs/registry.js';
-import { CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
+import { loadCodec, type CodecName } from '../codecs/registry.js';
+import { CorruptFileError, InvalidArgumentError, withContext, type ErrorContext } from '../errors.js';
 import { blobSource, bufferSource, checkedSource, httpSource, withCachedTail, type Source, type SourceLike } from '../io/source.js';
 import { ReadBuffers } from '../io/read-buffers.js';
 import type { ValueOptions } from '../schema/convert.js';
@@ -20,14 +20,14 @@ import type { FileDecryptor } from './crypto/decryptor.js';
 import type { DecryptionOptions } from './crypto/options.js';
 import { httpChunkFiles, joinChunkFiles, type ChunkFileLocator, type OpenChunkFile } from './file-path.js';
 import type { Values } from '../encodings/types.js';
-import type { BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
+import type { BloomFilterHeader, ColumnIndex, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
 import type { BoundFilter, Filter, FilterColumn } from './filter/expression.js';
 import type { PageIndexEntry } from './filter/indexes.js';
-import type { ChunkRef, FilteredGroup, IndexCache, ScanHost } from './filter/scan.js';
+import type { FilteredGroup, IndexCache, ScanHost } from './filter/scan.js';
 import type { ChunkGroup } from '../arrow/batches.js';
 import type { RecordBatch, Table } from '../arrow/peer.js';
-import { chunkPadding } from './chunk-padding.js';
-import { chunkStart } from './chunk-start.js';
+import { ChunkLocator, dictionaryBytes, readsNoChunks, type ChunkLocation } from './chunk-locator.js';
+import { fetchRanges, type Fetched } from '../io/coalesce.js';
 import type { LazyColumn, PageLocation } from './lazy-column.js';
 import { RowSelection } from './row-selection.js';
 
@@ -155,15 +155,9 @@ export interface ColumnBatch {
   data: ColumnChunkData;
 }
 
-/** A byte range of the file to fetch, and the chunks it serves. */
-export interface Fetch {
-  start: number;
-  end: number;
-}
-
 /** A column chunk's bytes as fetched. */
 interface FetchedChunk {
-  ref: ChunkRef;
+  ref: ChunkLocation;
   buf: Uint8Array;
   base: number;
 }
@@ -173,14 +167,6 @@ interface FetchedGroup {
   chunks: FetchedChunk[];
   scratch: Uint8Array | undefined;
 }
-
-/**
- * The gap rule: two ranges are fetched in one request when the gap between
- * them is at most this and no longer than the range after it. A round trip
- * costs more than a small gap; and since each gap read through is no longer
- * than a range asked for, a read never fetches more than twice its bytes.
- */
-const COALESCE_GAP = 64 * 1024;
 
 /**
  * A chunk that claims more levels than this, more densely than ordinary data
@@ -218,8 +204,10 @@ export class ParquetReader<Row = Record<string, unknown>> {
     private readonly chunkOptions: Pick<ChunkOptions, 'verifyChecksums' | 'maxDecompressedBytes'>,
     /** An encrypted file's keys and ciphers; page-headers.ts decrypts header modules with it. */
     readonly decryptor: FileDecryptor | undefined,
+    /** Where an offset of `bytes` lies when chunks of other files are joined to this one (file-path.ts). */
+    private readonly chunkFiles?: ChunkFileLocator,
   ) {
-    this.padding = chunkPadding(metadata.createdBy);
+    this.locator = new ChunkLocator(metadata, source.byteLength, { name: source.name, decryptor, locateFile: chunkFiles });
   }
 
   /**
@@ -239,8 +227,8 @@ export class ParquetReader<Row = Record<string, unknown>> {
   /** Page indexes and bloom filters read so far (filters and the index API share them). */
   private indexCache: IndexCache | undefined;
 
-  /** The file's chunkPadding, worked out once: a regular expression run per chunk read was recompiled after every collection. */
-  private readonly padding: number;
+  /** Where the file's column chunks lie. */
+  readonly locator: ChunkLocator;
 
   /**
    * Opens a Parquet file through a Source already made (`bufferSource`, `httpSource`, `blobSource`
@@ -255,8 +243,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
     validateRowGroups(footer.metadata, schema, source);
     if (decryptor) decryptor.verifyChecksums = chunkOptions.verifyChecksums;
     const joined = await joinChunkFiles(source, footer.metadata, options, decryptor !== undefined);
-    const reader = new ParquetReader<Row>(withCachedTail(joined.source, tail, tailOffset), joined.metadata, schema, chunkOptions, decryptor);
-    reader.chunkFiles = joined.locate;
+    const reader = new ParquetReader<Row>(withCachedTail(joined.source, tail, tailOffset), joined.metadata, schema, chunkOptions, decryptor, joined.locate);
     reader.tailFrom = tailOffset;
     return reader;
   }
@@ -296,8 +283,6 @@ export class ParquetReader<Row = Record<string, unknown>> {
   get bytes(): Source {
     return this.source;
   }
-
-  private chunkFiles: ChunkFileLocator | undefined;
 
   /** Where the footer's tail read, held in memory, begins (none held: past the end). */
   private tailFrom = Infinity;
@@ -453,7 +438,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
       return fetched.map(({ ref, buf, base }) => new LazyColumn(async (s, e) => buf.subarray(s - base, e - base), base, base + buf.length, ref.meta, ref.leaf, this.chunkOptions, ref.ctx, { inMemory: true }));
     }
     const host = this.scanHost();
-    const refs = leaves.map((leaf) => host.chunk(rg, leaf));
+    const refs = leaves.map((leaf) => this.locator.locate(rg, leaf));
     await host.loadCodecs(refs);
     return Promise.all(refs.map((ref) => host.lazy(ref)));
   }
@@ -463,12 +448,10 @@ export class ParquetReader<Row = Record<string, unknown>> {
    * (`pages`, its offset index's, to pass over pages by); an encrypted one
    * fetched and decrypted whole first.
    */
-  private async lazyChunk(ref: ChunkRef, pages?: readonly PageLocation[]): Promise<LazyColumn> {
+  private async lazyChunk(ref: ChunkLocation, pages?: readonly PageLocation[]): Promise<LazyColumn> {
     const { LazyColumn } = await lazyColumn();
-    const { decryptor } = this;
-    if (decryptor?.encrypted(ref.chunk, ref.ctx)) {
-      const [fetched] = await this.fetchRanges([ref]);
-      const plain = await decryptor.decryptChunk(ref.chunk, fetched!.buf, ref.meta, ref.ctx);
+    if (this.decryptor?.encrypted(ref.chunk, ref.ctx)) {
+      const plain = (await this.plainChunks([ref]))[0]!.buf;
       return new LazyColumn(async (s, e) => plain.subarray(s - ref.start, e - ref.start), ref.start, ref.start + plain.length, ref.meta, ref.leaf, this.chunkOptions, ref.ctx, { inMemory: true });
     }
     return new LazyColumn((s, e) => this.source.read(s, e - s), ref.start, ref.end, ref.meta, ref.leaf, this.chunkOptions, ref.ctx, { pages });
@@ -489,8 +472,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
     const leaves = this.selectLeaves(options.columns);
     for (const rg of this.rowGroupIndexes(options.rowGroups)) {
       const numRows = this.metadata.rowGroups[rg]!.numRows;
-      // As rows() does, a row group of no rows is not read: writers leave its chunks' offsets at 0.
-      if (numRows === 0) continue;
+      if (readsNoChunks(this.metadata.rowGroups[rg]!)) continue;
       if (this.large(rg, leaves)) {
         for (const leaf of leaves) {
           const [stream] = await this.chunkStreams(rg, [leaf]);
@@ -724,20 +706,9 @@ export class ParquetReader<Row = Record<string, unknown>> {
 
   /** What the filter modules need from the reader: chunk locations, coalesced reads, decoding. */
   private scanHost(): ScanHost {
-    const file = this.source.name;
-    const padding = this.padding;
     return {
-      metadata: this.metadata,
-      fileSize: this.source.byteLength,
-      chunk: (rg, leaf): ChunkRef => {
-        const chunk = this.metadata.rowGroups[rg]!.columns[leaf.columnIndex]!;
-        const ctx = { file, rowGroup: rg, column: leaf.path.join('.') };
-        const meta = chunkMeta(chunk, ctx, this.decryptor);
-        const at = this.locate(meta.dataPageOffset);
-        const fileBase = at.filePath === undefined ? undefined : meta.dataPageOffset - at.offset;
-        return { leaf, chunk, meta, ctx, fileBase, ...chunkRange(meta, this.source.byteLength, padding, ctx) };
-      },
-      fetch: (ranges) => this.fetchRanges(ranges),
+      locator: this.locator,
+      fetch: (ranges) => fetchRanges(this.source, ranges),
       ...(this.decryptor ? { decryptor: this.decryptor } : {}),
       loadCodecs: async (refs) => {
         await Promise.all([...new Set(refs.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadCodec(c as CodecName))));
@@ -795,20 +766,15 @@ export class ParquetReader<Row = Record<string, unknown>> {
   async readDictionary(rowGroup: number, column: ColumnPath): Promise<Values | null> {
     this.checkRowGroup(rowGroup);
     const leaf = this.leafFor(column);
-    // As rows() does, a row group of no rows is not read: writers leave its chunks' offsets at 0.
-    if (this.metadata.rowGroups[rowGroup]!.numRows === 0) return null;
-    const ctx = { file: this.source.name, rowGroup, column: leaf.path.join('.') };
-    const chunk = this.metadata.rowGroups[rowGroup]!.columns[leaf.columnIndex]!;
-    const meta = chunkMeta(chunk, ctx, this.decryptor);
-    const range = chunkRange(meta, this.source.byteLength, this.padding, ctx);
+    if (readsNoChunks(this.metadata.rowGroups[rowGroup]!)) return null;
+    const loc = this.locator.locate(rowGroup, leaf);
     const { readDictionaryPage } = await decoding();
-    if (this.decryptor?.encrypted(chunk, ctx)) {
+    if (this.decryptor?.encrypted(loc.chunk, loc.ctx)) {
       // Only decrypted pages can be walked: the chunk is read whole.
-      const [fetched] = await this.fetchRanges([range]);
-      const plain = await this.decryptor.decryptChunk(chunk, fetched!.buf, meta, ctx);
-      return readDictionaryPage(bufferSource(plain), { start: 0, end: plain.length }, meta, leaf, this.chunkOptions, ctx);
+      const plain = (await this.plainChunks([loc]))[0]!.buf;
+      return readDictionaryPage(bufferSource(plain), { start: 0, end: plain.length }, loc, this.chunkOptions);
     }
-    return readDictionaryPage(this.source, range, meta, leaf, this.chunkOptions, ctx);
+    return readDictionaryPage(this.source, dictionaryBytes(loc), loc, this.chunkOptions);
   }
 
   private rowGroupIndexes(selected?: readonly number[]): number[] {
@@ -869,57 +835,17 @@ export class ParquetReader<Row = Record<string, unknown>> {
   /** The chunks of `leaves` in row group `rg`: located, their codecs loaded, their bytes fetched (coalesced). */
   private async fetchChunks(rg: number, leaves: LeafNode[], scratch?: (n: number) => Uint8Array): Promise<FetchedChunk[]> {
     const host = this.scanHost();
-    const refs = leaves.map((leaf) => host.chunk(rg, leaf));
+    const refs = leaves.map((leaf) => this.locator.locate(rg, leaf));
     await host.loadCodecs(refs);
-    const fetched = await this.fetchRanges(refs, scratch);
-    const { decryptor } = this;
-    if (decryptor) {
-      await Promise.all(refs.map(async (ref, i) => {
-        if (decryptor.encrypted(ref.chunk, ref.ctx)) fetched[i]!.buf = await decryptor.decryptChunk(ref.chunk, fetched[i]!.buf, ref.meta, ref.ctx);
-      }));
-    }
+    const fetched = await this.plainChunks(refs, scratch);
     return refs.map((ref, i) => ({ ref, ...fetched[i]! }));
   }
 
-  /**
-   * Reads the given ranges, merging neighbours into single requests; into
-   * one buffer from `scratch` when given and the source can read into one.
-   */
-  private async fetchRanges(ranges: Fetch[], scratch?: (n: number) => Uint8Array): Promise<{ buf: Uint8Array; base: number }[]> {
-    const order = ranges.map((_, i) => i).sort((a, b) => ranges[a]!.start - ranges[b]!.start);
-    const groups: { start: number; end: number; members: number[]; at: number }[] = [];
-    for (const i of order) {
-      const r = ranges[i]!;
-      const last = groups[groups.length - 1];
-      const gap = last ? r.start - last.end : 0;
-      if (last && (gap <= 0 || (gap <= COALESCE_GAP && gap <= r.end - r.start))) {
-        last.end = Math.max(last.end, r.end);
-        last.members.push(i);
-      } else groups.push({ start: r.start, end: r.end, members: [i], at: 0 });
-    }
-    const out: { buf: Uint8Array; base: number }[] = new Array(ranges.length);
-    const readInto = scratch && this.source.readInto?.bind(this.source);
-    let into: Uint8Array | undefined;
-    if (readInto) {
-      let at = 0;
-      for (const g of groups) {
-        g.at = at;
-        at += g.end - g.start;
-      }
-      into = scratch!(at);
-    }
-    await Promise.all(groups.map(async (g) => {
-      let bytes: Uint8Array;
-      if (into) {
-        bytes = into.subarray(g.at, g.at + g.end - g.start);
-        await readInto!(g.start, bytes);
-      } else bytes = await this.source.read(g.start, g.end - g.start);
-      for (const i of g.members) {
-        const r = ranges[i]!;
-        out[i] = { buf: bytes.subarray(r.start - g.start, r.end - g.start), base: r.start };
-      }
-    }));
-    return out;
+  /** Located chunks fetched (coalesced; into a buffer from `scratch` when given), the encrypted ones made plain. */
+  private async plainChunks(refs: ChunkLocation[], scratch?: (n: number) => Uint8Array): Promise<Fetched[]> {
+    const fetched = await fetchRanges(this.source, refs, scratch);
+    await this.decryptor?.plainChunks(refs, fetched);
+    return fetched;
   }
 }
 
@@ -949,29 +875,6 @@ function validateRowGroups(m: FileMetaData, schema: Schema, source: Source): voi
     }
     if (!(rg.numRows >= 0)) throw new CorruptFileError(`row group has ${rg.numRows} rows`, { file: source.name, rowGroup: i });
   });
-}
-
-export function chunkMeta(chunk: ColumnChunk, ctx: ErrorContext, decryptor: FileDecryptor | undefined): ColumnMetaData {
-  if (chunk.filePath !== undefined) throw new UnsupportedError(`column chunk stored in another file (${chunk.filePath})`, ctx);
-  // Throws a MissingKeyError naming the column when its key was not given.
-  decryptor?.encrypted(chunk, ctx);
-  const meta = chunk.metaData;
-  if (!meta) throw new CorruptFileError('column chunk has no metadata', ctx);
-  // The Thrift decoder reads a codec number outside the enum as UNKNOWN_<n>: a codec from a later format version, or damage.
-  if (!(CODEC_NAMES as readonly string[]).includes(meta.codec)) {
-    throw new UnsupportedError(`column chunk uses compression codec ${meta.codec.replace(/^UNKNOWN_/, '')}, which this reader does not know`, { ...ctx, offset: meta.dataPageOffset });
-  }
-  return meta;
-}
-
-/** Where a chunk's pages lie (from `chunkStart`), checked against the file. */
-export function chunkRange(meta: ColumnMetaData, fileSize: number, padding: number, ctx: ErrorContext): Fetch {
-  const start = chunkStart(meta);
-  const len = meta.totalCompressedSize;
-  if (!(start >= 4) || !(len >= 0) || start + len > fileSize) {
-    throw new CorruptFileError(`column chunk bytes ${start}..${start + len} lie outside the ${fileSize}-byte file`, { ...ctx, offset: start });
-  }
-  return { start, end: Math.min(start + len + padding, fileSize - 8) };
 }
 
 /** The next `count` rows of an assembler, in arrays of at most `batchSize`. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chunkPadding } from '../../src/parquet/chunk-padding.js';
+import { chunkPadding } from '../../src/parquet/chunk-locator.js';
 
 // PARQUET-816: parquet-mr before 1.2.9 left the dictionary page header out of
 // total_compressed_size; parquet-java's own reader reads such chunks with 100

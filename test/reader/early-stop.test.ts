@@ -18,7 +18,7 @@ import { openParquet, writeParquet, type Filter } from '../../src/node/index.js'
 import { BufferSink } from '../../src/io/sink.js';
 import { ByteCursor } from '../../src/bytes/cursor.js';
 import { decodePageHeader } from '../../src/parquet/metadata/index.js';
-import { chunkStart } from '../../src/parquet/chunk-start.js';
+import { chunkStart } from '../../src/parquet/chunk-locator.js';
 import { DATA } from './helpers.js';
 import { DATA as ENCRYPTED_DATA, FILES as ENCRYPTED, keys } from '../parquet/encrypted-corpus.js';
 

@@ -205,6 +205,17 @@ export class FileDecryptor {
   }
 
   /**
+   * Fetched chunks made plain, the one decryption step after a fetch: each
+   * encrypted chunk's bytes in `fetched` replaced by its plaintext form
+   * (`decryptChunk`), all in one batch; plaintext chunks left as fetched.
+   */
+  async plainChunks(chunks: readonly { chunk: ColumnChunk; meta: ColumnMetaData; ctx: ErrorContext }[], fetched: { buf: Uint8Array }[]): Promise<void> {
+    await Promise.all(chunks.map(async (c, i) => {
+      if (this.encrypted(c.chunk, c.ctx)) fetched[i]!.buf = await this.decryptChunk(c.chunk, fetched[i]!.buf, c.meta, c.ctx);
+    }));
+  }
+
+  /**
    * The plaintext form of a chunk's bytes (`buf`: its pages as stored, each
    * page header and page a module): every page header decrypted and
    * re-encoded with the plaintext page size, followed by its decrypted page,

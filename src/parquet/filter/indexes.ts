@@ -31,24 +31,6 @@ export interface Range {
   end: number;
 }
 
-/** The file range of an index structure, checked to lie inside the file (between the magic and the footer). */
-export function structRange(offset: number | undefined, length: number | undefined, fileSize: number, what: string, ctx: ErrorContext): Range | null {
-  if (offset === undefined) return null;
-  if (length === undefined) throw new CorruptFileError(`${what} has an offset but no length`, ctx);
-  if (!(Number.isSafeInteger(offset) && Number.isSafeInteger(length) && offset >= 4 && length > 0 && offset + length <= fileSize - 8)) {
-    throw new CorruptFileError(`${what} at ${offset} (${length} bytes) lies outside the ${fileSize}-byte file`, { ...ctx, offset });
-  }
-  return { start: offset, end: offset + length };
-}
-
-export function columnIndexRange(chunk: ColumnChunk, fileSize: number, ctx: ErrorContext): Range | null {
-  return structRange(chunk.columnIndexOffset, chunk.columnIndexLength, fileSize, 'column index', ctx);
-}
-
-export function offsetIndexRange(chunk: ColumnChunk, fileSize: number, ctx: ErrorContext): Range | null {
-  return structRange(chunk.offsetIndexOffset, chunk.offsetIndexLength, fileSize, 'offset index', ctx);
-}
-
 export function parseColumnIndex(bytes: Uint8Array, base: number, ctx: ErrorContext): ColumnIndex {
   return withContext({ ...ctx, offset: base }, () => decodeColumnIndex(new ByteCursor(bytes, 0, bytes.length, base)));
 }

@@ -15,60 +15,36 @@ import { ModuleType } from '../crypto/aad.js';
 import type { LazyColumn, PageLocation } from '../lazy-column.js';
 import { RowSelection } from '../row-selection.js';
 import type { FileDecryptor } from '../crypto/decryptor.js';
-import { decodePageHeader, type ColumnChunk, type ColumnIndex, type ColumnMetaData, type FileMetaData, type OffsetIndex } from '../metadata/index.js';
+import { decodePageHeader, type ColumnIndex, type OffsetIndex } from '../metadata/index.js';
+import {
+  bloomStartInside, columnIndexRange, offsetIndexRange, readsNoChunks, structRange, type ChunkLocation, type ChunkLocator,
+} from '../chunk-locator.js';
+import type { Fetched } from '../../io/coalesce.js';
 import type { Domain, Lit } from './compare.js';
 import { evaluateRows, selectedRows } from './evaluate.js';
 import type { BoundFilter } from './expression.js';
 import { filterDomains, filterLeaves } from './expression.js';
 import {
-  bloomFilterExtent, BLOOM_HEADER_GUESS, checkColumnIndex, checkOffsetIndex, columnIndexRange, offsetIndexRange,
-  parseColumnIndex, parseOffsetIndex, structRange, type Range,
+  bloomFilterExtent, BLOOM_HEADER_GUESS, checkColumnIndex, checkOffsetIndex, parseColumnIndex, parseOffsetIndex, type Range,
 } from './indexes.js';
 import { matchingRanges, pagesFor, rangeRows, trimToRanges, usableColumnIndex, type LeafPageIndex } from './prune-pages.js';
 import { bloomCandidates, possible, rowGroupStats } from './prune-stats.js';
 
-/** A column chunk as the reader locates it. */
-export interface ChunkRef {
-  leaf: LeafNode;
-  chunk: ColumnChunk;
-  meta: ColumnMetaData;
-  ctx: ErrorContext;
-  /**
-   * Where the file holding the chunk starts in the reader's bytes, when it is
-   * another file (`file_path`, file-path.ts): its offset index's page
-   * offsets count from there.
-   */
-  fileBase?: number;
-  /** The chunk's bytes (dictionary page first), as the reader would fetch them. */
-  start: number;
-  end: number;
-}
-
+/** What a scan needs of the file it reads: where chunks lie, fetching (coalesced), decryption and decoding. */
 export interface ScanHost {
-  readonly metadata: FileMetaData;
-  readonly fileSize: number;
-  chunk(rg: number, leaf: LeafNode): ChunkRef;
+  readonly locator: ChunkLocator;
   /** Reads the ranges, neighbours in one request. */
-  fetch(ranges: Range[]): Promise<{ buf: Uint8Array; base: number }[]>;
-  loadCodecs(refs: ChunkRef[]): Promise<void>;
-  decode(ref: ChunkRef, buf: Uint8Array, base: number, pieces?: { pieces: { bytes: Uint8Array; base: number }[]; numValues: number }): ColumnChunkData;
+  fetch(ranges: Range[]): Promise<Fetched[]>;
+  loadCodecs(refs: ChunkLocation[]): Promise<void>;
+  decode(ref: ChunkLocation, buf: Uint8Array, base: number, pieces?: { pieces: { bytes: Uint8Array; base: number }[]; numValues: number }): ColumnChunkData;
   /** For an encrypted file: chunks, indexes and bloom filters are decrypted before use. */
   readonly decryptor?: FileDecryptor;
   /** The chunk read page by page as rows are asked of it (its codec loaded first), passing over pages by `pages` (its offset index) where given. */
-  lazy(ref: ChunkRef, pages?: readonly PageLocation[]): Promise<LazyColumn>;
-}
-
-/** Fetched chunk bytes, their encrypted ones decrypted (in place, in one batch). */
-async function decrypted(host: ScanHost, refs: ChunkRef[], bufs: { buf: Uint8Array }[]): Promise<void> {
-  const d = host.decryptor;
-  if (!d) return;
-  await Promise.all(refs.map(async (r, i) => {
-    if (d.encrypted(r.chunk, r.ctx)) bufs[i]!.buf = await d.decryptChunk(r.chunk, bufs[i]!.buf, r.meta, r.ctx);
-  }));
+  lazy(ref: ChunkLocation, pages?: readonly PageLocation[]): Promise<LazyColumn>;
 }
 
 /** An index structure's bytes, decrypted when its chunk is encrypted. */
-async function plainIndex(host: ScanHost, ref: ChunkRef, b: { buf: Uint8Array; base: number } | null, type: typeof ModuleType.COLUMN_INDEX | typeof ModuleType.OFFSET_INDEX): Promise<{ buf: Uint8Array; base: number } | null> {
+async function plainIndex(host: ScanHost, ref: ChunkLocation, b: { buf: Uint8Array; base: number } | null, type: typeof ModuleType.COLUMN_INDEX | typeof ModuleType.OFFSET_INDEX): Promise<{ buf: Uint8Array; base: number } | null> {
   const d = host.decryptor;
   if (!b || !d?.encrypted(ref.chunk, ref.ctx)) return b;
   return { buf: await d.decryptIndex(ref.chunk, b.buf, type, { ...ref.ctx, offset: b.base }), base: b.base };
@@ -101,11 +77,11 @@ export class IndexCache {
     const cached = (l: LeafNode): Promise<Indexes> | undefined => this.indexes.get(key(l, 'both')) ?? (want === 'offset' ? this.indexes.get(key(l, 'offset')) : undefined);
     const missing = leaves.filter((l) => cached(l) === undefined);
     if (missing.length > 0) {
-      const refs = missing.map((l) => this.host.chunk(rg, l));
+      const refs = missing.map((l) => this.host.locator.locate(rg, l));
       const ranges: Range[] = [];
       const spots = refs.map((r) => {
-        const ci = want === 'both' ? columnIndexRange(r.chunk, this.host.fileSize, r.ctx) : null;
-        const oi = offsetIndexRange(r.chunk, this.host.fileSize, r.ctx);
+        const ci = want === 'both' ? columnIndexRange(this.host.locator.fileSize, r, r.ctx) : null;
+        const oi = offsetIndexRange(this.host.locator.fileSize, r, r.ctx);
         return { ci: ci ? ranges.push(ci) - 1 : -1, oi: oi ? ranges.push(oi) - 1 : -1 };
       });
       const fetched = this.host.fetch(ranges);
@@ -128,8 +104,8 @@ export class IndexCache {
     return out;
   }
 
-  private decodeIndexes(rg: number, ref: ChunkRef, ciBuf: { buf: Uint8Array; base: number } | null, oiBuf: { buf: Uint8Array; base: number } | null): Indexes {
-    const numRows = this.host.metadata.rowGroups[rg]!.numRows;
+  private decodeIndexes(rg: number, ref: ChunkLocation, ciBuf: { buf: Uint8Array; base: number } | null, oiBuf: { buf: Uint8Array; base: number } | null): Indexes {
+    const numRows = this.host.locator.metadata.rowGroups[rg]!.numRows;
     return withContext(ref.ctx, () => {
       let oi = oiBuf ? parseOffsetIndex(oiBuf.buf, oiBuf.base, ref.ctx) : null;
       const shift = ref.fileBase;
@@ -154,39 +130,39 @@ export class IndexCache {
   }
 
   private async readBloom(rg: number, leaf: LeafNode): Promise<ParsedBloomFilter | null> {
-    const ref = this.host.chunk(rg, leaf);
+    const ref = this.host.locator.locate(rg, leaf);
     const off = ref.meta.bloomFilterOffset;
     if (off === undefined) return null;
-    const size = this.host.fileSize;
+    const { locator } = this.host;
     const ctx = { ...ref.ctx, offset: off };
     let len = ref.meta.bloomFilterLength;
     if (this.host.decryptor?.encrypted(ref.chunk, ref.ctx)) return this.readEncryptedBloom(ref, off, len, ctx);
     if (len === undefined) {
       // Older files do not record the length: read the header first, then the bitset.
-      if (!(Number.isSafeInteger(off) && off >= 4 && off < size - 8)) throw new CorruptFileError(`bloom filter offset ${off} lies outside the ${size}-byte file`, ctx);
-      const [head] = await this.host.fetch([{ start: off, end: Math.min(off + BLOOM_HEADER_GUESS, size - 8) }]);
+      if (!bloomStartInside(locator.fileSize, off, 1)) throw new CorruptFileError(`bloom filter offset ${off} lies outside the ${locator.fileSize}-byte file`, ctx);
+      const [head] = await this.host.fetch([{ start: off, end: Math.min(off + BLOOM_HEADER_GUESS, locator.fileSize - 8) }]);
       len = bloomFilterExtent(head!.buf, off, ref.ctx);
       if (len <= head!.buf.length) return parseBloomFilter(head!.buf.subarray(0, len), ctx);
     }
-    const range = structRange(off, len, size, 'bloom filter', ref.ctx)!;
+    const range = structRange(locator.fileSize, off, len, 'bloom filter', ref.ctx)!;
     const [b] = await this.host.fetch([range]);
     return withContext(ref.ctx, () => parseBloomFilter(b!.buf, ctx));
   }
 
   /** An encrypted bloom filter: header module then bitset module, each with its length, decrypted before it is parsed. */
-  private async readEncryptedBloom(ref: ChunkRef, off: number, len: number | undefined, ctx: ErrorContext): Promise<ParsedBloomFilter> {
-    const size = this.host.fileSize;
+  private async readEncryptedBloom(ref: ChunkLocation, off: number, len: number | undefined, ctx: ErrorContext): Promise<ParsedBloomFilter> {
+    const { locator } = this.host;
     if (len === undefined) {
       // The two module lengths give the extent: the header module's, then the bitset module's after it.
-      if (!(Number.isSafeInteger(off) && off >= 4 && off + 4 <= size - 8)) throw new CorruptFileError(`bloom filter offset ${off} lies outside the ${size}-byte file`, ctx);
+      if (!bloomStartInside(locator.fileSize, off, 4)) throw new CorruptFileError(`bloom filter offset ${off} lies outside the ${locator.fileSize}-byte file`, ctx);
       const [h] = await this.host.fetch([{ start: off, end: off + 4 }]);
       const headerLen = 4 + new DataView(h!.buf.buffer, h!.buf.byteOffset, 4).getUint32(0, true);
       const at = off + headerLen;
-      if (!(at + 4 <= size - 8)) throw new CorruptFileError(`bloom filter header module of ${headerLen} bytes runs past the file`, ctx);
+      if (!bloomStartInside(locator.fileSize, at, 4)) throw new CorruptFileError(`bloom filter header module of ${headerLen} bytes runs past the file`, ctx);
       const [b] = await this.host.fetch([{ start: at, end: at + 4 }]);
       len = headerLen + 4 + new DataView(b!.buf.buffer, b!.buf.byteOffset, 4).getUint32(0, true);
     }
-    const range = structRange(off, len, size, 'bloom filter', ref.ctx)!;
+    const range = structRange(locator.fileSize, off, len, 'bloom filter', ref.ctx)!;
     const [b] = await this.host.fetch([range]);
     const plain = await this.host.decryptor!.decryptBloom(ref.chunk, b!.buf, ctx);
     return withContext(ref.ctx, () => parseBloomFilter(plain, ctx));
@@ -217,16 +193,17 @@ export interface FilteredGroup {
  * that reads least (module comment): null when pruning proves none does.
  */
 async function candidateRanges(host: ScanHost, cache: IndexCache, rg: number, f: BoundFilter): Promise<Range[] | null> {
-  const numRows = host.metadata.rowGroups[rg]!.numRows;
-  if (numRows === 0) return null;
+  const group = host.locator.metadata.rowGroups[rg]!;
+  if (readsNoChunks(group)) return null;
+  const { numRows } = group;
   const doms = filterDomains(f);
   const fLeaves = filterLeaves(f);
-  const orders = host.metadata.columnOrders;
-  const stats = rowGroupStats(doms, (leaf) => host.chunk(rg, leaf).meta, orders);
+  const orders = host.locator.metadata.columnOrders;
+  const stats = rowGroupStats(doms, (leaf) => host.locator.locate(rg, leaf).meta, orders);
   // 1. chunk statistics
   if (!possible(f, (l) => stats.get(l)).canTrue) return null;
   // 2. bloom filters, for = and in
-  const blooms = [...bloomCandidates(f)].filter((l) => host.chunk(rg, l).meta.bloomFilterOffset !== undefined);
+  const blooms = [...bloomCandidates(f)].filter((l) => host.locator.locate(rg, l).meta.bloomFilterOffset !== undefined);
   if (blooms.length > 0) {
     await loadBloomHasher();
     const filters = await Promise.all(blooms.map((l) => cache.bloom(rg, l).catch((e: unknown) => {
@@ -242,7 +219,7 @@ async function candidateRanges(host: ScanHost, cache: IndexCache, rg: number, f:
   // 3. page index: the row ranges the filter can match
   let ranges: Range[] = [{ start: 0, end: numRows }];
   const indexed = fLeaves.filter((l) => {
-    const c = host.chunk(rg, l).chunk;
+    const c = host.locator.locate(rg, l).chunk;
     return c.columnIndexOffset !== undefined && c.offsetIndexOffset !== undefined;
   });
   if (indexed.length > 0) {
@@ -251,7 +228,7 @@ async function candidateRanges(host: ScanHost, cache: IndexCache, rg: number, f:
     for (const leaf of indexed) {
       const { ci, oi } = idx.get(leaf)!;
       const st = stats.get(leaf)!;
-      const hasValues = st.min !== undefined || (st.nullCount !== undefined && st.nullCount < host.chunk(rg, leaf).meta.numValues);
+      const hasValues = st.min !== undefined || (st.nullCount !== undefined && st.nullCount < host.locator.locate(rg, leaf).meta.numValues);
       if (ci && oi && usableColumnIndex(ci, oi, leaf, numRows, hasValues)) pageIndexes.push({ leaf, domain: doms.get(leaf)!, ci, oi, order: orders?.[leaf.columnIndex], ordersPresent: orders !== undefined });
     }
     if (pageIndexes.length > 0) ranges = matchingRanges(f, numRows, pageIndexes);
@@ -271,7 +248,7 @@ function neededLeaves(f: BoundFilter, projected: LeafNode[]): LeafNode[] {
 export async function scanRowGroup(host: ScanHost, cache: IndexCache, rg: number, f: BoundFilter, projected: LeafNode[]): Promise<FilteredGroup | null> {
   const ranges = await candidateRanges(host, cache, rg, f);
   if (!ranges) return null;
-  const numRows = host.metadata.rowGroups[rg]!.numRows;
+  const numRows = host.locator.metadata.rowGroups[rg]!.numRows;
   const whole = ranges.length === 1 && ranges[0]!.start === 0 && ranges[0]!.end === numRows;
   const needed = neededLeaves(f, projected);
   const data = whole ? await readWhole(host, rg, needed) : await readRanges(host, cache, rg, needed, ranges);
@@ -301,7 +278,7 @@ export async function* scanRowGroupUntil(host: ScanHost, cache: IndexCache, rg: 
   if (!ranges || want <= 0) return;
   const needed = neededLeaves(f, projected);
   const fLeaves = new Set(filterLeaves(f));
-  const refs = needed.map((l) => host.chunk(rg, l));
+  const refs = needed.map((l) => host.locator.locate(rg, l));
   await host.loadCodecs(refs);
   // Offset indexes, where the chunks have them, let the read pass over pages without reading their headers.
   const withOffsets = needed.filter((l, i) => refs[i]!.chunk.offsetIndexOffset !== undefined);
@@ -344,21 +321,21 @@ export async function* scanRowGroupUntil(host: ScanHost, cache: IndexCache, rg: 
 }
 
 async function readWhole(host: ScanHost, rg: number, leaves: LeafNode[]): Promise<ColumnChunkData[]> {
-  const refs = leaves.map((l) => host.chunk(rg, l));
+  const refs = leaves.map((l) => host.locator.locate(rg, l));
   await host.loadCodecs(refs);
   const bufs = await host.fetch(refs);
-  await decrypted(host, refs, bufs);
+  await host.decryptor?.plainChunks(refs, bufs);
   return refs.map((r, i) => host.decode(r, bufs[i]!.buf, bufs[i]!.base));
 }
 
 /** Reads only the pages of each column that overlap `ranges`, trimmed to exactly those rows. */
 export async function readRanges(host: ScanHost, cache: IndexCache, rg: number, leaves: LeafNode[], ranges: Range[]): Promise<ColumnChunkData[]> {
-  const numRows = host.metadata.rowGroups[rg]!.numRows;
-  const refs = leaves.map((l) => host.chunk(rg, l));
+  const numRows = host.locator.metadata.rowGroups[rg]!.numRows;
+  const refs = leaves.map((l) => host.locator.locate(rg, l));
   await host.loadCodecs(refs);
   const withOffsets = leaves.filter((l, i) => refs[i]!.chunk.offsetIndexOffset !== undefined);
   const idx = withOffsets.length > 0 ? await cache.manyIndexes(rg, withOffsets, 'offset') : new Map<LeafNode, Indexes>();
-  interface Plan { ref: ChunkRef; pieces: Range[] | null; pageStarts: number[]; covered: Range[] }
+  interface Plan { ref: ChunkLocation; pieces: Range[] | null; pageStarts: number[]; covered: Range[] }
   const plans: Plan[] = refs.map((ref) => {
     const oi = idx.get(ref.leaf)?.oi;
     // Encrypted pages are bound to their ordinals in the chunk: read whole, then trimmed.
@@ -388,7 +365,7 @@ export async function readRanges(host: ScanHost, cache: IndexCache, rg: number, 
   }
   const bufs = await host.fetch(all);
   const whole = plans.map((p, k) => ({ ref: p.ref, k })).filter((x) => !plans[x.k]!.pieces);
-  await decrypted(host, whole.map((x) => x.ref), whole.map((x) => bufs[at[x.k]!]!));
+  await host.decryptor?.plainChunks(whole.map((x) => x.ref), whole.map((x) => bufs[at[x.k]!]!));
   return plans.map((p, k) => {
     const { ref } = p;
     if (!p.pieces) {

@@ -15,16 +15,7 @@ import { decodePageHeader, type ColumnChunk, type ColumnMetaData, type PageHeade
 import type { ParquetReader } from '../reader.js';
 import type { ColumnPath } from '../../schema/tree.js';
 import { decodeStatistics, type DecodedStatistics } from '../statistics.js';
-import { chunkPadding } from '../chunk-padding.js';
-
-/** One column chunk of one row group, as `selectChunks` names it. */
-export interface ChunkRef {
-  rowGroup: number;
-  leaf: LeafNode;
-  chunk: ColumnChunk;
-  /** Dotted path of the leaf. */
-  column: string;
-}
+import { readsNoChunks, type ChunkRef } from '../chunk-locator.js';
 
 /** The column chunks a `--column` / `--row-group` selection names, row group by row group. */
 export function selectChunks(reader: ParquetReader, columns?: readonly ColumnPath[], rowGroup?: number): ChunkRef[] {
@@ -36,21 +27,9 @@ export function selectChunks(reader: ParquetReader, columns?: readonly ColumnPat
   const out: ChunkRef[] = [];
   groups.forEach((rg, i) => {
     if (rowGroup !== undefined && i !== rowGroup) return;
-    for (const leaf of leaves) out.push({ rowGroup: i, leaf, chunk: rg.columns[leaf.columnIndex]!, column: leaf.path.join('.') });
+    for (const leaf of leaves) out.push(reader.locator.ref(i, leaf));
   });
   return out;
-}
-
-/**
- * A chunk's metadata, refusing what has no readable pages (as the reader
- * does), and the decryptor of its header modules when it is encrypted
- * (without its key: a MissingKeyError naming the column).
- */
-function chunkMetaData(reader: ParquetReader, c: ChunkRef, ctx: ErrorContext): { meta: ColumnMetaData; decryptor: FileDecryptor | undefined } {
-  if (c.chunk.filePath !== undefined) throw new UnsupportedError(`column chunk stored in another file (${c.chunk.filePath})`, ctx);
-  const decryptor = reader.decryptor?.encrypted(c.chunk, ctx) ? reader.decryptor : undefined;
-  if (!c.chunk.metaData) throw new CorruptFileError('column chunk has no metadata', ctx);
-  return { meta: c.chunk.metaData, decryptor };
 }
 
 /** One page header of a chunk: its type, place, sizes, encoding, counts and statistics. */
@@ -183,21 +162,14 @@ function checkCount(n: number | undefined, what: string): number {
  * told otherwise).
  */
 export async function chunkPages(reader: ParquetReader, source: Source, c: ChunkRef, window = WINDOW, values: ValueOptions = { temporal: 'iso' }): Promise<ChunkPages> {
-  const ctx: ErrorContext = { file: reader.name, rowGroup: c.rowGroup, column: c.column };
-  const { meta, decryptor } = chunkMetaData(reader, c, ctx);
-  const dict = meta.dictionaryPageOffset;
-  const start = dict !== undefined && dict > 0 && dict < meta.dataPageOffset ? dict : meta.dataPageOffset;
+  const { meta, ctx, start, end: limit } = reader.locator.locate(c.rowGroup, c.leaf);
+  // Header modules of an encrypted chunk are decrypted with its key.
+  const decryptor = reader.decryptor?.encrypted(c.chunk, ctx) ? reader.decryptor : undefined;
   const length = meta.totalCompressedSize;
-  // As the reader does, a row group of no rows is not read: writers leave its chunks' offsets at 0.
-  if (reader.metadata.rowGroups[c.rowGroup]!.numRows === 0) {
+  if (readsNoChunks(reader.metadata.rowGroups[c.rowGroup]!)) {
     return { rowGroup: c.rowGroup, column: c.column, start, length, encrypted: decryptor !== undefined, numValues: meta.numValues, pages: [] };
   }
-  const fileEnd = source.byteLength - 8; // the footer length and magic follow the last chunk
-  if (!(Number.isSafeInteger(start) && start >= 4) || !(Number.isSafeInteger(length) && length >= 0) || start + length > fileEnd) {
-    throw new CorruptFileError(`column chunk bytes ${start}..${start + length} lie outside the ${source.byteLength}-byte file's data`, { ...ctx, offset: start });
-  }
   const end = start + length;
-  const limit = Math.min(end + chunkPadding(reader.metadata.createdBy), fileEnd);
   const index = await reader.readOffsetIndex(c.rowGroup, c.leaf.path);
   const locations = new Map((index?.pageLocations ?? []).map((p, i, all) => [p.offset, { first: p.firstRowIndex, next: all[i + 1]?.firstRowIndex }]));
   const groupRows = reader.metadata.rowGroups[c.rowGroup]!.numRows;

@@ -6,6 +6,7 @@
  */
 import { CorruptFileError } from '../../errors.js';
 import type { ParquetReader } from '../reader.js';
+import { readsNoChunks } from '../chunk-locator.js';
 import type { ColumnPath } from '../../schema/tree.js';
 
 /** One page's size statistics, from the page index. */
@@ -48,7 +49,7 @@ export async function sizeStatistics(reader: ParquetReader, columns?: readonly C
       const column = leaf.path.join('.');
       // Read first, as the reader checks that the row group exists; a row group of no rows is not read (writers leave its offsets at 0).
       const group = reader.metadata.rowGroups[rg];
-      const [ci, oi] = group?.numRows === 0 ? [null, null] : await Promise.all([reader.readColumnIndex(rg, leaf.path), reader.readOffsetIndex(rg, leaf.path)]);
+      const [ci, oi] = group && readsNoChunks(group) ? [null, null] : await Promise.all([reader.readColumnIndex(rg, leaf.path), reader.readOffsetIndex(rg, leaf.path)]);
       const ss = group!.columns[leaf.columnIndex]!.metaData?.sizeStatistics;
       const s: ChunkSizeStats = { rowGroup: rg, column, sizeStatistics: ss !== undefined };
       if (ss?.unencodedByteArrayDataBytes !== undefined) s.unencodedByteArrayDataBytes = ss.unencodedByteArrayDataBytes;

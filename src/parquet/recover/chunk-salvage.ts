@@ -24,7 +24,7 @@ import { decodeColumnChunk, type ChunkOptions } from '../column-chunk.js';
 import type { ColumnChunkData } from '../../shred/column-data.js';
 import type { LeafClaims } from '../claims/claims.js';
 import { decodeColumnIndex, decodeOffsetIndex, decodePageHeader, type ColumnChunk, type ColumnIndex, type ColumnMetaData, type OffsetIndex, type PageHeader } from '../metadata/index.js';
-import { chunkMeta, chunkRange } from '../reader.js';
+import type { ChunkLocator } from '../chunk-locator.js';
 import type { Range } from '../filter/indexes.js';
 import { described, type Loss } from '../../loss.js';
 import { statedClaims } from './stated.js';
@@ -60,7 +60,8 @@ export interface ChunkPlace {
   conflict: (meta: ColumnMetaData) => string | null;
   rowGroup: number;
   numRows: number;
-  padding: number;
+  /** The file's chunks, located with data up to its end (a file recovered without its footer has data there). */
+  locator: ChunkLocator;
   ctx: ErrorContext;
 }
 
@@ -74,12 +75,10 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
   let meta: ColumnMetaData;
   let range: Range;
   try {
-    meta = chunkMeta(at.chunk, at.ctx, undefined);
+    meta = at.locator.meta(at.chunk, at.ctx);
     const conflict = at.conflict(meta);
     if (conflict) throw new CorruptFileError(`the footer contradicts itself: ${conflict}`, { ...at.ctx, offset: meta.dataPageOffset });
-    range = chunkRange(meta, at.source.byteLength, at.padding, at.ctx);
-    // The reader keeps padding out of the footer's last 8 bytes; a file recovered without its footer has data there.
-    range.end = Math.min(range.start + meta.totalCompressedSize + at.padding, at.source.byteLength);
+    range = at.locator.locate(at.rowGroup, at.leaf);
     if (meta.codec !== 'UNCOMPRESSED' && meta.codec !== 'LZO') await loadCodec(meta.codec as CodecName);
   } catch (e) {
     if (!(e instanceof ParquetryError)) throw e;

@@ -13,7 +13,7 @@
  */
 import { annotationConflict } from '../../schema/logical.js';
 import type { LeafNode, Schema, SchemaNode } from '../../schema/tree.js';
-import { chunkStart } from '../chunk-start.js';
+import { chunkStart } from '../chunk-locator.js';
 import type { ColumnMetaData, FileMetaData } from '../metadata/index.js';
 
 export class FooterClaims {

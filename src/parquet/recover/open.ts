@@ -7,7 +7,7 @@
 import { CorruptFileError, ParquetryError, withContext } from '../../errors.js';
 import { buildSchema, type Schema, type SchemaElementLike } from '../../schema/tree.js';
 import { readFooter } from '../footer.js';
-import { chunkStart } from '../chunk-start.js';
+import { chunkStart } from '../chunk-locator.js';
 import type { FileMetaData } from '../metadata/index.js';
 import { toSource, type ParquetInput } from '../reader.js';
 import { described, type FoundBy } from '../../loss.js';

@@ -17,7 +17,7 @@ import { trimToRanges } from '../filter/prune-pages.js';
 import type { Range } from '../filter/indexes.js';
 import type { FileMetaData } from '../metadata/index.js';
 import { valueOptionsPerLeaf } from '../reader.js';
-import { chunkPadding } from '../chunk-padding.js';
+import { ChunkLocator } from '../chunk-locator.js';
 import { LeafClaims } from '../claims/claims.js';
 import { leafColumn } from '../row-decoding.js';
 import { assembleVariant } from '../variant/index.js';
@@ -84,7 +84,7 @@ export interface SalvageInput {
 export async function* salvageRowGroups(input: SalvageInput, options: SalvageOptions = {}): AsyncGenerator<SalvagedRowGroup> {
   const { source, metadata, schema } = input;
   const decode = { verifyChecksums: options.verifyChecksums ?? true, maxDecompressedBytes: options.maxDecompressedBytes ?? DEFAULT_MAX_PAGE_BYTES };
-  const padding = chunkPadding(metadata.createdBy);
+  const locator = new ChunkLocator(metadata, source.byteLength, { name: source.name, dataEnd: source.byteLength });
   const fields = schema.root.children as SchemaNode[];
   const footer = new FooterClaims(schema, metadata);
   for (let rg = 0; rg < metadata.rowGroups.length; rg++) {
@@ -101,7 +101,7 @@ export async function* salvageRowGroups(input: SalvageInput, options: SalvageOpt
       continue;
     }
     for (const leaf of schema.leaves) {
-      const s = await salvageChunk({ source, chunk: group.columns[leaf.columnIndex]!, leaf, claims: () => new LeafClaims(schema.root, leaf, metadata.columnOrders), conflict: (m) => footer.conflict(rg, leaf, m), rowGroup: rg, numRows, padding, ctx: { ...ctx, column: leaf.path.join('.') } }, decode);
+      const s = await salvageChunk({ source, chunk: group.columns[leaf.columnIndex]!, leaf, claims: () => new LeafClaims(schema.root, leaf, metadata.columnOrders), conflict: (m) => footer.conflict(rg, leaf, m), rowGroup: rg, numRows, locator, ctx: { ...ctx, column: leaf.path.join('.') } }, decode);
       chunks.set(leaf, s);
       // A loop, not a spread: a chunk may lose more pages than the stack holds arguments.
       for (const l of s.losses) losses.push(l);
