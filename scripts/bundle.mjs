@@ -83,7 +83,8 @@ const sharedWasm = {
     });
   },
 };
-for (const [entry, prefix] of [['node/index.js', 'node'], ['cli/main.js', 'cli']]) {
+// The CSV worker thread's module (src/node/csv-worker.ts) is a third entry: a worker starts from a file of its own.
+for (const [entry, prefix] of [['node/index.js', 'node'], ['cli/main.js', 'cli'], ['node/csv-worker.js', 'worker']]) {
   await build({
     entryPoints: [`${dist}${entry}`],
     outdir: dist,
@@ -112,7 +113,7 @@ const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}\/[^'"]+)\
  */
 function pruneUnreachable() {
   const reached = new Set();
-  const queue = ['index.js', 'node/index.js', 'cli/main.js'].map((f) => `${dist}${f}`);
+  const queue = ['index.js', 'node/index.js', 'cli/main.js', 'node/csv-worker.js'].map((f) => `${dist}${f}`);
   while (queue.length) {
     const file = queue.pop();
     if (reached.has(file)) continue;
