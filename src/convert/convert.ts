@@ -75,10 +75,11 @@ export interface ConvertOptions extends DatasetLayout {
   widen?: boolean;
   /**
    * CSV and TSV input to Parquet: threads that read the records past the
-   * schema's sample. In Node the default is the cores, at most 4, and the
-   * output is the same byte for byte whatever the number; elsewhere (and
-   * with 1) the calling thread reads them all. Inputs under 4 MiB are read
-   * on the calling thread.
+   * schema's sample, the calling thread (which writes) among them. In Node
+   * the default is the cores the load average leaves idle, 1 to 4; the
+   * output is the same byte for byte whatever the number. Elsewhere (and
+   * with 1) the calling thread reads them all, as it does inputs under about
+   * 1.3 MiB.
    */
   threads?: number;
   /** CSV input or output: the delimiter (default `,`, a tab for TSV). */

@@ -2,8 +2,8 @@
  * CSV to a table output with the records read by worker threads. The main
  * thread reads the start of the input itself, as one thread would, up to the
  * end of the schema's sample and the first record start after it; the rest
- * is cut into blocks (csv-blocks.ts), each read into column vectors by a
- * worker (csv-block-read.ts), while the main thread writes them in input
+ * is cut into blocks (csv-blocks.ts), each read into column vectors by one
+ * of `threads - 1` workers (csv-block-read.ts), while the main thread writes them in input
  * order, in the batches one thread would give: the output is the same,
  * byte for byte.
  *
@@ -31,8 +31,8 @@ const AHEAD = 3;
 
 /** Threads that read blocks: the Node entry's worker threads. */
 export interface CsvBlockReaders {
-  /** Starts `threads` workers reading blocks with `setup`. */
-  start(threads: number, setup: CsvBlockSetup): CsvBlockPool;
+  /** Starts `workers` threads reading blocks with `setup`. */
+  start(workers: number, setup: CsvBlockSetup): CsvBlockPool;
 }
 
 export interface CsvBlockPool {
@@ -44,6 +44,7 @@ export interface ParallelCsvOptions {
   delimiter: string;
   header: boolean;
   skipBad: boolean;
+  /** Threads in all, the main thread (which writes) among them: at least 2. */
   threads: number;
   readers: CsvBlockReaders;
   onWarning?: WarningHandler;
@@ -108,11 +109,13 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
       watch?.finish();
       return;
     }
-    const pool = o.readers.start(o.threads, setup);
+    // The main thread is one of the threads: it writes.
+    const workers = o.threads - 1;
+    const pool = o.readers.start(workers, setup);
     const queue: Array<{ block: CsvBlock; result: Promise<CsvBlockResult> }> = [];
     let ended = false;
     const fill = async () => {
-      while (!ended && queue.length < o.threads * AHEAD) {
+      while (!ended && queue.length < workers * AHEAD) {
         const block = first ?? (await blocks.next(BLOCK));
         first = undefined;
         if (!block) {
