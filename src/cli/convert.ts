@@ -32,6 +32,7 @@ import { datasetLayout, type DatasetLayout } from '../dataset/write.js';
 import { datasetOutput } from '../node/destination.js';
 import { isS3Address } from '../io/s3/address.js';
 import { run } from './run-context.js';
+import { csvWorkers, defaultCsvThreads } from '../node/csv-workers.js';
 
 export interface ConvertOptions extends DatasetLayout {
   /** Parquet input: the projection (`--columns`). */
@@ -43,6 +44,7 @@ export interface ConvertOptions extends DatasetLayout {
   sample: number;
   /** CSV input: infer the types from every row (two passes over the input). */
   widen?: boolean;
+  threads?: number;
   /** A Parquet, Trevni or RedElm codec name, checked once the output format is known. */
   codec?: string;
   /** Trevni output: null or crc32. */
@@ -278,6 +280,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
     ...(o.delimiter !== undefined ? { delimiter: o.delimiter } : {}),
     strict: !o.skipBadRows, badRowHint: '--skip-bad-rows skips bad rows',
     widen: Boolean(o.widen),
+    threads: o.threads ?? defaultCsvThreads(), csvReaders: csvWorkers,
     typeAdvice: (c, n) => `its type was inferred from the first ${n} rows: give it with --type ${c}=TYPE, infer from more rows with --sample N, or from every row with --widen`,
     ...(o.columns ? { columns: o.columns } : {}),
     read: { verifyChecksums: o.verifyChecksums },

@@ -22,6 +22,21 @@
 export interface CsvTokenizerOptions {
   delimiter: string;
   relaxQuotes: boolean;
+  /** Where reading starts (a block of a split input): the state another tokenizer ended a block in. */
+  resume?: CsvTokenizerState;
+}
+
+/** A tokenizer's state between chunks, as another tokenizer (a worker's) takes it up. */
+export interface CsvTokenizerState {
+  at: number;
+  newline: number;
+  cell: string;
+  cells: string[];
+  empty: boolean;
+  bad: string | undefined;
+  line: number;
+  recordLine: number;
+  pendingCr: boolean;
 }
 
 /** A record's cells, or why it is malformed; with the lines it starts and ends on. */
@@ -67,6 +82,37 @@ export class CsvTokenizer {
   constructor(options: CsvTokenizerOptions) {
     this.delimiter = options.delimiter.charCodeAt(0);
     this.relax = options.relaxQuotes;
+    if (options.resume) Object.assign(this, options.resume);
+  }
+
+  /** The state to resume from, for a tokenizer given the input that follows. */
+  state(): CsvTokenizerState {
+    const { at, newline, cell, cells, empty, bad, line, recordLine, pendingCr } = this;
+    return { at, newline, cell, cells: [...cells], empty, bad, line, recordLine, pendingCr };
+  }
+
+  /**
+   * Between records: what follows starts a record, on the line given, and
+   * line breaks are LF (possibly after a CR), so a block of input cut after
+   * an LF can be read by a tokenizer of its own (`startState`).
+   */
+  atRecordStart(): boolean {
+    return this.at === At.CellStart && this.empty && !this.pendingCr && (this.newline === Newline.Lf || this.newline === Newline.CrLf);
+  }
+
+  /** Inside a quoted cell (after its opening quote or a `""`). */
+  inQuotes(): boolean {
+    return this.at === At.Quoted;
+  }
+
+  /** The state at the start of a record on `line`, with the line break `of` this tokenizer's. */
+  startState(line: number): CsvTokenizerState {
+    return { at: At.CellStart, newline: this.newline, cell: '', cells: [], empty: true, bad: undefined, line, recordLine: line, pendingCr: false };
+  }
+
+  /** The line the next record starts on (when atRecordStart). */
+  get nextLine(): number {
+    return this.line;
   }
 
   /** Reads `text`; finished records and malformed ones go to `out`. */

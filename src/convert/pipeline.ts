@@ -10,6 +10,7 @@ import type { DefinedSchema } from '../schema/builder.js';
 import { RowFailure, type Item } from './source.js';
 import type { ColumnBatch, Shaper } from './shape.js';
 import type { OutputSummary, RowOutput } from './output.js';
+import { rowProblem } from './row-problem.js';
 
 /** What a strict library reader's first bad row says of going on. */
 export const STRICT_HINT = 'without strict, bad rows are skipped and counted';
@@ -57,13 +58,6 @@ export class BadRows {
   }
 }
 
-/** A writer's complaint about a row, without the writer's record numbering. */
-function rowProblem(e: InvalidArgumentError): { why: string; column: string | undefined } {
-  const column = e.context.column;
-  let why = e.detail.replace(/^record \d+: /, '');
-  if (column !== undefined) why = why.replace(/^field [^:]*: /, '');
-  return { why, column };
-}
 
 /** Items of a reader that yields them one at a time, as batches of one. */
 export async function* singly<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
@@ -154,13 +148,14 @@ function allBad(e: unknown, bad: BadRows): unknown {
 export async function textToTable<R>(
   items: AsyncIterator<Array<Item<R>>>, shaper: Shaper<R>, open: (schema: DefinedSchema) => Promise<RowOutput>,
   sampleSize: number, state: { output?: RowOutput; line?: number }, bad: BadRows,
-  header?: (first: R) => boolean,
+  header?: (first: R) => boolean, tail?: ColumnTail,
 ): Promise<OutputSummary> {
   try {
     const { schema, records } = await settle(items, shaper, sampleSize, bad, header);
     const writer = await open(schema);
     state.output = writer;
     const batch = writer.writeColumns ? shaper.batch?.() : undefined;
+    tail?.settled(schema, batch !== undefined);
     for await (const items of records) {
       if (batch) await writeBatched(items, batch, writer, state, bad);
       else {
@@ -175,6 +170,7 @@ export async function textToTable<R>(
         }
       }
     }
+    if (batch && tail) for await (const block of tail.blocks()) await writeBlock(block, batch, writer, state, bad);
     if (batch && batch.length > 0) await writer.writeColumns!(batch.take());
     return await writer.close();
   } catch (e) {
@@ -182,9 +178,54 @@ export async function textToTable<R>(
   }
 }
 
+/**
+ * What follows the records of a text input when its records are read into
+ * column batches elsewhere (by worker threads): blocks of rows already in
+ * columns, their bad rows in place.
+ */
+export interface ColumnTail {
+  /** The schema is settled, the output open; `batched`: rows go to it in column batches, so `blocks` follow the records. */
+  settled(schema: DefinedSchema, batched: boolean): void;
+  blocks(): AsyncIterable<ColumnBlock>;
+}
+
+/** Rows read into columns (schema order), the line each starts on, and the bad rows among them. */
+export interface ColumnBlock {
+  rows: number;
+  columns: ReadonlyArray<ArrayLike<unknown>>;
+  lines: Int32Array;
+  /** In input order, each after `at` of the rows. */
+  bad: ReadonlyArray<{ at: number; line: number; why: string; column?: string | undefined }>;
+}
+
+/** Rows of a batch given at a time: BATCH_ROWS, fewer past BATCH_CELLS. */
+function batchRows(width: number): number {
+  return Math.max(1, Math.min(BATCH_ROWS, Math.floor(BATCH_CELLS / Math.max(1, width))));
+}
+
+/** A block's rows into `batch` and its bad rows told, in the order and the batches `writeBatched` gives the same records. */
+async function writeBlock<R>(block: ColumnBlock, batch: ColumnBatch<R>, writer: RowOutput, state: { line?: number }, bad: BadRows): Promise<void> {
+  const rows = batchRows(batch.width);
+  let k = 0;
+  for (let i = 0; ; ) {
+    for (; k < block.bad.length && block.bad[k]!.at <= i; k++) {
+      const b = block.bad[k]!;
+      bad.add(b.line, b.why, b.column);
+    }
+    if (i === block.rows) return;
+    const end = Math.min(block.rows, k < block.bad.length ? block.bad[k]!.at : block.rows, i + rows - batch.length);
+    batch.append(block.columns, i, end);
+    i = end;
+    if (batch.length === rows) {
+      state.line = block.lines[i - 1]!;
+      await writer.writeColumns!(batch.take());
+    }
+  }
+}
+
 /** Records into an output that takes columns: gathered into `batch`, given BATCH_ROWS at a time (fewer past BATCH_CELLS); one whose values do not fit is a bad row. */
 async function writeBatched<R>(items: ReadonlyArray<Item<R>>, batch: ColumnBatch<R>, writer: RowOutput, state: { line?: number }, bad: BadRows): Promise<void> {
-  const rows = Math.max(1, Math.min(BATCH_ROWS, Math.floor(BATCH_CELLS / Math.max(1, batch.width))));
+  const rows = batchRows(batch.width);
   for (const item of items) {
     if (item.error !== undefined) {
       bad.add(item.line, item.error, item.column);

@@ -6,7 +6,7 @@
  * DuckDB reads it.
  */
 import type { WarningHandler } from '../warnings.js';
-import { CsvTokenizer, type CsvToken } from './csv-tokenizer.js';
+import { CsvTokenizer, type CsvToken, type CsvTokenizerState } from './csv-tokenizer.js';
 import type { InputBytes, Item } from './source.js';
 import { InvalidUtf8Watch, replacedCell } from './utf8.js';
 
@@ -23,52 +23,75 @@ export interface CsvReadOptions {
 }
 
 /**
+ * Tokens as the conversion's items: a malformed record an error item in its
+ * place (without `skipBad`, nothing follows the first: `failed`), and every
+ * record shown to the invalid UTF-8 watch (the header's cells name its columns).
+ */
+export class CsvItems {
+  failed = false;
+  /** The header row's cells, once read (with a watch). */
+  names: string[] | undefined;
+
+  constructor(private readonly options: Pick<CsvReadOptions, 'skipBad' | 'header'>, private readonly watch?: InvalidUtf8Watch) {}
+
+  items(tokens: readonly CsvToken[]): Array<Item<Cells>> {
+    const out: Array<Item<Cells>> = [];
+    for (const t of tokens) {
+      if (t.error !== undefined) {
+        out.push({ line: t.line, error: `malformed CSV: ${t.error}` });
+        // Without skipping, nothing after the first malformed record matters.
+        if (!this.options.skipBad) {
+          this.failed = true;
+          break;
+        }
+        continue;
+      }
+      if (this.watch) {
+        if (this.names === undefined && this.options.header) this.names = t.cells;
+        this.watch.seen(t.line, t.last, t.cells, (r) => replacedCell(r, this.names));
+      }
+      out.push({ line: t.line, record: t.cells });
+    }
+    return out;
+  }
+}
+
+/** The tokenizer of `readCsv`'s dialect for `delimiter`. */
+export function csvTokenizer(delimiter: string, resume?: CsvTokenizerState): CsvTokenizer {
+  return new CsvTokenizer({
+    delimiter,
+    // A quote inside an unquoted TSV cell (`55" screen`) is data: TSV is not quoted by convention
+    // (IANA text/tab-separated-values), and DuckDB and Python's csv read it as it is. In CSV, RFC
+    // 4180 makes it malformed, a bad row. Quoted cells (our TSV writer quotes tabs and line breaks) read as ever.
+    relaxQuotes: delimiter === '\t',
+    ...(resume ? { resume } : {}),
+  });
+}
+
+/**
  * Records of a CSV input, the header row included (it is the caller's to
  * interpret), in batches: a chunk's records at a time. A malformed record is
  * an error item in its place; with `skipBad`, reading goes on at the next
  * line break outside quotes, and without it nothing follows the first.
  */
 export async function* readCsv(input: InputBytes, options: CsvReadOptions): AsyncGenerator<Array<Item<Cells>>> {
-  const tokenizer = new CsvTokenizer({
-    delimiter: options.delimiter,
-    // A quote inside an unquoted TSV cell (`55" screen`) is data: TSV is not quoted by convention
-    // (IANA text/tab-separated-values), and DuckDB and Python's csv read it as it is. In CSV, RFC
-    // 4180 makes it malformed, a bad row. Quoted cells (our TSV writer quotes tabs and line breaks) read as ever.
-    relaxQuotes: options.delimiter === '\t',
-  });
+  const tokenizer = csvTokenizer(options.delimiter);
   const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
   const decoder = new TextDecoder();
-  let names: string[] | undefined;
+  const items = new CsvItems(options, watch);
   let tokens: CsvToken[] = [];
-  let failed = false;
-  const items = (): Array<Item<Cells>> => {
-    const out: Array<Item<Cells>> = [];
-    for (const t of tokens) {
-      if (t.error !== undefined) {
-        out.push({ line: t.line, error: `malformed CSV: ${t.error}` });
-        // Without skipping, nothing after the first malformed record matters.
-        if (!options.skipBad) {
-          failed = true;
-          break;
-        }
-        continue;
-      }
-      if (watch) {
-        if (names === undefined && options.header) names = t.cells;
-        watch.seen(t.line, t.last, t.cells, (r) => replacedCell(r, names));
-      }
-      out.push({ line: t.line, record: t.cells });
-    }
+  const take = () => {
+    const out = items.items(tokens);
     tokens = [];
     return out;
   };
   for await (const chunk of (watch ? watch.watch(input) : input).chunks()) {
     tokenizer.feed(decoder.decode(chunk, { stream: true }), tokens);
-    if (tokens.length) yield items();
-    if (failed) return;
+    if (tokens.length) yield take();
+    if (items.failed) return;
   }
   tokenizer.feed(decoder.decode(), tokens);
   tokenizer.finish(tokens);
-  if (tokens.length) yield items();
+  if (tokens.length) yield take();
   watch?.finish();
 }

@@ -30,6 +30,7 @@ import { trevniInput } from './read-trevni.js';
 import { trevniDraftInput } from './read-trevni-draft.js';
 import { TrevniDraftReader } from '../trevni/draft/reader.js';
 import type { Cells } from './read-csv.js';
+import type { CsvBlockReaders } from './csv-parallel.js';
 import { CsvShaper, JsonShaper, type SchemaChoice } from './shape.js';
 import type { InputBytes } from './source.js';
 import { parquetOutput } from './write-parquet.js';
@@ -80,6 +81,10 @@ export interface RunOptions {
   sample: number;
   /** CSV input: infer the types from every row (a first pass over the input) instead of the sample, so no value past the sample fails them. */
   widen?: boolean;
+  /** CSV input to Parquet: threads that read the records past the sample (1: the main thread reads them all); needs `csvReaders`. */
+  threads?: number;
+  /** The runtime's threads for reading CSV blocks (the Node entry's worker threads). */
+  csvReaders?: CsvBlockReaders;
   /** What a bad row whose column's type was inferred says of giving the type, in the caller's words (options or flags). */
   typeAdvice: (column: string, sampled: number) => string;
   delimiter?: string;
@@ -379,14 +384,21 @@ export class Conversion {
             await again.close();
           }
         }
-        const items = readCsv(input, { delimiter, skipBad: !o.strict, header: o.header, ...(onWarning ? { onWarning } : {}) });
         // The first record is the header row, or (no header) fixes the number of columns.
         const header = (first: Cells): boolean => {
           if (o.header) shaper.setHeader(first);
           else shaper.noHeader(first);
           return o.header;
         };
-        summary = await textToTable(items, shaper, open, sampleSize, state, bad, header);
+        const threads = o.threads ?? 1;
+        if (threads > 1 && o.csvReaders) {
+          const { parallelCsv } = await import('./csv-parallel.js');
+          const p = parallelCsv(input, shaper, { delimiter, header: o.header, skipBad: !o.strict, threads, readers: o.csvReaders, ...(onWarning ? { onWarning } : {}) });
+          summary = await textToTable(p.items, shaper, open, sampleSize, state, bad, header, p.tail);
+        } else {
+          const items = readCsv(input, { delimiter, skipBad: !o.strict, header: o.header, ...(onWarning ? { onWarning } : {}) });
+          summary = await textToTable(items, shaper, open, sampleSize, state, bad, header);
+        }
       } else {
         if (o.widen) throw new InvalidArgumentError('widening is for CSV and TSV input; JSON input infers from the sample');
         const shaper = new JsonShaper(o.choice, onWarning);

@@ -11,7 +11,7 @@ import type { Item } from './source.js';
 import { integerBeyondInt64 } from '../schema/text-types.js';
 import { ExactNumber } from '../schema/exact-number.js';
 import { leafCoercer } from '../schema/coerce.js';
-import type { LeafNode } from '../schema/tree.js';
+import { buildSchema, type LeafNode, type SchemaElementLike } from '../schema/tree.js';
 import type { WarningHandler } from '../warnings.js';
 import { applyOverride, defineFromNodes, parseTypeOverride, toBuilder, typeFromJson, type TypeNode } from './types.js';
 import { parseJson, type JsonRecord } from './read-json.js';
@@ -94,6 +94,8 @@ export interface ColumnBatch<R> {
   readonly width: number;
   /** Adds a record's values; one that does not fit throws InvalidArgumentError (with its column) and adds nothing. */
   add(record: R): void;
+  /** Adds rows `start..end` of columns (in schema order) another batch of the same schema read. */
+  append(columns: ReadonlyArray<ArrayLike<unknown>>, start: number, end: number): void;
   /** The gathered columns by name (one length), the batch then empty. */
   take(): Record<string, ArrayLike<unknown>>;
 }
@@ -178,8 +180,7 @@ export class CsvShaper implements Shaper<Cells> {
   }
 
   check(cells: Cells): string | undefined {
-    if (cells.length !== this.width) return `expected ${this.width} field${this.width === 1 ? '' : 's'}, got ${cells.length}`;
-    return undefined;
+    return widthProblem(this.width, cells.length);
   }
 
   schema(sample: Cells[]): DefinedSchema {
@@ -253,12 +254,42 @@ export class CsvShaper implements Shaper<Cells> {
     return undefined;
   }
 
-  batch(): ColumnBatch<Cells> | undefined {
+  batch(): CsvColumnBatch | undefined {
     // Past BATCH_MAX_COLUMNS the batch's fixed cost per column (a value check beside the writer's own, a vector) outweighs
     // what it saves per row: 50,000 columns needed 200 MiB of heap where rows need 160 (test/convert/wide-tables.test.ts).
     if (this.leaves.length !== this.names.length || this.names.length > BATCH_MAX_COLUMNS) return undefined;
     return new CsvColumnBatch(this.names, this.readers, this.leaves.map((leaf, i) => valueCheck(leaf, this.advices[i])));
   }
+
+  /** What another thread needs to read cells into the same column batches (none when rows need a row each). */
+  replica(schema: DefinedSchema): CsvBatchReplica | undefined {
+    if (this.leaves.length !== this.names.length || this.names.length > BATCH_MAX_COLUMNS) return undefined;
+    return { names: this.names, elements: schema.elements, advices: this.advices };
+  }
+}
+
+/** A CSV shaper's column batch, as plain data a worker thread is given (`replicaBatch`). */
+export interface CsvBatchReplica {
+  names: string[];
+  elements: SchemaElementLike[];
+  advices: Array<string | undefined>;
+}
+
+/** The column batch a `CsvShaper` with this replica gives: the same readers and checks, in another thread. */
+export function replicaBatch(r: CsvBatchReplica): CsvColumnBatch {
+  const leaves = new Map(buildSchema(r.elements).leaves.map((leaf) => [leaf.path[0]!, leaf]));
+  const leafOf = (name: string) => leaves.get(name)!;
+  const readers = r.names.map((name, i) => {
+    const read = csvCellParser(leafOf(name));
+    const advice = r.advices[i];
+    return advice !== undefined ? advised(read, advice) : read;
+  });
+  return new CsvColumnBatch(r.names, readers, r.names.map((name, i) => valueCheck(leafOf(name), r.advices[i])));
+}
+
+/** Why a record of `n` cells is a bad row where rows have `width`, or undefined. */
+export function widthProblem(width: number, n: number): string | undefined {
+  return n === width ? undefined : `expected ${width} field${width === 1 ? '' : 's'}, got ${n}`;
 }
 
 /** A cell reader whose refusals end with `advice`. */
@@ -313,7 +344,7 @@ function valueCheck(leaf: LeafNode, advice: string | undefined): ValueCheck | un
 
 const BATCH_MAX_COLUMNS = 4096;
 
-class CsvColumnBatch implements ColumnBatch<Cells> {
+export class CsvColumnBatch implements ColumnBatch<Cells> {
   length = 0;
   private columns: unknown[][];
 
@@ -338,6 +369,26 @@ class CsvColumnBatch implements ColumnBatch<Cells> {
       columns[k]![n] = v;
     }
     this.length = n + 1;
+  }
+
+  /** Adds rows `start..end` of columns another batch took (`takeColumns`), values as they were checked there. */
+  append(columns: ReadonlyArray<ArrayLike<unknown>>, start: number, end: number): void {
+    const n = this.length;
+    for (let k = 0; k < this.columns.length; k++) {
+      const to = this.columns[k]!;
+      const from = columns[k]!;
+      for (let i = start; i < end; i++) to[n + i - start] = from[i];
+    }
+    this.length = n + end - start;
+  }
+
+  /** The gathered columns in schema order, the batch then empty. */
+  takeColumns(): unknown[][] {
+    const out = this.columns;
+    for (const column of out) column.length = this.length;
+    this.columns = this.names.map(() => []);
+    this.length = 0;
+    return out;
   }
 
   take(): Record<string, ArrayLike<unknown>> {

@@ -20,6 +20,11 @@ export class InvalidUtf8Watch {
 
   constructor(private readonly onWarning: WarningHandler) {}
 
+  /** The line of the first invalid byte, once read and until told. */
+  get pendingLine(): number | undefined {
+    return this.pending;
+  }
+
   /** The input, its bytes checked as they are read. */
   watch(input: InputBytes): InputBytes {
     const self = this;

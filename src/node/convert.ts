@@ -21,6 +21,7 @@ import { openInput } from './convert-input.js';
 import { fileSource, openFileWith } from './file-source.js';
 import { writableSink } from './file-sink.js';
 import { tempSpill } from './temp-spill.js';
+import { csvWorkers, defaultCsvThreads } from './csv-workers.js';
 import type { NodeS3Settings } from './s3.js';
 import { datasetOutput, destinationFile } from './destination.js';
 import { datasetLayout } from '../dataset/write.js';
@@ -94,5 +95,6 @@ export async function convert(
       ? { sink: () => Promise.reject(new InvalidArgumentError('a dataset is written as Parquet parts')), spill: tempSpill, name: dest, dataset: () => datasetOutput(dest, options, s3) }
       : { sink: async () => countingSink(await destinationFile(dest, s3), dest), spill: tempSpill }
     : sinkOutput(() => (dest instanceof Writable ? writableSink(dest) : destinationSink(dest)), 'output', tempSpill);
-  return runConvert({ ...ends, output, to: typeof dest === 'string' && !datasetLayout(options) ? extensionFormat(dest) : undefined }, options);
+  const csvReaders = { readers: csvWorkers, threads: defaultCsvThreads() };
+  return runConvert({ ...ends, output, to: typeof dest === 'string' && !datasetLayout(options) ? extensionFormat(dest) : undefined, csvReaders }, options);
 }

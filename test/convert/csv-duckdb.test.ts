@@ -70,9 +70,9 @@ async function normalised(relation: string): Promise<{ columns: Array<[string, K
   return { columns, rows };
 }
 
-async function sameAsDuckDB(csv: string, what: string): Promise<void> {
+async function sameAsDuckDB(csv: string, what: string, threads?: number): Promise<void> {
   const ours = join(files.dir, 'ours.parquet');
-  const report = await convert(csv, ours, { from: 'csv', strict: true });
+  const report = await convert(csv, ours, { from: 'csv', strict: true, ...(threads !== undefined ? { threads } : {}) });
   const expected = await normalised(`read_csv(${sql(csv)})`);
   const got = await normalised(`read_parquet(${sql(ours)})`);
   assert.equal(report.numRows, expected.rows.length, `${what}: rows`);
@@ -124,6 +124,12 @@ test('generated CSVs (quotes, line breaks, nulls, 64-bit extremes, decimals, dat
     writeFileSync(csv, generatedCsv(rows, seed));
     await sameAsDuckDB(csv, `generated ${rows} rows, seed ${seed}`);
   }
+});
+
+test('a generated CSV read by worker threads (blocks cut next to quoted line breaks) reads back as DuckDB reads it', { timeout: 240_000 }, async () => {
+  const csv = join(files.dir, 'generated-threads.csv');
+  writeFileSync(csv, generatedCsv(30_000, 4));
+  await sameAsDuckDB(csv, 'generated 30000 rows, 3 threads', 3);
 });
 
 test('the CSV files in /work/shared read back as DuckDB reads them', { timeout: 120_000 }, async () => {

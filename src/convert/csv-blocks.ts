@@ -1,0 +1,96 @@
+/**
+ * A CSV input's bytes cut into blocks that threads can tokenise apart: each
+ * block ends just after an LF, chosen (as DuckDB's parallel reader does) by
+ * quote parity, so that it is likely outside quotes: an even number of quotes
+ * before it. Likely, not proven (a stray quote in a malformed record, or TSV's
+ * quotes as data, break parity): a block's reader proves it by ending at a
+ * record start, and the next block is read again from where it did end
+ * otherwise (csv-parallel.ts).
+ */
+import { concatBytes } from '../bytes/concat.js';
+
+const LF = 10;
+const QUOTE = 34;
+/** Earlier LFs tried when the last one in a block has odd quote parity. */
+const PARITY_TRIES = 16;
+
+/** A block of the input: its bytes, the line its first byte is on (1 + LFs before it), and whether it is the input's last. */
+export interface CsvBlock {
+  bytes: Uint8Array;
+  line: number;
+  final: boolean;
+}
+
+function count(b: Uint8Array, byte: number, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (b[i] === byte) n++;
+  return n;
+}
+
+export class CsvBlocks {
+  /** Bytes read past the last block. */
+  private carry: Uint8Array = new Uint8Array(0);
+  /** Quotes before the carry, mod 2. */
+  private parity = 0;
+  private line = 1;
+  private ended = false;
+
+  constructor(private readonly chunks: AsyncIterator<Uint8Array>) {}
+
+  /** Where the last block ended, as a tokenizer that read it says: the parity of the next cut starts from the truth. */
+  endedInQuotes(inside: boolean): void {
+    this.parity = inside ? 1 : 0;
+  }
+
+  /** The next block of at least `min` bytes (less at the end of the input), or undefined when none is left. */
+  async next(min: number): Promise<CsvBlock | undefined> {
+    const parts = [this.carry];
+    let size = this.carry.length;
+    let lf = this.carry.lastIndexOf(LF);
+    while (!this.ended && (size < min || lf < 0)) {
+      const step = await this.chunks.next();
+      if (step.done) {
+        this.ended = true;
+        break;
+      }
+      const chunk = step.value;
+      const last = chunk.lastIndexOf(LF);
+      if (last >= 0) lf = size + last;
+      parts.push(chunk);
+      size += chunk.length;
+    }
+    if (size === 0) return undefined;
+    const buf = parts.length === 1 ? parts[0]! : concatBytes(parts);
+    if (this.ended) {
+      this.carry = new Uint8Array(0);
+      return this.cut(buf, buf.length, true, 0);
+    }
+    // The first LF past `min`: a chunk far larger than a block (bytes in memory) is cut into many.
+    const near = buf.indexOf(LF, min - 1);
+    let end = (near >= 0 ? near : lf) + 1;
+    let quotes = count(buf, QUOTE, 0, end);
+    // The last LF with an even number of quotes before it, among the last few.
+    for (let cut = end, before = quotes, tries = 0; (this.parity + quotes) % 2 === 1 && tries < PARITY_TRIES; tries++) {
+      const prev = cut < 2 ? -1 : buf.lastIndexOf(LF, cut - 2);
+      if (prev < 0) break;
+      before -= count(buf, QUOTE, prev + 1, cut);
+      cut = prev + 1;
+      if ((this.parity + before) % 2 === 0) {
+        end = cut;
+        quotes = before;
+      }
+    }
+    this.carry = buf.subarray(end);
+    return this.cut(buf, end, false, quotes);
+  }
+
+  /** The block `buf[0, end)`, with `quotes` quotes (the last block's are not counted: no parity is needed after it). */
+  private cut(buf: Uint8Array, end: number, final: boolean, quotes: number): CsvBlock {
+    // A block of its own: it goes to a thread whole.
+    const bytes = end === buf.length && buf.byteOffset === 0 && buf.buffer.byteLength === end ? buf : buf.slice(0, end);
+    const block = { bytes, line: this.line, final };
+    this.line += count(bytes, LF, 0, end);
+    this.parity = (this.parity + quotes) % 2;
+    return block;
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * CSV to a table output with the records read by worker threads. The main
+ * thread reads the start of the input itself, as one thread would, up to the
+ * end of the schema's sample and the first record start after it; the rest
+ * is cut into blocks (csv-blocks.ts), each read into column vectors by one
+ * of `threads - 1` workers (csv-block-read.ts), while the main thread writes them in input
+ * order, in the batches one thread would give: the output is the same,
+ * byte for byte.
+ *
+ * A block is read from a record start, which its cut makes likely but does
+ * not prove: the block before it proves it by ending at a record start. When
+ * it does not (a quoted line break at the cut), the block is read again from
+ * the state the block before ended in. Each block is read at most twice.
+ */
+import type { WarningHandler } from '../warnings.js';
+import { CsvBlocks, type CsvBlock } from './csv-blocks.js';
+import { CsvBlockReader, type CsvBlockJob, type CsvBlockResult, type CsvBlockSetup } from './csv-block-read.js';
+import type { CsvToken, CsvTokenizerState } from './csv-tokenizer.js';
+import type { ColumnBlock, ColumnTail } from './pipeline.js';
+import { csvTokenizer, CsvItems, type Cells } from './read-csv.js';
+import type { CsvShaper } from './shape.js';
+import type { InputBytes, Item } from './source.js';
+import { InvalidUtf8Watch } from './utf8.js';
+
+/** Bytes the main thread reads at a time before the schema is settled. */
+const FIRST_BLOCK = 1 << 18;
+/** Bytes of a worker's block. */
+const BLOCK = 1 << 20;
+/** Blocks read ahead per worker. */
+const AHEAD = 3;
+
+/** Threads that read blocks: the Node entry's worker threads. */
+export interface CsvBlockReaders {
+  /** Starts `workers` threads reading blocks with `setup`. */
+  start(workers: number, setup: CsvBlockSetup): CsvBlockPool;
+}
+
+export interface CsvBlockPool {
+  read(job: CsvBlockJob): Promise<CsvBlockResult>;
+  close(): Promise<void>;
+}
+
+export interface ParallelCsvOptions {
+  delimiter: string;
+  header: boolean;
+  skipBad: boolean;
+  /** Threads in all, the main thread (which writes) among them: at least 2. */
+  threads: number;
+  readers: CsvBlockReaders;
+  onWarning?: WarningHandler;
+}
+
+/**
+ * The records `textToTable` reads itself (the header and the sample, to a
+ * record start), and the tail of column blocks the workers read after them,
+ * when the schema lets rows go in column batches.
+ */
+export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsvOptions): { items: AsyncGenerator<Array<Item<Cells>>>; tail: ColumnTail } {
+  const watch = o.onWarning ? new InvalidUtf8Watch(o.onWarning) : undefined;
+  const blocks = new CsvBlocks((watch ? watch.watch(input) : input).chunks());
+  const tokenizer = csvTokenizer(o.delimiter);
+  const items = new CsvItems({ skipBad: o.skipBad, header: o.header }, watch);
+  const decoder = new TextDecoder();
+  /** Set once the schema is settled and rows go in column batches: the main thread then stops at the next record start. */
+  let handOver = false;
+  /** The input ended while the main thread read it. */
+  let done = false;
+  let setup: CsvBlockSetup | undefined;
+
+  async function* head(): AsyncGenerator<Array<Item<Cells>>> {
+    let tokens: CsvToken[] = [];
+    while (!(handOver && tokenizer.atRecordStart())) {
+      const block = await blocks.next(FIRST_BLOCK);
+      if (block) {
+        tokenizer.feed(decoder.decode(block.bytes), tokens);
+        blocks.endedInQuotes(tokenizer.inQuotes());
+      }
+      if (!block || block.final) {
+        tokenizer.finish(tokens);
+        done = true;
+      }
+      const out = items.items(tokens);
+      tokens = [];
+      if (out.length) yield out;
+      if (done || items.failed) {
+        done = true;
+        watch?.finish();
+        return;
+      }
+    }
+  }
+
+  /** The block's answer for the invalid UTF-8 warning. */
+  const told = (r: CsvBlockResult) => {
+    if (watch && r.probe) watch.seen(r.probe.line, r.probe.last, r.probe, (p) => p.column);
+  };
+
+  async function* tail(): AsyncGenerator<ColumnBlock> {
+    if (done || !setup) return;
+    const job = (block: CsvBlock, start: CsvTokenizerState): CsvBlockJob => ({ bytes: block.bytes, start, final: block.final, utf8At: watch?.pendingLine });
+    let first = await blocks.next(BLOCK);
+    if (!first || first.final) {
+      // What is left is one block: read here, sooner than a thread starts.
+      const r = first && new CsvBlockReader(setup).read(job(first, tokenizer.startState(first.line)));
+      if (r) {
+        told(r);
+        yield r;
+      }
+      watch?.finish();
+      return;
+    }
+    // The main thread is one of the threads: it writes.
+    const workers = o.threads - 1;
+    const pool = o.readers.start(workers, setup);
+    const queue: Array<{ block: CsvBlock; result: Promise<CsvBlockResult> }> = [];
+    let ended = false;
+    const fill = async () => {
+      while (!ended && queue.length < workers * AHEAD) {
+        const block = first ?? (await blocks.next(BLOCK));
+        first = undefined;
+        if (!block) {
+          ended = true;
+          break;
+        }
+        const result = pool.read(job(block, tokenizer.startState(block.line)));
+        result.catch(() => undefined); // awaited in turn; one left behind by a failure is not unhandled
+        queue.push({ block, result });
+        if (block.final) ended = true;
+      }
+    };
+    try {
+      let resume: CsvTokenizerState | undefined;
+      for (await fill(); queue.length > 0; await fill()) {
+        const { block, result } = queue.shift()!;
+        // The block before did not end at a record start: this one is read on from where it did end.
+        const r = resume ? await pool.read(job(block, resume)) : await result;
+        resume = r.end;
+        told(r);
+        yield r;
+      }
+      watch?.finish();
+    } finally {
+      await pool.close();
+    }
+  }
+
+  return {
+    items: head(),
+    tail: {
+      settled(schema, batched) {
+        const replica = batched ? shaper.replica(schema) : undefined;
+        if (!replica) return;
+        setup = { delimiter: o.delimiter, skipBad: o.skipBad, replica, headerCells: items.names };
+        handOver = true;
+      },
+      blocks: tail,
+    },
+  };
+}

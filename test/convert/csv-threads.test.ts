@@ -1,0 +1,149 @@
+/**
+ * CSV read by worker threads (src/convert/csv-parallel.ts) writes the same
+ * Parquet file, byte for byte, as the main thread alone, and reports the same
+ * rows and bad rows: on inputs whose block cuts fall next to quoted line
+ * breaks, stray quotes that mislead the quote-parity cut (so blocks are read
+ * again from where the one before ended), malformed records, nulls, decimals,
+ * dates, timestamps, CRLF line breaks, TSV and invalid UTF-8.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { convert, type ConvertOptions } from '../../src/node/entries/convert.js';
+import { convertCsvLines, xorshift } from '../../bench/convert-data.js';
+import { CsvBlocks } from '../../src/convert/csv-blocks.js';
+import { CsvBlockReader } from '../../src/convert/csv-block-read.js';
+import { csvTokenizer } from '../../src/convert/read-csv.js';
+import { CsvShaper } from '../../src/convert/shape.js';
+import type { CsvToken } from '../../src/convert/csv-tokenizer.js';
+import type { ParquetryWarning } from '../../src/warnings.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'csv-threads-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'];
+
+/** Rows with a quoted cell of many lines, some crossing any cut, and (in TSV) stray quotes that make quote parity lie. */
+function multiline(rows: number, seed: number, tsv: boolean, crlf: boolean): string {
+  const next = xorshift(seed);
+  const d = tsv ? '\t' : ',';
+  const nl = crlf ? '\r\n' : '\n';
+  const out = [['id', 'price', 'day', 'note', 'size'].join(d)];
+  for (let i = 0; i < rows; i++) {
+    const r = next();
+    const price = r % 9 === 0 ? '' : `${r % 10_000}.${String(r % 100).padStart(2, '0')}`;
+    const day = r % 7 === 0 ? '' : new Date(Date.UTC(2000, 0, 1) + (r % 9000) * 86_400_000).toISOString().slice(0, 10);
+    const lines = 1 + (r % 40 === 0 ? 200 : r % 5);
+    const note = r % 3 === 0 ? `"${Array.from({ length: lines }, (_, k) => `${WORDS[(r >>> k) % 8]} ""${k}""`).join('\n')}"` : WORDS[r % 8]!;
+    // TSV reads a quote inside an unquoted cell as data: one quote, which tips the parity.
+    const size = tsv && r % 4 === 0 ? `${r % 90}" screen` : String(r % 90);
+    out.push([i + 1, price, day, note, size].join(d));
+  }
+  return out.join(nl) + nl;
+}
+
+/** The bench's rows with malformed records (a quote inside an unquoted cell, text after a closing quote) and short rows among them. */
+function malformed(rows: number): string {
+  const lines = [...convertCsvLines(rows, 7)];
+  for (let i = 1; i < lines.length; i += 97) lines[i] = lines[i]!.replace(',', i % 2 ? ',ab"c' : ',"x"y');
+  for (let i = 5; i < lines.length; i += 131) lines[i] = '1,2\n';
+  for (let i = 9; i < lines.length; i += 173) lines[i] = lines[i]!.replace(/^\d+/, 'not-a-number');
+  return lines.join('');
+}
+
+async function run(input: Uint8Array, name: string, options: ConvertOptions): Promise<{ bytes: Buffer; report: unknown; warnings: ParquetryWarning[] }> {
+  const out = join(dir, `${name}-${options.threads}.parquet`);
+  const warnings: ParquetryWarning[] = [];
+  const report = await convert(input, out, { from: 'csv', ...options, onWarning: (w) => warnings.push(w) });
+  return { bytes: readFileSync(out), report: { ...report, output: undefined }, warnings };
+}
+
+async function sameAcrossThreads(input: Uint8Array, name: string, options: ConvertOptions = {}): Promise<void> {
+  const one = await run(input, name, { ...options, threads: 1 });
+  for (const threads of [2, 3]) {
+    const many = await run(input, name, { ...options, threads });
+    assert.deepEqual(many.report, one.report, `${name}: the report with ${threads} threads`);
+    assert.deepEqual(many.warnings, one.warnings, `${name}: the warnings with ${threads} threads`);
+    assert.ok(many.bytes.equals(one.bytes), `${name}: the Parquet file with ${threads} threads differs from one thread's`);
+  }
+}
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+test('one thread and several write the same file from the bench\'s rows (quotes, embedded line breaks, nulls, decimals, dates, timestamps)', { timeout: 240_000 }, async () => {
+  await sameAcrossThreads(enc([...convertCsvLines(40_000, 3)].join('')), 'bench');
+  await sameAcrossThreads(enc([...convertCsvLines(30_000, 4)].join('')), 'bench-decimal', { types: ['price=decimal(9,2)', 'amount=decimal(12,3)'], codec: 'ZSTD' });
+});
+
+test('quoted cells of many lines across block cuts, CRLF, and TSV whose stray quotes mislead the parity cut', { timeout: 240_000 }, async () => {
+  for (const [tsv, crlf] of [[false, false], [false, true], [true, false], [true, true]] as const) {
+    const text = multiline(30_000, tsv ? 5 : 6, tsv, crlf);
+    await sameAcrossThreads(enc(text), `multiline-${tsv ? 'tsv' : 'csv'}-${crlf ? 'crlf' : 'lf'}`, tsv ? { from: 'tsv' } : {});
+  }
+});
+
+test('TSV whose every row has a stray quote and a quoted cell of several lines: the parity cut lands inside quotes, and the blocks after are read again', { timeout: 240_000 }, async () => {
+  const next = xorshift(11);
+  const rows = ['id\tsize\tnote'];
+  for (let i = 0; i < 150_000; i++) {
+    const r = next();
+    rows.push(`${i + 1}\t${r % 90}" screen\t"${Array.from({ length: 2 + (r % 4) }, (_, k) => WORDS[(r >>> k) % 8]).join('\n')}"`);
+  }
+  await sameAcrossThreads(enc(rows.join('\n') + '\n'), 'parity-lies', { from: 'tsv' });
+});
+
+test('bad rows (malformed, short, cells that do not fit) are the same rows, in the same order, and strict stops at the same one', { timeout: 240_000 }, async () => {
+  const input = enc(malformed(40_000));
+  await sameAcrossThreads(input, 'malformed');
+  const failures = [];
+  for (const threads of [1, 3]) {
+    failures.push(await convert(input, join(dir, `strict-${threads}.parquet`), { from: 'csv', strict: true, threads, sample: 50_000 }).then(() => 'no error', (e: Error) => e.message));
+  }
+  assert.match(failures[0]!, /:\d+: /);
+  assert.equal(failures[1], failures[0]);
+});
+
+test('invalid UTF-8 past the sample is told once, with its line and column, whatever the threads', { timeout: 240_000 }, async () => {
+  const text = enc([...convertCsvLines(30_000, 8)].join(''));
+  // An invalid byte in a name cell far into the input.
+  const at = text.indexOf(enc('\n25000,')[0]!, Math.floor(text.length * 0.8));
+  const cell = text.indexOf(44, text.indexOf(44, text.indexOf(44, text.indexOf(44, at + 1) + 1) + 1) + 1) + 2;
+  text[cell] = 0xff;
+  await sameAcrossThreads(text, 'utf8');
+  const { warnings } = await run(text, 'utf8-check', { threads: 3 });
+  assert.deepEqual(warnings.map((w) => [w.code, w.column]), [['INVALID_UTF8', 'name']]);
+});
+
+test('a block whose cut falls inside a quoted cell is read again from where the block before ended: the records are those of one tokenizer', async () => {
+  // Stray TSV quotes make every cut's parity lie; each record's quoted cell spans many lines.
+  const text = multiline(3000, 9, true, false);
+  const bytes = enc(text);
+  const whole: CsvToken[] = [];
+  const one = csvTokenizer('\t');
+  one.feed(text, whole);
+  one.finish(whole);
+  const shaper = new CsvShaper({ fields: undefined, overrides: [] });
+  shaper.setHeader((whole[0] as { cells: string[] }).cells);
+  const schema = shaper.schema(whole.slice(1).map((t) => (t as { cells: string[] }).cells));
+  const reader = new CsvBlockReader({ delimiter: '\t', skipBad: true, replica: shaper.replica(schema)!, headerCells: undefined });
+  // Blocks from the first record on, cut small so that many cuts fall inside quotes.
+  const start = text.indexOf('\n') + 1;
+  const chunks = (async function* () {
+    for (let i = start; i < bytes.length; i += 4096) yield bytes.subarray(i, Math.min(bytes.length, i + 4096));
+  })();
+  const blocks = new CsvBlocks(chunks);
+  let rows = 0;
+  let resumed = 0;
+  let resume;
+  for (let b = await blocks.next(8192); b; b = await blocks.next(8192)) {
+    const r = reader.read({ bytes: b.bytes, start: resume ?? one.startState(b.line + 1), final: b.final, utf8At: undefined });
+    if (resume) resumed++;
+    resume = r.end;
+    rows += r.rows;
+    assert.equal(r.bad.length, 0);
+  }
+  assert.equal(rows, whole.length - 1);
+  assert.ok(resumed > 0, 'some cut fell inside quotes');
+});
