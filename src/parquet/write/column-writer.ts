@@ -795,9 +795,15 @@ export class ColumnWriter implements LeafSink {
     const dictSize = this.dict.byteSize + Math.ceil((this.indices.length * Math.max(1, bitWidth(this.dict.length))) / 8);
     if (dictSize < plainSize) return;
     this.useDictionary = false;
-    const dense = take(this.dict.values(), this.indices.view());
-    this.values.reset();
-    pushValues(this.values, dense);
+    const indices = this.indices.view();
+    if (indices.length === this.dict.length && indices.every((d, i) => d === i)) {
+      // Each value new when it came (a wide table's one row): the dictionary is the values in order, kept as they are, not copied.
+      [this.values, this.dict] = [this.dict, this.values];
+    } else {
+      const dense = take(this.dict.values(), indices);
+      this.values.reset();
+      pushValues(this.values, dense);
+    }
     this.indices.length = 0;
     this.clearDictionary();
   }
