@@ -105,8 +105,8 @@ const OPTION_SCOPES: ReadonlyArray<{ cli: readonly string[]; code: readonly stri
   { cli: ['redelmFooter'], code: ['redelmFooter'], where: 'to RedElm output only', applies: (_f, t) => t === 'redelm' },
   { cli: ['schema', 'type', 'sample', 'skipBadRows'], code: ['schema', 'types', 'sample'], where: 'to CSV and JSON inputs only', applies: (f) => !isTableFormat(f) },
   { cli: ['verifyChecksums'], code: ['verifyChecksums'], where: 'to Parquet and Trevni inputs only', applies: (f) => f === 'parquet' || f === 'trevni' },
-  { cli: [], code: ['maxPageBytes', 'decryption'], where: 'to Parquet input only', applies: (f) => f === 'parquet' },
-  { cli: [], code: ['maxBlockBytes'], where: 'to Trevni input only', applies: (f) => f === 'trevni' },
+  { cli: [], code: ['decryption'], where: 'to Parquet input only', applies: (f) => f === 'parquet' },
+  { cli: [], code: ['maxDecompressedBytes'], where: 'to Parquet, Trevni and RedElm inputs only', applies: (f) => isTableFormat(f) },
   { cli: ['columns'], code: ['columns'], where: 'to Parquet and RedElm inputs only', applies: (f) => f === 'parquet' || f === 'redelm' },
   {
     cli: ['delimiter', 'header'], code: ['delimiter', 'header'], where: 'to CSV input or output only',

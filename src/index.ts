@@ -140,7 +140,7 @@ export const checkTrevni = lazyAsync(trevniModule, 'checkTrevni');
 export const recoverTrevni = lazyAsync(trevniModule, 'recoverTrevni');
 /** @function */
 export const salvageTrevni = lazyAsync(trevniModule, 'salvageTrevni');
-export type { TrevniRecoverReport, TrevniRecoverOptions, TrevniLoss, TrevniSalvage, SalvagedTrevniRow, TrevniBlock, TrevniColumn } from './trevni/index.js';
+export type { TrevniRecoverOptions, TrevniSalvage, SalvagedTrevniRow, TrevniBlock, TrevniColumn } from './trevni/index.js';
 export { memorySpill, pathSpill } from './trevni/spill.js';
 /** Reads a RedElm file: `RedElmReader.open(input, options)`, then `rows()` (docs/redelm.md). @class */
 export const RedElmReader = lazyClass(redElmModule, 'RedElmReader');

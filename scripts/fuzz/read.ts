@@ -62,19 +62,18 @@ export async function drain(it: AsyncIterable<unknown>, each?: (x: unknown) => v
  * page legitimately exceed any cap under 2 GiB).
  */
 export interface ReadLimits {
-  maxPageBytes?: number;
-  maxBlockBytes?: number;
+  maxDecompressedBytes?: number;
 }
 
 /** The limits a case runs under when its process may use `memoryMb` MiB. */
 export function limitsFor(memoryMb: number): ReadLimits {
   const bytes = Math.floor((memoryMb * 1024 * 1024) / 4);
-  return { maxPageBytes: bytes, maxBlockBytes: bytes };
+  return { maxDecompressedBytes: bytes };
 }
 
 export async function readParquet(bytes: Uint8Array, verifyChecksums: boolean, limits: ReadLimits, stage: { name: string }, decryption?: DecryptionOptions): Promise<number> {
   stage.name = 'openParquet';
-  const reader = await openParquet(bytes, { verifyChecksums, maxPageBytes: limits.maxPageBytes, decryption });
+  const reader = await openParquet(bytes, { verifyChecksums, maxDecompressedBytes: limits.maxDecompressedBytes, decryption });
   stage.name = 'rows() + canonicalRow';
   const plan = reader.plan();
   const rows = await drain(reader.rows(), (row) => canonicalRow(plan, row as Record<string, unknown>));
@@ -90,7 +89,7 @@ export async function readParquet(bytes: Uint8Array, verifyChecksums: boolean, l
 /** Any Trevni file, through openTrevni as a user would: versions 1 and 2 with TrevniReader, the draft's dialect with TrevniDraftReader. */
 async function readTrevni(bytes: Uint8Array, verifyChecksums: boolean, limits: ReadLimits, stage: { name: string }): Promise<number> {
   stage.name = 'openTrevni';
-  const opened = await openTrevni(bufferSource(bytes), { verifyChecksums, maxBlockBytes: limits.maxBlockBytes });
+  const opened = await openTrevni(bufferSource(bytes), { verifyChecksums, maxDecompressedBytes: limits.maxDecompressedBytes });
   if (!('readColumn' in opened)) {
     stage.name = 'draft rows()';
     const rows = await drain(opened.rows());

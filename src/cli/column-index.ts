@@ -58,7 +58,7 @@ export function formatChunkIndex(x: ChunkIndex): string {
   const has = x.columnIndex && x.offsetIndex ? '' : x.columnIndex ? ' (column index only, no offset index)' : ' (offset index only, no column index)';
   const head = `${where}: ${x.pages.length} page${x.pages.length === 1 ? '' : 's'}${x.boundaryOrder ? `, boundary order ${x.boundaryOrder}` : ''}${has}`;
   const names = ['page', 'first row', 'rows', 'offset', 'size', 'null page', 'null count', 'min', 'max'];
-  const fields: (keyof ChunkIndex['pages'][number])[] = ['page', 'firstRow', 'rowCount', 'offset', 'compressedSize', 'nullPage', 'nullCount', 'min', 'max'];
+  const fields: (keyof ChunkIndex['pages'][number])[] = ['page', 'firstRow', 'numRows', 'offset', 'compressedSize', 'nullPage', 'nullCount', 'min', 'max'];
   if (x.pages.some((p) => p.nanCount !== undefined)) {
     names.push('nan count');
     fields.push('nanCount');

@@ -290,7 +290,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   });
   const progress = new Progress(showProgress, `converting ${input.name}`, () => {
     const p = conversion.progress();
-    return { fraction: p.fraction, rows: p.rowsWritten };
+    return { fraction: p.fraction, rows: p.numRows };
   });
   // One discard, however many paths ask for it (an interrupt and the error it causes).
   let discarding: Promise<void> | undefined;
@@ -323,7 +323,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   for (const s of listed) process.stderr.write(`parquetry: skipped ${s.text}\n`);
   if (report.badRows > listed.length) process.stderr.write(`parquetry: ... and ${report.badRows - listed.length} more\n`);
   process.stderr.write(formatReport({
-    rows: report.rowsWritten, rowGroups: report.rowGroups, files: report.files, bytes: report.bytesWritten, to: report.output,
+    rows: report.numRows, rowGroups: report.rowGroups, files: report.files, bytes: report.bytesWritten, to: report.output,
     seconds: progress.seconds, skipped: report.badRows,
   }) + '\n');
 }

@@ -7,7 +7,7 @@ export function formatDatasetDescription(input: string, s: DatasetDescription): 
   out.push(`dataset:     ${input}`);
   if (s.metadataFile) out.push(`planned from: ${s.metadataFile}`);
   out.push(`files:       ${s.files}`);
-  out.push(`rows:        ${s.rows}`);
+  out.push(`rows:        ${s.numRows}`);
   out.push(`row groups:  ${s.rowGroups}`);
   out.push(`bytes:       ${size(s.compressedBytes)} compressed, ${size(s.uncompressedBytes)} uncompressed (column chunks)`);
   if (s.partitions.length) {
@@ -22,6 +22,6 @@ export function formatDatasetDescription(input: string, s: DatasetDescription): 
     for (const k of s.skipped) out.push(`  ${k.path}: ${k.reason}`);
   }
   out.push('');
-  for (const f of s.perFile) out.push(`${f.path}: ${f.rows} rows, ${f.rowGroups} row groups, ${size(f.compressedBytes)}`);
+  for (const f of s.perFile) out.push(`${f.path}: ${f.numRows} rows, ${f.rowGroups} row groups, ${size(f.compressedBytes)}`);
   return out.join('\n');
 }

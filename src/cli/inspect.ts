@@ -121,6 +121,6 @@ function printRows(t: Table, opts: CatOptions, filter: Filter | undefined, table
 
 /** `meta` of a text input: what its table holds, as read at open. */
 function textMeta(t: Table, json: boolean): string {
-  const s = { format: t.format, rows: t.numRows, columns: t.schema.leaves.length };
-  return json ? JSON.stringify(s, null, 2) : [`format:   ${s.format}`, `rows:     ${s.rows}`, `columns:  ${s.columns}`].join('\n');
+  const s = { format: t.format, numRows: t.numRows, columns: t.schema.leaves.length };
+  return json ? JSON.stringify(s, null, 2) : [`format:   ${s.format}`, `rows:     ${s.numRows}`, `columns:  ${s.columns}`].join('\n');
 }

@@ -1,9 +1,6 @@
 /** `parquetry recover` and `parquetry check`: print what the library's salvage read finds, for Parquet and Trevni (told by the magic). */
 import { InvalidArgumentError } from '../errors.js';
-import type { LossBase } from '../loss.js';
-import type { RecoverReport } from '../parquet/recover/recover.js';
-import type { TrevniRecoverReport } from '../trevni/recover.js';
-import type { TrevniLoss } from '../trevni/salvage.js';
+import type { Loss, RecoverReport } from '../loss.js';
 import { openSource, s3Settings, tableFileKind } from './files.js';
 
 /** `recover`'s exit status when the output is not all of the input: something was lost, or (the footer gone) may have been. */
@@ -25,7 +22,7 @@ export async function recoverCommand(input: string, output: string, opts: Recove
   try {
     const like = opts.like === undefined ? undefined : await openSource(opts.like);
     const report = await recoverParquet(source, await destinationFile(output, s3Settings()), { skipDamagedRowGroups: opts.skipDamagedRowGroups, ...(like ? { like } : {}) }).finally(() => like?.close?.());
-    printParquet(report, opts.json, `wrote ${report.rowsRecovered} of ${report.rows} rows${report.lostFrom ? ' found' : ''} to ${output}`);
+    printParquet(report, opts.json, `wrote ${report.rowsRecovered} of ${report.numRows} rows${report.lostFrom ? ' found' : ''} to ${output}`);
     if (!report.whole) process.exitCode = LOSS_STATUS;
   } finally {
     await source.close?.();
@@ -55,7 +52,7 @@ async function recoverTrevniCommand(input: string, output: string, opts: Recover
   const source = await openSource(input);
   try {
     const report = await recoverTrevni(source, await destinationFile(output, s3Settings()), { spill: tempSpill() });
-    printTrevni(report, opts.json, `wrote ${report.rowsRecovered} of ${report.rows} rows to ${output}`);
+    printTrevni(report, opts.json, `wrote ${report.rowsRecovered} of ${report.numRows} rows to ${output}`);
     if (!report.whole) process.exitCode = LOSS_STATUS;
   } finally {
     await source.close?.();
@@ -77,21 +74,21 @@ async function checkTrevniCommand(file: string, opts: { json?: boolean }): Promi
 function printParquet(r: RecoverReport, json: boolean | undefined, headline: string): void {
   const lines = [headline];
   if (r.footerError) lines.push(`footer unusable (${r.footerError.message}); row groups found by ${r.foundBy === 'scan' ? 'scanning page headers' : 'the last checkpoint'}`);
-  lines.push(`row groups: ${r.rowGroups}, rows: ${r.rows}, recovered: ${r.rowsRecovered}, with nulls for lost fields: ${r.rowsWithNulls}, lost: ${r.rowsLost}${r.lostFrom ? ' and an unknown number more' : ''}`);
+  lines.push(`row groups: ${r.rowGroups}, rows: ${r.numRows}, recovered: ${r.rowsRecovered}, with nulls for lost fields: ${r.rowsWithNulls}, lost: ${r.rowsLost}${r.lostFrom ? ' and an unknown number more' : ''}`);
   if (r.lostFrom) lines.push(`lost: everything from byte ${r.lostFrom.offset} on (how many rows is unknown): ${r.lostFrom.reason}`);
   if (r.fieldsNulled.length) lines.push(`written as null where lost: ${r.fieldsNulled.join(', ')}`);
   print(r, json, lines, r.losses, (l) => `row group ${l.rowGroup}, column ${l.column}, ${l.page === undefined ? 'whole chunk' : `page ${l.page}`}`);
 }
 
-function printTrevni(r: TrevniRecoverReport, json: boolean | undefined, headline: string): void {
-  const lines = [headline, `rows: ${r.rows}, blocks: ${r.blocks}, intact in every field: ${r.rowsRecovered}, lost: ${r.rowsLost}`];
+function printTrevni(r: RecoverReport, json: boolean | undefined, headline: string): void {
+  const lines = [headline, `rows: ${r.numRows}, blocks: ${r.blocks}, intact in every field: ${r.rowsRecovered}, lost: ${r.rowsLost}`];
   // Trevni has no null for a column of any type: a row with a lost field is not written.
-  if (r.fieldsLost.length) lines.push(`fields that lost rows (those rows left out): ${r.fieldsLost.map((f) => `${f.field} (${f.rows.map((s) => `${s.start}..${s.end}`).join(', ')})`).join(', ')}`);
-  print(r, json, lines, r.losses, (l: TrevniLoss) => `column ${l.column}, ${l.block === undefined ? 'block descriptors' : `block ${l.block}`}`);
+  if (r.fieldsLost?.length) lines.push(`fields that lost rows (those rows left out): ${r.fieldsLost.map((f) => `${f.field} (${f.rows.map((s) => `${s.start}..${s.end}`).join(', ')})`).join(', ')}`);
+  print(r, json, lines, r.losses, (l) => `column ${l.column}, ${l.block === undefined ? 'block descriptors' : `block ${l.block}`}`);
 }
 
 /** The report as one JSON object, or its lines and then one line per loss: where (`place`), bytes, rows, error. */
-function print<L extends LossBase>(r: object, json: boolean | undefined, lines: string[], losses: readonly L[], place: (l: L) => string): void {
+function print(r: RecoverReport, json: boolean | undefined, lines: string[], losses: readonly Loss[], place: (l: Loss) => string): void {
   if (json) {
     process.stdout.write(JSON.stringify(r) + '\n');
     return;

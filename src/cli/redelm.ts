@@ -29,7 +29,7 @@ export function redElmMeta(r: RedElmReader, json: boolean): string {
   if (json) return JSON.stringify(s, null, 2);
   const out = [
     `format:   redelm (${s.footerForm === 'java' ? 'Java-serialized footer' : 'JSON footer'})`,
-    `rows:     ${s.rows}`,
+    `rows:     ${s.numRows}`,
     `groups:   ${s.rowGroups}`,
     `codec:    ${s.codec}`,
     `size:     ${s.fileLength} bytes`,

@@ -6,7 +6,7 @@ export async function summaryCommand(dir: string, opts: { ignoreInvalidFiles?: b
   const result = await writeSummaryFiles(dir, { ignoreInvalidFiles: opts.ignoreInvalidFiles, commonOnly: opts.commonOnly, s3: s3Settings() });
   const { numRows, rowGroups } = result.metadata;
   if (opts.json) {
-    process.stdout.write(JSON.stringify({ written: result.written, parts: result.parts.length, rowGroups: rowGroups.length, rows: numRows, skipped: result.skipped }) + '\n');
+    process.stdout.write(JSON.stringify({ written: result.written, parts: result.parts.length, rowGroups: rowGroups.length, numRows, skipped: result.skipped }) + '\n');
     return;
   }
   for (const s of result.skipped) process.stderr.write(`parquetry: skipped ${s.path}: ${s.reason}\n`);

@@ -56,12 +56,12 @@ export async function trevniMeta(r: AnyTrevni, json: boolean): Promise<string> {
     });
   }
   const summary = {
-    format: 'trevni', version: r.format.version, ...(r instanceof TrevniDraftReader ? { dialect: 'dremel' } : {}), rows: r.rowCount, columns: columns.length, fileLength: r.fileLength,
+    format: 'trevni', version: r.format.version, ...(r instanceof TrevniDraftReader ? { dialect: 'dremel' } : {}), numRows: r.numRows, columns: columns.length, fileLength: r.fileLength,
     metadata: Object.fromEntries(r.metadata.map((m) => [m.key, text(m.value)])),
     columnChunks: columns,
   };
   if (json) return JSON.stringify(summary, null, 2);
-  const out = [`format:   trevni`, `version:  ${r.format.version}${r instanceof TrevniDraftReader ? ' (wiki draft, Dremel levels)' : ''}`, `rows:     ${r.rowCount}`, `columns:  ${columns.length}`, `size:     ${r.fileLength} bytes`];
+  const out = [`format:   trevni`, `version:  ${r.format.version}${r instanceof TrevniDraftReader ? ' (wiki draft, Dremel levels)' : ''}`, `rows:     ${r.numRows}`, `columns:  ${columns.length}`, `size:     ${r.fileLength} bytes`];
   for (const [k, v] of Object.entries(summary.metadata)) out.push(`  ${k}: ${v.length > 200 ? v.slice(0, 200) + '…' : v}`);
   for (const c of columns) {
     out.push(`${c.name}: ${c.type}${c.array ? '[]' : ''}${c.parent ? ` (in ${c.parent})` : ''} ${c.codec}/${c.checksum}, ${c.blocks} blocks, ${c.compressedSize} / ${c.uncompressedSize} bytes`);
@@ -72,7 +72,7 @@ export async function trevniMeta(r: AnyTrevni, json: boolean): Promise<string> {
 export function trevniCat(r: AnyTrevni, opts: { columns?: string[]; offset?: number; limit?: number; json?: boolean }, table: boolean): Promise<void> {
   if (r instanceof TrevniDraftReader && opts.columns) throw new InvalidArgumentError('--columns is not read for files of the Trevni draft dialect: they are read whole');
   return withOutput(async (out) => {
-    const read = { from: opts.offset, limit: opts.limit, columns: opts.columns };
+    const read = { offset: opts.offset, limit: opts.limit, columns: opts.columns };
     if (opts.json) {
       for await (const line of r.canonicalRows(read)) await out.line(line);
     } else if (table) {

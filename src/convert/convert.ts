@@ -92,12 +92,10 @@ export interface ConvertOptions extends DatasetLayout {
   verifyChecksums?: boolean;
   /** A dataset input (Node: a directory or glob): every file's columns by name, null where a file lacks one (DuckDB's `union_by_name`). */
   unionByName?: boolean;
-  /** Parquet input: the largest decompressed page accepted (default 2^30). */
-  maxPageBytes?: number;
+  /** Parquet, Trevni and RedElm inputs: the largest decompressed page, block or section accepted (default 2^30). */
+  maxDecompressedBytes?: number;
   /** Parquet input written with modular encryption: its keys, as `openParquet` takes them (docs/encryption.md). */
   decryption?: DecryptionOptions;
-  /** Trevni input: the largest uncompressed block accepted (default 2^30). */
-  maxBlockBytes?: number;
   /** URL inputs: the size (no HEAD request) and extra headers. */
   byteLength?: number;
   headers?: Record<string, string>;
@@ -196,7 +194,7 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
     typeAdvice: (c, n) => `its type was inferred from the first ${n} rows: give it in types as '${c}=TYPE', infer from more rows with sample, or from every row with widen`,
     ...(options.onBadRow ? { onBadRow: options.onBadRow } : {}),
     ...(options.columns ? { columns: options.columns } : {}),
-    read: pick(options, ['verifyChecksums', 'maxPageBytes', 'decryption', 'maxBlockBytes', 'byteLength', 'headers']),
+    read: pick(options, ['verifyChecksums', 'maxDecompressedBytes', 'decryption', 'byteLength', 'headers']),
     parquet,
     ...(dataset ? { dataset } : {}),
     trevni: { codec: trevniCodec, checksum: options.trevniChecksum ?? 'null', version: options.trevniVersion ?? 2 },

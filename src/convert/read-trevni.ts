@@ -55,7 +55,7 @@ export interface TrevniInput {
   /** The rows in batches: lossless values for Parquet or Trevni output, ISO text for dates, times and timestamps for text outputs. */
   batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
   /** The lossless rows of a range (a table's offset and limit, passed down to the reader). */
-  rows(range: Pick<TrevniRowsOptions, 'from' | 'limit'>): AsyncGenerator<Record<string, unknown>>;
+  rows(range: Pick<TrevniRowsOptions, 'offset' | 'limit'>): AsyncGenerator<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -263,7 +263,7 @@ export async function trevniInput(reader: TrevniReader): Promise<TrevniInput> {
   try {
     const avro = fileAvroSchema(reader);
     let schema: DefinedSchema;
-    let rows: (forText: boolean, range?: Pick<TrevniRowsOptions, 'from' | 'limit'>) => AsyncGenerator<Record<string, unknown>>;
+    let rows: (forText: boolean, range?: Pick<TrevniRowsOptions, 'offset' | 'limit'>) => AsyncGenerator<Record<string, unknown>>;
     if (avro) {
       const top = avroMapper(false)(avro.raw, avro.parsed);
       const fields: ReadonlyArray<readonly [string, AnyField]> = avro.parsed.type === 'record'

@@ -112,7 +112,8 @@ export interface ConvertReport {
   output: string;
   /** Input records read: rows of a Parquet or Trevni input; records of a text input, bad ones included, the header row not. */
   rowsRead: number;
-  rowsWritten: number;
+  /** Rows in the output (its `numRows`): the rows read, bad ones skipped. */
+  numRows: number;
   /** Parquet output only. */
   rowGroups?: number;
   /** Dataset output only: the parts written. */
@@ -130,7 +131,8 @@ export interface ConvertProgress {
   /** Fraction of the input read, when the input's size is known. */
   fraction: number | undefined;
   rowsRead: number;
-  rowsWritten: number;
+  /** Rows written so far. */
+  numRows: number;
 }
 
 /** Parquet or Trevni input: a schema for the writers, and rows. */
@@ -165,7 +167,7 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
     };
   }
   if (format === 'redelm') {
-    const reader = await input.redelm({});
+    const reader = await input.redelm(o.read);
     const r = redElmInput(reader, o.columns?.map((c) => (typeof c === 'string' ? c : c.join('.'))));
     return {
       elements: r.elements,
@@ -188,7 +190,7 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
         elements: d.elements,
         metadata: undefined,
         columns: opened.schema.root.children.map((c) => c.name),
-        total: opened.rowCount,
+        total: opened.numRows,
         get rowsRead() {
           return d.rowsRead;
         },
@@ -201,7 +203,7 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
       elements: t.schema.elements,
       metadata: undefined,
       columns: t.schema.fields.map(([name]) => name),
-      total: t.reader.rowCount,
+      total: t.reader.numRows,
       get rowsRead() {
         return t.rowsRead;
       },
@@ -234,7 +236,7 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
 export class Conversion {
   /** The output once open, and the input line being written (for the writer's warnings). */
   private readonly state: { output?: RowOutput; line?: number } = {};
-  private poll: () => ConvertProgress = () => ({ fraction: undefined, rowsRead: 0, rowsWritten: 0 });
+  private poll: () => ConvertProgress = () => ({ fraction: undefined, rowsRead: 0, numRows: 0 });
   private aborting: Promise<void> | undefined;
 
   constructor(private readonly input: ConvertInput, private readonly out: ConvertOutput, private readonly o: RunOptions) {}
@@ -332,7 +334,7 @@ export class Conversion {
     const input = await openTableInput(format, this.input, o);
     try {
       const total = input.total;
-      this.poll = () => ({ fraction: total !== undefined && total > 0 ? input.rowsRead / total : undefined, rowsRead: input.rowsRead, rowsWritten: this.state.output?.rows ?? 0 });
+      this.poll = () => ({ fraction: total !== undefined && total > 0 ? input.rowsRead / total : undefined, rowsRead: input.rowsRead, numRows: this.state.output?.rows ?? 0 });
       const forText = !isTable(o.to);
       let output: RowOutput;
       if (isTable(o.to)) {
@@ -357,8 +359,8 @@ export class Conversion {
       const bad = new BadRows(o.strict, input.name, o.badRowHint, o.onBadRow);
       // Every good record is written, so the records read are the rows written and the bad ones.
       this.poll = () => {
-        const rowsWritten = state.output?.rows ?? 0;
-        return { fraction: input.size ? input.bytesRead / input.size : undefined, rowsRead: rowsWritten + bad.count, rowsWritten };
+        const written = state.output?.rows ?? 0;
+        return { fraction: input.size ? input.bytesRead / input.size : undefined, rowsRead: written + bad.count, numRows: written };
       };
       const open = (schema: DefinedSchema) => this.openTableOutput(schema);
       const onWarning = o.onWarning ? (w: ParquetryWarning) => this.warn(w) : undefined;
@@ -399,7 +401,7 @@ export class Conversion {
 
   private report(summary: OutputSummary, rowsRead: number, bytesRead: number | undefined, bad: BadRows | undefined): ConvertReport {
     return {
-      input: this.input.name, output: this.state.output!.name, rowsRead, rowsWritten: summary.rows,
+      input: this.input.name, output: this.state.output!.name, rowsRead, numRows: summary.rows,
       ...(summary.rowGroups !== undefined ? { rowGroups: summary.rowGroups } : {}),
       ...(summary.files !== undefined ? { files: summary.files } : {}),
       ...(bytesRead !== undefined ? { bytesRead } : {}),

@@ -18,7 +18,7 @@ export function datasetOutput(output: DatasetOutput, name: string, schema: Write
   return {
     name,
     get rows() {
-      return writer.rowsWritten;
+      return writer.numRows;
     },
     get bytes() {
       return bytes();

@@ -8,7 +8,7 @@ export function parquetOutput(sink: CountingSink, schema: WriterSchema, options:
     const writer = await ParquetWriter.open(sink, schema, { ...options, unknownFields: 'ignore' });
     return {
       get rows() {
-        return writer.rowsWritten;
+        return writer.numRows;
       },
       write: (row) => writer.write(row),
       writeColumns: (columns) => writer.writeColumns(columns),

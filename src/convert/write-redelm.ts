@@ -13,12 +13,12 @@ export async function redElmOutput(open: () => Promise<CountingSink>, schema: Sc
     const writer = await RedElmWriter.open(sink, schema, { ...options, unknownFields: 'ignore' });
     return {
       get rows() {
-        return writer.rowCount;
+        return writer.numRows;
       },
       write: (row) => writer.write(row),
       async close() {
         await writer.close();
-        return { rows: writer.rowCount, rowGroups: writer.rowGroups };
+        return { rows: writer.numRows, rowGroups: writer.rowGroups };
       },
       abort: () => writer.abort(),
     };

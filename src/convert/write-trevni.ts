@@ -309,17 +309,17 @@ export async function trevniOutput(open: () => Promise<CountingSink>, schema: Sc
 
 /** A Trevni writer as the conversion drives it, each row converted first. */
 function fileWriter<R>(
-  writer: { readonly rowCount: number; write(row: R): Promise<void>; close(): Promise<void>; abort(): Promise<void> },
+  writer: { readonly numRows: number; write(row: R): Promise<void>; close(): Promise<void>; abort(): Promise<void> },
   convert: (row: Record<string, unknown>) => R,
 ): FileWriter {
   return {
     get rows() {
-      return writer.rowCount;
+      return writer.numRows;
     },
     write: (row) => writer.write(convert(row)),
     async close() {
       await writer.close();
-      return { rows: writer.rowCount };
+      return { rows: writer.numRows };
     },
     abort: () => writer.abort(),
   };

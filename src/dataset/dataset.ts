@@ -39,7 +39,7 @@ import { compareUtf8 } from '../bytes/utf8.js';
  * How a dataset is opened: its file system, Hive partitions, schema rules, bad and other files,
  * `_metadata` (docs/datasets.md).
  */
-export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'maxPageBytes' | 'decryption'> {
+export interface DatasetOptions extends Pick<OpenOptions, 'verifyChecksums' | 'maxDecompressedBytes' | 'decryption'> {
   /** Where files are listed and opened (Node: `nodeFileSystem()`, the default of the Node `openDataset`). */
   fileSystem: DatasetFileSystem;
   /** `key=value` directories as columns: on, off, or (default) on when the first file's path has one. */
@@ -115,7 +115,7 @@ export interface DatasetFile {
 /** One file's size as its footer (or the summary) gives it. */
 export interface FileStats {
   path: string;
-  rows: number;
+  numRows: number;
   rowGroups: number;
   /** Column chunk bytes as stored, and decompressed. */
   compressedBytes: number;
@@ -286,11 +286,6 @@ export class Dataset {
     return planRecord(this.schema.root, (l) => keep.has(l));
   }
 
-  /** Rows in the dataset: every file's footer is read (or `_metadata`'s counts used). */
-  async rowCount(): Promise<number> {
-    return (await this.fileStats()).reduce((n, f) => n + f.rows, 0);
-  }
-
   /** Each readable file's rows, row groups and bytes (every footer is read, or `_metadata` used). */
   async fileStats(): Promise<FileStats[]> {
     const out: FileStats[] = [];
@@ -303,7 +298,7 @@ export class Dataset {
         const chunks = groups.flatMap((g) => g.columns);
         out.push({
           path: this.entries[i + k]!.path,
-          rows: groups.reduce((n, g) => n + g.numRows, 0),
+          numRows: groups.reduce((n, g) => n + g.numRows, 0),
           rowGroups: groups.length,
           compressedBytes: chunks.reduce((n, c) => n + (c.metaData?.totalCompressedSize ?? 0), 0),
           uncompressedBytes: chunks.reduce((n, c) => n + (c.metaData?.totalUncompressedSize ?? 0), 0),

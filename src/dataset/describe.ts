@@ -5,7 +5,7 @@ import { partitionPairs, partitionText, type PartitionType } from './hive.js';
 /** What `describeDataset` gives. */
 export interface DatasetDescription {
   files: number;
-  rows: number;
+  numRows: number;
   rowGroups: number;
   compressedBytes: number;
   uncompressedBytes: number;
@@ -13,7 +13,7 @@ export interface DatasetDescription {
   metadataFile?: string;
   partitions: { name: string; type: PartitionType; distinct: number; nulls: number; values: string[] }[];
   skipped: { path: string; reason: string }[];
-  perFile: { path: string; rows: number; rowGroups: number; compressedBytes: number }[];
+  perFile: { path: string; numRows: number; rowGroups: number; compressedBytes: number }[];
 }
 
 /** Partition values listed per column at most. */
@@ -36,16 +36,16 @@ export async function describeDataset(ds: Dataset): Promise<DatasetDescription> 
     }
     return { name, type, distinct: seen.size, nulls, values: [...seen.values()].slice(0, MAX_VALUES) };
   });
-  const sum = (k: 'rows' | 'rowGroups' | 'compressedBytes' | 'uncompressedBytes') => stats.reduce((n, f) => n + f[k], 0);
+  const sum = (k: 'numRows' | 'rowGroups' | 'compressedBytes' | 'uncompressedBytes') => stats.reduce((n, f) => n + f[k], 0);
   return {
     files: stats.length,
-    rows: sum('rows'),
+    numRows: sum('numRows'),
     rowGroups: sum('rowGroups'),
     compressedBytes: sum('compressedBytes'),
     uncompressedBytes: sum('uncompressedBytes'),
     ...(ds.metadataFile ? { metadataFile: ds.metadataFile } : {}),
     partitions,
     skipped: ds.skipped,
-    perFile: stats.map(({ path, rows, rowGroups, compressedBytes }) => ({ path, rows, rowGroups, compressedBytes })),
+    perFile: stats.map(({ path, numRows, rowGroups, compressedBytes }) => ({ path, numRows, rowGroups, compressedBytes })),
   };
 }

@@ -15,7 +15,7 @@ export { describeDataset, type DatasetDescription } from './describe.js';
  * @example
  * ```ts
  * const ds = await openDataset(['https://example.com/t/part-0.parquet', 'https://example.com/t/part-1.parquet']);
- * console.log(await ds.rowCount());
+ * console.log((await ds.fileStats()).reduce((n, f) => n + f.numRows, 0)); // rows, from every footer (or `_metadata`)
  * ```
  */
 export function openDataset(input: string | readonly (string | URL)[], options: Partial<DatasetOptions> & { headers?: Record<string, string> } = {}): Promise<Dataset> {

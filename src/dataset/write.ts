@@ -145,7 +145,7 @@ export class DatasetWriter {
   }
 
   /** Records taken so far. */
-  get rowsWritten(): number {
+  get numRows(): number {
     return this.records;
   }
 
@@ -177,7 +177,7 @@ export class DatasetWriter {
       throw e;
     }
     this.records++;
-    if (part.writer.rowsWritten >= this.maxRows || (this.maxBytes !== Infinity && part.writer.bytesSoFar >= this.maxBytes)) {
+    if (part.writer.numRows >= this.maxRows || (this.maxBytes !== Infinity && part.writer.bytesSoFar >= this.maxBytes)) {
       await this.finish(dir, part);
       this.current = undefined;
     }
@@ -228,7 +228,7 @@ export class DatasetWriter {
   private async finish(dir: string, part: OpenPart): Promise<void> {
     this.open.delete(dir);
     const metadata = await part.writer.close();
-    this.parts.push({ path: part.path, rows: part.writer.rowsWritten, rowGroups: part.writer.rowGroupsWritten, metadata });
+    this.parts.push({ path: part.path, rows: part.writer.numRows, rowGroups: part.writer.rowGroupsWritten, metadata });
   }
 
   private async start(dir: string): Promise<OpenPart> {

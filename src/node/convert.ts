@@ -45,7 +45,7 @@ export function pathInput(path: string): ConvertInput {
 export function datasetPathInput(path: string, options: Pick<ConvertOptions, 'unionByName'> & { s3?: NodeS3Settings } = {}): ConvertInput {
   return {
     ...pathInput(path),
-    dataset: (o) => openDataset(path, { ...pick(o, ['verifyChecksums', 'maxPageBytes', 'decryption']), unionByName: options.unionByName === true, ...(options.s3 ? { s3: options.s3 } : {}) }),
+    dataset: (o) => openDataset(path, { ...pick(o, ['verifyChecksums', 'maxDecompressedBytes', 'decryption']), unionByName: options.unionByName === true, ...(options.s3 ? { s3: options.s3 } : {}) }),
   };
 }
 
@@ -68,7 +68,7 @@ async function pathFormat(path: string): Promise<ConvertFormat | undefined> {
  * @example
  * ```ts
  * const report = await convert('trips.csv', 'trips.parquet', { types: ['fare=decimal(9,2)'], codec: 'ZSTD' });
- * console.log(report.rowsWritten, report.badRows);
+ * console.log(report.numRows, report.badRows);
  * ```
  */
 export async function convert(

@@ -24,7 +24,7 @@ export interface ChunkOptions {
   /** With `pieces`: the level count of their data pages (in place of the chunk's num_values). */
   numValues?: number;
   /** Largest decompressed size a page may declare (default DEFAULT_MAX_PAGE_BYTES). */
-  maxPageBytes?: number;
+  maxDecompressedBytes?: number;
   /** Where the first level buffers come from, for a consumer that hands them back (see LevelBuffers). */
   levels?: LevelBuffers;
 }
@@ -217,7 +217,7 @@ export class PageDecoder {
   constructor(readonly leaf: LeafNode, codecName: string, private readonly opts: ChunkOptions, private readonly ctx: ErrorContext) {
     if (codecName === 'LZO') throw new UnsupportedError('LZO compression is not supported', ctx);
     this.codec = codecName === 'UNCOMPRESSED' ? null : getCodec(codecName as CodecName);
-    this.bounds = this.codec ? new PageBounds(leaf, opts.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES) : null;
+    this.bounds = this.codec ? new PageBounds(leaf, opts.maxDecompressedBytes ?? DEFAULT_MAX_PAGE_BYTES) : null;
     this.defCheck = leaf.defLevel > 0 ? { max: leaf.defLevel, what: 'definition' } : null;
     this.repCheck = leaf.repLevel > 0 ? { max: leaf.repLevel, what: 'repetition' } : null;
   }

@@ -16,7 +16,7 @@ import { chunkStart } from './chunk-start.js';
 import { DEFAULT_MAX_PAGE_BYTES, PageBounds } from './page-bounds.js';
 import { decodeValues } from './page-values.js';
 
-export type DictionaryPageOptions = Pick<ChunkOptions, 'verifyChecksums' | 'maxPageBytes'>;
+export type DictionaryPageOptions = Pick<ChunkOptions, 'verifyChecksums' | 'maxDecompressedBytes'>;
 
 /**
  * The entries of the chunk's dictionary page, or null when its first page
@@ -47,7 +47,7 @@ export async function readDictionaryPage(
     const usize = header.uncompressedPageSize;
     let data = body;
     if (codecName !== 'UNCOMPRESSED') {
-      new PageBounds(leaf, opts.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES).checkDictionaryPage(h.numValues, usize);
+      new PageBounds(leaf, opts.maxDecompressedBytes ?? DEFAULT_MAX_PAGE_BYTES).checkDictionaryPage(h.numValues, usize);
       data = getCodec(codecName as CodecName).decompress(body, usize);
     } else if (body.length !== usize) throw new CorruptFileError(`uncompressed page holds ${body.length} bytes but its header says ${usize}`);
     return decodeValues('PLAIN', leaf, data, 0, data.length, h.numValues);

@@ -11,7 +11,7 @@ import { fixedWidth } from '../encodings/plain.js';
 import type { LeafNode } from '../schema/tree.js';
 import { decodePageHeader, type PageHeader } from './metadata/index.js';
 
-/** The default of the reader's `maxPageBytes`. */
+/** The default of the reader's `maxDecompressedBytes`. */
 export const DEFAULT_MAX_PAGE_BYTES = DEFAULT_MAX_INFLATED;
 
 /**
@@ -41,7 +41,7 @@ export class PageBounds {
   private readonly entryBytes: number;
   private readonly width: number;
 
-  constructor(private readonly leaf: LeafNode, private readonly maxPageBytes: number) {
+  constructor(private readonly leaf: LeafNode, private readonly maxDecompressedBytes: number) {
     // BOOLEAN has no width of its own: one byte covers PLAIN's bit and RLE's value byte. A
     // FIXED_LEN_BYTE_ARRAY's length is checked where its values are decoded, with their page.
     const type = leaf.physicalType;
@@ -65,8 +65,8 @@ export class PageBounds {
     if (this.width > 0 && size > valuesBound + PAGE_SLACK) {
       throw new CorruptFileError(`page declares ${size} bytes decompressed, more than ${what} of ${this.leaf.physicalType} can take`);
     }
-    if (size > this.maxPageBytes) {
-      throw new LimitError(`page declares ${size} bytes decompressed, more than the reader's maxPageBytes (${this.maxPageBytes})`);
+    if (size > this.maxDecompressedBytes) {
+      throw new LimitError(`page declares ${size} bytes decompressed, more than the reader's maxDecompressedBytes (${this.maxDecompressedBytes})`);
     }
   }
 }

@@ -70,7 +70,7 @@ export interface OpenOptions {
    * Largest decompressed size a page may declare, in bytes (default 2^30):
    * a page claiming more is refused with a LimitError before it is inflated.
    */
-  maxPageBytes?: number;
+  maxDecompressedBytes?: number;
   /** Keys and settings for files written with Parquet modular encryption (docs/encryption.md). */
   decryption?: DecryptionOptions;
   /**
@@ -213,7 +213,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
     private readonly source: Source,
     readonly metadata: FileMetaData,
     readonly schema: Schema,
-    private readonly chunkOptions: Pick<ChunkOptions, 'verifyChecksums' | 'maxPageBytes'>,
+    private readonly chunkOptions: Pick<ChunkOptions, 'verifyChecksums' | 'maxDecompressedBytes'>,
     /** An encrypted file's keys and ciphers; page-headers.ts decrypts header modules with it. */
     readonly decryptor: FileDecryptor | undefined,
   ) {
@@ -929,10 +929,10 @@ export async function toSource(input: ParquetInput, options: OpenOptions): Promi
   throw new InvalidArgumentError('input must be a Uint8Array, an ArrayBuffer, a URL, a Blob or an object with byteLength and read(offset, length)');
 }
 
-function checkedChunkOptions(options: OpenOptions): Pick<ChunkOptions, 'verifyChecksums' | 'maxPageBytes'> & { verifyChecksums: boolean } {
-  const { verifyChecksums = true, maxPageBytes = DEFAULT_MAX_PAGE_BYTES } = options;
-  if (!Number.isSafeInteger(maxPageBytes) || maxPageBytes < 1) throw new InvalidArgumentError(`maxPageBytes must be a positive integer, got ${maxPageBytes}`);
-  return { verifyChecksums, maxPageBytes };
+function checkedChunkOptions(options: OpenOptions): Pick<ChunkOptions, 'verifyChecksums' | 'maxDecompressedBytes'> & { verifyChecksums: boolean } {
+  const { verifyChecksums = true, maxDecompressedBytes = DEFAULT_MAX_PAGE_BYTES } = options;
+  if (!Number.isSafeInteger(maxDecompressedBytes) || maxDecompressedBytes < 1) throw new InvalidArgumentError(`maxDecompressedBytes must be a positive integer, got ${maxDecompressedBytes}`);
+  return { verifyChecksums, maxDecompressedBytes };
 }
 
 function checkCount(n: number, what: string): number {

@@ -27,7 +27,7 @@ export type RedElmInput = Source | SourceLike | Uint8Array | ArrayBuffer | Blob;
 /** `RedElmReader.open`'s options. */
 export interface RedElmOpenOptions {
   /** The largest section (levels or values) inflated, in bytes; default 1 GiB. */
-  maxSectionBytes?: number;
+  maxDecompressedBytes?: number;
 }
 
 /** `RedElmReader.rows`' options: the fields, and a record range. */
@@ -59,13 +59,13 @@ export class RedElmReader {
     /** Which form the `RedElm` block has: the prototype's Java serialization, or the design page's JSON. */
     readonly footerForm: 'java' | 'json',
     readonly footerIndex: number,
-    private readonly maxSectionBytes: number,
+    private readonly maxDecompressedBytes: number,
   ) {}
 
   /** Opens a RedElm file (bytes, a Blob or File, or a source), reading its footer. */
   static async open(input: RedElmInput, options: RedElmOpenOptions = {}): Promise<RedElmReader> {
-    const max = options.maxSectionBytes ?? DEFAULT_MAX_INFLATED;
-    if (!Number.isSafeInteger(max) || max < 1) throw new InvalidArgumentError(`maxSectionBytes must be a positive integer, got ${max}`);
+    const max = options.maxDecompressedBytes ?? DEFAULT_MAX_INFLATED;
+    if (!Number.isSafeInteger(max) || max < 1) throw new InvalidArgumentError(`maxDecompressedBytes must be a positive integer, got ${max}`);
     const source = inputSource(input);
     try {
       const footer = await readRedElmFooter(source);
@@ -229,7 +229,7 @@ function checkBlocks(meta: RedElmMetaData, schema: Schema, footerIndex: number, 
         ['data', c.dataEnd - c.dataStart, c.dataUncompressedLength],
       ];
       for (const [what, stored, size] of sections) {
-        if (size > max) fail(`${what} inflate to ${size} bytes, over the ${max}-byte limit (maxSectionBytes)`, column);
+        if (size > max) fail(`${what} inflate to ${size} bytes, over the ${max}-byte limit (maxDecompressedBytes)`, column);
         if (size > stored * MAX_RATIO + RATIO_SLACK) fail(`${what} claim ${size} bytes from ${stored} compressed, more than any codec inflates`, column);
       }
     }

@@ -4,7 +4,7 @@ import type { RedElmReader } from './reader.js';
 /** A RedElm file's format, rows, row groups, size, codec, footer form and metadata blocks. */
 export interface RedElmSummary {
   format: 'redelm';
-  rows: number;
+  numRows: number;
   rowGroups: number;
   fileLength: number;
   codec: string;
@@ -24,7 +24,7 @@ export interface RedElmSummary {
 export function redElmSummary(r: RedElmReader): RedElmSummary {
   return {
     format: 'redelm',
-    rows: r.numRows,
+    numRows: r.numRows,
     rowGroups: r.metadata.blocks.length,
     fileLength: r.fileLength,
     codec: r.codecClassName,

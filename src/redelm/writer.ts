@@ -171,7 +171,7 @@ export class RedElmWriter {
   }
 
   /** Records written so far. */
-  get rowCount(): number {
+  get numRows(): number {
     return this.written;
   }
 

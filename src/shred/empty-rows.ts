@@ -6,7 +6,7 @@
  * yielding one empty row per claimed row (2^53 from 17 bytes). Both readers
  * yield them up to a fixed bound and refuse more in one typed error, before
  * the first row, so the caller gets all of them or a reason; the count
- * itself stays readable (`numRows`, `rowCount`).
+ * itself stays readable (`numRows`).
  */
 import { LimitError, type ErrorContext } from '../errors.js';
 
@@ -17,7 +17,7 @@ export const MAX_EMPTY_ROWS = 1 << 16;
 export function checkEmptyRows(count: number, context: ErrorContext): void {
   if (count > MAX_EMPTY_ROWS) {
     throw new LimitError(
-      `the read selects no column data, so nothing backs its ${count} rows; at most ${MAX_EMPTY_ROWS} such rows are read (ask fewer with limit; the row count alone is numRows / rowCount)`,
+      `the read selects no column data, so nothing backs its ${count} rows; at most ${MAX_EMPTY_ROWS} such rows are read (ask fewer with limit; the row count alone is numRows)`,
       context,
     );
   }

@@ -36,14 +36,10 @@ export interface OpenTableOptions extends Omit<TextTableOptions, 'name'> {
   s3?: S3Options;
   /** Parquet, datasets and Trevni: verify stored checksums (default true). */
   verifyChecksums?: boolean;
-  /** Parquet and datasets: the largest decompressed page, in bytes. */
-  maxPageBytes?: number;
+  /** Parquet, datasets, Trevni and RedElm: the largest decompressed page, block or section accepted, in bytes (default 2^30). */
+  maxDecompressedBytes?: number;
   /** Parquet and datasets: keys for files written with modular encryption. */
   decryption?: DecryptionOptions;
-  /** Trevni: the largest uncompressed block, in bytes. */
-  maxBlockBytes?: number;
-  /** RedElm: the largest section inflated, in bytes. */
-  maxSectionBytes?: number;
   /** Datasets: `key=value` directories as columns (default: when the first file's path has one). */
   hivePartitioning?: boolean | 'auto';
   /** Datasets: every file's columns by name, a column a file lacks read as null (DuckDB's `union_by_name`). */
@@ -59,10 +55,8 @@ const TEXT: readonly string[] = ['csv', 'tsv', 'jsonl', 'json'];
 /** The formats each format-bound open option applies to: given for another, it is refused, never ignored. */
 const OPTION_FORMATS: Record<string, readonly string[]> = {
   verifyChecksums: ['parquet', 'dataset', 'trevni'],
-  maxPageBytes: ['parquet', 'dataset'],
+  maxDecompressedBytes: ['parquet', 'dataset', 'trevni', 'redelm'],
   decryption: ['parquet', 'dataset'],
-  maxBlockBytes: ['trevni'],
-  maxSectionBytes: ['redelm'],
   delimiter: ['csv', 'tsv'],
   header: ['csv', 'tsv'],
   sample: TEXT,
@@ -94,7 +88,7 @@ function pick<K extends keyof OpenTableOptions>(o: OpenTableOptions, keys: K[]):
 /** The options of a dataset's open, from a table's. */
 export async function datasetOpenOptions(options: OpenTableOptions) {
   const filter = await filterOf(options.filter);
-  return { ...pick(options, ['verifyChecksums', 'maxPageBytes', 'decryption', 'headers', 'hivePartitioning', 'unionByName']), ...(filter ? { filter } : {}) };
+  return { ...pick(options, ['verifyChecksums', 'maxDecompressedBytes', 'decryption', 'headers', 'hivePartitioning', 'unionByName']), ...(filter ? { filter } : {}) };
 }
 
 /**
@@ -113,11 +107,11 @@ export async function openTableSource<Row = Record<string, unknown>>(source: Sou
     checkOpenOptions(format, options);
     switch (format) {
       case 'parquet':
-        return parquetTable<Row>(await ParquetReader.fromSource(source, { ...pick(options, ['verifyChecksums', 'maxPageBytes', 'decryption']), ...(openFile ? { openFile } : {}) }));
+        return parquetTable<Row>(await ParquetReader.fromSource(source, { ...pick(options, ['verifyChecksums', 'maxDecompressedBytes', 'decryption']), ...(openFile ? { openFile } : {}) }));
       case 'trevni':
-        return await (await import('./trevni.js')).trevniTable<Row>(source, pick(options, ['verifyChecksums', 'maxBlockBytes']), name);
+        return await (await import('./trevni.js')).trevniTable<Row>(source, pick(options, ['verifyChecksums', 'maxDecompressedBytes']), name);
       case 'redelm':
-        return await (await import('./redelm.js')).redElmTable<Row>(source, pick(options, ['maxSectionBytes']), name);
+        return await (await import('./redelm.js')).redElmTable<Row>(source, pick(options, ['maxDecompressedBytes']), name);
       default: {
         const [{ textTable }, { sourceChunks }] = await Promise.all([import('./text.js'), import('../convert/convert.js')]);
         const text = pick(options, ['delimiter', 'header', 'sample', 'schema', 'types', 'strict', 'onBadRow', 'onWarning']);

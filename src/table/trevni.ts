@@ -12,20 +12,20 @@ import { RowTable } from './row-table.js';
 import type { Table } from './table.js';
 
 /** `range`'s limit as the Trevni readers take it (absent: to the end). */
-function rangeOf(offset: number, limit: number | undefined): { from: number; limit?: number } {
-  return limit === undefined ? { from: offset } : { from: offset, limit };
+function rangeOf(offset: number, limit: number | undefined): { offset: number; limit?: number } {
+  return limit === undefined ? { offset } : { offset, limit };
 }
 
 export async function trevniTable<Row>(input: TrevniInput, options: TrevniOpenOptions, name?: string): Promise<Table<Row>> {
   const reader = await openTrevni(input, options);
   if (reader instanceof TrevniDraftReader) {
-    return new RowTable<Row>('trevni', reader.schema, reader.rowCount, {
+    return new RowTable<Row>('trevni', reader.schema, reader.numRows, {
       rows: ({ offset, limit }) => reader.rows(rangeOf(offset, limit)),
       close: () => reader.close(),
     }, name);
   }
   const t = await trevniInput(reader);
-  return new RowTable<Row>('trevni', t.schema.schema, reader.rowCount, {
+  return new RowTable<Row>('trevni', t.schema.schema, reader.numRows, {
     rows: ({ offset, limit }) => t.rows(rangeOf(offset, limit)),
     close: () => t.close(),
   }, name);

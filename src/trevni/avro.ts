@@ -233,7 +233,7 @@ export async function* readAvro(reader: TrevniReader, options: TrevniRowsOptions
     return c.name;
   }))];
   const rowsOptions: TrevniRowsOptions = { columns: roots };
-  if (options.from !== undefined) rowsOptions.from = options.from;
+  if (options.offset !== undefined) rowsOptions.offset = options.offset;
   if (options.limit !== undefined) rowsOptions.limit = options.limit;
   for await (const data of reader.columnData(rowsOptions)) {
     const pos = new Map<number, { v: number; l: number }>();
@@ -413,8 +413,8 @@ export class AvroTrevniWriter {
   }
 
   /** Records written so far. */
-  get rowCount(): number {
-    return this.writer.rowCount;
+  get numRows(): number {
+    return this.writer.numRows;
   }
 
   /**
@@ -422,7 +422,7 @@ export class AvroTrevniWriter {
    * the field, and leaves nothing behind.
    */
   async write(record: unknown): Promise<void> {
-    const row = this.writer.rowCount;
+    const row = this.writer.numRows;
     const data: ColumnRowData[] = this.arrays.map((a) => ({ values: [], lengths: a ? [] : null }));
     const col = (name: string) => data[this.index.get(name)!]!;
     const arrayCol = col;

@@ -21,15 +21,15 @@ const VALUE_BYTES: Partial<Record<TrevniType, number>> = {
 /** Room beyond the values, for a writer that pads its blocks: harmless, and no Java writer does it. */
 const BLOCK_SLACK = 1024;
 
-/** Throws unless `block` of `col` can fill its declared uncompressed size, and that size is within `maxBlockBytes` (the reader's option). */
-export function checkBlockSize(col: TrevniColumn, block: TrevniBlock, maxBlockBytes: number): void {
+/** Throws unless `block` of `col` can fill its declared uncompressed size, and that size is within `maxDecompressedBytes` (the reader's option). */
+export function checkBlockSize(col: TrevniColumn, block: TrevniBlock, maxDecompressedBytes: number): void {
   const size = block.uncompressedSize;
-  const bound = valuesBound(col, block.rowCount);
+  const bound = valuesBound(col, block.numRows);
   // A claim its values cannot fill is corrupt; only a plausible one meets the caller's limit.
   if (bound !== undefined && size > bound + BLOCK_SLACK) {
-    throw new CorruptFileError(`block declares ${size} bytes decompressed, more than ${block.rowCount} ${col.type} value${block.rowCount === 1 ? '' : 's'} can take`);
+    throw new CorruptFileError(`block declares ${size} bytes decompressed, more than ${block.numRows} ${col.type} value${block.numRows === 1 ? '' : 's'} can take`);
   }
-  if (size > maxBlockBytes) throw new LimitError(`block declares ${size} bytes decompressed, more than the reader's maxBlockBytes (${maxBlockBytes})`);
+  if (size > maxDecompressedBytes) throw new LimitError(`block declares ${size} bytes decompressed, more than the reader's maxDecompressedBytes (${maxDecompressedBytes})`);
 }
 
 /**

@@ -10,5 +10,5 @@ export { assembleRow, canonicalRowText, canonicalValue, type ColumnRowData } fro
 export { TREVNI_CODECS, TREVNI_CHECKSUMS, registerTrevniCodec, trevniCodec, trevniChecksum, zlibTrevniDeflate, type TrevniCodec, type TrevniCodecName, type TrevniRawCodec, type ZlibRawDeflate } from './codecs.js';
 export { AvroTrevniWriter, AVRO_SCHEMA_KEY, avroColumns, avroJson, branchName, parseAvroSchema, readAvro, type AvroSchema, type AvroTrevniWriterOptions } from './avro.js';
 export { TREVNI_TYPES, KEY as TREVNI_KEYS, metaGet, metaText, type MetaEntry, type TrevniBlock, type TrevniColumn, type TrevniType, type TrevniValue } from './types.js';
-export { checkTrevni, recoverTrevni, type TrevniRecoverReport, type TrevniRecoverOptions } from './recover.js';
-export { salvageTrevni, type TrevniLoss, type TrevniSalvage, type SalvagedTrevniRow } from './salvage.js';
+export { checkTrevni, recoverTrevni, type TrevniRecoverOptions } from './recover.js';
+export { salvageTrevni, type TrevniSalvage, type SalvagedTrevniRow } from './salvage.js';

@@ -91,7 +91,7 @@ export interface TrevniHeader {
   magic: Uint8Array;
   /** The version the magic names, and what it allows. */
   format: TrevniFormat;
-  rowCount: number;
+  numRows: number;
   metadata: MetaEntry[];
   columns: TrevniColumn[];
   /** Where the header ends (the first column start, in files the Java writer makes). */
@@ -133,7 +133,7 @@ export function parseHeader(cur: ByteCursor, fileLength: number, truncated = fal
   const format = formatOfMagic(magic);
   const rows = cur.i64le();
   if (rows < 0n || rows > BigInt(Number.MAX_SAFE_INTEGER)) throw new CorruptFileError(`invalid row count ${rows}`, { offset: 4 });
-  const rowCount = Number(rows);
+  const numRows = Number(rows);
   const columnCount = cur.i32le();
   // Each column needs at least one metadata byte and an 8-byte start.
   if (columnCount < 0 || columnCount * 9 > fileLength - cur.fileOffset) {
@@ -206,7 +206,7 @@ export function parseHeader(cur: ByteCursor, fileLength: number, truncated = fal
   for (const c of columns) {
     if (c.start < cur.fileOffset) throw new CorruptFileError(`column start ${c.start} lies inside the header`, { column: c.name });
   }
-  return { magic, format, rowCount, metadata, columns, headerLength: cur.fileOffset, dialect };
+  return { magic, format, numRows, metadata, columns, headerLength: cur.fileOffset, dialect };
 }
 
 /**
@@ -241,7 +241,7 @@ export class BlockRowsError extends CorruptFileError {
   }
 }
 
-export function parseDescriptors(cur: ByteCursor, col: TrevniColumn, checksumSize: number, rowCount: number, fileLength: number, truncated = false): TrevniBlock[] {
+export function parseDescriptors(cur: ByteCursor, col: TrevniColumn, checksumSize: number, numRows: number, fileLength: number, truncated = false): TrevniBlock[] {
   const r = new ValueReader(cur);
   const count = cur.i32le();
   if (count < 0 || count * 12 > fileLength - cur.fileOffset) {
@@ -257,7 +257,7 @@ export function parseDescriptors(cur: ByteCursor, col: TrevniColumn, checksumSiz
     if (rows < 0 || uncompressedSize < 0 || compressedSize < 0) {
       throw new CorruptFileError(`block ${i} descriptor has a negative count or size (${rows} rows, ${uncompressedSize}/${compressedSize} bytes)`, { offset: at });
     }
-    const b: TrevniBlock = { rowCount: rows, firstRow, uncompressedSize, compressedSize, offset: 0, checksumSize };
+    const b: TrevniBlock = { numRows: rows, firstRow, uncompressedSize, compressedSize, offset: 0, checksumSize };
     if (col.hasIndexValues) {
       // Each first value is encoded alone (a boolean is a byte of its own):
       // Java's reader carries its bit position over here and misreads them.
@@ -267,7 +267,7 @@ export function parseDescriptors(cur: ByteCursor, col: TrevniColumn, checksumSiz
     blocks.push(b);
     firstRow += rows;
   }
-  if (firstRow !== rowCount) throw new BlockRowsError(firstRow, rowCount, col.start);
+  if (firstRow !== numRows) throw new BlockRowsError(firstRow, numRows, col.start);
   let offset = cur.fileOffset;
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!;

@@ -11,7 +11,7 @@
  * ```
  *
  * Reading starts anywhere: the block descriptors give each block's first
- * row, so `rows({ from })` and `readRow(n)` decode only the blocks holding
+ * row, so `rows({ offset })` and `readRow(n)` decode only the blocks holding
  * those rows (and, for child columns, the parent's lengths over the same
  * stretch).
  */
@@ -61,7 +61,7 @@ export interface TrevniOpenOptions {
    * Largest uncompressed size a block may declare, in bytes (default 2^30):
    * a block claiming more is refused with a LimitError before it is inflated.
    */
-  maxBlockBytes?: number;
+  maxDecompressedBytes?: number;
   /**
    * Open a truncated file (default false): columns and blocks that lie past
    * the end fail when read, with a CorruptFileError, instead of the open.
@@ -72,7 +72,7 @@ export interface TrevniOpenOptions {
 
 export interface TrevniRowsOptions {
   /** First row (default 0). */
-  from?: number;
+  offset?: number;
   /** Most rows to return (default: to the end). */
   limit?: number;
   /** Root column names to read (each with its descendants); default all. */
@@ -97,7 +97,7 @@ export class TrevniReader {
   readonly magic: Uint8Array;
   /** The Trevni version the magic names (1: cutting/trevni's; 2: the Avro project's) and what it allows. */
   readonly format: TrevniFormat;
-  readonly rowCount: number;
+  readonly numRows: number;
   /** File metadata, in file order. */
   readonly metadata: readonly MetaEntry[];
   readonly columns: readonly TrevniColumn[];
@@ -108,17 +108,17 @@ export class TrevniReader {
   private readonly blockLists = new Map<number, TrevniBlock[]>();
   private readonly cache = new Map<number, BlockCacheEntry[]>();
   private readonly verify: boolean;
-  private readonly maxBlockBytes: number;
+  private readonly maxDecompressedBytes: number;
   private readonly truncated: boolean;
 
   private constructor(source: Source, header: Awaited<ReturnType<typeof readHeader>>, options: TrevniOpenOptions) {
     this.source = source;
     this.verify = options.verifyChecksums ?? true;
-    this.maxBlockBytes = options.maxBlockBytes ?? DEFAULT_MAX_INFLATED;
+    this.maxDecompressedBytes = options.maxDecompressedBytes ?? DEFAULT_MAX_INFLATED;
     this.truncated = options.truncated ?? false;
     this.magic = header.magic;
     this.format = header.format;
-    this.rowCount = header.rowCount;
+    this.numRows = header.numRows;
     this.metadata = header.metadata;
     this.columns = header.columns;
     this.headerLength = header.headerLength;
@@ -128,8 +128,8 @@ export class TrevniReader {
 
   /** Opens a Trevni file: reads and validates the header and all column metadata. */
   static async open(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniReader> {
-    const max = options.maxBlockBytes;
-    if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new InvalidArgumentError(`maxBlockBytes must be a positive integer, got ${max}`);
+    const max = options.maxDecompressedBytes;
+    if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new InvalidArgumentError(`maxDecompressedBytes must be a positive integer, got ${max}`);
     const source = inputSource(input);
     try {
       return new TrevniReader(source, await readHeader(source, options.truncated), options);
@@ -172,11 +172,11 @@ export class TrevniReader {
   /** All values of a column, row by row (see TrevniColumnRow for the shape). */
   async readColumn(ref: string | number): Promise<TrevniColumnRow[]> {
     const col = this.column(ref);
-    if (this.rowCount > MAX_COLUMN_ROWS) throw new LimitError(`readColumn holds at most ${MAX_COLUMN_ROWS} rows; this file has ${this.rowCount}: stream them with rows()`, { column: col.name });
+    if (this.numRows > MAX_COLUMN_ROWS) throw new LimitError(`readColumn holds at most ${MAX_COLUMN_ROWS} rows; this file has ${this.numRows}: stream them with rows()`, { column: col.name });
     const chain: number[] = [];
     for (let c: TrevniColumn | undefined = col; c; c = c.parentIndex >= 0 ? this.columns[c.parentIndex] : undefined) chain.unshift(c.index);
     const out: TrevniColumnRow[] = [];
-    for await (const data of this.rowData(chain, 0, this.rowCount)) {
+    for await (const data of this.rowData(chain, 0, this.numRows)) {
       const d = data[col.index]!;
       if (col.parentIndex < 0) out.push(col.array ? d.values : d.values[0]!);
       else if (!col.array) out.push(d.values);
@@ -219,8 +219,8 @@ export class TrevniReader {
 
   /** Row `n` (0-based), reading only the blocks that hold it. */
   async readRow(n: number): Promise<Record<string, unknown>> {
-    if (!Number.isSafeInteger(n) || n < 0 || n >= this.rowCount) throw new InvalidArgumentError(`row ${n} is outside the file's ${this.rowCount} rows`);
-    for await (const row of this.rows({ from: n, limit: 1 })) return row;
+    if (!Number.isSafeInteger(n) || n < 0 || n >= this.numRows) throw new InvalidArgumentError(`row ${n} is outside the file's ${this.numRows} rows`);
+    for await (const row of this.rows({ offset: n, limit: 1 })) return row;
     throw new CorruptFileError(`row ${n} could not be read`);
   }
 
@@ -252,7 +252,7 @@ export class TrevniReader {
     }
     if (blocks.length === 0) return null;
     const cur = new ColumnCursor(this, col, blocks);
-    for (let row = blocks[start]!.firstRow; row < this.rowCount; row++) {
+    for (let row = blocks[start]!.firstRow; row < this.numRows; row++) {
       if (!cur.ready(row)) await cur.load(row);
       if (cmp(cur.read(1).values[0]!) >= 0) return row;
     }
@@ -268,11 +268,11 @@ export class TrevniReader {
   // ------------------------------------------------------------ internals
 
   private plan(options: TrevniRowsOptions): { selected: number[]; roots: number[]; from: number; to: number } {
-    const from = options.from ?? 0;
-    if (!Number.isSafeInteger(from) || from < 0) throw new InvalidArgumentError(`from must be a non-negative integer, got ${from}`);
+    const from = options.offset ?? 0;
+    if (!Number.isSafeInteger(from) || from < 0) throw new InvalidArgumentError(`offset must be a non-negative integer, got ${from}`);
     const limit = options.limit ?? Infinity;
     if (!(limit >= 0)) throw new InvalidArgumentError(`limit must be non-negative, got ${limit}`);
-    const to = Math.min(this.rowCount, from + limit);
+    const to = Math.min(this.numRows, from + limit);
     let roots = this.roots.slice();
     if (options.columns) {
       roots = options.columns.map((n) => {
@@ -364,7 +364,7 @@ export class TrevniReader {
       const checksumSize = trevniChecksum(col.checksum).size;
       if (col.start + 4 > this.fileLength) throw new CorruptFileError(`column ${col.name} starts at ${col.start}, past the end of the ${this.fileLength}-byte file`, { offset: col.start });
       list = await parseGrowing((o, l) => this.source.read(o, l), col.start, this.fileLength - col.start, 4096, (cur) =>
-        parseDescriptors(cur, col, checksumSize, this.rowCount, this.fileLength, this.truncated),
+        parseDescriptors(cur, col, checksumSize, this.numRows, this.fileLength, this.truncated),
       );
     } catch (e) {
       throw asParquetryError(e, { column: col.name, file: this.source.name });
@@ -388,7 +388,7 @@ export class TrevniReader {
       const codec = await trevniCodec(col.codec);
       const checksum = trevniChecksum(col.checksum);
       // Only inflating needs the bound: a null-codec block's bytes are in the file.
-      if (codec.name !== 'null') checkBlockSize(col, b, this.maxBlockBytes);
+      if (codec.name !== 'null') checkBlockSize(col, b, this.maxDecompressedBytes);
       // Only a truncated file's descriptors (see TrevniOpenOptions.truncated) place a block past the end.
       if (b.offset + b.compressedSize + checksum.size > this.fileLength) {
         throw new CorruptFileError(`block ${block} (${b.compressedSize} bytes at offset ${b.offset}) runs past the end of the ${this.fileLength}-byte file`, ctx);
@@ -469,7 +469,7 @@ export class ColumnCursor {
       const mid = (lo + hi) >>> 1;
       const b = this.blocks[mid]!;
       if (row < b.firstRow) hi = mid - 1;
-      else if (row >= b.firstRow + b.rowCount) lo = mid + 1;
+      else if (row >= b.firstRow + b.numRows) lo = mid + 1;
       else return mid;
     }
     throw new CorruptFileError(`no block of column ${this.col.name} holds row ${row}`, { column: this.col.name });
@@ -483,13 +483,13 @@ export class ColumnCursor {
     this.block = block;
     this.vr = new ValueReader(new ByteCursor(data, 0, data.length, this.col.codec === 'null' ? b.offset : 0), this.reader.format.lengthRuns);
     this.row = b.firstRow;
-    this.end = b.firstRow + b.rowCount;
-    if (this.unbacked) this.unbackedLeft = b.rowCount + UNBACKED_NULLS_PER_BYTE * data.length + UNBACKED_NULLS;
+    this.end = b.firstRow + b.numRows;
+    if (this.unbacked) this.unbackedLeft = b.numRows + UNBACKED_NULLS_PER_BYTE * data.length + UNBACKED_NULLS;
   }
 
   /** Stands at `row`, skipping the rows before it in its block. */
   async seek(row: number): Promise<void> {
-    if (row >= this.reader.rowCount) return;
+    if (row >= this.reader.numRows) return;
     await this.load(row);
     if (!holdsData(this.col)) {
       this.row = row; // its rows hold nothing to pass over
@@ -518,7 +518,7 @@ export class ColumnCursor {
       this.unbackedLeft -= l;
       if (this.unbackedLeft < 0) {
         const block = this.blocks[this.block]!;
-        throw this.tooManyNulls(`null values past the ${block.rowCount} + ${UNBACKED_NULLS_PER_BYTE} x ${block.uncompressedSize} + ${UNBACKED_NULLS} its block backs (no child column takes a bit per value)`);
+        throw this.tooManyNulls(`null values past the ${block.numRows} + ${UNBACKED_NULLS_PER_BYTE} x ${block.uncompressedSize} + ${UNBACKED_NULLS} its block backs (no child column takes a bit per value)`);
       }
     } else if (l > this.vr!.remaining * 8) {
       throw new CorruptFileError(`array length ${l} exceeds the values left in the block`, { offset: this.vr!.cur.fileOffset });

@@ -6,35 +6,16 @@
  */
 import { copySource } from '../io/copy.js';
 import type { Sink } from '../io/sink.js';
-import type { Span } from '../loss.js';
+import type { RecoverReport } from '../loss.js';
 import type { ColumnRowData } from './assemble.js';
-import { findTrevniDamage, lostRows, salvageTrevni, type TrevniDamage, type TrevniLoss } from './salvage.js';
+import { findTrevniDamage, lostRows, salvageTrevni, type TrevniDamage } from './salvage.js';
 import { TrevniReader, type TrevniInput, type TrevniOpenOptions } from './reader.js';
 import type { SpillFactory } from './spill.js';
 import { KEY } from './types.js';
 import { TrevniWriter, type TrevniColumnSpec } from './writer.js';
 
-/**
- * What `recoverTrevni` and `checkTrevni` found: rows claimed, recovered and lost, and each loss
- * (docs/recovery.md).
- */
-export interface TrevniRecoverReport {
-  /** Rows the header claims. */
-  rows: number;
-  /** Blocks read. */
-  blocks: number;
-  /** Rows intact in every field: what `recoverTrevni` writes. */
-  rowsRecovered: number;
-  /** Rows with at least one field lost. */
-  rowsLost: number;
-  /** The root fields that lost rows, with those rows (sorted, disjoint). */
-  fieldsLost: { field: string; rows: Span[] }[];
-  losses: TrevniLoss[];
-  whole: boolean;
-}
-
 /** Reads every block and value (checksums verified) and reports what is damaged, writing nothing. */
-export async function checkTrevni(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniRecoverReport> {
+export async function checkTrevni(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<RecoverReport> {
   const reader = await TrevniReader.open(input, { ...options, truncated: true });
   try {
     return report(reader, await findTrevniDamage(reader));
@@ -57,7 +38,7 @@ export interface TrevniRecoverOptions extends TrevniOpenOptions {
  * `salvageTrevni` gives such rows with the field MISSING. A whole file is
  * copied byte for byte.
  */
-export async function recoverTrevni(input: TrevniInput, sink: Sink, options: TrevniRecoverOptions = {}): Promise<TrevniRecoverReport> {
+export async function recoverTrevni(input: TrevniInput, sink: Sink, options: TrevniRecoverOptions = {}): Promise<RecoverReport> {
   const salvage = await salvageTrevni(input, options);
   const { reader } = salvage;
   try {
@@ -96,15 +77,18 @@ async function copy(reader: TrevniReader, sink: Sink): Promise<void> {
   }
 }
 
-function report(reader: TrevniReader, d: TrevniDamage): TrevniRecoverReport {
+function report(reader: TrevniReader, d: TrevniDamage): RecoverReport {
   const rowsLost = lostRows(d.lost).reduce((n, s) => n + s.end - s.start, 0);
   return {
-    rows: d.rows,
-    blocks: d.blocks,
-    rowsRecovered: d.rows - rowsLost,
+    format: 'trevni',
+    numRows: d.numRows,
+    rowsRecovered: d.numRows - rowsLost,
+    rowsWithNulls: 0,
     rowsLost,
-    fieldsLost: reader.roots.flatMap((root, i) => (d.lost[i]!.length ? [{ field: reader.columns[root]!.name, rows: d.lost[i]! }] : [])),
+    fieldsNulled: [],
     losses: d.losses,
     whole: d.losses.length === 0,
+    blocks: d.blocks,
+    fieldsLost: reader.roots.flatMap((root, i) => (d.lost[i]!.length ? [{ field: reader.columns[root]!.name, rows: d.lost[i]! }] : [])),
   };
 }

@@ -24,25 +24,20 @@
  */
 import { sameBytes } from '../bytes/same.js';
 import { CorruptFileError, ParquetryError } from '../errors.js';
-import { described, intersectSpans, mergeSpans, MISSING, type LossBase, type Missing, type Span } from '../loss.js';
+import { described, intersectSpans, mergeSpans, MISSING, type Loss, type Missing, type Span } from '../loss.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { assembleRow, type ColumnRowData } from './assemble.js';
 import { ColumnCursor, TrevniReader, type TrevniInput, type TrevniOpenOptions } from './reader.js';
 import { BlockRowsError } from './metadata.js';
 import { holdsData, type TrevniBlock, type TrevniColumn } from './types.js';
 
-/** One loss in a Trevni file: the column, block, bytes, rows and error. */
-export interface TrevniLoss extends LossBase {
-  /** Block index within the column; absent when the column's block descriptors are lost (and with them every row). */
-  block?: number;
-}
-
 /** What a walk over every block of the file found. */
 export interface TrevniDamage {
-  rows: number;
+  /** Rows the header claims. */
+  numRows: number;
   /** Blocks read. */
   blocks: number;
-  losses: TrevniLoss[];
+  losses: Loss[];
   /** Per root column (the row's fields, in `roots` order): the rows it lost, sorted and disjoint. */
   lost: Span[][];
 }
@@ -52,8 +47,8 @@ export const PARENT_LOST = 'ParentLost';
 
 /** Reads every block and value of the file and reports what is lost, field by field. */
 export async function findTrevniDamage(reader: TrevniReader): Promise<TrevniDamage> {
-  const out: TrevniDamage = { rows: reader.rowCount, blocks: 0, losses: [], lost: [] };
-  if (reader.columns.length === 0) checkEmptyRows(reader.rowCount, { file: reader.source.name, offset: 4 });
+  const out: TrevniDamage = { numRows: reader.numRows, blocks: 0, losses: [], lost: [] };
+  if (reader.columns.length === 0) checkEmptyRows(reader.numRows, { file: reader.source.name, offset: 4 });
   for (const root of reader.roots) out.lost.push(mergeSpans(await walkField(reader, treeOf(reader, root), out)));
   await loseUnbacked(reader, out);
   return out;
@@ -78,7 +73,7 @@ async function loseUnbacked(reader: TrevniReader, out: TrevniDamage): Promise<vo
       if (!(e instanceof ParquetryError)) throw e;
       if (!(e instanceof BlockRowsError)) continue;
       doubted = true;
-      if (e.rows < (short?.e.rows ?? reader.rowCount)) short = { col, e };
+      if (e.rows < (short?.e.rows ?? reader.numRows)) short = { col, e };
     }
   }
   if (!doubted) return;
@@ -89,11 +84,11 @@ async function loseUnbacked(reader: TrevniReader, out: TrevniDamage): Promise<vo
     out.losses.push({ column: col.name, bytes: columnBytes(reader, col), rows, error: described(error) });
     for (const i of roots) out.lost[i] = mergeSpans([...out.lost[i]!, rows]);
   };
-  if (short) lose([...reader.roots.keys()], short.col, { start: short.e.rows, end: reader.rowCount }, short.e);
+  if (short) lose([...reader.roots.keys()], short.col, { start: short.e.rows, end: reader.numRows }, short.e);
   for (const [i, root] of reader.roots.entries()) {
     for (const col of treeOf(reader, root)) {
       const at = await repeatedBlock(reader, col);
-      if (at) lose([i], col, { start: at.firstRow, end: reader.rowCount }, new CorruptFileError(`block ${at.index} of column ${col.name} repeats the block before it, and the file's row count is in doubt`, { column: col.name, offset: at.offset }));
+      if (at) lose([i], col, { start: at.firstRow, end: reader.numRows }, new CorruptFileError(`block ${at.index} of column ${col.name} repeats the block before it, and the file's row count is in doubt`, { column: col.name, offset: at.offset }));
     }
   }
 }
@@ -109,7 +104,7 @@ async function repeatedBlock(reader: TrevniReader, col: TrevniColumn): Promise<(
   }
   for (let i = 1; i < blocks.length; i++) {
     const [a, b] = [blocks[i - 1]!, blocks[i]!];
-    if (a.rowCount !== b.rowCount || a.compressedSize !== b.compressedSize || a.uncompressedSize !== b.uncompressedSize) continue;
+    if (a.numRows !== b.numRows || a.compressedSize !== b.compressedSize || a.uncompressedSize !== b.uncompressedSize) continue;
     if (b.offset + b.compressedSize > reader.fileLength) break;
     if (sameBytes(await reader.source.read(a.offset, a.compressedSize), await reader.source.read(b.offset, b.compressedSize))) return { ...b, index: i };
   }
@@ -143,7 +138,7 @@ interface ColumnWalk {
 }
 
 async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: TrevniDamage): Promise<Span[]> {
-  const n = reader.rowCount;
+  const n = reader.numRows;
   const lost: Span[] = [];
   const walks = new Map<number, ColumnWalk>();
   for (const col of tree) {
@@ -161,14 +156,14 @@ async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: Trevni
   }
   const blockSpan = (w: ColumnWalk) => {
     const b = w.blocks![w.block]!;
-    return { start: b.firstRow, end: b.firstRow + b.rowCount };
+    return { start: b.firstRow, end: b.firstRow + b.numRows };
   };
   // A block whose values do not fit its row count (too few bytes, or bytes left over) has a count other than the one
   // written. The counts still add up to the file's rows (or the descriptors would not read), so another block's count
   // or presence is wrong too, before or after it: no block's first row is known, and the column is lost.
   const kill = (w: ColumnWalk, from: number, error: { name: string; message: string }) => {
     const b = w.blocks![w.block]!;
-    const rows = error.name === PARENT_LOST ? { start: from, end: b.firstRow + b.rowCount } : { start: 0, end: n };
+    const rows = error.name === PARENT_LOST ? { start: from, end: b.firstRow + b.numRows } : { start: 0, end: n };
     w.unplaced ||= error.name !== PARENT_LOST;
     w.deadUntil = rows.end;
     out.losses.push({ column: w.col.name, block: w.block, bytes: inFile(reader, b.offset, b.offset + b.compressedSize + b.checksumSize), rows, error });
@@ -177,8 +172,8 @@ async function walkField(reader: TrevniReader, tree: TrevniColumn[], out: Trevni
   /** Kills the column from the block it leaves when the block's rows, all read, left bytes unread (or hold none and it has bytes). */
   const leftOver = (w: ColumnWalk) => {
     const b = w.blocks![w.block]!;
-    const read = b.rowCount > 0 ? w.deadUntil < b.firstRow + b.rowCount && w.cursor!.unread : holdsData(w.col) && b.uncompressedSize > 0;
-    if (read && !w.unplaced) kill(w, b.firstRow, { name: 'CorruptFileError', message: `block ${w.block} of column ${w.col.name}: its ${b.rowCount} rows leave bytes of its ${b.uncompressedSize} unread` });
+    const read = b.numRows > 0 ? w.deadUntil < b.firstRow + b.numRows && w.cursor!.unread : holdsData(w.col) && b.uncompressedSize > 0;
+    if (read && !w.unplaced) kill(w, b.firstRow, { name: 'CorruptFileError', message: `block ${w.block} of column ${w.col.name}: its ${b.numRows} rows leave bytes of its ${b.uncompressedSize} unread` });
   };
   const parentLost = (w: ColumnWalk, row: number) => ({
     name: PARENT_LOST,
@@ -270,7 +265,7 @@ async function checkBlock(reader: TrevniReader, w: ColumnWalk, out: TrevniDamage
     await reader.blockData(w.col.index, w.block);
   } catch (e) {
     if (!(e instanceof ParquetryError)) throw e;
-    const rows = { start: b.firstRow, end: b.firstRow + b.rowCount };
+    const rows = { start: b.firstRow, end: b.firstRow + b.numRows };
     out.losses.push({ column: w.col.name, block: w.block, bytes: inFile(reader, b.offset, b.offset + b.compressedSize + b.checksumSize), rows, error: described(e) });
     lost.push(rows);
     w.deadUntil = Math.max(w.deadUntil, rows.end);
@@ -365,17 +360,17 @@ async function* salvagedRows(reader: TrevniReader, lost: Span[][]): AsyncGenerat
 
 /** The rows a salvage read gives: those no field lost, and those a field holding data kept (sorted, disjoint). */
 function keptRows(reader: TrevniReader, lost: Span[][]): Span[] {
-  let lostAll: Span[] = [{ start: 0, end: reader.rowCount }];
+  let lostAll: Span[] = [{ start: 0, end: reader.numRows }];
   reader.roots.forEach((root, i) => {
     if (holdsData(reader.columns[root]!)) lostAll = intersectSpans(lostAll, lost[i]!);
   });
-  return gaps(intersectSpans(lostAll, lostRows(lost)), reader.rowCount);
+  return gaps(intersectSpans(lostAll, lostRows(lost)), reader.numRows);
 }
 
 async function* wholeRows(reader: TrevniReader, lost: Span[][]): AsyncGenerator<SalvagedTrevniRow> {
-  for (const s of gaps(lostRows(lost), reader.rowCount)) {
+  for (const s of gaps(lostRows(lost), reader.numRows)) {
     let row = s.start;
-    for await (const data of reader.columnData({ from: s.start, limit: s.end - s.start })) {
+    for await (const data of reader.columnData({ offset: s.start, limit: s.end - s.start })) {
       yield { row: row++, record: assembleRow(reader.columns, data, reader.roots), data, whole: true };
     }
   }
@@ -403,7 +398,7 @@ async function* fieldRows(reader: TrevniReader, root: number, lost: Span[], kept
   for (const k of kept) {
     let row = k.start;
     for (const span of [...intersectSpans(lost, [k]), { start: k.end, end: k.end }]) {
-      if (span.start > row) yield* reader.columnData({ from: row, limit: span.start - row, columns: [name] });
+      if (span.start > row) yield* reader.columnData({ offset: row, limit: span.start - row, columns: [name] });
       for (let r = span.start; r < span.end; r++) yield MISSING;
       row = span.end;
     }

@@ -62,7 +62,7 @@ export interface TrevniColumn {
 /** One block of a column, from its descriptor. */
 export interface TrevniBlock {
   /** Rows of the file this block covers. */
-  rowCount: number;
+  numRows: number;
   /** The first of those rows. */
   firstRow: number;
   uncompressedSize: number;

@@ -202,7 +202,7 @@ function resolveColumns(specs: readonly TrevniColumnSpec[], fileCodec: string, f
 class ColumnBuffer implements SpilledBlocks {
   /** Empty until written, then grows to the block size as values come: a block-sized buffer per column took gigabytes for a wide table. */
   readonly buf = new ValueWriter(0);
-  private rowCount = 0;
+  private numRows = 0;
   private runLength = 0;
   private runValue = -1;
   private firstValue: Uint8Array | null = null;
@@ -258,21 +258,21 @@ class ColumnBuffer implements SpilledBlocks {
       this.flushRun();
     }
     this.buf.value(type, v);
-    if (this.col.hasIndexValues && this.rowCount === 0 && this.firstValue === null) this.firstValue = encodeValue(type, v);
+    if (this.col.hasIndexValues && this.numRows === 0 && this.firstValue === null) this.firstValue = encodeValue(type, v);
   }
 
   endRow(): void {
-    this.rowCount++;
+    this.numRows++;
   }
 
   async flush(): Promise<void> {
-    if (this.rowCount === 0) return;
+    if (this.numRows === 0) return;
     this.flushRun();
     const raw = this.buf.finish();
     const stored = this.codec.compress(raw);
     const sum = this.checksum.compute(raw);
     const d = this.descriptors;
-    d.i32le(this.rowCount);
+    d.i32le(this.numRows);
     d.i32le(raw.length);
     d.i32le(stored.length);
     if (this.col.hasIndexValues) d.bytes(this.firstValue ?? new Uint8Array(0));
@@ -282,7 +282,7 @@ class ColumnBuffer implements SpilledBlocks {
     this.dataSize += stored.length + sum.length;
     this.blockCount++;
     this.buf.reset();
-    this.rowCount = 0;
+    this.numRows = 0;
     this.firstValue = null;
   }
 
@@ -453,7 +453,7 @@ export class TrevniWriter {
   }
 
   /** Rows written so far. */
-  get rowCount(): number {
+  get numRows(): number {
     return this.rows;
   }
 

@@ -95,7 +95,7 @@ export const api = {
     await writer.close();
     const converted = new BufferSink();
     const report = await convert(streamOf(bytes, chunk), converted, { from: 'csv', to: 'parquet' });
-    return { readCsv: await rows(sink.bytes()), convert: await rows(converted.bytes()), rowsWritten: report.rowsWritten, badRows: report.badRows };
+    return { readCsv: await rows(sink.bytes()), convert: await rows(converted.bytes()), numRows: report.numRows, badRows: report.badRows };
   },
 
   /** The rows of an `s3://` object, read with ranged GETs the library signs in the page. */

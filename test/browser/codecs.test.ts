@@ -142,7 +142,7 @@ test('a CSV streamed from a Web ReadableStream becomes Parquet in the page (read
     const got = await call(page, 'csv', `/files/${CSV}`, chunk);
     assert.deepEqual(got.readCsv, expected, `readCsv, chunks of ${chunk} bytes`);
     assert.deepEqual(got.convert, expected, `convert, chunks of ${chunk} bytes`);
-    assert.deepEqual([got.rowsWritten, got.badRows], [100, 0]);
+    assert.deepEqual([got.numRows, got.badRows], [100, 0]);
   }
   await page.close();
 });

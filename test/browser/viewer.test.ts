@@ -284,7 +284,7 @@ test('a Trevni file: columns and blocks as meta gives them, the table scrolled a
   const meta = JSON.parse(cli('meta', TREVNI, '--json'));
   const page = await open(TREVNI);
   assert.equal(await summary(page, 'format'), 'trevni');
-  assert.equal(await summary(page, 'rows'), String(meta.rows));
+  assert.equal(await summary(page, 'rows'), String(meta.numRows));
   assert.equal(await summary(page, 'columns'), String(meta.columns));
   const shown = await chunks(page);
   assert.deepEqual(shown.map((c) => [c.path, c.codec, c.bytes, c.uncompressed, c.pages]),
@@ -295,7 +295,7 @@ test('a Trevni file: columns and blocks as meta gives them, the table scrolled a
   const columns = reader.roots.map((i) => reader.columns[i]!.name);
   for (const row of [0, 7345]) {
     const rows = await scrollTo(page, row);
-    assert.deepEqual(rows, await readerRows(reader.rows({ from: row }), columns, row, rows.length), `scrolled to ${row}`);
+    assert.deepEqual(rows, await readerRows(reader.rows({ offset: row }), columns, row, rows.length), `scrolled to ${row}`);
   }
   await source.close?.();
   await page.close();
@@ -305,7 +305,7 @@ test('a RedElm file: row groups and columns as meta gives them, each column as i
   const meta = JSON.parse(cli('meta', REDELM, '--json'));
   const page = await open(REDELM);
   assert.equal(await summary(page, 'format'), 'redelm');
-  assert.equal(await summary(page, 'rows'), String(meta.rows));
+  assert.equal(await summary(page, 'rows'), String(meta.numRows));
   assert.equal(await summary(page, 'row groups'), String(meta.rowGroups));
   assert.deepEqual(await page.$$eval('.group', (els) => els.map((e) => (e as HTMLElement).dataset.rows)), meta.blocks.map((b: { records: number }) => String(b.records)));
   const shown = await chunks(page);
@@ -341,7 +341,7 @@ test("a Trevni file of the wiki draft's dialect: its leaves' blocks as meta give
   const leaves = meta.columnChunks.filter((c: { type: string }) => c.type !== 'null');
   const page = await open(file);
   assert.equal(await summary(page, 'format'), 'trevni (wiki draft, Dremel levels)');
-  assert.equal(await summary(page, 'rows'), String(meta.rows));
+  assert.equal(await summary(page, 'rows'), String(meta.numRows));
   assert.equal(await summary(page, 'columns'), String(leaves.length));
   const shown = await chunks(page);
   assert.deepEqual(shown.map((c) => [c.path, c.codec, c.bytes, c.uncompressed, c.pages]),
@@ -352,7 +352,7 @@ test("a Trevni file of the wiki draft's dialect: its leaves' blocks as meta give
   for (const row of [0, 450]) {
     const rows = await scrollTo(page, row);
     assert.ok(rows.length > 5, `${rows.length} rows in view`);
-    assert.deepEqual(rows, await readerRows(reader.rows({ from: row }), ['id', 'tags', 'where'], row, rows.length), `scrolled to ${row}`);
+    assert.deepEqual(rows, await readerRows(reader.rows({ offset: row }), ['id', 'tags', 'where'], row, rows.length), `scrolled to ${row}`);
   }
   await page.close();
 });

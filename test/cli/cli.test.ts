@@ -88,7 +88,7 @@ test('Trevni files are detected by their magic: schema, meta, cat --json, head',
   assert.equal(cat.code, 0, cat.err);
   assert.equal(cat.out, '{"x":1,"s":[{"$value":"a","n":-1},{"$value":"bc","n":64}]}\n{"x":-2,"s":[]}\n{"x":300,"s":[{"$value":"é","n":0}]}\n');
   assert.match(run('schema', tiny).out, /^x: int\ns: string\[\]\n  n: int\n$/);
-  assert.equal(JSON.parse(run('meta', tiny, '--json').out).rows, 3);
+  assert.equal(JSON.parse(run('meta', tiny, '--json').out).numRows, 3);
   assert.match(run('head', tiny, '-n', '1').out, /^x\s+s\n/);
 });
 

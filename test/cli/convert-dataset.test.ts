@@ -64,7 +64,7 @@ describe('convert to a dataset', () => {
     const input = await source();
     const out = join(env.root, 'lib-out');
     const report = await convert(input, out, { partitionBy: ['n'], maxRowsPerFile: 1000 });
-    assert.equal(report.rowsWritten, 4000);
+    assert.equal(report.numRows, 4000);
     assert.equal(report.output, out);
     assert.equal(report.files, readdirSync(out).flatMap((d) => readdirSync(join(out, d))).length);
     assert.ok(report.files! >= 4);

@@ -49,7 +49,7 @@ test('JSON Lines to Trevni version 1 and back: the Trv 1 magic, every length wri
   const tags = r.columns.find((c) => c.array && c.name.startsWith('tags') && c.name.endsWith('[]'))!;
   const [block] = await r.blocks(tags.name);
   assert.deepEqual([...(await r.readBlock(tags.name, 0)).subarray(0, 2)], [0, 0]);
-  assert.equal(block!.rowCount, 3);
+  assert.equal(block!.numRows, 3);
   const back = join(dir, 'back.jsonl');
   await run(trv, back);
   assert.deepEqual(readFileSync(back, 'utf8').trim().split('\n'), lines);

@@ -41,9 +41,9 @@ test('schema and meta of a dataset: its columns, files, row groups and partition
   const schema = JSON.parse(ok('schema', '--json', out)) as { children: { name: string }[] };
   const described = await duck.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${out}/**/*.parquet', hive_partitioning = true)`);
   assert.deepEqual(schema.children.map((c) => c.name), described.getRows().map((r) => r[0]));
-  const meta = JSON.parse(ok('meta', '--json', out)) as { files: number; rows: number; rowGroups: number; compressedBytes: number; partitions: { name: string; distinct: number }[] };
+  const meta = JSON.parse(ok('meta', '--json', out)) as { files: number; numRows: number; rowGroups: number; compressedBytes: number; partitions: { name: string; distinct: number }[] };
   const [[files, groups, bytes]] = (await duck.runAndReadAll(`SELECT count(DISTINCT file_name), count(DISTINCT (file_name, row_group_id)), sum(total_compressed_size) FROM parquet_metadata('${out}/**/*.parquet')`)).getRows();
-  assert.deepEqual([meta.files, meta.rowGroups, meta.compressedBytes, meta.rows], [Number(files), Number(groups), Number(bytes), 50]);
+  assert.deepEqual([meta.files, meta.rowGroups, meta.compressedBytes, meta.numRows], [Number(files), Number(groups), Number(bytes), 50]);
   assert.deepEqual(meta.partitions.map((p) => [p.name, p.distinct]), [['a', 3]]);
   assert.match(ok('meta', out), /partitions:\n {2}a BIGINT: 0, 1, 2/);
 });

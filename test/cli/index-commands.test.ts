@@ -235,8 +235,8 @@ describe('column-index', () => {
       assert.equal(c.offsetIndex, true);
       assert.deepEqual(c.pages.map((p: any) => [p.offset, p.compressedSize, p.firstRow]), index.pageLocations.map((l) => [l.offset, l.compressedPageSize, l.firstRowIndex]), c.column);
       const mine = walked.filter((p) => p.column === c.column);
-      assert.deepEqual(c.pages.map((p: any) => [p.offset, p.rowCount]), mine.map((p) => [p.offset, p.rows]), `${c.column}: column-index and pages agree`);
-      assert.equal(c.pages.reduce((n: number, p: any) => n + p.rowCount, 0), 7300);
+      assert.deepEqual(c.pages.map((p: any) => [p.offset, p.numRows]), mine.map((p) => [p.offset, p.rows]), `${c.column}: column-index and pages agree`);
+      assert.equal(c.pages.reduce((n: number, p: any) => n + p.numRows, 0), 7300);
     }
     const byName = new Map(chunks.map((c) => [c.column, c]));
     // parquet-mr wrote no column index for the INT96 timestamps (no defined order).
@@ -250,7 +250,7 @@ describe('column-index', () => {
     await tinyReader.close();
     for (const name of ['id', 'string_col']) {
       for (const p of byName.get(name).pages) {
-        const values = rows.slice(p.firstRow, p.firstRow + p.rowCount).map((row) => row[name] as any);
+        const values = rows.slice(p.firstRow, p.firstRow + p.numRows).map((row) => row[name] as any);
         const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
         assert.deepEqual([sorted[0], sorted[sorted.length - 1]], [p.min, p.max], `${name} page ${p.page}`);
       }

@@ -138,7 +138,7 @@ test('check on a Trevni file: whole, then a damaged block named with its rows', 
   assert.equal(r.code, 1, r.err);
   const report = JSON.parse(r.out);
   assert.deepStrictEqual(report.losses.map((l: { column: string; block: number; rows: unknown }) => [l.column, l.block, l.rows]),
-    [[reader.columns[0]!.name, blocks.length - 1, { start: b.firstRow, end: b.firstRow + b.rowCount }]]);
+    [[reader.columns[0]!.name, blocks.length - 1, { start: b.firstRow, end: b.firstRow + b.numRows }]]);
 });
 
 test('recover on a Trevni file (told by its magic) writes the rows intact in every field and names the lost block', async () => {
@@ -157,14 +157,14 @@ test('recover on a Trevni file (told by its magic) writes the rows intact in eve
   };
   const original = await rows(reader);
   const b = (await reader.blocks('name'))[1]!;
-  const lost = { start: b.firstRow, end: b.firstRow + b.rowCount };
+  const lost = { start: b.firstRow, end: b.firstRow + b.numRows };
   bytes[b.offset + 2] ^= 0x10;
   const bad = join(dir, 'bad-recover.trv');
   writeFileSync(bad, bytes);
   const out = join(dir, 'recovered.trv');
   const r = run('recover', bad, out);
   assert.equal(r.code, LOSS, r.err);
-  assert.match(r.out, new RegExp(`^wrote ${original.length - b.rowCount} of ${original.length} rows to `));
+  assert.match(r.out, new RegExp(`^wrote ${original.length - b.numRows} of ${original.length} rows to `));
   assert.match(r.out, new RegExp(`\nlost: column name, block 1, bytes ${b.offset}\\.\\.${b.offset + b.compressedSize + 4}, rows ${lost.start}\\.\\.${lost.end}: (ChecksumError|CorruptFileError): `));
   assert.match(r.out, new RegExp(`fields that lost rows \\(those rows left out\\): name \\(${lost.start}\\.\\.${lost.end}\\)`));
   const recovered = await TrevniReader.open(new Uint8Array(readFileSync(out)));

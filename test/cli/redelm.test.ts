@@ -31,7 +31,7 @@ test('meta --json shows the footer: codec, form, blocks, row groups', () => {
   assert.equal(meta.format, 'redelm');
   assert.equal(meta.codec, 'org.apache.hadoop.io.compress.GzipCodec');
   assert.equal(meta.footerForm, 'java');
-  assert.equal(meta.rows, 5);
+  assert.equal(meta.numRows, 5);
   assert.deepEqual(meta.metaDataBlocks, layout.metaDataBlocks.map((b: { name: string; dataOffset: number; length: number }) => ({ name: b.name, offset: b.dataOffset, length: b.length })));
 });
 

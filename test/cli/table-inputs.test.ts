@@ -36,7 +36,7 @@ test('cat, head, schema and meta read CSV, TSV, JSON Lines and JSON', () => {
     [JSON.stringify({ id: 2, name: 'c' }), JSON.stringify({ id: 3, name: 'd,e' })].join('\n') + '\n');
   assert.match(ok('head', csv, '-n', '1'), /^id\s+name\s+score\n[- ]+\n1\s+a b\s+2\.5\n$/);
   assert.equal(ok('schema', join(dir, 'x.jsonl')), 'message schema {\n  optional int64 id;\n  optional byte_array name (STRING);\n  optional double score;\n}\n');
-  assert.equal(ok('meta', join(dir, 'x.json'), '--json'), JSON.stringify({ format: 'json', rows: 3, columns: 3 }, null, 2) + '\n');
+  assert.equal(ok('meta', join(dir, 'x.json'), '--json'), JSON.stringify({ format: 'json', numRows: 3, columns: 3 }, null, 2) + '\n');
   // A checksum option on text, which has none: refused, naming it.
   const r = run('cat', join(dir, 'x.csv'), '--no-verify-checksums');
   assert.equal(r.code, 1);

@@ -62,7 +62,7 @@ test('CSV → Parquet → JSON Lines gives the rows DuckDB reads from the same C
     for (const [how, source] of Object.entries(sources)) {
       const parquet = join(files.dir, `${name}.${how.replace(' ', '-')}.parquet`);
       const report = await convert(source, parquet, { from: 'csv' });
-      assert.equal(report.rowsWritten, expected.length, `${name} from a ${how}`);
+      assert.equal(report.numRows, expected.length, `${name} from a ${how}`);
       assert.equal(report.badRows, 0);
       const jsonl = new BufferSink();
       const back = await convert(parquet, jsonl, { to: 'jsonl' });
@@ -82,12 +82,12 @@ test('rows that do not fit a given type are counted as bad rows, each with its l
   const sink = new BufferSink();
   const report = await convert(webStream(readFileSync(csv)), sink, { from: 'csv', to: 'parquet', types: ['c_current_addr_sk=int16'], onBadRow: (b) => told.push(b) });
   assert.equal(report.badRows, over.length);
-  assert.equal(report.rowsWritten, Number(total) - over.length);
+  assert.equal(report.numRows, Number(total) - over.length);
   assert.equal(report.rowsRead, Number(total));
   assert.deepEqual(told.map((b) => String(b.line)), over.map((r) => r.line));
   assert.ok(told.every((b) => b.column === 'c_current_addr_sk' && /INT16|int16|range|fit/i.test(b.reason)), JSON.stringify(told[0]));
   const reader = await openParquet(sink.bytes());
-  assert.equal(reader.numRows, report.rowsWritten);
+  assert.equal(reader.numRows, report.numRows);
   await reader.close();
 });
 
@@ -105,7 +105,7 @@ test('Parquet → Trevni → Parquet keeps the corpus rows, from bytes and into 
     const expected = readFileSync(join(EXPECTED, `${name}.jsonl`), 'utf8').trim().split('\n');
     const trevni = new BufferSink();
     const there = await convert(readFileSync(join(DATA, name)), trevni, { to: 'trevni', codec: 'deflate', trevniChecksum: 'crc32' });
-    assert.equal(there.rowsWritten, expected.length, name);
+    assert.equal(there.numRows, expected.length, name);
     const parquet = new BufferSink();
     await convert(trevni.bytes(), parquet, { to: 'parquet' }); // Trevni by its magic
     const reader = await openParquet(parquet.bytes());
@@ -170,7 +170,7 @@ test('http(s) URLs: a CSV streamed by fetch, a Parquet file read with Range requ
     const report = await convert(`${base}/data/customers.csv`, fromUrl, { to: 'parquet' });
     const fromBytes = new BufferSink();
     await convert(served['/data/customers.csv']!, fromBytes, { from: 'csv', to: 'parquet' });
-    assert.equal(report.rowsWritten, 100);
+    assert.equal(report.numRows, 100);
     assert.deepEqual(await canonical(fromUrl.bytes()), await canonical(fromBytes.bytes()));
 
     const rewritten = new BufferSink();
@@ -189,8 +189,8 @@ test('a Node Writable, a Web WritableStream and a BufferSink get the same bytes;
   const memory = new BufferSink();
   const progress: ConvertProgress[] = [];
   const report = await convert(source, memory, { to: 'jsonl', onProgress: (p) => progress.push(p) });
-  assert.equal(report.rowsWritten, expected.length);
-  assert.equal(progress.at(-1)!.rowsWritten, expected.length);
+  assert.equal(report.numRows, expected.length);
+  assert.equal(progress.at(-1)!.numRows, expected.length);
   assert.equal(progress.at(-1)!.fraction, 1);
   const node = new PassThrough();
   const nodeChunks: Buffer[] = [];

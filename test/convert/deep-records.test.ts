@@ -111,7 +111,7 @@ test('records within the limit convert to Parquet and read back as they were', {
     const sink = new BufferSink();
     const text = `{"x":${deepText(shape, depth)}}`;
     const report = await convert(new TextEncoder().encode(text + '\n'), sink, { from: 'jsonl', to: 'parquet' });
-    assert.equal(report.rowsWritten, 1, shape);
+    assert.equal(report.numRows, 1, shape);
     const reader = await openParquet(sink.bytes());
     assert.deepEqual(JSON.stringify(await reader.readRows(), (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)), `[${text}]`, shape);
   }

@@ -31,7 +31,7 @@ for (const f of INPUTS) {
     const out = join(dir, `${f}.parquet`);
     const report = await convert(join(DATA, f), out, { decryption: keys(f) });
     const expected = await decryptedRows(f, keys(f));
-    assert.equal(report.rowsWritten, expected.length);
+    assert.equal(report.numRows, expected.length);
     assert.equal(readFileSync(out).subarray(-4).toString(), 'PAR1');
     const reader = await openParquet(out);
     assert.equal(reader.metadata.encryptionAlgorithm, undefined);

@@ -73,7 +73,7 @@ test('widening infers from every row: the type inference gives the whole input, 
         assert.equal(typeName(whole, name), wide, `${name}: ${first} then ${later}`);
         const sink = new BufferSink();
         const report = await convert(new TextEncoder().encode(text), sink, { from: 'csv', to: 'parquet', sample: 10, widen: true, strict: true });
-        assert.equal(report.rowsWritten, rows);
+        assert.equal(report.numRows, rows);
         const reader = await openParquet(sink.bytes());
         assert.equal(typeName(reader, name), wide, `${name}: ${first} then ${later}, widened`);
         const back: Array<Record<string, unknown>> = [];

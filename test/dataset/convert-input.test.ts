@@ -42,7 +42,7 @@ test('convert(DIR, file.parquet): one file DuckDB reads as it reads the Hive dat
   const out = join(env.root, 'one.parquet');
   const report = await convert(dir, out);
   assert.equal(report.rowsRead, 1000);
-  assert.equal(report.rowsWritten, 1000);
+  assert.equal(report.numRows, 1000);
   assert.deepEqual(await describe(`'${out}'`), await describe(hiveRead(dir)));
   assert.deepEqual(await rows(`SELECT * FROM '${out}'`), await rows(`SELECT * FROM ${hiveRead(dir)}`));
   // A dataset is Parquet files: another input format is a caller's mistake, in code and on the command line.

@@ -159,7 +159,7 @@ describe('writeSummaryFiles', () => {
     await writeParquet(join(dir, 'b.parquet'), [{ id: 3n }]);
     const r = run('summary', dir, '--json');
     assert.equal(r.code, 0, r.err);
-    assert.deepEqual(JSON.parse(r.out), { written: [join(dir, '_common_metadata'), join(dir, '_metadata')], parts: 2, rowGroups: 2, rows: 3, skipped: [] });
+    assert.deepEqual(JSON.parse(r.out), { written: [join(dir, '_common_metadata'), join(dir, '_metadata')], parts: 2, rowGroups: 2, numRows: 3, skipped: [] });
     await checkSummary(dir);
     const bad = run('summary', join(env.root, 'mismatch'));
     assert.equal(bad.code, 1);

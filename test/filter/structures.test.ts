@@ -78,7 +78,7 @@ async function checkFile(path: string): Promise<number> {
         assert.deepEqual(oi.pageLocations.map((p) => [p.offset, p.compressedPageSize]), actual.map((p) => [p.offset, p.size]), `${where}: page locations`);
         assert.equal(pages!.length, actual.length);
         if (ci) assert.equal(ci.nullPages.length, actual.length, `${where}: column index pages`);
-        assert.equal(pages!.reduce((n, p) => n + p.rowCount, 0), group.numRows, `${where}: rows`);
+        assert.equal(pages!.reduce((n, p) => n + p.numRows, 0), group.numRows, `${where}: rows`);
         // Rows, nulls and bounds of each page, from the decoded chunk.
         let data;
         for await (const b of reader.columns({ columns: [leaf.path], rowGroups: [rg] })) data = b.data;
@@ -111,7 +111,7 @@ async function checkFile(path: string): Promise<number> {
           }
           entry += page.numValues;
           const p = pages![i]!;
-          assert.equal(p.rowCount, rows, `${where}: page ${i} rows`);
+          assert.equal(p.numRows, rows, `${where}: page ${i} rows`);
           if (p.nullCount !== undefined && !placeholder) {
             assert.equal(p.nullCount, nulls, `${where}: page ${i} null count`);
           }

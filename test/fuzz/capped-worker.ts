@@ -66,14 +66,14 @@ async function run(c: CappedCase): Promise<Omit<CappedOutcome, 'id' | 'ms' | 'pe
     case 'trevni-salvage': {
       const s = await salvageTrevni(c.bytes);
       try {
-        return { result: 'rows', rows: await count(s.records()), claimed: s.rows, lost: lostRows(s.lost).reduce((n, r) => n + r.end - r.start, 0) };
+        return { result: 'rows', rows: await count(s.records()), claimed: s.numRows, lost: lostRows(s.lost).reduce((n, r) => n + r.end - r.start, 0) };
       } finally {
         await s.reader.close();
       }
     }
     case 'trevni-check': {
       const r = await checkTrevni(c.bytes);
-      return { result: 'rows', rows: r.rowsRecovered, claimed: r.rows, lost: r.rowsLost };
+      return { result: 'rows', rows: r.rowsRecovered, claimed: r.numRows, lost: r.rowsLost };
     }
     case 'trevni-tail': {
       const r = await TrevniReader.open(c.bytes);
@@ -82,7 +82,7 @@ async function run(c: CappedCase): Promise<Omit<CappedOutcome, 'id' | 'ms' | 'pe
       // Every field is tried, a typed failure of one not stopping the others; the first is reported.
       for (const root of r.roots.filter((c) => holdsData(r.columns[c]!))) {
         try {
-          rows += await count(r.rows({ from: Math.max(0, r.rowCount - 5), columns: [r.columns[root]!.name] }));
+          rows += await count(r.rows({ offset: Math.max(0, r.numRows - 5), columns: [r.columns[root]!.name] }));
         } catch (e) {
           if (!(e instanceof ParquetryError)) throw e;
           failed ??= e;
@@ -93,7 +93,7 @@ async function run(c: CappedCase): Promise<Omit<CappedOutcome, 'id' | 'ms' | 'pe
     }
     case 'trevni-recover': {
       const r = await recoverTrevni(c.bytes, new BufferSink());
-      return { result: 'rows', rows: r.rowsRecovered, claimed: r.rows, lost: r.rowsLost };
+      return { result: 'rows', rows: r.rowsRecovered, claimed: r.numRows, lost: r.rowsLost };
     }
   }
 }

@@ -31,11 +31,11 @@ export const REGRESSIONS: { file: string; mutation: Mutation; note: string }[] =
       + 'reaches formatDecimal (src/schema/convert.ts), which builds a string of |scale| digits for every value',
   })),
   {
-    // Seed 1125001, case 832220: the first page's header says 736 MB instead of 1 GiB. Within the default maxPageBytes,
+    // Seed 1125001, case 832220: the first page's header says 736 MB instead of 1 GiB. Within the default maxDecompressedBytes,
     // so the library inflates it, as it must for a valid page that size; memory is bounded by the caller's limit, which
     // the harness sets from its RSS cap (scripts/fuzz/read.ts, limitsFor). Before it did, this case peaked at 528 MiB.
     file: `${DATA}/large_string_map.brotli.parquet`,
     mutation: { kind: 'pageHeaderField', at: 4, op: 'set', path: ['uncompressedPageSize'], value: 736178580 },
-    note: 'a page claiming 736 MB decompressed is inflated under the default 1 GiB maxPageBytes: the harness must pass limits its memory cap can hold',
+    note: 'a page claiming 736 MB decompressed is inflated under the default 1 GiB maxDecompressedBytes: the harness must pass limits its memory cap can hold',
   },
 ];

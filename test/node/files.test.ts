@@ -340,14 +340,14 @@ describe('other writers on the same sink', () => {
     await writeTrevni(join(d, 'link.trv'));
     assert.equal(kind(join(d, 'link.trv')), 'symlink');
     const src = await fileSource(join(d, 'target.trv'));
-    assert.equal((await TrevniReader.open(src)).rowCount, 5);
+    assert.equal((await TrevniReader.open(src)).numRows, 5);
     await src.close?.();
 
     mkfifo(join(d, 'pipe.trv'));
     const reader = catFifo(join(d, 'pipe.trv'));
     await writeTrevni(join(d, 'pipe.trv'));
     const bytes = await reader.done;
-    assert.equal((await TrevniReader.open(new Uint8Array(bytes))).rowCount, 5);
+    assert.equal((await TrevniReader.open(new Uint8Array(bytes))).numRows, 5);
     assert.equal(kind(join(d, 'pipe.trv')), 'fifo');
   });
 
@@ -383,7 +383,7 @@ describe('other writers on the same sink', () => {
     assert.equal(t.code, 0, t.err);
     assert.equal(kind(join(d, 'out.trv')), 'symlink');
     const src = await fileSource(join(d, 't', 'real.trv'));
-    assert.equal((await TrevniReader.open(src)).rowCount, 3);
+    assert.equal((await TrevniReader.open(src)).numRows, 3);
     await src.close?.();
   });
 });

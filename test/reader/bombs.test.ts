@@ -88,41 +88,41 @@ test('large_string_map.brotli.parquet: a LimitError, under 512 MiB', { timeout: 
   for (const outcome of Object.values(r.outcomes)) assert.match(outcome, /^LimitError: column chunk's pages of byte arrays declare 2147483668 bytes/);
 });
 
-test('a page declaring more than maxPageBytes is refused before it is inflated', async () => {
+test('a page declaring more than maxDecompressedBytes is refused before it is inflated', async () => {
   const sink = new BufferSink();
   await writeParquet(sink, [{ s: 'x'.repeat(2 ** 21) }], { codec: 'ZSTD' });
   const file = sink.bytes();
   assert.equal((await (await ParquetReader.open(file)).readRows()).length, 1);
-  const reader = await ParquetReader.open(file, { maxPageBytes: 2 ** 20 });
+  const reader = await ParquetReader.open(file, { maxDecompressedBytes: 2 ** 20 });
   await assert.rejects(reader.readRows(), (e: unknown) => {
     assert.ok(e instanceof LimitError, String(e));
-    assert.match(e.message, /page declares \d+ bytes decompressed, more than the reader's maxPageBytes \(1048576\)/);
+    assert.match(e.message, /page declares \d+ bytes decompressed, more than the reader's maxDecompressedBytes \(1048576\)/);
     assert.deepEqual([e.context.rowGroup, e.context.column, e.context.page], [0, 's', 0]);
     return true;
   });
 });
 
-test('a Trevni block declaring more than maxBlockBytes is refused before it is inflated', async () => {
+test('a Trevni block declaring more than maxDecompressedBytes is refused before it is inflated', async () => {
   const sink = new BufferSink();
   const w = await TrevniWriter.open(sink, { codec: 'deflate', columns: [{ name: 's', type: 'string' }] });
   await w.writeRow(['x'.repeat(2 ** 21)]);
   await w.close();
   const file = sink.bytes();
   assert.equal(await count((await TrevniReader.open(file)).rows()), 1);
-  const reader = await TrevniReader.open(file, { maxBlockBytes: 2 ** 20 });
+  const reader = await TrevniReader.open(file, { maxDecompressedBytes: 2 ** 20 });
   await assert.rejects(count(reader.rows()), (e: unknown) => {
     assert.ok(e instanceof LimitError, String(e));
-    assert.match(e.message, /block declares \d+ bytes decompressed, more than the reader's maxBlockBytes \(1048576\)/);
+    assert.match(e.message, /block declares \d+ bytes decompressed, more than the reader's maxDecompressedBytes \(1048576\)/);
     assert.equal(e.context.column, 's');
     return true;
   });
-  await assert.rejects(TrevniReader.open(file, { maxBlockBytes: 0 }), { name: 'InvalidArgumentError' });
+  await assert.rejects(TrevniReader.open(file, { maxDecompressedBytes: 0 }), { name: 'InvalidArgumentError' });
 });
 
-test('maxPageBytes must be a positive integer', async () => {
+test('maxDecompressedBytes must be a positive integer', async () => {
   const bytes = new Uint8Array(0);
   for (const bad of [0, -1, 1.5, Number.NaN]) {
-    await assert.rejects(ParquetReader.open(bytes, { maxPageBytes: bad }), { name: 'InvalidArgumentError' });
+    await assert.rejects(ParquetReader.open(bytes, { maxDecompressedBytes: bad }), { name: 'InvalidArgumentError' });
   }
 });
 

@@ -49,7 +49,7 @@ it('SIGKILL at random moments: recover restores every finished row group, and Du
     const report = await recoverParquet(readFileSync(join(dir, temps[0]!)), sink);
     assert.equal(report.foundBy, 'checkpoint');
     assert.deepStrictEqual(report.losses, []);
-    assert.ok(report.rowGroups >= done, `kill ${k}: ${report.rowGroups} row groups recovered, ${done} were finished`);
+    assert.ok(report.rowGroups! >= done, `kill ${k}: ${report.rowGroups} row groups recovered, ${done} were finished`);
     const out = sink.bytes();
     const rows = await (await ParquetReader.open(out)).readRows();
     const expected = await (await ParquetReader.open(await writeFile({}, rows.length))).readRows();

@@ -22,7 +22,7 @@ test('RedElm bytes (known by their magic) to Parquet and back to RedElm, the rec
   const original = await RedElmReader.open(corpusFile('paper_snappy.redelm'));
   const parquet = new BufferSink();
   const report = await convert(corpusFile('paper_snappy.redelm'), parquet, { to: 'parquet', name: 'no-extension' });
-  assert.equal(report.rowsWritten, 2);
+  assert.equal(report.numRows, 2);
   assert.deepStrictEqual(await rows(await ParquetReader.open(parquet.bytes())), await rows(original));
 
   const redelm = new BufferSink();

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  convert, defineSchema, field, InvalidArgumentError, openRedElm, openTable, openTrevni, UnsupportedOptionError, writeParquet, type Table, type TableFormatName,
+  convert, defineSchema, field, InvalidArgumentError, LimitError, openRedElm, openTable, openTrevni, UnsupportedOptionError, writeParquet, type Table, type TableFormatName,
 } from '../../src/node/index.js';
 import type { LeafKind } from '../../src/schema/logical.js';
 import type { Plan } from '../../src/shred/plan.js';
@@ -197,11 +197,11 @@ test('the value options mean the same on every format: int64 as number, dates an
 
 test('open options a format cannot honour are typed errors naming them, never ignored', async () => {
   const cases: [string, object, string][] = [
-    ['parquet', { maxBlockBytes: 10 }, 'maxBlockBytes'],
+    ['redelm', { decryption: { footerKey: new Uint8Array(16) } }, 'decryption'],
     ['parquet', { delimiter: ';' }, 'delimiter'],
     ['trevni', { decryption: { footerKey: new Uint8Array(16) } }, 'decryption'],
     ['redelm', { verifyChecksums: false }, 'verifyChecksums'],
-    ['csv', { maxSectionBytes: 1 }, 'maxSectionBytes'],
+    ['csv', { maxDecompressedBytes: 1 }, 'maxDecompressedBytes'],
     ['jsonl', { header: false }, 'header'],
     ['dataset', { sample: 3 }, 'sample'],
     ['parquet', { unionByName: true }, 'unionByName'],
@@ -209,8 +209,15 @@ test('open options a format cannot honour are typed errors naming them, never ig
   for (const [input, options, option] of cases) {
     await assert.rejects(openTable(inputs.get(input)!.path, options), (e: unknown) => e instanceof UnsupportedOptionError && e.option === option && e.code === 'UNSUPPORTED', `${input} ${option}`);
   }
+  // One size limit for every binary format, honoured by each: a page, block or section over it is refused.
+  for (const name of ['parquet', 'dataset', 'trevni', 'trevni-v1', 'trevni-draft', 'redelm']) {
+    await assert.rejects(async () => {
+      await using t = await openTable(inputs.get(name)!.path, { maxDecompressedBytes: 8 });
+      await allRows(t);
+    }, (e: unknown) => e instanceof LimitError && /maxDecompressedBytes/.test(e.message), name);
+  }
   // Every format's own options are taken.
-  await using lax = await openTable(inputs.get('trevni')!.path, { verifyChecksums: false, maxBlockBytes: 1 << 20 });
+  await using lax = await openTable(inputs.get('trevni')!.path, { verifyChecksums: false, maxDecompressedBytes: 1 << 20 });
   assert.equal(lax.numRows, N);
   // Only the formats with column vectors have columns().
   for (const [name, { path, format }] of inputs) {

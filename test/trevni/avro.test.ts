@@ -125,7 +125,7 @@ for (const file of avroFiles) {
       for (const c of java.columns) {
         const a = await mine.blocks(c.name);
         const b = await java.blocks(c.name);
-        assert.deepEqual(a.map((x) => [x.rowCount, x.uncompressedSize]), b.map((x) => [x.rowCount, x.uncompressedSize]), c.name);
+        assert.deepEqual(a.map((x) => [x.numRows, x.uncompressedSize]), b.map((x) => [x.numRows, x.uncompressedSize]), c.name);
         if (nanPayloads && (c.type === 'float' || c.type === 'double')) continue;
         for (let k = 0; k < b.length; k++) assert.deepEqual(await mine.readBlock(c.name, k), await java.readBlock(c.name, k), `${c.name} block ${k}`);
       }

@@ -96,14 +96,14 @@ async function instances(): Promise<Instance[]> {
       // So does the long column's last block (its earlier blocks keep their rows), which cannot hold them.
       const blocks = await r.blocks(col('id').index);
       const agree = withClaim(nul, claim);
-      new DataView(agree.buffer).setInt32(col('id').start + 4 + 12 * (blocks.length - 1), claim - ROWS + blocks.at(-1)!.rowCount, true);
+      new DataView(agree.buffer).setInt32(col('id').start + 4 + 12 * (blocks.length - 1), claim - ROWS + blocks.at(-1)!.numRows, true);
       out.push({ name: `${v}: the null and long columns' descriptors agree`, bytes: agree, claim, original });
       // Every column's last block claims the rows the others lack.
       const all = withClaim(original, claim);
       for (const c of r.columns) {
         const bs = await r.blocks(c.index);
         if (c.hasIndexValues) continue;
-        new DataView(all.buffer).setInt32(c.start + 4 + 12 * (bs.length - 1), claim - ROWS + bs.at(-1)!.rowCount, true);
+        new DataView(all.buffer).setInt32(c.start + 4 + 12 * (bs.length - 1), claim - ROWS + bs.at(-1)!.numRows, true);
       }
       out.push({ name: `${v}: every column's descriptors agree`, bytes: all, claim, original });
     }
@@ -189,7 +189,7 @@ test(`a version 2 run code's empty arrays are checked, salvaged and sought in ti
   for (const f of files.filter((f) => f.claim === 2 ** 31 - 1)) {
     const s = await salvageTrevni(f.bytes);
     try {
-      assert.deepStrictEqual([s.rows, s.losses, s.lost], [f.claim, [], [[]]], f.name);
+      assert.deepStrictEqual([s.numRows, s.losses, s.lost], [f.claim, [], [[]]], f.name);
       let n = 0;
       for await (const { record } of s.records()) {
         assert.deepStrictEqual(record, { a: f.name.endsWith('nulls') ? [null] : [] }, f.name);
@@ -207,7 +207,7 @@ test('a row whose every field holding data is lost is no record: counted lost, n
   // Cut inside the first block of id: id loses its first block's rows, the other fields are whole but for the columns past the cut.
   const cut = original.subarray(0, (await r.blocks(r.column('id').index))[0]!.offset + 2);
   const report = await checkTrevni(cut);
-  assert.equal(report.rows, ROWS);
+  assert.equal(report.numRows, ROWS);
   assert.equal(report.rowsRecovered, 0);
   const s = await salvageTrevni(cut);
   let n = 0;

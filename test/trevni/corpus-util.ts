@@ -208,7 +208,7 @@ export async function checkTrevniFile(r: TrevniReader, e: ExpectedFile, bytes: U
   assert.equal(hexOf(r.magic), e.magic);
   assert.equal(r.fileLength, e.fileLength);
   assert.equal(bytes.length, e.fileLength);
-  assert.equal(r.rowCount, e.rowCount);
+  assert.equal(r.numRows, e.rowCount);
   assert.equal(r.columns.length, e.columnCount);
   assert.deepEqual(
     r.metadata.map((m) => ({ key: m.key, utf8: metaText(m.value), hex: hexOf(m.value) })),
@@ -233,7 +233,7 @@ export async function checkTrevniFile(r: TrevniReader, e: ExpectedFile, bytes: U
     for (let i = 0; i < blocks.length; i++) {
       const b = blocks[i]!;
       const o: Record<string, unknown> = {
-        rowCount: b.rowCount,
+        rowCount: b.numRows,
         uncompressedSize: b.uncompressedSize,
         compressedSize: b.compressedSize,
         offset: b.offset,

@@ -13,7 +13,7 @@ import { ParquetWriter } from '../../src/parquet/write/writer.js';
 import { canonicalRow } from '../../src/text/canonical.js';
 import { buildSchema, type SchemaElementLike } from '../../src/schema/tree.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
-import { TrevniDraftReader } from '../../src/trevni/draft/reader.js';
+import { TrevniDraftReader, type TrevniDraftRowsOptions } from '../../src/trevni/draft/reader.js';
 import { TrevniDraftWriter, type TrevniDraftWriterOptions } from '../../src/trevni/draft/writer.js';
 import { writeMetadata } from '../../src/trevni/metadata.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
@@ -68,7 +68,7 @@ async function parquetLines(records: Record<string, unknown>[]): Promise<string[
   return out;
 }
 
-async function lines(r: TrevniDraftReader, options = {}): Promise<string[]> {
+async function lines(r: TrevniDraftReader, options: TrevniDraftRowsOptions = {}): Promise<string[]> {
   const out: string[] = [];
   for await (const l of r.canonicalRows(options)) out.push(l);
   return out;
@@ -81,11 +81,11 @@ for (const options of [{}, { codec: 'deflate', checksum: 'crc32', blockSize: 200
     const bytes = await writeDraft(RECORDS, options);
     assert.deepEqual([...bytes.subarray(0, 4)], [0x54, 0x72, 0x76, 0x01]);
     const r = await TrevniDraftReader.open(bytes);
-    assert.equal(r.rowCount, RECORDS.length);
+    assert.equal(r.numRows, RECORDS.length);
     assert.deepEqual(r.metadata[0], { key: 'trevni.dialect', value: new TextEncoder().encode('dremel'), offset: r.metadata[0]!.offset });
     const want = await parquetLines(RECORDS);
     assert.deepEqual(await lines(r), want);
-    assert.deepEqual(await lines(r, { from: 123, limit: 5 }), want.slice(123, 128));
+    assert.deepEqual(await lines(r, { offset: 123, limit: 5 }), want.slice(123, 128));
     if (options.blockSize === 1) assert.equal((await r.blocks('tags.list.element')).length, RECORDS.length);
     // Names are escaped paths; parents are group columns; levels explicit.
     const who = r.columns.find((c) => c.name === 'who\\.am.raw')!;
@@ -190,7 +190,7 @@ test('bad draft input: typed, located errors', async () => {
   }
 });
 
-test("a leaf's levels, held whole, are bounded by maxBlockBytes however many blocks share them", async () => {
+test("a leaf's levels, held whole, are bounded by maxDecompressedBytes however many blocks share them", async () => {
   // Small blocks, each well within its own bound; together more levels than the reader is allowed to hold.
   const bytes = await writeDraft(Array.from({ length: 3000 }, (_, i) => record(i)), { blockSize: 200 });
   const d = await TrevniDraftReader.open(bytes);
@@ -198,11 +198,11 @@ test("a leaf's levels, held whole, are bounded by maxBlockBytes however many blo
   let n = 0;
   for await (const _ of d.rows()) n++;
   assert.equal(n, 3000);
-  const capped = await TrevniDraftReader.open(bytes, { maxBlockBytes: 2000 });
+  const capped = await TrevniDraftReader.open(bytes, { maxDecompressedBytes: 2000 });
   await assert.rejects(
     (async () => {
       for await (const _ of capped.rows()) void _;
     })(),
-    (e: unknown) => e instanceof LimitError && /level entries, more than the reader's maxBlockBytes \(2000\)/.test(e.message) && e.context.column !== undefined,
+    (e: unknown) => e instanceof LimitError && /level entries, more than the reader's maxDecompressedBytes \(2000\)/.test(e.message) && e.context.column !== undefined,
   );
 });

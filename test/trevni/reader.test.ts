@@ -9,7 +9,7 @@ import { ByteWriter } from '../../src/bytes/writer.js';
 import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, UnsupportedError } from '../../src/errors.js';
 import { BufferSink } from '../../src/io/sink.js';
 import { writeMetadata } from '../../src/trevni/metadata.js';
-import { TrevniReader } from '../../src/trevni/reader.js';
+import { TrevniReader, type TrevniRowsOptions } from '../../src/trevni/reader.js';
 import { checkTrevni } from '../../src/trevni/recover.js';
 import type { MetaEntry, TrevniValue } from '../../src/trevni/types.js';
 import { TrevniWriter } from '../../src/trevni/writer.js';
@@ -36,7 +36,7 @@ async function readAll(bytes: Uint8Array): Promise<void> {
   }
   for (const c of r.columns) {
     await r.blocks(c.name);
-    if (r.rowCount <= 100000) await r.readColumn(c.name);
+    if (r.numRows <= 100000) await r.readColumn(c.name);
   }
   // A file may claim many rows of nothing (zero columns, null columns): read a bounded number.
   for await (const _ of r.canonicalRows({ limit: 100000 })) void _;
@@ -70,20 +70,20 @@ function setMeta(list: MetaEntry[], key: string, value: string): void {
   else list.push({ key, value: enc.encode(value) });
 }
 
-test('readRow and rows({ from }) start anywhere, across block boundaries, with nested columns', async () => {
+test('readRow and rows({ offset }) start anywhere, across block boundaries, with nested columns', async () => {
   for (const trv of ['multiblock_deflate_crc32.trv', 'avro_multiblock_deflate.trv', 'parents.trv', 'arrays.trv']) {
     const r = await TrevniReader.open(corpusBytes(trv));
     const rows = await allRows(r);
     const objects: Record<string, unknown>[] = [];
     for await (const o of r.rows()) objects.push(o);
-    const probes = new Set<number>([0, 1, r.rowCount - 1, r.rowCount - 2]);
+    const probes = new Set<number>([0, 1, r.numRows - 1, r.numRows - 2]);
     for (const c of r.columns) {
       for (const b of await r.blocks(c.name)) for (const d of [-1, 0, 1, 7]) probes.add(b.firstRow + d);
     }
-    for (const n of [...probes].filter((n) => n >= 0 && n < r.rowCount).sort((a, b) => a - b)) {
+    for (const n of [...probes].filter((n) => n >= 0 && n < r.numRows).sort((a, b) => a - b)) {
       assert.deepEqual(await r.readRow(n), objects[n], `${trv} row ${n}`);
       const got: string[] = [];
-      for await (const l of r.canonicalRows({ from: n, limit: 3 })) got.push(l);
+      for await (const l of r.canonicalRows({ offset: n, limit: 3 })) got.push(l);
       assert.deepEqual(got, rows.slice(n, n + 3), `${trv} rows from ${n}`);
     }
   }
@@ -99,7 +99,7 @@ test('rows can be limited to some root columns', async () => {
   await assert.rejects(async () => {
     for await (const _ of r.rows({ columns: ['received.host'] })) void _;
   }, InvalidArgumentError);
-  await assert.rejects(r.readRow(r.rowCount), InvalidArgumentError);
+  await assert.rejects(r.readRow(r.numRows), InvalidArgumentError);
 });
 
 function compare(a: TrevniValue, b: TrevniValue): number {
@@ -266,7 +266,7 @@ test('rows with no column data: yielded up to MAX_EMPTY_ROWS, beyond that one Li
     for await (const line of (await TrevniReader.open(readFileSync(`${FUZZ}/${f}`))).canonicalRows({ limit: 3 })) some.push(line);
     assert.deepEqual(some, ['{}', '{}', '{}'], f);
   }
-  const drain = async (r: TrevniReader, options = {}) => {
+  const drain = async (r: TrevniReader, options: TrevniRowsOptions = {}) => {
     let n = 0;
     for await (const row of r.rows(options)) n += Object.keys(row).length === 0 ? 1 : NaN;
     return n;
@@ -274,13 +274,13 @@ test('rows with no column data: yielded up to MAX_EMPTY_ROWS, beyond that one Li
   assert.equal(await drain(await TrevniReader.open(zeroColumns(5))), 5);
   assert.equal(await drain(await TrevniReader.open(zeroColumns(MAX_EMPTY_ROWS))), MAX_EMPTY_ROWS);
   const over = await TrevniReader.open(zeroColumns(MAX_EMPTY_ROWS + 1));
-  assert.equal(over.rowCount, MAX_EMPTY_ROWS + 1);
+  assert.equal(over.numRows, MAX_EMPTY_ROWS + 1);
   // It points at the header's row count, the number nothing backs.
   await assert.rejects(drain(over), (e) => e instanceof LimitError && e.context.offset === 4);
-  assert.equal(await drain(over, { from: 1 }), MAX_EMPTY_ROWS);
+  assert.equal(await drain(over, { offset: 1 }), MAX_EMPTY_ROWS);
   // The same rule for a projection onto no column of a file that has some.
   const tiny = await TrevniReader.open(corpusBytes('tiny.trv'));
-  assert.equal(await drain(tiny, { columns: [] }), tiny.rowCount);
+  assert.equal(await drain(tiny, { columns: [] }), tiny.numRows);
 });
 
 test('a null-typed array column with absurd lengths ends in a LimitError, not an allocation', async () => {
@@ -450,7 +450,7 @@ test('a checksum mismatch names the column and the block', async () => {
   await assert.rejects(r.readColumn('s'), (e: unknown) => e instanceof ChecksumError && e.context.column === 's' && /block 3 of column s/.test(e.message));
   // Other columns, and the rows before that block, still read.
   await r.readColumn('rnd');
-  for await (const row of r.rows({ from: 0, limit: 10 })) assert.ok(row);
+  for await (const row of r.rows({ offset: 0, limit: 10 })) assert.ok(row);
 });
 
 /** A file of no rows whose `n` array columns each have the one before as parent. */

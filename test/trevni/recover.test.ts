@@ -83,8 +83,8 @@ async function expectedLoss(r: TrevniReader, col: TrevniColumn, span: Span): Pro
   const walk = async (c: TrevniColumn, parentEnd: number) => {
     for (const k of c.children) {
       const blocks = await r.blocks(k);
-      const holding = blocks.find((b) => b.rowCount > 0 && b.firstRow <= parentEnd - 1 && parentEnd - 1 < b.firstRow + b.rowCount)!;
-      const e = holding.firstRow + holding.rowCount;
+      const holding = blocks.find((b) => b.numRows > 0 && b.firstRow <= parentEnd - 1 && parentEnd - 1 < b.firstRow + b.numRows)!;
+      const e = holding.firstRow + holding.numRows;
       end = Math.max(end, e);
       await walk(r.columns[k]!, e);
     }
@@ -165,7 +165,7 @@ async function campaign(bytes: Uint8Array, label: string, ends = false, records 
       if (blk.compressedSize === 0) continue;
       const damaged = bytes.slice();
       damaged[blk.offset + (blk.compressedSize >> 1)] ^= 0x41;
-      const span = { start: blk.firstRow, end: blk.firstRow + blk.rowCount };
+      const span = { start: blk.firstRow, end: blk.firstRow + blk.numRows };
       const lost = await expectedLoss(r, col, span);
       await checkDamage(damaged, orig, r.format.version, rootOf(r, col).name, lost, `${label}: column ${col.name}, block ${b}`, (l) => l.column === col.name && l.block === b, records);
       cases++;
@@ -217,7 +217,7 @@ test('without a checksum, a block whose deflate data is gone is found by inflati
   const damaged = bytes.slice();
   // A zero byte starts a stored deflate block, whose zero length and zero complement disagree.
   damaged.fill(0, blk!.offset, blk!.offset + blk!.compressedSize);
-  await checkDamage(damaged, await original(bytes), 2, 'nosum', { start: 0, end: r.rowCount }, 'nosum', (l) => l.column === 'nosum' && l.block === 0);
+  await checkDamage(damaged, await original(bytes), 2, 'nosum', { start: 0, end: r.numRows }, 'nosum', (l) => l.column === 'nosum' && l.block === 0);
 });
 
 test("a column whose block descriptors are unreadable loses every row of its field; its descendants' blocks are named as lost with it", async () => {
@@ -228,7 +228,7 @@ test("a column whose block descriptors are unreadable loses every row of its fie
     const damaged = bytes.slice();
     // The block count, first in the column's bytes, claims more blocks than the file holds.
     new DataView(damaged.buffer).setInt32(col.start, 0x7fffffff, true);
-    await checkDamage(damaged, orig, 2, rootOf(r, col).name, { start: 0, end: r.rowCount }, `descriptors of ${col.name}`, (l) => l.column === col.name && l.block === undefined);
+    await checkDamage(damaged, orig, 2, rootOf(r, col).name, { start: 0, end: r.numRows }, `descriptors of ${col.name}`, (l) => l.column === col.name && l.block === undefined);
     const report = await checkTrevni(damaged);
     const below = r.columns.filter((c) => c.index !== col.index && rootOf(r, c) === rootOf(r, col) && c.index > col.index && isBelow(r, c, col));
     for (const c of below) assert.ok(report.losses.some((l) => l.column === c.name && l.error.name === PARENT_LOST), `${c.name} under ${col.name}`);
@@ -249,14 +249,14 @@ test('damage in two fields at once: a row survives only when every field is inta
   const damaged = bytes.slice();
   damaged[a.offset + 3] ^= 1;
   damaged[b.offset + 3] ^= 1;
-  const lostA = (i: number) => i >= a.firstRow && i < a.firstRow + a.rowCount;
-  const lostB = (i: number) => i >= b.firstRow && i < b.firstRow + b.rowCount;
+  const lostA = (i: number) => i >= a.firstRow && i < a.firstRow + a.numRows;
+  const lostB = (i: number) => i >= b.firstRow && i < b.firstRow + b.numRows;
   const sink = new BufferSink();
   const report = await recoverTrevni(damaged, sink);
   assert.deepStrictEqual(await allRows(sink.bytes()), original.filter((_, i) => !lostA(i) && !lostB(i)));
   assert.deepStrictEqual(report.fieldsLost, [
-    { field: 'name', rows: [{ start: a.firstRow, end: a.firstRow + a.rowCount }] },
-    { field: 'tags', rows: [{ start: b.firstRow, end: b.firstRow + b.rowCount }] },
+    { field: 'name', rows: [{ start: a.firstRow, end: a.firstRow + a.numRows }] },
+    { field: 'tags', rows: [{ start: b.firstRow, end: b.firstRow + b.numRows }] },
   ]);
   assert.equal(report.rowsLost, original.filter((_, i) => lostA(i) || lostB(i)).length);
 });
@@ -276,13 +276,13 @@ test('a header row count the blocks contradict loses every column, each named; n
   const bytes = await ownFile(1, 'deflate');
   const r = await TrevniReader.open(bytes);
   const bad = bytes.slice();
-  new DataView(bad.buffer).setBigInt64(4, BigInt(r.rowCount + 1), true);
+  new DataView(bad.buffer).setBigInt64(4, BigInt(r.numRows + 1), true);
   const sink = new BufferSink();
   const report = await recoverTrevni(bad, sink);
   assert.equal(report.rowsRecovered, 0);
   // Each column's own descriptors disagree with the header.
   assert.deepStrictEqual(report.losses.filter((l) => l.block === undefined).map((l) => l.column).sort(), r.columns.map((c) => c.name).sort());
-  assert.equal((await TrevniReader.open(sink.bytes())).rowCount, 0);
+  assert.equal((await TrevniReader.open(sink.bytes())).numRows, 0);
 });
 
 /** Null columns of 10 rows each, their header and blocks then claiming 2^31 - 1 rows (a null takes no bytes, so nothing contradicts it). */
@@ -300,7 +300,7 @@ async function nullColumns(names: string[]): Promise<Uint8Array> {
 
 test('a null column claiming 2^31 rows in a block of no bytes is checked block by block, not row by row', { timeout: 60_000 }, async () => {
   const report = await checkTrevni(await nullColumns(['n']));
-  assert.equal(report.rows, 2 ** 31 - 1);
+  assert.equal(report.numRows, 2 ** 31 - 1);
   assert.equal(report.blocks, 1);
   assert.equal(report.whole, true);
 });
@@ -315,7 +315,7 @@ test('recover passes over lost rows in stretches: 2^31 lost rows of a null colum
   const report = await recoverTrevni(bytes, sink);
   assert.equal(report.rowsRecovered, 0);
   assert.deepStrictEqual(report.fieldsLost, [{ field: 'b', rows: [{ start: 0, end: 2 ** 31 - 1 }] }]);
-  assert.equal((await TrevniReader.open(sink.bytes())).rowCount, 0);
+  assert.equal((await TrevniReader.open(sink.bytes())).numRows, 0);
 });
 
 /**
@@ -331,10 +331,10 @@ async function truncationLoss(r: TrevniReader, cut: number): Promise<Map<string,
     const blocks = await r.blocks(col.index);
     const descriptorsEnd = blocks.length > 0 ? blocks[0]!.offset : col.start + 4;
     if (descriptorsEnd > cut) {
-      spans.push({ start: 0, end: r.rowCount });
+      spans.push({ start: 0, end: r.numRows });
       continue;
     }
-    for (const b of blocks) if (b.offset + b.compressedSize + b.checksumSize > cut) spans.push(await expectedLoss(r, col, { start: b.firstRow, end: b.firstRow + b.rowCount }));
+    for (const b of blocks) if (b.offset + b.compressedSize + b.checksumSize > cut) spans.push(await expectedLoss(r, col, { start: b.firstRow, end: b.firstRow + b.numRows }));
   }
   return new Map([...lost].map(([k, v]) => [k, mergeSpans(v)]));
 }

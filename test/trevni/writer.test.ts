@@ -45,7 +45,7 @@ async function sameContent(mine: Uint8Array, java: Uint8Array, exact: boolean): 
   const a = await TrevniReader.open(mine);
   const b = await TrevniReader.open(java, { verifyChecksums: false });
   assert.deepEqual(a.magic, b.magic);
-  assert.equal(a.rowCount, b.rowCount);
+  assert.equal(a.numRows, b.numRows);
   assert.deepEqual(a.metadata, b.metadata);
   assert.equal(a.columns.length, b.columns.length);
   for (let i = 0; i < a.columns.length; i++) {
@@ -57,7 +57,7 @@ async function sameContent(mine: Uint8Array, java: Uint8Array, exact: boolean): 
     assert.equal(ba.length, bb.length, `column ${cb.name}: block count`);
     for (let k = 0; k < bb.length; k++) {
       const where = `column ${cb.name}, block ${k}`;
-      assert.equal(ba[k]!.rowCount, bb[k]!.rowCount, where);
+      assert.equal(ba[k]!.numRows, bb[k]!.numRows, where);
       assert.equal(ba[k]!.uncompressedSize, bb[k]!.uncompressedSize, where);
       assert.deepEqual(ba[k]!.firstValue, bb[k]!.firstValue, where);
       const [rawA, rawB] = [await a.readBlock(i, k), await b.readBlock(i, k)];
@@ -136,7 +136,7 @@ test('blocks are cut at row boundaries once 64 KiB are buffered, and a smaller b
   for (const c of r.columns) {
     const blocks = await r.blocks(c.name);
     for (let k = 0; k < blocks.length - 1; k++) assert.ok(blocks[k]!.uncompressedSize >= 4096, `${c.name} block ${k}`);
-    assert.equal(blocks.reduce((s, b) => s + b.rowCount, 0), e.rowCount);
+    assert.equal(blocks.reduce((s, b) => s + b.numRows, 0), e.rowCount);
   }
   const big = await TrevniReader.open(corpusBytes('multiblock_null_null.trv'));
   assert.ok((await r.blocks('s')).length > (await big.blocks('s')).length, 'smaller blocks');
@@ -218,7 +218,7 @@ test('the writer refuses what Java refuses, before writing anything', async () =
   await w.write({ p: [{ $value: 'c', n: 4 }], l: 5n });
   await w.close();
   const r = await TrevniReader.open(sink.bytes());
-  assert.equal(r.rowCount, 2);
+  assert.equal(r.numRows, 2);
   const rows = [];
   for await (const row of r.rows()) rows.push(row);
   assert.deepEqual(rows, [
@@ -242,7 +242,7 @@ function javaBooleanDescriptors(file: Uint8Array, start: number): { dataStart: n
   let bitCount = 0;
   const first: boolean[] = [];
   for (let k = 0; k < count; k++) {
-    pos += 12; // rowCount, uncompressedSize, compressedSize
+    pos += 12; // row count, uncompressedSize, compressedSize
     if (bitCount === 0) pos++;
     first.push(((file[pos - 1]! >> bitCount) & 1) === 1);
     bitCount = (bitCount + 1) & 7;

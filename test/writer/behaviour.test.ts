@@ -113,7 +113,7 @@ describe('a record that does not fit', () => {
             await w.write(g);
             written.push(expectedOf(g));
           }
-          const before = w.rowsWritten;
+          const before = w.numRows;
           await assert.rejects(w.write(bad), (e: unknown) => {
             assert.ok(e instanceof InvalidArgumentError, `an InvalidArgumentError, got ${show(e)}`);
             assert.ok(e instanceof ParquetryError);
@@ -122,7 +122,7 @@ describe('a record that does not fit', () => {
             if (column) assert.ok(e.message.includes(column), `names the field ${column}: ${e.message}`);
             return true;
           });
-          assert.equal(w.rowsWritten, before, 'the bad record is not counted');
+          assert.equal(w.numRows, before, 'the bad record is not counted');
         }
       }
       // writeMany stops at a bad record; the records before it are kept.

@@ -221,10 +221,10 @@ async function trevniLayout(rows: number, columns: readonly TrevniColumn[], bloc
     const chunk: ChunkBox = {
       group: 0, path: c.name, codec: c.codec, encodings: [c.type],
       bytes: blocks.reduce((n, b) => n + b.compressedSize, 0), uncompressed: blocks.reduce((n, b) => n + b.uncompressedSize, 0),
-      values: blocks.reduce((n, b) => n + b.rowCount, 0),
+      values: blocks.reduce((n, b) => n + b.numRows, 0),
       pages: blocks.map((b) => ({
         kind: 'block', encoding: c.type, offset: b.offset, bytes: b.compressedSize, header: 0, uncompressed: b.uncompressedSize,
-        rows: b.rowCount, firstRow: b.firstRow, stats: b.firstValue === undefined ? undefined : { firstValue: b.firstValue },
+        rows: b.numRows, firstRow: b.firstRow, stats: b.firstValue === undefined ? undefined : { firstValue: b.firstValue },
       })),
     };
     file.chunks.push(chunk);
@@ -239,15 +239,15 @@ async function openTrevniFile(source: Source, r: TrevniReader): Promise<Opened> 
     const c = r.columns[i]!;
     return { name: c.name, detail: `${c.type}${c.array ? '[]' : ''}`, children: c.children.map(tree) };
   };
-  const file = await trevniLayout(r.rowCount, r.columns, (c) => r.blocks(c.index));
+  const file = await trevniLayout(r.numRows, r.columns, (c) => r.blocks(c.index));
   return {
-    kind: 'trevni', name: source.name ?? 'file', size: source.byteLength, rows: r.rowCount,
+    kind: 'trevni', name: source.name ?? 'file', size: source.byteLength, rows: r.numRows,
     schema: { name: 'trevni', detail: `${r.columns.length} columns`, children: r.roots.map(tree) },
     groups: [file],
     columns: r.roots.map((i) => r.columns[i]!.name),
     loadPages: async () => {},
-    count: async () => r.rowCount,
-    read: sequentialReads((offset) => r.rows({ from: offset })),
+    count: async () => r.numRows,
+    read: sequentialReads((offset) => r.rows({ offset })),
   };
 }
 
@@ -259,15 +259,15 @@ function schemaTree(root: SchemaNode): TreeNode {
 /** A draft-dialect Trevni file: its leaf columns' blocks, like any Trevni file's; rows in the Parquet form. */
 async function openTrevniDraft(source: Source, r: TrevniDraftReader): Promise<Opened> {
   // Group columns hold no blocks.
-  const file = await trevniLayout(r.rowCount, r.columns.filter((c) => c.type !== 'null'), (c) => r.blocks(c.name));
+  const file = await trevniLayout(r.numRows, r.columns.filter((c) => c.type !== 'null'), (c) => r.blocks(c.name));
   return {
-    kind: 'trevni', dialect: 'wiki draft, Dremel levels', name: source.name ?? 'file', size: source.byteLength, rows: r.rowCount,
+    kind: 'trevni', dialect: 'wiki draft, Dremel levels', name: source.name ?? 'file', size: source.byteLength, rows: r.numRows,
     schema: schemaTree(r.schema.root),
     groups: [file],
     columns: r.schema.root.children.map((c) => c.name),
     loadPages: async () => {},
-    count: async () => r.rowCount,
-    read: sequentialReads((offset) => r.rows({ from: offset })),
+    count: async () => r.numRows,
+    read: sequentialReads((offset) => r.rows({ offset })),
   };
 }
 

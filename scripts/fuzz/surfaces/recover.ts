@@ -229,7 +229,7 @@ async function runParquet(input: CaseInput, limits: ReadLimits, stage: { name: s
   const o = input.options as RecoverOptions;
   const orig = await originalRows(input.original!, parquetRows);
   const open = { ...(o.like ? { like: input.original! } : {}) };
-  const decode = { verifyChecksums: input.verifyChecksums, maxPageBytes: limits.maxPageBytes, skipDamagedRowGroups: o.skipDamaged };
+  const decode = { verifyChecksums: input.verifyChecksums, maxDecompressedBytes: limits.maxDecompressedBytes, skipDamagedRowGroups: o.skipDamaged };
   if (o.mode === 'salvage') {
     stage.name = 'openForSalvage';
     const opened = await openForSalvage(input.bytes, open);
@@ -249,7 +249,7 @@ async function runParquet(input: CaseInput, limits: ReadLimits, stage: { name: s
   const report = await recoverParquet(input.bytes, sink, { ...open, ...decode });
   stage.name = 'read the recovered file';
   const nulled = new Set(report.fieldsNulled);
-  const check = o.unjudgedBy?.includes(report.foundBy) ? unjudged() : orig.checker(`recoverParquet (found by ${report.foundBy})`, (r, f) => nulled.has(f) && r[f] === null);
+  const check = o.unjudgedBy?.includes(report.foundBy!) ? unjudged() : orig.checker(`recoverParquet (found by ${report.foundBy})`, (r, f) => nulled.has(f) && r[f] === null);
   const out = sink.bytes();
   await readParquet(out, true, limits, { name: '' });
   for await (const row of (await openParquet(out)).rows()) check.add(row);
@@ -262,7 +262,7 @@ async function runParquet(input: CaseInput, limits: ReadLimits, stage: { name: s
 async function runTrevni(input: CaseInput, limits: ReadLimits, stage: { name: string }): Promise<number> {
   const o = input.options as RecoverOptions;
   const orig = await originalRows(input.original!, trevniRows);
-  const open = { verifyChecksums: input.verifyChecksums, maxBlockBytes: limits.maxBlockBytes };
+  const open = { verifyChecksums: input.verifyChecksums, maxDecompressedBytes: limits.maxDecompressedBytes };
   if (o.mode === 'salvage') {
     stage.name = 'salvageTrevni';
     const s = await salvageTrevni(input.bytes, open);

@@ -126,7 +126,7 @@ export const redelmSurface: Surface<RedElmMutation> = {
   run(input, limits) {
     const stage = { name: 'openRedElm' };
     return judge(stage, async () => {
-      const reader = await openRedElm(input.bytes, { maxSectionBytes: limits.maxPageBytes });
+      const reader = await openRedElm(input.bytes, { maxDecompressedBytes: limits.maxDecompressedBytes });
       stage.name = 'rows()';
       const rows = await drain(reader.rows());
       await reader.close();

@@ -239,7 +239,7 @@ async function runText(input: CaseInput, limits: ReadLimits, stage: { name: stri
   } catch (e) {
     throw new InvariantError(`convert wrote ${o.to} that does not read back: ${(e as Error)?.name}: ${(e as Error)?.message}`);
   }
-  return report.rowsWritten;
+  return report.numRows;
 }
 
 function textSurface(name: TextSurface): Surface<TextMutation> {

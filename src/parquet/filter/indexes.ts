@@ -18,7 +18,7 @@ export interface PageIndexEntry {
   compressedSize: number;
   /** First row of the page within the row group. */
   firstRow: number;
-  rowCount: number;
+  numRows: number;
   /** Every value of the page is null (undefined without a column index). */
   nullPage?: boolean;
   nullCount?: number;
@@ -106,7 +106,7 @@ export function pageEntries(leaf: LeafNode, oi: OffsetIndex, ci: ColumnIndex | n
   const locs = oi.pageLocations;
   return locs.map((p, i) => {
     const end = i + 1 < locs.length ? locs[i + 1]!.firstRowIndex : numRows;
-    const e: PageIndexEntry = { offset: p.offset, compressedSize: p.compressedPageSize, firstRow: p.firstRowIndex, rowCount: end - p.firstRowIndex };
+    const e: PageIndexEntry = { offset: p.offset, compressedSize: p.compressedPageSize, firstRow: p.firstRowIndex, numRows: end - p.firstRowIndex };
     if (ci) {
       e.nullPage = ci.nullPages[i]!;
       if (ci.nullCounts) e.nullCount = ci.nullCounts[i]!;

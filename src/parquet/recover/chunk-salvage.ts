@@ -26,15 +26,8 @@ import type { LeafClaims } from '../claims/claims.js';
 import { decodeColumnIndex, decodeOffsetIndex, decodePageHeader, type ColumnChunk, type ColumnIndex, type ColumnMetaData, type OffsetIndex, type PageHeader } from '../metadata/index.js';
 import { chunkMeta, chunkRange } from '../reader.js';
 import type { Range } from '../filter/indexes.js';
-import { described, type LossBase } from '../../loss.js';
+import { described, type Loss } from '../../loss.js';
 import { statedClaims } from './stated.js';
-
-/** What was lost, where, and why. Byte ranges are file offsets; rows count within the row group. */
-export interface Loss extends LossBase {
-  rowGroup: number;
-  /** Data page ordinal within the chunk (the dictionary page is not counted); absent when the chunk is lost before its pages. */
-  page?: number;
-}
 
 /** Intact pages next to each other, decoded together: their levels and values hold exactly `rows`. */
 export interface Run {
@@ -55,7 +48,7 @@ interface FoundPage {
   rows: Range | null;
 }
 
-type Decode = Pick<ChunkOptions, 'verifyChecksums' | 'maxPageBytes'>;
+type Decode = Pick<ChunkOptions, 'verifyChecksums' | 'maxDecompressedBytes'>;
 
 export interface ChunkPlace {
   source: Source;

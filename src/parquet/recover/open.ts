@@ -10,15 +10,12 @@ import { readFooter } from '../footer.js';
 import { chunkStart } from '../chunk-start.js';
 import type { FileMetaData } from '../metadata/index.js';
 import { toSource, type ParquetInput } from '../reader.js';
-import { described } from '../../loss.js';
+import { described, type FoundBy } from '../../loss.js';
 import { lastCheckpoint } from './checkpoints.js';
 import { scanRowGroups } from './scan.js';
 import { schemaRefuted } from './footer-claims.js';
 import type { CodecName } from '../../codecs/registry.js';
 import type { SalvageInput } from './salvage.js';
-
-/** How the row groups were found. */
-export type FoundBy = 'footer' | 'checkpoint' | 'scan';
 
 export interface SalvageOpenOptions {
   /** For a file with neither footer nor checkpoint: its schema (as SchemaElements, root first)... */

@@ -11,40 +11,9 @@ import { encodeFileMetaData } from '../metadata/index.js';
 import type { SchemaElementLike } from '../../schema/tree.js';
 import type { ParquetInput } from '../reader.js';
 import { ParquetWriter, type WriterOptions } from '../write/writer.js';
-import type { Loss } from './chunk-salvage.js';
-import { openForSalvage, rowGroupsEnd, type FoundBy, type OpenedForSalvage, type SalvageOpenOptions } from './open.js';
+import type { RecoverReport } from '../../loss.js';
+import { openForSalvage, rowGroupsEnd, type OpenedForSalvage, type SalvageOpenOptions } from './open.js';
 import { MISSING, salvageRowGroups, type SalvagedRowGroup, type SalvageOptions } from './salvage.js';
-
-/**
- * What `recoverParquet` and `checkParquet` found: how the row groups were found, what was lost and
- * what was written (docs/recovery.md).
- */
-export interface RecoverReport {
-  /** Whether the row groups were found by the footer or, the footer being gone, by the last checkpoint or a page-header scan. */
-  foundBy: FoundBy;
-  footerError?: { name: string; message: string };
-  /**
-   * Without a footer (found by checkpoint or scan), or with a footer whose
-   * row groups hold fewer rows than it counts: the byte from which nothing
-   * was recovered, and why. The file held more from there (its
-   * footer at least), so rows may be lost beyond `rowsLost`: how many is unknown.
-   */
-  lostFrom?: { offset: number; reason: string };
-  /** Row groups and rows the footer or checkpoint describes. */
-  rowGroups: number;
-  rows: number;
-  /** Rows written out: whole, or with lost fields written as null. */
-  rowsRecovered: number;
-  /** Of those, rows with a field written as null because its data was lost. */
-  rowsWithNulls: number;
-  /** Rows not written: every field lost, or their row group skipped. */
-  rowsLost: number;
-  /** Top-level fields that hold null in the output where their data was lost (made optional when they were required). */
-  fieldsNulled: string[];
-  losses: Loss[];
-  /** True when the file was read through its footer and nothing was lost (else `recover` exits with status 3). */
-  whole: boolean;
-}
 
 /** Reads every page of the file (CRCs, levels, values, assembly) and reports what is damaged, without writing anything. */
 export async function checkParquet(input: ParquetInput, options: SalvageOptions & SalvageOpenOptions = {}): Promise<RecoverReport> {
@@ -75,7 +44,7 @@ export async function recoverParquet(input: ParquetInput, sink: Sink, options: S
   // Nothing lost: the verified bytes are copied as they are (with a footer when the file had none), not re-encoded.
   if (checked.losses.length === 0 && options.writer === undefined) {
     await copyWhole(opened, sink);
-    checked.rowsRecovered = checked.rows;
+    checked.rowsRecovered = checked.numRows;
     checked.rowsLost = 0;
     return finish(checked);
   }
@@ -131,7 +100,7 @@ async function copyWhole(o: OpenedForSalvage, sink: Sink): Promise<void> {
 
 function emptyReport(o: OpenedForSalvage): RecoverReport {
   const r: RecoverReport = {
-    foundBy: o.foundBy, rowGroups: o.metadata.rowGroups.length, rows: o.metadata.rowGroups.reduce((n, g) => n + g.numRows, 0),
+    format: 'parquet', foundBy: o.foundBy, rowGroups: o.metadata.rowGroups.length, numRows: o.metadata.rowGroups.reduce((n, g) => n + g.numRows, 0),
     rowsRecovered: 0, rowsWithNulls: 0, rowsLost: 0, fieldsNulled: [], losses: [], whole: false,
   };
   if (o.footerError) r.footerError = o.footerError;

@@ -21,9 +21,9 @@ import { chunkPadding } from '../chunk-padding.js';
 import { LeafClaims } from '../claims/claims.js';
 import { leafColumn } from '../row-decoding.js';
 import { assembleVariant } from '../variant/index.js';
-import { described, mergeSpans, MISSING } from '../../loss.js';
+import { described, mergeSpans, MISSING, type Loss } from '../../loss.js';
 import { FooterClaims } from './footer-claims.js';
-import { salvageChunk, type ChunkSalvage, type Loss, type Run } from './chunk-salvage.js';
+import { salvageChunk, type ChunkSalvage, type Run } from './chunk-salvage.js';
 
 export { MISSING, type Missing } from '../../loss.js';
 
@@ -50,7 +50,7 @@ export interface SalvageOptions extends ValueOptions {
   rows?: boolean;
   /** Verify page CRC-32s (default true): a mismatch locates damage to the page. */
   verifyChecksums?: boolean;
-  maxPageBytes?: number;
+  maxDecompressedBytes?: number;
 }
 
 /**
@@ -83,7 +83,7 @@ export interface SalvageInput {
 /** Row group by row group, everything intact (see the module comment). Throws only on I/O failure or a caller's mistake. */
 export async function* salvageRowGroups(input: SalvageInput, options: SalvageOptions = {}): AsyncGenerator<SalvagedRowGroup> {
   const { source, metadata, schema } = input;
-  const decode = { verifyChecksums: options.verifyChecksums ?? true, maxPageBytes: options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES };
+  const decode = { verifyChecksums: options.verifyChecksums ?? true, maxDecompressedBytes: options.maxDecompressedBytes ?? DEFAULT_MAX_PAGE_BYTES };
   const padding = chunkPadding(metadata.createdBy);
   const fields = schema.root.children as SchemaNode[];
   const footer = new FooterClaims(schema, metadata);

@@ -296,7 +296,7 @@ export class ParquetWriter<Row = Record<string, unknown>> {
   }
 
   /** Rows accepted so far. */
-  get rowsWritten(): number {
+  get numRows(): number {
     return this.totalRows;
   }
 

@@ -9,7 +9,7 @@
  *
  * Each read decodes the leaf columns whole (the draft's blocks of different
  * columns cover different rows), bounded per block by maxLevelEntries and
- * the reader's maxBlockBytes, and per leaf by maxBlockBytes of levels.
+ * the reader's maxDecompressedBytes, and per leaf by maxDecompressedBytes of levels.
  */
 import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, UnsupportedError, asParquetryError } from '../../errors.js';
 import { inputSource, type Source } from '../../io/source.js';
@@ -30,14 +30,14 @@ import { draftSchema, type DraftLeaf } from './schema.js';
 
 export interface TrevniDraftRowsOptions {
   /** First row (default 0). */
-  from?: number;
+  offset?: number;
   /** Most rows (default: to the end). */
   limit?: number;
 }
 
 export class TrevniDraftReader {
   readonly format: TrevniFormat;
-  readonly rowCount: number;
+  readonly numRows: number;
   readonly metadata: readonly MetaEntry[];
   /** Every column, groups (type null) included, in file order. */
   readonly columns: readonly TrevniColumn[];
@@ -46,11 +46,11 @@ export class TrevniDraftReader {
   private readonly leaves: DraftLeaf[];
   private readonly plan: RecordPlan;
   private readonly verify: boolean;
-  private readonly maxBlockBytes: number;
+  private readonly maxDecompressedBytes: number;
 
   private constructor(readonly source: Source, header: TrevniHeader, options: TrevniOpenOptions) {
     this.format = header.format;
-    this.rowCount = header.rowCount;
+    this.numRows = header.numRows;
     this.metadata = header.metadata;
     this.columns = header.columns;
     const { schema, leaves } = draftSchema(header.columns);
@@ -58,13 +58,13 @@ export class TrevniDraftReader {
     this.leaves = leaves;
     this.plan = planRecord(schema.root);
     this.verify = options.verifyChecksums ?? true;
-    this.maxBlockBytes = options.maxBlockBytes ?? DEFAULT_MAX_INFLATED;
+    this.maxDecompressedBytes = options.maxDecompressedBytes ?? DEFAULT_MAX_INFLATED;
   }
 
   /** Opens a draft-dialect file; any other Trevni file is an UnsupportedError (TrevniReader reads those). */
   static async open(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniDraftReader> {
-    const max = options.maxBlockBytes;
-    if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new InvalidArgumentError(`maxBlockBytes must be a positive integer, got ${max}`);
+    const max = options.maxDecompressedBytes;
+    if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new InvalidArgumentError(`maxDecompressedBytes must be a positive integer, got ${max}`);
     const source = inputSource(input);
     try {
       const header = await readTrevniHeader(source);
@@ -91,11 +91,11 @@ export class TrevniDraftReader {
 
   /** Records, as the Parquet reader yields them. */
   async *rows(options: TrevniDraftRowsOptions = {}): AsyncGenerator<Record<string, unknown>> {
-    const from = options.from ?? 0;
-    if (!Number.isSafeInteger(from) || from < 0) throw new InvalidArgumentError(`from must be a non-negative integer, got ${from}`);
+    const from = options.offset ?? 0;
+    if (!Number.isSafeInteger(from) || from < 0) throw new InvalidArgumentError(`offset must be a non-negative integer, got ${from}`);
     const limit = options.limit ?? Infinity;
     if (!(limit >= 0)) throw new InvalidArgumentError(`limit must be non-negative, got ${limit}`);
-    const n = Math.max(0, Math.min(this.rowCount, from + limit) - from);
+    const n = Math.max(0, Math.min(this.numRows, from + limit) - from);
     if (n === 0) return;
     if (this.leaves.length === 0) {
       // The count is the header's row count, 4 bytes in.
@@ -128,7 +128,7 @@ export class TrevniDraftReader {
     try {
       checkChecksum(this.format, col.checksum);
       const size = trevniChecksum(col.checksum).size;
-      return await parseGrowing((o, l) => this.source.read(o, l), col.start, this.fileLength - col.start, 4096, (cur) => parseDescriptors(cur, col, size, this.rowCount, this.fileLength));
+      return await parseGrowing((o, l) => this.source.read(o, l), col.start, this.fileLength - col.start, 4096, (cur) => parseDescriptors(cur, col, size, this.numRows, this.fileLength));
     } catch (e) {
       throw asParquetryError(e, { column: col.name, file: this.source.name });
     }
@@ -149,8 +149,8 @@ export class TrevniDraftReader {
         checkCodec(this.format, col.codec);
         const codec = await trevniCodec(col.codec);
         const checksum = trevniChecksum(col.checksum);
-        if (codec.name !== 'null' && b.uncompressedSize > this.maxBlockBytes) {
-          throw new LimitError(`block declares ${b.uncompressedSize} bytes decompressed, more than the reader's maxBlockBytes (${this.maxBlockBytes})`);
+        if (codec.name !== 'null' && b.uncompressedSize > this.maxDecompressedBytes) {
+          throw new LimitError(`block declares ${b.uncompressedSize} bytes decompressed, more than the reader's maxDecompressedBytes (${this.maxDecompressedBytes})`);
         }
         const raw = await this.source.read(b.offset, checksum.size + b.compressedSize);
         const dataAt = b.offset + checksum.size;
@@ -162,13 +162,13 @@ export class TrevniDraftReader {
             throw new ChecksumError(`${col.checksum} checksum mismatch in block ${i} of column ${col.name}: stored ${hex(stored)}, computed ${hex(computed)}`, ctx);
           }
         }
-        const d = decodeDraftBlock(data, codec.name === 'null' ? dataAt : 0, col.type, leaf.maxDef, leaf.maxRep, b.rowCount);
+        const d = decodeDraftBlock(data, codec.name === 'null' ? dataAt : 0, col.type, leaf.maxDef, leaf.maxRep, b.numRows);
         if (d.def) defs.push(d.def);
         if (d.rep) reps.push(d.rep);
         for (const v of d.values) values.push(v);
         length += d.count;
         // A block's levels are bounded by its bytes (maxLevelEntries), but with 65,536 more a block, which many small blocks multiply: the leaf's levels, held as one buffer, are bounded too.
-        if (length > this.maxBlockBytes) throw new LimitError(`the column's blocks up to block ${i} hold ${length} level entries, more than the reader's maxBlockBytes (${this.maxBlockBytes}) of levels it holds at once`);
+        if (length > this.maxDecompressedBytes) throw new LimitError(`the column's blocks up to block ${i} hold ${length} level entries, more than the reader's maxDecompressedBytes (${this.maxDecompressedBytes}) of levels it holds at once`);
       } catch (e) {
         if (e instanceof ParquetryError && !(e instanceof ChecksumError) && e.code === 'CORRUPT') {
           throw new CorruptFileError(`block ${i} of column ${col.name}: ${e.detail}`, { ...ctx, ...(col.codec === 'null' && e.context.offset !== undefined ? { offset: e.context.offset } : {}) }, { cause: e });

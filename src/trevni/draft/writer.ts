@@ -198,7 +198,7 @@ export class TrevniDraftWriter {
   }
 
   /** Records written so far. */
-  get rowCount(): number {
+  get numRows(): number {
     return this.rows;
   }
 

@@ -1,0 +1,73 @@
+/**
+ * One name per concept (docs/decisions/one-name-per-concept.md): the names
+ * the renames replaced are gone from the entry points and the classes, not
+ * kept as aliases. Exported types leave nothing at run time, so those are
+ * checked by the compiler (the `@ts-expect-error` lines fail typecheck
+ * while the name exists).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ParquetWriter } from '../src/parquet/write/writer.js';
+import { DatasetWriter } from '../src/dataset/write.js';
+import { Dataset } from '../src/dataset/dataset.js';
+import { TrevniReader, type TrevniRowsOptions } from '../src/trevni/reader.js';
+import { TrevniWriter } from '../src/trevni/writer.js';
+import { TrevniDraftWriter } from '../src/trevni/draft/writer.js';
+import { AvroTrevniWriter } from '../src/trevni/avro.js';
+import { RedElmWriter } from '../src/redelm/writer.js';
+import { BufferSink } from '../src/io/sink.js';
+
+// @ts-expect-error TrevniLoss is Loss now
+import type { TrevniLoss } from '../src/index.js';
+// @ts-expect-error TrevniRecoverReport is RecoverReport now
+import type { TrevniRecoverReport } from '../src/node/index.js';
+// @ts-expect-error LossBase is Loss now
+import type { LossBase } from '../src/loss.js';
+import type { ConvertReport, ConvertProgress, FileStats, OpenTableOptions, RecoverReport } from '../src/node/index.js';
+
+/** Names no entry point exports any more, values or types. */
+const OLD = ['TrevniLoss', 'TrevniRecoverReport', 'LossBase', 'rowCount', 'rowsWritten', 'maxPageBytes', 'maxBlockBytes', 'maxSectionBytes'];
+
+test('the entry points export none of the old names', async () => {
+  for (const entry of ['../src/index.js', '../src/node/index.js']) {
+    const keys = Object.keys(await import(entry));
+    assert.ok(keys.length > 50, `${entry} exports ${keys.length} names`);
+    assert.deepEqual(keys.filter((k) => OLD.includes(k)), [], entry);
+  }
+});
+
+test('readers and writers count rows as numRows, with no rowCount or rowsWritten beside it', async () => {
+  for (const cls of [ParquetWriter, DatasetWriter, TrevniWriter, TrevniDraftWriter, AvroTrevniWriter, RedElmWriter]) {
+    assert.ok(Object.getOwnPropertyDescriptor(cls.prototype, 'numRows')?.get, `${cls.name}.numRows`);
+    for (const old of ['rowCount', 'rowsWritten']) assert.ok(!(old in cls.prototype), `${cls.name}.${old}`);
+  }
+  assert.ok(!('rowCount' in Dataset.prototype), 'Dataset.rowCount()');
+  const bytes = new Uint8Array(readFileSync(join('..', 'shared', 'trevni-corpus', 'arrays.trv')));
+  const reader = await TrevniReader.open(bytes);
+  assert.equal(typeof reader.numRows, 'number');
+  assert.ok(!('rowCount' in reader));
+  for (const b of await reader.blocks(0)) assert.ok('numRows' in b && !('rowCount' in b));
+  const sink = new BufferSink();
+  const w = await TrevniWriter.open(sink, { columns: [{ name: 'x', type: 'int' }] });
+  await w.writeRow([1]);
+  assert.equal(w.numRows, 1);
+  await w.close();
+  assert.equal((await TrevniReader.open(sink.bytes())).numRows, 1);
+});
+
+test('the renamed option and report fields are the only spelling the types take', () => {
+  // Compile-time: each line fails typecheck if the old field comes back or the new one goes.
+  const rows: TrevniRowsOptions = { offset: 1 };
+  // @ts-expect-error Trevni's first row is offset, not from
+  const from: TrevniRowsOptions = { from: 1 };
+  const open: OpenTableOptions = { maxDecompressedBytes: 1 };
+  // @ts-expect-error one size limit: maxDecompressedBytes
+  const page: OpenTableOptions = { maxPageBytes: 1 };
+  const stats: Pick<FileStats, 'numRows'> = { numRows: 1 };
+  const report: Pick<ConvertReport, 'numRows'> & Pick<ConvertProgress, 'numRows'> & Pick<RecoverReport, 'numRows'> = { numRows: 1 };
+  assert.ok(rows && from && open && page && stats && report);
+  const unused: [TrevniLoss?, TrevniRecoverReport?, LossBase?] = [];
+  assert.equal(unused.length, 0);
+});
