@@ -98,7 +98,9 @@ export async function runPool<T extends { id: number }>(next: () => T[] | undefi
         if (!pending.length) pending = next() ?? [];
         if (!pending.length) return finish();
         arm();
-        child.send({ type: 'run', items: pending });
+        // A child that recycled itself (exit 0 after a case left its RSS high) may be gone by now: the send fails (EPIPE),
+        // and its exit spawns another, which is sent `pending` when ready.
+        child.send({ type: 'run', items: pending }, () => {});
       };
       /** The case running now takes the blame; the rest of its batch goes to a new process. */
       const replace = (result: 'hang' | 'crash' | 'memory', error: string) => {

@@ -215,7 +215,7 @@ test(`footers of up to 280,000 distinct columns decode within ${PEAK_PER_FILE_MB
     const line = `${blocks} x ${columns} columns (${mb.toFixed(1)} MB): ${r.error ?? r.result}, ${(r.ms ?? 0).toFixed(0)} ms, peak ${(r.peakMb ?? 0).toFixed(0)} MiB`;
     t.diagnostic(line);
     const ok = r.result === 'typed' && new RegExp(`row group has ${columns} columns, the schema ${leaves} leaves`).test(r.error!)
-      && r.peakMb <= CHILD_MB + PEAK_PER_FILE_MB * mb && r.ms < SECONDS * 1000;
+      && r.peakMb <= CHILD_MB + PEAK_PER_FILE_MB * mb && r.ms < 3 * SECONDS * 1000; // wall time, on a machine the suite loads: the case alone takes under 5 s
     if (!ok) bad.push(line);
   }
   assert.equal(results.length, cases.length);
