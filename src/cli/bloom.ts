@@ -7,7 +7,7 @@ import type { ParquetReader } from '../parquet/reader.js';
 import type { ColumnPath } from '../schema/tree.js';
 import { withOutput } from './output.js';
 import { selectChunks } from '../parquet/inspect/page-headers.js';
-import { renderTable } from './render.js';
+import { renderTable } from '../text/render.js';
 import { parseLiteral } from '../parquet/filter/where.js';
 
 export interface BloomAnswer {

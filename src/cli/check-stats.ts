@@ -2,7 +2,7 @@
 import { checkStatistics } from '../parquet/inspect/check-stats.js';
 import { withSource } from './pages.js';
 import { withOutput } from './output.js';
-import { renderTable } from './render.js';
+import { renderTable } from '../text/render.js';
 
 /** What was checked and the lies (a table), or (`--json`) one JSON object; exit status 1 when anything lies. */
 export async function checkStatsCommand(file: string, opts: { columns?: (string | string[])[]; json?: boolean }): Promise<void> {

@@ -8,7 +8,7 @@ import type { ParquetReader } from '../parquet/reader.js';
 import type { ColumnPath } from '../schema/tree.js';
 import { withOutput } from './output.js';
 import { selectChunks, type ChunkRef } from '../parquet/inspect/page-headers.js';
-import { jsonable, renderTable, renderValue } from './render.js';
+import { jsonable, renderTable, renderValue } from '../text/render.js';
 
 export interface ChunkIndex {
   rowGroup: number;

@@ -3,7 +3,7 @@ import { columnSizes } from '../parquet/inspect/column-size.js';
 import { withReader } from './files.js';
 import { size } from './meta.js';
 import { withOutput } from './output.js';
-import { renderTable } from './render.js';
+import { renderTable } from '../text/render.js';
 
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 

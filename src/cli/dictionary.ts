@@ -4,7 +4,7 @@ import { canonicalValue } from '../text/canonical.js';
 import type { ColumnPath } from '../schema/tree.js';
 import { withReader } from './files.js';
 import { withOutput } from './output.js';
-import { renderValue } from './render.js';
+import { renderValue } from '../text/render.js';
 
 /** Per row group, a heading and the entries, or (`--json`) one JSON object with the entries in canonical JSON. */
 export async function dictionaryCommand(file: string, opts: { column: ColumnPath; rowGroup?: number; json?: boolean }): Promise<void> {

@@ -18,7 +18,7 @@ import type { Table } from '../table/table.js';
 import { tablePlan } from '../table/plan.js';
 import { formatMetadata, metadataSummary } from './meta.js';
 import { printRecords, withOutput } from './output.js';
-import { renderRecord, renderTable } from './render.js';
+import { renderRecord, renderTable } from '../text/render.js';
 
 // Loaded for the files and options that need them: `meta` on a Parquet file compiles no Trevni, RedElm or filter code.
 const TEXT = new Set(['csv', 'tsv', 'jsonl', 'json']);

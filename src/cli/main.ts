@@ -206,8 +206,8 @@ program
 
 program
   .command('view')
-  .description('serve a page that shows the file: schema, layout to scale, statistics, data, filter')
-  .argument('<file>', 'Parquet or Trevni file path, or a URL the browser may read')
+  .description('serve a page that shows the file: schema, layout to scale, statistics, data (sort, filter, cell detail)')
+  .argument('<file>', 'Parquet, Trevni, RedElm, CSV or JSON file path, a directory or glob of Parquet files (a dataset), or a URL the browser may read')
   .option('--port <n>', 'serve on 127.0.0.1 at this port (default: any free one)', port)
   .option('--open', 'also open the page in a browser ($BROWSER, else the system\'s)')
   .action(async (file: string, opts: { port?: number; open?: boolean }) => (await import('./view.js')).viewCommand(file, opts));

@@ -2,7 +2,7 @@ import type { ColumnChunk } from '../parquet/metadata/index.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import { decodeStatistics } from '../parquet/statistics.js';
 import { formatBytes } from '../text/byte-size.js';
-import { jsonable, renderValue } from './render.js';
+import { jsonable, renderValue } from '../text/render.js';
 
 /** A JSON-friendly summary of a file's footer: what `parquetry meta` prints. */
 export function metadataSummary(reader: ParquetReader) {

@@ -11,7 +11,7 @@ import { withOutput } from './output.js';
 import { httpInputOptions, isUrl, openSource, s3Settings } from './files.js';
 import { httpChunkFiles } from '../parquet/file-path.js';
 import { currentDecryption } from './keys.js';
-import { jsonable, renderTable, renderValue } from './render.js';
+import { jsonable, renderTable, renderValue } from '../text/render.js';
 import { isS3Address } from '../io/s3/address.js';
 
 /**

@@ -3,7 +3,7 @@ import { sizeStatistics, type ChunkSizeStats, type PageSizeStats } from '../parq
 import type { ColumnPath } from '../schema/tree.js';
 import { withReader } from './files.js';
 import { withOutput } from './output.js';
-import { renderTable } from './render.js';
+import { renderTable } from '../text/render.js';
 
 const histogram = (h: number[] | undefined) => (h ? `[${h.join(', ')}]` : '');
 

@@ -12,7 +12,7 @@ import { openTrevni } from '../trevni/open.js';
 import { TrevniReader } from '../trevni/reader.js';
 import { closing, type ReadChecks } from './files.js';
 import { printRecords, withOutput } from './output.js';
-import { renderRecord, renderTable, renderValue } from './render.js';
+import { renderRecord, renderTable, renderValue } from '../text/render.js';
 
 /** Opens a Trevni file with the reader its version and dialect call for (closing it again if its header is bad). */
 export async function openTrevniFile(path: string, checks: ReadChecks = {}): Promise<AnyTrevni> {

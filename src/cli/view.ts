@@ -4,18 +4,21 @@
  * interrupted; `/` leads to the page showing FILE, and `--open` opens it in
  * a browser.
  * The page reads FILE with Range requests, as it reads any URL; a URL FILE
- * is handed to the page, which reads it from the browser.
+ * is handed to the page, which reads it from the browser. A dataset (a
+ * directory or a glob) is served as its files, under their paths below the
+ * dataset's root (so `key=value` directories stay in their URLs), and a
+ * list of them the page opens as one table.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { basename } from 'node:path';
+import { basename, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, IOError } from '../errors.js';
 import type { Source } from '../io/source.js';
 import { fileSource } from '../node/file-source.js';
-import { isUrl, tableFileKind } from './files.js';
+import { isDatasetInput, isUrl, openDatasetInput, tableFileKind } from './files.js';
 import { isS3Address } from '../io/s3/address.js';
 
 /** Two levels up from src/cli/, and from dist/chunks/ where the bundled CLI keeps this module: the package root. */
@@ -59,17 +62,17 @@ export async function viewCommand(file: string, options: { port?: number; open?:
   const wasmScripts = new Set(existsSync(WASM) ? readdirSync(WASM).filter((f) => f.endsWith('.js')) : []);
   if (isS3Address(file)) throw new InvalidArgumentError(`view serves a local file or a URL the browser reads itself; for ${file}, give a pre-signed https URL of it`);
   const remote = isUrl(file);
-  if (!remote) await tableFileKind(file); // a readable, seekable file, or an error saying why not
-  const source = remote ? undefined : await fileSource(file);
+  const dataset = !remote && (await isDatasetInput(file)) ? await datasetFiles(file) : undefined;
+  if (!remote && !dataset) await tableFileKind(file); // a readable, seekable file, or an error saying why not
+  const source = remote || dataset ? undefined : await fileSource(file);
   const filePath = `/file/${encodeURIComponent(basename(file))}`;
-  const target = remote ? file : filePath;
-  const pageUrl = `/?url=${encodeURIComponent(target)}`;
+  const pageUrl = dataset ? `/?dataset=${encodeURIComponent(DATASET_LIST)}` : `/?url=${encodeURIComponent(remote ? file : filePath)}`;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const [, dir, name = ''] = path.split('/');
     const serve = async () => {
-      if (path === '/' && !url.searchParams.has('url')) {
+      if (path === '/' && !url.searchParams.has('url') && !url.searchParams.has('dataset')) {
         // The bare address shows FILE: what --port users type, and what --open opens.
         res.writeHead(302, { Location: pageUrl }).end();
       } else if (path === '/' || path === '/index.html') {
@@ -80,6 +83,15 @@ export async function viewCommand(file: string, options: { port?: number; open?:
         res.writeHead(200, { 'Content-Type': TYPES.js! }).end(readFileSync(WASM + path.slice(WASM_PATH.length)));
       } else if (source && path === filePath) {
         await serveFile(source, req, res);
+      } else if (dataset && path === DATASET_LIST) {
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ name: file, files: [...dataset.files.keys()], size: dataset.size }));
+      } else if (dataset?.files.has(path)) {
+        const part = await fileSource(dataset.files.get(path)!);
+        try {
+          await serveFile(part, req, res);
+        } finally {
+          await part.close?.();
+        }
       } else {
         res.writeHead(404).end();
       }
@@ -100,6 +112,32 @@ export async function viewCommand(file: string, options: { port?: number; open?:
   const address = `http://127.0.0.1:${port}${pageUrl}`;
   process.stdout.write(`parquetry view: ${address}\n(serving ${file}; Ctrl-C to stop)\n`);
   if (options.open) openBrowser(address);
+}
+
+/** Where the page finds a served dataset's list of files. */
+const DATASET_LIST = '/dataset.json';
+
+/**
+ * A dataset's data files as the page asks for them (`/file/` and the path
+ * below the root, each segment URL-encoded) to their paths on disk, and
+ * their bytes. Only these are served: no request reaches another file.
+ */
+async function datasetFiles(input: string): Promise<{ files: Map<string, string>; size: number }> {
+  const dataset = await openDatasetInput(input);
+  // The directory, or a glob's part before its first pattern: partition directories lie below it.
+  const segments = input.split(/[\\/]/);
+  const literal = segments.findIndex((s) => /[*?[{]/.test(s));
+  const root = resolve(literal < 0 ? input : segments.slice(0, literal).join(sep) || '.');
+  const files = new Map<string, string>();
+  let size = 0;
+  for (const f of dataset.files) {
+    const path = resolve(f.path);
+    const below = relative(root, path).split(sep);
+    // `=` stays as it is: the page tells partitions by the `key=value` in its URLs.
+    files.set(`/file/${below.map((b) => encodeURIComponent(b).replaceAll('%3D', '=')).join('/')}`, path);
+    size += statSync(path).size;
+  }
+  return { files, size };
 }
 
 /**

@@ -12,22 +12,59 @@ import type { ByteArrays } from './types.js';
 
 /** Decodes `count` values and leaves `c.pos` after their bytes. */
 export function decodeDeltaLengthByteArray(c: ByteCursor, count: number): ByteArrays {
-  const lengths = decodeDeltaInt32(c, count);
-  const offsets = new Int32Array(count + 1);
-  let total = 0;
-  for (let i = 0; i < count; i++) {
-    const len = lengths[i]!;
-    if (len < 0) throw new CorruptFileError(`DELTA_LENGTH_BYTE_ARRAY value ${i} has negative length ${len}`, { offset: c.fileOffset });
-    total += len;
-    // Checked as it grows, so the sum stays within the input, and so within an int32.
-    if (total > c.remaining) {
-      throw new CorruptFileError(`DELTA_LENGTH_BYTE_ARRAY lengths add up past the ${c.remaining} bytes that remain`, { offset: c.fileOffset });
+  return new DeltaLengthStream(c, count).read(count);
+}
+
+/**
+ * A page's values read or passed over `n` at a time. The lengths come
+ * first, so they are decoded (and checked against the bytes) on opening;
+ * the values' bytes are then found by their offsets, and a skip moves an
+ * index. Leaves `c.pos` after the values' bytes.
+ */
+export class DeltaLengthStream {
+  /** Value i is buf[start + offsets[i] .. start + offsets[i + 1]). */
+  readonly offsets: Int32Array;
+  readonly buf: Uint8Array;
+  readonly start: number;
+  private i = 0;
+
+  constructor(c: ByteCursor, private readonly count: number) {
+    const lengths = decodeDeltaInt32(c, count);
+    const offsets = new Int32Array(count + 1);
+    let total = 0;
+    for (let i = 0; i < count; i++) {
+      const len = lengths[i]!;
+      if (len < 0) throw new CorruptFileError(`DELTA_LENGTH_BYTE_ARRAY value ${i} has negative length ${len}`, { offset: c.fileOffset });
+      total += len;
+      // Checked as it grows, so the sum stays within the input, and so within an int32.
+      if (total > c.remaining) {
+        throw new CorruptFileError(`DELTA_LENGTH_BYTE_ARRAY lengths add up past the ${c.remaining} bytes that remain`, { offset: c.fileOffset });
+      }
+      offsets[i + 1] = total;
     }
-    offsets[i + 1] = total;
+    this.offsets = offsets;
+    this.buf = c.buf;
+    this.start = c.pos;
+    c.pos += total;
   }
-  const data = copyBytes(c.buf, c.pos, c.pos + total);
-  c.pos += total;
-  return { data, offsets };
+
+  /** The next `n` values (at most those left), copied out. */
+  read(n: number): ByteArrays {
+    const { offsets, start } = this;
+    const from = this.i;
+    const to = Math.min(from + n, this.count);
+    this.i = to;
+    const base = offsets[from]!;
+    const data = copyBytes(this.buf, start + base, start + offsets[to]!);
+    const out = from === 0 && to === this.count ? offsets : offsets.slice(from, to + 1);
+    if (base !== 0) for (let k = 0; k < out.length; k++) out[k] -= base;
+    return { data, offsets: out };
+  }
+
+  /** Passes over the next `n` values (at most those left). */
+  skip(n: number): void {
+    this.i = Math.min(this.i + n, this.count);
+  }
 }
 
 /** Appends `values` DELTA_LENGTH_BYTE_ARRAY-encoded. */

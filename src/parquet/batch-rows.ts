@@ -34,9 +34,17 @@ export function rowsOfBatches<T>(batches: AsyncGenerator<T[]>): AsyncIterableIte
   return it;
 }
 
-/** Every row of the batches in one array. */
+/** Every row of the batches in one array, allocated once at its final size (pushing row by row regrew and recopied it). */
 export async function collectRows<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const batch of batches) for (const row of batch) out.push(row);
+  const held: T[][] = [];
+  let total = 0;
+  for await (const batch of batches) {
+    held.push(batch);
+    total += batch.length;
+  }
+  if (held.length === 1) return held[0]!;
+  const out = new Array<T>(total);
+  let k = 0;
+  for (const batch of held) for (let i = 0; i < batch.length; i++) out[k++] = batch[i]!;
   return out;
 }

@@ -3,22 +3,22 @@
  * in rows to hold decoded (a 166-byte page can define 2^28 nulls) and for
  * reads that want only some rows. Pages are decoded one at a time; a data
  * page of more than PAGE_WINDOW levels is decoded in windows of what the
- * caller asks for when its encodings can resume mid-page (RLE levels; PLAIN
- * numbers or dictionary indices), so memory and time follow the rows taken,
- * not the levels a header claims.
+ * caller asks for when its levels can resume mid-page (RLE; every value
+ * encoding can, valueStream), so memory and time follow the rows taken,
+ * not the levels a header claims. Rows passed over inside a page (skip)
+ * have their levels read and their values passed, none made.
  */
 import { ByteCursor } from '../bytes/cursor.js';
 import { CorruptFileError, withContext, type ErrorContext } from '../errors.js';
 import { take } from '../encodings/dictionary.js';
-import { fixedWidth, fixedWidthValues } from '../encodings/plain.js';
-import { bitWidth, dictionaryIndexWidth, prefixedRuns, RleStream } from '../encodings/rle.js';
+import { bitWidth, prefixedRuns, RleStream } from '../encodings/rle.js';
 import type { Values } from '../encodings/types.js';
 import type { LeafNode } from '../schema/tree.js';
-import { ChunkValues, checkIndices, COPIED_TYPES } from './chunk-values.js';
+import { ChunkValues, checkIndices } from './chunk-values.js';
 import { checkNulls, Levels, onPage, PageDecoder, PageWalk, type ChunkOptions, type DataPageParts, type RawPage } from './column-chunk.js';
 import type { ColumnChunkData } from '../shred/column-data.js';
 import type { ColumnMetaData } from './metadata/index.js';
-import { decodeValues } from './page-values.js';
+import { decodeValues, valueStream, type ValueStream } from './page-values.js';
 import { concatValues, sliceValues } from './values-concat.js';
 
 /** Data pages with more levels than this are decoded in windows where their encodings allow. */
@@ -42,6 +42,12 @@ export class ChunkStream {
   /** Whether the walk has every level the chunk claims. */
   private ended = false;
   private readonly repeated: boolean;
+  /**
+   * Rows asked to be passed over and not yet passed (see skip); for a
+   * repeated leaf, `midRow` says the last row passed may still go on.
+   */
+  private toSkip = 0;
+  private midRow = false;
 
   /**
    * A stream over a chunk's bytes; `open` starts it with no pages, which
@@ -66,18 +72,98 @@ export class ChunkStream {
   }
 
   /**
-   * Passes over the next data page, of `levels` levels, unread: only where
-   * everything decoded has been taken, in an unrepeated leaf (whose levels
-   * are its rows).
+   * Passes over the next data page, of `levels` levels, unread, as rows of
+   * the pending skip: only at a page boundary (skip ran out of the pages
+   * given), in an unrepeated leaf (whose levels are its rows).
    */
   passPage(levels: number): void {
-    if (this.repeated || this.ahead > 0 || this.win !== null) throw new Error('internal error: a page passed over mid-page or in a repeated leaf');
+    if (this.repeated || this.queue.length > 0 || (this.win !== null && this.win.left > 0) || levels > this.toSkip) {
+      throw new Error('internal error: a page passed over mid-page, past the rows skipped, or in a repeated leaf');
+    }
     withContext(this.ctx, () => this.walk.pass(levels));
+    this.toSkip -= levels;
   }
 
-  /** Rows decoded and not yet taken (an unrepeated leaf's levels; a repeated leaf's row starts, the last perhaps unfinished). */
-  get rowsReady(): number {
-    return this.ahead;
+  /** Rows of a skip not yet passed over (skip). */
+  get pending(): number {
+    return this.toSkip;
+  }
+
+  /** Whether a skip is under way: rows still to pass, or a repeated leaf's row passed over that may go on. */
+  get skipping(): boolean {
+    return this.toSkip > 0 || this.midRow;
+  }
+
+  /**
+   * Passes over the next `rows` rows. Rows already decoded are dropped;
+   * inside a page the levels are read and the values passed over
+   * (valueStream), none made; a page of an unrepeated leaf wholly passed
+   * over is dropped once read. Whether the rows are passed: an open stream
+   * may need more pages first, and then goes on with them before any take.
+   */
+  skip(rows: number): boolean {
+    this.toSkip += rows;
+    return withContext(this.ctx, () => this.pass());
+  }
+
+  /** Works through `toSkip`; false when an open stream needs more pages. */
+  private pass(): boolean {
+    const repeated = this.repeated;
+    while (this.toSkip > 0 || this.midRow) {
+      if (this.queue.length > 0) {
+        // Decoded rows: take the part still needed, or drop them all (a repeated leaf's last one perhaps going on).
+        if (this.ahead > this.toSkip || (!repeated && this.ahead === this.toSkip)) {
+          const k = this.toSkip;
+          this.toSkip = 0;
+          this.midRow = false;
+          this.take(k);
+          return true;
+        }
+        this.toSkip -= this.ahead;
+        this.midRow = repeated;
+        this.ahead = 0;
+        this.queue.length = 0;
+        continue;
+      }
+      const win = this.win;
+      if (win !== null && win.left > 0) {
+        if (repeated) {
+          const { starts, stopped } = win.skipRows(this.toSkip);
+          this.toSkip -= starts;
+          this.midRow = !stopped;
+        } else {
+          const n = Math.min(this.toSkip, win.left);
+          win.skip(n);
+          this.toSkip -= n;
+        }
+        continue;
+      }
+      this.win = null;
+      const p = this.walk.next();
+      if (p === null) {
+        if (this.walk.levels >= this.walk.expected) this.ended = true;
+        else if (this.open) return false;
+        else throw this.walk.short();
+        // The chunk's end closes the row in progress.
+        this.midRow = false;
+        if (this.toSkip > 0) throw new CorruptFileError(`column chunk ran out of rows: ${this.toSkip} more passed over than it holds`);
+        return true;
+      }
+      const data = onPage(p, () => {
+        const d = this.dec.open(p);
+        if (d === null) return null;
+        this.walk.claim(d.n);
+        // A page of rows all passed over: its levels are its rows, so nothing in it is needed.
+        if (!repeated && d.n <= this.toSkip) {
+          this.toSkip -= d.n;
+          return null;
+        }
+        this.win = PageWindows.of(this.dec, d, p);
+        return this.win === null ? this.wholePage(d) : null;
+      });
+      if (data !== null && data.length > 0) this.enqueue({ data, at: 0, vat: 0 });
+    }
+    return true;
   }
 
   /** Whether the next `rows` rows are decoded or decodable from the pages given so far (decoding what they need). */
@@ -141,20 +227,25 @@ export class ChunkStream {
 
   /** Decodes pages into the queue until `rows` rows are ready or the pages given run out; whether they are ready. */
   private fill(rows: number): boolean {
+    if ((this.toSkip > 0 || this.midRow) && !this.pass()) return false;
     while (!this.enough(rows)) {
       const want = this.repeated ? Math.max(rows - this.ahead + 1, 1024) : rows - this.ahead;
       const seg = this.nextSegment(want);
       if (seg === null) return this.enough(rows);
-      let n = seg.data.length;
-      if (this.repeated) {
-        const rep = seg.data.rep!;
-        n = 0;
-        for (let i = 0; i < rep.length; i++) if (rep[i] === 0) n++;
-      }
-      this.ahead += n;
-      this.queue.push(seg);
+      this.enqueue(seg);
     }
     return true;
+  }
+
+  private enqueue(seg: Segment): void {
+    let n = seg.data.length;
+    if (this.repeated) {
+      const rep = seg.data.rep!;
+      n = 0;
+      for (let i = 0; i < rep.length; i++) if (rep[i] === 0) n++;
+    }
+    this.ahead += n;
+    this.queue.push(seg);
   }
 
   /** Decoded levels for at least one more entry: a whole page, or a window of about `want` levels of a large one. Null at the chunk's end, or, open, at the end of the pages given. */
@@ -262,14 +353,15 @@ export class ChunkStream {
 }
 
 /**
- * A large data page decoded a window at a time: level runs resumed with
- * RleStream, PLAIN numbers copied window by window, dictionary indices
- * resumed like levels. Pages in other encodings are decoded whole.
+ * A data page read a window at a time, or passed over in part: level runs
+ * resumed with RleStream, values with the page's ValueStream (dictionary
+ * indices resumed like levels). Pages whose v1 levels are BIT_PACKED
+ * cannot resume and are decoded whole.
  */
 class PageWindows {
   left: number;
   private nulls = 0;
-  private indices: RleStream | null = null;
+  private stream: ValueStream | null = null;
 
   private constructor(
     private readonly dec: PageDecoder,
@@ -277,18 +369,16 @@ class PageWindows {
     private readonly page: RawPage,
     private readonly rep: RleStream | null,
     private readonly def: RleStream | null,
-    /** Where the values are, and (for PLAIN numbers) the next one's byte. */
-    private readonly values: ByteCursor,
-    private readonly width: number,
+    /** The values' bytes: data[pos..end). */
+    private readonly values: { data: Uint8Array; pos: number; end: number },
+    private readonly dict: boolean,
   ) {
     this.left = d.n;
   }
 
-  /** Windows over page `d`, or null when its encodings cannot resume. */
+  /** Windows over page `d`, or null when its levels cannot resume. */
   static of(dec: PageDecoder, d: DataPageParts, page: RawPage): PageWindows | null {
     const dict = d.encoding === 'PLAIN_DICTIONARY' || d.encoding === 'RLE_DICTIONARY';
-    const width = d.encoding === 'PLAIN' && COPIED_TYPES.has(dec.leaf.physicalType) ? fixedWidth(dec.leaf.physicalType) : 0;
-    if (!dict && width === 0) return null;
     if (dict && dec.dictionary === null) throw new CorruptFileError('dictionary-encoded page but the chunk has no dictionary page');
     const runs = (check: { max: number } | null, encoding: string, region: () => ByteCursor): RleStream | null | undefined => {
       if (check === null) return null;
@@ -297,59 +387,107 @@ class PageWindows {
     };
     let rep: RleStream | null | undefined;
     let def: RleStream | null | undefined;
-    let values: ByteCursor;
+    let values: { data: Uint8Array; pos: number; end: number };
     if (d.v2) {
       rep = runs(dec.repCheck, 'RLE', () => new ByteCursor(d.data, 0, d.rl));
       def = runs(dec.defCheck, 'RLE', () => new ByteCursor(d.data, d.rl, d.rl + d.dl));
-      values = new ByteCursor(d.section!);
+      values = { data: d.section!, pos: 0, end: d.section!.length };
     } else {
       const c = new ByteCursor(d.data);
       rep = runs(dec.repCheck, d.levelEncodings.rep, () => prefixedRuns(c));
       if (rep === undefined) return null;
       def = runs(dec.defCheck, d.levelEncodings.def, () => prefixedRuns(c));
-      values = new ByteCursor(d.data, c.pos, d.data.length);
+      values = { data: d.data, pos: c.pos, end: d.data.length };
     }
     if (rep === undefined || def === undefined) return null;
-    return new PageWindows(dec, d, page, rep, def, values, width);
+    return new PageWindows(dec, d, page, rep, def, values, dict);
   }
 
   /** The next `want` levels (at most what is left) and their values. */
   next(want: number): ColumnChunkData {
     const k = Math.min(want, this.left);
     return onPage(this.page, () => {
-      const { dec, d } = this;
+      const { dec } = this;
       const wide = (max: number): Uint8Array | Uint16Array => (max > 255 ? new Uint16Array(k) : new Uint8Array(k));
       let rep: Uint8Array | Uint16Array | null = null;
       let def: Uint8Array | Uint16Array | null = null;
       if (this.rep) this.rep.read(k, (rep = wide(dec.repCheck!.max)), 0, dec.repCheck!);
       const present = this.def ? this.def.read(k, (def = wide(dec.defCheck!.max)), 0, dec.defCheck!) : k;
-      this.left -= k;
-      this.nulls += k - present;
-      if (this.left === 0) checkNulls(d, this.nulls);
+      this.passed(k, present);
       const out: ColumnChunkData = { def, rep, length: k, valueCount: present, values: null, dictionary: null, indices: null };
-      if (this.width > 0) out.values = this.plain(present);
-      else {
-        const indices = new Int32Array(present);
-        if (present > 0) {
-          this.indices ??= new RleStream(this.values, dictionaryIndexWidth(this.values));
-          this.indices.read(present, indices);
-          checkIndices(indices, dec.dictionary!);
-        }
+      const values = this.valueStream().read(present);
+      if (this.dict) {
+        const indices = values as Int32Array;
+        checkIndices(indices, dec.dictionary!);
         out.dictionary = dec.dictionary;
         out.indices = indices;
-      }
+      } else out.values = values;
       return out;
     });
   }
 
-  private plain(count: number): Values {
-    const c = this.values;
-    const size = count * this.width;
-    const type = this.dec.leaf.physicalType;
-    if (size > c.remaining) throw new CorruptFileError(`${count} PLAIN ${type} values need ${size} bytes but only ${c.remaining} remain`);
-    // A copy, so the values are aligned and hold no part of the page alive.
-    const bytes = c.buf.slice(c.pos, c.pos + size);
-    c.pos += size;
-    return fixedWidthValues(type, bytes, count, this.width);
+  /** Passes over the next `k` levels (at most what is left) and their values: levels read and checked, no value made. */
+  skip(k: number): void {
+    k = Math.min(k, this.left);
+    onPage(this.page, () => {
+      const { dec } = this;
+      if (this.rep) this.rep.skip(k, dec.repCheck!);
+      const present = this.def ? this.def.skip(k, dec.defCheck!) : k;
+      this.passed(k, present);
+      this.valueStream().skip(present);
+    });
+  }
+
+  /**
+   * A repeated leaf: passes over the levels up to the start of the row
+   * `rows` row starts on, or to the page's end if it comes first. The row
+   * starts passed, and whether it stopped at a row's start.
+   */
+  skipRows(rows: number): { starts: number; stopped: boolean } {
+    const look = this.rep!.clone();
+    const scratch = new Uint16Array(Math.min(this.left, 4096));
+    let levels = 0;
+    let starts = 0;
+    let stopped = false;
+    onPage(this.page, () => {
+      while (!stopped && levels < this.left) {
+        const n = Math.min(scratch.length, this.left - levels);
+        look.read(n, scratch, 0, this.dec.repCheck!);
+        let k = 0;
+        for (; k < n; k++) {
+          if (scratch[k] === 0) {
+            if (starts === rows) {
+              stopped = true;
+              break;
+            }
+            starts++;
+          }
+        }
+        levels += k;
+      }
+    });
+    this.skip(levels);
+    return { starts, stopped };
+  }
+
+  /** Counts `k` levels of which `present` hold values; at the page's end, its stated nulls are checked. */
+  private passed(k: number, present: number): void {
+    this.left -= k;
+    this.nulls += k - present;
+    if (this.left === 0) checkNulls(this.d, this.nulls);
+  }
+
+  /**
+   * The page's values, opened on first use. Encodings whose layout depends
+   * on the page's value count (DELTA_*, BYTE_STREAM_SPLIT) are told it,
+   * counted from a look ahead over the definition levels.
+   */
+  private valueStream(): ValueStream {
+    if (this.stream === null) {
+      const { dec, d, values } = this;
+      const total = this.def ? this.def.clone().skip(this.left, dec.defCheck!) : this.left;
+      this.stream = valueStream(d.encoding, dec.leaf, values.data, values.pos, values.end, total + (d.n - this.left - this.nulls));
+    }
+    return this.stream;
   }
 }

@@ -27,7 +27,7 @@ interface Run {
 type Part = Run | { kind: 'values'; values: Values };
 
 /** The types whose PLAIN pages are a plain copy of little-endian numbers. */
-export const COPIED_TYPES: ReadonlySet<string> = new Set(['INT32', 'FLOAT', 'INT64', 'DOUBLE']);
+const COPIED_TYPES: ReadonlySet<string> = new Set(['INT32', 'FLOAT', 'INT64', 'DOUBLE']);
 
 /** A first buffer never larger than this many values, whatever the metadata claims: it grows if the pages really hold more. */
 const MAX_INITIAL_VALUES = 1 << 24;

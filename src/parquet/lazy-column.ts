@@ -4,7 +4,7 @@
  * ChunkStream fed page by page. A skip passes over whole pages of an
  * unrepeated leaf from their headers alone, their bodies never fetched; a
  * repeated leaf's rows are known only from its levels, so its skipped pages
- * are fetched and decoded, then dropped.
+ * are fetched and their levels read. Values passed over are never made.
  *
  * Bytes fetched: each fetch for a page reads ahead as many bytes as the
  * pages taken so far hold (none for the first), so a read fetches at most
@@ -24,9 +24,6 @@ export type ReadRange = (start: number, end: number) => Promise<Uint8Array>;
 
 /** Bytes first read for a page header whose page is passed over: most headers without statistics fit. */
 const HEADER_PROBE = 64;
-
-/** Most rows a skip decodes at once where it cannot pass pages over. */
-const SKIP_WINDOW = 1 << 16;
 
 /** The bytes of a chunk fetched so far that a read may still use: one window, moving forward. */
 class ChunkWindow {
@@ -107,38 +104,33 @@ export class LazyColumn {
     return this.stream.take(rows);
   }
 
-  /** Passes over the next `rows` rows, a window at a time where they are decoded: memory follows the window, not the rows passed. */
+  /**
+   * Passes over the next `rows` rows. Whole pages of an unrepeated leaf are
+   * passed by their headers (or the offset index), their bodies never
+   * fetched; a page the skip starts or ends in is fed, and the stream reads
+   * its levels and passes its values over without making them. A repeated
+   * leaf's rows are known only from its levels, so its pages are fed.
+   */
   async skip(rows: number): Promise<void> {
-    for (let left = rows; left > 0; ) {
-      const k = Math.min(left, SKIP_WINDOW);
-      if (this.repeated) {
-        await this.take(k);
-        left -= k;
-        continue;
-      }
-      if (this.stream.ready(k) || this.stream.rowsReady > 0) {
-        const n = Math.min(k, this.stream.rowsReady);
-        this.stream.take(n);
-        left -= n;
-        continue;
-      }
-      const jumped = this.jump(left);
-      if (jumped > 0) {
-        left -= jumped;
-        continue;
-      }
-      // A data page of rows all passed over is passed unread; any other page (a dictionary page, which those after need; the
-      // page that holds the next row kept) is fed; with none left, take reports the chunk short.
+    let done = this.stream.skip(rows);
+    while (!done) {
+      if (!this.repeated) await this.passPages();
+      // The page the skip ends in (or a dictionary page, which those after need); with none left the stream reports the chunk short.
+      if (this.stream.skipping) await this.feed();
+      done = this.stream.skip(0);
+    }
+  }
+
+  /** Passes over the data pages whose rows the stream's pending skip wholly covers, unread. */
+  private async passPages(): Promise<void> {
+    while (this.stream.pending > 0) {
+      const left = this.stream.pending;
+      if (this.jump(left) > 0) continue;
       const page = await this.peek(0);
-      if (page !== null && page.levels > 0 && page.levels <= left) {
-        this.stream.passPage(page.levels);
-        this.pos = page.end;
-        this.levels += page.levels;
-        left -= page.levels;
-      } else if (!(await this.feed())) {
-        await this.take(k);
-        left -= k;
-      }
+      if (page === null || page.levels === 0 || page.levels > left) return;
+      this.stream.passPage(page.levels);
+      this.pos = page.end;
+      this.levels += page.levels;
     }
   }
 

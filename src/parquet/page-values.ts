@@ -6,12 +6,12 @@ import { ByteCursor } from '../bytes/cursor.js';
 import { CorruptFileError, UnsupportedError } from '../errors.js';
 import { decodeAlp } from '../encodings/alp.js';
 import { decodeBitPacked } from '../encodings/bit-packed.js';
-import { decodeByteStreamSplit } from '../encodings/byte-stream-split.js';
+import { ByteStreamSplitStream, decodeByteStreamSplit } from '../encodings/byte-stream-split.js';
 import { decodeDeltaInt32, decodeDeltaInt64 } from '../encodings/delta-binary-packed.js';
-import { decodeDeltaByteArray } from '../encodings/delta-byte-array.js';
-import { decodeDeltaLengthByteArray } from '../encodings/delta-length-byte-array.js';
-import { decodePlain } from '../encodings/plain.js';
-import { bitWidth, countLevels, decodeRleBooleans, decodeRleHybrid, decodeRleHybridPrefixed, type LevelCheck } from '../encodings/rle.js';
+import { decodeDeltaByteArray, DeltaByteArrayStream } from '../encodings/delta-byte-array.js';
+import { decodeDeltaLengthByteArray, DeltaLengthStream } from '../encodings/delta-length-byte-array.js';
+import { decodePlain, PlainStream } from '../encodings/plain.js';
+import { bitWidth, countLevels, HybridValues, decodeRleBooleans, decodeRleHybrid, decodeRleHybridPrefixed, type LevelCheck } from '../encodings/rle.js';
 import { valueCount, type Values } from '../encodings/types.js';
 import type { LeafNode } from '../schema/tree.js';
 
@@ -53,6 +53,59 @@ export function decodeValues(encoding: string, leaf: LeafNode, data: Uint8Array,
   }
   if (valueCount(out) !== count) throw new CorruptFileError(`page decoded ${valueCount(out)} values where its levels define ${count}`);
   return out;
+}
+
+/** A page's values, read or passed over `n` at a time (a page's selected rows start or end inside it). */
+export interface ValueStream {
+  /** The next `n` values; the caller asks for no more than the page holds. */
+  read(n: number): Values;
+  /** Passes over the next `n` values without making them. */
+  skip(n: number): void;
+}
+
+/**
+ * The values of a page of `count` values in data[pos..end), as a stream.
+ * Dictionary-encoded pages give their indices. DELTA_BINARY_PACKED and ALP
+ * pages are decoded whole on opening (their integers and floats), then
+ * served by views.
+ */
+export function valueStream(encoding: string, leaf: LeafNode, data: Uint8Array, pos: number, end: number, count: number): ValueStream {
+  const c = new ByteCursor(data, pos, end);
+  const type = leaf.physicalType;
+  switch (encoding) {
+    case 'PLAIN':
+      return new PlainStream(c, type, leaf.typeLength);
+    case 'PLAIN_DICTIONARY':
+    case 'RLE_DICTIONARY':
+      return new HybridValues(c, 'indices');
+    case 'RLE':
+      if (type !== 'BOOLEAN') throw new UnsupportedError(`RLE encoding for ${type} values`);
+      return new HybridValues(c, 'booleans');
+    case 'DELTA_LENGTH_BYTE_ARRAY':
+      if (type !== 'BYTE_ARRAY') throw new CorruptFileError(`DELTA_LENGTH_BYTE_ARRAY cannot encode ${type}`);
+      return new DeltaLengthStream(c, count);
+    case 'DELTA_BYTE_ARRAY':
+      if (type !== 'BYTE_ARRAY' && type !== 'FIXED_LEN_BYTE_ARRAY') throw new CorruptFileError(`DELTA_BYTE_ARRAY cannot encode ${type}`);
+      return new DeltaByteArrayStream(c, count, type === 'FIXED_LEN_BYTE_ARRAY' ? leaf.typeLength : undefined);
+    case 'BYTE_STREAM_SPLIT':
+      return new ByteStreamSplitStream(c, type, count, leaf.typeLength);
+    default:
+      return new DecodedValues(decodeValues(encoding, leaf, data, pos, end, count) as Int32Array | BigInt64Array | Float32Array | Float64Array);
+  }
+}
+
+/** Values decoded whole, served a view at a time. */
+class DecodedValues implements ValueStream {
+  private i = 0;
+  constructor(private readonly values: Int32Array | BigInt64Array | Float32Array | Float64Array) {}
+  read(n: number): Values {
+    const out = this.values.subarray(this.i, this.i + n);
+    this.i += out.length;
+    return out;
+  }
+  skip(n: number): void {
+    this.i = Math.min(this.i + n, this.values.length);
+  }
 }
 
 /**

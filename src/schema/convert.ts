@@ -123,6 +123,46 @@ export function int96Nanos(b: Uint8Array, o: number): bigint {
 
 const MS_PER_UNIT: Record<TimeUnit, bigint> = { MILLIS: 1n, MICROS: 1000n, NANOS: 1_000_000n };
 
+/** Integers of this magnitude are exact in a double: below it, Dates are computed without bigints. */
+const SAFE = 2 ** 53;
+
+/** floor(v / per) for an integer |v| < 2^53: `v - rem` is an exact multiple of `per`, so the division is exact. */
+function floorDiv(v: number, per: number): number {
+  const rem = v % per;
+  return (v - (rem < 0 ? rem + per : rem)) / per;
+}
+
+/**
+ * TIMESTAMP values as Dates, read from the 64-bit integers' two 32-bit
+ * halves: a bigint per value (and two more for the division) was most of
+ * what a Date read allocated. Values beyond 2^53 take the exact bigint path.
+ */
+function timestampDates(a: BigInt64Array, unit: TimeUnit, utc: boolean, opts: ValueOptions): ValueAt {
+  const words = new Int32Array(a.buffer, a.byteOffset, a.length * 2);
+  const per = Number(MS_PER_UNIT[unit]);
+  const at = (i: number): Date => {
+    const v = words[2 * i + 1]! * 4294967296 + (words[2 * i]! >>> 0);
+    if (v < SAFE && v > -SAFE) return new Date(per === 1 ? v : floorDiv(v, per));
+    return temporalOut(a[i]!, unit, utc, opts) as Date;
+  };
+  return withFill(at, (out, from, count) => {
+    for (let k = 0; k < count; k++) out[k] = at(from + k);
+  });
+}
+
+/**
+ * INT96 as a Date by number arithmetic, exact while the nanoseconds of the
+ * day and the whole count fit in 2^53 (where Spark's wrapping arithmetic,
+ * int96Nanos, cannot wrap); the bigint path otherwise.
+ */
+function int96Date(b: Uint8Array, o: number, dv: DataView, opts: ValueOptions): Date {
+  const nanos = dv.getInt32(o + 4, true) * 4294967296 + dv.getUint32(o, true);
+  const day = dv.getInt32(o + 8, true) - Number(JULIAN_EPOCH_DAY);
+  const ms = day * 86_400_000 + floorDiv(nanos, 1_000_000);
+  if (nanos < SAFE && nanos > -SAFE && ms < SAFE && ms > -SAFE) return new Date(ms);
+  return temporalOut(int96Nanos(b, o), 'NANOS', true, opts) as Date;
+}
+
 function int64Out(v: bigint, opts: ValueOptions): bigint | number {
   return opts.int64 === 'number' ? Number(v) : v;
 }
@@ -184,7 +224,8 @@ export function valueReader(kind: LeafKind, values: Values, opts: ValueOptions =
     case 'timestamp': {
       const { unit, utc } = kind;
       const a = values as BigInt64Array;
-      if (opts.temporal === 'iso' || opts.temporal === 'date') return (i) => temporalOut(a[i]!, unit, utc, opts);
+      if (opts.temporal === 'date') return timestampDates(a, unit, utc, opts);
+      if (opts.temporal === 'iso') return (i) => temporalOut(a[i]!, unit, utc, opts);
       return bigintOut ? direct(a) : int64Number(a);
     }
     case 'decimal': {
@@ -286,8 +327,13 @@ function bytesReader(kind: LeafKind, v: ByteArrays, opts: ValueOptions): ValueAt
         return { months: dv.getUint32(o, true), days: dv.getUint32(o + 4, true), millis: dv.getUint32(o + 8, true) };
       };
     }
-    case 'int96':
+    case 'int96': {
+      if (opts.temporal === 'date') {
+        const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+        return (i) => int96Date(data, offsets[i]!, dv, opts);
+      }
       return (i) => temporalOut(int96Nanos(data, offsets[i]!), 'NANOS', true, opts);
+    }
     case 'null':
       return () => null;
     default:

@@ -8,15 +8,15 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { chromiumPath, skipWithoutChromium } from './chromium.js';
-import { BufferSink, TrevniDraftWriter, TrevniReader, defineSchema, field, openParquet, openRedElm, openTrevni, openWriter, parseWhere } from '../../src/node/index.js';
-import { fileSource } from '../../src/node/file-source.js';
+import { BufferSink, TrevniDraftWriter, defineSchema, field, openParquet, openTable, openWriter } from '../../src/node/index.js';
 import { cell } from '../../viewer/src/format.js';
+import { clip } from '../../src/text/render.js';
 
 const DATA = join('..', 'shared', 'corpus', 'parquet-testing', 'data');
 const FLAT = join(DATA, 'alltypes_plain.parquet');
@@ -37,6 +37,13 @@ function cli(...args: string[]): string {
   const r = spawnSync(process.execPath, [...CLI, ...args], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout;
+}
+
+/** `parquetry ARGS`' output, without blocking the test's event loop. */
+function cliAsync(...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [...CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 }, (e, stdout, stderr) => (e ? reject(new Error(`${e.message}: ${stderr}`)) : resolve(stdout)));
+  });
 }
 
 /** Starts `parquetry view FILE` and resolves to the URL it prints. */
@@ -98,10 +105,14 @@ function chunks(page: Page): Promise<ShownChunk[]> {
   }));
 }
 
-/** The table's rows in view after scrolling to `row`, as shown: [index, ...cells]. */
+/** The table's rows in view after scrolling to `row` (or as near as the scroll bar goes), as shown: [file row number, ...cells]. */
 async function scrollTo(page: Page, row: number): Promise<string[][]> {
-  await page.$eval('#rows', (e, top) => void (e.scrollTop = top), row * 24);
-  await page.waitForFunction((r) => document.querySelector('#rows')?.getAttribute('data-first') === String(r), { timeout: 30_000 }, row);
+  const top = await page.$eval('#rows', (e, t) => ((e.scrollTop = t), e.scrollTop), row * 24);
+  await page.waitForFunction((r) => document.querySelector('#rows')?.getAttribute('data-first') === String(r), { timeout: 30_000 }, Math.floor(top / 24));
+  return shownRows(page);
+}
+
+function shownRows(page: Page): Promise<string[][]> {
   return page.$$eval('#rows-body tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? '')));
 }
 
@@ -127,13 +138,13 @@ async function checkParquet(file: string): Promise<Page> {
   return page;
 }
 
-/** The library's rows `from..from+n` (matching `where`, if given), formatted as the table formats them. */
-async function libraryRows(file: string, from: number, n: number, where?: string): Promise<string[][]> {
-  const reader = await openParquet(file);
-  const columns = reader.plan().fields.map((f) => f.name);
-  const rows = await reader.readRows({ offset: from, limit: n, temporal: 'iso', filter: where ? parseWhere(where) : undefined });
-  await reader.close();
-  return rows.map((r, i) => [String(from + i), ...columns.map((c) => cell(r[c]))]);
+/** The library's rows `first..first+n` of any table, formatted as the table formats them, numbered from `first`. */
+async function libraryRows(file: string, first: number, n: number): Promise<string[][]> {
+  await using table = await openTable(file);
+  const columns = table.schema.root.children.map((c) => c.name);
+  const out: string[][] = [];
+  for await (const r of table.rows({ offset: first, limit: n, temporal: 'iso' })) out.push([String(first + out.length), ...columns.map((c) => cell(r[c]))]);
+  return out;
 }
 
 test('a flat file: layout numbers as meta gives them, rows as the library reads them, a filter', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
@@ -145,12 +156,16 @@ test('a flat file: layout numbers as meta gives them, rows as the library reads 
   await page.type('#where', where);
   await page.click('#filter button');
   await page.waitForSelector('#count[data-count]', { timeout: 30_000 });
+  // The matches found by testing every row here: the # column shows their row numbers in the file.
+  const all = await libraryRows(FLAT, 0, 8);
   const reader = await openParquet(FLAT);
-  const matching = (await reader.readRows({ filter: parseWhere(where) })).length;
+  const rows = await reader.readRows();
   await reader.close();
-  assert.equal(await page.$eval('#count', (e) => e.getAttribute('data-count')), String(matching));
-  assert.ok(matching > 0 && matching < 8);
-  assert.deepEqual(await scrollTo(page, 0), await libraryRows(FLAT, 0, matching, where));
+  const expected = all.filter((_, i) => Number(rows[i]!.id) >= 3 && rows[i]!.bool_col === true);
+  assert.equal(await page.$eval('#count', (e) => e.getAttribute('data-count')), String(expected.length));
+  assert.ok(expected.length > 1 && expected.length < 8);
+  assert.notDeepEqual(expected.map((r) => r[0]), expected.map((_, i) => String(i)), 'the matches are not the first rows, so their numbers tell');
+  assert.deepEqual(await scrollTo(page, 0), expected);
   // A syntax error is shown, with the position, as the CLI gives it.
   await page.$eval('#where', (e) => void ((e as HTMLInputElement).value = 'id >'));
   await page.click('#filter button');
@@ -164,7 +179,7 @@ test('row groups with a page index: pages to scale, bounds on hover, the table s
   for (const row of [0, 23, 35]) {
     const shown = await scrollTo(page, row);
     assert.ok(shown.length > 5, `${shown.length} rows in view`);
-    assert.deepEqual(shown, await libraryRows(GROUPS, row, shown.length), `scrolled to ${row}`);
+    assert.deepEqual(shown, await libraryRows(GROUPS, Number(shown[0]![0]), shown.length), `scrolled to ${row}`);
   }
   await page.hover('.chunk[data-group="2"] .page');
   const tip = await page.$eval('#tip', (e) => ((e as HTMLElement).hidden ? '' : e.textContent ?? ''));
@@ -212,9 +227,9 @@ test('a nested file: the schema tree, the layout, structs and lists in the table
 });
 
 test('more rows than a browser can make pixels for: the scroll bar maps onto them, down to the last row', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
-  // 1,500,000 rows of 24 px would be 36 million px, past what Chromium lets an element be.
+  // 2,000,000 rows of 24 px would be 48 million px, past what Chromium lets an element be.
   const file = join(out, 'tall.parquet');
-  const n = 1_500_000;
+  const n = 2_000_000;
   const w = await openWriter(file, defineSchema({ id: field.int64().required(), half: field.double().required() }), { rowGroupRows: 500_000 });
   const id = new BigInt64Array(n);
   const half = new Float64Array(n);
@@ -232,13 +247,16 @@ test('more rows than a browser can make pixels for: the scroll bar maps onto the
     const first = Number(await page.$eval('#rows', (e) => e.getAttribute('data-first')));
     const shown = await page.$$eval('#rows-body tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? '')));
     assert.ok(Math.abs(first - fraction * n) < 100, `${fraction} of the way down shows row ${first}`);
+    // Only the rows in view are in the page.
+    const room = await page.$eval('#rows', (e) => Math.ceil(e.clientHeight / 24) + 1);
+    assert.ok(shown.length <= room && shown.length > 10, `${shown.length} rows in the DOM for ${room} in view`);
     assert.deepEqual(shown, await libraryRows(file, first, shown.length));
     if (fraction === 1) assert.equal(shown.at(-1)![0], String(n - 1), 'the last row is reached');
   }
   // Scrolling down within a row group continues the rows already decoded: nothing is fetched again.
-  // (A quarter of the way down: rows not seen yet, so the table reads them rather than its cache.)
-  await page.$eval('#rows', (e) => void (e.scrollTop = (e.scrollHeight - e.clientHeight) / 4));
-  await page.waitForFunction(() => Math.abs(Number(document.querySelector('#rows')?.getAttribute('data-first')) - 375_000) < 100, { timeout: 30_000 });
+  // (Three tenths of the way down, in the second row group: rows not seen yet, so the table reads them rather than its cache.)
+  await page.$eval('#rows', (e) => void (e.scrollTop = (e.scrollHeight - e.clientHeight) * 0.3));
+  await page.waitForFunction((q) => Math.abs(Number(document.querySelector('#rows')?.getAttribute('data-first')) - q) < 100, { timeout: 30_000 }, n * 0.3);
   const fetched: string[] = [];
   page.on('request', (r) => fetched.push(r.url()));
   for (const step of [1, 2, 10]) {
@@ -247,7 +265,7 @@ test('more rows than a browser can make pixels for: the scroll bar maps onto the
     await page.waitForFunction((b) => document.querySelector('#rows')?.getAttribute('data-first') !== b, { timeout: 30_000 }, before);
   }
   const first = Number(await page.$eval('#rows', (e) => e.getAttribute('data-first')));
-  assert.ok(first > 380_000 && first < 500_000, `scrolled on to row ${first}, in the same row group`);
+  assert.ok(first > n * 0.3 + 5_000 && first < 1_000_000, `scrolled on to row ${first}, in the same row group`);
   assert.deepEqual(fetched, []);
   await page.close();
 });
@@ -270,17 +288,7 @@ test('a picked file is read in the page through Blob slices, with nothing reques
   await page.close();
 });
 
-/** Rows `from..from+n` of a reader whose rows() takes an offset, as the table formats them. */
-async function readerRows(rows: AsyncIterable<Record<string, unknown>>, columns: string[], from: number, n: number): Promise<string[][]> {
-  const out: string[][] = [];
-  for await (const r of rows) {
-    if (out.length === n) break;
-    out.push([String(from + out.length), ...columns.map((c) => cell(r[c]))]);
-  }
-  return out;
-}
-
-test('a Trevni file: columns and blocks as meta gives them, the table scrolled against the reader', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
+test('a Trevni file: columns and blocks as meta gives them, the table scrolled against openTable', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
   const meta = JSON.parse(cli('meta', TREVNI, '--json'));
   const page = await open(TREVNI);
   assert.equal(await summary(page, 'format'), 'trevni');
@@ -290,14 +298,10 @@ test('a Trevni file: columns and blocks as meta gives them, the table scrolled a
   assert.deepEqual(shown.map((c) => [c.path, c.codec, c.bytes, c.uncompressed, c.pages]),
     meta.columnChunks.map((c: { name: string; codec: string; compressedSize: number; uncompressedSize: number; blocks: number }) => [c.name, c.codec, String(c.compressedSize), String(c.uncompressedSize), c.blocks]));
   assert.ok(await page.$eval('#where', (e) => (e as HTMLInputElement).disabled));
-  const source = await fileSource(TREVNI);
-  const reader = await TrevniReader.open(source);
-  const columns = reader.roots.map((i) => reader.columns[i]!.name);
   for (const row of [0, 7345]) {
     const rows = await scrollTo(page, row);
-    assert.deepEqual(rows, await readerRows(reader.rows({ offset: row }), columns, row, rows.length), `scrolled to ${row}`);
+    assert.deepEqual(rows, await libraryRows(TREVNI, row, rows.length), `scrolled to ${row}`);
   }
-  await source.close?.();
   await page.close();
 });
 
@@ -313,16 +317,14 @@ test('a RedElm file: row groups and columns as meta gives them, each column as i
     meta.blocks.flatMap((b: { columns: { path: string; compressedSize: number; uncompressedSize: number }[] }, g: number) =>
       b.columns.map((c) => [String(g), c.path, String(c.compressedSize), String(c.uncompressedSize), 3, String(c.compressedSize)])));
   assert.ok(await page.$eval('#where', (e) => (e as HTMLInputElement).disabled));
-  const reader = await openRedElm(REDELM);
-  const columns = reader.plan().fields.map((f) => f.name);
-  assert.deepEqual((await page.$$eval('#schema > ul > li > ul > li > .name', (els) => els.map((e) => e.textContent))), reader.schema.root.children.map((c) => c.name));
+  await using table = await openTable(REDELM);
+  assert.deepEqual((await page.$$eval('#schema > ul > li > ul > li > .name', (els) => els.map((e) => e.textContent))), table.schema.root.children.map((c) => c.name));
   // Row 1,500 is in the second row group.
   for (const row of [0, 1500]) {
     const rows = await scrollTo(page, row);
     assert.ok(rows.length > 5, `${rows.length} rows in view`);
-    assert.deepEqual(rows, await readerRows(reader.rows({ offset: row }), columns, row, rows.length), `scrolled to ${row}`);
+    assert.deepEqual(rows, await libraryRows(REDELM, row, rows.length), `scrolled to ${row}`);
   }
-  await reader.close();
   await page.close();
 });
 
@@ -347,12 +349,11 @@ test("a Trevni file of the wiki draft's dialect: its leaves' blocks as meta give
   assert.deepEqual(shown.map((c) => [c.path, c.codec, c.bytes, c.uncompressed, c.pages]),
     leaves.map((c: { name: string; codec: string; compressedSize: number; uncompressedSize: number; blocks: number }) => [c.name, c.codec, String(c.compressedSize), String(c.uncompressedSize), c.blocks]));
   assert.ok(shown.some((c) => c.pages > 1), 'some leaf has several blocks');
-  const reader = await openTrevni(sink.bytes());
   assert.deepEqual(await page.$$eval('#schema .name', (els) => els.map((e) => e.textContent)), ['schema', 'id', 'tags', 'list', 'element', 'where', 'city', 'zip']);
   for (const row of [0, 450]) {
     const rows = await scrollTo(page, row);
     assert.ok(rows.length > 5, `${rows.length} rows in view`);
-    assert.deepEqual(rows, await readerRows(reader.rows({ offset: row }), ['id', 'tags', 'where'], row, rows.length), `scrolled to ${row}`);
+    assert.deepEqual(rows, await libraryRows(file, row, rows.length), `scrolled to ${row}`);
   }
   await page.close();
 });
@@ -372,4 +373,262 @@ test('ZSTD and BROTLI files: the page loads their wasm from the package\'s dist/
     assert.ok(shown.length > 0);
     await page.close();
   }
+});
+
+/** Writes `rows` of `schema` to a file under the test's directory. */
+async function writeFile(name: string, schema: Parameters<typeof openWriter>[1], rows: Record<string, unknown>[]): Promise<string> {
+  const file = join(out, name);
+  const w = await openWriter(file, schema, { rowGroupRows: 64 });
+  await w.writeMany(rows);
+  await w.close();
+  return file;
+}
+
+test('the data table fills the window and follows its size; a header edge dragged resizes its column', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
+  const file = await writeFile('wide.parquet', defineSchema({ id: field.int64().required(), name: field.string() }), Array.from({ length: 1000 }, (_, i) => ({ id: BigInt(i), name: `name ${i} `.repeat(i % 9 + 1).trim() })));
+  const page = await open(file);
+  const box = () => page.$eval('#rows', (e) => {
+    const r = e.getBoundingClientRect();
+    return { bottom: r.bottom, height: r.height, window: innerHeight, drawn: document.querySelectorAll('#rows-body tr').length };
+  });
+  const first = await box();
+  assert.ok(first.window - first.bottom < 40 && first.height > 400, `the table ends ${first.window - first.bottom} px above the window's bottom, ${first.height} px tall`);
+  await page.setViewport({ width: 1280, height: 1400 });
+  // The window grows 500 px; the layout above takes a share of it (32vh at most), the table the rest.
+  await page.waitForFunction((h) => document.querySelector('#rows')!.getBoundingClientRect().height > h + 300, { timeout: 10_000 }, first.height);
+  await page.waitForFunction((d) => document.querySelectorAll('#rows-body tr').length > d + 10, { timeout: 10_000 }, first.drawn);
+  const taller = await box();
+  assert.ok(taller.window - taller.bottom < 40, `the table ends ${taller.window - taller.bottom} px above the window's bottom`);
+
+  const width = (sel: string) => page.$eval(sel, (e) => e.getBoundingClientRect().width);
+  const th = '#rows-head th[data-column="1"]';
+  const before = await width(th);
+  const edge = await page.$eval(`${th} .grip`, (e) => {
+    const r = e.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  });
+  await page.mouse.move(edge.x, edge.y);
+  await page.mouse.down();
+  await page.mouse.move(edge.x + 60, edge.y, { steps: 3 });
+  await page.mouse.move(edge.x + 120, edge.y, { steps: 3 });
+  await page.mouse.up();
+  const after = await width(th);
+  assert.ok(Math.abs(after - before - 120) <= 1, `the column went from ${before} to ${after} px`);
+  assert.ok(Math.abs((await width('#rows-body tr td:nth-child(3)')) - after) <= 1, 'its cells follow');
+  // The drag sorted nothing.
+  assert.equal(await page.$eval(th, (e) => e.getAttribute('data-sort')), null);
+  await page.close();
+});
+
+test('the detail panel: a selected cell whole, nested values as a tree that folds, long strings whole, binary as hex; arrow keys move the selection', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
+  const long = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
+  const blob = Uint8Array.from({ length: 100 }, (_, i) => (i * 7) & 0xff);
+  const schema = defineSchema({
+    id: field.int64().required(), text: field.string(), blob: field.binary(),
+    item: field.struct({ tags: field.list(field.string()), size: field.int64() }),
+  });
+  const file = await writeFile('detail.parquet', schema, [
+    { id: 0n, text: 'short', blob: Uint8Array.of(1, 2), item: null },
+    { id: 1n, text: long, blob, item: { tags: ['a', 'b', 'c'], size: 9007199254740993n } },
+  ]);
+  const page = await open(file);
+  assert.match(await page.$eval('#detail', (e) => e.textContent ?? ''), /Select a cell/);
+  const clickCell = (row: number, column: number) => page.click(`#rows-body tr[data-row="${row}"] td:nth-child(${column + 2})`);
+  const detail = () => page.$eval('#detail', (e) => ({ row: e.getAttribute('data-row'), column: e.getAttribute('data-column'), title: e.querySelector('h3')?.textContent }));
+
+  await clickCell(1, 1);
+  assert.deepEqual(await detail(), { row: '1', column: 'text', title: 'text · row 1' });
+  assert.equal(await page.$eval('#detail pre.string', (e) => e.textContent), long, 'the whole string');
+  // The cell cuts it short: the panel is where it is read.
+  assert.ok(await page.$eval('#rows-body tr[data-row="1"] td:nth-child(3)', (e) => e.scrollWidth > e.clientWidth));
+
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await detail()).column, 'blob');
+  const hex = await page.$eval('#detail pre.hex', (e) => e.textContent ?? '');
+  const bytes = hex.split('\n').flatMap((line) => line.slice(10).split(' ').map((h) => parseInt(h, 16)));
+  assert.deepEqual(bytes, Array.from(blob), 'every byte, in hex');
+
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await detail()).column, 'item');
+  const tree = await page.$eval('#detail', (e) => ({
+    summaries: Array.from(e.querySelectorAll('summary'), (s) => s.textContent),
+    leaves: Array.from(e.querySelectorAll('.leaf'), (l) => l.textContent),
+  }));
+  assert.deepEqual(tree, { summaries: ['struct {2}', 'tags: list [3]'], leaves: ['0: a', '1: b', '2: c', 'size: 9007199254740993'] });
+  // A branch folds.
+  await page.click('#detail details details > summary');
+  assert.equal(await page.$eval('#detail details details', (e) => (e as HTMLDetailsElement).open), false);
+
+  await page.focus('#rows');
+  await page.keyboard.press('ArrowUp');
+  assert.deepEqual(await detail(), { row: '0', column: 'item', title: 'item · row 0' });
+  assert.equal(await page.$eval('#detail .leaf', (e) => e.textContent), 'null');
+  assert.equal(await page.$$eval('#rows-body td.selected', (els) => els.length), 1);
+  await page.close();
+});
+
+/** `head`'s table cut into its cells by the widths of its dashes line. */
+function headCells(text: string): string[][] {
+  const lines = text.replace(/\n$/, '').split('\n');
+  const widths = lines[1]!.split('  ').map((d) => d.length);
+  return lines.filter((_, i) => i !== 1).map((line) => {
+    let at = 0;
+    return widths.map((w) => {
+      const cellText = line.slice(at, at + w).trimEnd();
+      at += w + 2;
+      return cellText;
+    });
+  });
+}
+
+test("cells read as `parquetry head` prints them, cell by cell, for the corpus's files", { skip: skipWithoutChromium, timeout: 300_000 }, async () => {
+  const files = [
+    'alltypes_plain.parquet', 'nullable.impala.parquet', 'int96_from_spark.parquet', 'byte_array_decimal.parquet', 'fixed_length_decimal.parquet',
+    'int64_decimal.parquet', 'nested_lists.snappy.parquet', 'nested_maps.snappy.parquet', 'null_list.parquet', 'list_columns.parquet',
+    'binary.parquet', 'float16_nonzeros_and_nans.parquet', 'nested_structs.rust.parquet', 'datapage_v2.snappy.parquet',
+  ].map((f) => join(DATA, f));
+  // One server; each file picked on its page, as a user picks one (no server per file).
+  const origin = new URL(await view(FLAT)).origin;
+  // `head` of each file, three at a time, while the pages load: the CLI's start dominates this test.
+  const all = [...files, REDELM];
+  const heads = new Map<string, Promise<string>>();
+  const running: Promise<unknown>[] = [];
+  for (const file of all) {
+    const previous = running.length >= 3 ? running.shift()! : Promise.resolve();
+    const p = previous.then(() => cliAsync('head', file, '-n', '40'));
+    heads.set(file, p);
+    running.push(p.catch(() => undefined));
+  }
+  for (const file of all) {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(origin + '/index.html');
+    await (await page.$('#pick') as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(file);
+    await page.waitForFunction(() => document.querySelector('#layout > div')?.getAttribute('data-pages') === 'done', { timeout: 60_000 });
+    const shown = await scrollTo(page, 0);
+    const columns = await page.$$eval('#rows-head th .title', (els) => els.slice(1).map((e) => e.textContent ?? ''));
+    const head = headCells(await heads.get(file)!).slice(0, shown.length + 1);
+    assert.deepEqual([columns, ...shown.map((r) => r.slice(1))].map((r) => r.map((c) => clip(c, 40))), head, file);
+    await page.close();
+  }
+});
+
+test('sorting a column: the rows in view at once, then the whole file in the background, in the order of DuckDB ORDER BY', { skip: skipWithoutChromium, timeout: 300_000 }, async () => {
+  const n = 300;
+  const words = ['pear', 'apple', 'Äpfel', 'zebra', '😀 smile', '\uffef last BMP', 'apple', ''];
+  const schema = defineSchema({
+    id: field.int64().required(), word: field.string(), x: field.double(), k: field.int32(), day: field.date(), price: field.decimal(9, 2),
+  });
+  const rows = Array.from({ length: n }, (_, i) => ({
+    id: BigInt(i),
+    word: i % 11 === 0 ? null : words[(i * 5) % words.length]! + (i % 3 === 0 ? '' : String(i % 4)),
+    x: i % 13 === 0 ? null : i % 17 === 0 ? NaN : ((i * 37) % 101) / 7 - 5,
+    k: i % 7 === 0 ? null : ((i * 31) % 23) - 11,
+    day: i % 9 === 0 ? null : 18000 + ((i * 13) % 40) - 20,
+    price: i % 10 === 0 ? null : `${((i * 53) % 2001) - 1000}.${String(i % 100).padStart(2, '0')}`,
+  }));
+  const file = await writeFile('sort.parquet', schema, rows);
+  const page = await open(file);
+  await page.setViewport({ width: 1280, height: 2400 });
+  const texts = await libraryRows(file, 0, n);
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const duck = await (await DuckDBInstance.create(':memory:')).connect();
+  for (const [column, descending] of [['word', false], ['x', false], ['k', true], ['day', false], ['price', false], ['price', true]] as const) {
+    const index = ['id', 'word', 'x', 'k', 'day', 'price'].indexOf(column);
+    const th = `#rows-head th[data-column="${index}"]`;
+    await page.click(th);
+    if (descending) await page.click(th);
+    // The first click sorts the rows in view at once.
+    await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-sort') === 'file', { timeout: 60_000 }, th);
+    assert.match(await page.$eval('#sort-status', (e) => e.textContent ?? ''), new RegExp(`sorted the file by ${column}`));
+    const seen: string[][] = [];
+    for (let row = 0; seen.length < n; ) {
+      const shown = await scrollTo(page, row);
+      const firstShown = Number(await page.$eval('#rows', (e) => e.getAttribute('data-first')));
+      seen.splice(firstShown, shown.length, ...shown);
+      row = firstShown + shown.length;
+      if (shown.length === 0) break;
+    }
+    assert.equal(seen.length, n);
+    const reader = await duck.runAndReadAll(`SELECT id FROM read_parquet('${file}') ORDER BY ${column}${descending ? ' DESC' : ''}`);
+    const duckIds = reader.getRows().map((r) => Number(r[0] as bigint));
+    // Ties may come in any order from DuckDB: the keys in order, and the rows as a set.
+    assert.deepEqual(seen.map((r) => r[index + 1]), duckIds.map((id) => texts[id]![index + 1]), `${column}${descending ? ' desc' : ''}: the keys in order`);
+    assert.deepEqual(seen.map((r) => r[0]).sort(), texts.map((r) => r[0]).sort(), 'every row once');
+    // Rows keep their cells: each shown row is its file row.
+    for (const r of seen) assert.deepEqual(r, texts[Number(r[0])]);
+    if (!descending) await page.click(th); // to descending, and on
+    await page.click(th); // back to file order
+    assert.equal(await page.$eval(th, (e) => e.getAttribute('data-sort')), null);
+  }
+  duck.closeSync();
+  await page.close();
+});
+
+test('a whole-file sort shows its progress and can be cancelled; the rows in view are sorted meanwhile', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
+  const n = 600_000;
+  const file = join(out, 'sort-big.parquet');
+  const w = await openWriter(file, defineSchema({ id: field.int64().required(), v: field.double().required() }), { rowGroupRows: 200_000 });
+  const id = new BigInt64Array(n);
+  const v = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    id[i] = BigInt(i);
+    v[i] = Math.sin(i);
+  }
+  await w.writeColumns({ id, v });
+  await w.close();
+  const page = await open(file);
+  await page.click('#rows-head th[data-column="1"]');
+  assert.equal(await page.$eval('#rows-head th[data-column="1"]', (e) => e.getAttribute('data-sort')), 'window');
+  const inView = (await shownRows(page)).map((r) => Number(r[2]));
+  assert.deepEqual(inView, [...inView].sort((a, b) => a - b), 'the rows in view, sorted at once');
+  await page.waitForFunction(() => Number(document.querySelector('#sort-status')?.getAttribute('data-progress')) > 0, { timeout: 60_000 });
+  // The page answers while it sorts.
+  const answered = await page.evaluate(() => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 10)));
+  assert.ok(answered);
+  await page.click('#sort-cancel');
+  await page.waitForFunction(() => document.querySelector('#sort-status')?.getAttribute('data-state') === 'cancelled', { timeout: 30_000 });
+  assert.equal(await page.$eval('#rows-head th[data-column="1"]', (e) => e.getAttribute('data-sort')), 'window');
+  await page.close();
+});
+
+test('chunk labels too long for their box end in an ellipsis, and hovering shows them whole', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
+  const page = await open(NESTED);
+  const cut = await page.$$eval('.chunk .label', (els) => els.map((e, i) => ({ i, text: e.textContent, cut: e.scrollWidth > e.clientWidth, overflow: getComputedStyle(e).textOverflow })));
+  const label = cut.find((c) => c.cut);
+  assert.ok(label, 'some label is longer than its box');
+  assert.ok(cut.every((c) => c.overflow === 'ellipsis'));
+  const labels = await page.$$('.chunk .label');
+  await labels[label.i]!.hover();
+  const tip = await page.$eval('#tip', (e) => ((e as HTMLElement).hidden ? '' : e.textContent ?? ''));
+  assert.ok(tip.startsWith(label.text!), `the tip begins with the label: ${tip.split('\n')[0]}`);
+  await page.close();
+});
+
+test('a dataset directory opens as one table, its partition columns shown', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
+  const dir = join(out, 'dataset');
+  const schema = defineSchema({ id: field.int64().required(), name: field.string() });
+  for (const [year, from] of [[2023, 0], [2024, 40]] as const) {
+    mkdirSync(join(dir, `year=${year}`), { recursive: true });
+    const w = await openWriter(join(dir, `year=${year}`, 'part-0.parquet'), schema);
+    await w.writeMany(Array.from({ length: 40 }, (_, i) => ({ id: BigInt(from + i), name: `n${from + i}` })));
+    await w.close();
+  }
+  const page = await open(dir);
+  assert.equal(await summary(page, 'format'), 'dataset');
+  assert.equal(await summary(page, 'rows'), '80');
+  assert.equal(await summary(page, 'files'), '2');
+  const columns = await page.$$eval('#rows-head th .title', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(columns, ['#', 'id', 'name', 'year']);
+  for (const row of [0, 50]) {
+    const shown = await scrollTo(page, row);
+    assert.ok(shown.length > 5);
+    assert.deepEqual(shown, await libraryRows(dir, Number(await page.$eval('#rows', (e) => e.getAttribute('data-first'))), shown.length));
+  }
+  // A filter on the partition column: file row numbers of the dataset.
+  await page.type('#where', 'year = 2024 AND id < 45');
+  await page.click('#filter button');
+  await page.waitForSelector('#count[data-count]', { timeout: 30_000 });
+  assert.deepEqual((await scrollTo(page, 0)).map((r) => r[0]), ['40', '41', '42', '43', '44']);
+  await page.close();
 });

@@ -7,12 +7,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canonicalRow, httpSource, ParquetReader } from '../../src/index.js';
+import { BufferSink, defineSchema, field, openWriter } from '../../src/node/index.js';
 import { parseRange } from '../../src/cli/view.js';
 
 const FILE = join('..', 'shared', 'corpus', 'parquet-testing', 'data', 'alltypes_plain.parquet');
@@ -79,9 +80,54 @@ test('a FILE that cannot be served is refused at once, as other commands refuse 
   const missing = spawnSync(process.execPath, [...CLI, 'no-such-file.parquet'], { encoding: 'utf8' });
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /^parquetry: cannot read no-such-file\.parquet: /);
+  // A directory is a dataset: one without Parquet files is refused as `head` refuses it.
   const dir = spawnSync(process.execPath, [...CLI, 'test'], { encoding: 'utf8' });
   assert.equal(dir.status, 1);
-  assert.match(dir.stderr, /it is a directory/);
+  assert.match(dir.stderr, /^parquetry: no Parquet file in test/);
+});
+
+test('a dataset directory: its files listed for the page, each served under its path below the root, nothing else', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-view-dataset-'));
+  const parts: Record<string, Uint8Array> = {};
+  for (const year of [2023, 2024]) {
+    mkdirSync(join(dir, `year=${year}`));
+    const sink = new BufferSink();
+    const w = await openWriter(sink, defineSchema({ id: field.int64().required() }));
+    await w.writeMany([{ id: BigInt(year) }]);
+    await w.close();
+    writeFileSync(join(dir, `year=${year}`, 'part 0.parquet'), sink.bytes());
+    parts[`year=${year}/part 0.parquet`] = sink.bytes();
+  }
+  writeFileSync(join(dir, 'notes.txt'), 'not part of the dataset');
+  const { child, printed } = await startView([dir]);
+  try {
+    const m = /^parquetry view: (http:\/\/127\.0\.0\.1:\d+)\/\?dataset=%2Fdataset\.json\n/.exec(printed);
+    assert.ok(m, printed);
+    const list = await (await fetch(`${m[1]}/dataset.json`)).json() as { name: string; files: string[]; size: number };
+    assert.deepEqual(list.files, ['/file/year=2023/part%200.parquet', '/file/year=2024/part%200.parquet']);
+    assert.equal(list.size, Object.values(parts).reduce((n, b) => n + b.length, 0));
+    for (const [i, [, bytes]] of Object.entries(parts).entries()) {
+      const got: Response = await fetch(m[1] + list.files[i]!, { headers: { Range: 'bytes=0-3' } });
+      assert.equal(got.status, 206);
+      assert.equal(got.headers.get('content-range'), `bytes 0-3/${bytes.length}`);
+    }
+    for (const other of ['/file/notes.txt', '/file/year=2023', `/file/${encodeURIComponent(dir)}/notes.txt`]) assert.equal((await fetch(m[1] + other)).status, 404, other);
+    // The bare address leads to the page showing the dataset.
+    const bare = await fetch(`${m[1]}/`, { redirect: 'manual' });
+    assert.equal(bare.headers.get('location'), '/?dataset=%2Fdataset.json');
+    assert.equal((await fetch(`${m[1]}/?dataset=%2Fdataset.json`)).status, 200);
+  } finally {
+    child.kill('SIGINT');
+  }
+  // A glob: the files it matches, under their paths below its part before the first pattern.
+  const glob = await startView([join(dir, 'year=*', '*.parquet')]);
+  try {
+    const origin = /^parquetry view: (http:\/\/127\.0\.0\.1:\d+)\//.exec(glob.printed)![1]!;
+    const list = await (await fetch(`${origin}/dataset.json`)).json() as { files: string[] };
+    assert.deepEqual(list.files, ['/file/year=2023/part%200.parquet', '/file/year=2024/part%200.parquet']);
+  } finally {
+    glob.child.kill('SIGINT');
+  }
 });
 
 /** A free port on 127.0.0.1, found by binding port 0 and letting it go. */

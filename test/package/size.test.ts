@@ -36,8 +36,11 @@ interface Read { rows: number; chunks: Chunk[]; total: number }
  * early stop (a chunk read page by page, `lazy-column.ts`) and the check of a
  * summary's parts against their own footers (`part-check.ts`, which the
  * reader's `file_path` join imports statically though few files name another).
+ * 86.1 kB with skips inside a page (issue 22: every encoding's read-or-skip
+ * stream, `valueStream`, and `ChunkStream.skip`, +1.7 kB), which the read
+ * path reaches through the early stop's page-by-page reader.
  */
-const BROWSER_READ_CEILING = 84_400;
+const BROWSER_READ_CEILING = 86_100;
 
 let pack: Pack;
 before(() => {

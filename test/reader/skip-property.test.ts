@@ -1,7 +1,7 @@
 /**
  * Skipping equals decoding and dropping: for every value encoding the
  * writer has, data page versions 1 and 2, random page and row group sizes,
- * flat and repeated leaves with nulls, a read of rows [offset, offset +
+ * flat, struct and repeated leaves (lists of structs of lists) with nulls, a read of rows [offset, offset +
  * limit) (pages passed over unread, pages read lazily from the row group's
  * start, pages found by the offset index) and a filtered read with a limit
  * (scanned a window at a time) give the whole read's rows, sliced or
@@ -21,15 +21,17 @@ const schema = defineSchema({
   s: f.string(),
   b: f.boolean(),
   l: f.list(f.int32()),
+  st: f.struct({ x: f.int32(), y: f.string() }),
+  ls: f.list(f.struct({ a: f.int64(), t: f.list(f.string()) })),
 });
 
 /** Each encoding and the leaves it is given to (the others keep the defaults). */
 const ENCODINGS: { name: string; columns: Record<string, { encoding?: never; dictionary?: boolean }>; leaves: string[] }[] = [
   { name: 'dictionary', columns: {}, leaves: [] },
   { name: 'PLAIN', columns: { i: { dictionary: false }, n: { dictionary: false }, d: { dictionary: false }, s: { dictionary: false }, 'l.list.element': { dictionary: false } }, leaves: [] },
-  { name: 'DELTA_BINARY_PACKED', columns: {}, leaves: ['i', 'n', 'l.list.element'] },
-  { name: 'DELTA_LENGTH_BYTE_ARRAY', columns: {}, leaves: ['s'] },
-  { name: 'DELTA_BYTE_ARRAY', columns: {}, leaves: ['s'] },
+  { name: 'DELTA_BINARY_PACKED', columns: {}, leaves: ['i', 'n', 'l.list.element', 'st.x', 'ls.list.element.a'] },
+  { name: 'DELTA_LENGTH_BYTE_ARRAY', columns: {}, leaves: ['s', 'st.y'] },
+  { name: 'DELTA_BYTE_ARRAY', columns: {}, leaves: ['s', 'ls.list.element.t.list.element'] },
   { name: 'BYTE_STREAM_SPLIT', columns: {}, leaves: ['d'] },
   { name: 'RLE', columns: {}, leaves: ['b'] },
 ];
@@ -43,6 +45,11 @@ function rowsFor(rand: () => number, count: number): Record<string, unknown>[] {
     s: rand() < 0.2 ? null : `s${Math.floor(rand() * 50)}${'y'.repeat(Math.floor(rand() * 9))}`,
     b: rand() < 0.2 ? null : rand() < 0.5,
     l: rand() < 0.2 ? null : Array.from({ length: Math.floor(rand() * 4) }, () => (rand() < 0.2 ? null : Math.floor(rand() * 100))),
+    st: rand() < 0.2 ? null : { x: rand() < 0.3 ? null : Math.floor(rand() * 1000), y: rand() < 0.3 ? null : `y${Math.floor(rand() * 30)}` },
+    ls: rand() < 0.2 ? null : Array.from({ length: Math.floor(rand() * 3) }, () => (rand() < 0.2 ? null : {
+      a: rand() < 0.3 ? null : BigInt(Math.floor(rand() * 1e5)),
+      t: rand() < 0.3 ? null : Array.from({ length: Math.floor(rand() * 3) }, () => (rand() < 0.2 ? null : `t${Math.floor(rand() * 9)}`)),
+    })),
   }));
 }
 
@@ -73,7 +80,7 @@ describe('skip equals decode-and-drop', () => {
           for (let k = 0; k < 12; k++) {
             const offset = Math.floor(rand() * ROWS);
             const limit = 1 + Math.floor(rand() * (k % 3 === 0 ? 1200 : 40));
-            const columns = k % 2 === 0 ? undefined : ['n', ['i', 'd', 's', 'b', 'l'][k % 5]!];
+            const columns = k % 2 === 0 ? undefined : ['n', ['i', 'd', 's', 'b', 'l', 'st', 'ls'][k % 7]!];
             const got = await reader.readRows({ offset, limit, ...(columns ? { columns } : {}) });
             const want = all.slice(offset, offset + limit).map((r) => (columns ? Object.fromEntries(columns.map((c) => [c, r[c]])) : r));
             assert.deepEqual(got, want, `${label}: offset ${offset} limit ${limit} columns ${columns}`);

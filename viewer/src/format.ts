@@ -1,14 +1,19 @@
-/** How the page writes values (the browser test formats the library's rows with this to compare). */
+/**
+ * How the page writes values: a cell as `parquetry head` writes it (one
+ * renderer for both, src/text/render.ts), and the detail panel's whole
+ * forms of the values a cell cuts short.
+ */
+import { renderValue } from '../../src/text/render.js';
 
-export function hex(b: Uint8Array): string {
-  return Array.from(b.subarray(0, 32), (x) => x.toString(16).padStart(2, '0')).join('') + (b.length > 32 ? '…' : '');
-}
+/** A value as one table cell, the text `head` prints for it (before `head` clips it to its column width). */
+export const cell = (v: unknown): string => renderValue(v);
 
-/** A value as one line of a table cell: text as it is, bigints as digits, binary as hex, nested values as JSON. */
-export function cell(v: unknown): string {
-  if (v === null || v === undefined) return v === null ? 'null' : '';
-  if (typeof v === 'string') return v;
-  if (v instanceof Uint8Array) return `0x${hex(v)}`;
-  if (typeof v === 'object') return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x instanceof Uint8Array ? `0x${hex(x)}` : x));
-  return String(v);
+/** Every byte, 16 to a line with the offset of each line, for the detail panel. */
+export function hexDump(b: Uint8Array): string {
+  const lines: string[] = [];
+  for (let at = 0; at < b.length; at += 16) {
+    const bytes = Array.from(b.subarray(at, at + 16), (x) => x.toString(16).padStart(2, '0')).join(' ');
+    lines.push(`${at.toString(16).padStart(8, '0')}  ${bytes}`);
+  }
+  return lines.join('\n');
 }

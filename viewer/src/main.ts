@@ -3,18 +3,11 @@
  * requests), or dropped or picked (read by Blob slices); nothing is sent
  * anywhere. Plain DOM: the page is a few panels, no framework needed.
  */
-import { blobSource, formatBytes as size, httpSource, type Filter, type Source } from 'parquetry';
+import { blobSource, formatBytes as size, httpSource } from 'parquetry';
+import { $, el } from './dom.js';
 import { cell } from './format.js';
-import { openFile, type ChunkBox, type GroupBox, type Opened, type PageBox, type TreeNode } from './model.js';
-
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  e.append(...children);
-  return e;
-}
+import { openFile, type ChunkBox, type GroupBox, type Input, type Opened, type PageBox, type TreeNode } from './model.js';
+import { DataTable } from './table.js';
 
 const ratio = (uncompressed: number, compressed: number) => (compressed > 0 ? `${(uncompressed / compressed).toFixed(2)}x` : '–');
 
@@ -91,10 +84,11 @@ function renderLayout(file: Opened): HTMLElement {
         class: 'chunk', 'data-group': String(c.group), 'data-path': c.path, 'data-codec': c.codec,
         'data-encodings': c.encodings.join(','), 'data-bytes': String(c.bytes), 'data-uncompressed': String(c.uncompressed),
       }, el('div', { class: 'label' }, `${c.path} ${size(c.bytes)}`));
+      // A label too long for its box ends in an ellipsis; hovering shows it whole, first in the tip.
       box.style.flexGrow = String(Math.max(c.bytes, 1));
       box.style.background = codecColour(c.codec);
       hover(box.firstElementChild as HTMLElement, () => [
-        `${g.label} · ${c.path}`,
+        `${c.path} ${size(c.bytes)} · ${g.label}`,
         `${c.codec} [${c.encodings.join(', ')}] ${c.values} values`,
         `${size(c.bytes)} stored, ${size(c.uncompressed)} uncompressed (${ratio(c.uncompressed, c.bytes)})`,
         c.stats ? `statistics\n${describe(c.stats)}` : '',
@@ -130,93 +124,16 @@ async function fillPages(file: Opened, root: HTMLElement): Promise<void> {
   root.setAttribute('data-pages', 'done');
 }
 
-const ROW_HEIGHT = 24;
-const BLOCK = 100;
-const CACHED = 50;
-/**
- * Browsers cap an element's height (headless Chromium at about 8 million
- * px): the spacer stops below that, and past it draw() maps the scroll bar
- * onto the rows in proportion.
- */
-const MAX_SPACER = 4_000_000;
-
-/**
- * The data table: a spacer as tall as all rows, and only the rows in view
- * drawn, read a block of BLOCK rows at a time (by offset and limit, so a
- * row group is decoded only when its rows come into view). The last
- * CACHED blocks are kept, so scrolling back and forth reads nothing again
- * while memory stays bounded however far one scrolls.
- */
-class DataTable {
-  private blocks = new Map<number, Promise<Record<string, unknown>[]>>();
-  total = 0;
-  private filter: Filter | undefined;
-  private drawn = -1;
-  private readonly scroller = $('rows');
-  private readonly body = $('rows-body');
-  private readonly spacer = $('rows-spacer');
-  private readonly table = $('rows-table');
-
-  constructor(private readonly file: Opened) {
-    this.scroller.onscroll = () => void this.draw();
-    $('rows-head').replaceChildren(el('tr', {}, el('th', {}, '#'), ...file.columns.map((c) => el('th', {}, c))));
-  }
-
-  async reset(total: number, filter?: Filter): Promise<void> {
-    this.total = total;
-    this.filter = filter;
-    this.blocks.clear();
-    this.drawn = -1;
-    // One more row for the header, so the last row scrolls fully into view.
-    this.spacer.style.height = `${Math.min((total + 1) * ROW_HEIGHT, MAX_SPACER)}px`;
-    this.scroller.scrollTop = 0;
-    await this.draw();
-  }
-
-  private block(b: number): Promise<Record<string, unknown>[]> {
-    let p = this.blocks.get(b);
-    if (p) return p;
-    p = this.file.read(b * BLOCK, BLOCK, this.filter);
-    this.blocks.set(b, p);
-    // A Map iterates in insertion order: the first key is the oldest block.
-    if (this.blocks.size > CACHED) this.blocks.delete(this.blocks.keys().next().value!);
-    return p;
-  }
-
-  async draw(): Promise<void> {
-    const top = this.scroller.scrollTop;
-    const count = Math.ceil(this.scroller.clientHeight / ROW_HEIGHT) + 1;
-    const height = this.spacer.offsetHeight;
-    // Past MAX_SPACER the scroll bar maps onto the rows in proportion, the last row at the bottom.
-    const scaled = (this.total + 1) * ROW_HEIGHT > height;
-    const first = scaled
-      ? Math.round((top / Math.max(1, height - this.scroller.clientHeight)) * Math.max(0, this.total - count + 2))
-      : Math.floor(top / ROW_HEIGHT);
-    const last = Math.min(this.total, first + count);
-    const key = first * 1e9 + last;
-    if (key === this.drawn) return;
-    this.drawn = key;
-    const rows: HTMLElement[] = [];
-    for (let i = first; i < last; i++) {
-      const row = (await this.block(Math.floor(i / BLOCK)))[i % BLOCK];
-      if (this.drawn !== key) return; // scrolled on meanwhile
-      rows.push(el('tr', { 'data-row': String(i) }, el('td', {}, String(i)), ...this.file.columns.map((c) => el('td', {}, cell(row?.[c])))));
-    }
-    this.table.style.top = `${scaled ? top : first * ROW_HEIGHT}px`;
-    this.body.replaceChildren(...rows);
-    this.scroller.setAttribute('data-first', String(first));
-  }
-}
-
-async function show(source: Source): Promise<void> {
+async function show(input: Input): Promise<void> {
   const status = $('status');
-  status.textContent = `opening ${source.name ?? 'file'}…`;
-  const file = await openFile(source);
+  status.textContent = `opening ${input.name ?? 'file'}…`;
+  const file = await openFile(input);
   $('intro').hidden = true;
   $('main').hidden = false;
   $('summary').replaceChildren(
     ...([['file', file.name], ['format', file.dialect ? `${file.kind} (${file.dialect})` : file.kind], ['size', `${file.size} bytes`], ['rows', String(file.rows)],
-      file.kind === 'trevni' ? ['columns', String(file.groups[0]!.chunks.length)] : file.groups.length === 0 ? ['columns', String(file.columns.length)] : ['row groups', String(file.groups.length)]] as const)
+      file.kind === 'trevni' ? ['columns', String(file.groups[0]!.chunks.length)] : file.groups.length === 0 ? ['columns', String(file.columns.length)] : ['row groups', String(file.groups.length)],
+      ...('files' in input ? [['files', String(input.files.length)]] : [])] as const)
       .flatMap(([k, v]) => [el('dt', {}, k), el('dd', { 'data-key': k }, v)]),
   );
   $('schema').replaceChildren(el('ul', {}, renderTree(file.schema)));
@@ -239,9 +156,9 @@ async function show(source: Source): Promise<void> {
       } else {
         const filter = file.filter(where.value);
         count.textContent = 'counting…';
-        const n = await file.count(filter);
-        count.textContent = `${n} of ${file.rows} rows match`;
-        await table.reset(n, filter);
+        const matches = await file.matches(filter);
+        count.textContent = `${matches.length} of ${file.rows} rows match`;
+        await table.reset(matches.length, filter, matches);
       }
       count.setAttribute('data-count', String(table.total));
     } catch (err) {
@@ -262,9 +179,18 @@ async function openUrl(url: string): Promise<void> {
   await show(await httpSource(new URL(url, location.href).href));
 }
 
+/** A dataset `parquetry view` serves: the list of its files' URLs, then the files as one table. */
+async function openDataset(url: string): Promise<void> {
+  const got = await fetch(new URL(url, location.href));
+  if (!got.ok) throw new Error(`${url}: HTTP ${got.status}`);
+  await show((await got.json()) as Input);
+}
+
 const params = new URLSearchParams(location.search);
 const initial = params.get('url');
+const dataset = params.get('dataset');
 if (initial) openUrl(initial).catch(report);
+else if (dataset) openDataset(dataset).catch(report);
 $<HTMLInputElement>('pick').onchange = (e) => {
   const f = (e.target as HTMLInputElement).files?.[0];
   if (f) show(blobSource(f)).catch(report);

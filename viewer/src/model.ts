@@ -1,13 +1,13 @@
 /**
  * What the page shows, the same for every format the library reads: a
- * schema tree, a layout (Parquet: row groups → column chunks → pages;
+ * schema tree and rows through `openTable`'s table, a layout (Parquet: row groups → column chunks → pages;
  * RedElm: row groups → columns → their level and value sections; Trevni:
  * the file → columns → blocks) with sizes, and rows read on demand by
  * offset and limit, so nothing is loaded whole.
  */
 import {
-  FORMAT_MAGIC_BYTES, ParquetReader, RedElmReader, TrevniDraftReader, TrevniReader, chunkPages, decodeStatistics, detectFormat, openTable, openTrevni, parseWhere,
-  redElmSummary, schemaAnnotation, selectChunks, type ChunkRef, type FileFormat, type Filter, type SchemaNode, type Source, type TrevniBlock, type TrevniColumn,
+  ParquetReader, RedElmReader, TrevniDraftReader, chunkPages, decodeStatistics, openTable, openTrevni, parseWhere, redElmSummary, schemaAnnotation, selectChunks,
+  type ChunkRef, type Filter, type SchemaNode, type Source, type Table, type TableFormatName, type TrevniBlock, type TrevniColumn,
 } from 'parquetry';
 
 export interface TreeNode {
@@ -58,68 +58,126 @@ export interface GroupBox {
 }
 
 export interface Opened {
-  kind: FileFormat | 'csv' | 'tsv' | 'jsonl' | 'json';
+  kind: TableFormatName;
   /** A variant of the format worth naming (the Trevni draft's Dremel dialect). */
   dialect?: string;
   name: string;
+  /** Bytes of the file (a dataset: of the files the page was given). */
   size: number;
   rows: number;
   schema: TreeNode;
   groups: GroupBox[];
   /** The data table's columns: the row objects' top-level keys. */
   columns: string[];
+  /** The table every read goes through: `openTable`'s, whatever the format. */
+  table: Table;
   /** Fills `chunk.pages`. */
   loadPages(chunk: ChunkBox): Promise<void>;
-  /** Parses a `--where` expression; only Parquet files have one. */
+  /** Parses a `--where` expression; only tables that filter (Parquet, datasets, CSV and JSON) have one. */
   filter?: (where: string) => Filter;
-  /** Rows matching `filter` (counting through the smallest column). */
-  count(filter: Filter): Promise<number>;
+  /** The file row numbers of the rows matching `filter`, in order. */
+  matches(filter: Filter): Promise<number[]>;
   read(offset: number, limit: number, filter?: Filter): Promise<Record<string, unknown>[]>;
 }
 
+/** What the page opens: one file, or a dataset's files (the URLs of its Parquet files, `key=value` directories as columns). */
+export type Input = Source | { name: string; files: string[]; size: number };
+
 /**
- * Opens a Parquet, Trevni (any version or dialect) or RedElm file, told
- * apart by its magic, else any other table `openTable` tells by its name
- * (CSV, TSV, JSON Lines, JSON), as the CLI tells them.
+ * Opens any input `openTable` opens: its rows, schema and filter through the
+ * table, whatever the format; the layout through the format's own reader
+ * (inspection: row groups, pages, blocks and sections are not a table's).
  */
-export async function openFile(source: Source): Promise<Opened> {
-  const head = await source.read(0, Math.min(source.byteLength, FORMAT_MAGIC_BYTES));
-  switch (detectFormat(head)) {
+export async function openFile(input: Input): Promise<Opened> {
+  if ('files' in input) return openDatasetFiles(input);
+  const table = await openTable(input, { name: input.name ?? 'file' });
+  const base = tableView(table, input.name ?? 'file', input.byteLength);
+  switch (table.format) {
     case 'parquet':
-      return openParquetFile(source);
+      return { ...base, ...(await parquetLayout(input)) };
     case 'trevni': {
-      const r = await openTrevni(source);
-      return r instanceof TrevniDraftReader ? openTrevniDraft(source, r) : openTrevniFile(source, r);
+      const r = await openTrevni(input);
+      return r instanceof TrevniDraftReader
+        ? { ...base, dialect: 'wiki draft, Dremel levels', groups: [await trevniLayout(r.numRows, r.columns.filter((c) => c.type !== 'null'), (c) => r.blocks(c.name))] }
+        : { ...base, groups: [await trevniLayout(r.numRows, r.columns, (c) => r.blocks(c.index))] };
     }
     case 'redelm':
-      return openRedElmFile(source, await RedElmReader.open(source));
+      return { ...base, groups: redElmLayout(await RedElmReader.open(input)) };
     default:
-      return openTextFile(source);
+      return base;
   }
 }
 
-/**
- * CSV, TSV, JSON Lines or JSON, read into a table at open: no layout to
- * draw, rows and filters as Parquet's. `openTable` tells the format by the
- * name, and says when it cannot.
- */
-async function openTextFile(source: Source): Promise<Opened> {
-  const table = await openTable(source, { name: source.name ?? 'file' });
+/** Formats whose tables take a filter (the row formats refuse one: table/rows.ts). */
+const UNFILTERED: readonly string[] = ['trevni', 'redelm'];
+
+/** What every table shows the same way: schema, rows, filter and count; no layout. */
+function tableView(table: Table, name: string, size: number): Opened {
   const columns = table.schema.root.isLeaf ? [] : table.schema.root.children.map((c) => c.name);
+  const filterable = !UNFILTERED.includes(table.format);
   return {
-    kind: table.format as Opened['kind'], name: source.name ?? 'file', size: source.byteLength, rows: table.numRows,
+    kind: table.format, name, size, rows: table.numRows, table,
     schema: schemaTree(table.schema.root),
     groups: [],
     columns,
     loadPages: async () => {},
-    filter: (where) => parseWhere(where, 'filter'),
-    async count(filter) {
-      let n = 0;
-      for await (const batch of table.rowBatches({ filter, columns: columns.slice(0, 1), batchSize: 8192 })) n += batch.length;
-      return n;
-    },
+    ...(filterable ? { filter: (where: string) => parseWhere(where, 'filter') } : {}),
+    matches: (filter) => matchingRows(table, filter),
     read: sequentialReads((offset, filter) => table.rows({ offset, ...(filter ? { filter } : {}), temporal: 'iso' })),
   };
+}
+
+/** The top-level columns a filter tests: the rows read with only these still decide it. */
+function filterColumns(f: Filter, out = new Map<string, string[]>()): string[][] {
+  if ('and' in f || 'or' in f) for (const g of 'and' in f ? f.and : f.or) filterColumns(g, out);
+  else if ('not' in f) filterColumns(f.not, out);
+  else {
+    const top = typeof f.column === 'string' ? f.column.split('.')[0]! : f.column[0]!;
+    out.set(top, [top]);
+  }
+  return [...out.values()];
+}
+
+/** Whether two values read with the same options are the same value (NaN is itself, bytes by content). */
+function same(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (a instanceof Uint8Array) return b instanceof Uint8Array && a.length === b.length && a.every((x, i) => x === b[i]);
+  if (a instanceof Date) return b instanceof Date && Object.is(a.getTime(), b.getTime());
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/**
+ * Where the rows matching `filter` are in the file. The table's reads give
+ * matches without their places, so the filter's columns are read twice,
+ * all rows and the matching ones, and walked together: a filter is decided
+ * by the values it tests, so a row with the same values as the next match
+ * matches too, and one with other values does not; each match is the next
+ * row equal to it.
+ */
+async function matchingRows(table: Table, filter: Filter): Promise<number[]> {
+  const columns = filterColumns(filter);
+  const all = table.rows({ columns });
+  const out: number[] = [];
+  let at = 0;
+  for await (const match of table.rows({ columns, filter })) {
+    for (;; at++) {
+      const next = await all.next();
+      if (next.done) throw new Error(`a matching row was not found among the file's rows after row ${at}`);
+      if (same(next.value, match)) break;
+    }
+    out.push(at++);
+  }
+  await all.return?.();
+  return out;
+}
+
+/** A dataset: its files read as one table, the partition directories' `key=value` as columns; no layout. */
+async function openDatasetFiles(input: { name: string; files: string[]; size: number }): Promise<Opened> {
+  const urls = input.files.map((f) => new URL(f, location.href).href);
+  return tableView(await openTable(urls), input.name, input.size);
 }
 
 function parquetTree(node: SchemaNode): TreeNode {
@@ -164,7 +222,8 @@ function sequentialReads(open: (offset: number, filter?: Filter) => AsyncIterato
   };
 }
 
-async function openParquetFile(source: Source): Promise<Opened> {
+/** A Parquet file's row groups and column chunks, their pages read on demand. */
+async function parquetLayout(source: Source): Promise<Pick<Opened, 'groups' | 'loadPages'>> {
   const reader = await ParquetReader.fromSource(source);
   const m = reader.metadata;
   const groups: GroupBox[] = m.rowGroups.map((rg, i) => ({ label: `row group ${i}`, rows: rg.numRows, bytes: 0, uncompressed: 0, chunks: [] }));
@@ -180,12 +239,8 @@ async function openParquetFile(source: Source): Promise<Opened> {
     g.bytes += chunk.bytes;
     g.uncompressed += chunk.uncompressed;
   }
-  const smallest = [...reader.schema.leaves].sort((a, b) => a.path.length - b.path.length)[0];
   return {
-    kind: 'parquet', name: source.name ?? 'file', size: source.byteLength, rows: reader.numRows,
-    schema: schemaTree(reader.schema.root),
     groups,
-    columns: reader.plan().fields.map((f) => f.name),
     async loadPages(chunk) {
       if (chunk.pages || !chunk.ref) return;
       try {
@@ -203,13 +258,6 @@ async function openParquetFile(source: Source): Promise<Opened> {
         chunk.pagesError = (e as Error).message;
       }
     },
-    filter: (where) => parseWhere(where, 'filter'),
-    async count(filter) {
-      let n = 0;
-      for await (const batch of reader.rowBatches({ filter, columns: smallest ? [smallest.path] : [], batchSize: 8192 })) n += batch.length;
-      return n;
-    },
-    read: sequentialReads((offset, filter) => reader.rows({ offset, filter, temporal: 'iso' })),
   };
 }
 
@@ -234,49 +282,17 @@ async function trevniLayout(rows: number, columns: readonly TrevniColumn[], bloc
   return file;
 }
 
-async function openTrevniFile(source: Source, r: TrevniReader): Promise<Opened> {
-  const tree = (i: number): TreeNode => {
-    const c = r.columns[i]!;
-    return { name: c.name, detail: `${c.type}${c.array ? '[]' : ''}`, children: c.children.map(tree) };
-  };
-  const file = await trevniLayout(r.numRows, r.columns, (c) => r.blocks(c.index));
-  return {
-    kind: 'trevni', name: source.name ?? 'file', size: source.byteLength, rows: r.numRows,
-    schema: { name: 'trevni', detail: `${r.columns.length} columns`, children: r.roots.map(tree) },
-    groups: [file],
-    columns: r.roots.map((i) => r.columns[i]!.name),
-    loadPages: async () => {},
-    count: async () => r.numRows,
-    read: sequentialReads((offset) => r.rows({ offset })),
-  };
-}
-
 /** A Parquet schema tree (RedElm's and the Trevni draft's schemas are such trees too). */
 function schemaTree(root: SchemaNode): TreeNode {
   return { name: root.name || 'schema', detail: 'message', children: root.isLeaf ? [] : root.children.map(parquetTree) };
 }
 
-/** A draft-dialect Trevni file: its leaf columns' blocks, like any Trevni file's; rows in the Parquet form. */
-async function openTrevniDraft(source: Source, r: TrevniDraftReader): Promise<Opened> {
-  // Group columns hold no blocks.
-  const file = await trevniLayout(r.numRows, r.columns.filter((c) => c.type !== 'null'), (c) => r.blocks(c.name));
-  return {
-    kind: 'trevni', dialect: 'wiki draft, Dremel levels', name: source.name ?? 'file', size: source.byteLength, rows: r.numRows,
-    schema: schemaTree(r.schema.root),
-    groups: [file],
-    columns: r.schema.root.children.map((c) => c.name),
-    loadPages: async () => {},
-    count: async () => r.numRows,
-    read: sequentialReads((offset) => r.rows({ offset })),
-  };
-}
-
 /**
- * A RedElm file: row groups of columns, each column drawn as its three
+ * A RedElm file's row groups of columns, each column drawn as its three
  * sections (repetition levels, definition levels, values), compressed
  * each on its own.
  */
-function openRedElmFile(source: Source, r: RedElmReader): Opened {
+function redElmLayout(r: RedElmReader): GroupBox[] {
   const summary = redElmSummary(r);
   const codec = summary.codec.slice(summary.codec.lastIndexOf('.') + 1);
   const groups: GroupBox[] = summary.blocks.map((b, g) => {
@@ -294,13 +310,5 @@ function openRedElmFile(source: Source, r: RedElmReader): Opened {
     });
     return { label: `row group ${g}`, rows: b.records, bytes: chunks.reduce((n, c) => n + c.bytes, 0), uncompressed: chunks.reduce((n, c) => n + c.uncompressed, 0), chunks };
   });
-  return {
-    kind: 'redelm', name: source.name ?? 'file', size: source.byteLength, rows: r.numRows,
-    schema: schemaTree(r.schema.root),
-    groups,
-    columns: r.plan().fields.map((f) => f.name),
-    loadPages: async () => {},
-    count: async () => r.numRows,
-    read: sequentialReads((offset) => r.rows({ offset })),
-  };
+  return groups;
 }

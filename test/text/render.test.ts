@@ -1,7 +1,7 @@
 /** The CLI's table and record text: widths over any number of rows. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTable } from '../../src/cli/render.js';
+import { renderTable } from '../../src/text/render.js';
 
 test('a table of more rows than the stack passes arguments (200,000) is aligned to its widest cell', () => {
   const rows = Array.from({ length: 200_000 }, (_, i) => ({ id: i, name: i === 123_456 ? 'the widest' : 'x' }));

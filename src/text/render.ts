@@ -23,7 +23,8 @@ export function jsonable<T>(v: T): T {
   return JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x instanceof Uint8Array ? renderValue(x) : x)));
 }
 
-function clip(s: string, width: number): string {
+/** A cell text cut to `width` characters, as a table column shows it (line breaks and tabs as spaces). */
+export function clip(s: string, width: number): string {
   const flat = s.replace(/[\n\r\t]/g, ' ');
   return flat.length > width ? flat.slice(0, width - 1) + '…' : flat;
 }
