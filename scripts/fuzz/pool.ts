@@ -8,7 +8,7 @@
  * overflow inside a worker, which would take the campaign down with it.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ReadOutcome } from './read.js';
 import type { SurfaceName } from './surface.js';
@@ -38,6 +38,25 @@ export function rssMb(pid: number | undefined): number {
     return m ? Number(m[1]) / 1024 : 0;
   } catch {
     return 0;
+  }
+}
+
+/** In a child: its resident high-water mark in MiB since the last resetPeak (0 when /proc cannot say). */
+export function peakMb(): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** In a child, before a case: the high-water mark restarts from the current resident set, so peakMb is the case's. */
+export function resetPeak(): void {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+  } catch {
+    // Not Linux: the parent's RSS watch still applies.
   }
 }
 
@@ -79,7 +98,9 @@ export async function runPool<T extends { id: number }>(next: () => T[] | undefi
         if (!pending.length) pending = next() ?? [];
         if (!pending.length) return finish();
         arm();
-        child.send({ type: 'run', items: pending });
+        // A child that recycled itself (exit 0 after a case left its RSS high) may be gone by now: the send fails (EPIPE),
+        // and its exit spawns another, which is sent `pending` when ready.
+        child.send({ type: 'run', items: pending }, () => {});
       };
       /** The case running now takes the blame; the rest of its batch goes to a new process. */
       const replace = (result: 'hang' | 'crash' | 'memory', error: string) => {

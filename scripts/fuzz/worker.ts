@@ -5,8 +5,8 @@
  * the case's peak RSS: the kernel's high-water mark, reset before each case,
  * which counts native buffers (codecs, Buffers) that the V8 heap does not.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { buildCase, SeedSet, type CaseSpec } from './cases.js';
+import { peakMb, resetPeak } from './pool.js';
 import { limitsFor } from './read.js';
 import { saveCase } from './save.js';
 import type { CaseInput, SeedFile } from './surface.js';
@@ -28,23 +28,6 @@ async function inputOf(item: WorkItem): Promise<CaseInput> {
   const input = await buildCase(item.spec, seeds.byName(item.spec.source)!);
   if (item.save) saveCase(input, item.save.dir, item.save.name);
   return input;
-}
-
-function peakMb(): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-    return m ? Number(m[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-function resetPeak(): void {
-  try {
-    writeFileSync('/proc/self/clear_refs', '5');
-  } catch {
-    // Not Linux: the parent's RSS watch still applies.
-  }
 }
 
 let init: WorkerInit | undefined;

@@ -21,7 +21,7 @@ export interface JavaString {
 }
 
 export type EncodableValue = JavaValue | JavaString | EncodableObject | EncodableArray;
-export interface EncodableObject extends Omit<JavaObject, 'fields' | 'annotation' | 'expansion'> {
+export interface EncodableObject extends Omit<JavaObject, 'values' | 'annotation' | 'expansion'> {
   fields: Map<string, EncodableValue>;
   annotation: (Uint8Array | EncodableValue)[];
 }
@@ -123,8 +123,10 @@ class StreamEncoder {
     this.assign(v);
     const chain: ClassDesc[] = [];
     for (let d: ClassDesc | null = v.cls; d !== null; d = d.superDesc) chain.unshift(d);
+    // A decoded object (values in field order) is written back as it was read.
+    let i = 0;
     for (const d of chain) {
-      for (const f of d.fields) this.field(f, v.fields.get(f.name) ?? null);
+      for (const f of d.fields) this.field(f, ('values' in v ? v.values[i++] : v.fields.get(f.name)) ?? null);
       if (d.flags & tc.SC_WRITE_METHOD) {
         for (const a of v.annotation) {
           if (a instanceof Uint8Array) this.blockData(a);

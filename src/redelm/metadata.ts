@@ -6,7 +6,7 @@
  * `toJSON`, which the design page asks for.
  */
 import { CorruptFileError } from '../errors.js';
-import { decodeJavaStream, type ClassDesc, type JavaObject, type JavaValue } from '../javaser/decode.js';
+import { decodeJavaStream, fieldsOf, type ClassDesc, type JavaObject, type JavaValue } from '../javaser/decode.js';
 import { encodeJavaStream, type EncodableObject, type EncodableValue, type JavaString } from '../javaser/encode.js';
 
 export const REDELM_TYPES = ['STRING', 'INT64', 'INT32', 'BOOLEAN', 'BINARY', 'FLOAT', 'DOUBLE'] as const;
@@ -77,6 +77,18 @@ const META: ClassDesc = {
 };
 const CLASSES: ReadonlyMap<string, ClassDesc> = new Map([ENUM, PRIMITIVE, STRING_ARRAY, ARRAY_LIST, COLUMN, BLOCK, FILE, META].map((d) => [d.name, d]));
 const CLASS_NAMES: ReadonlySet<string> = new Set(CLASSES.keys());
+/** Each class's fields: a decoded object's values are in this order once Shape.object has checked it declares them. */
+const LAYOUTS: ReadonlyMap<string, string> = new Map([...CLASSES.values()].map((d) => [d.name, layout(d)]));
+const SLOTS: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map([...CLASSES.values()].map((d) => [d.name, new Map(fieldsOf(d).map((f, i) => [f.name, i]))]));
+
+function layout(d: ClassDesc): string {
+  return fieldsOf(d).map((f) => `${f.code}${f.name}`).join(',');
+}
+
+/** A field of an object Shape.object has checked. */
+function get(o: JavaObject, name: string): JavaValue {
+  return o.values[SLOTS.get(o.cls.name)!.get(name)!] as JavaValue;
+}
 
 /**
  * Reads a `RedElm` block in either form: Java serialization (`AC ED`) or
@@ -101,6 +113,8 @@ export function encodeRedElmMetaData(meta: RedElmMetaData, form: 'java' | 'json'
 class Shape {
   /** Each ArrayList's elements, checked once: a list shared by many references is not copied at each. */
   private readonly lists = new WeakMap<JavaObject, JavaValue[]>();
+  /** Each decoded class descriptor's fields, worked out once: the descriptors are shared by their objects. */
+  private readonly layouts = new WeakMap<ClassDesc, string>();
 
   constructor(private readonly offset: number) {}
 
@@ -111,8 +125,9 @@ class Shape {
   object(v: JavaValue, cls: ClassDesc, what: string): JavaObject {
     if (v === null || typeof v !== 'object' || v.t !== 'object' || v.cls.name !== cls.name) this.fail(`${what} is not a ${cls.name}`);
     // The fields are the class's own: a stream that declares others describes a different class.
-    const declared = v.cls.fields.map((f) => `${f.code}${f.name}`).join(',');
-    if (declared !== cls.fields.map((f) => `${f.code}${f.name}`).join(',')) this.fail(`${what} (${cls.name}) declares fields ${declared}`);
+    let declared = this.layouts.get(v.cls);
+    if (declared === undefined) this.layouts.set(v.cls, (declared = layout(v.cls)));
+    if (declared !== LAYOUTS.get(cls.name)) this.fail(`${what} (${cls.name}) declares fields ${declared}`);
     return v;
   }
 
@@ -135,7 +150,7 @@ class Shape {
     const o = this.object(v, ARRAY_LIST, what);
     const seen = this.lists.get(o);
     if (seen) return seen;
-    const size = this.count(o.fields.get('size')!, `${what}'s size`);
+    const size = this.count(get(o, 'size'), `${what}'s size`);
     const [capacity, ...items] = o.annotation;
     if (!(capacity instanceof Uint8Array) || capacity.length !== 4 || items.length !== size) {
       this.fail(`${what} holds ${items.length} elements after its capacity, its size says ${size}`);
@@ -145,31 +160,36 @@ class Shape {
     return elements;
   }
 
-  /**
-   * Every column's sections take bytes of the data area (no codec writes an
-   * empty stream, and sections of different columns do not overlap: see
-   * checkBlocks), so the row groups' columns are at most as many as its
-   * bytes: checked on the lists' lengths, before any column is built.
-   */
+  /** The row groups' columns against what the data area can hold (see MIN_COLUMN_BYTES), on the lists' lengths, before any column is built. */
   columnsFit(columnLists: readonly (readonly unknown[])[], dataBytes: number): void {
     const columns = columnLists.reduce((n, l) => n + l.length, 0);
-    if (columns > dataBytes) this.fail(`${columnLists.length} row group${columnLists.length === 1 ? '' : 's'} list${columnLists.length === 1 ? 's' : ''} ${columns} columns, but the data area holds ${dataBytes} bytes and each column takes at least one`);
+    if (columns * MIN_COLUMN_BYTES > dataBytes) this.fail(`${columnLists.length} row group${columnLists.length === 1 ? '' : 's'} list${columnLists.length === 1 ? 's' : ''} ${columns} columns, but the data area holds ${dataBytes} bytes and each column takes at least ${MIN_COLUMN_BYTES}`);
   }
 }
 
 /**
- * Refuses the stream's objects of a class past the data area's bytes plus
- * one, as each is created: every column and row group takes a byte of it
- * (see columnsFit), and every object a footer holds is one of those, or
- * their path, type or column list, or one of the root's three (itself, its
- * file metadata, its blocks list).
+ * The fewest bytes of the data area a column takes: its sections are
+ * streams of the file's codec, and no Hadoop codec's is shorter than
+ * Snappy's framing of nothing (a zero length, 4 bytes); the reader refuses
+ * a column whose three sections are all empty, and sections of different
+ * columns do not overlap (see checkBlocks).
+ */
+const MIN_COLUMN_BYTES = 4;
+
+/**
+ * Refuses the stream's objects of a class past the columns the data area
+ * can hold plus one, as each is created: every row group has a column, and
+ * every object a footer holds is a column or row group, or their path, type
+ * or column list, or one of the root's three (itself, its file metadata, its
+ * blocks list).
  */
 function createdWithin(dataBytes: number): (cls: ClassDesc, at: number) => void {
   const created = new Map<string, number>();
+  const most = Math.floor(dataBytes / MIN_COLUMN_BYTES) + 1;
   return (cls, at) => {
     const n = (created.get(cls.name) ?? 0) + 1;
-    if (n > dataBytes + 1) {
-      throw new CorruptFileError(`RedElm metadata: the stream holds more than ${dataBytes + 1} ${cls.name} objects, but the data area holds ${dataBytes} bytes and each column and row group takes at least one`, { offset: at });
+    if (n > most) {
+      throw new CorruptFileError(`RedElm metadata: the stream holds more than ${most} ${cls.name} objects, but the data area holds ${dataBytes} bytes and each column takes at least ${MIN_COLUMN_BYTES}`, { offset: at });
     }
     created.set(cls.name, n);
   };
@@ -190,36 +210,36 @@ function columnsMatch(columnLists: readonly (readonly unknown[])[], schema: stri
 function fromJava(root: JavaValue, offset: number, dataBytes: number, leafCount?: LeafCount): RedElmMetaData {
   const s: Shape = new Shape(offset);
   const meta = s.object(root, META, 'the block');
-  const file = s.object(meta.fields.get('fileMetaData')!, FILE, 'fileMetaData');
-  const blockObjects = s.list(meta.fields.get('blocks')!, 'blocks').map((b, i) => s.object(b, BLOCK, `block ${i}`));
-  const columnLists = blockObjects.map((block, i) => s.list(block.fields.get('columns')!, `block ${i}'s columns`));
+  const file = s.object(get(meta, 'fileMetaData'), FILE, 'fileMetaData');
+  const blockObjects = s.list(get(meta, 'blocks'), 'blocks').map((b, i) => s.object(b, BLOCK, `block ${i}`));
+  const columnLists = blockObjects.map((block, i) => s.list(get(block, 'columns'), `block ${i}'s columns`));
   s.columnsFit(columnLists, dataBytes);
-  const schema = s.string(file.fields.get('schema')!, 'the schema');
+  const schema = s.string(get(file, 'schema'), 'the schema');
   columnsMatch(columnLists, schema, leafCount, offset);
   const blocks = blockObjects.map((block, i) => {
     const columns = columnLists[i]!.map((c, j) => {
       const what = `block ${i} column ${j}`;
       const col = s.object(c, COLUMN, what);
-      const path = col.fields.get('path')!;
-      if (path === null || typeof path !== 'object' || path.t !== 'array' || path.cls.name !== STRING_ARRAY.name) s.fail(`${what}'s path is not a String[]`);
-      const type = col.fields.get('type')!;
+      const path = get(col, 'path');
+      if (path === null || typeof path !== 'object' || path.t !== 'array' || path.cls.name !== STRING_ARRAY.name || !Array.isArray(path.items)) s.fail(`${what}'s path is not a String[]`);
+      const type = get(col, 'type');
       if (type === null || typeof type !== 'object' || type.t !== 'enum' || type.cls.name !== PRIMITIVE.name) s.fail(`${what}'s type is not a PrimitiveType.Primitive`);
-      const longs = Object.fromEntries(LONG_FIELDS.map((f) => [f, s.count(col.fields.get(f)!, `${what}'s ${f}`)])) as Record<(typeof LONG_FIELDS)[number], number>;
+      const longs = Object.fromEntries(LONG_FIELDS.map((f) => [f, s.count(get(col, f), `${what}'s ${f}`)])) as Record<(typeof LONG_FIELDS)[number], number>;
       return checkColumn(s, what, {
         path: path.items.map((p, k) => s.string(p, `${what}'s path[${k}]`)),
         type: primitiveType(s, type.name, what),
-        valueCount: s.count(col.fields.get('valueCount')!, `${what}'s valueCount`),
+        valueCount: s.count(get(col, 'valueCount'), `${what}'s valueCount`),
         ...longs,
       });
     });
     return {
-      startIndex: s.count(block.fields.get('startIndex')!, `block ${i}'s startIndex`),
-      endIndex: s.count(block.fields.get('endIndex')!, `block ${i}'s endIndex`),
-      recordCount: s.count(block.fields.get('recordCount')!, `block ${i}'s recordCount`),
+      startIndex: s.count(get(block, 'startIndex'), `block ${i}'s startIndex`),
+      endIndex: s.count(get(block, 'endIndex'), `block ${i}'s endIndex`),
+      recordCount: s.count(get(block, 'recordCount'), `block ${i}'s recordCount`),
       columns,
     };
   });
-  return { schema, codecClassName: s.string(file.fields.get('codecClassName')!, 'the codec class name'), blocks };
+  return { schema, codecClassName: s.string(get(file, 'codecClassName'), 'the codec class name'), blocks };
 }
 
 function primitiveType(s: Shape, name: unknown, what: string): RedElmType {

@@ -6,6 +6,7 @@
  * test's own failure. Each case reports rows (what the call yielded), or its
  * typed error, or an untyped one, and the report of a salvage call.
  */
+import { peakMb, resetPeak } from '../../scripts/fuzz/pool.js';
 import { ParquetryError } from '../../src/errors.js';
 import { BufferSink } from '../../src/io/sink.js';
 import { decodeJavaStream } from '../../src/javaser/decode.js';
@@ -42,9 +43,9 @@ export interface CappedOutcome {
   peakMb: number;
 }
 
-/** The process's resident high-water mark: an upper bound of the case's (a process that grew is recycled after its case). */
-function peakMb(): number {
-  return process.resourceUsage().maxRSS / 1024;
+/** The case's resident high-water mark (the process's where /proc cannot say: an upper bound, as a process that grew is recycled after its case). */
+function casePeakMb(): number {
+  return peakMb() || process.resourceUsage().maxRSS / 1024;
 }
 
 async function count(it: AsyncIterable<unknown>): Promise<number> {
@@ -101,6 +102,7 @@ process.on('message', (msg: { type: 'init' } | { type: 'run'; items: CappedCase[
   if (msg.type === 'init') return void process.send!({ type: 'ready' });
   void (async () => {
     for (const c of msg.items) {
+      resetPeak();
       const t0 = performance.now();
       let outcome: Omit<CappedOutcome, 'id' | 'ms' | 'peakMb'>;
       try {
@@ -110,9 +112,9 @@ process.on('message', (msg: { type: 'init' } | { type: 'run'; items: CappedCase[
           ? { result: 'typed', rows: 0, error: `${e.name}: ${e.message}`, errorClass: e.name, wrapped: e.detail.startsWith('unexpected failure while decoding') }
           : { result: 'untyped', rows: 0, error: `${(e as Error)?.name}: ${(e as Error)?.message}` };
       }
-      await new Promise((sent) => process.send!({ type: 'done', outcome: { ...outcome, id: c.id, ms: performance.now() - t0, peakMb: peakMb() } }, sent));
-      // The next case's peak starts from this one's: a process that grew is replaced (the pool respawns on exit 0).
-      if (peakMb() > 160) process.exit(0);
+      await new Promise((sent) => process.send!({ type: 'done', outcome: { ...outcome, id: c.id, ms: performance.now() - t0, peakMb: casePeakMb() } }, sent));
+      // A process that grew is replaced (the pool respawns on exit 0), so the next case starts small.
+      if (process.resourceUsage().maxRSS / 1024 > 160) process.exit(0);
     }
   })();
 });

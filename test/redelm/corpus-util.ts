@@ -1,6 +1,8 @@
 /** Shared access to ../shared/ancestors/redelm and its JSON conventions (its README) for the RedElm tests. */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { ByteWriter } from '../../src/bytes/writer.js';
+import { encodeRedElmFooter, REDELM_BLOCK } from '../../src/redelm/container.js';
 import { hex } from '../../src/schema/convert.js';
 import type { Plan, RecordPlan } from '../../src/shred/plan.js';
 
@@ -14,6 +16,22 @@ export function redelmCases(): string[] {
 export function corpusFile(name: string): Uint8Array {
   // A plain Uint8Array: Buffer.slice would share the bytes a test changes.
   return new Uint8Array(readFileSync(join(REDELM_CORPUS, name)));
+}
+
+/** tiny_default.redelm's footer index (its README annotation): its data area is the 78 bytes before it, less the 8-byte magic and version. */
+export const TINY_FOOTER = 86;
+
+/**
+ * tiny_default's row group under another metadata block (`RedElm` unless
+ * `name` says), its data area padded with zeros to `dataBytes` when given,
+ * so the footer may list more columns than tiny's 78 bytes hold.
+ */
+export function tinyWithBlock(data: Uint8Array, { name = REDELM_BLOCK, dataBytes = TINY_FOOTER - 8 }: { name?: string; dataBytes?: number } = {}): Uint8Array {
+  const w = new ByteWriter();
+  w.bytes(corpusFile('tiny_default.redelm').subarray(0, TINY_FOOTER));
+  w.bytes(new Uint8Array(dataBytes - (TINY_FOOTER - 8)));
+  w.bytes(encodeRedElmFooter(dataBytes + 8, [{ name, data }]));
+  return w.finish();
 }
 
 /**

@@ -5,15 +5,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ByteWriter } from '../../src/bytes/writer.js';
 import { CorruptFileError, ParquetryError, UnsupportedError } from '../../src/errors.js';
-import { encodeRedElmFooter } from '../../src/redelm/container.js';
 import { encodeRedElmMetaData, type RedElmMetaData } from '../../src/redelm/metadata.js';
 import { RedElmReader } from '../../src/redelm/reader.js';
-import { corpusFile } from './corpus-util.js';
+import { corpusFile, TINY_FOOTER, tinyWithBlock } from './corpus-util.js';
 
 const tiny = corpusFile('tiny_default.redelm');
-const FOOTER = 86; // tiny_default's footer index (its README annotation)
 
 async function readAll(bytes: Uint8Array): Promise<void> {
   const reader = await RedElmReader.open(bytes);
@@ -29,20 +26,12 @@ async function fails(bytes: Uint8Array, type: new (...a: never[]) => ParquetryEr
   });
 }
 
-/** tiny_default's row group with another RedElm block in its footer. */
-function withBlock(block: Uint8Array, name = 'RedElm'): Uint8Array {
-  const w = new ByteWriter();
-  w.bytes(tiny.subarray(0, FOOTER));
-  w.bytes(encodeRedElmFooter(FOOTER, [{ name, data: block }]));
-  return w.finish();
-}
-
 async function tinyMeta(): Promise<RedElmMetaData> {
   return structuredClone((await RedElmReader.open(tiny)).metadata);
 }
 
 test('the rebuilt tiny file reads (the helpers change only what each test changes)', async () => {
-  await readAll(withBlock(encodeRedElmMetaData(await tinyMeta(), 'java')));
+  await readAll(tinyWithBlock(encodeRedElmMetaData(await tinyMeta(), 'java')));
 });
 
 test('every truncation of a file is a CorruptFileError', async () => {
@@ -68,18 +57,18 @@ test('a footer index past the end, or inside the magic', async () => {
 
 test('an unknown footer version is unsupported', async () => {
   const b = tiny.slice();
-  new DataView(b.buffer).setInt32(FOOTER, 2);
-  await fails(b, UnsupportedError, /version 2/, (e) => assert.equal(e.context.offset, FOOTER));
+  new DataView(b.buffer).setInt32(TINY_FOOTER, 2);
+  await fails(b, UnsupportedError, /version 2/, (e) => assert.equal(e.context.offset, TINY_FOOTER));
 });
 
 test('a metadata block longer than the footer', async () => {
   const b = tiny.slice();
-  new DataView(b.buffer).setInt32(FOOTER + 5 + 8, 0x7fffffff);
+  new DataView(b.buffer).setInt32(TINY_FOOTER + 5 + 8, 0x7fffffff);
   await fails(b, CorruptFileError, /claims 2147483647 bytes/);
 });
 
 test('a footer without a RedElm block', async () => {
-  await fails(withBlock(new Uint8Array(4), 'Pig'), CorruptFileError, /no "RedElm" metadata block/);
+  await fails(tinyWithBlock(new Uint8Array(4), { name: 'Pig' }), CorruptFileError, /no "RedElm" metadata block/);
 });
 
 // --- hostile serialization streams ------------------------------------------------
@@ -94,40 +83,41 @@ test('objects nested past the limit', async () => {
   const level = (first: boolean): number[] => [0x73, ...(first ? ARRAY_LIST_DESC : [0x71, ...i32(0x7e0000)]), ...i32(1), 0x77, 4, ...i32(1)];
   const bytes = [...header, ...level(true)];
   for (let i = 1; i < 10000; i++) bytes.push(...level(false));
-  await fails(withBlock(Uint8Array.from(bytes)), CorruptFileError, /nest deeper than 64/);
+  // A data area that holds the 10000 lists, so the nesting is what fails.
+  await fails(tinyWithBlock(Uint8Array.from(bytes), { dataBytes: 40_000 }), CorruptFileError, /nest deeper than 64/);
 });
 
 test('an array longer than the stream', async () => {
   const stringArray = [0x72, ...utf('[Ljava.lang.String;'), 0xad, 0xd2, 0x56, 0xe7, 0xe9, 0x1d, 0x7b, 0x47, 0x02, 0, 0, 0x78, 0x70];
-  await fails(withBlock(Uint8Array.from([...header, 0x75, ...stringArray, ...i32(0x7fffffff)])), CorruptFileError, /array of 2147483647 elements/);
+  await fails(tinyWithBlock(Uint8Array.from([...header, 0x75, ...stringArray, ...i32(0x7fffffff)])), CorruptFileError, /array of 2147483647 elements/);
 });
 
 test('a back-reference to a handle not yet assigned', async () => {
-  await fails(withBlock(Uint8Array.from([...header, 0x71, ...i32(0x7e00ff)])), CorruptFileError, /back-reference to handle 0x7e00ff/, (e) => assert.equal(e.context.offset, 103 + 5));
+  await fails(tinyWithBlock(Uint8Array.from([...header, 0x71, ...i32(0x7e00ff)])), CorruptFileError, /back-reference to handle 0x7e00ff/, (e) => assert.equal(e.context.offset, 103 + 5));
 });
 
 test('a class outside the RedElm metadata classes', async () => {
   const hashMap = [0x72, ...utf('java.util.HashMap'), 0, 0, 0, 0, 0, 0, 0, 1, 0x03, 0, 0, 0x78, 0x70];
-  await fails(withBlock(Uint8Array.from([...header, 0x73, ...hashMap])), CorruptFileError, /unexpected class "java.util.HashMap"/);
+  await fails(tinyWithBlock(Uint8Array.from([...header, 0x73, ...hashMap])), CorruptFileError, /unexpected class "java.util.HashMap"/);
 });
 
 test('a string longer than the block', async () => {
-  await fails(withBlock(Uint8Array.from([...header, 0x74, 0xff, 0xff, 0x41])), CorruptFileError, /string needs 65535 bytes/);
+  await fails(tinyWithBlock(Uint8Array.from([...header, 0x74, 0xff, 0xff, 0x41])), CorruptFileError, /string needs 65535 bytes/);
 });
 
 test('proxies, class objects, exceptions and resets are refused', async () => {
-  for (const tag of [0x76, 0x79, 0x7b, 0x7d]) await fails(withBlock(Uint8Array.from([...header, tag])), CorruptFileError, /unexpected TC_/);
+  for (const tag of [0x76, 0x79, 0x7b, 0x7d]) await fails(tinyWithBlock(Uint8Array.from([...header, tag])), CorruptFileError, /unexpected TC_/);
 });
 
 test('the right classes holding the wrong shape', async () => {
   // An ArrayList where the RedElmMetaData belongs.
-  await fails(withBlock(Uint8Array.from([...header, 0x73, ...ARRAY_LIST_DESC, ...i32(0), 0x77, 4, ...i32(0), 0x78])), CorruptFileError, /the block is not a redelm.hadoop.RedElmMetaData/);
+  await fails(tinyWithBlock(Uint8Array.from([...header, 0x73, ...ARRAY_LIST_DESC, ...i32(0), 0x77, 4, ...i32(0), 0x78])), CorruptFileError, /the block is not a redelm.hadoop.RedElmMetaData/);
 });
 
 test('a JSON block that does not parse, or lacks fields', async () => {
-  await fails(withBlock(new TextEncoder().encode('{"fileMetaData":')), CorruptFileError, /does not parse/);
-  await fails(withBlock(new TextEncoder().encode('{"fileMetaData":{},"blocks":[]}')), CorruptFileError, /the schema is not a string/);
-  await fails(withBlock(new TextEncoder().encode('{' + '['.repeat(100000))), CorruptFileError, /does not parse/);
+  await fails(tinyWithBlock(new TextEncoder().encode('{"fileMetaData":')), CorruptFileError, /does not parse/);
+  await fails(tinyWithBlock(new TextEncoder().encode('{"fileMetaData":{},"blocks":[]}')), CorruptFileError, /the schema is not a string/);
+  await fails(tinyWithBlock(new TextEncoder().encode('{' + '['.repeat(100000))), CorruptFileError, /does not parse/);
 });
 
 // --- sections ------------------------------------------------------------------
@@ -135,7 +125,7 @@ test('a JSON block that does not parse, or lacks fields', async () => {
 async function withMeta(change: (m: RedElmMetaData) => void): Promise<Uint8Array> {
   const m = await tinyMeta();
   change(m);
-  return withBlock(encodeRedElmMetaData(m, 'java'));
+  return tinyWithBlock(encodeRedElmMetaData(m, 'java'));
 }
 
 const inColumn = (column: string) => (e: ParquetryError): void => {
@@ -187,7 +177,7 @@ test('an unknown codec class is refused at open, at the RedElm block', async () 
   await assert.rejects(RedElmReader.open(await withMeta((m) => (m.codecClassName = 'org.apache.hadoop.io.compress.Lz4Codec'))), (e: unknown) => {
     assert.ok(e instanceof UnsupportedError);
     assert.match(e.message, /unknown Hadoop codec "org.apache.hadoop.io.compress.Lz4Codec"/);
-    assert.equal(e.context.offset, FOOTER + 5 + 8 + 4);
+    assert.equal(e.context.offset, TINY_FOOTER + 5 + 8 + 4);
     return true;
   });
 });

@@ -15,15 +15,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ByteWriter } from '../../src/bytes/writer.js';
 import { CorruptFileError, LimitError } from '../../src/errors.js';
-import { decodeJavaStream, MAX_EXPANSION_PER_BYTE, type ClassDesc, type JavaArray, type JavaObject, type JavaValue } from '../../src/javaser/decode.js';
+import { decodeJavaStream, fieldsOf, fieldValue, MAX_EXPANSION_PER_BYTE, type ClassDesc, type JavaArray, type JavaObject, type JavaValue } from '../../src/javaser/decode.js';
 import { encodeJavaStream, type EncodableObject, type EncodableValue } from '../../src/javaser/encode.js';
-import { encodeRedElmFooter, readRedElmFooter, REDELM_BLOCK } from '../../src/redelm/container.js';
+import { readRedElmFooter, REDELM_BLOCK } from '../../src/redelm/container.js';
 import { RedElmReader } from '../../src/redelm/reader.js';
 import { decodeRedElmMetaData, encodeRedElmMetaData } from '../../src/redelm/metadata.js';
 import { bufferSource } from '../../src/io/source.js';
 import { runCases } from '../../scripts/fuzz/pool.js';
 import type { CappedCase, CappedOutcome } from '../fuzz/capped-worker.js';
-import { corpusFile, redelmCases } from './corpus-util.js';
+import { corpusFile, redelmCases, tinyWithBlock } from './corpus-util.js';
 
 const MEMORY_MB = 512;
 const SECONDS = 10;
@@ -36,23 +36,14 @@ const CLASSES = [
 ];
 
 const tiny = corpusFile('tiny_default.redelm');
-const FOOTER = 86; // tiny_default's footer index
-
-/** tiny_default's row group under another RedElm block. */
-function withBlock(block: Uint8Array): Uint8Array {
-  const w = new ByteWriter();
-  w.bytes(tiny.subarray(0, FOOTER));
-  w.bytes(encodeRedElmFooter(FOOTER, [{ name: REDELM_BLOCK, data: block }]));
-  return w.finish();
-}
 
 /** tiny_default's footer, decoded: RedElmMetaData { blocks: ArrayList [block { columns: ArrayList [column { path: String[] }] }] }. */
 async function tinyTree(): Promise<{ meta: JavaObject; block: JavaObject; column: JavaObject; list: ClassDesc }> {
   const footer = await readRedElmFooter(bufferSource(tiny));
   const meta = decodeJavaStream(footer.blocks[0]!.data, { classes: new Set(CLASSES) }) as JavaObject;
-  const blocks = meta.fields.get('blocks') as JavaObject;
+  const blocks = fieldValue(meta, 'blocks') as JavaObject;
   const block = blocks.annotation[1] as JavaObject;
-  const column = (block.fields.get('columns') as JavaObject).annotation[1] as JavaObject;
+  const column = (fieldValue(block, 'columns') as JavaObject).annotation[1] as JavaObject;
   return { meta, block, column, list: blocks.cls };
 }
 
@@ -65,12 +56,14 @@ function arrayList(cls: ClassDesc, items: EncodableValue[]): EncodableObject {
   return { t: 'object', cls, fields: new Map([['size', items.length]]), annotation };
 }
 
-const withFields = (o: JavaObject, fields: [string, EncodableValue][]): EncodableObject => ({ ...o, fields: new Map([...o.fields, ...fields]) });
+const withFields = (o: JavaObject, fields: [string, EncodableValue][]): EncodableObject => ({
+  t: 'object', cls: o.cls, annotation: [...o.annotation], fields: new Map([...fieldsOf(o.cls).map((f, i): [string, EncodableValue] => [f.name, o.values[i]!]), ...fields]),
+});
 
 /** The footer with `blocks` references to one block of `columns` references to one column whose path is `path` references to one string. */
 async function dag(blocks: number, columns: number, path: number): Promise<Uint8Array> {
   const t = await tinyTree();
-  const p = t.column.fields.get('path') as JavaArray;
+  const p = fieldValue(t.column, 'path') as JavaArray;
   const column = withFields(t.column, [['path', { ...p, items: new Array<JavaValue>(path).fill(p.items[0]!) }]]);
   const block = withFields(t.block, [['columns', arrayList(t.list, new Array<EncodableValue>(columns).fill(column))]]);
   return encodeJavaStream(withFields(t.meta, [['blocks', arrayList(t.list, new Array<EncodableValue>(blocks).fill(block))]]));
@@ -87,7 +80,7 @@ async function doubling(depth: number): Promise<Uint8Array> {
 /** The footer with `blocks` row groups of `columns` columns, every block, list, column and path its own object: nothing shared, so each is created as it is read. */
 async function distinct(blocks: number, columns: number): Promise<Uint8Array> {
   const t = await tinyTree();
-  const p = t.column.fields.get('path') as JavaArray;
+  const p = fieldValue(t.column, 'path') as JavaArray;
   const block = () => withFields(t.block, [['columns', arrayList(t.list, Array.from({ length: columns }, () => withFields(t.column, [['path', { ...p, items: [...p.items] }]])))]]);
   return encodeJavaStream(withFields(t.meta, [['blocks', arrayList(t.list, Array.from({ length: blocks }, block))]]));
 }
@@ -117,22 +110,22 @@ const EXPANDS = /expands through back-references to more than \d+ values, the mo
 
 async function hostile(): Promise<Hostile[]> {
   const cases: Hostile[] = [
-    { name: 'blocks x columns x path, 600 each (the campaign\'s shape, rebuilt)', bytes: withBlock(await dag(600, 600, 600)), error: LimitError, message: EXPANDS },
-    { name: 'blocks x columns x path, 60 each', bytes: withBlock(await dag(60, 60, 60)), error: LimitError, message: EXPANDS },
-    { name: 'blocks x columns, 3000 each', bytes: withBlock(await dag(3000, 3000, 1)), error: LimitError, message: EXPANDS },
-    { name: 'columns x path, 5000 each', bytes: withBlock(await dag(1, 5000, 5000)), error: LimitError, message: EXPANDS },
-    { name: 'blocks x path, 4000 each', bytes: withBlock(await dag(4000, 1, 4000)), error: LimitError, message: EXPANDS },
-    { name: 'lists doubling 40 levels deep (2^40 blocks)', bytes: withBlock(await doubling(40)), error: LimitError, message: EXPANDS },
+    { name: 'blocks x columns x path, 600 each (the campaign\'s shape, rebuilt)', bytes: tinyWithBlock(await dag(600, 600, 600)), error: LimitError, message: EXPANDS },
+    { name: 'blocks x columns x path, 60 each', bytes: tinyWithBlock(await dag(60, 60, 60)), error: LimitError, message: EXPANDS },
+    { name: 'blocks x columns, 3000 each', bytes: tinyWithBlock(await dag(3000, 3000, 1)), error: LimitError, message: EXPANDS },
+    { name: 'columns x path, 5000 each', bytes: tinyWithBlock(await dag(1, 5000, 5000)), error: LimitError, message: EXPANDS },
+    { name: 'blocks x path, 4000 each', bytes: tinyWithBlock(await dag(4000, 1, 4000)), error: LimitError, message: EXPANDS },
+    { name: 'lists doubling 40 levels deep (2^40 blocks)', bytes: tinyWithBlock(await doubling(40), { dataBytes: 4096 }), error: LimitError, message: EXPANDS },
     // Within the budget (a block expands to a few dozen values), so the lists' lengths meet the data area.
-    { name: 'a long list: 200,000 references to one row group', bytes: withBlock(await repeated(200_000)), error: CorruptFileError, message: /200000 row groups list 400000 columns, but the data area holds 78 bytes/ },
-    { name: 'a few columns more than the data area has bytes', bytes: withBlock(await dag(1, 79, 1)), error: CorruptFileError, message: /1 row group lists 79 columns, but the data area holds 78 bytes/ },
+    { name: 'a long list: 200,000 references to one row group', bytes: tinyWithBlock(await repeated(200_000)), error: CorruptFileError, message: /200000 row groups list 400000 columns, but the data area holds 78 bytes/ },
+    { name: 'one column more than the data area holds (19, at 4 bytes each)', bytes: tinyWithBlock(await dag(1, 20, 1)), error: CorruptFileError, message: /1 row group lists 20 columns, but the data area holds 78 bytes and each column takes at least 4/ },
     // Nothing shared, so within the expansion budget: what the data area backs bounds the objects created.
-    { name: '140,000 columns, each its own object', bytes: withBlock(await distinct(1, 140_000)), error: CorruptFileError, message: CREATED(79, 'redelm.hadoop.ColumnMetaData'), memoryMb: CREATED_MB },
-    { name: '20,000 row groups of 7 columns, each its own object', bytes: withBlock(await distinct(20_000, 7)), error: CorruptFileError, message: CREATED(79, 'redelm.hadoop.ColumnMetaData'), memoryMb: CREATED_MB },
-    { name: '100,000 row groups of one column, each its own object (and column list)', bytes: withBlock(await distinct(100_000, 1)), error: CorruptFileError, message: CREATED(79, 'java.util.ArrayList'), memoryMb: CREATED_MB },
-    { name: '140,000 references to one column', bytes: withBlock(await dag(1, 140_000, 1)), error: CorruptFileError, message: /1 row group lists 140000 columns, but the data area holds 78 bytes/, memoryMb: CREATED_MB },
-    { name: 'a row group listed twice (its rows would come back twice)', bytes: withBlock(await repeated(2)), error: CorruptFileError, message: /column's sections \(8 to \d+\) overlap those of row group 0 column a/ },
-    { name: 'a row group listed 30 times', bytes: withBlock(await repeated(30)), error: CorruptFileError, message: /overlap those of row group/ },
+    { name: '140,000 columns, each its own object', bytes: tinyWithBlock(await distinct(1, 140_000)), error: CorruptFileError, message: CREATED(20, 'redelm.hadoop.ColumnMetaData'), memoryMb: CREATED_MB },
+    { name: '20,000 row groups of 7 columns, each its own object', bytes: tinyWithBlock(await distinct(20_000, 7)), error: CorruptFileError, message: CREATED(20, 'redelm.hadoop.ColumnMetaData'), memoryMb: CREATED_MB },
+    { name: '100,000 row groups of one column, each its own object (and column list)', bytes: tinyWithBlock(await distinct(100_000, 1)), error: CorruptFileError, message: CREATED(20, 'java.util.ArrayList'), memoryMb: CREATED_MB },
+    { name: '140,000 references to one column', bytes: tinyWithBlock(await dag(1, 140_000, 1)), error: CorruptFileError, message: /1 row group lists 140000 columns, but the data area holds 78 bytes/, memoryMb: CREATED_MB },
+    { name: 'a row group listed twice (its rows would come back twice)', bytes: tinyWithBlock(await repeated(2)), error: CorruptFileError, message: /column's sections \(8 to \d+\) overlap those of row group 0 column a/ },
+    { name: 'a row group listed 30 times', bytes: tinyWithBlock(await repeated(30), { dataBytes: 4096 }), error: CorruptFileError, message: /overlap those of row group/ },
   ];
   for (const name of ['redelm-javaser-dag-path-600x600x600', 'redelm-javaser-200k-annotation']) {
     cases.push({ name: `t3/${name}`, bytes: new Uint8Array(readFileSync(join(T3, `${name}.redelm`))), error: name.includes('dag') ? LimitError : CorruptFileError, message: name.includes('dag') ? EXPANDS : /block 0 is not a redelm.hadoop.BlockMetaData/ });
@@ -194,12 +187,47 @@ test(`hostile Java-serialized footers end in a typed error within ${SECONDS} s u
   assert.deepEqual(bad, []);
 });
 
+/**
+ * Footers of distinct columns (nothing shared, each within every count bound
+ * because the data area is padded to hold them), in a sweep of sizes up to
+ * fuzz seed 20261130 case 74198's 280,000 (two row groups of 140,000, a
+ * 24 MB stream): the stream is decoded whole before the schema, written after
+ * the row groups, says they are too many. A Map and bigints per object made
+ * the largest peak at 443 MiB (13.6 MiB more per MB of file), over the fuzz
+ * cap with the harness's own; the compact tree peaks at 268 MiB (7.1 more per
+ * MB). A case's peak counts the child's resident set (about 100 MiB).
+ */
+const PEAK_PER_FILE_MB = 8;
+const CHILD_MB = 120;
+
+test(`footers of up to 280,000 distinct columns decode within ${PEAK_PER_FILE_MB} MiB per MB of file`, { timeout: 300_000 }, async (t) => {
+  const sizes: [number, number][] = [[1, 17_500], [1, 70_000], [2, 140_000]];
+  const cases = await Promise.all(sizes.map(async ([blocks, columns]) => tinyWithBlock(await distinct(blocks, columns), { dataBytes: 4 * blocks * columns + 78 })));
+  const results = await runCases(
+    cases.map((bytes, id): CappedCase => ({ id, op: 'redelm', bytes })),
+    { workers: 1, timeoutMs: 60_000, memoryMb: MEMORY_MB, batch: 1, entry: WORKER },
+  );
+  const leaves = (await RedElmReader.open(tiny)).schema.leaves.length;
+  const bad: string[] = [];
+  for (const r of results as CappedOutcome[]) {
+    const [blocks, columns] = sizes[r.id]!;
+    const mb = cases[r.id]!.length / 2 ** 20;
+    const line = `${blocks} x ${columns} columns (${mb.toFixed(1)} MB): ${r.error ?? r.result}, ${(r.ms ?? 0).toFixed(0)} ms, peak ${(r.peakMb ?? 0).toFixed(0)} MiB`;
+    t.diagnostic(line);
+    const ok = r.result === 'typed' && new RegExp(`row group has ${columns} columns, the schema ${leaves} leaves`).test(r.error!)
+      && r.peakMb <= CHILD_MB + PEAK_PER_FILE_MB * mb && r.ms < 3 * SECONDS * 1000; // wall time, on a machine the suite loads: the case alone takes under 5 s
+    if (!ok) bad.push(line);
+  }
+  assert.equal(results.length, cases.length);
+  assert.deepEqual(bad, []);
+});
+
 /** Every value of a decoded tree, a shared one counted at each of its uses: what a caller walking it builds. */
 function expansion(v: JavaValue | Uint8Array): number {
   if (v === null || typeof v !== 'object' || v instanceof Uint8Array || v.t === 'enum') return 1;
-  if (v.t === 'array') return v.items.reduce((n: number, x) => n + expansion(x), 1);
+  if (v.t === 'array') return Array.isArray(v.items) ? v.items.reduce((n: number, x) => n + expansion(x), 1) : 1 + v.items.length;
   let n = 1;
-  for (const x of v.fields.values()) n += expansion(x);
+  for (const x of v.values) n += expansion(x);
   for (const x of v.annotation) n += expansion(x);
   return n;
 }
@@ -219,7 +247,7 @@ test('a JSON footer listing more columns than the data area has bytes is refused
   const meta = (await RedElmReader.open(tiny)).metadata;
   const column = meta.blocks[0]!.columns[0]!;
   const json = JSON.stringify({ fileMetaData: { schema: meta.schema, codecClassName: meta.codecClassName }, blocks: [{ ...meta.blocks[0], columns: new Array(500).fill(column) }] });
-  await assert.rejects(RedElmReader.open(withBlock(new TextEncoder().encode(json))), (e: unknown) => {
+  await assert.rejects(RedElmReader.open(tinyWithBlock(new TextEncoder().encode(json))), (e: unknown) => {
     assert.ok(e instanceof CorruptFileError);
     assert.match(e.message, /1 row group lists 500 columns, but the data area holds 78 bytes/);
     return true;

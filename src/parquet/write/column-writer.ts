@@ -170,6 +170,11 @@ const headerWriter = new ByteWriter(256);
 
 const latin1 = new TextDecoder('latin1');
 
+/** A byte string's dictionary key (its bytes as latin1 text), kept apart from a text value's key, which may be the same string. */
+class BytesKey {
+  constructor(readonly latin1: string) {}
+}
+
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -218,7 +223,7 @@ export class ColumnWriter implements LeafSink {
   private dictKeys: Map<unknown, number> | undefined;
   private dictBytesKeys: Map<string, number> | undefined;
   /** The key of each dictionary entry, so entries of a rolled-back record can be removed. */
-  private dictKeyOf: { bytes: boolean; key: unknown }[] | undefined;
+  private dictKeyOf: unknown[] | undefined;
   private dict: ValuesBuilder;
   private indices = new Indices();
   private useDictionary: boolean;
@@ -358,16 +363,19 @@ export class ColumnWriter implements LeafSink {
       case 'indexed': {
         const idx = v.indices;
         if (!this.useDictionary) {
-          for (let i = 0; i < idx.length; i++) this.values.push(presentAt(v.entries, idx[i]!, this.physicalOf));
+          const physical = (x: unknown) => this.physical(x);
+          for (let i = 0; i < idx.length; i++) this.values.push(presentAt(v.entries, idx[i]!, physical));
           return;
         }
         // Each entry used is looked up once: later uses (in this run and later ones, while the dictionary stands) take its index from `ours`.
         if (this.remap?.of !== v.entries) this.remap = { of: v.entries, ours: new Int32Array(v.size).fill(-1) };
         const ours = this.remap.ours;
+        // Made per call: a closure in a field took about 300 bytes a column (with its property store), a wide table's many.
+        const physical = (x: unknown) => this.physical(x);
         for (let i = 0; i < idx.length; i++) {
           const k = idx[i]!;
           let d = ours[k]!;
-          if (d < 0) ours[k] = d = this.dictionaryIndex(undefined, presentAt(v.entries, k, this.physicalOf));
+          if (d < 0) ours[k] = d = this.dictionaryIndex(undefined, presentAt(v.entries, k, physical));
           this.indices.push(d);
         }
         return;
@@ -379,8 +387,6 @@ export class ColumnWriter implements LeafSink {
 
   /** Our dictionary index of each entry of the last `indexed` values' entries looked up (-1: not yet). */
   private remap: { of: PresentValues; ours: Int32Array } | undefined;
-
-  private readonly physicalOf = (v: unknown): number | bigint | boolean | Uint8Array => this.physical(v);
 
   private addToDictionary(s: string | undefined, physical: number | bigint | boolean | Uint8Array | undefined): void {
     this.indices.push(this.dictionaryIndex(s, physical));
@@ -407,10 +413,16 @@ export class ColumnWriter implements LeafSink {
     return idx;
   }
 
-  /** Records a new dictionary entry's key; the first in a list of one (a list grown by push starts with room for 16, and a wide table's columns hold one entry). */
+  /**
+   * Records a new dictionary entry's key, a byte string's wrapped (a
+   * BytesKey) so rollback knows its map; the first in a list of one (a list
+   * grown by push starts with room for 16, and a wide table's columns hold
+   * one entry, once an object of 40 bytes more each).
+   */
   private keptKey(bytes: boolean, key: unknown): void {
-    if (this.dictKeyOf) this.dictKeyOf.push({ bytes, key });
-    else this.dictKeyOf = [{ bytes, key }];
+    const kept = bytes ? new BytesKey(key as string) : key;
+    if (this.dictKeyOf) this.dictKeyOf.push(kept);
+    else this.dictKeyOf = [kept];
   }
 
   /** A string's dictionary index, adding it when new. */
@@ -631,8 +643,9 @@ export class ColumnWriter implements LeafSink {
     // Dictionary entries only the failed record used must not be written or counted.
     this.remap = undefined;
     while (this.dict.length > this.markDict) {
-      const { bytes, key } = this.dictKeyOf!.pop()!;
-      (bytes ? (this.dictBytesKeys as Map<unknown, number>) : this.dictKeys!).delete(key);
+      const key = this.dictKeyOf!.pop();
+      if (key instanceof BytesKey) this.dictBytesKeys!.delete(key.latin1);
+      else this.dictKeys!.delete(key);
       this.dict.truncate(this.dict.length - 1);
     }
   }
@@ -782,9 +795,15 @@ export class ColumnWriter implements LeafSink {
     const dictSize = this.dict.byteSize + Math.ceil((this.indices.length * Math.max(1, bitWidth(this.dict.length))) / 8);
     if (dictSize < plainSize) return;
     this.useDictionary = false;
-    const dense = take(this.dict.values(), this.indices.view());
-    this.values.reset();
-    pushValues(this.values, dense);
+    const indices = this.indices.view();
+    if (indices.length === this.dict.length && indices.every((d, i) => d === i)) {
+      // Each value new when it came (a wide table's one row): the dictionary is the values in order, kept as they are, not copied.
+      [this.values, this.dict] = [this.dict, this.values];
+    } else {
+      const dense = take(this.dict.values(), indices);
+      this.values.reset();
+      pushValues(this.values, dense);
+    }
     this.indices.length = 0;
     this.clearDictionary();
   }
