@@ -44,7 +44,7 @@ const datasetModule = lazyModule(() => import('./dataset/index.js'));
 export const openTable = lazyAsync(() => import('./table/open.js'), 'openTable');
 export type { TableInput, OpenTableOptions } from './table/open.js';
 export type { Table, TableFormatName, TableReadOptions, TableBatchOptions, TableArrowOptions, TableColumnsOptions } from './table/table.js';
-export { ParquetReader, type BloomFilterProbe, type ParquetInput, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch } from './parquet/reader.js';
+export { ParquetReader, type BloomFilterProbe, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch } from './parquet/reader.js';
 export { type ColumnPath } from './schema/tree.js';
 export type { Filter, ComparisonOp, LikeOp, TemporalLiteral } from './parquet/filter/expression.js';
 export { parseWhere, WhereSyntaxError } from './parquet/filter/where.js';
@@ -59,7 +59,7 @@ export type {
   FileMetaData, RowGroup, ColumnChunk, ColumnMetaData, Statistics, ColumnIndex, OffsetIndex, PageLocation, BoundaryOrder, BloomFilterHeader,
 } from './parquet/metadata/index.js';
 export type { Values, ByteArrays, PhysicalType } from './encodings/types.js';
-export { blobSource, bufferSource, httpSource, type Source, type SourceLike, type HttpSourceOptions } from './io/source.js';
+export { blobSource, bufferSource, httpSource, type Source, type SourceLike, type HttpSourceOptions, type ReadInput, type UrlOptions } from './io/source.js';
 export { BufferSink, webStreamSink, type Sink } from './io/sink.js';
 /** Writes a Parquet file to a Sink, one row group in memory at a time; opened by `ParquetWriter.open(sink, schema, options)` (docs/writing.md). @class */
 export const ParquetWriter = lazyClass(writerModule, 'ParquetWriter');
@@ -151,7 +151,7 @@ export type RedElmWriter = redElm.RedElmWriter;
 export { redElmSummary, type RedElmSummary } from './redelm/summary.js';
 export { parseRedElmSchema, formatRedElmSchema } from './redelm/schema.js';
 export type {
-  RedElmInput, RedElmOpenOptions, RedElmReadOptions, RedElmWriterOptions, RedElmMetaData, RedElmBlockMeta, RedElmColumnMeta, RedElmType, MetaDataBlock,
+  RedElmOpenOptions, RedElmReadOptions, RedElmWriterOptions, RedElmMetaData, RedElmBlockMeta, RedElmColumnMeta, RedElmType, MetaDataBlock,
 } from './redelm/index.js';
 export { summarize, summaryFileBytes, METADATA_FILE, COMMON_METADATA_FILE, type Summary, type SummaryPart } from './dataset/summary.js';
 /** @function */

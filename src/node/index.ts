@@ -3,20 +3,21 @@
  * inputs and native codecs (node:zlib, zstd-napi) registered at import.
  */
 import { registerNodeCodecs } from './codecs.js';
-import { fileSource, openFileWith } from './file-source.js';
+import { fileSource, openInputWith } from './file-source.js';
 import { fileSink, writableSink } from './file-sink.js';
 import type { Writable } from 'node:stream';
 import { webStreamSink, type Sink } from '../io/sink.js';
 // The portable entry's wrappers (src/lazy.ts): the writer and RedElm load when first used.
 import {
-  ParquetWriter, RedElmReader, openTrevni as openTrevniInput, writeRecords, type RedElmInput, type RedElmOpenOptions, type TrevniDraftReader, type TrevniReader, type WriteRecordsOptions,
+  ParquetWriter, RedElmReader, openTrevni as openTrevniInput, writeRecords, type ReadInput, type RedElmOpenOptions, type TrevniDraftReader, type TrevniReader, type WriteRecordsOptions,
   type WriterOptions, type WriterSchema,
 } from '../index.js';
-import type { TrevniInput, TrevniOpenOptions } from '../trevni/reader.js';
+import type { TrevniOpenOptions } from '../trevni/reader.js';
 import { lazyAsync } from '../lazy.js';
 import type { FileMetaData } from '../parquet/metadata/index.js';
 import type { RecordBatch, Table } from 'apache-arrow';
 import type { NodeS3Settings } from './s3.js';
+import type { S3Settings } from './s3-credentials.js';
 import { destinationFile } from './destination.js';
 
 registerNodeCodecs();
@@ -42,16 +43,19 @@ export type { SummaryOptions, SummaryResult } from './dataset-summary.js';
 export const writeDataset = lazyAsync(() => import('./dataset-write.js'), 'writeDataset');
 export type { WriteDatasetOptions, WriteDatasetResult } from './dataset-write.js';
 
-/** Opens a RedElm file: a path, bytes, or a source object. */
-export async function openRedElm(input: string | RedElmInput, options: RedElmOpenOptions = {}): Promise<RedElmReader> {
-  if (typeof input !== 'string') return RedElmReader.open(input, options);
-  return openFileWith(input, (source) => RedElmReader.open(source, options));
+/** Opens a RedElm file, as `openParquet` opens Parquet: a path, an http(s) URL string, an `s3://` address, a URL, bytes, a Blob, or a source object. */
+export async function openRedElm(input: string | ReadInput, options: RedElmOpenOptions & { s3?: S3Settings } = {}): Promise<RedElmReader> {
+  const { s3, ...rest } = options;
+  return openInputWith(input, s3, (i) => RedElmReader.open(i, rest));
 }
 
-/** Opens a Trevni file (version 2 or 1, or the wiki draft's dialect, by its header): a path, bytes, or a source object. */
-export async function openTrevni(input: string | TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniReader | TrevniDraftReader> {
-  if (typeof input !== 'string') return openTrevniInput(input, options);
-  return openFileWith(input, (source) => openTrevniInput(source, options));
+/**
+ * Opens a Trevni file (version 2 or 1, or the wiki draft's dialect, by its header), as `openParquet`
+ * opens Parquet: a path, an http(s) URL string, an `s3://` address, a URL, bytes, a Blob, or a source object.
+ */
+export async function openTrevni(input: string | ReadInput, options: TrevniOpenOptions & { s3?: S3Settings } = {}): Promise<TrevniReader | TrevniDraftReader> {
+  const { s3, ...rest } = options;
+  return openInputWith(input, s3, (i) => openTrevniInput(i, rest));
 }
 
 /** Where a writer can write: a file path, an `s3://` address, a Node Writable, a Web WritableStream, or a Sink. */

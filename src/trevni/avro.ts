@@ -371,7 +371,7 @@ export function avroJson(schema: AvroSchema, v: unknown): unknown {
 
 // ------------------------------------------------------------------ writing
 
-export interface AvroTrevniWriterOptions extends Omit<TrevniWriterOptions, 'columns'>, Pick<UnknownFieldRule, 'unknownFields'> {
+export interface AvroTrevniWriterOptions extends TrevniWriterOptions, Pick<UnknownFieldRule, 'unknownFields'> {
   /** The schema text to store as avro.schema (default: JSON.stringify of the schema given). */
   schemaText?: string;
 }
@@ -407,7 +407,7 @@ export class AvroTrevniWriter {
     const metadata = [...(options.metadata ?? []).filter((m) => m.key !== AVRO_SCHEMA_KEY), { key: AVRO_SCHEMA_KEY, value: textBytes(text) }];
     const { schemaText: _, unknownFields, ...rest } = options;
     void _;
-    const writer = await TrevniWriter.open(sink, { ...rest, metadata, columns });
+    const writer = await TrevniWriter.open(sink, columns, { ...rest, metadata });
     const arrays = columns.map((c) => c.metadata!.some((m) => m.key === KEY.array));
     return new AvroTrevniWriter(parsed, writer, new Map(columns.map((c, i) => [c.name, i])), arrays, (unknownFields ?? 'error') === 'error');
   }
