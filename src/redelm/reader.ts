@@ -8,7 +8,7 @@
  */
 import { DEFAULT_MAX_INFLATED } from '../codecs/codec.js';
 import { HADOOP_CODECS, isHadoopCodec, loadHadoopCodec, type HadoopCodec } from '../codecs/hadoop.js';
-import { asParquetryError, CorruptFileError, InvalidArgumentError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
+import { asParquetryError, CorruptFileError, InvalidArgumentError, LimitError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
 import { inputSource, type ReadInput, type Source, type UrlOptions } from '../io/source.js';
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
@@ -226,7 +226,8 @@ function checkBlocks(meta: RedElmMetaData, schema: Schema, footerIndex: number, 
         ['data', c.dataEnd - c.dataStart, c.dataUncompressedLength],
       ];
       for (const [what, stored, size] of sections) {
-        if (size > max) fail(`${what} inflate to ${size} bytes, over the ${max}-byte limit (maxDecompressedBytes)`, column);
+        // Over the caller's limit is a LimitError, as a Parquet page or Trevni block over it is: the file may be sound.
+        if (size > max) throw new LimitError(`${what} declare ${size} bytes decompressed, more than the reader's maxDecompressedBytes (${max})`, { offset, rowGroup: g, column });
         if (size > stored * MAX_RATIO + RATIO_SLACK) fail(`${what} claim ${size} bytes from ${stored} compressed, more than any codec inflates`, column);
       }
     }
