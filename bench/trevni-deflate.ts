@@ -30,7 +30,7 @@ for (const f of ['multiblock_deflate_crc32.trv', 'avro_multiblock_deflate.trv', 
 let seed = 1;
 const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
 const sink = new BufferSink();
-const w = await TrevniWriter.open(sink, { codec: 'deflate', columns: [{ name: 'id', type: 'long' }, { name: 's', type: 'string' }, { name: 'd', type: 'double' }, { name: 'tags', type: 'string', array: true }] });
+const w = await TrevniWriter.open(sink, [{ name: 'id', type: 'long' }, { name: 's', type: 'string' }, { name: 'd', type: 'double' }, { name: 'tags', type: 'string', array: true }], { codec: 'deflate' });
 for (let i = 0; i < 300000; i++) await w.writeRow([BigInt(i), `user-${Math.floor(rnd() * 5000)}-${'x'.repeat(Math.floor(rnd() * 20))}`, Math.round(rnd() * 1e6) / 100, Array.from({ length: Math.floor(rnd() * 3) }, () => ['red', 'green', 'blue', 'é😀'][Math.floor(rnd() * 4)]!)]);
 await w.close();
 const genBlocks = await blocksOf(sink.bytes());

@@ -33,7 +33,7 @@
  */
 export { openTable, type TableInput, type OpenTableOptions } from './table/open.js';
 export type { Table, TableFormatName, TableReadOptions, TableBatchOptions, TableArrowOptions, TableColumnsOptions } from './table/table.js';
-export { ParquetReader, type BloomFilterProbe, type ParquetInput, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch } from './parquet/reader.js';
+export { ParquetReader, type BloomFilterProbe, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch } from './parquet/reader.js';
 export type { Filter, ComparisonOp, LikeOp, TemporalLiteral } from './parquet/filter/expression.js';
 export { parseWhere, WhereSyntaxError } from './parquet/filter/where.js';
 export type { PageIndexEntry } from './parquet/filter/indexes.js';
@@ -45,7 +45,7 @@ export type {
   FileMetaData, RowGroup, ColumnChunk, ColumnMetaData, Statistics, ColumnIndex, OffsetIndex, PageLocation, BoundaryOrder, BloomFilterHeader,
 } from './parquet/metadata/index.js';
 export type { Values, ByteArrays, PhysicalType } from './encodings/types.js';
-export { blobSource, bufferSource, httpSource, type Source, type SourceLike, type HttpSourceOptions } from './io/source.js';
+export { blobSource, bufferSource, httpSource, type Source, type SourceLike, type HttpSourceOptions, type ReadInput, type UrlOptions } from './io/source.js';
 export { BufferSink, webStreamSink, type Sink } from './io/sink.js';
 export { detectFormat, FORMAT_MAGIC_BYTES, type FileFormat } from './io/format.js';
 export { openS3Source, openS3Sink } from './dataset/s3.js';

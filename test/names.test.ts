@@ -55,7 +55,7 @@ test('readers and writers count rows as numRows, with no rowCount or rowsWritten
   assert.ok(!('rowCount' in reader));
   for (const b of await reader.blocks(0)) assert.ok('numRows' in b && !('rowCount' in b));
   const sink = new BufferSink();
-  const w = await TrevniWriter.open(sink, { columns: [{ name: 'x', type: 'int' }] });
+  const w = await TrevniWriter.open(sink, [{ name: 'x', type: 'int' }]);
   await w.writeRow([1]);
   assert.equal(w.numRows, 1);
   await w.close();

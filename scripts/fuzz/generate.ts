@@ -166,7 +166,7 @@ async function trevniFile(rng: Rng, version: 1 | 2): Promise<Uint8Array> {
   }
   const sorted = rng.next() < 0.3;
   const all = sorted ? [{ name: 'id', type: 'long' as TrevniType, array: false, values: true }, ...specs] : specs;
-  const w = await TrevniWriter.open(sink, { ...options, columns: all });
+  const w = await TrevniWriter.open(sink, all, { ...options });
   for (let i = 0; i < rows; i++) {
     const lengths = new Map<string, number>();
     const row = all.map((c) => {

@@ -5,7 +5,7 @@
  *
  * @module parquetry/redelm
  */
-export { RedElmReader, type RedElmInput, type RedElmOpenOptions, type RedElmReadOptions } from '../redelm/reader.js';
+export { RedElmReader, type RedElmOpenOptions, type RedElmReadOptions } from '../redelm/reader.js';
 export { RedElmWriter, type RedElmWriterOptions } from '../redelm/writer.js';
 export { redElmSummary, type RedElmSummary } from '../redelm/summary.js';
 export { parseRedElmSchema, formatRedElmSchema } from '../redelm/schema.js';

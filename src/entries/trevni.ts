@@ -5,7 +5,7 @@
  *
  * @module parquetry/trevni
  */
-export { TrevniReader, type TrevniInput, type TrevniOpenOptions, type TrevniRowsOptions, type TrevniColumnRow } from '../trevni/reader.js';
+export { TrevniReader, type TrevniOpenOptions, type TrevniRowsOptions, type TrevniColumnRow } from '../trevni/reader.js';
 export { TrevniWriter, type TrevniColumnSpec, type TrevniWriterOptions } from '../trevni/writer.js';
 export { AvroTrevniWriter, readAvro, type AvroSchema, type AvroTrevniWriterOptions } from '../trevni/avro.js';
 export { TrevniDraftReader, type TrevniDraftRowsOptions } from '../trevni/draft/reader.js';

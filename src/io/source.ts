@@ -69,11 +69,24 @@ export function blobSource(blob: Blob, name = (blob as Partial<File>).name): Sou
   };
 }
 
-/** Bytes in memory, a `Blob` or `File`, or a source object, as a checked Source. */
-export function inputSource(input: Uint8Array | ArrayBuffer | Blob | SourceLike): Source {
+/** What every reader opens (Parquet, Trevni, RedElm): bytes, a `Blob` or `File`, a URL (read with HTTP Range requests), or a source object. */
+export type ReadInput = Uint8Array | ArrayBuffer | URL | Blob | SourceLike;
+
+/** How a URL input is reached. */
+export interface UrlOptions {
+  /** For URL inputs: the file size, to skip the HEAD request. */
+  byteLength?: number;
+  /** For URL inputs: extra HTTP headers. */
+  headers?: Record<string, string>;
+}
+
+/** An input as a checked Source. */
+export async function inputSource(input: ReadInput, options: UrlOptions = {}): Promise<Source> {
   if (input instanceof Uint8Array || input instanceof ArrayBuffer) return bufferSource(input);
   if (typeof Blob !== 'undefined' && input instanceof Blob) return blobSource(input);
-  return checkedSource(input as SourceLike);
+  if (input instanceof URL) return httpSource(input.href, { byteLength: options.byteLength, headers: options.headers });
+  if (input && typeof input === 'object' && typeof (input as SourceLike).read === 'function') return checkedSource(input as SourceLike);
+  throw new InvalidArgumentError('input must be a Uint8Array, an ArrayBuffer, a URL, a Blob or an object with byteLength and read(offset, length)');
 }
 
 function checkRange(offset: number, length: number, size: number, name?: string): void {

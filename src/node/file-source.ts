@@ -1,6 +1,8 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { IOError } from '../errors.js';
-import type { Source } from '../io/source.js';
+import type { ReadInput, Source } from '../io/source.js';
+import { isS3Address } from '../io/s3/address.js';
+import type { S3Settings } from './s3-credentials.js';
 import { fsReason } from './fs-errors.js';
 
 /**
@@ -70,7 +72,22 @@ export async function fileSource(path: string): Promise<Source> {
  * reader exists to close it.
  */
 export async function openFileWith<R>(path: string, open: (source: Source) => Promise<R>): Promise<R> {
-  const source = await fileSource(path);
+  return openedWith(await fileSource(path), open);
+}
+
+/**
+ * What `openParquet` takes, for the other readers: a path, an http(s) URL
+ * string or an `s3://` address (each made a source, closed if `open` fails),
+ * or anything the portable readers take, passed as it is.
+ */
+export async function openInputWith<R>(input: string | ReadInput, s3: S3Settings | undefined, open: (input: ReadInput) => Promise<R>): Promise<R> {
+  if (typeof input !== 'string') return open(input);
+  if (/^https?:\/\//i.test(input)) return open(new URL(input));
+  if (isS3Address(input)) return openedWith(await (await import('./s3.js')).openS3Source(input, s3), open);
+  return openFileWith(input, open);
+}
+
+async function openedWith<R>(source: Source, open: (source: Source) => Promise<R>): Promise<R> {
   try {
     return await open(source);
   } catch (e) {

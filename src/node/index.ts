@@ -15,6 +15,11 @@ import { writeRecords, type WriteRecordsOptions } from '../parquet/write/write-r
 import type { FileMetaData } from '../parquet/metadata/index.js';
 import type { RecordBatch, Table } from '../arrow/peer.js';
 import type { NodeS3Settings } from './s3.js';
+import type { TrevniColumnSpec, TrevniWriter, TrevniWriterOptions } from '../trevni/writer.js';
+import type { RedElmWriter } from '../redelm/writer.js';
+import type { RedElmWriterOptions } from '../redelm/writer.js';
+import type { Schema } from '../schema/tree.js';
+import { InvalidArgumentError } from '../errors.js';
 import { destinationFile } from './destination.js';
 
 registerNodeCodecs();
@@ -54,18 +59,30 @@ async function toSink(dest: Destination, s3?: NodeS3Settings): Promise<Sink> {
  * written straight into; a directory is refused at once. An `s3://` address
  * is uploaded (in parts past 8 MiB) and appears only when `close()` completes it.
  *
+ * `format` picks the writer (default `parquet`); each takes its format's
+ * schema and options, as its class's `open(sink, schema, options)` does:
+ * Trevni its columns, RedElm a schema or its message text. The Trevni and
+ * RedElm writers load on first use.
+ *
  * @example
  * ```ts
  * const w = await openWriter('out.parquet', defineSchema({ id: field.int64().required(), name: field.string() }));
  * await w.write({ id: 1n, name: 'a' });
  * await w.close();
+ * const t = await openWriter('out.trv', [{ name: 'id', type: 'long' }], { format: 'trevni', codec: 'deflate' });
  * ```
  */
-export async function openWriter<Row = Record<string, unknown>>(dest: Destination, schema: WriterSchema<Row>, options: WriterOptions & DestinationOptions = {}): Promise<ParquetWriter<Row>> {
-  const { s3, ...writerOptions } = options;
+export async function openWriter<Row = Record<string, unknown>>(dest: Destination, schema: WriterSchema<Row>, options?: WriterOptions & DestinationOptions & { format?: 'parquet' }): Promise<ParquetWriter<Row>>;
+export async function openWriter(dest: Destination, schema: readonly TrevniColumnSpec[], options: TrevniWriterOptions & DestinationOptions & { format: 'trevni' }): Promise<TrevniWriter>;
+export async function openWriter(dest: Destination, schema: string | Schema, options: RedElmWriterOptions & DestinationOptions & { format: 'redelm' }): Promise<RedElmWriter>;
+export async function openWriter(dest: Destination, schema: unknown, options: DestinationOptions & { format?: 'parquet' | 'trevni' | 'redelm' } = {}): Promise<ParquetWriter | TrevniWriter | RedElmWriter> {
+  const { s3, format = 'parquet', ...writerOptions } = options;
+  if (format !== 'parquet' && format !== 'trevni' && format !== 'redelm') throw new InvalidArgumentError(`format must be parquet, trevni or redelm, got ${String(format)}`);
   const sink = await toSink(dest, s3);
   try {
-    return await ParquetWriter.open<Row>(sink, schema, writerOptions);
+    if (format === 'trevni') return await (await import('../trevni/writer.js')).TrevniWriter.open(sink, schema as readonly TrevniColumnSpec[], writerOptions);
+    if (format === 'redelm') return await (await import('../redelm/writer.js')).RedElmWriter.open(sink, schema as string | Schema, writerOptions);
+    return await ParquetWriter.open(sink, schema as WriterSchema, writerOptions);
   } catch (e) {
     await sink.abort();
     throw e;

@@ -5,7 +5,8 @@
  * import this, so `parquetry meta` compiles a third less code.
  */
 import { registerNodeCodecs } from './codecs.js';
-import { ParquetReader, type OpenOptions, type ParquetInput } from '../parquet/reader.js';
+import { ParquetReader, type OpenOptions } from '../parquet/reader.js';
+import type { ReadInput } from '../io/source.js';
 import { fileSource, openFileWith } from './file-source.js';
 import type { OpenChunkFile } from '../parquet/file-path.js';
 import type { S3Settings } from './s3-credentials.js';
@@ -27,7 +28,7 @@ registerNodeCodecs();
  *
  * `Row` types the rows (see `ParquetReader`): `openParquet<InferRow<typeof schema>>(path)`.
  */
-export async function openParquet<Row = Record<string, unknown>>(input: string | ParquetInput, options: NodeOpenOptions = {}): Promise<ParquetReader<Row>> {
+export async function openParquet<Row = Record<string, unknown>>(input: string | ReadInput, options: NodeOpenOptions = {}): Promise<ParquetReader<Row>> {
   if (typeof input === 'string' && isS3Address(input)) {
     const { s3, ...rest } = options;
     return (await import('./s3.js')).openS3Parquet<Row>(input, rest, s3);

@@ -2,7 +2,7 @@
 // (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
 import { loadCodec, type CodecName } from '../codecs/registry.js';
 import { CorruptFileError, InvalidArgumentError, withContext, type ErrorContext } from '../errors.js';
-import { blobSource, bufferSource, checkedSource, httpSource, withCachedTail, type Source, type SourceLike } from '../io/source.js';
+import { bufferSource, inputSource, withCachedTail, type ReadInput, type Source, type UrlOptions } from '../io/source.js';
 import { ReadBuffers } from '../io/read-buffers.js';
 import type { ValueOptions } from '../schema/convert.js';
 import { buildSchema, type ColumnPath, type LeafNode, type Schema, type SchemaElementLike, type SchemaNode } from '../schema/tree.js';
@@ -54,18 +54,12 @@ export interface BloomFilterProbe {
   mightContain(value: unknown): boolean;
 }
 
-/** Anything a reader can open: bytes, a URL (read with HTTP Range requests), or a source object. */
-export type ParquetInput = Uint8Array | ArrayBuffer | URL | Blob | SourceLike;
 
 /**
  * How `ParquetReader.open` and `openParquet` read a file: checksums, page size limits, keys, URL
  * settings.
  */
-export interface OpenOptions {
-  /** For URL inputs: the file size, to skip the HEAD request. */
-  byteLength?: number;
-  /** For URL inputs: extra HTTP headers. */
-  headers?: Record<string, string>;
+export interface OpenOptions extends UrlOptions {
   /** Verify page CRC-32 checksums where pages carry them (default true). */
   verifyChecksums?: boolean;
   /**
@@ -219,9 +213,9 @@ export class ParquetReader<Row = Record<string, unknown>> {
    * console.log(reader.numRows, reader.schema.leaves.length);
    * ```
    */
-  static async open<Row = Record<string, unknown>>(input: ParquetInput, options: OpenOptions = {}): Promise<ParquetReader<Row>> {
+  static async open<Row = Record<string, unknown>>(input: ReadInput, options: OpenOptions = {}): Promise<ParquetReader<Row>> {
     const openFile = options.openFile ?? (input instanceof URL ? httpChunkFiles(options.headers) : undefined);
-    return ParquetReader.fromSource<Row>(await toSource(input, options), { ...options, openFile });
+    return ParquetReader.fromSource<Row>(await inputSource(input, options), { ...options, openFile });
   }
 
   /** Page indexes and bloom filters read so far (filters and the index API share them). */
@@ -847,14 +841,6 @@ export class ParquetReader<Row = Record<string, unknown>> {
     await this.decryptor?.plainChunks(refs, fetched);
     return fetched;
   }
-}
-
-export async function toSource(input: ParquetInput, options: OpenOptions): Promise<Source> {
-  if (input instanceof Uint8Array || input instanceof ArrayBuffer) return bufferSource(input);
-  if (typeof Blob !== 'undefined' && input instanceof Blob) return blobSource(input);
-  if (input instanceof URL) return httpSource(input.href, { byteLength: options.byteLength, headers: options.headers });
-  if (input && typeof input === 'object' && typeof (input as SourceLike).read === 'function') return checkedSource(input as SourceLike);
-  throw new InvalidArgumentError('input must be a Uint8Array, an ArrayBuffer, a URL, a Blob or an object with byteLength and read(offset, length)');
 }
 
 function checkedChunkOptions(options: OpenOptions): Pick<ChunkOptions, 'verifyChecksums' | 'maxDecompressedBytes'> & { verifyChecksums: boolean } {

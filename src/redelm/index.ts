@@ -1,4 +1,4 @@
-export { RedElmReader, type RedElmInput, type RedElmOpenOptions, type RedElmReadOptions } from './reader.js';
+export { RedElmReader, type RedElmOpenOptions, type RedElmReadOptions } from './reader.js';
 export { isRedElmMagic, REDELM_MAGIC, type MetaDataBlock } from './container.js';
 export type { RedElmMetaData, RedElmBlockMeta, RedElmColumnMeta, RedElmType } from './metadata.js';
 export { redElmSummary, type RedElmSummary } from './summary.js';

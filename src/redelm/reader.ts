@@ -9,7 +9,7 @@
 import { DEFAULT_MAX_INFLATED } from '../codecs/codec.js';
 import { HADOOP_CODECS, isHadoopCodec, loadHadoopCodec, type HadoopCodec } from '../codecs/hadoop.js';
 import { asParquetryError, CorruptFileError, InvalidArgumentError, LimitError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
-import { inputSource, type Source, type SourceLike } from '../io/source.js';
+import { inputSource, type ReadInput, type Source, type UrlOptions } from '../io/source.js';
 import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { planRecord, type RecordPlan } from '../shred/plan.js';
@@ -21,11 +21,8 @@ import { parseRedElmSchema } from './schema.js';
 import { redElmLeafType } from './types.js';
 import { decodeValues } from './values.js';
 
-/** What `RedElmReader.open` reads: a source object, bytes, or a Blob or File. */
-export type RedElmInput = Source | SourceLike | Uint8Array | ArrayBuffer | Blob;
-
 /** `RedElmReader.open`'s options. */
-export interface RedElmOpenOptions {
+export interface RedElmOpenOptions extends UrlOptions {
   /** The largest section (levels or values) inflated, in bytes; default 1 GiB. */
   maxDecompressedBytes?: number;
 }
@@ -63,11 +60,11 @@ export class RedElmReader {
     private readonly maxDecompressedBytes: number,
   ) {}
 
-  /** Opens a RedElm file (bytes, a Blob or File, or a source), reading its footer. */
-  static async open(input: RedElmInput, options: RedElmOpenOptions = {}): Promise<RedElmReader> {
+  /** Opens a RedElm file (bytes, a Blob or File, a URL, or a source), reading its footer. */
+  static async open(input: ReadInput, options: RedElmOpenOptions = {}): Promise<RedElmReader> {
     const max = options.maxDecompressedBytes ?? DEFAULT_MAX_INFLATED;
     if (!Number.isSafeInteger(max) || max < 1) throw new InvalidArgumentError(`maxDecompressedBytes must be a positive integer, got ${max}`);
-    const source = inputSource(input);
+    const source = await inputSource(input, options);
     try {
       const footer = await readRedElmFooter(source);
       const block = footer.blocks.find((b) => b.name === REDELM_BLOCK);
@@ -230,7 +227,8 @@ function checkBlocks(meta: RedElmMetaData, schema: Schema, footerIndex: number, 
         ['data', c.dataEnd - c.dataStart, c.dataUncompressedLength],
       ];
       for (const [what, stored, size] of sections) {
-        if (size > max) throw new LimitError(`${what} inflate to ${size} bytes, over the ${max}-byte limit (maxDecompressedBytes)`, { offset, rowGroup: g, column });
+        // Over the caller's limit is a LimitError, as a Parquet page or Trevni block over it is: the file may be sound.
+        if (size > max) throw new LimitError(`${what} declare ${size} bytes decompressed, more than the reader's maxDecompressedBytes (${max})`, { offset, rowGroup: g, column });
         if (size > stored * MAX_RATIO + RATIO_SLACK) fail(`${what} claim ${size} bytes from ${stored} compressed, more than any codec inflates`, column);
       }
     }

@@ -1,9 +1,10 @@
 /** A RedElm file as a table: its schema is a Parquet tree already, and its reader takes columns, offset and limit. */
-import { RedElmReader, type RedElmInput, type RedElmOpenOptions } from '../redelm/reader.js';
+import { RedElmReader, type RedElmOpenOptions } from '../redelm/reader.js';
+import type { ReadInput } from '../io/source.js';
 import { RowTable } from './row-table.js';
 import type { Table } from './table.js';
 
-export async function redElmTable<Row>(input: RedElmInput, options: RedElmOpenOptions, name?: string): Promise<Table<Row>> {
+export async function redElmTable<Row>(input: ReadInput, options: RedElmOpenOptions, name?: string): Promise<Table<Row>> {
   const reader = await RedElmReader.open(input, options);
   return new RowTable<Row>('redelm', reader.schema, reader.numRows, {
     rows: ({ offset, limit, leaves }) => reader.rows({

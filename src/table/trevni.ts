@@ -5,7 +5,8 @@
  * own Parquet schema.
  */
 import { trevniInput } from '../convert/read-trevni.js';
-import type { TrevniInput, TrevniOpenOptions } from '../trevni/reader.js';
+import type { TrevniOpenOptions } from '../trevni/reader.js';
+import type { ReadInput } from '../io/source.js';
 import { openTrevni } from '../trevni/open.js';
 import { TrevniDraftReader } from '../trevni/draft/reader.js';
 import { RowTable } from './row-table.js';
@@ -16,7 +17,7 @@ function rangeOf(offset: number, limit: number | undefined): { offset: number; l
   return limit === undefined ? { offset } : { offset, limit };
 }
 
-export async function trevniTable<Row>(input: TrevniInput, options: TrevniOpenOptions, name?: string): Promise<Table<Row>> {
+export async function trevniTable<Row>(input: ReadInput, options: TrevniOpenOptions, name?: string): Promise<Table<Row>> {
   const reader = await openTrevni(input, options);
   if (reader instanceof TrevniDraftReader) {
     return new RowTable<Row>('trevni', reader.schema, reader.numRows, {

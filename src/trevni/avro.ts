@@ -372,8 +372,8 @@ export function avroJson(schema: AvroSchema, v: unknown): unknown {
 
 // ------------------------------------------------------------------ writing
 
-/** `AvroTrevniWriter`'s options: a Trevni writer's, less the columns the Avro schema gives, and what to do with fields the schema lacks. */
-export interface AvroTrevniWriterOptions extends Omit<TrevniWriterOptions, 'columns'>, Pick<UnknownFieldRule, 'unknownFields'> {
+/** `AvroTrevniWriter`'s options: a Trevni writer's, and what to do with fields the schema lacks (the Avro schema gives the columns). */
+export interface AvroTrevniWriterOptions extends TrevniWriterOptions, Pick<UnknownFieldRule, 'unknownFields'> {
   /** The schema text to store as avro.schema (default: JSON.stringify of the schema given). */
   schemaText?: string;
 }
@@ -409,7 +409,7 @@ export class AvroTrevniWriter {
     const metadata = [...(options.metadata ?? []).filter((m) => m.key !== AVRO_SCHEMA_KEY), { key: AVRO_SCHEMA_KEY, value: textBytes(text) }];
     const { schemaText: _, unknownFields, ...rest } = options;
     void _;
-    const writer = await TrevniWriter.open(sink, { ...rest, metadata, columns });
+    const writer = await TrevniWriter.open(sink, columns, { ...rest, metadata });
     const arrays = columns.map((c) => c.metadata!.some((m) => m.key === KEY.array));
     return new AvroTrevniWriter(parsed, writer, new Map(columns.map((c, i) => [c.name, i])), arrays, (unknownFields ?? 'error') === 'error');
   }

@@ -3,7 +3,7 @@ export { TrevniDraftReader, type TrevniDraftRowsOptions } from './draft/reader.j
 export { TrevniDraftWriter, type TrevniDraftWriterOptions } from './draft/writer.js';
 export { openTrevni } from './open.js';
 export { TREVNI_V1, TREVNI_V2, type TrevniFormat, type TrevniVersion } from './version.js';
-export { TrevniReader, type TrevniInput, type TrevniOpenOptions, type TrevniRowsOptions, type TrevniColumnRow } from './reader.js';
+export { TrevniReader, type TrevniOpenOptions, type TrevniRowsOptions, type TrevniColumnRow } from './reader.js';
 export { TrevniWriter, DEFAULT_BLOCK_SIZE, type TrevniColumnSpec, type TrevniWriterOptions } from './writer.js';
 export { memorySpill, pathSpill, type SpillFactory, type SpillStore, type PathSpillIO } from './spill.js';
 export { assembleRow, canonicalRowText, canonicalValue, type ColumnRowData } from './assemble.js';

@@ -17,7 +17,7 @@
  */
 import { ByteCursor } from '../bytes/cursor.js';
 import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, UnsupportedError, asParquetryError } from '../errors.js';
-import { inputSource, type Source, type SourceLike } from '../io/source.js';
+import { inputSource, type ReadInput, type Source, type UrlOptions } from '../io/source.js';
 import { hex } from '../schema/convert.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { assembleRow, canonicalRowText, type ColumnRowData } from './assemble.js';
@@ -28,9 +28,6 @@ import { parseDescriptors, parseGrowing, parseHeader, type TrevniHeader } from '
 import { checkChecksum, checkCodec, type TrevniFormat } from './version.js';
 import { holdsData, type MetaEntry, type TrevniBlock, type TrevniColumn, type TrevniValue } from './types.js';
 import { ValueReader } from './values.js';
-
-/** What a Trevni reader opens: bytes, a Blob, or a source object. */
-export type TrevniInput = Source | SourceLike | Uint8Array | ArrayBuffer | Blob;
 
 /** Most rows readColumn materializes; larger columns are read with rows(). */
 const MAX_COLUMN_ROWS = 1 << 27;
@@ -56,7 +53,7 @@ const UNBACKED_NULLS = 1 << 16;
 const UNBACKED_NULLS_PER_BYTE = 1024;
 
 /** How a Trevni file is opened: checksums verified or not, the largest block read, and whether a cut file is read up to the cut. */
-export interface TrevniOpenOptions {
+export interface TrevniOpenOptions extends UrlOptions {
   /** Verify each block's stored checksum (default true); false reads damaged or quirky files anyway. */
   verifyChecksums?: boolean;
   /**
@@ -131,10 +128,10 @@ export class TrevniReader {
   }
 
   /** Opens a Trevni file: reads and validates the header and all column metadata. */
-  static async open(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniReader> {
+  static async open(input: ReadInput, options: TrevniOpenOptions = {}): Promise<TrevniReader> {
     const max = options.maxDecompressedBytes;
     if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new InvalidArgumentError(`maxDecompressedBytes must be a positive integer, got ${max}`);
-    const source = inputSource(input);
+    const source = await inputSource(input, options);
     try {
       return new TrevniReader(source, await readHeader(source, options.truncated), options);
     } catch (e) {

@@ -9,13 +9,14 @@ import type { Sink } from '../io/sink.js';
 import type { RecoverReport } from '../loss.js';
 import type { ColumnRowData } from './assemble.js';
 import { findTrevniDamage, lostRows, salvageTrevni, type TrevniDamage } from './salvage.js';
-import { TrevniReader, type TrevniInput, type TrevniOpenOptions } from './reader.js';
+import { TrevniReader, type TrevniOpenOptions } from './reader.js';
+import type { ReadInput } from '../io/source.js';
 import type { SpillFactory } from './spill.js';
 import { KEY } from './types.js';
 import { TrevniWriter, type TrevniColumnSpec } from './writer.js';
 
 /** Reads every block and value (checksums verified) and reports what is damaged, writing nothing. */
-export async function checkTrevni(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<RecoverReport> {
+export async function checkTrevni(input: ReadInput, options: TrevniOpenOptions = {}): Promise<RecoverReport> {
   const reader = await TrevniReader.open(input, { ...options, truncated: true });
   try {
     return report(reader, await findTrevniDamage(reader));
@@ -38,7 +39,7 @@ export interface TrevniRecoverOptions extends TrevniOpenOptions {
  * `salvageTrevni` gives such rows with the field MISSING. A whole file is
  * copied byte for byte.
  */
-export async function recoverTrevni(input: TrevniInput, sink: Sink, options: TrevniRecoverOptions = {}): Promise<RecoverReport> {
+export async function recoverTrevni(input: ReadInput, sink: Sink, options: TrevniRecoverOptions = {}): Promise<RecoverReport> {
   const salvage = await salvageTrevni(input, options);
   const { reader } = salvage;
   try {
@@ -53,7 +54,7 @@ export async function recoverTrevni(input: TrevniInput, sink: Sink, options: Tre
       metadata: c.metadata.filter((m) => m.key !== KEY.name && m.key !== KEY.type).map((m) => ({ key: m.key, value: m.value })),
     }));
     const metadata = reader.metadata.map((m) => ({ key: m.key, value: m.value }));
-    const w = await TrevniWriter.open(sink, { columns, metadata, version: reader.format.version, ...(options.spill ? { spill: options.spill } : {}) });
+    const w = await TrevniWriter.open(sink, columns, { metadata, version: reader.format.version, ...(options.spill ? { spill: options.spill } : {}) });
     try {
       for await (const row of salvage.records({ wholeOnly: true })) await w.writeColumnData(row.data as ColumnRowData[]);
       await w.close();

@@ -27,7 +27,8 @@ import { CorruptFileError, ParquetryError } from '../errors.js';
 import { described, intersectSpans, mergeSpans, MISSING, type Loss, type Missing, type Span } from '../loss.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { assembleRow, type ColumnRowData } from './assemble.js';
-import { ColumnCursor, TrevniReader, type TrevniInput, type TrevniOpenOptions } from './reader.js';
+import { ColumnCursor, TrevniReader, type TrevniOpenOptions } from './reader.js';
+import type { ReadInput } from '../io/source.js';
 import { BlockRowsError } from './metadata.js';
 import { holdsData, type TrevniBlock, type TrevniColumn } from './types.js';
 
@@ -316,7 +317,7 @@ export interface SalvagedTrevniRow {
  * so it throws) and finds its damage; `records()` then reads what is intact.
  * The caller closes `reader`.
  */
-export async function salvageTrevni(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniSalvage> {
+export async function salvageTrevni(input: ReadInput, options: TrevniOpenOptions = {}): Promise<TrevniSalvage> {
   // A truncated file loses the columns and blocks past its end, not everything.
   const reader = await TrevniReader.open(input, { ...options, truncated: true });
   let damage: TrevniDamage;

@@ -72,7 +72,6 @@ export interface TrevniColumnSpec {
 
 /** A Trevni file's columns, version, codec, checksum, block size and metadata, as `TrevniWriter.open` takes them. */
 export interface TrevniWriterOptions {
-  columns: readonly TrevniColumnSpec[];
   /** The file's codec (`trevni.codec`): null, deflate, snappy or bzip2. */
   codec?: string;
   /** The file's checksum (`trevni.checksum`): null or crc32. */
@@ -421,9 +420,9 @@ export class TrevniWriter {
     this.roots = columns.filter((c) => c.parentIndex < 0).map((c) => c.index);
   }
 
-  /** Validates the columns (Java's rules), loads the codecs and opens a spill store per column. */
-  static async open(sink: Sink, options: TrevniWriterOptions): Promise<TrevniWriter> {
-    if (!options || !Array.isArray(options.columns)) throw new InvalidArgumentError('Trevni writer options need a columns array');
+  /** Validates the columns (Java's rules), loads the codecs and opens a spill store per column. The schema is the columns, as the other writers take theirs: `(sink, schema, options)`. */
+  static async open(sink: Sink, columns: readonly TrevniColumnSpec[], options: TrevniWriterOptions = {}): Promise<TrevniWriter> {
+    if (!Array.isArray(columns)) throw new InvalidArgumentError('a Trevni writer needs its columns, an array');
     const blockSize = options.blockSize ?? DEFAULT_BLOCK_SIZE;
     if (!Number.isSafeInteger(blockSize) || blockSize < 1 || blockSize > 2 ** 30) throw new InvalidArgumentError(`blockSize must be an integer from 1 to 2^30, got ${blockSize}`);
     const version = options.version ?? 2;
@@ -439,11 +438,11 @@ export class TrevniWriter {
     if (options.checksum !== undefined) setEntry(meta, KEY.checksum, textBytes(options.checksum));
     const fileCodec = text(meta.find((m) => m.key === KEY.codec)?.value ?? textBytes('null'));
     const fileChecksum = text(meta.find((m) => m.key === KEY.checksum)?.value ?? textBytes('null'));
-    const columns = resolveColumns(options.columns, fileCodec, fileChecksum, format);
+    const resolved = resolveColumns(columns, fileCodec, fileChecksum, format);
     const spill = options.spill ?? memorySpill();
     const buffers: ColumnBuffer[] = [];
     try {
-      for (const c of columns) {
+      for (const c of resolved) {
         const codec = await trevniCodec(c.codecName);
         const store = await spill(c.index);
         buffers.push(new ColumnBuffer(c, codec, trevniChecksum(c.checksumName), store, blockSize, format.lengthRuns));
@@ -452,7 +451,7 @@ export class TrevniWriter {
       await Promise.all(buffers.map((b) => b.spill.dispose()));
       throw e;
     }
-    return new TrevniWriter(sink, format, meta, columns, buffers);
+    return new TrevniWriter(sink, format, meta, resolved, buffers);
   }
 
   /** Rows written so far. */

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { chromiumPath, skipWithoutChromium } from './chromium.js';
-import { BufferSink, defineSchema, field, openParquet, openTable, openWriter } from '../../src/node/index.js';
+import { BufferSink, defineSchema, field, openParquet, openTable, openWriter, type WriterSchema } from '../../src/node/index.js';
 import { TrevniDraftWriter } from '../../src/node/entries/trevni.js';
 import { cell } from '../../viewer/src/format.js';
 import { clip } from '../../src/text/render.js';
@@ -377,7 +377,7 @@ test('ZSTD and BROTLI files: the page loads their wasm from the package\'s dist/
 });
 
 /** Writes `rows` of `schema` to a file under the test's directory. */
-async function writeFile(name: string, schema: Parameters<typeof openWriter>[1], rows: Record<string, unknown>[]): Promise<string> {
+async function writeFile(name: string, schema: WriterSchema, rows: Record<string, unknown>[]): Promise<string> {
   const file = join(out, name);
   const w = await openWriter(file, schema, { rowGroupRows: 64 });
   await w.writeMany(rows);

@@ -43,7 +43,7 @@ let wideTrevni: string;
 let tallTrevni: string;
 
 async function writeTrevni(path: string, names: string[], rows: Record<string, number>[]): Promise<void> {
-  const w = await TrevniWriter.open(await fileSink(path), { columns: names.map((n) => ({ name: n, type: 'int' as const })) });
+  const w = await TrevniWriter.open(await fileSink(path), names.map((n) => ({ name: n, type: 'int' as const })));
   for (const r of rows) await w.write(r);
   await w.close();
 }

@@ -141,7 +141,7 @@ test('recover on a Trevni file (told by its magic) writes the rows intact in eve
   const { TrevniReader, TrevniWriter } = await import('../../src/entries/trevni.js');
   const { BufferSink } = await import('../../src/io/sink.js');
   const sink = new BufferSink();
-  const w = await TrevniWriter.open(sink, { columns: [{ name: 'id', type: 'long' }, { name: 'name', type: 'string' }], checksum: 'crc32', codec: 'deflate', version: 1, blockSize: 512 });
+  const w = await TrevniWriter.open(sink, [{ name: 'id', type: 'long' }, { name: 'name', type: 'string' }], { checksum: 'crc32', codec: 'deflate', version: 1, blockSize: 512 });
   for (let i = 0; i < 3000; i++) await w.writeRow([BigInt(i), `name ${i}`]);
   await w.close();
   const bytes = sink.bytes();

@@ -330,7 +330,7 @@ describe('other writers on the same sink', () => {
     const d = newDir();
     const columns = [{ name: 'n', type: 'long' as const }];
     const writeTrevni = async (path: string) => {
-      const w = await TrevniWriter.open(await fileSink(path), { columns });
+      const w = await TrevniWriter.open(await fileSink(path), columns);
       for (let i = 0; i < 5; i++) await w.writeRow([BigInt(i)]);
       await w.close();
     };
@@ -443,7 +443,7 @@ describe('a reader used after close()', () => {
 
   test('Trevni: reading after close() is an IOError saying the reader is closed', async () => {
     const path = join(newDir(), 'r.trv');
-    const w = await TrevniWriter.open(await fileSink(path), { columns: [{ name: 'n', type: 'long' }] });
+    const w = await TrevniWriter.open(await fileSink(path), [{ name: 'n', type: 'long' }]);
     for (let i = 0; i < 10; i++) await w.writeRow([BigInt(i)]);
     await w.close();
     const r = await TrevniReader.open(await fileSource(path));

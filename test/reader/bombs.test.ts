@@ -105,7 +105,7 @@ test('a page declaring more than maxDecompressedBytes is refused before it is in
 
 test('a Trevni block declaring more than maxDecompressedBytes is refused before it is inflated', async () => {
   const sink = new BufferSink();
-  const w = await TrevniWriter.open(sink, { codec: 'deflate', columns: [{ name: 's', type: 'string' }] });
+  const w = await TrevniWriter.open(sink, [{ name: 's', type: 'string' }], { codec: 'deflate' });
   await w.writeRow(['x'.repeat(2 ** 21)]);
   await w.close();
   const file = sink.bytes();

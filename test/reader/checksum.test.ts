@@ -3,10 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ChecksumError, openParquet, type OpenOptions, type ParquetInput, type ReadOptions } from '../../src/node/index.js';
+import { ChecksumError, openParquet, type OpenOptions, type ReadInput, type ReadOptions } from '../../src/node/index.js';
 import { DATA, expectedLines, lines } from './helpers.js';
 
-async function read(input: ParquetInput | string, options: OpenOptions = {}, readOptions: ReadOptions = {}): Promise<string[]> {
+async function read(input: ReadInput | string, options: OpenOptions = {}, readOptions: ReadOptions = {}): Promise<string[]> {
   const reader = await openParquet(input, options);
   try {
     return await lines(reader, readOptions);

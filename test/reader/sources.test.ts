@@ -3,7 +3,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CorruptFileError, IOError, InvalidArgumentError, ParquetReader, ParquetryError, blobSource, openParquet, type ParquetInput, type SourceLike } from '../../src/node/index.js';
+import { CorruptFileError, IOError, InvalidArgumentError, ParquetReader, ParquetryError, blobSource, openParquet, type ReadInput, type SourceLike } from '../../src/node/index.js';
 import { canonicalRow } from '../../src/node/entries/inspect.js';
 import { DATA, SAMPLE, lines } from './helpers.js';
 import { openRedElm } from '../../src/node/entries/redelm.js';
@@ -20,7 +20,7 @@ before(async () => {
   await reader.close();
 });
 
-async function read(input: ParquetInput): Promise<string[]> {
+async function read(input: ReadInput): Promise<string[]> {
   const reader = await openParquet(input);
   try {
     return await lines(reader);
@@ -150,7 +150,7 @@ for (const byteLength of [-1, 1.5, Number.NaN, Infinity, '12' as unknown as numb
 
 for (const [label, input] of [['a number', 42], ['null', null], ['an object without read', { byteLength: 3 }], ['a plain array', [1, 2, 3]]] as const) {
   test(`${label} as input is an InvalidArgumentError`, async () => {
-    await assert.rejects(openParquet(input as unknown as ParquetInput), InvalidArgumentError);
+    await assert.rejects(openParquet(input as unknown as ReadInput), InvalidArgumentError);
   });
 }
 

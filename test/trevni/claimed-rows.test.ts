@@ -43,7 +43,7 @@ const COLUMNS: TrevniColumnSpec[] = [
 
 async function ownFile(version: TrevniVersion): Promise<Uint8Array> {
   const sink = new BufferSink();
-  const w = await TrevniWriter.open(sink, { columns: COLUMNS, codec: 'deflate', checksum: 'crc32', version, blockSize: 100 });
+  const w = await TrevniWriter.open(sink, COLUMNS, { codec: 'deflate', checksum: 'crc32', version, blockSize: 100 });
   for (let r = 0; r < ROWS; r++) {
     const n = r % 3;
     await w.writeRow([null, BigInt(r), `name-${r}`, Array.from({ length: n }, (_, k) => r + k), Array.from({ length: n }, (_, k) => r / 4 + k), Array.from({ length: r % 4 }, (_, k) => `t${k}`)]);

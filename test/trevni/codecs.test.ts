@@ -67,10 +67,7 @@ test('with node:zlib registered, deflate files read and write as before', async 
     const java = corpusBytes(trv);
     const e = expected(trv);
     const sink = new BufferSink();
-    const w = await TrevniWriter.open(sink, {
-      metadata: e.metadata.map((m) => ({ key: m.key, value: new Uint8Array(Buffer.from(m.hex, 'hex')) })),
-      columns: e.columns.map((c) => ({ name: c.name, type: c.type, metadata: c.metadata.filter((m) => m.key !== 'trevni.name' && m.key !== 'trevni.type').map((m) => ({ key: m.key, value: new Uint8Array(Buffer.from(m.hex, 'hex')) })) })),
-    });
+    const w = await TrevniWriter.open(sink, e.columns.map((c) => ({ name: c.name, type: c.type, metadata: c.metadata.filter((m) => m.key !== 'trevni.name' && m.key !== 'trevni.type').map((m) => ({ key: m.key, value: new Uint8Array(Buffer.from(m.hex, 'hex')) })) })), { metadata: e.metadata.map((m) => ({ key: m.key, value: new Uint8Array(Buffer.from(m.hex, 'hex')) })) });
     for await (const data of (await TrevniReader.open(java)).columnData()) await w.writeColumnData(data as never);
     await w.close();
     assert.deepEqual(await rows(sink.bytes()), await rows(java), trv);

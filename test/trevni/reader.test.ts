@@ -285,7 +285,7 @@ test('rows with no column data: yielded up to MAX_EMPTY_ROWS, beyond that one Li
 
 test('a null-typed array column with absurd lengths ends in a LimitError, not an allocation', async () => {
   const sink = new BufferSink();
-  const w = await TrevniWriter.open(sink, { columns: [{ name: 'p', type: 'null', array: true }, { name: 'q', type: 'null', array: true, parent: 'p' }] });
+  const w = await TrevniWriter.open(sink, [{ name: 'p', type: 'null', array: true }, { name: 'q', type: 'null', array: true, parent: 'p' }]);
   await w.writeRow([[null, null], [[null], [null, null, null]]]);
   await w.close();
   const bytes = sink.bytes().slice();
@@ -320,7 +320,7 @@ test('null values no byte backs are bounded by the block: one per row, 1,024 per
   // One row, its length one varint of 3 bytes: 1 + 1024 x 3 + 65536 values are backed, one more is not.
   const oneRow = async (n: number) => {
     const sink = new BufferSink();
-    const w = await TrevniWriter.open(sink, { columns: [{ name: 'n', type: 'null', array: true }] });
+    const w = await TrevniWriter.open(sink, [{ name: 'n', type: 'null', array: true }]);
     await w.writeRow([new Array<null>(n).fill(null)]);
     await w.close();
     const r = await TrevniReader.open(sink.bytes().slice());
@@ -335,7 +335,7 @@ test('null values no byte backs are bounded by the block: one per row, 1,024 per
 
   // A child that takes a bit per value backs its parent's values: a claim the child's block cannot hold is found before its values are allocated.
   const sink = new BufferSink();
-  const w = await TrevniWriter.open(sink, { columns: [{ name: 'p', type: 'null', array: true }, { name: 'x', type: 'int', parent: 'p' }] });
+  const w = await TrevniWriter.open(sink, [{ name: 'p', type: 'null', array: true }, { name: 'x', type: 'int', parent: 'p' }]);
   await w.writeRow([new Array<null>(8192).fill(null), new Array<number>(8192).fill(1)]);
   await w.close();
   const bytes = sink.bytes().slice();
@@ -351,7 +351,7 @@ test('null values no byte backs are bounded by the block: one per row, 1,024 per
 test('a child column named $value under a typed array column: rows refuse it (two keys of one name), readColumn reads it', async () => {
   const file = async (parentType: 'int' | 'null') => {
     const sink = new BufferSink();
-    const w = await TrevniWriter.open(sink, { columns: [{ name: 'p', type: parentType, array: true }, { name: '$value', type: 'string', parent: 'p' }] });
+    const w = await TrevniWriter.open(sink, [{ name: 'p', type: parentType, array: true }, { name: '$value', type: 'string', parent: 'p' }]);
     await w.writeColumnData([{ values: parentType === 'int' ? [1, 2] : [null, null], lengths: [2] }, { values: ['x', 'y'], lengths: null }]);
     await w.close();
     return TrevniReader.open(sink.bytes().slice());
@@ -479,5 +479,5 @@ test('columns nested deeper than a schema may nest are refused at open, not foll
   const refused = (e: unknown) => e instanceof CorruptFileError && /columns nest deeper than 200 levels/.test(e.message) && e.context.column === 'c200';
   await assert.rejects(TrevniReader.open(deep), refused);
   await assert.rejects(checkTrevni(deep), refused);
-  await assert.rejects(TrevniWriter.open(new BufferSink(), { columns: Array.from({ length: 201 }, (_, i) => ({ name: `c${i}`, type: 'int' as const, array: true, ...(i ? { parent: `c${i - 1}` } : {}) })) }), (e: unknown) => e instanceof InvalidArgumentError && /nest deeper than 200 levels/.test(e.message));
+  await assert.rejects(TrevniWriter.open(new BufferSink(), Array.from({ length: 201 }, (_, i) => ({ name: `c${i}`, type: 'int' as const, array: true, ...(i ? { parent: `c${i - 1}` } : {}) }))), (e: unknown) => e instanceof InvalidArgumentError && /nest deeper than 200 levels/.test(e.message));
 });

@@ -37,7 +37,7 @@ const COLUMNS: TrevniColumnSpec[] = [
 /** A file of 400 rows over COLUMNS, blocks of 600 bytes so each column is cut at its own rows. */
 async function ownFile(version: TrevniVersion, codec: string): Promise<Uint8Array> {
   const sink = new BufferSink();
-  const w = await TrevniWriter.open(sink, { columns: COLUMNS, codec, checksum: 'crc32', version, blockSize: 600, metadata: [{ key: 'made.by', value: new TextEncoder().encode('recover.test') }] });
+  const w = await TrevniWriter.open(sink, COLUMNS, { codec, checksum: 'crc32', version, blockSize: 600, metadata: [{ key: 'made.by', value: new TextEncoder().encode('recover.test') }] });
   for (let r = 0; r < 400; r++) {
     const n = r % 4;
     const ys = Array.from({ length: n }, (_, k) => Array.from({ length: (r + k) % 3 }, (_, j) => `y${r}.${k}.${j}`));
@@ -288,7 +288,7 @@ test('a header row count the blocks contradict loses every column, each named; n
 /** Null columns of 10 rows each, their header and blocks then claiming 2^31 - 1 rows (a null takes no bytes, so nothing contradicts it). */
 async function nullColumns(names: string[]): Promise<Uint8Array> {
   const sink = new BufferSink();
-  const w = await TrevniWriter.open(sink, { columns: names.map((name) => ({ name, type: 'null' as const })), checksum: 'crc32' });
+  const w = await TrevniWriter.open(sink, names.map((name) => ({ name, type: 'null' as const })), { checksum: 'crc32' });
   for (let i = 0; i < 10; i++) await w.writeRow(names.map(() => null));
   await w.close();
   const bytes = sink.bytes();

@@ -34,7 +34,7 @@ export async function runCodeFile(claim: number, shape: RunShape): Promise<Uint8
   const columns = child
     ? [{ name: 'a', type: 'int' as const, array: true }, { name: 'a.x', type: 'int' as const, parent: 'a' }]
     : [{ name: 'a', type: shape === 'nulls' ? ('null' as const) : ('int' as const), array: true }];
-  const w = await TrevniWriter.open(sink, { columns, codec: 'null', checksum: 'null', version: 2 });
+  const w = await TrevniWriter.open(sink, columns, { codec: 'null', checksum: 'null', version: 2 });
   // A byte or two a row in the array's block, room for the run codes (nulls one or two long, lest the writer's own run codes take them).
   for (let r = 0; r < 5 * codes; r++) await w.writeRow(child ? [[1], [1]] : [shape === 'nulls' ? [null, null].slice(r % 2) : [1]]);
   await w.close();

@@ -10,7 +10,7 @@ import { CorruptFileError, InvalidArgumentError, UnsupportedError } from '../../
 import { BufferSink } from '../../src/io/sink.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
 import type { TrevniColumnRow } from '../../src/trevni/reader.js';
-import { TrevniWriter, type TrevniWriterOptions } from '../../src/trevni/writer.js';
+import { TrevniWriter, type TrevniColumnSpec, type TrevniWriterOptions } from '../../src/trevni/writer.js';
 import { TREVNI_V1_CORPUS, corpusBytes, expected } from './corpus-util.js';
 
 function asVersion1(trv: string): Uint8Array {
@@ -35,9 +35,9 @@ test('a boolean column in a version 1 file is corrupt (ValueType has no BOOLEAN)
 });
 
 /** A version 2 file written by our writer, with its magic's last byte set to 1. */
-async function v2AsVersion1(options: Omit<TrevniWriterOptions, 'version'>, rows: TrevniColumnRow[][]): Promise<Uint8Array> {
+async function v2AsVersion1(columns: TrevniColumnSpec[], options: Omit<TrevniWriterOptions, 'version'>, rows: TrevniColumnRow[][]): Promise<Uint8Array> {
   const sink = new BufferSink();
-  const w = await TrevniWriter.open(sink, options);
+  const w = await TrevniWriter.open(sink, columns, options);
   for (const row of rows) await w.writeRow(row);
   await w.close();
   const b = sink.bytes();
@@ -46,7 +46,7 @@ async function v2AsVersion1(options: Omit<TrevniWriterOptions, 'version'>, rows:
 }
 
 test('bzip2 in a version 1 file is an unknown codec, at the block', async () => {
-  const r = await TrevniReader.open(await v2AsVersion1({ codec: 'bzip2', columns: [{ name: 'n', type: 'int' }] }, [[1], [2]]));
+  const r = await TrevniReader.open(await v2AsVersion1([{ name: 'n', type: 'int' }], { codec: 'bzip2' }, [[1], [2]]));
   await assert.rejects(r.readColumn('n'), (e: unknown) => {
     assert.ok(e instanceof UnsupportedError, String(e));
     assert.match(e.message, /version 1 codec "bzip2"/);
@@ -58,7 +58,7 @@ test('bzip2 in a version 1 file is an unknown codec, at the block', async () => 
 test('crc-32 (the version 2 spec\'s name) is an unknown checksum in version 1', async () => {
   // A user key of the same length, renamed in the bytes to trevni.checksum.
   const sink = new BufferSink();
-  const w = await TrevniWriter.open(sink, { version: 1, columns: [{ name: 'x', type: 'int' }], metadata: [{ key: 'trevni_checksum', value: new TextEncoder().encode('crc-32') }] });
+  const w = await TrevniWriter.open(sink, [{ name: 'x', type: 'int' }], { version: 1, metadata: [{ key: 'trevni_checksum', value: new TextEncoder().encode('crc-32') }] });
   await w.write({ x: 1 });
   await w.close();
   const bytes = sink.bytes();
@@ -70,7 +70,7 @@ test('crc-32 (the version 2 spec\'s name) is an unknown checksum in version 1', 
 
 test('a negative array length in a version 1 file is corrupt (no run codes), at its byte', async () => {
   const lengths = [3, 0, 0, 0, 1, 1];
-  const bytes = await v2AsVersion1({ columns: [{ name: 'a', type: 'int', array: true }] }, lengths.map((n) => [new Array(n).fill(7)]));
+  const bytes = await v2AsVersion1([{ name: 'a', type: 'int', array: true }], {}, lengths.map((n) => [new Array(n).fill(7)]));
   const r = await TrevniReader.open(bytes);
   const [block] = await r.blocks('a');
   await assert.rejects(r.readColumn('a'), (e: unknown) => {
@@ -86,16 +86,16 @@ test('a negative array length in a version 1 file is corrupt (no run codes), at 
 });
 
 test('the version 1 writer refuses booleans naming the column, and bzip2; writes every length as itself', async () => {
-  await assert.rejects(TrevniWriter.open(new BufferSink(), { version: 1, columns: [{ name: 'ok', type: 'int' }, { name: 'flag', type: 'boolean' }] }), (e: unknown) => {
+  await assert.rejects(TrevniWriter.open(new BufferSink(), [{ name: 'ok', type: 'int' }, { name: 'flag', type: 'boolean' }], { version: 1 }), (e: unknown) => {
     assert.ok(e instanceof UnsupportedError, String(e));
     assert.equal(e.context.column, 'flag');
     assert.match(e.message, /version 1 has no boolean type/);
     return true;
   });
-  await assert.rejects(TrevniWriter.open(new BufferSink(), { version: 1, codec: 'bzip2', columns: [{ name: 'a', type: 'int' }] }), InvalidArgumentError);
-  await assert.rejects(TrevniWriter.open(new BufferSink(), { version: 3 as never, columns: [] }), InvalidArgumentError);
+  await assert.rejects(TrevniWriter.open(new BufferSink(), [{ name: 'a', type: 'int' }], { version: 1, codec: 'bzip2' }), InvalidArgumentError);
+  await assert.rejects(TrevniWriter.open(new BufferSink(), [], { version: 3 as never }), InvalidArgumentError);
   const sink = new BufferSink();
-  const w = await TrevniWriter.open(sink, { version: 1, columns: [{ name: 'a', type: 'null', array: true }] });
+  const w = await TrevniWriter.open(sink, [{ name: 'a', type: 'null', array: true }], { version: 1 });
   for (const n of [0, 0, 0, 1, 1]) await w.writeRow([new Array(n).fill(null)]);
   await w.close();
   const bytes = sink.bytes();

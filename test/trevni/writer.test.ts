@@ -23,16 +23,13 @@ function meta(list: { key: string; hex: string }[]): MetaEntry[] {
   return list.map((m) => ({ key: m.key, value: fromHex(m.hex) }));
 }
 
-function optionsFor(e: ExpectedFile): TrevniWriterOptions {
-  return {
-    metadata: meta(e.metadata),
-    columns: e.columns.map((c): TrevniColumnSpec => ({ name: c.name, type: c.type, metadata: meta(c.metadata.filter((m) => m.key !== 'trevni.name' && m.key !== 'trevni.type')) })),
-  };
+function columnsOf(e: ExpectedFile): TrevniColumnSpec[] {
+  return e.columns.map((c): TrevniColumnSpec => ({ name: c.name, type: c.type, metadata: meta(c.metadata.filter((m) => m.key !== 'trevni.name' && m.key !== 'trevni.type')) }));
 }
 
 async function writeCase(e: ExpectedFile, extra: Partial<TrevniWriterOptions> = {}): Promise<Uint8Array> {
   const sink = new BufferSink();
-  const w = await TrevniWriter.open(sink, { ...optionsFor(e), ...extra });
+  const w = await TrevniWriter.open(sink, columnsOf(e), { metadata: meta(e.metadata), ...extra });
   const cols = e.columns.map((c) => ({ depth: shapeDepth(c), type: c.type, values: c.values }));
   for (let r = 0; r < e.rowCount; r++) await w.writeRow(cols.map((c) => mapShape(c.values[r], c.depth, (x) => toValue(c.type, x)) as never));
   await w.close();
@@ -154,7 +151,7 @@ test('spills every column to one temporary file and leaves none behind', async (
     const e = expected('multiblock_snappy_crc32.trv');
     const out = join(dir, 'out.trv');
     const sink = await fileSink(out);
-    const w = await TrevniWriter.open(sink, { ...optionsFor(e), spill });
+    const w = await TrevniWriter.open(sink, columnsOf(e), { metadata: meta(e.metadata), spill });
     const cols = e.columns.map((c) => ({ depth: shapeDepth(c), type: c.type, values: c.values }));
     for (let r = 0; r < e.rowCount; r++) await w.writeRow(cols.map((c) => mapShape(c.values[r], c.depth, (x) => toValue(c.type, x)) as never));
     const during = await readdir(dir);
@@ -184,7 +181,7 @@ test('rows written as objects (the shape rows() yields) round-trip', async () =>
   for (const trv of ['parents.trv', 'booleans.trv', 'avro_dremel.trv', 'avro_maps.trv', 'tiny.trv']) {
     const src = await TrevniReader.open(corpusBytes(trv));
     const sink = new BufferSink();
-    const w = await TrevniWriter.open(sink, optionsFor(expected(trv)));
+    const w = await TrevniWriter.open(sink, columnsOf(expected(trv)), { metadata: meta(expected(trv).metadata) });
     const rows: Record<string, unknown>[] = [];
     for await (const row of src.rows()) rows.push(row);
     for (const row of rows) await w.write(row);
@@ -198,7 +195,7 @@ test('rows written as objects (the shape rows() yields) round-trip', async () =>
 });
 
 test('the writer refuses what Java refuses, before writing anything', async () => {
-  const open = (columns: TrevniColumnSpec[], extra: Partial<TrevniWriterOptions> = {}) => TrevniWriter.open(new BufferSink(), { columns, ...extra });
+  const open = (columns: TrevniColumnSpec[], extra: Partial<TrevniWriterOptions> = {}) => TrevniWriter.open(new BufferSink(), columns, { ...extra });
   await assert.rejects(open([{ name: 'a', type: 'int' }, { name: 'a', type: 'long' }]), InvalidArgumentError);
   await assert.rejects(open([{ name: 'c', type: 'int', parent: 'p' }, { name: 'p', type: 'null', array: true }]), /preceding/);
   await assert.rejects(open([{ name: 'p', type: 'int' }, { name: 'c', type: 'int', parent: 'p' }]), /not an array/);
@@ -209,7 +206,7 @@ test('the writer refuses what Java refuses, before writing anything', async () =
   await assert.rejects(open([{ name: 'a', type: 'text' as never }]), /unknown type/);
 
   const sink = new BufferSink();
-  const w = await TrevniWriter.open(sink, { columns: [{ name: 'p', type: 'string', array: true }, { name: 'n', type: 'int', parent: 'p' }, { name: 'l', type: 'long' }] });
+  const w = await TrevniWriter.open(sink, [{ name: 'p', type: 'string', array: true }, { name: 'n', type: 'int', parent: 'p' }, { name: 'l', type: 'long' }]);
   await assert.rejects(w.writeRow([['a'], [], 1n]), /1 parent values/);
   await assert.rejects(w.writeRow([['a'], [1], 2 ** 70 as never]), /not a long value/);
   await assert.rejects(w.writeRow([['a'], [2 ** 31], 1n]), /not a int value/);
@@ -262,7 +259,7 @@ test('a boolean column with trevni.values stays in one block, the only layout Ja
   assert.equal(javaBooleanDescriptors(two, 0).dataStart, two.length - 1);
   // So the writer never cuts such a column, however small the block size; the others are cut as usual.
   const sink = new BufferSink();
-  const w = await TrevniWriter.open(sink, { blockSize: 64, columns: [{ name: 'bv', type: 'boolean', values: true }, { name: 'b', type: 'boolean' }, { name: 'x', type: 'int', values: true }] });
+  const w = await TrevniWriter.open(sink, [{ name: 'bv', type: 'boolean', values: true }, { name: 'b', type: 'boolean' }, { name: 'x', type: 'int', values: true }], { blockSize: 64 });
   for (let i = 0; i < 5000; i++) await w.writeRow([i >= 2000, i % 3 === 0, i]);
   await w.close();
   const bytes = sink.bytes();

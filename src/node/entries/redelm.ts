@@ -4,16 +4,18 @@
  *
  * @module parquetry/redelm (Node)
  */
-import { RedElmReader, type RedElmInput, type RedElmOpenOptions } from '../../redelm/reader.js';
+import { RedElmReader, type RedElmOpenOptions } from '../../redelm/reader.js';
+import type { ReadInput } from '../../io/source.js';
+import type { S3Settings } from '../s3-credentials.js';
 import { registerNodeCodecs } from '../codecs.js';
-import { openFileWith } from '../file-source.js';
+import { openInputWith } from '../file-source.js';
 
 registerNodeCodecs();
 
 export * from '../../entries/redelm.js';
 
-/** Opens a RedElm file: a path, bytes, or a source object. */
-export async function openRedElm(input: string | RedElmInput, options: RedElmOpenOptions = {}): Promise<RedElmReader> {
-  if (typeof input !== 'string') return RedElmReader.open(input, options);
-  return openFileWith(input, (source) => RedElmReader.open(source, options));
+/** Opens a RedElm file, as `openParquet` opens Parquet: a path, an http(s) URL string, an `s3://` address, a URL, bytes, a Blob, or a source object. */
+export async function openRedElm(input: string | ReadInput, options: RedElmOpenOptions & { s3?: S3Settings } = {}): Promise<RedElmReader> {
+  const { s3, ...rest } = options;
+  return openInputWith(input, s3, (i) => RedElmReader.open(i, rest));
 }

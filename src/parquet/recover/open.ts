@@ -9,7 +9,7 @@ import { buildSchema, type Schema, type SchemaElementLike } from '../../schema/t
 import { readFooter } from '../footer.js';
 import { chunkStart } from '../chunk-locator.js';
 import type { FileMetaData } from '../metadata/index.js';
-import { toSource, type ParquetInput } from '../reader.js';
+import { inputSource, type ReadInput } from '../../io/source.js';
 import { described, type FoundBy } from '../../loss.js';
 import { lastCheckpoint } from './checkpoints.js';
 import { scanRowGroups } from './scan.js';
@@ -23,7 +23,7 @@ export interface SalvageOpenOptions {
   /** ...and its codec, one for all leaves or by dotted leaf path (default UNCOMPRESSED). */
   codec?: CodecName | Record<string, CodecName>;
   /** Or both from a sibling file written the same way (its schema, and its first row group's codecs). */
-  like?: ParquetInput;
+  like?: ReadInput;
 }
 
 /**
@@ -44,8 +44,8 @@ export interface OpenedForSalvage extends SalvageInput {
 }
 
 /** Opens by the footer, else by the last checkpoint; when neither is there, the footer's error is thrown. */
-export async function openForSalvage(input: ParquetInput, options: SalvageOpenOptions = {}): Promise<OpenedForSalvage> {
-  const source = await toSource(input, {});
+export async function openForSalvage(input: ReadInput, options: SalvageOpenOptions = {}): Promise<OpenedForSalvage> {
+  const source = await inputSource(input);
   let metadata: FileMetaData;
   let schema: Schema;
   try {
@@ -95,7 +95,7 @@ export function rowGroupsEnd(metadata: FileMetaData): number {
 /** The schema and codecs a scan walks by: given, or a sibling file's. */
 async function knownSchema(o: SalvageOpenOptions): Promise<{ elements: readonly SchemaElementLike[]; codec: (path: string) => CodecName } | null> {
   if (o.like !== undefined) {
-    const { metadata } = await readFooter(await toSource(o.like, {}));
+    const { metadata } = await readFooter(await inputSource(o.like));
     const schema = buildSchema(metadata.schema as SchemaElementLike[]);
     const first = metadata.rowGroups[0];
     const codecs = new Map(schema.leaves.map((l) => [l.path.join('.'), (first?.columns[l.columnIndex]?.metaData?.codec ?? 'UNCOMPRESSED') as CodecName]));

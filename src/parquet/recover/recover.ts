@@ -9,14 +9,14 @@ import type { Sink } from '../../io/sink.js';
 import { VERSION } from '../../version.js';
 import { encodeFileMetaData } from '../metadata/index.js';
 import type { SchemaElementLike } from '../../schema/tree.js';
-import type { ParquetInput } from '../reader.js';
+import type { ReadInput } from '../../io/source.js';
 import { ParquetWriter, type WriterOptions } from '../write/writer.js';
 import type { RecoverReport } from '../../loss.js';
 import { openForSalvage, rowGroupsEnd, type OpenedForSalvage, type SalvageOpenOptions } from './open.js';
 import { MISSING, salvageRowGroups, type SalvagedRowGroup, type SalvageOptions } from './salvage.js';
 
 /** Reads every page of the file (CRCs, levels, values, assembly) and reports what is damaged, without writing anything. */
-export async function checkParquet(input: ParquetInput, options: SalvageOptions & SalvageOpenOptions = {}): Promise<RecoverReport> {
+export async function checkParquet(input: ReadInput, options: SalvageOptions & SalvageOpenOptions = {}): Promise<RecoverReport> {
   const opened = await openForSalvage(input, options);
   const report = emptyReport(opened);
   for await (const g of salvageRowGroups(opened, options)) tally(report, g, opened.metadata.rowGroups[g.rowGroup]!.numRows);
@@ -28,7 +28,7 @@ export async function checkParquet(input: ParquetInput, options: SalvageOptions 
  * file, row group for row group. Lost fields are written as null (said so
  * in `fieldsNulled`); rows with nothing left are dropped.
  */
-export async function recoverParquet(input: ParquetInput, sink: Sink, options: SalvageOptions & SalvageOpenOptions & { writer?: WriterOptions } = {}): Promise<RecoverReport> {
+export async function recoverParquet(input: ReadInput, sink: Sink, options: SalvageOptions & SalvageOpenOptions & { writer?: WriterOptions } = {}): Promise<RecoverReport> {
   const opened = await openForSalvage(input, options);
   // A first pass checks everything and finds the fields that will hold null, so the output's schema can allow it before any row is written.
   const nulled = new Set<string>();

@@ -12,7 +12,7 @@
  * the reader's maxDecompressedBytes, and per leaf by maxDecompressedBytes of levels.
  */
 import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, UnsupportedError, asParquetryError } from '../../errors.js';
-import { inputSource, type Source } from '../../io/source.js';
+import { inputSource, type ReadInput, type Source } from '../../io/source.js';
 import { DEFAULT_MAX_INFLATED } from '../../codecs/codec.js';
 import type { Schema } from '../../schema/tree.js';
 import { hex } from '../../schema/convert.js';
@@ -22,7 +22,7 @@ import { planRecord, type RecordPlan } from '../../shred/plan.js';
 import { canonicalRow } from '../../text/canonical.js';
 import { trevniChecksum, trevniCodec } from '../codecs.js';
 import { parseDescriptors, parseGrowing, type TrevniHeader } from '../metadata.js';
-import { readTrevniHeader, type TrevniInput, type TrevniOpenOptions } from '../reader.js';
+import { readTrevniHeader, type TrevniOpenOptions } from '../reader.js';
 import type { MetaEntry, TrevniBlock, TrevniColumn, TrevniValue } from '../types.js';
 import { checkChecksum, checkCodec, type TrevniFormat } from '../version.js';
 import { decodeDraftBlock } from './block.js';
@@ -64,10 +64,10 @@ export class TrevniDraftReader {
   }
 
   /** Opens a draft-dialect file; any other Trevni file is an UnsupportedError (TrevniReader reads those). */
-  static async open(input: TrevniInput, options: TrevniOpenOptions = {}): Promise<TrevniDraftReader> {
+  static async open(input: ReadInput, options: TrevniOpenOptions = {}): Promise<TrevniDraftReader> {
     const max = options.maxDecompressedBytes;
     if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new InvalidArgumentError(`maxDecompressedBytes must be a positive integer, got ${max}`);
-    const source = inputSource(input);
+    const source = await inputSource(input, options);
     try {
       const header = await readTrevniHeader(source);
       if (header.dialect !== 'dremel') {
