@@ -1,7 +1,7 @@
 /** `parquetry check`, `parquetry recover` and `convert --checkpoint-every`: the library's salvage read on the command line. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ParquetReader } from '../../src/index.js';
@@ -87,6 +87,21 @@ test('recover --like finds the row groups of a file without footer or checkpoint
   assert.notEqual((await run('recover', cut, join(dir, 'x.parquet'))).code, 0);
   const json = JSON.parse((await run('recover', cut, join(dir, 'scanned2.parquet'), '--like', sibling, '--json')).out);
   assert.equal(json.lostFrom.offset, g.fileOffset! + g.totalCompressedSize!);
+});
+
+test('recover closes the --like file and the input when the destination cannot be created', { skip: !existsSync('/proc/self/fd') && 'no /proc/self/fd' }, async () => {
+  const bytes = await writeFile({}, 3000);
+  const reader = await ParquetReader.open(bytes);
+  const g = reader.metadata.rowGroups[1]!;
+  const cut = join(dir, 'no-footer-2.parquet');
+  writeFileSync(cut, bytes.subarray(0, g.fileOffset! + g.totalCompressedSize! + 7));
+  const sibling = join(dir, 'sibling-2.parquet');
+  writeFileSync(sibling, await writeFile({}, 10));
+  const open = () => readdirSync('/proc/self/fd').length;
+  const before = open();
+  const rec = await run('recover', cut, join(dir, 'no-such-directory', 'out.parquet'), '--like', sibling);
+  assert.notEqual(rec.code, 0, rec.out);
+  assert.equal(open(), before, 'descriptors left open by a failed recover');
 });
 
 test('recover exits 0 for a whole file and 3 whenever data was lost or may have been: a file cut at byte 15 says from which byte', async () => {
