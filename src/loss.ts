@@ -1,6 +1,6 @@
 /**
  * What a salvage read (Parquet's `salvageRowGroups`, Trevni's
- * `salvageTrevni`) says about the data it could not return: one loss record
+ * `salvageTrevniRows`) says about the data it could not return: one loss record
  * and one recovery report for both formats, and the marker of a field whose
  * bytes were lost. Each format fills in where its unit of loss sits (a
  * Parquet row group and page, a Trevni block) and its own report fields.

@@ -26,13 +26,15 @@ import type { TrevniLoss } from '../src/entries/trevni.js';
 import type { TrevniRecoverReport } from '../src/node/entries/trevni.js';
 // @ts-expect-error LossBase is Loss now
 import type { LossBase } from '../src/loss.js';
+// @ts-expect-error TrevniSalvage is OpenedTrevniForSalvage now, read by salvageTrevniRows
+import type { TrevniSalvage } from '../src/entries/trevni.js';
 import type { ConvertReport, ConvertProgress } from '../src/node/entries/convert.js';
 import type { FileStats } from '../src/node/entries/dataset.js';
 import type { OpenTableOptions } from '../src/node/index.js';
 import type { RecoverReport } from '../src/node/entries/recover.js';
 
 /** Names no entry point exports any more, values or types. */
-const OLD = ['TrevniLoss', 'TrevniRecoverReport', 'LossBase', 'rowCount', 'rowsWritten', 'maxPageBytes', 'maxBlockBytes', 'maxSectionBytes'];
+const OLD = ['TrevniLoss', 'TrevniRecoverReport', 'LossBase', 'rowCount', 'rowsWritten', 'maxPageBytes', 'maxBlockBytes', 'maxSectionBytes', 'salvageTrevni', 'TrevniSalvage'];
 
 test('the entry points export none of the old names', async () => {
   assert.ok(ENTRIES.length > 10, 'every entry point of package.json\'s exports');
@@ -73,6 +75,6 @@ test('the renamed option and report fields are the only spelling the types take'
   const stats: Pick<FileStats, 'numRows'> = { numRows: 1 };
   const report: Pick<ConvertReport, 'numRows'> & Pick<ConvertProgress, 'numRows'> & Pick<RecoverReport, 'numRows'> = { numRows: 1 };
   assert.ok(rows && from && open && page && stats && report);
-  const unused: [TrevniLoss?, TrevniRecoverReport?, LossBase?] = [];
+  const unused: [TrevniLoss?, TrevniRecoverReport?, LossBase?, TrevniSalvage?] = [];
   assert.equal(unused.length, 0);
 });

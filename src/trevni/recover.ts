@@ -8,7 +8,7 @@ import { copySource } from '../io/copy.js';
 import type { Sink } from '../io/sink.js';
 import type { RecoverReport } from '../loss.js';
 import type { ColumnRowData } from './assemble.js';
-import { findTrevniDamage, lostRows, salvageTrevni, type TrevniDamage } from './salvage.js';
+import { findTrevniDamage, lostRows, openTrevniForSalvage, salvageTrevniRows, type TrevniDamage } from './salvage.js';
 import { TrevniReader, type TrevniOpenOptions } from './reader.js';
 import type { ReadInput } from '../io/source.js';
 import type { SpillFactory } from './spill.js';
@@ -36,11 +36,11 @@ export interface TrevniRecoverOptions extends TrevniOpenOptions {
  * Trevni file of the input's version, columns (codecs, checksums, metadata)
  * and file metadata. Trevni has no null a column of any type can hold, so a
  * row with a lost field is left out, not written with a null; the API's
- * `salvageTrevni` gives such rows with the field MISSING. A whole file is
+ * `salvageTrevniRows` gives such rows with the field MISSING. A whole file is
  * copied byte for byte.
  */
 export async function recoverTrevni(input: ReadInput, sink: Sink, options: TrevniRecoverOptions = {}): Promise<RecoverReport> {
-  const salvage = await salvageTrevni(input, options);
+  const salvage = await openTrevniForSalvage(input, options);
   const { reader } = salvage;
   try {
     const r = report(reader, salvage);
@@ -56,7 +56,7 @@ export async function recoverTrevni(input: ReadInput, sink: Sink, options: Trevn
     const metadata = reader.metadata.map((m) => ({ key: m.key, value: m.value }));
     const w = await TrevniWriter.open(sink, columns, { metadata, version: reader.format.version, ...(options.spill ? { spill: options.spill } : {}) });
     try {
-      for await (const row of salvage.records({ wholeOnly: true })) await w.writeColumnData(row.data as ColumnRowData[]);
+      for await (const row of salvageTrevniRows(salvage, { wholeOnly: true })) await w.writeColumnData(row.data as ColumnRowData[]);
       await w.close();
     } catch (e) {
       await w.abort();

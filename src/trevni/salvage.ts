@@ -285,18 +285,19 @@ function inFile(reader: TrevniReader, start: number, end: number): Span {
   return { start: Math.min(start, n), end: Math.min(end, n) };
 }
 
-/** What `salvageTrevni` found, and the surviving rows, read through `records()`. */
-export interface TrevniSalvage extends TrevniDamage {
+/**
+ * A Trevni file opened for salvage, as Parquet's `openForSalvage` opens one:
+ * its reader and the damage found; `salvageTrevniRows` then reads what is
+ * intact. The caller closes `reader`.
+ */
+export interface OpenedTrevniForSalvage extends TrevniDamage {
   reader: TrevniReader;
-  /**
-   * The rows of the file that kept a field holding data (and those no
-   * field lost), in order, with their root fields (TrevniReader.rows'
-   * shape) and each lost field as MISSING; `data` is the row's column data
-   * (columnData's shape), undefined for the columns of lost fields. With
-   * `wholeOnly`, only the rows no field lost. Rows left out are passed over
-   * in stretches, not one by one.
-   */
-  records(options?: { wholeOnly?: boolean }): AsyncGenerator<SalvagedTrevniRow>;
+}
+
+/** Which rows `salvageTrevniRows` yields. */
+export interface TrevniSalvageOptions {
+  /** Only the rows no field lost (default false: also those that kept a field holding data). */
+  wholeOnly?: boolean;
 }
 
 /**
@@ -314,20 +315,28 @@ export interface SalvagedTrevniRow {
 
 /**
  * Opens a Trevni file (versions 1 and 2; a corrupt header loses the file,
- * so it throws) and finds its damage; `records()` then reads what is intact.
- * The caller closes `reader`.
+ * so it throws) and finds its damage.
  */
-export async function salvageTrevni(input: ReadInput, options: TrevniOpenOptions = {}): Promise<TrevniSalvage> {
+export async function openTrevniForSalvage(input: ReadInput, options: TrevniOpenOptions = {}): Promise<OpenedTrevniForSalvage> {
   // A truncated file loses the columns and blocks past its end, not everything.
   const reader = await TrevniReader.open(input, { ...options, truncated: true });
-  let damage: TrevniDamage;
   try {
-    damage = await findTrevniDamage(reader);
+    return { ...(await findTrevniDamage(reader)), reader };
   } catch (e) {
     await reader.close();
     throw e;
   }
-  return { ...damage, reader, records: (o = {}) => (o.wholeOnly ? wholeRows(reader, damage.lost) : salvagedRows(reader, damage.lost)) };
+}
+
+/**
+ * The rows of the file that kept a field holding data (and those no field
+ * lost), in order, with their root fields (TrevniReader.rows' shape) and
+ * each lost field as MISSING; `data` is the row's column data (columnData's
+ * shape), undefined for the columns of lost fields. Rows left out are
+ * passed over in stretches, not one by one.
+ */
+export function salvageTrevniRows(opened: OpenedTrevniForSalvage, options: TrevniSalvageOptions = {}): AsyncGenerator<SalvagedTrevniRow> {
+  return options.wholeOnly ? wholeRows(opened.reader, opened.lost) : salvagedRows(opened.reader, opened.lost);
 }
 
 async function* salvagedRows(reader: TrevniReader, lost: Span[][]): AsyncGenerator<SalvagedTrevniRow> {

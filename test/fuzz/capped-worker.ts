@@ -13,7 +13,7 @@ import { decodeJavaStream } from '../../src/javaser/decode.js';
 import { RedElmReader } from '../../src/redelm/reader.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
 import { checkTrevni, recoverTrevni } from '../../src/trevni/recover.js';
-import { lostRows, salvageTrevni } from '../../src/trevni/salvage.js';
+import { lostRows, openTrevniForSalvage, salvageTrevniRows } from '../../src/trevni/salvage.js';
 import { holdsData } from '../../src/trevni/types.js';
 
 /** `trevni-tail`: the last rows of each root field holding data, read from the row the header's count puts there (a seek through its block). */
@@ -64,9 +64,9 @@ async function run(c: CappedCase): Promise<Omit<CappedOutcome, 'id' | 'ms' | 'pe
       decodeJavaStream(c.bytes, { classes: new Set(c.classes) });
       return { result: 'rows', rows: 1 };
     case 'trevni-salvage': {
-      const s = await salvageTrevni(c.bytes);
+      const s = await openTrevniForSalvage(c.bytes);
       try {
-        return { result: 'rows', rows: await count(s.records()), claimed: s.numRows, lost: lostRows(s.lost).reduce((n, r) => n + r.end - r.start, 0) };
+        return { result: 'rows', rows: await count(salvageTrevniRows(s)), claimed: s.numRows, lost: lostRows(s.lost).reduce((n, r) => n + r.end - r.start, 0) };
       } finally {
         await s.reader.close();
       }

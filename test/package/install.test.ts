@@ -22,7 +22,7 @@ import { SPECIFIERS } from '../docs/exports.js';
 /** Per entry point: names both conditions export, and those only the `node` condition adds. */
 const USES: Record<string, { both: string[]; node: string[] }> = {
   parquetry: { both: ['openTable', 'ParquetReader', 'ParquetWriter', 'writeRecords', 'defineSchema', 'field', 'BufferSink', 'CorruptFileError'], node: ['openParquet', 'openDataset', 'openWriter', 'writeParquet', 'fileSink'] },
-  'parquetry/trevni': { both: ['TrevniReader', 'TrevniWriter', 'openTrevni', 'readAvro', 'salvageTrevni'], node: [] },
+  'parquetry/trevni': { both: ['TrevniReader', 'TrevniWriter', 'openTrevni', 'readAvro', 'openTrevniForSalvage', 'salvageTrevniRows'], node: [] },
   'parquetry/redelm': { both: ['RedElmReader', 'RedElmWriter', 'redElmSummary'], node: ['openRedElm'] },
   'parquetry/dataset': { both: ['openDataset', 'Dataset', 'summarize', 'writeDatasetTo', 's3DatasetFileSystem'], node: ['writeDataset', 'writeSummaryFiles', 'nodeFileSystem'] },
   'parquetry/convert': { both: ['convert', 'readCsv', 'readJsonLines'], node: [] },

@@ -20,7 +20,7 @@ import { BufferSink } from '../../src/io/sink.js';
 import { MISSING } from '../../src/loss.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
 import { checkTrevni } from '../../src/trevni/recover.js';
-import { salvageTrevni } from '../../src/trevni/salvage.js';
+import { openTrevniForSalvage, salvageTrevniRows } from '../../src/trevni/salvage.js';
 import type { TrevniVersion } from '../../src/trevni/version.js';
 import { TrevniWriter, type TrevniColumnSpec } from '../../src/trevni/writer.js';
 import { runCases } from '../../scripts/fuzz/pool.js';
@@ -146,9 +146,9 @@ test(`Trevni salvage, check and recover of files claiming rows their bytes lack 
   for (const inst of list.filter((i) => i.original.length > 0)) {
     const orig: Record<string, unknown>[] = [];
     for await (const row of (await TrevniReader.open(inst.original)).rows()) orig.push(row);
-    const s = await salvageTrevni(inst.bytes);
+    const s = await openTrevniForSalvage(inst.bytes);
     try {
-      for await (const { row, record } of s.records()) {
+      for await (const { row, record } of salvageTrevniRows(s)) {
         assert.ok(row < ROWS, `${inst.name}: row ${row}`);
         const kept = Object.entries(record).filter(([k, v]) => v !== MISSING && k !== 'n');
         assert.ok(kept.length > 0, `${inst.name}: row ${row} kept no field holding data`);
@@ -187,11 +187,11 @@ test(`a version 2 run code's empty arrays are checked, salvaged and sought in ti
   assert.deepEqual(bad, []);
   // The salvage walk agrees, and its records are the reader's: empty arrays, or one null each.
   for (const f of files.filter((f) => f.claim === 2 ** 31 - 1)) {
-    const s = await salvageTrevni(f.bytes);
+    const s = await openTrevniForSalvage(f.bytes);
     try {
       assert.deepStrictEqual([s.numRows, s.losses, s.lost], [f.claim, [], [[]]], f.name);
       let n = 0;
-      for await (const { record } of s.records()) {
+      for await (const { record } of salvageTrevniRows(s)) {
         assert.deepStrictEqual(record, { a: f.name.endsWith('nulls') ? [null] : [] }, f.name);
         if (++n === 1000) break;
       }
@@ -209,9 +209,9 @@ test('a row whose every field holding data is lost is no record: counted lost, n
   const report = await checkTrevni(cut);
   assert.equal(report.numRows, ROWS);
   assert.equal(report.rowsRecovered, 0);
-  const s = await salvageTrevni(cut);
+  const s = await openTrevniForSalvage(cut);
   let n = 0;
-  for await (const _ of s.records()) n++;
+  for await (const _ of salvageTrevniRows(s)) n++;
   await s.reader.close();
   // Only the null column n is intact, and it holds nothing: no record.
   assert.deepStrictEqual(s.lost.map((spans, i) => [r.columns[r.roots[i]!]!.name, spans.length]), [['n', 0], ['id', 1], ['name', 1], ['pts', 1], ['tags', 1]]);

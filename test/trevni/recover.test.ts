@@ -18,7 +18,7 @@ import { MISSING, type Span } from '../../src/loss.js';
 import { mergeSpans } from '../../src/loss.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
 import { checkTrevni, recoverTrevni } from '../../src/trevni/recover.js';
-import { PARENT_LOST, salvageTrevni } from '../../src/trevni/salvage.js';
+import { PARENT_LOST, openTrevniForSalvage, salvageTrevniRows } from '../../src/trevni/salvage.js';
 import type { TrevniColumn } from '../../src/trevni/types.js';
 import { TrevniWriter, type TrevniColumnSpec } from '../../src/trevni/writer.js';
 import type { TrevniVersion } from '../../src/trevni/version.js';
@@ -116,13 +116,13 @@ async function allLines(bytes: Uint8Array): Promise<string[]> {
  */
 async function checkDamage(damaged: Uint8Array, orig: Original, version: TrevniVersion, field: string, lost: Span, where: string, named: (l: { column: string; block?: number; error: { name: string } }) => boolean, records = true): Promise<void> {
   const original = orig.rows;
-  const s = await salvageTrevni(damaged);
+  const s = await openTrevniForSalvage(damaged);
   try {
     assert.ok(s.losses.some((l) => named(l) && l.error.name !== PARENT_LOST), `${where}: the damage is not named: ${JSON.stringify(s.losses)}`);
     assert.deepStrictEqual(s.lost.flatMap((spans, i) => spans.map((sp) => [s.reader.columns[s.reader.roots[i]!]!.name, sp])), [[field, lost]], where);
     if (!records) return;
     let n = 0;
-    for await (const row of s.records()) {
+    for await (const row of salvageTrevniRows(s)) {
       const inLost = row.row >= lost.start && row.row < lost.end;
       assert.equal(row.record[field] === MISSING, inLost, `${where}: row ${row.row}`);
       const expected = { ...original[row.row]! };
@@ -352,7 +352,7 @@ async function cutPoints(r: TrevniReader, every: number): Promise<number[]> {
 
 /**
  * Cuts `bytes` at each point: what the remaining bytes wholly hold comes
- * back (salvageTrevni: lost fields MISSING, the rest equal to the undamaged
+ * back (salvageTrevniRows: lost fields MISSING, the rest equal to the undamaged
  * file's; recoverTrevni: the rows intact in every field), and a cut header
  * is a typed error.
  */
@@ -365,17 +365,17 @@ async function truncationCampaign(bytes: Uint8Array, every: number, records: (cu
     const cut = cuts[i]!;
     const damaged = bytes.slice(0, cut);
     if (cut < r.headerLength) {
-      await assert.rejects(salvageTrevni(damaged), (e: unknown) => e instanceof ParquetryError, `cut at ${cut}`);
+      await assert.rejects(openTrevniForSalvage(damaged), (e: unknown) => e instanceof ParquetryError, `cut at ${cut}`);
       continue;
     }
     const expected = await truncationLoss(r, cut);
     const lostAt = (name: string, row: number) => expected.get(name)!.some((s) => s.start <= row && row < s.end);
-    const s = await salvageTrevni(damaged);
+    const s = await openTrevniForSalvage(damaged);
     try {
       assert.deepStrictEqual(new Map(s.reader.roots.map((c, k) => [s.reader.columns[c]!.name, s.lost[k]!])), expected, `cut at ${cut}`);
       if (records(cut, i)) {
         let n = 0;
-        for await (const row of s.records()) {
+        for await (const row of salvageTrevniRows(s)) {
           const want: Record<string, unknown> = { ...orig.rows[row.row]! };
           for (const name of expected.keys()) if (lostAt(name, row.row)) want[name] = MISSING;
           assert.deepStrictEqual(row.record, want, `cut at ${cut}: row ${row.row}`);

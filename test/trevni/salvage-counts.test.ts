@@ -11,7 +11,7 @@
 import { strict as assert } from 'node:assert';
 import { it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
-import { MISSING, TrevniReader, salvageTrevni } from '../../src/node/entries/trevni.js';
+import { MISSING, TrevniReader, openTrevniForSalvage, salvageTrevniRows } from '../../src/node/entries/trevni.js';
 import { ParquetryError, bufferSource } from '../../src/node/index.js';
 import { generatedFile, type GeneratedKind } from '../../scripts/fuzz/generate.js';
 import { applyTrevni, parseTrevni, type TrevniEdit } from '../../scripts/fuzz/trevni.js';
@@ -62,7 +62,7 @@ async function sweep(bytes: Uint8Array, name: string): Promise<number> {
     cases++;
     let s;
     try {
-      s = await salvageTrevni(damaged);
+      s = await openTrevniForSalvage(damaged);
     } catch (e) {
       if (e instanceof ParquetryError) continue;
       throw e;
@@ -71,7 +71,7 @@ async function sweep(bytes: Uint8Array, name: string): Promise<number> {
     let back = 0;
     let wrong = 0;
     try {
-      for await (const r of s.records()) {
+      for await (const r of salvageTrevniRows(s)) {
         const o = original[r.row];
         const ok = o !== undefined && !seen.has(r.row) && Object.entries(r.record).every(([k, x]) => x === MISSING || isDeepStrictEqual(x, o[k]));
         seen.add(r.row);

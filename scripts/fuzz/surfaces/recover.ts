@@ -16,7 +16,7 @@
 import { ByteCursor } from '../../../src/bytes/cursor.js';
 import { decodePageHeader } from '../../../src/parquet/metadata/index.js';
 import { BufferSink, openParquet, bufferSource } from '../../../src/node/index.js';
-import { MISSING, recoverTrevni, salvageTrevni, TrevniReader } from '../../../src/node/entries/trevni.js';
+import { MISSING, recoverTrevni, openTrevniForSalvage, salvageTrevniRows, TrevniReader } from '../../../src/node/entries/trevni.js';
 import { openForSalvage, recoverParquet, salvageRowGroups } from '../../../src/node/entries/recover.js';
 import { writerSeeds } from '../seeds.js';
 import { parquetMap, trevniMap } from '../file-map.js';
@@ -264,17 +264,17 @@ async function runTrevni(input: CaseInput, limits: ReadLimits, stage: { name: st
   const orig = await originalRows(input.original!, trevniRows);
   const open = { verifyChecksums: input.verifyChecksums, maxDecompressedBytes: limits.maxDecompressedBytes };
   if (o.mode === 'salvage') {
-    stage.name = 'salvageTrevni';
-    const s = await salvageTrevni(input.bytes, open);
-    const check = orig.checker('salvageTrevni');
+    stage.name = 'openTrevniForSalvage';
+    const s = await openTrevniForSalvage(input.bytes, open);
+    const check = orig.checker('openTrevniForSalvage');
     try {
-      stage.name = 'salvageTrevni records()';
-      for await (const r of s.records()) check.add(r.record);
+      stage.name = 'salvageTrevniRows';
+      for await (const r of salvageTrevniRows(s)) check.add(r.record);
     } finally {
       await s.reader.close();
     }
     check.finish();
-    noLoss(check.back, orig.count, s.losses.length > 0, 'salvageTrevni');
+    noLoss(check.back, orig.count, s.losses.length > 0, 'openTrevniForSalvage');
     return check.back;
   }
   stage.name = 'recoverTrevni';
