@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { Command } from 'commander';
 import { openParquet } from '../../src/node/index.js';
 import { registerConvert } from '../../src/cli/convert-command.js';
@@ -375,6 +376,8 @@ describe('the Trevni corpus (written by Java) to Parquet and JSON Lines', () => 
       }
       await run(join(TREVNI, file), pq);
       outputs.push(['parquet', () => parquetRows(pq)]);
+      // Reshredding is a function of the records alone: outputs giving the same records share one.
+      let shredded: { values: unknown[]; got: unknown[][] } | undefined;
       for (const [src, read] of outputs) {
         const rows = await read();
         assert.equal(rows.length, expected.rowCount, `${src} rows`);
@@ -390,7 +393,8 @@ describe('the Trevni corpus (written by Java) to Parquet and JSON Lines', () => 
         const norm = (v: unknown) => floatsAsFloats(schema, v, src);
         assert.deepStrictEqual(values.map((v) => norm(avroJson(schema, v))), javaRecords.map(norm), `${src}: Avro records`);
         // ... and, shredded again, every column the Java reader read.
-        const got = await reshred(schemaText, values, expected.columns.map((c) => c.name));
+        if (!shredded || !isDeepStrictEqual(shredded.values, values)) shredded = { values, got: await reshred(schemaText, values, expected.columns.map((c) => c.name)) };
+        const { got } = shredded;
         assertColumns(expected.columns, got, src, `${src} reshredded`, true);
       }
     });
