@@ -286,7 +286,7 @@ describe('writeDataset', () => {
     const rowsBefore = await duckRows(dir);
     // A child writes with small parts, then waits forever for its next record; it is killed once parts are staged.
     const script = `
-      import { writeDataset } from './src/node/index.js';
+      import { writeDataset } from './src/node/entries/dataset.js';
       async function* rows() {
         for (let i = 0; i < 3000; i++) yield { id: BigInt(i), year: 2020 + (i % 3), city: 'k', amount: 1, tags: [], s: { a: 1n, b: '' } };
         process.stdout.write('waiting\\n');
