@@ -27,7 +27,8 @@ export async function trevniTable<Row>(input: ReadInput, options: TrevniOpenOpti
   }
   const t = await trevniInput(reader);
   return new RowTable<Row>('trevni', t.schema.schema, reader.numRows, {
-    rows: ({ offset, limit }) => t.rows(rangeOf(offset, limit)),
+    // Only the top-level fields holding the selected leaves are read: a field is one root column (or, from Avro, its own columns).
+    rows: ({ offset, limit, leaves }) => t.rows(leaves ? { ...rangeOf(offset, limit), fields: [...new Set(leaves.map((l) => l.path[0]!))] } : rangeOf(offset, limit)),
     close: () => t.close(),
   }, name);
 }
