@@ -21,7 +21,7 @@ export async function trevniTable<Row>(input: ReadInput, options: TrevniOpenOpti
   const reader = await openTrevni(input, options);
   if (reader instanceof TrevniDraftReader) {
     return new RowTable<Row>('trevni', reader.schema, reader.numRows, {
-      rows: ({ offset, limit }) => reader.rows(rangeOf(offset, limit)),
+      rows: ({ offset, limit, leaves }) => reader.rows(leaves ? { ...rangeOf(offset, limit), columns: leaves.map((l) => l.path) } : rangeOf(offset, limit)),
       close: () => reader.close(),
     }, name);
   }

@@ -1,8 +1,8 @@
 /**
  * A Trevni table's `columns` read only the columns they need: for every
  * file of the version 2 and 1 corpora and for generated wide files (plain
- * columns, and Avro records with nested, repeated, keyed, optional and
- * renamed fields), `rows({ columns })` is the full read cut to those
+ * columns, Avro records with nested, repeated, keyed, optional and renamed
+ * fields, and the wiki draft's dialect), `rows({ columns })` is the full read cut to those
  * top-level fields (in the schema's order, whatever order they are asked
  * in), over ranges at the start and the end; and a source that counts bytes shows a
  * one-column read of a wide file fetching a small part of what a full read
@@ -15,6 +15,8 @@ import { openTable, type Table } from '../../src/node/index.js';
 import { BufferSink } from '../../src/io/sink.js';
 import { TrevniWriter } from '../../src/trevni/writer.js';
 import { AvroTrevniWriter } from '../../src/trevni/avro.js';
+import { TrevniDraftWriter } from '../../src/trevni/draft/writer.js';
+import { buildSchema, type SchemaElementLike } from '../../src/schema/tree.js';
 import { TREVNI_CORPUS, TREVNI_V1_CORPUS, trvFiles } from '../trevni/corpus-util.js';
 import { allRows } from './helpers.js';
 
@@ -143,15 +145,44 @@ async function wideAvro(): Promise<Uint8Array> {
   return sink.bytes();
 }
 
-test('generated wide files, plain and Avro: each selection is the full read cut to it', async () => {
-  for (const [label, bytes] of [['plain', await widePlain()], ['avro', await wideAvro()]] as const) {
+const DRAFT_FIELDS = 20;
+
+/** A wide file of the wiki draft's dialect: optional, repeated and nested fields. */
+async function wideDraft(): Promise<Uint8Array> {
+  const elements: SchemaElementLike[] = [{ name: 'schema', numChildren: DRAFT_FIELDS * 3 }];
+  for (let i = 0; i < DRAFT_FIELDS; i++) {
+    elements.push(
+      { name: `id${i}`, type: 'INT64', repetitionType: 'REQUIRED' },
+      { name: `name${i}`, type: 'BYTE_ARRAY', repetitionType: 'OPTIONAL', convertedType: 'UTF8' },
+      { name: `tags${i}`, repetitionType: 'OPTIONAL', convertedType: 'LIST', numChildren: 1 },
+      { name: 'list', repetitionType: 'REPEATED', numChildren: 1 },
+      { name: 'element', type: 'INT32', repetitionType: 'OPTIONAL' },
+    );
+  }
+  const sink = new BufferSink();
+  const w = await TrevniDraftWriter.open(sink, buildSchema(elements));
+  for (let r = 0; r < WIDE_ROWS / 2; r++) {
+    const rec: Row = {};
+    for (let i = 0; i < DRAFT_FIELDS; i++) {
+      rec[`id${i}`] = BigInt(r * i);
+      rec[`name${i}`] = (r + i) % 3 ? `row ${r} field ${i}` : null;
+      rec[`tags${i}`] = (r + i) % 5 ? Array.from({ length: (r + i) % 4 }, (_, k) => (k === 1 ? null : r + k)) : null;
+    }
+    await w.write(rec);
+  }
+  await w.close();
+  return sink.bytes();
+}
+
+test('generated wide files, plain, Avro and draft: each selection is the full read cut to it', async () => {
+  for (const [label, bytes] of [['plain', await widePlain()], ['avro', await wideAvro()], ['draft', await wideDraft()]] as const) {
     const checked = await assertProjections(() => openTable(bytes), label);
     assert.ok(checked > 20, `${label}: ${checked} selections`);
   }
 });
 
 test('a one-column read of a wide file fetches a small part of the bytes a full read fetches', async (t) => {
-  for (const [label, bytes, column] of [['plain', await widePlain(), 'c7'], ['avro', await wideAvro(), 'a3']] as const) {
+  for (const [label, bytes, column] of [['plain', await widePlain(), 'c7'], ['avro', await wideAvro(), 'a3'], ['draft', await wideDraft(), 'tags4']] as const) {
     const fullCount = counting(bytes, label);
     await using full = await openTable(fullCount.source);
     const all = await allRows(full);
