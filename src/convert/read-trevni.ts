@@ -44,6 +44,9 @@ import type { TrevniReader, TrevniRowsOptions } from '../trevni/reader.js';
 import { KEY, metaGet, type TrevniColumn, type TrevniType } from '../trevni/types.js';
 import { PARQUET_NAME } from './write-trevni.js';
 
+/** Rows from `offset`, at most `limit`, and which top-level fields of the schema (by their Parquet names). */
+export type TrevniRange = Pick<TrevniRowsOptions, 'offset' | 'limit'> & { fields?: readonly string[] };
+
 export interface TrevniInput {
   reader: TrevniReader;
   /** The Parquet schema of the rows. */
@@ -54,8 +57,8 @@ export interface TrevniInput {
   rowsRead: number;
   /** The rows in batches: lossless values for Parquet or Trevni output, ISO text for dates, times and timestamps for text outputs. */
   batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
-  /** The lossless rows of a range (a table's offset and limit, passed down to the reader). */
-  rows(range: Pick<TrevniRowsOptions, 'offset' | 'limit'>): AsyncGenerator<Record<string, unknown>>;
+  /** The lossless rows of a range (a table's offset and limit, passed down to the reader), holding at least the top-level `fields` (default all), reading only their columns. */
+  rows(range: TrevniRange): AsyncGenerator<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -174,7 +177,8 @@ function avroMapper(forText: boolean) {
           convert: (v) => {
             const r = v as Record<string, unknown>;
             const out: Record<string, unknown> = {};
-            for (const p of parts) define(out, p.name, p.m.convert(r[p.avro]));
+            // readAvro leaves out the top-level fields a read does not select.
+            for (const p of parts) if (Object.prototype.hasOwnProperty.call(r, p.avro)) define(out, p.name, p.m.convert(r[p.avro]));
             return out;
           },
         };
@@ -263,23 +267,27 @@ export async function trevniInput(reader: TrevniReader): Promise<TrevniInput> {
   try {
     const avro = fileAvroSchema(reader);
     let schema: DefinedSchema;
-    let rows: (forText: boolean, range?: Pick<TrevniRowsOptions, 'offset' | 'limit'>) => AsyncGenerator<Record<string, unknown>>;
+    let rows: (forText: boolean, range?: TrevniRange) => AsyncGenerator<Record<string, unknown>>;
     if (avro) {
       const top = avroMapper(false)(avro.raw, avro.parsed);
       const fields: ReadonlyArray<readonly [string, AnyField]> = avro.parsed.type === 'record'
         ? (top.field.spec as StructSpec).fields
         : [['value', shape(top)]];
       schema = defineSchema(fields, { name: avro.name });
-      rows = async function* (forText, range = {}) {
+      const avroFields = avro.parsed.type === 'record' ? avro.parsed.fields : undefined;
+      const record = avroFields !== undefined;
+      // A field's Parquet name may differ from its Avro name (parquetry.name); the fields line up by position.
+      const avroName = new Map(avroFields ? fields.map(([name], i) => [name, avroFields[i]!.name]) : []);
+      rows = async function* (forText, { fields: selected, ...rest } = {}) {
         const convert = avroMapper(forText)(avro.raw, avro.parsed).convert;
-        const record = avro.parsed.type === 'record';
-        for await (const v of readAvro(reader, { ...range, schema: avro.parsed })) yield record ? (convert(v) as Record<string, unknown>) : { value: convert(v) };
+        const options = record && selected ? { ...rest, fields: selected.map((n) => avroName.get(n)!) } : rest;
+        for await (const v of readAvro(reader, { ...options, schema: avro.parsed })) yield record ? (convert(v) as Record<string, unknown>) : { value: convert(v) };
       };
     } else {
       schema = reader.roots.length
         ? defineSchema(reader.roots.map((i) => [reader.columns[i]!.name, plainField(reader, reader.columns[i]!)] as const))
         : noFields();
-      rows = (_forText, range = {}) => reader.rows(range);
+      rows = (_forText, { fields: selected, ...rest } = {}) => reader.rows(selected ? { ...rest, columns: selected } : rest);
     }
     const input: TrevniInput = {
       reader,

@@ -7,7 +7,7 @@
  */
 export { TrevniReader, type TrevniOpenOptions, type TrevniRowsOptions, type TrevniColumnRow } from '../trevni/reader.js';
 export { TrevniWriter, type TrevniColumnSpec, type TrevniWriterOptions } from '../trevni/writer.js';
-export { AvroTrevniWriter, readAvro, type AvroSchema, type AvroTrevniWriterOptions } from '../trevni/avro.js';
+export { AvroTrevniWriter, readAvro, type AvroSchema, type AvroTrevniWriterOptions, type TrevniAvroOptions } from '../trevni/avro.js';
 export { TrevniDraftReader, type TrevniDraftRowsOptions } from '../trevni/draft/reader.js';
 export { TrevniDraftWriter, type TrevniDraftWriterOptions } from '../trevni/draft/writer.js';
 export { openTrevni } from '../trevni/open.js';

@@ -21,13 +21,14 @@ export async function trevniTable<Row>(input: ReadInput, options: TrevniOpenOpti
   const reader = await openTrevni(input, options);
   if (reader instanceof TrevniDraftReader) {
     return new RowTable<Row>('trevni', reader.schema, reader.numRows, {
-      rows: ({ offset, limit }) => reader.rows(rangeOf(offset, limit)),
+      rows: ({ offset, limit, leaves }) => reader.rows(leaves ? { ...rangeOf(offset, limit), columns: leaves.map((l) => l.path) } : rangeOf(offset, limit)),
       close: () => reader.close(),
     }, name);
   }
   const t = await trevniInput(reader);
   return new RowTable<Row>('trevni', t.schema.schema, reader.numRows, {
-    rows: ({ offset, limit }) => t.rows(rangeOf(offset, limit)),
+    // Only the top-level fields holding the selected leaves are read: a field is one root column (or, from Avro, its own columns).
+    rows: ({ offset, limit, leaves }) => t.rows(leaves ? { ...rangeOf(offset, limit), fields: [...new Set(leaves.map((l) => l.path[0]!))] } : rangeOf(offset, limit)),
     close: () => t.close(),
   }, name);
 }

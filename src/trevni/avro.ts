@@ -204,8 +204,26 @@ export function avroColumns(schema: AvroSchema): TrevniColumnSpec[] {
 
 // ------------------------------------------------------------------ reading
 
+/** How `readAvro` reads: the rows and Avro schema, and which of the top-level record's fields. */
+export interface TrevniAvroOptions extends Pick<TrevniRowsOptions, 'offset' | 'limit'> {
+  /** The schema to read with (default: the file's `avro.schema`). */
+  schema?: AvroSchema | string;
+  /** Fields of the top-level record to read (default all); the records hold only these, and only their columns are read. */
+  fields?: readonly string[];
+}
+
+/** The record `schema` cut to `names` (in its own field order). */
+function recordFields(schema: AvroSchema, names: readonly string[]): AvroSchema {
+  if (schema.type !== 'record') throw new InvalidArgumentError(`fields selects fields of a record; the schema is ${schema.type}`);
+  for (const n of names) {
+    if (!schema.fields.some((f) => f.name === n)) throw new InvalidArgumentError(`no field ${JSON.stringify(n)} in record ${schema.name}`);
+  }
+  const keep = new Set(names);
+  return { ...schema, fields: schema.fields.filter((f) => keep.has(f.name)) };
+}
+
 /** Reads rows of a trevni-avro file as Avro values (see the module comment for the forms). */
-export async function* readAvro(reader: TrevniReader, options: TrevniRowsOptions & { schema?: AvroSchema | string } = {}): AsyncGenerator<unknown> {
+export async function* readAvro(reader: TrevniReader, options: TrevniAvroOptions = {}): AsyncGenerator<unknown> {
   let schema: AvroSchema;
   const given = options.schema;
   if (given !== undefined) schema = typeof given === 'string' ? parseAvroSchema(given) : given;
@@ -228,7 +246,10 @@ export async function* readAvro(reader: TrevniReader, options: TrevniRowsOptions
   };
   if (given !== undefined) check();
   else fromFile(reader, check);
-  const roots = [...new Set([...index.values()].map((ci) => {
+  const fields = options.fields;
+  if (fields !== undefined) schema = recordFields(schema, fields);
+  const needed = fields === undefined ? [...index.values()] : avroColumns(schema).map((spec) => index.get(spec.name)!);
+  const roots = [...new Set(needed.map((ci) => {
     let c = reader.columns[ci]!;
     while (c.parentIndex >= 0) c = reader.columns[c.parentIndex]!;
     return c.name;

@@ -11,7 +11,7 @@ import { BufferSink } from '../../src/io/sink.js';
 import { ParquetReader } from '../../src/parquet/reader.js';
 import { ParquetWriter } from '../../src/parquet/write/writer.js';
 import { canonicalRow } from '../../src/text/canonical.js';
-import { buildSchema, type SchemaElementLike } from '../../src/schema/tree.js';
+import { buildSchema, type ColumnPath, type SchemaElementLike } from '../../src/schema/tree.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
 import { TrevniDraftReader, type TrevniDraftRowsOptions } from '../../src/trevni/draft/reader.js';
 import { TrevniDraftWriter, type TrevniDraftWriterOptions } from '../../src/trevni/draft/writer.js';
@@ -205,4 +205,21 @@ test("a leaf's levels, held whole, are bounded by maxDecompressedBytes however m
     })(),
     (e: unknown) => e instanceof LimitError && /level entries, more than the reader's maxDecompressedBytes \(2000\)/.test(e.message) && e.context.column !== undefined,
   );
+});
+
+test('draft columns: the rows the Parquet reader gives the same records under the same columns', async () => {
+  const sink = new BufferSink();
+  const pw = await ParquetWriter.open(sink, ELEMENTS);
+  for (const r of RECORDS) await pw.write(r);
+  await pw.close();
+  const pq = await ParquetReader.open(sink.bytes());
+  const draft = await TrevniDraftReader.open(await writeDraft(RECORDS));
+  const selections: ColumnPath[][] = [['tags'], ['who.am', 'id'], [['who.am', 'raw'], 'attrs.key_value.value'], ['n', 'name', 'tags.list.element']];
+  for (const columns of selections) {
+    const plan = pq.plan(columns);
+    const want: string[] = [];
+    for await (const row of pq.rows({ columns, offset: 7, limit: 200 })) want.push(canonicalRow(plan, row));
+    assert.deepEqual(await lines(draft, { columns, offset: 7, limit: 200 }), want, JSON.stringify(columns));
+  }
+  await assert.rejects(lines(draft, { columns: ['nope'] }), InvalidArgumentError);
 });

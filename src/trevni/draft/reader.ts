@@ -14,7 +14,8 @@
 import { ChecksumError, CorruptFileError, InvalidArgumentError, LimitError, ParquetryError, UnsupportedError, asParquetryError } from '../../errors.js';
 import { inputSource, type ReadInput, type Source } from '../../io/source.js';
 import { DEFAULT_MAX_INFLATED } from '../../codecs/codec.js';
-import type { Schema } from '../../schema/tree.js';
+import { selectLeaves } from '../../schema/select.js';
+import type { ColumnPath, LeafNode, Schema } from '../../schema/tree.js';
 import { hex } from '../../schema/convert.js';
 import { RecordAssembler, type LeafColumn } from '../../shred/assemble.js';
 import { checkEmptyRows } from '../../shred/empty-rows.js';
@@ -34,6 +35,8 @@ export interface TrevniDraftRowsOptions {
   offset?: number;
   /** Most rows (default: to the end). */
   limit?: number;
+  /** Columns to read (dotted paths or name arrays, each with what it holds); default all. Rows hold only these, and only their leaf columns are read. */
+  columns?: readonly ColumnPath[];
 }
 
 /** Reads a file of the Trevni wiki draft's Dremel dialect: `TrevniDraftReader.open(input, options)` (docs/trevni.md). */
@@ -98,16 +101,18 @@ export class TrevniDraftReader {
     const limit = options.limit ?? Infinity;
     if (!(limit >= 0)) throw new InvalidArgumentError(`limit must be non-negative, got ${limit}`);
     const n = Math.max(0, Math.min(this.numRows, from + limit) - from);
+    const plan = this.planOf(options.columns);
     if (n === 0) return;
-    if (this.leaves.length === 0) {
+    if (plan.leaves.length === 0) {
       // The count is the header's row count, 4 bytes in.
       checkEmptyRows(n, { file: this.source.name, offset: 4 });
       for (let i = 0; i < n; i++) yield {};
       return;
     }
     const cols: LeafColumn[] = [];
-    for (const leaf of this.leaves) cols.push(await this.readLeaf(leaf));
-    const assembler = new RecordAssembler(this.plan, cols);
+    // The schema's leaves are the file's leaf columns in order, so a leaf's columnIndex finds its column.
+    for (const leaf of plan.leaves) cols.push(await this.readLeaf(this.leaves[leaf.columnIndex]!));
+    const assembler = new RecordAssembler(plan, cols);
     try {
       if (from > 0) assembler.skipRows(from);
       for (let i = 0; i < n; i++) yield assembler.readRow();
@@ -116,9 +121,17 @@ export class TrevniDraftReader {
     }
   }
 
+  /** The assembly plan of the leaves under `columns` (all when undefined). */
+  private planOf(columns: readonly ColumnPath[] | undefined): RecordPlan {
+    if (!columns) return this.plan;
+    const keep = new Set<LeafNode>(selectLeaves(this.schema, columns, this.source.name !== undefined ? { file: this.source.name } : {}));
+    return planRecord(this.schema.root, (l) => keep.has(l));
+  }
+
   /** Records as canonical JSON lines in the Parquet form (CANONICAL.md). */
   async *canonicalRows(options: TrevniDraftRowsOptions = {}): AsyncGenerator<string> {
-    for await (const row of this.rows(options)) yield canonicalRow(this.plan, row);
+    const plan = this.planOf(options.columns);
+    for await (const row of this.rows(options)) yield canonicalRow(plan, row);
   }
 
   /** Closes the file's source. */
