@@ -109,7 +109,7 @@ test('two conversions into process.stdout, then console.log: all of it arrives, 
   try {
     writeFileSync(join(dir, 'in.csv'), 'id,name\n1,a\n2,b\n');
     const script = `
-      const { convert } = await import(${JSON.stringify(new URL('../../src/node/index.ts', import.meta.url).href)});
+      const { convert } = await import(${JSON.stringify(new URL('../../src/node/entries/convert.ts', import.meta.url).href)});
       const { BufferSink } = await import(${JSON.stringify(new URL('../../src/node/index.ts', import.meta.url).href)});
       const sink = new BufferSink();
       await convert(${JSON.stringify(join(dir, 'in.csv'))}, sink, { to: 'parquet' });
