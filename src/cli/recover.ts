@@ -22,14 +22,13 @@ export async function recoverCommand(input: string, output: string, opts: Recove
   const source = await openSource(input);
   try {
     const like = opts.like === undefined ? undefined : await openSource(opts.like);
-    // The --like file is closed however the recovery ends, a destination that cannot be created included.
-    const report = await (async () => {
-      try {
-        return await recoverParquet(source, await destinationFile(output, s3Settings()), { skipDamagedRowGroups: opts.skipDamagedRowGroups, ...(like ? { like } : {}) });
-      } finally {
-        await like?.close?.();
-      }
-    })();
+    let report: Awaited<ReturnType<typeof recoverParquet>>;
+    try {
+      report = await recoverParquet(source, await destinationFile(output, s3Settings()), { skipDamagedRowGroups: opts.skipDamagedRowGroups, ...(like ? { like } : {}) });
+    } finally {
+      // However the recovery ends, a destination that cannot be created included.
+      await like?.close?.();
+    }
     printParquet(report, opts.json, `wrote ${report.rowsRecovered} of ${report.numRows} rows${report.lostFrom ? ' found' : ''} to ${output}`);
     if (!report.whole) run().exitCode = LOSS_STATUS;
   } finally {
