@@ -24,7 +24,7 @@ import { ParquetFile, rowGroupIndexes, type OpenOptions } from './file.js';
 import type { LazyColumn } from './lazy-column.js';
 import { RowSelection } from './row-selection.js';
 
-// Loaded by the reads that use them, not by opening a file: VARIANT assembly; Arrow output; streaming.
+// Loaded by the reads that use them, not by opening a file (as are VARIANT assembly and streaming, below).
 const arrow = () => Promise.all([import('../arrow/batches.js'), import('../arrow/types.js')]);
 
 /**
