@@ -42,12 +42,17 @@ export class CsvBlocks {
     this.parity = inside ? 1 : 0;
   }
 
-  /** The next block of at least `min` bytes (less at the end of the input), or undefined when none is left. */
-  async next(min: number): Promise<CsvBlock | undefined> {
+  /**
+   * The next block of at least `min` bytes (less at the end of the input),
+   * or undefined when none is left; `soon`: of the bytes read so far, up to
+   * their last LF, once a chunk with one has come (a stream's rows are read
+   * as they come: the schema may settle before more arrive).
+   */
+  async next(min: number, soon = false): Promise<CsvBlock | undefined> {
     const parts = [this.carry];
     let size = this.carry.length;
     let lf = this.carry.lastIndexOf(LF);
-    while (!this.ended && (size < min || lf < 0)) {
+    while (!this.ended && (size < min || lf < 0) && !(soon && lf >= 0)) {
       const step = await this.chunks.next();
       if (step.done) {
         this.ended = true;
@@ -66,7 +71,7 @@ export class CsvBlocks {
       return this.cut(buf, buf.length, true, 0);
     }
     // The first LF past `min`: a chunk far larger than a block (bytes in memory) is cut into many.
-    const near = buf.indexOf(LF, min - 1);
+    const near = soon ? -1 : buf.indexOf(LF, min - 1);
     let end = (near >= 0 ? near : lf) + 1;
     let quotes = count(buf, QUOTE, 0, end);
     // The last LF with an even number of quotes before it, among the last few.

@@ -1,5 +1,6 @@
 /** Where a conversion writes: rows in, bytes out to a sink, counted. */
 import type { Sink } from '../io/sink.js';
+import type { BuiltColumn } from './column-builders.js';
 
 export interface OutputSummary {
   rows: number;
@@ -22,6 +23,8 @@ export interface RowOutput {
    * fit the schema already (the caller checked them).
    */
   writeColumns?(columns: Record<string, ArrayLike<unknown>>): Promise<void>;
+  /** Rows start..end of built columns (schema order), whose values the output stores as they are. */
+  writeBuilt?(columns: readonly BuiltColumn[], start: number, end: number): Promise<void>;
   close(): Promise<OutputSummary>;
   abort(): Promise<void>;
 }
@@ -43,6 +46,7 @@ export interface FileWriter {
   readonly rows: number;
   write(row: Record<string, unknown>): Promise<void>;
   writeColumns?(columns: Record<string, ArrayLike<unknown>>): Promise<void>;
+  writeBuilt?(columns: readonly BuiltColumn[], start: number, end: number): Promise<void>;
   /** Finishes the file (the sink is closed by the writer). */
   close(): Promise<Omit<OutputSummary, 'bytes'>>;
   abort(): Promise<void>;
@@ -85,6 +89,7 @@ export async function writerOutput(sink: CountingSink, open: (sink: CountingSink
     },
     write: (row) => writer.write(row),
     ...(writer.writeColumns ? { writeColumns: (columns: Record<string, ArrayLike<unknown>>) => writer.writeColumns!(columns) } : {}),
+    ...(writer.writeBuilt ? { writeBuilt: (columns: readonly BuiltColumn[], start: number, end: number) => writer.writeBuilt!(columns, start, end) } : {}),
     async close() {
       return { ...(await writer.close()), bytes: sink.bytes };
     },

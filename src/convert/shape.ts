@@ -11,11 +11,12 @@ import type { Item } from './source.js';
 import { integerBeyondInt64 } from '../schema/text-types.js';
 import { ExactNumber } from '../schema/exact-number.js';
 import { leafCoercer } from '../schema/coerce.js';
-import { buildSchema, type LeafNode, type SchemaElementLike } from '../schema/tree.js';
+import { type LeafNode, type SchemaElementLike } from '../schema/tree.js';
 import type { WarningHandler } from '../warnings.js';
 import { applyOverride, defineFromNodes, parseTypeOverride, toBuilder, typeFromJson, type TypeNode } from './types.js';
 import { parseJson, type JsonRecord } from './read-json.js';
 import type { Cells } from './read-csv.js';
+import { advised } from './row-problem.js';
 
 /** How a schema is given: a schema file's fields and/or `--type` overrides. */
 export interface SchemaChoice {
@@ -94,8 +95,6 @@ export interface ColumnBatch<R> {
   readonly width: number;
   /** Adds a record's values; one that does not fit throws InvalidArgumentError (with its column) and adds nothing. */
   add(record: R): void;
-  /** Adds rows `start..end` of columns (in schema order) another batch of the same schema read. */
-  append(columns: ReadonlyArray<ArrayLike<unknown>>, start: number, end: number): void;
   /** The gathered columns by name (one length), the batch then empty. */
   take(): Record<string, ArrayLike<unknown>>;
 }
@@ -221,7 +220,7 @@ export class CsvShaper implements Shaper<Cells> {
     this.readers = schema.fields.map(([name, fb], i) => {
       const read = cellReader(fb, leaves.get(name), name);
       const advice = this.advices[i];
-      return advice !== undefined ? advised(read, advice) : read;
+      return advised(read, advice);
     });
     this.leaves = schema.fields.flatMap(([name, fb]) => (fb.spec.node === 'leaf' && leaves.has(name) ? [leaves.get(name)!] : []));
     this.set = setter(this.names);
@@ -275,33 +274,9 @@ export interface CsvBatchReplica {
   advices: Array<string | undefined>;
 }
 
-/** The column batch a `CsvShaper` with this replica gives: the same readers and checks, in another thread. */
-export function replicaBatch(r: CsvBatchReplica): CsvColumnBatch {
-  const leaves = new Map(buildSchema(r.elements).leaves.map((leaf) => [leaf.path[0]!, leaf]));
-  const leafOf = (name: string) => leaves.get(name)!;
-  const readers = r.names.map((name, i) => {
-    const read = csvCellParser(leafOf(name));
-    const advice = r.advices[i];
-    return advice !== undefined ? advised(read, advice) : read;
-  });
-  return new CsvColumnBatch(r.names, readers, r.names.map((name, i) => valueCheck(leafOf(name), r.advices[i])));
-}
-
 /** Why a record of `n` cells is a bad row where rows have `width`, or undefined. */
 export function widthProblem(width: number, n: number): string | undefined {
   return n === width ? undefined : `expected ${width} field${width === 1 ? '' : 's'}, got ${n}`;
-}
-
-/** A cell reader whose refusals end with `advice`. */
-function advised<T>(read: (v: T) => unknown, advice: string): (v: T) => unknown {
-  return (cell) => {
-    try {
-      return read(cell);
-    } catch (e) {
-      if (e instanceof InvalidArgumentError) throw new InvalidArgumentError(`${e.detail} (${advice})`, e.context);
-      throw e;
-    }
-  };
 }
 
 /** A header row's column names (empty names become c1..cN, repeats get _2, _3...), and what was renamed. */
@@ -339,7 +314,7 @@ function valueCheck(leaf: LeafNode, advice: string | undefined): ValueCheck | un
   const k = leaf.kind.kind;
   if (k === 'boolean' || (k === 'float' && leaf.physicalType === 'DOUBLE') || (k === 'string' && leaf.physicalType === 'BYTE_ARRAY')) return undefined;
   const check = leafCoercer(leaf);
-  return { check: advice !== undefined ? advised(check, advice) : check, keep: k === 'date' || k === 'timestamp' };
+  return { check: advised(check, advice), keep: k === 'date' || k === 'timestamp' };
 }
 
 const BATCH_MAX_COLUMNS = 4096;
@@ -369,26 +344,6 @@ export class CsvColumnBatch implements ColumnBatch<Cells> {
       columns[k]![n] = v;
     }
     this.length = n + 1;
-  }
-
-  /** Adds rows `start..end` of columns another batch took (`takeColumns`), values as they were checked there. */
-  append(columns: ReadonlyArray<ArrayLike<unknown>>, start: number, end: number): void {
-    const n = this.length;
-    for (let k = 0; k < this.columns.length; k++) {
-      const to = this.columns[k]!;
-      const from = columns[k]!;
-      for (let i = start; i < end; i++) to[n + i - start] = from[i];
-    }
-    this.length = n + end - start;
-  }
-
-  /** The gathered columns in schema order, the batch then empty. */
-  takeColumns(): unknown[][] {
-    const out = this.columns;
-    for (const column of out) column.length = this.length;
-    this.columns = this.names.map(() => []);
-    this.length = 0;
-    return out;
   }
 
   take(): Record<string, ArrayLike<unknown>> {
