@@ -137,7 +137,7 @@ const encoder = new TextEncoder();
 /** Byte strings: one buffer and an offset per present row (offsets[i] to offsets[i + 1]). */
 export class BytesBuilder extends ColumnBuilder {
   private data = new Uint8Array(0);
-  private offsets = new Int32Array(FIRST);
+  private offsets = new Int32Array(0);
   private end = 0;
 
   private room(n: number): void {
@@ -183,7 +183,7 @@ export class BytesBuilder extends ColumnBuilder {
   protected takeValues(): BuiltValues {
     const out: BuiltValues = { t: 'bytes', data: this.data.subarray(0, this.end), offsets: this.offsets.subarray(0, this.present + 1) };
     this.data = new Uint8Array(0);
-    this.offsets = new Int32Array(FIRST);
+    this.offsets = new Int32Array(0);
     this.end = 0;
     return out;
   }

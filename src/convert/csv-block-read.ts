@@ -12,7 +12,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { buildSchema } from '../schema/tree.js';
 import type { BuiltColumn } from './column-builders.js';
 import { scanCsvBytes, ScannedCells } from './csv-byte-scan.js';
-import { cellColumns, type CellColumn } from './csv-cells.js';
+import { addByteCells, addTextCells, cellColumns, type CellColumn } from './csv-cells.js';
 import { recordStartBreak, type CsvToken, type CsvTokenizerState } from './csv-tokenizer.js';
 import { csvTokenizer } from './read-csv.js';
 import { widthProblem, type CsvBatchReplica } from './shape.js';
@@ -142,33 +142,21 @@ export class CsvBlockReader {
 
   /** A record of the byte scan into the columns, or a bad row. */
   private record(cells: ScannedCells, bytes: Uint8Array, line: number, bad: BlockBadRow[]): void {
-    const columns = this.columns;
-    const wrong = widthProblem(columns.length, cells.count);
-    if (wrong !== undefined) {
-      bad.push({ at: this.rows, line, why: wrong });
-      return;
-    }
-    const { starts, ends, escaped } = cells;
-    let k = 0;
-    try {
-      for (; k < columns.length; k++) {
-        const s = starts[k]!;
-        const e = ends[k]!;
-        if (s === e) columns[k]!.empty();
-        else columns[k]!.bytes(bytes, s, e, escaped[k] === 1);
-      }
-    } catch (e) {
-      this.refused(e, k, line, bad);
-      return;
-    }
-    this.kept(line);
+    const wrong = widthProblem(this.columns.length, cells.count);
+    if (wrong !== undefined) bad.push({ at: this.rows, line, why: wrong });
+    else if (this.fits(() => addByteCells(this.columns, bytes, cells.starts, cells.ends, cells.escaped), line, bad)) this.kept(line);
   }
 
-  /** A cell that did not fit: the row's cells before it taken back, the row a bad one. */
-  private refused(e: unknown, k: number, line: number, bad: BlockBadRow[]): void {
-    if (!(e instanceof InvalidArgumentError)) throw e;
-    for (let j = 0; j < k; j++) this.columns[j]!.builder.rollback(this.rows);
-    bad.push({ at: this.rows, line, ...rowProblem(e) });
+  /** Whether `add` added a row; a refusal is a bad row. */
+  private fits(add: () => void, line: number, bad: BlockBadRow[]): boolean {
+    try {
+      add();
+      return true;
+    } catch (e) {
+      if (!(e instanceof InvalidArgumentError)) throw e;
+      bad.push({ at: this.rows, line, ...rowProblem(e) });
+      return false;
+    }
   }
 
   /** Tokens into the columns, or bad rows; without skipBad, none after the first bad one. */
@@ -190,19 +178,7 @@ export class CsvBlockReader {
         bad.push({ at: this.rows, line: t.line, why: wrong });
         continue;
       }
-      const cells = t.cells;
-      let k = 0;
-      try {
-        for (; k < columns.length; k++) {
-          const cell = cells[k]!;
-          if (cell === '') columns[k]!.empty();
-          else columns[k]!.text(cell);
-        }
-      } catch (e) {
-        this.refused(e, k, t.line, bad);
-        continue;
-      }
-      this.kept(t.line);
+      if (this.fits(() => addTextCells(columns, t.cells), t.line, bad)) this.kept(t.line);
     }
   }
 }

@@ -21,9 +21,11 @@ export interface CsvBlock {
   final: boolean;
 }
 
+/** Bytes equal to `byte` in b[from, to), found by indexOf (native, and quick where they are sparse, as quotes and line breaks are). */
 function count(b: Uint8Array, byte: number, from: number, to: number): number {
+  const v = b.subarray(from, to);
   let n = 0;
-  for (let i = from; i < to; i++) if (b[i] === byte) n++;
+  for (let i = v.indexOf(byte); i >= 0; i = v.indexOf(byte, i + 1)) n++;
   return n;
 }
 

@@ -231,3 +231,41 @@ function cellColumn(leaf: LeafNode, advice: string | undefined): CellColumn {
   };
   return base(b, text, (src, start, end, escaped) => text(cellText(src, start, end, escaped)));
 }
+
+/** Takes back the cells of row `row` that columns[0, k) took. */
+function takeBack(columns: readonly CellColumn[], k: number, row: number): void {
+  for (let j = 0; j < k; j++) columns[j]!.builder.rollback(row);
+}
+
+/** A record's text cells into the columns (as many), all or none: a cell that does not fit throws, its row's cells before it taken back. */
+export function addTextCells(columns: readonly CellColumn[], cells: readonly string[]): void {
+  const row = columns[0]?.builder.rows ?? 0;
+  let k = 0;
+  try {
+    for (; k < columns.length; k++) {
+      const cell = cells[k]!;
+      if (cell === '') columns[k]!.empty();
+      else columns[k]!.text(cell);
+    }
+  } catch (e) {
+    takeBack(columns, k, row);
+    throw e;
+  }
+}
+
+/** A record's cells as byte ranges of `bytes` into the columns (as many), all or none, as addTextCells. */
+export function addByteCells(columns: readonly CellColumn[], bytes: Uint8Array, starts: Int32Array, ends: Int32Array, escaped: Uint8Array): void {
+  const row = columns[0]?.builder.rows ?? 0;
+  let k = 0;
+  try {
+    for (; k < columns.length; k++) {
+      const s = starts[k]!;
+      const e = ends[k]!;
+      if (s === e) columns[k]!.empty();
+      else columns[k]!.bytes(bytes, s, e, escaped[k] === 1);
+    }
+  } catch (e) {
+    takeBack(columns, k, row);
+    throw e;
+  }
+}

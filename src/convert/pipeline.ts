@@ -155,8 +155,8 @@ export async function textToTable<R>(
     const { schema, records } = await settle(items, shaper, sampleSize, bad, header);
     const writer = await open(schema);
     state.output = writer;
-    const batch = writer.writeColumns ? shaper.batch?.() : undefined;
-    tail?.settled(schema, batch !== undefined && writer.writeBuilt !== undefined);
+    const batch = writer.writeBuilt ? shaper.batch?.() : undefined;
+    tail?.settled(schema, batch !== undefined);
     for await (const items of records) {
       if (batch) await writeBatched(items, batch, writer, state, bad);
       else {
@@ -173,10 +173,10 @@ export async function textToTable<R>(
     }
     if (batch && tail) {
       // The sample's rows first, as they are: the blocks' rows go to the writer in columns of their own.
-      if (batch.length > 0) await writer.writeColumns!(batch.take());
+      if (batch.length > 0) await writeTaken(batch, writer);
       for await (const block of tail.blocks()) await writeBlock(block, writer, state, bad);
     }
-    if (batch && batch.length > 0) await writer.writeColumns!(batch.take());
+    if (batch && batch.length > 0) await writeTaken(batch, writer);
     return await writer.close();
   } catch (e) {
     throw located(e, bad);
@@ -242,9 +242,15 @@ async function writeBatched<R>(items: ReadonlyArray<Item<R>>, batch: ColumnBatch
     }
     if (batch.length === rows) {
       state.line = item.line;
-      await writer.writeColumns!(batch.take());
+      await writeTaken(batch, writer);
     }
   }
+}
+
+/** What `batch` gathered, to the writer. */
+function writeTaken<R>(batch: ColumnBatch<R>, writer: RowOutput): Promise<void> {
+  const rows = batch.length;
+  return writer.writeBuilt!(batch.take(), 0, rows);
 }
 
 /** A reader's RowFailure as the error a caller sees, named `input:line:` as bad rows are; any other error as it is. */

@@ -324,7 +324,6 @@ export class Conversion {
         await output.write(row);
         if (onProgress && ++n % PROGRESS_EVERY === 0) onProgress(this.progress());
       },
-      ...(output.writeColumns ? { writeColumns: (columns: Record<string, ArrayLike<unknown>>) => batched(() => output.writeColumns!(columns)) } : {}),
       ...(output.writeBuilt ? { writeBuilt: (columns: readonly BuiltColumn[], start: number, end: number) => batched(() => output.writeBuilt!(columns, start, end)) } : {}),
       close: async () => {
         const summary = await output.close();

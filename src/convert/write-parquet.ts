@@ -12,7 +12,6 @@ export function parquetOutput(sink: CountingSink, schema: WriterSchema, options:
         return writer.numRows;
       },
       write: (row) => writer.write(row),
-      writeColumns: (columns) => writer.writeColumns(columns),
       writeBuilt: (columns, start, end) => {
         const slices = new EntrySlicer(columns);
         return writer.writeEntries(end - start, (k, s, e) => slices.entries(k, start + s, start + e));
