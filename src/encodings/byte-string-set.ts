@@ -1,6 +1,6 @@
 /**
- * Distinct byte strings numbered in the order they were added: a writer's
- * dictionary of BYTE_ARRAY values looked up by their bytes (a hash of them,
+ * Distinct byte strings, each with a number it was added with: a writer's
+ * dictionary of BYTE_ARRAY values (to their dictionary indices) looked up by their bytes (a hash of them,
  * open addressing), with no JS string or view made per lookup. Entries are
  * removed last-added first (a rolled-back record's), which open addressing
  * allows: no entry added before the last one probed past its slot.
@@ -13,15 +13,13 @@ export class ByteStringSet {
   /** Entry i is data[offsets[i], offsets[i + 1]). */
   private offsets = new Int32Array(16);
   private hashes = new Int32Array(16);
+  private values = new Int32Array(16);
   /** Slots: an entry's index, or EMPTY. */
   private table = new Int32Array(16).fill(EMPTY);
   size = 0;
 
-  /**
-   * The index of src[start, end); when it is not there it is added as the
-   * next index, given as -(index + 1).
-   */
-  add(src: Uint8Array, start: number, end: number): number {
+  /** The number src[start, end) was added with; when it is not there, it is added with `value` (0 or more), and -1 is given. */
+  add(src: Uint8Array, start: number, end: number, value: number): number {
     // FNV-1a.
     let h = 0x811c9dc5 | 0;
     for (let i = start; i < end; i++) h = Math.imul(h ^ src[i]!, 0x01000193);
@@ -36,14 +34,13 @@ export class ByteStringSet {
       if (offsets[e + 1]! - at !== n) continue;
       let i = 0;
       while (i < n && data[at + i] === src[start + i]) i++;
-      if (i === n) return e;
+      if (i === n) return this.values[e]!;
     }
-    const index = this.size;
-    this.store(src, start, end, h);
-    return -(index + 1);
+    this.store(src, start, end, h, value);
+    return -1;
   }
 
-  private store(src: Uint8Array, start: number, end: number, h: number): void {
+  private store(src: Uint8Array, start: number, end: number, h: number, value: number): void {
     const index = this.size++;
     if (this.size + 1 > this.offsets.length) {
       const offsets = new Int32Array(this.offsets.length * 2);
@@ -52,6 +49,9 @@ export class ByteStringSet {
       const hashes = new Int32Array(this.hashes.length * 2);
       hashes.set(this.hashes);
       this.hashes = hashes;
+      const values = new Int32Array(this.values.length * 2);
+      values.set(this.values);
+      this.values = values;
     }
     const at = this.offsets[index]!;
     const next = at + end - start;
@@ -63,6 +63,7 @@ export class ByteStringSet {
     this.data.set(src.subarray(start, end), at);
     this.offsets[index + 1] = next;
     this.hashes[index] = h;
+    this.values[index] = value;
     if (this.size * 2 > this.table.length) this.rehash(this.table.length * 2);
     else this.place(index);
   }
