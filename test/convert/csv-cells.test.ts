@@ -55,6 +55,16 @@ function values(c: BuiltColumn): unknown[] {
 
 const encoder = new TextEncoder();
 
+/** 'ok', or the message `add` threw. */
+function outcome(add: () => void): string {
+  try {
+    add();
+    return 'ok';
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
 test('a cell read from its bytes gives the value and the refusal its text gives, for every type the reader parses from bytes and some it does not', () => {
   const cells = [...FIXED, ...generated(new Rng(7))];
   for (const type of TYPES) {
@@ -63,14 +73,6 @@ test('a cell read from its bytes gives the value and the refusal its text gives,
     const fromBytes = cellColumns(schema.schema.leaves, advice);
     const fromText = cellColumns(schema.schema.leaves, advice);
     for (const cell of cells) {
-      const outcome = (add: () => void) => {
-        try {
-          add();
-          return 'ok';
-        } catch (e) {
-          return (e as Error).message;
-        }
-      };
       const b = encoder.encode(cell);
       const viaBytes = outcome(() => addByteCells(fromBytes, b, Int32Array.of(0), Int32Array.of(b.length), Uint8Array.of(0)));
       const viaText = outcome(() => addTextCells(fromText, [cell]));
@@ -82,15 +84,7 @@ test('a cell read from its bytes gives the value and the refusal its text gives,
       assert.equal(viaQuoted, again, `${type}: quoted ${JSON.stringify(cell)}`);
     }
     // Empty cells: null, or the required column's refusal.
-    const empty = (add: () => void) => {
-      try {
-        add();
-        return 'ok';
-      } catch (e) {
-        return (e as Error).message;
-      }
-    };
-    assert.equal(empty(() => addByteCells(fromBytes, new Uint8Array(0), Int32Array.of(0), Int32Array.of(0), Uint8Array.of(0))), empty(() => addTextCells(fromText, [''])));
+    assert.equal(outcome(() => addByteCells(fromBytes, new Uint8Array(0), Int32Array.of(0), Int32Array.of(0), Uint8Array.of(0))), outcome(() => addTextCells(fromText, [''])));
     const [a] = fromBytes.map((c) => c.builder.take());
     const [t] = fromText.map((c) => c.builder.take());
     assert.equal(a!.rows, t!.rows, type);
