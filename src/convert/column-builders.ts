@@ -39,14 +39,14 @@ export abstract class ColumnBuilder {
 
   /** A null row. */
   null(): void {
-    this.valid = grown(this.valid, this.rows + 1);
+    if (this.rows === this.valid.length) this.valid = grown(this.valid, this.rows + 1);
     this.valid[this.rows++] = 0;
     this.nulls++;
   }
 
   /** Marks a present row whose value was just stored at index `present`. */
   protected added(): void {
-    this.valid = grown(this.valid, this.rows + 1);
+    if (this.rows === this.valid.length) this.valid = grown(this.valid, this.rows + 1);
     this.valid[this.rows++] = 1;
     this.present++;
   }
@@ -82,7 +82,7 @@ export class NumberBuilder<T extends Int32Array | Float64Array | Uint8Array> ext
     this.values = new make(0);
   }
   add(v: number): void {
-    this.values = grown(this.values, this.present + 1);
+    if (this.present === this.values.length) this.values = grown(this.values, this.present + 1);
     this.values[this.present] = v;
     this.added();
   }
@@ -141,8 +141,8 @@ export class BytesBuilder extends ColumnBuilder {
   private end = 0;
 
   private room(n: number): void {
-    this.data = grown(this.data, this.end + n);
-    this.offsets = grown(this.offsets, this.present + 2);
+    if (this.end + n > this.data.length) this.data = grown(this.data, this.end + n);
+    if (this.present + 2 > this.offsets.length) this.offsets = grown(this.offsets, this.present + 2);
   }
 
   private close(): void {
@@ -155,7 +155,9 @@ export class BytesBuilder extends ColumnBuilder {
     this.room(end - start);
     const data = this.data;
     if (!escaped) {
-      data.set(src.subarray(start, end), this.end);
+      // Short strings byte by byte: a view per cell for set() costs more than the copy.
+      if (end - start > 32) data.set(src.subarray(start, end), this.end);
+      else for (let i = start, at = this.end; i < end; i++) data[at++] = src[i]!;
       this.end += end - start;
     } else {
       let at = this.end;
