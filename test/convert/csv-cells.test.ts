@@ -161,3 +161,19 @@ test('records found in the bytes are the tokenizer\'s records, up to the first t
   }
   assert.ok(whole > 200, `some inputs are scanned whole (${whole})`);
 });
+
+test('an empty cell in a required column is a bad row named by its line and column, in the sample and past it (read as blocks), and strict stops there', async () => {
+  const { convert } = await import('../../src/entries/convert.js');
+  const { BufferSink } = await import('../../src/index.js');
+  const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => `${k + from === 2500 ? '' : k + from},n${k + from}\n`).join('');
+  // The first chunk is the header and the sample, the next settles the schema, and the last is read as blocks past it.
+  async function* chunks() {
+    yield encoder.encode('id,name\n,a\n0,b\n');
+    yield encoder.encode(rows(0, 1000));
+    yield encoder.encode(rows(1000, 3000));
+  }
+  const report = await convert(chunks(), new BufferSink(), { from: 'csv', to: 'parquet', types: ['id=int64!'], sample: 1 });
+  assert.equal(report.numRows, 3000);
+  assert.deepEqual(report.firstBadRows.map((b) => [b.line, b.column, b.reason]), [[2, 'id', 'expected a value (the column is required)'], [2504, 'id', 'expected a value (the column is required)']]);
+  await assert.rejects(convert(chunks(), new BufferSink(), { from: 'csv', to: 'parquet', types: ['id=int64!'], sample: 1, strict: true }), /input:2: column id: expected a value/);
+});
