@@ -46,9 +46,9 @@ export class CsvBlocks {
 
   /**
    * The next block of at least `min` bytes (less at the end of the input),
-   * or undefined when none is left; `soon`: of the bytes read so far, up to
-   * their last LF, once a chunk with one has come (a stream's rows are read
-   * as they come: the schema may settle before more arrive).
+   * or undefined when none is left; `soon`: fewer, once a chunk with an LF
+   * has come (a stream's rows are read as they come: the schema may settle
+   * before more arrive).
    */
   async next(min: number, soon = false): Promise<CsvBlock | undefined> {
     const parts = [this.carry];
@@ -73,7 +73,7 @@ export class CsvBlocks {
       return this.cut(buf, buf.length, true, 0);
     }
     // The first LF past `min`: a chunk far larger than a block (bytes in memory) is cut into many.
-    const near = soon ? -1 : buf.indexOf(LF, min - 1);
+    const near = buf.indexOf(LF, min - 1);
     let end = (near >= 0 ? near : lf) + 1;
     let quotes = count(buf, QUOTE, 0, end);
     // The last LF with an even number of quotes before it, among the last few.

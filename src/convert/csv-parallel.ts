@@ -24,6 +24,8 @@ import { InvalidUtf8Watch } from './utf8.js';
 
 /** Bytes of a worker's block. */
 const BLOCK = 1 << 20;
+/** Bytes the main thread reads at most at a time before the schema is settled (a chunk larger than that is cut). */
+const FIRST_BLOCK = 1 << 18;
 /** Blocks read ahead per worker. */
 const AHEAD = 3;
 
@@ -69,8 +71,8 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
   async function* head(): AsyncGenerator<Array<Item<Cells>>> {
     let tokens: CsvToken[] = [];
     while (!(handOver && tokenizer.atRecordStart())) {
-      // Before the schema is settled, what has come: a stream's first rows may settle it before more arrive.
-      const block = await blocks.next(1, true);
+      // Before the schema is settled, what has come (at most about FIRST_BLOCK): a stream's first rows may settle it before more arrive.
+      const block = await blocks.next(FIRST_BLOCK, true);
       if (block) {
         tokenizer.feed(decoder.decode(block.bytes), tokens);
         blocks.endedInQuotes(tokenizer.inQuotes());

@@ -177,3 +177,26 @@ test('an empty cell in a required column is a bad row named by its line and colu
   assert.deepEqual(report.firstBadRows.map((b) => [b.line, b.column, b.reason]), [[2, 'id', 'expected a value (the column is required)'], [2504, 'id', 'expected a value (the column is required)']]);
   await assert.rejects(convert(chunks(), new BufferSink(), { from: 'csv', to: 'parquet', types: ['id=int64!'], sample: 1, strict: true }), /input:2: column id: expected a value/);
 });
+
+test('an input given as one large chunk is read as blocks past the sample: the main thread reads about 256 KiB of it as text, not all', async () => {
+  const { parallelCsv } = await import('../../src/convert/csv-parallel.js');
+  const { CsvShaper, schemaChoiceOf } = await import('../../src/convert/shape.js');
+  const { inputBytes } = await import('../../src/convert/input-bytes.js');
+  const n = 200_000;
+  const text = 'id,name\n' + Array.from({ length: n }, (_, i) => `${i},n${i % 7}\n`).join('');
+  const shaper = new CsvShaper(schemaChoiceOf({}));
+  const p = parallelCsv(inputBytes(encoder.encode(text), 'input'), shaper, { delimiter: ',', header: true, skipBad: true, threads: 1 });
+  let head = 0;
+  for await (const items of p.items) {
+    for (const item of items) {
+      if (item.error !== undefined) assert.fail(item.error);
+      if (head++ === 0) shaper.setHeader(item.record);
+    }
+    // Settled after the first batch, as the pipeline settles after the sample.
+    if (head > 1 && head - 1 < n) p.tail.settled(shaper.schema([]), true);
+  }
+  let tail = 0;
+  for await (const block of p.tail.blocks()) tail += block.rows;
+  assert.equal(head - 1 + tail, n);
+  assert.ok(text.length > 4 * (1 << 18) && (head - 1) * 12 < 2 * (1 << 18), `${head - 1} rows read as text, of ${n}`);
+});
