@@ -32,15 +32,16 @@ const DYNAMIC = /\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g;
  * share modules: with a dozen such targets the code a footer read needs
  * came in 38 files, and loading them cost more than the code it no longer
  * loaded (docs/benchmarks-history.md, "Startup"). Through the hub it is one set.
- * Codecs (the wasm is megabytes) and the reader's chunk decoding (which a
- * plain row read needs without the rest) keep chunks of their own, and so does
+ * Codecs (the wasm is megabytes), the reader's chunk decoding (which a
+ * plain row read needs without the rest) and the writer's machinery (which a
+ * plain write needs without the rest) keep chunks of their own, and so does
  * what the CLI imports on first use (its commands, and the library modules
  * they load): a process needs one or two of them.
  */
 const inCli = (path) => path.startsWith(`${dist}cli/`);
 
 function hubbed(importer, path) {
-  return !inCli(importer) && !path.startsWith(`${dist}codecs/`) && path !== `${dist}node/snappy.js` && path !== `${dist}parquet/row-decoding.js`;
+  return !inCli(importer) && !path.startsWith(`${dist}codecs/`) && path !== `${dist}node/snappy.js` && path !== `${dist}parquet/row-decoding.js` && path !== `${dist}parquet/write/writer-parts.js`;
 }
 
 function lazyHub() {
