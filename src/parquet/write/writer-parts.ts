@@ -11,5 +11,7 @@ export { buildColumnIndex, buildOffsetIndex } from './page-index.js';
 export { isFloatColumn } from './stats.js';
 export { isWellFormed } from '../../encodings/values-builder.js';
 export { encodeCheckpoint } from './checkpoint.js';
+export { footerBytes, PARQUET_MAGIC } from './footer-bytes.js';
+export { BufferedSink } from '../../io/buffered-sink.js';
 export { geoParquetMetadata } from './geoparquet.js';
 export { FileEncryptor } from '../crypto/file-encryptor.js';

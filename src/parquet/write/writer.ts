@@ -1,6 +1,6 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 // (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
-import { BufferedSink } from '../../io/buffered-sink.js';
+import type { BufferedSink } from '../../io/buffered-sink.js';
 import type { ByteWriter } from '../../bytes/writer.js';
 import { loadCodec, type Codec, type CodecName } from '../../codecs/registry.js';
 import { ColumnOptionsError, InvalidArgumentError, IOError, ParquetryError } from '../../errors.js';
@@ -21,7 +21,6 @@ import type { ColumnOptions, ColumnWriter, EncodedChunk, ValueEncoding } from '.
 import type { FloatOrder } from './stats.js';
 import { VERSION } from '../../version.js';
 import type { WarningHandler } from '../../warnings.js';
-import { footerBytes, PARQUET_MAGIC } from './footer-bytes.js';
 import type { EncryptionOptions, FileEncryptor } from '../crypto/file-encryptor.js';
 import { ModuleType } from '../crypto/aad.js';
 
@@ -293,8 +292,8 @@ export class ParquetWriter<Row = Record<string, unknown>> {
       columns.push(new parts.ColumnWriter(leaf, own ? await columnOptions(leaf, options) : shared, flushed));
     }
     const variant = await variantWriterFor(tree, 'fields' in schema ? (schema.fields as ReadonlyArray<readonly [string, AnyField]>) : []);
-    const w = new ParquetWriter<Row>(new BufferedSink(sink), elements, tree, columns, options, flushed, encryptor, variant);
-    await w.put(encryptor?.magic ?? PARQUET_MAGIC, true);
+    const w = new ParquetWriter<Row>(new parts.BufferedSink(sink), elements, tree, columns, options, flushed, encryptor, variant);
+    await w.put(encryptor?.magic ?? parts.PARQUET_MAGIC, true);
     return w;
   }
 
@@ -867,7 +866,7 @@ export class ParquetWriter<Row = Record<string, unknown>> {
         return meta;
       }
       const meta = this.fileMetaData(0, (first, n) => this.chunks.encoded(first, n, places));
-      await this.put(footerBytes(meta));
+      await this.put(parts.footerBytes(meta));
       await this.sink.close();
       // What the getter keeps is bytes and a few numbers a row group, not the writer (a dataset's writer keeps every part's metadata).
       const { rowGroups: facts, chunks } = this;
