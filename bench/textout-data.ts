@@ -5,9 +5,9 @@
  * values, a double, a date and a timestamp as text, a boolean, an integer
  * with 10% nulls, a list of strings and a struct.
  */
-import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { xorshift } from './convert-data.js';
+import { writeLinesFile, xorshift } from './convert-data.js';
 import { DATA_DIR } from './data.js';
 
 export const TEXTOUT_JSONL = join(DATA_DIR, 'textout.jsonl');
@@ -36,20 +36,9 @@ export function* textoutLines(rows: number, seed = 2525): Generator<string> {
 
 export async function ensureTextoutData(force = false): Promise<void> {
   if (!force && existsSync(TEXTOUT_JSONL)) return;
-  mkdirSync(DATA_DIR, { recursive: true });
-  const tmp = `${TEXTOUT_JSONL}.tmp`;
-  const out = createWriteStream(tmp);
-  let buf = '';
-  for (const line of textoutLines(TEXTOUT_ROWS)) {
-    buf += line + '\n';
-    if (buf.length > 1 << 20) {
-      if (!out.write(buf)) await new Promise<void>((r) => out.once('drain', () => r()));
-      buf = '';
-    }
-  }
-  out.write(buf);
-  await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
-  renameSync(tmp, TEXTOUT_JSONL);
+  await writeLinesFile(TEXTOUT_JSONL, (function* () {
+    for (const line of textoutLines(TEXTOUT_ROWS)) yield line + '\n';
+  })());
 }
 
 if (process.argv[1]?.endsWith('textout-data.ts')) await ensureTextoutData(process.argv.includes('--force'));
