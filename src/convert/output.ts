@@ -10,6 +10,12 @@ export interface OutputSummary {
   files?: number;
 }
 
+/** Rows as their text, ready to write. */
+export interface TextBatch {
+  bytes: Uint8Array;
+  rows: number;
+}
+
 /** Rows in, bytes out; nothing is left at the destination unless `close` succeeds. */
 export interface RowOutput {
   readonly name: string;
@@ -22,6 +28,8 @@ export interface RowOutput {
    * fit the schema already (the caller checked them).
    */
   writeColumns?(columns: Record<string, ArrayLike<unknown>>): Promise<void>;
+  /** Rows as their text in the output's form (CSV and JSON Lines outputs), written as they are. */
+  writeText?(batch: TextBatch): Promise<void>;
   close(): Promise<OutputSummary>;
   abort(): Promise<void>;
 }

@@ -20,10 +20,11 @@ import { isTableFormat, type ConvertFormat, type TableFormat } from '../formats.
 import type { RedElmOpenOptions, RedElmReader } from '../redelm/reader.js';
 import { redElmInput } from './read-redelm.js';
 import { redElmOutput } from './write-redelm.js';
-import type { CountingSink, OutputSummary, RowOutput } from './output.js';
-import { BadRows, singly, textToTable, type BadRow } from './pipeline.js';
+import type { CountingSink, OutputSummary, RowOutput, TextBatch } from './output.js';
+import type { TextForm } from './text-columns.js';
+import { BadRows, textToTable, type BadRow } from './pipeline.js';
 import { readJsonArray, readJsonLines } from './read-json.js';
-import { parquetInput } from './read-parquet.js';
+import { parquetFileInput } from './read-parquet.js';
 import { datasetInput } from './read-dataset.js';
 import type { Dataset } from '../dataset/dataset.js';
 import { trevniInput } from './read-trevni.js';
@@ -151,6 +152,8 @@ interface TableInput {
   total: number | undefined;
   readonly rowsRead: number;
   batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
+  /** Parquet files: the rows as text from the column vectors, row batches where it cannot; undefined where the file goes as rows. */
+  text?(form: TextForm): AsyncGenerator<TextBatch | Record<string, unknown>[]> | undefined;
   close(): Promise<void>;
 }
 
@@ -218,7 +221,7 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
   }
   const reader = await input.parquet(o.read);
   try {
-    const p = parquetInput(reader, o.columns);
+    const p = parquetFileInput(reader, o.columns);
     const kv = reader.metadata.keyValueMetadata ?? [];
     return {
       elements: o.columns ? projectSchema(reader.schema, reader.selectLeaves(o.columns)) : reader.metadata.schema as SchemaElementLike[],
@@ -229,6 +232,7 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
         return p.rowsRead;
       },
       batches: (forText) => p.batches(forText),
+      text: (form) => p.text(form),
       close: () => reader.close(),
     };
   } catch (e) {
@@ -299,6 +303,15 @@ export class Conversion {
     const { signal, onProgress } = this.o;
     if (!signal && !onProgress) return output;
     let n = 0;
+    const batch = async (write: () => Promise<void>) => {
+      if (signal?.aborted) throw new IOError('the conversion was aborted', {}, { cause: signal.reason });
+      const before = output.rows;
+      await write();
+      const after = output.rows;
+      // Rows come in batches here: told once for each PROGRESS_EVERY boundary the batch crossed.
+      if (onProgress && Math.floor((n + after - before) / PROGRESS_EVERY) > Math.floor(n / PROGRESS_EVERY)) onProgress(this.progress());
+      n += after - before;
+    };
     return {
       get name() {
         return output.name;
@@ -314,17 +327,8 @@ export class Conversion {
         await output.write(row);
         if (onProgress && ++n % PROGRESS_EVERY === 0) onProgress(this.progress());
       },
-      ...(output.writeColumns ? {
-        writeColumns: async (columns: Record<string, ArrayLike<unknown>>) => {
-          if (signal?.aborted) throw new IOError('the conversion was aborted', {}, { cause: signal.reason });
-          const before = output.rows;
-          await output.writeColumns!(columns);
-          const after = output.rows;
-          // Rows come in batches here: told once for each PROGRESS_EVERY boundary the batch crossed.
-          if (onProgress && Math.floor((n + after - before) / PROGRESS_EVERY) > Math.floor(n / PROGRESS_EVERY)) onProgress(this.progress());
-          n += after - before;
-        },
-      } : {}),
+      ...(output.writeColumns ? { writeColumns: (columns: Record<string, ArrayLike<unknown>>) => batch(() => output.writeColumns!(columns)) } : {}),
+      ...(output.writeText ? { writeText: (text: TextBatch) => batch(() => output.writeText!(text)) } : {}),
       close: async () => {
         const summary = await output.close();
         onProgress?.(this.progress());
@@ -342,13 +346,19 @@ export class Conversion {
       this.poll = () => ({ fraction: total !== undefined && total > 0 ? input.rowsRead / total : undefined, rowsRead: input.rowsRead, numRows: this.state.output?.rows ?? 0 });
       const forText = !isTable(o.to);
       let output: RowOutput;
+      let text: AsyncGenerator<TextBatch | Record<string, unknown>[]> | undefined;
       if (isTable(o.to)) {
         output = this.state.output = await this.openTableOutput(input.elements, input.metadata);
       } else {
         const delimiter = o.delimiter ?? (o.to === 'tsv' ? '\t' : ',');
-        output = this.state.output = this.watched(await textOutput(o.to === 'tsv' ? 'csv' : o.to, await this.out.sink(), { columns: input.columns, delimiter, header: o.header }));
+        const format = o.to === 'tsv' ? 'csv' : o.to;
+        output = this.state.output = this.watched(await textOutput(format, await this.out.sink(), { columns: input.columns, delimiter, header: o.header }));
+        if (output.writeText && format !== 'json') text = input.text?.({ format, delimiter });
       }
-      for await (const batch of input.batches(forText)) for (const row of batch) await output.write(row);
+      for await (const batch of text ?? input.batches(forText)) {
+        if (Array.isArray(batch)) for (const row of batch) await output.write(row);
+        else await output.writeText!(batch);
+      }
       return this.report(await output.close(), input.rowsRead, undefined, undefined);
     } finally {
       await input.close();
@@ -402,7 +412,7 @@ export class Conversion {
       } else {
         if (o.widen) throw new InvalidArgumentError('widening is for CSV and TSV input; JSON input infers from the sample');
         const shaper = new JsonShaper(o.choice, onWarning);
-        const items = singly((o.from === 'jsonl' ? readJsonLines : readJsonArray)(input, { sampled: sampleSize, ...(onWarning ? { onWarning } : {}) }));
+        const items = (o.from === 'jsonl' ? readJsonLines : readJsonArray)(input, { sampled: sampleSize, ...(onWarning ? { onWarning } : {}) });
         summary = await textToTable(items, shaper, open, sampleSize, state, bad);
       }
       return this.report(summary, summary.rows + bad.count, input.bytesRead, bad);
