@@ -12,7 +12,7 @@
  * top-level fields of one name.
  */
 import { CorruptFileError, withContext, type ErrorContext } from '../errors.js';
-import { isByteArrays, type ByteArrays } from '../encodings/types.js';
+import { isByteArrays, valueCount, type ByteArrays } from '../encodings/types.js';
 import { leafColumn, RecordAssembler } from '../parquet/row-decoding.js';
 import type { ColumnBatch, ParquetReader } from '../parquet/reader.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
@@ -90,6 +90,106 @@ class TextBytes {
     this.pos = end;
   }
 
+  /** Writes `n` as `width` digits at `p` (n < 10^width). */
+  private digits(p: number, n: number, width: number): void {
+    for (let i = p + width - 1; i >= p; i--) {
+      const q = Math.floor(n / 10);
+      this.buf[i] = 48 + n - q * 10;
+      n = q;
+    }
+  }
+
+  /** `YYYY-MM-DD` (`quoted`: in quotes) for days since the epoch, as formatDate prints it; false, writing nothing, for a year outside 0-9999. */
+  date(days: number, quoted: boolean): boolean {
+    const [y, m, d] = civil(days);
+    if (y < 0 || y > 9999) return false;
+    this.room(12);
+    let p = this.pos;
+    if (quoted) this.buf[p++] = 34;
+    this.ymd(p, y, m, d);
+    p += 10;
+    if (quoted) this.buf[p++] = 34;
+    this.pos = p;
+    return true;
+  }
+
+  private ymd(p: number, y: number, m: number, d: number): void {
+    this.digits(p, y, 4);
+    this.buf[p + 4] = 45;
+    this.digits(p + 5, m, 2);
+    this.buf[p + 7] = 45;
+    this.digits(p + 8, d, 2);
+  }
+
+  /**
+   * `YYYY-MM-DDTHH:MM:SS.fff` then `tail` (the Z, the closing quote) for `v`
+   * units since the epoch, `per` a second, as formatTimestamp prints it
+   * (the opening quote when `tail` ends in one); false, writing nothing,
+   * beyond 2^52 units (NANOS past 52 days from the epoch go to formatTimestamp) or outside years 0-9999.
+   */
+  timestamp(v: number, per: number, tail: string): boolean {
+    if (!(Math.abs(v) <= 2 ** 52)) return false;
+    const perDay = per * 86400;
+    let days = Math.floor(v / perDay);
+    let rem = v - days * perDay;
+    if (rem < 0) {
+      days--;
+      rem += perDay;
+    } else if (rem >= perDay) {
+      days++;
+      rem -= perDay;
+    }
+    const [y, m, d] = civil(days);
+    if (y < 0 || y > 9999) return false;
+    const width = per === 1000 ? 3 : per === 1e6 ? 6 : 9;
+    this.room(32);
+    let p = this.pos;
+    const quoted = tail.endsWith('"');
+    if (quoted) this.buf[p++] = 34;
+    this.ymd(p, y, m, d);
+    const secs = Math.floor(rem / per);
+    const frac = rem - secs * per;
+    this.buf[p + 10] = 84; // T
+    this.digits(p + 11, Math.floor(secs / 3600), 2);
+    this.buf[p + 13] = 58;
+    this.digits(p + 14, Math.floor(secs / 60) % 60, 2);
+    this.buf[p + 16] = 58;
+    this.digits(p + 17, secs % 60, 2);
+    this.buf[p + 19] = 46;
+    this.digits(p + 20, frac, width);
+    p += 20 + width;
+    for (let i = 0; i < tail.length; i++) this.buf[p++] = tail.charCodeAt(i);
+    this.pos = p;
+    return true;
+  }
+
+  /**
+   * Quotes the CSV cell written since `start` where csvQuote would (it
+   * holds the delimiter, a quote, CR or LF), doubling its quotes, on the
+   * bytes: `delim` an ASCII delimiter's code.
+   */
+  quoteSince(start: number, delim: number): void {
+    let quotes = 0;
+    let quote = false;
+    for (let i = start; i < this.pos; i++) {
+      const b = this.buf[i]!;
+      if (b === 34) quotes++;
+      else if (b === delim || b === 10 || b === 13) quote = true;
+    }
+    if (!quote && quotes === 0) return;
+    this.room(quotes + 2);
+    const buf = this.buf;
+    let w = this.pos + quotes + 1;
+    buf[w] = 34;
+    for (let i = this.pos - 1; i >= start; i--) {
+      const b = buf[i]!;
+      buf[--w] = b;
+      if (b === 34) buf[--w] = 34;
+    }
+    buf[start] = 34;
+    this.pos += quotes + 2;
+  }
+
   /** The block's text, handed over; the buffer starts again empty. */
   take(): Uint8Array {
     const out = this.buf.subarray(0, this.pos);
@@ -98,6 +198,21 @@ class TextBytes {
     return out;
   }
 }
+
+/** Year, month, day from days since 1970-01-01 (Hinnant's civil_from_days, as temporal-format.ts's, in numbers for days within ±2^31). */
+function civil(days: number): [number, number, number] {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
+}
+
+const UNITS_PER_SECOND = { MILLIS: 1000, MICROS: 1e6, NANOS: 1e9 };
 
 /** Writes row r's cell. */
 type CellWriter = (out: TextBytes, r: number) => void;
@@ -149,7 +264,8 @@ function leafCells(leaf: LeafNode, c: ColumnChunkData, rows: number, form: TextF
 function valueCells(leaf: LeafNode, c: ColumnChunkData, form: TextForm, cell: CellText): CellWriter {
   if (c.indices && c.dictionary) {
     const value = valueReader(leaf.kind, c.dictionary, OPTIONS);
-    const cells: (Uint8Array | undefined)[] = [];
+    // Filled to its size first: an array assigned at scattered indices would turn sparse (a hash table).
+    const cells = new Array<Uint8Array | null>(valueCount(c.dictionary)).fill(null);
     const indices = c.indices;
     return (out, k) => {
       const i = indices[k]!;
@@ -158,6 +274,23 @@ function valueCells(leaf: LeafNode, c: ColumnChunkData, form: TextForm, cell: Ce
   }
   const values = c.values!;
   const value = valueReader(leaf.kind, values, OPTIONS);
+  const kind = leaf.kind;
+  // A CSV delimiter that a date's or a timestamp's text holds would have the row path quote it.
+  const plainTemporal = form.format === 'jsonl' || !/[\d:.TZ+-]/.test(form.delimiter);
+  if (kind.kind === 'date' && values instanceof Int32Array && plainTemporal) {
+    return (out, k) => {
+      if (!out.date(values[k]!, form.format === 'jsonl')) out.text(cell(value(k)));
+    };
+  }
+  if (kind.kind === 'timestamp' && values instanceof BigInt64Array && LITTLE_ENDIAN && plainTemporal) {
+    const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+    const per = UNITS_PER_SECOND[kind.unit];
+    const tail = form.format === 'jsonl' ? (kind.utc ? 'Z"' : '"') : kind.utc ? 'Z' : '';
+    return (out, k) => {
+      const v = words[2 * k + 1]! * 4294967296 + (words[2 * k]! >>> 0);
+      if (!out.timestamp(v, per, tail)) out.text(cell(value(k)));
+    };
+  }
   const array = value.array;
   if (array instanceof Int32Array) return (out, k) => out.int(array[k]!);
   if (array instanceof BigInt64Array && LITTLE_ENDIAN) {
@@ -304,6 +437,14 @@ function* rowGroupText(t: TextPlan, chunks: ColumnChunkData[], rows: number, for
   }
   const out = new TextBytes();
   const { prefixes, end } = t;
+  const delim = form.format === 'csv' && form.delimiter.length === 1 ? form.delimiter.charCodeAt(0) : 0x80;
+  // A struct, list or map as CSV: its JSON text (bigints as digits), quoted on the bytes when it must be (csvCell's form).
+  const nestedCell = delim < 0x80 ? (v: unknown): void => {
+    if (v === null || typeof v !== 'object' || v instanceof Uint8Array || v instanceof Date) return out.text(cell(v));
+    const start = out.pos;
+    out.text(jsonText(v, true));
+    out.quoteSince(start, delim);
+  } : (v: unknown): void => out.text(cell(v));
   for (let from = 0; from < rows; from += BLOCK_ROWS) {
     const to = Math.min(rows, from + BLOCK_ROWS);
     withContext(ctx, () => {
@@ -313,7 +454,7 @@ function* rowGroupText(t: TextPlan, chunks: ColumnChunkData[], rows: number, for
           out.bytes(prefixes[f]!);
           const w = writers[f];
           if (w) w(out, r);
-          else out.text(cell(obj![names[f]!]));
+          else nestedCell(obj![names[f]!]);
         }
         out.bytes(end);
       }

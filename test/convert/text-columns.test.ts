@@ -22,7 +22,7 @@ import type { ColumnPath } from '../../src/schema/tree.js';
 const CORPUS = join('..', 'shared', 'corpus');
 
 type Form = { to: 'csv' | 'tsv' | 'jsonl'; delimiter?: string };
-const FORMS: Form[] = [{ to: 'csv' }, { to: 'tsv' }, { to: 'jsonl' }, { to: 'csv', delimiter: ';' }, { to: 'csv', delimiter: '§' }];
+const FORMS: Form[] = [{ to: 'csv' }, { to: 'tsv' }, { to: 'jsonl' }, { to: 'csv', delimiter: ';' }, { to: 'csv', delimiter: '§' }, { to: 'csv', delimiter: ':' }, { to: 'csv', delimiter: '-' }];
 
 /** The row path's text: rows, then write-text.ts's line per row. */
 async function rowText(input: Uint8Array, form: Form, columns?: readonly ColumnPath[]): Promise<Uint8Array> {
@@ -91,6 +91,8 @@ async function edgeFile(rows: number, dictionary: boolean): Promise<Uint8Array> 
     b: f.boolean(),
     day: f.date(),
     ts: f.timestamp('MICROS'),
+    ms: f.timestamp('MILLIS', { utc: false }),
+    ns: f.timestamp('NANOS'),
     dec: f.decimal(12, 3),
     '1': f.string(),
     'a "q",b': f.int32(),
@@ -100,6 +102,8 @@ async function edgeFile(rows: number, dictionary: boolean): Promise<Uint8Array> 
   });
   const i64s = [0n, -1n, 2n ** 53n - 1n, -(2n ** 53n - 1n), 2n ** 53n, -(2n ** 53n), 2n ** 63n - 1n, -(2n ** 63n), 4294967296n, -4294967297n, 1234567890123n];
   const doubles = [0, -0, 1.5, -2.25e-7, 1e21, 1e-7, 5e-324, Number.MAX_VALUE, NaN, Infinity, -Infinity, 0.1 + 0.2, 123456789012345680000];
+  // Milliseconds: the epoch, just before it, the years 0000 and 9999 at their edges, past them, 2^52 µs and beyond.
+  const times = [0n, -1n, -62167219200000n, -62167219200001n, 253402300799999n, 253402300800000n, 4503599627370n, 4503599627371n, -4503599627371n, 1234567890123n, -1234567890123n];
   const strings = ['', 'plain', 'a,b', 'a;b', 'tab\there', 'q"uote', 'line\nbreak', 'cr\rx', 'back\\slash', 'ctl\u0001\u001f\u007f', 'é accent', '§ sect', '😀 emoji', '\ufeffbom', 'x'.repeat(100), '{"json": 1}'];
   const rowOf = (i: number) => ({
     i32: i % 7 === 0 ? null : [0, -1, 2147483647, -2147483648, 10, 99, 100, 1e9][i % 8],
@@ -111,8 +115,10 @@ async function edgeFile(rows: number, dictionary: boolean): Promise<Uint8Array> 
     s: i % 11 === 0 ? null : strings[i % strings.length] + (dictionary ? '' : String(i)),
     bin: i % 3 === 0 ? null : i % 3 === 1 ? new Uint8Array([0xff, 0xfe, 0x22, 0x2c]) : new Uint8Array(0),
     b: i % 3 === 0 ? null : i % 2 === 0,
-    day: i % 4 === 0 ? null : 18_000 + i,
-    ts: i % 5 === 0 ? null : 1_600_000_000_000_000n + BigInt(i) * 1_000_001n,
+    day: i % 4 === 0 ? null : i % 4 === 1 ? [0, -1, -719528, -719529, 2932896, 2932897, -25_000][i % 7] ?? 5 : 18_000 + i,
+    ts: i % 5 === 0 ? null : i % 7 === 1 ? times[i % times.length]! * 1000n : 1_600_000_000_000_000n + BigInt(i) * 1_000_001n,
+    ms: times[i % times.length],
+    ns: i % 2 ? BigInt.asIntN(64, times[i % times.length]! * 1_000_000n) : BigInt(i) * 86_399_999_999_999n - 20n * 86_400_000_000_000n,
     dec: i % 6 === 0 ? null : `${i - 50}.${String(i % 1000).padStart(3, '0')}`,
     '1': `one ${i % 3}`,
     'a "q",b': i,
