@@ -477,11 +477,11 @@ export function parquetText(reader: ParquetReader, columns: readonly ColumnPath[
 
 async function* textOf(reader: ParquetReader, columns: readonly ColumnPath[] | undefined, form: TextForm, t: TextPlan): AsyncGenerator<TextBatch | Record<string, unknown>[]> {
   const at = new Map(t.plan.leaves.map((l, i) => [l, i]));
-  for (let rg = 0; rg < reader.metadata.rowGroups.length; rg++) {
-    const rows = reader.metadata.rowGroups[rg]!.numRows;
+  for (let rg = 0; rg < reader.file.metadata.rowGroups.length; rg++) {
+    const rows = reader.file.metadata.rowGroups[rg]!.numRows;
     if (rows === 0) continue;
     const chunks = await wholeChunks(reader, columns, rg, at);
-    if (chunks) yield* rowGroupText(t, chunks, rows, form, { ...(reader.name !== undefined ? { file: reader.name } : {}), rowGroup: rg });
+    if (chunks) yield* rowGroupText(t, chunks, rows, form, { ...(reader.file.name !== undefined ? { file: reader.file.name } : {}), rowGroup: rg });
     else yield* reader.rowBatches({ columns, rowGroups: [rg], temporal: 'iso' });
   }
 }
