@@ -1,6 +1,8 @@
 /** Parquet input of a conversion: row batches, one row group in memory at a time. */
-import type { ReadOptions } from '../parquet/reader.js';
+import type { ParquetReader, ReadOptions } from '../parquet/reader.js';
 import type { ColumnPath } from '../schema/tree.js';
+import type { TextBatch } from './output.js';
+import { parquetText, type TextForm } from './text-columns.js';
 
 /** What reads Parquet rows in batches: a `ParquetReader`, or a `Dataset` of Parquet files. */
 export interface RowBatchReader {
@@ -30,4 +32,20 @@ export function parquetInput(reader: RowBatchReader, columns?: readonly ColumnPa
     },
   };
   return input;
+}
+
+/** A Parquet file's input: also its rows as text written from its column vectors (text-columns.ts), undefined where they go as rows. */
+export function parquetFileInput(reader: ParquetReader, columns?: readonly ColumnPath[]): ParquetInput & { text(form: TextForm): AsyncGenerator<TextBatch | Record<string, unknown>[]> | undefined } {
+  const input = parquetInput(reader, columns);
+  return Object.assign(input, {
+    text(form: TextForm) {
+      const batches = parquetText(reader, columns, form);
+      return batches && (async function* () {
+        for await (const b of batches) {
+          input.rowsRead += Array.isArray(b) ? b.length : b.rows;
+          yield b;
+        }
+      })();
+    },
+  });
 }

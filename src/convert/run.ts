@@ -21,11 +21,12 @@ import { isTableFormat, type ConvertFormat, type TableFormat } from '../formats.
 import type { RedElmOpenOptions, RedElmReader } from '../redelm/reader.js';
 import { redElmInput } from './read-redelm.js';
 import { redElmOutput } from './write-redelm.js';
-import type { CountingSink, OutputSummary, RowOutput } from './output.js';
+import type { CountingSink, OutputSummary, RowOutput, TextBatch } from './output.js';
+import type { TextForm } from './text-columns.js';
 import type { BuiltColumn } from './column-builders.js';
-import { BadRows, singly, textToTable, type BadRow } from './pipeline.js';
+import { BadRows, textToTable, type BadRow } from './pipeline.js';
 import { readJsonArray, readJsonLines } from './read-json.js';
-import { parquetInput } from './read-parquet.js';
+import { parquetFileInput } from './read-parquet.js';
 import { datasetInput } from './read-dataset.js';
 import type { Dataset } from '../dataset/dataset.js';
 import { trevniInput } from './read-trevni.js';
@@ -153,6 +154,8 @@ interface TableInput {
   total: number | undefined;
   readonly rowsRead: number;
   batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
+  /** Parquet files: the rows as text from the column vectors, row batches where it cannot; undefined where the file goes as rows. */
+  text?(form: TextForm): AsyncGenerator<TextBatch | Record<string, unknown>[]> | undefined;
   close(): Promise<void>;
 }
 
@@ -220,7 +223,7 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
   }
   const reader = await input.parquet(o.read);
   try {
-    const p = parquetInput(reader, o.columns);
+    const p = parquetFileInput(reader, o.columns);
     return {
       elements: o.columns ? projectSchema(reader.schema, reader.file.selectLeaves(o.columns)) : reader.file.metadata.schema as SchemaElementLike[],
       metadata: Object.fromEntries(reader.file.keyValueMetadata),
@@ -230,6 +233,7 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
         return p.rowsRead;
       },
       batches: (forText) => p.batches(forText),
+      text: (form) => p.text(form),
       close: () => reader.close(),
     };
   } catch (e) {
@@ -325,6 +329,7 @@ export class Conversion {
         if (onProgress && ++n % PROGRESS_EVERY === 0) onProgress(this.progress());
       },
       ...(output.writeBuilt ? { writeBuilt: (columns: readonly BuiltColumn[], start: number, end: number) => batched(() => output.writeBuilt!(columns, start, end)) } : {}),
+      ...(output.writeText ? { writeText: (text: TextBatch) => batched(() => output.writeText!(text)) } : {}),
       close: async () => {
         const summary = await output.close();
         onProgress?.(this.progress());
@@ -342,13 +347,19 @@ export class Conversion {
       this.poll = () => ({ fraction: total !== undefined && total > 0 ? input.rowsRead / total : undefined, rowsRead: input.rowsRead, numRows: this.state.output?.rows ?? 0 });
       const forText = !isTable(o.to);
       let output: RowOutput;
+      let text: AsyncGenerator<TextBatch | Record<string, unknown>[]> | undefined;
       if (isTable(o.to)) {
         output = this.state.output = await this.openTableOutput(input.elements, input.metadata);
       } else {
         const delimiter = o.delimiter ?? (o.to === 'tsv' ? '\t' : ',');
-        output = this.state.output = this.watched(await textOutput(o.to === 'tsv' ? 'csv' : o.to, await this.out.sink(), { columns: input.columns, delimiter, header: o.header }));
+        const format = o.to === 'tsv' ? 'csv' : o.to;
+        output = this.state.output = this.watched(await textOutput(format, await this.out.sink(), { columns: input.columns, delimiter, header: o.header }));
+        if (output.writeText && format !== 'json') text = input.text?.({ format, delimiter });
       }
-      for await (const batch of input.batches(forText)) for (const row of batch) await output.write(row);
+      for await (const batch of text ?? input.batches(forText)) {
+        if (Array.isArray(batch)) for (const row of batch) await output.write(row);
+        else await output.writeText!(batch);
+      }
       return this.report(await output.close(), input.rowsRead, undefined, undefined);
     } finally {
       await input.close();
@@ -398,7 +409,7 @@ export class Conversion {
       } else {
         if (o.widen) throw new InvalidArgumentError('widening is for CSV and TSV input; JSON input infers from the sample');
         const shaper = new JsonShaper(o.choice, onWarning);
-        const items = singly((o.from === 'jsonl' ? readJsonLines : readJsonArray)(input, { sampled: sampleSize, ...(onWarning ? { onWarning } : {}) }));
+        const items = (o.from === 'jsonl' ? readJsonLines : readJsonArray)(input, { sampled: sampleSize, ...(onWarning ? { onWarning } : {}) });
         summary = await textToTable(items, shaper, open, sampleSize, state, bad);
       }
       return this.report(summary, summary.rows + bad.count, input.bytesRead, bad);
