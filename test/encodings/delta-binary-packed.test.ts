@@ -244,7 +244,7 @@ test('skip then read over other writers\u2019 layouts, 64-bit INT32 deltas among
     fc.property(
       fc.constantFrom(...layouts),
       fc.boolean(),
-      fc.array(fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.bigInt({ min: -50n, max: 50n })), { maxLength: 3000 }),
+      fc.array(fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.bigInt({ min: -50n, max: 50n })), { maxLength: 3000, size: 'max' }),
       fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 2500 })), { maxLength: 8 }),
       ([block, minis], wide, raw, plan) => {
         // INT32 values with deltas computed in 64 bits (DuckDB's), so miniblocks up to 33 bits wide.

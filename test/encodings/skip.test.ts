@@ -47,7 +47,8 @@ interface Case {
   label?: string;
 }
 
-const count = { minLength: 0, maxLength: 700 };
+// 'max': fast-check's default size keeps arrays to about 10 values, too few to span a miniblock, a vector or a run.
+const count = { minLength: 0, maxLength: 700, size: 'max' as const };
 /** Runs and repeats, so RLE runs, shared prefixes and small deltas all occur. */
 const repeats = <T>(a: fc.Arbitrary<T>) => fc.array(fc.tuple(a, fc.integer({ min: 1, max: 40 })), { maxLength: 60 }).map((runs) => runs.flatMap(([v, n]) => new Array<T>(n).fill(v)).slice(0, 700));
 const ints = fc.oneof(fc.array(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), count), repeats(fc.integer({ min: -5, max: 5 })));
@@ -168,7 +169,7 @@ function checkLevels(s: RleStream | BitPackedStream, levels: number[], max: numb
 
 test('levels: RleStream.skip counts and checks what read would', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: 9 }), fc.array(fc.nat(), { maxLength: 2000 }), steps, (max, raw, plan) => {
+    fc.property(fc.integer({ min: 0, max: 9 }), fc.array(fc.nat(), { maxLength: 2000, size: 'max' }), steps, (max, raw, plan) => {
       const levels = raw.map((x) => x % (max + 1));
       const w = new ByteWriter();
       const runs = levels.flatMap((v, i) => (i % 7 === 0 ? new Array<number>(30).fill(v) : [v]));
@@ -181,7 +182,7 @@ test('levels: RleStream.skip counts and checks what read would', () => {
 
 test('levels: BitPackedStream (v1 BIT_PACKED) skips and reads at any width', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: 16 }), fc.array(fc.nat(), { maxLength: 2000 }), steps, (width, raw, plan) => {
+    fc.property(fc.integer({ min: 0, max: 16 }), fc.array(fc.nat(), { maxLength: 2000, size: 'max' }), steps, (width, raw, plan) => {
       // A maximum below what the width holds, sometimes, so levels over it would be caught.
       const max = width === 0 ? 0 : (1 << width) - 1 - (raw.length % 2);
       const levels = raw.map((x) => x % (max + 1));
