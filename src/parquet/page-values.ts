@@ -5,13 +5,13 @@
 import { ByteCursor } from '../bytes/cursor.js';
 import { CorruptFileError, UnsupportedError } from '../errors.js';
 import { AlpStream } from '../encodings/alp.js';
-import { decodeBitPacked } from '../encodings/bit-packed.js';
+import { BitPackedStream } from '../encodings/bit-packed.js';
 import { ByteStreamSplitStream, decodeByteStreamSplit } from '../encodings/byte-stream-split.js';
 import { DeltaBinaryPackedStream } from '../encodings/delta-binary-packed.js';
 import { decodeDeltaByteArray, DeltaByteArrayStream } from '../encodings/delta-byte-array.js';
 import { decodeDeltaLengthByteArray, DeltaLengthStream } from '../encodings/delta-length-byte-array.js';
 import { decodePlain, PlainStream } from '../encodings/plain.js';
-import { bitWidth, countLevels, HybridValues, decodeRleBooleans, decodeRleHybrid, decodeRleHybridPrefixed, type LevelCheck } from '../encodings/rle.js';
+import { bitWidth, HybridValues, decodeRleBooleans, decodeRleHybrid, decodeRleHybridPrefixed, type LevelCheck } from '../encodings/rle.js';
 import { valueCount, type Values } from '../encodings/types.js';
 import type { LeafNode } from '../schema/tree.js';
 
@@ -112,8 +112,7 @@ export function decodeLevels(encoding: string, c: ByteCursor, check: LevelCheck,
   const width = bitWidth(check.max);
   if (encoding === 'RLE') return decodeRleHybridPrefixed(c, width, count, out, 0, check);
   if (encoding !== 'BIT_PACKED') throw new UnsupportedError(`level encoding ${encoding}`);
-  decodeBitPacked(c, width, count, out);
-  return countLevels(out, 0, count, check);
+  return new BitPackedStream(c, width, count).read(count, out, 0, check);
 }
 
 /** Data page v2 levels: RLE without a length prefix, in data[start..end). Checked and counted as decodeLevels does. */
