@@ -6,7 +6,8 @@
  * output is aborted (nothing left at a file destination) on any failure.
  */
 import { InvalidArgumentError, IOError } from '../errors.js';
-import type { OpenOptions, ParquetReader } from '../parquet/reader.js';
+import type { OpenOptions } from '../parquet/file.js';
+import type { ParquetReader } from '../parquet/reader.js';
 import type { ColumnPath } from '../schema/tree.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
 import type { DefinedSchema } from '../schema/builder.js';
@@ -220,10 +221,9 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
   const reader = await input.parquet(o.read);
   try {
     const p = parquetInput(reader, o.columns);
-    const kv = reader.metadata.keyValueMetadata ?? [];
     return {
-      elements: o.columns ? projectSchema(reader.schema, reader.selectLeaves(o.columns)) : reader.metadata.schema as SchemaElementLike[],
-      metadata: Object.fromEntries(kv.map((e) => [e.key, e.value ?? ''])),
+      elements: o.columns ? projectSchema(reader.schema, reader.file.selectLeaves(o.columns)) : reader.file.metadata.schema as SchemaElementLike[],
+      metadata: Object.fromEntries(reader.file.keyValueMetadata),
       columns: reader.plan(o.columns).fields.map((f) => f.name),
       total: reader.numRows,
       get rowsRead() {

@@ -32,11 +32,12 @@ interface Read { rows: number; chunks: Chunk[]; total: number }
  * page (every encoding's read-or-skip stream, issue 22) add about 1.7 kB,
  * and Trevni tables' column selection 0.4 kB (table code the shared chunks take in);
  * the writer's columns taken as built by convert's CSV reader (`writeEntries`,
- * a dictionary of byte strings by their bytes) 0.6 kB; DELTA_BINARY_PACKED,
+ * a dictionary of byte strings by their bytes) 0.6 kB; `ParquetFile` under
+ * the reader 0.2 kB (the reader's opening through it); DELTA_BINARY_PACKED,
  * ALP and BIT_PACKED levels read and skipped in place (miniblock sums, vector
  * headers, a level stream) 1.1 kB.
  */
-const BROWSER_READ_CEILING = 120_750;
+const BROWSER_READ_CEILING = 120_950;
 
 let pack: Pack;
 before(() => {
