@@ -46,54 +46,133 @@ function decodeDouble(encoded: number, f: number, e: number): number {
  * leaves `c.pos` at `c.end`.
  */
 export function decodeAlp(c: ByteCursor, type: FloatType, count: number): Float32Array | Float64Array {
-  const fail = (what: string): never => {
-    throw new CorruptFileError(`ALP: ${what}`, { offset: c.fileOffset });
-  };
-  // Exceptions are copied into the output's bytes as they are stored: little-endian.
-  if (!LITTLE_ENDIAN) throw new UnsupportedError('ALP decoding on a big-endian platform');
-  c.need(HEADER, 'the ALP page header');
-  const { buf } = c;
-  const start = c.pos;
-  const mode = buf[start]!;
-  const integerEncoding = buf[start + 1]!;
-  const logVector = buf[start + 2]!;
-  const n = new DataView(buf.buffer, buf.byteOffset + start + 3, 4).getInt32(0, true);
-  if (mode !== 0) throw new UnsupportedError(`ALP compression mode ${mode} (only 0, ALP, is defined)`);
-  if (integerEncoding !== 0) throw new UnsupportedError(`ALP integer encoding ${integerEncoding} (only 0, FOR and bit-packing, is defined)`);
-  if (logVector < 3 || logVector > 15) fail(`log2 of the vector size is ${logVector}, outside 3..15`);
-  if (n !== count) fail(`the page header counts ${n} values where the page's levels define ${count}`);
-  const vectorSize = 1 << logVector;
-  const vectors = Math.ceil(n / vectorSize);
-  const width = WIDTH[type];
-  const base = start + HEADER; // offsets are relative to the offset array
-  const size = c.end - base;
-  if (vectors * 4 > size) fail(`${vectors} vector offsets need ${vectors * 4} bytes but ${size} follow the header`);
-  const out = type === 'FLOAT' ? new Float32Array(n) : new Float64Array(n);
-  const outBytes = new Uint8Array(out.buffer);
-  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  const lo = new Int32Array(Math.min(vectorSize, n));
-  const hi = type === 'DOUBLE' ? new Int32Array(lo.length) : lo;
-  let expected = vectors * 4;
-  for (let v = 0; v < vectors; v++) {
-    const offset = dv.getUint32(base + 4 * v, true);
-    if (offset !== expected) fail(`vector ${v} is at offset ${offset} where the previous vectors end at ${expected}`);
-    const m = Math.min(vectorSize, n - v * vectorSize);
-    let p = base + offset;
-    if (p + VECTOR_HEADER[type] > c.end) fail(`vector ${v}'s header runs past the page`);
+  return new AlpStream(c, type, count).read(count);
+}
+
+/**
+ * A page's values read or passed over `n` at a time. Opening reads the page
+ * header and every vector's header (a few bytes per vector), which checks
+ * the offsets and sizes of all of them; a skip is then arithmetic, and a
+ * read unpacks only the vectors that hold the values it wants: whole ones
+ * straight into its output, one it starts or ends inside into a buffer kept
+ * for the next call. Leaves `c.pos` at `c.end`.
+ */
+export class AlpStream {
+  private readonly buf: Uint8Array;
+  private readonly dv: DataView;
+  private readonly vectorSize: number;
+  /** Where the offset array starts; vector v is at base + offset[v]. */
+  private readonly base: number;
+  private readonly at: number;
+  private i = 0;
+  private readonly lo: Int32Array;
+  private readonly hi: Int32Array;
+  /** The vector last unpacked for a partial use, and which one it is (-1: none). */
+  private readonly vec: Float32Array | Float64Array;
+  private readonly vecBytes: Uint8Array;
+  private vecIndex = -1;
+
+  constructor(c: ByteCursor, private readonly type: FloatType, private readonly count: number) {
+    this.at = c.fileOffset;
+    // Exceptions are copied into the output's bytes as they are stored: little-endian.
+    if (!LITTLE_ENDIAN) throw new UnsupportedError('ALP decoding on a big-endian platform');
+    c.need(HEADER, 'the ALP page header');
+    const { buf } = c;
+    const start = c.pos;
+    const mode = buf[start]!;
+    const integerEncoding = buf[start + 1]!;
+    const logVector = buf[start + 2]!;
+    const n = new DataView(buf.buffer, buf.byteOffset + start + 3, 4).getInt32(0, true);
+    if (mode !== 0) throw new UnsupportedError(`ALP compression mode ${mode} (only 0, ALP, is defined)`);
+    if (integerEncoding !== 0) throw new UnsupportedError(`ALP integer encoding ${integerEncoding} (only 0, FOR and bit-packing, is defined)`);
+    if (logVector < 3 || logVector > 15) this.fail(`log2 of the vector size is ${logVector}, outside 3..15`);
+    if (n !== count) this.fail(`the page header counts ${n} values where the page's levels define ${count}`);
+    this.buf = buf;
+    this.dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.vectorSize = 1 << logVector;
+    this.base = start + HEADER; // offsets are relative to the offset array
+    this.checkVectors(c.end);
+    c.pos = c.end;
+    this.lo = new Int32Array(Math.min(this.vectorSize, n));
+    this.hi = type === 'DOUBLE' ? new Int32Array(this.lo.length) : this.lo;
+    this.vec = type === 'FLOAT' ? new Float32Array(this.lo.length) : new Float64Array(this.lo.length);
+    this.vecBytes = new Uint8Array(this.vec.buffer);
+  }
+
+  private fail(what: string): never {
+    throw new CorruptFileError(`ALP: ${what}`, { offset: this.at });
+  }
+
+  /** Checks every vector's header against the bytes up to `end`: each follows the last, and the last ends at `end`. */
+  private checkVectors(end: number): void {
+    const { buf, dv, base, type, vectorSize, count } = this;
+    const vectors = Math.ceil(count / vectorSize);
+    const width = WIDTH[type];
+    const size = end - base;
+    if (vectors * 4 > size) this.fail(`${vectors} vector offsets need ${vectors * 4} bytes but ${size} follow the header`);
+    let expected = vectors * 4;
+    for (let v = 0; v < vectors; v++) {
+      const offset = dv.getUint32(base + 4 * v, true);
+      if (offset !== expected) this.fail(`vector ${v} is at offset ${offset} where the previous vectors end at ${expected}`);
+      const m = Math.min(vectorSize, count - v * vectorSize);
+      const p = base + offset;
+      if (p + VECTOR_HEADER[type] > end) this.fail(`vector ${v}'s header runs past the page`);
+      const e = buf[p]!;
+      const f = buf[p + 1]!;
+      const exceptions = dv.getUint16(p + 2, true);
+      if (e > MAX_EXPONENT[type] || f > e) this.fail(`vector ${v} has exponent ${e} and factor ${f} (the exponent is at most ${MAX_EXPONENT[type]}, the factor at most the exponent)`);
+      if (exceptions > m) this.fail(`vector ${v} of ${m} values has ${exceptions} exceptions`);
+      const bits = buf[p + VECTOR_HEADER[type] - 1]!;
+      if (bits > width * 8) this.fail(`vector ${v} has a bit width of ${bits}`);
+      const vectorBytes = VECTOR_HEADER[type] + Math.ceil((m * bits) / 8) + exceptions * (2 + width);
+      if (p + vectorBytes > end) this.fail(`vector ${v} needs ${vectorBytes} bytes but ${end - p} are left`);
+      expected = offset + vectorBytes;
+    }
+    if (base + expected !== end) this.fail(`the vectors end ${end - base - expected} bytes before the page's values do`);
+  }
+
+  /** The next `n` values (at most those left). */
+  read(n: number): Float32Array | Float64Array {
+    n = Math.min(n, this.count - this.i);
+    const out = this.type === 'FLOAT' ? new Float32Array(n) : new Float64Array(n);
+    const outBytes = new Uint8Array(out.buffer);
+    const size = this.vectorSize;
+    for (let k = 0; k < n; ) {
+      const v = Math.floor(this.i / size);
+      const within = this.i - v * size;
+      const m = Math.min(size, this.count - v * size);
+      const take = Math.min(m - within, n - k);
+      if (take === m) this.unpack(v, m, out, outBytes, k);
+      else {
+        if (this.vecIndex !== v) {
+          this.unpack(v, m, this.vec, this.vecBytes, 0);
+          this.vecIndex = v;
+        }
+        out.set(this.vec.subarray(within, within + take), k);
+      }
+      k += take;
+      this.i += take;
+    }
+    return out;
+  }
+
+  /** Passes over the next `n` values (at most those left): the vectors were checked on opening, so nothing is read. */
+  skip(n: number): void {
+    this.i = Math.min(this.i + n, this.count);
+  }
+
+  /** Decodes vector `v`, of `m` values, into out[o, o + m). */
+  private unpack(v: number, m: number, out: Float32Array | Float64Array, outBytes: Uint8Array, o: number): void {
+    const { buf, dv, type, lo, hi } = this;
+    const width = WIDTH[type];
+    let p = this.base + dv.getUint32(this.base + 4 * v, true);
     const e = buf[p]!;
     const f = buf[p + 1]!;
     const exceptions = dv.getUint16(p + 2, true);
-    if (e > MAX_EXPONENT[type] || f > e) fail(`vector ${v} has exponent ${e} and factor ${f} (the exponent is at most ${MAX_EXPONENT[type]}, the factor at most the exponent)`);
-    if (exceptions > m) fail(`vector ${v} of ${m} values has ${exceptions} exceptions`);
     const forLo = dv.getInt32(p + 4, true);
     const forHi = type === 'DOUBLE' ? dv.getInt32(p + 8, true) : 0;
     const bits = buf[p + VECTOR_HEADER[type] - 1]!;
-    if (bits > width * 8) fail(`vector ${v} has a bit width of ${bits}`);
     p += VECTOR_HEADER[type];
-    const packed = Math.ceil((m * bits) / 8);
-    const vectorBytes = VECTOR_HEADER[type] + packed + exceptions * (2 + width);
-    if (p - VECTOR_HEADER[type] + vectorBytes > c.end) fail(`vector ${v} needs ${vectorBytes} bytes but ${c.end - p + VECTOR_HEADER[type]} are left`);
-    const o = v * vectorSize;
     if (bits <= 32) {
       unpackLsb(buf, p, bits, m, lo, 0);
       if (type === 'FLOAT') {
@@ -115,21 +194,17 @@ export function decodeAlp(c: ByteCursor, type: FloatType, count: number): Float3
         out[o + i] = decodeDouble(((forHi + hi[i]! + carry) | 0) * TWO32 + (sum >>> 0), f, e);
       }
     }
-    p += packed;
+    p += Math.ceil((m * bits) / 8);
     const valuesAt = p + 2 * exceptions;
     for (let j = 0; j < exceptions; j++) {
       const pos = dv.getUint16(p + 2 * j, true);
-      if (pos >= m) fail(`vector ${v} has an exception at position ${pos} of ${m}`);
+      if (pos >= m) this.fail(`vector ${v} has an exception at position ${pos} of ${m}`);
       // The stored bits exactly, NaN payloads included (byte by byte: no view per value).
       const src = valuesAt + j * width;
       const dst = (o + pos) * width;
       for (let k = 0; k < width; k++) outBytes[dst + k] = buf[src + k]!;
     }
-    expected = offset + vectorBytes;
   }
-  if (base + expected !== c.end) fail(`the vectors end ${c.end - base - expected} bytes before the page's values do`);
-  c.pos = c.end;
-  return out;
 }
 
 // ------------------------------------------------------------------ encoding

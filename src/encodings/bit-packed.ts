@@ -7,6 +7,7 @@ import type { ByteCursor } from '../bytes/cursor.js';
 import type { ByteWriter } from '../bytes/writer.js';
 import { InvalidArgumentError } from '../errors.js';
 import { checkIntegerTarget } from './bits.js';
+import { countLevels, levelError, type LevelCheck } from './rle.js';
 import type { IntegerArray } from './types.js';
 
 /**
@@ -15,28 +16,74 @@ import type { IntegerArray } from './types.js';
  */
 export function decodeBitPacked(c: ByteCursor, width: number, count: number, out: IntegerArray, outPos = 0): void {
   checkIntegerTarget(width, count, out, outPos);
-  const size = Math.ceil((count * width) / 8);
-  c.need(size, `${count} BIT_PACKED values of ${width} bits`);
-  const buf = c.buf;
-  let p = c.pos;
-  // The bit buffer holds the not yet used low bits of the bytes read. A value
-  // wider than 16 bits is read as two parts so the buffer stays below 24 bits.
-  let acc = 0;
-  let bits = 0;
-  const take = (n: number): number => {
-    while (bits < n) {
-      acc = (acc << 8) | buf[p++]!;
-      bits += 8;
-    }
-    bits -= n;
-    const v = acc >>> bits;
-    acc &= (1 << bits) - 1;
-    return v;
-  };
-  for (let k = outPos, e = outPos + count; k < e; k++) {
-    out[k] = width <= 16 ? take(width) : take(width - 16) * 65536 + take(16);
+  new BitPackedStream(c, width, count).read(count, out, outPos);
+}
+
+/**
+ * `count` values of `width` (0..32) bits at `c.pos`, read or passed over
+ * `n` at a time (v1 levels of a page whose selected rows start or end inside
+ * it). Value k starts at bit k * width, so a position is arithmetic; a skip
+ * still looks at each level passed, to check it against the maximum and
+ * count those equal to it, but writes none. Advances `c.pos` past the
+ * ceil(count * width / 8) bytes on opening.
+ */
+export class BitPackedStream {
+  private readonly buf: Uint8Array;
+  private readonly start: number;
+  private readonly limit: number;
+  private k = 0;
+
+  constructor(c: ByteCursor, private readonly width: number, private readonly count: number) {
+    const size = Math.ceil((count * width) / 8);
+    c.need(size, `${count} BIT_PACKED values of ${width} bits`);
+    this.buf = c.buf;
+    this.start = c.pos;
+    this.limit = c.pos + size;
+    c.pos += size;
   }
-  c.pos += size;
+
+  /** Decodes the next `n` values (at most those left) into out[outPos ..]; with `levels`, checks them and returns how many equal its maximum. */
+  read(n: number, out: IntegerArray, outPos = 0, levels?: LevelCheck): number {
+    n = Math.min(n, this.count - this.k);
+    const from = this.k;
+    for (let j = 0; j < n; j++) out[outPos + j] = this.at(from + j);
+    this.k += n;
+    return levels ? countLevels(out, outPos, outPos + n, levels) : 0;
+  }
+
+  /** Passes over the next `n` values (at most those left), checked and counted as read does. */
+  skip(n: number, levels?: LevelCheck): number {
+    n = Math.min(n, this.count - this.k);
+    const from = this.k;
+    this.k += n;
+    if (!levels) return 0;
+    let hits = 0;
+    for (let j = from, e = from + n; j < e; j++) {
+      const v = this.at(j);
+      if (v > levels.max) throw levelError(v, levels);
+      if (v === levels.max) hits++;
+    }
+    return hits;
+  }
+
+  /** An independent stream at the same place. */
+  clone(): BitPackedStream {
+    const copy = Object.create(BitPackedStream.prototype) as BitPackedStream;
+    return Object.assign(copy, this);
+  }
+
+  /** Value k: the `width` bits from bit k * width on, most significant first, from the bytes before `limit` (the last byte's padding is zeros). */
+  private at(k: number): number {
+    const { buf, width, limit } = this;
+    if (width === 0) return 0;
+    const b = k * width;
+    const i = this.start + Math.floor(b / 8);
+    const need = (b % 8) + width; // bits from byte i's top, at most 39
+    let acc = 0;
+    let got = 0;
+    for (let q = i; got < need; q++, got += 8) acc = acc * 256 + (q < limit ? buf[q]! : 0);
+    return Math.floor(acc / 2 ** (got - need)) % 2 ** width;
+  }
 }
 
 /** Appends `values` at `width` (0..32) bits each, MSB first; they must fit the width. */

@@ -8,7 +8,7 @@
 import { ByteCursor } from '../bytes/cursor.js';
 import type { ByteWriter } from '../bytes/writer.js';
 import { CorruptFileError } from '../errors.js';
-import { LITTLE_ENDIAN, packLsb, packLsb64, unpackLsb, unpackLsb64 } from './bits.js';
+import { LITTLE_ENDIAN, packLsb, packLsb64, sumLsb, unpackLsb, unpackLsb64 } from './bits.js';
 
 /** Word index of the low and high halves of an int64 in an Int32Array view of a BigInt64Array. */
 const LO = LITTLE_ENDIAN ? 0 : 1;
@@ -52,49 +52,6 @@ function readHeader(c: ByteCursor, count: number): Header | null {
   return { miniblocks, perMiniblock, first };
 }
 
-/** Receives one miniblock's worth: the block's min delta as 32-bit halves, the bit width, where the packed deltas start, how many are needed. */
-type MiniblockSink = (minLo: number, minHi: number, width: number, p: number, n: number) => void;
-
-/**
- * Walks the blocks after the header until `count` values are covered and
- * leaves `c.pos` after the last miniblock used. Unused trailing miniblocks
- * carry no bytes and their widths may be anything; the last miniblock's
- * padding bytes may be missing at the end of the input.
- */
-function readBlocks(c: ByteCursor, h: Header, count: number, maxWidth: number, sink: MiniblockSink): void {
-  // The position lives in a local until the end: the loop runs once per 32-odd values.
-  const { buf, end, base } = c;
-  const { miniblocks, perMiniblock } = h;
-  const bytesPerBit = perMiniblock / 8;
-  const min = new Int32Array(2);
-  let p = c.pos;
-  for (let i = 1; i < count; ) {
-    p = readMinDelta(c, p, min);
-    const minLo = min[0]! >>> 0;
-    const minHi = min[1]!;
-    const widthsAt = p;
-    if (miniblocks > end - p) {
-      throw new CorruptFileError(`${miniblocks} miniblock bit widths need ${miniblocks} bytes but only ${end - p} remain`, { offset: base + p });
-    }
-    p += miniblocks;
-    for (let m = 0; m < miniblocks && i < count; m++) {
-      const width = buf[widthsAt + m]!;
-      if (width > maxWidth) {
-        throw new CorruptFileError(`miniblock bit width ${width} is over the ${maxWidth} bits of the type`, { offset: base + widthsAt + m });
-      }
-      const n = Math.min(perMiniblock, count - i);
-      const need = Math.ceil((n * width) / 8);
-      if (need > end - p) {
-        throw new CorruptFileError(`miniblock of ${n} values at ${width} bits needs ${need} bytes but only ${end - p} remain`, { offset: base + p });
-      }
-      sink(minLo, minHi, width, p, n);
-      p = Math.min(p + bytesPerBit * width, end);
-      i += n;
-    }
-  }
-  c.pos = p;
-}
-
 /**
  * Reads a block's zig-zag min delta at `p` into `out` as low and high 32-bit
  * words, and returns the position after it. Varints of up to 7 bytes
@@ -121,56 +78,180 @@ function readMinDelta(c: ByteCursor, p: number, out: Int32Array): number {
   return long.pos;
 }
 
-/** Decodes `count` INT32 values and leaves `c.pos` after the last miniblock used. */
-export function decodeDeltaInt32(c: ByteCursor, count: number): Int32Array {
-  const h = readHeader(c, count);
-  const out = new Int32Array(count);
-  if (h === null || count === 0) return out;
-  let last = Number(BigInt.asIntN(32, h.first));
-  out[0] = last;
-  let i = 1;
-  // Widths up to 64 are accepted: DuckDB computes INT32 deltas in 64 bits and
-  // writes 33-bit miniblocks. Only the low 32 bits matter under mod-2^32 arithmetic.
-  let hiScratch: Int32Array | undefined;
-  readBlocks(c, h, count, 64, (minLo, _minHi, width, p, n) => {
-    if (width <= 32) unpackLsb(c.buf, p, width, n, out, i);
-    else unpackLsb64(c.buf, p, width, n, out.subarray(i, i + n), (hiScratch = hiScratch && hiScratch.length >= n ? hiScratch : new Int32Array(n)));
-    let v = last; // a local, not the captured variable, inside the hot loop
-    for (let k = i, e = i + n; k < e; k++) out[k] = v = (v + minLo + out[k]!) | 0;
-    last = v;
-    i += n;
-  });
-  return out;
+const TWO32 = 4294967296;
+
+/** n * (hi:lo) mod 2^64 for 0 <= n < 2^31, into out as low and high 32-bit words: exact, through products below 2^53. */
+function mul64(n: number, lo: number, hi: number, out: Uint32Array): void {
+  const a = lo * (n & 0xffff); // < 2^48
+  const b = lo * (n >>> 16); // < 2^47, to be shifted up 16 bits
+  const low = (a % TWO32) + (b % 65536) * 65536; // < 2^33
+  out[0] = low;
+  out[1] = Math.floor(a / TWO32) + Math.floor(b / 65536) + Math.floor(low / TWO32) + Math.imul(hi, n);
 }
 
 /**
- * Decodes `count` INT64 values and leaves `c.pos` after the last miniblock
- * used. The sums run on 32-bit halves written straight into the result's
- * memory, so no BigInt is made per value.
+ * A page's values read or passed over `n` at a time, INT32 or INT64 (`wide`).
+ * Values follow from the ones before them, so passing over a whole miniblock
+ * still advances the running value: by the sum of its deltas, taken straight
+ * from the packed bits (sumLsb) plus its min delta times its count, with
+ * nothing unpacked. A miniblock that a read or skip ends inside is unpacked
+ * once into `pending`, whose rest the next call serves. The 64-bit sums run
+ * on 32-bit halves, so no BigInt is made per value. All arithmetic wraps
+ * (mod 2^32 or 2^64). Leaves `c.pos` after the last miniblock used; unused
+ * trailing miniblocks carry no bytes and their widths may be anything, and
+ * the last miniblock's padding may be missing at the end of the input.
  */
-export function decodeDeltaInt64(c: ByteCursor, count: number): BigInt64Array {
-  const h = readHeader(c, count);
-  const out = new BigInt64Array(count);
-  if (h === null || count === 0) return out;
-  out[0] = h.first;
-  const words = new Uint32Array(out.buffer);
-  let lastLo = words[LO]!;
-  let lastHi = words[HI]!;
-  const scratch = Math.min(h.perMiniblock, count);
-  const lo = new Int32Array(scratch);
-  const hi = new Int32Array(scratch);
-  let i = 1;
-  readBlocks(c, h, count, 64, (minLo, minHi, width, p, n) => {
+export class DeltaBinaryPackedStream {
+  private readonly h: Header | null;
+  /** Values read or passed over. */
+  private i = 0;
+  /** The last value of the last miniblock used (the first value before any), as 32-bit halves. */
+  private lastLo = 0;
+  private lastHi = 0;
+  /** The next miniblock's bytes, how many of its block's miniblocks are used, where its block's widths are, and that block's min delta. */
+  private p: number;
+  private m: number;
+  private widthsAt = 0;
+  private readonly min = new Int32Array(2);
+  /** Unpacking scratch, and the values of a miniblock partly used: pending[at, end). */
+  private readonly lo: Int32Array;
+  private readonly hi: Int32Array;
+  private readonly pending: Int32Array | BigInt64Array;
+  private readonly pendingWords: Uint32Array | Int32Array;
+  private pendingAt = 0;
+  private pendingEnd = 0;
+  /** The open miniblock's bit width and where its bytes start. */
+  private width = 0;
+  private at = 0;
+  private readonly sum = new Uint32Array(2);
+  private readonly product = new Uint32Array(2);
+
+  constructor(private readonly c: ByteCursor, private readonly count: number, private readonly wide: boolean) {
+    this.h = readHeader(c, count);
+    this.p = c.pos;
+    this.m = this.h?.miniblocks ?? 0;
+    if (this.h !== null) {
+      const first = this.h.first;
+      this.lastLo = Number(BigInt.asUintN(32, first));
+      this.lastHi = Number(BigInt.asIntN(32, first >> 32n));
+    }
+    const scratch = this.h === null ? 0 : Math.min(this.h.perMiniblock, count);
+    this.lo = new Int32Array(scratch);
+    this.hi = new Int32Array(scratch);
+    this.pending = wide ? new BigInt64Array(scratch) : new Int32Array(scratch);
+    this.pendingWords = wide ? new Uint32Array(this.pending.buffer) : (this.pending as Int32Array);
+  }
+
+  /** The next `n` values (at most those left): Int32Array for INT32, BigInt64Array for INT64. */
+  read(n: number): Int32Array | BigInt64Array {
+    n = Math.min(n, this.count - this.i);
+    const out = this.wide ? new BigInt64Array(n) : new Int32Array(n);
+    this.walk(n, this.wide ? new Uint32Array(out.buffer) : (out as Int32Array));
+    return out;
+  }
+
+  /** Passes over the next `n` values (at most those left): whole miniblocks summed, not unpacked. */
+  skip(n: number): void {
+    this.walk(Math.min(n, this.count - this.i), null);
+  }
+
+  /** Moves past the next `n` values, writing them into `words` (as unpack does) for a read, or only advancing for a skip. */
+  private walk(n: number, words: Uint32Array | Int32Array | null): void {
+    const s = this.wide ? 2 : 1;
+    let k = 0;
+    if (n > 0 && this.i === 0) {
+      if (words && this.wide) {
+        words[LO] = this.lastLo;
+        words[HI] = this.lastHi;
+      } else if (words) words[0] = this.lastLo;
+      k = this.i = 1;
+    }
+    while (k < n) {
+      if (this.pendingAt < this.pendingEnd) {
+        const take = Math.min(this.pendingEnd - this.pendingAt, n - k);
+        if (words) words.set(this.pendingWords.subarray(this.pendingAt * s, (this.pendingAt + take) * s), k * s);
+        this.pendingAt += take;
+        k += take;
+        this.i += take;
+        continue;
+      }
+      const len = this.miniblock();
+      if (len <= n - k) {
+        if (words) this.unpack(words, k, len);
+        else this.pass(len);
+        k += len;
+        this.i += len;
+      } else {
+        this.unpack(this.pendingWords, 0, len);
+        this.pendingAt = 0;
+        this.pendingEnd = len;
+      }
+    }
+    this.c.pos = this.p;
+  }
+
+  /** Opens the next miniblock (reading its block's head when it is the block's first): its width and bytes in `width`, `at`; returns how many values it holds. */
+  private miniblock(): number {
+    const h = this.h!;
+    const { buf, end, base } = this.c;
+    let p = this.p;
+    if (this.m === h.miniblocks) {
+      p = readMinDelta(this.c, p, this.min);
+      if (h.miniblocks > end - p) {
+        throw new CorruptFileError(`${h.miniblocks} miniblock bit widths need ${h.miniblocks} bytes but only ${end - p} remain`, { offset: base + p });
+      }
+      this.widthsAt = p;
+      p += h.miniblocks;
+      this.m = 0;
+    }
+    const width = buf[this.widthsAt + this.m]!;
+    if (width > 64) throw new CorruptFileError(`miniblock bit width ${width} is over the 64 bits of the type`, { offset: base + this.widthsAt + this.m });
+    const n = Math.min(h.perMiniblock, this.count - this.i);
+    const need = Math.ceil((n * width) / 8);
+    if (need > end - p) {
+      throw new CorruptFileError(`miniblock of ${n} values at ${width} bits needs ${need} bytes but only ${end - p} remain`, { offset: base + p });
+    }
+    this.width = width;
+    this.at = p;
+    this.p = Math.min(p + (h.perMiniblock / 8) * width, end);
+    this.m++;
+    return n;
+  }
+
+  /**
+   * Unpacks the open miniblock's `n` values into `words` from value `o`
+   * (an Int32Array of INT32 values, or the 32-bit words of INT64 ones).
+   * Widths over 32 are accepted for INT32 too: DuckDB computes INT32 deltas
+   * in 64 bits and writes 33-bit miniblocks, and only the low 32 bits matter
+   * under mod-2^32 arithmetic.
+   */
+  private unpack(words: Uint32Array | Int32Array, o: number, n: number): void {
+    const { buf } = this.c;
+    const { width, at, lo, hi } = this;
+    const minLo = this.min[0]! >>> 0;
+    if (!this.wide) {
+      const out = words as Int32Array;
+      if (width <= 32) unpackLsb(buf, at, width, n, out, o);
+      else {
+        unpackLsb64(buf, at, width, n, lo, hi);
+        out.set(lo.subarray(0, n), o);
+      }
+      let v = this.lastLo;
+      for (let k = o, e = o + n; k < e; k++) out[k] = v = (v + minLo + out[k]!) | 0;
+      this.lastLo = v;
+      return;
+    }
+    const minHi = this.min[1]!;
     if (width <= 32) {
-      unpackLsb(c.buf, p, width, n, lo, 0);
+      unpackLsb(buf, at, width, n, lo, 0);
       hi.fill(0, 0, n);
     } else {
-      unpackLsb64(c.buf, p, width, n, lo, hi);
+      unpackLsb64(buf, at, width, n, lo, hi);
     }
     // Unsigned 32-bit adds, with the carry out of each low word read off as "the sum wrapped below an addend".
-    let vLo = lastLo;
-    let vHi = lastHi;
-    for (let k = 0, j = 2 * i; k < n; k++, j += 2) {
+    let vLo = this.lastLo;
+    let vHi = this.lastHi;
+    for (let k = 0, j = 2 * o; k < n; k++, j += 2) {
       const dLo = (lo[k]! + minLo) >>> 0;
       const dHi = hi[k]! + minHi + (dLo < minLo ? 1 : 0);
       const sLo = (vLo + dLo) >>> 0;
@@ -179,11 +260,38 @@ export function decodeDeltaInt64(c: ByteCursor, count: number): BigInt64Array {
       words[j + LO] = vLo;
       words[j + HI] = vHi;
     }
-    lastLo = vLo;
-    lastHi = vHi;
-    i += n;
-  });
-  return out;
+    this.lastLo = vLo;
+    this.lastHi = vHi;
+  }
+
+  /** Moves the running value past the open miniblock's `n` values: by their packed deltas' sum plus n times the min delta. */
+  private pass(n: number): void {
+    const { sum } = this;
+    sumLsb(this.c.buf, this.at, this.width, n, sum);
+    const minLo = this.min[0]! >>> 0;
+    if (!this.wide) {
+      this.lastLo = (this.lastLo + sum[0]! + Math.imul(minLo, n)) | 0;
+      return;
+    }
+    const { product } = this;
+    mul64(n, minLo, this.min[1]!, product);
+    const mLo = product[0]!;
+    const dLo = (sum[0]! + mLo) >>> 0;
+    const dHi = sum[1]! + product[1]! + (dLo < mLo ? 1 : 0);
+    const sLo = (this.lastLo + dLo) >>> 0;
+    this.lastHi = (this.lastHi + dHi + (sLo < dLo ? 1 : 0)) | 0;
+    this.lastLo = sLo;
+  }
+}
+
+/** Decodes `count` INT32 values and leaves `c.pos` after the last miniblock used. */
+export function decodeDeltaInt32(c: ByteCursor, count: number): Int32Array {
+  return new DeltaBinaryPackedStream(c, count, false).read(count) as Int32Array;
+}
+
+/** Decodes `count` INT64 values and leaves `c.pos` after the last miniblock used. */
+export function decodeDeltaInt64(c: ByteCursor, count: number): BigInt64Array {
+  return new DeltaBinaryPackedStream(c, count, true).read(count) as BigInt64Array;
 }
 
 const BLOCK = 128;

@@ -225,7 +225,8 @@ export function countLevels(levels: IntegerArray, start: number, end: number, ch
   return hits;
 }
 
-function levelError(v: number, check: LevelCheck, offset?: number): CorruptFileError {
+/** The error for a level above its column's maximum. */
+export function levelError(v: number, check: LevelCheck, offset?: number): CorruptFileError {
   return new CorruptFileError(`${check.what} level ${v} exceeds the column's maximum ${check.max}`, offset === undefined ? {} : { offset });
 }
 

@@ -3,15 +3,16 @@
  * in rows to hold decoded (a 166-byte page can define 2^28 nulls) and for
  * reads that want only some rows. Pages are decoded one at a time; a data
  * page of more than PAGE_WINDOW levels is decoded in windows of what the
- * caller asks for when its levels can resume mid-page (RLE; every value
- * encoding can, valueStream), so memory and time follow the rows taken,
+ * caller asks for (every level and value encoding resumes mid-page:
+ * LevelStream, valueStream), so memory and time follow the rows taken,
  * not the levels a header claims. Rows passed over inside a page (skip)
  * have their levels read and their values passed, none made.
  */
 import { ByteCursor } from '../bytes/cursor.js';
-import { CorruptFileError, withContext, type ErrorContext } from '../errors.js';
+import { CorruptFileError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
 import { take } from '../encodings/dictionary.js';
-import { bitWidth, prefixedRuns, RleStream } from '../encodings/rle.js';
+import { BitPackedStream } from '../encodings/bit-packed.js';
+import { bitWidth, prefixedRuns, RleStream, type LevelCheck } from '../encodings/rle.js';
 import type { Values } from '../encodings/types.js';
 import type { LeafNode } from '../schema/tree.js';
 import { ChunkValues, checkIndices } from './chunk-values.js';
@@ -149,19 +150,14 @@ export class ChunkStream {
         if (this.toSkip > 0) throw new CorruptFileError(`column chunk ran out of rows: ${this.toSkip} more passed over than it holds`);
         return true;
       }
-      const data = onPage(p, () => {
+      onPage(p, () => {
         const d = this.dec.open(p);
-        if (d === null) return null;
+        if (d === null) return;
         this.walk.claim(d.n);
         // A page of rows all passed over: its levels are its rows, so nothing in it is needed.
-        if (!repeated && d.n <= this.toSkip) {
-          this.toSkip -= d.n;
-          return null;
-        }
-        this.win = PageWindows.of(this.dec, d, p);
-        return this.win === null ? this.wholePage(d) : null;
+        if (!repeated && d.n <= this.toSkip) this.toSkip -= d.n;
+        else this.win = PageWindows.of(this.dec, d, p);
       });
-      if (data !== null && data.length > 0) this.enqueue({ data, at: 0, vat: 0 });
     }
     return true;
   }
@@ -265,8 +261,9 @@ export class ChunkStream {
         const d = this.dec.open(p);
         if (d === null) return null;
         this.walk.claim(d.n);
-        if (d.n > PAGE_WINDOW) this.win = PageWindows.of(this.dec, d, p);
-        return this.win === null ? this.wholePage(d) : null;
+        if (d.n <= PAGE_WINDOW) return this.wholePage(d);
+        this.win = PageWindows.of(this.dec, d, p);
+        return null;
       });
       if (data !== null && data.length > 0) return { data, at: 0, vat: 0 };
     }
@@ -352,11 +349,13 @@ export class ChunkStream {
   }
 }
 
+/** A page's levels, resumed: RLE runs, or v1's deprecated BIT_PACKED. */
+type LevelStream = RleStream | BitPackedStream;
+
 /**
- * A data page read a window at a time, or passed over in part: level runs
- * resumed with RleStream, values with the page's ValueStream (dictionary
- * indices resumed like levels). Pages whose v1 levels are BIT_PACKED
- * cannot resume and are decoded whole.
+ * A data page read a window at a time, or passed over in part: levels
+ * resumed with their LevelStream, values with the page's ValueStream
+ * (dictionary indices resumed like levels).
  */
 class PageWindows {
   left: number;
@@ -367,8 +366,8 @@ class PageWindows {
     private readonly dec: PageDecoder,
     private readonly d: DataPageParts,
     private readonly page: RawPage,
-    private readonly rep: RleStream | null,
-    private readonly def: RleStream | null,
+    private readonly rep: LevelStream | null,
+    private readonly def: LevelStream | null,
     /** The values' bytes: data[pos..end). */
     private readonly values: { data: Uint8Array; pos: number; end: number },
     private readonly dict: boolean,
@@ -376,30 +375,30 @@ class PageWindows {
     this.left = d.n;
   }
 
-  /** Windows over page `d`, or null when its levels cannot resume. */
-  static of(dec: PageDecoder, d: DataPageParts, page: RawPage): PageWindows | null {
+  /** Windows over page `d`. */
+  static of(dec: PageDecoder, d: DataPageParts, page: RawPage): PageWindows {
     const dict = d.encoding === 'PLAIN_DICTIONARY' || d.encoding === 'RLE_DICTIONARY';
     if (dict && dec.dictionary === null) throw new CorruptFileError('dictionary-encoded page but the chunk has no dictionary page');
-    const runs = (check: { max: number } | null, encoding: string, region: () => ByteCursor): RleStream | null | undefined => {
-      if (check === null) return null;
-      if (encoding !== 'RLE') return undefined;
-      return new RleStream(region(), bitWidth(check.max));
-    };
-    let rep: RleStream | null | undefined;
-    let def: RleStream | null | undefined;
+    let rep: LevelStream | null;
+    let def: LevelStream | null;
     let values: { data: Uint8Array; pos: number; end: number };
     if (d.v2) {
-      rep = runs(dec.repCheck, 'RLE', () => new ByteCursor(d.data, 0, d.rl));
-      def = runs(dec.defCheck, 'RLE', () => new ByteCursor(d.data, d.rl, d.rl + d.dl));
+      const runs = (check: LevelCheck | null, start: number, end: number) => (check === null ? null : new RleStream(new ByteCursor(d.data, start, end), bitWidth(check.max)));
+      rep = runs(dec.repCheck, 0, d.rl);
+      def = runs(dec.defCheck, d.rl, d.rl + d.dl);
       values = { data: d.section!, pos: 0, end: d.section!.length };
     } else {
       const c = new ByteCursor(d.data);
-      rep = runs(dec.repCheck, d.levelEncodings.rep, () => prefixedRuns(c));
-      if (rep === undefined) return null;
-      def = runs(dec.defCheck, d.levelEncodings.def, () => prefixedRuns(c));
+      const levels = (check: LevelCheck | null, encoding: string): LevelStream | null => {
+        if (check === null) return null;
+        if (encoding === 'RLE') return new RleStream(prefixedRuns(c), bitWidth(check.max));
+        if (encoding === 'BIT_PACKED') return new BitPackedStream(c, bitWidth(check.max), d.n);
+        throw new UnsupportedError(`level encoding ${encoding}`);
+      };
+      rep = levels(dec.repCheck, d.levelEncodings.rep);
+      def = levels(dec.defCheck, d.levelEncodings.def);
       values = { data: d.data, pos: c.pos, end: d.data.length };
     }
-    if (rep === undefined || def === undefined) return null;
     return new PageWindows(dec, d, page, rep, def, values, dict);
   }
 

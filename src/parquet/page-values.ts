@@ -4,14 +4,14 @@
  */
 import { ByteCursor } from '../bytes/cursor.js';
 import { CorruptFileError, UnsupportedError } from '../errors.js';
-import { decodeAlp } from '../encodings/alp.js';
-import { decodeBitPacked } from '../encodings/bit-packed.js';
+import { AlpStream } from '../encodings/alp.js';
+import { BitPackedStream } from '../encodings/bit-packed.js';
 import { ByteStreamSplitStream, decodeByteStreamSplit } from '../encodings/byte-stream-split.js';
-import { decodeDeltaInt32, decodeDeltaInt64 } from '../encodings/delta-binary-packed.js';
+import { DeltaBinaryPackedStream } from '../encodings/delta-binary-packed.js';
 import { decodeDeltaByteArray, DeltaByteArrayStream } from '../encodings/delta-byte-array.js';
 import { decodeDeltaLengthByteArray, DeltaLengthStream } from '../encodings/delta-length-byte-array.js';
 import { decodePlain, PlainStream } from '../encodings/plain.js';
-import { bitWidth, countLevels, HybridValues, decodeRleBooleans, decodeRleHybrid, decodeRleHybridPrefixed, type LevelCheck } from '../encodings/rle.js';
+import { bitWidth, HybridValues, decodeRleBooleans, decodeRleHybrid, decodeRleHybridPrefixed, type LevelCheck } from '../encodings/rle.js';
 import { valueCount, type Values } from '../encodings/types.js';
 import type { LeafNode } from '../schema/tree.js';
 
@@ -29,9 +29,7 @@ export function decodeValues(encoding: string, leaf: LeafNode, data: Uint8Array,
       out = decodeRleBooleans(c, count);
       break;
     case 'DELTA_BINARY_PACKED':
-      if (type === 'INT32') out = decodeDeltaInt32(c, count);
-      else if (type === 'INT64') out = decodeDeltaInt64(c, count);
-      else throw new CorruptFileError(`DELTA_BINARY_PACKED cannot encode ${type}`);
+      out = deltaStream(c, type, count).read(count);
       break;
     case 'DELTA_LENGTH_BYTE_ARRAY':
       if (type !== 'BYTE_ARRAY') throw new CorruptFileError(`DELTA_LENGTH_BYTE_ARRAY cannot encode ${type}`);
@@ -45,14 +43,18 @@ export function decodeValues(encoding: string, leaf: LeafNode, data: Uint8Array,
       out = decodeByteStreamSplit(c, type, count, leaf.typeLength);
       break;
     case 'ALP':
-      if (type !== 'FLOAT' && type !== 'DOUBLE') throw new CorruptFileError(`ALP cannot encode ${type}`);
-      out = decodeAlp(c, type, count);
+      out = alpStream(c, type, count).read(count);
       break;
     default:
       throw new UnsupportedError(`value encoding ${encoding}`);
   }
   if (valueCount(out) !== count) throw new CorruptFileError(`page decoded ${valueCount(out)} values where its levels define ${count}`);
   return out;
+}
+
+function deltaStream(c: ByteCursor, type: string, count: number): DeltaBinaryPackedStream {
+  if (type !== 'INT32' && type !== 'INT64') throw new CorruptFileError(`DELTA_BINARY_PACKED cannot encode ${type}`);
+  return new DeltaBinaryPackedStream(c, count, type === 'INT64');
 }
 
 /** A page's values, read or passed over `n` at a time (a page's selected rows start or end inside it). */
@@ -65,9 +67,7 @@ export interface ValueStream {
 
 /**
  * The values of a page of `count` values in data[pos..end), as a stream.
- * Dictionary-encoded pages give their indices. DELTA_BINARY_PACKED and ALP
- * pages are decoded whole on opening (their integers and floats), then
- * served by views.
+ * Dictionary-encoded pages give their indices.
  */
 export function valueStream(encoding: string, leaf: LeafNode, data: Uint8Array, pos: number, end: number, count: number): ValueStream {
   const c = new ByteCursor(data, pos, end);
@@ -81,6 +81,8 @@ export function valueStream(encoding: string, leaf: LeafNode, data: Uint8Array, 
     case 'RLE':
       if (type !== 'BOOLEAN') throw new UnsupportedError(`RLE encoding for ${type} values`);
       return new HybridValues(c, 'booleans');
+    case 'DELTA_BINARY_PACKED':
+      return deltaStream(c, type, count);
     case 'DELTA_LENGTH_BYTE_ARRAY':
       if (type !== 'BYTE_ARRAY') throw new CorruptFileError(`DELTA_LENGTH_BYTE_ARRAY cannot encode ${type}`);
       return new DeltaLengthStream(c, count);
@@ -89,23 +91,16 @@ export function valueStream(encoding: string, leaf: LeafNode, data: Uint8Array, 
       return new DeltaByteArrayStream(c, count, type === 'FIXED_LEN_BYTE_ARRAY' ? leaf.typeLength : undefined);
     case 'BYTE_STREAM_SPLIT':
       return new ByteStreamSplitStream(c, type, count, leaf.typeLength);
+    case 'ALP':
+      return alpStream(c, type, count);
     default:
-      return new DecodedValues(decodeValues(encoding, leaf, data, pos, end, count) as Int32Array | BigInt64Array | Float32Array | Float64Array);
+      throw new UnsupportedError(`value encoding ${encoding}`);
   }
 }
 
-/** Values decoded whole, served a view at a time. */
-class DecodedValues implements ValueStream {
-  private i = 0;
-  constructor(private readonly values: Int32Array | BigInt64Array | Float32Array | Float64Array) {}
-  read(n: number): Values {
-    const out = this.values.subarray(this.i, this.i + n);
-    this.i += out.length;
-    return out;
-  }
-  skip(n: number): void {
-    this.i = Math.min(this.i + n, this.values.length);
-  }
+function alpStream(c: ByteCursor, type: string, count: number): AlpStream {
+  if (type !== 'FLOAT' && type !== 'DOUBLE') throw new CorruptFileError(`ALP cannot encode ${type}`);
+  return new AlpStream(c, type, count);
 }
 
 /**
@@ -117,8 +112,7 @@ export function decodeLevels(encoding: string, c: ByteCursor, check: LevelCheck,
   const width = bitWidth(check.max);
   if (encoding === 'RLE') return decodeRleHybridPrefixed(c, width, count, out, 0, check);
   if (encoding !== 'BIT_PACKED') throw new UnsupportedError(`level encoding ${encoding}`);
-  decodeBitPacked(c, width, count, out);
-  return countLevels(out, 0, count, check);
+  return new BitPackedStream(c, width, count).read(count, out, 0, check);
 }
 
 /** Data page v2 levels: RLE without a length prefix, in data[start..end). Checked and counted as decodeLevels does. */

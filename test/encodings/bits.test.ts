@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { bitWidth, copyBytes, packLsb, packLsb64, unpackLsb, unpackLsb64 } from '../../src/encodings/bits.js';
+import { bitWidth, copyBytes, packLsb, packLsb64, sumLsb, unpackLsb, unpackLsb64 } from '../../src/encodings/bits.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 
 test('spec example: 0..7 at 3 bits pack LSB first into 88 C6 FA', () => {
@@ -90,4 +90,24 @@ test('copyBytes makes an aligned copy even from a Node Buffer view', () => {
   assert.equal(copy.buffer.byteLength, 8);
   backing[1] = 7;
   assert.deepEqual([...new Int32Array(copy.buffer)], [1, 2]);
+});
+
+test('sumLsb is the sum mod 2^64 of what unpackLsb and unpackLsb64 give, at every width', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 64 }), fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 5 }), (width, n, skew) => {
+      const bytes = Uint8Array.from({ length: Math.ceil((n * width) / 8) + skew }, (_, i) => (i * 151 + width * 7 + n) & 0xff);
+      const p = Math.min(skew, bytes.length);
+      const checked = bytes.subarray(0, p + Math.ceil((n * width) / 8));
+      let want = 0n;
+      const lo = new Int32Array(n);
+      const hi = new Int32Array(n);
+      if (width <= 32) unpackLsb(checked, p, width, n, lo, 0);
+      else unpackLsb64(checked, p, width, n, lo, hi);
+      for (let k = 0; k < n; k++) want += (BigInt(hi[k]! >>> 0) << 32n) + BigInt(lo[k]! >>> 0);
+      const out = new Uint32Array(2);
+      sumLsb(checked, p, width, n, out);
+      assert.equal((BigInt(out[1]!) << 32n) + BigInt(out[0]!), BigInt.asUintN(64, want), `width ${width} n ${n}`);
+    }),
+    { numRuns: 400 },
+  );
 });

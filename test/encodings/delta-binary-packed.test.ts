@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { ByteCursor } from '../../src/bytes/cursor.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
 import { CorruptFileError } from '../../src/errors.js';
-import { decodeDeltaInt32, decodeDeltaInt64, encodeDeltaInt32, encodeDeltaInt64 } from '../../src/encodings/delta-binary-packed.js';
+import { decodeDeltaInt32, decodeDeltaInt64, DeltaBinaryPackedStream, encodeDeltaInt32, encodeDeltaInt64 } from '../../src/encodings/delta-binary-packed.js';
 
 const cursor = (bytes: number[], base = 0) => new ByteCursor(Uint8Array.from(bytes), 0, bytes.length, base);
 const corrupt = (pattern: RegExp) => (e: unknown) => e instanceof CorruptFileError && pattern.test(e.message);
@@ -236,4 +236,29 @@ test('INT32 deltas packed in 33 bits, as DuckDB writes them, wrap to the right v
   const minDelta = [0xfd, 0xff, 0xff, 0xff, 0x1f];
   const bytes = Uint8Array.from([...header, ...minDelta, 33, 0, 0, 0, ...new Array(33 * 4).fill(0)]);
   assert.deepEqual([...decodeDeltaInt32(new ByteCursor(bytes), 2)], [2147483647, -2147483648]);
+});
+
+test('skip then read over other writers\u2019 layouts, 64-bit INT32 deltas among them, gives the values at those places', () => {
+  const layouts = [[128, 1], [128, 4], [256, 8], [1024, 32], [2048, 1]] as const;
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...layouts),
+      fc.boolean(),
+      fc.array(fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.bigInt({ min: -50n, max: 50n })), { maxLength: 3000, size: 'max' }),
+      fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 2500 })), { maxLength: 8 }),
+      ([block, minis], wide, raw, plan) => {
+        // INT32 values with deltas computed in 64 bits (DuckDB's), so miniblocks up to 33 bits wide.
+        const values = wide ? raw : raw.map((v) => BigInt.asIntN(32, v));
+        const s = new DeltaBinaryPackedStream(cursor(reference(values, 64, block, minis, true)), values.length, wide);
+        let at = 0;
+        for (const [skip, n0] of [...plan, [false, values.length] as const]) {
+          const n = Math.min(n0, values.length - at);
+          if (skip) s.skip(n);
+          else assert.deepEqual([...s.read(n)].map(BigInt), values.slice(at, at + n), `${block}/${minis} values ${at}..${at + n}`);
+          at += n;
+        }
+      },
+    ),
+    { numRuns: 150 },
+  );
 });

@@ -1,6 +1,7 @@
 /**
  * Every encoding reads `n` values or passes over `n` without making them
- * (page-values.ts valueStream): any sequence of skips and reads over a page
+ * (page-values.ts valueStream; levels through RleStream and
+ * BitPackedStream): any sequence of skips and reads over a page
  * gives, for each read, exactly the values written at those places. The
  * truth is the values handed to the encoder, not our own decoder.
  */
@@ -8,6 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ByteWriter } from '../../src/bytes/writer.js';
+import { BitPackedStream, encodeBitPacked } from '../../src/encodings/bit-packed.js';
+import { encodeAlp } from '../../src/encodings/alp.js';
 import { encodeByteStreamSplit } from '../../src/encodings/byte-stream-split.js';
 import { encodeDeltaInt32, encodeDeltaInt64 } from '../../src/encodings/delta-binary-packed.js';
 import { encodeDeltaByteArray } from '../../src/encodings/delta-byte-array.js';
@@ -41,9 +44,11 @@ interface Case {
   typeLength?: number;
   values: fc.Arbitrary<Values>;
   encode: (w: ByteWriter, v: Values) => void;
+  label?: string;
 }
 
-const count = { minLength: 0, maxLength: 700 };
+// 'max': fast-check's default size keeps arrays to about 10 values, too few to span a miniblock, a vector or a run.
+const count = { minLength: 0, maxLength: 700, size: 'max' as const };
 /** Runs and repeats, so RLE runs, shared prefixes and small deltas all occur. */
 const repeats = <T>(a: fc.Arbitrary<T>) => fc.array(fc.tuple(a, fc.integer({ min: 1, max: 40 })), { maxLength: 60 }).map((runs) => runs.flatMap(([v, n]) => new Array<T>(n).fill(v)).slice(0, 700));
 const ints = fc.oneof(fc.array(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), count), repeats(fc.integer({ min: -5, max: 5 })));
@@ -63,11 +68,17 @@ const I32 = ints.map((a) => Int32Array.from(a));
 const I64 = longs.map((a) => BigInt64Array.from(a));
 const F32 = fc.array(fc.float(), count).map((a) => Float32Array.from(a));
 const F64 = fc.array(fc.double(), count).map((a) => Float64Array.from(a));
+/** Decimals (which ALP stores as integers) mixed with arbitrary floats (its exceptions). */
+const decimals = (round: (x: number) => number) =>
+  fc.array(fc.oneof(fc.integer({ min: -1e6, max: 1e6 }).map((x) => round(x / 100)), fc.double().map(round)), count);
+const ALP32 = decimals(Math.fround).map((a) => Float32Array.from(a));
+const ALP64 = decimals((x) => x).map((a) => Float64Array.from(a));
 const BOOL = bools.map((a) => Uint8Array.from(a));
 const STR = strings.map(byteArrays);
 const FLBA = (len: number) => fixed(len).map(byteArrays);
 
 const plain = (type: PhysicalType, typeLength?: number) => (w: ByteWriter, v: Values) => encodePlain(w, type, v, typeLength);
+const alp = (type: 'FLOAT' | 'DOUBLE', logVector: number) => (w: ByteWriter, v: Values) => encodeAlp(w, type, v as Float32Array | Float64Array, logVector);
 const bss = (type: PhysicalType, typeLength?: number) => (w: ByteWriter, v: Values) => encodeByteStreamSplit(w, type, v, typeLength);
 
 const CASES: Case[] = [
@@ -85,6 +96,9 @@ const CASES: Case[] = [
   { encoding: 'DELTA_LENGTH_BYTE_ARRAY', type: 'BYTE_ARRAY', values: STR, encode: (w, v) => encodeDeltaLengthByteArray(w, v as ByteArrays) },
   { encoding: 'DELTA_BYTE_ARRAY', type: 'BYTE_ARRAY', values: STR, encode: (w, v) => encodeDeltaByteArray(w, v as ByteArrays) },
   { encoding: 'DELTA_BYTE_ARRAY', type: 'FIXED_LEN_BYTE_ARRAY', typeLength: 5, values: FLBA(5), encode: (w, v) => encodeDeltaByteArray(w, v as ByteArrays) },
+  { encoding: 'ALP', type: 'FLOAT', values: ALP32, encode: alp('FLOAT', 3), label: ' in vectors of 8' },
+  { encoding: 'ALP', type: 'DOUBLE', values: ALP64, encode: alp('DOUBLE', 3), label: ' in vectors of 8' },
+  { encoding: 'ALP', type: 'DOUBLE', values: ALP64, encode: alp('DOUBLE', 6), label: ' in vectors of 64' },
   { encoding: 'BYTE_STREAM_SPLIT', type: 'FLOAT', values: F32, encode: bss('FLOAT') },
   { encoding: 'BYTE_STREAM_SPLIT', type: 'DOUBLE', values: F64, encode: bss('DOUBLE') },
   { encoding: 'BYTE_STREAM_SPLIT', type: 'INT32', values: I32, encode: bss('INT32') },
@@ -110,7 +124,7 @@ function check(encoding: string, leaf: LeafNode, page: Uint8Array, want: string[
 }
 
 for (const c of CASES) {
-  test(`${c.encoding} ${c.type}: skip(k) then read(m) is values [k, k + m)`, () => {
+  test(`${c.encoding} ${c.type}${c.label ?? ''}: skip(k) then read(m) is values [k, k + m)`, () => {
     const leaf = { physicalType: c.type, typeLength: c.typeLength } as LeafNode;
     fc.assert(
       fc.property(c.values, steps, (values, plan) => {
@@ -136,35 +150,58 @@ test('dictionary indices: skip(k) then read(m) is indices [k, k + m)', () => {
   );
 });
 
+/** Any skips and reads over levels: each gives the levels there (read) and how many equal the maximum (both). */
+function checkLevels(s: RleStream | BitPackedStream, levels: number[], max: number, plan: [boolean, number][]): void {
+  const check = { max, what: 'definition' };
+  let at = 0;
+  for (const [skip, n0] of [...plan, [false, levels.length] as [boolean, number]]) {
+    const n = Math.min(n0, levels.length - at);
+    const atMax = levels.slice(at, at + n).filter((v) => v === max).length;
+    if (skip) assert.equal(s.skip(n, check), atMax);
+    else {
+      const out = new Uint16Array(n);
+      assert.equal(s.read(n, out, 0, check), atMax);
+      assert.deepEqual([...out], levels.slice(at, at + n));
+    }
+    at += n;
+  }
+}
+
 test('levels: RleStream.skip counts and checks what read would', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: 9 }), fc.array(fc.nat(), { maxLength: 2000 }), steps, (max, raw, plan) => {
+    fc.property(fc.integer({ min: 0, max: 9 }), fc.array(fc.nat(), { maxLength: 2000, size: 'max' }), steps, (max, raw, plan) => {
       const levels = raw.map((x) => x % (max + 1));
       const w = new ByteWriter();
       const runs = levels.flatMap((v, i) => (i % 7 === 0 ? new Array<number>(30).fill(v) : [v]));
       encodeRleHybrid(w, runs, bitWidth(max));
-      const check = { max, what: 'definition' };
-      const s = new RleStream(new ByteCursor(w.finish().slice()), bitWidth(max));
-      let at = 0;
-      for (const [skip, n0] of [...plan, [false, runs.length] as [boolean, number]]) {
-        const n = Math.min(n0, runs.length - at);
-        const atMax = runs.slice(at, at + n).filter((v) => v === max).length;
-        if (skip) assert.equal(s.skip(n, check), atMax);
-        else {
-          const out = new Uint16Array(n);
-          assert.equal(s.read(n, out, 0, check), atMax);
-          assert.deepEqual([...out], runs.slice(at, at + n));
-        }
-        at += n;
-      }
+      checkLevels(new RleStream(new ByteCursor(w.finish().slice()), bitWidth(max)), runs, max, plan);
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test('levels: BitPackedStream (v1 BIT_PACKED) skips and reads at any width', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 16 }), fc.array(fc.nat(), { maxLength: 2000, size: 'max' }), steps, (width, raw, plan) => {
+      // A maximum below what the width holds, sometimes, so levels over it would be caught.
+      const max = width === 0 ? 0 : (1 << width) - 1 - (raw.length % 2);
+      const levels = raw.map((x) => x % (max + 1));
+      const w = new ByteWriter();
+      encodeBitPacked(w, levels, width);
+      w.u8(0xff); // what follows the levels in a page
+      checkLevels(new BitPackedStream(new ByteCursor(w.finish().slice()), width, levels.length), levels, max, plan);
     }),
     { numRuns: 200 },
   );
 });
 
 test('a level above the maximum in levels passed over is still corrupt', () => {
-  const w = new ByteWriter();
-  encodeRleHybrid(w, [0, 1, 3, 1, ...new Array(20).fill(2)], 2);
-  const s = new RleStream(new ByteCursor(w.finish().slice()), 2);
-  assert.throws(() => s.skip(24, { max: 2, what: 'definition' }), /definition level 3 exceeds/);
+  const levels = [0, 1, 3, 1, ...new Array<number>(20).fill(2)];
+  const rle = new ByteWriter();
+  encodeRleHybrid(rle, levels, 2);
+  const packed = new ByteWriter();
+  encodeBitPacked(packed, levels, 2);
+  for (const s of [new RleStream(new ByteCursor(rle.finish().slice()), 2), new BitPackedStream(new ByteCursor(packed.finish().slice()), 2, 24)]) {
+    assert.throws(() => s.skip(24, { max: 2, what: 'definition' }), /definition level 3 exceeds/);
+  }
 });
