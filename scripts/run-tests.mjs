@@ -70,7 +70,7 @@ const jobs = Math.max(1, Number(process.env.TEST_JOBS) || availableParallelism()
 const SLOW_FIRST = [
   'test/filter/matrix.test.ts', 'test/fuzz/shared-repro.test.ts', 'test/fuzz/campaign.test.ts', 'test/writer/interop.test.ts',
   'test/browser/viewer.test.ts', 'test/interop/duckdb-read.test.ts', 'test/convert/wide-tables.test.ts', 'test/writer/rewrite.test.ts',
-  'test/package/install.test.ts', 'test/cli/epipe.test.ts', 'test/reader/bombs.test.ts', 'test/cli/convert-trevni.test.ts',
+  'test/package/install.test.ts', 'test/cli/epipe.test.ts', 'test/cli/convert-trevni.test.ts', 'test/cli/convert-trevni-v1.test.ts',
 ].map((f) => join(...f.split('/')));
 const rank = (f) => (SLOW_FIRST.includes(f) ? SLOW_FIRST.indexOf(f) : SLOW_FIRST.length);
 files.sort((a, b) => rank(a) - rank(b));
