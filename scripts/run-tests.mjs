@@ -2,7 +2,9 @@
 // A script instead of a shell glob: npm runs scripts under sh, which has no `**`.
 // Each file runs in its own process (as `node --test` would) so that one file's
 // output is printed whole, and its wall time is measured: the slowest files
-// are listed at the end, which is how the suite is kept under its time budget.
+// are listed at the end with their CPU seconds (children included, on Linux),
+// which is how the suite is kept under its time budget. The files known to be
+// slowest start first, so that the run does not end on one of them alone.
 //
 //   node scripts/run-tests.mjs [--group unit|interop|browser] [--list] [files or folders...]
 //   TEST_JOBS=n   files run at once (default: the machine's cores)
@@ -64,17 +66,33 @@ if (listOnly) {
 }
 const jobs = Math.max(1, Number(process.env.TEST_JOBS) || availableParallelism());
 
+/** The slowest files of CI's last runs, longest first (see the summary's list): they start before the rest. */
+const SLOW_FIRST = [
+  'test/filter/matrix.test.ts', 'test/fuzz/shared-repro.test.ts', 'test/fuzz/campaign.test.ts', 'test/writer/interop.test.ts',
+  'test/browser/viewer.test.ts', 'test/interop/duckdb-read.test.ts', 'test/convert/wide-tables.test.ts', 'test/writer/rewrite.test.ts',
+  'test/package/install.test.ts', 'test/cli/epipe.test.ts', 'test/cli/convert-trevni.test.ts', 'test/cli/convert-trevni-v1.test.ts',
+].map((f) => join(...f.split('/')));
+const rank = (f) => (SLOW_FIRST.includes(f) ? SLOW_FIRST.indexOf(f) : SLOW_FIRST.length);
+files.sort((a, b) => rank(a) - rank(b));
+
+const CPU_REPORT = new URL('./test-cpu.mjs', import.meta.url).href;
+const cpuText = (r) => (r.cpuSeconds === undefined ? '' : `, ${r.cpuSeconds.toFixed(1)} CPU s`);
+
 function runFile(file) {
   const start = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=spec', file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn(process.execPath, ['--import', CPU_REPORT, '--import', 'tsx', '--test-reporter=spec', file], {
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      env: { ...process.env, PARQUETRY_TEST_CPU_FD: '3' },
     });
     const chunks = [];
+    let cpu = '';
     child.stdout.on('data', (c) => chunks.push(c));
     child.stderr.on('data', (c) => chunks.push(c));
+    child.stdio[3].on('data', (c) => (cpu += c));
     child.on('close', (code, signal) => {
-      resolve({ file, ok: code === 0, code: code ?? signal, seconds: (performance.now() - start) / 1000, output: Buffer.concat(chunks) });
+      const cpuSeconds = cpu ? Number(cpu) : undefined;
+      resolve({ file, ok: code === 0, code: code ?? signal, seconds: (performance.now() - start) / 1000, cpuSeconds, output: Buffer.concat(chunks) });
     });
   });
 }
@@ -86,7 +104,7 @@ async function worker() {
   while (next < files.length) {
     const r = await runFile(files[next++]);
     results.push(r);
-    process.stdout.write(`\n▶ ${r.file} (${r.seconds.toFixed(1)} s)${r.ok ? '' : ` FAILED (exit ${r.code})`}\n`);
+    process.stdout.write(`\n▶ ${r.file} (${r.seconds.toFixed(1)} s${cpuText(r)})${r.ok ? '' : ` FAILED (exit ${r.code})`}\n`);
     process.stdout.write(r.output);
   }
 }
@@ -97,9 +115,10 @@ const failed = results.filter((r) => !r.ok);
 if (files.length > 1) {
   console.log(`\nslowest files:`);
   for (const r of [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 15)) {
-    console.log(`  ${r.seconds.toFixed(1).padStart(7)} s  ${r.file}`);
+    console.log(`  ${r.seconds.toFixed(1).padStart(7)} s ${(r.cpuSeconds === undefined ? '' : `${r.cpuSeconds.toFixed(1)} CPU s`).padStart(12)}  ${r.file}`);
   }
 }
-console.log(`\n${files.length} files, ${files.length - failed.length} passed, ${failed.length} failed, ${total.toFixed(1)} s wall with ${jobs} at once`);
+const cpuTotal = results.reduce((n, r) => n + (r.cpuSeconds ?? 0), 0);
+console.log(`\n${files.length} files, ${files.length - failed.length} passed, ${failed.length} failed, ${total.toFixed(1)} s wall with ${jobs} at once${cpuTotal ? `, ${cpuTotal.toFixed(0)} CPU s` : ''}`);
 for (const r of failed) console.log(`  FAILED ${r.file} (exit ${r.code})`);
 process.exit(failed.length ? 1 : 0);

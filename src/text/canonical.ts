@@ -75,14 +75,24 @@ export function canonicalVariant(v: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalVariant(o[k])}`).join(',')}}`;
 }
 
+type Fields = readonly { name: string; plan: Plan }[];
+
+/** Each field's `"name":` prefix, made once a plan: a file's rows share their plan, so a row costs only its values. */
+const prefixes = new WeakMap<Fields, string[]>();
+
+function object(fields: Fields, o: Record<string, unknown>): string {
+  let names = prefixes.get(fields);
+  if (!names) prefixes.set(fields, (names = fields.map((f) => `${JSON.stringify(f.name)}:`)));
+  let out = '{';
+  for (let i = 0; i < fields.length; i++) out += `${i ? ',' : ''}${names[i]}${value(fields[i]!.plan, o[fields[i]!.name])}`;
+  return `${out}}`;
+}
+
 function value(p: Plan, v: unknown): string {
   if (v === null || v === undefined) return 'null';
   switch (p.t) {
     case 'leaf': return canonicalValue(p.leaf.kind, v);
-    case 'struct': {
-      const o = v as Record<string, unknown>;
-      return `{${p.fields.map((f) => `${JSON.stringify(f.name)}:${value(f.plan, o[f.name])}`).join(',')}}`;
-    }
+    case 'struct': return object(p.fields, v as Record<string, unknown>);
     case 'list': return `[${(v as unknown[]).map((e) => value(p.element, e)).join(',')}]`;
     case 'map': {
       const key = p.entry.fields.find((f) => f.name === p.keyName)?.plan;
@@ -104,5 +114,5 @@ function value(p: Plan, v: unknown): string {
 
 /** One row as a canonical JSON line (without the trailing newline). */
 export function canonicalRow(plan: RecordPlan, row: Record<string, unknown>): string {
-  return `{${plan.fields.map((f) => `${JSON.stringify(f.name)}:${value(f.plan, row[f.name])}`).join(',')}}`;
+  return object(plan.fields, row);
 }

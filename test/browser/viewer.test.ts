@@ -8,7 +8,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { BufferSink, defineSchema, field, openParquet, openTable, openWriter, ty
 import { TrevniDraftWriter } from '../../src/node/entries/trevni.js';
 import { cell } from '../../viewer/src/format.js';
 import { clip } from '../../src/text/render.js';
+import { ok as cli } from '../cli/run-cli.js';
 
 const DATA = join('..', 'shared', 'corpus', 'parquet-testing', 'data');
 const FLAT = join(DATA, 'alltypes_plain.parquet');
@@ -33,19 +34,6 @@ let browser: Browser;
 let out: string;
 const servers: ChildProcess[] = [];
 
-
-function cli(...args: string[]): string {
-  const r = spawnSync(process.execPath, [...CLI, ...args], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout;
-}
-
-/** `parquetry ARGS`' output, without blocking the test's event loop. */
-function cliAsync(...args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [...CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 }, (e, stdout, stderr) => (e ? reject(new Error(`${e.message}: ${stderr}`)) : resolve(stdout)));
-  });
-}
 
 /** Starts `parquetry view FILE` and resolves to the URL it prints. */
 function view(file: string): Promise<string> {
@@ -118,12 +106,12 @@ function shownRows(page: Page): Promise<string[][]> {
 }
 
 async function checkParquet(file: string): Promise<Page> {
-  const meta = JSON.parse(cli('meta', file, '--json'));
+  const meta = JSON.parse(await cli('meta', file, '--json'));
   const page = await open(file);
   assert.equal(await summary(page, 'rows'), String(meta.numRows));
   assert.equal(await summary(page, 'row groups'), String(meta.numRowGroups));
   assert.deepEqual(await page.$$eval('.group', (els) => els.map((e) => (e as HTMLElement).dataset.rows)), meta.rowGroups.map((g: { numRows: number }) => String(g.numRows)));
-  const pages = cli('pages', file, '--json').trim().split('\n').map((l) => JSON.parse(l) as { rowGroup: number; column: string; headerSize: number; compressedSize: number });
+  const pages = (await cli('pages', file, '--json')).trim().split('\n').map((l) => JSON.parse(l) as { rowGroup: number; column: string; headerSize: number; compressedSize: number });
   const shown = await chunks(page);
   const expected = meta.rowGroups.flatMap((g: { index: number; columns: { path: string; codec: string; encodings: string[]; compressedSize: number; uncompressedSize: number }[] }) =>
     g.columns.map((c) => {
@@ -290,7 +278,7 @@ test('a picked file is read in the page through Blob slices, with nothing reques
 });
 
 test('a Trevni file: columns and blocks as meta gives them, the table scrolled against openTable', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
-  const meta = JSON.parse(cli('meta', TREVNI, '--json'));
+  const meta = JSON.parse(await cli('meta', TREVNI, '--json'));
   const page = await open(TREVNI);
   assert.equal(await summary(page, 'format'), 'trevni');
   assert.equal(await summary(page, 'rows'), String(meta.numRows));
@@ -307,7 +295,7 @@ test('a Trevni file: columns and blocks as meta gives them, the table scrolled a
 });
 
 test('a RedElm file: row groups and columns as meta gives them, each column as its three sections, the table across row groups', { skip: skipWithoutChromium, timeout: 120_000 }, async () => {
-  const meta = JSON.parse(cli('meta', REDELM, '--json'));
+  const meta = JSON.parse(await cli('meta', REDELM, '--json'));
   const page = await open(REDELM);
   assert.equal(await summary(page, 'format'), 'redelm');
   assert.equal(await summary(page, 'rows'), String(meta.numRows));
@@ -339,7 +327,7 @@ test("a Trevni file of the wiki draft's dialect: its leaves' blocks as meta give
   await w.close();
   const file = join(out, 'draft.trv');
   writeFileSync(file, sink.bytes());
-  const meta = JSON.parse(cli('meta', file, '--json'));
+  const meta = JSON.parse(await cli('meta', file, '--json'));
   assert.equal(meta.dialect, 'dremel');
   const leaves = meta.columnChunks.filter((c: { type: string }) => c.type !== 'null');
   const page = await open(file);
@@ -490,16 +478,7 @@ test("cells read as `parquetry head` prints them, cell by cell, for the corpus's
   ].map((f) => join(DATA, f));
   // One server; each file picked on its page, as a user picks one (no server per file).
   const origin = new URL(await view(FLAT)).origin;
-  // `head` of each file, three at a time, while the pages load: the CLI's start dominates this test.
   const all = [...files, REDELM];
-  const heads = new Map<string, Promise<string>>();
-  const running: Promise<unknown>[] = [];
-  for (const file of all) {
-    const previous = running.length >= 3 ? running.shift()! : Promise.resolve();
-    const p = previous.then(() => cliAsync('head', file, '-n', '40'));
-    heads.set(file, p);
-    running.push(p.catch(() => undefined));
-  }
   for (const file of all) {
     const page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
@@ -508,7 +487,7 @@ test("cells read as `parquetry head` prints them, cell by cell, for the corpus's
     await page.waitForFunction(() => document.querySelector('#layout > div')?.getAttribute('data-pages') === 'done', { timeout: 60_000 });
     const shown = await scrollTo(page, 0);
     const columns = await page.$$eval('#rows-head th .title', (els) => els.slice(1).map((e) => e.textContent ?? ''));
-    const head = headCells(await heads.get(file)!).slice(0, shown.length + 1);
+    const head = headCells(await cli('head', file, '-n', '40')).slice(0, shown.length + 1);
     assert.deepEqual([columns, ...shown.map((r) => r.slice(1))].map((r) => r.map((c) => clip(c, 40))), head, file);
     await page.close();
   }

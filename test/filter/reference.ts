@@ -45,6 +45,17 @@ export function leafValues(row: unknown, path: readonly string[]): unknown[] {
   return out;
 }
 
+/** leafValues of each row and path refEval has seen: a matrix evaluates hundreds of filters on the same rows. */
+const seen = new WeakMap<object, Map<readonly string[], unknown[]>>();
+
+function rowLeafValues(row: Record<string, unknown>, path: readonly string[]): unknown[] {
+  let byPath = seen.get(row);
+  if (!byPath) seen.set(row, (byPath = new Map()));
+  let vals = byPath.get(path);
+  if (!vals) byPath.set(path, (vals = leafValues(row, path)));
+  return vals;
+}
+
 // ---------------------------------------------------------------- exact numbers
 
 interface Rat { n: bigint; d: bigint }
@@ -145,7 +156,7 @@ export function refEval(f: Filter, row: Record<string, unknown>, kinds: Map<stri
   }
   const col = typeof f.column === 'string' ? f.column : f.column.join('.');
   const { kind, path } = kinds.get(col)!;
-  const vals = leafValues(row, path);
+  const vals = rowLeafValues(row, path);
   if (f.op === 'is null') return vals.length === 0 ? T : F;
   if (f.op === 'is not null') return vals.length > 0 ? T : F;
   if (vals.length === 0) return N;

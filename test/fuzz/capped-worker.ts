@@ -6,7 +6,8 @@
  * test's own failure. Each case reports rows (what the call yielded), or its
  * typed error, or an untyped one, and the report of a salvage call.
  */
-import { peakMb, resetPeak } from '../../scripts/fuzz/pool.js';
+import { resetPeak } from '../../scripts/fuzz/pool.js';
+import { casePeakMb, RECYCLE_MB } from './case-peak.js';
 import { ParquetryError } from '../../src/errors.js';
 import { BufferSink } from '../../src/io/sink.js';
 import { decodeJavaStream } from '../../src/javaser/decode.js';
@@ -41,11 +42,6 @@ export interface CappedOutcome {
   lost?: number;
   ms: number;
   peakMb: number;
-}
-
-/** The case's resident high-water mark (the process's where /proc cannot say: an upper bound, as a process that grew is recycled after its case). */
-function casePeakMb(): number {
-  return peakMb() || process.resourceUsage().maxRSS / 1024;
 }
 
 async function count(it: AsyncIterable<unknown>): Promise<number> {
@@ -114,7 +110,7 @@ process.on('message', (msg: { type: 'init' } | { type: 'run'; items: CappedCase[
       }
       await new Promise((sent) => process.send!({ type: 'done', outcome: { ...outcome, id: c.id, ms: performance.now() - t0, peakMb: casePeakMb() } }, sent));
       // A process that grew is replaced (the pool respawns on exit 0), so the next case starts small.
-      if (process.resourceUsage().maxRSS / 1024 > 160) process.exit(0);
+      if (process.resourceUsage().maxRSS / 1024 > RECYCLE_MB) process.exit(0);
     }
   })();
 });

@@ -1,23 +1,25 @@
 /**
  * Decompression bombs and size lies: each file is read whole in a child
- * process (bomb-read.ts), which must end every read in rows or a typed
- * error with a peak RSS under 512 MiB. The peak is the process's own, so
- * native buffers (zlib, brotli, zstd) count, as a heap limit would not.
+ * process (bomb-read.ts, several files a process, one at a time), which must
+ * end every read in rows or a typed error with a peak RSS under 512 MiB. The
+ * peak is the case's own resident high-water mark, so native buffers (zlib,
+ * brotli, zstd) count, as a heap limit would not; a child that grew is
+ * replaced before its next file.
  */
-import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { BufferSink, LimitError, ParquetReader, UnsupportedError, writeParquet } from '../../src/node/index.js';
 import { TrevniReader, TrevniWriter } from '../../src/node/entries/trevni.js';
 import { applyStructured } from '../../scripts/fuzz/structured.js';
+import { runCases, type PoolResult } from '../../scripts/fuzz/pool.js';
+import type { BombCase, BombOutcome } from './bomb-read.js';
 import { DATA } from './helpers.js';
 
 const FUZZ = join('..', 'shared', 'fuzz');
 const HOSTILE = join(FUZZ, 'hostile');
-const CHILD = fileURLToPath(new URL('./bomb-read.ts', import.meta.url));
+const CHILD = new URL('./bomb-read.ts', import.meta.url);
 const MAX_RSS_MIB = 512;
 /** A hang guard, not a timing: a read here takes a second or two. */
 const TIMEOUT_MS = 120_000;
@@ -33,13 +35,20 @@ interface ChildResult {
   maxRssMiB: number;
 }
 
-function readInChild(file: string, options: Record<string, unknown> = {}): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', CHILD, file, JSON.stringify(options)], { timeout: TIMEOUT_MS, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`child failed on ${file}: ${err.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout) as ChildResult);
-    });
-  });
+/** Every file's reads, run once for all the tests (two children, a few files each): each test awaits its file's. */
+let pool: Promise<Map<string, PoolResult>> | undefined;
+
+async function readInChild(file: string): Promise<ChildResult> {
+  pool ??= (async () => {
+    const files = [...hostile, ...repros, LARGE_STRING_MAP];
+    const cases: BombCase[] = files.map((f, id) => ({ id, file: f, options: f.endsWith('.parquet') && f !== LARGE_STRING_MAP ? { verifyChecksums: false } : {} }));
+    const results = await runCases(cases, { workers: 2, timeoutMs: TIMEOUT_MS, memoryMb: MAX_RSS_MIB, entry: CHILD, batch: 4 });
+    return new Map(results.map((r) => [files[r.id]!, r]));
+  })();
+  const r = (await pool).get(file)!;
+  if (!('outcomes' in r)) assert.fail(`${file}: ${r.result}: ${r.error}`);
+  const o = r as unknown as BombOutcome;
+  return { outcomes: o.outcomes, maxRssMiB: o.peakMb };
 }
 
 function assertBounded(file: string, r: ChildResult): void {
@@ -73,7 +82,7 @@ function expected(file: string): RegExp | undefined {
 
 for (const file of [...hostile, ...repros]) {
   test(`${file}: rows or a typed error, under ${MAX_RSS_MIB} MiB`, { timeout: TIMEOUT_MS * 2 }, async () => {
-    const r = await readInChild(file, file.endsWith('.parquet') ? { verifyChecksums: false } : {});
+    const r = await readInChild(file);
     assertBounded(file, r);
     const want = expected(file);
     if (want) for (const [read, outcome] of Object.entries(r.outcomes)) assert.match(outcome, want, `${read}() of ${file}`);
