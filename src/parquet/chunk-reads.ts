@@ -14,13 +14,14 @@ import type { FileDecryptor } from './crypto/decryptor.js';
 import type { IndexCache, ScanHost } from './filter/scan.js';
 import type { LazyColumn, PageLocation } from './lazy-column.js';
 import type { FileMetaData } from './metadata/index.js';
+import { loadOnce } from '../load-once.js';
 
 /** What every chunk decoding of a file is given: its open options' checks. */
 export type FileChunkOptions = Pick<ChunkOptions, 'verifyChecksums' | 'maxDecompressedBytes'>;
 
 // Loaded by the reads that use them, not by opening a file: filters, page
 // indexes and bloom filters; streaming.
-export const filtering = () => import('./filter/reader-parts.js');
+export const filtering = loadOnce(() => import('./filter/reader-parts.js'));
 // And by the first read of data: chunk decoding and row assembly (a footer read needs none of it).
 export type Decoding = typeof import('./row-decoding.js');
 let decodingLoaded: Decoding | undefined;
@@ -31,7 +32,7 @@ function loadedDecoding(): Decoding {
   if (!decodingLoaded) throw new Error('internal error: chunk decoding used before its module was loaded');
   return decodingLoaded;
 }
-const lazyColumn = () => import('./lazy-column.js');
+const lazyColumn = loadOnce(() => import('./lazy-column.js'));
 
 /** A column chunk's bytes as fetched. */
 export interface FetchedChunk {

@@ -23,9 +23,13 @@ import { decoding, filtering, type Decoding, type FetchedChunk } from './chunk-r
 import { ParquetFile, rowGroupIndexes, type OpenOptions } from './file.js';
 import type { LazyColumn } from './lazy-column.js';
 import { RowSelection } from './row-selection.js';
+import { loadOnce } from '../load-once.js';
 
 // Loaded by the reads that use them, not by opening a file (as are VARIANT assembly and streaming, below).
-const arrow = () => Promise.all([import('../arrow/batches.js'), import('../arrow/types.js')]);
+const arrow = loadOnce(() => Promise.all([import('../arrow/batches.js'), import('../arrow/types.js')]));
+const chunkStream = loadOnce(() => import('./chunk-stream.js'));
+const variantFilter = loadOnce(() => import('./variant/filter.js'));
+const variantModule = loadOnce(() => import('./variant/index.js'));
 
 /**
  * What `rows()`, `rowBatches()` and `readRows()` read: columns, row groups, a row range, a filter,
@@ -524,7 +528,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
   /** A filter bound to this file's columns (each must name a leaf). */
   private async bindFilter(filter: Filter): Promise<BoundFilter> {
     const { bindFilter } = await filtering();
-    const variants = hasVariant(this.schema.root) ? await import('./variant/filter.js') : undefined;
+    const variants = hasVariant(this.schema.root) ? await variantFilter() : undefined;
     return withContext({ file: this.file.name }, () => bindFilter(filter, (c) => this.filterColumn(c, variants)));
   }
 
@@ -580,7 +584,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
 
   /** Fetches (coalesced) the chunks of `leaves` in row group `rg`, to be decoded a window of rows at a time. */
   private async chunkStreams(rg: number, leaves: LeafNode[]): Promise<ChunkStream[]> {
-    const [fetched, { ChunkStream }] = await Promise.all([this.file.reads.fetchChunks(rg, leaves), import('./chunk-stream.js')]);
+    const [fetched, { ChunkStream }] = await Promise.all([this.file.reads.fetchChunks(rg, leaves), chunkStream()]);
     return fetched.map(({ ref, buf, base }) => withContext(ref.ctx, () => new ChunkStream(buf, base, ref.meta, ref.leaf, this.file.reads.chunkOptions, ref.ctx)));
   }
 }
@@ -623,6 +627,6 @@ type VariantAssembly = ((parts: Record<string, unknown>, plan: Plan) => unknown)
 /** VARIANT assembly for a plan that holds a VARIANT (its module loads then), else none. */
 async function variantAssembly(plan: RecordPlan, typed: boolean): Promise<VariantAssembly> {
   if (!leavesInVariants(plan).includes(true)) return undefined;
-  const { assembleVariant } = await import('./variant/index.js');
+  const { assembleVariant } = await variantModule();
   return (parts, p) => (p.t === 'variant' ? assembleVariant(parts, p.node, typed) : parts);
 }
