@@ -70,9 +70,19 @@ class ParquetTable<Row> implements Table<Row> {
   }
 }
 
+/** The key-value metadata of the Parquet files opened as tables, by table: what a rewrite keeps (`convert`). */
+const keyValues = new WeakMap<object, Record<string, string>>();
+
 /** A Parquet file's reader as a table (`format` names what was read into it: `parquet`, or a text format held as Parquet). */
 export function parquetTable<Row>(reader: ParquetReader, format: TableFormatName = 'parquet'): Table<Row> {
-  return new ParquetTable<Row>(format, reader, reader.numRows, () => reader.close());
+  const table = new ParquetTable<Row>(format, reader, reader.numRows, () => reader.close());
+  if (format === 'parquet') keyValues.set(table, Object.fromEntries((reader.metadata.keyValueMetadata ?? []).map((e) => [e.key, e.value ?? ''])));
+  return table;
+}
+
+/** The key-value metadata a Parquet file's table stores; undefined for any other table. */
+export function tableKeyValues(table: object): Record<string, string> | undefined {
+  return keyValues.get(table);
 }
 
 /** A dataset as a table: its rows counted from its files' footers at open. */
