@@ -17,7 +17,8 @@ import type { TrevniVersion } from '../trevni/version.js';
 import type { ParquetryWarning, WarningHandler } from '../warnings.js';
 import { isTableFormat, type ConvertFormat, type TableFormat } from '../formats.js';
 import { applicableOpenOptions, type OpenTableOptions } from '../table/open.js';
-import { tableKeyValues } from '../table/parquet.js';
+import { parquetFileOf } from '../table/parquet.js';
+import type { ParquetFile } from '../parquet/file.js';
 import { tablePlan } from '../table/plan.js';
 import type { Table, TableBatchOptions } from '../table/table.js';
 import { redElmOutput } from './write-redelm.js';
@@ -158,6 +159,11 @@ const isTable = isTableFormat;
  * lossless values for a table output (variants typed, so they keep their
  * types), ISO text for dates, times and timestamps for a text output.
  */
+/** A Parquet file's key-value metadata, for a Parquet rewrite to keep; none for other inputs. */
+function keyValuesOf(file: ParquetFile | undefined): Record<string, string> | undefined {
+  return file && Object.fromEntries(file.keyValueMetadata);
+}
+
 async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOptions): Promise<TableInput> {
   const table = await input.table(input.dataset ? applicableOpenOptions('dataset', o.read) : { format, ...applicableOpenOptions(format, o.read) });
   try {
@@ -165,7 +171,7 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
     let rowsRead = 0;
     return {
       elements: projectSchema(table.schema, selectLeaves(table.schema, columns)),
-      metadata: tableKeyValues(table),
+      metadata: keyValuesOf(parquetFileOf(table)),
       columns: tablePlan(table, columns).fields.map((f) => f.name),
       total: table.numRows,
       get rowsRead() {

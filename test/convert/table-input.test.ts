@@ -76,11 +76,11 @@ test('a Parquet rewrite keeps the key-value metadata; the read options reach the
   const bytes = await parquet(1000, 0, { origin: 'test', empty: '' });
   const out = new BufferSink();
   await convert(bytes, out, { to: 'parquet' });
-  const kv = (await openParquet(out.bytes())).metadata.keyValueMetadata ?? [];
+  const kv = (await openParquet(out.bytes())).file.metadata.keyValueMetadata ?? [];
   assert.deepEqual(kv.filter((e) => e.key === 'origin' || e.key === 'empty').map((e) => [e.key, e.value ?? '']), [['origin', 'test'], ['empty', '']]);
   // A page's bytes changed: refused with the checksum verified, read without.
   const reader = await openParquet(bytes);
-  const page = (await reader.readOffsetIndex(1, 'name'))!.pageLocations[0]!;
+  const page = (await reader.file.readOffsetIndex(1, 'name'))!.pageLocations[0]!;
   const damaged = bytes.slice();
   damaged[page.offset + page.compressedPageSize - 1] ^= 0x01;
   await assert.rejects(convert(damaged, new BufferSink(), { to: 'jsonl' }), (e: unknown) => e instanceof ChecksumError);

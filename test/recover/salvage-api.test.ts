@@ -70,7 +70,7 @@ test('a damaged Parquet file: a batch per row group, the damaged page\'s rows wi
   const bytes = await writeFile();
   const reader = await ParquetReader.open(bytes);
   const original = await reader.readRows();
-  const oi = (await reader.readOffsetIndex(1, 'name'))!;
+  const oi = (await reader.file.readOffsetIndex(1, 'name'))!;
   const page = oi.pageLocations[3]!;
   const lost = { start: page.firstRowIndex, end: oi.pageLocations[4]!.firstRowIndex };
   const d = bytes.slice();
