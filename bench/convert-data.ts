@@ -58,13 +58,13 @@ export function* convertCsvLines(rows: number, seed = 25): Generator<string> {
   }
 }
 
-/** Writes the CSV to `path` (through a temporary file, so a killed run leaves none half-written). */
-export async function writeConvertCsv(path: string, rows: number): Promise<void> {
+/** Writes `lines` to `path` through a temporary file, so a killed run leaves none half-written. */
+export async function writeLinesFile(path: string, lines: Iterable<string>): Promise<void> {
   mkdirSync(join(path, '..'), { recursive: true });
   const tmp = `${path}.tmp`;
   const out = createWriteStream(tmp);
   let buf = '';
-  for (const line of convertCsvLines(rows)) {
+  for (const line of lines) {
     buf += line;
     if (buf.length > 1 << 20) {
       if (!out.write(buf)) await new Promise<void>((r) => out.once('drain', () => r()));
@@ -79,7 +79,7 @@ export async function writeConvertCsv(path: string, rows: number): Promise<void>
 export async function ensureConvertData(force = false): Promise<void> {
   if (!force && existsSync(CONVERT_CSV)) return;
   mkdirSync(DATA_DIR, { recursive: true });
-  await writeConvertCsv(CONVERT_CSV, CONVERT_ROWS);
+  await writeLinesFile(CONVERT_CSV, convertCsvLines(CONVERT_ROWS));
 }
 
 if (process.argv[1]?.endsWith('convert-data.ts')) await ensureConvertData(process.argv.includes('--force'));

@@ -10,32 +10,14 @@
  *   npx tsc -p tsconfig.build.json && node scripts/bundle.mjs
  *   node --import tsx bench/convert.ts [--rounds 3] [--codecs SNAPPY,ZSTD] [--args "--threads 1"]
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { CONVERT_CSV, CONVERT_ROWS, ensureConvertData } from './convert-data.js';
 import { argValue, median, ROOT, staleBuild } from './harness.js';
+import { OUT_DIR, timedProcess, type ProcessRun } from './process-time.js';
 
 type Contender = 'parquetry' | 'duckdb';
-
-interface Run {
-  wall: number;
-  cpu: number;
-  rssMB: number;
-  bytes: number;
-}
-
-const OUT_DIR = join(ROOT, 'bench', 'out');
-
-function timed(command: string[], output: string): Run {
-  const stats = join(OUT_DIR, 'time.txt');
-  rmSync(output, { force: true });
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', '-o', stats, ...command], { encoding: 'utf8', maxBuffer: 1 << 26 });
-  if (r.status !== 0) throw new Error(`${command.join(' ')} failed (${r.status}):\n${r.stderr}`);
-  const [wall, user, sys, rssKB] = readFileSync(stats, 'utf8').trim().split('\n').pop()!.split(' ').map(Number) as [number, number, number, number];
-  return { wall, cpu: user + sys, rssMB: rssKB / 1024, bytes: statSync(output).size };
-}
 
 function command(c: Contender, codec: string, output: string, extra: string[]): string[] {
   if (c === 'duckdb') return [process.execPath, join(ROOT, 'bench', 'duckdb-convert.mjs'), CONVERT_CSV, output, codec];
@@ -49,18 +31,17 @@ async function main(): Promise<void> {
   const codecs = (argValue('--codecs') ?? 'SNAPPY,ZSTD').split(',');
   const extra = (argValue('--args') ?? '').split(' ').filter(Boolean);
   await ensureConvertData();
-  mkdirSync(OUT_DIR, { recursive: true });
   const load = os.loadavg()[0]!;
   const mb = statSync(CONVERT_CSV).size / 1e6;
   console.log(`${CONVERT_ROWS} rows, ${mb.toFixed(1)} MB of CSV; ${rounds} rounds, a process a run, taking turns; load average ${load.toFixed(1)} on ${os.cpus().length} cores${extra.length ? `; parquetry ${extra.join(' ')}` : ''}`);
   console.log('| codec | contender | wall (median) | CPU (median) | peak RSS | output |');
   console.log('| --- | --- | ---: | ---: | ---: | ---: |');
   for (const codec of codecs) {
-    const runs = new Map<Contender, Run[]>([['parquetry', []], ['duckdb', []]]);
+    const runs = new Map<Contender, ProcessRun[]>([['parquetry', []], ['duckdb', []]]);
     for (let r = 0; r < rounds; r++) {
       for (const c of runs.keys()) {
         const out = join(OUT_DIR, `convert-${c}.parquet`);
-        runs.get(c)!.push(timed(command(c, codec, out, extra), out));
+        runs.get(c)!.push(timedProcess(command(c, codec, out, extra), out));
       }
     }
     const duck = median(runs.get('duckdb')!.map((r) => r.wall));

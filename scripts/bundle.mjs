@@ -32,15 +32,16 @@ const DYNAMIC = /\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g;
  * share modules: with a dozen such targets the code a footer read needs
  * came in 38 files, and loading them cost more than the code it no longer
  * loaded (docs/benchmarks-history.md, "Startup"). Through the hub it is one set.
- * Codecs (the wasm is megabytes) and the reader's chunk decoding (which a
- * plain row read needs without the rest) keep chunks of their own, and so does
+ * Codecs (the wasm is megabytes), the reader's chunk decoding (which a
+ * plain row read needs without the rest) and the writer's machinery (which a
+ * plain write needs without the rest) keep chunks of their own, and so does
  * what the CLI imports on first use (its commands, and the library modules
  * they load): a process needs one or two of them.
  */
 const inCli = (path) => path.startsWith(`${dist}cli/`);
 
 function hubbed(importer, path) {
-  return !inCli(importer) && !path.startsWith(`${dist}codecs/`) && path !== `${dist}node/snappy.js` && path !== `${dist}parquet/row-decoding.js`;
+  return !inCli(importer) && !path.startsWith(`${dist}codecs/`) && path !== `${dist}node/snappy.js` && path !== `${dist}parquet/row-decoding.js` && path !== `${dist}parquet/write/writer-parts.js`;
 }
 
 function lazyHub() {
@@ -84,6 +85,21 @@ const sharedWasm = {
     });
   },
 };
+/**
+ * Each subpath's Node entry imports the root's first. esbuild cuts a chunk
+ * for every set of entry points that share modules: with each subpath
+ * reaching its own share of the root's modules, a footer-only read through
+ * the root loaded 33 files (14 with this), and their number, not their size,
+ * was most of its cost over the lazy wrappers' 11 (BENCHMARKS.md,
+ * "Startup"). A Node program importing a subpath loads the root's modules
+ * with it, most of which the subpaths use anyway.
+ */
+const rootFirst = {
+  name: 'root-first',
+  setup(b) {
+    b.onLoad({ filter: /\/dist\/node\/entries\/[^/]+\.js$/ }, (args) => ({ contents: `import "../index.js";\n${readFileSync(args.path, 'utf8')}`, loader: 'js', resolveDir: dirname(args.path) }));
+  },
+};
 /** The Node entry points of package.json's `exports`: the root's and each subpath's, bundled together so they share one copy of each class. */
 const nodeEntries = ['node/index.js', ...readdirSync(`${dist}node/entries`).filter((f) => f.endsWith('.js')).map((f) => `node/entries/${f}`)];
 // The CSV worker thread's module (src/node/csv-worker.ts) is an entry of its own: a worker starts from a file of its own.
@@ -100,7 +116,7 @@ for (const [entries, prefix] of [[nodeEntries, 'node'], [['cli/main.js'], 'cli']
     platform: 'node',
     target: 'node20',
     packages: 'external',
-    plugins: [lazyHub(), sharedWasm],
+    plugins: [lazyHub(), sharedWasm, rootFirst],
     logLevel: 'warning',
   });
 }

@@ -11,6 +11,12 @@ export interface OutputSummary {
   files?: number;
 }
 
+/** Rows as their text, ready to write. */
+export interface TextBatch {
+  bytes: Uint8Array;
+  rows: number;
+}
+
 /** Rows in, bytes out; nothing is left at the destination unless `close` succeeds. */
 export interface RowOutput {
   readonly name: string;
@@ -23,6 +29,8 @@ export interface RowOutput {
    * they are (the caller checked them).
    */
   writeBuilt?(columns: readonly BuiltColumn[], start: number, end: number): Promise<void>;
+  /** Rows as their text in the output's form (CSV and JSON Lines outputs), written as they are. */
+  writeText?(batch: TextBatch): Promise<void>;
   close(): Promise<OutputSummary>;
   abort(): Promise<void>;
 }

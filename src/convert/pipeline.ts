@@ -60,11 +60,6 @@ export class BadRows {
 }
 
 
-/** Items of a reader that yields them one at a time, as batches of one. */
-export async function* singly<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
-  for await (const item of items) yield [item];
-}
-
 /**
  * The schema, settled from the records before the first one past the sample
  * (the header row and bad rows aside), and every record in order, in batches

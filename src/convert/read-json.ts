@@ -21,15 +21,6 @@ export type JsonRecord = Record<string, unknown>;
 const BIG_MARK = '\u0000\u0001bigint:';
 const EXACT_MARK = '\u0000\u0001exact:';
 const WHOLE_FLOAT_MARK = '\u0000\u0001float:';
-/**
- * Text where a double may not hold a number exactly: a run of 16 digits (and
- * points), or a 3-digit exponent. Other numbers have at most 15 significant
- * digits in a double's range, which a double's shortest text gives back.
- * The second also where a float may be whole (`1.0`, `1e2`), which JSON.parse makes an integer.
- */
-const MAYBE_INEXACT = /\d[\d.]{15}|[eE][+-]?\d{3}/;
-const MAYBE_INEXACT_OR_FLOAT = /\d[\d.]{15}|[eE][+-]?\d{3}|\.0+(?!\d)|\d[eE]/;
-
 function revive(this: object, key: string, v: unknown): unknown {
   if (typeof v !== 'string' || v.charCodeAt(0) !== 0) return v;
   if (v.startsWith(BIG_MARK)) return BigInt(v.slice(BIG_MARK.length));
@@ -59,15 +50,31 @@ function stringEnd(text: string, start: number): number {
   return i;
 }
 
-/** Number literals a double would change (and, `floats`, whole floats) as marked strings; everything else as it is. */
+/**
+ * The text with number literals a double would change (and, `floats`,
+ * whole floats) as marked strings, everything else as it is; in the same
+ * pass, nesting deeper than MAX_SCHEMA_DEPTH is refused: JSON.parse itself
+ * is iterative, but its reviver and every walk over the value after it
+ * (inference, JSON.stringify) recurse.
+ *
+ * Only a literal of 16 characters or more, or with an exponent of 3
+ * characters (`e-45`) or more, may change: shorter ones have at most 15
+ * significant digits in a double's normal range, which a double's shortest
+ * text gives back. Those alone are cut out and checked.
+ */
 function markNumbers(text: string, floats: boolean): string {
   let out = '';
   let last = 0;
+  let depth = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 34) {
       i = stringEnd(text, i);
+    } else if (c === 123 || c === 91) {
+      if (++depth > MAX_SCHEMA_DEPTH) throw nestingLimitError('the JSON value');
+    } else if (c === 125 || c === 93) {
+      depth--;
     } else if (c === 45 || (c >= 48 && c <= 57)) {
       let j = i + (c === 45 ? 1 : 0);
       while (j < n && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
@@ -77,15 +84,19 @@ function markNumbers(text: string, floats: boolean): string {
       let mark: string | undefined;
       if (k === j) {
         // An integer: a bigint beyond 2^53.
-        const tok = text.slice(i, j);
-        if (j - i >= 16 && !Number.isSafeInteger(Number(tok)) && /^-?(?:0|[1-9]\d*)$/.test(tok)) mark = BIG_MARK + tok;
+        if (j - i >= 16) {
+          const tok = text.slice(i, j);
+          if (!Number.isSafeInteger(Number(tok)) && /^-?(?:0|[1-9]\d*)$/.test(tok)) mark = BIG_MARK + tok;
+        }
       } else {
-        const tok = text.slice(i, k);
-        // Malformed text is left for JSON.parse to refuse.
-        const valid = NUMBER_TOKEN.test(tok);
-        // Long enough for 16 significant digits, or with an exponent of 3 digits (or 2 and a sign): maybe inexact.
-        if ((k - i >= 16 || (exponent >= 0 && k - exponent > 3)) && valid && fractionalNumber(tok) instanceof ExactNumber) mark = EXACT_MARK + tok;
-        else if (floats && valid && Number.isInteger(Number(tok))) mark = WHOLE_FLOAT_MARK + tok;
+        const maybeInexact = k - i >= 16 || (exponent >= 0 && k - exponent > 3);
+        if (maybeInexact || floats) {
+          const tok = text.slice(i, k);
+          // Malformed text is left for JSON.parse to refuse.
+          const valid = NUMBER_TOKEN.test(tok);
+          if (maybeInexact && valid && fractionalNumber(tok) instanceof ExactNumber) mark = EXACT_MARK + tok;
+          else if (floats && valid && Number.isInteger(Number(tok))) mark = WHOLE_FLOAT_MARK + tok;
+        }
       }
       if (mark !== undefined) {
         out += text.slice(last, i) + JSON.stringify(mark);
@@ -98,33 +109,11 @@ function markNumbers(text: string, floats: boolean): string {
 }
 
 /**
- * Whether JSON text nests objects and arrays deeper than MAX_SCHEMA_DEPTH.
- * JSON.parse itself is iterative, but its reviver and every walk over the
- * value after it (inference, JSON.stringify) recurse: checked on the text,
- * before any of them.
- */
-function nestsTooDeep(text: string): boolean {
-  let depth = 0;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34) {
-      i = stringEnd(text, i);
-    } else if (c === 123 || c === 91) {
-      if (++depth > MAX_SCHEMA_DEPTH) return true;
-    } else if (c === 125 || c === 93) depth--;
-  }
-  return false;
-}
-
-/**
  * JSON.parse, but numbers a double would change come out exact (bigints for
  * integers, else ExactNumber); with `floats`, whole floats are noted for
  * inference. Text nested deeper than the nesting limit is an InvalidArgumentError.
  */
 export function parseJson(text: string, floats = false): unknown {
-  if (nestsTooDeep(text)) throw nestingLimitError('the JSON value');
-  if (!(floats ? MAYBE_INEXACT_OR_FLOAT : MAYBE_INEXACT).test(text)) return JSON.parse(text);
   const marked = markNumbers(text, floats);
   if (marked === text) return JSON.parse(text);
   return JSON.parse(marked, revive) as unknown;
@@ -176,19 +165,21 @@ export interface JsonReadOptions {
   sampled?: number;
 }
 
-/** Items of a JSON input, told to the UTF-8 watch (when there is one) as they pass. */
-async function* watched(items: AsyncGenerator<Item<JsonRecord>>, watch: InvalidUtf8Watch | undefined): AsyncGenerator<Item<JsonRecord>> {
-  if (!watch) return yield* items;
-  for await (const item of items) {
-    if (item.error === undefined) watch.seen(item.line, item.last ?? item.line, item.record, replacedField);
-    else watch.seen(item.line, item.line, undefined, () => undefined);
-    yield item;
+/** Batches of a JSON input's items, each item told to the UTF-8 watch (when there is one) as they pass. */
+async function* watched(batches: AsyncGenerator<Item<JsonRecord>[]>, watch: InvalidUtf8Watch | undefined): AsyncGenerator<Item<JsonRecord>[]> {
+  if (!watch) return yield* batches;
+  for await (const items of batches) {
+    for (const item of items) {
+      if (item.error === undefined) watch.seen(item.line, item.last ?? item.line, item.record, replacedField);
+      else watch.seen(item.line, item.line, undefined, () => undefined);
+    }
+    yield items;
   }
   watch.finish();
 }
 
-/** JSON Lines: one object per line; blank lines are skipped. */
-export function readJsonLines(input: InputBytes, options: JsonReadOptions = {}): AsyncGenerator<Item<JsonRecord>> {
+/** JSON Lines: one object per line; blank lines are skipped. The items come in a batch per chunk of input (no promise per record). */
+export function readJsonLines(input: InputBytes, options: JsonReadOptions = {}): AsyncGenerator<Item<JsonRecord>[]> {
   const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
   return watched(jsonLines(watch ? watch.watch(input) : input, itemParser(options.sampled ?? 0)), watch);
 }
@@ -196,36 +187,42 @@ export function readJsonLines(input: InputBytes, options: JsonReadOptions = {}):
 /** Keeps a byte order mark, which only the first line may have (and loses). */
 const lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
-async function* jsonLines(input: InputBytes, toItem: ItemParser): AsyncGenerator<Item<JsonRecord>> {
+/**
+ * Each chunk's whole lines decoded in one call and split at LF: an LF byte
+ * is never inside a UTF-8 sequence, so each line's text is what decoding
+ * it alone gives (an invalid sequence ends at the LF either way).
+ */
+async function* jsonLines(input: InputBytes, toItem: ItemParser): AsyncGenerator<Item<JsonRecord>[]> {
   let carry: Uint8Array[] = [];
   let line = 0;
-  const text = (buf: Uint8Array, start: number, end: number): string => {
-    let s = lineDecoder.decode(buf.subarray(start, end));
-    if (line === 1 && s.charCodeAt(0) === 0xfeff) s = s.slice(1);
-    return s;
+  const items = (text: string, out: Item<JsonRecord>[]): void => {
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      let s = nl < 0 ? text.slice(start) : text.slice(start, nl);
+      line++;
+      if (line === 1 && s.charCodeAt(0) === 0xfeff) s = s.slice(1);
+      if (!blank(s)) out.push(toItem(s, line));
+      if (nl < 0) return;
+      start = nl + 1;
+    }
   };
   for await (const chunk of input.chunks()) {
-    let start = 0;
-    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
-      line++;
-      let s: string;
-      if (carry.length) {
-        const joined = concatBytes([...carry, chunk.subarray(0, nl)]);
-        carry = [];
-        s = text(joined, 0, joined.length);
-      } else {
-        s = text(chunk, start, nl);
-      }
-      start = nl + 1;
-      if (!blank(s)) yield toItem(s, line);
+    const last = chunk.lastIndexOf(10);
+    if (last < 0) {
+      carry.push(chunk);
+      continue;
     }
-    if (start < chunk.length) carry.push(chunk.subarray(start));
+    const whole = carry.length ? concatBytes([...carry, chunk.subarray(0, last)]) : chunk.subarray(0, last);
+    carry = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
+    const out: Item<JsonRecord>[] = [];
+    items(lineDecoder.decode(whole), out);
+    if (out.length) yield out;
   }
   if (carry.length) {
-    line++;
-    const joined = concatBytes(carry);
-    const s = text(joined, 0, joined.length);
-    if (!blank(s)) yield toItem(s, line);
+    const out: Item<JsonRecord>[] = [];
+    items(lineDecoder.decode(concatBytes(carry)), out);
+    if (out.length) yield out;
   }
 }
 
@@ -333,22 +330,22 @@ export class ArraySplitter {
   }
 }
 
-/** A JSON array of objects, element by element. */
-export function readJsonArray(input: InputBytes, options: JsonReadOptions = {}): AsyncGenerator<Item<JsonRecord>> {
+/** A JSON array of objects, element by element, in a batch per chunk of input. */
+export function readJsonArray(input: InputBytes, options: JsonReadOptions = {}): AsyncGenerator<Item<JsonRecord>[]> {
   const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
   return watched(jsonArray(watch ? watch.watch(input) : input, itemParser(options.sampled ?? 0)), watch);
 }
 
-async function* jsonArray(input: InputBytes, toItem: ItemParser): AsyncGenerator<Item<JsonRecord>> {
+async function* jsonArray(input: InputBytes, toItem: ItemParser): AsyncGenerator<Item<JsonRecord>[]> {
   const decoder = new TextDecoder();
   const splitter = new ArraySplitter(toItem);
-  const out: Item<JsonRecord>[] = [];
   for await (const chunk of input.chunks()) {
+    const out: Item<JsonRecord>[] = [];
     splitter.feed(decoder.decode(chunk, { stream: true }), out);
-    for (const item of out) yield item;
-    out.length = 0;
+    if (out.length) yield out;
   }
+  const out: Item<JsonRecord>[] = [];
   splitter.feed(decoder.decode(), out);
-  for (const item of out) yield item;
+  if (out.length) yield out;
   splitter.finish();
 }

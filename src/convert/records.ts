@@ -10,7 +10,7 @@
 import type { DefinedSchema } from '../schema/builder.js';
 import type { WarningHandler } from '../warnings.js';
 import { rowChecker } from './check-row.js';
-import { BadRows, located, settle, singly, STRICT_HINT, takeShaped, type BadRow } from './pipeline.js';
+import { BadRows, located, settle, STRICT_HINT, takeShaped, type BadRow } from './pipeline.js';
 import type { Cells } from './read-csv.js';
 import { readJsonArray as jsonArrayItems, readJsonLines as jsonLineItems, type JsonReadOptions } from './read-json.js';
 import { checkReadOptions, CsvShaper, JsonShaper, schemaChoiceOf, type Shaper } from './shape.js';
@@ -123,12 +123,12 @@ function jsonOptions(o: ReadRecordsOptions): JsonReadOptions {
 
 /** JSON Lines records: one object per line. */
 export function readJsonLines(input: TextInput, options: ReadRecordsOptions = {}): Promise<Records> {
-  const items = singly(jsonLineItems(inputBytes(input, options.name ?? 'input'), jsonOptions(options)));
+  const items = jsonLineItems(inputBytes(input, options.name ?? 'input'), jsonOptions(options));
   return records(items, new JsonShaper(schemaChoiceOf(options), options.onWarning), options);
 }
 
 /** The objects of a JSON array, read element by element. */
 export function readJsonArray(input: TextInput, options: ReadRecordsOptions = {}): Promise<Records> {
-  const items = singly(jsonArrayItems(inputBytes(input, options.name ?? 'input'), jsonOptions(options)));
+  const items = jsonArrayItems(inputBytes(input, options.name ?? 'input'), jsonOptions(options));
   return records(items, new JsonShaper(schemaChoiceOf(options), options.onWarning), options);
 }

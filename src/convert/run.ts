@@ -17,14 +17,15 @@ import type { TrevniVersion } from '../trevni/version.js';
 import type { ParquetryWarning, WarningHandler } from '../warnings.js';
 import { isTableFormat, type ConvertFormat, type TableFormat } from '../formats.js';
 import { applicableOpenOptions, type OpenTableOptions } from '../table/open.js';
-import { parquetFileOf } from '../table/parquet.js';
+import { parquetFileOf, parquetReaderOf } from '../table/parquet.js';
 import type { ParquetFile } from '../parquet/file.js';
 import { tablePlan } from '../table/plan.js';
 import type { Table, TableBatchOptions } from '../table/table.js';
 import { redElmOutput } from './write-redelm.js';
-import type { CountingSink, OutputSummary, RowOutput } from './output.js';
+import type { CountingSink, OutputSummary, RowOutput, TextBatch } from './output.js';
+import { parquetText, type TextForm } from './text-columns.js';
 import type { BuiltColumn } from './column-builders.js';
-import { BadRows, singly, textToTable, type BadRow } from './pipeline.js';
+import { BadRows, textToTable, type BadRow } from './pipeline.js';
 import { readJsonArray, readJsonLines } from './read-json.js';
 import type { Cells } from './read-csv.js';
 import type { CsvBlockReaders } from './csv-parallel.js';
@@ -147,6 +148,8 @@ interface TableInput {
   total: number;
   readonly rowsRead: number;
   batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
+  /** Parquet files: the rows as text from the column vectors, row batches where it cannot; undefined where the file goes as rows. */
+  text?(form: TextForm): AsyncGenerator<TextBatch | Record<string, unknown>[]> | undefined;
   close(): Promise<void>;
 }
 
@@ -168,6 +171,8 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
   const table = await input.table(input.dataset ? applicableOpenOptions('dataset', o.read) : { format, ...applicableOpenOptions(format, o.read) });
   try {
     const columns = o.columns;
+    // A Parquet file's rows go to a text output as text written from its column vectors (text-columns.ts).
+    const reader = parquetReaderOf(table);
     let rowsRead = 0;
     return {
       elements: projectSchema(table.schema, selectLeaves(table.schema, columns)),
@@ -185,6 +190,17 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
           yield batch;
         }
       },
+      ...(reader ? {
+        text(form: TextForm) {
+          const batches = parquetText(reader, columns, form);
+          return batches && (async function* () {
+            for await (const b of batches) {
+              rowsRead += Array.isArray(b) ? b.length : b.rows;
+              yield b;
+            }
+          })();
+        },
+      } : {}),
       close: () => table.close(),
     };
   } catch (e) {
@@ -280,6 +296,7 @@ export class Conversion {
         if (onProgress && ++n % PROGRESS_EVERY === 0) onProgress(this.progress());
       },
       ...(output.writeBuilt ? { writeBuilt: (columns: readonly BuiltColumn[], start: number, end: number) => batched(() => output.writeBuilt!(columns, start, end)) } : {}),
+      ...(output.writeText ? { writeText: (text: TextBatch) => batched(() => output.writeText!(text)) } : {}),
       close: async () => {
         const summary = await output.close();
         onProgress?.(this.progress());
@@ -297,13 +314,19 @@ export class Conversion {
       this.poll = () => ({ fraction: total > 0 ? input.rowsRead / total : undefined, rowsRead: input.rowsRead, numRows: this.state.output?.rows ?? 0 });
       const forText = !isTable(o.to);
       let output: RowOutput;
+      let text: AsyncGenerator<TextBatch | Record<string, unknown>[]> | undefined;
       if (isTable(o.to)) {
         output = this.state.output = await this.openTableOutput(input.elements, input.metadata);
       } else {
         const delimiter = o.delimiter ?? (o.to === 'tsv' ? '\t' : ',');
-        output = this.state.output = this.watched(await textOutput(o.to === 'tsv' ? 'csv' : o.to, await this.out.sink(), { columns: input.columns, delimiter, header: o.header }));
+        const format = o.to === 'tsv' ? 'csv' : o.to;
+        output = this.state.output = this.watched(await textOutput(format, await this.out.sink(), { columns: input.columns, delimiter, header: o.header }));
+        if (output.writeText && format !== 'json') text = input.text?.({ format, delimiter });
       }
-      for await (const batch of input.batches(forText)) for (const row of batch) await output.write(row);
+      for await (const batch of text ?? input.batches(forText)) {
+        if (Array.isArray(batch)) for (const row of batch) await output.write(row);
+        else await output.writeText!(batch);
+      }
       return this.report(await output.close(), input.rowsRead, undefined, undefined);
     } finally {
       await input.close();
@@ -353,7 +376,7 @@ export class Conversion {
       } else {
         if (o.widen) throw new InvalidArgumentError('widening is for CSV and TSV input; JSON input infers from the sample');
         const shaper = new JsonShaper(o.choice, onWarning);
-        const items = singly((o.from === 'jsonl' ? readJsonLines : readJsonArray)(input, { sampled: sampleSize, ...(onWarning ? { onWarning } : {}) }));
+        const items = (o.from === 'jsonl' ? readJsonLines : readJsonArray)(input, { sampled: sampleSize, ...(onWarning ? { onWarning } : {}) });
         summary = await textToTable(items, shaper, open, sampleSize, state, bad);
       }
       return this.report(summary, summary.rows + bad.count, input.bytesRead, bad);

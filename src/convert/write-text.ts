@@ -12,7 +12,7 @@
  *   binary as a lowercase hex string; NaN and infinities as strings.
  */
 import { hex } from '../schema/convert.js';
-import type { CountingSink, RowOutput } from './output.js';
+import type { CountingSink, RowOutput, TextBatch } from './output.js';
 
 const encoder = new TextEncoder();
 
@@ -100,6 +100,19 @@ class TextSink {
     if (this.used >= TEXT_BUFFER >> 1) await this.flush();
   }
 
+  /** Bytes that are text already: a large piece goes to the sink as it is, after what is gathered. */
+  async putBytes(b: Uint8Array): Promise<void> {
+    if (b.length >= TEXT_BUFFER >> 1) {
+      await this.flush();
+      await this.sink.write(b);
+      return;
+    }
+    if (this.used + b.length > this.buf.length) await this.flush();
+    this.buf.set(b, this.used);
+    this.used += b.length;
+    if (this.used >= TEXT_BUFFER >> 1) await this.flush();
+  }
+
   async flush(): Promise<void> {
     if (this.used === 0) return;
     const bytes = this.buf.slice(0, this.used);
@@ -153,6 +166,13 @@ export async function textOutput(format: TextFormat, sink: CountingSink, options
       await out.put(line(row));
       rows++;
     },
+    // A JSON array's rows need their separators: it takes rows only.
+    ...(format === 'json' ? {} : {
+      async writeText(batch: TextBatch) {
+        await out.putBytes(batch.bytes);
+        rows += batch.rows;
+      },
+    }),
     async close() {
       try {
         if (format === 'json') await out.put(rows === 0 ? '[]\n' : '\n]\n');

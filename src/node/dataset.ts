@@ -2,7 +2,7 @@
  * Datasets in Node: directories and globs listed on the local file system,
  * files opened with positioned reads; URL lists through HTTP.
  */
-import { Dataset, type DatasetOptions } from '../dataset/dataset.js';
+import type { Dataset, DatasetOptions } from '../dataset/dataset.js';
 import { urlFileSystem, type DatasetFileSystem } from '../dataset/file-system.js';
 import { registerNodeCodecs } from './codecs.js';
 import { nodeFileSystem } from './dataset-fs.js';
@@ -37,5 +37,7 @@ export async function openDataset(input: string | readonly (string | URL)[], opt
   const fileSystem = options.fileSystem
     ?? (all.some(isS3Address) ? await (await import('./s3.js')).s3DatasetFileSystem(s3)
       : all.some((p) => /^https?:\/\//i.test(p)) ? urlFileSystem({ headers }) : nodeFileSystem());
+  // The dataset layer (filters, partitions, Arrow output) loads here, not with the root entry point that exports this.
+  const { Dataset } = await import('../dataset/dataset.js');
   return Dataset.open(paths, { ...rest, fileSystem });
 }

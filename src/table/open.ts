@@ -16,6 +16,8 @@ import type { Filter } from '../parquet/filter/expression.js';
 import { ParquetReader } from '../parquet/reader.js';
 import type { OpenOptions } from '../parquet/file.js';
 import { httpChunkFiles } from '../parquet/file-path.js';
+// Statically: the root exports these (they import the client on first call), and a dynamic import would make them live in every bundle.
+import { openS3Source, s3DatasetFileSystem } from '../dataset/s3.js';
 import { datasetTable, filterOf, parquetTable } from './parquet.js';
 import type { Table } from './table.js';
 import type { TextTableOptions } from './text.js';
@@ -173,7 +175,7 @@ export async function openTable<Row = Record<string, unknown>>(input: TableInput
     checkOpenOptions('dataset', options);
     const { openDataset } = await import('../dataset/index.js');
     const paths = input as string | readonly (string | URL)[];
-    const fileSystem = typeof paths === 'string' ? await (await import('../dataset/s3.js')).s3DatasetFileSystem(options.s3) : undefined;
+    const fileSystem = typeof paths === 'string' ? await s3DatasetFileSystem(options.s3) : undefined;
     const dataset = await openDataset(paths, { ...(await datasetOpenOptions(options)), ...(fileSystem ? { fileSystem } : {}) });
     return datasetTable<Row>(dataset);
   }
@@ -184,7 +186,7 @@ export async function openTable<Row = Record<string, unknown>>(input: TableInput
 
 /** The source of one file's input. */
 async function tableSource(input: TableInput, options: OpenTableOptions): Promise<Source> {
-  if (typeof input === 'string' && isS3Address(input)) return (await import('../dataset/s3.js')).openS3Source(input, { ...options.s3, ...pick(options, ['byteLength']) });
+  if (typeof input === 'string' && isS3Address(input)) return openS3Source(input, { ...options.s3, ...pick(options, ['byteLength']) });
   if (input instanceof URL || (typeof input === 'string' && /^https?:\/\//i.test(input))) {
     return httpSource(String(input), pick(options, ['byteLength', 'headers']));
   }

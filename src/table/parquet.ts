@@ -7,6 +7,7 @@
 import type { Table as ArrowTable } from '../arrow/peer.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { Filter } from '../parquet/filter/expression.js';
+import { parseWhere } from '../parquet/filter/where.js';
 import type { ColumnBatch, ParquetReader, ReadOptions } from '../parquet/reader.js';
 import type { ParquetFile } from '../parquet/file.js';
 import type { ColumnPath, Schema } from '../schema/tree.js';
@@ -21,10 +22,13 @@ interface ParquetLike {
   toArrow(options: Pick<ReadOptions, 'columns' | 'offset' | 'limit' | 'filter'>): Promise<ArrowTable>;
 }
 
-/** A `--where` text as its Filter (the parser loads only when a text is given). */
+/**
+ * A `--where` text as its Filter. The parser is imported statically: the root
+ * exports it, and a dynamic import would keep it in every bundle of the root
+ * (esbuild gives a module an app reaches, and a chunk imports, to the app).
+ */
 export async function filterOf(filter: Filter | string | undefined): Promise<Filter | undefined> {
-  if (typeof filter !== 'string') return filter;
-  return (await import('../parquet/filter/where.js')).parseWhere(filter);
+  return typeof filter === 'string' ? parseWhere(filter) : filter;
 }
 
 /** The reader's options for a table read: the filter parsed, the signal left to the table. */
@@ -80,7 +84,17 @@ class ParquetTable<Row> implements Table<Row> {
 
 /** A Parquet file's reader as a table (`format` names what was read into it: `parquet`, or a text format held as Parquet). */
 export function parquetTable<Row>(reader: ParquetReader, format: TableFormatName = 'parquet'): Table<Row> {
-  return new ParquetTable<Row>(format, reader, reader.numRows, () => reader.close(), format === 'parquet' ? reader.file : undefined);
+  const table = new ParquetTable<Row>(format, reader, reader.numRows, () => reader.close(), format === 'parquet' ? reader.file : undefined);
+  if (format === 'parquet') readers.set(table, reader);
+  return table;
+}
+
+/** The readers of the Parquet files opened as tables, by table. */
+const readers = new WeakMap<object, ParquetReader>();
+
+/** The reader a Parquet file's table reads through (`convert` writes its text from the reader's column vectors); else undefined. */
+export function parquetReaderOf(table: object): ParquetReader | undefined {
+  return readers.get(table);
 }
 
 /** The Parquet file a table of one reads (the viewer draws its layout from it, through the same open file); else undefined. */

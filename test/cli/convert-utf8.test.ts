@@ -37,8 +37,12 @@ type Reader = (i: InputBytes, onWarning: (w: ParquetryWarning) => void) => Async
 const csv: Reader = async function* (i, onWarning) {
   for await (const batch of readCsv(i, { delimiter: ',', skipBad: false, header: true, onWarning })) yield* batch;
 };
-const jsonl: Reader = (i, onWarning) => readJsonLines(i, { onWarning });
-const json: Reader = (i, onWarning) => readJsonArray(i, { onWarning });
+const jsonl: Reader = async function* (i, onWarning) {
+  for await (const batch of readJsonLines(i, { onWarning })) yield* batch;
+};
+const json: Reader = async function* (i, onWarning) {
+  for await (const batch of readJsonArray(i, { onWarning })) yield* batch;
+};
 
 async function warningsOf(read: Reader, data: Uint8Array, size: number): Promise<{ warnings: ParquetryWarning[]; texts: string[] }> {
   const warnings: ParquetryWarning[] = [];

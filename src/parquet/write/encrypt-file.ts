@@ -14,10 +14,11 @@ import { chunkBytes, readsNoChunks } from '../chunk-locator.js';
 import { decodeBloomFilterHeader, decodeColumnIndex, decodeOffsetIndex, decodePageHeader, encodeOffsetIndex, type ColumnChunk, type FileMetaData } from '../metadata/index.js';
 import { concatBytes } from '../../bytes/concat.js';
 import { ModuleType } from '../crypto/aad.js';
-import { FileEncryptor, type EncryptionOptions, type Sealable } from '../crypto/file-encryptor.js';
+import type { EncryptionOptions, Sealable } from '../crypto/file-encryptor.js';
 
 /** The encrypted form of a plaintext Parquet file (`input`: its bytes). */
 export async function encryptParquet(input: Uint8Array, options: EncryptionOptions): Promise<Uint8Array> {
+  const { FileEncryptor } = await import('../crypto/file-encryptor.js');
   const encryptor = FileEncryptor.create(options);
   // Opened as any read opens it, so its chunks are located (and checked) by the file's locator.
   const file = await ParquetFile.open(input);

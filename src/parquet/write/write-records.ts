@@ -3,9 +3,7 @@ import type { AnyField } from '../../schema/builder.js';
 import { inferSchemaFromRecords } from '../../schema/infer.js';
 import type { FileMetaData } from '../metadata/index.js';
 import { ParquetWriter, type WriterOptions, type WriterSchema } from './writer.js';
-import { metadataFromArrow, schemaFromArrow } from '../../arrow/to-schema.js';
 import { sampleRecords } from './sample.js';
-import { hasAutoVariants, resolveAutoVariants } from '../variant/auto.js';
 import type { DefinedSchema } from '../../schema/builder.js';
 import type { RecordBatch, Table } from '../../arrow/peer.js';
 
@@ -27,13 +25,15 @@ export interface WriteRecordsOptions extends WriterOptions {
 export async function writeRecords(sink: Sink, records: Iterable<unknown> | AsyncIterable<unknown> | Table | RecordBatch, options: WriteRecordsOptions = {}): Promise<FileMetaData> {
   if (isArrow(records)) return writeArrowData(sink, records, options);
   const given = options.schema;
-  const auto = given !== undefined && 'fields' in given && hasAutoVariants(given as DefinedSchema);
+  // Only a defineSchema schema can hold a `shred: 'auto'` variant: its module loads for one.
+  const variants = given !== undefined && 'fields' in given ? await import('../variant/auto.js') : undefined;
+  const auto = variants?.hasAutoVariants(given as DefinedSchema) ?? false;
   // Sampling reads ahead; the sampled records are written first, so order is kept.
   const { sample, next } = await sampleRecords(records, given && !auto ? 0 : options.sampleSize ?? 1000);
   let writer: ParquetWriter<unknown>;
   try {
     const schema = given ?? inferSchemaFromRecords(sample as Record<string, unknown>[], { overrides: options.overrides });
-    writer = await ParquetWriter.open<unknown>(sink, auto ? resolveAutoVariants(given as DefinedSchema, sample) : schema, options);
+    writer = await ParquetWriter.open<unknown>(sink, auto ? variants!.resolveAutoVariants(given as DefinedSchema, sample) : schema, options);
   } catch (e) {
     await sink.abort();
     throw e;
@@ -58,6 +58,7 @@ function isArrow(v: unknown): v is Table | RecordBatch {
 async function writeArrowData(sink: Sink, data: Table | RecordBatch, options: WriteRecordsOptions): Promise<FileMetaData> {
   let writer: ParquetWriter;
   try {
+    const { metadataFromArrow, schemaFromArrow } = await import('../../arrow/to-schema.js');
     // A schema derived from the Arrow one is stored with it, so readers give back the Arrow types Parquet has no place for.
     writer = options.schema ? await ParquetWriter.open(sink, options.schema, options)
       : await ParquetWriter.open(sink, (await schemaFromArrow(data.schema)).elements, { ...options, metadata: { ...(await metadataFromArrow(data.schema)), ...options.metadata } });

@@ -1,6 +1,6 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 // (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
-import { BufferedSink } from '../../io/buffered-sink.js';
+import type { BufferedSink } from '../../io/buffered-sink.js';
 import type { ByteWriter } from '../../bytes/writer.js';
 import { loadCodec, type Codec, type CodecName } from '../../codecs/registry.js';
 import { ColumnOptionsError, InvalidArgumentError, IOError, ParquetryError } from '../../errors.js';
@@ -8,30 +8,29 @@ import type { Sink } from '../../io/sink.js';
 import { buildSchema, type LeafNode, type Schema, type SchemaElementLike } from '../../schema/tree.js';
 import { definedTree } from '../../schema/builder.js';
 import { planRecord, type RecordPlan } from '../../shred/plan.js';
-import { ArrowShredder } from '../../arrow/shred.js';
-import { ArrowColumns, batchColumns } from '../../arrow/columns.js';
 import type { LeafEntries } from '../../shred/entries.js';
 import { loadArrow } from '../../arrow/load.js';
 import type { RecordBatch, Table } from '../../arrow/peer.js';
-import { firstUnknownKey, isPlainObject, RecordShredder, type UnknownFieldRule, type VariantWriter } from '../../shred/shred.js';
+import type { RecordShredder, UnknownFieldRule, VariantWriter } from '../../shred/shred.js';
 import { declaredVariants, type AnyField } from '../../schema/builder.js';
 import {
   encodeColumnIndex, encodeOffsetIndex,
   type ColumnChunk, type ColumnOrder, type FileMetaData, type KeyValue, type RowGroup, type SchemaElement, type SortingColumn,
 } from '../metadata/index.js';
-import { FooterChunks, type ExtrasPlaces, type IndexKind } from './footer-chunks.js';
-import { encodeBloomFilter, loadBloomHasher } from '../bloom/index.js';
-import { ColumnWriter, type ColumnOptions, type EncodedChunk, type ValueEncoding } from './column-writer.js';
-import { buildColumnIndex, buildOffsetIndex } from './page-index.js';
-import { isFloatColumn, type FloatOrder } from './stats.js';
+import type { ExtrasPlaces, IndexKind } from './footer-chunks.js';
+import type { ColumnOptions, ColumnWriter, EncodedChunk, ValueEncoding } from './column-writer.js';
+import type { FloatOrder } from './stats.js';
 import { VERSION } from '../../version.js';
 import type { WarningHandler } from '../../warnings.js';
-import { isWellFormed } from '../../encodings/values-builder.js';
-import { encodeCheckpoint } from './checkpoint.js';
-import { footerBytes, PARQUET_MAGIC } from './footer-bytes.js';
-import { geoParquetMetadata } from './geoparquet.js';
-import { FileEncryptor, type EncryptionOptions } from '../crypto/file-encryptor.js';
+import type { EncryptionOptions, FileEncryptor } from '../crypto/file-encryptor.js';
 import { ModuleType } from '../crypto/aad.js';
+
+/**
+ * What writing needs beyond the schema checks: loaded by the first `open()`, so
+ * the writer's class, which the root entry point exports, costs a read-only app
+ * (bundled, or a Node process) no more than itself.
+ */
+let parts: typeof import('./writer-parts.js');
 
 /** Options of one column (the writer's `columns` option, by dotted path), over the file-wide ones. */
 export interface ColumnWriteOptions {
@@ -192,7 +191,7 @@ export class ParquetWriter<Row = Record<string, unknown>> {
   private offset = 0;
   private readonly rowGroups: RowGroupFacts[] = [];
   /** The column chunks written so far, for the footer, and their bloom filters and page indexes, written at close(). */
-  private readonly chunks = new FooterChunks();
+  private readonly chunks = new parts.FooterChunks();
   private readonly pageIndex: boolean;
   private readonly columnIndexTruncateLength: number;
   private rowsInGroup = 0;
@@ -237,7 +236,7 @@ export class ParquetWriter<Row = Record<string, unknown>> {
     const plan = planRecord(schema.root);
     this.plan = plan;
     this.sinks = plan.leaves.map((l) => columns[l.columnIndex]!);
-    this.shredder = new RecordShredder(plan, this.sinks, options, variant);
+    this.shredder = new parts.RecordShredder(plan, this.sinks, options, variant);
     this.rowGroupSize = positive(options.rowGroupSize, 'rowGroupSize', DEFAULTS.rowGroupSize);
     this.rowGroupRows = positive(options.rowGroupRows, 'rowGroupRows', DEFAULTS.rowGroupRows);
     this.pageRowLimit = positive(options.pageRowLimit, 'pageRowLimit', DEFAULTS.pageRowLimit);
@@ -255,6 +254,7 @@ export class ParquetWriter<Row = Record<string, unknown>> {
    * before the first row group is full or `close()`.
    */
   static async open<Row = Record<string, unknown>>(sink: Sink, schema: WriterSchema<Row>, options: WriterOptions = {}): Promise<ParquetWriter<Row>> {
+    parts ??= await import('./writer-parts.js');
     const elements = ('elements' in schema ? schema.elements : schema) as SchemaElement[];
     let tree: Schema;
     try {
@@ -280,8 +280,8 @@ export class ParquetWriter<Row = Record<string, unknown>> {
         throw new InvalidArgumentError(`options.bloomFilters["${path}"] must be true or { ndv?, fpp? }`);
       }
     }
-    if (Object.keys(blooms).length > 0) await loadBloomHasher();
-    const encryptor = options.encryption ? FileEncryptor.create(options.encryption) : undefined;
+    if (Object.keys(blooms).length > 0) await parts.loadBloomHasher();
+    const encryptor = options.encryption ? parts.FileEncryptor.create(options.encryption) : undefined;
     encryptor?.checkColumns([...known]);
     const flushed = { bytes: 0 };
     // Columns with no options of their own share one options object (a wide table has 100,000 of them).
@@ -290,11 +290,11 @@ export class ParquetWriter<Row = Record<string, unknown>> {
     for (const leaf of tree.leaves) {
       const path = leaf.path.join('.');
       const own = options.columns?.[path] !== undefined || hasOwn.call(blooms, path);
-      columns.push(new ColumnWriter(leaf, own ? await columnOptions(leaf, options) : shared, flushed));
+      columns.push(new parts.ColumnWriter(leaf, own ? await columnOptions(leaf, options) : shared, flushed));
     }
     const variant = await variantWriterFor(tree, 'fields' in schema ? (schema.fields as ReadonlyArray<readonly [string, AnyField]>) : []);
-    const w = new ParquetWriter<Row>(new BufferedSink(sink), elements, tree, columns, options, flushed, encryptor, variant);
-    await w.put(encryptor?.magic ?? PARQUET_MAGIC, true);
+    const w = new ParquetWriter<Row>(new parts.BufferedSink(sink), elements, tree, columns, options, flushed, encryptor, variant);
+    await w.put(encryptor?.magic ?? parts.PARQUET_MAGIC, true);
     return w;
   }
 
@@ -345,10 +345,10 @@ export class ParquetWriter<Row = Record<string, unknown>> {
     this.checkOpen();
     const a = await loadArrow();
     const sinks = this.plan.leaves.map((l) => this.columns[l.columnIndex]!);
-    const columns = new ArrowColumns(a, this.plan, sinks);
-    const rows = new ArrowShredder(a, this.plan, sinks);
+    const columns = new parts.ArrowColumns(a, this.plan, sinks);
+    const rows = new parts.ArrowShredder(a, this.plan, sinks);
     for (const batch of 'batches' in data ? data.batches : [data]) {
-      const top = batchColumns(this.plan, batch);
+      const top = parts.batchColumns(this.plan, batch);
       columns.bind(top);
       rows.bind(top);
       const n = batch.numRows;
@@ -458,7 +458,7 @@ export class ParquetWriter<Row = Record<string, unknown>> {
       for (let i = s; i < e; i++) {
         const r = records[i];
         // A record with a key the schema lacks goes record by record, where it throws as write() would.
-        if (known && typeof r === 'object' && r !== null && firstUnknownKey(r, known) !== undefined) {
+        if (known && typeof r === 'object' && r !== null && parts.firstUnknownKey(r, known) !== undefined) {
           ok = false;
           break;
         }
@@ -466,7 +466,7 @@ export class ParquetWriter<Row = Record<string, unknown>> {
           const proto = Object.getPrototypeOf(r) as unknown;
           if (proto === Object.prototype || proto === null) continue;
         }
-        if (!isPlainObject(r)) {
+        if (!parts.isPlainObject(r)) {
           ok = false;
           break;
         }
@@ -824,12 +824,12 @@ export class ParquetWriter<Row = Record<string, unknown>> {
       uncompressed += meta.totalUncompressedSize;
       const indexes: Partial<Record<IndexKind, (w: ByteWriter) => void>> = {};
       if (this.pageIndex) {
-        const offsetIndex = buildOffsetIndex(c.leaf, chunk.pages, base);
-        const columnIndex = buildColumnIndex(c.leaf, chunk.pages, this.columnIndexTruncateLength, this.options.floatOrder ?? 'type');
+        const offsetIndex = parts.buildOffsetIndex(c.leaf, chunk.pages, base);
+        const columnIndex = parts.buildColumnIndex(c.leaf, chunk.pages, this.columnIndexTruncateLength, this.options.floatOrder ?? 'type');
         indexes.offsetIndex = (w) => encodeOffsetIndex(offsetIndex, w);
         if (columnIndex) indexes.columnIndex = (w) => encodeColumnIndex(columnIndex, w);
       }
-      this.chunks.add(base, meta, indexes, chunk.bloom && encodeBloomFilter(chunk.bloom));
+      this.chunks.add(base, meta, indexes, chunk.bloom && parts.encodeBloomFilter(chunk.bloom));
     }
     const group: RowGroupFacts = {
       totalByteSize: uncompressed,
@@ -850,7 +850,7 @@ export class ParquetWriter<Row = Record<string, unknown>> {
   /** The row groups since the last checkpoint, chained to it (checkpoint.ts). */
   private async writeCheckpoint(): Promise<void> {
     const at = this.offset;
-    await this.put(encodeCheckpoint(this.fileMetaData(this.checkpointed, (first, n) => this.chunks.encoded(first, n)), this.lastCheckpoint));
+    await this.put(parts.encodeCheckpoint(this.fileMetaData(this.checkpointed, (first, n) => this.chunks.encoded(first, n)), this.lastCheckpoint));
     this.checkpointed = this.rowGroups.length;
     this.lastCheckpoint = at;
   }
@@ -868,12 +868,12 @@ export class ParquetWriter<Row = Record<string, unknown>> {
       numRows: this.totalRows - this.rowsInGroup,
       rowGroups: rowGroupsOf(this.rowGroups, first, n, columns),
       createdBy: `parquetry version ${VERSION}`,
-      columnOrders: this.schema.leaves.map((leaf) => (this.options.floatOrder === 'total' && isFloatColumn(leaf) ? TOTAL_ORDER : TYPE_ORDER)),
+      columnOrders: this.schema.leaves.map((leaf) => (this.options.floatOrder === 'total' && parts.isFloatColumn(leaf) ? TOTAL_ORDER : TYPE_ORDER)),
     };
     const metadata = this.options.metadata ?? {};
     const kv: KeyValue[] = Object.entries(metadata).map(([key, value]) => ({ key, value }));
     // The caller's own `geo` stays as given; ours covers every row group so far (a checkpoint's too).
-    const geo = 'geo' in metadata ? undefined : geoParquetMetadata(this.schema, this.rowGroups, (g, i) => this.chunks.meta(g * n + i), metadata);
+    const geo = 'geo' in metadata ? undefined : parts.geoParquetMetadata(this.schema, this.rowGroups, (g, i) => this.chunks.meta(g * n + i), metadata);
     if (geo) kv.push({ key: 'geo', value: geo });
     if (kv.length) meta.keyValueMetadata = kv;
     return meta;
@@ -908,7 +908,7 @@ export class ParquetWriter<Row = Record<string, unknown>> {
         return meta;
       }
       const meta = this.fileMetaData(0, (first, n) => this.chunks.encoded(first, n, places));
-      await this.put(footerBytes(meta));
+      await this.put(parts.footerBytes(meta));
       await this.sink.close();
       // What the getter keeps is bytes and a few numbers a row group, not the writer (a dataset's writer keeps every part's metadata).
       const { rowGroups: facts, chunks } = this;
@@ -1049,7 +1049,7 @@ function bloomOption(leaf: LeafNode, o: WriterOptions): Pick<ColumnOptions, 'blo
 function firstIllFormed(values: ArrayLike<unknown>, start: number, end: number, get: (v: unknown) => unknown): number {
   for (let i = start; i < end; i++) {
     const s = get(values[i]);
-    if (typeof s === 'string' && !isWellFormed(s)) return i;
+    if (typeof s === 'string' && !parts.isWellFormed(s)) return i;
   }
   return end;
 }

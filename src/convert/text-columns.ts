@@ -1,0 +1,502 @@
+/**
+ * CSV and JSON Lines written straight from a Parquet file's decoded column
+ * chunks, a row group at a time: no row object per record. Each top-level
+ * leaf writes its cells from its vectors (integers as digits with no
+ * string between, a dictionary entry's cell encoded once, ASCII strings
+ * copied from their bytes); every other value goes through write-text.ts's
+ * `csvCell` and `jsonText`, so a cell is the row path's, byte for byte.
+ * Nested fields (structs, lists, maps) are assembled by the reader's
+ * `RecordAssembler` over their own leaves and printed as the row path
+ * prints them. A row group whose chunks come in windows (reader.ts's
+ * `large`) is read as rows, as are files with VARIANT columns or two
+ * top-level fields of one name.
+ */
+import { CorruptFileError, withContext, type ErrorContext } from '../errors.js';
+import { isByteArrays, valueCount, type ByteArrays } from '../encodings/types.js';
+import { leafColumn, RecordAssembler } from '../parquet/row-decoding.js';
+import type { ColumnBatch, ParquetReader } from '../parquet/reader.js';
+import { valueReader, type ValueOptions } from '../schema/convert.js';
+import type { ColumnPath, LeafNode } from '../schema/tree.js';
+import type { ColumnChunkData } from '../shred/column-data.js';
+import { leavesInVariants, planRecord, type RecordPlan } from '../shred/plan.js';
+import type { TextBatch } from './output.js';
+import { csvCell, jsonText } from './write-text.js';
+
+/** What the text is: CSV (or TSV) with its delimiter, or JSON Lines. */
+export interface TextForm {
+  format: 'csv' | 'jsonl';
+  delimiter: string;
+}
+
+/** Rows per text batch: about 1 MB of text for a row of 250 bytes. */
+const BLOCK_ROWS = 4096;
+
+const OPTIONS: ValueOptions = { temporal: 'iso' };
+
+const encoder = new TextEncoder();
+
+/** One growing byte buffer: the text of a block of rows. */
+class TextBytes {
+  buf = new Uint8Array(1 << 20);
+  pos = 0;
+
+  room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const bigger = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
+    bigger.set(this.buf.subarray(0, this.pos));
+    this.buf = bigger;
+  }
+
+  bytes(b: Uint8Array): void {
+    this.room(b.length);
+    if (b.length > 32) this.buf.set(b, this.pos);
+    else for (let i = 0; i < b.length; i++) this.buf[this.pos + i] = b[i]!;
+    this.pos += b.length;
+  }
+
+  /** A string's UTF-8: ASCII byte by byte, the rest through TextEncoder (lone surrogates become U+FFFD, as `encode` makes them). */
+  text(s: string): void {
+    this.room(s.length * 3);
+    const buf = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) {
+        this.pos = p + encoder.encodeInto(s.slice(i), buf.subarray(p)).written;
+        return;
+      }
+      buf[p++] = c;
+    }
+    this.pos = p;
+  }
+
+  /** An integer of at most 2^53 in magnitude, as String(v) prints it. */
+  int(v: number): void {
+    this.room(17);
+    const buf = this.buf;
+    let p = this.pos;
+    if (v < 0) {
+      buf[p++] = 45;
+      v = -v;
+    }
+    let end = p + 1;
+    for (let t = 10; t <= v; t *= 10) end++;
+    p = end;
+    do {
+      const q = Math.floor(v / 10);
+      buf[--p] = 48 + (v - q * 10);
+      v = q;
+    } while (v > 0);
+    this.pos = end;
+  }
+
+  /** Writes `n` as `width` digits at `p` (n < 10^width). */
+  private digits(p: number, n: number, width: number): void {
+    for (let i = p + width - 1; i >= p; i--) {
+      const q = Math.floor(n / 10);
+      this.buf[i] = 48 + n - q * 10;
+      n = q;
+    }
+  }
+
+  /** `YYYY-MM-DD` (`quoted`: in quotes) for days since the epoch, as formatDate prints it; false, writing nothing, for a year outside 0-9999. */
+  date(days: number, quoted: boolean): boolean {
+    const [y, m, d] = civil(days);
+    if (y < 0 || y > 9999) return false;
+    this.room(12);
+    let p = this.pos;
+    if (quoted) this.buf[p++] = 34;
+    this.ymd(p, y, m, d);
+    p += 10;
+    if (quoted) this.buf[p++] = 34;
+    this.pos = p;
+    return true;
+  }
+
+  private ymd(p: number, y: number, m: number, d: number): void {
+    this.digits(p, y, 4);
+    this.buf[p + 4] = 45;
+    this.digits(p + 5, m, 2);
+    this.buf[p + 7] = 45;
+    this.digits(p + 8, d, 2);
+  }
+
+  /**
+   * `YYYY-MM-DDTHH:MM:SS.fff` then `tail` (the Z, the closing quote) for `v`
+   * units since the epoch, `per` a second, as formatTimestamp prints it
+   * (the opening quote when `tail` ends in one); false, writing nothing,
+   * beyond 2^52 units (NANOS past 52 days from the epoch go to formatTimestamp) or outside years 0-9999.
+   */
+  timestamp(v: number, per: number, tail: string): boolean {
+    if (!(Math.abs(v) <= 2 ** 52)) return false;
+    const perDay = per * 86400;
+    let days = Math.floor(v / perDay);
+    let rem = v - days * perDay;
+    if (rem < 0) {
+      days--;
+      rem += perDay;
+    } else if (rem >= perDay) {
+      days++;
+      rem -= perDay;
+    }
+    const [y, m, d] = civil(days);
+    if (y < 0 || y > 9999) return false;
+    const width = per === 1000 ? 3 : per === 1e6 ? 6 : 9;
+    this.room(32);
+    let p = this.pos;
+    const quoted = tail.endsWith('"');
+    if (quoted) this.buf[p++] = 34;
+    this.ymd(p, y, m, d);
+    const secs = Math.floor(rem / per);
+    const frac = rem - secs * per;
+    this.buf[p + 10] = 84; // T
+    this.digits(p + 11, Math.floor(secs / 3600), 2);
+    this.buf[p + 13] = 58;
+    this.digits(p + 14, Math.floor(secs / 60) % 60, 2);
+    this.buf[p + 16] = 58;
+    this.digits(p + 17, secs % 60, 2);
+    this.buf[p + 19] = 46;
+    this.digits(p + 20, frac, width);
+    p += 20 + width;
+    for (let i = 0; i < tail.length; i++) this.buf[p++] = tail.charCodeAt(i);
+    this.pos = p;
+    return true;
+  }
+
+  /**
+   * Quotes the CSV cell written since `start` where csvQuote would (it
+   * holds the delimiter, a quote, CR or LF), doubling its quotes, on the
+   * bytes: `delim` an ASCII delimiter's code.
+   */
+  quoteSince(start: number, delim: number): void {
+    let quotes = 0;
+    let quote = false;
+    for (let i = start; i < this.pos; i++) {
+      const b = this.buf[i]!;
+      if (b === 34) quotes++;
+      else if (b === delim || b === 10 || b === 13) quote = true;
+    }
+    if (!quote && quotes === 0) return;
+    this.room(quotes + 2);
+    const buf = this.buf;
+    let w = this.pos + quotes + 1;
+    buf[w] = 34;
+    for (let i = this.pos - 1; i >= start; i--) {
+      const b = buf[i]!;
+      buf[--w] = b;
+      if (b === 34) buf[--w] = 34;
+    }
+    buf[start] = 34;
+    this.pos += quotes + 2;
+  }
+
+  /** The block's text, handed over; the buffer starts again empty. */
+  take(): Uint8Array {
+    const out = this.buf.subarray(0, this.pos);
+    this.buf = new Uint8Array(this.buf.length);
+    this.pos = 0;
+    return out;
+  }
+}
+
+/** Year, month, day from days since 1970-01-01 (Hinnant's civil_from_days, as temporal-format.ts's, in numbers for days within ±2^31). */
+function civil(days: number): [number, number, number] {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
+}
+
+const UNITS_PER_SECOND = { MILLIS: 1000, MICROS: 1e6, NANOS: 1e9 };
+
+/** Writes row r's cell. */
+type CellWriter = (out: TextBytes, r: number) => void;
+
+/** Cell text of a value in the row path's words. */
+type CellText = (v: unknown) => string;
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * The cells of a top-level leaf that is not repeated, for `rows` rows:
+ * the chunk checked first as the record assembler checks it (one level
+ * entry per row, as many values as the levels define).
+ */
+function leafCells(leaf: LeafNode, c: ColumnChunkData, rows: number, form: TextForm, cell: CellText): CellWriter {
+  const path = leaf.path.join('.');
+  if (c.length !== rows) {
+    throw new CorruptFileError(c.length < rows ? `column ${path} ran out of values before the last row` : `column ${path} has ${c.length - rows} level entries beyond the last row`);
+  }
+  // Row r's value index, or -1 for a null: only for a leaf that may be null.
+  let index: Int32Array | null = null;
+  let taken = rows;
+  if (c.def !== null) {
+    const def = c.def;
+    const max = leaf.defLevel;
+    index = new Int32Array(rows);
+    let k = 0;
+    for (let r = 0; r < rows; r++) {
+      const d = def[r]!;
+      if (d === max) index[r] = k++;
+      else if (d > max) throw new CorruptFileError(`column ${path} has definition level ${d} above its maximum ${max}`);
+      else index[r] = -1;
+    }
+    taken = k;
+  }
+  if (taken !== c.valueCount) throw new CorruptFileError(`column ${path} has ${c.valueCount} values but its levels define ${taken}`);
+  const nullCell = form.format === 'csv' ? new Uint8Array(0) : encoder.encode('null');
+  const write = valueCells(leaf, c, form, cell);
+  if (index === null) return write;
+  const at = index;
+  return (out, r) => {
+    const k = at[r]!;
+    if (k < 0) out.bytes(nullCell);
+    else write(out, k);
+  };
+}
+
+/** Writes the k-th non-null value of a chunk as a cell (the writer is called with value indices). */
+function valueCells(leaf: LeafNode, c: ColumnChunkData, form: TextForm, cell: CellText): CellWriter {
+  if (c.indices && c.dictionary) {
+    const value = valueReader(leaf.kind, c.dictionary, OPTIONS);
+    // Filled to its size first: an array assigned at scattered indices would turn sparse (a hash table).
+    const cells = new Array<Uint8Array | null>(valueCount(c.dictionary)).fill(null);
+    const indices = c.indices;
+    return (out, k) => {
+      const i = indices[k]!;
+      out.bytes((cells[i] ??= encoder.encode(cell(value(i)))));
+    };
+  }
+  const values = c.values!;
+  const value = valueReader(leaf.kind, values, OPTIONS);
+  const kind = leaf.kind;
+  // A CSV delimiter that a date's or a timestamp's text holds would have the row path quote it.
+  const plainTemporal = form.format === 'jsonl' || !/[\d:.TZ+-]/.test(form.delimiter);
+  if (kind.kind === 'date' && values instanceof Int32Array && plainTemporal) {
+    return (out, k) => {
+      if (!out.date(values[k]!, form.format === 'jsonl')) out.text(cell(value(k)));
+    };
+  }
+  if (kind.kind === 'timestamp' && values instanceof BigInt64Array && LITTLE_ENDIAN && plainTemporal) {
+    const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+    const per = UNITS_PER_SECOND[kind.unit];
+    const tail = form.format === 'jsonl' ? (kind.utc ? 'Z"' : '"') : kind.utc ? 'Z' : '';
+    return (out, k) => {
+      const v = words[2 * k + 1]! * 4294967296 + (words[2 * k]! >>> 0);
+      if (!out.timestamp(v, per, tail)) out.text(cell(value(k)));
+    };
+  }
+  const array = value.array;
+  if (array instanceof Int32Array) return (out, k) => out.int(array[k]!);
+  if (array instanceof BigInt64Array && LITTLE_ENDIAN) {
+    // The two halves as numbers: no bigint made for a value within 2^53.
+    const words = new Int32Array(array.buffer, array.byteOffset, array.length * 2);
+    return (out, k) => {
+      const v = words[2 * k + 1]! * 4294967296 + (words[2 * k]! >>> 0);
+      if (Math.abs(v) <= Number.MAX_SAFE_INTEGER) out.int(v);
+      else out.text(cell(array[k]!));
+    };
+  }
+  if (array instanceof Float64Array || array instanceof Float32Array) {
+    return (out, k) => {
+      const v = array[k]!;
+      out.text(Number.isFinite(v) ? String(v) : cell(v));
+    };
+  }
+  if (leaf.kind.kind === 'string' && isByteArrays(values)) {
+    const ascii = form.format === 'csv' ? csvAscii(values, form.delimiter) : jsonAscii(values);
+    if (ascii) {
+      return (out, k) => {
+        if (!ascii(out, k)) out.text(cell(value(k)));
+      };
+    }
+  }
+  return (out, k) => out.text(cell(value(k)));
+}
+
+/** Writes value k's CSV cell from its bytes when they are all ASCII (else writes nothing and says false). */
+function csvAscii({ data, offsets }: ByteArrays, delimiter: string): ((out: TextBytes, k: number) => boolean) | undefined {
+  const delim = delimiter.charCodeAt(0);
+  if (delimiter.length !== 1 || delim >= 0x80) return undefined;
+  return (out, k) => {
+    const s = offsets[k]!;
+    const e = offsets[k + 1]!;
+    let quote = s === e;
+    for (let i = s; i < e; i++) {
+      const b = data[i]!;
+      if (b >= 0x80) return false;
+      if (b === delim || b === 34 || b === 10 || b === 13) quote = true;
+    }
+    out.room(2 * (e - s) + 2);
+    const buf = out.buf;
+    let p = out.pos;
+    if (quote) buf[p++] = 34;
+    for (let i = s; i < e; i++) {
+      const b = data[i]!;
+      if (b === 34) buf[p++] = 34;
+      buf[p++] = b;
+    }
+    if (quote) buf[p++] = 34;
+    out.pos = p;
+    return true;
+  };
+}
+
+/** JSON.stringify's escapes of the ASCII controls it does not write as \u00XX. */
+const SHORT_ESCAPES: Record<number, number> = { 8: 98, 9: 116, 10: 110, 12: 102, 13: 114 };
+const HEX = encoder.encode('0123456789abcdef');
+
+/** Writes value k as a JSON string (as JSON.stringify writes it) from its bytes when they are all ASCII (else writes nothing and says false). */
+function jsonAscii({ data, offsets }: ByteArrays): (out: TextBytes, k: number) => boolean {
+  return (out, k) => {
+    const s = offsets[k]!;
+    const e = offsets[k + 1]!;
+    for (let i = s; i < e; i++) if (data[i]! >= 0x80) return false;
+    out.room(6 * (e - s) + 2);
+    const buf = out.buf;
+    let p = out.pos;
+    buf[p++] = 34;
+    for (let i = s; i < e; i++) {
+      const b = data[i]!;
+      if (b >= 0x20 && b !== 34 && b !== 92) {
+        buf[p++] = b;
+      } else if (b === 34 || b === 92) {
+        buf[p++] = 92;
+        buf[p++] = b;
+      } else if (SHORT_ESCAPES[b] !== undefined) {
+        buf[p++] = 92;
+        buf[p++] = SHORT_ESCAPES[b];
+      } else {
+        buf[p++] = 92;
+        buf[p++] = 117;
+        buf[p++] = 48;
+        buf[p++] = 48;
+        buf[p++] = HEX[b >> 4]!;
+        buf[p++] = HEX[b & 15]!;
+      }
+    }
+    buf[p++] = 34;
+    out.pos = p;
+    return true;
+  };
+}
+
+/** How a file's rows become text: its plan's top-level fields, split into leaves written from vectors and nested fields assembled. */
+interface TextPlan {
+  plan: RecordPlan;
+  /** Per top-level field in output order: a flat leaf's index in plan.leaves, or the nested field's name. */
+  fields: ({ leaf: number } | { nested: string })[];
+  /** Bytes before each field's cell: the delimiter, or the JSON key. */
+  prefixes: Uint8Array[];
+  end: Uint8Array;
+  /** The nested fields' own plan, over their leaves (`nestedLeaves`: their indices in plan.leaves). */
+  nested: RecordPlan | null;
+  nestedLeaves: number[];
+}
+
+/** The plan of a file's text, or undefined where the rows go through row objects (no leaf, a VARIANT, two fields of one name). */
+function textPlan(reader: ParquetReader, columns: readonly ColumnPath[] | undefined, form: TextForm): TextPlan | undefined {
+  const plan = reader.plan(columns);
+  const names = plan.fields.map((f) => f.name);
+  if (plan.leaves.length === 0 || new Set(names).size !== names.length || leavesInVariants(plan).includes(true)) return undefined;
+  // A JSON object's keys come in Object.keys order (integer-like names first), as jsonText prints a row.
+  const order = form.format === 'jsonl' ? Object.keys(Object.fromEntries(names.map((n) => [n, 0]))) : names;
+  const byName = new Map(plan.fields.map((f) => [f.name, f.plan]));
+  const fields: TextPlan['fields'] = [];
+  const keep = new Set<LeafNode>();
+  for (const name of order) {
+    const p = byName.get(name)!;
+    if (p.t === 'leaf' && p.width === 1 && p.leaf.repLevel === 0) fields.push({ leaf: p.first });
+    else {
+      fields.push({ nested: name });
+      for (let l = p.first; l < p.first + p.width; l++) keep.add(plan.leaves[l]!);
+    }
+  }
+  const nested = keep.size > 0 ? planRecord(reader.schema.root, (l) => keep.has(l)) : null;
+  const nestedLeaves = nested ? nested.leaves.map((l) => plan.leaves.indexOf(l)) : [];
+  const prefixes = order.map((name, i) => encoder.encode(form.format === 'csv' ? (i ? form.delimiter : '') : `${i ? ',' : '{'}${JSON.stringify(name)}:`));
+  return { plan, fields, prefixes, end: encoder.encode(form.format === 'csv' ? '\n' : '}\n'), nested, nestedLeaves };
+}
+
+/** Text batches of one row group's rows from its decoded chunks (per plan leaf). */
+function* rowGroupText(t: TextPlan, chunks: ColumnChunkData[], rows: number, form: TextForm, ctx: ErrorContext): Generator<TextBatch> {
+  const cell: CellText = form.format === 'csv' ? (v) => csvCell(v, form.delimiter) : (v) => jsonText(v, false);
+  const leaves = t.plan.leaves;
+  const writers = t.fields.map((f) => ('leaf' in f ? withContext({ ...ctx, column: leaves[f.leaf]!.path.join('.') }, () => leafCells(leaves[f.leaf]!, chunks[f.leaf]!, rows, form, cell)) : null));
+  const names = t.fields.map((f) => ('nested' in f ? f.nested : ''));
+  let asm: RecordAssembler | null = null;
+  if (t.nested) {
+    const nested = t.nested;
+    const cols = t.nestedLeaves.map((l) => withContext({ ...ctx, column: leaves[l]!.path.join('.') }, () => leafColumn(leaves[l]!, chunks[l]!, OPTIONS)));
+    asm = new RecordAssembler(nested, cols);
+  }
+  const out = new TextBytes();
+  const { prefixes, end } = t;
+  const delim = form.format === 'csv' && form.delimiter.length === 1 ? form.delimiter.charCodeAt(0) : 0x80;
+  // A struct, list or map as CSV: its JSON text (bigints as digits), quoted on the bytes when it must be (csvCell's form).
+  const nestedCell = delim < 0x80 ? (v: unknown): void => {
+    if (v === null || typeof v !== 'object' || v instanceof Uint8Array || v instanceof Date) return out.text(cell(v));
+    const start = out.pos;
+    out.text(jsonText(v, true));
+    out.quoteSince(start, delim);
+  } : (v: unknown): void => out.text(cell(v));
+  for (let from = 0; from < rows; from += BLOCK_ROWS) {
+    const to = Math.min(rows, from + BLOCK_ROWS);
+    withContext(ctx, () => {
+      for (let r = from; r < to; r++) {
+        const obj = asm?.readRow();
+        for (let f = 0; f < writers.length; f++) {
+          out.bytes(prefixes[f]!);
+          const w = writers[f];
+          if (w) w(out, r);
+          else nestedCell(obj![names[f]!]);
+        }
+        out.bytes(end);
+      }
+    });
+    yield { bytes: out.take(), rows: to - from };
+  }
+  if (asm) withContext(ctx, () => asm.finish());
+}
+
+/**
+ * A Parquet file's selected rows as text: batches of text, or row batches
+ * for the row groups (or the file) read as rows; undefined when the whole
+ * file is read as rows.
+ */
+export function parquetText(reader: ParquetReader, columns: readonly ColumnPath[] | undefined, form: TextForm): AsyncGenerator<TextBatch | Record<string, unknown>[]> | undefined {
+  const t = textPlan(reader, columns, form);
+  if (!t) return undefined;
+  return textOf(reader, columns, form, t);
+}
+
+async function* textOf(reader: ParquetReader, columns: readonly ColumnPath[] | undefined, form: TextForm, t: TextPlan): AsyncGenerator<TextBatch | Record<string, unknown>[]> {
+  const at = new Map(t.plan.leaves.map((l, i) => [l, i]));
+  for (let rg = 0; rg < reader.file.metadata.rowGroups.length; rg++) {
+    const rows = reader.file.metadata.rowGroups[rg]!.numRows;
+    if (rows === 0) continue;
+    const chunks = await wholeChunks(reader, columns, rg, at);
+    if (chunks) yield* rowGroupText(t, chunks, rows, form, { ...(reader.file.name !== undefined ? { file: reader.file.name } : {}), rowGroup: rg });
+    else yield* reader.rowBatches({ columns, rowGroups: [rg], temporal: 'iso' });
+  }
+}
+
+/** Row group rg's chunks, whole, by plan leaf; undefined when the reader gives them in windows, or as levels the row path must see. */
+async function wholeChunks(reader: ParquetReader, columns: readonly ColumnPath[] | undefined, rg: number, at: Map<LeafNode, number>): Promise<ColumnChunkData[] | undefined> {
+  const chunks: ColumnChunkData[] = new Array(at.size);
+  const batches = reader.columns({ columns, rowGroups: [rg] });
+  for await (const b of batches as AsyncIterable<ColumnBatch>) {
+    const i = at.get(b.leaf);
+    if (i === undefined || b.rows !== b.numRows || (b.data.rep !== null && b.leaf.repLevel === 0)) {
+      await batches.return(undefined);
+      return undefined;
+    }
+    chunks[i] = b.data;
+  }
+  return chunks.length === at.size && chunks.every((c) => c !== undefined) ? chunks : undefined;
+}

@@ -1,0 +1,169 @@
+/**
+ * Parquet to CSV, TSV and JSON Lines from column vectors (text-columns.ts)
+ * prints what the row path prints, byte for byte: the row path (rows read
+ * with ISO temporal values, each printed by write-text.ts's line) is still
+ * the library's for datasets, JSON arrays, VARIANT columns and row groups
+ * read in windows, so it is the reference here. Every corpus file, and
+ * generated files of the values whose text has edge cases (integers at
+ * 2^53 and past it, non-finite and negative-zero floats, strings with
+ * quotes, delimiters, controls and non-ASCII, invalid UTF-8, nulls,
+ * dictionaries, nested fields, integer-like column names).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { BufferSink, ParquetryError, ParquetWriter, defineSchema, field as f, openParquet } from '../../src/node/index.js';
+import { convert } from '../../src/node/entries/convert.js';
+import { countingSink } from '../../src/convert/output.js';
+import { textOutput } from '../../src/convert/write-text.js';
+import type { ColumnPath } from '../../src/schema/tree.js';
+
+const CORPUS = join('..', 'shared', 'corpus');
+
+type Form = { to: 'csv' | 'tsv' | 'jsonl'; delimiter?: string };
+const FORMS: Form[] = [{ to: 'csv' }, { to: 'tsv' }, { to: 'jsonl' }, { to: 'csv', delimiter: ';' }, { to: 'csv', delimiter: '§' }, { to: 'csv', delimiter: ':' }, { to: 'csv', delimiter: '-' }];
+
+/** The row path's text: rows, then write-text.ts's line per row. */
+async function rowText(input: Uint8Array, form: Form, columns?: readonly ColumnPath[]): Promise<Uint8Array> {
+  const reader = await openParquet(input);
+  const sink = new BufferSink();
+  const delimiter = form.delimiter ?? (form.to === 'tsv' ? '\t' : ',');
+  const out = await textOutput(form.to === 'jsonl' ? 'jsonl' : 'csv', countingSink(sink, 'reference'), { columns: reader.plan(columns).fields.map((x) => x.name), delimiter, header: true });
+  for await (const batch of reader.rowBatches({ columns, temporal: 'iso' })) for (const row of batch) await out.write(row);
+  await out.close();
+  return sink.bytes();
+}
+
+async function converted(input: Uint8Array, form: Form, columns?: readonly ColumnPath[]): Promise<Uint8Array> {
+  const sink = new BufferSink();
+  await convert(input, sink, { from: 'parquet', to: form.to, ...(form.delimiter ? { delimiter: form.delimiter } : {}), ...(columns ? { columns } : {}) });
+  return sink.bytes();
+}
+
+/** Same bytes, or (where the row path fails) a typed error too. */
+async function same(input: Uint8Array, form: Form, what: string, columns?: readonly ColumnPath[]): Promise<'same' | 'error'> {
+  let want: Uint8Array;
+  try {
+    want = await rowText(input, form, columns);
+  } catch (e) {
+    assert.ok(e instanceof ParquetryError, `${what}: the row path failed untyped: ${e}`);
+    await assert.rejects(converted(input, form, columns), (err) => err instanceof ParquetryError, `${what}: the row path fails, the column path must too`);
+    return 'error';
+  }
+  const got = await converted(input, form, columns);
+  if (Buffer.compare(Buffer.from(got), Buffer.from(want)) !== 0) {
+    const a = Buffer.from(got).toString('utf8');
+    const b = Buffer.from(want).toString('utf8');
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    assert.fail(`${what} ${form.to}${form.delimiter ?? ''}: differs at ${i}: ${JSON.stringify(a.slice(Math.max(0, i - 60), i + 60))} vs ${JSON.stringify(b.slice(Math.max(0, i - 60), i + 60))}`);
+  }
+  return 'same';
+}
+
+function parquetFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('.parquet') && statSync(join(dir, p)).isFile()).map((p) => join(dir, p)).sort();
+}
+
+test('every corpus file: the column path prints the row path’s text, or fails typed where it fails', { timeout: 300_000 }, async () => {
+  const files = parquetFiles(CORPUS);
+  assert.ok(files.length > 100, `${files.length} corpus files`);
+  let compared = 0;
+  for (const file of files) {
+    const bytes = new Uint8Array(readFileSync(file));
+    for (const form of [FORMS[0]!, FORMS[2]!]) if ((await same(bytes, form, file)) === 'same') compared++;
+  }
+  assert.ok(compared > 150, `${compared} conversions compared`);
+});
+
+/** A file of edge-case values in several row groups (dictionary and plain chunks). */
+async function edgeFile(rows: number, dictionary: boolean): Promise<Uint8Array> {
+  const schema = defineSchema({
+    i32: f.int32(),
+    i64: f.int64().required(),
+    u32: f.uint32(),
+    u64: f.uint64(),
+    d: f.double(),
+    fl: f.float(),
+    s: f.string(),
+    bin: f.binary(),
+    b: f.boolean(),
+    day: f.date(),
+    ts: f.timestamp('MICROS'),
+    ms: f.timestamp('MILLIS', { utc: false }),
+    ns: f.timestamp('NANOS'),
+    dec: f.decimal(12, 3),
+    '1': f.string(),
+    'a "q",b': f.int32(),
+    list: f.list(f.string()),
+    st: f.struct({ x: f.int64(), y: f.list(f.double()) }),
+    m: f.map(f.string().required(), f.int32()),
+  });
+  const i64s = [0n, -1n, 2n ** 53n - 1n, -(2n ** 53n - 1n), 2n ** 53n, -(2n ** 53n), 2n ** 63n - 1n, -(2n ** 63n), 4294967296n, -4294967297n, 1234567890123n];
+  const doubles = [0, -0, 1.5, -2.25e-7, 1e21, 1e-7, 5e-324, Number.MAX_VALUE, NaN, Infinity, -Infinity, 0.1 + 0.2, 123456789012345680000];
+  // Milliseconds: the epoch, just before it, the years 0000 and 9999 at their edges, past them, 2^52 µs and beyond.
+  const times = [0n, -1n, -62167219200000n, -62167219200001n, 253402300799999n, 253402300800000n, 4503599627370n, 4503599627371n, -4503599627371n, 1234567890123n, -1234567890123n];
+  const strings = ['', 'plain', 'a,b', 'a;b', 'tab\there', 'q"uote', 'line\nbreak', 'cr\rx', 'back\\slash', 'ctl\u0001\u001f\u007f', 'é accent', '§ sect', '😀 emoji', '\ufeffbom', 'x'.repeat(100), '{"json": 1}'];
+  const rowOf = (i: number) => ({
+    i32: i % 7 === 0 ? null : [0, -1, 2147483647, -2147483648, 10, 99, 100, 1e9][i % 8],
+    i64: i64s[i % i64s.length],
+    u32: i % 5 === 0 ? null : [0, 4294967295, 2147483648, 7][i % 4],
+    u64: i % 6 === 0 ? null : [0n, 18446744073709551615n, 9223372036854775808n, 42n][i % 4],
+    d: i % 9 === 0 ? null : doubles[i % doubles.length],
+    fl: i % 4 === 0 ? null : [0.1, -3.5, 1e30, NaN][i % 4],
+    s: i % 11 === 0 ? null : strings[i % strings.length] + (dictionary ? '' : String(i)),
+    bin: i % 3 === 0 ? null : i % 3 === 1 ? new Uint8Array([0xff, 0xfe, 0x22, 0x2c]) : new Uint8Array(0),
+    b: i % 3 === 0 ? null : i % 2 === 0,
+    day: i % 4 === 0 ? null : i % 4 === 1 ? [0, -1, -719528, -719529, 2932896, 2932897, -25_000][i % 7] ?? 5 : 18_000 + i,
+    ts: i % 5 === 0 ? null : i % 7 === 1 ? times[i % times.length]! * 1000n : 1_600_000_000_000_000n + BigInt(i) * 1_000_001n,
+    ms: times[i % times.length],
+    ns: i % 2 ? BigInt.asIntN(64, times[i % times.length]! * 1_000_000n) : BigInt(i) * 86_399_999_999_999n - 20n * 86_400_000_000_000n,
+    dec: i % 6 === 0 ? null : `${i - 50}.${String(i % 1000).padStart(3, '0')}`,
+    '1': `one ${i % 3}`,
+    'a "q",b': i,
+    list: i % 4 === 0 ? null : i % 4 === 1 ? [] : ['a', null, strings[i % strings.length]!],
+    st: i % 5 === 0 ? null : { x: i % 2 ? null : BigInt(i), y: i % 3 ? [i / 3, -0] : null },
+    m: i % 3 === 0 ? null : [{ key: `k${i % 4}`, value: i % 2 ? null : i }],
+  });
+  const sink = new BufferSink();
+  const w = await ParquetWriter.open(sink, schema, { rowGroupRows: Math.ceil(rows / 3), dictionary });
+  await w.writeMany(Array.from({ length: rows }, (_, i) => rowOf(i)));
+  await w.close();
+  return sink.bytes();
+}
+
+test('edge-case values, dictionary and plain chunks, several row groups: the same text in every form', { timeout: 120_000 }, async () => {
+  for (const dictionary of [true, false]) {
+    const bytes = await edgeFile(600, dictionary);
+    for (const form of FORMS) assert.equal(await same(bytes, form, `dictionary ${dictionary}`), 'same');
+    for (const columns of [['s', 'st.x', 'list'], ['1', 'a "q",b', 'm'], ['d']]) {
+      for (const form of [FORMS[0]!, FORMS[2]!]) assert.equal(await same(bytes, form, `columns ${columns}`, columns), 'same');
+    }
+  }
+});
+
+test('invalid UTF-8 in a string column prints as the row path decodes it (U+FFFD)', async () => {
+  const schema = defineSchema({ s: f.string(), n: f.int32() });
+  const sink = new BufferSink();
+  const w = await ParquetWriter.open(sink, schema, { dictionary: false });
+  // The writer takes a string column's bytes as they are when given bytes.
+  await w.writeMany([{ s: new Uint8Array([0x61, 0xff, 0x62]) as never, n: 1 }, { s: 'ok', n: 2 }, { s: new Uint8Array([0xc3]) as never, n: 3 }]);
+  await w.close();
+  for (const form of FORMS) assert.equal(await same(sink.bytes(), form, 'invalid UTF-8'), 'same');
+});
+
+test('a row group read in windows (too dense to decode whole) goes through the row path with the same text', { timeout: 120_000 }, async () => {
+  const N = 1_100_000;
+  const schema = defineSchema({ a: f.int32() });
+  const sink = new BufferSink();
+  const w = await ParquetWriter.open(sink, schema, { pageSize: 1 << 30, pageRowLimit: 1 << 30, pageIndex: false, rowGroupRows: 1 << 21 });
+  const a = Array.from({ length: N }, (_, i) => (i % 100_000 === 7 ? i : null));
+  await w.writeColumns({ a });
+  await w.close();
+  const reader = await openParquet(sink.bytes());
+  let batches = 0;
+  for await (const b of reader.columns({ columns: ['a'] })) batches += b.rows < b.numRows ? 1 : 0;
+  assert.ok(batches > 1, 'the row group comes in windows');
+  assert.equal(await same(sink.bytes(), { to: 'csv' }, 'windows'), 'same');
+});
