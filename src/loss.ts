@@ -1,6 +1,6 @@
 /**
- * What a salvage read (Parquet's `salvageRowGroups`, Trevni's
- * `salvageTrevniRows`) says about the data it could not return: one loss record
+ * What a salvage read (`salvage`, over Parquet's and Trevni's own) says
+ * about the data it could not return: one loss record
  * and one recovery report for both formats, and the marker of a field whose
  * bytes were lost. Each format fills in where its unit of loss sits (a
  * Parquet row group and page, a Trevni block) and its own report fields.
@@ -64,10 +64,10 @@ export interface Loss {
 export type FoundBy = 'footer' | 'checkpoint' | 'scan';
 
 /**
- * What `checkParquet`/`recoverParquet` and `checkTrevni`/`recoverTrevni`
- * found: rows claimed, recovered and lost, and each loss
+ * What `checkParquet`/`recoverParquet`, `checkTrevni`/`recoverTrevni` and
+ * a `salvage` read found: rows claimed, recovered and lost, and each loss
  * (docs/recovery.md). Fields marked Parquet or Trevni are absent for the
- * other format.
+ * other format. A salvage read's rows recovered are those it gave.
  */
 export interface RecoverReport {
   format: 'parquet' | 'trevni';
@@ -79,7 +79,7 @@ export interface RecoverReport {
    * in every field.
    */
   rowsRecovered: number;
-  /** Of those, rows with a field written as null because its data was lost (always 0 for Trevni). */
+  /** Of those, rows with a field written as null (a salvage read: given as MISSING) because its data was lost (a Trevni recovery has none). */
   rowsWithNulls: number;
   /** Rows not written: Parquet, every field lost or their row group skipped; Trevni, any field lost. */
   rowsLost: number;

@@ -29,15 +29,25 @@ import type { TrevniLoss } from '../src/entries/trevni.js';
 import type { TrevniRecoverReport } from '../src/node/entries/trevni.js';
 // @ts-expect-error LossBase is Loss now
 import type { LossBase } from '../src/loss.js';
-// @ts-expect-error TrevniSalvage is OpenedTrevniForSalvage now, read by salvageTrevniRows
+// @ts-expect-error TrevniSalvage is gone: salvage (parquetry/recover) reads every format
 import type { TrevniSalvage } from '../src/entries/trevni.js';
+// @ts-expect-error OpenedTrevniForSalvage is gone: salvage gives a Salvage for every format
+import type { OpenedTrevniForSalvage } from '../src/node/entries/trevni.js';
+// @ts-expect-error SalvagedTrevniRow is gone: salvage yields a SalvageBatch for every format
+import type { SalvagedTrevniRow } from '../src/entries/trevni.js';
+// @ts-expect-error SalvagedRowGroup is gone: salvage yields a SalvageBatch for every format
+import type { SalvagedRowGroup } from '../src/node/entries/recover.js';
+// @ts-expect-error OpenedForSalvage is gone: salvage gives a Salvage for every format
+import type { OpenedForSalvage } from '../src/entries/recover.js';
 import type { ConvertReport, ConvertProgress } from '../src/node/entries/convert.js';
 import type { FileStats } from '../src/node/entries/dataset.js';
 import type { OpenTableOptions } from '../src/node/index.js';
-import type { RecoverReport } from '../src/node/entries/recover.js';
+import type { RecoverReport, SalvageOptions } from '../src/node/entries/recover.js';
 
 /** Names no entry point exports any more, values or types. */
-const OLD = ['TrevniLoss', 'TrevniRecoverReport', 'LossBase', 'rowCount', 'rowsWritten', 'maxPageBytes', 'maxBlockBytes', 'maxSectionBytes', 'salvageTrevni', 'TrevniSalvage'];
+const OLD = ['TrevniLoss', 'TrevniRecoverReport', 'LossBase', 'rowCount', 'rowsWritten', 'maxPageBytes', 'maxBlockBytes', 'maxSectionBytes', 'salvageTrevni', 'TrevniSalvage',
+  // One salvage read for every format: `salvage`.
+  'openForSalvage', 'salvageRowGroups', 'openTrevniForSalvage', 'salvageTrevniRows'];
 
 test('the entry points export none of the old names', async () => {
   assert.ok(ENTRIES.length > 10, 'every entry point of package.json\'s exports');
@@ -78,7 +88,11 @@ test('the renamed option and report fields are the only spelling the types take'
   const stats: Pick<FileStats, 'numRows'> = { numRows: 1 };
   const report: Pick<ConvertReport, 'numRows'> & Pick<ConvertProgress, 'numRows'> & Pick<RecoverReport, 'numRows'> = { numRows: 1 };
   assert.ok(rows && from && open && page && stats && report);
-  const unused: [TrevniLoss?, TrevniRecoverReport?, LossBase?, TrevniSalvage?] = [];
+  const whole: SalvageOptions = { wholeOnly: true };
+  // @ts-expect-error one name for only whole units: wholeOnly
+  const skip: SalvageOptions = { skipDamagedRowGroups: true };
+  assert.ok(whole && skip);
+  const unused: [TrevniLoss?, TrevniRecoverReport?, LossBase?, TrevniSalvage?, OpenedTrevniForSalvage?, SalvagedTrevniRow?, SalvagedRowGroup?, OpenedForSalvage?] = [];
   assert.equal(unused.length, 0);
 });
 

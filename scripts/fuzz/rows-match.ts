@@ -4,7 +4,7 @@
  * came back (a lost field, MISSING or written as null, matches anything),
  * and no whole row may come back more often than the original holds it.
  */
-import { MISSING } from '../../src/node/entries/trevni.js';
+import { MISSING } from '../../src/node/entries/recover.js';
 import { InvariantError } from './read.js';
 
 /** A field value as text that tells apart what the readers give (bigints, bytes, dates, maps, NaN). */

@@ -38,11 +38,14 @@ export function encodeSchema(a: ArrowModule, schema: ArrowSchema): string {
  * through the stored schema (time zones, Large types and lists, dictionary
  * index types, Date64, durations, interval units, 256-bit decimals,
  * fixed-size lists of fixed-width values) as they are, and those it does
- * not as the types they read back as (views as Utf8 and Binary, seconds as
- * milliseconds, a dictionary of other than strings or bytes as its values,
- * a fixed-size list of other values as List), so every reader that applies
- * it, arrow-rs too, reads the same types. MonthDayNano is the exception
- * (see `storableType`).
+ * not as the types they read back as (views as Utf8 and Binary, a
+ * dictionary of other than strings or bytes as its values, a fixed-size
+ * list of other values as List), so every reader that applies it, arrow-rs
+ * too, reads the same types. Two exceptions: MonthDayNano (see
+ * `storableType`), and times and timestamps in seconds, stored as they are
+ * over the milliseconds Parquet holds them in (a TIME or TIMESTAMP every
+ * Parquet reader knows), which this reader gives back in seconds and
+ * arrow-rs leaves in milliseconds (docs/decisions/arrow.md).
  */
 export function storableSchema(a: ArrowModule, schema: ArrowSchema): ArrowSchema {
   return new a.Schema(schema.fields.map((f) => storableField(a, f)), schema.metadata);
@@ -55,7 +58,7 @@ function storableField(a: ArrowModule, f: Field): Field {
 
 function storableType(a: ArrowModule, t: DataType): DataType {
   const T = a.Type;
-  const x = t as DataType & { unit: number; timezone?: string | null; dictionary: DataType; indices: DataType; keysSorted: boolean };
+  const x = t as DataType & { unit: number; dictionary: DataType; indices: DataType; keysSorted: boolean };
   switch (t.typeId) {
     case T.Utf8View: return new a.Utf8();
     case T.BinaryView: return new a.Binary();
@@ -67,8 +70,6 @@ function storableType(a: ArrowModule, t: DataType): DataType {
     case T.LargeList: return new a.LargeList(storableField(a, t.children[0]!));
     case T.Struct: return new a.Struct(t.children.map((c) => storableField(a, c)));
     case T.Map: return new a.Map_(storableField(a, t.children[0]!) as never, x.keysSorted);
-    case T.Time: return x.unit === a.TimeUnit.SECOND ? new a.TimeMillisecond() : t;
-    case T.Timestamp: return x.unit === a.TimeUnit.SECOND ? new a.TimestampMillisecond(x.timezone) : t;
     // arrow-rs refuses a MonthDayNano hint (not yet implemented); a type no hint rule takes leaves each reader its own INTERVAL type.
     case T.Interval: return x.unit === a.IntervalUnit.MONTH_DAY_NANO ? new a.FixedSizeBinary(12) : t;
     case T.Dictionary: {
@@ -192,8 +193,9 @@ function leafType(a: ArrowModule, ours: DataType, hint: DataType, dictionary: bo
       if (ours.typeId === T.Timestamp && o.unit === h.unit && h.timezone) return hint;
       // INT96, read as nanoseconds, in another unit.
       if (ours.typeId === T.Timestamp && o.unit === a.TimeUnit.NANOSECOND && !o.timezone) return hint;
+      if (secondsOverMillis(a, o, h)) return hint;
       return ours;
-    case T.Time: return plainInt && o.bitWidth === h.bitWidth ? hint : ours;
+    case T.Time: return (plainInt && o.bitWidth === h.bitWidth) || secondsOverMillis(a, o, h) ? hint : ours;
     case T.Duration: return plainInt && o.bitWidth === 64 ? hint : ours;
     case T.Date:
       if (h.unit !== a.DateUnit.MILLISECOND) return ours;
@@ -205,6 +207,15 @@ function leafType(a: ArrowModule, ours: DataType, hint: DataType, dictionary: bo
     case T.Decimal: return ours.typeId === T.Decimal && o.bitWidth === 128 && h.bitWidth === 256 ? hint : ours;
     default: return ours;
   }
+}
+
+/**
+ * Seconds stored over milliseconds, as writers store an Arrow time or
+ * timestamp in seconds (Parquet has no such unit): our rule beyond
+ * arrow-rs's, so a table's seconds come back as seconds.
+ */
+function secondsOverMillis(a: ArrowModule, ours: DataType & { unit: number }, hint: DataType & { unit: number }): boolean {
+  return ours.typeId === hint.typeId && ours.unit === a.TimeUnit.MILLISECOND && hint.unit === a.TimeUnit.SECOND;
 }
 
 /** Whether a type's values are a typed array of a fixed stride per value (what `fixedSizeList` can pad): numbers, dates, times, decimals, fixed bytes. */
@@ -300,6 +311,7 @@ function castLeaf(a: ArrowModule, data: Data, to: DataType): Data {
     case T.Timestamp: {
       if (values instanceof Int32Array) return withValues(data, to, BigInt64Array.from(values, BigInt));
       if (from.typeId !== T.Timestamp || from.unit === t.unit) return data.clone(to);
+      if (from.unit === a.TimeUnit.MILLISECOND) return withValues(data, to, wholeSeconds(data, values as BigInt64Array, BigInt64Array));
       // INT96 nanoseconds to a coarser unit, rounding down as arrow-rs does.
       const per = [1_000_000_000n, 1_000_000n, 1000n][t.unit]!;
       const out = new BigInt64Array(n);
@@ -309,6 +321,8 @@ function castLeaf(a: ArrowModule, data: Data, to: DataType): Data {
       }
       return withValues(data, to, out);
     }
+    case T.Time:
+      return from.typeId === T.Time && from.unit === a.TimeUnit.MILLISECOND && t.unit === a.TimeUnit.SECOND ? withValues(data, to, wholeSeconds(data, values as Int32Array, Int32Array)) : data.clone(to);
     case T.Date: {
       if (from.typeId !== T.Date) return data.clone(to);
       const out = new BigInt64Array(n);
@@ -329,6 +343,24 @@ function castLeaf(a: ArrowModule, data: Data, to: DataType): Data {
     }
     default: return data.clone(to);
   }
+}
+
+/**
+ * Milliseconds as the seconds the stored schema gives. A value with a part
+ * of a second has no seconds value: the stored schema is not the data's,
+ * and the value is refused rather than cut.
+ */
+function wholeSeconds<A extends Int32Array | BigInt64Array>(data: Data, values: A, Out: { new (n: number): A }): A {
+  const out = new Out(data.length);
+  const k = values instanceof BigInt64Array ? 1000n : 1000;
+  for (let i = 0; i < data.length; i++) {
+    if (!data.getValid(i)) continue;
+    // Both sides the same kind, number or bigint, as the array's.
+    const v = values[i] as number;
+    if (v % (k as number)) throw new CorruptFileError(`value ${v} ms is not a whole second, where the stored Arrow schema gives seconds`);
+    out[i] = v / (k as number);
+  }
+  return out;
 }
 
 /** MonthDayNano words (as `from-levels.ts` builds INTERVAL) in another interval unit: months alone, or days and milliseconds. */

@@ -14,16 +14,14 @@ import type { WriterOptions } from '../parquet/write/writer.js';
 import type { FloatOrder } from '../parquet/write/stats.js';
 import { checkCompressionLevel, formatOf, parquetCodec, redElmCodecName, trevniCodecName, type EncodingChoice, type Format } from './convert-options.js';
 import { inapplicableOptions, isTableFormat } from '../formats.js';
-import { openRedElmFile } from './redelm.js';
 import { parseTypeOverride, schemaFromJsonText } from '../convert/types.js';
 import type { SchemaChoice } from '../convert/shape.js';
 import { Conversion, type ConvertInput, type ConvertReport } from '../convert/run.js';
 import { openInput } from '../node/convert-input.js';
 import { tempSpill } from '../node/temp-spill.js';
-import { openTrevniFile } from './trevni.js';
 import { UsageError } from './usage.js';
 import { fsReason } from '../node/fs-errors.js';
-import { inputKind, isDatasetInput, isUrl, notSeekable, openDatasetInput, openParquetReader, s3Settings, type ReadChecks } from './files.js';
+import { inputKind, isDatasetInput, isUrl, notSeekable, openTableInput, s3Settings } from './files.js';
 import { discardOpenSinks, openOutputSink } from './convert-sink.js';
 import type { EncryptionOptions } from '../parquet/crypto/file-encryptor.js';
 import { currentDecryption } from './keys.js';
@@ -213,26 +211,23 @@ async function inputFormat(path: string, given: Format | undefined, dataset: boo
 
 /** IN as the conversion reads it: a path, a URL (Parquet), an `s3://` object, stdin (CSV and JSON), or a dataset (a directory, glob or S3 prefix). */
 async function cliInput(inPath: string, dataset: false | { unionByName: boolean }): Promise<ConvertInput> {
-  if (isS3Address(inPath) && !dataset) {
-    const { s3ConvertInput } = await import('../node/s3.js');
-    return { ...s3ConvertInput(inPath, s3Settings()), parquet: (checks) => openParquetReader(inPath, { verifyChecksums: checks.verifyChecksums }) };
-  }
+  // The table formats are read at any offset; stdin is read once, in order.
+  const whyNotStdin: Record<string, string> = {
+    parquet: 'a Parquet input must be a file or URL (its footer is at the end)',
+    trevni: 'a Trevni input must be a file (its columns are read from their offsets)',
+    redelm: 'a RedElm input must be a file (its footer is at the end)',
+  };
+  const bytes = isS3Address(inPath) && !dataset
+    ? (await import('../node/s3.js')).s3ConvertInput(inPath, s3Settings()).bytes
+    : () => openInput(inPath, run().io.stdin);
   return {
-    ...(dataset ? { dataset: (checks: ReadChecks) => openDatasetInput(inPath, { verifyChecksums: checks.verifyChecksums }, dataset.unionByName) } : {}),
+    ...(dataset ? { dataset: true } : {}),
     name: inPath === '-' ? 'stdin' : inPath,
-    bytes: () => openInput(inPath, run().io.stdin),
+    bytes,
     rereadable: inPath !== '-',
-    parquet: async (checks) => {
-      if (inPath === '-') throw new UsageError('a Parquet input must be a file or URL (its footer is at the end), not stdin');
-      return openParquetReader(inPath, { verifyChecksums: checks.verifyChecksums });
-    },
-    trevni: async (checks) => {
-      if (inPath === '-') throw new UsageError('a Trevni input must be a file (its columns are read from their offsets), not stdin');
-      return openTrevniFile(inPath, { verifyChecksums: checks.verifyChecksums });
-    },
-    redelm: async () => {
-      if (inPath === '-') throw new UsageError('a RedElm input must be a file (its footer is at the end), not stdin');
-      return openRedElmFile(inPath);
+    table: async (o) => {
+      if (inPath === '-') throw new UsageError(`${whyNotStdin[o.format ?? 'parquet']}, not stdin`);
+      return openTableInput(inPath, { verifyChecksums: o.verifyChecksums }, dataset ? { unionByName: dataset.unionByName } : {}, o.format);
     },
   };
 }

@@ -183,15 +183,17 @@ export async function openDatasetInput(path: string, checks: ReadChecks = {}, un
  * settings; `--union-by-name` and `--where` for a dataset. Options a format
  * cannot honour are refused by the table, naming them.
  */
-export async function openTableInput(file: string, checks: ReadChecks = {}, dataset: { unionByName?: boolean; filter?: Filter } = {}): Promise<Table> {
+export async function openTableInput(file: string, checks: ReadChecks = {}, dataset: { unionByName?: boolean; filter?: Filter } = {}, given?: ConvertFormat): Promise<Table> {
   const { openTable } = await import('../node/table.js');
   const isDataset = await isDatasetInput(file);
-  const format = isDataset ? 'dataset' : await tableFileKind(file);
+  const format = isDataset ? 'dataset' : given ?? await tableFileKind(file);
   const { http, s3, decryption: keys } = run();
   const decryption = format === 'parquet' || format === 'dataset' ? keys : undefined;
   return openTable(file, {
     ...(checks.verifyChecksums === false ? { verifyChecksums: false } : {}),
     ...(decryption ? { decryption } : {}),
+    // `convert --from`: the format given, not told again.
+    ...(given && !isDataset ? { format: given } : {}),
     ...(isDataset ? { ...(dataset.unionByName ? { unionByName: true } : {}), ...(dataset.filter ? { filter: dataset.filter } : {}) } : {}),
     ...(isS3Address(file) ? { s3 } : {}),
     ...(isUrl(file) ? { byteLength: await urlLength(file), ...(http.headers ? { headers: http.headers } : {}) } : {}),

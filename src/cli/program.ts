@@ -193,10 +193,10 @@ export function cliProgram(io: CliIo): { program: Command; running: () => Comman
     .description('write everything intact in a damaged or unfinished Parquet file (footer gone: through its last checkpoint), or the rows intact in every field of a damaged Trevni file, to OUT, and report what was lost (exit status 3 when anything was lost, or may have been: the footer gone)')
     .argument('<in>', 'damaged Parquet or Trevni file (told by its magic), or the temp file a checkpointing Parquet writer left')
     .argument('<out>', 'file to write, of the same format')
-    .option('--skip-damaged-row-groups', 'leave out a row group with any loss, instead of writing its lost fields as null')
+    .option('--whole-only', 'write only the rows no field lost (Parquet: instead of also the rows that kept a field, the lost ones as null; a Trevni recovery writes only those anyway)')
     .option('--like <file>', "with neither footer nor checkpoint: find row groups by their page headers, with the schema and codecs of this file (a row group is kept only where its pages' columns are proven)")
     .option('--json', 'print the report as one JSON object')
-    .action(async (input: string, output: string, opts: { json?: boolean; skipDamagedRowGroups?: boolean; like?: string }) => {
+    .action(async (input: string, output: string, opts: { json?: boolean; wholeOnly?: boolean; like?: string }) => {
       await (await import('./recover.js')).recoverCommand(input, output, opts);
     });
 

@@ -9,7 +9,7 @@ export const LOSS_STATUS = 3;
 
 interface RecoverOptions {
   json?: boolean;
-  skipDamagedRowGroups?: boolean;
+  wholeOnly?: boolean;
   like?: string;
 }
 
@@ -24,7 +24,7 @@ export async function recoverCommand(input: string, output: string, opts: Recove
     const like = opts.like === undefined ? undefined : await openSource(opts.like);
     let report: Awaited<ReturnType<typeof recoverParquet>>;
     try {
-      report = await recoverParquet(source, await destinationFile(output, s3Settings()), { skipDamagedRowGroups: opts.skipDamagedRowGroups, ...(like ? { like } : {}) });
+      report = await recoverParquet(source, await destinationFile(output, s3Settings()), { wholeOnly: opts.wholeOnly, ...(like ? { like } : {}) });
     } finally {
       // However the recovery ends, a destination that cannot be created included.
       await like?.close?.();
@@ -51,8 +51,8 @@ export async function checkCommand(file: string, opts: { json?: boolean }): Prom
 }
 
 async function recoverTrevniCommand(input: string, output: string, opts: RecoverOptions): Promise<void> {
-  // Both are about Parquet's row groups and footer; a Trevni file has neither.
-  if (opts.like !== undefined || opts.skipDamagedRowGroups) throw new InvalidArgumentError(`--like and --skip-damaged-row-groups are for Parquet files; ${input} is a Trevni file`);
+  // A sibling's schema finds row groups without a footer; a Trevni file has neither. (--whole-only is what a Trevni recovery always writes.)
+  if (opts.like !== undefined) throw new InvalidArgumentError(`--like is for Parquet files; ${input} is a Trevni file`);
   const { recoverTrevni } = await import('../trevni/recover.js');
   const { destinationFile } = await import('../node/destination.js');
   const { tempSpill } = await import('../node/temp-spill.js');

@@ -5,7 +5,7 @@ import { schemaJson } from '../schema/json.js';
 import { closing } from './files.js';
 
 /** Opens a RedElm file (closing it again if its footer is bad). */
-export async function openRedElmFile(path: string): Promise<RedElmReader> {
+async function openRedElmFile(path: string): Promise<RedElmReader> {
   const source = await fileSource(path);
   try {
     return await RedElmReader.open(source);

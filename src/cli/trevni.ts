@@ -15,7 +15,7 @@ import { printRecords, withOutput } from './output.js';
 import { renderRecord, renderTable, renderValue } from '../text/render.js';
 
 /** Opens a Trevni file with the reader its version and dialect call for (closing it again if its header is bad). */
-export async function openTrevniFile(path: string, checks: ReadChecks = {}): Promise<AnyTrevni> {
+async function openTrevniFile(path: string, checks: ReadChecks = {}): Promise<AnyTrevni> {
   return openFileWith(path, (source) => openTrevni(source, checks));
 }
 

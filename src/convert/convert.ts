@@ -12,20 +12,18 @@
  * The Node entry adds file paths and Node streams (`convert('in.csv', 'out.parquet')`).
  */
 import { InvalidArgumentError, IOError } from '../errors.js';
-import { httpSource, type SourceLike } from '../io/source.js';
+import { checkedSource, httpSource, type SourceLike } from '../io/source.js';
+import { openTable } from '../table/open.js';
 import { webStreamSink, type Sink } from '../io/sink.js';
-import { ParquetReader } from '../parquet/reader.js';
 import { type ColumnPath } from '../schema/tree.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
 import type { DecryptionOptions } from '../parquet/crypto/options.js';
-import { openTrevni } from '../trevni/open.js';
 import { memorySpill, type SpillFactory } from '../trevni/spill.js';
 import type { TrevniVersion } from '../trevni/version.js';
 import type { WarningHandler } from '../warnings.js';
 import { encodingChoice, VALUE_ENCODINGS, inputFormat, inapplicableOptions, parquetCodecName, redElmCodecOf, trevniCodecOf } from '../formats.js';
 import { FORMAT_MAGIC_BYTES } from '../io/format.js';
-import { RedElmReader } from '../redelm/reader.js';
-import { inputBytes, isBlob, type TextInput } from './input-bytes.js';
+import { inputBytes, isBlob, sourceChunks, type TextInput } from './input-bytes.js';
 import { countingSink, type CountingSink } from './output.js';
 import type { ConvertFormat, ConvertInput, ConvertOutput, ConvertProgress, ConvertReport } from './run.js';
 import { checkReadOptions, schemaChoiceOf } from './shape.js';
@@ -245,8 +243,6 @@ export function pick<T extends object, K extends keyof T>(o: T, keys: K[]): Pick
   return out;
 }
 
-const READ_CHUNK = 1 << 20;
-
 function isSourceLike(v: unknown): v is SourceLike {
   return typeof v === 'object' && v !== null && typeof (v as SourceLike).read === 'function' && typeof (v as SourceLike).byteLength === 'number';
 }
@@ -256,13 +252,6 @@ function blobSource(blob: Blob, name: string): SourceLike {
   return { byteLength: blob.size, name, read: (offset, length) => blob.slice(offset, offset + length).arrayBuffer() };
 }
 
-/** A random-access source's bytes in order, a megabyte at a time. */
-export async function* sourceChunks(source: SourceLike): AsyncGenerator<Uint8Array> {
-  for (let at = 0; at < source.byteLength; at += READ_CHUNK) {
-    const b = await source.read(at, Math.min(READ_CHUNK, source.byteLength - at));
-    yield b instanceof Uint8Array ? b : new Uint8Array(b);
-  }
-}
 
 /** The input ends for a portable source. */
 export function sourceInput(source: ConvertSource, options: ConvertOptions): { input: ConvertInput; from(): Promise<ConvertFormat | undefined> } {
@@ -298,9 +287,10 @@ export function sourceInput(source: ConvertSource, options: ConvertOptions): { i
       }
       return inputBytes(source as TextInput, name);
     },
-    parquet: async (o) => ParquetReader.open(await table(), o),
-    trevni: async (o) => openTrevni(await table(), o),
-    redelm: async (o) => RedElmReader.open(await table(), o),
+    table: async (o) => {
+      const t = await table();
+      return openTable(t instanceof Uint8Array ? t : checkedSource(t), { ...o, name });
+    },
   };
   return {
     input,

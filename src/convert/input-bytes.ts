@@ -1,4 +1,5 @@
 /** Text inputs in any runtime as the readers take them: chunks of bytes, counted. */
+import type { SourceLike } from '../io/source.js';
 import type { InputBytes } from './source.js';
 
 /** Text, bytes, a Blob (a File), a Web ReadableStream, or any async iterable of chunks (a Node Readable is one). */
@@ -58,4 +59,14 @@ export function inputBytes(input: TextInput, name: string, size?: number): Input
     close: async () => undefined,
   };
   return source;
+}
+
+const READ_CHUNK = 1 << 20;
+
+/** A random-access source's bytes in order, a megabyte at a time. */
+export async function* sourceChunks(source: SourceLike): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < source.byteLength; at += READ_CHUNK) {
+    const b = await source.read(at, Math.min(READ_CHUNK, source.byteLength - at));
+    yield b instanceof Uint8Array ? b : new Uint8Array(b);
+  }
 }

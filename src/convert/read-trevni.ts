@@ -33,12 +33,10 @@
  * fixed32 are INT32, long and fixed64 INT64, the null type the null type;
  * every other field is required.
  */
-import { InvalidArgumentError } from '../errors.js';
 import { defineSchema, field as f, type AnyField, type DefinedSchema, type StructSpec } from '../schema/builder.js';
 import { bigEndianSigned, formatDecimal } from '../schema/convert.js';
 import { buildSchema } from '../schema/tree.js';
 import type { TimeUnit } from '../schema/logical.js';
-import { formatDate, formatTime, formatTimestamp } from '../schema/temporal-format.js';
 import { AVRO_SCHEMA_KEY, avroColumns, branchName, parseAvroSchema, readAvro, type AvroSchema } from '../trevni/avro.js';
 import type { TrevniReader, TrevniRowsOptions } from '../trevni/reader.js';
 import { KEY, metaGet, type TrevniColumn, type TrevniType } from '../trevni/types.js';
@@ -53,16 +51,10 @@ export interface TrevniInput {
   schema: DefinedSchema;
   /** Whether the rows come from the file's Avro schema. */
   avro: boolean;
-  /** Rows read so far (for the progress line). */
-  rowsRead: number;
-  /** The rows in batches: lossless values for Parquet or Trevni output, ISO text for dates, times and timestamps for text outputs. */
-  batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
   /** The lossless rows of a range (a table's offset and limit, passed down to the reader), holding at least the top-level `fields` (default all), reading only their columns. */
   rows(range: TrevniRange): AsyncGenerator<Record<string, unknown>>;
   close(): Promise<void>;
 }
-
-const BATCH = 1024;
 
 /** One Avro type as a Parquet field, and the conversion of readAvro's values. */
 interface FieldMap {
@@ -94,7 +86,7 @@ const PRIMITIVE = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 
  * Walks the schema JSON (for logical types and properties) beside its parsed
  * form (names resolved), giving each type's Parquet field.
  */
-function avroMapper(forText: boolean) {
+function avroMapper() {
   const defs = new Map<string, unknown>();
 
   const decimal = (raw: Record<string, unknown>): FieldMap | undefined => {
@@ -125,16 +117,16 @@ function avroMapper(forText: boolean) {
       case 'boolean':
         return { field: f.boolean(), nullable: false, convert: identity };
       case 'int':
-        if (logical === 'date') return { field: f.date(), nullable: false, convert: forText ? (v) => formatDate(v as number) : identity };
-        if (logical === 'time-millis') return { field: f.time('MILLIS'), nullable: false, convert: forText ? (v) => formatTime(v as number, 'MILLIS') : identity };
+        if (logical === 'date') return { field: f.date(), nullable: false, convert: identity };
+        if (logical === 'time-millis') return { field: f.time('MILLIS'), nullable: false, convert: identity };
         return { field: f.int32(), nullable: false, convert: identity };
       case 'long': {
         const ts = logical !== undefined ? TIMESTAMPS[logical] : undefined;
         if (ts) {
           const [unit, utc] = ts;
-          return { field: f.timestamp(unit, { utc }), nullable: false, convert: forText ? (v) => formatTimestamp(v as bigint, unit, utc) : identity };
+          return { field: f.timestamp(unit, { utc }), nullable: false, convert: identity };
         }
-        if (logical === 'time-micros') return { field: f.time('MICROS'), nullable: false, convert: forText ? (v) => formatTime(v as bigint, 'MICROS') : identity };
+        if (logical === 'time-micros') return { field: f.time('MICROS'), nullable: false, convert: identity };
         return { field: f.int64(), nullable: false, convert: identity };
       }
       case 'float':
@@ -267,9 +259,9 @@ export async function trevniInput(reader: TrevniReader): Promise<TrevniInput> {
   try {
     const avro = fileAvroSchema(reader);
     let schema: DefinedSchema;
-    let rows: (forText: boolean, range?: TrevniRange) => AsyncGenerator<Record<string, unknown>>;
+    let rows: (range: TrevniRange) => AsyncGenerator<Record<string, unknown>>;
     if (avro) {
-      const top = avroMapper(false)(avro.raw, avro.parsed);
+      const top = avroMapper()(avro.raw, avro.parsed);
       const fields: ReadonlyArray<readonly [string, AnyField]> = avro.parsed.type === 'record'
         ? (top.field.spec as StructSpec).fields
         : [['value', shape(top)]];
@@ -278,8 +270,8 @@ export async function trevniInput(reader: TrevniReader): Promise<TrevniInput> {
       const record = avroFields !== undefined;
       // A field's Parquet name may differ from its Avro name (parquetry.name); the fields line up by position.
       const avroName = new Map(avroFields ? fields.map(([name], i) => [name, avroFields[i]!.name]) : []);
-      rows = async function* (forText, { fields: selected, ...rest } = {}) {
-        const convert = avroMapper(forText)(avro.raw, avro.parsed).convert;
+      rows = async function* ({ fields: selected, ...rest }) {
+        const convert = top.convert;
         const options = record && selected ? { ...rest, fields: selected.map((n) => avroName.get(n)!) } : rest;
         for await (const v of readAvro(reader, { ...options, schema: avro.parsed })) yield record ? (convert(v) as Record<string, unknown>) : { value: convert(v) };
       };
@@ -287,32 +279,9 @@ export async function trevniInput(reader: TrevniReader): Promise<TrevniInput> {
       schema = reader.roots.length
         ? defineSchema(reader.roots.map((i) => [reader.columns[i]!.name, plainField(reader, reader.columns[i]!)] as const))
         : noFields();
-      rows = (_forText, { fields: selected, ...rest } = {}) => reader.rows(selected ? { ...rest, columns: selected } : rest);
+      rows = ({ fields: selected, ...rest }) => reader.rows(selected ? { ...rest, columns: selected } : rest);
     }
-    const input: TrevniInput = {
-      reader,
-      schema,
-      avro: avro !== undefined,
-      rowsRead: 0,
-      async *batches(forText) {
-        let batch: Record<string, unknown>[] = [];
-        for await (const row of rows(forText)) {
-          batch.push(row);
-          if (batch.length >= BATCH) {
-            input.rowsRead += batch.length;
-            yield batch;
-            batch = [];
-          }
-        }
-        if (batch.length) {
-          input.rowsRead += batch.length;
-          yield batch;
-        }
-      },
-      rows: (range) => rows(false, range),
-      close: () => reader.close(),
-    };
-    return input;
+    return { reader, schema, avro: avro !== undefined, rows, close: () => reader.close() };
   } catch (e) {
     await reader.close();
     throw e;

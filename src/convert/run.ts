@@ -6,32 +6,27 @@
  * output is aborted (nothing left at a file destination) on any failure.
  */
 import { InvalidArgumentError, IOError } from '../errors.js';
-import type { OpenOptions } from '../parquet/file.js';
-import type { ParquetReader } from '../parquet/reader.js';
 import type { ColumnPath } from '../schema/tree.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
 import type { DefinedSchema } from '../schema/builder.js';
 import { projectSchema } from '../schema/project.js';
+import { selectLeaves } from '../schema/select.js';
 import { buildSchema, type SchemaElementLike } from '../schema/tree.js';
 import type { SpillFactory } from '../trevni/spill.js';
 import type { TrevniVersion } from '../trevni/version.js';
-import type { TrevniOpenOptions, TrevniReader } from '../trevni/reader.js';
 import type { ParquetryWarning, WarningHandler } from '../warnings.js';
 import { isTableFormat, type ConvertFormat, type TableFormat } from '../formats.js';
-import type { RedElmOpenOptions, RedElmReader } from '../redelm/reader.js';
-import { redElmInput } from './read-redelm.js';
+import { applicableOpenOptions, type OpenTableOptions } from '../table/open.js';
+import { parquetFileOf, parquetReaderOf } from '../table/parquet.js';
+import type { ParquetFile } from '../parquet/file.js';
+import { tablePlan } from '../table/plan.js';
+import type { Table, TableBatchOptions } from '../table/table.js';
 import { redElmOutput } from './write-redelm.js';
 import type { CountingSink, OutputSummary, RowOutput, TextBatch } from './output.js';
-import type { TextForm } from './text-columns.js';
+import { parquetText, type TextForm } from './text-columns.js';
 import type { BuiltColumn } from './column-builders.js';
 import { BadRows, textToTable, type BadRow } from './pipeline.js';
 import { readJsonArray, readJsonLines } from './read-json.js';
-import { parquetFileInput } from './read-parquet.js';
-import { datasetInput } from './read-dataset.js';
-import type { Dataset } from '../dataset/dataset.js';
-import { trevniInput } from './read-trevni.js';
-import { trevniDraftInput } from './read-trevni-draft.js';
-import { TrevniDraftReader } from '../trevni/draft/reader.js';
 import type { Cells } from './read-csv.js';
 import type { CsvBlockReaders } from './csv-parallel.js';
 import { CsvShaper, JsonShaper, type SchemaChoice } from './shape.js';
@@ -44,19 +39,17 @@ import { trevniOutput } from './write-trevni.js';
 
 export type { ConvertFormat };
 
-/** Where a conversion reads: bytes as they come (CSV, JSON), or a file read at any offset (Parquet, Trevni). */
+/** Where a conversion reads: bytes as they come (CSV, JSON), or a table read at any offset (Parquet, Trevni, RedElm, a dataset). */
 export interface ConvertInput {
   /** For messages: a path, a URL, `stdin`, or the caller's name. */
   readonly name: string;
   bytes(): Promise<InputBytes>;
   /** `bytes()` may be called again for the same bytes (a file, a URL, bytes in memory; not stdin or a stream). */
   rereadable?: boolean;
-  parquet(options: OpenOptions): Promise<ParquetReader>;
-  /** Either reader: a file of the wiki draft's Dremel dialect opens as a TrevniDraftReader. */
-  trevni(options: TrevniOpenOptions): Promise<TrevniReader | TrevniDraftReader>;
-  redelm(options: RedElmOpenOptions): Promise<RedElmReader>;
-  /** Present when the input is a dataset (a directory or glob of Parquet files): read through it instead of `parquet`. */
-  dataset?(options: OpenOptions): Promise<Dataset>;
+  /** The input opened by `openTable` (`format` is the conversion's, absent for a dataset), with the open options that apply to it. */
+  table(options: OpenTableOptions): Promise<Table>;
+  /** The input is a dataset (a directory or glob of Parquet files). */
+  readonly dataset?: boolean;
 }
 
 /** Where a conversion writes: a sink opened when the writer starts, and where Trevni's column blocks wait. */
@@ -98,7 +91,8 @@ export interface RunOptions {
   onBadRow?: (row: BadRow) => void;
   /** Parquet and RedElm inputs: the projection. */
   columns?: readonly ColumnPath[];
-  read: OpenOptions & TrevniOpenOptions;
+  /** How the table inputs open: each gets those of these that apply to its format. */
+  read: Pick<OpenTableOptions, 'verifyChecksums' | 'maxDecompressedBytes' | 'decryption' | 'byteLength' | 'headers'>;
   parquet: WriterOptions;
   /** Parquet output as a dataset of parts (partitioned, rolled by size) rather than one file. */
   dataset?: DatasetLayout;
@@ -143,15 +137,15 @@ export interface ConvertProgress {
   numRows: number;
 }
 
-/** Parquet or Trevni input: a schema for the writers, and rows. */
+/** A table input: a schema for the writers, and rows. */
 interface TableInput {
   elements: SchemaElementLike[];
   /** Key-value metadata to keep in a Parquet rewrite. */
   metadata: Record<string, string> | undefined;
   /** Top-level column names (CSV header). */
   columns: string[];
-  /** Rows in the input, when known without reading more than it opens (a dataset's footers are read as its rows are). */
-  total: number | undefined;
+  /** Rows in the input, as the table counts them at open. */
+  total: number;
   readonly rowsRead: number;
   batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
   /** Parquet files: the rows as text from the column vectors, row batches where it cannot; undefined where the file goes as rows. */
@@ -161,83 +155,56 @@ interface TableInput {
 
 const isTable = isTableFormat;
 
+/**
+ * The input as a table, through `openTable` as every reader of the CLI
+ * opens one: its schema (projected to `columns`) for the writers, its
+ * Parquet metadata for a Parquet rewrite, and its rows in batches:
+ * lossless values for a table output (variants typed, so they keep their
+ * types), ISO text for dates, times and timestamps for a text output.
+ */
+/** A Parquet file's key-value metadata, for a Parquet rewrite to keep; none for other inputs. */
+function keyValuesOf(file: ParquetFile | undefined): Record<string, string> | undefined {
+  return file && Object.fromEntries(file.keyValueMetadata);
+}
+
 async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOptions): Promise<TableInput> {
-  if (input.dataset) {
-    const d = datasetInput(await input.dataset(o.read), o.columns);
-    return {
-      elements: d.elements,
-      metadata: undefined,
-      columns: d.columns,
-      total: undefined,
-      get rowsRead() {
-        return d.rowsRead;
-      },
-      batches: (forText) => d.batches(forText),
-      close: async () => undefined,
-    };
-  }
-  if (format === 'redelm') {
-    const reader = await input.redelm(o.read);
-    const r = redElmInput(reader, o.columns?.map((c) => (typeof c === 'string' ? c : c.join('.'))));
-    return {
-      elements: r.elements,
-      metadata: undefined,
-      columns: r.columns,
-      total: reader.numRows,
-      get rowsRead() {
-        return r.rowsRead;
-      },
-      batches: () => r.batches(),
-      close: () => reader.close(),
-    };
-  }
-  if (format === 'trevni') {
-    const opened = await input.trevni(o.read);
-    if (opened instanceof TrevniDraftReader) {
-      // The draft dialect's records are already in the Parquet writer's forms.
-      const d = trevniDraftInput(opened);
-      return {
-        elements: d.elements,
-        metadata: undefined,
-        columns: opened.schema.root.children.map((c) => c.name),
-        total: opened.numRows,
-        get rowsRead() {
-          return d.rowsRead;
-        },
-        batches: () => d.batches(),
-        close: () => d.close(),
-      };
-    }
-    const t = await trevniInput(opened);
-    return {
-      elements: t.schema.elements,
-      metadata: undefined,
-      columns: t.schema.fields.map(([name]) => name),
-      total: t.reader.numRows,
-      get rowsRead() {
-        return t.rowsRead;
-      },
-      batches: (forText) => t.batches(forText),
-      close: () => t.close(),
-    };
-  }
-  const reader = await input.parquet(o.read);
+  const table = await input.table(input.dataset ? applicableOpenOptions('dataset', o.read) : { format, ...applicableOpenOptions(format, o.read) });
   try {
-    const p = parquetFileInput(reader, o.columns);
+    const columns = o.columns;
+    // A Parquet file's rows go to a text output as text written from its column vectors (text-columns.ts).
+    const reader = parquetReaderOf(table);
+    let rowsRead = 0;
     return {
-      elements: o.columns ? projectSchema(reader.schema, reader.file.selectLeaves(o.columns)) : reader.file.metadata.schema as SchemaElementLike[],
-      metadata: Object.fromEntries(reader.file.keyValueMetadata),
-      columns: reader.plan(o.columns).fields.map((f) => f.name),
-      total: reader.numRows,
+      elements: projectSchema(table.schema, selectLeaves(table.schema, columns)),
+      metadata: keyValuesOf(parquetFileOf(table)),
+      columns: tablePlan(table, columns).fields.map((f) => f.name),
+      total: table.numRows,
       get rowsRead() {
-        return p.rowsRead;
+        return rowsRead;
       },
-      batches: (forText) => p.batches(forText),
-      text: (form) => p.text(form),
-      close: () => reader.close(),
+      async *batches(forText) {
+        // `variants` is the Parquet reader's own option; the other tables have no VARIANT to type.
+        const options: TableBatchOptions & { variants?: 'typed' } = forText ? { columns, temporal: 'iso' } : { columns, variants: 'typed' };
+        for await (const batch of table.rowBatches(options)) {
+          rowsRead += batch.length;
+          yield batch;
+        }
+      },
+      ...(reader ? {
+        text(form: TextForm) {
+          const batches = parquetText(reader, columns, form);
+          return batches && (async function* () {
+            for await (const b of batches) {
+              rowsRead += Array.isArray(b) ? b.length : b.rows;
+              yield b;
+            }
+          })();
+        },
+      } : {}),
+      close: () => table.close(),
     };
   } catch (e) {
-    await reader.close();
+    await table.close();
     throw e;
   }
 }
@@ -344,7 +311,7 @@ export class Conversion {
     const input = await openTableInput(format, this.input, o);
     try {
       const total = input.total;
-      this.poll = () => ({ fraction: total !== undefined && total > 0 ? input.rowsRead / total : undefined, rowsRead: input.rowsRead, numRows: this.state.output?.rows ?? 0 });
+      this.poll = () => ({ fraction: total > 0 ? input.rowsRead / total : undefined, rowsRead: input.rowsRead, numRows: this.state.output?.rows ?? 0 });
       const forText = !isTable(o.to);
       let output: RowOutput;
       let text: AsyncGenerator<TextBatch | Record<string, unknown>[]> | undefined;

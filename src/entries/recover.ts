@@ -1,11 +1,11 @@
 /**
- * `parquetry/recover`: damaged and unfinished Parquet files checked, read
- * for what survives, and rewritten (docs/recovery.md). Trevni's own are in
+ * `parquetry/recover`: damaged and unfinished files read for what survives
+ * (`salvage`, Parquet and Trevni alike), and Parquet files checked and
+ * rewritten (docs/recovery.md). Trevni's check and rewrite are in
  * `parquetry/trevni`.
  *
  * @module parquetry/recover
  */
-export {
-  salvageRowGroups, openForSalvage, checkParquet, recoverParquet, MISSING,
-  type Missing, type SalvageOptions, type SalvagedRowGroup, type SalvageInput, type Loss, type OpenedForSalvage, type FoundBy, type RecoverReport,
-} from '../parquet/recover/index.js';
+export { salvage, type Salvage, type SalvageBatch, type SalvageOptions } from '../recover/salvage.js';
+export { checkParquet, recoverParquet } from '../parquet/recover/recover.js';
+export { MISSING, type Missing, type Loss, type FoundBy, type RecoverReport } from '../loss.js';

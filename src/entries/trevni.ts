@@ -13,6 +13,5 @@ export { TrevniDraftWriter, type TrevniDraftWriterOptions } from '../trevni/draf
 export { openTrevni } from '../trevni/open.js';
 export type { TrevniBlock, TrevniColumn } from '../trevni/types.js';
 export { checkTrevni, recoverTrevni, type TrevniRecoverOptions } from '../trevni/recover.js';
-export { openTrevniForSalvage, salvageTrevniRows, type OpenedTrevniForSalvage, type TrevniSalvageOptions, type SalvagedTrevniRow } from '../trevni/salvage.js';
 export { memorySpill, pathSpill, type SpillFactory, type SpillStore, type PathSpillIO } from '../trevni/spill.js';
-export { MISSING, type Missing, type Loss, type RecoverReport } from '../loss.js';
+export type { Loss, RecoverReport } from '../loss.js';

@@ -7,18 +7,18 @@
  * blocks wait in temporary files.
  */
 import type { Writable } from 'node:stream';
-import { ParquetReader } from '../parquet/reader.js';
-import { openTrevni } from '../trevni/open.js';
 import { countingSink } from '../convert/output.js';
 import { extensionFormat, inputFormat } from '../formats.js';
 import { FORMAT_MAGIC_BYTES } from '../io/format.js';
-import { RedElmReader } from '../redelm/reader.js';
 import {
-  destinationSink, pick, runConvert, sinkOutput, sourceInput, type ConvertDestination, type ConvertFormat, type ConvertOptions, type ConvertReport, type ConvertSource,
+  destinationSink, runConvert, sinkOutput, sourceInput, type ConvertDestination, type ConvertFormat, type ConvertOptions, type ConvertReport, type ConvertSource,
 } from '../convert/convert.js';
 import type { ConvertInput } from '../convert/run.js';
 import { openInput } from './convert-input.js';
-import { fileSource, openFileWith } from './file-source.js';
+import { fileSource } from './file-source.js';
+import { openTableSource } from '../table/open.js';
+import { localChunkFiles } from './open-parquet.js';
+import { openTable } from './table.js';
 import { writableSink } from './file-sink.js';
 import { tempSpill } from './temp-spill.js';
 import { csvWorkers, defaultCsvThreads } from './csv-workers.js';
@@ -26,7 +26,6 @@ import type { NodeS3Settings } from './s3.js';
 import { datasetOutput, destinationFile } from './destination.js';
 import { datasetLayout } from '../dataset/write.js';
 import { InvalidArgumentError } from '../errors.js';
-import { openDataset } from './dataset.js';
 import { isDatasetPath } from './dataset-path.js';
 import { isS3Address } from '../io/s3/address.js';
 
@@ -36,17 +35,16 @@ export function pathInput(path: string): ConvertInput {
     name: path,
     bytes: () => openInput(path),
     rereadable: true,
-    parquet: (o) => openFileWith(path, (s) => ParquetReader.fromSource(s, o)),
-    trevni: (o) => openFileWith(path, (s) => openTrevni(s, o)),
-    redelm: (o) => openFileWith(path, (s) => RedElmReader.open(s, o)),
+    table: async (o) => openTableSource(await fileSource(path), { name: path, ...o }, localChunkFiles),
   };
 }
 
-/** A dataset path (a directory or glob) as a conversion's input: its rows read through `openDataset`. */
+/** A dataset path (a directory or glob) as a conversion's input: its rows read through `openTable` as a dataset. */
 export function datasetPathInput(path: string, options: Pick<ConvertOptions, 'unionByName'> & { s3?: NodeS3Settings } = {}): ConvertInput {
   return {
     ...pathInput(path),
-    dataset: (o) => openDataset(path, { ...pick(o, ['verifyChecksums', 'maxDecompressedBytes', 'decryption']), unionByName: options.unionByName === true, ...(options.s3 ? { s3: options.s3 } : {}) }),
+    dataset: true,
+    table: (o) => openTable(path, { ...o, unionByName: options.unionByName === true, ...(options.s3 ? { s3: options.s3 } : {}) }),
   };
 }
 

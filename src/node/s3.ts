@@ -16,8 +16,7 @@ import { joinPath } from '../io/paths.js';
 import { inputBytes } from '../convert/input-bytes.js';
 import { ParquetFile, type OpenOptions } from '../parquet/file.js';
 import { ParquetReader } from '../parquet/reader.js';
-import { openTrevni } from '../trevni/open.js';
-import { RedElmReader } from '../redelm/reader.js';
+import { openTableSource } from '../table/open.js';
 import type { ConvertInput } from '../convert/run.js';
 import type { OpenChunkFile } from '../parquet/file-path.js';
 import type { Sink } from '../io/sink.js';
@@ -77,9 +76,7 @@ export function s3ConvertInput(address: string, settings?: S3Settings): ConvertI
       const size = res.headers.get('content-length');
       return inputBytes(res.body ?? new Uint8Array(0), address, size !== null && /^\d+$/.test(size) ? Number(size) : undefined);
     },
-    parquet: async (o) => ParquetReader.fromSource(await opened(), o),
-    trevni: async (o) => openTrevni(await opened(), o),
-    redelm: async (o) => RedElmReader.open(await opened(), o),
+    table: async (o) => openTableSource(await opened(), { name: address, ...o }),
   };
 }
 

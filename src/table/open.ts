@@ -82,6 +82,11 @@ export function checkOpenOptions(format: string, options: object): void {
   }
 }
 
+/** Of `options`, those that apply to `format` (a caller whose options serve every format, as `convert`'s do, passes these). */
+export function applicableOpenOptions<O extends object>(format: string, options: O): Partial<O> {
+  return Object.fromEntries(Object.entries(options).filter(([k, v]) => v !== undefined && (OPTION_FORMATS[k]?.includes(format) ?? true))) as Partial<O>;
+}
+
 function pick<K extends keyof OpenTableOptions>(o: OpenTableOptions, keys: K[]): Pick<OpenTableOptions, K> {
   const out: Partial<OpenTableOptions> = {};
   for (const k of keys) if (o[k] !== undefined) (out as Record<string, unknown>)[k] = o[k];
@@ -116,7 +121,7 @@ export async function openTableSource<Row = Record<string, unknown>>(source: Sou
       case 'redelm':
         return await (await import('./redelm.js')).redElmTable<Row>(source, pick(options, ['maxDecompressedBytes']), name);
       default: {
-        const [{ textTable }, { sourceChunks }] = await Promise.all([import('./text.js'), import('../convert/convert.js')]);
+        const [{ textTable }, { sourceChunks }] = await Promise.all([import('./text.js'), import('../convert/input-bytes.js')]);
         const text = pick(options, ['delimiter', 'header', 'sample', 'schema', 'types', 'strict', 'onBadRow', 'onWarning']);
         const table = await textTable<Row>(format, sourceChunks(source), { ...text, ...(name !== undefined ? { name } : {}) }, options.signal);
         // The rows are held as Parquet in memory: the input is done with.

@@ -84,7 +84,17 @@ class ParquetTable<Row> implements Table<Row> {
 
 /** A Parquet file's reader as a table (`format` names what was read into it: `parquet`, or a text format held as Parquet). */
 export function parquetTable<Row>(reader: ParquetReader, format: TableFormatName = 'parquet'): Table<Row> {
-  return new ParquetTable<Row>(format, reader, reader.numRows, () => reader.close(), format === 'parquet' ? reader.file : undefined);
+  const table = new ParquetTable<Row>(format, reader, reader.numRows, () => reader.close(), format === 'parquet' ? reader.file : undefined);
+  if (format === 'parquet') readers.set(table, reader);
+  return table;
+}
+
+/** The readers of the Parquet files opened as tables, by table. */
+const readers = new WeakMap<object, ParquetReader>();
+
+/** The reader a Parquet file's table reads through (`convert` writes its text from the reader's column vectors); else undefined. */
+export function parquetReaderOf(table: object): ParquetReader | undefined {
+  return readers.get(table);
 }
 
 /** The Parquet file a table of one reads (the viewer draws its layout from it, through the same open file); else undefined. */

@@ -11,4 +11,3 @@ export { TREVNI_CODECS, TREVNI_CHECKSUMS, registerTrevniCodec, trevniCodec, trev
 export { AvroTrevniWriter, AVRO_SCHEMA_KEY, avroColumns, avroJson, branchName, parseAvroSchema, readAvro, type AvroSchema, type AvroTrevniWriterOptions } from './avro.js';
 export { TREVNI_TYPES, KEY as TREVNI_KEYS, metaGet, metaText, type MetaEntry, type TrevniBlock, type TrevniColumn, type TrevniType, type TrevniValue } from './types.js';
 export { checkTrevni, recoverTrevni, type TrevniRecoverOptions } from './recover.js';
-export { openTrevniForSalvage, salvageTrevniRows, type OpenedTrevniForSalvage, type TrevniSalvageOptions, type SalvagedTrevniRow } from './salvage.js';

@@ -19,7 +19,7 @@ import { TrevniWriter, type TrevniColumnSpec } from './writer.js';
 export async function checkTrevni(input: ReadInput, options: TrevniOpenOptions = {}): Promise<RecoverReport> {
   const reader = await TrevniReader.open(input, { ...options, truncated: true });
   try {
-    return report(reader, await findTrevniDamage(reader));
+    return trevniReport(reader, await findTrevniDamage(reader));
   } finally {
     await reader.close();
   }
@@ -35,15 +35,15 @@ export interface TrevniRecoverOptions extends TrevniOpenOptions {
  * Writes the rows of `input` that are intact in every field to `sink`, as a
  * Trevni file of the input's version, columns (codecs, checksums, metadata)
  * and file metadata. Trevni has no null a column of any type can hold, so a
- * row with a lost field is left out, not written with a null; the API's
- * `salvageTrevniRows` gives such rows with the field MISSING. A whole file is
+ * row with a lost field is left out, not written with a null; `salvage`
+ * (`parquetry/recover`) gives such rows with the field MISSING. A whole file is
  * copied byte for byte.
  */
 export async function recoverTrevni(input: ReadInput, sink: Sink, options: TrevniRecoverOptions = {}): Promise<RecoverReport> {
   const salvage = await openTrevniForSalvage(input, options);
   const { reader } = salvage;
   try {
-    const r = report(reader, salvage);
+    const r = trevniReport(reader, salvage);
     if (r.whole) {
       await copy(reader, sink);
       return r;
@@ -78,7 +78,8 @@ async function copy(reader: TrevniReader, sink: Sink): Promise<void> {
   }
 }
 
-function report(reader: TrevniReader, d: TrevniDamage): RecoverReport {
+/** The report of a Trevni file's damage: the rows intact in every field recovered, every other row lost. */
+export function trevniReport(reader: TrevniReader, d: TrevniDamage): RecoverReport {
   const rowsLost = lostRows(d.lost).reduce((n, s) => n + s.end - s.start, 0);
   return {
     format: 'trevni',

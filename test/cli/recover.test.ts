@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ParquetReader } from '../../src/index.js';
-import { MISSING } from '../../src/parquet/recover/index.js';
+import { MISSING } from '../../src/node/entries/recover.js';
 import { CHECKPOINT_MARKER } from '../../src/parquet/write/checkpoint.js';
 import { writeFile } from '../recover/fixtures.js';
 import { run } from './run-cli.js';
@@ -49,6 +49,13 @@ test('check says whole or damaged by its exit status; recover writes the intact 
   const lost = (i: number) => i >= 1000 + page.firstRowIndex && i < 1000 + oi.pageLocations[4]!.firstRowIndex;
   assert.deepStrictEqual(got, original.map((r, i) => (lost(i) ? { ...r, name: null } : r)));
   assert.ok(!got.some((r) => Object.values(r).includes(MISSING)));
+  // --whole-only: the rows the damaged page held are left out, every other row written as it was, its row group's too.
+  const wholeOut = join(dir, 'whole-only.parquet');
+  const w = await run('recover', bad, wholeOut, '--whole-only', '--json');
+  assert.equal(w.code, LOSS, w.err);
+  assert.deepStrictEqual(JSON.parse(w.out).fieldsNulled, []);
+  const kept = await (await ParquetReader.open(new Uint8Array(readFileSync(wholeOut)))).readRows();
+  assert.deepStrictEqual(kept, original.filter((_, i) => !lost(i)));
 });
 
 test('convert --checkpoint-every writes checkpoints; recover restores a cut copy', async () => {
@@ -185,5 +192,9 @@ test('recover on a Trevni file (told by its magic) writes the rows intact in eve
   assert.deepStrictEqual(json.fieldsLost, [{ field: 'name', rows: [lost] }]);
   const like = await run('recover', bad, join(dir, 'x.trv'), '--like', bad);
   assert.notEqual(like.code, 0);
-  assert.match(like.err, /--like and --skip-damaged-row-groups are for Parquet files/);
+  assert.match(like.err, /--like is for Parquet files/);
+  // --whole-only is what a Trevni recovery writes anyway: the same file.
+  const wholeOnly = join(dir, 'recovered3.trv');
+  assert.equal((await run('recover', bad, wholeOnly, '--whole-only')).code, LOSS);
+  assert.deepStrictEqual(readFileSync(wholeOnly), readFileSync(out));
 });

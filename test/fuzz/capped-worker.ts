@@ -14,7 +14,7 @@ import { decodeJavaStream } from '../../src/javaser/decode.js';
 import { RedElmReader } from '../../src/redelm/reader.js';
 import { TrevniReader } from '../../src/trevni/reader.js';
 import { checkTrevni, recoverTrevni } from '../../src/trevni/recover.js';
-import { lostRows, openTrevniForSalvage, salvageTrevniRows } from '../../src/trevni/salvage.js';
+import { salvage } from '../../src/recover/salvage.js';
 import { holdsData } from '../../src/trevni/types.js';
 
 /** `trevni-tail`: the last rows of each root field holding data, read from the row the header's count puts there (a seek through its block). */
@@ -60,12 +60,10 @@ async function run(c: CappedCase): Promise<Omit<CappedOutcome, 'id' | 'ms' | 'pe
       decodeJavaStream(c.bytes, { classes: new Set(c.classes) });
       return { result: 'rows', rows: 1 };
     case 'trevni-salvage': {
-      const s = await openTrevniForSalvage(c.bytes);
-      try {
-        return { result: 'rows', rows: await count(salvageTrevniRows(s)), claimed: s.numRows, lost: lostRows(s.lost).reduce((n, r) => n + r.end - r.start, 0) };
-      } finally {
-        await s.reader.close();
-      }
+      const s = await salvage(c.bytes);
+      let rows = 0;
+      for await (const b of s) rows += b.rows.length;
+      return { result: 'rows', rows, claimed: s.report.numRows, lost: s.report.rowsLost };
     }
     case 'trevni-check': {
       const r = await checkTrevni(c.bytes);

@@ -41,8 +41,8 @@ test('an unmutated writer-made seed of every surface reads to the end and keeps 
     for (const f of seeds.files.filter((x) => x.surface === name && x.name.startsWith('writer:'))) {
       const variants: Record<string, unknown>[] = name === 'parquet-encrypted'
         ? [{ uniform: true, columns: [], plaintextFooter: false, algorithm: 'AES_GCM_V1', storeAadPrefix: true, keys: 'right' }]
-        : name === 'parquet-recover' ? [{ mode: 'salvage', like: true, skipDamaged: false }, { mode: 'recover', like: false, skipDamaged: false }]
-          : name === 'trevni-recover' ? [{ mode: 'salvage' }, { mode: 'recover' }]
+        : name === 'parquet-recover' ? [{ mode: 'salvage', like: true, wholeOnly: false }, { mode: 'recover', like: false, wholeOnly: false }]
+          : name === 'trevni-recover' ? [{ mode: 'salvage', wholeOnly: false }, { mode: 'salvage', wholeOnly: true }, { mode: 'recover' }]
             : name === 'dataset' ? (['path', 'url'] as const).flatMap((access) => (['directory', 'metadata', 'reader'] as const).map((entry) => ({ access, entry, badFiles: 'error' })))
               : name === 'csv' || name === 'jsonl' || name === 'json' ? [{ to: 'parquet', strict: true }, { to: 'trevni', strict: true }, { to: 'redelm', strict: true }]
                 : [{}];

@@ -22,11 +22,11 @@ import { SPECIFIERS } from '../docs/exports.js';
 /** Per entry point: names both conditions export, and those only the `node` condition adds. */
 const USES: Record<string, { both: string[]; node: string[] }> = {
   parquetry: { both: ['openTable', 'ParquetReader', 'ParquetWriter', 'writeRecords', 'defineSchema', 'field', 'BufferSink', 'CorruptFileError'], node: ['openParquet', 'openDataset', 'openWriter', 'writeParquet', 'fileSink'] },
-  'parquetry/trevni': { both: ['TrevniReader', 'TrevniWriter', 'openTrevni', 'readAvro', 'openTrevniForSalvage', 'salvageTrevniRows'], node: [] },
+  'parquetry/trevni': { both: ['TrevniReader', 'TrevniWriter', 'openTrevni', 'readAvro', 'checkTrevni', 'recoverTrevni'], node: [] },
   'parquetry/redelm': { both: ['RedElmReader', 'RedElmWriter', 'redElmSummary'], node: ['openRedElm'] },
   'parquetry/dataset': { both: ['openDataset', 'Dataset', 'summarize', 'writeDatasetTo', 's3DatasetFileSystem'], node: ['writeDataset', 'writeSummaryFiles', 'nodeFileSystem'] },
   'parquetry/convert': { both: ['convert', 'readCsv', 'readJsonLines'], node: [] },
-  'parquetry/recover': { both: ['checkParquet', 'recoverParquet', 'salvageRowGroups', 'MISSING'], node: [] },
+  'parquetry/recover': { both: ['salvage', 'checkParquet', 'recoverParquet', 'MISSING'], node: [] },
   'parquetry/inspect': { both: ['footerJson', 'checkStatistics', 'columnSizes', 'canonicalRow'], node: [] },
   'parquetry/arrow': { both: ['schemaFromArrow'], node: [] },
 };

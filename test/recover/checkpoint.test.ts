@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { BufferSink, InvalidArgumentError, ParquetReader, ParquetWriter } from '../../src/index.js';
-import { openForSalvage, recoverParquet, salvageRowGroups, MISSING } from '../../src/parquet/recover/index.js';
+import { recoverParquet, salvage, MISSING, type Salvage } from '../../src/node/entries/recover.js';
 import { CHECKPOINT_MARKER } from '../../src/parquet/write/checkpoint.js';
 import { planRecord } from '../../src/shred/plan.js';
 import { checkDuckValues, checkHyparquet } from '../writer/oracles.js';
@@ -64,19 +64,19 @@ describe('checkpoints', () => {
       // A frame is complete when its marker, length, CRC and payload all lie before the cut.
       const dv = new DataView(bytes.buffer, bytes.byteOffset);
       const complete = frames.filter((f) => f + 24 + dv.getUint32(f + 16, true) <= cut);
-      let opened;
+      let opened: Salvage;
       try {
-        opened = await openForSalvage(d);
+        opened = await salvage(d);
       } catch {
         assert.equal(complete.length, 0, `cut ${cut} failed with ${complete.length} complete frames before it`);
         continue;
       }
-      assert.equal(opened.foundBy, 'checkpoint');
-      const groups = opened.metadata.rowGroups.length;
+      assert.equal(opened.report.foundBy, 'checkpoint');
+      const groups = opened.report.rowGroups!;
       // Every complete frame is used: with checkpointEvery 1, one row group each.
       assert.equal(groups, complete.length, `cut ${cut}`);
       const rows: Record<string, unknown>[] = [];
-      for await (const g of salvageRowGroups(opened)) {
+      for await (const g of opened) {
         assert.deepStrictEqual(g.losses, []);
         rows.push(...g.rows);
       }

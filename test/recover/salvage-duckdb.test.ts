@@ -10,7 +10,7 @@ import { it } from 'node:test';
 import { bufferSource } from '../../src/io/source.js';
 import { ParquetReader } from '../../src/index.js';
 import { chunkPages, selectChunks } from '../../src/parquet/inspect/page-headers.js';
-import { MISSING, openForSalvage, salvageRowGroups } from '../../src/parquet/recover/index.js';
+import { MISSING, salvage } from '../../src/node/entries/recover.js';
 import { withDuck } from './duck.js';
 import { withFooter } from './fixtures.js';
 
@@ -30,9 +30,9 @@ it('DuckDB-written file: every row group and leaf, page header and column metada
     n += g.numRows;
   }
   const check = async (d: Uint8Array, label: string) => {
-    const opened = await openForSalvage(d);
     let losses = 0;
-    for await (const g of salvageRowGroups(opened)) {
+    for await (const b of await salvage(d)) {
+      const g = { ...b, rowGroup: b.rowGroup! };
       losses += g.losses.length;
       const at = g.spans.flatMap((s) => Array.from({ length: s.end - s.start }, (_, k) => s.start + k));
       g.rows.forEach((row, k) => {

@@ -9,7 +9,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { ParquetReader, type WriterOptions } from '../../src/index.js';
 import type { FileMetaData } from '../../src/parquet/metadata/index.js';
-import { MISSING, openForSalvage, salvageRowGroups, type SalvagedRowGroup } from '../../src/parquet/recover/index.js';
+import { MISSING, salvage as open, type SalvageBatch, type SalvageOptions } from '../../src/node/entries/recover.js';
 import { withFooter, writeFile } from './fixtures.js';
 
 interface Located {
@@ -38,24 +38,33 @@ async function pagesOf(bytes: Uint8Array): Promise<{ pages: Located[]; reader: P
   return { pages, reader };
 }
 
-async function salvage(bytes: Uint8Array, options = {}): Promise<SalvagedRowGroup[]> {
-  const opened = await openForSalvage(bytes);
-  const out: SalvagedRowGroup[] = [];
-  for await (const g of salvageRowGroups(opened, options)) out.push(g);
+/** The batches of a salvage read, a row group each, checked against its report. */
+async function salvage(bytes: Uint8Array, options: SalvageOptions = {}): Promise<(SalvageBatch & { rowGroup: number })[]> {
+  const s = await open(bytes, options);
+  const out: (SalvageBatch & { rowGroup: number })[] = [];
+  for await (const g of s) out.push(g as SalvageBatch & { rowGroup: number });
+  assert.deepStrictEqual(out.map((g) => g.rowGroup), out.map((_, i) => i));
+  const rows = out.reduce((n, g) => n + g.rows.length, 0);
+  assert.deepStrictEqual([s.report.rowsRecovered, s.report.rowsLost, s.report.losses], [rows, s.report.numRows - rows, out.flatMap((g) => g.losses)]);
+  assert.equal(s.report.rowsWithNulls, out.reduce((n, g) => n + g.rows.filter((r) => Object.values(r).includes(MISSING)).length, 0));
   return out;
 }
 
 /** Every returned field equals the original; every MISSING field is named by a loss. */
-function checkExact(original: Record<string, unknown>[], groups: SalvagedRowGroup[], rowGroupRows: number): number {
+/** `wholeOnly`: the read gave only whole rows, so a row left out lost some field (not every one). */
+function checkExact(original: Record<string, unknown>[], groups: (SalvageBatch & { rowGroup: number })[], rowGroupRows: number, wholeOnly = false): number {
   let missing = 0;
   for (const g of groups) {
-    if (g.skipped) continue;
     const at = g.spans.flatMap((s) => Array.from({ length: s.end - s.start }, (_, k) => s.start + k));
     assert.equal(at.length, g.rows.length);
-    // A row left out lost every field, each to a named loss.
+    // A row left out lost every field (with wholeOnly, some field), each to a named loss.
     const kept = new Set(at);
     for (let r = 0; r < Math.min(rowGroupRows, original.length - g.rowGroup * rowGroupRows); r++) {
       if (kept.has(r)) continue;
+      if (wholeOnly) {
+        assert.ok(g.losses.some((l) => l.rows.start <= r && r < l.rows.end), `rg ${g.rowGroup} row ${r} left out without a loss`);
+        continue;
+      }
       for (const k of Object.keys(original[0]!)) {
         missing++;
         assert.ok(g.losses.some((l) => l.column.split('.')[0] === k && l.rows.start <= r && r < l.rows.end), `rg ${g.rowGroup} row ${r} left out, field ${k} without a loss`);
@@ -114,8 +123,11 @@ describe('salvage: damage campaign', () => {
             // v1 pages of a repeated leaf without an offset index: the rest of the chunk, from the row the page may continue.
             assert.deepStrictEqual(losses.map((l) => l.rows), [{ start: Math.max(0, p.rows.start - 1), end: 1000 }], label);
           }
-          const skipped = await salvage(d, { skipDamagedRowGroups: true });
-          assert.deepStrictEqual(skipped.map((g) => g.skipped), [0, 1, 2].map((i) => i === p.rg));
+          // Only whole rows: exactly those the read gives with no field MISSING, the damaged page's losses still named.
+          const whole = await salvage(d, { wholeOnly: true });
+          assert.deepStrictEqual(whole.map((g) => g.rows), groups.map((g) => g.rows.filter((r) => !Object.values(r).includes(MISSING))), label);
+          assert.deepStrictEqual(whole.flatMap((g) => g.losses), losses, label);
+          checkExact(original, whole, 1000, true);
         }
         // A page header overwritten: its page at least is lost.
         {
@@ -145,7 +157,7 @@ describe('salvage: damage campaign', () => {
             const chunk = meta.rowGroups[rg]!.columns[leaf.columnIndex]!.metaData!;
             if (edit !== edits[0] || chunk.dictionaryPageOffset === undefined) assert.ok(losses.length > 0, `rg ${rg} ${leaf.path.join('.')} edit ${edits.indexOf(edit)}`);
             // Other row groups of the same column are untouched.
-            assert.ok(groups.filter((g) => g.rowGroup !== rg).every((g) => g.losses.length === 0 && g.damagedRows === 0));
+            assert.ok(groups.filter((g) => g.rowGroup !== rg).every((g) => g.losses.length === 0 && g.rows.length === meta.rowGroups[g.rowGroup]!.numRows && !g.rows.some((r) => Object.values(r).includes(MISSING))));
           }
         }
       }

@@ -7,21 +7,29 @@
 import { strict as assert } from 'node:assert';
 import { it } from 'node:test';
 import { BufferSink, ParquetReader, ParquetWriter, defineSchema, field, type WriterOptions } from '../../src/index.js';
-import { openForSalvage, salvageRowGroups } from '../../src/parquet/recover/index.js';
+import { salvage, type SalvageOptions } from '../../src/node/entries/recover.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
 import { encodeRleHybridPrefixed } from '../../src/encodings/rle.js';
 import { encodePageHeader } from '../../src/parquet/metadata/index.js';
 import { buildSchema, type SchemaElementLike } from '../../src/schema/tree.js';
 import { schema, writeFile } from './fixtures.js';
 
-async function rowsOf(bytes: Uint8Array, options: Parameters<typeof openForSalvage>[1]): Promise<{ rows: Record<string, unknown>[]; groups: number; foundBy: string }> {
-  const opened = await openForSalvage(bytes, options);
+async function rowsOf(bytes: Uint8Array, options: SalvageOptions): Promise<{ rows: Record<string, unknown>[]; groups: number; foundBy: string }> {
+  const s = await salvage(bytes, options);
   const rows: Record<string, unknown>[] = [];
-  for await (const g of salvageRowGroups(opened)) {
+  for await (const g of s) {
     assert.deepStrictEqual(g.losses, []);
     rows.push(...g.rows);
   }
-  return { rows, groups: opened.metadata.rowGroups.length, foundBy: opened.foundBy };
+  return { rows, groups: s.report.rowGroups!, foundBy: s.report.foundBy! };
+}
+
+/** Every row a salvage read gives, and its report. */
+async function salvagedAll(bytes: Uint8Array, options: SalvageOptions) {
+  const s = await salvage(bytes, options);
+  const rows: Record<string, unknown>[] = [];
+  for await (const g of s) rows.push(...g.rows);
+  return { rows, report: s.report };
 }
 
 const configs: [string, WriterOptions][] = [['v1, offset index', {}], ['v2, no offset index', { pageVersion: 2, pageIndex: false }], ['uncompressed, no CRCs', { codec: 'UNCOMPRESSED', checksums: false }]];
@@ -60,15 +68,13 @@ it('a schema whose leaves cannot be told apart stops the scan instead of guessin
   const bytes = sink.bytes();
   const reader = await ParquetReader.open(bytes);
   const original = await reader.readRows();
-  const opened = await openForSalvage(bytes.slice(0, 4 + 20), { schema: reader.file.metadata.schema, codec: 'SNAPPY' }).catch(() => null);
-  assert.ok(opened === null || opened.metadata.rowGroups.length === 0);
-  const cutAll = await openForSalvage(bytes.slice(0, reader.file.metadata.rowGroups[2]!.fileOffset! + 10), { schema: reader.file.metadata.schema, codec: 'SNAPPY' });
-  assert.equal(cutAll.foundBy, 'scan');
+  const opened = await salvage(bytes.slice(0, 4 + 20), { schema: reader.file.metadata.schema, codec: 'SNAPPY' }).catch(() => null);
+  assert.ok(opened === null || opened.report.rowGroups === 0);
+  const cutAll = await salvagedAll(bytes.slice(0, reader.file.metadata.rowGroups[2]!.fileOffset! + 10), { schema: reader.file.metadata.schema, codec: 'SNAPPY' });
+  assert.equal(cutAll.report.foundBy, 'scan');
   // Any row group it does accept is exact.
-  const rows: Record<string, unknown>[] = [];
-  for await (const g of salvageRowGroups(cutAll)) rows.push(...g.rows);
-  assert.deepStrictEqual(rows, original.slice(0, rows.length));
-  assert.match(cutAll.lostFrom!.reason, /not proven/);
+  assert.deepStrictEqual(cutAll.rows, original.slice(0, cutAll.rows.length));
+  assert.match(cutAll.report.lostFrom!.reason, /not proven/);
 });
 void schema;
 
@@ -97,11 +103,9 @@ it("a one-column file whose writer split a row across pages: the row is not retu
   const pages = [listPage([0, 1, 0, 1], [d, d, d, d], [1, 2, 3, 4], d), listPage([1, 0, 0], [d, d, d], [5, 6, 7], d)];
   const original = [{ v: [1, 2] }, { v: [3, 4, 5] }, { v: [6] }, { v: [7] }];
   for (const bytes of [concatPages(pages), concatPages([pages[0]!, pages[1]!, pages[0]!])]) {
-    const opened = await openForSalvage(bytes, { schema: elements, codec: 'UNCOMPRESSED' });
-    const rows: Record<string, unknown>[] = [];
-    for await (const g of salvageRowGroups(opened)) rows.push(...g.rows);
+    const { rows, report } = await salvagedAll(bytes, { schema: elements, codec: 'UNCOMPRESSED' });
     for (const r of rows) assert.ok(original.some((o) => JSON.stringify(o) === JSON.stringify(r)), JSON.stringify(r));
-    assert.ok(opened.lostFrom);
+    assert.ok(report.lostFrom);
   }
 });
 
@@ -121,9 +125,7 @@ it('a one-column file of more pages than the splits tried for a row group recove
   const bytes = sink.bytes();
   const reader = await ParquetReader.open(bytes);
   const g = reader.file.metadata.rowGroups[0]!;
-  const opened = await openForSalvage(bytes.slice(0, g.fileOffset! + g.totalCompressedSize!), { like: bytes });
-  const rows: Record<string, unknown>[] = [];
-  for await (const r of salvageRowGroups(opened)) rows.push(...r.rows);
+  const { rows, report } = await salvagedAll(bytes.slice(0, g.fileOffset! + g.totalCompressedSize!), { like: bytes });
   assert.deepStrictEqual(rows, await reader.readRows());
-  assert.equal(opened.metadata.rowGroups.length, 2);
+  assert.equal(report.rowGroups, 2);
 });

@@ -11,7 +11,9 @@
 import { strict as assert } from 'node:assert';
 import { it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
-import { MISSING, TrevniReader, openTrevniForSalvage, salvageTrevniRows } from '../../src/node/entries/trevni.js';
+import { TrevniReader } from '../../src/node/entries/trevni.js';
+import { MISSING, salvage, type Salvage } from '../../src/node/entries/recover.js';
+import { salvagedRows } from '../recover/salvaged.js';
 import { ParquetryError, bufferSource } from '../../src/node/index.js';
 import { generatedFile, type GeneratedKind } from '../../scripts/fuzz/generate.js';
 import { applyTrevni, parseTrevni, type TrevniEdit } from '../../scripts/fuzz/trevni.js';
@@ -60,9 +62,9 @@ async function sweep(bytes: Uint8Array, name: string): Promise<number> {
     let damaged = bytes;
     for (const e of v.edits) damaged = applyTrevni(damaged, { kind: 'trevni', edit: e });
     cases++;
-    let s;
+    let s: Salvage;
     try {
-      s = await openTrevniForSalvage(damaged);
+      s = await salvage(damaged);
     } catch (e) {
       if (e instanceof ParquetryError) continue;
       throw e;
@@ -70,19 +72,16 @@ async function sweep(bytes: Uint8Array, name: string): Promise<number> {
     const seen = new Set<number>();
     let back = 0;
     let wrong = 0;
-    try {
-      for await (const r of salvageTrevniRows(s)) {
-        const o = original[r.row];
-        const ok = o !== undefined && !seen.has(r.row) && Object.entries(r.record).every(([k, x]) => x === MISSING || isDeepStrictEqual(x, o[k]));
-        seen.add(r.row);
-        if (!ok) wrong++;
-        if (r.whole) back++;
-      }
-    } finally {
-      await s.reader.close();
+    for await (const r of salvagedRows(s)) {
+      const o = original[r.row];
+      const ok = o !== undefined && !seen.has(r.row) && Object.entries(r.record).every(([k, x]) => x === MISSING || isDeepStrictEqual(x, o[k]));
+      seen.add(r.row);
+      if (!ok) wrong++;
+      if (!Object.values(r.record).includes(MISSING)) back++;
     }
     if (wrong > 0) failures.push(`${name}, ${v.label}: ${wrong} wrong rows`);
-    else if (back < original.length && s.losses.length === 0) failures.push(`${name}, ${v.label}: ${back} of ${original.length} rows whole, no loss reported`);
+    else if (back < original.length && s.report.losses.length === 0) failures.push(`${name}, ${v.label}: ${back} of ${original.length} rows whole, no loss reported`);
+    else if (back !== s.report.rowsRecovered - s.report.rowsWithNulls) failures.push(`${name}, ${v.label}: ${back} whole rows back, the report counts ${s.report.rowsRecovered - s.report.rowsWithNulls}`);
   }
   assert.deepStrictEqual(failures.slice(0, 20), []);
   return cases;

@@ -6,18 +6,18 @@
  * footer gone), blocks dropped or copied, the footer destroyed, counts that lie; byte damage inside pages
  * and blocks only where a checksum covers them (without one, a changed
  * value cannot be told from a real one, by recovery or by anyone).
- * Parquet cases salvage row groups (openForSalvage, with or without `like`,
- * whole or skipping damaged ones) or write a recovered file (recoverParquet)
- * and read it back; Trevni cases salvage records or write with
- * recoverTrevni. Invariant: every row back is a row of the original
- * (lost fields aside), none more often than there; and when fewer rows come
- * back than the original has, a loss is reported.
+ * Cases of either format read by `salvage` (Parquet with or without
+ * `like`; every row, or `wholeOnly`) or write a recovered file
+ * (recoverParquet, recoverTrevni) and read it back. Invariant: every row
+ * back is a row of the original (lost fields aside; none under
+ * `wholeOnly`), none more often than there; and when fewer rows come back
+ * than the original has, a loss is reported.
  */
 import { ByteCursor } from '../../../src/bytes/cursor.js';
 import { decodePageHeader } from '../../../src/parquet/metadata/index.js';
 import { BufferSink, openParquet, bufferSource } from '../../../src/node/index.js';
-import { MISSING, recoverTrevni, openTrevniForSalvage, salvageTrevniRows, TrevniReader } from '../../../src/node/entries/trevni.js';
-import { openForSalvage, recoverParquet, salvageRowGroups } from '../../../src/node/entries/recover.js';
+import { recoverTrevni, TrevniReader } from '../../../src/node/entries/trevni.js';
+import { MISSING, recoverParquet, salvage, type Salvage, type SalvageOptions } from '../../../src/node/entries/recover.js';
 import { writerSeeds } from '../seeds.js';
 import { parquetMap, trevniMap } from '../file-map.js';
 import { generatedFile } from '../generate.js';
@@ -210,7 +210,7 @@ async function trevniRows(bytes: Uint8Array): Promise<Record<string, unknown>[]>
 interface RecoverOptions extends Record<string, unknown> {
   mode: 'salvage' | 'recover';
   like: boolean;
-  skipDamaged: boolean;
+  wholeOnly: boolean;
   /** Ways of finding row groups whose rows are not judged (`unjudgedBy`). */
   unjudgedBy?: string[];
 }
@@ -225,24 +225,45 @@ const noLoss = (back: number, of: number, reported: boolean, what: string) => {
   if (back < of && !reported) throw new InvariantError(`${what}: ${back} of the original's ${of} rows came back and no loss is reported`);
 };
 
+/**
+ * `salvage` read through: each row judged, none with a lost field under
+ * `wholeOnly`, and the report true to the batches (rows given and lost,
+ * each batch's losses in it). Returns the rows back and whether a loss is reported.
+ */
+async function salvageRows(s: Salvage, check: { add(row: Record<string, unknown>): void }, o: SalvageOptions, what: string): Promise<{ back: number; reported: boolean }> {
+  let back = 0;
+  let losses = 0;
+  for await (const batch of s) {
+    if (batch.rows.length !== batch.spans.reduce((n, x) => n + x.end - x.start, 0)) throw new InvariantError(`${what}: a batch of ${batch.rows.length} rows whose spans hold another number`);
+    losses += batch.losses.length;
+    for (const row of batch.rows) {
+      if (o.wholeOnly && Object.values(row).includes(MISSING)) throw new InvariantError(`${what}: wholeOnly gave a row with a lost field`);
+      check.add(row);
+      back++;
+    }
+  }
+  const r = s.report;
+  if (r.rowsRecovered !== back || r.rowsLost !== r.numRows - back || r.losses.length !== losses) {
+    throw new InvariantError(`${what}: the report (${r.rowsRecovered} rows recovered, ${r.rowsLost} lost, ${r.losses.length} losses) is not what the batches held (${back} rows of ${r.numRows}, ${losses} losses)`);
+  }
+  return { back, reported: losses > 0 || r.lostFrom !== undefined || r.foundBy === 'checkpoint' };
+}
+
 async function runParquet(input: CaseInput, limits: ReadLimits, stage: { name: string }): Promise<number> {
   const o = input.options as RecoverOptions;
   const orig = await originalRows(input.original!, parquetRows);
   const open = { ...(o.like ? { like: input.original! } : {}) };
-  const decode = { verifyChecksums: input.verifyChecksums, maxDecompressedBytes: limits.maxDecompressedBytes, skipDamagedRowGroups: o.skipDamaged };
+  const decode = { verifyChecksums: input.verifyChecksums, maxDecompressedBytes: limits.maxDecompressedBytes, wholeOnly: o.wholeOnly };
   if (o.mode === 'salvage') {
-    stage.name = 'openForSalvage';
-    const opened = await openForSalvage(input.bytes, open);
-    stage.name = 'salvageRowGroups';
-    const check = o.unjudgedBy?.includes(opened.foundBy) ? unjudged() : orig.checker(`salvage (found by ${opened.foundBy})`);
-    let losses = 0;
-    for await (const g of salvageRowGroups(opened, decode)) {
-      losses += g.losses.length;
-      for (const row of g.rows) check.add(row);
-    }
+    stage.name = 'salvage';
+    const options = { ...open, ...decode };
+    const s = await salvage(input.bytes, options);
+    const what = `salvage (found by ${s.report.foundBy})`;
+    const check = o.unjudgedBy?.includes(s.report.foundBy!) ? unjudged() : orig.checker(what);
+    const { back, reported } = await salvageRows(s, check, options, what);
     check.finish();
-    noLoss(check.back, orig.count, losses > 0 || opened.lostFrom !== undefined || opened.foundBy === 'checkpoint', `salvage (found by ${opened.foundBy})`);
-    return check.back;
+    noLoss(back, orig.count, reported, what);
+    return back;
   }
   stage.name = 'recoverParquet';
   const sink = new BufferSink();
@@ -264,18 +285,14 @@ async function runTrevni(input: CaseInput, limits: ReadLimits, stage: { name: st
   const orig = await originalRows(input.original!, trevniRows);
   const open = { verifyChecksums: input.verifyChecksums, maxDecompressedBytes: limits.maxDecompressedBytes };
   if (o.mode === 'salvage') {
-    stage.name = 'openTrevniForSalvage';
-    const s = await openTrevniForSalvage(input.bytes, open);
-    const check = orig.checker('openTrevniForSalvage');
-    try {
-      stage.name = 'salvageTrevniRows';
-      for await (const r of salvageTrevniRows(s)) check.add(r.record);
-    } finally {
-      await s.reader.close();
-    }
+    stage.name = 'salvage';
+    const options = { ...open, wholeOnly: o.wholeOnly };
+    const s = await salvage(input.bytes, options);
+    const check = orig.checker('salvage');
+    const { back, reported } = await salvageRows(s, check, options, 'salvage');
     check.finish();
-    noLoss(check.back, orig.count, s.losses.length > 0, 'openTrevniForSalvage');
-    return check.back;
+    noLoss(back, orig.count, reported, 'salvage');
+    return back;
   }
   stage.name = 'recoverTrevni';
   const sink = new BufferSink();
@@ -314,7 +331,7 @@ function recoverSurface(name: 'parquet-recover' | 'trevni-recover'): Surface<Mut
     mutate: (rng, f, prepared) => (parquet ? parquetDamage(rng, prepared as ParquetPrepared) : trevniDamage(rng, f, prepared as FileMap)),
     options: (rng) => ({
       verifyChecksums: true,
-      options: { mode: rng.next() < 0.6 ? 'salvage' : 'recover', like: parquet && rng.next() < 0.6, skipDamaged: rng.next() < 0.2 } satisfies RecoverOptions,
+      options: { mode: rng.next() < 0.6 ? 'salvage' : 'recover', like: parquet && rng.next() < 0.6, wholeOnly: rng.next() < 0.2 } satisfies RecoverOptions,
     }),
     build: async (f, mutations, o) => ({
       format: name,

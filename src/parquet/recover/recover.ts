@@ -13,10 +13,10 @@ import type { ReadInput } from '../../io/source.js';
 import { ParquetWriter, type WriterOptions } from '../write/writer.js';
 import type { RecoverReport } from '../../loss.js';
 import { openForSalvage, rowGroupsEnd, type OpenedForSalvage, type SalvageOpenOptions } from './open.js';
-import { MISSING, salvageRowGroups, type SalvagedRowGroup, type SalvageOptions } from './salvage.js';
+import { MISSING, salvageRowGroups, type SalvagedRowGroup, type ParquetSalvageOptions } from './salvage.js';
 
 /** Reads every page of the file (CRCs, levels, values, assembly) and reports what is damaged, without writing anything. */
-export async function checkParquet(input: ReadInput, options: SalvageOptions & SalvageOpenOptions = {}): Promise<RecoverReport> {
+export async function checkParquet(input: ReadInput, options: ParquetSalvageOptions & SalvageOpenOptions = {}): Promise<RecoverReport> {
   const opened = await openForSalvage(input, options);
   const report = emptyReport(opened);
   for await (const g of salvageRowGroups(opened, options)) tally(report, g, opened.metadata.rowGroups[g.rowGroup]!.numRows);
@@ -28,7 +28,7 @@ export async function checkParquet(input: ReadInput, options: SalvageOptions & S
  * file, row group for row group. Lost fields are written as null (said so
  * in `fieldsNulled`); rows with nothing left are dropped.
  */
-export async function recoverParquet(input: ReadInput, sink: Sink, options: SalvageOptions & SalvageOpenOptions & { writer?: WriterOptions } = {}): Promise<RecoverReport> {
+export async function recoverParquet(input: ReadInput, sink: Sink, options: ParquetSalvageOptions & SalvageOpenOptions & { writer?: WriterOptions } = {}): Promise<RecoverReport> {
   const opened = await openForSalvage(input, options);
   // A first pass checks everything and finds the fields that will hold null, so the output's schema can allow it before any row is written.
   const nulled = new Set<string>();
@@ -39,8 +39,8 @@ export async function recoverParquet(input: ReadInput, sink: Sink, options: Salv
     tally(checked, g, opened.metadata.rowGroups[g.rowGroup]!.numRows);
     for (const row of g.rows) for (const [k, v] of Object.entries(row)) if (v === MISSING) nulled.add(k);
   }
-  // Without rows, the lost fields are those of the leaves lost.
-  if (quick) for (const l of checked.losses) nulled.add(opened.schema.leaves.find((x) => x.path.join('.') === l.column)?.path[0] ?? l.column);
+  // Without rows, the lost fields are those of the leaves lost (none are written when only whole rows are).
+  if (quick && !options.wholeOnly) for (const l of checked.losses) nulled.add(opened.schema.leaves.find((x) => x.path.join('.') === l.column)?.path[0] ?? l.column);
   // Nothing lost: the verified bytes are copied as they are (with a footer when the file had none), not re-encoded.
   if (checked.losses.length === 0 && options.writer === undefined) {
     await copyWhole(opened, sink);
@@ -98,7 +98,8 @@ async function copyWhole(o: OpenedForSalvage, sink: Sink): Promise<void> {
   }
 }
 
-function emptyReport(o: OpenedForSalvage): RecoverReport {
+/** The report of a salvage read before any row group is tallied. */
+export function emptyReport(o: OpenedForSalvage): RecoverReport {
   const r: RecoverReport = {
     format: 'parquet', foundBy: o.foundBy, rowGroups: o.metadata.rowGroups.length, numRows: o.metadata.rowGroups.reduce((n, g) => n + g.numRows, 0),
     rowsRecovered: 0, rowsWithNulls: 0, rowsLost: 0, fieldsNulled: [], losses: [], whole: false,
@@ -109,7 +110,7 @@ function emptyReport(o: OpenedForSalvage): RecoverReport {
 }
 
 /** Counts a row group into the report. */
-function tally(r: RecoverReport, g: SalvagedRowGroup, numRows: number): void {
+export function tally(r: RecoverReport, g: SalvagedRowGroup, numRows: number): void {
   // A loop, not a spread: a row group may lose more pages than the stack holds arguments.
   for (const l of g.losses) r.losses.push(l);
   r.rowsLost += numRows - g.rows.length;
@@ -117,7 +118,8 @@ function tally(r: RecoverReport, g: SalvagedRowGroup, numRows: number): void {
   for (const row of g.rows) if (Object.values(row).includes(MISSING)) r.rowsWithNulls++;
 }
 
-function finish(r: RecoverReport): RecoverReport {
+/** Whole: read through its footer, nothing lost. */
+export function finish(r: RecoverReport): RecoverReport {
   r.whole = r.foundBy === 'footer' && r.losses.length === 0 && r.lostFrom === undefined;
   return r;
 }

@@ -37,12 +37,12 @@ const DENSE_ROWS = 1 << 20;
 const ROWS_PER_BYTE = 64;
 
 /**
- * How `salvageRowGroups` reads: whether to build rows, skip damaged row groups, and the value
+ * How `salvageRowGroups` reads: whether to build rows, only whole ones, and the value
  * options.
  */
-export interface SalvageOptions extends ValueOptions {
-  /** Drop a row group with any loss instead of returning its rows with MISSING fields (default false). */
-  skipDamagedRowGroups?: boolean;
+export interface ParquetSalvageOptions extends ValueOptions {
+  /** Only the rows no field lost, instead of those that kept a field too, with MISSING for the rest (default false). */
+  wholeOnly?: boolean;
   /**
    * Build the rows (default true). false checks every page (CRC, levels,
    * values) and reports losses without assembling rows: `rows` stay empty.
@@ -68,8 +68,9 @@ export interface SalvagedRowGroup {
   spans: Range[];
   /** What this row group lost (empty when whole). */
   losses: Loss[];
-  /** Rows with at least one MISSING field. */
+  /** Rows that lost a field (returned with it MISSING, or left out). */
   damagedRows: number;
+  /** Not read at all: its metadata cannot describe it, or it claims more rows than a salvage read holds (the loss says which). */
   skipped: boolean;
 }
 
@@ -81,7 +82,7 @@ export interface SalvageInput {
 }
 
 /** Row group by row group, everything intact (see the module comment). Throws only on I/O failure or a caller's mistake. */
-export async function* salvageRowGroups(input: SalvageInput, options: SalvageOptions = {}): AsyncGenerator<SalvagedRowGroup> {
+export async function* salvageRowGroups(input: SalvageInput, options: ParquetSalvageOptions = {}): AsyncGenerator<SalvagedRowGroup> {
   const { source, metadata, schema } = input;
   const decode = { verifyChecksums: options.verifyChecksums ?? true, maxDecompressedBytes: options.maxDecompressedBytes ?? DEFAULT_MAX_PAGE_BYTES };
   const locator = new ChunkLocator(metadata, source.byteLength, { name: source.name, dataEnd: source.byteLength });
@@ -110,10 +111,6 @@ export async function* salvageRowGroups(input: SalvageInput, options: SalvageOpt
       yield { rowGroup: rg, rows: [], spans: [], losses, damagedRows: 0, skipped: false };
       continue;
     }
-    if (losses.length > 0 && options.skipDamagedRowGroups) {
-      yield { rowGroup: rg, rows: [], spans: [], losses, damagedRows: numRows, skipped: true };
-      continue;
-    }
     const lostByField = fields.map((f) => mergeSpans(leavesOf(f).flatMap((l) => chunks.get(l)!.losses.map((x) => x.rows))));
     const rows: Record<string, unknown>[] = [];
     const kept: Range[] = [];
@@ -123,7 +120,7 @@ export async function* salvageRowGroups(input: SalvageInput, options: SalvageOpt
       const part = assembleChecked(schema, fields, lost, chunks, span, options, ctx, losses);
       if (lost.some(Boolean)) damagedRows += span.end - span.start;
       // Rows with nothing left are not materialised: a row count the bytes do not back costs nothing.
-      if (lost.every(Boolean)) continue;
+      if (lost.every(Boolean) || (options.wholeOnly && lost.some(Boolean))) continue;
       const last = kept[kept.length - 1];
       if (last && last.end === span.start) last.end = span.end;
       else kept.push({ ...span });
