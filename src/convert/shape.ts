@@ -120,8 +120,25 @@ function cellReader(field: AnyField, leaf: LeafNode | undefined, column: string)
   return csvCellParser(leaf);
 }
 
+/**
+ * `cellReader`, one for all the leaves of a type (`shared`, by type): a leaf's reader
+ * depends on its type alone but for the column its refusals name, which the caller sets.
+ */
+function sharedReader(field: AnyField, leaf: LeafNode | undefined, column: string, shared: Map<string, CellReader>): CellReader {
+  if (field.spec.node !== 'leaf' || !leaf) return cellReader(field, leaf, column);
+  const key = `${leaf.kind.kind}/${leaf.physicalType}/${leaf.element.logicalType?.type ?? ''}`;
+  let read = shared.get(key);
+  if (read === undefined) shared.set(key, (read = cellReader(field, leaf, column)));
+  return read;
+}
+
 export class CsvShaper implements Shaper<Cells> {
   private names: string[] = [];
+  /**
+   * Each column's reader, one per type shared by its columns (a reader and its advice a
+   * column took about 250 bytes, a wide table's hundreds of MB): `row()` names the column
+   * of a cell it refuses, and adds the advice.
+   */
   private readers: CellReader[] = [];
   /** The columns' leaves, when every column is one (fewer when some column is a group). */
   private leaves: LeafNode[] = [];
@@ -129,8 +146,8 @@ export class CsvShaper implements Shaper<Cells> {
   /** Cells per row: the header's, the schema's, or the first row's. */
   private width = -1;
 
-  /** What each column's bad cells add, when its type was inferred from the sample. */
-  private advices: Array<string | undefined> = [];
+  /** Whether column i's bad cells get advice (its type was inferred from the sample): the advice is made when a cell fails. */
+  private advised: (i: number) => boolean = () => false;
   /** Inference from every row (`inferFromAll`), instead of from the sample. */
   private whole: CsvInference | undefined;
 
@@ -216,13 +233,11 @@ export class CsvShaper implements Shaper<Cells> {
     const leaves = new Map<string, LeafNode>();
     for (const leaf of schema.schema.leaves) if (leaf.path.length === 1) leaves.set(leaf.path[0]!, leaf);
     // A cell that does not fit a type inferred from the sample says how to give the type.
-    const inferred = (name: string) => !fields && !this.whole && this.advice !== undefined && !this.choice.overrides.some(([path]) => path === name);
-    this.advices = schema.fields.map(([name]) => (inferred(name) ? this.advice!(name) : undefined));
-    this.readers = schema.fields.map(([name, fb], i) => {
-      const read = cellReader(fb, leaves.get(name), name);
-      const advice = this.advices[i];
-      return advice !== undefined ? advised(read, advice) : read;
-    });
+    const overridden = new Set(this.choice.overrides.map(([path]) => path));
+    const inferred = !fields && !this.whole && this.advice !== undefined;
+    this.advised = (i) => inferred && !overridden.has(this.names[i]!);
+    const shared = new Map<string, CellReader>();
+    this.readers = schema.fields.map(([name, fb]) => sharedReader(fb, leaves.get(name), name, shared));
     this.leaves = schema.fields.flatMap(([name, fb]) => (fb.spec.node === 'leaf' && leaves.has(name) ? [leaves.get(name)!] : []));
     this.set = setter(this.names);
     return schema;
@@ -246,8 +261,25 @@ export class CsvShaper implements Shaper<Cells> {
   row(cells: Cells): Record<string, unknown> {
     const o: Record<string, unknown> = {};
     const readers = this.readers;
-    for (let i = 0; i < readers.length; i++) this.set(o, i, readers[i]!(cells[i]!));
+    let i = 0;
+    try {
+      for (; i < readers.length; i++) this.set(o, i, readers[i]!(cells[i]!));
+    } catch (e) {
+      if (!(e instanceof InvalidArgumentError)) throw e;
+      const advice = this.adviceOf(i);
+      throw new InvalidArgumentError(advice === undefined ? e.detail : `${e.detail} (${advice})`, { ...e.context, column: this.names[i]! });
+    }
     return o;
+  }
+
+  /** What column i's bad cells add (how to give its type), if anything. */
+  private adviceOf(i: number): string | undefined {
+    return this.advised(i) ? this.advice!(this.names[i]!) : undefined;
+  }
+
+  /** Every column's advice (a batch's few thousand columns at most). */
+  private advices(): Array<string | undefined> {
+    return this.names.map((_, i) => this.adviceOf(i));
   }
 
   retry(): undefined {
@@ -258,13 +290,14 @@ export class CsvShaper implements Shaper<Cells> {
     // Past BATCH_MAX_COLUMNS the batch's fixed cost per column (a value check beside the writer's own, a vector) outweighs
     // what it saves per row: 50,000 columns needed 200 MiB of heap where rows need 160 (test/convert/wide-tables.test.ts).
     if (this.leaves.length !== this.names.length || this.names.length > BATCH_MAX_COLUMNS) return undefined;
-    return new CsvColumnBatch(this.names, this.readers, this.leaves.map((leaf, i) => valueCheck(leaf, this.advices[i])));
+    const advices = this.advices();
+    return batchOf(this.names, this.leaves, advices);
   }
 
   /** What another thread needs to read cells into the same column batches (none when rows need a row each). */
   replica(schema: DefinedSchema): CsvBatchReplica | undefined {
     if (this.leaves.length !== this.names.length || this.names.length > BATCH_MAX_COLUMNS) return undefined;
-    return { names: this.names, elements: schema.elements, advices: this.advices };
+    return { names: this.names, elements: schema.elements, advices: this.advices() };
   }
 }
 
@@ -278,13 +311,17 @@ export interface CsvBatchReplica {
 /** The column batch a `CsvShaper` with this replica gives: the same readers and checks, in another thread. */
 export function replicaBatch(r: CsvBatchReplica): CsvColumnBatch {
   const leaves = new Map(buildSchema(r.elements).leaves.map((leaf) => [leaf.path[0]!, leaf]));
-  const leafOf = (name: string) => leaves.get(name)!;
-  const readers = r.names.map((name, i) => {
-    const read = csvCellParser(leafOf(name));
-    const advice = r.advices[i];
+  return batchOf(r.names, r.names.map((name) => leaves.get(name)!), r.advices);
+}
+
+/** A column batch of top-level leaves: each column's reader and check, with its advice. */
+function batchOf(names: readonly string[], leaves: readonly LeafNode[], advices: ReadonlyArray<string | undefined>): CsvColumnBatch {
+  const readers = leaves.map((leaf, i) => {
+    const read = csvCellParser(leaf);
+    const advice = advices[i];
     return advice !== undefined ? advised(read, advice) : read;
   });
-  return new CsvColumnBatch(r.names, readers, r.names.map((name, i) => valueCheck(leafOf(name), r.advices[i])));
+  return new CsvColumnBatch(names, readers, leaves.map((leaf, i) => valueCheck(leaf, advices[i])));
 }
 
 /** Why a record of `n` cells is a bad row where rows have `width`, or undefined. */
