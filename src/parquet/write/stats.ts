@@ -502,15 +502,18 @@ const compareFloat64 = (a: Uint8Array, b: Uint8Array) => sign(bound(a).getFloat6
 const compareDecimal = (a: Uint8Array, b: Uint8Array) => sign(signedBig(a) - signedBig(b));
 const compareFloat16 = (a: Uint8Array, b: Uint8Array) => sign(half(a) - half(b));
 
+/** Numbers are written here and copied out: one array a bound, not a buffer, a view and an array (a wide table's close makes six a column). */
+const plainScratch = new Uint8Array(8);
+const plainView = new DataView(plainScratch.buffer);
+
 function plainBytes(leaf: LeafNode, v: Physical): Uint8Array {
   if (v instanceof Uint8Array) return v.slice();
-  const dv = new DataView(new ArrayBuffer(8));
   switch (leaf.physicalType) {
     case 'BOOLEAN': return Uint8Array.of(v ? 1 : 0);
-    case 'INT32': dv.setInt32(0, v as number, true); return new Uint8Array(dv.buffer, 0, 4);
-    case 'FLOAT': dv.setFloat32(0, v as number, true); return new Uint8Array(dv.buffer, 0, 4);
-    case 'DOUBLE': dv.setFloat64(0, v as number, true); return new Uint8Array(dv.buffer, 0, 8);
-    default: dv.setBigInt64(0, v as bigint, true); return new Uint8Array(dv.buffer, 0, 8);
+    case 'INT32': plainView.setInt32(0, v as number, true); return plainScratch.slice(0, 4);
+    case 'FLOAT': plainView.setFloat32(0, v as number, true); return plainScratch.slice(0, 4);
+    case 'DOUBLE': plainView.setFloat64(0, v as number, true); return plainScratch.slice(0, 8);
+    default: plainView.setBigInt64(0, v as bigint, true); return plainScratch.slice(0, 8);
   }
 }
 
