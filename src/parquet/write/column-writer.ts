@@ -18,12 +18,16 @@ import type { LeafNode } from '../../schema/tree.js';
 import type { LeafSink } from '../../shred/shred.js';
 import type { LeafEntries, PresentValues } from '../../shred/entries.js';
 import { encodePageHeader, type ColumnMetaData, type Encoding, type PageEncodingStats, type PageHeader } from '../metadata/index.js';
+
 import { BloomBuilder, type BloomBuilderOptions } from '../bloom/builder.js';
 import type { SplitBlockBloomFilter } from '../bloom/filter.js';
 import { distinctCount, StatsBuilder, type FloatOrder } from './stats.js';
 import { geospatialStatistics } from './geo-stats.js';
 import { GeoBounder, type Edges } from '../../geo/bounds.js';
 import { geoEdges } from '../../schema/logical.js';
+
+type DataPageHeader = NonNullable<PageHeader['dataPageHeader']>;
+type DataPageHeaderV2 = NonNullable<PageHeader['dataPageHeaderV2']>;
 
 /** Value encodings a user can choose per column (RLE_DICTIONARY is the `dictionary` option). */
 export type ValueEncoding = 'PLAIN' | 'DELTA_BINARY_PACKED' | 'DELTA_LENGTH_BYTE_ARRAY' | 'DELTA_BYTE_ARRAY' | 'BYTE_STREAM_SPLIT' | 'RLE' | 'ALP';
@@ -733,10 +737,9 @@ export class ColumnWriter implements LeafSink {
       writeValues();
       const raw = w.finish();
       body = this.compress(raw);
-      header = {
-        type: 'DATA_PAGE', uncompressedPageSize: raw.length, compressedPageSize: body.length,
-        dataPageHeader: { numValues, encoding, definitionLevelEncoding: 'RLE', repetitionLevelEncoding: 'RLE', ...(stats ? { statistics: stats.toThrift() } : {}) },
-      };
+      const dataPageHeader: DataPageHeader = { numValues, encoding, definitionLevelEncoding: 'RLE', repetitionLevelEncoding: 'RLE' };
+      if (stats) dataPageHeader.statistics = stats.toThrift();
+      header = { type: 'DATA_PAGE', uncompressedPageSize: raw.length, compressedPageSize: body.length, dataPageHeader };
     } else {
       if (repLevels) encodeRleHybrid(w, repLevels, bitWidth(this.leaf.repLevel));
       const repLen = w.length;
@@ -752,13 +755,11 @@ export class ColumnWriter implements LeafSink {
       body = new Uint8Array(levels.length + compressed.length);
       body.set(levels);
       body.set(compressed, levels.length);
-      header = {
-        type: 'DATA_PAGE_V2', uncompressedPageSize: levels.length + raw.length, compressedPageSize: body.length,
-        dataPageHeaderV2: {
-          numValues, numNulls: this.pageNulls, numRows, encoding, definitionLevelsByteLength: defLen, repetitionLevelsByteLength: repLen,
-          isCompressed: compressValues, ...(stats ? { statistics: stats.toThrift() } : {}),
-        },
+      const dataPageHeaderV2: DataPageHeaderV2 = {
+        numValues, numNulls: this.pageNulls, numRows, encoding, definitionLevelsByteLength: defLen, repetitionLevelsByteLength: repLen, isCompressed: compressValues,
       };
+      if (stats) dataPageHeaderV2.statistics = stats.toThrift();
+      header = { type: 'DATA_PAGE_V2', uncompressedPageSize: levels.length + raw.length, compressedPageSize: body.length, dataPageHeaderV2 };
     }
     giveScratch(w);
     this.addPage(header, body, header.type as EncodedPage['type'], encoding, numRows, stats, facts);
@@ -852,7 +853,11 @@ export class ColumnWriter implements LeafSink {
     headerWriter.reset();
     encodePageHeader(header, headerWriter);
     const h = headerWriter.finish().slice();
-    this.pages.push({ header: h, body, type, encoding, numRows, firstRow: this.chunkRows, stats, ...facts });
+    // The facts' fields named, not spread: a spread builds the object a property at a time.
+    this.pages.push({
+      header: h, body, type, encoding, numRows, firstRow: this.chunkRows, stats, numValues: facts.numValues, nonNull: facts.nonNull, nullCount: facts.nullCount,
+      unencodedBytes: facts.unencodedBytes, repHistogram: facts.repHistogram, defHistogram: facts.defHistogram,
+    });
     this.pagesBytes += h.length + body.length;
     this.flushed.bytes += h.length + body.length;
     this.uncompressedBytes += h.length + header.uncompressedPageSize;
