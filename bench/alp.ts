@@ -90,7 +90,7 @@ for (const [name, values] of Object.entries(columns)) {
   for (const [label, codec, encoding] of SETUPS) {
     const bytes = await write(values, codec, encoding);
     const r = await ParquetReader.fromSource(bufferSource(bytes));
-    const size = r.metadata.rowGroups.reduce((n, g) => n + Number(g.columns[0]!.metaData!.totalCompressedSize), 0);
+    const size = r.file.metadata.rowGroups.reduce((n, g) => n + Number(g.columns[0]!.metaData!.totalCompressedSize), 0);
     await r.close();
     const sum = await read(bytes);
     expected ??= sum;

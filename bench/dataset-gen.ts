@@ -129,7 +129,7 @@ export async function footerLogicalBytes(path: string): Promise<{ logical: numbe
   try {
     const width: Record<string, number> = { INT32: 4, INT64: 8, DOUBLE: 8, FLOAT: 4 };
     let logical = 0;
-    for (const rg of r.metadata.rowGroups) {
+    for (const rg of r.file.metadata.rowGroups) {
       for (const c of rg.columns) {
         const m = c.metaData!;
         if (m.type === 'BYTE_ARRAY') {
@@ -138,7 +138,7 @@ export async function footerLogicalBytes(path: string): Promise<{ logical: numbe
         } else logical += m.numValues * width[m.type]!;
       }
     }
-    return { logical, rows: Number(r.metadata.numRows) };
+    return { logical, rows: Number(r.file.metadata.numRows) };
   } finally {
     await r.close();
   }

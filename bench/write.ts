@@ -214,14 +214,14 @@ async function fileChecksums(path: string): Promise<{ rows: number; sums: Checks
   const out: Checksums = {};
   for (const [k, s] of sums) out[k] = `${counts.get(k)}:${(s.h >>> 0).toString(16)}`;
   const columnBytes: Record<string, number> = {};
-  for (const rg of reader.metadata.rowGroups) {
+  for (const rg of reader.file.metadata.rowGroups) {
     for (const cc of rg.columns) {
       const name = cc.metaData!.pathInSchema.join('.');
       columnBytes[name] = (columnBytes[name] ?? 0) + Number(cc.metaData!.totalCompressedSize);
     }
   }
-  const rows = Number(reader.metadata.numRows);
-  const rowGroups = reader.metadata.rowGroups.length;
+  const rows = Number(reader.file.metadata.numRows);
+  const rowGroups = reader.file.metadata.rowGroups.length;
   await reader.close();
   return { rows, sums: out, rowGroups, columnBytes };
 }

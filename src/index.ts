@@ -33,10 +33,10 @@
  */
 export { openTable, type TableInput, type OpenTableOptions } from './table/open.js';
 export type { Table, TableFormatName, TableReadOptions, TableBatchOptions, TableArrowOptions, TableColumnsOptions } from './table/table.js';
-export { ParquetReader, type BloomFilterProbe, type OpenOptions, type ReadOptions, type ArrowOptions, type ColumnBatch } from './parquet/reader.js';
+export { ParquetReader, type ReadOptions, type ArrowOptions, type ColumnBatch } from './parquet/reader.js';
+export type { OpenOptions } from './parquet/file.js';
 export type { Filter, ComparisonOp, LikeOp, TemporalLiteral } from './parquet/filter/expression.js';
 export { parseWhere, WhereSyntaxError } from './parquet/filter/where.js';
-export type { PageIndexEntry } from './parquet/filter/indexes.js';
 export type { ColumnChunkData } from './shred/column-data.js';
 export type { ValueOptions } from './schema/convert.js';
 export type { Schema, SchemaNode, LeafNode, GroupNode, ColumnPath } from './schema/tree.js';

@@ -19,6 +19,9 @@ import { AvroTrevniWriter } from '../src/trevni/avro.js';
 import { RedElmWriter } from '../src/redelm/writer.js';
 import { BufferSink } from '../src/io/sink.js';
 import { ENTRIES } from './docs/exports.js';
+import { ParquetReader } from '../src/parquet/reader.js';
+import { ParquetFile } from '../src/parquet/file.js';
+import { writeRecords } from '../src/parquet/write/write-records.js';
 
 // @ts-expect-error TrevniLoss is Loss now
 import type { TrevniLoss } from '../src/entries/trevni.js';
@@ -77,4 +80,18 @@ test('the renamed option and report fields are the only spelling the types take'
   assert.ok(rows && from && open && page && stats && report);
   const unused: [TrevniLoss?, TrevniRecoverReport?, LossBase?, TrevniSalvage?] = [];
   assert.equal(unused.length, 0);
+});
+
+test('inspection is the ParquetFile\'s, not the reader\'s: ParquetReader keeps reading only', async () => {
+  const sink = new BufferSink();
+  await writeRecords(sink, [{ id: 1, s: 'a' }]);
+  const reader = await ParquetReader.open(sink.bytes());
+  const moved = ['metadata', 'bytes', 'locator', 'decryptor', 'locate', 'name', 'selectLeaves', 'keyValueMetadata', 'readColumnIndex', 'readOffsetIndex', 'pageIndex', 'readBloomFilter', 'readDictionary'];
+  for (const name of moved) {
+    assert.ok(!(name in reader), `ParquetReader.${name}`);
+    assert.ok(name in reader.file, `ParquetFile.${name}`);
+  }
+  for (const name of ['open', 'fromSource', 'fromMetadata']) assert.equal(typeof (ParquetFile as unknown as Record<string, unknown>)[name], 'function', `ParquetFile.${name}`);
+  assert.ok(reader.file instanceof ParquetFile);
+  assert.deepEqual(await reader.readRows({ int64: 'number' }), [{ id: 1, s: 'a' }]);
 });

@@ -9,7 +9,7 @@ import { ByteCursor } from '../../src/bytes/cursor.js';
 import { ParquetryError } from '../../src/errors.js';
 import { loadCodec } from '../../src/codecs/registry.js';
 import type { CodecName } from '../../src/codecs/codec.js';
-import { ParquetReader } from '../../src/index.js';
+import { ParquetFile } from '../../src/parquet/file.js';
 import { decodeColumnChunk } from '../../src/parquet/column-chunk.js';
 import { decodePageHeader, type ColumnMetaData } from '../../src/parquet/metadata/index.js';
 import type { LeafNode } from '../../src/schema/tree.js';
@@ -28,7 +28,7 @@ export interface Page {
 
 /** Every page of every chunk, in file order. */
 export async function pagesOf(bytes: Uint8Array): Promise<Page[]> {
-  const { metadata, schema } = await ParquetReader.open(bytes);
+  const { metadata, schema } = await ParquetFile.open(bytes);
   const pages: Page[] = [];
   const codec = (leaf: number) => metadata.rowGroups[0]!.columns[leaf]!.metaData!.codec;
   // Pages decode synchronously, through codecs loaded before.

@@ -3,7 +3,7 @@
  * a bloom filter, its size, and whether a value may be in the chunk.
  */
 import { InvalidArgumentError } from '../errors.js';
-import type { ParquetReader } from '../parquet/reader.js';
+import type { ParquetFile } from '../parquet/file.js';
 import type { ColumnPath } from '../schema/tree.js';
 import { withOutput } from './output.js';
 import { selectChunks } from '../parquet/inspect/page-headers.js';
@@ -34,13 +34,13 @@ export function bloomValue(text: string): { value: unknown; asText?: string } {
   return typeof lit.value === 'string' ? { value: lit.value } : { value: lit.value, asText: text.trim() };
 }
 
-export async function bloomAnswers(reader: ParquetReader, column: ColumnPath, text: string, rowGroup?: number): Promise<BloomAnswer[]> {
-  if (reader.metadata.rowGroups.length > 0) await reader.readBloomFilter(rowGroup ?? 0, column); // an unknown column, a group, a bad row group: fail before any output
-  const chunks = selectChunks(reader, [column], rowGroup);
+export async function bloomAnswers(file: ParquetFile, column: ColumnPath, text: string, rowGroup?: number): Promise<BloomAnswer[]> {
+  if (file.metadata.rowGroups.length > 0) await file.readBloomFilter(rowGroup ?? 0, column); // an unknown column, a group, a bad row group: fail before any output
+  const chunks = selectChunks(file, [column], rowGroup);
   const { value, asText } = bloomValue(text);
   const out: BloomAnswer[] = [];
   for (const c of chunks) {
-    const bf = await reader.readBloomFilter(c.rowGroup, column);
+    const bf = await file.readBloomFilter(c.rowGroup, column);
     const a: BloomAnswer = { rowGroup: c.rowGroup, column: c.column, bloomFilter: bf !== null };
     if (bf) {
       a.numBytes = bf.header.numBytes;
@@ -67,8 +67,8 @@ export interface BloomOptions {
 }
 
 /** `parquetry bloom-filter`: a table with a row per row group, or (`--json`) one JSON object per row group. */
-export async function bloomCommand(reader: ParquetReader, opts: BloomOptions): Promise<void> {
-  const answers = await bloomAnswers(reader, opts.column, opts.value, opts.rowGroup);
+export async function bloomCommand(file: ParquetFile, opts: BloomOptions): Promise<void> {
+  const answers = await bloomAnswers(file, opts.column, opts.value, opts.rowGroup);
   await withOutput(async (out) => {
     if (opts.json) for (const a of answers) await out.line(JSON.stringify(a));
     else {

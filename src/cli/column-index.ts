@@ -4,7 +4,7 @@
  * bounds the column index gives it, decoded to the column's JS type.
  */
 import { pageEntries, type PageIndexEntry } from '../parquet/filter/indexes.js';
-import type { ParquetReader } from '../parquet/reader.js';
+import type { ParquetFile } from '../parquet/file.js';
 import type { ColumnPath } from '../schema/tree.js';
 import { withOutput } from './output.js';
 import { selectChunks } from '../parquet/inspect/page-headers.js';
@@ -24,17 +24,17 @@ export interface ChunkIndex {
   definitionLevelHistograms?: number[];
 }
 
-/** A chunk's page index, read through the reader. */
-export async function chunkIndex(reader: ParquetReader, c: ChunkRef): Promise<ChunkIndex> {
+/** A chunk's page index, read through the file. */
+export async function chunkIndex(file: ParquetFile, c: ChunkRef): Promise<ChunkIndex> {
   const path = c.leaf.path;
-  const [ci, oi] = await Promise.all([reader.readColumnIndex(c.rowGroup, path), reader.readOffsetIndex(c.rowGroup, path)]);
+  const [ci, oi] = await Promise.all([file.readColumnIndex(c.rowGroup, path), file.readOffsetIndex(c.rowGroup, path)]);
   const out: ChunkIndex = { rowGroup: c.rowGroup, column: c.column, columnIndex: ci !== null, offsetIndex: oi !== null, pages: [] };
   if (ci) {
     out.boundaryOrder = ci.boundaryOrder;
     if (ci.repetitionLevelHistograms) out.repetitionLevelHistograms = ci.repetitionLevelHistograms;
     if (ci.definitionLevelHistograms) out.definitionLevelHistograms = ci.definitionLevelHistograms;
   }
-  const numRows = reader.metadata.rowGroups[c.rowGroup]!.numRows;
+  const numRows = file.metadata.rowGroups[c.rowGroup]!.numRows;
   if (oi) {
     out.pages = pageEntries(c.leaf, oi, ci, numRows, { temporal: 'iso' }).map((e, page) => ({ page, ...e }));
   } else if (ci) {
@@ -79,12 +79,12 @@ export interface ColumnIndexOptions {
 }
 
 /** `parquetry column-index`: a table per chunk, or (`--json`) one JSON object per chunk. */
-export function columnIndexCommand(reader: ParquetReader, opts: ColumnIndexOptions): Promise<void> {
+export function columnIndexCommand(file: ParquetFile, opts: ColumnIndexOptions): Promise<void> {
   return withOutput(async (out) => {
     let first = true;
     let table = false;
-    for (const c of selectChunks(reader, opts.column, opts.rowGroup)) {
-      const x = await chunkIndex(reader, c);
+    for (const c of selectChunks(file, opts.column, opts.rowGroup)) {
+      const x = await chunkIndex(file, c);
       if (opts.json) await out.line(JSON.stringify(x));
       else {
         // Tables are set apart by blank lines; "no page index" lines stay together.

@@ -23,7 +23,7 @@ import { tempSpill } from '../node/temp-spill.js';
 import { openTrevniFile } from './trevni.js';
 import { UsageError } from './usage.js';
 import { fsReason } from '../node/fs-errors.js';
-import { inputKind, isDatasetInput, isUrl, notSeekable, openDatasetInput, openParquetFile, s3Settings, type ReadChecks } from './files.js';
+import { inputKind, isDatasetInput, isUrl, notSeekable, openDatasetInput, openParquetReader, s3Settings, type ReadChecks } from './files.js';
 import { discardOpenSinks, openOutputSink } from './convert-sink.js';
 import type { EncryptionOptions } from '../parquet/crypto/file-encryptor.js';
 import { currentDecryption } from './keys.js';
@@ -215,7 +215,7 @@ async function inputFormat(path: string, given: Format | undefined, dataset: boo
 async function cliInput(inPath: string, dataset: false | { unionByName: boolean }): Promise<ConvertInput> {
   if (isS3Address(inPath) && !dataset) {
     const { s3ConvertInput } = await import('../node/s3.js');
-    return { ...s3ConvertInput(inPath, s3Settings()), parquet: (checks) => openParquetFile(inPath, { verifyChecksums: checks.verifyChecksums }) };
+    return { ...s3ConvertInput(inPath, s3Settings()), parquet: (checks) => openParquetReader(inPath, { verifyChecksums: checks.verifyChecksums }) };
   }
   return {
     ...(dataset ? { dataset: (checks: ReadChecks) => openDatasetInput(inPath, { verifyChecksums: checks.verifyChecksums }, dataset.unionByName) } : {}),
@@ -224,7 +224,7 @@ async function cliInput(inPath: string, dataset: false | { unionByName: boolean 
     rereadable: inPath !== '-',
     parquet: async (checks) => {
       if (inPath === '-') throw new UsageError('a Parquet input must be a file or URL (its footer is at the end), not stdin');
-      return openParquetFile(inPath, { verifyChecksums: checks.verifyChecksums });
+      return openParquetReader(inPath, { verifyChecksums: checks.verifyChecksums });
     },
     trevni: async (checks) => {
       if (inPath === '-') throw new UsageError('a Trevni input must be a file (its columns are read from their offsets), not stdin');

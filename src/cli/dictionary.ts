@@ -2,13 +2,13 @@
 import { columnDictionaries } from '../parquet/inspect/dictionary.js';
 import { canonicalValue } from '../text/canonical.js';
 import type { ColumnPath } from '../schema/tree.js';
-import { withReader } from './files.js';
+import { withParquetFile } from './files.js';
 import { withOutput } from './output.js';
 import { renderValue } from '../text/render.js';
 
 /** Per row group, a heading and the entries, or (`--json`) one JSON object with the entries in canonical JSON. */
 export async function dictionaryCommand(file: string, opts: { column: ColumnPath; rowGroup?: number; json?: boolean }): Promise<void> {
-  await withReader(file, async (r) => {
+  await withParquetFile(file, async (r) => {
     const dicts = await columnDictionaries(r, opts.column, opts.rowGroup === undefined ? undefined : [opts.rowGroup]);
     const kind = r.selectLeaves([opts.column])[0]!.kind;
     await withOutput(async (out) => {

@@ -7,6 +7,7 @@ import { open, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { InvalidArgumentError, IOError } from '../errors.js';
 import type { ParquetReader } from '../parquet/reader.js';
+import type { ParquetFile } from '../parquet/file.js';
 import type { Source } from '../io/source.js';
 import { FORMAT_MAGIC_BYTES } from '../io/format.js';
 import { inputFormat, type ConvertFormat } from '../formats.js';
@@ -145,13 +146,19 @@ export interface ReadChecks {
 export const NO_VERIFY_CHECKSUMS_HELP = 'read pages (Parquet CRC-32) and blocks (Trevni) whose stored checksum does not match, instead of failing';
 
 /** A Parquet file named on the command line: a path, or a URL read with Range requests. */
-export async function openParquetFile(file: string, checks: ReadChecks = {}): Promise<ParquetReader> {
+export async function openParquetFile(file: string, checks: ReadChecks = {}): Promise<ParquetFile> {
   // The library is imported when a file is opened, not when the program starts (a usage error or --help needs none of it).
-  const { openParquet } = await import('../node/open-parquet.js');
+  const open = (await import('../node/open-parquet.js')).openParquetFile;
   const { decryption, http, s3 } = run();
   const options = { ...checks, ...(decryption ? { decryption } : {}) };
-  if (isS3Address(file)) return openParquet(file, { ...options, s3 });
-  return isUrl(file) ? openParquet(file, { ...options, byteLength: await urlLength(file), headers: http.headers }) : openParquet(file, options);
+  if (isS3Address(file)) return open(file, { ...options, s3 });
+  return isUrl(file) ? open(file, { ...options, byteLength: await urlLength(file), headers: http.headers }) : open(file, options);
+}
+
+/** The rows of the Parquet file `file` (see `openParquetFile`). */
+export async function openParquetReader(file: string, checks: ReadChecks = {}): Promise<ParquetReader> {
+  const [parquetFile, { ParquetReader }] = await Promise.all([openParquetFile(file, checks), import('../parquet/reader.js')]);
+  return new ParquetReader(parquetFile);
 }
 
 /**
@@ -201,7 +208,7 @@ export async function closing<R extends { close(): Promise<void> }>(reader: R, f
 }
 
 /** Runs `fn` on the Parquet file `file`, closing it afterwards. */
-export async function withReader(file: string, fn: (r: ParquetReader) => Promise<void>, checks: ReadChecks = {}): Promise<void> {
+export async function withParquetFile(file: string, fn: (f: ParquetFile) => Promise<void>, checks: ReadChecks = {}): Promise<void> {
   return closing(await openParquetFile(file, checks), fn);
 }
 

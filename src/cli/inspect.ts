@@ -10,7 +10,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { canonicalRow } from '../text/canonical.js';
 import { formatSchema } from '../text/schema-text.js';
 import { schemaJson } from '../schema/json.js';
-import { closing, isDatasetInput, openDatasetInput, openTableInput, tableFileKind, withReader } from './files.js';
+import { closing, isDatasetInput, openDatasetInput, openTableInput, tableFileKind, withParquetFile } from './files.js';
 import { formatDatasetDescription } from './dataset.js';
 import { describeDataset } from '../dataset/describe.js';
 import type { Filter } from '../parquet/filter/expression.js';
@@ -46,7 +46,7 @@ export async function schemaCommand(file: string, opts: { json?: boolean; unionB
     const { withTrevni, trevniSchema } = await trevni();
     return withTrevni(file, async (r) => void run().io.stdout.write(trevniSchema(r) + '\n'));
   }
-  await withReader(file, async (r) => {
+  await withParquetFile(file, async (r) => {
     run().io.stdout.write((opts.json ? JSON.stringify(schemaJson(r.schema.root), null, 2) : formatSchema(r.schema)) + '\n');
   });
 }
@@ -67,7 +67,7 @@ export async function metaCommand(file: string, opts: { json?: boolean; unionByN
     const { withTrevni, trevniMeta } = await trevni();
     return withTrevni(file, async (r) => void run().io.stdout.write((await trevniMeta(r, Boolean(opts.json))) + '\n'));
   }
-  await withReader(file, async (r) => {
+  await withParquetFile(file, async (r) => {
     const s = metadataSummary(r);
     run().io.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatMetadata(s)) + '\n');
   });

@@ -1,20 +1,20 @@
 import type { ColumnChunk } from '../parquet/metadata/index.js';
-import type { ParquetReader } from '../parquet/reader.js';
+import type { ParquetFile } from '../parquet/file.js';
 import { decodeStatistics } from '../parquet/statistics.js';
 import { formatBytes } from '../text/byte-size.js';
 import { jsonable, renderValue } from '../text/render.js';
 
 /** A JSON-friendly summary of a file's footer: what `parquetry meta` prints. */
-export function metadataSummary(reader: ParquetReader) {
-  const m = reader.metadata;
-  const leaves = reader.schema.leaves;
+export function metadataSummary(file: ParquetFile) {
+  const m = file.metadata;
+  const leaves = file.schema.leaves;
   const chunks = m.rowGroups.flatMap((rg) => rg.columns);
   const having = (has: (c: ColumnChunk) => boolean) => chunks.filter(has).length;
   return {
-    file: reader.name,
+    file: file.name,
     version: m.version,
     createdBy: m.createdBy,
-    numRows: reader.numRows,
+    numRows: file.numRows,
     footerNumRows: m.numRows,
     numRowGroups: m.rowGroups.length,
     numColumns: leaves.length,

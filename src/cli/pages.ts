@@ -5,7 +5,7 @@
 import { MissingKeyError } from '../errors.js';
 import type { Source } from '../io/source.js';
 import { chunkPages, selectChunks, type ChunkPages } from '../parquet/inspect/page-headers.js';
-import { ParquetReader } from '../parquet/reader.js';
+import { ParquetFile } from '../parquet/file.js';
 import { type ColumnPath } from '../schema/tree.js';
 import { withOutput } from './output.js';
 import { httpInputOptions, isUrl, openSource, s3Settings } from './files.js';
@@ -16,33 +16,33 @@ import { isS3Address } from '../io/s3/address.js';
 import { run } from './run-context.js';
 
 /**
- * A reader together with the bytes its metadata points into, for commands
+ * A file together with the bytes its metadata points into, for commands
  * that read raw pages: column chunks in other files (`file_path`, a
  * `_metadata`) are followed as `openParquet` follows them.
  */
-export async function withSource(file: string, fn: (reader: ParquetReader, source: Source) => Promise<void>): Promise<void> {
+export async function withSource(file: string, fn: (parquet: ParquetFile, source: Source) => Promise<void>): Promise<void> {
   const source = await openSource(file);
-  let reader: ParquetReader;
+  let parquet: ParquetFile;
   try {
     const decryption = currentDecryption();
     const s3 = isS3Address(file) ? await import('../node/s3.js') : undefined;
     const openFile = s3 ? s3.s3ChunkFiles(await s3.s3Client(s3Settings()))
       : isUrl(file) ? httpChunkFiles(httpInputOptions().headers) : (await import('../node/open-parquet.js')).localChunkFiles;
-    reader = await ParquetReader.fromSource(source, { ...(decryption ? { decryption } : {}), openFile });
+    parquet = await ParquetFile.fromSource(source, { ...(decryption ? { decryption } : {}), openFile });
   } catch (e) {
     await source.close?.();
     throw e;
   }
   try {
-    await fn(reader, reader.bytes);
+    await fn(parquet, parquet.bytes);
   } finally {
-    await reader.close();
+    await parquet.close();
   }
 }
 
 /** A chunk stored in another file (`file_path`): its offsets in that file, which it names. */
-function inChunkFile(reader: ParquetReader, cp: ChunkPages): ChunkPages & { file?: string } {
-  const at = reader.locate(cp.start);
+function inChunkFile(parquet: ParquetFile, cp: ChunkPages): ChunkPages & { file?: string } {
+  const at = parquet.locate(cp.start);
   if (at.filePath === undefined) return cp;
   const shift = cp.start - at.offset;
   return { ...cp, file: at.filePath, start: at.offset, pages: cp.pages.map((p) => ({ ...p, file: at.filePath, offset: p.offset - shift })) };
@@ -77,17 +77,17 @@ export interface PagesOptions {
  * so on stderr.
  */
 export async function pagesCommand(file: string, opts: PagesOptions): Promise<void> {
-  await withSource(file, (reader, source) => withOutput(async (out) => {
+  await withSource(file, (parquet, source) => withOutput(async (out) => {
     let first = true;
-    for (const c of selectChunks(reader, opts.column, opts.rowGroup)) {
-      const walked = await chunkPages(reader, source, c).catch((e: unknown) => {
+    for (const c of selectChunks(parquet, opts.column, opts.rowGroup)) {
+      const walked = await chunkPages(parquet, source, c).catch((e: unknown) => {
         if (!(e instanceof MissingKeyError)) throw e;
         const flag = c.chunk.cryptoMetadata?.type === 'ENCRYPTION_WITH_COLUMN_KEY' ? `--column-key ${c.column}:HEX` : '--footer-key HEX';
         run().io.stderr.write(`parquetry: skipped row group ${c.rowGroup}, column ${c.column}: encrypted, and its key was not given (${flag})\n`);
       });
       if (!walked) continue;
       // Statistics as JSON can hold them: bigints as digits, binary as text.
-      const cp = jsonable(inChunkFile(reader, walked));
+      const cp = jsonable(inChunkFile(parquet, walked));
       if (opts.json) {
         for (const p of cp.pages) await out.line(JSON.stringify(p));
       } else {

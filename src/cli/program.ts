@@ -7,7 +7,7 @@ import { Command, CommanderError } from './commander.js';
 import { ParquetryError } from '../errors.js';
 import { registerConvert } from './convert-command.js';
 import { columnList, columnPath, columnPaths, count, httpHeader, port } from './arguments.js';
-import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, setHttpInputOptions, setS3Settings, withReader } from './files.js';
+import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, setHttpInputOptions, setS3Settings, withParquetFile } from './files.js';
 import { columnKey, hexKey, setDecryption, type KeyOptions } from './keys.js';
 import { commanderMessage, UsageError, usageLine } from './usage.js';
 import type { CatOptions } from './inspect.js';
@@ -104,7 +104,7 @@ export function cliProgram(io: CliIo): { program: Command; running: () => Comman
   chunkCommand('column-index', 'show the page index: ColumnIndex and OffsetIndex, a row per page',
     'print one JSON object per column chunk', async (file, opts) => {
       const { columnIndexCommand } = await import('./column-index.js');
-      await withReader(file, (r) => columnIndexCommand(r, opts));
+      await withParquetFile(file, (r) => columnIndexCommand(r, opts));
     });
   chunkCommand('size-stats', 'show SizeStatistics: unencoded byte-array bytes and level histograms per column chunk, and per page from the page index',
     'print one JSON object per column chunk', async (file, opts) => (await import('./size-stats.js')).sizeStatsCommand(file, opts));
@@ -120,7 +120,7 @@ export function cliProgram(io: CliIo): { program: Command; running: () => Comman
     .action(async (file: string, opts: { column: ColumnPath; value: string; rowGroup?: number; json?: boolean }) => {
       await checkParquetOnly('bloom-filter', file);
       const { bloomCommand } = await import('./bloom.js');
-      await withReader(file, (r) => bloomCommand(r, opts));
+      await withParquetFile(file, (r) => bloomCommand(r, opts));
     });
 
   program

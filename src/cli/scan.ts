@@ -1,12 +1,12 @@
 /** `parquetry scan`: read every page of the file (or of some columns) and report rows, bytes and throughput. */
 import { scanFile } from '../parquet/inspect/scan.js';
-import { withReader } from './files.js';
+import { withParquetFile } from './files.js';
 import { size } from './meta.js';
 import { run } from './run-context.js';
 
 /** The report as lines, or (`--json`) one JSON object with rates added. */
 export async function scanCommand(file: string, opts: { columns?: (string | string[])[]; json?: boolean }): Promise<void> {
-  await withReader(file, async (r) => {
+  await withParquetFile(file, async (r) => {
     const s = await scanFile(r, opts.columns);
     const seconds = Math.max(s.seconds, 1e-6);
     if (opts.json) {

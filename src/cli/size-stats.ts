@@ -1,7 +1,7 @@
 /** `parquetry size-stats`: SizeStatistics and level histograms per column chunk, and per page from the page index. */
 import { sizeStatistics, type ChunkSizeStats, type PageSizeStats } from '../parquet/inspect/size-stats.js';
 import type { ColumnPath } from '../schema/tree.js';
-import { withReader } from './files.js';
+import { withParquetFile } from './files.js';
 import { withOutput } from './output.js';
 import { renderTable } from '../text/render.js';
 
@@ -23,7 +23,7 @@ export interface SizeStatsOptions {
 
 /** A line per column chunk (and a table of its pages when the page index has size fields), or (`--json`) one JSON object per chunk. */
 export async function sizeStatsCommand(file: string, opts: SizeStatsOptions): Promise<void> {
-  await withReader(file, async (r) => {
+  await withParquetFile(file, async (r) => {
     const chunks = await sizeStatistics(r, opts.column, opts.rowGroup === undefined ? undefined : [opts.rowGroup]);
     await withOutput(async (out) => {
       for (const c of chunks) {

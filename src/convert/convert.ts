@@ -78,8 +78,8 @@ export interface ConvertOptions extends DatasetLayout {
    * schema's sample, the calling thread (which writes) among them. In Node
    * the default is the cores the load average leaves idle, 1 to 4; the
    * output is the same byte for byte whatever the number. Elsewhere (and
-   * with 1) the calling thread reads them all, as it does inputs under about
-   * 1.3 MiB.
+   * with 1) the calling thread reads them all, as it does inputs with about
+   * 1 MiB or less past the sample.
    */
   threads?: number;
   /** CSV input or output: the delimiter (default `,`, a tab for TSV). */

@@ -1,13 +1,21 @@
 /**
- * One block of a CSV input (csv-blocks.ts) read into column vectors, as the
- * one-thread conversion reads the same records: the same tokenizer, the same
- * width check, the same cell readers and checks (a `CsvShaper`'s replica).
- * Plain data in and out, so a worker thread can do it (csv-parallel.ts).
+ * One block of a CSV input (csv-blocks.ts) read into built columns
+ * (column-builders.ts): its records of the common form found in the bytes
+ * (csv-byte-scan.ts) and their cells parsed from the bytes (csv-cells.ts),
+ * the rest of the block, from the first record of another form, by the
+ * tokenizer on decoded text, as before; the same width check, the same
+ * cell readers' rules and refusals (a `CsvShaper`'s replica). Plain data in
+ * and out (the columns' buffers transferable), so a worker thread can do it
+ * (csv-parallel.ts), or the main thread.
  */
 import { InvalidArgumentError } from '../errors.js';
-import type { CsvToken, CsvTokenizerState } from './csv-tokenizer.js';
+import { buildSchema } from '../schema/tree.js';
+import type { BuiltColumn } from './column-builders.js';
+import { scanCsvBytes, ScannedCells } from './csv-byte-scan.js';
+import { addByteCells, addTextCells, cellColumns, type CellColumn } from './csv-cells.js';
+import { recordStartBreak, type CsvToken, type CsvTokenizerState } from './csv-tokenizer.js';
 import { csvTokenizer } from './read-csv.js';
-import { replicaBatch, widthProblem, type CsvBatchReplica, type CsvColumnBatch } from './shape.js';
+import { widthProblem, type CsvBatchReplica } from './shape.js';
 import { rowProblem } from './row-problem.js';
 import { replacedCell } from './utf8.js';
 
@@ -44,7 +52,7 @@ export interface BlockBadRow {
 export interface CsvBlockResult {
   rows: number;
   /** The good rows' values, column by column in schema order. */
-  columns: unknown[][];
+  columns: BuiltColumn[];
   /** The line each good row starts on. */
   lines: Int32Array;
   bad: BlockBadRow[];
@@ -56,62 +64,121 @@ export interface CsvBlockResult {
 
 /** A reader of blocks, set up once per thread. */
 export class CsvBlockReader {
-  private readonly batch: CsvColumnBatch;
-  private readonly decoder = new TextDecoder();
+  private readonly columns: CellColumn[];
+  private readonly cells = new ScannedCells();
+  /** The delimiter's byte, when it is one (a character past ASCII is read by the tokenizer). */
+  private readonly delimiter: number | undefined;
+  private rows = 0;
+  private lines = new Int32Array(1024);
 
   constructor(private readonly setup: CsvBlockSetup) {
-    this.batch = replicaBatch(setup.replica);
+    const r = setup.replica;
+    const leaves = new Map(buildSchema(r.elements).leaves.map((leaf) => [leaf.path[0]!, leaf]));
+    this.columns = cellColumns(r.names.map((name) => leaves.get(name)!), r.advices);
+    const d = setup.delimiter.charCodeAt(0);
+    this.delimiter = setup.delimiter.length === 1 && d < 0x80 ? d : undefined;
   }
 
   read(job: CsvBlockJob): CsvBlockResult {
-    const tokenizer = csvTokenizer(this.setup.delimiter, job.start);
-    const text = this.decoder.decode(job.bytes);
-    const batch = this.batch;
-    const lines: number[] = [];
     const bad: BlockBadRow[] = [];
     let probe: CsvBlockResult['probe'];
+    const probed = (p: NonNullable<CsvBlockResult['probe']>) => (probe ??= p);
+    this.rows = 0;
+    let start = job.start;
+    let from = 0;
     let stopped = false;
+    const lineBreak = recordStartBreak(job.start);
+    // The invalid UTF-8 warning's record is found in text (U+FFFD); bytes are read only when no warning waits.
+    if (lineBreak !== undefined && this.delimiter !== undefined && job.utf8At === undefined) {
+      const end = scanCsvBytes(
+        job.bytes, 0, job.start.line, { delimiter: this.delimiter, relaxQuotes: this.setup.delimiter === '\t', crlf: lineBreak === 'crlf', final: job.final }, this.cells,
+        (cells, line, last) => {
+          probe ??= { line, last, column: undefined };
+          this.record(cells, job.bytes, line, bad);
+          return !(bad.length > 0 && !this.setup.skipBad);
+        },
+      );
+      stopped = end.stopped;
+      from = end.at;
+      if (from > 0) start = { ...job.start, line: end.line, recordLine: end.line };
+    }
+    let tokenizer;
+    if (!stopped && (from < job.bytes.length || job.final)) {
+      tokenizer = csvTokenizer(this.setup.delimiter, start);
+      stopped = this.readText(tokenizer, job, from, bad, probed);
+    }
+    const end = stopped || job.final || !tokenizer || tokenizer.atRecordStart() ? undefined : tokenizer.state();
+    const rows = this.rows;
+    const lines = this.lines.slice(0, rows);
+    return { rows, columns: this.columns.map((c) => c.builder.take()), lines, bad, end, probe };
+  }
+
+  /** The block's text from byte `from` through the tokenizer; whether it stopped at a bad row. */
+  private readText(tokenizer: ReturnType<typeof csvTokenizer>, job: CsvBlockJob, from: number, bad: BlockBadRow[], probed: (p: NonNullable<CsvBlockResult['probe']>) => unknown): boolean {
+    // A byte order mark past the block's start is data, as it was when the block was decoded whole.
+    const text = (from === 0 ? new TextDecoder() : new TextDecoder('utf-8', { ignoreBOM: true })).decode(job.bytes.subarray(from));
     // A piece at a time: its records are short-lived (a block's all at once outlived the young generation, and cost a third more).
     for (let at = 0; at < text.length || job.final; at += PIECE) {
       const tokens: CsvToken[] = [];
       if (at < text.length) tokenizer.feed(text.slice(at, at + PIECE), tokens);
       const last = at + PIECE >= text.length;
       if (last && job.final) tokenizer.finish(tokens);
-      this.take(tokens, job.utf8At, lines, bad, (p) => (probe ??= p));
-      if (last || (stopped = bad.length > 0 && !this.setup.skipBad)) break;
+      this.take(tokens, job.utf8At, bad, probed);
+      if (bad.length > 0 && !this.setup.skipBad) return true;
+      if (last) break;
     }
-    const end = stopped || job.final || tokenizer.atRecordStart() ? undefined : tokenizer.state();
-    return { rows: batch.length, columns: batch.takeColumns(), lines: Int32Array.from(lines), bad, end, probe };
+    return false;
   }
 
-  /** Tokens into the batch, or bad rows; without skipBad, none after the first bad one. */
-  private take(tokens: readonly CsvToken[], utf8At: number | undefined, lines: number[], bad: BlockBadRow[], probed: (p: NonNullable<CsvBlockResult['probe']>) => unknown): void {
-    const batch = this.batch;
-    const width = batch.width;
+  /** A good row's line. */
+  private kept(line: number): void {
+    if (this.rows === this.lines.length) {
+      const next = new Int32Array(this.rows * 2);
+      next.set(this.lines);
+      this.lines = next;
+    }
+    this.lines[this.rows++] = line;
+  }
+
+  /** A record of the byte scan into the columns, or a bad row. */
+  private record(cells: ScannedCells, bytes: Uint8Array, line: number, bad: BlockBadRow[]): void {
+    const wrong = widthProblem(this.columns.length, cells.count);
+    if (wrong !== undefined) bad.push({ at: this.rows, line, why: wrong });
+    else if (this.fits(() => addByteCells(this.columns, bytes, cells.starts, cells.ends, cells.escaped), line, bad)) this.kept(line);
+  }
+
+  /** Whether `add` added a row; a refusal is a bad row. */
+  private fits(add: () => void, line: number, bad: BlockBadRow[]): boolean {
+    try {
+      add();
+      return true;
+    } catch (e) {
+      if (!(e instanceof InvalidArgumentError)) throw e;
+      bad.push({ at: this.rows, line, ...rowProblem(e) });
+      return false;
+    }
+  }
+
+  /** Tokens into the columns, or bad rows; without skipBad, none after the first bad one. */
+  private take(tokens: readonly CsvToken[], utf8At: number | undefined, bad: BlockBadRow[], probed: (p: NonNullable<CsvBlockResult['probe']>) => unknown): void {
+    const columns = this.columns;
     let probe: CsvBlockResult['probe'];
     for (const t of tokens) {
       if (bad.length > 0 && !this.setup.skipBad) return;
       if (t.error !== undefined) {
-        bad.push({ at: batch.length, line: t.line, why: `malformed CSV: ${t.error}` });
+        bad.push({ at: this.rows, line: t.line, why: `malformed CSV: ${t.error}` });
         continue;
       }
       if (probe === undefined && t.last >= (utf8At ?? 0)) {
         probe = { line: t.line, last: t.last, column: utf8At === undefined ? undefined : replacedCell(t.cells, this.setup.headerCells) };
         probed(probe);
       }
-      const wrong = widthProblem(width, t.cells.length);
+      const wrong = widthProblem(columns.length, t.cells.length);
       if (wrong !== undefined) {
-        bad.push({ at: batch.length, line: t.line, why: wrong });
+        bad.push({ at: this.rows, line: t.line, why: wrong });
         continue;
       }
-      try {
-        batch.add(t.cells);
-      } catch (e) {
-        if (!(e instanceof InvalidArgumentError)) throw e;
-        bad.push({ at: batch.length, line: t.line, ...rowProblem(e) });
-        continue;
-      }
-      lines.push(t.line);
+      if (this.fits(() => addTextCells(columns, t.cells), t.line, bad)) this.kept(t.line);
     }
   }
 }

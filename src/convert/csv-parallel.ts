@@ -22,10 +22,10 @@ import type { CsvShaper } from './shape.js';
 import type { InputBytes, Item } from './source.js';
 import { InvalidUtf8Watch } from './utf8.js';
 
-/** Bytes the main thread reads at a time before the schema is settled. */
-const FIRST_BLOCK = 1 << 18;
 /** Bytes of a worker's block. */
 const BLOCK = 1 << 20;
+/** Bytes the main thread reads at most at a time before the schema is settled (a chunk larger than that is cut). */
+const FIRST_BLOCK = 1 << 18;
 /** Blocks read ahead per worker. */
 const AHEAD = 3;
 
@@ -46,7 +46,8 @@ export interface ParallelCsvOptions {
   skipBad: boolean;
   /** Threads in all, the main thread (which writes) among them: at least 2. */
   threads: number;
-  readers: CsvBlockReaders;
+  /** The runtime's threads (none: every block is read here). */
+  readers?: CsvBlockReaders;
   onWarning?: WarningHandler;
 }
 
@@ -70,7 +71,8 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
   async function* head(): AsyncGenerator<Array<Item<Cells>>> {
     let tokens: CsvToken[] = [];
     while (!(handOver && tokenizer.atRecordStart())) {
-      const block = await blocks.next(FIRST_BLOCK);
+      // Before the schema is settled, what has come (at most about FIRST_BLOCK): a stream's first rows may settle it before more arrive.
+      const block = await blocks.next(FIRST_BLOCK, true);
       if (block) {
         tokenizer.feed(decoder.decode(block.bytes), tokens);
         blocks.endedInQuotes(tokenizer.inQuotes());
@@ -99,10 +101,13 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
     if (done || !setup) return;
     const job = (block: CsvBlock, start: CsvTokenizerState): CsvBlockJob => ({ bytes: block.bytes, start, final: block.final, utf8At: watch?.pendingLine });
     let first = await blocks.next(BLOCK);
-    if (!first || first.final) {
-      // What is left is one block: read here, sooner than a thread starts.
-      const r = first && new CsvBlockReader(setup).read(job(first, tokenizer.startState(first.line)));
-      if (r) {
+    if (!first || first.final || !o.readers || o.threads < 2) {
+      // One thread, or what is left is one block (read here, sooner than a thread starts).
+      const reader = new CsvBlockReader(setup);
+      let resume: CsvTokenizerState | undefined;
+      for (let block = first; block; block = block.final ? undefined : await blocks.next(BLOCK)) {
+        const r = reader.read(job(block, resume ?? tokenizer.startState(block.line)));
+        resume = r.end;
         told(r);
         yield r;
       }

@@ -62,6 +62,16 @@ const enum Newline {
   Cr,
 }
 
+/**
+ * The line break of a state at the start of a record whose line breaks are
+ * LF or CRLF (as `atRecordStart` requires): 'lf' or 'crlf'; undefined for
+ * any other state (inside a record, or a resumed one).
+ */
+export function recordStartBreak(s: CsvTokenizerState): 'lf' | 'crlf' | undefined {
+  if (s.at !== At.CellStart || !s.empty || s.pendingCr || s.cells.length > 0 || s.cell !== '' || s.bad !== undefined) return undefined;
+  return s.newline === Newline.Lf ? 'lf' : s.newline === Newline.CrLf ? 'crlf' : undefined;
+}
+
 export class CsvTokenizer {
   private readonly delimiter: number;
   private readonly relax: boolean;

@@ -1,5 +1,6 @@
 /** Where a conversion writes: rows in, bytes out to a sink, counted. */
 import type { Sink } from '../io/sink.js';
+import type { BuiltColumn } from './column-builders.js';
 
 export interface OutputSummary {
   rows: number;
@@ -17,11 +18,11 @@ export interface RowOutput {
   readonly bytes: number;
   write(row: Record<string, unknown>): Promise<void>;
   /**
-   * Rows as column vectors of one length, by top-level column name, where
-   * the output takes them so (Parquet): no row object per record. The values
-   * fit the schema already (the caller checked them).
+   * Rows start..end of built columns (schema order), where the output takes
+   * them so (Parquet): no row object per record, and the values stored as
+   * they are (the caller checked them).
    */
-  writeColumns?(columns: Record<string, ArrayLike<unknown>>): Promise<void>;
+  writeBuilt?(columns: readonly BuiltColumn[], start: number, end: number): Promise<void>;
   close(): Promise<OutputSummary>;
   abort(): Promise<void>;
 }
@@ -42,7 +43,7 @@ export interface CountingSink extends Sink {
 export interface FileWriter {
   readonly rows: number;
   write(row: Record<string, unknown>): Promise<void>;
-  writeColumns?(columns: Record<string, ArrayLike<unknown>>): Promise<void>;
+  writeBuilt?(columns: readonly BuiltColumn[], start: number, end: number): Promise<void>;
   /** Finishes the file (the sink is closed by the writer). */
   close(): Promise<Omit<OutputSummary, 'bytes'>>;
   abort(): Promise<void>;
@@ -84,7 +85,7 @@ export async function writerOutput(sink: CountingSink, open: (sink: CountingSink
       return sink.bytes;
     },
     write: (row) => writer.write(row),
-    ...(writer.writeColumns ? { writeColumns: (columns: Record<string, ArrayLike<unknown>>) => writer.writeColumns!(columns) } : {}),
+    ...(writer.writeBuilt ? { writeBuilt: (columns: readonly BuiltColumn[], start: number, end: number) => writer.writeBuilt!(columns, start, end) } : {}),
     async close() {
       return { ...(await writer.close()), bytes: sink.bytes };
     },

@@ -11,6 +11,7 @@ import { RowFailure, type Item } from './source.js';
 import type { ColumnBatch, Shaper } from './shape.js';
 import type { OutputSummary, RowOutput } from './output.js';
 import { rowProblem } from './row-problem.js';
+import type { BuiltColumn } from './column-builders.js';
 
 /** What a strict library reader's first bad row says of going on. */
 export const STRICT_HINT = 'without strict, bad rows are skipped and counted';
@@ -154,7 +155,7 @@ export async function textToTable<R>(
     const { schema, records } = await settle(items, shaper, sampleSize, bad, header);
     const writer = await open(schema);
     state.output = writer;
-    const batch = writer.writeColumns ? shaper.batch?.() : undefined;
+    const batch = writer.writeBuilt ? shaper.batch?.() : undefined;
     tail?.settled(schema, batch !== undefined);
     for await (const items of records) {
       if (batch) await writeBatched(items, batch, writer, state, bad);
@@ -170,8 +171,12 @@ export async function textToTable<R>(
         }
       }
     }
-    if (batch && tail) for await (const block of tail.blocks()) await writeBlock(block, batch, writer, state, bad);
-    if (batch && batch.length > 0) await writer.writeColumns!(batch.take());
+    if (batch && tail) {
+      // The sample's rows first, as they are: the blocks' rows go to the writer in columns of their own.
+      if (batch.length > 0) await writeTaken(batch, writer);
+      for await (const block of tail.blocks()) await writeBlock(block, writer, state, bad);
+    }
+    if (batch && batch.length > 0) await writeTaken(batch, writer);
     return await writer.close();
   } catch (e) {
     throw located(e, bad);
@@ -192,7 +197,7 @@ export interface ColumnTail {
 /** Rows read into columns (schema order), the line each starts on, and the bad rows among them. */
 export interface ColumnBlock {
   rows: number;
-  columns: ReadonlyArray<ArrayLike<unknown>>;
+  columns: readonly BuiltColumn[];
   lines: Int32Array;
   /** In input order, each after `at` of the rows. */
   bad: ReadonlyArray<{ at: number; line: number; why: string; column?: string | undefined }>;
@@ -203,9 +208,8 @@ function batchRows(width: number): number {
   return Math.max(1, Math.min(BATCH_ROWS, Math.floor(BATCH_CELLS / Math.max(1, width))));
 }
 
-/** A block's rows into `batch` and its bad rows told, in the order and the batches `writeBatched` gives the same records. */
-async function writeBlock<R>(block: ColumnBlock, batch: ColumnBatch<R>, writer: RowOutput, state: { line?: number }, bad: BadRows): Promise<void> {
-  const rows = batchRows(batch.width);
+/** A block's rows to the writer, the runs between its bad rows at a time, and its bad rows told in their places. */
+async function writeBlock(block: ColumnBlock, writer: RowOutput, state: { line?: number }, bad: BadRows): Promise<void> {
   let k = 0;
   for (let i = 0; ; ) {
     for (; k < block.bad.length && block.bad[k]!.at <= i; k++) {
@@ -213,13 +217,10 @@ async function writeBlock<R>(block: ColumnBlock, batch: ColumnBatch<R>, writer: 
       bad.add(b.line, b.why, b.column);
     }
     if (i === block.rows) return;
-    const end = Math.min(block.rows, k < block.bad.length ? block.bad[k]!.at : block.rows, i + rows - batch.length);
-    batch.append(block.columns, i, end);
+    const end = k < block.bad.length ? block.bad[k]!.at : block.rows;
+    state.line = block.lines[end - 1]!;
+    await writer.writeBuilt!(block.columns, i, end);
     i = end;
-    if (batch.length === rows) {
-      state.line = block.lines[i - 1]!;
-      await writer.writeColumns!(batch.take());
-    }
   }
 }
 
@@ -241,9 +242,15 @@ async function writeBatched<R>(items: ReadonlyArray<Item<R>>, batch: ColumnBatch
     }
     if (batch.length === rows) {
       state.line = item.line;
-      await writer.writeColumns!(batch.take());
+      await writeTaken(batch, writer);
     }
   }
+}
+
+/** What `batch` gathered, to the writer. */
+function writeTaken<R>(batch: ColumnBatch<R>, writer: RowOutput): Promise<void> {
+  const rows = batch.length;
+  return writer.writeBuilt!(batch.take(), 0, rows);
 }
 
 /** A reader's RowFailure as the error a caller sees, named `input:line:` as bad rows are; any other error as it is. */

@@ -6,7 +6,8 @@
  * output is aborted (nothing left at a file destination) on any failure.
  */
 import { InvalidArgumentError, IOError } from '../errors.js';
-import type { OpenOptions, ParquetReader } from '../parquet/reader.js';
+import type { OpenOptions } from '../parquet/file.js';
+import type { ParquetReader } from '../parquet/reader.js';
 import type { ColumnPath } from '../schema/tree.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
 import type { DefinedSchema } from '../schema/builder.js';
@@ -21,6 +22,7 @@ import type { RedElmOpenOptions, RedElmReader } from '../redelm/reader.js';
 import { redElmInput } from './read-redelm.js';
 import { redElmOutput } from './write-redelm.js';
 import type { CountingSink, OutputSummary, RowOutput } from './output.js';
+import type { BuiltColumn } from './column-builders.js';
 import { BadRows, singly, textToTable, type BadRow } from './pipeline.js';
 import { readJsonArray, readJsonLines } from './read-json.js';
 import { parquetInput } from './read-parquet.js';
@@ -219,10 +221,9 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
   const reader = await input.parquet(o.read);
   try {
     const p = parquetInput(reader, o.columns);
-    const kv = reader.metadata.keyValueMetadata ?? [];
     return {
-      elements: o.columns ? projectSchema(reader.schema, reader.selectLeaves(o.columns)) : reader.metadata.schema as SchemaElementLike[],
-      metadata: Object.fromEntries(kv.map((e) => [e.key, e.value ?? ''])),
+      elements: o.columns ? projectSchema(reader.schema, reader.file.selectLeaves(o.columns)) : reader.file.metadata.schema as SchemaElementLike[],
+      metadata: Object.fromEntries(reader.file.keyValueMetadata),
       columns: reader.plan(o.columns).fields.map((f) => f.name),
       total: reader.numRows,
       get rowsRead() {
@@ -299,6 +300,15 @@ export class Conversion {
     const { signal, onProgress } = this.o;
     if (!signal && !onProgress) return output;
     let n = 0;
+    /** A batch of rows written: told once for each PROGRESS_EVERY boundary it crossed. */
+    const batched = async (write: () => Promise<void>) => {
+      if (signal?.aborted) throw new IOError('the conversion was aborted', {}, { cause: signal.reason });
+      const before = output.rows;
+      await write();
+      const after = output.rows;
+      if (onProgress && Math.floor((n + after - before) / PROGRESS_EVERY) > Math.floor(n / PROGRESS_EVERY)) onProgress(this.progress());
+      n += after - before;
+    };
     return {
       get name() {
         return output.name;
@@ -314,17 +324,7 @@ export class Conversion {
         await output.write(row);
         if (onProgress && ++n % PROGRESS_EVERY === 0) onProgress(this.progress());
       },
-      ...(output.writeColumns ? {
-        writeColumns: async (columns: Record<string, ArrayLike<unknown>>) => {
-          if (signal?.aborted) throw new IOError('the conversion was aborted', {}, { cause: signal.reason });
-          const before = output.rows;
-          await output.writeColumns!(columns);
-          const after = output.rows;
-          // Rows come in batches here: told once for each PROGRESS_EVERY boundary the batch crossed.
-          if (onProgress && Math.floor((n + after - before) / PROGRESS_EVERY) > Math.floor(n / PROGRESS_EVERY)) onProgress(this.progress());
-          n += after - before;
-        },
-      } : {}),
+      ...(output.writeBuilt ? { writeBuilt: (columns: readonly BuiltColumn[], start: number, end: number) => batched(() => output.writeBuilt!(columns, start, end)) } : {}),
       close: async () => {
         const summary = await output.close();
         onProgress?.(this.progress());
@@ -374,8 +374,8 @@ export class Conversion {
       if (o.from === 'csv' || o.from === 'tsv') {
         const delimiter = o.delimiter ?? (o.from === 'tsv' ? '\t' : ',');
         const shaper = new CsvShaper(o.choice, onWarning, (column) => o.typeAdvice(column, sampleSize));
-        const { readCsv } = await import('./read-csv.js');
         if (o.widen && sampleSize > 0) {
+          const { readCsv } = await import('./read-csv.js');
           if (!this.input.rereadable) throw new InvalidArgumentError(`widening reads the input twice (once to infer the types from every row), and ${input.name} can be read once only: give a file`);
           const again = await this.input.bytes();
           try {
@@ -390,15 +390,11 @@ export class Conversion {
           else shaper.noHeader(first);
           return o.header;
         };
-        const threads = o.threads ?? 1;
-        if (threads > 1 && o.csvReaders) {
-          const { parallelCsv } = await import('./csv-parallel.js');
-          const p = parallelCsv(input, shaper, { delimiter, header: o.header, skipBad: !o.strict, threads, readers: o.csvReaders, ...(onWarning ? { onWarning } : {}) });
-          summary = await textToTable(p.items, shaper, open, sampleSize, state, bad, header, p.tail);
-        } else {
-          const items = readCsv(input, { delimiter, skipBad: !o.strict, header: o.header, ...(onWarning ? { onWarning } : {}) });
-          summary = await textToTable(items, shaper, open, sampleSize, state, bad, header);
-        }
+        // Past the sample, the records are read in blocks into built columns: by worker threads, or here.
+        const threads = o.csvReaders ? (o.threads ?? 1) : 1;
+        const { parallelCsv } = await import('./csv-parallel.js');
+        const p = parallelCsv(input, shaper, { delimiter, header: o.header, skipBad: !o.strict, threads, ...(o.csvReaders ? { readers: o.csvReaders } : {}), ...(onWarning ? { onWarning } : {}) });
+        summary = await textToTable(p.items, shaper, open, sampleSize, state, bad, header, p.tail);
       } else {
         if (o.widen) throw new InvalidArgumentError('widening is for CSV and TSV input; JSON input infers from the sample');
         const shaper = new JsonShaper(o.choice, onWarning);

@@ -10,12 +10,13 @@ import { csvCellParser, CsvInference, inferSchemaFromCsv, inferSchemaFromRecords
 import type { Item } from './source.js';
 import { integerBeyondInt64 } from '../schema/text-types.js';
 import { ExactNumber } from '../schema/exact-number.js';
-import { leafCoercer } from '../schema/coerce.js';
-import { buildSchema, type LeafNode, type SchemaElementLike } from '../schema/tree.js';
+import { type LeafNode, type SchemaElementLike } from '../schema/tree.js';
 import type { WarningHandler } from '../warnings.js';
 import { applyOverride, defineFromNodes, parseTypeOverride, toBuilder, typeFromJson, type TypeNode } from './types.js';
 import { parseJson, type JsonRecord } from './read-json.js';
 import type { Cells } from './read-csv.js';
+import { addTextCells, cellColumns, type CellColumn } from './csv-cells.js';
+import type { BuiltColumn } from './column-builders.js';
 
 /** How a schema is given: a schema file's fields and/or `--type` overrides. */
 export interface SchemaChoice {
@@ -84,8 +85,9 @@ export interface Shaper<R> {
 }
 
 /**
- * Records gathered column by column, each value checked as the writer would
- * check it, so an output can take them as vectors (no row object per record).
+ * Records gathered column by column into what the writer stores, each value
+ * checked as the writer would check it, so an output takes them as they are
+ * (no row object per record, no second check).
  */
 export interface ColumnBatch<R> {
   /** Rows gathered since the last take. */
@@ -94,10 +96,8 @@ export interface ColumnBatch<R> {
   readonly width: number;
   /** Adds a record's values; one that does not fit throws InvalidArgumentError (with its column) and adds nothing. */
   add(record: R): void;
-  /** Adds rows `start..end` of columns (in schema order) another batch of the same schema read. */
-  append(columns: ReadonlyArray<ArrayLike<unknown>>, start: number, end: number): void;
-  /** The gathered columns by name (one length), the batch then empty. */
-  take(): Record<string, ArrayLike<unknown>>;
+  /** The gathered columns in schema order, the batch then empty. */
+  take(): BuiltColumn[];
 }
 
 // ------------------------------------------------------------------ CSV
@@ -287,11 +287,10 @@ export class CsvShaper implements Shaper<Cells> {
   }
 
   batch(): CsvColumnBatch | undefined {
-    // Past BATCH_MAX_COLUMNS the batch's fixed cost per column (a value check beside the writer's own, a vector) outweighs
+    // Past BATCH_MAX_COLUMNS the batch's fixed cost per column (a cell parser and a builder) outweighs
     // what it saves per row: 50,000 columns needed 200 MiB of heap where rows need 160 (test/convert/wide-tables.test.ts).
     if (this.leaves.length !== this.names.length || this.names.length > BATCH_MAX_COLUMNS) return undefined;
-    const advices = this.advices();
-    return batchOf(this.names, this.leaves, advices);
+    return new CsvColumnBatch(this.leaves, this.advices());
   }
 
   /** What another thread needs to read cells into the same column batches (none when rows need a row each). */
@@ -308,37 +307,9 @@ export interface CsvBatchReplica {
   advices: Array<string | undefined>;
 }
 
-/** The column batch a `CsvShaper` with this replica gives: the same readers and checks, in another thread. */
-export function replicaBatch(r: CsvBatchReplica): CsvColumnBatch {
-  const leaves = new Map(buildSchema(r.elements).leaves.map((leaf) => [leaf.path[0]!, leaf]));
-  return batchOf(r.names, r.names.map((name) => leaves.get(name)!), r.advices);
-}
-
-/** A column batch of top-level leaves: each column's reader and check, with its advice. */
-function batchOf(names: readonly string[], leaves: readonly LeafNode[], advices: ReadonlyArray<string | undefined>): CsvColumnBatch {
-  const readers = leaves.map((leaf, i) => {
-    const read = csvCellParser(leaf);
-    const advice = advices[i];
-    return advice !== undefined ? advised(read, advice) : read;
-  });
-  return new CsvColumnBatch(names, readers, leaves.map((leaf, i) => valueCheck(leaf, advices[i])));
-}
-
 /** Why a record of `n` cells is a bad row where rows have `width`, or undefined. */
 export function widthProblem(width: number, n: number): string | undefined {
   return n === width ? undefined : `expected ${width} field${width === 1 ? '' : 's'}, got ${n}`;
-}
-
-/** A cell reader whose refusals end with `advice`. */
-function advised<T>(read: (v: T) => unknown, advice: string): (v: T) => unknown {
-  return (cell) => {
-    try {
-      return read(cell);
-    } catch (e) {
-      if (e instanceof InvalidArgumentError) throw new InvalidArgumentError(`${e.detail} (${advice})`, e.context);
-      throw e;
-    }
-  };
 }
 
 /** A header row's column names (empty names become c1..cN, repeats get _2, _3...), and what was renamed. */
@@ -359,86 +330,30 @@ function headerNames(cells: Cells): { names: string[]; renamed: string[] } {
   return { names, renamed };
 }
 
-/**
- * What a cell reader's value needs before the writer takes it: a coercer's
- * refusals (an integer out of range, a date that is no date, a decimal too
- * wide) checked; none where every value read fits (text in a string column,
- * numbers in a float one, booleans). Dates and timestamps are kept as the
- * coercer gives them (days, units since the epoch: values it takes again as
- * they are), so their text is parsed once.
- */
-interface ValueCheck {
-  check: (v: unknown) => unknown;
-  keep: boolean;
-}
-
-function valueCheck(leaf: LeafNode, advice: string | undefined): ValueCheck | undefined {
-  const k = leaf.kind.kind;
-  if (k === 'boolean' || (k === 'float' && leaf.physicalType === 'DOUBLE') || (k === 'string' && leaf.physicalType === 'BYTE_ARRAY')) return undefined;
-  const check = leafCoercer(leaf);
-  return { check: advice !== undefined ? advised(check, advice) : check, keep: k === 'date' || k === 'timestamp' };
-}
-
 const BATCH_MAX_COLUMNS = 4096;
 
+/** CSV records into built columns (csv-cells.ts): each cell parsed once, into what the writer stores. */
 export class CsvColumnBatch implements ColumnBatch<Cells> {
-  length = 0;
-  private columns: unknown[][];
+  private readonly columns: CellColumn[];
 
-  constructor(private readonly names: readonly string[], private readonly readers: readonly CellReader[], private readonly checks: ReadonlyArray<ValueCheck | undefined>) {
-    this.columns = names.map(() => []);
+  constructor(leaves: readonly LeafNode[], advices: ReadonlyArray<string | undefined>) {
+    this.columns = cellColumns(leaves, advices);
+  }
+
+  get length(): number {
+    return this.columns[0]?.builder.rows ?? 0;
   }
 
   get width(): number {
-    return this.names.length;
+    return this.columns.length;
   }
 
   add(cells: Cells): void {
-    const n = this.length;
-    const { readers, checks, columns } = this;
-    for (let k = 0; k < readers.length; k++) {
-      let v = readers[k]!(cells[k]!);
-      const c = checks[k];
-      if (c !== undefined && v !== null) {
-        const checked = c.check(v);
-        if (c.keep) v = checked;
-      }
-      columns[k]![n] = v;
-    }
-    this.length = n + 1;
+    addTextCells(this.columns, cells);
   }
 
-  /** Adds rows `start..end` of columns another batch took (`takeColumns`), values as they were checked there. */
-  append(columns: ReadonlyArray<ArrayLike<unknown>>, start: number, end: number): void {
-    const n = this.length;
-    for (let k = 0; k < this.columns.length; k++) {
-      const to = this.columns[k]!;
-      const from = columns[k]!;
-      for (let i = start; i < end; i++) to[n + i - start] = from[i];
-    }
-    this.length = n + end - start;
-  }
-
-  /** The gathered columns in schema order, the batch then empty. */
-  takeColumns(): unknown[][] {
-    const out = this.columns;
-    for (const column of out) column.length = this.length;
-    this.columns = this.names.map(() => []);
-    this.length = 0;
-    return out;
-  }
-
-  take(): Record<string, ArrayLike<unknown>> {
-    // No prototype: a column named __proto__ is a column like any other.
-    const out: Record<string, ArrayLike<unknown>> = Object.create(null);
-    for (let k = 0; k < this.names.length; k++) {
-      const column = this.columns[k]!;
-      column.length = this.length;
-      out[this.names[k]!] = column;
-    }
-    this.columns = this.names.map(() => []);
-    this.length = 0;
-    return out;
+  take(): BuiltColumn[] {
+    return this.columns.map((c) => c.builder.take());
   }
 }
 

@@ -1,5 +1,6 @@
 /** Parquet output of a conversion: the streaming writer (row groups written as they fill). */
 import { ParquetWriter, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
+import { EntrySlicer } from './column-builders.js';
 import { writerOutput, type CountingSink, type RowOutput } from './output.js';
 
 export function parquetOutput(sink: CountingSink, schema: WriterSchema, options: WriterOptions): Promise<RowOutput> {
@@ -11,7 +12,10 @@ export function parquetOutput(sink: CountingSink, schema: WriterSchema, options:
         return writer.numRows;
       },
       write: (row) => writer.write(row),
-      writeColumns: (columns) => writer.writeColumns(columns),
+      writeBuilt: (columns, start, end) => {
+        const slices = new EntrySlicer(columns);
+        return writer.writeEntries(end - start, (k, s, e) => slices.entries(k, start + s, start + e));
+      },
       async close() {
         const meta = await writer.close();
         return { rows: Number(meta.numRows), rowGroups: writer.rowGroupsWritten };

@@ -1,11 +1,14 @@
 /**
- * `parquetry/inspect`: what the inspection commands show, as functions: the
- * footer as JSON, page headers, column sizes, size statistics, dictionaries,
- * a timed scan, statistics checked against the data (docs/cli.md), and
+ * `parquetry/inspect`: what the inspection commands show. `ParquetFile`, an
+ * opened file's footer, page indexes, bloom filters and dictionaries; and,
+ * as functions, the footer as JSON, page headers, column sizes, size
+ * statistics, dictionaries, a timed scan, statistics checked against the data (docs/cli.md), and
  * rows as canonical text.
  *
  * @module parquetry/inspect
  */
+export { ParquetFile, type BloomFilterProbe } from '../parquet/file.js';
+export type { PageIndexEntry } from '../parquet/filter/indexes.js';
 export { selectChunks, chunkPages, type ChunkPages, type PageInfo } from '../parquet/inspect/page-headers.js';
 export type { ChunkRef } from '../parquet/chunk-locator.js';
 export { decodeStatistics, type DecodedStatistics } from '../parquet/statistics.js';

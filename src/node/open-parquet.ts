@@ -5,7 +5,8 @@
  * import this, so `parquetry meta` compiles a third less code.
  */
 import { registerNodeCodecs } from './codecs.js';
-import { ParquetReader, type OpenOptions } from '../parquet/reader.js';
+import { ParquetFile, type OpenOptions } from '../parquet/file.js';
+import { ParquetReader } from '../parquet/reader.js';
 import type { ReadInput } from '../io/source.js';
 import { fileSource, openFileWith } from './file-source.js';
 import type { OpenChunkFile } from '../parquet/file-path.js';
@@ -29,15 +30,29 @@ registerNodeCodecs();
  * `Row` types the rows (see `ParquetReader`): `openParquet<InferRow<typeof schema>>(path)`.
  */
 export async function openParquet<Row = Record<string, unknown>>(input: string | ReadInput, options: NodeOpenOptions = {}): Promise<ParquetReader<Row>> {
+  return new ParquetReader<Row>(await openParquetFile(input, options));
+}
+
+/**
+ * Opens a Parquet file for inspection, as `openParquet` opens it for reading: a path, an http(s)
+ * URL string, an `s3://` address, a URL, bytes, a Blob or a source object.
+ *
+ * @example
+ * ```ts
+ * await using file = await openParquetFile('data.parquet');
+ * for (const entry of (await file.pageIndex(0, 'id')) ?? []) console.log(entry.firstRow, entry.min, entry.max);
+ * ```
+ */
+export async function openParquetFile(input: string | ReadInput, options: NodeOpenOptions = {}): Promise<ParquetFile> {
   if (typeof input === 'string' && isS3Address(input)) {
     const { s3, ...rest } = options;
-    return (await import('./s3.js')).openS3Parquet<Row>(input, rest, s3);
+    return (await import('./s3.js')).openS3ParquetFile(input, rest, s3);
   }
   if (typeof input === 'string') {
-    if (/^https?:\/\//i.test(input)) return ParquetReader.open<Row>(new URL(input), options);
-    return openFileWith(input, (source) => ParquetReader.fromSource<Row>(source, { ...options, openFile: options.openFile ?? localChunkFiles }));
+    if (/^https?:\/\//i.test(input)) return ParquetFile.open(new URL(input), options);
+    return openFileWith(input, (source) => ParquetFile.fromSource(source, { ...options, openFile: options.openFile ?? localChunkFiles }));
   }
-  return ParquetReader.open<Row>(input, options);
+  return ParquetFile.open(input, options);
 }
 
 /** Opens the local files a Parquet file's column chunks name (`file_path`), where the reader resolved them. */

@@ -14,7 +14,8 @@ import { s3FileSystem } from '../dataset/s3-file-system.js';
 import { isHiddenName, isGlob } from '../dataset/discover.js';
 import { joinPath } from '../io/paths.js';
 import { inputBytes } from '../convert/input-bytes.js';
-import { ParquetReader, type OpenOptions } from '../parquet/reader.js';
+import { ParquetFile, type OpenOptions } from '../parquet/file.js';
+import { ParquetReader } from '../parquet/reader.js';
 import { openTrevni } from '../trevni/open.js';
 import { RedElmReader } from '../redelm/reader.js';
 import type { ConvertInput } from '../convert/run.js';
@@ -38,10 +39,10 @@ export async function openS3Source(address: string, settings?: S3Settings): Prom
 }
 
 /** A Parquet object; column chunks in other objects (`file_path`) are read from the same store. */
-export async function openS3Parquet<Row = Record<string, unknown>>(address: string, options: OpenOptions, settings?: S3Settings): Promise<ParquetReader<Row>> {
+export async function openS3ParquetFile(address: string, options: OpenOptions, settings?: S3Settings): Promise<ParquetFile> {
   const client = await s3Client(settings);
   const source = await s3Source(client, parseS3Address(address));
-  return ParquetReader.fromSource<Row>(source, { ...options, openFile: options.openFile ?? s3ChunkFiles(client) });
+  return ParquetFile.fromSource(source, { ...options, openFile: options.openFile ?? s3ChunkFiles(client) });
 }
 
 /** The objects a Parquet object's column chunks name (`file_path`), where the reader resolved them. */

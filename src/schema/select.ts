@@ -38,3 +38,14 @@ export function selectLeaves(schema: Schema, paths: readonly ColumnPath[] | unde
   }
   return schema.leaves.filter((l) => chosen.has(l));
 }
+
+/** The leaf column a path names; an unknown path or a group is an InvalidArgumentError. */
+export function selectLeaf(schema: Schema, column: ColumnPath, ctx: ErrorContext = {}): LeafNode {
+  const name = typeof column === 'string' ? column : Array.isArray(column) ? column.join('.') : String(column);
+  if (typeof column !== 'string' && !Array.isArray(column)) throw new InvalidArgumentError(`a column must be a dotted path or an array of names, got ${name}`);
+  const leaves = selectLeaves(schema, [column], ctx);
+  const same = (l: LeafNode): boolean => (typeof column === 'string' ? l.path.join('.') === column : l.path.length === column.length && l.path.every((x, i) => x === column[i]));
+  const leaf = leaves.length === 1 && same(leaves[0]!) ? leaves[0]! : undefined;
+  if (!leaf) throw new InvalidArgumentError(`column "${name}" is a group, not a leaf column`, { ...ctx, column: name });
+  return leaf;
+}

@@ -8,6 +8,7 @@ import type { Table as ArrowTable } from '../arrow/peer.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { Filter } from '../parquet/filter/expression.js';
 import type { ColumnBatch, ParquetReader, ReadOptions } from '../parquet/reader.js';
+import type { ParquetFile } from '../parquet/file.js';
 import type { ColumnPath, Schema } from '../schema/tree.js';
 import { abortable, unbatched } from './rows.js';
 import type { Table, TableArrowOptions, TableBatchOptions, TableColumnsOptions, TableFormatName, TableReadOptions } from './table.js';
@@ -36,7 +37,14 @@ async function readOptions<O extends TableReadOptions>(options: O): Promise<Omit
 class ParquetTable<Row> implements Table<Row> {
   readonly schema: Schema;
 
-  constructor(readonly format: TableFormatName, private readonly reader: ParquetLike, readonly numRows: number, private readonly closer: () => Promise<void>) {
+  constructor(
+    readonly format: TableFormatName,
+    private readonly reader: ParquetLike,
+    readonly numRows: number,
+    private readonly closer: () => Promise<void>,
+    /** A Parquet file's table: the file read, for its inspection. */
+    readonly parquet?: ParquetFile,
+  ) {
     this.schema = reader.schema;
   }
 
@@ -72,7 +80,12 @@ class ParquetTable<Row> implements Table<Row> {
 
 /** A Parquet file's reader as a table (`format` names what was read into it: `parquet`, or a text format held as Parquet). */
 export function parquetTable<Row>(reader: ParquetReader, format: TableFormatName = 'parquet'): Table<Row> {
-  return new ParquetTable<Row>(format, reader, reader.numRows, () => reader.close());
+  return new ParquetTable<Row>(format, reader, reader.numRows, () => reader.close(), format === 'parquet' ? reader.file : undefined);
+}
+
+/** The Parquet file a table of one reads (the viewer draws its layout from it, through the same open file); else undefined. */
+export function parquetFileOf(table: Table): ParquetFile | undefined {
+  return table instanceof ParquetTable ? table.parquet : undefined;
 }
 
 /** A dataset as a table: its rows counted from its files' footers at open. */

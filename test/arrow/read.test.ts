@@ -86,7 +86,7 @@ test('dictionary chunks become Dictionary vectors, and a chunk that fell back to
   const rows = Array.from({ length: 6000 }, (_, i) => ({ s: i < 2000 ? `v${i % 5}` : `unique-${i}`, n: i % 3 === 0 ? null : `n${i % 4}` }));
   await writeParquet(file, rows, { rowGroupRows: 4000, pageRowLimit: 500, dictionaryPageSize: 4096 });
   const written = await openParquet(file);
-  const encodings = written.metadata.rowGroups.map((rg) => rg.columns[0]!.metaData!.encodingStats?.map((e) => `${e.pageType}:${e.encoding}`).sort().join(' '));
+  const encodings = written.file.metadata.rowGroups.map((rg) => rg.columns[0]!.metaData!.encodingStats?.map((e) => `${e.pageType}:${e.encoding}`).sort().join(' '));
   await written.close();
   assert.match(encodings[0]!, /DATA_PAGE:PLAIN /, 'row group 0 falls back to plain pages');
   assert.match(encodings[0]!, /DATA_PAGE:RLE_DICTIONARY/, 'row group 0 starts dictionary-encoded');
@@ -163,7 +163,7 @@ test('projection, row groups, offset/limit and filters select exactly the rows r
     }
   }
   let batches = 0;
-  const sizes = reader.metadata.rowGroups.map((rg) => rg.numRows);
+  const sizes = reader.file.metadata.rowGroups.map((rg) => rg.numRows);
   assert.ok(sizes.length >= 3, `${sizes.length} row groups`);
   for await (const b of reader.arrowBatches({ offset: 50 })) {
     assert.equal(b.numRows, sizes[batches]! - (batches === 0 ? 50 : 0));

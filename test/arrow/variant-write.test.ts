@@ -11,7 +11,7 @@ import { schemaFromArrow } from '../../src/arrow/to-schema.js';
 import type { AnyField } from '../../src/schema/builder.js';
 
 const ROWS = [{ v: { a: 1, b: 'x', c: [1.5, 'two'] } }, { v: 'str' }, { v: { a: 'no', z: [1, { q: variant.date(3) }] } }, { v: null }, { v: [] }];
-const shapeText = (r: ParquetReader) => JSON.stringify(r.metadata.schema.slice(1).map((e) => [e.name, e.type, e.repetitionType, e.logicalType?.type]));
+const shapeText = (r: ParquetReader) => JSON.stringify(r.file.metadata.schema.slice(1).map((e) => [e.name, e.type, e.repetitionType, e.logicalType?.type]));
 
 for (const [name, shape] of [['unshredded', undefined], ['shredded', field.struct({ a: field.int64(), b: field.string(), c: field.list(field.double()) })]] as Array<[string, AnyField | undefined]>) {
   test(`a ${name} variant written from its Arrow table keeps its group and values`, async () => {

@@ -47,7 +47,7 @@ async function nodeRows(bytes: Uint8Array): Promise<{ rows: string[]; codecs: Se
   const plan = reader.plan();
   const rows: string[] = [];
   for await (const row of reader.rows()) rows.push(canonicalRow(plan, row));
-  const chunks = reader.metadata.rowGroups.flatMap((g) => g.columns);
+  const chunks = reader.file.metadata.rowGroups.flatMap((g) => g.columns);
   const codecs = new Set(chunks.map((c) => String(c.metaData?.codec)));
   const blooms = chunks.filter((c) => c.metaData?.bloomFilterOffset !== undefined).map((c) => c.metaData!.pathInSchema.join('.'));
   await reader.close();

@@ -185,7 +185,7 @@ test('row groups with a page index: pages to scale, bounds on hover, the table s
   await page.hover('.chunk[data-group="2"] .page');
   const tip = await page.$eval('#tip', (e) => ((e as HTMLElement).hidden ? '' : e.textContent ?? ''));
   const reader = await openParquet(GROUPS);
-  const [entry] = (await reader.pageIndex(2, reader.schema.leaves[0]!.path))!;
+  const [entry] = (await reader.file.pageIndex(2, reader.schema.leaves[0]!.path))!;
   await reader.close();
   assert.match(tip, /page index\nmin: (\S+)\nmax: (\S+)/);
   const [, min, max] = /page index\nmin: (\S+)\nmax: (\S+)/.exec(tip)!;

@@ -35,8 +35,8 @@ async function pageEncodings(path: string): Promise<Record<string, string[]>> {
   const r = await openParquet(path);
   const out: Record<string, string[]> = {};
   for (const leaf of r.schema.leaves) {
-    const chunk = r.metadata.rowGroups[0]!.columns[leaf.columnIndex]!;
-    const { pages } = await chunkPages(r, r.bytes, { rowGroup: 0, leaf, chunk, column: leaf.path.join('.') });
+    const chunk = r.file.metadata.rowGroups[0]!.columns[leaf.columnIndex]!;
+    const { pages } = await chunkPages(r.file, r.file.bytes, { rowGroup: 0, leaf, chunk, column: leaf.path.join('.') });
     out[leaf.path.join('.')] = [...new Set(pages.filter((p) => p.type !== 'dictionary').map((p) => String(p.encoding)))];
   }
   await r.close();
@@ -95,13 +95,13 @@ describe('convert --float-order', () => {
     const out = join(dir, 'total.parquet');
     await ok('convert', csv, out, '-q', '--type', 'f=float', '--float-order', 'total');
     const r = await openParquet(out);
-    const orders = Object.fromEntries(r.schema.leaves.map((l) => [l.path.join('.'), r.metadata.columnOrders![l.columnIndex]!.type]));
+    const orders = Object.fromEntries(r.schema.leaves.map((l) => [l.path.join('.'), r.file.metadata.columnOrders![l.columnIndex]!.type]));
     assert.deepEqual(orders, { i: 'TYPE_ORDER', big: 'TYPE_ORDER', d: 'IEEE_754_TOTAL_ORDER', f: 'IEEE_754_TOTAL_ORDER', s: 'TYPE_ORDER' });
-    const d = r.metadata.rowGroups[0]!.columns[2]!.metaData!.statistics!;
+    const d = r.file.metadata.rowGroups[0]!.columns[2]!.metaData!.statistics!;
     assert.equal(d.nanCount, 0);
     // -0.0 is in the data, so total order's min is -0 (TYPE_ORDER writes -0 for any zero min).
     assert.deepEqual([...d.minValue!], [0, 0, 0, 0, 0, 0, 0, 0x80]);
-    assert.deepEqual((await checkStatistics(r)).lies, []);
+    assert.deepEqual((await checkStatistics(r.file)).lies, []);
     await r.close();
   });
 });
@@ -118,11 +118,11 @@ describe('convert() options encoding and floatOrder (the library twins of --enco
     await ok('convert', csv, cli, '-q', '--type', 'i=int32', '--type', 'f=float', '--float-order', 'total',
       '--encoding', 'i=BYTE_STREAM_SPLIT', '--encoding', 'big=DELTA_BINARY_PACKED', '--encoding', 'd=BYTE_STREAM_SPLIT', '--encoding', 'f=ALP', '--encoding', 's=RLE_DICTIONARY');
     const [a, b] = await Promise.all([openParquet(out), openParquet(cli)]);
-    assert.deepEqual(a.metadata.columnOrders, b.metadata.columnOrders);
-    assert.equal(a.metadata.columnOrders![2]!.type, 'IEEE_754_TOTAL_ORDER');
-    assert.deepEqual(a.metadata.rowGroups[0]!.columns.map((c) => c.metaData!.statistics), b.metadata.rowGroups[0]!.columns.map((c) => c.metaData!.statistics));
+    assert.deepEqual(a.file.metadata.columnOrders, b.file.metadata.columnOrders);
+    assert.equal(a.file.metadata.columnOrders![2]!.type, 'IEEE_754_TOTAL_ORDER');
+    assert.deepEqual(a.file.metadata.rowGroups[0]!.columns.map((c) => c.metaData!.statistics), b.file.metadata.rowGroups[0]!.columns.map((c) => c.metaData!.statistics));
     assert.deepEqual(await a.readRows(), await b.readRows());
-    assert.deepEqual((await checkStatistics(a)).lies, []);
+    assert.deepEqual((await checkStatistics(a.file)).lies, []);
     await Promise.all([a.close(), b.close()]);
   });
 

@@ -54,7 +54,7 @@ async function rows(path: string, options: Parameters<Awaited<ReturnType<typeof 
 async function footer(path: string) {
   const reader = await openParquet(path);
   try {
-    return { metadata: reader.metadata, leaves: reader.schema.leaves, numRows: reader.numRows };
+    return { metadata: reader.file.metadata, leaves: reader.schema.leaves, numRows: reader.numRows };
   } finally {
     await reader.close();
   }

@@ -58,8 +58,8 @@ describe('output printed before an error reaches stdout whole', () => {
     const good = join(dir, 'good.parquet');
     await writeParquet(good, Array.from({ length: 3 * ROWS }, (_, i) => ({ id: i, name: `row number ${i}` })), { rowGroupRows: ROWS, codec: 'UNCOMPRESSED' });
     const reader = await openParquet(good);
-    assert.equal(reader.metadata.rowGroups.length, 3);
-    const md = reader.metadata.rowGroups[2]!.columns[0]!.metaData!;
+    assert.equal(reader.file.metadata.rowGroups.length, 3);
+    const md = reader.file.metadata.rowGroups[2]!.columns[0]!.metaData!;
     const start = Number(md.dictionaryPageOffset ?? md.dataPageOffset);
     await reader.close();
     const bytes = new Uint8Array(readFileSync(good));

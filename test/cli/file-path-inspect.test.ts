@@ -63,7 +63,7 @@ test('openParquet of a _metadata reads part of a row group through the parts\' o
     const all = [...await parts[0]!.readRows(), ...await parts[1]!.readRows()];
     assert.deepEqual(await summary.readRows({ offset: 1500, limit: 2000 }), all.slice(1500, 3500));
     assert.deepEqual(await summary.readRows({ filter: { and: [{ column: 'id', op: '>=', value: 10_650n }, { column: 'id', op: '<=', value: 20_720n }] } }), all.filter((r) => (r.id as bigint) >= 10_650n && (r.id as bigint) <= 20_720n));
-    assert.deepEqual((await summary.readOffsetIndex(parts[0]!.metadata.rowGroups.length, 'id'))!.pageLocations.map((l) => summary.locate(l.offset).offset), (await parts[1]!.readOffsetIndex(0, 'id'))!.pageLocations.map((l) => l.offset));
+    assert.deepEqual((await summary.file.readOffsetIndex(parts[0]!.file.metadata.rowGroups.length, 'id'))!.pageLocations.map((l) => summary.file.locate(l.offset).offset), (await parts[1]!.file.readOffsetIndex(0, 'id'))!.pageLocations.map((l) => l.offset));
   } finally {
     await Promise.all([summary, ...parts].map((r) => r.close()));
   }

@@ -19,7 +19,7 @@ import { chunkIndex } from '../../src/cli/column-index.js';
 import { chunkPages, selectChunks } from '../../src/parquet/inspect/page-headers.js';
 import { ParquetryError } from '../../src/errors.js';
 import { bufferSource, type Source } from '../../src/io/source.js';
-import { ParquetReader } from '../../src/parquet/reader.js';
+import { ParquetFile } from '../../src/parquet/file.js';
 import { run } from './run-cli.js';
 
 const DATA = '../shared/corpus/parquet-testing/data';
@@ -58,7 +58,7 @@ async function offsetIndexes(path: string): Promise<Map<string, OffsetIndex>> {
   const { readFile } = await import('node:fs/promises');
   const bytes = new Uint8Array(await readFile(path));
   const out = new Map<string, OffsetIndex>();
-  reader.metadata.rowGroups.forEach((rg, i) => rg.columns.forEach((c, j) => {
+  reader.file.metadata.rowGroups.forEach((rg, i) => rg.columns.forEach((c, j) => {
     if (c.offsetIndexOffset === undefined) return;
     const end = c.offsetIndexOffset + c.offsetIndexLength!;
     out.set(`${i}/${reader.schema.leaves[j]!.path.join('.')}`, decodeOffsetIndex(new ByteCursor(bytes.subarray(0, end), c.offsetIndexOffset)));
@@ -135,7 +135,7 @@ describe('pages', () => {
   test('header windows: any first window size walks the same pages; big page bodies are not fetched', async () => {
     for (const file of [TINY, BLOOM_MR, `${DATA}/datapage_v2.snappy.parquet`]) {
       const bytes = new Uint8Array(readFileSync(file));
-      const reader = await ParquetReader.fromSource(bufferSource(bytes));
+      const reader = await ParquetFile.fromSource(bufferSource(bytes));
       for (const c of selectChunks(reader)) {
         const expected = await chunkPages(reader, bufferSource(bytes), c);
         for (const window of [1, 7, 64]) assert.deepEqual(await chunkPages(reader, bufferSource(bytes), c, window), expected, `${file} ${c.column} window ${window}`);
@@ -149,7 +149,7 @@ describe('pages', () => {
       const bytes = new Uint8Array(readFileSync(file));
       let read = 0;
       const counting = { byteLength: bytes.length, read: async (offset: number, length: number) => ((read += length), bytes.slice(offset, offset + length)) };
-      const reader = await ParquetReader.fromSource(bufferSource(bytes));
+      const reader = await ParquetFile.fromSource(bufferSource(bytes));
       const [c] = selectChunks(reader);
       const cp = await chunkPages(reader, counting, c!);
       const body = cp.pages.reduce((n, p) => n + p.compressedSize, 0);
@@ -271,7 +271,7 @@ describe('bloom-filter', () => {
       try {
         let absent = 0;
         for (const v of PROBES) {
-          const [a] = await bloomAnswers(reader, 'String', v);
+          const [a] = await bloomAnswers(reader.file, 'String', v);
           const [d] = await duckRows(`SELECT bloom_filter_excludes FROM parquet_bloom_probe(${sqlString(file)}, 'String', ${sqlString(v)})`);
           assert.equal(a!.result === 'definitely absent', d!.bloom_filter_excludes, `${file} ${JSON.stringify(v)}`);
           if (a!.result === 'definitely absent') absent++;
@@ -301,7 +301,7 @@ describe('bloom-filter', () => {
       try {
         for (const [column, values] of Object.entries(probes)) {
           for (const v of values) {
-            const ours = await bloomAnswers(reader, column, v);
+            const ours = await bloomAnswers(reader.file, column, v);
             assert.equal(ours.length, 3);
             const literal = v.startsWith("'") ? v : column === 's' || column === 'day' ? sqlString(v) : v;
             const duckSays = await duckRows(`SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe(${sqlString(file)}, '${column}', ${literal}) ORDER BY row_group_id`);
@@ -434,7 +434,7 @@ describe('damaged copies: every byte of the data and index region overwritten in
   // The footer is not damaged: it is parsed once. The commands are deterministic, so one that
   // never reads a byte of the original reads the same bytes from a copy damaged there, and does
   // the same: each copy runs the commands that read its damaged byte.
-  const jobs: Record<string, (reader: ParquetReader, source: Source) => Promise<unknown>> = {
+  const jobs: Record<string, (reader: ParquetFile, source: Source) => Promise<unknown>> = {
     pages: async (reader, source) => { for (const c of selectChunks(reader)) await chunkPages(reader, source, c); },
     'column-index': async (reader) => { for (const c of selectChunks(reader)) await chunkIndex(reader, c); },
     'bloom-filter': (reader) => bloomAnswers(reader, 'String', 'Hello'),
@@ -444,12 +444,12 @@ describe('damaged copies: every byte of the data and index region overwritten in
       const original = new Uint8Array(readFileSync(file));
       const footerLength = new DataView(original.buffer, original.byteOffset).getUint32(original.length - 8, true);
       const dataEnd = original.length - 8 - footerLength;
-      const { metadata } = await ParquetReader.fromSource(bufferSource(original));
+      const { metadata } = await ParquetFile.fromSource(bufferSource(original));
       const reads = new Map<string, Uint8Array>();
       for (const [name, job] of Object.entries(jobs)) {
         const seen = new Uint8Array(original.length);
         const source = watchedSource(original, seen);
-        await job(ParquetReader.fromMetadata(source, metadata), source);
+        await job(ParquetFile.fromMetadata(source, metadata), source);
         reads.set(name, seen);
       }
       const outcomes = { ok: 0, typed: 0 };
@@ -461,7 +461,7 @@ describe('damaged copies: every byte of the data and index region overwritten in
           const source = bufferSource(bytes, `copy@${at}`);
           for (const [name, job] of readers) {
             try {
-              await job(ParquetReader.fromMetadata(source, metadata), source);
+              await job(ParquetFile.fromMetadata(source, metadata), source);
               outcomes.ok++;
             } catch (e) {
               if (!(e instanceof ParquetryError)) assert.fail(`${name}, byte ${at} = ${byte}: ${(e as Error)?.stack ?? e}`);

@@ -28,7 +28,7 @@ test('check says whole or damaged by its exit status; recover writes the intact 
   assert.equal(ok.code, 0, ok.err);
   assert.match(ok.out, /^whole/);
   const reader = await ParquetReader.open(bytes);
-  const oi = (await reader.readOffsetIndex(1, 'name'))!;
+  const oi = (await reader.file.readOffsetIndex(1, 'name'))!;
   const page = oi.pageLocations[3]!;
   const damaged = bytes.slice();
   damaged[page.offset + page.compressedPageSize - 2] ^= 0x11;
@@ -74,7 +74,7 @@ test('convert --checkpoint-every writes checkpoints; recover restores a cut copy
 test('recover --like finds the row groups of a file without footer or checkpoint by its page headers', async () => {
   const bytes = await writeFile({}, 3000);
   const reader = await ParquetReader.open(bytes);
-  const g = reader.metadata.rowGroups[1]!;
+  const g = reader.file.metadata.rowGroups[1]!;
   const cut = join(dir, 'no-footer.parquet');
   writeFileSync(cut, bytes.subarray(0, g.fileOffset! + g.totalCompressedSize! + 7));
   const sibling = join(dir, 'sibling.parquet');
@@ -92,7 +92,7 @@ test('recover --like finds the row groups of a file without footer or checkpoint
 test('recover closes the --like file and the input when the destination cannot be created', { skip: !existsSync('/proc/self/fd') && 'no /proc/self/fd' }, async () => {
   const bytes = await writeFile({}, 3000);
   const reader = await ParquetReader.open(bytes);
-  const g = reader.metadata.rowGroups[1]!;
+  const g = reader.file.metadata.rowGroups[1]!;
   const cut = join(dir, 'no-footer-2.parquet');
   writeFileSync(cut, bytes.subarray(0, g.fileOffset! + g.totalCompressedSize! + 7));
   const sibling = join(dir, 'sibling-2.parquet');

@@ -100,7 +100,7 @@ for (const options of OPTION_SETTINGS) {
 }
 
 function schemaText(r: ParquetReader): string {
-  return JSON.stringify(r.metadata.schema.map((e) => [e.name, e.type, e.repetitionType, e.logicalType?.type, e.numChildren]));
+  return JSON.stringify(r.file.metadata.schema.map((e) => [e.name, e.type, e.repetitionType, e.logicalType?.type, e.numChildren]));
 }
 
 test('every valid case keeps its VARIANT column and its values through convert', async () => {
@@ -113,7 +113,7 @@ test('every valid case keeps its VARIANT column and its values through convert',
       const before = await ParquetReader.open(bufferSource(input));
       const after = await ParquetReader.open(bufferSource(sink.bytes()));
       assert.equal(schemaText(after), schemaText(before));
-      assert.equal(after.metadata.schema.find((e) => e.name === 'var')?.logicalType?.type, 'VARIANT');
+      assert.equal(after.file.metadata.schema.find((e) => e.name === 'var')?.logicalType?.type, 'VARIANT');
       const files = c.variant_files ?? [c.variant_file!];
       assert.deepEqual((await after.readRows()).map((r) => canonicalVariant(r.var)), files.map(fromBin));
       assert.deepStrictEqual(await after.readRows({ variants: 'typed' }), await before.readRows({ variants: 'typed' }));

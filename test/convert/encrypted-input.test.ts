@@ -35,7 +35,7 @@ for (const f of INPUTS) {
     assert.equal(report.numRows, expected.length);
     assert.equal(readFileSync(out).subarray(-4).toString(), 'PAR1');
     const reader = await openParquet(out);
-    assert.equal(reader.metadata.encryptionAlgorithm, undefined);
+    assert.equal(reader.file.metadata.encryptionAlgorithm, undefined);
     assert.deepEqual(await reader.readRows(), expected);
   });
 }

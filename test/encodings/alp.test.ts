@@ -252,11 +252,11 @@ describe('ALP in files', () => {
       await w.writeColumns({ d, f: fl });
       await w.close();
       const r = await ParquetReader.fromSource(bufferSource(sink.bytes()));
-      for (const c of r.metadata.rowGroups[0]!.columns) assert.ok(c.metaData!.encodings.includes('ALP'), String(c.metaData!.encodings));
+      for (const c of r.file.metadata.rowGroups[0]!.columns) assert.ok(c.metaData!.encodings.includes('ALP'), String(c.metaData!.encodings));
       const rows = await r.readRows();
       assert.equal(JSON.stringify(rows.map((x) => [x.d, x.f]), (_k, v: unknown) => (typeof v === 'number' && Number.isNaN(v) ? 'NaN' : v)),
         JSON.stringify(d.map((v, i) => [v, fl[i]]), (_k, v: unknown) => (typeof v === 'number' && Number.isNaN(v) ? 'NaN' : v)));
-      assert.deepEqual((await checkStatistics(r)).lies, []);
+      assert.deepEqual((await checkStatistics(r.file)).lies, []);
       await r.close();
     }
   });

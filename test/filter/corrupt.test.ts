@@ -28,7 +28,7 @@ async function original(): Promise<Uint8Array> {
 async function open(edit: (bytes: Uint8Array, chunk: (rg: number, col: number) => ColumnChunk) => void): Promise<ParquetReader> {
   const bytes = new Uint8Array(await original());
   const reader = await ParquetReader.open(bytes);
-  edit(bytes, (rg, col) => reader.metadata.rowGroups[rg]!.columns[col]!);
+  edit(bytes, (rg, col) => reader.file.metadata.rowGroups[rg]!.columns[col]!);
   return reader;
 }
 
@@ -50,17 +50,17 @@ describe('bad page index', () => {
     const r = await open((b, c) => {
       c(1, 0).columnIndexOffset = b.length + 10;
     });
-    await rejects(r.readColumnIndex(1, 'id'), 1, 'id', /column index .* outside/);
+    await rejects(r.file.readColumnIndex(1, 'id'), 1, 'id', /column index .* outside/);
     await rejects(r.readRows({ filter: ID }), 1, 'id', /outside/);
     const r2 = await open((b, c) => {
       c(0, 1).offsetIndexOffset = b.length - 9;
     });
-    await rejects(r2.readOffsetIndex(0, 's'), 0, 's', /offset index .* outside/);
+    await rejects(r2.file.readOffsetIndex(0, 's'), 0, 's', /offset index .* outside/);
     await rejects(r2.readRows({ filter: { column: 'id', op: '<', value: 10 } }), 0, 's', /outside/);
     const r3 = await open((_b, c) => {
       c(0, 0).offsetIndexLength = undefined;
     });
-    await rejects(r3.pageIndex(0, 'id'), 0, 'id', /no length/);
+    await rejects(r3.file.pageIndex(0, 'id'), 0, 'id', /no length/);
   });
 
   test('offsets pointing at other bytes', async () => {
@@ -68,12 +68,12 @@ describe('bad page index', () => {
       const cc = c(0, 0);
       cc.columnIndexOffset = cc.metaData!.dataPageOffset + 3;
     });
-    await rejects(r.readColumnIndex(0, 'id'), 0, 'id', /./);
+    await rejects(r.file.readColumnIndex(0, 'id'), 0, 'id', /./);
     const r2 = await open((_b, c) => {
       const cc = c(2, 2);
       cc.offsetIndexOffset = cc.metaData!.dataPageOffset + 1;
     });
-    await rejects(r2.readOffsetIndex(2, 'l.list.element'), 2, 'l.list.element', /./);
+    await rejects(r2.file.readOffsetIndex(2, 'l.list.element'), 2, 'l.list.element', /./);
     await rejects(r2.readRows({ filter: { column: 'id', op: '=', value: 850 } }), 2, 'l.list.element', /./);
   });
 
@@ -90,7 +90,7 @@ describe('bad page index', () => {
 
   test('page counts differ between the column index and the offset index', async () => {
     const r = await open((b, c) => rewriteOffsetIndex(b, c(0, 0), (oi) => void oi.pageLocations.pop()));
-    await rejects(r.readColumnIndex(0, 'id'), 0, 'id', /column index has \d+ pages but the offset index has/);
+    await rejects(r.file.readColumnIndex(0, 'id'), 0, 'id', /column index has \d+ pages but the offset index has/);
     await rejects(r.readRows({ filter: { column: 'id', op: '>', value: 10 } }), 0, 'id', /pages/);
   });
 
@@ -99,11 +99,11 @@ describe('bad page index', () => {
       const [a, z] = [oi.pageLocations[1]!, oi.pageLocations[2]!];
       [a.firstRowIndex, z.firstRowIndex] = [z.firstRowIndex, a.firstRowIndex];
     }));
-    await rejects(r.readOffsetIndex(0, 's'), 0, 's', /first row index/);
+    await rejects(r.file.readOffsetIndex(0, 's'), 0, 's', /first row index/);
     const r2 = await open((b, c) => rewriteOffsetIndex(b, c(1, 2), (oi) => {
       oi.pageLocations[3]!.offset = 4;
     }));
-    await rejects(r2.pageIndex(1, ['l', 'list', 'element']), 1, 'l.list.element', /outside the column chunk|overlaps/);
+    await rejects(r2.file.pageIndex(1, ['l', 'list', 'element']), 1, 'l.list.element', /outside the column chunk|overlaps/);
     await rejects(r2.readRows({ filter: { column: 'id', op: '=', value: 500 }, columns: ['l'] }), 1, 'l.list.element', /outside|overlaps/);
   });
 });
@@ -113,19 +113,19 @@ describe('bad bloom filters', () => {
     const r = await open((b, c) => {
       c(1, 1).metaData!.bloomFilterOffset = b.length + 100;
     });
-    await rejects(r.readBloomFilter(1, 's'), 1, 's', /outside/);
+    await rejects(r.file.readBloomFilter(1, 's'), 1, 's', /outside/);
     await rejects(r.readRows({ filter: S }), 1, 's', /outside/);
     const r2 = await open((_b, c) => {
       const m = c(0, 1).metaData!;
       m.bloomFilterOffset = m.dataPageOffset + 2;
       m.bloomFilterLength = undefined; // header first, then the bitset
     });
-    await rejects(r2.readBloomFilter(0, 's'), 0, 's', /./);
+    await rejects(r2.file.readBloomFilter(0, 's'), 0, 's', /./);
     await rejects(r2.readRows({ filter: { column: 's', op: 'in', values: ['s1', 's2'] } }), 0, 's', /./);
     const r3 = await open((_b, c) => {
       c(2, 1).metaData!.bloomFilterLength! -= 40;
     });
-    await rejects(r3.readBloomFilter(2, 's'), 2, 's', /bitset/);
+    await rejects(r3.file.readBloomFilter(2, 's'), 2, 's', /bitset/);
   });
 });
 
@@ -133,7 +133,7 @@ test('random damage to the index region: rows or a ParquetryError, never anythin
   const base = await original();
   const probe = await ParquetReader.open(base);
   let lo = Infinity;
-  for (const g of probe.metadata.rowGroups) {
+  for (const g of probe.file.metadata.rowGroups) {
     for (const c of g.columns) {
       for (const o of [c.columnIndexOffset, c.offsetIndexOffset, c.metaData!.bloomFilterOffset]) if (o !== undefined) lo = Math.min(lo, o);
     }
@@ -149,8 +149,8 @@ test('random damage to the index region: rows or a ParquetryError, never anythin
     for (const filter of filters) {
       try {
         await reader.readRows({ filter });
-        await reader.pageIndex(Math.floor(rand() * 3), reader.schema.leaves[Math.floor(rand() * 3)]!.path);
-        await reader.readBloomFilter(Math.floor(rand() * 3), 's');
+        await reader.file.pageIndex(Math.floor(rand() * 3), reader.schema.leaves[Math.floor(rand() * 3)]!.path);
+        await reader.file.readBloomFilter(Math.floor(rand() * 3), 's');
       } catch (e) {
         if (!(e instanceof ParquetryError)) throw e;
         errors++;

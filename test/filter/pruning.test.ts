@@ -97,7 +97,7 @@ test('bloom filters skip row groups where statistics cannot (unsorted strings)',
   // Only the bloom filters are read (the page index cannot help: every page's bounds hold the value);
   // those within the footer's tail read come from memory.
   const reader = await ParquetReader.open(file);
-  const blooms = reader.metadata.rowGroups.map((g) => g.columns[1]!.metaData!).map((m) => [Number(m.bloomFilterOffset), m.bloomFilterLength!] as const);
+  const blooms = reader.file.metadata.rowGroups.map((g) => g.columns[1]!.metaData!).map((m) => [Number(m.bloomFilterOffset), m.bloomFilterLength!] as const);
   assert.ok(absent.log!.length > 0);
   for (const [o, l] of absent.log!) assert.ok(blooms.some(([bo, bl]) => o >= bo && o + l <= bo + bl), `read ${o}+${l} is not a bloom filter's`);
   assert.ok(absent.bytes < full.bytes / 4, `read ${absent.bytes} of ${full.bytes} bytes`);
@@ -122,7 +122,7 @@ for (const [file, writer] of [
   test(`the bloom filter ${writer} wrote rules out a value its statistics cannot (${file})`, async () => {
     const bytes = new Uint8Array(readFileSync(join(CORPUS_DATA, file)));
     const reader = await ParquetReader.open(bytes);
-    const meta = reader.metadata.rowGroups[0]!.columns[0]!.metaData!;
+    const meta = reader.file.metadata.rowGroups[0]!.columns[0]!.metaData!;
     const start = Number(meta.dictionaryPageOffset || meta.dataPageOffset);
     const end = start + Number(meta.totalCompressedSize);
     const stats = meta.statistics!;

@@ -61,12 +61,12 @@ async function checkFile(path: string): Promise<number> {
   const bytes = new Uint8Array(readFileSync(path));
   let checked = 0;
   try {
-    for (let rg = 0; rg < reader.metadata.rowGroups.length; rg++) {
-      const group = reader.metadata.rowGroups[rg]!;
+    for (let rg = 0; rg < reader.file.metadata.rowGroups.length; rg++) {
+      const group = reader.file.metadata.rowGroups[rg]!;
       for (const leaf of reader.schema.leaves) {
-        const oi = await reader.readOffsetIndex(rg, leaf.path);
-        const ci = await reader.readColumnIndex(rg, leaf.path);
-        const pages = await reader.pageIndex(rg, leaf.path);
+        const oi = await reader.file.readOffsetIndex(rg, leaf.path);
+        const ci = await reader.file.readColumnIndex(rg, leaf.path);
+        const pages = await reader.file.pageIndex(rg, leaf.path);
         if (!oi) {
           assert.equal(pages, null);
           continue;
@@ -149,9 +149,9 @@ describe('bloom filters agree with DuckDB parquet_bloom_probe', () => {
   async function agree(reader: ParquetReader, path: string, column: string, values: unknown[], sql: (v: unknown) => string): Promise<number> {
     duck ??= await DuckFiles.create();
     let hits = 0;
-    for (let rg = 0; rg < reader.metadata.rowGroups.length; rg++) {
-      const meta = reader.metadata.rowGroups[rg]!.columns[reader.schema.leaves.find((l) => l.path.join('.') === column)!.columnIndex]!.metaData!;
-      const bf = await reader.readBloomFilter(rg, column);
+    for (let rg = 0; rg < reader.file.metadata.rowGroups.length; rg++) {
+      const meta = reader.file.metadata.rowGroups[rg]!.columns[reader.schema.leaves.find((l) => l.path.join('.') === column)!.columnIndex]!.metaData!;
+      const bf = await reader.file.readBloomFilter(rg, column);
       assert.equal(bf !== null, meta.bloomFilterOffset !== undefined);
       if (!bf) continue;
       assert.equal(bf.header.numBytes % 32, 0);
@@ -174,7 +174,7 @@ describe('bloom filters agree with DuckDB parquet_bloom_probe', () => {
       const present = (await reader.readRows()).map((r) => r.String);
       const hits = await agree(reader, path, 'String', [...present, 'nope', 'Hello!', '', 'hello', 'dog '], str);
       assert.ok(hits >= present.length);
-      const bf = (await reader.readBloomFilter(0, 'String'))!;
+      const bf = (await reader.file.readBloomFilter(0, 'String'))!;
       for (const v of present) assert.equal(bf.mightContain(v), true);
       assert.equal(bf.mightContain('definitely absent'), false);
       await reader.close();

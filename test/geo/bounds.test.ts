@@ -27,11 +27,11 @@ function holds(outer: GeoBox, inner: GeoBox, eps: number): boolean {
 async function chunks(file: string): Promise<{ stored: GeoBox | undefined; types: number[] | undefined; values: Uint8Array[] }[]> {
   const reader = await openParquet(join(DIR, file));
   try {
-    const col = reader.metadata.schema.findIndex((e) => e.name === 'geometry') - 1;
+    const col = reader.file.metadata.schema.findIndex((e) => e.name === 'geometry') - 1;
     const out = [];
-    for (let rg = 0; rg < reader.metadata.rowGroups.length; rg++) {
+    for (let rg = 0; rg < reader.file.metadata.rowGroups.length; rg++) {
       const rows = await reader.readRows({ columns: ['geometry'], rowGroups: [rg] });
-      const gs = reader.metadata.rowGroups[rg]!.columns[col]!.metaData!.geospatialStatistics;
+      const gs = reader.file.metadata.rowGroups[rg]!.columns[col]!.metaData!.geospatialStatistics;
       out.push({ stored: gs?.bbox as GeoBox | undefined, types: gs?.geospatialTypes, values: rows.map((r) => r.geometry as Uint8Array).filter((v) => v != null) });
     }
     return out;

@@ -13,7 +13,7 @@ async function geo(rows: Record<string, unknown>[], schema: ReturnType<typeof de
   const sink = new BufferSink();
   await writeParquet(sink, rows, { schema, ...options } as never);
   const reader = await openParquet(sink.bytes());
-  const value = reader.metadata.keyValueMetadata?.find((kv) => kv.key === 'geo')?.value;
+  const value = reader.file.metadata.keyValueMetadata?.find((kv) => kv.key === 'geo')?.value;
   return value === undefined ? undefined : JSON.parse(value);
 }
 

@@ -135,8 +135,8 @@ for (const file of ['geography-points.parquet', 'geography-lines.parquet', 'geog
         const filter: Filter = { column: 'geometry', op: 'intersects', box: q };
         const got = await ids(bytes, filter);
         const bound = bindFilter(filter, () => leaf);
-        pruned += reader.metadata.rowGroups.filter((rg) => {
-          const stats = rowGroupStats(filterDomains(bound), () => rg.columns[leaf.columnIndex]!.metaData!, reader.metadata.columnOrders);
+        pruned += reader.file.metadata.rowGroups.filter((rg) => {
+          const stats = rowGroupStats(filterDomains(bound), () => rg.columns[leaf.columnIndex]!.metaData!, reader.file.metadata.columnOrders);
           return !possible(bound, (l) => stats.get(l)).canTrue;
         }).length;
         const must = [...samples].filter(([, pts]) => pts.some(([x, y]) => inQuery(q, x, y))).map(([id]) => id).sort((a, b) => a - b);
@@ -145,6 +145,6 @@ for (const file of ['geography-points.parquet', 'geography-lines.parquet', 'geog
       }),
       { numRuns: 40, examples: [[170, 10, -170, 60], [-180, -90, 180, 90], [0, 89, 0, 90]] },
     );
-    assert.ok(pruned > 40 * reader.metadata.rowGroups.length * 0.3, `${pruned} row groups of ${reader.metadata.rowGroups.length} skipped over 43 queries`);
+    assert.ok(pruned > 40 * reader.file.metadata.rowGroups.length * 0.3, `${pruned} row groups of ${reader.file.metadata.rowGroups.length} skipped over 43 queries`);
   });
 }

@@ -26,7 +26,7 @@ async function write(rows: Record<string, unknown>[], schema: ReturnType<typeof 
 async function geoStats(bytes: Uint8Array, column = 'g'): Promise<(GeospatialStatistics | undefined)[]> {
   const reader = await openParquet(bytes);
   const i = reader.schema.leaves.findIndex((l) => l.path.join('.') === column);
-  return reader.metadata.rowGroups.map((rg) => rg.columns[i]!.metaData!.geospatialStatistics);
+  return reader.file.metadata.rowGroups.map((rg) => rg.columns[i]!.metaData!.geospatialStatistics);
 }
 
 async function honest(bytes: Uint8Array): Promise<void> {

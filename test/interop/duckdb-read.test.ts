@@ -287,7 +287,7 @@ describe('reader.columns() on a flat DuckDB file', () => {
       let lastGroup = -1;
       for await (const batch of reader.columns()) {
         if (batch.rowGroup !== lastGroup) {
-          if (lastGroup >= 0) base += reader.metadata.rowGroups[lastGroup]!.numRows;
+          if (lastGroup >= 0) base += reader.file.metadata.rowGroups[lastGroup]!.numRows;
           lastGroup = batch.rowGroup;
           groups++;
         }

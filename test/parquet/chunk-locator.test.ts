@@ -43,7 +43,7 @@ test('every reader of chunk bytes refuses a chunk outside the file\'s data, nami
     let bytes = plain;
     for (let size = -1; size !== bytes.length; ) {
       size = bytes.length;
-      bytes = withFooter(plain, (m) => damage(m, size), reader.metadata, footerAt);
+      bytes = withFooter(plain, (m) => damage(m, size), reader.file.metadata, footerAt);
     }
     const r = await ParquetReader.open(bytes);
     const refused = (e: unknown): boolean => {
@@ -59,10 +59,10 @@ test('every reader of chunk bytes refuses a chunk outside the file\'s data, nami
     await assert.rejects(async () => {
       for await (const _ of r.columns({ columns: ['name'] })) void _;
     }, refused, `columns: ${name}`);
-    await assert.rejects(r.readDictionary(1, 'name'), refused, `readDictionary: ${name}`);
+    await assert.rejects(r.file.readDictionary(1, 'name'), refused, `readDictionary: ${name}`);
     await assert.rejects(r.readRows({ filter: { column: 'name', op: '=', value: 'name-3' } }), refused, `filtered: ${name}`);
-    const [ref] = selectChunks(r, ['name'], 1);
-    await assert.rejects(chunkPages(r, r.bytes, ref!), refused, `chunkPages: ${name}`);
+    const [ref] = selectChunks(r.file, ['name'], 1);
+    await assert.rejects(chunkPages(r.file, r.file.bytes, ref!), refused, `chunkPages: ${name}`);
     await assert.rejects(encryptParquet(bytes, { footerKey: FOOTER_KEY }), (e: unknown) => e instanceof CorruptFileError && /outside the file's data/.test(e.message) && e.context.rowGroup === 1, `encryptParquet: ${name}`);
     // The other row groups still read: the rule is the chunk's.
     assert.equal((await r.readRows({ rowGroups: [0, 2] })).length, 2000, name);
@@ -78,12 +78,12 @@ test('a row group of no rows is never located into: its chunks\' offsets may be 
     empty.numRows = 0;
     for (const c of empty.columns) Object.assign(c.metaData!, { dataPageOffset: 0, dictionaryPageOffset: undefined, totalCompressedSize: 0, numValues: 0 });
     m.rowGroups.splice(1, 0, empty);
-  }, reader.metadata, footerAt);
+  }, reader.file.metadata, footerAt);
   const r = await ParquetReader.open(bytes);
   assert.deepEqual(await r.readRows(), await reader.readRows());
-  assert.equal(await r.readDictionary(1, 'name'), null);
-  const [ref] = selectChunks(r, ['name'], 1);
-  assert.deepEqual((await chunkPages(r, r.bytes, ref!)).pages, []);
+  assert.equal(await r.file.readDictionary(1, 'name'), null);
+  const [ref] = selectChunks(r.file, ['name'], 1);
+  assert.deepEqual((await chunkPages(r.file, r.file.bytes, ref!)).pages, []);
   let batches = 0;
   for await (const b of r.columns({ columns: ['id'] })) batches += b.rowGroup === 1 ? 1 : 0;
   assert.equal(batches, 0);

@@ -50,11 +50,11 @@ for (const [name, options] of MODES) for (const [way, encrypt] of WAYS) {
     const reader = await ParquetReader.open(enc, { decryption });
     assert.equal(jsonOf(await reader.readRows()), jsonOf(records));
     // A plaintext footer shows encrypted columns without statistics; with their keys, the sealed metadata restores them.
-    for (const c of reader.metadata.rowGroups[0]!.columns) assert.ok(c.metaData?.statistics, `${c.metaData?.pathInSchema.join('.')} has statistics`);
+    for (const c of reader.file.metadata.rowGroups[0]!.columns) assert.ok(c.metaData?.statistics, `${c.metaData?.pathInSchema.join('.')} has statistics`);
     // Filters use the decrypted page indexes and bloom filter.
     const hits = await reader.readRows({ filter: { column: 'name', op: '=', value: 'n5' }, columns: ['id'] });
     assert.deepEqual(hits.map((r) => r.id), records.filter((r) => r.name === 'n5').map((r) => r.id));
-    assert.equal((await reader.readBloomFilter(0, 'name'))?.mightContain('n5'), true);
+    assert.equal((await reader.file.readBloomFilter(0, 'name'))?.mightContain('n5'), true);
     await assert.rejects(ParquetReader.open(enc, { decryption: { ...decryption, footerKey: K1 } }), DecryptionError);
     if (options.columnKeys) {
       const [col] = Object.keys(options.columnKeys);
@@ -177,7 +177,7 @@ for (const [name, options] of MODES) {
     assert.ok(sink.largest <= 64 * 1024 && sink.received > 10 * sink.largest, `largest write ${sink.largest} of ${sink.received}`);
     const columnKeys = Object.fromEntries(Object.entries(options.columnKeys ?? {}).map(([k, v]) => [k, v instanceof Uint8Array ? v : v.key]));
     const reader = await ParquetReader.open(sink.bytes(), { decryption: { footerKey: FOOTER, columnKeys, ...(options.storeAadPrefix === false ? { aadPrefix: options.aadPrefix } : {}) } });
-    assert.equal(reader.metadata.rowGroups.length, rowGroups);
+    assert.equal(reader.file.metadata.rowGroups.length, rowGroups);
     assert.equal(jsonOf(await reader.readRows()), jsonOf(all));
     await assert.rejects(ParquetReader.open(sink.bytes()), MissingKeyError);
   });
@@ -199,7 +199,7 @@ test('encryptParquet refuses a file whose chunk names another column than its sc
   const plain = sink.bytes();
   const reader = await ParquetReader.open(plain);
   const len = new DataView(plain.buffer, plain.byteOffset).getUint32(plain.length - 8, true);
-  const misnamed = withFooter(plain, (m) => void (m.rowGroups[0]!.columns[0]!.metaData!.pathInSchema = ['other']), reader.metadata, plain.length - 8 - len);
+  const misnamed = withFooter(plain, (m) => void (m.rowGroups[0]!.columns[0]!.metaData!.pathInSchema = ['other']), reader.file.metadata, plain.length - 8 - len);
   const key = new Uint8Array(16).fill(7);
   await assert.rejects(encryptParquet(misnamed, { footerKey: new Uint8Array(16).fill(1), columnKeys: { id: key } }), (e: unknown) => e instanceof ParquetryError && /column chunk 0 says it is column "other"/.test((e as Error).message));
   // The same file as written encrypts, the id column under its key.
@@ -237,7 +237,7 @@ test('encryptParquet refuses a page or chunk size that leaves its chunk, never w
   const reader = await ParquetReader.open(plain);
   const len = new DataView(plain.buffer, plain.byteOffset).getUint32(plain.length - 8, true);
   for (const total of [plain.length, -1]) {
-    const damaged = withFooter(plain, (m) => void (m.rowGroups[0]!.columns[0]!.metaData!.totalCompressedSize = total), reader.metadata, plain.length - 8 - len);
+    const damaged = withFooter(plain, (m) => void (m.rowGroups[0]!.columns[0]!.metaData!.totalCompressedSize = total), reader.file.metadata, plain.length - 8 - len);
     await assert.rejects(encryptParquet(damaged, keys), (e: unknown) => e instanceof ParquetryError && /outside the file/.test((e as Error).message), `chunk size ${total}`);
   }
 });

@@ -79,7 +79,7 @@ test('the bloom-filter file reads (its page CRCs cover the stored page modules),
   const reader = await openParquet(join(DATA, 'encrypt_columns_and_footer_bloom_filter.parquet.encrypted'), { decryption: keys('') });
   const rows = await reader.readRows();
   assert.equal(rows.length, reader.numRows);
-  const bf = await reader.readBloomFilter(0, 'double_field');
+  const bf = await reader.file.readBloomFilter(0, 'double_field');
   assert.ok(bf);
   const present = rows[7]!.double_field;
   assert.equal(bf.mightContain(present), true);
@@ -89,7 +89,7 @@ test('the bloom-filter file reads (its page CRCs cover the stored page modules),
 
 test('page indexes of an encrypted column are decrypted (float_field: one page, min 0, max 53.9)', async () => {
   const reader = await openParquet(join(DATA, 'encrypt_columns_and_footer.parquet.encrypted'), { decryption: keys('') });
-  const pages = await reader.pageIndex(0, 'float_field');
+  const pages = await reader.file.pageIndex(0, 'float_field');
   assert.equal(pages?.length, 1);
   assert.ok(pages![0]!.min === 0);
   assert.ok(Math.abs((pages![0]!.max as number) - 53.9) < 1e-5);
@@ -128,7 +128,7 @@ test('a tampered byte in the footer, a page header or a page is detected, never 
   const path = join(DATA, 'uniform_encryption.parquet.encrypted');
   const bytes = readFileSync(path);
   const plain = await openParquet(bytes, { decryption: { footerKey: FOOTER } });
-  const meta = plain.metadata.rowGroups[0]!.columns[5]!.metaData!; // double_field: dictionary page, then one data page
+  const meta = plain.file.metadata.rowGroups[0]!.columns[5]!.metaData!; // double_field: dictionary page, then one data page
   const start = meta.dictionaryPageOffset ?? meta.dataPageOffset;
   const headerLen = bytes.readUInt32LE(start);
   const spots: [number, RegExp][] = [

@@ -21,11 +21,11 @@ for (const f of [...FILES, BLOOM]) {
     const bytes = new Uint8Array(readFileSync(join(DATA, f)));
     const reader = await openParquet(bytes, { decryption: keys(f) });
     let encrypted = 0;
-    for (const c of selectChunks(reader)) {
-      const walked = await chunkPages(reader, bufferSource(bytes), c, 7);
+    for (const c of selectChunks(reader.file)) {
+      const walked = await chunkPages(reader.file, bufferSource(bytes), c, 7);
       encrypted += walked.encrypted ? 1 : 0;
       const data = walked.pages.filter((p) => p.type !== 'dictionary');
-      const locations = (await reader.readOffsetIndex(c.rowGroup, c.leaf.path))!.pageLocations;
+      const locations = (await reader.file.readOffsetIndex(c.rowGroup, c.leaf.path))!.pageLocations;
       assert.deepEqual(data.map((p) => [p.offset, p.headerSize + p.compressedSize, p.firstRow]), locations.map((l) => [l.offset, l.compressedPageSize, l.firstRowIndex]), `${c.column}`);
       assert.equal(data.reduce((n, p) => n + p.numValues!, 0), c.chunk.metaData!.numValues);
     }
@@ -36,8 +36,8 @@ for (const f of [...FILES, BLOOM]) {
 test('a chunk whose key was not given is a MissingKeyError naming its column; the others walk', async () => {
   const reader = await openParquet(join(DATA, 'encrypt_columns_plaintext_footer.parquet.encrypted'), { decryption: { footerKey: FOOTER } });
   const source = bufferSource(new Uint8Array(readFileSync(join(DATA, 'encrypt_columns_plaintext_footer.parquet.encrypted'))));
-  const [float] = selectChunks(reader, ['float_field']);
-  await assert.rejects(chunkPages(reader, source, float!), (e: unknown) => e instanceof MissingKeyError && e.context.column === 'float_field');
-  const [ints] = selectChunks(reader, ['int32_field']);
-  assert.equal((await chunkPages(reader, source, ints!)).pages.length, 2);
+  const [float] = selectChunks(reader.file, ['float_field']);
+  await assert.rejects(chunkPages(reader.file, source, float!), (e: unknown) => e instanceof MissingKeyError && e.context.column === 'float_field');
+  const [ints] = selectChunks(reader.file, ['int32_field']);
+  assert.equal((await chunkPages(reader.file, source, ints!)).pages.length, 2);
 });

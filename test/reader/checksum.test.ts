@@ -73,7 +73,7 @@ test('a byte flipped inside a checksummed page is a ChecksumError, and unchecked
   const name = 'datapage_v1-uncompressed-checksum.parquet';
   const bytes = new Uint8Array(readFileSync(join(DATA, name)));
   const reader = await openParquet(bytes);
-  const meta = reader.metadata.rowGroups[0]!.columns[0]!.metaData!;
+  const meta = reader.file.metadata.rowGroups[0]!.columns[0]!.metaData!;
   await reader.close();
   const bad = bytes.slice();
   // 200 bytes into column a's first page: past its header, inside the INT32 values.

@@ -80,7 +80,7 @@ async function neededBytes(data: Uint8Array, { rg, rows }: Needs): Promise<numbe
   let n = 0;
   for (const [name, [first, last]] of Object.entries(rows)) {
     const leaf = reader.schema.leaves.find((l) => l.path.join('.') === name)!;
-    const meta = reader.metadata.rowGroups[rg]!.columns[leaf.columnIndex]!.metaData!;
+    const meta = reader.file.metadata.rowGroups[rg]!.columns[leaf.columnIndex]!.metaData!;
     const pages = pagesOf(data, meta);
     const hit = pages.filter((p) => p.first <= last && p.first + p.rows > first);
     const dictFirst = pages[0]!.start < meta.dataPageOffset && !hit.includes(pages[0]!) ? meta.dataPageOffset - pages[0]!.start : 0;
@@ -131,7 +131,7 @@ interface Case {
 async function place(data: Uint8Array, i: number): Promise<{ rg: number; at: number }> {
   const reader = await openParquet(data);
   let rg = 0;
-  for (const g of reader.metadata.rowGroups) {
+  for (const g of reader.file.metadata.rowGroups) {
     if (i < g.numRows) return { rg, at: i };
     i -= g.numRows;
     rg++;
@@ -221,7 +221,7 @@ describe('the corpus, by parquet-mr', () => {
     test(`${file}: limit, offset + limit, filter + limit are the full read's rows, within the bound`, async () => {
       const data = new Uint8Array(readFileSync(join(DATA, file)));
       const reader = await openParquet(data);
-      assert.equal(reader.metadata.rowGroups.length, 1);
+      assert.equal(reader.file.metadata.rowGroups.length, 1);
       const names = reader.schema.leaves.map((l) => l.path.join('.'));
       const all = await reader.readRows();
       const first = names[0]!;
@@ -235,7 +235,7 @@ describe('the corpus, by parquet-mr', () => {
         [{ filter: { column: first, op: '=', value: value as never }, limit: 2 }, matches.map((i) => all[i]!), rows(matches[0]!, matches.at(-1)!, [0, matches.at(-1)!])],
       ];
       // A read that starts deep in a row group finds its pages by the offset indexes (metadata, like the footer): their bytes count too.
-      const offsetIndexes = reader.metadata.rowGroups[0]!.columns.reduce((a, c) => a + (c.offsetIndexLength ?? 0), 0);
+      const offsetIndexes = reader.file.metadata.rowGroups[0]!.columns.reduce((a, c) => a + (c.offsetIndexLength ?? 0), 0);
       for (const [options, expected, needs] of cases) {
         const { rows: got, count } = await counted(data, options);
         assert.deepEqual(got, expected, JSON.stringify(options));

@@ -40,7 +40,7 @@ describe('offset and limit over HTTP', () => {
   test('the file has many pages per chunk, each with an offset index (the premise)', async () => {
     const reader = await openParquet(files['/pages.parquet']!);
     for (const name of ['id', 'name']) {
-      const oi = await reader.readOffsetIndex(0, name);
+      const oi = await reader.file.readOffsetIndex(0, name);
       assert.ok(oi && oi.pageLocations.length >= 100, `${name}: ${oi?.pageLocations.length} pages`);
     }
     assert.ok(files['/pages.parquet']!.length > 4 * 1024 * 1024);
@@ -51,7 +51,7 @@ describe('offset and limit over HTTP', () => {
     const expected = await local.readRows({ limit: 3 });
     // The most the read needs: the tail read, the first page of each column, and the 4-byte head magic.
     let firstPages = 0;
-    for (const name of ['id', 'name']) firstPages += (await local.readOffsetIndex(0, name))!.pageLocations[0]!.compressedPageSize;
+    for (const name of ['id', 'name']) firstPages += (await local.file.readOffsetIndex(0, name))!.pageLocations[0]!.compressedPageSize;
     hits.length = 0;
     const reader = await openParquet(`${base}/pages.parquet`);
     assert.deepEqual(await reader.readRows({ limit: 3 }), expected);
@@ -73,7 +73,7 @@ describe('offset and limit over HTTP', () => {
   test('parquetry head -n 3 on the URL fetches as little', async () => {
     const local = await openParquet(files['/pages.parquet']!);
     let firstPages = 0;
-    for (const name of ['id', 'name']) firstPages += (await local.readOffsetIndex(0, name))!.pageLocations[0]!.compressedPageSize;
+    for (const name of ['id', 'name']) firstPages += (await local.file.readOffsetIndex(0, name))!.pageLocations[0]!.compressedPageSize;
     hits.length = 0;
     const { code, out, err } = await runWith(['head', '-n', '3', '--json', `${base}/pages.parquet`]);
     assert.equal(code, 0, err);

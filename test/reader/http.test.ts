@@ -114,7 +114,7 @@ describe('a Range-serving server', () => {
   test('the file has four big columns (the premise of the next test)', async () => {
     const reader = await openParquet(wide);
     try {
-      const sizes = reader.metadata.rowGroups.flatMap((g) => g.columns.map((c) => c.metaData!.totalCompressedSize));
+      const sizes = reader.file.metadata.rowGroups.flatMap((g) => g.columns.map((c) => c.metaData!.totalCompressedSize));
       const total = sizes.reduce((a, b) => a + b, 0);
       for (const s of sizes.slice(1)) assert.ok(s > 64 * 1024 && s < total / 3, `column chunk of ${s} bytes`);
     } finally {
@@ -135,7 +135,7 @@ describe('a Range-serving server', () => {
     const gets = hits.filter((h) => h.method === 'GET');
     assert.ok(gets.every((h) => h.range), 'every GET has a Range header');
     assert.ok(hits.filter((h) => h.method === 'HEAD').length <= 1, 'at most one HEAD');
-    assert.ok(gets.length <= 4 * reader.metadata.rowGroups.length + 3, `${gets.length} GET requests for one column`);
+    assert.ok(gets.length <= 4 * reader.file.metadata.rowGroups.length + 3, `${gets.length} GET requests for one column`);
     assert.ok(sent < wide.length * 0.45, `${sent} of ${wide.length} bytes downloaded for one of four columns`);
   });
 
@@ -158,10 +158,10 @@ describe('a Range-serving server', () => {
     hits = [];
     const reader = await openParquet(`${base}/groups.parquet`);
     try {
-      assert.ok(reader.metadata.rowGroups.length >= 5);
+      assert.ok(reader.file.metadata.rowGroups.length >= 5);
       const got = await lines(reader, { limit: 10 });
       assert.equal(got.length, 10);
-      const firstGroupEnd = Math.max(...reader.metadata.rowGroups[0]!.columns.map((c) => c.metaData!.dataPageOffset + c.metaData!.totalCompressedSize));
+      const firstGroupEnd = Math.max(...reader.file.metadata.rowGroups[0]!.columns.map((c) => c.metaData!.dataPageOffset + c.metaData!.totalCompressedSize));
       const footerStart = data.length - 64 * 1024;
       const far = hits.filter((h) => h.method === 'GET' && h.range).map((h) => Number(/bytes=(\d+)-/.exec(h.range!)![1]))
         .filter((start) => start > firstGroupEnd + 64 * 1024 && start < footerStart);

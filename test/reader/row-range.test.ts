@@ -19,7 +19,7 @@ describe('floating_orders_nan_count.parquet: 5 row groups of 10 rows', () => {
   after(() => reader.close());
 
   test('has the shape the tests below assume', async () => {
-    assert.deepEqual(reader.metadata.rowGroups.map((g) => g.numRows), [10, 10, 10, 10, 10]);
+    assert.deepEqual(reader.file.metadata.rowGroups.map((g) => g.numRows), [10, 10, 10, 10, 10]);
     assert.equal(reader.numRows, 50);
     assert.deepEqual(await lines(reader), expected);
   });
@@ -96,7 +96,7 @@ describe('a DuckDB-written nested file with 5 row groups', () => {
   });
 
   test('has several row groups and reads every row', () => {
-    assert.equal(reader.metadata.rowGroups.length, 5);
+    assert.equal(reader.file.metadata.rowGroups.length, 5);
     assert.equal(all.length, 10000);
     assert.equal(reader.numRows, 10000);
     assert.equal(all[1], '{"id":1,"l":[{"x":0,"s":"s1"}],"m":[{"key":"k1","value":[1,null]}],"s":{"a":[[1],[],null],"b":"b1"}}');
@@ -132,7 +132,7 @@ describe('numRows', () => {
     const file = 'repeated_no_annotation.parquet';
     const reader = await openParquet(join(DATA, file));
     try {
-      assert.equal(reader.metadata.numRows, 0, 'the footer really says 0');
+      assert.equal(reader.file.metadata.numRows, 0, 'the footer really says 0');
       assert.equal(reader.numRows, 6);
       const got = await lines(reader);
       assert.equal(got.length, 6);
@@ -147,7 +147,7 @@ describe('numRows', () => {
     for (const file of ['floating_orders_nan_count.parquet', 'sort_columns.parquet']) {
       const reader = await openParquet(join(DATA, file));
       try {
-        assert.ok(reader.metadata.rowGroups.length > 1);
+        assert.ok(reader.file.metadata.rowGroups.length > 1);
         assert.equal(reader.numRows, (await collect(reader)).length, file);
       } finally {
         await reader.close();

@@ -72,7 +72,7 @@ describe('skip equals decode-and-drop', () => {
           for (const leaf of encoding.leaves) {
             const index = reader.schema.leaves.findIndex((l) => l.path.join('.') === leaf);
             assert.ok(index >= 0, leaf);
-            assert.ok(reader.metadata.rowGroups[0]!.columns[index]!.metaData!.encodings.includes(encoding.name as never), `${leaf} is ${encoding.name}`);
+            assert.ok(reader.file.metadata.rowGroups[0]!.columns[index]!.metaData!.encodings.includes(encoding.name as never), `${leaf} is ${encoding.name}`);
           }
           const all = await reader.readRows();
           assert.equal(all.length, ROWS);

@@ -191,7 +191,7 @@ test('skipped row groups are not fetched', async () => {
   };
   const reader = await openParquet(src);
   try {
-    const groups = reader.metadata.rowGroups.map((g) => {
+    const groups = reader.file.metadata.rowGroups.map((g) => {
       const starts = g.columns.map((c) => Math.min(c.metaData!.dataPageOffset, c.metaData!.dictionaryPageOffset || Infinity));
       const ends = g.columns.map((c, i) => starts[i]! + c.metaData!.totalCompressedSize);
       return { start: Math.min(...starts), end: Math.max(...ends) };

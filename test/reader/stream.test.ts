@@ -40,7 +40,7 @@ describe('2^28 nulls from one RLE run', () => {
   test('the file says what the test assumes', async () => {
     const reader = await openParquet(NULLS);
     assert.equal(reader.numRows, 2 ** 28);
-    assert.equal(reader.metadata.rowGroups.length, 1);
+    assert.equal(reader.file.metadata.rowGroups.length, 1);
   });
 
   test('rows() with limit 3 returns three nulls without decoding the page', async () => {
@@ -135,7 +135,7 @@ describe('streamed reads give the rows of a whole read', () => {
       await w.close();
       const reader = await openParquet(sink.bytes());
       for (const name of ['id', 'word', 'tags.list.element']) {
-        const chunk = reader.metadata.rowGroups[0]!.columns.find((c) => c.metaData!.pathInSchema.join('.') === name)!;
+        const chunk = reader.file.metadata.rowGroups[0]!.columns.find((c) => c.metaData!.pathInSchema.join('.') === name)!;
         // At most two data pages (a first one may be cut where the dictionary is dropped): at least one holds 150,000 levels.
         const pages = chunk.metaData!.encodingStats!.filter((e) => e.pageType !== 'DICTIONARY_PAGE').reduce((a, e) => a + e.count, 0);
         assert.ok(pages <= 2, `${name}: ${pages} data pages`);

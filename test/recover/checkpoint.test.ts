@@ -109,7 +109,7 @@ it('a cut checkpointed file with a damaged page in a required column is rewritte
   const bytes = await writeFile({ checkpointEvery: 1 }, 3000);
   const reader = await ParquetReader.open(bytes);
   const expected = await reader.readRows();
-  const oi = (await reader.readOffsetIndex(0, 'id'))!;
+  const oi = (await reader.file.readOffsetIndex(0, 'id'))!;
   const page = oi.pageLocations[2]!;
   const d = bytes.slice(0, markers(bytes)[2]! + 5);
   d[page.offset + page.compressedPageSize - 3] ^= 0x40;

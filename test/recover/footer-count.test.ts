@@ -18,7 +18,7 @@ import { withFooter, writeFile } from './fixtures.js';
 async function footerOf(bytes: Uint8Array): Promise<{ meta: FileMetaData; footerOffset: number }> {
   const reader = await ParquetReader.open(bytes);
   const len = new DataView(bytes.buffer, bytes.byteOffset).getUint32(bytes.length - 8, true);
-  return { meta: reader.metadata, footerOffset: bytes.length - 8 - len };
+  return { meta: reader.file.metadata, footerOffset: bytes.length - 8 - len };
 }
 
 /** Drops the footer's row groups from `keep` on, leaving its row count, and checks what check and recover say. */
@@ -38,7 +38,7 @@ async function dropRowGroups(bytes: Uint8Array): Promise<number> {
     assert.equal(report.whole, false);
     assert.equal(report.rowsRecovered, kept);
     const out = await ParquetReader.open(sink.bytes());
-    assert.equal(out.metadata.numRows, kept, 'the output footer counts the rows it holds');
+    assert.equal(out.file.metadata.numRows, kept, 'the output footer counts the rows it holds');
     const back = (await out.readRows()).map((r) => JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)));
     assert.deepEqual(back, all.slice(0, kept), 'the rows kept are the original first rows');
     cases++;

@@ -69,7 +69,7 @@ describe('what a footer states twice, held against itself', () => {
     const reader = await ParquetReader.open(bytes);
     const original = await reader.readRows();
     const { start } = footerSpan(bytes);
-    const damaged = withFooter(bytes, edit, reader.metadata, start);
+    const damaged = withFooter(bytes, edit, reader.file.metadata, start);
     const out = [];
     for (const like of [false, true]) {
       const got = await recoverRows(damaged, like ? { like: bytes } : {});

@@ -22,10 +22,10 @@ it('DuckDB-written file: every row group and leaf, page header and column metada
   const bytes = new Uint8Array(readFileSync(path));
   const reader = await ParquetReader.open(bytes);
   const original = await reader.readRows();
-  assert.ok(reader.metadata.rowGroups.length >= 3);
+  assert.ok(reader.file.metadata.rowGroups.length >= 3);
   const starts: number[] = [];
   let n = 0;
-  for (const g of reader.metadata.rowGroups) {
+  for (const g of reader.file.metadata.rowGroups) {
     starts.push(n);
     n += g.numRows;
   }
@@ -47,8 +47,8 @@ it('DuckDB-written file: every row group and leaf, page header and column metada
   assert.equal(await check(bytes, 'undamaged'), 0);
   const source = bufferSource(bytes);
   let damaged = 0;
-  for (const ref of selectChunks(reader)) {
-    const pages = (await chunkPages(reader, source, ref)).pages.filter((p) => p.type !== 'dictionary');
+  for (const ref of selectChunks(reader.file)) {
+    const pages = (await chunkPages(reader.file, source, ref)).pages.filter((p) => p.type !== 'dictionary');
     const p = pages[(ref.rowGroup + ref.leaf.columnIndex) % pages.length]!;
     const d = bytes.slice();
     d.fill(0xff, p.offset, p.offset + 3);
@@ -58,9 +58,9 @@ it('DuckDB-written file: every row group and leaf, page header and column metada
   }
   const footerLen = new DataView(bytes.buffer, bytes.byteOffset).getUint32(bytes.length - 8, true);
   const footerAt = bytes.length - 8 - footerLen;
-  for (let rg = 0; rg < reader.metadata.rowGroups.length; rg++) {
+  for (let rg = 0; rg < reader.file.metadata.rowGroups.length; rg++) {
     for (const leaf of reader.schema.leaves) {
-      const d = withFooter(bytes, (m) => { m.rowGroups[rg]!.columns[leaf.columnIndex]!.metaData!.totalCompressedSize = 10; }, reader.metadata, footerAt);
+      const d = withFooter(bytes, (m) => { m.rowGroups[rg]!.columns[leaf.columnIndex]!.metaData!.totalCompressedSize = 10; }, reader.file.metadata, footerAt);
       assert.ok(await check(d, `rg ${rg} ${leaf.path.join('.')} metadata`) > 0);
       damaged++;
     }

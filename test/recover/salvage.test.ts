@@ -24,11 +24,11 @@ interface Located {
 async function pagesOf(bytes: Uint8Array): Promise<{ pages: Located[]; reader: ParquetReader }> {
   const reader = await ParquetReader.open(bytes);
   const pages: Located[] = [];
-  for (let rg = 0; rg < reader.metadata.rowGroups.length; rg++) {
-    const n = reader.metadata.rowGroups[rg]!.numRows;
+  for (let rg = 0; rg < reader.file.metadata.rowGroups.length; rg++) {
+    const n = reader.file.metadata.rowGroups[rg]!.numRows;
     for (const leaf of reader.schema.leaves) {
       const column = leaf.path.join('.');
-      const oi = (await reader.readOffsetIndex(rg, column))!;
+      const oi = (await reader.file.readOffsetIndex(rg, column))!;
       const locs = oi.pageLocations;
       const page = (rg * 7 + leaf.columnIndex * 3) % locs.length;
       const l = locs[page]!;
@@ -91,7 +91,7 @@ describe('salvage: damage campaign', () => {
       const { pages, reader: located } = await pagesOf(await writeFile({ ...options, pageIndex: true }));
       const original = await located.readRows();
       const reader = await ParquetReader.open(bytes);
-      const meta = reader.metadata;
+      const meta = reader.file.metadata;
       const footerOffset = bytes.length - 8 - new DataView(bytes.buffer, bytes.byteOffset).getUint32(bytes.length - 8, true);
       const whole = await salvage(bytes);
       assert.equal(checkExact(original, whole, 1000), 0);

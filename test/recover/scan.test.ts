@@ -31,12 +31,12 @@ for (const [name, options] of configs) {
     const reader = await ParquetReader.open(bytes);
     const original = await reader.readRows();
     const codec = options.codec ?? 'SNAPPY';
-    const groups = reader.metadata.rowGroups;
+    const groups = reader.file.metadata.rowGroups;
     const endOf = (g: number) => groups[g]!.fileOffset! + groups[g]!.totalCompressedSize!;
     // Cut after the row groups (page index and footer gone), and inside the last row group.
     for (const [cut, whole] of [[endOf(2), 3], [endOf(2) - 100, 2], [endOf(1) + 5, 2], [endOf(0) - 1, 0]] as const) {
       const d = bytes.slice(0, cut);
-      const given = await rowsOf(d, { schema: reader.metadata.schema, codec }).catch((e: Error) => e);
+      const given = await rowsOf(d, { schema: reader.file.metadata.schema, codec }).catch((e: Error) => e);
       if (whole === 0) {
         assert.ok(given instanceof Error || given.groups === 0, `${cut}`);
         continue;
@@ -60,9 +60,9 @@ it('a schema whose leaves cannot be told apart stops the scan instead of guessin
   const bytes = sink.bytes();
   const reader = await ParquetReader.open(bytes);
   const original = await reader.readRows();
-  const opened = await openForSalvage(bytes.slice(0, 4 + 20), { schema: reader.metadata.schema, codec: 'SNAPPY' }).catch(() => null);
+  const opened = await openForSalvage(bytes.slice(0, 4 + 20), { schema: reader.file.metadata.schema, codec: 'SNAPPY' }).catch(() => null);
   assert.ok(opened === null || opened.metadata.rowGroups.length === 0);
-  const cutAll = await openForSalvage(bytes.slice(0, reader.metadata.rowGroups[2]!.fileOffset! + 10), { schema: reader.metadata.schema, codec: 'SNAPPY' });
+  const cutAll = await openForSalvage(bytes.slice(0, reader.file.metadata.rowGroups[2]!.fileOffset! + 10), { schema: reader.file.metadata.schema, codec: 'SNAPPY' });
   assert.equal(cutAll.foundBy, 'scan');
   // Any row group it does accept is exact.
   const rows: Record<string, unknown>[] = [];
@@ -91,7 +91,7 @@ it("a one-column file whose writer split a row across pages: the row is not retu
   const w = await ParquetWriter.open(sink, s);
   await w.write({ v: [1] });
   await w.close();
-  const elements = (await ParquetReader.open(sink.bytes())).metadata.schema;
+  const elements = (await ParquetReader.open(sink.bytes())).file.metadata.schema;
   const d = buildSchema(elements as SchemaElementLike[]).leaves[0]!.defLevel;
   // Rows [1, 2], [3, 4, 5], [6], [7]: the second goes on in the second page, which ends the file.
   const pages = [listPage([0, 1, 0, 1], [d, d, d, d], [1, 2, 3, 4], d), listPage([1, 0, 0], [d, d, d], [5, 6, 7], d)];
@@ -120,7 +120,7 @@ it('a one-column file of more pages than the splits tried for a row group recove
   await w.close();
   const bytes = sink.bytes();
   const reader = await ParquetReader.open(bytes);
-  const g = reader.metadata.rowGroups[0]!;
+  const g = reader.file.metadata.rowGroups[0]!;
   const opened = await openForSalvage(bytes.slice(0, g.fileOffset! + g.totalCompressedSize!), { like: bytes });
   const rows: Record<string, unknown>[] = [];
   for await (const r of salvageRowGroups(opened)) rows.push(...r.rows);

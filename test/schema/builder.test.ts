@@ -23,7 +23,7 @@ const SAMPLE = join(import.meta.dirname, '../../examples/fixtures/sample.parquet
 async function fileSchema(path: string): Promise<SchemaElement[]> {
   const r = await openParquet(path);
   try {
-    return r.metadata.schema;
+    return r.file.metadata.schema;
   } finally {
     await r.close?.();
   }

@@ -49,7 +49,7 @@ async function writeAll(schema: ReturnType<typeof defineSchema>, records: unknow
 
 async function metaOf(path: string) {
   const r = await openParquet(path);
-  const m = r.metadata;
+  const m = r.file.metadata;
   await r.close();
   return m;
 }
@@ -292,7 +292,7 @@ describe('row groups and pages', () => {
     await w.writeColumns({ id: Int32Array.from({ length: n }, (_, i) => i) });
     await w.close();
     const r = await openParquet(sink.bytes());
-    assert.deepEqual(r.metadata.rowGroups.map((g) => Number(g.numRows)), [1_048_576, 3]);
+    assert.deepEqual(r.file.metadata.rowGroups.map((g) => Number(g.numRows)), [1_048_576, 3]);
     const tail: unknown[] = [];
     for await (const row of r.rows({ rowGroups: [1] })) tail.push(row.id);
     assert.deepEqual(tail, [1_048_576, 1_048_577, 1_048_578]);
@@ -609,7 +609,7 @@ describe('statistics', () => {
     await assert.rejects(w.write({ s: 'rejected', n: 'not a number' }), InvalidArgumentError);
     await w.close();
     const r = await openParquet(sink.bytes());
-    const st = r.metadata.rowGroups[0]!.columns[0]!.metaData!.statistics!;
+    const st = r.file.metadata.rowGroups[0]!.columns[0]!.metaData!.statistics!;
     assert.ok(st.distinctCount === undefined || st.distinctCount === 2, `distinct_count ${st.distinctCount}, the chunk holds 2 distinct values`);
   });
 });

@@ -96,7 +96,7 @@ describe('zeros and distinct_count', () => {
       for (const [order, want] of [['type', 4], ['total', 5]] as const) {
         const b = await write(kind, values, { floatOrder: order });
         const r = await open(b);
-        const s = r.metadata.rowGroups[0]!.columns[0]!.metaData!.statistics!;
+        const s = r.file.metadata.rowGroups[0]!.columns[0]!.metaData!.statistics!;
         assert.equal(s.distinctCount, want, `${order}: distinct_count`);
         assert.equal(s.nanCount, 40);
         await r.close();
@@ -119,14 +119,14 @@ describe('statistics equal an independent reckoning of the values', () => {
         fc.asyncProperty(fc.array(value, { minLength: 1, maxLength: 60 }), fc.constantFrom('type', 'total'), fc.boolean(), async (values, order, dictionary) => {
           const b = await write(kind, values, { floatOrder: order, pageRowLimit: 7, dictionary });
           const r = await open(b);
-          const chunk = r.metadata.rowGroups[0]!.columns[0]!;
-          assert.deepEqual(r.metadata.columnOrders![0], { type: order === 'total' ? 'IEEE_754_TOTAL_ORDER' : 'TYPE_ORDER' });
+          const chunk = r.file.metadata.rowGroups[0]!.columns[0]!;
+          assert.deepEqual(r.file.metadata.columnOrders![0], { type: order === 'total' ? 'IEEE_754_TOTAL_ORDER' : 'TYPE_ORDER' });
           const s = chunk.metaData!.statistics!;
           const want = expected(kind, values, order);
           assert.equal(s.nanCount, want.nanCount, 'nan_count');
           assert.equal(s.nullCount, want.nullCount, 'null_count');
           assert.equal(`${hex(s.minValue)} ${hex(s.maxValue)}`, `${hex(want.bounds?.[0])} ${hex(want.bounds?.[1])}`, 'bounds');
-          const ci = await r.readColumnIndex(0, ['x']);
+          const ci = await r.file.readColumnIndex(0, ['x']);
           const pages: (number | null)[][] = [];
           for (let i = 0; i < values.length; i += 7) pages.push(values.slice(i, i + 7));
           const pageWants = pages.map((p) => expected(kind, p, order));
@@ -189,7 +189,7 @@ describe('check-stats catches float lies in the column index', () => {
   /** The file with its first chunk's ColumnIndex edited in place (the edit keeps its length). */
   async function editIndex(b: Uint8Array, edit: (ci: ColumnIndex) => void): Promise<Uint8Array> {
     const r = await open(b);
-    const chunk = r.metadata.rowGroups[0]!.columns[0]!;
+    const chunk = r.file.metadata.rowGroups[0]!.columns[0]!;
     await r.close();
     const at = chunk.columnIndexOffset!;
     const len = chunk.columnIndexLength!;
@@ -221,7 +221,7 @@ describe('check-stats catches float lies in the column index', () => {
 
   async function ci0(b: Uint8Array): Promise<Uint8Array> {
     const r = await open(b);
-    const ci = (await r.readColumnIndex(0, ['x']))!;
+    const ci = (await r.file.readColumnIndex(0, ['x']))!;
     await r.close();
     return ci.minValues[0]!;
   }

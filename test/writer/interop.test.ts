@@ -95,7 +95,7 @@ async function checkAll(f: Written, opts: { duckSkip?: Set<string>; checksums?: 
   ];
   const failures: string[] = [];
   const reader = await openParquet(f.path);
-  const layout = layoutProblems(fileBytes(f.path), reader.metadata, opts.checksums ?? true);
+  const layout = layoutProblems(fileBytes(f.path), reader.file.metadata, opts.checksums ?? true);
   await reader.close();
   if (layout.length) failures.push(`[layout] ${f.label}: ${layout.slice(0, 8).join('\n  ')}`);
   for (const [name, check] of checks) {
@@ -133,7 +133,7 @@ describe('every type and nesting form, every codec, page v1/v2, dictionary on/of
           };
           const f = await writeFile(label, ALL, 1000, s, options);
           const reader = await openParquet(f.path);
-          const meta = reader.metadata;
+          const meta = reader.file.metadata;
           await reader.close();
           assert.ok(meta.rowGroups.length >= 3, `${label}: ${meta.rowGroups.length} row groups, want several`);
           const cs = chunks(meta);
@@ -170,7 +170,7 @@ describe('every per-column encoding where valid', () => {
         const codec = CODECS[s % CODECS.length];
         const f = await writeFile(label, ALL, 900, s, { codec, pageVersion, checksums: true, pageSize: 1500, pageRowLimit: 211, rowGroupRows: 400, columns: columns as WriterOptions['columns'] });
         const reader = await openParquet(f.path);
-        for (const c of chunks(reader.metadata)) {
+        for (const c of chunks(reader.file.metadata)) {
           const p = c.pathInSchema.join('.');
           if (!chosen.has(p)) continue;
           assert.ok(c.encodings.includes(encoding), `${label}: chunk ${p} encodings ${c.encodings.join(',')} lack ${encoding}`);
@@ -233,7 +233,7 @@ describe('a dictionary that overflows dictionaryPageSize midway falls back', () 
       }, {}, { expected, input: expected });
       const fallback: Record<string, string> = { s_plain: 'PLAIN', s_dlba: 'DELTA_LENGTH_BYTE_ARRAY', s_dba: 'DELTA_BYTE_ARRAY', i_delta: 'DELTA_BINARY_PACKED', d_bss: 'BYTE_STREAM_SPLIT', fx_plain: 'PLAIN', 'l_str.list.element': 'PLAIN' };
       const reader = await openParquet(f.path);
-      const first = reader.metadata.rowGroups[0]!;
+      const first = reader.file.metadata.rowGroups[0]!;
       for (const c of first.columns.map((x) => x.metaData!)) {
         const p = c.pathInSchema.join('.');
         const st = c.encodingStats ?? [];

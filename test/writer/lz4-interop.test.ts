@@ -58,7 +58,7 @@ for (const pageBytes of PAGES) {
     const bytes = await lz4File(v, pageBytes);
 
     const reader = await ParquetReader.open(bytes);
-    const chunk = reader.metadata.rowGroups[0]!.columns[0]!.metaData!;
+    const chunk = reader.file.metadata.rowGroups[0]!.columns[0]!.metaData!;
     assert.equal(chunk.codec, 'LZ4');
     assert.equal(chunk.encodingStats?.find((s) => s.pageType === 'DATA_PAGE')?.count, 2, 'two data pages');
     const own: bigint[] = [];

@@ -634,7 +634,7 @@ export async function checkDuckStats(duck: Duck, path: string, label: string, ex
       const isFloat = leaf.kind.kind === 'float' || leaf.kind.kind === 'float16';
       if (isFloat && (dmin === null || dmax === null) && (!Number.isFinite(want.min) || !Number.isFinite(want.max))) {
         // DuckDB hides float bounds when one is infinite: read the footer's bytes instead.
-        const st = reader.metadata.rowGroups[g]!.columns[c]!.metaData!.statistics!;
+        const st = reader.file.metadata.rowGroups[g]!.columns[c]!.metaData!.statistics!;
         const dec = (b: Uint8Array | undefined) => {
           if (b === undefined) return undefined;
           const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);

@@ -132,11 +132,11 @@ describe('DuckDB-written files read exactly and survive a parquetry rewrite', ()
         // 1. parquetry reads DuckDB's file as DuckDB reads it.
         const reader = await openParquet(src);
         const rows = await reader.readRows();
-        assert.equal(reader.metadata.rowGroups.length, 3, 'DuckDB wrote 3 row groups');
+        assert.equal(reader.file.metadata.rowGroups.length, 3, 'DuckDB wrote 3 row groups');
         await checkDuckValues(duck, src, name, rows, reader.plan());
 
         // 2. Rewritten with the file's own schema, DuckDB reads it equal to the original.
-        const w = await openWriter(dst, reader.metadata.schema, options);
+        const w = await openWriter(dst, reader.file.metadata.schema, options);
         for await (const row of reader.rows()) await w.write(row);
         await w.close();
         await reader.close();

@@ -5,10 +5,11 @@
  * the file → columns → blocks) with sizes, and rows read on demand by
  * offset and limit, so nothing is loaded whole.
  */
-import { ParquetReader, openTable, parseWhere, schemaAnnotation, type Filter, type SchemaNode, type Source, type Table, type TableFormatName } from 'parquetry';
+import { openTable, parseWhere, schemaAnnotation, type Filter, type SchemaNode, type Source, type Table, type TableFormatName } from 'parquetry';
 import { RedElmReader, redElmSummary } from 'parquetry/redelm';
 import { TrevniDraftReader, openTrevni, type TrevniBlock, type TrevniColumn } from 'parquetry/trevni';
-import { chunkPages, decodeStatistics, selectChunks, type ChunkRef } from 'parquetry/inspect';
+import { chunkPages, decodeStatistics, selectChunks, type ChunkRef, type ParquetFile } from 'parquetry/inspect';
+import { parquetFileOf } from '../../src/table/parquet.js';
 
 export interface TreeNode {
   name: string;
@@ -86,15 +87,18 @@ export type Input = Source | { name: string; files: string[]; size: number };
 /**
  * Opens any input `openTable` opens: its rows, schema and filter through the
  * table, whatever the format; the layout through the format's own reader
- * (inspection: row groups, pages, blocks and sections are not a table's).
+ * (inspection: row groups, pages, blocks and sections are not a table's),
+ * for Parquet the `ParquetFile` the table reads, so the file opens once.
  */
 export async function openFile(input: Input): Promise<Opened> {
   if ('files' in input) return openDatasetFiles(input);
   const table = await openTable(input, { name: input.name ?? 'file' });
   const base = tableView(table, input.name ?? 'file', input.byteLength);
   switch (table.format) {
-    case 'parquet':
-      return { ...base, ...(await parquetLayout(input)) };
+    case 'parquet': {
+      const file = parquetFileOf(table);
+      return file ? { ...base, ...parquetLayout(file) } : base;
+    }
     case 'trevni': {
       const r = await openTrevni(input);
       return r instanceof TrevniDraftReader
@@ -223,11 +227,10 @@ function sequentialReads(open: (offset: number, filter?: Filter) => AsyncIterato
 }
 
 /** A Parquet file's row groups and column chunks, their pages read on demand. */
-async function parquetLayout(source: Source): Promise<Pick<Opened, 'groups' | 'loadPages'>> {
-  const reader = await ParquetReader.fromSource(source);
-  const m = reader.metadata;
+function parquetLayout(file: ParquetFile): Pick<Opened, 'groups' | 'loadPages'> {
+  const m = file.metadata;
   const groups: GroupBox[] = m.rowGroups.map((rg, i) => ({ label: `row group ${i}`, rows: rg.numRows, bytes: 0, uncompressed: 0, chunks: [] }));
-  for (const ref of selectChunks(reader)) {
+  for (const ref of selectChunks(file)) {
     const md = ref.chunk.metaData;
     const g = groups[ref.rowGroup]!;
     const chunk: ChunkBox = {
@@ -244,7 +247,7 @@ async function parquetLayout(source: Source): Promise<Pick<Opened, 'groups' | 'l
     async loadPages(chunk) {
       if (chunk.pages || !chunk.ref) return;
       try {
-        const [walk, index] = await Promise.all([chunkPages(reader, source, chunk.ref), reader.pageIndex(chunk.group, chunk.ref.leaf.path)]);
+        const [walk, index] = await Promise.all([chunkPages(file, file.bytes, chunk.ref), file.pageIndex(chunk.group, chunk.ref.leaf.path)]);
         const bounds = new Map(index?.map((e) => [e.offset, e]));
         chunk.pages = walk.pages.map((p) => {
           const b = bounds.get(p.offset);

@@ -28,7 +28,8 @@ import { compareD, type D } from '../filter/compare.js';
 import type { ColumnChunk, ColumnIndex, OffsetIndex } from '../metadata/index.js';
 import { chunkPages } from './page-headers.js';
 import type { ChunkRef } from '../chunk-locator.js';
-import { ParquetReader, type OpenOptions } from '../reader.js';
+import { ParquetFile, type OpenOptions } from '../file.js';
+import { ParquetReader } from '../reader.js';
 import { type ColumnPath } from '../../schema/tree.js';
 import { compareTotalOrder } from '../float-order.js';
 import { GeoCheck } from './geo-check.js';
@@ -65,19 +66,20 @@ export interface CheckOptions extends OpenOptions {
 
 /**
  * Checks one file (see the module comment), kept open for the caller to
- * close: a source, or a reader (`openParquet`'s follows column chunks'
- * `file_path` into the files they name).
+ * close: a source, or an opened file (`openParquetFile`'s follows column
+ * chunks' `file_path` into the files they name).
  */
-export async function checkStatistics(input: Source | ParquetReader, options: CheckOptions = {}): Promise<CheckReport> {
-  const reader = input instanceof ParquetReader ? input : await ParquetReader.fromSource(input, options);
-  const leaves = reader.selectLeaves(options.columns);
+export async function checkStatistics(input: Source | ParquetFile, options: CheckOptions = {}): Promise<CheckReport> {
+  const file = input instanceof ParquetFile ? input : await ParquetFile.fromSource(input, options);
+  const reader = new ParquetReader(file);
+  const leaves = file.selectLeaves(options.columns);
   const report: CheckReport = { checked: { statistics: 0, 'size statistics': 0, 'column index': 0, 'offset index': 0, 'bloom filter': 0 }, lies: [] };
-  for (let rg = 0; rg < reader.metadata.rowGroups.length; rg++) {
+  for (let rg = 0; rg < file.metadata.rowGroups.length; rg++) {
     let check: ChunkCheck | undefined;
     for await (const batch of reader.columns({ columns: leaves.map((l) => l.path), rowGroups: [rg] })) {
       if (check?.leaf !== batch.leaf) {
         check?.finish();
-        check = await ChunkCheck.start(reader, rg, batch.leaf, report);
+        check = await ChunkCheck.start(file, rg, batch.leaf, report);
       }
       check.add(batch.data);
     }
@@ -121,23 +123,23 @@ class ChunkCheck {
     return this.claims.leaf;
   }
 
-  static async start(reader: ParquetReader, rg: number, leaf: LeafNode, report: CheckReport): Promise<ChunkCheck> {
+  static async start(file: ParquetFile, rg: number, leaf: LeafNode, report: CheckReport): Promise<ChunkCheck> {
     const column = leaf.path.join('.');
     const lie: LieAt = (structure, field, stored, actual, page) => {
       report.lies.push({ rowGroup: rg, column, structure, ...(page === undefined ? {} : { page }), field, stored, actual });
     };
-    const chunk = reader.metadata.rowGroups[rg]!.columns[leaf.columnIndex]!;
+    const chunk = file.metadata.rowGroups[rg]!.columns[leaf.columnIndex]!;
     let ci: ColumnIndex | null = null;
     let oi: OffsetIndex | null = null;
     try {
-      [ci, oi] = await Promise.all([reader.readColumnIndex(rg, leaf.path), reader.readOffsetIndex(rg, leaf.path)]);
+      [ci, oi] = await Promise.all([file.readColumnIndex(rg, leaf.path), file.readOffsetIndex(rg, leaf.path)]);
     } catch (e) {
       if (!(e instanceof ParquetryError)) throw e;
       lie(chunk.columnIndexOffset !== undefined ? 'column index' : 'offset index', 'page index', 'a readable page index', e.message);
     }
-    const entries = oi && await pageEntries(reader, { rowGroup: rg, leaf, chunk, column }, oi, (field, stored, actual, page) => lie('offset index', field, stored, actual, page));
-    const bloom = await reader.readBloomFilter(rg, leaf.path);
-    return new ChunkCheck(new LeafClaims(reader.schema.root, leaf, reader.metadata.columnOrders), chunk, lie, report, ci, oi, entries, bloom);
+    const entries = oi && await pageEntries(file, { rowGroup: rg, leaf, chunk, column }, oi, (field, stored, actual, page) => lie('offset index', field, stored, actual, page));
+    const bloom = await file.readBloomFilter(rg, leaf.path);
+    return new ChunkCheck(new LeafClaims(file.schema.root, leaf, file.metadata.columnOrders), chunk, lie, report, ci, oi, entries, bloom);
   }
 
   /** The next window of the chunk's entries. */
@@ -290,8 +292,8 @@ class ChunkCheck {
  * data page's entry count, or null when the locations do not lead to the
  * chunk's pages (the page index cannot then be matched with data).
  */
-async function pageEntries(reader: ParquetReader, ref: ChunkRef, oi: OffsetIndex, lie: (field: string, stored: string, actual: string, page: number) => void): Promise<number[] | null> {
-  const walked = (await chunkPages(reader, reader.bytes, ref)).pages;
+async function pageEntries(file: ParquetFile, ref: ChunkRef, oi: OffsetIndex, lie: (field: string, stored: string, actual: string, page: number) => void): Promise<number[] | null> {
+  const walked = (await chunkPages(file, file.bytes, ref)).pages;
   const data = walked.filter((p) => p.type === 'data v1' || p.type === 'data v2');
   const locs = oi.pageLocations;
   for (let i = 0; i < locs.length; i++) {

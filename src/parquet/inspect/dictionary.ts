@@ -4,7 +4,7 @@
  * defaults unless `options` say otherwise).
  */
 import { valueReader, type ValueOptions } from '../../schema/convert.js';
-import type { ParquetReader } from '../reader.js';
+import type { ParquetFile } from '../file.js';
 import type { ColumnPath } from '../../schema/tree.js';
 import { InvalidArgumentError } from '../../errors.js';
 
@@ -19,15 +19,15 @@ export interface ChunkDictionary {
 }
 
 /** The dictionary of `column` (one leaf) in each of `rowGroups` (default all). */
-export async function columnDictionaries(reader: ParquetReader, column: ColumnPath, rowGroups?: readonly number[], options: ValueOptions = {}): Promise<ChunkDictionary[]> {
-  const leaves = reader.selectLeaves([column]);
+export async function columnDictionaries(file: ParquetFile, column: ColumnPath, rowGroups?: readonly number[], options: ValueOptions = {}): Promise<ChunkDictionary[]> {
+  const leaves = file.selectLeaves([column]);
   if (leaves.length !== 1 || leaves[0]!.path.join('.') !== (typeof column === 'string' ? column : column.join('.'))) {
     throw new InvalidArgumentError(`"${typeof column === 'string' ? column : column.join('.')}" is a group: name one of its leaf columns (${leaves.map((l) => l.path.join('.')).join(', ')})`);
   }
   const leaf = leaves[0]!;
   const out: ChunkDictionary[] = [];
-  for (const rg of rowGroups ?? reader.metadata.rowGroups.map((_, i) => i)) {
-    const dict = await reader.readDictionary(rg, leaf.path);
+  for (const rg of rowGroups ?? file.metadata.rowGroups.map((_, i) => i)) {
+    const dict = await file.readDictionary(rg, leaf.path);
     const values: unknown[] = [];
     if (dict) {
       const at = valueReader(leaf.kind, dict, options);

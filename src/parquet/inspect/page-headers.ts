@@ -12,22 +12,22 @@ import type { ValueOptions } from '../../schema/convert.js';
 import type { LeafNode } from '../../schema/tree.js';
 import type { FileDecryptor } from '../crypto/decryptor.js';
 import { decodePageHeader, type ColumnChunk, type ColumnMetaData, type PageHeader } from '../metadata/index.js';
-import type { ParquetReader } from '../reader.js';
+import type { ParquetFile } from '../file.js';
 import type { ColumnPath } from '../../schema/tree.js';
 import { decodeStatistics, type DecodedStatistics } from '../statistics.js';
 import { readsNoChunks, type ChunkRef } from '../chunk-locator.js';
 
 /** The column chunks a `--column` / `--row-group` selection names, row group by row group. */
-export function selectChunks(reader: ParquetReader, columns?: readonly ColumnPath[], rowGroup?: number): ChunkRef[] {
-  const leaves = reader.selectLeaves(columns && columns.length ? columns : undefined);
-  const groups = reader.metadata.rowGroups;
+export function selectChunks(file: ParquetFile, columns?: readonly ColumnPath[], rowGroup?: number): ChunkRef[] {
+  const leaves = file.selectLeaves(columns && columns.length ? columns : undefined);
+  const groups = file.metadata.rowGroups;
   if (rowGroup !== undefined && rowGroup >= groups.length) {
-    throw new InvalidArgumentError(`row group ${rowGroup} does not exist (the file has ${groups.length})`, { file: reader.name });
+    throw new InvalidArgumentError(`row group ${rowGroup} does not exist (the file has ${groups.length})`, { file: file.name });
   }
   const out: ChunkRef[] = [];
   groups.forEach((rg, i) => {
     if (rowGroup !== undefined && i !== rowGroup) return;
-    for (const leaf of leaves) out.push(reader.locator.ref(i, leaf));
+    for (const leaf of leaves) out.push(file.locator.ref(i, leaf));
   });
   return out;
 }
@@ -156,23 +156,23 @@ function checkCount(n: number | undefined, what: string): number {
 }
 
 /**
- * Walks one chunk's page headers through `source` (the reader's own bytes),
+ * Walks one chunk's page headers through `source` (the file's own bytes),
  * fetching headers only, never page bodies beyond the header window.
  * Statistics are decoded with `values` (ISO text for temporal types unless
  * told otherwise).
  */
-export async function chunkPages(reader: ParquetReader, source: Source, c: ChunkRef, window = WINDOW, values: ValueOptions = { temporal: 'iso' }): Promise<ChunkPages> {
-  const { meta, ctx, start, end: limit } = reader.locator.locate(c.rowGroup, c.leaf);
+export async function chunkPages(file: ParquetFile, source: Source, c: ChunkRef, window = WINDOW, values: ValueOptions = { temporal: 'iso' }): Promise<ChunkPages> {
+  const { meta, ctx, start, end: limit } = file.locator.locate(c.rowGroup, c.leaf);
   // Header modules of an encrypted chunk are decrypted with its key.
-  const decryptor = reader.decryptor?.encrypted(c.chunk, ctx) ? reader.decryptor : undefined;
+  const decryptor = file.decryptor?.encrypted(c.chunk, ctx) ? file.decryptor : undefined;
   const length = meta.totalCompressedSize;
-  if (readsNoChunks(reader.metadata.rowGroups[c.rowGroup]!)) {
+  if (readsNoChunks(file.metadata.rowGroups[c.rowGroup]!)) {
     return { rowGroup: c.rowGroup, column: c.column, start, length, encrypted: decryptor !== undefined, numValues: meta.numValues, pages: [] };
   }
   const end = start + length;
-  const index = await reader.readOffsetIndex(c.rowGroup, c.leaf.path);
+  const index = await file.readOffsetIndex(c.rowGroup, c.leaf.path);
   const locations = new Map((index?.pageLocations ?? []).map((p, i, all) => [p.offset, { first: p.firstRowIndex, next: all[i + 1]?.firstRowIndex }]));
-  const groupRows = reader.metadata.rowGroups[c.rowGroup]!.numRows;
+  const groupRows = file.metadata.rowGroups[c.rowGroup]!.numRows;
   const pages: PageInfo[] = [];
   let pos = start;
   let nextRow: number | undefined = 0;

@@ -5,7 +5,7 @@
  * OffsetIndex unencoded bytes), cut into one histogram per page.
  */
 import { CorruptFileError } from '../../errors.js';
-import type { ParquetReader } from '../reader.js';
+import type { ParquetFile } from '../file.js';
 import { readsNoChunks } from '../chunk-locator.js';
 import type { ColumnPath } from '../../schema/tree.js';
 
@@ -40,16 +40,16 @@ function perPage(flat: number[] | undefined, pages: number, levels: number, what
 }
 
 /** The size statistics of the chunks of `columns` (default all) in `rowGroups` (default all). */
-export async function sizeStatistics(reader: ParquetReader, columns?: readonly ColumnPath[], rowGroups?: readonly number[]): Promise<ChunkSizeStats[]> {
-  const leaves = reader.selectLeaves(columns);
-  const groups = rowGroups ?? reader.metadata.rowGroups.map((_, i) => i);
+export async function sizeStatistics(file: ParquetFile, columns?: readonly ColumnPath[], rowGroups?: readonly number[]): Promise<ChunkSizeStats[]> {
+  const leaves = file.selectLeaves(columns);
+  const groups = rowGroups ?? file.metadata.rowGroups.map((_, i) => i);
   const out: ChunkSizeStats[] = [];
   for (const rg of groups) {
     for (const leaf of leaves) {
       const column = leaf.path.join('.');
-      // Read first, as the reader checks that the row group exists; a row group of no rows is not read (writers leave its offsets at 0).
-      const group = reader.metadata.rowGroups[rg];
-      const [ci, oi] = group && readsNoChunks(group) ? [null, null] : await Promise.all([reader.readColumnIndex(rg, leaf.path), reader.readOffsetIndex(rg, leaf.path)]);
+      // Read first, as the file checks that the row group exists; a row group of no rows is not read (writers leave its offsets at 0).
+      const group = file.metadata.rowGroups[rg];
+      const [ci, oi] = group && readsNoChunks(group) ? [null, null] : await Promise.all([file.readColumnIndex(rg, leaf.path), file.readOffsetIndex(rg, leaf.path)]);
       const ss = group!.columns[leaf.columnIndex]!.metaData?.sizeStatistics;
       const s: ChunkSizeStats = { rowGroup: rg, column, sizeStatistics: ss !== undefined };
       if (ss?.unencodedByteArrayDataBytes !== undefined) s.unencodedByteArrayDataBytes = ss.unencodedByteArrayDataBytes;

@@ -13,6 +13,7 @@ import { bitWidth, encodeDictionaryIndices, encodeRleBooleans, encodeRleHybrid, 
 import { take } from '../../encodings/dictionary.js';
 import type { ByteArrays, Values } from '../../encodings/types.js';
 import { ValuesBuilder } from '../../encodings/values-builder.js';
+import { ByteStringSet } from '../../encodings/byte-string-set.js';
 import { leafCoercer } from '../../schema/coerce.js';
 import type { LeafNode } from '../../schema/tree.js';
 import type { LeafSink } from '../../shred/shred.js';
@@ -172,12 +173,8 @@ function giveScratch(w: ByteWriter): void {
 /** Every column's page headers are encoded here (synchronously, one at a time) and copied out: one buffer, not one per page. */
 const headerWriter = new ByteWriter(256);
 
-const latin1 = new TextDecoder('latin1');
-
-/** A byte string's dictionary key (its bytes as latin1 text), kept apart from a text value's key, which may be the same string. */
-class BytesKey {
-  constructor(readonly latin1: string) {}
-}
+/** What `dictKeyOf` holds for a byte string's entry, which `dictBytes` keeps (removed from there at rollback). */
+const BYTES_KEY = Symbol('bytes');
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -222,10 +219,10 @@ export class ColumnWriter implements LeafSink {
   /** Plain values of the current page (when not dictionary-encoding). */
   private values: ValuesBuilder;
   /** Dictionary state: values by key, their order, and the current page's indices. */
-  /** Dictionary indices by value: JS strings and numbers in one map, byte strings (as latin1 text) in another, so the two never collide. */
+  /** Dictionary indices by value: JS strings and numbers in one map, byte strings by their bytes in a set of their own, so the two never collide. */
   /** Each made at its first entry, as are chunkStats and the coercer: a wide table has many columns and few values. */
   private dictKeys: Map<unknown, number> | undefined;
-  private dictBytesKeys: Map<string, number> | undefined;
+  private dictBytes: ByteStringSet | undefined;
   /** The key of each dictionary entry, so entries of a rolled-back record can be removed. */
   private dictKeyOf: unknown[] | undefined;
   private dict: ValuesBuilder;
@@ -361,7 +358,7 @@ export class ColumnWriter implements LeafSink {
         else this.values.pushAll(v.values as Int32Array);
         return;
       case 'bytes':
-        if (this.useDictionary) for (let i = 0; i < v.starts.length; i++) this.addToDictionary(undefined, v.data.subarray(v.starts[i]!, v.ends[i]!));
+        if (this.useDictionary) for (let i = 0; i < v.starts.length; i++) this.indices.push(this.bytesIndex(v.data, v.starts[i]!, v.ends[i]!));
         else this.values.pushRanges(v.data, v.starts, v.ends);
         return;
       case 'indexed': {
@@ -399,34 +396,41 @@ export class ColumnWriter implements LeafSink {
   /** The dictionary index of a string `s` or a physical value, adding it when new. */
   private dictionaryIndex(s: string | undefined, physical: number | bigint | boolean | Uint8Array | undefined): number {
     let key: unknown;
-    let map: Map<unknown, number> = (this.dictKeys ??= new Map());
+    const map: Map<unknown, number> = (this.dictKeys ??= new Map());
     if (s !== undefined) key = s;
-    else if (physical instanceof Uint8Array) {
-      key = latin1.decode(physical);
-      map = (this.dictBytesKeys ??= new Map()) as Map<unknown, number>;
-    } else if (physical === 0 && Object.is(physical, -0)) key = '-0'; // keep -0 apart from 0
+    else if (physical instanceof Uint8Array) return this.bytesIndex(physical, 0, physical.length);
+    else if (physical === 0 && Object.is(physical, -0)) key = '-0'; // keep -0 apart from 0
     else key = physical;
     let idx = map.get(key);
     if (idx === undefined) {
       idx = this.dict.length;
       map.set(key, idx);
-      this.keptKey(map !== this.dictKeys, key);
+      this.keptKey(key);
       if (s === undefined) this.dict.push(physical!);
       else if (this.dict.pushString(s)) this.replacedStrings++;
     }
     return idx;
   }
 
+  /** The dictionary index of the byte string src[start, end), adding it when new. */
+  private bytesIndex(src: Uint8Array, start: number, end: number): number {
+    const idx = this.dict.length;
+    const found = (this.dictBytes ??= new ByteStringSet()).add(src, start, end, idx);
+    if (found >= 0) return found;
+    this.keptKey(BYTES_KEY);
+    this.dict.push(src.subarray(start, end));
+    return idx;
+  }
+
   /**
-   * Records a new dictionary entry's key, a byte string's wrapped (a
-   * BytesKey) so rollback knows its map; the first in a list of one (a list
+   * Records a new dictionary entry's key (BYTES_KEY for a byte string's),
+   * so rollback knows where to remove it; the first in a list of one (a list
    * grown by push starts with room for 16, and a wide table's columns hold
-   * one entry, once an object of 40 bytes more each).
+   * one entry).
    */
-  private keptKey(bytes: boolean, key: unknown): void {
-    const kept = bytes ? new BytesKey(key as string) : key;
-    if (this.dictKeyOf) this.dictKeyOf.push(kept);
-    else this.dictKeyOf = [kept];
+  private keptKey(key: unknown): void {
+    if (this.dictKeyOf) this.dictKeyOf.push(key);
+    else this.dictKeyOf = [key];
   }
 
   /** A string's dictionary index, adding it when new. */
@@ -436,7 +440,7 @@ export class ColumnWriter implements LeafSink {
     if (idx === undefined) {
       idx = this.dict.length;
       keys.set(v, idx);
-      this.keptKey(false, v);
+      this.keptKey(v);
       if (this.dict.pushString(v)) this.replacedStrings++;
     }
     return idx;
@@ -648,7 +652,7 @@ export class ColumnWriter implements LeafSink {
     this.remap = undefined;
     while (this.dict.length > this.markDict) {
       const key = this.dictKeyOf!.pop();
-      if (key instanceof BytesKey) this.dictBytesKeys!.delete(key.latin1);
+      if (key === BYTES_KEY) this.dictBytes!.pop();
       else this.dictKeys!.delete(key);
       this.dict.truncate(this.dict.length - 1);
     }
@@ -832,7 +836,7 @@ export class ColumnWriter implements LeafSink {
     this.bloomHashedEntries = 0;
     this.geoEntries = 0;
     this.dictKeys = undefined;
-    this.dictBytesKeys = undefined;
+    this.dictBytes = undefined;
     this.dictKeyOf = undefined;
     this.dict.reset();
   }

@@ -9,7 +9,7 @@
 import { ByteCursor } from '../../bytes/cursor.js';
 import { ByteWriter } from '../../bytes/writer.js';
 import { CorruptFileError, InvalidArgumentError } from '../../errors.js';
-import { ParquetReader } from '../reader.js';
+import { ParquetFile } from '../file.js';
 import { chunkBytes, readsNoChunks } from '../chunk-locator.js';
 import { decodeBloomFilterHeader, decodeColumnIndex, decodeOffsetIndex, decodePageHeader, encodeOffsetIndex, type ColumnChunk, type FileMetaData } from '../metadata/index.js';
 import { concatBytes } from '../../bytes/concat.js';
@@ -19,11 +19,11 @@ import { FileEncryptor, type EncryptionOptions, type Sealable } from '../crypto/
 /** The encrypted form of a plaintext Parquet file (`input`: its bytes). */
 export async function encryptParquet(input: Uint8Array, options: EncryptionOptions): Promise<Uint8Array> {
   const encryptor = FileEncryptor.create(options);
-  // Opened as any read opens it, so its chunks are located (and checked) by the reader's locator.
-  const reader = await ParquetReader.open(input);
-  if (reader.metadata.encryptionAlgorithm) throw new InvalidArgumentError('the input is already encrypted');
-  const meta: FileMetaData = structuredClone(reader.metadata);
-  const leaves = reader.schema.leaves.map((l) => l.path.join('.'));
+  // Opened as any read opens it, so its chunks are located (and checked) by the file's locator.
+  const file = await ParquetFile.open(input);
+  if (file.metadata.encryptionAlgorithm) throw new InvalidArgumentError('the input is already encrypted');
+  const meta: FileMetaData = structuredClone(file.metadata);
+  const leaves = file.schema.leaves.map((l) => l.path.join('.'));
   encryptor.checkColumns(leaves);
   const out: Uint8Array[] = [encryptor.magic];
   let offset = 4;
@@ -43,7 +43,7 @@ export async function encryptParquet(input: Uint8Array, options: EncryptionOptio
       const path = m.pathInSchema.join('.');
       // Keys go by the chunk's path, named by the schema's: a chunk saying it is another column would be left in plaintext, or sealed with another's key.
       if (path !== leaves[col]) throw new CorruptFileError(`column chunk ${col} says it is column "${path}", but the schema's column ${col} is "${leaves[col] ?? '(none)'}"`, { rowGroup: rg });
-      const { start, end: chunkEnd } = readsNoChunks(group) ? { start: 0, end: 0 } : chunkBytes(reader.locator.locate(rg, reader.schema.leaves[col]!).meta, reader.locator.dataEnd, { rowGroup: rg, column: path });
+      const { start, end: chunkEnd } = readsNoChunks(group) ? { start: 0, end: 0 } : chunkBytes(file.locator.locate(rg, file.schema.leaves[col]!).meta, file.locator.dataEnd, { rowGroup: rg, column: path });
       const bytes = input.subarray(start, chunkEnd);
       const pages: (Sealable & { at: number; dictionary: boolean })[] = [];
       for (let pos = 0; pos < bytes.length; ) {

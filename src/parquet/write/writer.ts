@@ -9,6 +9,7 @@ import { definedTree } from '../../schema/builder.js';
 import { planRecord, type RecordPlan } from '../../shred/plan.js';
 import { ArrowShredder } from '../../arrow/shred.js';
 import { ArrowColumns, batchColumns } from '../../arrow/columns.js';
+import type { LeafEntries } from '../../shred/entries.js';
 import { loadArrow } from '../../arrow/load.js';
 import type { RecordBatch, Table } from '../../arrow/peer.js';
 import { firstUnknownKey, isPlainObject, RecordShredder, type UnknownFieldRule, type VariantWriter } from '../../shred/shred.js';
@@ -624,6 +625,47 @@ export class ParquetWriter<Row = Record<string, unknown>> {
       this.totalRows += end - start;
       if (this.groupFull()) await this.flushRowGroup();
       if (failure !== undefined) throw failure;
+    }
+  }
+
+  /**
+   * Adds `rows` rows of a flat schema as each column's leaf entries, which
+   * `entries(column, start, end)` gives for rows start..end of them (columns
+   * in schema order, slices in increasing order), with values in a form the
+   * column stores as it is (`typed` in its storage, `bytes` of a string or
+   * binary column: what a reader that builds columns in the writer's
+   * storage gives, convert's CSV reader). The values are not checked again:
+   * a form the column does not store throws.
+   */
+  async writeEntries(rows: number, entries: (column: number, start: number, end: number) => LeafEntries): Promise<void> {
+    this.checkOpen();
+    if (this.schema.leaves.some((l) => l.path.length !== 1 || l.repLevel > 0)) {
+      throw new InvalidArgumentError('writeEntries needs a flat schema (top-level columns only)');
+    }
+    const cols = this.columns;
+    const append = (start: number, end: number) => {
+      for (let k = 0; k < cols.length; k++) {
+        const e = entries(k, start, end);
+        const v = e.values;
+        const form = v.t === 'typed' ? v.values : v.t === 'bytes' ? 'bytes' : undefined;
+        if (form !== undefined && !cols[k]!.stores(form)) throw new InvalidArgumentError(`writeEntries: column "${cols[k]!.leaf.path[0]!}" does not store these values as they are`);
+        cols[k]!.appendEntries(e);
+      }
+    };
+    for (let start = 0; start < rows; ) {
+      const n = this.sliceRows(rows - start);
+      let failure: unknown;
+      const taken = this.appendSlice(n, (k) => {
+        try {
+          append(start, start + k);
+        } catch (e) {
+          failure = e;
+          throw e;
+        }
+      });
+      if (taken === 0) throw failure;
+      start += taken;
+      if (this.groupFull()) await this.flushRowGroup();
     }
   }
 

@@ -1,0 +1,91 @@
+/**
+ * Distinct byte strings, each with a number it was added with: a writer's
+ * dictionary of BYTE_ARRAY values (to their dictionary indices) looked up by their bytes (a hash of them,
+ * open addressing), with no JS string or view made per lookup. Entries are
+ * removed last-added first (a rolled-back record's), which open addressing
+ * allows: no entry added before the last one probed past its slot.
+ */
+
+const EMPTY = -1;
+
+export class ByteStringSet {
+  private data = new Uint8Array(0);
+  /** Entry i is data[offsets[i], offsets[i + 1]). */
+  private offsets = new Int32Array(16);
+  private hashes = new Int32Array(16);
+  private values = new Int32Array(16);
+  /** Slots: an entry's index, or EMPTY. */
+  private table = new Int32Array(16).fill(EMPTY);
+  size = 0;
+
+  /** The number src[start, end) was added with; when it is not there, it is added with `value` (0 or more), and -1 is given. */
+  add(src: Uint8Array, start: number, end: number, value: number): number {
+    // FNV-1a.
+    let h = 0x811c9dc5 | 0;
+    for (let i = start; i < end; i++) h = Math.imul(h ^ src[i]!, 0x01000193);
+    const mask = this.table.length - 1;
+    const { table, offsets, data } = this;
+    const n = end - start;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const e = table[slot]!;
+      if (e === EMPTY) break;
+      if (this.hashes[e] !== h) continue;
+      const at = offsets[e]!;
+      if (offsets[e + 1]! - at !== n) continue;
+      let i = 0;
+      while (i < n && data[at + i] === src[start + i]) i++;
+      if (i === n) return this.values[e]!;
+    }
+    this.store(src, start, end, h, value);
+    return -1;
+  }
+
+  private store(src: Uint8Array, start: number, end: number, h: number, value: number): void {
+    const index = this.size++;
+    if (this.size + 1 > this.offsets.length) {
+      const offsets = new Int32Array(this.offsets.length * 2);
+      offsets.set(this.offsets);
+      this.offsets = offsets;
+      const hashes = new Int32Array(this.hashes.length * 2);
+      hashes.set(this.hashes);
+      this.hashes = hashes;
+      const values = new Int32Array(this.values.length * 2);
+      values.set(this.values);
+      this.values = values;
+    }
+    const at = this.offsets[index]!;
+    const next = at + end - start;
+    if (next > this.data.length) {
+      const data = new Uint8Array(Math.max(256, next, this.data.length * 2));
+      data.set(this.data.subarray(0, at));
+      this.data = data;
+    }
+    this.data.set(src.subarray(start, end), at);
+    this.offsets[index + 1] = next;
+    this.hashes[index] = h;
+    this.values[index] = value;
+    if (this.size * 2 > this.table.length) this.rehash(this.table.length * 2);
+    else this.place(index);
+  }
+
+  private place(index: number): void {
+    const mask = this.table.length - 1;
+    let slot = this.hashes[index]! & mask;
+    while (this.table[slot] !== EMPTY) slot = (slot + 1) & mask;
+    this.table[slot] = index;
+  }
+
+  private rehash(slots: number): void {
+    this.table = new Int32Array(slots).fill(EMPTY);
+    for (let i = 0; i < this.size; i++) this.place(i);
+  }
+
+  /** Removes the entry added last. */
+  pop(): void {
+    const index = --this.size;
+    const mask = this.table.length - 1;
+    let slot = this.hashes[index]! & mask;
+    while (this.table[slot] !== index) slot = (slot + 1) & mask;
+    this.table[slot] = EMPTY;
+  }
+}
