@@ -113,6 +113,15 @@ export class ByteWriter {
     this.varUint64((v << 1n) ^ (v >> 63n));
   }
 
+  /** `s`, whose characters are all below U+0080, a byte each: ASCII text without an encoded copy first. */
+  ascii(s: string): void {
+    this.reserve(s.length);
+    const buf = this.buf;
+    const at = this.length;
+    for (let i = 0; i < s.length; i++) buf[at + i] = s.charCodeAt(i);
+    this.length += s.length;
+  }
+
   bytes(b: Uint8Array): void {
     this.reserve(b.length);
     this.buf.set(b, this.length);

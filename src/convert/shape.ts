@@ -15,7 +15,6 @@ import type { WarningHandler } from '../warnings.js';
 import { applyOverride, defineFromNodes, parseTypeOverride, toBuilder, typeFromJson, type TypeNode } from './types.js';
 import { parseJson, type JsonRecord } from './read-json.js';
 import type { Cells } from './read-csv.js';
-import { advised } from './row-problem.js';
 import { addTextCells, cellColumns, type CellColumn } from './csv-cells.js';
 import type { BuiltColumn } from './column-builders.js';
 
@@ -121,8 +120,25 @@ function cellReader(field: AnyField, leaf: LeafNode | undefined, column: string)
   return csvCellParser(leaf);
 }
 
+/**
+ * `cellReader`, one for all the leaves of a type (`shared`, by type): a leaf's reader
+ * depends on its type alone but for the column its refusals name, which the caller sets.
+ */
+function sharedReader(field: AnyField, leaf: LeafNode | undefined, column: string, shared: Map<string, CellReader>): CellReader {
+  if (field.spec.node !== 'leaf' || !leaf) return cellReader(field, leaf, column);
+  const key = `${leaf.kind.kind}/${leaf.physicalType}/${leaf.element.logicalType?.type ?? ''}`;
+  let read = shared.get(key);
+  if (read === undefined) shared.set(key, (read = cellReader(field, leaf, column)));
+  return read;
+}
+
 export class CsvShaper implements Shaper<Cells> {
   private names: string[] = [];
+  /**
+   * Each column's reader, one per type shared by its columns (a reader and its advice a
+   * column took about 250 bytes, a wide table's hundreds of MB): `row()` names the column
+   * of a cell it refuses, and adds the advice.
+   */
   private readers: CellReader[] = [];
   /** The columns' leaves, when every column is one (fewer when some column is a group). */
   private leaves: LeafNode[] = [];
@@ -130,8 +146,8 @@ export class CsvShaper implements Shaper<Cells> {
   /** Cells per row: the header's, the schema's, or the first row's. */
   private width = -1;
 
-  /** What each column's bad cells add, when its type was inferred from the sample. */
-  private advices: Array<string | undefined> = [];
+  /** Whether column i's bad cells get advice (its type was inferred from the sample): the advice is made when a cell fails. */
+  private advised: (i: number) => boolean = () => false;
   /** Inference from every row (`inferFromAll`), instead of from the sample. */
   private whole: CsvInference | undefined;
 
@@ -217,13 +233,11 @@ export class CsvShaper implements Shaper<Cells> {
     const leaves = new Map<string, LeafNode>();
     for (const leaf of schema.schema.leaves) if (leaf.path.length === 1) leaves.set(leaf.path[0]!, leaf);
     // A cell that does not fit a type inferred from the sample says how to give the type.
-    const inferred = (name: string) => !fields && !this.whole && this.advice !== undefined && !this.choice.overrides.some(([path]) => path === name);
-    this.advices = schema.fields.map(([name]) => (inferred(name) ? this.advice!(name) : undefined));
-    this.readers = schema.fields.map(([name, fb], i) => {
-      const read = cellReader(fb, leaves.get(name), name);
-      const advice = this.advices[i];
-      return advised(read, advice);
-    });
+    const overridden = new Set(this.choice.overrides.map(([path]) => path));
+    const inferred = !fields && !this.whole && this.advice !== undefined;
+    this.advised = (i) => inferred && !overridden.has(this.names[i]!);
+    const shared = new Map<string, CellReader>();
+    this.readers = schema.fields.map(([name, fb]) => sharedReader(fb, leaves.get(name), name, shared));
     this.leaves = schema.fields.flatMap(([name, fb]) => (fb.spec.node === 'leaf' && leaves.has(name) ? [leaves.get(name)!] : []));
     this.set = setter(this.names);
     return schema;
@@ -247,8 +261,25 @@ export class CsvShaper implements Shaper<Cells> {
   row(cells: Cells): Record<string, unknown> {
     const o: Record<string, unknown> = {};
     const readers = this.readers;
-    for (let i = 0; i < readers.length; i++) this.set(o, i, readers[i]!(cells[i]!));
+    let i = 0;
+    try {
+      for (; i < readers.length; i++) this.set(o, i, readers[i]!(cells[i]!));
+    } catch (e) {
+      if (!(e instanceof InvalidArgumentError)) throw e;
+      const advice = this.adviceOf(i);
+      throw new InvalidArgumentError(advice === undefined ? e.detail : `${e.detail} (${advice})`, { ...e.context, column: this.names[i]! });
+    }
     return o;
+  }
+
+  /** What column i's bad cells add (how to give its type), if anything. */
+  private adviceOf(i: number): string | undefined {
+    return this.advised(i) ? this.advice!(this.names[i]!) : undefined;
+  }
+
+  /** Every column's advice (a batch's few thousand columns at most). */
+  private advices(): Array<string | undefined> {
+    return this.names.map((_, i) => this.adviceOf(i));
   }
 
   retry(): undefined {
@@ -259,13 +290,13 @@ export class CsvShaper implements Shaper<Cells> {
     // Past BATCH_MAX_COLUMNS the batch's fixed cost per column (a cell parser and a builder) outweighs
     // what it saves per row: 50,000 columns needed 200 MiB of heap where rows need 160 (test/convert/wide-tables.test.ts).
     if (this.leaves.length !== this.names.length || this.names.length > BATCH_MAX_COLUMNS) return undefined;
-    return new CsvColumnBatch(this.leaves, this.advices);
+    return new CsvColumnBatch(this.leaves, this.advices());
   }
 
   /** What another thread needs to read cells into the same column batches (none when rows need a row each). */
   replica(schema: DefinedSchema): CsvBatchReplica | undefined {
     if (this.leaves.length !== this.names.length || this.names.length > BATCH_MAX_COLUMNS) return undefined;
-    return { names: this.names, elements: schema.elements, advices: this.advices };
+    return { names: this.names, elements: schema.elements, advices: this.advices() };
   }
 }
 

@@ -10,6 +10,7 @@
  * `pathSpill(os.tmpdir(), { sink: fileSink, source: fileSource, remove: (p) => fs.rm(p, { force: true }) })`.
  */
 import { InvalidArgumentError } from '../errors.js';
+import { BufferedSink } from '../io/buffered-sink.js';
 import type { Sink } from '../io/sink.js';
 import type { Source } from '../io/source.js';
 
@@ -84,16 +85,31 @@ export function pathSpill(dir: string, io: PathSpillIO, prefix = 'parquetry-trev
   };
 }
 
-/** The one file of a writer's spill stores: appended to while the writer writes, read once it closes, removed when every store is disposed. */
+/** Bytes read from the spill file at a time when stores are read back. */
+const READ_WINDOW = 1 << 20;
+
+/**
+ * The one file of a writer's spill stores: appended to while the writer writes, read once it
+ * closes, removed when every store is disposed. Small blocks are gathered into writes of 64 KB
+ * and read back a window at a time: a wide table spills a small block a column at close, and a
+ * file write and a file read each (a promise and a buffer apiece) made most of what its close allocated.
+ */
 class SharedSpillFile {
   private end = 0;
   /** Appends in call order: each store's ranges were taken from `end` when it asked. */
   private queue: Promise<void> = Promise.resolve();
+  /** Appends queued and not yet done: while there are any, a small block cannot be gathered at once (it would go before them). */
+  private pending = 0;
   private closed = false;
   private source: Promise<Source> | undefined;
   private live = 0;
+  private readonly sink: BufferedSink;
+  /** The last window read back: the stores are read in the order they were written, so one window serves many. */
+  private window: { start: number; bytes: Uint8Array } | undefined;
 
-  constructor(private readonly path: string, private readonly io: PathSpillIO, private readonly sink: Sink) {}
+  constructor(private readonly path: string, private readonly io: PathSpillIO, sink: Sink) {
+    this.sink = new BufferedSink(sink);
+  }
 
   store(): SpillStore {
     this.live++;
@@ -105,11 +121,14 @@ class SharedSpillFile {
     if (--this.live === 0) await this.remove();
   }
 
-  append(bytes: Uint8Array): Promise<number> {
+  /** Where `bytes` went in the file: at once when they were gathered (copied), else once written. */
+  append(bytes: Uint8Array): number | Promise<number> {
     if (this.closed) return Promise.reject(new InvalidArgumentError('a spill store was written after the spill was read back'));
     const at = this.end;
     this.end += bytes.length;
-    const written = this.queue.then(() => this.sink.write(bytes));
+    if (this.pending === 0 && this.sink.take(bytes)) return at;
+    this.pending++;
+    const written = this.queue.then(() => this.sink.write(bytes)).finally(() => this.pending--);
     this.queue = written.catch(() => undefined);
     return written.then(() => at);
   }
@@ -122,8 +141,18 @@ class SharedSpillFile {
     const src = await this.source!;
     for (let r = 0; r < ranges.length; r += 2) {
       const end = ranges[r + 1]!;
-      for (let o = ranges[r]!; o < end; o += chunkSize) yield await src.read(o, Math.min(chunkSize, end - o));
+      for (let o = ranges[r]!; o < end; o += chunkSize) yield await this.bytesAt(src, o, Math.min(chunkSize, end - o));
     }
+  }
+
+  /** The file's bytes o..o+n: from the last window read when it holds them, else from a new window (or, as large as one, read alone). */
+  private async bytesAt(src: Source, o: number, n: number): Promise<Uint8Array> {
+    const w = this.window;
+    if (w && o >= w.start && o + n <= w.start + w.bytes.length) return w.bytes.subarray(o - w.start, o - w.start + n);
+    if (n >= READ_WINDOW) return src.read(o, n);
+    const bytes = await src.read(o, Math.min(READ_WINDOW, this.end - o));
+    this.window = { start: o, bytes };
+    return bytes.subarray(0, n);
   }
 
   private async remove(): Promise<void> {
@@ -133,6 +162,7 @@ class SharedSpillFile {
       await this.sink.abort();
       return;
     }
+    this.window = undefined;
     const src = await this.source!.catch(() => undefined);
     await src?.close?.();
     await this.io.remove(this.path);

@@ -33,7 +33,7 @@ interface Read { rows: number; chunks: Chunk[]; total: number }
  * DELTA_BINARY_PACKED, ALP and BIT_PACKED levels read and skipped in place
  * (miniblock sums, vector headers, a level stream) add about 1.1 kB.
  */
-const BROWSER_READ_CEILING = 85_400;
+const BROWSER_READ_CEILING = 84_400;
 
 let pack: Pack;
 before(() => {

@@ -526,9 +526,20 @@ const utf8Encoder = new TextEncoder();
 
 export function writeString(w: ByteWriter, v: string): void {
   if (typeof v !== 'string') throw badValue('string', v);
+  // Short ASCII (column names, most of a wide table's footer) goes straight in, without an encoded copy.
+  if (v.length <= 64 && isAscii(v)) {
+    w.varUint(v.length);
+    w.ascii(v);
+    return;
+  }
   const b = utf8Encoder.encode(v);
   w.varUint(b.length);
   w.bytes(b);
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 export function writeUuid(w: ByteWriter, v: Uint8Array): void {

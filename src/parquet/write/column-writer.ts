@@ -19,12 +19,16 @@ import type { LeafNode } from '../../schema/tree.js';
 import type { LeafSink } from '../../shred/shred.js';
 import type { LeafEntries, PresentValues } from '../../shred/entries.js';
 import { encodePageHeader, type ColumnMetaData, type Encoding, type PageEncodingStats, type PageHeader } from '../metadata/index.js';
+
 import { BloomBuilder, type BloomBuilderOptions } from '../bloom/builder.js';
 import type { SplitBlockBloomFilter } from '../bloom/filter.js';
 import { distinctCount, StatsBuilder, type FloatOrder } from './stats.js';
 import { geospatialStatistics } from './geo-stats.js';
 import { GeoBounder, type Edges } from '../../geo/bounds.js';
 import { geoEdges } from '../../schema/logical.js';
+
+type DataPageHeader = NonNullable<PageHeader['dataPageHeader']>;
+type DataPageHeaderV2 = NonNullable<PageHeader['dataPageHeaderV2']>;
 
 /** Value encodings a user can choose per column (RLE_DICTIONARY is the `dictionary` option). */
 export type ValueEncoding = 'PLAIN' | 'DELTA_BINARY_PACKED' | 'DELTA_LENGTH_BYTE_ARRAY' | 'DELTA_BYTE_ARRAY' | 'BYTE_STREAM_SPLIT' | 'RLE' | 'ALP';
@@ -701,15 +705,15 @@ export class ColumnWriter implements LeafSink {
     const rawEstimate = this.pageBytes();
     this.lastRowBytes = this.pageRows > 0 ? rawEstimate / this.pageRows : this.lastRowBytes;
     const w = takeScratch(Math.ceil(rawEstimate * 1.1) + 1024);
-    let encoding: Encoding;
-    const writeValues = () => {
-      if (this.useDictionary) {
-        encodeDictionaryIndices(w, this.indices.view(), this.dict.length);
-        encoding = 'RLE_DICTIONARY';
-      } else {
-        encoding = this.opts.encoding;
-        encodeValues(w, this.leaf, this.opts.encoding, this.values.values());
-      }
+    // Each view taken once: a view is an object of about 100 bytes, and a wide table's close flushes a page a column.
+    const indices = this.useDictionary ? this.indices.view() : undefined;
+    const values = indices ? this.dict.values() : this.values.values();
+    const repLevels = this.rep?.view();
+    const defLevels = this.def?.view();
+    const encoding: Encoding = indices ? 'RLE_DICTIONARY' : this.opts.encoding;
+    const writeValues = (): void => {
+      if (indices) encodeDictionaryIndices(w, indices, this.dict.length);
+      else encodeValues(w, this.leaf, this.opts.encoding, values);
     };
     const numValues = entries;
     const numRows = this.pageRows;
@@ -718,33 +722,32 @@ export class ColumnWriter implements LeafSink {
     // Statistics are taken over the finished page: rolled-back records are gone by now, so the bounds are exact.
     const stats = this.opts.statistics ? this.newStats() : undefined;
     if (stats) {
-      if (this.useDictionary) stats.addIndexed(this.dict.values(), this.indices.view(), 0, this.indices.length);
-      else stats.addRange(this.values.values(), 0, this.values.length);
+      if (indices) stats.addIndexed(values, indices, 0, indices.length);
+      else stats.addRange(values, 0, this.values.length);
       stats.nullCount = this.pageNulls;
-      this.addGeo();
+      this.addGeo(values);
     }
-    const facts = this.pageFacts(numValues);
+    const facts = this.pageFacts(numValues, values, indices, repLevels, defLevels);
     if (this.bloom) {
-      if (this.useDictionary) {
+      if (indices) {
         // Every dictionary entry is used by this page or an earlier one: only the new ones need hashing.
-        this.bloom.addValues(this.dict.values(), this.bloomHashedEntries, this.dict.length);
+        this.bloom.addValues(values, this.bloomHashedEntries, this.dict.length);
         this.bloomHashedEntries = this.dict.length;
-      } else this.bloom.addValues(this.values.values(), 0, this.values.length);
+      } else this.bloom.addValues(values, 0, this.values.length);
     }
     if (this.opts.pageVersion === 1) {
-      if (this.rep) encodeRleHybridPrefixed(w, this.rep.view(), bitWidth(this.leaf.repLevel));
-      if (this.def) encodeRleHybridPrefixed(w, this.def.view(), bitWidth(this.maxDef));
+      if (repLevels) encodeRleHybridPrefixed(w, repLevels, bitWidth(this.leaf.repLevel));
+      if (defLevels) encodeRleHybridPrefixed(w, defLevels, bitWidth(this.maxDef));
       writeValues();
       const raw = w.finish();
       body = this.compress(raw);
-      header = {
-        type: 'DATA_PAGE', uncompressedPageSize: raw.length, compressedPageSize: body.length,
-        dataPageHeader: { numValues, encoding: encoding!, definitionLevelEncoding: 'RLE', repetitionLevelEncoding: 'RLE', ...(stats ? { statistics: stats.toThrift() } : {}) },
-      };
+      const dataPageHeader: DataPageHeader = { numValues, encoding, definitionLevelEncoding: 'RLE', repetitionLevelEncoding: 'RLE' };
+      if (stats) dataPageHeader.statistics = stats.toThrift();
+      header = { type: 'DATA_PAGE', uncompressedPageSize: raw.length, compressedPageSize: body.length, dataPageHeader };
     } else {
-      if (this.rep) encodeRleHybrid(w, this.rep.view(), bitWidth(this.leaf.repLevel));
+      if (repLevels) encodeRleHybrid(w, repLevels, bitWidth(this.leaf.repLevel));
       const repLen = w.length;
-      if (this.def) encodeRleHybrid(w, this.def.view(), bitWidth(this.maxDef));
+      if (defLevels) encodeRleHybrid(w, defLevels, bitWidth(this.maxDef));
       const defLen = w.length - repLen;
       const levels = w.finish().slice();
       w.reset();
@@ -756,16 +759,14 @@ export class ColumnWriter implements LeafSink {
       body = new Uint8Array(levels.length + compressed.length);
       body.set(levels);
       body.set(compressed, levels.length);
-      header = {
-        type: 'DATA_PAGE_V2', uncompressedPageSize: levels.length + raw.length, compressedPageSize: body.length,
-        dataPageHeaderV2: {
-          numValues, numNulls: this.pageNulls, numRows, encoding: encoding!, definitionLevelsByteLength: defLen, repetitionLevelsByteLength: repLen,
-          isCompressed: compressValues, ...(stats ? { statistics: stats.toThrift() } : {}),
-        },
+      const dataPageHeaderV2: DataPageHeaderV2 = {
+        numValues, numNulls: this.pageNulls, numRows, encoding, definitionLevelsByteLength: defLen, repetitionLevelsByteLength: repLen, isCompressed: compressValues,
       };
+      if (stats) dataPageHeaderV2.statistics = stats.toThrift();
+      header = { type: 'DATA_PAGE_V2', uncompressedPageSize: levels.length + raw.length, compressedPageSize: body.length, dataPageHeaderV2 };
     }
     giveScratch(w);
-    this.addPage(header, body, header.type as EncodedPage['type'], encoding!, numRows, stats, facts);
+    this.addPage(header, body, header.type as EncodedPage['type'], encoding, numRows, stats, facts);
     this.totalValues += numValues;
     if (stats) (this.chunkStats ??= this.newStats()).merge(stats);
     this.chunkRows += numRows;
@@ -778,10 +779,10 @@ export class ColumnWriter implements LeafSink {
   }
 
   /** Adds the page's geometries to the chunk's bounds: of a dictionary, only the entries new since the last page (every entry is used by some page). */
-  private addGeo(): void {
+  private addGeo(values: Values): void {
     if (!this.geoEdges) return;
     const geo = (this.geo ??= new GeoBounder(this.geoEdges));
-    const { data, offsets } = (this.useDictionary ? this.dict.values() : this.values.values()) as ByteArrays;
+    const { data, offsets } = values as ByteArrays;
     const from = this.useDictionary ? this.geoEntries : 0;
     const to = this.useDictionary ? this.dict.length : this.values.length;
     for (let i = from; i < to && geo.valid; i++) geo.add(data.subarray(offsets[i]!, offsets[i + 1]!));
@@ -795,11 +796,11 @@ export class ColumnWriter implements LeafSink {
    */
   private decideDictionary(): void {
     this.decidedDictionary = true;
-    const plainSize = this.indices.length === 0 ? 0 : plainByteSize(this.dict, this.indices.view());
-    const dictSize = this.dict.byteSize + Math.ceil((this.indices.length * Math.max(1, bitWidth(this.dict.length))) / 8);
+    const indices = this.indices.view();
+    const plainSize = indices.length === 0 ? 0 : plainByteSize(this.dict, indices);
+    const dictSize = this.dict.byteSize + Math.ceil((indices.length * Math.max(1, bitWidth(this.dict.length))) / 8);
     if (dictSize < plainSize) return;
     this.useDictionary = false;
-    const indices = this.indices.view();
     if (indices.length === this.dict.length && indices.every((d, i) => d === i)) {
       // Each value new when it came (a wide table's one row): the dictionary is the values in order, kept as they are, not copied.
       [this.values, this.dict] = [this.dict, this.values];
@@ -813,23 +814,20 @@ export class ColumnWriter implements LeafSink {
   }
 
   /** What the page index and size statistics need of the page being flushed. */
-  private pageFacts(numValues: number): PageFacts {
-    const nonNull = this.useDictionary ? this.indices.length : this.values.length;
+  /** `values` and `indices`: the page's (a dictionary's and its indices, or plain values and none), `rep` and `def` its levels. */
+  private pageFacts(numValues: number, values: Values, indices: Int32Array | undefined, rep: ArrayLike<number> | undefined, def: ArrayLike<number> | undefined): PageFacts {
+    const nonNull = indices ? indices.length : this.values.length;
     const facts: PageFacts = { numValues, nonNull, nullCount: this.pageNulls };
     if (this.leaf.physicalType === 'BYTE_ARRAY') {
-      if (this.useDictionary) {
-        const { offsets } = this.dict.values() as ByteArrays;
-        const idx = this.indices.view();
+      const { offsets } = values as ByteArrays;
+      if (indices) {
         let n = 0;
-        for (let i = 0; i < idx.length; i++) n += offsets[idx[i]! + 1]! - offsets[idx[i]!]!;
+        for (let i = 0; i < indices.length; i++) n += offsets[indices[i]! + 1]! - offsets[indices[i]!]!;
         facts.unencodedBytes = n;
-      } else {
-        const { offsets } = this.values.values() as ByteArrays;
-        facts.unencodedBytes = offsets[offsets.length - 1]! - offsets[0]!;
-      }
+      } else facts.unencodedBytes = offsets[offsets.length - 1]! - offsets[0]!;
     }
-    if (this.rep) facts.repHistogram = histogram(this.rep.view(), this.leaf.repLevel);
-    if (this.def) facts.defHistogram = histogram(this.def.view(), this.maxDef);
+    if (rep) facts.repHistogram = histogram(rep, this.leaf.repLevel);
+    if (def) facts.defHistogram = histogram(def, this.maxDef);
     return facts;
   }
 
@@ -859,7 +857,11 @@ export class ColumnWriter implements LeafSink {
     headerWriter.reset();
     encodePageHeader(header, headerWriter);
     const h = headerWriter.finish().slice();
-    this.pages.push({ header: h, body, type, encoding, numRows, firstRow: this.chunkRows, stats, ...facts });
+    // The facts' fields named, not spread: a spread builds the object a property at a time.
+    this.pages.push({
+      header: h, body, type, encoding, numRows, firstRow: this.chunkRows, stats, numValues: facts.numValues, nonNull: facts.nonNull, nullCount: facts.nullCount,
+      unencodedBytes: facts.unencodedBytes, repHistogram: facts.repHistogram, defHistogram: facts.defHistogram,
+    });
     this.pagesBytes += h.length + body.length;
     this.flushed.bytes += h.length + body.length;
     this.uncompressedBytes += h.length + header.uncompressedPageSize;
@@ -883,41 +885,44 @@ export class ColumnWriter implements LeafSink {
       this.addPage(header, body, 'DICTIONARY_PAGE', 'PLAIN', 0);
       pages.unshift(pages.splice(before, 1)[0]!);
     }
-    const encodings = new Set<Encoding>();
-    const stats = new Map<string, PageEncodingStats>();
+    // In order of first use, as lists: a chunk has a few pages (a Set, a Map and their keys were a wide table's garbage).
+    const encodings: Encoding[] = [];
+    const encodingStats: PageEncodingStats[] = [];
     let byteLength = 0;
     for (const p of pages) {
-      encodings.add(p.encoding);
-      const k = `${p.type}/${p.encoding}`;
-      const s = stats.get(k) ?? { pageType: p.type, encoding: p.encoding, count: 0 };
-      s.count++;
-      stats.set(k, s);
+      if (!encodings.includes(p.encoding)) encodings.push(p.encoding);
+      let s: PageEncodingStats | undefined;
+      for (const e of encodingStats) if (e.pageType === p.type && e.encoding === p.encoding) s = e;
+      if (s) s.count++;
+      else encodingStats.push({ pageType: p.type, encoding: p.encoding, count: 1 });
       byteLength += p.header.length + p.body.length;
     }
-    if (this.def || this.rep) encodings.add('RLE');
+    if ((this.def || this.rep) && !encodings.includes('RLE')) encodings.push('RLE');
     const dictionaryBytes = hasDictionary ? pages[0]!.header.length + pages[0]!.body.length : 0;
     const sizeStatistics = chunkSizeStatistics(this.leaf, pages);
     const allDictionary = hasDictionary && pages.every((p) => p.type === 'DICTIONARY_PAGE' || p.encoding === 'RLE_DICTIONARY');
     const meta: ColumnMetaData = {
       type: this.leaf.physicalType,
-      encodings: [...encodings],
+      encodings,
       pathInSchema: this.leaf.path,
       codec: this.opts.codecName as ColumnMetaData['codec'],
       numValues: this.totalValues,
       totalUncompressedSize: this.uncompressedBytes,
       totalCompressedSize: byteLength,
       dataPageOffset: dictionaryBytes,
-      ...(hasDictionary ? { dictionaryPageOffset: 0 } : {}),
-      ...(this.opts.statistics ? { statistics: (this.chunkStats ?? this.newStats()).toThrift(allDictionary ? distinctCount(this.leaf, this.dict.values(), this.opts.floatOrder) : undefined) } : {}),
-      encodingStats: [...stats.values()],
-      ...(sizeStatistics ? { sizeStatistics } : {}),
+      encodingStats,
     };
+    if (hasDictionary) meta.dictionaryPageOffset = 0;
+    if (this.opts.statistics) meta.statistics = (this.chunkStats ?? this.newStats()).toThrift(allDictionary ? distinctCount(this.leaf, this.dict.values(), this.opts.floatOrder) : undefined);
+    if (sizeStatistics) meta.sizeStatistics = sizeStatistics;
     const geospatial = this.geo && geospatialStatistics(this.geo);
     if (geospatial) meta.geospatialStatistics = geospatial;
     const bloom = this.bloom?.finish();
     this.resetChunk();
     this.mark();
-    return { pages, meta, byteLength, ...(bloom ? { bloom } : {}) };
+    const chunk: EncodedChunk = { pages, meta, byteLength };
+    if (bloom) chunk.bloom = bloom;
+    return chunk;
   }
 
   private resetChunk(): void {
@@ -944,25 +949,35 @@ function fitting(n: number, before: number, after: number, limit: number): numbe
 type PageFacts = Pick<EncodedPage, 'numValues' | 'nonNull' | 'nullCount' | 'unencodedBytes' | 'repHistogram' | 'defHistogram'>;
 
 /** How many times each level 0..max occurs. */
-function histogram(levels: Uint8Array | Uint16Array, max: number): number[] {
-  const counts = new Float64Array(max + 1);
+function histogram(levels: ArrayLike<number>, max: number): number[] {
+  const counts = new Array<number>(max + 1).fill(0);
   for (let i = 0; i < levels.length; i++) counts[levels[i]!]!++;
-  return Array.from(counts);
+  return counts;
 }
 
 /** The chunk's SizeStatistics: its pages' unencoded byte-array bytes and level histograms, summed; undefined when there is nothing to say. */
 function chunkSizeStatistics(leaf: LeafNode, pages: EncodedPage[]): ColumnMetaData['sizeStatistics'] {
+  const bytes = leaf.physicalType === 'BYTE_ARRAY';
+  if (!bytes && leaf.repLevel === 0 && leaf.defLevel === 0) return undefined;
   const out: NonNullable<ColumnMetaData['sizeStatistics']> = {};
-  const data = pages.filter((p) => p.type !== 'DICTIONARY_PAGE');
-  if (leaf.physicalType === 'BYTE_ARRAY') out.unencodedByteArrayDataBytes = data.reduce((n, p) => n + (p.unencodedBytes ?? 0), 0);
-  const sum = (max: number, pick: (p: EncodedPage) => number[] | undefined) => {
-    const h = new Array<number>(max + 1).fill(0);
-    for (const p of data) pick(p)?.forEach((c, i) => (h[i]! += c));
-    return h;
-  };
-  if (leaf.repLevel > 0) out.repetitionLevelHistogram = sum(leaf.repLevel, (p) => p.repHistogram);
-  if (leaf.defLevel > 0) out.definitionLevelHistogram = sum(leaf.defLevel, (p) => p.defHistogram);
-  return Object.keys(out).length ? out : undefined;
+  if (bytes) {
+    let n = 0;
+    for (const p of pages) if (p.type !== 'DICTIONARY_PAGE') n += p.unencodedBytes ?? 0;
+    out.unencodedByteArrayDataBytes = n;
+  }
+  if (leaf.repLevel > 0) out.repetitionLevelHistogram = levelSums(pages, leaf.repLevel, 'repHistogram');
+  if (leaf.defLevel > 0) out.definitionLevelHistogram = levelSums(pages, leaf.defLevel, 'defHistogram');
+  return out;
+}
+
+/** The data pages' histograms of one kind of level (0..max), summed. */
+function levelSums(pages: readonly EncodedPage[], max: number, kind: 'repHistogram' | 'defHistogram'): number[] {
+  const h = new Array<number>(max + 1).fill(0);
+  for (const p of pages) {
+    const counts = p.type === 'DICTIONARY_PAGE' ? undefined : p[kind];
+    if (counts) for (let i = 0; i < counts.length; i++) h[i]! += counts[i]!;
+  }
+  return h;
 }
 
 /** Entry `k` of present values, in the column's storage (`physical` coerces the JS values of `any`). */

@@ -9,7 +9,10 @@
 import { ByteCursor } from '../../bytes/cursor.js';
 import { ByteWriter } from '../../bytes/writer.js';
 import { Encoded } from '../thrift/codec.js';
-import { columnChunkCodec, decodeColumnMetaData, encodeColumnMetaData, type ColumnChunk, type ColumnMetaData } from '../metadata/index.js';
+import {
+  columnChunkCodec, decodeColumnMetaData, encodeColumnIndex, encodeColumnMetaData, encodeOffsetIndex,
+  type ColumnChunk, type ColumnIndex, type ColumnMetaData, type OffsetIndex,
+} from '../metadata/index.js';
 
 /** Where the page indexes and bloom filters went, once written at close: each chunk's offset and length (length 0: none). */
 export interface ExtrasPlaces {
@@ -42,19 +45,21 @@ export class FooterChunks {
   /** One writer for a chunk's pieces, reused. */
   private readonly scratch = new ByteWriter(256);
 
-  /** Keeps a written chunk: its metadata (offsets absolute), its page indexes as `encode` writes each, its bloom filter. */
-  add(fileOffset: number, meta: ColumnMetaData, indexes: Partial<Record<IndexKind, (w: ByteWriter) => void>>, bloom?: Uint8Array): void {
+  /** Keeps a written chunk: its metadata (offsets absolute), its page indexes (none: not written), its bloom filter. */
+  add(fileOffset: number, meta: ColumnMetaData, offsetIndex: OffsetIndex | undefined, columnIndex: ColumnIndex | undefined, bloom?: Uint8Array): void {
     const k = this.count++;
     this.metaEnd = room(this.metaEnd, this.count);
     this.fileOffset = room(this.fileOffset, this.count);
     encodeColumnMetaData(meta, this.metas);
     this.metaEnd[k] = this.metas.length;
     this.fileOffset[k] = fileOffset;
-    for (const kind of ['columnIndex', 'offsetIndex'] as const) {
-      const end = (this.indexEnd[kind] = room(this.indexEnd[kind], this.count));
-      indexes[kind]?.(this.indexes[kind]);
-      end[k] = this.indexes[kind].length;
-    }
+    const ends = this.indexEnd;
+    ends.columnIndex = room(ends.columnIndex, this.count);
+    if (columnIndex) encodeColumnIndex(columnIndex, this.indexes.columnIndex);
+    ends.columnIndex[k] = this.indexes.columnIndex.length;
+    ends.offsetIndex = room(ends.offsetIndex, this.count);
+    if (offsetIndex) encodeOffsetIndex(offsetIndex, this.indexes.offsetIndex);
+    ends.offsetIndex[k] = this.indexes.offsetIndex.length;
     if (bloom) this.blooms.set(k, bloom);
   }
 

@@ -9,6 +9,9 @@ import type { BoundaryOrder, ColumnIndex, OffsetIndex, PageLocation } from '../m
 import type { EncodedPage } from './column-writer.js';
 import { boundsComparator, isFloatColumn, sortOrder, type FloatOrder } from './stats.js';
 
+/** A null page's bounds: empty (shared: the thrift encoder only reads them). */
+const NO_BOUND = new Uint8Array(0);
+
 function dataPages(pages: readonly EncodedPage[]): EncodedPage[] {
   return pages.filter((p) => p.type !== 'DICTIONARY_PAGE');
 }
@@ -18,20 +21,34 @@ function dataPages(pages: readonly EncodedPage[]): EncodedPage[] {
  * first_row_index counts rows (records): pages start at record boundaries.
  */
 export function buildOffsetIndex(leaf: LeafNode, pages: readonly EncodedPage[], base: number): OffsetIndex {
-  const locations: PageLocation[] = [];
-  const unencoded: number[] = [];
+  // Lists of their length: a list grown by push starts with room for 17, and a wide table's chunks have a page each.
+  const n = dataPageCount(pages);
+  const locations = new Array<PageLocation>(n);
+  const unencoded = leaf.physicalType === 'BYTE_ARRAY' ? new Array<number>(n) : undefined;
   let offset = base;
+  let k = 0;
   for (const p of pages) {
     const size = p.header.length + p.body.length;
     if (p.type !== 'DICTIONARY_PAGE') {
-      locations.push({ offset, compressedPageSize: size, firstRowIndex: p.firstRow });
-      unencoded.push(p.unencodedBytes ?? 0);
+      locations[k] = { offset, compressedPageSize: size, firstRowIndex: p.firstRow };
+      if (unencoded) unencoded[k] = p.unencodedBytes ?? 0;
+      k++;
     }
     offset += size;
   }
   const oi: OffsetIndex = { pageLocations: locations };
-  if (leaf.physicalType === 'BYTE_ARRAY') oi.unencodedByteArrayDataBytes = unencoded;
+  if (unencoded) oi.unencodedByteArrayDataBytes = unencoded;
   return oi;
+}
+
+function copyInto(to: number[], at: number, from: readonly number[]): void {
+  for (let i = 0; i < from.length; i++) to[at + i] = from[i]!;
+}
+
+function dataPageCount(pages: readonly EncodedPage[]): number {
+  let n = 0;
+  for (const p of pages) if (p.type !== 'DICTIONARY_PAGE') n++;
+  return n;
 }
 
 /**
@@ -45,29 +62,32 @@ export function buildOffsetIndex(leaf: LeafNode, pages: readonly EncodedPage[], 
 export function buildColumnIndex(leaf: LeafNode, pages: readonly EncodedPage[], truncateLength: number, floatOrder: FloatOrder): ColumnIndex | undefined {
   const compare = boundsComparator(leaf, floatOrder);
   if (compare === undefined || sortOrder(leaf) === 'none') return undefined;
-  const data = dataPages(pages);
-  const nullPages: boolean[] = [];
-  const minValues: Uint8Array[] = [];
-  const maxValues: Uint8Array[] = [];
-  const nullCounts: number[] = [];
-  const repHist: number[] = [];
-  const defHist: number[] = [];
-  for (const p of data) {
+  const data = pages.length === 1 && pages[0]!.type !== 'DICTIONARY_PAGE' ? pages : dataPages(pages);
+  const n = data.length;
+  const nullPages = new Array<boolean>(n);
+  const minValues = new Array<Uint8Array>(n);
+  const maxValues = new Array<Uint8Array>(n);
+  const nullCounts = new Array<number>(n);
+  const repHist = leaf.repLevel > 0 ? new Array<number>(n * (leaf.repLevel + 1)) : undefined;
+  const defHist = leaf.defLevel > 0 ? new Array<number>(n * (leaf.defLevel + 1)) : undefined;
+  for (let k = 0; k < n; k++) {
+    const p = data[k]!;
     if (p.stats === undefined) return undefined;
     const isNull = p.nonNull === 0;
-    nullPages.push(isNull);
-    nullCounts.push(p.nullCount);
+    nullPages[k] = isNull;
+    nullCounts[k] = p.nullCount;
     if (isNull) {
-      minValues.push(new Uint8Array(0));
-      maxValues.push(new Uint8Array(0));
+      minValues[k] = NO_BOUND;
+      maxValues[k] = NO_BOUND;
     } else {
       const b = p.stats.indexBounds(truncateLength);
       if (b === undefined) return undefined;
-      minValues.push(b.min);
-      maxValues.push(b.max);
+      minValues[k] = b.min;
+      maxValues[k] = b.max;
     }
-    for (const h of p.repHistogram ?? []) repHist.push(h);
-    for (const h of p.defHistogram ?? []) defHist.push(h);
+    // Every data page has its histograms where the column has levels (pageFacts).
+    if (repHist) copyInto(repHist, k * (leaf.repLevel + 1), p.repHistogram!);
+    if (defHist) copyInto(defHist, k * (leaf.defLevel + 1), p.defHistogram!);
   }
   const ci: ColumnIndex = {
     nullPages,
@@ -77,8 +97,8 @@ export function buildColumnIndex(leaf: LeafNode, pages: readonly EncodedPage[], 
     nullCounts,
   };
   if (isFloatColumn(leaf)) ci.nanCounts = data.map((p) => p.stats!.nanCount);
-  if (leaf.repLevel > 0) ci.repetitionLevelHistograms = repHist;
-  if (leaf.defLevel > 0) ci.definitionLevelHistograms = defHist;
+  if (repHist) ci.repetitionLevelHistograms = repHist;
+  if (defHist) ci.definitionLevelHistograms = defHist;
   return ci;
 }
 

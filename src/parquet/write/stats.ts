@@ -173,6 +173,11 @@ export class StatsBuilder {
   private readonly cmp: (a: Physical, b: Physical) => number;
   private readonly order: Order;
   private readonly total: boolean;
+  /**
+   * plainBounds() as last made, null once anything it depends on changed: a page's bounds go to
+   * its header, its ColumnIndex and (as a chunk's first page) its chunk's statistics.
+   */
+  private bounds: [Uint8Array, Uint8Array] | undefined | null = null;
 
   constructor(private readonly leaf: LeafNode, private readonly truncateLength: number, floatOrder: FloatOrder = 'type') {
     this.order = sortOrder(leaf);
@@ -182,6 +187,7 @@ export class StatsBuilder {
 
   /** Takes a non-NaN value as a candidate bound. */
   private consider(v: Physical): void {
+    this.bounds = null;
     if (this.min === undefined) {
       // Byte values are views into buffers that will be reused: keep copies.
       this.min = this.max = v instanceof Uint8Array ? v.slice() : v;
@@ -193,6 +199,7 @@ export class StatsBuilder {
 
   /** Takes a NaN (PLAIN bytes) as a candidate total-order bound. */
   private considerNaN(b: Uint8Array): void {
+    this.bounds = null;
     if (this.nanLo === undefined || compareTotalOrder(b, this.nanLo) < 0) this.nanLo = b.slice();
     if (this.nanHi === undefined || compareTotalOrder(b, this.nanHi) > 0) this.nanHi = b.slice();
   }
@@ -206,6 +213,7 @@ export class StatsBuilder {
       return;
     }
     if (h === 0) this.zeros |= b[1]! & 0x80 ? 1 : 2;
+    this.bounds = null;
     this.consider(b);
   }
 
@@ -224,6 +232,7 @@ export class StatsBuilder {
     }
     this.nanCount += nans;
     this.zeros |= zeros;
+    this.bounds = null;
     if (nans > 0 && this.total) {
       // NaN payloads are only in the bytes: read them there.
       const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -375,6 +384,8 @@ export class StatsBuilder {
   }
 
   merge(other: StatsBuilder): void {
+    // Merged into nothing, the bounds are the other's.
+    const adopted = this.min === undefined && this.nanLo === undefined && this.zeros === 0 ? other.bounds : null;
     this.nullCount += other.nullCount;
     this.nanCount += other.nanCount;
     this.zeros |= other.zeros;
@@ -386,12 +397,14 @@ export class StatsBuilder {
       this.consider(other.min);
       this.consider(other.max!);
     }
+    this.bounds = adopted;
   }
 
   reset(): void {
     this.min = this.max = undefined;
     this.nanLo = this.nanHi = undefined;
     this.nullCount = this.nanCount = this.zeros = 0;
+    this.bounds = null;
   }
 
   /**
@@ -401,6 +414,11 @@ export class StatsBuilder {
    * bounds only in total order: its least and greatest NaN.
    */
   private plainBounds(): [Uint8Array, Uint8Array] | undefined {
+    if (this.bounds === null) this.bounds = this.makeBounds();
+    return this.bounds;
+  }
+
+  private makeBounds(): [Uint8Array, Uint8Array] | undefined {
     if (this.min === undefined) return this.nanLo && [this.nanLo.slice(), this.nanHi!.slice()];
     let min = this.min;
     let max = this.max!;
@@ -502,15 +520,18 @@ const compareFloat64 = (a: Uint8Array, b: Uint8Array) => sign(bound(a).getFloat6
 const compareDecimal = (a: Uint8Array, b: Uint8Array) => sign(signedBig(a) - signedBig(b));
 const compareFloat16 = (a: Uint8Array, b: Uint8Array) => sign(half(a) - half(b));
 
+/** Numbers are written here and copied out: one array a bound, not a buffer, a view and an array (a wide table's close makes six a column). */
+const plainScratch = new Uint8Array(8);
+const plainView = new DataView(plainScratch.buffer);
+
 function plainBytes(leaf: LeafNode, v: Physical): Uint8Array {
   if (v instanceof Uint8Array) return v.slice();
-  const dv = new DataView(new ArrayBuffer(8));
   switch (leaf.physicalType) {
     case 'BOOLEAN': return Uint8Array.of(v ? 1 : 0);
-    case 'INT32': dv.setInt32(0, v as number, true); return new Uint8Array(dv.buffer, 0, 4);
-    case 'FLOAT': dv.setFloat32(0, v as number, true); return new Uint8Array(dv.buffer, 0, 4);
-    case 'DOUBLE': dv.setFloat64(0, v as number, true); return new Uint8Array(dv.buffer, 0, 8);
-    default: dv.setBigInt64(0, v as bigint, true); return new Uint8Array(dv.buffer, 0, 8);
+    case 'INT32': plainView.setInt32(0, v as number, true); return plainScratch.slice(0, 4);
+    case 'FLOAT': plainView.setFloat32(0, v as number, true); return plainScratch.slice(0, 4);
+    case 'DOUBLE': plainView.setFloat64(0, v as number, true); return plainScratch.slice(0, 8);
+    default: plainView.setBigInt64(0, v as bigint, true); return plainScratch.slice(0, 8);
   }
 }
 

@@ -1,7 +1,6 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 // (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
 import type { BufferedSink } from '../../io/buffered-sink.js';
-import type { ByteWriter } from '../../bytes/writer.js';
 import { loadCodec, type Codec, type CodecName } from '../../codecs/registry.js';
 import { ColumnOptionsError, InvalidArgumentError, IOError, ParquetryError } from '../../errors.js';
 import type { Sink } from '../../io/sink.js';
@@ -13,9 +12,8 @@ import { loadArrow } from '../../arrow/load.js';
 import type { RecordBatch, Table } from '../../arrow/peer.js';
 import type { RecordShredder, UnknownFieldRule, VariantWriter } from '../../shred/shred.js';
 import { declaredVariants, type AnyField } from '../../schema/builder.js';
-import {
-  encodeColumnIndex, encodeOffsetIndex,
-  type ColumnChunk, type ColumnOrder, type FileMetaData, type KeyValue, type RowGroup, type SchemaElement, type SortingColumn,
+import type {
+  ColumnChunk, ColumnOrder, FileMetaData, KeyValue, RowGroup, SchemaElement, SortingColumn,
 } from '../metadata/index.js';
 import type { ExtrasPlaces, IndexKind } from './footer-chunks.js';
 import type { ColumnOptions, ColumnWriter, EncodedChunk, ValueEncoding } from './column-writer.js';
@@ -809,8 +807,7 @@ export class ParquetWriter<Row = Record<string, unknown>> {
       const c = columns[column]!;
       if (closing) columns[column] = undefined;
       const chunk = c.finishChunk();
-      const path = c.leaf.path.join('.');
-      if (this.encryptor && (await this.encryptor.sealPages(path, rowGroup, column, chunk.pages))) sealedSizes(chunk);
+      if (this.encryptor && (await this.encryptor.sealPages(c.leaf.path.join('.'), rowGroup, column, chunk.pages))) sealedSizes(chunk);
       const base = this.offset;
       for (const p of chunk.pages) {
         let pending = this.putSoon(p.header);
@@ -822,14 +819,9 @@ export class ParquetWriter<Row = Record<string, unknown>> {
       meta.dataPageOffset += base;
       if (meta.dictionaryPageOffset !== undefined) meta.dictionaryPageOffset += base;
       uncompressed += meta.totalUncompressedSize;
-      const indexes: Partial<Record<IndexKind, (w: ByteWriter) => void>> = {};
-      if (this.pageIndex) {
-        const offsetIndex = parts.buildOffsetIndex(c.leaf, chunk.pages, base);
-        const columnIndex = parts.buildColumnIndex(c.leaf, chunk.pages, this.columnIndexTruncateLength, this.options.floatOrder ?? 'type');
-        indexes.offsetIndex = (w) => encodeOffsetIndex(offsetIndex, w);
-        if (columnIndex) indexes.columnIndex = (w) => encodeColumnIndex(columnIndex, w);
-      }
-      this.chunks.add(base, meta, indexes, chunk.bloom && parts.encodeBloomFilter(chunk.bloom));
+      const offsetIndex = this.pageIndex ? parts.buildOffsetIndex(c.leaf, chunk.pages, base) : undefined;
+      const columnIndex = this.pageIndex ? parts.buildColumnIndex(c.leaf, chunk.pages, this.columnIndexTruncateLength, this.options.floatOrder ?? 'type') : undefined;
+      this.chunks.add(base, meta, offsetIndex, columnIndex, chunk.bloom && parts.encodeBloomFilter(chunk.bloom));
     }
     const group: RowGroupFacts = {
       totalByteSize: uncompressed,
