@@ -6,6 +6,7 @@
  * entries (`entriesOf`) and between threads as transferable buffers.
  */
 import type { LeafEntries, PresentValues } from '../shred/entries.js';
+import { LITTLE_ENDIAN } from '../encodings/bits.js';
 
 /** The present rows' values of a built column, in the writer's storage. */
 export type BuiltValues =
@@ -94,7 +95,6 @@ export class NumberBuilder<T extends Int32Array | Float64Array | Uint8Array> ext
   }
 }
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const TWO_32 = 4294967296;
 
 /** INT64 values; a safe integer number is stored as its two 32-bit halves, with no bigint made. */

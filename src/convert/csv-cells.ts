@@ -10,7 +10,7 @@
 import { InvalidArgumentError } from '../errors.js';
 import { leafCoercer } from '../schema/coerce.js';
 import { csvCellParser } from '../schema/infer.js';
-import { daysFromCivil } from '../schema/temporal-text.js';
+import { daysFromCivil, isLeap, MONTH_DAYS } from '../schema/temporal-text.js';
 import type { LeafNode } from '../schema/tree.js';
 import { advised } from './row-problem.js';
 import { AnyBuilder, BytesBuilder, Int64Builder, NumberBuilder, type ColumnBuilder } from './column-builders.js';
@@ -94,8 +94,6 @@ function two(b: Uint8Array, i: number): number {
   return h >= 0 && h <= 9 && l >= 0 && l <= 9 ? h * 10 + l : -1;
 }
 
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
 /** Days since 1970-01-01 of `YYYY-MM-DD` at b[i], a valid date; NaN for any other. */
 function dateAt(b: Uint8Array, i: number): number {
   const y1 = two(b, i);
@@ -104,8 +102,7 @@ function dateAt(b: Uint8Array, i: number): number {
   const d = two(b, i + 8);
   if (y1 < 0 || y2 < 0 || b[i + 4] !== MINUS || b[i + 7] !== MINUS || m < 1 || m > 12 || d < 1) return NaN;
   const y = y1 * 100 + y2;
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  if (d > (m === 2 && leap ? 29 : MONTH_DAYS[m - 1]!)) return NaN;
+  if (d > (m === 2 && isLeap(y) ? 29 : MONTH_DAYS[m - 1]!)) return NaN;
   return daysFromCivil(y, m, d);
 }
 

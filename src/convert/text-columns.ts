@@ -21,6 +21,7 @@ import type { ColumnChunkData } from '../shred/column-data.js';
 import { leavesInVariants, planRecord, type RecordPlan } from '../shred/plan.js';
 import type { TextBatch } from './output.js';
 import { csvCell, jsonText } from './write-text.js';
+import { LITTLE_ENDIAN } from '../encodings/bits.js';
 
 /** What the text is: CSV (or TSV) with its delimiter, or JSON Lines. */
 export interface TextForm {
@@ -220,7 +221,6 @@ type CellWriter = (out: TextBytes, r: number) => void;
 /** Cell text of a value in the row path's words. */
 type CellText = (v: unknown) => string;
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
  * The cells of a top-level leaf that is not repeated, for `rows` rows:

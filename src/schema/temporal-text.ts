@@ -16,11 +16,11 @@ function digitsAt(s: string, i: number, n: number): number {
   return v;
 }
 
-function isLeap(y: number): boolean {
+export function isLeap(y: number): boolean {
   return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 }
 
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+export const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's days_from_civil). */
 export function daysFromCivil(year: number, month: number, day: number): number {
