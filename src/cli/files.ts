@@ -6,7 +6,6 @@
 import { open, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { InvalidArgumentError, IOError } from '../errors.js';
-import type { ParquetReader } from '../parquet/reader.js';
 import type { ParquetFile } from '../parquet/file.js';
 import type { Source } from '../io/source.js';
 import { FORMAT_MAGIC_BYTES } from '../io/format.js';
@@ -155,12 +154,6 @@ export async function openParquetFile(file: string, checks: ReadChecks = {}): Pr
   return isUrl(file) ? open(file, { ...options, byteLength: await urlLength(file), headers: http.headers }) : open(file, options);
 }
 
-/** The rows of the Parquet file `file` (see `openParquetFile`). */
-export async function openParquetReader(file: string, checks: ReadChecks = {}): Promise<ParquetReader> {
-  const [parquetFile, { ParquetReader }] = await Promise.all([openParquetFile(file, checks), import('../parquet/reader.js')]);
-  return new ParquetReader(parquetFile);
-}
-
 /**
  * Whether FILE names a dataset (docs/datasets.md): a directory, or a glob
  * that is not itself the name of a file; an `s3://` prefix or glob.
@@ -185,7 +178,8 @@ export async function openDatasetInput(path: string, checks: ReadChecks = {}, un
  */
 export async function openTableInput(file: string, checks: ReadChecks = {}, dataset: { unionByName?: boolean; filter?: Filter } = {}, given?: ConvertFormat): Promise<Table> {
   const { openTable } = await import('../node/table.js');
-  const isDataset = await isDatasetInput(file);
+  // `convert --from` names a file's format only when it already found the input is no dataset.
+  const isDataset = given === undefined && await isDatasetInput(file);
   const format = isDataset ? 'dataset' : given ?? await tableFileKind(file);
   const { http, s3, decryption: keys } = run();
   const decryption = format === 'parquet' || format === 'dataset' ? keys : undefined;

@@ -15,7 +15,6 @@ import { isHiddenName, isGlob } from '../dataset/discover.js';
 import { joinPath } from '../io/paths.js';
 import { inputBytes } from '../convert/input-bytes.js';
 import { ParquetFile, type OpenOptions } from '../parquet/file.js';
-import { ParquetReader } from '../parquet/reader.js';
 import { openTableSource } from '../table/open.js';
 import type { ConvertInput } from '../convert/run.js';
 import type { OpenChunkFile } from '../parquet/file-path.js';

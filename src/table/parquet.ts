@@ -46,8 +46,6 @@ class ParquetTable<Row> implements Table<Row> {
     private readonly reader: ParquetLike,
     readonly numRows: number,
     private readonly closer: () => Promise<void>,
-    /** A Parquet file's table: the file read, for its inspection. */
-    readonly parquet?: ParquetFile,
   ) {
     this.schema = reader.schema;
   }
@@ -84,7 +82,7 @@ class ParquetTable<Row> implements Table<Row> {
 
 /** A Parquet file's reader as a table (`format` names what was read into it: `parquet`, or a text format held as Parquet). */
 export function parquetTable<Row>(reader: ParquetReader, format: TableFormatName = 'parquet'): Table<Row> {
-  const table = new ParquetTable<Row>(format, reader, reader.numRows, () => reader.close(), format === 'parquet' ? reader.file : undefined);
+  const table = new ParquetTable<Row>(format, reader, reader.numRows, () => reader.close());
   if (format === 'parquet') readers.set(table, reader);
   return table;
 }
@@ -99,7 +97,7 @@ export function parquetReaderOf(table: object): ParquetReader | undefined {
 
 /** The Parquet file a table of one reads (the viewer draws its layout from it, through the same open file); else undefined. */
 export function parquetFileOf(table: Table): ParquetFile | undefined {
-  return table instanceof ParquetTable ? table.parquet : undefined;
+  return readers.get(table)?.file;
 }
 
 /** A dataset as a table: its rows counted from its files' footers at open. */
