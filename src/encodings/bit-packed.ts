@@ -45,8 +45,23 @@ export class BitPackedStream {
   /** Decodes the next `n` values (at most those left) into out[outPos ..]; with `levels`, checks them and returns how many equal its maximum. */
   read(n: number, out: IntegerArray, outPos = 0, levels?: LevelCheck): number {
     n = Math.min(n, this.count - this.k);
-    const from = this.k;
-    for (let j = 0; j < n; j++) out[outPos + j] = this.at(from + j);
+    // In order from bit k * width through one accumulator; at() (a position found by arithmetic) is for skips.
+    const { buf, width } = this;
+    const b = this.k * width;
+    let p = this.start + Math.floor(b / 8);
+    let bits = b % 8 === 0 ? 0 : 8 - (b % 8);
+    let acc = bits === 0 ? 0 : buf[p++]! & ((1 << bits) - 1);
+    const take = (m: number): number => {
+      while (bits < m) {
+        acc = (acc << 8) | buf[p++]!;
+        bits += 8;
+      }
+      bits -= m;
+      const v = acc >>> bits;
+      acc &= (1 << bits) - 1;
+      return v;
+    };
+    for (let j = outPos, e = outPos + n; j < e; j++) out[j] = width <= 16 ? take(width) : take(width - 16) * 65536 + take(16);
     this.k += n;
     return levels ? countLevels(out, outPos, outPos + n, levels) : 0;
   }

@@ -11,11 +11,11 @@ const EMPTY = -1;
 export class ByteStringSet {
   private data = new Uint8Array(0);
   /** Entry i is data[offsets[i], offsets[i + 1]). */
-  private offsets = new Int32Array(16);
-  private hashes = new Int32Array(16);
-  private values = new Int32Array(16);
+  private offsets = new Int32Array(2);
+  private hashes = new Int32Array(2);
+  private values = new Int32Array(2);
   /** Slots: an entry's index, or EMPTY. */
-  private table = new Int32Array(16).fill(EMPTY);
+  private table = new Int32Array(2).fill(EMPTY);
   size = 0;
 
   /** The number src[start, end) was added with; when it is not there, it is added with `value` (0 or more), and -1 is given. */
@@ -56,7 +56,7 @@ export class ByteStringSet {
     const at = this.offsets[index]!;
     const next = at + end - start;
     if (next > this.data.length) {
-      const data = new Uint8Array(Math.max(256, next, this.data.length * 2));
+      const data = new Uint8Array(Math.max(next, this.data.length * 2));
       data.set(this.data.subarray(0, at));
       this.data = data;
     }
