@@ -106,6 +106,8 @@ class SharedSpillFile {
   private readonly sink: BufferedSink;
   /** The last window read back: the stores are read in the order they were written, so one window serves many. */
   private window: { start: number; bytes: Uint8Array } | undefined;
+  /** Where the last read back ended. */
+  private readEnd = 0;
 
   constructor(private readonly path: string, private readonly io: PathSpillIO, sink: Sink) {
     this.sink = new BufferedSink(sink);
@@ -149,7 +151,11 @@ class SharedSpillFile {
   private async bytesAt(src: Source, o: number, n: number): Promise<Uint8Array> {
     const w = this.window;
     if (w && o >= w.start && o + n <= w.start + w.bytes.length) return w.bytes.subarray(o - w.start, o - w.start + n);
-    if (n >= READ_WINDOW) return src.read(o, n);
+    // A window pays only when the reads go on from one another (a wide table's small blocks, one after another);
+    // a long table's blocks of one column lie apart, between the other columns'.
+    const onward = o === this.readEnd;
+    this.readEnd = o + n;
+    if (n >= READ_WINDOW || !onward) return src.read(o, n);
     const bytes = await src.read(o, Math.min(READ_WINDOW, this.end - o));
     this.window = { start: o, bytes };
     return bytes.subarray(0, n);
