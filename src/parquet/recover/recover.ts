@@ -110,7 +110,7 @@ export function emptyReport(o: OpenedForSalvage): RecoverReport {
 }
 
 /** Counts a row group into the report. */
-export function tally(r: RecoverReport, g: SalvagedRowGroup, numRows: number): void {
+function tally(r: RecoverReport, g: SalvagedRowGroup, numRows: number): void {
   // A loop, not a spread: a row group may lose more pages than the stack holds arguments.
   for (const l of g.losses) r.losses.push(l);
   r.rowsLost += numRows - g.rows.length;

@@ -213,7 +213,6 @@ export class StatsBuilder {
       return;
     }
     if (h === 0) this.zeros |= b[1]! & 0x80 ? 1 : 2;
-    this.bounds = null;
     this.consider(b);
   }
 
