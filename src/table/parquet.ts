@@ -9,8 +9,8 @@ import type { Dataset } from '../dataset/dataset.js';
 import type { Filter } from '../parquet/filter/expression.js';
 import { parseWhere } from '../parquet/filter/where.js';
 import type { ColumnBatch, ParquetReader, ReadOptions } from '../parquet/reader.js';
-import type { ParquetFile } from '../parquet/file.js';
 import type { ColumnPath, Schema } from '../schema/tree.js';
+import { keepReader } from './reader-of.js';
 import { abortable, unbatched } from './rows.js';
 import type { Table, TableArrowOptions, TableBatchOptions, TableColumnsOptions, TableFormatName, TableReadOptions } from './table.js';
 
@@ -82,22 +82,7 @@ class ParquetTable<Row> implements Table<Row> {
 
 /** A Parquet file's reader as a table (`format` names what was read into it: `parquet`, or a text format held as Parquet). */
 export function parquetTable<Row>(reader: ParquetReader, format: TableFormatName = 'parquet'): Table<Row> {
-  const table = new ParquetTable<Row>(format, reader, reader.numRows, () => reader.close());
-  if (format === 'parquet') readers.set(table, reader);
-  return table;
-}
-
-/** The readers of the Parquet files opened as tables, by table. */
-const readers = new WeakMap<object, ParquetReader>();
-
-/** The reader a Parquet file's table reads through (`convert` writes its text from the reader's column vectors); else undefined. */
-export function parquetReaderOf(table: object): ParquetReader | undefined {
-  return readers.get(table);
-}
-
-/** The Parquet file a table of one reads (the viewer draws its layout from it, through the same open file); else undefined. */
-export function parquetFileOf(table: Table): ParquetFile | undefined {
-  return readers.get(table)?.file;
+  return keepReader('parquet', new ParquetTable<Row>(format, reader, reader.numRows, () => reader.close()), reader);
 }
 
 /** A dataset as a table: its rows counted from its files' footers at open. */
