@@ -87,5 +87,5 @@ export function parquetTable<Row>(reader: ParquetReader, format: TableFormatName
 
 /** A dataset as a table: its rows counted from its files' footers at open. */
 export async function datasetTable<Row>(dataset: Dataset): Promise<Table<Row>> {
-  return new ParquetTable<Row>('dataset', dataset, (await dataset.fileStats()).reduce((n, f) => n + f.numRows, 0), async () => undefined);
+  return keepReader('dataset', new ParquetTable<Row>('dataset', dataset, (await dataset.fileStats()).reduce((n, f) => n + f.numRows, 0), async () => undefined), dataset);
 }

@@ -1,10 +1,12 @@
 /**
  * The format's own reader behind a table, by table. What only that reader
  * offers (a Parquet file's inspection and column vectors, Trevni's blocks,
- * RedElm's sections) is read through the table's open file, so a caller
- * that wants rows and more (the viewer's layout, `convert`'s text from
- * column vectors) opens its input once, through `openTable`.
+ * RedElm's sections, a dataset's files) is read through the table's open
+ * file, so a caller that wants rows and more (the viewer's layout, the
+ * CLI's `schema` and `meta`, `convert`'s text from column vectors) opens
+ * its input once, through `openTable`.
  */
+import type { Dataset } from '../dataset/dataset.js';
 import type { ParquetReader } from '../parquet/reader.js';
 import type { RedElmReader } from '../redelm/reader.js';
 import type { TrevniDraftReader } from '../trevni/draft/reader.js';
@@ -19,6 +21,7 @@ export interface FormatReaders {
   parquet: ParquetReader;
   trevni: TrevniReader | TrevniDraftReader;
   redelm: RedElmReader;
+  dataset: Dataset;
 }
 
 const readers = new WeakMap<object, FormatReaders[keyof FormatReaders]>();
