@@ -9,7 +9,7 @@ export async function redElmTable<Row>(input: ReadInput, options: RedElmOpenOpti
   const reader = await RedElmReader.open(input, options);
   return keepReader('redelm', new RowTable<Row>('redelm', reader.schema, reader.numRows, {
     rows: ({ offset, limit, leaves }) => reader.rows({
-      offset, ...(limit !== undefined ? { limit } : {}), ...(leaves ? { columns: leaves.map((l) => l.path.join('.')) } : {}),
+      offset, ...(limit !== undefined ? { limit } : {}), ...(leaves ? { columns: leaves.map((l) => l.path) } : {}),
     }),
     close: () => reader.close(),
   }, name), reader);
