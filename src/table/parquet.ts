@@ -11,7 +11,7 @@ import { parseWhere } from '../parquet/filter/where.js';
 import type { ColumnBatch, ParquetReader, ReadOptions } from '../parquet/reader.js';
 import type { ColumnPath, Schema } from '../schema/tree.js';
 import { keepReader } from './reader-of.js';
-import { abortable, unbatched } from './rows.js';
+import { abortable, ARROW_VALUES, refuseOptions, unbatched, VALUE_OPTIONS } from './rows.js';
 import type { Table, TableArrowOptions, TableBatchOptions, TableColumnsOptions, TableFormatName, TableReadOptions } from './table.js';
 
 /** What a Parquet file's reader and a dataset both offer a table. */
@@ -61,10 +61,12 @@ class ParquetTable<Row> implements Table<Row> {
   }
 
   async *columns(options: TableColumnsOptions = {}): AsyncGenerator<ColumnBatch> {
+    refuseOptions(options, ['offset', 'limit', 'filter', ...VALUE_OPTIONS], this.format, 'columns() gives whole column chunks of stored values; read rows for a range, a filter or value forms');
     yield* abortable(this.reader.columns(options.columns ? { columns: options.columns } : {}), options.signal);
   }
 
   async toArrow(options: TableArrowOptions = {}): Promise<ArrowTable> {
+    refuseOptions(options, VALUE_OPTIONS, this.format, ARROW_VALUES);
     options.signal?.throwIfAborted();
     const table = await this.reader.toArrow(await readOptions(options));
     options.signal?.throwIfAborted();

@@ -249,6 +249,20 @@ test('open options a format cannot honour are typed errors naming them, never ig
   // Every format's own options are taken.
   await using lax = await openTable(inputs.get('trevni')!.path, { verifyChecksums: false, maxDecompressedBytes: 1 << 20 });
   assert.equal(lax.numRows, N);
+  // A read option a read cannot honour is refused too: columns() gives whole chunks of stored values, Arrow its own types.
+  for (const [name, { path }] of inputs) {
+    await using t = await openTable(path);
+    for (const option of [{ int64: 'number' }, { temporal: 'iso' }, { decimal: 'number' }] as const) {
+      await assert.rejects(t.toArrow(option as object), (e: unknown) => e instanceof UnsupportedOptionError && e.option === Object.keys(option)[0], `${name} toArrow ${JSON.stringify(option)}`);
+    }
+    const columns = t.columns?.bind(t);
+    if (!columns) continue;
+    for (const option of [{ offset: 1 }, { limit: 2 }, { filter: 'id > 0' }, { int64: 'number' }]) {
+      await assert.rejects(async () => {
+        for await (const _ of columns(option as object));
+      }, (e: unknown) => e instanceof UnsupportedOptionError && e.option === Object.keys(option)[0], `${name} columns ${JSON.stringify(option)}`);
+    }
+  }
   // Only the formats with column vectors have columns().
   for (const [name, { path, format }] of inputs) {
     await using t = await openTable(path);
