@@ -32,8 +32,8 @@ export function createNodeSnappy(): Codec | undefined {
       // Synchronous: the async call on libuv's pool cost the main thread
       // about as much as inflating there, and its native buffers doubled
       // toArrow's peak RSS (BENCHMARKS.md, "Parquet to Arrow"). Copied into a
-      // V8-owned buffer: the library's own (external) output cost 0.33 s of
-      // CPU, most of it system time, for the 114 MB of the T1 file's pages
+      // V8-owned buffer: the library's own (external) output cost 0.33-0.51 s
+      // of CPU, most of it system time, for the 114 MB of the T1 file's pages
       // against 0.14 s with the copy (BENCHMARKS.md, T1).
       return plain(lib.uncompressSync(input, { asBuffer: true, copyOutputData: true }) as Buffer);
     },
