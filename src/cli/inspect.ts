@@ -10,11 +10,12 @@ import { InvalidArgumentError } from '../errors.js';
 import { canonicalRow } from '../text/canonical.js';
 import { formatSchema } from '../text/schema-text.js';
 import { schemaJson } from '../schema/json.js';
-import { closing, openTableInput, type ReadChecks } from './files.js';
+import { closing, isDatasetInput, openDatasetInput, openTableInput, type ReadChecks } from './files.js';
 import { formatDatasetDescription } from './dataset.js';
 import { describeDataset } from '../dataset/describe.js';
 import type { Filter } from '../parquet/filter/expression.js';
 import type { Table } from '../table/table.js';
+import type { Schema } from '../schema/tree.js';
 import { tablePlan } from '../table/plan.js';
 import { readerOf } from '../table/reader-of.js';
 import { formatMetadata, metadataSummary } from './meta.js';
@@ -33,14 +34,16 @@ async function withTable(file: string, fn: (t: Table) => Promise<string>, checks
 
 /** The schema in message syntax, or (`--json`, not for Trevni) as our JSON tree (schema/json.ts); RedElm's and Trevni's as their files store them. */
 export async function schemaCommand(file: string, opts: { json?: boolean; unionByName?: boolean }): Promise<void> {
+  const text = (schema: Schema) => (opts.json ? JSON.stringify(schemaJson(schema.root), null, 2) : formatSchema(schema));
+  // A dataset's schema is read from one footer (every footer with --union-by-name); its table would read them all, to count its rows.
+  if (await isDatasetInput(file)) return void run().io.stdout.write(text((await openDatasetInput(file, {}, opts.unionByName)).schema) + '\n');
   await withTable(file, async (t) => {
     const r = readerOf(t, 'redelm');
     if (r) return (await redElm()).redElmSchema(r, Boolean(opts.json));
     const trv = readerOf(t, 'trevni');
     if (trv && opts.json) throw new InvalidArgumentError("schema --json is for Parquet files; a Trevni file's schema prints as text");
-    if (trv) return (await trevni()).trevniSchema(trv);
-    return opts.json ? JSON.stringify(schemaJson(t.schema.root), null, 2) : formatSchema(t.schema);
-  }, {}, { unionByName: opts.unionByName });
+    return trv ? (await trevni()).trevniSchema(trv) : text(t.schema);
+  });
 }
 
 export async function metaCommand(file: string, opts: { json?: boolean; unionByName?: boolean }): Promise<void> {

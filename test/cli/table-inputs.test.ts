@@ -78,3 +78,17 @@ test('schema, meta, cat and head open every format the same from a URL as from i
     await server.close();
   }
 });
+
+test('schema of a dataset reads one footer, as the dataset opens: a bad later file does not stop it (meta and cat read every file, and say which is bad)', async () => {
+  const ds = join(dir, 'ds');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(ds);
+  copyFileSync(SAMPLE, join(ds, 'a.parquet'));
+  writeFileSync(join(ds, 'b.parquet'), 'PAR1 not a footer PAR1');
+  assert.match(await ok('schema', ds), /^message schema \{\n(.*\n)*  optional byte_array fruit \(UTF8\);\n/);
+  for (const command of ['meta', 'cat']) {
+    const r = await run(command, ds);
+    assert.equal(r.code, 1, command);
+    assert.match(r.err, /b\.parquet/, command);
+  }
+});
