@@ -26,7 +26,8 @@ import type { CountingSink, OutputSummary, RowOutput, TextBatch } from './output
 import { parquetText, type TextForm } from './text-columns.js';
 import type { BuiltColumn } from './column-builders.js';
 import { BadRows, textToTable, type BadRow } from './pipeline.js';
-import { readJsonArray, readJsonLines } from './read-json.js';
+import { readJsonArray } from './read-json.js';
+import { readJsonLinesColumns } from './json-columns.js';
 import type { Cells } from './read-csv.js';
 import type { CsvBlockReaders } from './csv-parallel.js';
 import { CsvShaper, JsonShaper, type SchemaChoice } from './shape.js';
@@ -376,8 +377,10 @@ export class Conversion {
       } else {
         if (o.widen) throw new InvalidArgumentError('widening is for CSV and TSV input; JSON input infers from the sample');
         const shaper = new JsonShaper(o.choice, onWarning);
-        const items = (o.from === 'jsonl' ? readJsonLines : readJsonArray)(input, { sampled: sampleSize, ...(onWarning ? { onWarning } : {}) });
-        summary = await textToTable(items, shaper, open, sampleSize, state, bad);
+        const read = { sampled: sampleSize, ...(onWarning ? { onWarning } : {}) };
+        // JSON Lines past the sample are read from their bytes into columns where the output takes them (json-columns.ts).
+        const { items, tail } = o.from === 'jsonl' ? readJsonLinesColumns(input, read) : { items: readJsonArray(input, read), tail: undefined };
+        summary = await textToTable(items, shaper, open, sampleSize, state, bad, undefined, tail);
       }
       return this.report(summary, summary.rows + bad.count, input.bytesRead, bad);
     } finally {
