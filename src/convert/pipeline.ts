@@ -297,7 +297,8 @@ export async function takeShaped<R>(
         if (!(e2 instanceof InvalidArgumentError)) throw e2;
       }
     }
-    return rowProblem(e);
+    const problem = rowProblem(e);
+    return shaper.advise ? shaper.advise(problem) : problem;
   }
   return undefined;
 }

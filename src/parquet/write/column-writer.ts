@@ -175,6 +175,8 @@ const headerWriter = new ByteWriter(256);
 
 /** What `dictKeyOf` holds for a byte string's entry, which `dictBytes` keeps (removed from there at rollback). */
 const BYTES_KEY = Symbol('bytes');
+/** Values a column chunk's dictionary takes before it is first asked whether it pays. */
+const DICTIONARY_PROBE = 16_384;
 const utf8 = new TextEncoder();
 
 const INT64_MIN = -(2n ** 63n);
@@ -232,6 +234,8 @@ export class ColumnWriter implements LeafSink {
   private indices = new Indices();
   private useDictionary: boolean;
   private decidedDictionary = false;
+  /** The dictionary was asked early whether it pays (`probeDictionary`). */
+  private probedDictionary = false;
   private pageRows = 0;
   private pageNulls = 0;
   private chunkRows = 0;
@@ -726,6 +730,7 @@ export class ColumnWriter implements LeafSink {
    * cuts a page when it is full, and marks where the next record starts.
    */
   endRecord(): void {
+    if (this.useDictionary && !this.decidedDictionary && !this.probedDictionary && this.indices.length >= DICTIONARY_PROBE) this.probeDictionary();
     if (this.useDictionary && this.dict.byteSize > this.opts.dictionaryPageSize) {
       this.flushPage();
       this.useDictionary = false; // the dictionary is full: later pages are plain (or the chosen encoding)
@@ -834,10 +839,34 @@ export class ColumnWriter implements LeafSink {
    */
   private decideDictionary(): void {
     this.decidedDictionary = true;
+    if (!this.dictionaryPays()) this.dropDictionary();
+  }
+
+  /**
+   * The first page's rule asked early, once, at DICTIONARY_PROBE values:
+   * a dictionary that does not pay by then (mostly distinct values: ids,
+   * measurements, instants) is dropped at once rather than kept to the end
+   * of a page of hundreds of thousands of lookups. One that pays is asked
+   * again when the page ends, as before.
+   */
+  private probeDictionary(): void {
+    this.probedDictionary = true;
+    if (this.dictionaryPays()) return;
+    this.decidedDictionary = true;
+    this.dropDictionary();
+  }
+
+  /** Dictionary plus indices smaller than the plain values of the page so far (parquet-java's rule). */
+  private dictionaryPays(): boolean {
     const indices = this.indices.view();
     const plainSize = indices.length === 0 ? 0 : plainByteSize(this.dict, indices);
     const dictSize = this.dict.byteSize + Math.ceil((indices.length * Math.max(1, bitWidth(this.dict.length))) / 8);
-    if (dictSize < plainSize) return;
+    return dictSize < plainSize;
+  }
+
+  /** This page's values re-materialised plain, and the dictionary dropped. */
+  private dropDictionary(): void {
+    const indices = this.indices.view();
     this.useDictionary = false;
     if (indices.length === this.dict.length && indices.every((d, i) => d === i)) {
       // Each value new when it came (a wide table's one row): the dictionary is the values in order, kept as they are, not copied.
@@ -975,6 +1004,7 @@ export class ColumnWriter implements LeafSink {
     this.clearDictionary();
     this.useDictionary = this.opts.dictionary && this.leaf.physicalType !== 'BOOLEAN';
     this.decidedDictionary = false;
+    this.probedDictionary = false;
   }
 }
 
