@@ -160,6 +160,8 @@ function slotOf(node: SchemaNode, columns: JsonColumn[]): Slot | undefined {
   }
   if (node.repetition === 'REPEATED') return undefined;
   if (node.kind === 'struct') {
+    // `__proto__` is a key JSON.parse keeps as an own property, which a record then treats apart.
+    if (node.children.some((c) => c.name === '__proto__')) return undefined;
     const children: Slot[] = [];
     for (const c of node.children) {
       const s = slotOf(c, columns);
@@ -182,8 +184,6 @@ function slotOf(node: SchemaNode, columns: JsonColumn[]): Slot | undefined {
 function plan(schema: DefinedSchema): { top: Extract<Slot, { kind: 'struct' }>; columns: JsonColumn[] } | undefined {
   const columns: JsonColumn[] = [];
   const root = schema.schema.root;
-  // `__proto__` is a key JSON.parse keeps as an own property, which a record then treats apart.
-  if (root.children.some((c) => c.name === '__proto__')) return undefined;
   const top = slotOf({ ...root, kind: 'struct', repetition: 'REQUIRED' }, columns);
   if (!top || top.kind !== 'struct') return undefined;
   // Leaves in the schema's order (the writer's columns): slots were made depth first, as the leaves are.

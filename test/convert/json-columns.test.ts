@@ -128,4 +128,12 @@ test('a schema the byte reader does not read (a UUID column, a map) leaves the w
     assert.ok(typeof general !== 'string' && typeof columns !== 'string', String(general));
     assert.ok(Buffer.compare(columns.bytes, general.bytes) === 0);
   }
+  // A field named __proto__ (an own property to JSON.parse), at the top or in a struct.
+  for (const shape of ['{"id":%,"__proto__":%}', '{"id":%,"s":{"__proto__":%,"b":"x"}}']) {
+    const text = new TextEncoder().encode(Array.from({ length: 300 }, (_, i) => shape.replaceAll('%', String(i))).join('\n'));
+    const general = await run(text, {});
+    const columns = await run(chunked(text, r), {});
+    assert.ok(typeof general !== 'string' && typeof columns !== 'string', String(general));
+    assert.ok(Buffer.compare(columns.bytes, general.bytes) === 0, shape);
+  }
 });
