@@ -246,8 +246,10 @@ function ascii(b: Uint8Array, start: number, end: number): string {
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
+/** A block's most lines, values (lines times columns) and bytes of lines: what it holds is about what it read. */
 const BLOCK_ROWS = 8192;
 const BLOCK_CELLS = 1 << 20;
+const BLOCK_BYTES = 1 << 20;
 
 /** Reads JSON Lines into built columns for a settled schema; see the module's comment. */
 export class JsonLineReader {
@@ -282,7 +284,7 @@ export class JsonLineReader {
     return this.rows + this.bad.length + this.records.length;
   }
 
-  /** Lines a block takes: BLOCK_ROWS, fewer past BLOCK_CELLS values. */
+  /** Lines a block takes: BLOCK_ROWS, fewer past BLOCK_CELLS values (and BLOCK_BYTES, which the caller counts). */
   get blockRows(): number {
     return Math.max(1, Math.min(BLOCK_ROWS, Math.floor(BLOCK_CELLS / Math.max(1, this.columns.length))));
   }
@@ -579,6 +581,8 @@ export function readJsonLinesColumns(input: InputBytes, options: JsonReadOptions
 
   async function* blocks(): AsyncGenerator<ColumnBlock<JsonRecord>> {
     if (done || !reader) return;
+    /** Bytes of the lines read into the block being built. */
+    let read = 0;
     for (;;) {
       const step = await chunks.next();
       const text = step.done ? lines.end() : lines.cut(step.value);
@@ -589,7 +593,11 @@ export function readJsonLinesColumns(input: InputBytes, options: JsonReadOptions
           const nl = b.indexOf(10, start);
           const end = nl < 0 ? b.length : nl;
           reader.line(b, start, end, line);
-          if (reader.size >= reader.blockRows) yield reader.take();
+          read += end - start;
+          if (reader.size >= reader.blockRows || read >= BLOCK_BYTES) {
+            read = 0;
+            yield reader.take();
+          }
           if (nl < 0) break;
           start = nl + 1;
         }
