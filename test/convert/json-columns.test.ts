@@ -137,3 +137,18 @@ test('a schema the byte reader does not read (a UUID column, a map) leaves the w
     assert.ok(Buffer.compare(columns.bytes, general.bytes) === 0, shape);
   }
 });
+
+test('many blocks (1 MiB of lines each), with lines for the general reader among them: the same output as the general reader', { timeout: 120_000 }, async () => {
+  const r = rng(77);
+  const lines = [...SAMPLE, ...Array.from({ length: 20_000 }, () => line(r))];
+  const bytes = new TextEncoder().encode(lines.join('\n'));
+  assert.ok(bytes.length > 2 * (1 << 20), 'past two blocks');
+  const general = await run(bytes, {});
+  const columns = await run((async function* () {
+    for (let i = 0; i < bytes.length; i += 65_536) yield bytes.slice(i, i + 65_536);
+  })(), {});
+  assert.ok(typeof general !== 'string' && typeof columns !== 'string');
+  assert.deepEqual(columns.report, general.report);
+  assert.deepEqual(columns.warnings, general.warnings);
+  assert.ok(Buffer.compare(columns.bytes, general.bytes) === 0);
+});
