@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
-/** The folders whose .ts files are compiled; the others are linked whole. */
-const CODE = new Set(['src', 'test', 'scripts', 'bench']);
+/** The folders whose .ts files are compiled; the others, and built output (a test may rebuild it), are linked whole. */
+const CODE = new Set(['src', 'test', 'scripts', 'bench', 'viewer']);
 
 /** Links `from`'s entries into `to`, recursing into code folders; returns the .ts files met. */
 function mirror(from, to, code) {
@@ -21,7 +21,7 @@ function mirror(from, to, code) {
     if (entry.name === '.git') continue;
     const source = join(from, entry.name);
     const target = join(to, entry.name);
-    if (entry.isDirectory() && (code || CODE.has(entry.name))) {
+    if (entry.isDirectory() && entry.name !== 'dist' && (code || CODE.has(entry.name))) {
       mkdirSync(target);
       ts.push(...mirror(source, target, true));
       continue;
