@@ -83,6 +83,8 @@ files.sort((a, b) => rank(a) - rank(b));
 const CPU_REPORT = new URL('./test-cpu.mjs', import.meta.url).href;
 const compiled = await compiledTree();
 process.on('exit', () => rmSync(compiled, { recursive: true, force: true }));
+// An interrupted run removes it too (the files' processes get the terminal's SIGINT themselves).
+process.on('SIGINT', () => process.exit(130));
 const cpuText = (r) => (r.cpuSeconds === undefined ? '' : `, ${r.cpuSeconds.toFixed(1)} CPU s`);
 
 function runFile(file) {
