@@ -29,7 +29,7 @@ export interface PoolOptions {
   init?: object;
 }
 
-/** Run from source, children load TypeScript through tsx; from the test suite's compiled copy, its JavaScript (a third less CPU). */
+/** Run from source, children load TypeScript through tsx; from the test suite's compiled copy, its JavaScript (no tsx start or hooks). */
 const WORKER = new URL(`./worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
 
 /** The resident set of a process in MiB, or 0 when /proc cannot say (not Linux, or it has exited). */
