@@ -28,6 +28,7 @@ import { countingSink, type CountingSink } from './output.js';
 import type { ConvertFormat, ConvertInput, ConvertOutput, ConvertProgress, ConvertReport } from './run.js';
 import { checkReadOptions, schemaChoiceOf } from './shape.js';
 import type { CsvBlockReaders } from './csv-parallel.js';
+import type { TextWriters } from './text-columns.js';
 import { STRICT_HINT, type BadRow } from './pipeline.js';
 import { datasetLayout, type DatasetLayout } from '../dataset/write.js';
 
@@ -165,6 +166,8 @@ export interface ConvertEnds {
   to: ConvertFormat | undefined;
   /** The runtime's threads for reading CSV (Node's worker threads), and how many it uses by default. */
   csvReaders?: { readers: CsvBlockReaders; threads: number };
+  /** The runtime's threads for writing a Parquet file's CSV or JSON Lines (Node's worker threads). */
+  textWriters?: TextWriters;
 }
 
 /** Runs a conversion between opened ends, with the options in the writers' terms. */
@@ -205,6 +208,7 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
     strict: Boolean(options.strict), badRowHint: STRICT_HINT,
     widen: Boolean(options.widen),
     ...(ends.csvReaders ? { threads: options.threads ?? ends.csvReaders.threads, csvReaders: ends.csvReaders.readers } : {}),
+    ...(ends.textWriters ? { textWriters: ends.textWriters } : {}),
     typeAdvice: (c, n) => `its type was inferred from the first ${n} rows: give it in types as '${c}=TYPE', infer from more rows with sample, or from every row with widen`,
     ...(options.onBadRow ? { onBadRow: options.onBadRow } : {}),
     ...(options.columns ? { columns: options.columns } : {}),

@@ -23,10 +23,13 @@ export class TextBytes {
   }
 
   bytes(b: Uint8Array): void {
-    this.room(b.length);
-    if (b.length > 32) this.buf.set(b, this.pos);
-    else for (let i = 0; i < b.length; i++) this.buf[this.pos + i] = b[i]!;
-    this.pos += b.length;
+    const n = b.length;
+    this.room(n);
+    const buf = this.buf;
+    const p = this.pos;
+    if (n > 32) buf.set(b, p);
+    else for (let i = 0; i < n; i++) buf[p + i] = b[i]!;
+    this.pos = p + n;
   }
 
   /** A string's UTF-8: ASCII byte by byte, the rest through TextEncoder (lone surrogates become U+FFFD, as `encode` makes them). */

@@ -11,12 +11,12 @@
  * `large`) is read as rows, as are files with VARIANT columns or two
  * top-level fields of one name.
  */
-import { CorruptFileError, withContext, type ErrorContext } from '../errors.js';
+import { CorruptFileError, InvalidArgumentError, withContext, type ErrorContext } from '../errors.js';
 import { isByteArrays, valueCount, type ByteArrays } from '../encodings/types.js';
 import { leafColumn, RecordAssembler } from '../parquet/row-decoding.js';
 import type { ColumnBatch, ParquetReader } from '../parquet/reader.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
-import type { ColumnPath, LeafNode } from '../schema/tree.js';
+import { buildSchema, type ColumnPath, type GroupNode, type LeafNode, type SchemaElementLike } from '../schema/tree.js';
 import type { ColumnChunkData } from '../shred/column-data.js';
 import { leavesInVariants, planRecord, type RecordPlan } from '../shred/plan.js';
 import type { TextBatch } from './output.js';
@@ -225,9 +225,8 @@ interface TextPlan {
   nestedLeaves: number[];
 }
 
-/** The plan of a file's text, or undefined where the rows go through row objects (no leaf, a VARIANT, two fields of one name). */
-function textPlan(reader: ParquetReader, columns: readonly ColumnPath[] | undefined, form: TextForm): TextPlan | undefined {
-  const plan = reader.plan(columns);
+/** The plan of a file's text (`plan`: its selected fields), or undefined where the rows go through row objects (no leaf, a VARIANT, two fields of one name). */
+function textPlan(root: GroupNode, plan: RecordPlan, form: TextForm): TextPlan | undefined {
   const names = plan.fields.map((f) => f.name);
   if (plan.leaves.length === 0 || new Set(names).size !== names.length || leavesInVariants(plan).includes(true)) return undefined;
   // A JSON object's keys come in Object.keys order (integer-like names first), as jsonText prints a row.
@@ -237,7 +236,7 @@ function textPlan(reader: ParquetReader, columns: readonly ColumnPath[] | undefi
   for (const p of plan.fields.map((f) => f.plan)) {
     if (!(p.t === 'leaf' && p.width === 1 && p.leaf.repLevel === 0)) for (let l = p.first; l < p.first + p.width; l++) keep.add(plan.leaves[l]!);
   }
-  const nested = keep.size > 0 ? planRecord(reader.schema.root, (l) => keep.has(l)) : null;
+  const nested = keep.size > 0 ? planRecord(root, (l) => keep.has(l)) : null;
   const nestedNames = nested ? nested.fields.map((f) => f.name) : [];
   const fields = order.map((name): TextPlan['fields'][number] => {
     const p = byName.get(name)!;
@@ -316,25 +315,110 @@ function* rowGroupText(t: TextPlan, chunks: ColumnChunkData[], rows: number, for
   if (nested && to === rows) withContext(ctx, () => nested.finish());
 }
 
+/** Rows a thread writes at least: a row group of fewer rows is not split. */
+const MIN_PIECE_ROWS = 16_384;
+
+/** What a worker thread writes text with: the file's schema elements, the selected leaves (by index among the schema's leaves), the form. */
+export interface TextPieceSetup {
+  schema: SchemaElementLike[];
+  leaves: number[];
+  form: TextForm;
+  file?: string;
+}
+
+/** Rows [from, to) of a row group of `rows` rows, from its decoded chunks (per selected leaf). */
+export interface TextPieceJob {
+  rowGroup: number;
+  rows: number;
+  from: number;
+  to: number;
+  chunks: ColumnChunkData[];
+}
+
+/** Threads that write pieces of row groups as text: the Node entry's worker threads. */
+export interface TextWriters {
+  /** Starts `count` threads writing with `setup`. */
+  start(count: number, setup: TextPieceSetup): TextWriterPool;
+}
+
+export interface TextWriterPool {
+  write(job: TextPieceJob): Promise<TextBatch[]>;
+  close(): Promise<void>;
+}
+
+/** Worker threads and how many threads in all (the calling thread, which writes, among them). */
+export interface TextThreads {
+  writers: TextWriters;
+  threads: number;
+}
+
+/** A worker's side: the text of pieces of a file's row groups, as the calling thread would write them. */
+export class TextPieceWriter {
+  private readonly t: TextPlan;
+
+  constructor(private readonly setup: TextPieceSetup) {
+    const schema = buildSchema(setup.schema);
+    const keep = new Set(setup.leaves.map((i) => schema.leaves[i]));
+    const t = textPlan(schema.root, planRecord(schema.root, (l) => keep.has(l)), setup.form);
+    if (!t) throw new InvalidArgumentError('a text piece of a file its rows are read as objects for');
+    this.t = t;
+  }
+
+  write(job: TextPieceJob): TextBatch[] {
+    const ctx = { ...(this.setup.file !== undefined ? { file: this.setup.file } : {}), rowGroup: job.rowGroup };
+    return [...rowGroupText(this.t, job.chunks, job.rows, this.setup.form, ctx, job.from, job.to)];
+  }
+}
+
 /**
  * A Parquet file's selected rows as text: batches of text, or row batches
  * for the row groups (or the file) read as rows; undefined when the whole
- * file is read as rows.
+ * file is read as rows. With `threads`, a row group of enough rows is cut
+ * into a piece per thread: the calling thread writes the first while the
+ * workers write the others from a copy of the decoded chunks, and their
+ * text follows in order (a piece a worker fails is written here, so an
+ * error is the one thread's).
  */
-export function parquetText(reader: ParquetReader, columns: readonly ColumnPath[] | undefined, form: TextForm): AsyncGenerator<TextBatch | Record<string, unknown>[]> | undefined {
-  const t = textPlan(reader, columns, form);
+export function parquetText(reader: ParquetReader, columns: readonly ColumnPath[] | undefined, form: TextForm, threads?: TextThreads): AsyncGenerator<TextBatch | Record<string, unknown>[]> | undefined {
+  const plan = reader.plan(columns);
+  const t = textPlan(reader.schema.root, plan, form);
   if (!t) return undefined;
-  return textOf(reader, columns, form, t);
+  return textOf(reader, columns, form, t, threads);
 }
 
-async function* textOf(reader: ParquetReader, columns: readonly ColumnPath[] | undefined, form: TextForm, t: TextPlan): AsyncGenerator<TextBatch | Record<string, unknown>[]> {
+async function* textOf(reader: ParquetReader, columns: readonly ColumnPath[] | undefined, form: TextForm, t: TextPlan, threads: TextThreads | undefined): AsyncGenerator<TextBatch | Record<string, unknown>[]> {
   const at = new Map(t.plan.leaves.map((l, i) => [l, i]));
-  for (let rg = 0; rg < reader.file.metadata.rowGroups.length; rg++) {
-    const rows = reader.file.metadata.rowGroups[rg]!.numRows;
-    if (rows === 0) continue;
-    const chunks = await wholeChunks(reader, columns, rg, at);
-    if (chunks) yield* rowGroupText(t, chunks, rows, form, { ...(reader.file.name !== undefined ? { file: reader.file.name } : {}), rowGroup: rg });
-    else yield* reader.rowBatches({ columns, rowGroups: [rg], temporal: 'iso' });
+  const groups = reader.file.metadata.rowGroups;
+  const file = reader.file.name;
+  let pool: TextWriterPool | undefined;
+  const split = threads && threads.threads > 1 && groups.some((g) => g.numRows >= 2 * MIN_PIECE_ROWS) ? threads : undefined;
+  try {
+    // Started before the first row group is decoded: the workers load meanwhile.
+    if (split) pool = split.writers.start(split.threads - 1, { schema: reader.file.metadata.schema as SchemaElementLike[], leaves: t.plan.leaves.map((l) => reader.schema.leaves.indexOf(l)), form, ...(file !== undefined ? { file } : {}) });
+    for (let rg = 0; rg < groups.length; rg++) {
+      const rows = groups[rg]!.numRows;
+      if (rows === 0) continue;
+      const chunks = await wholeChunks(reader, columns, rg, at);
+      if (!chunks) {
+        yield* reader.rowBatches({ columns, rowGroups: [rg], temporal: 'iso' });
+        continue;
+      }
+      const ctx = { ...(file !== undefined ? { file } : {}), rowGroup: rg };
+      const pieces = pool ? Math.max(1, Math.min(split!.threads, Math.floor(rows / MIN_PIECE_ROWS))) : 1;
+      const cut = (k: number) => Math.round((rows * k) / pieces);
+      const others = Array.from({ length: pieces - 1 }, (_, k) => {
+        const job = { rowGroup: rg, rows, from: cut(k + 1), to: cut(k + 2), chunks };
+        return { job, text: pool!.write(job).catch(() => undefined) };
+      });
+      yield* rowGroupText(t, chunks, rows, form, ctx, 0, cut(1));
+      for (const { job, text } of others) {
+        const batches = await text;
+        if (batches) yield* batches;
+        else yield* rowGroupText(t, chunks, rows, form, ctx, job.from, job.to);
+      }
+    }
+  } finally {
+    await pool?.close();
   }
 }
 
