@@ -78,7 +78,9 @@ export interface ConvertOptions extends DatasetLayout {
    * the default is the cores the load average leaves idle, 1 to 4; the
    * output is the same byte for byte whatever the number. Elsewhere (and
    * with 1) the calling thread reads them all, as it does inputs with about
-   * 1 MiB or less past the sample.
+   * 1 MiB or less past the sample. Parquet to CSV, TSV or JSON Lines: the
+   * threads that write the text of a row group of 32,768 rows or more, each
+   * a piece of its rows (in Node; the same bytes whatever the number).
    */
   threads?: number;
   /** CSV input or output: the delimiter (default `,`, a tab for TSV). */
