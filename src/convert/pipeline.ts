@@ -12,6 +12,8 @@ import type { ColumnBatch, Shaper } from './shape.js';
 import type { OutputSummary, RowOutput } from './output.js';
 import { rowProblem } from './row-problem.js';
 import type { BuiltColumn } from './column-builders.js';
+import { RowGroupCutter, type CutBlock, type RowGroupJob, type RowGroupSetup } from './row-groups.js';
+import type { EncodedRowGroup } from '../parquet/write/writer.js';
 
 /** What a strict library reader's first bad row says of going on. */
 export const STRICT_HINT = 'without strict, bad rows are skipped and counted';
@@ -151,10 +153,20 @@ export async function textToTable<R>(
     const writer = await open(schema);
     state.output = writer;
     const batch = writer.writeBuilt ? shaper.batch?.() : undefined;
-    tail?.settled(schema, batch !== undefined);
+    const rowGroups = batch && tail ? writer.rowGroups : undefined;
+    if (rowGroups && tail!.settled(schema, rowGroups.setup)) {
+      // Rows in built columns, cut into row groups that are encoded apart (by the tail's threads) and appended in order.
+      const cutter = new RowGroupCutter(rowGroups.setup, bad);
+      for await (const group of tail!.rowGroups(builtBlocks(records, batch!, bad, tail!), cutter)) await rowGroups.write(group);
+      return await writer.close();
+    }
     for await (const items of records) {
-      if (batch) await writeBatched(items, batch, writer, state, bad);
-      else {
+      if (batch) {
+        await writeBatched(items, batch, bad, (item) => {
+          state.line = item.line;
+          return writeTaken(batch, writer);
+        });
+      } else {
         for (const item of items) {
           if (item.error !== undefined) {
             bad.add(item.line, item.error, item.column);
@@ -165,11 +177,6 @@ export async function textToTable<R>(
           if (problem) bad.add(item.line, problem.why, problem.column);
         }
       }
-    }
-    if (batch && tail) {
-      // The sample's rows first, as they are: the blocks' rows go to the writer in columns of their own.
-      if (batch.length > 0) await writeTaken(batch, writer);
-      for await (const block of tail.blocks()) await writeBlock(block, writer, state, bad);
     }
     if (batch && batch.length > 0) await writeTaken(batch, writer);
     return await writer.close();
@@ -184,16 +191,21 @@ export async function textToTable<R>(
  * columns, their bad rows in place.
  */
 export interface ColumnTail {
-  /** The schema is settled, the output open; `batched`: rows go to it in column batches, so `blocks` follow the records. */
-  settled(schema: DefinedSchema, batched: boolean): void;
+  /**
+   * The schema is settled, the output open and taking row groups encoded
+   * as `rowGroups` says: whether the rows past the records go in column
+   * `blocks` (the schema lets them).
+   */
+  settled(schema: DefinedSchema, rowGroups: RowGroupSetup): boolean;
   blocks(): AsyncIterable<ColumnBlock>;
+  /** `blocks` (the records' batches, then the tail's blocks) in row groups, in order: encoded, or their rows for the writer to encode. */
+  rowGroups(blocks: AsyncIterable<CutBlock>, cutter: RowGroupCutter): AsyncIterable<EncodedRowGroup | RowGroupJob>;
 }
 
-/** Rows read into columns (schema order), the line each starts on, and the bad rows among them. */
+/** Rows read into columns (schema order), and the bad rows among them. */
 export interface ColumnBlock {
   rows: number;
   columns: readonly BuiltColumn[];
-  lines: Int32Array;
   /** In input order, each after `at` of the rows. */
   bad: ReadonlyArray<{ at: number; line: number; why: string; column?: string | undefined }>;
 }
@@ -203,24 +215,8 @@ function batchRows(width: number): number {
   return Math.max(1, Math.min(BATCH_ROWS, Math.floor(BATCH_CELLS / Math.max(1, width))));
 }
 
-/** A block's rows to the writer, the runs between its bad rows at a time, and its bad rows told in their places. */
-async function writeBlock(block: ColumnBlock, writer: RowOutput, state: { line?: number }, bad: BadRows): Promise<void> {
-  let k = 0;
-  for (let i = 0; ; ) {
-    for (; k < block.bad.length && block.bad[k]!.at <= i; k++) {
-      const b = block.bad[k]!;
-      bad.add(b.line, b.why, b.column);
-    }
-    if (i === block.rows) return;
-    const end = k < block.bad.length ? block.bad[k]!.at : block.rows;
-    state.line = block.lines[end - 1]!;
-    await writer.writeBuilt!(block.columns, i, end);
-    i = end;
-  }
-}
-
-/** Records into an output that takes columns: gathered into `batch`, given BATCH_ROWS at a time (fewer past BATCH_CELLS); one whose values do not fit is a bad row. */
-async function writeBatched<R>(items: ReadonlyArray<Item<R>>, batch: ColumnBatch<R>, writer: RowOutput, state: { line?: number }, bad: BadRows): Promise<void> {
+/** Records gathered into `batch`, `full` called each BATCH_ROWS (fewer past BATCH_CELLS); one whose values do not fit is a bad row. */
+async function writeBatched<R>(items: ReadonlyArray<Item<R>>, batch: ColumnBatch<R>, bad: BadRows, full: (item: Item<R>) => Promise<void> | void): Promise<void> {
   const rows = batchRows(batch.width);
   for (const item of items) {
     if (item.error !== undefined) {
@@ -235,10 +231,7 @@ async function writeBatched<R>(items: ReadonlyArray<Item<R>>, batch: ColumnBatch
       bad.add(item.line, problem.why, problem.column);
       continue;
     }
-    if (batch.length === rows) {
-      state.line = item.line;
-      await writeTaken(batch, writer);
-    }
+    if (batch.length === rows) await full(item);
   }
 }
 
@@ -246,6 +239,21 @@ async function writeBatched<R>(items: ReadonlyArray<Item<R>>, batch: ColumnBatch
 function writeTaken<R>(batch: ColumnBatch<R>, writer: RowOutput): Promise<void> {
   const rows = batch.length;
   return writer.writeBuilt!(batch.take(), 0, rows);
+}
+
+/** The records gathered into `batch` as blocks, then the tail's blocks. */
+async function* builtBlocks<R>(records: AsyncIterable<Array<Item<R>>>, batch: ColumnBatch<R>, bad: BadRows, tail: ColumnTail): AsyncGenerator<CutBlock> {
+  const taken = (): CutBlock => {
+    const rows = batch.length;
+    return { rows, columns: batch.take(), bad: [] };
+  };
+  const full: CutBlock[] = [];
+  for await (const items of records) {
+    await writeBatched(items, batch, bad, () => void full.push(taken()));
+    yield* full.splice(0);
+  }
+  if (batch.length > 0) yield taken();
+  yield* tail.blocks();
 }
 
 /** A reader's RowFailure as the error a caller sees, named `input:line:` as bad rows are; any other error as it is. */

@@ -630,6 +630,11 @@ export class ColumnWriter implements LeafSink {
   private markPageRows = 0;
   private markDict = 0;
 
+  /** Sizes the next slices from the rows to come alone, not from the pages before (a row group of its own). */
+  forgetRowSizes(): void {
+    this.lastRowBytes = 0;
+  }
+
   /** Remembers where the next record starts, so a record that fails halfway can be rolled back. */
   mark(): void {
     this.markDef = this.def?.length ?? 0;
