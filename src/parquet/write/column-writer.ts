@@ -14,6 +14,7 @@ import { take } from '../../encodings/dictionary.js';
 import type { ByteArrays, Values } from '../../encodings/types.js';
 import { ValuesBuilder } from '../../encodings/values-builder.js';
 import { ByteStringSet } from '../../encodings/byte-string-set.js';
+import { NumberSet } from '../../encodings/number-set.js';
 import { leafCoercer } from '../../schema/coerce.js';
 import type { LeafNode } from '../../schema/tree.js';
 import type { LeafSink } from '../../shred/shred.js';
@@ -175,6 +176,14 @@ const headerWriter = new ByteWriter(256);
 
 /** What `dictKeyOf` holds for a byte string's entry, which `dictBytes` keeps (removed from there at rollback). */
 const BYTES_KEY = Symbol('bytes');
+/** The same for a number's entry, which `dictNumbers` keeps. */
+const NUMBER_KEY = Symbol('number');
+
+/** A number's or a bigint's 64 bits, read as two halves (the same halves as a Float64Array's or BigInt64Array's element). */
+const bits = new ArrayBuffer(8);
+const bitsF64 = new Float64Array(bits);
+const bitsI64 = new BigInt64Array(bits);
+const halves = new Int32Array(bits);
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -223,6 +232,8 @@ export class ColumnWriter implements LeafSink {
   /** Each made at its first entry, as are chunkStats and the coercer: a wide table has many columns and few values. */
   private dictKeys: Map<unknown, number> | undefined;
   private dictBytes: ByteStringSet | undefined;
+  /** INT32, INT64, FLOAT and DOUBLE values by their bits (INT32: the value and 0). */
+  private dictNumbers: NumberSet | undefined;
   /** The key of each dictionary entry, so entries of a rolled-back record can be removed. */
   private dictKeyOf: unknown[] | undefined;
   private dict: ValuesBuilder;
@@ -354,7 +365,7 @@ export class ColumnWriter implements LeafSink {
   private pushPresent(v: PresentValues): void {
     switch (v.t) {
       case 'typed':
-        if (this.useDictionary) for (let i = 0; i < v.values.length; i++) this.addToDictionary(undefined, v.values[i]!);
+        if (this.useDictionary) this.typedIndices(v.values);
         else this.values.pushAll(v.values as Int32Array);
         return;
       case 'bytes':
@@ -393,13 +404,51 @@ export class ColumnWriter implements LeafSink {
     this.indices.push(this.dictionaryIndex(s, physical));
   }
 
+  /** Typed values' dictionary indices, found by their bits (INT32: the value), adding the new ones. */
+  private typedIndices(values: ArrayLike<number | bigint>): void {
+    const indices = this.indices;
+    if (values instanceof Int32Array) {
+      for (let i = 0; i < values.length; i++) indices.push(this.numberIndex(values[i]!, 0, values[i]!));
+    } else if ((values instanceof Float64Array || values instanceof BigInt64Array) && values.byteOffset % 4 === 0) {
+      const h = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+      const float = values instanceof Float64Array;
+      for (let i = 0; i < values.length; i++) {
+        const v = values[i]!;
+        // NaNs are one entry, whatever their bits (as the Map of values had them).
+        if (float && v !== v) indices.push(this.numberIndex(0, 0x7ff80000, v));
+        else indices.push(this.numberIndex(h[2 * i]!, h[2 * i + 1]!, v));
+      }
+    } else for (let i = 0; i < values.length; i++) this.addToDictionary(undefined, values[i]!);
+  }
+
+  /** The dictionary index of the value `v` whose bits are (lo, hi), adding it when new. */
+  private numberIndex(lo: number, hi: number, v: number | bigint): number {
+    const idx = this.dict.length;
+    const found = (this.dictNumbers ??= new NumberSet()).add(lo, hi, idx);
+    if (found >= 0) return found;
+    this.keptKey(NUMBER_KEY);
+    this.dict.push(v);
+    return idx;
+  }
+
   /** The dictionary index of a string `s` or a physical value, adding it when new. */
   private dictionaryIndex(s: string | undefined, physical: number | bigint | boolean | Uint8Array | undefined): number {
     let key: unknown;
+    if (s === undefined) {
+      if (typeof physical === 'bigint') {
+        bitsI64[0] = physical;
+        return this.numberIndex(halves[0]!, halves[1]!, physical);
+      }
+      if (typeof physical === 'number') {
+        if (this.leaf.physicalType === 'INT32') return this.numberIndex(physical, 0, physical);
+        if (physical !== physical) return this.numberIndex(0, 0x7ff80000, physical);
+        bitsF64[0] = physical;
+        return this.numberIndex(halves[0]!, halves[1]!, physical);
+      }
+    }
     const map: Map<unknown, number> = (this.dictKeys ??= new Map());
     if (s !== undefined) key = s;
     else if (physical instanceof Uint8Array) return this.bytesIndex(physical, 0, physical.length);
-    else if (physical === 0 && Object.is(physical, -0)) key = '-0'; // keep -0 apart from 0
     else key = physical;
     let idx = map.get(key);
     if (idx === undefined) {
@@ -658,6 +707,7 @@ export class ColumnWriter implements LeafSink {
     while (this.dict.length > this.markDict) {
       const key = this.dictKeyOf!.pop();
       if (key === BYTES_KEY) this.dictBytes!.pop();
+      else if (key === NUMBER_KEY) this.dictNumbers!.pop();
       else this.dictKeys!.delete(key);
       this.dict.truncate(this.dict.length - 1);
     }
@@ -842,6 +892,7 @@ export class ColumnWriter implements LeafSink {
     this.geoEntries = 0;
     this.dictKeys = undefined;
     this.dictBytes = undefined;
+    this.dictNumbers = undefined;
     this.dictKeyOf = undefined;
     this.dict.reset();
   }
