@@ -18,7 +18,7 @@ import type { WarningHandler } from '../warnings.js';
 import { CsvBlocks, type CsvBlock } from './csv-blocks.js';
 import { CsvBlockReader, type CsvBlockJob, type CsvBlockResult, type CsvBlockSetup } from './csv-block-read.js';
 import type { CsvToken, CsvTokenizerState } from './csv-tokenizer.js';
-import type { ColumnBlock, ColumnTail } from './pipeline.js';
+import type { ColumnTail } from './pipeline.js';
 import { RowGroupCutter, type CutBlock, type RowGroupJob, type RowGroupSetup } from './row-groups.js';
 import type { EncodedRowGroup } from '../parquet/write/writer.js';
 import { csvTokenizer, CsvItems, type Cells } from './read-csv.js';
@@ -113,7 +113,7 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
     await p?.close();
   };
 
-  async function* tail(): AsyncGenerator<ColumnBlock> {
+  async function* tail(): AsyncGenerator<CsvBlockResult> {
     if (done || !setup) return;
     const job = (block: CsvBlock, start: CsvTokenizerState): CsvBlockJob => ({ bytes: block.bytes, start, final: block.final, utf8At: watch?.pendingLine });
     let first = await blocks.next(BLOCK);

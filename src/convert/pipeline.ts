@@ -11,7 +11,6 @@ import { RowFailure, type Item } from './source.js';
 import type { ColumnBatch, Shaper } from './shape.js';
 import type { OutputSummary, RowOutput } from './output.js';
 import { rowProblem } from './row-problem.js';
-import type { BuiltColumn } from './column-builders.js';
 import { RowGroupCutter, type CutBlock, type RowGroupJob, type RowGroupSetup } from './row-groups.js';
 import type { EncodedRowGroup } from '../parquet/write/writer.js';
 
@@ -197,18 +196,11 @@ export interface ColumnTail {
    * `blocks` (the schema lets them).
    */
   settled(schema: DefinedSchema, rowGroups: RowGroupSetup): boolean;
-  blocks(): AsyncIterable<ColumnBlock>;
+  blocks(): AsyncIterable<CutBlock>;
   /** `blocks` (the records' batches, then the tail's blocks) in row groups, in order: encoded, or their rows for the writer to encode. */
   rowGroups(blocks: AsyncIterable<CutBlock>, cutter: RowGroupCutter): AsyncIterable<EncodedRowGroup | RowGroupJob>;
 }
 
-/** Rows read into columns (schema order), and the bad rows among them. */
-export interface ColumnBlock {
-  rows: number;
-  columns: readonly BuiltColumn[];
-  /** In input order, each after `at` of the rows. */
-  bad: ReadonlyArray<{ at: number; line: number; why: string; column?: string | undefined }>;
-}
 
 /** Rows of a batch given at a time: BATCH_ROWS, fewer past BATCH_CELLS. */
 function batchRows(width: number): number {

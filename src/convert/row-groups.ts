@@ -10,7 +10,6 @@ import type { Sink } from '../io/sink.js';
 import { ParquetWriter, type EncodedRowGroup, type WriterOptions } from '../parquet/write/writer.js';
 import type { SchemaElementLike } from '../schema/tree.js';
 import { EntrySlicer, type BuiltColumn } from './column-builders.js';
-import type { BadRows, ColumnBlock } from './pipeline.js';
 
 /**
  * Most rows in a row group that convert encodes apart (CSV input), unless
@@ -39,8 +38,17 @@ export interface RowGroupJob {
   lent: boolean;
 }
 
-/** A block's rows and its bad rows in their places. */
-export type CutBlock = Pick<ColumnBlock, 'rows' | 'columns' | 'bad'>;
+/** Rows in built columns (schema order), and the bad rows among them, in input order, each after `at` of the rows. */
+export interface CutBlock {
+  rows: number;
+  columns: readonly BuiltColumn[];
+  bad: ReadonlyArray<{ at: number; line: number; why: string; column?: string | undefined }>;
+}
+
+/** Where bad rows are told (the conversion's BadRows). */
+interface BadRowSink {
+  add(line: number, why: string, column?: string): void;
+}
 
 /** Bytes of built columns as built. */
 function builtBytes(columns: readonly BuiltColumn[]): number {
@@ -62,7 +70,7 @@ export class RowGroupCutter {
   private rows = 0;
   private bytes = 0;
 
-  constructor(private readonly setup: Pick<RowGroupSetup, 'rows' | 'bytes'>, private readonly bad: BadRows) {}
+  constructor(private readonly setup: Pick<RowGroupSetup, 'rows' | 'bytes'>, private readonly bad: BadRowSink) {}
 
   /** The row groups `block` completes. */
   add(block: CutBlock): RowGroupJob[] {

@@ -7,15 +7,12 @@
  * rolled-back record's), as in ByteStringSet.
  */
 
-const EMPTY = -1;
+import { EMPTY, LastFirstSet } from './last-first-set.js';
 
-export class NumberSet {
+export class NumberSet extends LastFirstSet {
   private lo = new Int32Array(4);
   private hi = new Int32Array(4);
   private values = new Int32Array(4);
-  /** Slots: an entry's index, or EMPTY. */
-  private table = new Int32Array(8).fill(EMPTY);
-  size = 0;
 
   /** The number (lo, hi) was added with; when it is not there, it is added with `value` (0 or more), and -1 is given. */
   add(lo: number, hi: number, value: number): number {
@@ -24,14 +21,14 @@ export class NumberSet {
     for (let slot = hash(lo, hi) & mask; ; slot = (slot + 1) & mask) {
       const e = table[slot]!;
       if (e === EMPTY) {
-        this.store(lo, hi, value, slot);
+        this.store(lo, hi, value);
         return -1;
       }
       if (this.lo[e] === lo && this.hi[e] === hi) return this.values[e]!;
     }
   }
 
-  private store(lo: number, hi: number, value: number, slot: number): void {
+  private store(lo: number, hi: number, value: number): void {
     const index = this.size++;
     if (index === this.lo.length) {
       this.lo = grown(this.lo);
@@ -41,29 +38,11 @@ export class NumberSet {
     this.lo[index] = lo;
     this.hi[index] = hi;
     this.values[index] = value;
-    if (this.size * 2 > this.table.length) this.rehash(this.table.length * 2);
-    else this.table[slot] = index;
+    this.placed(index);
   }
 
-  private place(index: number): void {
-    const mask = this.table.length - 1;
-    let slot = hash(this.lo[index]!, this.hi[index]!) & mask;
-    while (this.table[slot] !== EMPTY) slot = (slot + 1) & mask;
-    this.table[slot] = index;
-  }
-
-  private rehash(slots: number): void {
-    this.table = new Int32Array(slots).fill(EMPTY);
-    for (let i = 0; i < this.size; i++) this.place(i);
-  }
-
-  /** Removes the entry added last. */
-  pop(): void {
-    const index = --this.size;
-    const mask = this.table.length - 1;
-    let slot = hash(this.lo[index]!, this.hi[index]!) & mask;
-    while (this.table[slot] !== index) slot = (slot + 1) & mask;
-    this.table[slot] = EMPTY;
+  protected hashOf(index: number): number {
+    return hash(this.lo[index]!, this.hi[index]!);
   }
 }
 
