@@ -64,20 +64,22 @@ export interface ConvertOptions extends DatasetLayout {
   /** CSV and JSON inputs: records read to infer the schema (default 1000). */
   sample?: number;
   /**
-   * CSV input: infer the types from every row instead of the sample (the
-   * input is read twice: once to infer, once to convert), so a value past
-   * the sample widens its column (INT64 to DOUBLE, DATE to TIMESTAMP, any to
-   * STRING) instead of being a bad row. Needs an input that can be read
-   * again: bytes, a Blob, a URL or a source object, not a stream.
+   * CSV and JSON inputs: infer the types from every row instead of the
+   * sample (the input is read twice: once to infer, once to convert), so a
+   * value past the sample widens its column (CSV: INT64 to DOUBLE, DATE to
+   * TIMESTAMP, any to STRING; JSON: INT64 to DOUBLE, a date or timestamp
+   * string column to STRING) instead of being a bad row. Needs an input
+   * that can be read again: bytes, a Blob, a URL or a source object, not a stream.
    */
   widen?: boolean;
   /**
-   * CSV and TSV input to Parquet: threads that read the records past the
-   * schema's sample, the calling thread (which writes) among them. In Node
-   * the default is the cores the load average leaves idle, 1 to 4; the
-   * output is the same byte for byte whatever the number. Elsewhere (and
-   * with 1) the calling thread reads them all, as it does inputs with about
-   * 1 MiB or less past the sample.
+   * CSV and TSV input to Parquet: worker threads that read the records past
+   * the schema's sample and encode its row groups, while the calling thread
+   * cuts the input and writes. In Node the default is the cores the load
+   * average leaves idle, 1 to 4; the output is the same byte for byte
+   * whatever the number. Elsewhere (and with 1) the calling thread does it
+   * all, as it does for inputs with about 1 MiB or less past the sample.
+   * Row groups from CSV hold at most 122,880 rows unless `rowGroupRows` says otherwise.
    */
   threads?: number;
   /** CSV input or output: the delimiter (default `,`, a tab for TSV). */

@@ -36,7 +36,7 @@ const AHEAD = 3;
 /** Threads that read blocks: the Node entry's worker threads. */
 export interface CsvBlockReaders {
   /** Starts `workers` threads reading blocks with `setup` and encoding row groups as `rowGroups` says. */
-  start(workers: number, setup: CsvBlockSetup, rowGroups: RowGroupSetup): CsvBlockPool;
+  start(workers: number, setup: CsvBlockSetup, rowGroups: RowGroupSetup | undefined): CsvBlockPool;
 }
 
 export interface CsvBlockPool {
@@ -131,7 +131,7 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
       return;
     }
     const workers = o.threads;
-    const readers = (pool = o.readers.start(workers, setup, rowGroupSetup!));
+    const readers = (pool = o.readers.start(workers, setup, rowGroupSetup));
     const queue: Array<{ block: CsvBlock; result: Promise<CsvBlockResult> }> = [];
     let ended = false;
     const fill = async () => {
@@ -195,13 +195,12 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
   return {
     items: head(),
     tail: {
-      settled(schema, rowGroups) {
-        const replica = shaper.replica(schema);
-        if (!replica) return false;
+      settled(schema, columnar, rowGroups) {
+        const replica = columnar ? shaper.replica(schema) : undefined;
+        if (!replica) return;
         setup = { delimiter: o.delimiter, skipBad: o.skipBad, replica, headerCells: items.names };
         rowGroupSetup = rowGroups;
         handOver = true;
-        return true;
       },
       blocks: tail,
       rowGroups,

@@ -145,18 +145,19 @@ function allBad(e: unknown, bad: BadRows): unknown {
 export async function textToTable<R>(
   items: AsyncIterator<Array<Item<R>>>, shaper: Shaper<R>, open: (schema: DefinedSchema) => Promise<RowOutput>,
   sampleSize: number, state: { output?: RowOutput; line?: number }, bad: BadRows,
-  header?: (first: R) => boolean, tail?: ColumnTail,
+  header?: (first: R) => boolean, tail?: ColumnTail<R>,
 ): Promise<OutputSummary> {
   try {
     const { schema, records } = await settle(items, shaper, sampleSize, bad, header);
     const writer = await open(schema);
     state.output = writer;
     const batch = writer.writeBuilt ? shaper.batch?.() : undefined;
-    const rowGroups = batch && tail ? writer.rowGroups : undefined;
-    if (rowGroups && tail!.settled(schema, rowGroups.setup)) {
+    const rowGroups = batch && tail?.rowGroups ? writer.rowGroups : undefined;
+    tail?.settled(schema, writer.writeBuilt !== undefined, rowGroups?.setup);
+    if (rowGroups) {
       // Rows in built columns, cut into row groups that are encoded apart (by the tail's threads) and appended in order.
       const cutter = new RowGroupCutter(rowGroups.setup, bad);
-      for await (const group of tail!.rowGroups(builtBlocks(records, batch!, bad, tail!), cutter)) await rowGroups.write(group);
+      for await (const group of tail!.rowGroups!(builtBlocks(records, batch!, bad, tail!), cutter)) await rowGroups.write(group);
       return await writer.close();
     }
     for await (const items of records) {
@@ -177,6 +178,11 @@ export async function textToTable<R>(
         }
       }
     }
+    if (tail) {
+      // The sample's rows first, as they are: the blocks' rows go to the writer in columns of their own.
+      if (batch && batch.length > 0) await writeTaken(batch, writer);
+      for await (const block of tail.blocks()) await writeBlock(block, writer, state, bad, shaper);
+    }
     if (batch && batch.length > 0) await writeTaken(batch, writer);
     return await writer.close();
   } catch (e) {
@@ -186,25 +192,67 @@ export async function textToTable<R>(
 
 /**
  * What follows the records of a text input when its records are read into
- * column batches elsewhere (by worker threads): blocks of rows already in
- * columns, their bad rows in place.
+ * column batches elsewhere (by worker threads, or from the bytes): blocks
+ * of rows already in columns, their bad rows in place.
  */
-export interface ColumnTail {
+export interface ColumnTail<R = never> {
   /**
-   * The schema is settled, the output open and taking row groups encoded
-   * as `rowGroups` says: whether the rows past the records go in column
-   * `blocks` (the schema lets them).
+   * The schema is settled, the output open; `columnar`: it takes rows in
+   * columns, so the tail may read the rest into `blocks`, which then follow
+   * the records (none when it does not); `rowGroups`: it takes them in row
+   * groups cut and encoded so, which `rowGroups` then gives.
    */
-  settled(schema: DefinedSchema, rowGroups: RowGroupSetup): boolean;
-  blocks(): AsyncIterable<CutBlock>;
+  settled(schema: DefinedSchema, columnar: boolean, rowGroups?: RowGroupSetup): void;
+  blocks(): AsyncIterable<ColumnBlock<R>>;
   /** `blocks` (the records' batches, then the tail's blocks) in row groups, in order: encoded, or their rows for the writer to encode. */
-  rowGroups(blocks: AsyncIterable<CutBlock>, cutter: RowGroupCutter): AsyncIterable<EncodedRowGroup | RowGroupJob>;
+  rowGroups?(blocks: AsyncIterable<CutBlock>, cutter: RowGroupCutter): AsyncIterable<EncodedRowGroup | RowGroupJob>;
 }
 
+/**
+ * Rows read into columns (schema order), the line each starts on (when the
+ * writer's warnings need it), the bad rows among them, and the records
+ * among them that go to the writer as rows (`records`, the reader's own
+ * form, written by the shaper).
+ */
+export interface ColumnBlock<R = never> extends CutBlock {
+  lines?: Int32Array;
+  /** In input order, each after `at` of the rows (and after the bad rows at the same place that come before it in the input: `line` orders them). */
+  records?: ReadonlyArray<{ at: number; line: number; record: R }>;
+}
 
 /** Rows of a batch given at a time: BATCH_ROWS, fewer past BATCH_CELLS. */
 function batchRows(width: number): number {
   return Math.max(1, Math.min(BATCH_ROWS, Math.floor(BATCH_CELLS / Math.max(1, width))));
+}
+
+/**
+ * A block's rows to the writer, the runs between its bad rows and records
+ * at a time, its bad rows told and its records written in their places.
+ */
+async function writeBlock<R>(block: ColumnBlock<R>, writer: RowOutput, state: { line?: number }, bad: BadRows, shaper: Shaper<R>): Promise<void> {
+  const records = block.records ?? [];
+  let k = 0;
+  let r = 0;
+  for (let i = 0; ; ) {
+    for (;;) {
+      const b = k < block.bad.length && block.bad[k]!.at <= i ? block.bad[k]! : undefined;
+      const rec = r < records.length && records[r]!.at <= i ? records[r]! : undefined;
+      if (b && (!rec || b.line < rec.line)) {
+        bad.add(b.line, b.why, b.column);
+        k++;
+      } else if (rec) {
+        state.line = rec.line;
+        const problem = await takeShaped(shaper, rec.record, (row) => writer.write(row));
+        if (problem) bad.add(rec.line, problem.why, problem.column);
+        r++;
+      } else break;
+    }
+    if (i === block.rows) return;
+    const end = Math.min(k < block.bad.length ? block.bad[k]!.at : block.rows, r < records.length ? records[r]!.at : block.rows);
+    if (block.lines) state.line = block.lines[end - 1]!;
+    await writer.writeBuilt!(block.columns, i, end);
+    i = end;
+  }
 }
 
 /** Records gathered into `batch`, `full` called each BATCH_ROWS (fewer past BATCH_CELLS); one whose values do not fit is a bad row. */
@@ -234,7 +282,7 @@ function writeTaken<R>(batch: ColumnBatch<R>, writer: RowOutput): Promise<void> 
 }
 
 /** The records gathered into `batch` as blocks, then the tail's blocks. */
-async function* builtBlocks<R>(records: AsyncIterable<Array<Item<R>>>, batch: ColumnBatch<R>, bad: BadRows, tail: ColumnTail): AsyncGenerator<CutBlock> {
+async function* builtBlocks<R>(records: AsyncIterable<Array<Item<R>>>, batch: ColumnBatch<R>, bad: BadRows, tail: ColumnTail<R>): AsyncGenerator<CutBlock> {
   const taken = (): CutBlock => {
     const rows = batch.length;
     return { rows, columns: batch.take(), bad: [] };
@@ -273,7 +321,8 @@ export async function takeShaped<R>(
         if (!(e2 instanceof InvalidArgumentError)) throw e2;
       }
     }
-    return rowProblem(e);
+    const problem = rowProblem(e);
+    return shaper.advise ? shaper.advise(problem) : problem;
   }
   return undefined;
 }

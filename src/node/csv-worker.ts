@@ -20,7 +20,7 @@ let encoder: Promise<ParquetWriter> | undefined;
 /** Row groups are encoded one at a time, in the order they came. */
 let encoding: Promise<unknown> = Promise.resolve();
 
-type Message = { setup: CsvBlockSetup; rowGroups: RowGroupSetup } | { id: number; job: CsvBlockJob } | { id: number; encode: RowGroupJob };
+type Message = { setup: CsvBlockSetup; rowGroups: RowGroupSetup | undefined } | { id: number; job: CsvBlockJob } | { id: number; encode: RowGroupJob };
 
 parentPort!.on('message', (m: Message) => {
   if ('setup' in m) {

@@ -12,10 +12,10 @@ import { builtBuffers } from '../convert/column-builders.js';
 import type { RowGroupJob, RowGroupSetup } from '../convert/row-groups.js';
 
 /**
- * Threads `convert` reads a CSV input with by default (the main thread, which
- * writes, among them): the cores the load average leaves idle, rounded, 1 to
- * 4. Workers on a busy machine only add their own cost (passing the columns
- * between threads): measured 1.3x the CPU of one thread.
+ * Worker threads `convert` reads and encodes a CSV input with by default:
+ * the cores the load average leaves idle, rounded, 1 to 4 (2 on an idle
+ * 2-core machine; with 1 the main thread does it all). On a busy machine
+ * threads only add their own cost (heaps, start-up, passing buffers).
  */
 export function defaultCsvThreads(): number {
   return Math.min(4, Math.max(1, Math.round(availableParallelism() - loadavg()[0]!)));
@@ -32,7 +32,7 @@ function startWorker(): Worker {
 }
 
 export const csvWorkers: CsvBlockReaders = {
-  start(count: number, setup: CsvBlockSetup, rowGroups: RowGroupSetup): CsvBlockPool {
+  start(count: number, setup: CsvBlockSetup, rowGroups: RowGroupSetup | undefined): CsvBlockPool {
     const pending = new Map<number, { resolve: (r: never) => void; reject: (e: unknown) => void; worker: number }>();
     const waiting = new Array<number>(count).fill(0);
     let failure: unknown;
