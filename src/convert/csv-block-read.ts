@@ -50,6 +50,8 @@ export interface BlockBadRow {
 }
 
 export interface CsvBlockResult {
+  /** The block's bytes, handed back by the thread they were handed to. */
+  bytes?: Uint8Array;
   rows: number;
   /** The good rows' values, column by column in schema order. */
   columns: BuiltColumn[];

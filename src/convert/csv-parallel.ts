@@ -152,8 +152,14 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
       let resume: CsvTokenizerState | undefined;
       for (await fill(); queue.length > 0; await fill()) {
         const { block, result } = queue.shift()!;
-        // The block before did not end at a record start: this one is read on from where it did end.
-        const r = resume ? await readers.read(job(block, resume)) : await result;
+        let r = await result;
+        // The bytes went to the thread and came back with the result.
+        block.bytes = r.bytes ?? block.bytes;
+        if (resume) {
+          // The block before did not end at a record start: this one is read on from where it did end.
+          r = await readers.read(job(block, resume));
+          block.bytes = r.bytes ?? block.bytes;
+        }
         resume = r.end;
         told(r);
         yield r;

@@ -43,7 +43,8 @@ parentPort!.on('message', (m: Message) => {
   }
   try {
     const result = reader!.read(m.job);
-    parentPort!.postMessage({ id: m.id, result }, builtBuffers(result.columns));
+    result.bytes = m.job.bytes;
+    parentPort!.postMessage({ id: m.id, result }, [m.job.bytes.buffer as ArrayBuffer, ...builtBuffers(result.columns)]);
   } catch (e) {
     parentPort!.postMessage({ id: m.id, error: e });
   }

@@ -72,7 +72,8 @@ export const csvWorkers: CsvBlockReaders = {
       });
     };
     return {
-      read: (job: CsvBlockJob) => post<CsvBlockResult>({ job }, []),
+      // The block's bytes are handed over, and back with the result: not copied either way.
+      read: (job: CsvBlockJob) => post<CsvBlockResult>({ job }, [job.bytes.buffer as ArrayBuffer]),
       encode(job: RowGroupJob) {
         // A lent block is copied (it goes on into the next row group); the others are handed over.
         const lent = job.lent ? job.columns.at(-1) : undefined;
