@@ -108,7 +108,7 @@ test('bad rows (malformed, short, cells that do not fit) are the same rows, in t
 
 test('row groups cut by rows and by bytes, bad rows at their edges, are the same whatever the threads, and hold the input\'s good rows in order', { timeout: 240_000 }, async () => {
   const input = enc(malformed(30_000));
-  for (const [name, options] of [['rows', { rowGroupRows: 2_999 }], ['bytes', { rowGroupSize: 100_000 }], ['rows-zstd-v2', { rowGroupRows: 4_096, codec: 'ZSTD', pageVersion: 2 }]] as const) {
+  for (const [name, options] of [['rows', { rowGroupRows: 2_999, pageSize: 4_096 }], ['bytes', { rowGroupSize: 100_000 }], ['rows-zstd-v2', { rowGroupRows: 4_096, codec: 'ZSTD', pageVersion: 2 }]] as const) {
     await sameAcrossThreads(input, `groups-${name}`, options);
     const reader = await openParquet(readFileSync(join(dir, `groups-${name}-3.parquet`)));
     const groups = reader.file.metadata.rowGroups;
