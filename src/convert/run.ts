@@ -33,6 +33,8 @@ import type { CsvBlockReaders } from './csv-parallel.js';
 import { CsvShaper, JsonShaper, type SchemaChoice } from './shape.js';
 import { RowFailure, type InputBytes } from './source.js';
 import { parquetOutput } from './write-parquet.js';
+import type { EncodedRowGroup } from '../parquet/write/writer.js';
+import type { RowGroupJob } from './row-groups.js';
 import { datasetOutput } from './write-dataset.js';
 import type { DatasetLayout, DatasetOutput } from '../dataset/write.js';
 import { textOutput } from './write-text.js';
@@ -299,6 +301,7 @@ export class Conversion {
         if (onProgress && ++n % PROGRESS_EVERY === 0) onProgress(this.progress());
       },
       ...(output.writeBuilt ? { writeBuilt: (columns: readonly BuiltColumn[], start: number, end: number) => batched(() => output.writeBuilt!(columns, start, end)) } : {}),
+      ...(output.rowGroups ? { rowGroups: { setup: output.rowGroups.setup, write: (group: EncodedRowGroup | RowGroupJob) => batched(() => output.rowGroups!.write(group)) } } : {}),
       ...(output.writeText ? { writeText: (text: TextBatch) => batched(() => output.writeText!(text)) } : {}),
       close: async () => {
         const summary = await output.close();
