@@ -79,9 +79,10 @@ export interface ConvertOptions extends DatasetLayout {
    * cuts the input and writes (1: the calling thread does it all, as it does
    * for inputs with about 1 MiB or less past the sample). Row groups from
    * CSV hold at most 122,880 rows unless `rowGroupRows` says otherwise.
-   * Parquet to CSV, TSV or JSON Lines: the threads that write the text of a
-   * row group of 32,768 rows or more, each a piece of its rows, the calling
-   * thread among them. In Node the default is the cores the load average
+   * Parquet to CSV, TSV or JSON Lines: worker threads that write the text of
+   * a row group of 32,768 rows or more, each a piece of its rows, beside the
+   * calling thread, which decodes it and writes the first piece (1: the
+   * calling thread alone). In Node the default is the cores the load average
    * leaves idle, 1 to 4; the output is the same byte for byte whatever the
    * number.
    */

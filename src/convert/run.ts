@@ -80,7 +80,7 @@ export interface RunOptions {
   sample: number;
   /** CSV input: infer the types from every row (a first pass over the input) instead of the sample, so no value past the sample fails them. */
   widen?: boolean;
-  /** CSV input to Parquet: threads that read the records past the sample (1: the main thread reads them all); needs `csvReaders`. Parquet to CSV or JSON Lines: threads that write the text; needs `textWriters`. */
+  /** Worker threads (1: the main thread alone; N above 1: N workers beside it). CSV input to Parquet: they read the records past the sample and encode the row groups; needs `csvReaders`. Parquet to CSV or JSON Lines: they write the text; needs `textWriters`. */
   threads?: number;
   /** The runtime's threads for reading CSV blocks (the Node entry's worker threads). */
   csvReaders?: CsvBlockReaders;
