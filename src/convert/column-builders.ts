@@ -40,7 +40,8 @@ export interface BuiltLevels {
 
 const FIRST = 1024;
 
-function grown<T extends Int32Array | Float64Array | Uint8Array | BigInt64Array>(a: T, need: number): T {
+/** `a`, or a copy with room for `need` elements (at least double its length). */
+export function grown<T extends Int32Array | Float64Array | Uint8Array | Uint16Array | BigInt64Array>(a: T, need: number): T {
   if (need <= a.length) return a;
   const next = new (a.constructor as new (n: number) => T)(Math.max(FIRST, need, a.length * 2));
   next.set(a as never);

@@ -16,7 +16,7 @@ import type { DefinedSchema } from '../schema/builder.js';
 import type { GroupNode, LeafNode, SchemaNode } from '../schema/tree.js';
 import { invalidUtf8At } from '../bytes/utf8.js';
 import { isWellFormed } from '../encodings/values-builder.js';
-import { BytesBuilder, Int64Builder, NumberBuilder, type BuiltColumn, type ColumnBuilder } from './column-builders.js';
+import { BytesBuilder, grown, Int64Builder, NumberBuilder, type BuiltColumn, type ColumnBuilder } from './column-builders.js';
 import { dateCell, int32Cell, smallDecimal, smallInteger, timestampMicros } from './csv-cells.js';
 import type { ColumnBlock, ColumnTail } from './pipeline.js';
 import { blank, itemParser, LineCutter, lineDecoder, lineItems, type JsonReadOptions, type JsonRecord } from './read-json.js';
@@ -31,13 +31,6 @@ type ScalarType = (typeof T)[keyof typeof T];
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-function grown<A extends Uint16Array | Int32Array>(a: A, need: number): A {
-  if (need <= a.length) return a;
-  const next = new (a.constructor as new (n: number) => A)(Math.max(1024, need, a.length * 2));
-  next.set(a as never);
-  return next;
-}
 
 /** One leaf column: its values in a builder, its nulls there (a top-level leaf) or its levels here (a nested one). */
 class JsonColumn {

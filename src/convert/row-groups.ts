@@ -20,7 +20,7 @@ export const CONVERT_ROW_GROUP_ROWS = 122_880;
 
 /** How rows are cut into row groups and encoded: plain data, for a worker thread too. */
 export interface RowGroupSetup {
-  elements: SchemaElementLike[];
+  elements: readonly SchemaElementLike[];
   /** The writer's options but those of the file as a whole (metadata, warnings, encryption, checkpoints). */
   options: WriterOptions;
   /** Most rows in a row group. */

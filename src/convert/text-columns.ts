@@ -400,7 +400,7 @@ async function* textOf(reader: ParquetReader, columns: readonly ColumnPath[] | u
   const split = threads && threads.threads > 1 && groups.some((g) => g.numRows >= 2 * MIN_PIECE_ROWS) ? threads : undefined;
   try {
     // Started before the first row group is decoded: the workers load meanwhile.
-    if (split) pool = split.writers.start(split.threads, { schema: reader.file.metadata.schema as SchemaElementLike[], leaves: t.plan.leaves.map((l) => reader.schema.leaves.indexOf(l)), form, ...(file !== undefined ? { file } : {}) });
+    if (split) pool = split.writers.start(split.threads, { schema: reader.file.metadata.schema as SchemaElementLike[], leaves: t.plan.leaves.map((l) => l.columnIndex), form, ...(file !== undefined ? { file } : {}) });
     for (let rg = 0; rg < groups.length; rg++) {
       const rows = groups[rg]!.numRows;
       if (rows === 0) continue;

@@ -1,6 +1,5 @@
 /** Parquet output of a conversion: the streaming writer (row groups written as they fill). */
-import { DEFAULT_ROW_GROUP_SIZE, ParquetWriter, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
-import type { SchemaElementLike } from '../schema/tree.js';
+import { DEFAULT_ROW_GROUP_SIZE, ParquetWriter, writerElements, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
 import { addRowGroup, CONVERT_ROW_GROUP_ROWS } from './row-groups.js';
 import { EntrySlicer, type BuiltColumn } from './column-builders.js';
 import { writerOutput, type CountingSink, type RowOutput } from './output.js';
@@ -14,7 +13,7 @@ export function parquetOutput(sink: CountingSink, schema: WriterSchema, options:
     let sliced: { columns: readonly BuiltColumn[]; slicer: EntrySlicer } | undefined;
     // What concerns the file as a whole stays here: the row groups are encoded with the rest.
     const { onWarning, metadata, encryption, checkpointEvery, sortedBy, ...chunkOptions } = options;
-    const elements = ('elements' in schema ? schema.elements : schema) as SchemaElementLike[];
+    const elements = writerElements(schema);
     return {
       get rows() {
         return writer.numRows;
