@@ -11,47 +11,40 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
+import { examples } from './examples.js';
 import { SPECIFIERS, exportedNames } from './exports.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-
-const pages = ['README.md', ...readdirSync('docs', { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.md') && !f.startsWith('api/'))
-  .map((f) => join('docs', f))];
 
 test('every ts and js example parses, and imports from parquetry and its subpaths only what they export', () => {
   // Node's entry points: each re-exports its portable one and adds the path functions.
   const exported = new Map([...SPECIFIERS].map(([specifier, { node }]) => [specifier, new Set(exportedNames(node))]));
   const problems: string[] = [];
   let count = 0;
-  for (const page of pages) {
-    for (const m of readFileSync(page, 'utf8').matchAll(/^```(ts|js)\n([\s\S]*?)^```$/gm)) {
-      count++;
-      const line = readFileSync(page, 'utf8').slice(0, m.index).split('\n').length;
-      const where = `${page}:${line}`;
-      const out = ts.transpileModule(m[2]!, { reportDiagnostics: true, fileName: `example.${m[1]}`, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
-      for (const d of out.diagnostics ?? []) problems.push(`${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-      const sf = ts.createSourceFile('example.ts', m[2]!, ts.ScriptTarget.Latest);
-      for (const st of sf.statements) {
-        if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier)) continue;
-        const specifier = st.moduleSpecifier.text;
-        if (specifier !== 'parquetry' && !specifier.startsWith('parquetry/')) continue;
-        const names = exported.get(specifier);
-        if (!names) {
-          problems.push(`${where}: '${specifier}' is not an entry point of package.json's exports`);
-          continue;
-        }
-        const bindings = st.importClause?.namedBindings;
-        if (bindings && ts.isNamedImports(bindings)) {
-          for (const el of bindings.elements) {
-            const name = (el.propertyName ?? el.name).text;
-            if (!names.has(name)) problems.push(`${where}: '${specifier}' does not export ${name}`);
-          }
+  for (const { where, lang, code } of examples()) {
+    count++;
+    const out = ts.transpileModule(code, { reportDiagnostics: true, fileName: `example.${lang}`, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+    for (const d of out.diagnostics ?? []) problems.push(`${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    const sf = ts.createSourceFile('example.ts', code, ts.ScriptTarget.Latest);
+    for (const st of sf.statements) {
+      if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier)) continue;
+      const specifier = st.moduleSpecifier.text;
+      if (specifier !== 'parquetry' && !specifier.startsWith('parquetry/')) continue;
+      const names = exported.get(specifier);
+      if (!names) {
+        problems.push(`${where}: '${specifier}' is not an entry point of package.json's exports`);
+        continue;
+      }
+      const bindings = st.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) {
+        for (const el of bindings.elements) {
+          const name = (el.propertyName ?? el.name).text;
+          if (!names.has(name)) problems.push(`${where}: '${specifier}' does not export ${name}`);
         }
       }
     }
@@ -68,14 +61,11 @@ test('every ts example type-checks on its own as a module (strict), against the 
     // The one package an example imports that is not installed here: its call, typed as parquetry's s3 options take it.
     writeFileSync(join(dir, 'shims.d.ts'), "declare module '@aws-sdk/credential-providers' {\n  export function fromSSO(options: { profile: string }): () => Promise<{ accessKeyId: string; secretAccessKey: string; sessionToken?: string; expiration?: Date }>;\n}\n");
     const files = new Map<string, string>();
-    for (const page of pages) {
-      const text = readFileSync(page, 'utf8');
-      for (const m of text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
-        const where = `${page}:${text.slice(0, m.index).split('\n').length}`;
-        const file = `${where.replace(/[^\w]+/g, '_')}.ts`;
-        writeFileSync(join(dir, file), `${m[1]}export {};\n`);
-        files.set(file, where);
-      }
+    for (const { where, lang, code } of examples()) {
+      if (lang !== 'ts') continue;
+      const file = `${where.replace(/[^\w]+/g, '_')}.ts`;
+      writeFileSync(join(dir, file), `${code}export {};\n`);
+      files.set(file, where);
     }
     const compilerOptions = {
       target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true,
