@@ -4,8 +4,9 @@
  * as the example expects them: the columns it names, a damaged file for
  * recovery, an encrypted one with the keys the example gives). An example
  * with a comment line that shows an error (`// NameError: message`) must throw
- * exactly that. Examples that need a network (S3, `fetch`) are
- * left out by name, and that list is checked too, so it cannot grow quietly.
+ * exactly that. `s3://lake/...` is s3rver on 127.0.0.1 (test/s3/server.ts).
+ * Examples that fetch from a web page or import the AWS SDK are left out by
+ * page, and that list is checked too, so it cannot grow quietly.
  * Output is not compared here; the `console` blocks' is, in test/cli/readme.test.ts.
  */
 import { after, before, test } from 'node:test';
@@ -17,13 +18,16 @@ import { join, resolve } from 'node:path';
 import { defineSchema, encryptParquet, field as f, writeParquet } from '../../src/node/index.js';
 import { writeDataset } from '../../src/node/entries/dataset.js';
 import { TrevniWriter } from '../../src/node/entries/trevni.js';
+import { startS3, uploadDir, type S3Test } from '../s3/server.js';
 import { examples } from './examples.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 /** What an example needs that a test cannot give it here. */
-const LEFT_OUT = (code: string) => (/'s3:\/\//.test(code) ? 'S3' : /\bfetch\(/.test(code) ? 'a network' : undefined);
+const LEFT_OUT = (code: string) => (/\bfetch\(/.test(code) ? 'a network' : /@aws-sdk\//.test(code) ? 'the AWS SDK' : undefined);
 
 let work = '';
+/** s3rver on 127.0.0.1 with a bucket `lake`, for the `s3://lake/...` examples. */
+let s3: S3Test;
 before(async () => {
   work = mkdtempSync(join(tmpdir(), 'parquetry-examples-run-'));
   // Beside the example files, so what they import from other packages (apache-arrow) resolves.
@@ -56,6 +60,11 @@ before(async () => {
   writeFileSync(at('broken.parquet'), pq);
   rmSync(at('whole.parquet'));
   copyFileSync(join(ROOT, '..', 'shared', 'ancestors', 'redelm', 'paper_gzip.redelm'), at('paper.redelm'));
+  s3 = await startS3(['lake']);
+  const lake = join(work, 'lake');
+  mkdirSync(join(lake, 'sales'), { recursive: true });
+  await writeParquet(join(lake, 'sales', '2024.parquet'), parts);
+  await uploadDir(s3, 'lake', 'sales', join(lake, 'sales'));
   // The keys docs/encryption.md builds, and an AAD prefix the file does not store.
   const key = (text: string) => new TextEncoder().encode(text);
   const plain = await (async () => {
@@ -65,7 +74,10 @@ before(async () => {
   rmSync(at('plain.parquet'));
   writeFileSync(at('data.parquet.encrypted'), await encryptParquet(plain, { footerKey: key('0123456789012345'), columnKeys: { 'a.b': key('1234567890123450'), ssn: key('2345678901234501') }, aadPrefix: 'tester', storeAadPrefix: false }));
 });
-after(() => rmSync(work, { recursive: true, force: true }));
+after(async () => {
+  await s3?.close();
+  rmSync(work, { recursive: true, force: true });
+});
 
 test('every example of the README and the guides runs (or throws the error it shows)', { timeout: 300_000 }, () => {
   const run: { where: string; file: string; writes: string[]; expect?: { name: string; message: string } }[] = [];
@@ -86,7 +98,7 @@ test('every example of the README and the guides runs (or throws the error it sh
   }
   writeFileSync(join(work, 'list.json'), JSON.stringify(run));
   const out = join(work, 'outcomes.json');
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'docs', 'run-examples.ts'), join(work, 'list.json'), join(work, 'fixtures'), out], { cwd: ROOT, encoding: 'utf8', timeout: 280_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'docs', 'run-examples.ts'), join(work, 'list.json'), join(work, 'fixtures'), out], { cwd: ROOT, encoding: 'utf8', timeout: 280_000, env: { ...process.env, ...s3.env } });
   assert.equal(r.status, 0, r.stderr.slice(-2000));
   const outcomes = JSON.parse(readFileSync(out, 'utf8')) as Record<string, { ok: boolean; name?: string; message?: string }>;
   const failures = run.flatMap(({ where, expect }) => {
@@ -96,6 +108,6 @@ test('every example of the README and the guides runs (or throws the error it sh
     return o.ok ? [] : [`${where}: ${o.name}: ${o.message}`];
   });
   assert.deepEqual(failures, []);
-  assert.deepEqual(leftOut, ['docs/conversion.md (a network)', 'docs/s3.md (S3)', 'docs/s3.md (S3)', 'docs/s3.md (S3)']);
+  assert.deepEqual(leftOut, ['docs/conversion.md (a network)', 'docs/s3.md (the AWS SDK)', 'docs/s3.md (a network)']);
   assert.ok(run.length >= 28, `${run.length} examples run`);
 });
