@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { defineSchema, encryptParquet, field as f, writeParquet } from '../../src/node/index.js';
+import { BufferSink, defineSchema, encryptParquet, field as f, fileSink, writeParquet, writeRecords } from '../../src/node/index.js';
 import { writeDataset } from '../../src/node/entries/dataset.js';
 import { TrevniWriter } from '../../src/node/entries/trevni.js';
 import { startS3, uploadDir, type S3Test } from '../s3/server.js';
@@ -47,8 +47,7 @@ before(async () => {
   await writeDataset(at('sales'), parts, { partitionBy: ['year'] });
   await writeDataset(at('data'), parts, { partitionBy: ['year'] });
   // Damaged files: a Trevni file cut short, a Parquet file with a page's bytes overwritten.
-  const trv = await (await import('../../src/node/index.js')).fileSink(at('whole.trv'));
-  const tw = await TrevniWriter.open(trv, [{ name: 'n', type: 'long' }]);
+  const tw = await TrevniWriter.open(await fileSink(at('whole.trv')), [{ name: 'n', type: 'long' }]);
   for (let i = 0; i < 1000; i++) await tw.writeRow([BigInt(i)]);
   await tw.close();
   const whole = readFileSync(at('whole.trv'));
@@ -67,12 +66,9 @@ before(async () => {
   await uploadDir(s3, 'lake', 'sales', join(lake, 'sales'));
   // The keys docs/encryption.md builds, and an AAD prefix the file does not store.
   const key = (text: string) => new TextEncoder().encode(text);
-  const plain = await (async () => {
-    await writeParquet(at('plain.parquet'), [{ a: { b: 1 }, ssn: '123', other: 'x' }]);
-    return readFileSync(at('plain.parquet'));
-  })();
-  rmSync(at('plain.parquet'));
-  writeFileSync(at('data.parquet.encrypted'), await encryptParquet(plain, { footerKey: key('0123456789012345'), columnKeys: { 'a.b': key('1234567890123450'), ssn: key('2345678901234501') }, aadPrefix: 'tester', storeAadPrefix: false }));
+  const plain = new BufferSink();
+  await writeRecords(plain, [{ a: { b: 1 }, ssn: '123', other: 'x' }]);
+  writeFileSync(at('data.parquet.encrypted'), await encryptParquet(plain.bytes(), { footerKey: key('0123456789012345'), columnKeys: { 'a.b': key('1234567890123450'), ssn: key('2345678901234501') }, aadPrefix: 'tester', storeAadPrefix: false }));
 });
 after(async () => {
   await s3?.close();
