@@ -6,6 +6,8 @@
  * Each TypeScript example is also a whole module that type-checks under
  * `strict` against the package's declarations, alone: it imports and declares
  * every name it uses, so an option renamed or a type narrowed fails here.
+ * The TSDoc `@example`s the API reference shows type-check too, with the
+ * package's exports imported for them.
  * Their output is not checked here; the `console` examples' is, in
  * test/cli/readme.test.ts.
  */
@@ -16,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
-import { examples } from './examples.js';
+import { examples, tsdocExamples } from './examples.js';
 import { SPECIFIERS, exportedNames } from './exports.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -53,7 +55,32 @@ test('every ts and js example parses, and imports from parquetry and its subpath
   assert.deepEqual(problems, []);
 });
 
-test('every ts example type-checks on its own as a module (strict), against the Node entry points', { timeout: 300_000 }, () => {
+/** Imports of every export (the root's first, then each subpath's others) the example does not declare, and `reader` and `bytes`. */
+function prelude(code: string): string {
+  const own = new Set<string>();
+  for (const st of ts.createSourceFile('example.ts', code, ts.ScriptTarget.Latest).statements) {
+    const bindings = ts.isImportDeclaration(st) ? st.importClause?.namedBindings : undefined;
+    if (bindings && ts.isNamedImports(bindings)) for (const el of bindings.elements) own.add(el.name.text);
+    if (ts.isVariableStatement(st)) {
+      for (const d of st.declarationList.declarations) {
+        if (ts.isIdentifier(d.name)) own.add(d.name.text);
+        else if (ts.isObjectBindingPattern(d.name)) for (const el of d.name.elements) if (ts.isIdentifier(el.name)) own.add(el.name.text);
+      }
+    }
+  }
+  const lines: string[] = [];
+  const taken = new Set(own);
+  for (const [specifier, { node }] of SPECIFIERS) {
+    const names = exportedNames(node).filter((n) => !taken.has(n));
+    for (const n of names) taken.add(n);
+    if (names.length) lines.push(`import { ${names.join(', ')} } from '${specifier}';`);
+  }
+  if (!own.has('reader')) lines.push('declare const reader: ParquetReader;');
+  if (!own.has('bytes')) lines.push('declare const bytes: Uint8Array;');
+  return lines.join('\n');
+}
+
+test('every ts example of the guides, and every TSDoc @example, type-checks on its own as a module (strict), against the Node entry points', { timeout: 300_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'parquetry-examples-'));
   try {
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
@@ -61,12 +88,16 @@ test('every ts example type-checks on its own as a module (strict), against the 
     // The one package an example imports that is not installed here: its call, typed as parquetry's s3 options take it.
     writeFileSync(join(dir, 'shims.d.ts'), "declare module '@aws-sdk/credential-providers' {\n  export function fromSSO(options: { profile: string }): () => Promise<{ accessKeyId: string; secretAccessKey: string; sessionToken?: string; expiration?: Date }>;\n}\n");
     const files = new Map<string, string>();
-    for (const { where, lang, code } of examples()) {
-      if (lang !== 'ts') continue;
+    const write = (where: string, code: string) => {
       const file = `${where.replace(/[^\w]+/g, '_')}.ts`;
       writeFileSync(join(dir, file), `${code}export {};\n`);
       files.set(file, where);
-    }
+    };
+    for (const { where, lang, code } of examples()) if (lang === 'ts') write(where, code);
+    // TSDoc examples use the exports without importing them: a prelude imports every name they do not make themselves.
+    const tsdoc = tsdocExamples();
+    for (const { where, code } of tsdoc) write(where, `${prelude(code)}\n${code}`);
+    assert.ok(tsdoc.length >= 15, `${tsdoc.length} TSDoc examples`);
     const compilerOptions = {
       target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true,
       lib: ['es2022', 'dom', 'esnext.disposable'], types: ['node'],
