@@ -629,9 +629,10 @@ export class ParquetWriter<Row = Record<string, unknown>> {
   }
 
   /**
-   * Adds `rows` rows of a flat schema as each column's leaf entries, which
+   * Adds `rows` rows as each leaf column's entries, which
    * `entries(column, start, end)` gives for rows start..end of them (columns
-   * in schema order, slices in increasing order), with values in a form the
+   * in schema order, slices in increasing order; a nested leaf's with its
+   * levels, a row's entries whole), with values in a form the
    * column stores as it is (`typed` in its storage, `bytes` of a string or
    * binary column: what a reader that builds columns in the writer's
    * storage gives, convert's CSV reader). The values are not checked again:
@@ -639,16 +640,13 @@ export class ParquetWriter<Row = Record<string, unknown>> {
    */
   async writeEntries(rows: number, entries: (column: number, start: number, end: number) => LeafEntries): Promise<void> {
     this.checkOpen();
-    if (this.schema.leaves.some((l) => l.path.length !== 1 || l.repLevel > 0)) {
-      throw new InvalidArgumentError('writeEntries needs a flat schema (top-level columns only)');
-    }
     const cols = this.columns;
     const append = (start: number, end: number) => {
       for (let k = 0; k < cols.length; k++) {
         const e = entries(k, start, end);
         const v = e.values;
         const form = v.t === 'typed' ? v.values : v.t === 'bytes' ? 'bytes' : undefined;
-        if (form !== undefined && !cols[k]!.stores(form)) throw new InvalidArgumentError(`writeEntries: column "${cols[k]!.leaf.path[0]!}" does not store these values as they are`);
+        if (form !== undefined && !cols[k]!.stores(form)) throw new InvalidArgumentError(`writeEntries: column "${cols[k]!.leaf.path.join('.')}" does not store these values as they are`);
         cols[k]!.appendEntries(e);
       }
     };
