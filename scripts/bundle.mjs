@@ -102,8 +102,9 @@ const rootFirst = {
 };
 /** The Node entry points of package.json's `exports`: the root's and each subpath's, bundled together so they share one copy of each class. */
 const nodeEntries = ['node/index.js', ...readdirSync(`${dist}node/entries`).filter((f) => f.endsWith('.js')).map((f) => `node/entries/${f}`)];
-// The CSV worker thread's module (src/node/csv-worker.ts) is an entry of its own: a worker starts from a file of its own.
-for (const [entries, prefix] of [[nodeEntries, 'node'], [['cli/main.js'], 'cli'], [['node/csv-worker.js'], 'worker']]) {
+// The worker threads' modules (src/node/csv-worker.ts, text-worker.ts) are entries of their own: a worker starts from a file of its own.
+// Their code is the Node entry's (the CSV block reader, text-columns.ts): they share that build's chunks rather than carry a copy (96 kB for the CSV worker).
+for (const [entries, prefix] of [[[...nodeEntries, 'node/csv-worker.js', 'node/text-worker.js'], 'node'], [['cli/main.js'], 'cli']]) {
   await build({
     entryPoints: entries.map((entry) => `${dist}${entry}`),
     outdir: dist,
@@ -132,7 +133,7 @@ const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}\/[^'"]+)\
  */
 function pruneUnreachable() {
   const reached = new Set();
-  const queue = ['index.js', ...readdirSync(`${dist}entries`).map((f) => `entries/${f}`), ...nodeEntries, 'cli/main.js', 'node/csv-worker.js'].filter((f) => f.endsWith('.js')).map((f) => `${dist}${f}`);
+  const queue = ['index.js', ...readdirSync(`${dist}entries`).map((f) => `entries/${f}`), ...nodeEntries, 'cli/main.js', 'node/csv-worker.js', 'node/text-worker.js'].filter((f) => f.endsWith('.js')).map((f) => `${dist}${f}`);
   while (queue.length) {
     const file = queue.pop();
     if (reached.has(file)) continue;

@@ -17,13 +17,13 @@ import type { TrevniVersion } from '../trevni/version.js';
 import type { ParquetryWarning, WarningHandler } from '../warnings.js';
 import { isTableFormat, type ConvertFormat, type TableFormat } from '../formats.js';
 import { applicableOpenOptions, type OpenTableOptions } from '../table/open.js';
-import { parquetFileOf, parquetReaderOf } from '../table/parquet.js';
+import { readerOf } from '../table/reader-of.js';
 import type { ParquetFile } from '../parquet/file.js';
 import { tablePlan } from '../table/plan.js';
 import type { Table, TableBatchOptions } from '../table/table.js';
 import { redElmOutput } from './write-redelm.js';
 import type { CountingSink, OutputSummary, RowOutput, TextBatch } from './output.js';
-import { parquetText, type TextForm } from './text-columns.js';
+import { parquetText, type TextForm, type TextWriters } from './text-columns.js';
 import type { BuiltColumn } from './column-builders.js';
 import { BadRows, textToTable, type BadRow } from './pipeline.js';
 import { readJsonArray, readJsonLines } from './read-json.js';
@@ -78,10 +78,12 @@ export interface RunOptions {
   sample: number;
   /** CSV input: infer the types from every row (a first pass over the input) instead of the sample, so no value past the sample fails them. */
   widen?: boolean;
-  /** CSV input to Parquet: threads that read the records past the sample (1: the main thread reads them all); needs `csvReaders`. */
+  /** CSV input to Parquet: threads that read the records past the sample (1: the main thread reads them all); needs `csvReaders`. Parquet to CSV or JSON Lines: threads that write the text; needs `textWriters`. */
   threads?: number;
   /** The runtime's threads for reading CSV blocks (the Node entry's worker threads). */
   csvReaders?: CsvBlockReaders;
+  /** The runtime's threads for writing a Parquet file's text (the Node entry's worker threads). */
+  textWriters?: TextWriters;
   /** What a bad row whose column's type was inferred says of giving the type, in the caller's words (options or flags). */
   typeAdvice: (column: string, sampled: number) => string;
   delimiter?: string;
@@ -173,11 +175,11 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
   try {
     const columns = o.columns;
     // A Parquet file's rows go to a text output as text written from its column vectors (text-columns.ts).
-    const reader = parquetReaderOf(table);
+    const reader = readerOf(table, 'parquet');
     let rowsRead = 0;
     return {
       elements: projectSchema(table.schema, selectLeaves(table.schema, columns)),
-      metadata: keyValuesOf(parquetFileOf(table)),
+      metadata: keyValuesOf(reader?.file),
       columns: tablePlan(table, columns).fields.map((f) => f.name),
       total: table.numRows,
       get rowsRead() {
@@ -193,7 +195,7 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
       },
       ...(reader ? {
         text(form: TextForm) {
-          const batches = parquetText(reader, columns, form);
+          const batches = parquetText(reader, columns, form, o.textWriters && o.threads ? { writers: o.textWriters, threads: o.threads } : undefined);
           return batches && (async function* () {
             for await (const b of batches) {
               rowsRead += Array.isArray(b) ? b.length : b.rows;

@@ -2,9 +2,9 @@
  * Worker threads that read a CSV input's blocks (src/convert/csv-parallel.ts):
  * jobs go to them in turn, each answers its own in order.
  */
-import { Worker } from 'node:worker_threads';
 import { availableParallelism, loadavg } from 'node:os';
 import { IOError } from '../errors.js';
+import { startWorker } from './worker-start.js';
 import type { CsvBlockJob, CsvBlockResult, CsvBlockSetup } from '../convert/csv-block-read.js';
 import type { CsvBlockPool, CsvBlockReaders } from '../convert/csv-parallel.js';
 
@@ -18,16 +18,6 @@ export function defaultCsvThreads(): number {
   return Math.min(4, Math.max(1, Math.round(availableParallelism() - loadavg()[0]!)));
 }
 
-/** The worker's module, one level below src/ or dist/ as this module is (or the bundle's chunk holding it). */
-const fromSource = import.meta.url.endsWith('.ts');
-const workerUrl = new URL(`../node/csv-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
-
-/** A worker thread on the worker's module; from source (the tests, under tsx), tsx's loader is registered in it first. */
-function startWorker(): Worker {
-  if (!fromSource) return new Worker(workerUrl);
-  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); });`, { eval: true });
-}
-
 export const csvWorkers: CsvBlockReaders = {
   start(count: number, setup: CsvBlockSetup): CsvBlockPool {
     const pending = new Map<number, { resolve: (r: CsvBlockResult) => void; reject: (e: unknown) => void }>();
@@ -38,7 +28,7 @@ export const csvWorkers: CsvBlockReaders = {
       pending.clear();
     };
     const workers = Array.from({ length: count }, () => {
-      const w = startWorker();
+      const w = startWorker('csv-worker');
       w.on('message', (m: { id: number; result?: CsvBlockResult; error?: unknown }) => {
         const p = pending.get(m.id);
         if (!p) return;

@@ -6,6 +6,7 @@ import { ColumnOptionsError, InvalidArgumentError, IOError, ParquetryError } fro
 import type { Sink } from '../../io/sink.js';
 import { buildSchema, type LeafNode, type Schema, type SchemaElementLike } from '../../schema/tree.js';
 import { definedTree } from '../../schema/builder.js';
+import { projectSchema } from '../../schema/project.js';
 import { planRecord, type RecordPlan } from '../../shred/plan.js';
 import type { LeafEntries } from '../../shred/entries.js';
 import { loadArrow } from '../../arrow/load.js';
@@ -127,10 +128,16 @@ const TYPE_ORDER: ColumnOrder = { type: 'TYPE_ORDER' };
 const TOTAL_ORDER: ColumnOrder = { type: 'IEEE_754_TOTAL_ORDER' };
 
 /**
- * A schema as a SchemaElement list (root first), or what `defineSchema`
- * returns, whose record type (`Row`) then types the writer's `write()`.
+ * A schema as a SchemaElement list (root first), what `defineSchema`
+ * returns, whose record type (`Row`) then types the writer's `write()`, or
+ * a schema tree (a table's `schema`: a copy keeps the table's types).
  */
-export type WriterSchema<Row = Record<string, unknown>> = readonly SchemaElementLike[] | { elements: readonly SchemaElementLike[]; readonly __row?: Row; fields?: ReadonlyArray<readonly [string, AnyField]> };
+export type WriterSchema<Row = Record<string, unknown>> = readonly SchemaElementLike[] | { elements: readonly SchemaElementLike[]; readonly __row?: Row; fields?: ReadonlyArray<readonly [string, AnyField]> } | Schema;
+
+/** A writer's schema as the elements it writes (a tree, any table's `schema` whatever its format, as the elements it was built from). */
+export function writerElements<Row>(schema: WriterSchema<Row>): readonly SchemaElementLike[] {
+  return 'root' in schema ? projectSchema(schema, schema.leaves) : 'elements' in schema ? schema.elements : schema;
+}
 
 /** The writer of the schema's VARIANT groups (their module loads then), with the declared options; none without one. */
 async function variantWriterFor(tree: Schema, fields: ReadonlyArray<readonly [string, AnyField]>): Promise<VariantWriter | undefined> {
@@ -253,7 +260,7 @@ export class ParquetWriter<Row = Record<string, unknown>> {
    */
   static async open<Row = Record<string, unknown>>(sink: Sink, schema: WriterSchema<Row>, options: WriterOptions = {}): Promise<ParquetWriter<Row>> {
     parts ??= await import('./writer-parts.js');
-    const elements = ('elements' in schema ? schema.elements : schema) as SchemaElement[];
+    const elements = writerElements(schema) as SchemaElement[];
     let tree: Schema;
     try {
       tree = definedTree(schema) ?? buildSchema(elements);
