@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { BufferSink, defineSchema, encryptParquet, field as f, fileSink, writeParquet, writeRecords } from '../../src/node/index.js';
 import { writeDataset } from '../../src/node/entries/dataset.js';
 import { TrevniWriter } from '../../src/node/entries/trevni.js';
+import { REDELM_CORPUS } from '../redelm/corpus-util.js';
 import { startS3, uploadDir, type S3Test } from '../s3/server.js';
 import { examples } from './examples.js';
 
@@ -58,7 +59,7 @@ before(async () => {
   pq.fill(0xff, 200, 260);
   writeFileSync(at('broken.parquet'), pq);
   rmSync(at('whole.parquet'));
-  copyFileSync(join(ROOT, '..', 'shared', 'ancestors', 'redelm', 'paper_gzip.redelm'), at('paper.redelm'));
+  copyFileSync(join(REDELM_CORPUS, 'paper_gzip.redelm'), at('paper.redelm'));
   s3 = await startS3(['lake']);
   const lake = join(work, 'lake');
   mkdirSync(join(lake, 'sales'), { recursive: true });
