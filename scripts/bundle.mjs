@@ -125,24 +125,34 @@ for (const [entries, prefix] of [[[...nodeEntries, 'node/csv-worker.js', 'node/t
 /** A relative import in emitted JS: static (`from '...'`, `import '...'`) or dynamic. */
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}\/[^'"]+)\1/g;
 
-/**
- * tsc's modules that neither entry point reaches any more are deleted: the
- * two bundles carry their own copies of the CLI and Node modules, and only
- * the portable entry points (dist/index.js and dist/entries/, for browser
- * bundlers) still import tsc's output. Their .d.ts files stay, for the types.
- */
-function pruneUnreachable() {
+/** Every file reached from `roots` through relative imports, each specifier mapped to the file it names. */
+function reachable(roots, fileOf) {
   const reached = new Set();
-  const queue = ['index.js', ...readdirSync(`${dist}entries`).map((f) => `entries/${f}`), ...nodeEntries, 'cli/main.js', 'node/csv-worker.js', 'node/text-worker.js'].filter((f) => f.endsWith('.js')).map((f) => `${dist}${f}`);
+  const queue = roots.map((f) => `${dist}${f}`);
   while (queue.length) {
     const file = queue.pop();
     if (reached.has(file)) continue;
     reached.add(file);
-    for (const [, , rel] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) queue.push(resolve(dirname(file), rel));
+    for (const [, , rel] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) queue.push(fileOf(resolve(dirname(file), rel)));
   }
+  return reached;
+}
+
+/**
+ * tsc's modules that neither entry point reaches any more are deleted: the
+ * two bundles carry their own copies of the CLI and Node modules, and only
+ * the portable entry points (dist/index.js and dist/entries/, for browser
+ * bundlers) still import tsc's output. Declarations are kept only where the
+ * package's `types` conditions reach them: the CLI's, for one, declare
+ * nothing a user can import (33 kB of the installed size).
+ */
+function pruneUnreachable() {
+  const portable = ['index.js', ...readdirSync(`${dist}entries`).filter((f) => f.endsWith('.js')).map((f) => `entries/${f}`)];
+  const code = reachable([...portable, ...nodeEntries, 'cli/main.js', 'node/csv-worker.js', 'node/text-worker.js'], (f) => f);
+  const types = reachable([...portable, ...nodeEntries].map((f) => f.replace(/\.js$/, '.d.ts')), (f) => f.replace(/\.js$/, '.d.ts'));
   for (const f of readdirSync(dist, { recursive: true })) {
     const file = join(dist, f);
-    if (file.endsWith('.js') && !reached.has(file)) unlinkSync(file);
+    if ((file.endsWith('.js') && !code.has(file)) || (file.endsWith('.d.ts') && !types.has(file))) unlinkSync(file);
   }
 }
 pruneUnreachable();

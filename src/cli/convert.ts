@@ -32,6 +32,11 @@ import { isS3Address } from '../io/s3/address.js';
 import { run } from './run-context.js';
 import { csvWorkers, defaultCsvThreads } from '../node/csv-workers.js';
 import { textWriters } from '../node/text-workers.js';
+import { registerNodeCodecs } from '../node/codecs.js';
+
+// The native codecs where they load, as the library's Node entry has them, and as the CSV worker threads do:
+// row groups encoded there compress as they would here.
+registerNodeCodecs();
 
 export interface ConvertOptions extends DatasetLayout {
   /** Parquet input: the projection (`--columns`). */

@@ -74,14 +74,17 @@ export interface ConvertOptions extends DatasetLayout {
    */
   widen?: boolean;
   /**
-   * CSV and TSV input to Parquet: threads that read the records past the
-   * schema's sample, the calling thread (which writes) among them. In Node
-   * the default is the cores the load average leaves idle, 1 to 4; the
-   * output is the same byte for byte whatever the number. Elsewhere (and
-   * with 1) the calling thread reads them all, as it does inputs with about
-   * 1 MiB or less past the sample. Parquet to CSV, TSV or JSON Lines: the
-   * threads that write the text of a row group of 32,768 rows or more, each
-   * a piece of its rows (in Node; the same bytes whatever the number).
+   * CSV and TSV input to Parquet: worker threads that read the records past
+   * the schema's sample and encode its row groups, while the calling thread
+   * cuts the input and writes (1: the calling thread does it all, as it does
+   * for inputs with about 1 MiB or less past the sample). Row groups from
+   * CSV hold at most 122,880 rows unless `rowGroupRows` says otherwise.
+   * Parquet to CSV, TSV or JSON Lines: worker threads that write the text of
+   * a row group of 32,768 rows or more, each a piece of its rows, beside the
+   * calling thread, which decodes it and writes the first piece (1: the
+   * calling thread alone). In Node the default is the cores the load average
+   * leaves idle, 1 to 4; the output is the same byte for byte whatever the
+   * number.
    */
   threads?: number;
   /** CSV input or output: the delimiter (default `,`, a tab for TSV). */

@@ -352,7 +352,7 @@ export interface TextWriterPool {
   close(): Promise<void>;
 }
 
-/** Worker threads and how many threads in all (the calling thread, which writes, among them). */
+/** Worker threads and how many (`threads`, as `--threads` counts them for every input: 1 is the calling thread alone, N above 1 is N workers beside it). */
 export interface TextThreads {
   writers: TextWriters;
   threads: number;
@@ -381,7 +381,7 @@ export class TextPieceWriter {
  * for the row groups (or the file) read as rows; undefined when the whole
  * file is read as rows. With `threads`, a row group of enough rows is cut
  * into a piece per thread: the calling thread writes the first while the
- * workers write the others from a copy of the decoded chunks, and their
+ * `threads` workers write the others from a copy of the decoded chunks, and their
  * text follows in order (a piece a worker fails is written here, so an
  * error is the one thread's).
  */
@@ -400,7 +400,7 @@ async function* textOf(reader: ParquetReader, columns: readonly ColumnPath[] | u
   const split = threads && threads.threads > 1 && groups.some((g) => g.numRows >= 2 * MIN_PIECE_ROWS) ? threads : undefined;
   try {
     // Started before the first row group is decoded: the workers load meanwhile.
-    if (split) pool = split.writers.start(split.threads - 1, { schema: reader.file.metadata.schema as SchemaElementLike[], leaves: t.plan.leaves.map((l) => reader.schema.leaves.indexOf(l)), form, ...(file !== undefined ? { file } : {}) });
+    if (split) pool = split.writers.start(split.threads, { schema: reader.file.metadata.schema as SchemaElementLike[], leaves: t.plan.leaves.map((l) => reader.schema.leaves.indexOf(l)), form, ...(file !== undefined ? { file } : {}) });
     for (let rg = 0; rg < groups.length; rg++) {
       const rows = groups[rg]!.numRows;
       if (rows === 0) continue;
@@ -410,7 +410,7 @@ async function* textOf(reader: ParquetReader, columns: readonly ColumnPath[] | u
         continue;
       }
       const ctx = { ...(file !== undefined ? { file } : {}), rowGroup: rg };
-      const pieces = pool ? Math.max(1, Math.min(split!.threads, Math.floor(rows / MIN_PIECE_ROWS))) : 1;
+      const pieces = pool ? Math.max(1, Math.min(split!.threads + 1, Math.floor(rows / MIN_PIECE_ROWS))) : 1;
       // The main thread also decodes and writes out: its piece is MAIN_SHARE of the others'.
       const first = pieces === 1 ? rows : Math.round((rows * MAIN_SHARE) / (MAIN_SHARE + pieces - 1));
       const cut = (k: number) => (k === 0 ? 0 : first + Math.round(((rows - first) * (k - 1)) / (pieces - 1 || 1)));
