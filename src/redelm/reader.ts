@@ -1,3 +1,5 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
 /**
  * Reads RedElm files: the container (container.ts), the `RedElm` metadata
  * block (metadata.ts, Java serialization or JSON), the schema text
@@ -106,6 +108,11 @@ export class RedElmReader {
   /** Closes the file's source. */
   async close(): Promise<void> {
     await this.source.close?.();
+  }
+
+  /** `await using`: closed when the scope ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   /** The assembly plan for the fields named by `columns`, or all. */

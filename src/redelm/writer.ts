@@ -1,3 +1,5 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
 /**
  * Writes RedElm files that the prototype's `RedelmFileReader` reads: records
  * are shredded by shred/ on the plan the reader assembles with; per row
@@ -219,6 +221,11 @@ export class RedElmWriter {
   async abort(): Promise<void> {
     this.closed = true;
     await this.sink.abort();
+  }
+
+  /** `await using`: a writer left open when its scope ends is aborted, never completed half-written. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (!this.closed) await this.abort();
   }
 
   private async emit(bytes: Uint8Array): Promise<void> {

@@ -568,7 +568,7 @@ export type InferRow<S> = S extends DefinedSchema<infer Row> ? Row : never;
  *
  * @example
  * ```ts
- * const { elements, schema } = defineSchema({ id: f.int64().required(), tags: f.list(f.string()) });
+ * const { elements, schema } = defineSchema({ id: field.int64().required(), tags: field.list(field.string()) });
  * schema.leaves.map((l) => l.path.join('.'));   // ['id', 'tags.list.element']
  * ```
  */

@@ -1,3 +1,5 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
 /**
  * Avro records in Trevni files, as trevni-avro (AvroColumnWriter /
  * AvroColumnReader) shreds and reassembles them. Depth first over the
@@ -552,5 +554,10 @@ export class AvroTrevniWriter {
   /** Discards the file. */
   async abort(): Promise<void> {
     await this.writer.abort();
+  }
+
+  /** `await using`: a writer left open when its scope ends is aborted, never completed half-written. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.abort();
   }
 }

@@ -1,3 +1,5 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
 /**
  * The Trevni reader: header and column metadata at open, block descriptors
  * per column on first use, blocks read one at a time (decompressed, checksum
@@ -264,6 +266,11 @@ export class TrevniReader {
   async close(): Promise<void> {
     this.cache.clear();
     await this.source.close?.();
+  }
+
+  /** `await using`: closed when the scope ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   // ------------------------------------------------------------ internals

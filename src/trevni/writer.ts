@@ -1,3 +1,5 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
 /**
  * The streaming Trevni writer, following the Java reference's rules so that
  * its files match the Java writer's value for value (and, with the null
@@ -605,5 +607,10 @@ export class TrevniWriter {
   async abort(): Promise<void> {
     if (this.state !== 'open') return;
     await this.fail();
+  }
+
+  /** `await using`: a writer left open when its scope ends is aborted, never completed half-written. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.abort();
   }
 }

@@ -179,6 +179,20 @@ for (const mode of ['node16', 'bundler'] as const) {
   }
 }
 
+test('a CommonJS TypeScript file type-checks its require of the package under module nodenext; node16 refuses it with TS1479, as README "Install" says', { timeout: 300_000 }, (t) => {
+  if (skip) return t.skip(skip);
+  const cjs = join(dir, 'app', 'cjs');
+  mkdirSync(cjs, { recursive: true });
+  writeFileSync(join(cjs, 'package.json'), '{ "type": "commonjs" }');
+  writeFileSync(join(cjs, 'app.ts'), "import { openParquet } from 'parquetry';\nexport const open = openParquet;\n");
+  const tsc = (module: string) => {
+    writeFileSync(join(cjs, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module, moduleResolution: module, target: 'es2022', strict: true, skipLibCheck: true, noEmit: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] }, files: ['app.ts'] }));
+    return run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', cjs], cjs).out;
+  };
+  assert.equal(tsc('nodenext'), '');
+  assert.match(tsc('node16'), /app\.ts\(1,\d+\): error TS1479/);
+});
+
 // Last of the tests on this install: it removes the optional native modules.
 test('without the optional native modules (a platform with no prebuilt binary), every codec still writes and reads back', { timeout: 120_000 }, (t) => {
   if (skip) return t.skip(skip);

@@ -1,3 +1,5 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
 /**
  * The reader of the Trevni wiki draft's dialect: `T r v 0x01` files whose
  * blocks hold Dremel definition and repetition levels (block.ts) in place of
@@ -137,6 +139,11 @@ export class TrevniDraftReader {
   /** Closes the file's source. */
   async close(): Promise<void> {
     await this.source.close?.();
+  }
+
+  /** `await using`: closed when the scope ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   private async blockList(col: TrevniColumn): Promise<TrevniBlock[]> {

@@ -1,3 +1,5 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// (the declarations name Symbol.asyncDispose: an app whose lib stops at ES2022 type-checks them through this)
 /**
  * The writer of the Trevni wiki draft's dialect (see reader.ts, block.ts,
  * schema.ts): records of a Dremel schema, shredded by the same shred/ core
@@ -236,6 +238,11 @@ export class TrevniDraftWriter {
   /** Discards everything: the spill stores and the sink's output. */
   async abort(): Promise<void> {
     if (this.state === 'open') await this.fail();
+  }
+
+  /** `await using`: a writer left open when its scope ends is aborted, never completed half-written. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.abort();
   }
 
   private async fail(): Promise<void> {
