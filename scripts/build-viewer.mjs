@@ -15,7 +15,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'viewer', 'dist');
 // Built beside it, then swapped in whole: a test file building the page while
 // another's `parquetry view` serves it (the suite runs files side by side)
-// never finds it missing or half built.
+// never finds it half built (missing only between two renames).
 const staging = `${out}.${process.pid}.tmp`;
 rmSync(staging, { recursive: true, force: true });
 mkdirSync(staging, { recursive: true });

@@ -83,7 +83,7 @@ export async function readParquet(bytes: Uint8Array, verifyChecksums: boolean, l
     rows += batch.length;
   }
   stage.name = 'readRows';
-  // readRows holds every row at once: only where rows() showed there are few.
+  // readRows holds every row at once: only where rowBatches() showed there are few.
   if (rows <= 100_000) await reader.readRows();
   stage.name = 'columns()';
   await drain(reader.columns());

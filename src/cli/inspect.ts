@@ -10,7 +10,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { canonicalRow } from '../text/canonical.js';
 import { formatSchema } from '../text/schema-text.js';
 import { schemaJson } from '../schema/json.js';
-import { closing, isDatasetInput, openDatasetInput, openTableInput, type ReadChecks } from './files.js';
+import { closing, isDatasetInput, openDatasetInput, openTableInput } from './files.js';
 import { formatDatasetDescription } from './dataset.js';
 import { describeDataset } from '../dataset/describe.js';
 import type { Filter } from '../parquet/filter/expression.js';
@@ -28,8 +28,8 @@ const redElm = () => import('./redelm.js');
 const trevni = () => import('./trevni.js');
 
 /** Runs `fn` on FILE opened as a table (any format, or a dataset), then closes it. */
-async function withTable(file: string, fn: (t: Table) => Promise<string>, checks: ReadChecks = {}, dataset: { unionByName?: boolean; filter?: Filter } = {}): Promise<void> {
-  await closing(await openTableInput(file, checks, dataset), async (t) => void run().io.stdout.write((await fn(t)) + '\n'));
+async function withTable(file: string, fn: (t: Table) => Promise<string>, dataset: { unionByName?: boolean } = {}): Promise<void> {
+  await closing(await openTableInput(file, {}, dataset), async (t) => void run().io.stdout.write((await fn(t)) + '\n'));
 }
 
 /** The schema in message syntax, or (`--json`, not for Trevni) as our JSON tree (schema/json.ts); RedElm's and Trevni's as their files store them. */
@@ -63,7 +63,7 @@ export async function metaCommand(file: string, opts: { json?: boolean; unionByN
     if (r) return (await redElm()).redElmMeta(r, json);
     const trv = readerOf(t, 'trevni');
     return trv ? (await trevni()).trevniMeta(trv, json) : textMeta(t, json);
-  }, {}, { unionByName: opts.unionByName });
+  }, { unionByName: opts.unionByName });
 }
 
 export interface CatOptions {
