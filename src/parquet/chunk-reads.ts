@@ -4,7 +4,7 @@
  * made plain, chunks read page by page, the page indexes and bloom filters
  * read so far, and the filter layer's `ScanHost` over all of these.
  */
-import { loadCodec, type CodecName } from '../codecs/registry.js';
+import { loadDecompressor, type CodecName } from '../codecs/registry.js';
 import { fetchRanges, type Fetched } from '../io/coalesce.js';
 import type { Source } from '../io/source.js';
 import type { LeafNode } from '../schema/tree.js';
@@ -126,7 +126,7 @@ export class ChunkReads {
  * page encodings their metadata lists beyond PLAIN and dictionaries.
  */
 async function loadDecoders(refs: ChunkLocation[]): Promise<void> {
-  const codecs = [...new Set(refs.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadCodec(c as CodecName)));
+  const codecs = [...new Set(refs.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadDecompressor(c as CodecName)));
   const { needsPageEncodings, loadPageEncodings } = await decoding();
   await Promise.all([...codecs, refs.some((r) => needsPageEncodings(r.meta.encodings)) ? loadPageEncodings() : undefined]);
 }
