@@ -53,7 +53,7 @@ export function registerConvert(program: Command): void {
     .option('--type <col=type>', 'the type of one column (repeatable; dotted paths reach into structs)', collect)
     .option('--sample <n>', 'rows read to infer the schema', positiveInt, 1000)
     .option('--threads <n>', 'CSV / TSV input to Parquet: threads that read the records, the main thread (which writes) among them (default: the cores the load average leaves idle, 1 to 4; 1 reads on the main thread alone); the output is the same whatever N', positiveInt)
-    .option('--widen', 'CSV input: infer the types from every row (the input is read twice: a file, not stdin), so no value past the sample fails its column')
+    .option('--widen', 'CSV and JSON input: infer the types from every row (the input is read twice: a file, not stdin), so no value past the sample fails its column')
     .option('--codec <name>', 'Parquet: UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD or LZ4_RAW; Trevni: null, deflate, snappy (default) or bzip2; RedElm: gzip (default), default or snappy')
     .option('--checksum <name>', 'Trevni output: null (default) or crc32, for every block', checksumOption)
     .option('--redelm-footer <form>', "RedElm output: the RedElm block as java (default: serialization, what the prototype reads) or json (the design page's form, which the prototype cannot read)", redElmFooterOption)

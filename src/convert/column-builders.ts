@@ -14,11 +14,28 @@ export type BuiltValues =
   | { t: 'bytes'; data: Uint8Array; offsets: Int32Array }
   | { t: 'any'; values: unknown[] };
 
-/** A built column: `rows` rows, null where `valid` holds 0 (no `valid`: none is null), the present ones' values in order. */
+/**
+ * A built column: `rows` rows, null where `valid` holds 0 (no `valid`: none
+ * is null), the present ones' values in order; a nested leaf's rows have
+ * `levels` instead of `valid`.
+ */
 export interface BuiltColumn {
   rows: number;
   valid: Uint8Array | undefined;
   values: BuiltValues;
+  levels?: BuiltLevels;
+}
+
+/**
+ * A nested leaf's entries: a definition level each (a value where it is
+ * `maxDef`), repetition levels when the leaf repeats, and then where each
+ * row's entries start (`rowStarts`, rows + 1 of them); else one entry a row.
+ */
+export interface BuiltLevels {
+  def: Uint16Array;
+  maxDef: number;
+  rep: Uint16Array | null;
+  rowStarts: Int32Array | null;
 }
 
 const FIRST = 1024;
@@ -179,7 +196,8 @@ export class BytesBuilder extends ColumnBuilder {
   }
 
   protected truncateValues(present: number): void {
-    this.end = this.offsets[present]!;
+    // No offsets yet when nothing was ever added.
+    this.end = present > 0 ? this.offsets[present]! : 0;
   }
 
   protected takeValues(): BuiltValues {
@@ -214,6 +232,7 @@ export function builtBuffers(columns: readonly BuiltColumn[]): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();
   for (const c of columns) {
     if (c.valid) out.add(c.valid.buffer as ArrayBuffer);
+    for (const a of c.levels ? [c.levels.def, c.levels.rep, c.levels.rowStarts] : []) if (a) out.add(a.buffer as ArrayBuffer);
     const v = c.values;
     if (v.t === 'typed') out.add(v.values.buffer as ArrayBuffer);
     else if (v.t === 'bytes') {
@@ -241,6 +260,7 @@ export class EntrySlicer {
   /** Column `k`'s rows start..end (start no lower than any slice's before). */
   entries(k: number, start: number, end: number): LeafEntries {
     const c = this.columns[k]!;
+    if (c.levels) return this.levelled(k, c.levels, c.values, start, end);
     const valid = c.valid;
     let def: Uint16Array | null = null;
     let first = start;
@@ -256,6 +276,20 @@ export class EntrySlicer {
       for (let i = start; i < end; i++) count += def[i - start] = valid[i]!;
     }
     return { n: end - start, rep: null, def, values: presentSlice(c.values, first, first + count) };
+  }
+
+  /** A nested leaf's entries of rows start..end; `row` and `at` keep its entry and value at the last slice's start. */
+  private levelled(k: number, l: BuiltLevels, values: BuiltValues, start: number, end: number): LeafEntries {
+    const from = l.rowStarts ? l.rowStarts[start]! : start;
+    const to = l.rowStarts ? l.rowStarts[end]! : end;
+    const def = l.def;
+    let at = this.at[k]!;
+    for (let i = this.row[k]!; i < from; i++) if (def[i] === l.maxDef) at++;
+    this.row[k] = from;
+    this.at[k] = at;
+    let count = 0;
+    for (let i = from; i < to; i++) if (def[i] === l.maxDef) count++;
+    return { n: to - from, rep: l.rep ? l.rep.subarray(from, to) : null, def: def.subarray(from, to), values: presentSlice(values, at, at + count) };
   }
 }
 

@@ -64,11 +64,12 @@ export interface ConvertOptions extends DatasetLayout {
   /** CSV and JSON inputs: records read to infer the schema (default 1000). */
   sample?: number;
   /**
-   * CSV input: infer the types from every row instead of the sample (the
-   * input is read twice: once to infer, once to convert), so a value past
-   * the sample widens its column (INT64 to DOUBLE, DATE to TIMESTAMP, any to
-   * STRING) instead of being a bad row. Needs an input that can be read
-   * again: bytes, a Blob, a URL or a source object, not a stream.
+   * CSV and JSON inputs: infer the types from every row instead of the
+   * sample (the input is read twice: once to infer, once to convert), so a
+   * value past the sample widens its column (CSV: INT64 to DOUBLE, DATE to
+   * TIMESTAMP, any to STRING; JSON: INT64 to DOUBLE, a date or timestamp
+   * string column to STRING) instead of being a bad row. Needs an input
+   * that can be read again: bytes, a Blob, a URL or a source object, not a stream.
    */
   widen?: boolean;
   /**

@@ -40,7 +40,7 @@ const DOT = 46;
 const ZERO = 48;
 
 /** Integer bytes of at most 15 digits (a double holds them exactly) with an optional sign, as a number; NaN for any other. */
-function smallInteger(b: Uint8Array, i: number, end: number): number {
+export function smallInteger(b: Uint8Array, i: number, end: number): number {
   let neg = false;
   const c = b[i]!;
   if (c === MINUS || c === PLUS) {
@@ -64,7 +64,7 @@ const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
  * the double `Number` gives (the digits and the power of ten are exact
  * doubles, so their quotient is correctly rounded); NaN for any other.
  */
-function smallDecimal(b: Uint8Array, i: number, end: number): number {
+export function smallDecimal(b: Uint8Array, i: number, end: number): number {
   let neg = false;
   let c = b[i]!;
   if (c === MINUS || c === PLUS) {
@@ -111,7 +111,7 @@ function dateAt(b: Uint8Array, i: number): number {
  * zone: read as UTC, as the coercion reads it), when a double holds them
  * exactly; NaN for any other.
  */
-function timestampMicros(b: Uint8Array, start: number, end: number): number {
+export function timestampMicros(b: Uint8Array, start: number, end: number): number {
   if (end - start < 19) return NaN;
   const days = dateAt(b, start);
   const sep = b[start + 10];
@@ -137,11 +137,11 @@ function timestampMicros(b: Uint8Array, start: number, end: number): number {
 }
 
 /** The cell of a date column, read by `dateAt` when it has the length of `YYYY-MM-DD`. */
-function dateCell(b: Uint8Array, start: number, end: number): number {
+export function dateCell(b: Uint8Array, start: number, end: number): number {
   return end - start === 10 ? dateAt(b, start) : NaN;
 }
 
-function int32Cell(b: Uint8Array, start: number, end: number): number {
+export function int32Cell(b: Uint8Array, start: number, end: number): number {
   const v = smallInteger(b, start, end);
   return v === (v | 0) ? v : NaN;
 }

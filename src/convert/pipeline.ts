@@ -144,14 +144,14 @@ function allBad(e: unknown, bad: BadRows): unknown {
 export async function textToTable<R>(
   items: AsyncIterator<Array<Item<R>>>, shaper: Shaper<R>, open: (schema: DefinedSchema) => Promise<RowOutput>,
   sampleSize: number, state: { output?: RowOutput; line?: number }, bad: BadRows,
-  header?: (first: R) => boolean, tail?: ColumnTail,
+  header?: (first: R) => boolean, tail?: ColumnTail<R>,
 ): Promise<OutputSummary> {
   try {
     const { schema, records } = await settle(items, shaper, sampleSize, bad, header);
     const writer = await open(schema);
     state.output = writer;
     const batch = writer.writeBuilt ? shaper.batch?.() : undefined;
-    tail?.settled(schema, batch !== undefined);
+    tail?.settled(schema, writer.writeBuilt !== undefined);
     for await (const items of records) {
       if (batch) await writeBatched(items, batch, writer, state, bad);
       else {
@@ -166,10 +166,10 @@ export async function textToTable<R>(
         }
       }
     }
-    if (batch && tail) {
+    if (tail) {
       // The sample's rows first, as they are: the blocks' rows go to the writer in columns of their own.
-      if (batch.length > 0) await writeTaken(batch, writer);
-      for await (const block of tail.blocks()) await writeBlock(block, writer, state, bad);
+      if (batch && batch.length > 0) await writeTaken(batch, writer);
+      for await (const block of tail.blocks()) await writeBlock(block, writer, state, bad, shaper);
     }
     if (batch && batch.length > 0) await writeTaken(batch, writer);
     return await writer.close();
@@ -180,22 +180,32 @@ export async function textToTable<R>(
 
 /**
  * What follows the records of a text input when its records are read into
- * column batches elsewhere (by worker threads): blocks of rows already in
- * columns, their bad rows in place.
+ * column batches elsewhere (by worker threads, or from the bytes): blocks
+ * of rows already in columns, their bad rows in place.
  */
-export interface ColumnTail {
-  /** The schema is settled, the output open; `batched`: rows go to it in column batches, so `blocks` follow the records. */
-  settled(schema: DefinedSchema, batched: boolean): void;
-  blocks(): AsyncIterable<ColumnBlock>;
+export interface ColumnTail<R = never> {
+  /**
+   * The schema is settled, the output open; `columnar`: it takes rows in
+   * columns, so the tail may read the rest into `blocks`, which then follow
+   * the records (none when it does not).
+   */
+  settled(schema: DefinedSchema, columnar: boolean): void;
+  blocks(): AsyncIterable<ColumnBlock<R>>;
 }
 
-/** Rows read into columns (schema order), the line each starts on, and the bad rows among them. */
-export interface ColumnBlock {
+/**
+ * Rows read into columns (schema order), the line each starts on, the bad
+ * rows among them, and the records among them that go to the writer as
+ * rows (`records`, the reader's own form, written by the shaper).
+ */
+export interface ColumnBlock<R = never> {
   rows: number;
   columns: readonly BuiltColumn[];
   lines: Int32Array;
   /** In input order, each after `at` of the rows. */
   bad: ReadonlyArray<{ at: number; line: number; why: string; column?: string | undefined }>;
+  /** In input order, each after `at` of the rows (and after the bad rows at the same place that come before it in the input: `line` orders them). */
+  records?: ReadonlyArray<{ at: number; line: number; record: R }>;
 }
 
 /** Rows of a batch given at a time: BATCH_ROWS, fewer past BATCH_CELLS. */
@@ -203,16 +213,30 @@ function batchRows(width: number): number {
   return Math.max(1, Math.min(BATCH_ROWS, Math.floor(BATCH_CELLS / Math.max(1, width))));
 }
 
-/** A block's rows to the writer, the runs between its bad rows at a time, and its bad rows told in their places. */
-async function writeBlock(block: ColumnBlock, writer: RowOutput, state: { line?: number }, bad: BadRows): Promise<void> {
+/**
+ * A block's rows to the writer, the runs between its bad rows and records
+ * at a time, its bad rows told and its records written in their places.
+ */
+async function writeBlock<R>(block: ColumnBlock<R>, writer: RowOutput, state: { line?: number }, bad: BadRows, shaper: Shaper<R>): Promise<void> {
+  const records = block.records ?? [];
   let k = 0;
+  let r = 0;
   for (let i = 0; ; ) {
-    for (; k < block.bad.length && block.bad[k]!.at <= i; k++) {
-      const b = block.bad[k]!;
-      bad.add(b.line, b.why, b.column);
+    for (;;) {
+      const b = k < block.bad.length && block.bad[k]!.at <= i ? block.bad[k]! : undefined;
+      const rec = r < records.length && records[r]!.at <= i ? records[r]! : undefined;
+      if (b && (!rec || b.line < rec.line)) {
+        bad.add(b.line, b.why, b.column);
+        k++;
+      } else if (rec) {
+        state.line = rec.line;
+        const problem = await takeShaped(shaper, rec.record, (row) => writer.write(row));
+        if (problem) bad.add(rec.line, problem.why, problem.column);
+        r++;
+      } else break;
     }
     if (i === block.rows) return;
-    const end = k < block.bad.length ? block.bad[k]!.at : block.rows;
+    const end = Math.min(k < block.bad.length ? block.bad[k]!.at : block.rows, r < records.length ? records[r]!.at : block.rows);
     state.line = block.lines[end - 1]!;
     await writer.writeBuilt!(block.columns, i, end);
     i = end;
@@ -273,7 +297,8 @@ export async function takeShaped<R>(
         if (!(e2 instanceof InvalidArgumentError)) throw e2;
       }
     }
-    return rowProblem(e);
+    const problem = rowProblem(e);
+    return shaper.advise ? shaper.advise(problem) : problem;
   }
   return undefined;
 }

@@ -27,10 +27,11 @@ import { parquetText, type TextForm } from './text-columns.js';
 import type { BuiltColumn } from './column-builders.js';
 import { BadRows, textToTable, type BadRow } from './pipeline.js';
 import { readJsonArray, readJsonLines } from './read-json.js';
+import { readJsonLinesColumns } from './json-columns.js';
 import type { Cells } from './read-csv.js';
 import type { CsvBlockReaders } from './csv-parallel.js';
 import { CsvShaper, JsonShaper, type SchemaChoice } from './shape.js';
-import type { InputBytes } from './source.js';
+import { RowFailure, type InputBytes } from './source.js';
 import { parquetOutput } from './write-parquet.js';
 import { datasetOutput } from './write-dataset.js';
 import type { DatasetLayout, DatasetOutput } from '../dataset/write.js';
@@ -354,13 +355,7 @@ export class Conversion {
         const shaper = new CsvShaper(o.choice, onWarning, (column) => o.typeAdvice(column, sampleSize));
         if (o.widen && sampleSize > 0) {
           const { readCsv } = await import('./read-csv.js');
-          if (!this.input.rereadable) throw new InvalidArgumentError(`widening reads the input twice (once to infer the types from every row), and ${input.name} can be read once only: give a file`);
-          const again = await this.input.bytes();
-          try {
-            await shaper.inferFromAll(readCsv(again, { delimiter, skipBad: true, header: o.header }), o.header);
-          } finally {
-            await again.close();
-          }
+          await this.firstPass(input.name, (again) => shaper.inferFromAll(readCsv(again, { delimiter, skipBad: true, header: o.header }), o.header));
         }
         // The first record is the header row, or (no header) fixes the number of columns.
         const header = (first: Cells): boolean => {
@@ -374,14 +369,34 @@ export class Conversion {
         const p = parallelCsv(input, shaper, { delimiter, header: o.header, skipBad: !o.strict, threads, ...(o.csvReaders ? { readers: o.csvReaders } : {}), ...(onWarning ? { onWarning } : {}) });
         summary = await textToTable(p.items, shaper, open, sampleSize, state, bad, header, p.tail);
       } else {
-        if (o.widen) throw new InvalidArgumentError('widening is for CSV and TSV input; JSON input infers from the sample');
-        const shaper = new JsonShaper(o.choice, onWarning);
-        const items = (o.from === 'jsonl' ? readJsonLines : readJsonArray)(input, { sampled: sampleSize, ...(onWarning ? { onWarning } : {}) });
-        summary = await textToTable(items, shaper, open, sampleSize, state, bad);
+        const shaper = new JsonShaper(o.choice, onWarning, (column) => o.typeAdvice(column, sampleSize));
+        const records = o.from === 'jsonl' ? readJsonLines : readJsonArray;
+        if (o.widen && sampleSize > 0) {
+          // Every record's whole floats noted, as inference sees them all; a failure of the input's
+          // structure (a JSON array not closed) ends this pass, for the second to report in place.
+          await this.firstPass(input.name, (again) => shaper.inferFromAll(records(again, { sampled: Number.MAX_SAFE_INTEGER })).catch((e: unknown) => {
+            if (!(e instanceof RowFailure)) throw e;
+          }));
+        }
+        const read = { sampled: sampleSize, ...(onWarning ? { onWarning } : {}) };
+        // JSON Lines past the sample are read from their bytes into columns where the output takes them (json-columns.ts).
+        const { items, tail } = o.from === 'jsonl' ? readJsonLinesColumns(input, read) : { items: readJsonArray(input, read), tail: undefined };
+        summary = await textToTable(items, shaper, open, sampleSize, state, bad, undefined, tail);
       }
       return this.report(summary, summary.rows + bad.count, input.bytesRead, bad);
     } finally {
       await input.close();
+    }
+  }
+
+  /** Widening's first read of the input, to infer the types from every record; refused for an input that can be read once only. */
+  private async firstPass(name: string, read: (again: InputBytes) => Promise<void>): Promise<void> {
+    if (!this.input.rereadable) throw new InvalidArgumentError(`widening reads the input twice (once to infer the types from every row), and ${name} can be read once only: give a file`);
+    const again = await this.input.bytes();
+    try {
+      await read(again);
+    } finally {
+      await again.close();
     }
   }
 

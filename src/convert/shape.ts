@@ -6,7 +6,7 @@
 import { InvalidArgumentError } from '../errors.js';
 import { isCsvDelimiter } from '../formats.js';
 import type { AnyField, DefinedSchema } from '../schema/builder.js';
-import { csvCellParser, CsvInference, inferSchemaFromCsv, inferSchemaFromRecords } from '../schema/infer.js';
+import { csvCellParser, CsvInference, inferSchemaFromCsv, inferSchemaFromRecords, RecordsInference } from '../schema/infer.js';
 import type { Item } from './source.js';
 import { integerBeyondInt64 } from '../schema/text-types.js';
 import { ExactNumber } from '../schema/exact-number.js';
@@ -82,6 +82,8 @@ export interface Shaper<R> {
   retry(record: R): Record<string, unknown> | undefined;
   /** Records gathered as column vectors, for outputs that take columns, once the schema is settled; undefined when this shaper's rows need a row each. */
   batch?(): ColumnBatch<R> | undefined;
+  /** The writer's refusal of a record, with what the column's refusals add (how to give its type). */
+  advise?(problem: { why: string; column: string | undefined }): { why: string; column: string | undefined };
 }
 
 /**
@@ -412,12 +414,32 @@ export class JsonShaper implements Shaper<JsonRecord> {
   private known = new Set<string>();
   private warned = new Set<string>();
   private fields: ReadonlyArray<readonly [string, AnyField]> = [];
+  /** Inference from every record (`inferFromAll`), instead of from the sample. */
+  private whole: RecordsInference | undefined;
+  /** Whether the schema was inferred from the sample (so a refusal says how to give the type). */
+  private sampled = false;
 
-  /** `onWarning` hears about top-level keys the schema does not have (their values are not written). */
-  constructor(private readonly choice: SchemaChoice, private readonly onWarning?: WarningHandler) {}
+  /**
+   * `onWarning` hears about top-level keys the schema does not have (their
+   * values are not written); `advice` is what a value that does not fit its
+   * column's inferred type adds to its bad row (how to give the type).
+   */
+  constructor(private readonly choice: SchemaChoice, private readonly onWarning?: WarningHandler, private readonly advice?: (column: string) => string) {}
 
   check(): undefined {
     return undefined;
+  }
+
+  /** Infers the types from every record of `items` (a first read of the input; its bad rows are the second read's to report), for `schema` to use instead of the sample. */
+  async inferFromAll(items: AsyncIterable<Array<Item<JsonRecord>>>): Promise<void> {
+    const inference = new RecordsInference({ overrides: overrideBuilders(this.choice), textTypes: true });
+    let n = 0;
+    try {
+      for await (const batch of items) for (const item of batch) if (item.error === undefined) inference.add(item.record, n++);
+    } catch (e) {
+      adviseType(e);
+    }
+    this.whole = inference;
   }
 
   schema(sample: JsonRecord[]): DefinedSchema {
@@ -426,10 +448,11 @@ export class JsonShaper implements Shaper<JsonRecord> {
     if (fields) schema = defineFromNodes(fields);
     else {
       try {
-        schema = inferSchemaFromRecords(sample, { overrides: overrideBuilders(this.choice), textTypes: true });
+        schema = this.whole ? this.whole.schema() : inferSchemaFromRecords(sample, { overrides: overrideBuilders(this.choice), textTypes: true });
       } catch (e) {
         adviseType(e);
       }
+      this.sampled = !this.whole;
     }
     this.fields = schema.fields;
     this.known = new Set(schema.fields.map(([n]) => n));
@@ -453,5 +476,15 @@ export class JsonShaper implements Shaper<JsonRecord> {
    */
   retry(record: JsonRecord): Record<string, unknown> | undefined {
     return looseObject(this.fields, record);
+  }
+
+  advise(problem: { why: string; column: string | undefined }): { why: string; column: string | undefined } {
+    const column = problem.column;
+    if (!this.sampled || !this.advice || column === undefined) return problem;
+    // `--type` names a top-level field or a path of struct fields; a list's or a map's leaf is given by its top-level field.
+    const path = column.split('.');
+    const named = this.fields.find(([n]) => n === path[0])?.[1].spec.node === 'struct' && !/\.(list|key_value)\./.test(`.${column}.`) ? column : path[0]!;
+    if (this.choice.overrides.some(([p]) => p === named || p === path[0])) return problem;
+    return { why: `${problem.why} (${this.advice(named)})`, column };
   }
 }

@@ -31,8 +31,11 @@ export function createNodeSnappy(): Codec | undefined {
       if (declared !== size) throw new CorruptFileError(`SNAPPY data declares ${declared} bytes, expected ${size}`);
       // Synchronous: the async call on libuv's pool cost the main thread
       // about as much as inflating there, and its native buffers doubled
-      // toArrow's peak RSS (BENCHMARKS.md, "Parquet to Arrow").
-      return plain(lib.uncompressSync(input, { asBuffer: true }) as Buffer);
+      // toArrow's peak RSS (BENCHMARKS.md, "Parquet to Arrow"). Copied into a
+      // V8-owned buffer: the library's own (external) output cost 0.33-0.51 s
+      // of CPU, most of it system time, for the 114 MB of the T1 file's pages
+      // against 0.14 s with the copy (BENCHMARKS.md, T1).
+      return plain(lib.uncompressSync(input, { asBuffer: true, copyOutputData: true }) as Buffer);
     },
     // Copied into a V8-owned buffer: the library's own output is native memory
     // sized for the worst case (input + 1/6) that Node frees only from a

@@ -126,10 +126,15 @@ const MS_PER_UNIT: Record<TimeUnit, bigint> = { MILLIS: 1n, MICROS: 1000n, NANOS
 /** Integers of this magnitude are exact in a double: below it, Dates are computed without bigints. */
 const SAFE = 2 ** 53;
 
-/** floor(v / per) for an integer |v| < 2^53: `v - rem` is an exact multiple of `per`, so the division is exact. */
+/**
+ * floor(v / per) for an integer |v| < 2^53 and an integer per >= 1, without
+ * `%` (a call to fmod: it was a quarter of a Date's cost). The rounded
+ * quotient is off by at most |v / per| * 2^-53 < 1 / per, less than the
+ * distance from a quotient that is not an integer to the next integer
+ * (at least 1 / per), so rounding never carries it across one.
+ */
 function floorDiv(v: number, per: number): number {
-  const rem = v % per;
-  return (v - (rem < 0 ? rem + per : rem)) / per;
+  return Math.floor(v / per);
 }
 
 /**

@@ -253,20 +253,42 @@ function checkLimit(limit: number | undefined): number {
  * ```
  */
 export function inferSchemaFromRecords(records: Iterable<Record<string, unknown>>, options: InferOptions = {}): DefinedSchema {
-  const overrides = checkOverrides(options.overrides);
   const limit = checkLimit(options.limit);
-  const inference = new RecordInference(overrides, options.textTypes === true);
-  const fields = new Map<string, Inferred>();
+  const inference = new RecordsInference(options);
   let n = 0;
   for (const record of records) {
     if (n >= limit) break;
+    inference.add(record, n++);
+  }
+  return inference.schema();
+}
+
+/**
+ * Record inference a record at a time (`inferSchemaFromRecords` over
+ * records that come as they are read, such as every record of an input).
+ */
+export class RecordsInference {
+  private readonly overrides: Map<string, AnyField>;
+  private readonly inference: RecordInference;
+  private readonly fields = new Map<string, Inferred>();
+
+  constructor(options: InferOptions = {}) {
+    this.overrides = checkOverrides(options.overrides);
+    this.inference = new RecordInference(this.overrides, options.textTypes === true);
+  }
+
+  /** A record (`n`: its number, for the message when it is not a plain object). */
+  add(record: Record<string, unknown>, n: number): void {
     if (typeof record !== 'object' || record === null || Array.isArray(record) || !isPlainObject(record)) {
       throw new InvalidArgumentError(`record ${n} is not a plain object: ${describe(record)}`);
     }
-    inference.mergeFields(fields, record, '', 1);
-    n++;
+    this.inference.mergeFields(this.fields, record, '', 1);
   }
-  return finish(fields, overrides);
+
+  /** The schema of the records added so far. */
+  schema(): DefinedSchema {
+    return finish(this.fields, this.overrides);
+  }
 }
 
 // ------------------------------------------------------------------ CSV

@@ -43,6 +43,26 @@ test('TIMESTAMP to Date floors to the millisecond for every int64', () => {
   );
 });
 
+test('TIMESTAMP to Date at every side of a millisecond boundary, near 0 and near +-2^53', () => {
+  // The number path divides in doubles: a quotient just below an integer must not round up to it.
+  for (const unit of ['MICROS', 'NANOS'] as const) {
+    const per = PER[unit];
+    const vs: bigint[] = [];
+    for (const centre of [0n, 2n ** 53n, -(2n ** 53n), 1_700_000_000_000n * per]) {
+      const base = (centre / per) * per;
+      for (let k = -3n; k <= 3n; k++) for (const d of [-1n, 0n, 1n, per / 2n]) vs.push(base + k * per + d);
+    }
+    const a = BigInt64Array.from(vs);
+    const at = valueReader({ kind: 'timestamp', unit, utc: true }, a, { temporal: 'date' });
+    const filled = new Array<unknown>(vs.length);
+    at.fill!(filled, 0, vs.length);
+    vs.forEach((v, i) => {
+      const want = expectDate(floorDiv(v, per));
+      assert.deepEqual([(at(i) as Date).getTime(), (filled[i] as Date).getTime()], [want, want], `${v} ${unit}`);
+    });
+  }
+});
+
 test('INT96 to Date: nanoseconds of the day and Julian day, in range or not', () => {
   const day = fc.oneof(fc.integer({ min: 2440588 - 200_000, max: 2440588 + 200_000 }), fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }));
   const nanos = fc.oneof(fc.bigInt({ min: 0n, max: 86_400n * 10n ** 9n - 1n }), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }));

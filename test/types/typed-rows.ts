@@ -3,7 +3,7 @@
  * `npm test`): each `@ts-expect-error` line must fail to compile, or the
  * typecheck fails. Nothing here runs; the same calls run in test/writer/unknown-fields.test.ts.
  */
-import { defineSchema, field, openParquet, openWriter, ParquetReader, type InferRow, type ParquetWriter } from '../../src/node/index.js';
+import { defineSchema, field, openParquet, openTable, openWriter, ParquetReader, type InferRow, type ParquetWriter, type Table } from '../../src/node/index.js';
 
 const schema = defineSchema({ id: field.int64().required(), name: field.string(), price: field.double().required(), tags: field.list(field.string()) });
 type Row = InferRow<typeof schema>;
@@ -51,3 +51,22 @@ export async function reads(path: string): Promise<number> {
   total += r.price;
   return total;
 }
+
+export async function table(path: string): Promise<number> {
+  await using t: Table<Row> = await openTable<Row>(path);
+  let total = 0;
+  for await (const row of t.rows({ limit: 10 })) {
+    total += row.price;
+    // @ts-expect-error a field the row type lacks
+    void row.nme;
+  }
+  for await (const batch of t.rowBatches()) for (const row of batch) total += row.price;
+  const untyped = await openTable(path);
+  for await (const row of untyped.rows()) {
+    // @ts-expect-error untyped rows hold unknown values
+    total += row.price;
+  }
+  await untyped.close();
+  return total;
+}
+

@@ -64,3 +64,18 @@ test('writeColumns: the record of the first lone surrogate among the slices', as
   await w.close();
   assert.deepEqual(warnings.map(({ column, record }) => ({ column, record })), [{ column: 's', record: 2 + 4321 }]);
 });
+
+for (const dictionary of [true, false]) {
+  test(`a record refused after its lone surrogate was taken writes nothing of it: no warning for it, the next one's is told${dictionary ? '' : ', no dictionary'}`, async () => {
+    const warnings: ParquetryWarning[] = [];
+    await write({ dictionary, onWarning: (x) => warnings.push(x) }, async (w) => {
+      await w.write(records[0]!);
+      // s takes its string, then t refuses its value: the record is taken back.
+      await assert.rejects(w.write({ ...records[1]!, t: { u: 5n } } as never));
+      await w.write(records[0]!);
+      await w.write(records[0]!);
+      await w.write(records[1]!);
+    });
+    assert.deepEqual(warnings.map(({ column, record }) => ({ column, record })), [{ column: 's', record: 4 }]);
+  });
+}

@@ -12,7 +12,7 @@ import { encodePlain } from '../../encodings/plain.js';
 import { bitWidth, encodeDictionaryIndices, encodeRleBooleans, encodeRleHybrid, encodeRleHybridPrefixed } from '../../encodings/rle.js';
 import { take } from '../../encodings/dictionary.js';
 import type { ByteArrays, Values } from '../../encodings/types.js';
-import { ValuesBuilder } from '../../encodings/values-builder.js';
+import { isWellFormed, ValuesBuilder } from '../../encodings/values-builder.js';
 import { ByteStringSet } from '../../encodings/byte-string-set.js';
 import { leafCoercer } from '../../schema/coerce.js';
 import type { LeafNode } from '../../schema/tree.js';
@@ -175,6 +175,9 @@ const headerWriter = new ByteWriter(256);
 
 /** What `dictKeyOf` holds for a byte string's entry, which `dictBytes` keeps (removed from there at rollback). */
 const BYTES_KEY = Symbol('bytes');
+/** Values a column chunk's dictionary takes before it is first asked whether it pays. */
+const DICTIONARY_PROBE = 16_384;
+const utf8 = new TextEncoder();
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -223,12 +226,16 @@ export class ColumnWriter implements LeafSink {
   /** Each made at its first entry, as are chunkStats and the coercer: a wide table has many columns and few values. */
   private dictKeys: Map<unknown, number> | undefined;
   private dictBytes: ByteStringSet | undefined;
+  /** A string column's strings with lone surrogates, once it keys the others by their bytes (`stringsToBytes`). */
+  private illFormed: Map<unknown, number> | undefined;
   /** The key of each dictionary entry, so entries of a rolled-back record can be removed. */
   private dictKeyOf: unknown[] | undefined;
   private dict: ValuesBuilder;
   private indices = new Indices();
   private useDictionary: boolean;
   private decidedDictionary = false;
+  /** The dictionary was asked early whether it pays (`probeDictionary`). */
+  private probedDictionary = false;
   private pageRows = 0;
   private pageNulls = 0;
   private chunkRows = 0;
@@ -397,8 +404,8 @@ export class ColumnWriter implements LeafSink {
   private dictionaryIndex(s: string | undefined, physical: number | bigint | boolean | Uint8Array | undefined): number {
     let key: unknown;
     const map: Map<unknown, number> = (this.dictKeys ??= new Map());
-    if (s !== undefined) key = s;
-    else if (physical instanceof Uint8Array) return this.bytesIndex(physical, 0, physical.length);
+    if (s !== undefined) return this.stringIndex(s);
+    if (physical instanceof Uint8Array) return this.bytesIndex(physical, 0, physical.length);
     else if (physical === 0 && Object.is(physical, -0)) key = '-0'; // keep -0 apart from 0
     else key = physical;
     let idx = map.get(key);
@@ -406,14 +413,14 @@ export class ColumnWriter implements LeafSink {
       idx = this.dict.length;
       map.set(key, idx);
       this.keptKey(key);
-      if (s === undefined) this.dict.push(physical!);
-      else if (this.dict.pushString(s)) this.replacedStrings++;
+      this.dict.push(physical!);
     }
     return idx;
   }
 
   /** The dictionary index of the byte string src[start, end), adding it when new. */
   private bytesIndex(src: Uint8Array, start: number, end: number): number {
+    if (this.dictKeys !== undefined && this.dictKeys.size > 0) this.stringsToBytes();
     const idx = this.dict.length;
     const found = (this.dictBytes ??= new ByteStringSet()).add(src, start, end, idx);
     if (found >= 0) return found;
@@ -433,9 +440,37 @@ export class ColumnWriter implements LeafSink {
     else this.dictKeyOf = [key];
   }
 
-  /** A string's dictionary index, adding it when new. */
+  /**
+   * A string column's dictionary that took strings (rows) and now takes
+   * byte strings (built columns, as a JSON Lines conversion gives both):
+   * its string keys move to the byte-string set, so a value has one entry
+   * whichever form it came in. Strings with lone surrogates stay keyed as
+   * they are (`illFormed`): two of them may have the same bytes (U+FFFD for
+   * each), and are two entries as they were before.
+   */
+  private stringsToBytes(): void {
+    const set = (this.dictBytes ??= new ByteStringSet());
+    for (const [key, idx] of this.dictKeys!) {
+      if (typeof key !== 'string') continue;
+      this.dictKeys!.delete(key);
+      if (!isWellFormed(key)) {
+        (this.illFormed ??= new Map()).set(key, idx);
+        continue;
+      }
+      const b = utf8.encode(key);
+      set.add(b, 0, b.length, idx);
+      this.dictKeyOf![idx] = BYTES_KEY;
+    }
+  }
+
+  /** A string's dictionary index, adding it when new (by its bytes once byte strings came). */
   private stringIndex(v: string): number {
-    const keys = (this.dictKeys ??= new Map());
+    let keys: Map<unknown, number>;
+    if (this.dictBytes === undefined) keys = this.dictKeys ??= new Map();
+    else if (isWellFormed(v)) {
+      const b = utf8.encode(v);
+      return this.bytesIndex(b, 0, b.length);
+    } else keys = this.illFormed ??= new Map();
     let idx = keys.get(v);
     if (idx === undefined) {
       idx = this.dict.length;
@@ -629,6 +664,8 @@ export class ColumnWriter implements LeafSink {
   private markIndices = 0;
   private markPageRows = 0;
   private markDict = 0;
+  /** A record taken back wrote none of its strings: the warning of lone surrogates is not owed for them. */
+  private markReplaced = 0;
 
   /** Remembers where the next record starts, so a record that fails halfway can be rolled back. */
   mark(): void {
@@ -638,10 +675,12 @@ export class ColumnWriter implements LeafSink {
     this.markIndices = this.indices.length;
     this.markPageRows = this.pageRows;
     this.markDict = this.dict.length;
+    this.markReplaced = this.replacedStrings;
   }
 
   /** Drops everything since `mark()`. */
   rollback(): void {
+    this.replacedStrings = this.markReplaced;
     if (this.def) this.def.length = this.markDef;
     if (this.rep) this.rep.length = this.markRep;
     this.values.truncate(this.markValues);
@@ -653,7 +692,10 @@ export class ColumnWriter implements LeafSink {
     while (this.dict.length > this.markDict) {
       const key = this.dictKeyOf!.pop();
       if (key === BYTES_KEY) this.dictBytes!.pop();
-      else this.dictKeys!.delete(key);
+      else {
+        this.dictKeys!.delete(key);
+        this.illFormed?.delete(key);
+      }
       this.dict.truncate(this.dict.length - 1);
     }
   }
@@ -688,6 +730,7 @@ export class ColumnWriter implements LeafSink {
    * cuts a page when it is full, and marks where the next record starts.
    */
   endRecord(): void {
+    if (this.useDictionary && !this.decidedDictionary && !this.probedDictionary && this.indices.length >= DICTIONARY_PROBE) this.probeDictionary();
     if (this.useDictionary && this.dict.byteSize > this.opts.dictionaryPageSize) {
       this.flushPage();
       this.useDictionary = false; // the dictionary is full: later pages are plain (or the chosen encoding)
@@ -796,10 +839,34 @@ export class ColumnWriter implements LeafSink {
    */
   private decideDictionary(): void {
     this.decidedDictionary = true;
+    if (!this.dictionaryPays()) this.dropDictionary();
+  }
+
+  /**
+   * The first page's rule asked early, once, at DICTIONARY_PROBE values:
+   * a dictionary that does not pay by then (mostly distinct values: ids,
+   * measurements, instants) is dropped at once rather than kept to the end
+   * of a page of hundreds of thousands of lookups. One that pays is asked
+   * again when the page ends, as before.
+   */
+  private probeDictionary(): void {
+    this.probedDictionary = true;
+    if (this.dictionaryPays()) return;
+    this.decidedDictionary = true;
+    this.dropDictionary();
+  }
+
+  /** Dictionary plus indices smaller than the plain values of the page so far (parquet-java's rule). */
+  private dictionaryPays(): boolean {
     const indices = this.indices.view();
     const plainSize = indices.length === 0 ? 0 : plainByteSize(this.dict, indices);
     const dictSize = this.dict.byteSize + Math.ceil((indices.length * Math.max(1, bitWidth(this.dict.length))) / 8);
-    if (dictSize < plainSize) return;
+    return dictSize < plainSize;
+  }
+
+  /** This page's values re-materialised plain, and the dictionary dropped. */
+  private dropDictionary(): void {
+    const indices = this.indices.view();
     this.useDictionary = false;
     if (indices.length === this.dict.length && indices.every((d, i) => d === i)) {
       // Each value new when it came (a wide table's one row): the dictionary is the values in order, kept as they are, not copied.
@@ -837,6 +904,7 @@ export class ColumnWriter implements LeafSink {
     this.geoEntries = 0;
     this.dictKeys = undefined;
     this.dictBytes = undefined;
+    this.illFormed = undefined;
     this.dictKeyOf = undefined;
     this.dict.reset();
   }
@@ -936,6 +1004,7 @@ export class ColumnWriter implements LeafSink {
     this.clearDictionary();
     this.useDictionary = this.opts.dictionary && this.leaf.physicalType !== 'BOOLEAN';
     this.decidedDictionary = false;
+    this.probedDictionary = false;
   }
 }
 

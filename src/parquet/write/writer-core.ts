@@ -469,16 +469,13 @@ export class WriterCore<Row = Record<string, unknown>> {
 
   async writeEntries(rows: number, entries: (column: number, start: number, end: number) => LeafEntries): Promise<void> {
     this.checkOpen();
-    if (this.schema.leaves.some((l) => l.path.length !== 1 || l.repLevel > 0)) {
-      throw new InvalidArgumentError('writeEntries needs a flat schema (top-level columns only)');
-    }
     const cols = this.columns;
     const append = (start: number, end: number) => {
       for (let k = 0; k < cols.length; k++) {
         const e = entries(k, start, end);
         const v = e.values;
         const form = v.t === 'typed' ? v.values : v.t === 'bytes' ? 'bytes' : undefined;
-        if (form !== undefined && !cols[k]!.stores(form)) throw new InvalidArgumentError(`writeEntries: column "${cols[k]!.leaf.path[0]!}" does not store these values as they are`);
+        if (form !== undefined && !cols[k]!.stores(form)) throw new InvalidArgumentError(`writeEntries: column "${cols[k]!.leaf.path.join('.')}" does not store these values as they are`);
         cols[k]!.appendEntries(e);
       }
     };

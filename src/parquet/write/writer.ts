@@ -122,9 +122,10 @@ export class ParquetWriter<Row = Record<string, unknown>> {
   }
 
   /**
-   * Adds `rows` rows of a flat schema as each column's leaf entries, which
+   * Adds `rows` rows as each leaf column's entries, which
    * `entries(column, start, end)` gives for rows start..end of them (columns
-   * in schema order, slices in increasing order), with values in a form the
+   * in schema order, slices in increasing order; a nested leaf's with its
+   * levels, a row's entries whole), with values in a form the
    * column stores as it is (`typed` in its storage, `bytes` of a string or
    * binary column: what a reader that builds columns in the writer's
    * storage gives, convert's CSV reader). The values are not checked again:
