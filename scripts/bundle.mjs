@@ -121,27 +121,37 @@ for (const [entries, prefix] of [[nodeEntries, 'node'], [['cli/main.js'], 'cli']
   });
 }
 
-/** A relative import in emitted JS: static (`from '...'`, `import '...'`) or dynamic. */
+/** A relative import in emitted JS or declarations: static (`from '...'`, `import '...'`) or dynamic (a type's `import("...")` too). */
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}\/[^'"]+)\1/g;
+
+/** The files of dist/ that `roots` reach through relative imports; `ext` is theirs (a .d.ts imports `x.js` for `x.d.ts`). */
+function reached(roots, ext) {
+  const found = new Set();
+  const queue = roots.map((f) => `${dist}${f}`);
+  while (queue.length) {
+    const file = queue.pop();
+    if (found.has(file)) continue;
+    found.add(file);
+    for (const [, , rel] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) queue.push(resolve(dirname(file), rel.replace(/\.js$/, ext)));
+  }
+  return found;
+}
 
 /**
  * tsc's modules that neither entry point reaches any more are deleted: the
  * two bundles carry their own copies of the CLI and Node modules, and only
  * the portable entry points (dist/index.js and dist/entries/, for browser
- * bundlers) still import tsc's output. Their .d.ts files stay, for the types.
+ * bundlers) still import tsc's output. So are the .d.ts files that the
+ * types of package.json's entry points do not reach (the CLI's, internal
+ * modules'): a third of them, 0.2 MB of the installed package.
  */
 function pruneUnreachable() {
-  const reached = new Set();
-  const queue = ['index.js', ...readdirSync(`${dist}entries`).map((f) => `entries/${f}`), ...nodeEntries, 'cli/main.js', 'node/csv-worker.js'].filter((f) => f.endsWith('.js')).map((f) => `${dist}${f}`);
-  while (queue.length) {
-    const file = queue.pop();
-    if (reached.has(file)) continue;
-    reached.add(file);
-    for (const [, , rel] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) queue.push(resolve(dirname(file), rel));
-  }
+  const portable = ['index.js', ...readdirSync(`${dist}entries`).filter((f) => f.endsWith('.js')).map((f) => `entries/${f}`)];
+  const code = reached([...portable, ...nodeEntries, 'cli/main.js', 'node/csv-worker.js'], '.js');
+  const types = reached([...portable, ...nodeEntries].map((f) => f.replace(/\.js$/, '.d.ts')), '.d.ts');
   for (const f of readdirSync(dist, { recursive: true })) {
     const file = join(dist, f);
-    if (file.endsWith('.js') && !reached.has(file)) unlinkSync(file);
+    if ((file.endsWith('.js') && !code.has(file)) || (file.endsWith('.d.ts') && !types.has(file))) unlinkSync(file);
   }
 }
 pruneUnreachable();
