@@ -7,21 +7,25 @@
 // folder, and `parquetry view` serves that directory too).
 import { build } from 'esbuild';
 import { sourceAliases } from './source-aliases.mjs';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'viewer', 'dist');
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
+// Built beside it, then swapped in whole: a test file building the page while
+// another's `parquetry view` serves it (the suite runs files side by side)
+// never finds it missing or half built.
+const staging = `${out}.${process.pid}.tmp`;
+rmSync(staging, { recursive: true, force: true });
+mkdirSync(staging, { recursive: true });
 await build({
   entryPoints: [join(root, 'viewer', 'src', 'main.ts')],
   bundle: true,
   format: 'esm',
   splitting: true,
   minify: true,
-  outdir: join(out, 'js'),
+  outdir: join(staging, 'js'),
   alias: sourceAliases(root),
   // The page never converts to Arrow; bundled, Arrow JS (the library's
   // optional peer, imported only by toArrow) was a quarter of the page.
@@ -35,4 +39,21 @@ await build({
   }],
   logLevel: 'warning',
 });
-copyFileSync(join(root, 'viewer', 'index.html'), join(out, 'index.html'));
+copyFileSync(join(root, 'viewer', 'index.html'), join(staging, 'index.html'));
+const old = `${out}.${process.pid}.old.tmp`;
+// Another build may swap its page in between the two renames: then that one is moved aside too.
+for (;;) {
+  try {
+    renameSync(out, old);
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+  }
+  try {
+    renameSync(staging, out);
+    break;
+  } catch (e) {
+    if (e.code !== 'ENOTEMPTY' && e.code !== 'EEXIST') throw e;
+  } finally {
+    rmSync(old, { recursive: true, force: true });
+  }
+}

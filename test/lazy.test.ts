@@ -19,7 +19,8 @@ import { BufferSink, writeRecords } from '../src/index.js';
 import { ParquetFile } from '../src/parquet/file.js';
 import { withFooter } from './recover/fixtures.js';
 
-const SRC = resolve(import.meta.dirname, '..', 'src');
+/** From the root, where the suite runs: the child's modules load from their real paths, not from the test's compiled copy. */
+const SRC = resolve('src');
 const TREVNI = resolve('..', 'shared', 'trevni-corpus', 'avro_arrays.trv');
 
 /** Modules of src/ loaded by each step, by step name. */

@@ -108,7 +108,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignReport> {
   const t0 = performance.now();
   const files = await seedFiles(o.surfaces, o.seed, o.writerFiles);
   const seeds = new SeedSet(files);
-  log(`seed ${o.seed}: ${files.length} seed files (${seeds.surfaces.map((s) => `${s} ${files.filter((f) => f.surface === s).length}`).join(', ')}) ready in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${o.workers} worker(s), ${o.seconds} s`);
+  log(`seed ${o.seed}: ${files.length} seed files (${seeds.surfaces.map((s) => `${s} ${files.filter((f) => f.surface === s).length}`).join(', ')}) ready in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${o.workers} worker(s), ${o.maxCases === undefined ? `${o.seconds} s` : `${o.maxCases} cases`}`);
   const started = performance.now();
   const cpuStart = cpuSeconds();
   const deadline = started + o.seconds * 1000;

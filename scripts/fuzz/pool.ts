@@ -29,7 +29,8 @@ export interface PoolOptions {
   init?: object;
 }
 
-const WORKER = new URL('./worker.ts', import.meta.url);
+/** Run from source, children load TypeScript through tsx; from the test suite's compiled copy, its JavaScript (no tsx start or hooks). */
+const WORKER = new URL(`./worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
 
 /** The resident set of a process in MiB, or 0 when /proc cannot say (not Linux, or it has exited). */
 export function rssMb(pid: number | undefined): number {
@@ -115,7 +116,7 @@ export async function runPool<T extends { id: number }>(next: () => T[] | undefi
 
       const spawn = () => {
         const c = fork(entry, [], {
-          execArgv: ['--import', 'tsx', `--max-old-space-size=${options.memoryMb}`],
+          execArgv: [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps']), `--max-old-space-size=${options.memoryMb}`],
           serialization: 'advanced',
           stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
         });

@@ -1,6 +1,6 @@
 /**
  * Reads one input all the way, as a user could: for Parquet every row of
- * rows() printed canonically, readRows(), and every batch of columns(); for
+ * rowBatches() printed canonically, readRows(), and every batch of columns(); for
  * Trevni every row of rows() and canonicalRows(), each column with
  * readColumn(), and readAvro() when the file has an avro.schema (the draft's
  * dialect: rows() and canonicalRows()). Says how it ended (judge): rows, a
@@ -47,12 +47,9 @@ function frames(e: unknown, n: number): string {
   return String((e as Error)?.stack ?? e).split('\n').slice(0, n).join('\n');
 }
 
-export async function drain(it: AsyncIterable<unknown>, each?: (x: unknown) => void): Promise<number> {
+export async function drain(it: AsyncIterable<unknown>): Promise<number> {
   let n = 0;
-  for await (const x of it) {
-    each?.(x);
-    n++;
-  }
+  for await (const _ of it) n++;
   return n;
 }
 
@@ -76,9 +73,15 @@ export function limitsFor(memoryMb: number): ReadLimits {
 export async function readParquet(bytes: Uint8Array, verifyChecksums: boolean, limits: ReadLimits, stage: { name: string }, decryption?: DecryptionOptions): Promise<number> {
   stage.name = 'openParquet';
   const reader = await openParquet(bytes, { verifyChecksums, maxDecompressedBytes: limits.maxDecompressedBytes, decryption });
-  stage.name = 'rows() + canonicalRow';
+  // rowBatches, not rows(): rows() only serves rowBatches' rows one at a time (rowsOfBatches, the same for every
+  // file), and an async step per row was most of a 2^28-row file's read (45 of 60 CPU s).
+  stage.name = 'rowBatches() + canonicalRow';
   const plan = reader.plan();
-  const rows = await drain(reader.rows(), (row) => canonicalRow(plan, row as Record<string, unknown>));
+  let rows = 0;
+  for await (const batch of reader.rowBatches()) {
+    for (const row of batch) canonicalRow(plan, row);
+    rows += batch.length;
+  }
   stage.name = 'readRows';
   // readRows holds every row at once: only where rows() showed there are few.
   if (rows <= 100_000) await reader.readRows();

@@ -1,76 +1,69 @@
 /**
  * The commands that show a file: schema, meta, cat and head, for every
- * format `openTable` reads (told apart by their magic, else their
- * extension). `cat` and `head` read rows through the table; Trevni files
- * print in their own canonical form (CANONICAL.md), and `schema` and `meta`
- * show each format's own structures. main.ts imports this module only when
- * one of them runs.
+ * format `openTable` reads, each FILE opened once as a table. `cat` and
+ * `head` read rows through the table; Trevni files print in their own
+ * canonical form (CANONICAL.md), and `schema` and `meta` show each
+ * format's own structures, through the reader the table reads with.
+ * main.ts imports this module only when one of them runs.
  */
 import { InvalidArgumentError } from '../errors.js';
 import { canonicalRow } from '../text/canonical.js';
 import { formatSchema } from '../text/schema-text.js';
 import { schemaJson } from '../schema/json.js';
-import { closing, isDatasetInput, openDatasetInput, openTableInput, tableFileKind, withParquetFile } from './files.js';
+import { closing, isDatasetInput, openDatasetInput, openTableInput, type ReadChecks } from './files.js';
 import { formatDatasetDescription } from './dataset.js';
 import { describeDataset } from '../dataset/describe.js';
 import type { Filter } from '../parquet/filter/expression.js';
 import type { Table } from '../table/table.js';
+import type { Schema } from '../schema/tree.js';
 import { tablePlan } from '../table/plan.js';
+import { readerOf } from '../table/reader-of.js';
 import { formatMetadata, metadataSummary } from './meta.js';
 import { printRecords, withOutput } from './output.js';
 import { renderRecord, renderTable } from '../text/render.js';
 import { run } from './run-context.js';
 
 // Loaded for the files and options that need them: `meta` on a Parquet file compiles no Trevni, RedElm or filter code.
-const TEXT = new Set(['csv', 'tsv', 'jsonl', 'json']);
 const redElm = () => import('./redelm.js');
 const trevni = () => import('./trevni.js');
 
-/** The schema in message syntax, or (`--json`, Parquet only) as our JSON tree (schema/json.ts). */
+/** Runs `fn` on FILE opened as a table (any format, or a dataset), then closes it. */
+async function withTable(file: string, fn: (t: Table) => Promise<string>, checks: ReadChecks = {}, dataset: { unionByName?: boolean; filter?: Filter } = {}): Promise<void> {
+  await closing(await openTableInput(file, checks, dataset), async (t) => void run().io.stdout.write((await fn(t)) + '\n'));
+}
+
+/** The schema in message syntax, or (`--json`, not for Trevni) as our JSON tree (schema/json.ts); RedElm's and Trevni's as their files store them. */
 export async function schemaCommand(file: string, opts: { json?: boolean; unionByName?: boolean }): Promise<void> {
-  if (await isDatasetInput(file)) {
-    const ds = await openDatasetInput(file, {}, opts.unionByName);
-    run().io.stdout.write((opts.json ? JSON.stringify(schemaJson(ds.schema.root), null, 2) : formatSchema(ds.schema)) + '\n');
-    return;
-  }
-  const kind = await tableFileKind(file);
-  if (TEXT.has(kind)) {
-    return closing(await openTableInput(file), async (t) => void run().io.stdout.write((opts.json ? JSON.stringify(schemaJson(t.schema.root), null, 2) : formatSchema(t.schema)) + '\n'));
-  }
-  if (kind === 'redelm') {
-    const { withRedElm, redElmSchema } = await redElm();
-    return withRedElm(file, async (r) => void run().io.stdout.write(redElmSchema(r, Boolean(opts.json)) + '\n'));
-  }
-  if (kind === 'trevni') {
-    if (opts.json) throw new InvalidArgumentError("schema --json is for Parquet files; a Trevni file's schema prints as text");
-    const { withTrevni, trevniSchema } = await trevni();
-    return withTrevni(file, async (r) => void run().io.stdout.write(trevniSchema(r) + '\n'));
-  }
-  await withParquetFile(file, async (r) => {
-    run().io.stdout.write((opts.json ? JSON.stringify(schemaJson(r.schema.root), null, 2) : formatSchema(r.schema)) + '\n');
+  const text = (schema: Schema) => (opts.json ? JSON.stringify(schemaJson(schema.root), null, 2) : formatSchema(schema));
+  // A dataset's schema is read from one footer (every footer with --union-by-name); its table would read them all, to count its rows.
+  if (await isDatasetInput(file)) return void run().io.stdout.write(text((await openDatasetInput(file, {}, opts.unionByName)).schema) + '\n');
+  await withTable(file, async (t) => {
+    const r = readerOf(t, 'redelm');
+    if (r) return (await redElm()).redElmSchema(r, Boolean(opts.json));
+    const trv = readerOf(t, 'trevni');
+    if (trv && opts.json) throw new InvalidArgumentError("schema --json is for Parquet files; a Trevni file's schema prints as text");
+    return trv ? (await trevni()).trevniSchema(trv) : text(t.schema);
   });
 }
 
 export async function metaCommand(file: string, opts: { json?: boolean; unionByName?: boolean }): Promise<void> {
-  if (await isDatasetInput(file)) {
-    const s = await describeDataset(await openDatasetInput(file, {}, opts.unionByName));
-    run().io.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatDatasetDescription(file, s)) + '\n');
-    return;
-  }
-  const kind = await tableFileKind(file);
-  if (TEXT.has(kind)) return closing(await openTableInput(file), async (t) => void run().io.stdout.write(textMeta(t, Boolean(opts.json)) + '\n'));
-  if (kind === 'redelm') {
-    const { withRedElm, redElmMeta } = await redElm();
-    return withRedElm(file, async (r) => void run().io.stdout.write(redElmMeta(r, Boolean(opts.json)) + '\n'));
-  }
-  if (kind === 'trevni') {
-    const { withTrevni, trevniMeta } = await trevni();
-    return withTrevni(file, async (r) => void run().io.stdout.write((await trevniMeta(r, Boolean(opts.json))) + '\n'));
-  }
-  await withParquetFile(file, async (r) => {
-    const s = metadataSummary(r);
-    run().io.stdout.write((opts.json ? JSON.stringify(s, null, 2) : formatMetadata(s)) + '\n');
-  });
+  const json = Boolean(opts.json);
+  await withTable(file, async (t) => {
+    const ds = readerOf(t, 'dataset');
+    if (ds) {
+      const s = await describeDataset(ds);
+      return json ? JSON.stringify(s, null, 2) : formatDatasetDescription(file, s);
+    }
+    const parquet = readerOf(t, 'parquet');
+    if (parquet) {
+      const s = metadataSummary(parquet.file);
+      return json ? JSON.stringify(s, null, 2) : formatMetadata(s);
+    }
+    const r = readerOf(t, 'redelm');
+    if (r) return (await redElm()).redElmMeta(r, json);
+    const trv = readerOf(t, 'trevni');
+    return trv ? (await trevni()).trevniMeta(trv, json) : textMeta(t, json);
+  }, {}, { unionByName: opts.unionByName });
 }
 
 export interface CatOptions {
@@ -89,17 +82,16 @@ export interface CatOptions {
 export async function catCommand(file: string, opts: CatOptions, table: boolean): Promise<void> {
   // A bad expression fails before the file is opened.
   const filter = opts.where === undefined ? undefined : (await import('../parquet/filter/where.js')).parseWhere(opts.where);
-  const checks = { verifyChecksums: opts.verifyChecksums };
-  const dataset = await isDatasetInput(file);
-  if (!dataset && (await tableFileKind(file)) === 'trevni') {
+  const input = await openTableInput(file, { verifyChecksums: opts.verifyChecksums }, { unionByName: opts.unionByName, ...(filter ? { filter } : {}) });
+  await closing(input, async (t) => {
+    const trv = readerOf(t, 'trevni');
+    if (!trv) return printRows(t, opts, filter, table);
+    // Trevni files print in their own canonical form (CANONICAL.md), which the table's Parquet mapping is not.
     if (filter) throw new InvalidArgumentError('--where is for Parquet files; Trevni files are read whole');
     // Trevni columns are named by one flat string each.
     const columns = opts.columns?.map((c) => (typeof c === 'string' ? c : c.join('.')));
-    const { withTrevni, trevniCat } = await trevni();
-    return withTrevni(file, (r) => trevniCat(r, { ...opts, columns }, table), checks);
-  }
-  const input = await openTableInput(file, checks, { unionByName: opts.unionByName, ...(filter ? { filter } : {}) });
-  await closing(input, (t) => printRows(t, opts, filter, table));
+    return (await trevni()).trevniCat(trv, { ...opts, columns }, table);
+  });
 }
 
 /** `cat` and `head` of any table but a Trevni file's. */

@@ -14,6 +14,9 @@ import type { CatOptions } from './inspect.js';
 import type { ColumnPath } from '../schema/tree.js';
 import { inRun, type CliIo, type RunContext } from './run-context.js';
 
+/** FILE of the commands that read it as a table (`openTable`'s inputs, for each command the same). */
+const TABLE_FILE = 'a Parquet, Trevni, RedElm, CSV, TSV, JSON Lines or JSON file: a path, an http(s) URL or an s3:// address; or a directory or glob of Parquet files (a dataset)';
+
 // Each command's module (and the library under it) is imported when the
 // command runs: the program starts with the argument parsing only.
 const inspect = () => import('./inspect.js');
@@ -39,7 +42,7 @@ export function cliProgram(io: CliIo): { program: Command; running: () => Comman
   program
     .command('schema')
     .description('print the schema (parquet message syntax)')
-    .argument('<file>', 'Parquet, Trevni or RedElm file path, a Parquet http(s) URL, or a directory or glob of Parquet files (a dataset)')
+    .argument('<file>', TABLE_FILE)
     .option('--json', 'Parquet: print the schema tree as JSON (names, repetition, physical, logical and converted types, field ids, children)')
     .option('--union-by-name', "a dataset: every file's columns, read as null where a file lacks one (DuckDB's union_by_name)")
     .action(async (file: string, opts: { json?: boolean; unionByName?: boolean }) => (await inspect()).schemaCommand(file, opts));
@@ -47,7 +50,7 @@ export function cliProgram(io: CliIo): { program: Command; running: () => Comman
   program
     .command('meta')
     .description('print file metadata: row groups, column chunks, sizes, codecs, encodings, statistics')
-    .argument('<file>', 'Parquet, Trevni or RedElm file path, a Parquet http(s) URL, or a directory or glob of Parquet files (a dataset)')
+    .argument('<file>', TABLE_FILE)
     .option('--json', 'print as JSON')
     .option('--union-by-name', "a dataset: every file's columns, read as null where a file lacks one (DuckDB's union_by_name)")
     .action(async (file: string, opts: { json?: boolean; unionByName?: boolean }) => (await inspect()).metaCommand(file, opts));
@@ -55,7 +58,7 @@ export function cliProgram(io: CliIo): { program: Command; running: () => Comman
   program
     .command('cat')
     .description('print rows (canonical JSON Lines with --json)')
-    .argument('<file>', 'Parquet, Trevni or RedElm file path, a Parquet http(s) URL, or a directory or glob of Parquet files (a dataset)')
+    .argument('<file>', TABLE_FILE)
     .option('--columns <paths>', 'comma-separated column paths to read (a.b.c for nested)', columnList)
     .option('--offset <n>', 'skip the first n rows', count)
     .option('--limit <n>', 'print at most n rows', count)
@@ -68,7 +71,7 @@ export function cliProgram(io: CliIo): { program: Command; running: () => Comman
   program
     .command('head')
     .description('print the first rows as a table')
-    .argument('<file>', 'Parquet, Trevni or RedElm file path, a Parquet http(s) URL, or a directory or glob of Parquet files (a dataset)')
+    .argument('<file>', TABLE_FILE)
     .option('-n, --rows <n>', 'number of rows', count, 10)
     .option('--columns <paths>', 'comma-separated column paths to read', columnList)
     .option('--where <expr>', 'only rows matching a SQL WHERE expression')

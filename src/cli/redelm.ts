@@ -1,23 +1,6 @@
-/** The inspection commands for RedElm files (detected by their magic): schema and meta (cat and head read them as tables). */
-import { fileSource } from '../node/file-source.js';
-import { RedElmReader, redElmSummary } from '../redelm/index.js';
+/** What `schema` and `meta` show of a RedElm file, from the reader its table reads with (cat and head read it as a table). */
+import { redElmSummary, type RedElmReader } from '../redelm/index.js';
 import { schemaJson } from '../schema/json.js';
-import { closing } from './files.js';
-
-/** Opens a RedElm file (closing it again if its footer is bad). */
-async function openRedElmFile(path: string): Promise<RedElmReader> {
-  const source = await fileSource(path);
-  try {
-    return await RedElmReader.open(source);
-  } catch (e) {
-    await source.close?.();
-    throw e;
-  }
-}
-
-export async function withRedElm(path: string, fn: (r: RedElmReader) => Promise<void>): Promise<void> {
-  return closing(await openRedElmFile(path), fn);
-}
 
 /** The schema as the footer stores it (RedElm's message syntax), or our JSON tree. */
 export function redElmSchema(r: RedElmReader, json: boolean): string {

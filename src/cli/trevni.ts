@@ -1,29 +1,17 @@
 /**
- * The inspection commands for Trevni files (detected by their magic):
- * schema, meta, cat, head. Files of the wiki draft's Dremel dialect print
+ * What schema, meta, cat and head show of a Trevni file, from the reader
+ * its table reads with. Files of the wiki draft's Dremel dialect print
  * as Parquet files do: the schema in message syntax, rows in the Parquet form.
  */
 import { InvalidArgumentError } from '../errors.js';
-import { openFileWith } from '../node/file-source.js';
 import { formatSchema } from '../text/schema-text.js';
 // Module by module, not trevni/index.js: meta must not load the writers.
 import { TrevniDraftReader } from '../trevni/draft/reader.js';
-import { openTrevni } from '../trevni/open.js';
 import { TrevniReader } from '../trevni/reader.js';
-import { closing, type ReadChecks } from './files.js';
 import { printRecords, withOutput } from './output.js';
 import { renderRecord, renderTable, renderValue } from '../text/render.js';
 
-/** Opens a Trevni file with the reader its version and dialect call for (closing it again if its header is bad). */
-async function openTrevniFile(path: string, checks: ReadChecks = {}): Promise<AnyTrevni> {
-  return openFileWith(path, (source) => openTrevni(source, checks));
-}
-
 type AnyTrevni = TrevniReader | TrevniDraftReader;
-
-export async function withTrevni(path: string, fn: (r: AnyTrevni) => Promise<void>, checks: ReadChecks = {}): Promise<void> {
-  return closing(await openTrevniFile(path, checks), fn);
-}
 
 /** One line per column: name, type and flags, indented under its parent. */
 export function trevniSchema(r: AnyTrevni): string {

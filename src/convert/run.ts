@@ -17,7 +17,7 @@ import type { TrevniVersion } from '../trevni/version.js';
 import type { ParquetryWarning, WarningHandler } from '../warnings.js';
 import { isTableFormat, type ConvertFormat, type TableFormat } from '../formats.js';
 import { applicableOpenOptions, type OpenTableOptions } from '../table/open.js';
-import { parquetFileOf, parquetReaderOf } from '../table/parquet.js';
+import { readerOf } from '../table/reader-of.js';
 import type { ParquetFile } from '../parquet/file.js';
 import { tablePlan } from '../table/plan.js';
 import type { Table, TableBatchOptions } from '../table/table.js';
@@ -173,11 +173,11 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
   try {
     const columns = o.columns;
     // A Parquet file's rows go to a text output as text written from its column vectors (text-columns.ts).
-    const reader = parquetReaderOf(table);
+    const reader = readerOf(table, 'parquet');
     let rowsRead = 0;
     return {
       elements: projectSchema(table.schema, selectLeaves(table.schema, columns)),
-      metadata: keyValuesOf(parquetFileOf(table)),
+      metadata: keyValuesOf(reader?.file),
       columns: tablePlan(table, columns).fields.map((f) => f.name),
       total: table.numRows,
       get rowsRead() {

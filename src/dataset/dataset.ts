@@ -19,6 +19,7 @@ import type { OpenOptions } from '../parquet/file.js';
 import { type ColumnPath } from '../schema/tree.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, type LeafNode, type Schema } from '../schema/tree.js';
+import { selectLeaves } from '../schema/select.js';
 import { planRecord, type RecordPlan } from '../shred/plan.js';
 import type { Values } from '../encodings/types.js';
 import { canMatch, constantStats, datasetLeaf, fileFilter, residual, type Residual } from './constants.js';
@@ -279,13 +280,7 @@ export class Dataset {
   /** The assembly plan of a projection (what `canonicalRow` prints by), as `ParquetReader.plan`. */
   plan(paths?: readonly ColumnPath[]): RecordPlan {
     if (!paths) return planRecord(this.schema.root);
-    const keep = new Set<LeafNode>();
-    for (const p of paths) {
-      const dotted = typeof p === 'string' ? p : p.join('.');
-      const hits = this.schema.leaves.filter((l) => l.path.join('.') === dotted || l.path.join('.').startsWith(`${dotted}.`));
-      if (hits.length === 0) throw new InvalidArgumentError(`no column "${dotted}" in the dataset`);
-      for (const l of hits) keep.add(l);
-    }
+    const keep = new Set<LeafNode>(selectLeaves(this.schema, paths));
     return planRecord(this.schema.root, (l) => keep.has(l));
   }
 

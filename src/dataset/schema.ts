@@ -11,7 +11,8 @@
  */
 import { CorruptFileError, IncompatibleFilesError } from '../errors.js';
 import type { SchemaElement } from '../parquet/metadata/index.js';
-import type { LeafNode, Schema } from '../schema/tree.js';
+import type { ColumnPath, LeafNode, Schema } from '../schema/tree.js';
+import { findColumn } from '../schema/select.js';
 
 /** A top-level field: its element and those of its descendants, depth-first. */
 export interface FieldRun {
@@ -168,9 +169,9 @@ function datasetElements(schema: Schema, name: string): SchemaElement[] {
   return out;
 }
 
-/** The leaf a dotted path (or name array) names in a schema, if any. */
-export function leafByPath(schema: Schema, column: string | readonly string[]): LeafNode | undefined {
-  const want = typeof column === 'string' ? column : column.join('.');
-  return schema.leaves.find((l) => l.path.join('.') === want);
+/** The leaf a dotted path (or name array) names in a schema, if any, found as every reader finds a column (a name array exactly). */
+export function leafByPath(schema: Schema, column: ColumnPath): LeafNode | undefined {
+  const node = findColumn(schema.root, column);
+  return node?.isLeaf ? node : undefined;
 }
 

@@ -13,6 +13,7 @@ import { InvalidArgumentError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
 import type { FileMetaData } from '../parquet/metadata/index.js';
 import { ParquetWriter, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
+import { writerElements } from '../parquet/write/writer-options.js';
 import { sampleRecords } from '../parquet/write/sample.js';
 import type { AnyField } from '../schema/builder.js';
 import { inferSchemaFromRecords } from '../schema/infer.js';
@@ -273,7 +274,7 @@ export async function writeDatasetTo(output: DatasetOutput, records: Iterable<un
 
 /** The schema the parts are written with: the records' schema without the partition columns. */
 function partSchema(full: WriterSchema, partitionBy: readonly string[]): SchemaElementLike[] {
-  const elements = 'elements' in full ? full.elements : full;
+  const elements = writerElements(full);
   const tree = buildSchema(elements);
   for (const c of partitionBy) {
     const field = tree.root.children.find((n) => n.name === c);

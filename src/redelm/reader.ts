@@ -14,7 +14,7 @@ import { RecordAssembler, type LeafColumn } from '../shred/assemble.js';
 import { checkEmptyRows } from '../shred/empty-rows.js';
 import { planRecord, type RecordPlan } from '../shred/plan.js';
 import { selectLeaves } from '../schema/select.js';
-import type { LeafNode, Schema } from '../schema/tree.js';
+import type { ColumnPath, LeafNode, Schema } from '../schema/tree.js';
 import { readRedElmFooter, REDELM_BLOCK, type MetaDataBlock } from './container.js';
 import { decodeRedElmMetaData, type RedElmBlockMeta, type RedElmColumnMeta, type RedElmMetaData } from './metadata.js';
 import { parseRedElmSchema } from './schema.js';
@@ -29,8 +29,8 @@ export interface RedElmOpenOptions extends UrlOptions {
 
 /** `RedElmReader.rows`' options: the fields, and a record range. */
 export interface RedElmReadOptions {
-  /** Dotted paths of the fields to read (all when absent). */
-  columns?: readonly string[];
+  /** The fields to read: dotted paths, or name arrays for names holding dots (all when absent). */
+  columns?: readonly ColumnPath[];
   /** Records to skip first. */
   offset?: number;
   /** Most records to read. */
@@ -108,8 +108,8 @@ export class RedElmReader {
     await this.source.close?.();
   }
 
-  /** The assembly plan for the fields named by `columns` (dotted paths), or all. */
-  plan(columns?: readonly string[]): RecordPlan {
+  /** The assembly plan for the fields named by `columns`, or all. */
+  plan(columns?: readonly ColumnPath[]): RecordPlan {
     if (columns === undefined) return planRecord(this.schema.root);
     const keep = new Set<LeafNode>(selectLeaves(this.schema, columns, { file: this.name }));
     return planRecord(this.schema.root, (l) => keep.has(l));

@@ -10,7 +10,7 @@ import { inputFormat, type ConvertFormat } from '../formats.js';
 import { FORMAT_MAGIC_BYTES } from '../io/format.js';
 import { isS3Address } from '../io/s3/address.js';
 import type { S3Options } from '../io/s3/client.js';
-import { blobSource, bufferSource, checkedSource, httpSource, type Source, type SourceLike } from '../io/source.js';
+import { blobSource, bufferSource, checkedSource, httpSource, withCachedTail, type Source, type SourceLike } from '../io/source.js';
 import type { DecryptionOptions } from '../parquet/crypto/options.js';
 import type { Filter } from '../parquet/filter/expression.js';
 import { ParquetReader } from '../parquet/reader.js';
@@ -110,7 +110,8 @@ export async function openTableSource<Row = Record<string, unknown>>(source: Sou
     options.signal?.throwIfAborted();
     const head = options.format ? undefined : await source.read(0, Math.min(FORMAT_MAGIC_BYTES, source.byteLength));
     const format = options.format ?? inputFormat(head, name);
-    if (head) source = servingHead(source, head);
+    // The first bytes, read to tell the format, are served again from memory: the reader's own magic check costs no second request.
+    if (head) source = withCachedTail(source, head, 0);
     if (!format) throw new InvalidArgumentError(`cannot tell the format of ${name ?? 'the input'}: it is not Parquet, Trevni or RedElm, and has no csv, tsv, jsonl or json extension; give options.format`);
     checkOpenOptions(format, options);
     switch (format) {
@@ -133,17 +134,6 @@ export async function openTableSource<Row = Record<string, unknown>>(source: Sou
     await source.close?.();
     throw e;
   }
-}
-
-/** `source` with the first bytes read to tell its format served again from memory, so the reader's own magic check costs no second request. */
-function servingHead(source: Source, head: Uint8Array): Source {
-  return {
-    byteLength: source.byteLength,
-    name: source.name,
-    read: (offset, length) => (offset + length <= head.length ? Promise.resolve(head.slice(offset, offset + length)) : source.read(offset, length)),
-    ...(source.readInto ? { readInto: (offset: number, into: Uint8Array) => source.readInto!(offset, into) } : {}),
-    ...(source.close ? { close: () => source.close!() } : {}),
-  };
 }
 
 function isSourceLike(v: unknown): v is SourceLike {

@@ -9,9 +9,9 @@ import type { Dataset } from '../dataset/dataset.js';
 import type { Filter } from '../parquet/filter/expression.js';
 import { parseWhere } from '../parquet/filter/where.js';
 import type { ColumnBatch, ParquetReader, ReadOptions } from '../parquet/reader.js';
-import type { ParquetFile } from '../parquet/file.js';
 import type { ColumnPath, Schema } from '../schema/tree.js';
-import { abortable, unbatched } from './rows.js';
+import { keepReader } from './reader-of.js';
+import { abortable, ARROW_VALUES, refuseOptions, unbatched, VALUE_OPTIONS } from './rows.js';
 import type { Table, TableArrowOptions, TableBatchOptions, TableColumnsOptions, TableFormatName, TableReadOptions } from './table.js';
 
 /** What a Parquet file's reader and a dataset both offer a table. */
@@ -61,10 +61,12 @@ class ParquetTable<Row> implements Table<Row> {
   }
 
   async *columns(options: TableColumnsOptions = {}): AsyncGenerator<ColumnBatch> {
+    refuseOptions(options, ['offset', 'limit', 'filter', ...VALUE_OPTIONS], this.format, 'columns() gives whole column chunks of stored values; read rows for a range, a filter or value forms');
     yield* abortable(this.reader.columns(options.columns ? { columns: options.columns } : {}), options.signal);
   }
 
   async toArrow(options: TableArrowOptions = {}): Promise<ArrowTable> {
+    refuseOptions(options, VALUE_OPTIONS, this.format, ARROW_VALUES);
     options.signal?.throwIfAborted();
     const table = await this.reader.toArrow(await readOptions(options));
     options.signal?.throwIfAborted();
@@ -82,25 +84,10 @@ class ParquetTable<Row> implements Table<Row> {
 
 /** A Parquet file's reader as a table (`format` names what was read into it: `parquet`, or a text format held as Parquet). */
 export function parquetTable<Row>(reader: ParquetReader, format: TableFormatName = 'parquet'): Table<Row> {
-  const table = new ParquetTable<Row>(format, reader, reader.numRows, () => reader.close());
-  if (format === 'parquet') readers.set(table, reader);
-  return table;
-}
-
-/** The readers of the Parquet files opened as tables, by table. */
-const readers = new WeakMap<object, ParquetReader>();
-
-/** The reader a Parquet file's table reads through (`convert` writes its text from the reader's column vectors); else undefined. */
-export function parquetReaderOf(table: object): ParquetReader | undefined {
-  return readers.get(table);
-}
-
-/** The Parquet file a table of one reads (the viewer draws its layout from it, through the same open file); else undefined. */
-export function parquetFileOf(table: Table): ParquetFile | undefined {
-  return readers.get(table)?.file;
+  return keepReader('parquet', new ParquetTable<Row>(format, reader, reader.numRows, () => reader.close()), reader);
 }
 
 /** A dataset as a table: its rows counted from its files' footers at open. */
 export async function datasetTable<Row>(dataset: Dataset): Promise<Table<Row>> {
-  return new ParquetTable<Row>('dataset', dataset, (await dataset.fileStats()).reduce((n, f) => n + f.numRows, 0), async () => undefined);
+  return keepReader('dataset', new ParquetTable<Row>('dataset', dataset, (await dataset.fileStats()).reduce((n, f) => n + f.numRows, 0), async () => undefined), dataset);
 }

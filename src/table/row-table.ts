@@ -11,7 +11,7 @@ import { projectSchema } from '../schema/project.js';
 import { selectLeaves } from '../schema/select.js';
 import type { LeafNode, Schema } from '../schema/tree.js';
 import { planRecord } from '../shred/plan.js';
-import { countOption, refuseFilter, rowShaper, shapedBatches, unbatched } from './rows.js';
+import { ARROW_VALUES, countOption, refuseFilter, refuseOptions, rowShaper, shapedBatches, unbatched, VALUE_OPTIONS } from './rows.js';
 import { spoolToParquet } from './spool.js';
 import type { Table, TableArrowOptions, TableBatchOptions, TableFormatName, TableReadOptions } from './table.js';
 
@@ -50,6 +50,7 @@ export class RowTable<R = Row> implements Table<R> {
 
   async toArrow(options: TableArrowOptions = {}): Promise<ArrowTable> {
     refuseFilter(options, this.format);
+    refuseOptions(options, VALUE_OPTIONS, this.format, ARROW_VALUES);
     const leaves = selectLeaves(this.schema, options.columns);
     const reader = await spoolToParquet(projectSchema(this.schema, leaves), this.rowBatches(options as TableBatchOptions) as AsyncIterable<Row[]>, this.name);
     try {

@@ -21,6 +21,17 @@ export function countOption(n: number | undefined, name: string): number | undef
   return n;
 }
 
+/** The value options: Arrow has its own value types, and column vectors hold the stored values. */
+export const VALUE_OPTIONS = ['int64', 'decimal', 'temporal'] as const;
+
+/** Why `toArrow` takes no value option. */
+export const ARROW_VALUES = 'Arrow has its own value types';
+
+/** Options a read does not take, refused rather than ignored (a JavaScript caller passes what the types leave out). */
+export function refuseOptions(options: object, names: readonly string[], format: string, why: string): void {
+  for (const name of names) if ((options as Record<string, unknown>)[name] !== undefined) throw new UnsupportedOptionError(name, format, why);
+}
+
 /** `filter` refused for a format that reads rows without one. */
 export function refuseFilter(options: TableReadOptions, format: string): void {
   if (options.filter !== undefined) throw new UnsupportedOptionError('filter', format, 'its reader has no row filter; read the rows and test them, or convert the file to Parquet');

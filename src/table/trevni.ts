@@ -9,6 +9,7 @@ import type { TrevniOpenOptions } from '../trevni/reader.js';
 import type { ReadInput } from '../io/source.js';
 import { openTrevni } from '../trevni/open.js';
 import { TrevniDraftReader } from '../trevni/draft/reader.js';
+import { keepReader } from './reader-of.js';
 import { RowTable } from './row-table.js';
 import type { Table } from './table.js';
 
@@ -20,15 +21,15 @@ function rangeOf(offset: number, limit: number | undefined): { offset: number; l
 export async function trevniTable<Row>(input: ReadInput, options: TrevniOpenOptions, name?: string): Promise<Table<Row>> {
   const reader = await openTrevni(input, options);
   if (reader instanceof TrevniDraftReader) {
-    return new RowTable<Row>('trevni', reader.schema, reader.numRows, {
+    return keepReader('trevni', new RowTable<Row>('trevni', reader.schema, reader.numRows, {
       rows: ({ offset, limit, leaves }) => reader.rows(leaves ? { ...rangeOf(offset, limit), columns: leaves.map((l) => l.path) } : rangeOf(offset, limit)),
       close: () => reader.close(),
-    }, name);
+    }, name), reader);
   }
   const t = await trevniInput(reader);
-  return new RowTable<Row>('trevni', t.schema.schema, reader.numRows, {
+  return keepReader('trevni', new RowTable<Row>('trevni', t.schema.schema, reader.numRows, {
     // Only the top-level fields holding the selected leaves are read: a field is one root column (or, from Avro, its own columns).
     rows: ({ offset, limit, leaves }) => t.rows(leaves ? { ...rangeOf(offset, limit), fields: [...new Set(leaves.map((l) => l.path[0]!))] } : rangeOf(offset, limit)),
     close: () => t.close(),
-  }, name);
+  }, name), reader);
 }

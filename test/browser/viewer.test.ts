@@ -19,6 +19,7 @@ import { TrevniDraftWriter } from '../../src/node/entries/trevni.js';
 import { cell } from '../../viewer/src/format.js';
 import { clip } from '../../src/text/render.js';
 import { ok as cli } from '../cli/run-cli.js';
+import { CLI } from '../cli/bin.js';
 
 const DATA = join('..', 'shared', 'corpus', 'parquet-testing', 'data');
 const FLAT = join(DATA, 'alltypes_plain.parquet');
@@ -29,7 +30,6 @@ const TREVNI = join('..', 'shared', 'trevni-corpus', 'avro_multiblock_deflate.tr
 /** Three row groups, GzipCodec, nested and repeated fields. */
 const REDELM = join('..', 'shared', 'ancestors', 'redelm', 'multi_rowgroup_gzip.redelm');
 
-const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
 let browser: Browser;
 let out: string;
 const servers: ChildProcess[] = [];

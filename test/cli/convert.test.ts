@@ -23,6 +23,7 @@ import { csvCell, csvQuote, jsonText } from '../../src/convert/write-text.js';
 import { formatReport } from '../../src/cli/convert-progress.js';
 import { layoutProblems } from '../writer/pages.js';
 import { runWith } from './run-cli.js';
+import { CLI } from './bin.js';
 
 const FIX = join('test', 'fixtures', 'convert');
 
@@ -533,7 +534,7 @@ describe('bad input', () => {
 describe('interrupted', () => {
   test('Ctrl-C leaves no file and no temporary file', async () => {
     const d = freshDir('interrupt-');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'convert', '-', join(d, 'out.parquet'), '--from', 'csv', '--sample', '1'], {
+    const child = spawn(process.execPath, [...CLI, 'convert', '-', join(d, 'out.parquet'), '--from', 'csv', '--sample', '1'], {
       stdio: ['pipe', 'ignore', 'pipe'],
     });
     let err = '';
@@ -572,7 +573,7 @@ describe('interrupted while opening', () => {
     const d = freshDir('interrupt-fifo-');
     const fifo = join(d, 'out.csv');
     execFileSync('mkfifo', [fifo]);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'convert', 'examples/fixtures/sample.parquet', fifo], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...CLI, 'convert', 'examples/fixtures/sample.parquet', fifo], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (b: Buffer) => (err += b.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -602,7 +603,7 @@ describe('a large input', () => {
     }
     writeFileSync(csv, parts.join(''));
     const out = join(dir, 'large.parquet');
-    const args = ['--import', 'tsx', 'src/cli/main.ts', 'convert', csv, out, '--row-group-size', '1MB', '--progress'];
+    const args = [...CLI, 'convert', csv, out, '--row-group-size', '1MB', '--progress'];
     const timed = existsSync('/usr/bin/time');
     const r = timed
       ? spawnSync('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, ...args], { encoding: 'utf8' })

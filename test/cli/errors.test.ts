@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openParquet, writeParquet } from '../../src/node/index.js';
 import { run } from './run-cli.js';
+import { CLI } from './bin.js';
 
 interface Result {
   code: number | null;
@@ -24,7 +25,7 @@ interface Result {
 
 /** The command as a child process with stdout a pipe (the test reads it). */
 function runChild(...args: string[]): Result {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [...CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -32,7 +33,7 @@ function runChild(...args: string[]): Result {
 function runToFile(path: string, ...args: string[]): Result {
   const fd = openSync(path, 'w');
   try {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', stdio: ['ignore', fd, 'pipe'] });
+    const r = spawnSync(process.execPath, [...CLI, ...args], { encoding: 'utf8', stdio: ['ignore', fd, 'pipe'] });
     return { code: r.status, out: readFileSync(path, 'utf8'), err: r.stderr };
   } finally {
     closeSync(fd);
@@ -174,7 +175,7 @@ describe('a FILE that cannot be read: one line naming why, exit status 1', () =>
     const fifo = join(dir, 'in.csv');
     spawnSync('mkfifo', [fifo]);
     const out = join(dir, 'from-fifo.parquet');
-    const r = spawnSync('sh', ['-c', `printf 'id,name\\n1,a\\n2,b\\n' > "$1" & exec "$2" --import tsx src/cli/main.ts convert "$1" "$3" -q`, 'sh', fifo, process.execPath, out], {
+    const r = spawnSync('sh', ['-c', `f=$1 node=$2 out=$3; shift 3; printf 'id,name\\n1,a\\n2,b\\n' > "$f" & exec "$node" "$@" convert "$f" "$out" -q`, 'sh', fifo, process.execPath, out, ...CLI], {
       encoding: 'utf8', timeout: 30_000,
     });
     assert.equal(r.status, 0, r.stderr);

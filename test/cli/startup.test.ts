@@ -63,12 +63,13 @@ function assertNone(loaded: string[], patterns: RegExp[]): void {
  * runs, and the reader its own parts on first use): the writers, conversion,
  * recovery, Trevni, RedElm, encryption, Arrow, filters and page indexes,
  * bloom filters, VARIANT assembly, streaming, the writer's value coercion,
- * datasets.
+ * datasets (but `dataset/s3.ts`, which `openTable` imports: a shim that loads
+ * the S3 client when called).
  */
 const HEAVY = [/\/src\/parquet\/write\/(?!footer-bytes\.ts$)/, /\/src\/convert\//, /\/src\/parquet\/recover\/(?!missing\.ts$)/, /\/src\/trevni\/(?!spill\.ts$|codecs\.ts$)/,
   /\/src\/redelm\/(?!summary\.ts$|schema\.ts$)/, /\/src\/javaser\//, /\/src\/parquet\/crypto\/(?!kms\.ts$|encrypting-sink\.ts$|options\.ts$)/, /\/src\/schema\/coerce\.ts$/,
   /\/src\/arrow\//, /\/src\/parquet\/filter\/(?!where\.ts$)/, /\/src\/parquet\/bloom\//, /\/src\/parquet\/variant\//,
-  /\/src\/parquet\/chunk-stream\.ts$/, /\/src\/parquet\/inspect\/check-stats\.ts$/, /\/src\/dataset\/(?!summary\.ts$|hive-names\.ts$|file-system\.ts$|describe\.ts$|hive\.ts$)/];
+  /\/src\/parquet\/chunk-stream\.ts$/, /\/src\/parquet\/inspect\/check-stats\.ts$/, /\/src\/dataset\/(?!summary\.ts$|hive-names\.ts$|file-system\.ts$|describe\.ts$|hive\.ts$|s3\.ts$)/];
 
 /**
  * The Node root entry point exports the core, writers and `openDataset`

@@ -6,9 +6,10 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { serveRanges } from '../reader/range-server.js';
 import { ok, run } from './run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parquetry-table-cli-'));
@@ -50,4 +51,44 @@ test('content before name: a Parquet file named .csv is read as Parquet, by cat 
   const out = join(dir, 'back.jsonl');
   await ok('convert', disguised, out, '-q');
   assert.equal(await ok('cat', out, '--json'), await ok('cat', SAMPLE, '--json'));
+});
+
+test('schema, meta, cat and head open every format the same from a URL as from its path (each FILE opened once, by openTable)', async () => {
+  const jsonl = join(dir, 'u.jsonl');
+  writeFileSync(jsonl, '{"id":1,"s":"a"}\n{"id":2,"s":null}\n');
+  const files = [
+    SAMPLE, jsonl,
+    join('..', 'shared', 'trevni-corpus', 'avro_multiblock_deflate.trv'),
+    join('..', 'shared', 'ancestors', 'redelm', 'multi_rowgroup_gzip.redelm'),
+  ];
+  const server = await serveRanges((path) => {
+    const file = files.find((f) => `/${basename(f)}` === path);
+    return file === undefined ? undefined : readFileSync(file);
+  });
+  try {
+    for (const file of files) {
+      const url = `${server.base}/${basename(file)}`;
+      for (const args of [['schema'], ['meta', '--json'], ['cat', '--json', '--limit', '3'], ['head', '-n', '2']]) {
+        // Parquet's meta names the file it read.
+        const remote = (await ok(args[0]!, url, ...args.slice(1))).replaceAll(url, 'FILE');
+        assert.equal(remote, (await ok(args[0]!, file, ...args.slice(1))).replaceAll(file, 'FILE'), `${args.join(' ')} ${basename(file)}`);
+      }
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+test('schema of a dataset reads one footer, as the dataset opens: a bad later file does not stop it (meta and cat read every file, and say which is bad)', async () => {
+  const ds = join(dir, 'ds');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(ds);
+  copyFileSync(SAMPLE, join(ds, 'a.parquet'));
+  writeFileSync(join(ds, 'b.parquet'), 'PAR1 not a footer PAR1');
+  assert.match(await ok('schema', ds), /^message schema \{\n(.*\n)*  optional byte_array fruit \(UTF8\);\n/);
+  for (const command of ['meta', 'cat']) {
+    const r = await run(command, ds);
+    assert.equal(r.code, 1, command);
+    assert.match(r.err, /b\.parquet/, command);
+  }
 });

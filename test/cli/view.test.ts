@@ -16,9 +16,10 @@ import { canonicalRow } from '../../src/entries/inspect.js';
 import { httpSource, ParquetReader } from '../../src/index.js';
 import { BufferSink, defineSchema, field, openWriter } from '../../src/node/index.js';
 import { parseRange } from '../../src/cli/view.js';
+import { CLI } from './bin.js';
 
 const FILE = join('..', 'shared', 'corpus', 'parquet-testing', 'data', 'alltypes_plain.parquet');
-const CLI = ['--import', 'tsx', 'src/cli/main.ts', 'view'];
+const VIEW = [...CLI, 'view'];
 let server: ChildProcess;
 let fileUrl: string;
 let origin: string;
@@ -26,7 +27,7 @@ let origin: string;
 before(async () => {
   const built = spawnSync(process.execPath, ['scripts/build-viewer.mjs'], { encoding: 'utf8' });
   assert.equal(built.status, 0, built.stderr);
-  server = spawn(process.execPath, [...CLI, FILE], { stdio: ['ignore', 'pipe', 'inherit'] });
+  server = spawn(process.execPath, [...VIEW, FILE], { stdio: ['ignore', 'pipe', 'inherit'] });
   const printed = await new Promise<string>((resolve, reject) => {
     let text = '';
     server.stdout!.on('data', (b: Buffer) => {
@@ -78,11 +79,11 @@ test('Range answers: 206 with Content-Range, suffix ranges, 416 past the end', a
 });
 
 test('a FILE that cannot be served is refused at once, as other commands refuse it', () => {
-  const missing = spawnSync(process.execPath, [...CLI, 'no-such-file.parquet'], { encoding: 'utf8' });
+  const missing = spawnSync(process.execPath, [...VIEW, 'no-such-file.parquet'], { encoding: 'utf8' });
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /^parquetry: cannot read no-such-file\.parquet: /);
   // A directory is a dataset: one without Parquet files is refused as `head` refuses it.
-  const dir = spawnSync(process.execPath, [...CLI, 'test'], { encoding: 'utf8' });
+  const dir = spawnSync(process.execPath, [...VIEW, 'test'], { encoding: 'utf8' });
   assert.equal(dir.status, 1);
   assert.match(dir.stderr, /^parquetry: no Parquet file in test/);
 });
@@ -142,7 +143,7 @@ async function freePort(): Promise<number> {
 
 /** Runs `view` with `args` until it prints its address; returns it and the process. */
 async function startView(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; printed: string }> {
-  const child = spawn(process.execPath, [...CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const child = spawn(process.execPath, [...VIEW, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let err = '';
   child.stderr!.on('data', (b: Buffer) => (err += b));
   const printed = await new Promise<string>((resolve, reject) => {
@@ -168,14 +169,14 @@ test('--port serves at that port, and / leads to the page showing FILE', async (
     assert.equal(page.status, 200);
     assert.equal(new URL(page.url).searchParams.get('url'), '/file/alltypes_plain.parquet');
     // Taken: a one-line error, not a crash.
-    const taken = spawnSync(process.execPath, [...CLI, FILE, '--port', String(port)], { encoding: 'utf8' });
+    const taken = spawnSync(process.execPath, [...VIEW, FILE, '--port', String(port)], { encoding: 'utf8' });
     assert.equal(taken.status, 1);
     assert.match(taken.stderr, new RegExp(`^parquetry: port ${port} on 127\\.0\\.0\\.1 is in use`));
   } finally {
     child.kill('SIGINT');
   }
   for (const bad of ['65536', '-1', 'http']) {
-    const r = spawnSync(process.execPath, [...CLI, FILE, '--port', bad], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [...VIEW, FILE, '--port', bad], { encoding: 'utf8' });
     assert.equal(r.status, 1, bad);
     assert.match(r.stderr, /^parquetry: option '--port <n>' argument '.*' is invalid: must be a port number from 0 to 65535/);
   }

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCsv } from '../../src/entries/convert.js';
 import { CsvTokenizer, type CsvToken } from '../../src/convert/csv-tokenizer.js';
+import { CLI } from '../cli/bin.js';
 
 async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -154,7 +155,7 @@ test('the CLI converts a hostile CSV of 800 KB, strict (a typed error) and skipp
     const input = join(dir, 'in.csv');
     // The reproducer's shape, 20 times its size: one cell of `x{"a":{"a":...`. (csv-parse, busy, ignored SIGTERM: the guard kills.)
     writeFileSync(input, `id,name\n1,x${'{"a":'.repeat(160_000)}1${'}'.repeat(160_000)}\n2,b\n`);
-    const cli = (extra: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'convert', input, join(dir, 'out.parquet'), ...extra], { encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
+    const cli = (extra: string[]) => spawnSync(process.execPath, [...CLI, 'convert', input, join(dir, 'out.parquet'), ...extra], { encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
     const strict = cli([]);
     assert.equal(strict.signal, null, 'the hang guard killed it');
     assert.equal(strict.status, 1, strict.stderr);

@@ -12,6 +12,7 @@ import { BufferSink, InvalidArgumentError, defineSchema, field, inferSchemaFromR
 import { convert, readCsv, readJsonArray, readJsonLines } from '../../src/entries/convert.js';
 import { openParquet } from '../../src/node/index.js';
 import { parseTypeOverride, schemaFromJsonText } from '../../src/convert/types.js';
+import { CLI } from '../cli/bin.js';
 
 const LIMIT = /nests deeper than 200 levels, the nesting limit/;
 
@@ -124,7 +125,7 @@ test('the CLI ends a too-deep JSON input with one parquetry: line and exit statu
     ['deep array, stdin', ['-', '--from', 'json'], `[${deepText('mixed', 50_000)}]`],
   ];
   for (const [what, input, stdin] of cases) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'convert', ...input, join('/tmp', `deep-${process.pid}.parquet`)], { encoding: 'utf8', input: stdin });
+    const r = spawnSync(process.execPath, [...CLI, 'convert', ...input, join('/tmp', `deep-${process.pid}.parquet`)], { encoding: 'utf8', input: stdin });
     assert.equal(r.status, 1, `${what}: ${r.stderr}`);
     const lines = r.stderr.trimEnd().split('\n');
     assert.equal(lines.length, 1, `${what}: ${r.stderr}`);

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IOError, ParquetryError, defineSchema, field as f, fileSink, fileSource, openParquet, openWriter, writeParquet } from '../../src/node/index.js';
 import { TrevniReader, TrevniWriter } from '../../src/node/entries/trevni.js';
+import { CLI } from '../cli/bin.js';
 
 let dir = '';
 let count = 0;
@@ -355,7 +356,7 @@ describe('other writers on the same sink', () => {
     const input = join(d, 'in.parquet');
     await writeRows(input, 3);
     const convert = (out: string) => new Promise<{ code: number | null; err: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'convert', input, out], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [...CLI, 'convert', input, out], { stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
       child.stderr.on('data', (b: Buffer) => (err += b));
       child.on('close', (code) => resolve({ code, err }));

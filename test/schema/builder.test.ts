@@ -17,8 +17,9 @@ import { resolveGroupKind, resolveLeafKind } from '../../src/schema/logical.js';
 import type { PhysicalType } from '../../src/encodings/types.js';
 import type { SchemaElement } from '../../src/parquet/metadata/types.js';
 
-const CORPUS = join(import.meta.dirname, '../../../shared/corpus/parquet-testing/data');
-const SAMPLE = join(import.meta.dirname, '../../examples/fixtures/sample.parquet');
+// From the repository's root, where the suite runs (the test itself runs from a compiled copy: scripts/compiled-tree.mjs).
+const CORPUS = join('..', 'shared', 'corpus', 'parquet-testing', 'data');
+const SAMPLE = join('examples', 'fixtures', 'sample.parquet');
 
 async function fileSchema(path: string): Promise<SchemaElement[]> {
   const r = await openParquet(path);

@@ -1,7 +1,7 @@
 /**
  * One options vocabulary on every format's table: the same rows written as
- * Parquet, a dataset, Trevni v2, v1 and the draft, RedElm, CSV and JSON
- * Lines, each read with the same columns/offset/limit/filter/signal and
+ * Parquet, a dataset, Trevni v2, v1 and the draft, RedElm, CSV, JSON
+ * Lines and a JSON array, each read with the same columns/offset/limit/filter/signal and
  * value options, against the rows the test computes itself; what a format
  * cannot honour is a typed error naming the option; `await using` closes
  * the file (descriptors counted in /proc/self/fd).
@@ -62,6 +62,8 @@ before(async () => {
   // Text loses the list (CSV) and the types (inferred again); the rows to compare are the table's own.
   await convert(parquet, join(dir, 't.jsonl'));
   inputs.set('jsonl', { path: join(dir, 't.jsonl'), format: 'jsonl', filters: true });
+  await convert(parquet, join(dir, 't.json'));
+  inputs.set('json', { path: join(dir, 't.json'), format: 'json', filters: true });
   await convert(parquet, join(dir, 't.csv'), { columns: ['id', 'name', 'score', 'day'] });
   inputs.set('csv', { path: join(dir, 't.csv'), format: 'csv', filters: true });
 });
@@ -144,6 +146,33 @@ test('a signal stops a read: aborted before, or between batches, the read throws
   await assert.rejects(openTable(inputs.get('csv')!.path, { signal: c.signal }), { name: 'AbortError' });
 });
 
+test('columns(): the selected leaves\' vectors, every row once, where the format has column vectors', async () => {
+  let checked = 0;
+  for (const [name, { path }] of inputs) {
+    await using table = await openTable(path);
+    const columns = table.columns?.bind(table);
+    if (!columns) continue;
+    const all = await allRows(table);
+    const first = tablePlan(table).fields[0]!.name;
+    let rows = 0;
+    let values = 0;
+    for await (const batch of columns({ columns: [first] })) {
+      assert.deepEqual(batch.path, [first], name);
+      rows += batch.rows;
+      values += batch.data.valueCount;
+    }
+    assert.equal(rows, table.numRows, name);
+    assert.equal(values, all.filter((r) => r[first] !== null).length, name);
+    const stopped = new AbortController();
+    stopped.abort();
+    await assert.rejects(async () => {
+      for await (const _ of columns({ signal: stopped.signal }));
+    }, { name: 'AbortError' }, name);
+    checked++;
+  }
+  assert.equal(checked, 5, 'Parquet, the dataset, CSV, JSON Lines and JSON');
+});
+
 const DAY_MS = 86_400_000;
 const MICROS_PER_MS = 1000n;
 
@@ -220,6 +249,20 @@ test('open options a format cannot honour are typed errors naming them, never ig
   // Every format's own options are taken.
   await using lax = await openTable(inputs.get('trevni')!.path, { verifyChecksums: false, maxDecompressedBytes: 1 << 20 });
   assert.equal(lax.numRows, N);
+  // A read option a read cannot honour is refused too: columns() gives whole chunks of stored values, Arrow its own types.
+  for (const [name, { path }] of inputs) {
+    await using t = await openTable(path);
+    for (const option of [{ int64: 'number' }, { temporal: 'iso' }, { decimal: 'number' }] as const) {
+      await assert.rejects(t.toArrow(option as object), (e: unknown) => e instanceof UnsupportedOptionError && e.option === Object.keys(option)[0], `${name} toArrow ${JSON.stringify(option)}`);
+    }
+    const columns = t.columns?.bind(t);
+    if (!columns) continue;
+    for (const option of [{ offset: 1 }, { limit: 2 }, { filter: 'id > 0' }, { int64: 'number' }]) {
+      await assert.rejects(async () => {
+        for await (const _ of columns(option as object));
+      }, (e: unknown) => e instanceof UnsupportedOptionError && e.option === Object.keys(option)[0], `${name} columns ${JSON.stringify(option)}`);
+    }
+  }
   // Only the formats with column vectors have columns().
   for (const [name, { path, format }] of inputs) {
     await using t = await openTable(path);
@@ -249,7 +292,7 @@ test('await using closes every format\'s file; a failed open leaves none open', 
       await using table = await openTable(path);
       await allRows(table, { limit: 1 });
       // A file is held open while its table is (a dataset opens its files as it reads; text is read at open).
-      const held = format === 'dataset' || format === 'csv' || format === 'jsonl' ? 0 : 1;
+      const held = format === 'dataset' || format === 'csv' || format === 'jsonl' || format === 'json' ? 0 : 1;
       assert.equal(openFds(), start + held, `${name} while open`);
     }
     assert.equal(openFds(), start, `${name} after the scope`);

@@ -27,6 +27,7 @@ import { TrevniWriter, type TrevniColumnSpec } from '../../src/trevni/writer.js'
 import { runCases } from '../../scripts/fuzz/pool.js';
 import { runCodeFile } from './run-code-file.js';
 import type { CappedCase, CappedOutcome } from '../fuzz/capped-worker.js';
+import { CLI } from '../cli/bin.js';
 
 const MEMORY_MB = 512;
 const SECONDS = 10;
@@ -232,7 +233,7 @@ test('the CLI check and recover say the claimed rows were lost, within the hang 
   writeFileSync(file, withClaim(await ownFile(1), 2 ** 31));
   for (const input of [file, join('..', 'shared', 'fuzz', 't3', 'trevni-salvage-16M-claimed-rows.trv')]) {
     const claim = input === file ? 2 ** 31 : 2 ** 24;
-    const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', timeout: 60_000 });
+    const cli = (...args: string[]) => spawnSync(process.execPath, [...CLI, ...args], { encoding: 'utf8', timeout: 60_000 });
     const check = cli('check', input);
     assert.equal(check.status, 1, check.stderr);
     assert.match(check.stdout, new RegExp(`^damaged\\nrows: ${claim}, blocks: \\d+, intact in every field: 0, lost: ${claim}\\n`));

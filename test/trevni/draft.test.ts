@@ -18,6 +18,8 @@ import { TrevniDraftWriter, type TrevniDraftWriterOptions } from '../../src/trev
 import { writeMetadata } from '../../src/trevni/metadata.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
 import { TREVNI_V1_CORPUS, corpusBytes } from './corpus-util.js';
+import { openTable } from '../../src/table/open.js';
+import { canonicalText } from '../table/helpers.js';
 
 const ELEMENTS: SchemaElementLike[] = [
   { name: 'schema', numChildren: 6 },
@@ -86,6 +88,11 @@ for (const options of [{}, { codec: 'deflate', checksum: 'crc32', blockSize: 200
     const want = await parquetLines(RECORDS);
     assert.deepEqual(await lines(r), want);
     assert.deepEqual(await lines(r, { offset: 123, limit: 5 }), want.slice(123, 128));
+    // The same through the table every format reads through.
+    await using table = await openTable(bytes);
+    assert.equal(table.numRows, RECORDS.length);
+    assert.equal(await canonicalText(table), want.map((l) => l + '\n').join(''));
+    assert.equal(await canonicalText(table, { offset: 123, limit: 5 }), want.slice(123, 128).map((l) => l + '\n').join(''));
     if (options.blockSize === 1) assert.equal((await r.blocks('tags.list.element')).length, RECORDS.length);
     // Names are escaped paths; parents are group columns; levels explicit.
     const who = r.columns.find((c) => c.name === 'who\\.am.raw')!;

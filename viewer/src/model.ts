@@ -6,10 +6,10 @@
  * offset and limit, so nothing is loaded whole.
  */
 import { openTable, parseWhere, schemaAnnotation, type Filter, type SchemaNode, type Source, type Table, type TableFormatName } from 'parquetry';
-import { RedElmReader, redElmSummary } from 'parquetry/redelm';
-import { TrevniDraftReader, openTrevni, type TrevniBlock, type TrevniColumn } from 'parquetry/trevni';
+import { redElmSummary, type RedElmReader } from 'parquetry/redelm';
+import { TrevniDraftReader, type TrevniBlock, type TrevniColumn } from 'parquetry/trevni';
 import { chunkPages, decodeStatistics, selectChunks, type ChunkRef, type ParquetFile } from 'parquetry/inspect';
-import { parquetFileOf } from '../../src/table/parquet.js';
+import { readerOf } from '../../src/table/reader-of.js';
 
 export interface TreeNode {
   name: string;
@@ -88,28 +88,21 @@ export type Input = Source | { name: string; files: string[]; size: number };
  * Opens any input `openTable` opens: its rows, schema and filter through the
  * table, whatever the format; the layout through the format's own reader
  * (inspection: row groups, pages, blocks and sections are not a table's),
- * for Parquet the `ParquetFile` the table reads, so the file opens once.
+ * the one the table reads through (`readerOf`), so the file opens once.
  */
 export async function openFile(input: Input): Promise<Opened> {
   if ('files' in input) return openDatasetFiles(input);
   const table = await openTable(input, { name: input.name ?? 'file' });
   const base = tableView(table, input.name ?? 'file', input.byteLength);
-  switch (table.format) {
-    case 'parquet': {
-      const file = parquetFileOf(table);
-      return file ? { ...base, ...parquetLayout(file) } : base;
-    }
-    case 'trevni': {
-      const r = await openTrevni(input);
-      return r instanceof TrevniDraftReader
-        ? { ...base, dialect: 'wiki draft, Dremel levels', groups: [await trevniLayout(r.numRows, r.columns.filter((c) => c.type !== 'null'), (c) => r.blocks(c.name))] }
-        : { ...base, groups: [await trevniLayout(r.numRows, r.columns, (c) => r.blocks(c.index))] };
-    }
-    case 'redelm':
-      return { ...base, groups: redElmLayout(await RedElmReader.open(input)) };
-    default:
-      return base;
+  const parquet = readerOf(table, 'parquet');
+  if (parquet) return { ...base, ...parquetLayout(parquet.file) };
+  const trevni = readerOf(table, 'trevni');
+  if (trevni instanceof TrevniDraftReader) {
+    return { ...base, dialect: 'wiki draft, Dremel levels', groups: [await trevniLayout(trevni.numRows, trevni.columns.filter((c) => c.type !== 'null'), (c) => trevni.blocks(c.name))] };
   }
+  if (trevni) return { ...base, groups: [await trevniLayout(trevni.numRows, trevni.columns, (c) => trevni.blocks(c.index))] };
+  const redElm = readerOf(table, 'redelm');
+  return redElm ? { ...base, groups: redElmLayout(redElm) } : base;
 }
 
 /** Formats whose tables take a filter (the row formats refuse one: table/rows.ts). */

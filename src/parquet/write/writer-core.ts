@@ -19,7 +19,7 @@ import type { FloatOrder } from './stats.js';
 import { VERSION } from '../../version.js';
 import type { FileEncryptor } from '../crypto/file-encryptor.js';
 import { ModuleType } from '../crypto/aad.js';
-import type { WriterOptions, WriterSchema } from './writer-options.js';
+import { writerElements, type WriterOptions, type WriterSchema } from './writer-options.js';
 import * as parts from './writer-parts.js';
 
 /** A row group as the footer has it, but for its column chunks (kept encoded in FooterChunks). */
@@ -131,7 +131,7 @@ export class WriterCore<Row = Record<string, unknown>> {
   }
 
   static async open<Row = Record<string, unknown>>(sink: Sink, schema: WriterSchema<Row>, options: WriterOptions = {}): Promise<WriterCore<Row>> {
-    const elements = ('elements' in schema ? schema.elements : schema) as SchemaElement[];
+    const elements = writerElements(schema) as SchemaElement[];
     let tree: Schema;
     try {
       tree = definedTree(schema) ?? buildSchema(elements);

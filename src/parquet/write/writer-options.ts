@@ -1,10 +1,12 @@
 /**
  * The Parquet writer's options and schema forms, apart from its class
- * (writer.ts) and its machinery (writer-core.ts), which both use them.
+ * (writer.ts) and its machinery (writer-core.ts), which both use them; the
+ * class takes the types alone, so the root reaches none of this module's code.
  */
 import type { CodecName } from '../../codecs/registry.js';
 import type { AnyField } from '../../schema/builder.js';
-import type { SchemaElementLike } from '../../schema/tree.js';
+import { projectSchema } from '../../schema/project.js';
+import type { Schema, SchemaElementLike } from '../../schema/tree.js';
 import type { UnknownFieldRule } from '../../shred/shred.js';
 import type { WarningHandler } from '../../warnings.js';
 import type { EncryptionOptions } from '../crypto/file-encryptor.js';
@@ -101,7 +103,13 @@ export interface WriterOptions extends Omit<ColumnWriteOptions, 'encoding'>, Unk
 }
 
 /**
- * A schema as a SchemaElement list (root first), or what `defineSchema`
- * returns, whose record type (`Row`) then types the writer's `write()`.
+ * A schema as a SchemaElement list (root first), what `defineSchema`
+ * returns, whose record type (`Row`) then types the writer's `write()`, or
+ * a schema tree (a table's `schema`: a copy keeps the table's types).
  */
-export type WriterSchema<Row = Record<string, unknown>> = readonly SchemaElementLike[] | { elements: readonly SchemaElementLike[]; readonly __row?: Row; fields?: ReadonlyArray<readonly [string, AnyField]> };
+export type WriterSchema<Row = Record<string, unknown>> = readonly SchemaElementLike[] | { elements: readonly SchemaElementLike[]; readonly __row?: Row; fields?: ReadonlyArray<readonly [string, AnyField]> } | Schema;
+
+/** A writer's schema as the elements it writes (a tree, any table's `schema` whatever its format, as the elements it was built from). */
+export function writerElements<Row>(schema: WriterSchema<Row>): readonly SchemaElementLike[] {
+  return 'root' in schema ? projectSchema(schema, schema.leaves) : 'elements' in schema ? schema.elements : schema;
+}

@@ -1,0 +1,44 @@
+// The repository as the test suite runs it: a temporary directory where every
+// .ts file of the code folders has its JavaScript beside it (esbuild, one call,
+// with a source map naming the .ts file), and everything else is a symbolic
+// link to the original. So a test's `import '../../src/x.js'`, a path made
+// from import.meta.url (a worker's .ts, a fixture, the viewer's dist) and a
+// child started with tsx on a .ts file all find what they find in the
+// repository. The caller removes the directory (links are removed, not
+// followed).
+import { mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+/** The folders whose .ts files are compiled; the others, and built output (a test may rebuild it), are linked whole. */
+const CODE = new Set(['src', 'test', 'scripts', 'bench', 'viewer']);
+
+/** Links `from`'s entries into `to`, recursing into code folders; returns the .ts files met. */
+function mirror(from, to, code) {
+  const ts = [];
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    if (entry.name === '.git') continue;
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory() && entry.name !== 'dist' && (code || CODE.has(entry.name))) {
+      mkdirSync(target);
+      ts.push(...mirror(source, target, true));
+      continue;
+    }
+    symlinkSync(source, target);
+    if (code && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) ts.push(source);
+  }
+  return ts;
+}
+
+/** Makes the tree of `root` (default: the working directory) and returns its path. */
+export async function compiledTree(root = process.cwd()) {
+  const from = resolve(root);
+  const to = mkdtempSync(join(tmpdir(), 'parquetry-suite-'));
+  const entryPoints = mirror(from, to, false);
+  await build({
+    entryPoints, outdir: to, outbase: from, format: 'esm', platform: 'node', target: 'node20', sourcemap: 'linked', sourcesContent: false, logLevel: 'warning',
+  });
+  return to;
+}
