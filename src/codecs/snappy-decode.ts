@@ -3,6 +3,7 @@
  * code: what a read loads (the registry's `loadDecompressor`). snappy.ts
  * adds the compressor, for writers.
  */
+/// <reference path="./hysnappy-parts.d.ts" />
 import { snappyUncompressor } from 'hysnappy/js/uncompress.js';
 import { CorruptFileError } from '../errors.js';
 import { snappyLength } from './snappy-length.js';

@@ -4,6 +4,7 @@
  * run in hysnappy's wasm build of the reference code; decompression alone is
  * snappy-decode.ts, what reads load.
  */
+/// <reference path="./hysnappy-parts.d.ts" />
 import { snappyCompressor } from 'hysnappy/js/compress.js';
 import { type Codec, defineCodec } from './codec.js';
 import { snappyDecoder } from './snappy-decode.js';

@@ -584,7 +584,8 @@ export class ParquetReader<Row = Record<string, unknown>> {
 
   /** Fetches (coalesced) the chunks of `leaves` in row group `rg`, to be decoded a window of rows at a time. */
   private async chunkStreams(rg: number, leaves: LeafNode[]): Promise<ChunkStream[]> {
-    const [fetched, { ChunkStream }] = await Promise.all([this.file.reads.fetchChunks(rg, leaves), chunkStream()]);
+    // Decoded over many calls, so a page in an encoding its chunk does not list cannot be decoded again: the encodings are loaded whatever it lists.
+    const [fetched, { ChunkStream }] = await Promise.all([this.file.reads.fetchChunks(rg, leaves), chunkStream(), decoding().then((d) => d.loadPageEncodings())]);
     return fetched.map(({ ref, buf, base }) => withContext(ref.ctx, () => new ChunkStream(buf, base, ref.meta, ref.leaf, this.file.reads.chunkOptions, ref.ctx)));
   }
 }
