@@ -8,10 +8,12 @@
  * peak RSS. The input is bench/textout-data.ts's (200,000 records).
  *
  *   npx tsc -p tsconfig.build.json && node scripts/bundle.mjs
- *   node --import tsx bench/textout.ts [--rounds 3] [--jobs jsonl-parquet,parquet-csv,parquet-jsonl] [--baseline DIR]
+ *   node --import tsx bench/textout.ts [--rounds 3] [--jobs jsonl-parquet,parquet-csv,parquet-jsonl] [--baseline DIR] [--threads N]
  *
  * `--baseline DIR`: another built checkout's CLI (DIR/dist/cli/main.js) takes
  * its turns too, so a change is measured against what it changes in one run.
+ * `--threads N`: parquetry's Parquet to text jobs run with `--threads N`
+ * (else the CLI's default, which the load average lowers).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -30,9 +32,9 @@ const JOBS: Record<string, { label: string; input: string; ext: string }> = {
   'parquet-jsonl': { label: 'Parquet → JSON Lines', input: PARQUET_IN, ext: 'jsonl' },
 };
 
-function command(c: Contender, input: string, output: string, baseline: string | undefined): string[] {
+function command(c: Contender, input: string, output: string, baseline: string | undefined, threads?: string): string[] {
   if (c === 'duckdb') return [process.execPath, join(ROOT, 'bench', 'duckdb-convert.mjs'), input, output];
-  return [process.execPath, join(c === 'baseline' ? baseline! : ROOT, 'dist', 'cli', 'main.js'), 'convert', input, output, '-q'];
+  return [process.execPath, join(c === 'baseline' ? baseline! : ROOT, 'dist', 'cli', 'main.js'), 'convert', input, output, '-q', ...(c === 'parquetry' && threads ? ['--threads', threads] : [])];
 }
 
 async function main(): Promise<void> {
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
   const rounds = Number(argValue('--rounds') ?? 3);
   const jobs = (argValue('--jobs') ?? Object.keys(JOBS).join(',')).split(',');
   const baseline = argValue('--baseline');
+  const threads = argValue('--threads');
   await ensureTextoutData();
   if (!existsSync(PARQUET_IN)) timedProcess(command('duckdb', TEXTOUT_JSONL, PARQUET_IN, baseline), PARQUET_IN);
   const load = () => os.loadavg()[0]!.toFixed(1);
@@ -54,7 +57,7 @@ async function main(): Promise<void> {
     for (let r = 0; r < rounds; r++) {
       for (const c of runs.keys()) {
         const out = join(OUT_DIR, `textout-${c}.${job.ext}`);
-        runs.get(c)!.push(timedProcess(command(c, job.input, out, baseline), out));
+        runs.get(c)!.push(timedProcess(command(c, job.input, out, baseline, job.input === PARQUET_IN ? threads : undefined), out));
       }
     }
     const duck = median(runs.get('duckdb')!.map((r) => r.wall));

@@ -102,8 +102,9 @@ const rootFirst = {
 };
 /** The Node entry points of package.json's `exports`: the root's and each subpath's, bundled together so they share one copy of each class. */
 const nodeEntries = ['node/index.js', ...readdirSync(`${dist}node/entries`).filter((f) => f.endsWith('.js')).map((f) => `node/entries/${f}`)];
-// The CSV worker thread's module (src/node/csv-worker.ts) is an entry of its own: a worker starts from a file of its own.
-for (const [entries, prefix] of [[nodeEntries, 'node'], [['cli/main.js'], 'cli'], [['node/csv-worker.js'], 'worker']]) {
+// The worker threads' modules (src/node/csv-worker.ts, text-worker.ts) are entries of their own: a worker starts from a file of its own.
+// Their code is the Node entry's (the CSV block reader, text-columns.ts): they share that build's chunks rather than carry a copy (96 kB for the CSV worker).
+for (const [entries, prefix] of [[[...nodeEntries, 'node/csv-worker.js', 'node/text-worker.js'], 'node'], [['cli/main.js'], 'cli']]) {
   await build({
     entryPoints: entries.map((entry) => `${dist}${entry}`),
     outdir: dist,
@@ -121,34 +122,34 @@ for (const [entries, prefix] of [[nodeEntries, 'node'], [['cli/main.js'], 'cli']
   });
 }
 
-/** A relative import in emitted JS or declarations: static (`from '...'`, `import '...'`) or dynamic (a type's `import("...")` too). */
+/** A relative import in emitted JS: static (`from '...'`, `import '...'`) or dynamic. */
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}\/[^'"]+)\1/g;
 
-/** The files of dist/ that `roots` reach through relative imports; `ext` is theirs (a .d.ts imports `x.js` for `x.d.ts`). */
-function reached(roots, ext) {
-  const found = new Set();
+/** Every file reached from `roots` through relative imports, each specifier mapped to the file it names. */
+function reachable(roots, fileOf) {
+  const reached = new Set();
   const queue = roots.map((f) => `${dist}${f}`);
   while (queue.length) {
     const file = queue.pop();
-    if (found.has(file)) continue;
-    found.add(file);
-    for (const [, , rel] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) queue.push(resolve(dirname(file), rel.replace(/\.js$/, ext)));
+    if (reached.has(file)) continue;
+    reached.add(file);
+    for (const [, , rel] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) queue.push(fileOf(resolve(dirname(file), rel)));
   }
-  return found;
+  return reached;
 }
 
 /**
  * tsc's modules that neither entry point reaches any more are deleted: the
  * two bundles carry their own copies of the CLI and Node modules, and only
  * the portable entry points (dist/index.js and dist/entries/, for browser
- * bundlers) still import tsc's output. So are the .d.ts files that the
- * types of package.json's entry points do not reach (the CLI's, internal
- * modules'): a third of them, 0.2 MB of the installed package.
+ * bundlers) still import tsc's output. Declarations are kept only where the
+ * package's `types` conditions reach them: the CLI's, for one, declare
+ * nothing a user can import (33 kB of the installed size).
  */
 function pruneUnreachable() {
   const portable = ['index.js', ...readdirSync(`${dist}entries`).filter((f) => f.endsWith('.js')).map((f) => `entries/${f}`)];
-  const code = reached([...portable, ...nodeEntries, 'cli/main.js', 'node/csv-worker.js'], '.js');
-  const types = reached([...portable, ...nodeEntries].map((f) => f.replace(/\.js$/, '.d.ts')), '.d.ts');
+  const code = reachable([...portable, ...nodeEntries, 'cli/main.js', 'node/csv-worker.js', 'node/text-worker.js'], (f) => f);
+  const types = reachable([...portable, ...nodeEntries].map((f) => f.replace(/\.js$/, '.d.ts')), (f) => f.replace(/\.js$/, '.d.ts'));
   for (const f of readdirSync(dist, { recursive: true })) {
     const file = join(dist, f);
     if ((file.endsWith('.js') && !code.has(file)) || (file.endsWith('.d.ts') && !types.has(file))) unlinkSync(file);

@@ -31,6 +31,12 @@ import { datasetOutput } from '../node/destination.js';
 import { isS3Address } from '../io/s3/address.js';
 import { run } from './run-context.js';
 import { csvWorkers, defaultCsvThreads } from '../node/csv-workers.js';
+import { textWriters } from '../node/text-workers.js';
+import { registerNodeCodecs } from '../node/codecs.js';
+
+// The native codecs where they load, as the library's Node entry has them, and as the CSV worker threads do:
+// row groups encoded there compress as they would here.
+registerNodeCodecs();
 
 export interface ConvertOptions extends DatasetLayout {
   /** Parquet input: the projection (`--columns`). */
@@ -275,7 +281,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
     ...(o.delimiter !== undefined ? { delimiter: o.delimiter } : {}),
     strict: !o.skipBadRows, badRowHint: '--skip-bad-rows skips bad rows',
     widen: Boolean(o.widen),
-    threads: o.threads ?? defaultCsvThreads(), csvReaders: csvWorkers,
+    threads: o.threads ?? defaultCsvThreads(), csvReaders: csvWorkers, textWriters,
     typeAdvice: (c, n) => `its type was inferred from the first ${n} rows: give it with --type ${c}=TYPE, infer from more rows with --sample N, or from every row with --widen`,
     ...(o.columns ? { columns: o.columns } : {}),
     read: { verifyChecksums: o.verifyChecksums },

@@ -28,6 +28,7 @@ import { countingSink, type CountingSink } from './output.js';
 import type { ConvertFormat, ConvertInput, ConvertOutput, ConvertProgress, ConvertReport } from './run.js';
 import { checkReadOptions, schemaChoiceOf } from './shape.js';
 import type { CsvBlockReaders } from './csv-parallel.js';
+import type { TextWriters } from './text-columns.js';
 import { STRICT_HINT, type BadRow } from './pipeline.js';
 import { datasetLayout, type DatasetLayout } from '../dataset/write.js';
 
@@ -73,12 +74,17 @@ export interface ConvertOptions extends DatasetLayout {
    */
   widen?: boolean;
   /**
-   * CSV and TSV input to Parquet: threads that read the records past the
-   * schema's sample, the calling thread (which writes) among them. In Node
-   * the default is the cores the load average leaves idle, 1 to 4; the
-   * output is the same byte for byte whatever the number. Elsewhere (and
-   * with 1) the calling thread reads them all, as it does inputs with about
-   * 1 MiB or less past the sample.
+   * CSV and TSV input to Parquet: worker threads that read the records past
+   * the schema's sample and encode its row groups, while the calling thread
+   * cuts the input and writes (1: the calling thread does it all, as it does
+   * for inputs with about 1 MiB or less past the sample). Row groups from
+   * CSV hold at most 122,880 rows unless `rowGroupRows` says otherwise.
+   * Parquet to CSV, TSV or JSON Lines: worker threads that write the text of
+   * a row group of 32,768 rows or more, each a piece of its rows, beside the
+   * calling thread, which decodes it and writes the first piece (1: the
+   * calling thread alone). In Node the default is the cores the load average
+   * leaves idle, 1 to 4; the output is the same byte for byte whatever the
+   * number.
    */
   threads?: number;
   /** CSV input or output: the delimiter (default `,`, a tab for TSV). */
@@ -166,6 +172,8 @@ export interface ConvertEnds {
   to: ConvertFormat | undefined;
   /** The runtime's threads for reading CSV (Node's worker threads), and how many it uses by default. */
   csvReaders?: { readers: CsvBlockReaders; threads: number };
+  /** The runtime's threads for writing a Parquet file's CSV or JSON Lines (Node's worker threads). */
+  textWriters?: TextWriters;
 }
 
 /** Runs a conversion between opened ends, with the options in the writers' terms. */
@@ -206,6 +214,7 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
     strict: Boolean(options.strict), badRowHint: STRICT_HINT,
     widen: Boolean(options.widen),
     ...(ends.csvReaders ? { threads: options.threads ?? ends.csvReaders.threads, csvReaders: ends.csvReaders.readers } : {}),
+    ...(ends.textWriters ? { textWriters: ends.textWriters } : {}),
     typeAdvice: (c, n) => `its type was inferred from the first ${n} rows: give it in types as '${c}=TYPE', infer from more rows with sample, or from every row with widen`,
     ...(options.onBadRow ? { onBadRow: options.onBadRow } : {}),
     ...(options.columns ? { columns: options.columns } : {}),

@@ -50,11 +50,11 @@ export interface BlockBadRow {
 }
 
 export interface CsvBlockResult {
+  /** The block's bytes, handed back by the thread they were handed to. */
+  bytes?: Uint8Array;
   rows: number;
   /** The good rows' values, column by column in schema order. */
   columns: BuiltColumn[];
-  /** The line each good row starts on. */
-  lines: Int32Array;
   bad: BlockBadRow[];
   /** Where the block ended, when not at the start of a record: the next block is read again from here. */
   end: CsvTokenizerState | undefined;
@@ -69,7 +69,6 @@ export class CsvBlockReader {
   /** The delimiter's byte, when it is one (a character past ASCII is read by the tokenizer). */
   private readonly delimiter: number | undefined;
   private rows = 0;
-  private lines = new Int32Array(1024);
 
   constructor(private readonly setup: CsvBlockSetup) {
     const r = setup.replica;
@@ -108,9 +107,7 @@ export class CsvBlockReader {
       stopped = this.readText(tokenizer, job, from, bad, probed);
     }
     const end = stopped || job.final || !tokenizer || tokenizer.atRecordStart() ? undefined : tokenizer.state();
-    const rows = this.rows;
-    const lines = this.lines.slice(0, rows);
-    return { rows, columns: this.columns.map((c) => c.builder.take()), lines, bad, end, probe };
+    return { rows: this.rows, columns: this.columns.map((c) => c.builder.take()), bad, end, probe };
   }
 
   /** The block's text from byte `from` through the tokenizer; whether it stopped at a bad row. */
@@ -130,21 +127,12 @@ export class CsvBlockReader {
     return false;
   }
 
-  /** A good row's line. */
-  private kept(line: number): void {
-    if (this.rows === this.lines.length) {
-      const next = new Int32Array(this.rows * 2);
-      next.set(this.lines);
-      this.lines = next;
-    }
-    this.lines[this.rows++] = line;
-  }
 
   /** A record of the byte scan into the columns, or a bad row. */
   private record(cells: ScannedCells, bytes: Uint8Array, line: number, bad: BlockBadRow[]): void {
     const wrong = widthProblem(this.columns.length, cells.count);
     if (wrong !== undefined) bad.push({ at: this.rows, line, why: wrong });
-    else if (this.fits(() => addByteCells(this.columns, bytes, cells.starts, cells.ends, cells.escaped), line, bad)) this.kept(line);
+    else if (this.fits(() => addByteCells(this.columns, bytes, cells.starts, cells.ends, cells.escaped), line, bad)) this.rows++;
   }
 
   /** Whether `add` added a row; a refusal is a bad row. */
@@ -178,7 +166,7 @@ export class CsvBlockReader {
         bad.push({ at: this.rows, line: t.line, why: wrong });
         continue;
       }
-      if (this.fits(() => addTextCells(columns, t.cells), t.line, bad)) this.kept(t.line);
+      if (this.fits(() => addTextCells(columns, t.cells), t.line, bad)) this.rows++;
     }
   }
 }

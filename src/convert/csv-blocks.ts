@@ -87,7 +87,8 @@ export class CsvBlocks {
         quotes = before;
       }
     }
-    this.carry = buf.subarray(end);
+    // None left: not a view of the block's buffer, which a thread may be handed (and the view detached with it).
+    this.carry = end < buf.length ? buf.subarray(end) : new Uint8Array(0);
     return this.cut(buf, end, false, quotes);
   }
 

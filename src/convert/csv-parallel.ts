@@ -3,9 +3,11 @@
  * thread reads the start of the input itself, as one thread would, up to the
  * end of the schema's sample and the first record start after it; the rest
  * is cut into blocks (csv-blocks.ts), each read into column vectors by one
- * of `threads - 1` workers (csv-block-read.ts), while the main thread writes them in input
- * order, in the batches one thread would give: the output is the same,
- * byte for byte.
+ * of `threads` workers (csv-block-read.ts). For a Parquet file the rows are
+ * then cut into row groups that the workers encode and compress
+ * (row-groups.ts), and the main thread appends them in input order; for
+ * another output it writes the blocks' columns itself. One thread does the
+ * same work in the same order: the output is the same, byte for byte.
  *
  * A block is read from a record start, which its cut makes likely but does
  * not prove: the block before it proves it by ending at a record start. When
@@ -16,7 +18,9 @@ import type { WarningHandler } from '../warnings.js';
 import { CsvBlocks, type CsvBlock } from './csv-blocks.js';
 import { CsvBlockReader, type CsvBlockJob, type CsvBlockResult, type CsvBlockSetup } from './csv-block-read.js';
 import type { CsvToken, CsvTokenizerState } from './csv-tokenizer.js';
-import type { ColumnBlock, ColumnTail } from './pipeline.js';
+import type { ColumnTail } from './pipeline.js';
+import { RowGroupCutter, type CutBlock, type RowGroupJob, type RowGroupSetup } from './row-groups.js';
+import type { EncodedRowGroup } from '../parquet/write/writer.js';
 import { csvTokenizer, CsvItems, type Cells } from './read-csv.js';
 import type { CsvShaper } from './shape.js';
 import type { InputBytes, Item } from './source.js';
@@ -31,12 +35,14 @@ const AHEAD = 3;
 
 /** Threads that read blocks: the Node entry's worker threads. */
 export interface CsvBlockReaders {
-  /** Starts `workers` threads reading blocks with `setup`. */
-  start(workers: number, setup: CsvBlockSetup): CsvBlockPool;
+  /** Starts `workers` threads reading blocks with `setup` and encoding row groups as `rowGroups` says. */
+  start(workers: number, setup: CsvBlockSetup, rowGroups: RowGroupSetup | undefined): CsvBlockPool;
 }
 
 export interface CsvBlockPool {
   read(job: CsvBlockJob): Promise<CsvBlockResult>;
+  /** Encodes a row group (the setup's `rowGroups` says how). */
+  encode(job: RowGroupJob): Promise<EncodedRowGroup>;
   close(): Promise<void>;
 }
 
@@ -44,7 +50,7 @@ export interface ParallelCsvOptions {
   delimiter: string;
   header: boolean;
   skipBad: boolean;
-  /** Threads in all, the main thread (which writes) among them: at least 2. */
+  /** Worker threads (the main thread cuts the input and writes); 1: none, the main thread does it all. */
   threads: number;
   /** The runtime's threads (none: every block is read here). */
   readers?: CsvBlockReaders;
@@ -67,6 +73,7 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
   /** The input ended while the main thread read it. */
   let done = false;
   let setup: CsvBlockSetup | undefined;
+  let rowGroupSetup: RowGroupSetup | undefined;
 
   async function* head(): AsyncGenerator<Array<Item<Cells>>> {
     let tokens: CsvToken[] = [];
@@ -97,7 +104,16 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
     if (watch && r.probe) watch.seen(r.probe.line, r.probe.last, r.probe, (p) => p.column);
   };
 
-  async function* tail(): AsyncGenerator<ColumnBlock> {
+  /** The workers, once started; `owned`: row groups are encoded too, and rowGroups() closes them. */
+  let pool: CsvBlockPool | undefined;
+  let owned = false;
+  const closePool = async () => {
+    const p = pool;
+    pool = undefined;
+    await p?.close();
+  };
+
+  async function* tail(): AsyncGenerator<CsvBlockResult> {
     if (done || !setup) return;
     const job = (block: CsvBlock, start: CsvTokenizerState): CsvBlockJob => ({ bytes: block.bytes, start, final: block.final, utf8At: watch?.pendingLine });
     let first = await blocks.next(BLOCK);
@@ -114,9 +130,8 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
       watch?.finish();
       return;
     }
-    // The main thread is one of the threads: it writes.
-    const workers = o.threads - 1;
-    const pool = o.readers.start(workers, setup);
+    const workers = o.threads;
+    const readers = (pool = o.readers.start(workers, setup, rowGroupSetup));
     const queue: Array<{ block: CsvBlock; result: Promise<CsvBlockResult> }> = [];
     let ended = false;
     const fill = async () => {
@@ -127,7 +142,7 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
           ended = true;
           break;
         }
-        const result = pool.read(job(block, tokenizer.startState(block.line)));
+        const result = readers.read(job(block, tokenizer.startState(block.line)));
         result.catch(() => undefined); // awaited in turn; one left behind by a failure is not unhandled
         queue.push({ block, result });
         if (block.final) ended = true;
@@ -137,28 +152,64 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
       let resume: CsvTokenizerState | undefined;
       for (await fill(); queue.length > 0; await fill()) {
         const { block, result } = queue.shift()!;
-        // The block before did not end at a record start: this one is read on from where it did end.
-        const r = resume ? await pool.read(job(block, resume)) : await result;
+        let r = await result;
+        // The bytes went to the thread and came back with the result.
+        block.bytes = r.bytes ?? block.bytes;
+        if (resume) {
+          // The block before did not end at a record start: this one is read on from where it did end.
+          r = await readers.read(job(block, resume));
+          block.bytes = r.bytes ?? block.bytes;
+        }
         resume = r.end;
         told(r);
         yield r;
       }
       watch?.finish();
     } finally {
-      await pool.close();
+      if (!owned) await closePool();
+    }
+  }
+
+  /**
+   * Row groups of `blocks`' rows in order: encoded by the workers when they
+   * run (a few at a time: memory is bounded by them), else their rows, for
+   * the file's writer to encode.
+   */
+  async function* rowGroups(blocks: AsyncIterable<CutBlock>, cutter: RowGroupCutter): AsyncGenerator<EncodedRowGroup | RowGroupJob> {
+    owned = true;
+    const encoding: Array<Promise<EncodedRowGroup | RowGroupJob>> = [];
+    const encode = (j: RowGroupJob) => {
+      const p = pool ? pool.encode(j) : Promise.resolve(j);
+      p.catch(() => undefined); // awaited in turn
+      encoding.push(p);
+    };
+    try {
+      for await (const block of blocks) {
+        for (const j of cutter.add(block)) {
+          encode(j);
+          while (encoding.length > (pool ? o.threads + 1 : 0)) yield await encoding.shift()!;
+        }
+      }
+      const last = cutter.finish();
+      if (last) encode(last);
+      while (encoding.length > 0) yield await encoding.shift()!;
+    } finally {
+      await closePool();
     }
   }
 
   return {
     items: head(),
     tail: {
-      settled(schema, batched) {
-        const replica = batched ? shaper.replica(schema) : undefined;
+      settled(schema, columnar, rowGroups) {
+        const replica = columnar ? shaper.replica(schema) : undefined;
         if (!replica) return;
         setup = { delimiter: o.delimiter, skipBad: o.skipBad, replica, headerCells: items.names };
+        rowGroupSetup = rowGroups;
         handOver = true;
       },
       blocks: tail,
+      rowGroups,
     },
   };
 }

@@ -1,6 +1,14 @@
 /** Where a conversion writes: rows in, bytes out to a sink, counted. */
 import type { Sink } from '../io/sink.js';
 import type { BuiltColumn } from './column-builders.js';
+import type { EncodedRowGroup } from '../parquet/write/writer.js';
+import type { RowGroupJob, RowGroupSetup } from './row-groups.js';
+
+/** An output that takes rows a row group at a time (a Parquet file): how they are cut and encoded, and the row group, encoded or to encode. */
+export interface RowGroupOutput {
+  setup: RowGroupSetup;
+  write(group: EncodedRowGroup | RowGroupJob): Promise<void>;
+}
 
 export interface OutputSummary {
   rows: number;
@@ -29,6 +37,7 @@ export interface RowOutput {
    * they are (the caller checked them).
    */
   writeBuilt?(columns: readonly BuiltColumn[], start: number, end: number): Promise<void>;
+  rowGroups?: RowGroupOutput;
   /** Rows as their text in the output's form (CSV and JSON Lines outputs), written as they are. */
   writeText?(batch: TextBatch): Promise<void>;
   close(): Promise<OutputSummary>;
@@ -52,6 +61,7 @@ export interface FileWriter {
   readonly rows: number;
   write(row: Record<string, unknown>): Promise<void>;
   writeBuilt?(columns: readonly BuiltColumn[], start: number, end: number): Promise<void>;
+  rowGroups?: RowGroupOutput;
   /** Finishes the file (the sink is closed by the writer). */
   close(): Promise<Omit<OutputSummary, 'bytes'>>;
   abort(): Promise<void>;
@@ -94,6 +104,7 @@ export async function writerOutput(sink: CountingSink, open: (sink: CountingSink
     },
     write: (row) => writer.write(row),
     ...(writer.writeBuilt ? { writeBuilt: (columns: readonly BuiltColumn[], start: number, end: number) => writer.writeBuilt!(columns, start, end) } : {}),
+    ...(writer.rowGroups ? { rowGroups: writer.rowGroups } : {}),
     async close() {
       return { ...(await writer.close()), bytes: sink.bytes };
     },

@@ -11,7 +11,8 @@ import { RowFailure, type Item } from './source.js';
 import type { ColumnBatch, Shaper } from './shape.js';
 import type { OutputSummary, RowOutput } from './output.js';
 import { rowProblem } from './row-problem.js';
-import type { BuiltColumn } from './column-builders.js';
+import { RowGroupCutter, type CutBlock, type RowGroupJob, type RowGroupSetup } from './row-groups.js';
+import type { EncodedRowGroup } from '../parquet/write/writer.js';
 
 /** What a strict library reader's first bad row says of going on. */
 export const STRICT_HINT = 'without strict, bad rows are skipped and counted';
@@ -151,10 +152,21 @@ export async function textToTable<R>(
     const writer = await open(schema);
     state.output = writer;
     const batch = writer.writeBuilt ? shaper.batch?.() : undefined;
-    tail?.settled(schema, writer.writeBuilt !== undefined);
+    const rowGroups = batch && tail?.rowGroups ? writer.rowGroups : undefined;
+    tail?.settled(schema, writer.writeBuilt !== undefined, rowGroups?.setup);
+    if (rowGroups) {
+      // Rows in built columns, cut into row groups that are encoded apart (by the tail's threads) and appended in order.
+      const cutter = new RowGroupCutter(rowGroups.setup, bad);
+      for await (const group of tail!.rowGroups!(builtBlocks(records, batch!, bad, tail!), cutter)) await rowGroups.write(group);
+      return await writer.close();
+    }
     for await (const items of records) {
-      if (batch) await writeBatched(items, batch, writer, state, bad);
-      else {
+      if (batch) {
+        await writeBatched(items, batch, bad, (item) => {
+          state.line = item.line;
+          return writeTaken(batch, writer);
+        });
+      } else {
         for (const item of items) {
           if (item.error !== undefined) {
             bad.add(item.line, item.error, item.column);
@@ -187,23 +199,23 @@ export interface ColumnTail<R = never> {
   /**
    * The schema is settled, the output open; `columnar`: it takes rows in
    * columns, so the tail may read the rest into `blocks`, which then follow
-   * the records (none when it does not).
+   * the records (none when it does not); `rowGroups`: it takes them in row
+   * groups cut and encoded so, which `rowGroups` then gives.
    */
-  settled(schema: DefinedSchema, columnar: boolean): void;
+  settled(schema: DefinedSchema, columnar: boolean, rowGroups?: RowGroupSetup): void;
   blocks(): AsyncIterable<ColumnBlock<R>>;
+  /** `blocks` (the records' batches, then the tail's blocks) in row groups, in order: encoded, or their rows for the writer to encode. */
+  rowGroups?(blocks: AsyncIterable<CutBlock>, cutter: RowGroupCutter): AsyncIterable<EncodedRowGroup | RowGroupJob>;
 }
 
 /**
- * Rows read into columns (schema order), the line each starts on, the bad
- * rows among them, and the records among them that go to the writer as
- * rows (`records`, the reader's own form, written by the shaper).
+ * Rows read into columns (schema order), the line each starts on (when the
+ * writer's warnings need it), the bad rows among them, and the records
+ * among them that go to the writer as rows (`records`, the reader's own
+ * form, written by the shaper).
  */
-export interface ColumnBlock<R = never> {
-  rows: number;
-  columns: readonly BuiltColumn[];
-  lines: Int32Array;
-  /** In input order, each after `at` of the rows. */
-  bad: ReadonlyArray<{ at: number; line: number; why: string; column?: string | undefined }>;
+export interface ColumnBlock<R = never> extends CutBlock {
+  lines?: Int32Array;
   /** In input order, each after `at` of the rows (and after the bad rows at the same place that come before it in the input: `line` orders them). */
   records?: ReadonlyArray<{ at: number; line: number; record: R }>;
 }
@@ -237,14 +249,14 @@ async function writeBlock<R>(block: ColumnBlock<R>, writer: RowOutput, state: { 
     }
     if (i === block.rows) return;
     const end = Math.min(k < block.bad.length ? block.bad[k]!.at : block.rows, r < records.length ? records[r]!.at : block.rows);
-    state.line = block.lines[end - 1]!;
+    if (block.lines) state.line = block.lines[end - 1]!;
     await writer.writeBuilt!(block.columns, i, end);
     i = end;
   }
 }
 
-/** Records into an output that takes columns: gathered into `batch`, given BATCH_ROWS at a time (fewer past BATCH_CELLS); one whose values do not fit is a bad row. */
-async function writeBatched<R>(items: ReadonlyArray<Item<R>>, batch: ColumnBatch<R>, writer: RowOutput, state: { line?: number }, bad: BadRows): Promise<void> {
+/** Records gathered into `batch`, `full` called each BATCH_ROWS (fewer past BATCH_CELLS); one whose values do not fit is a bad row. */
+async function writeBatched<R>(items: ReadonlyArray<Item<R>>, batch: ColumnBatch<R>, bad: BadRows, full: (item: Item<R>) => Promise<void> | void): Promise<void> {
   const rows = batchRows(batch.width);
   for (const item of items) {
     if (item.error !== undefined) {
@@ -259,10 +271,7 @@ async function writeBatched<R>(items: ReadonlyArray<Item<R>>, batch: ColumnBatch
       bad.add(item.line, problem.why, problem.column);
       continue;
     }
-    if (batch.length === rows) {
-      state.line = item.line;
-      await writeTaken(batch, writer);
-    }
+    if (batch.length === rows) await full(item);
   }
 }
 
@@ -270,6 +279,21 @@ async function writeBatched<R>(items: ReadonlyArray<Item<R>>, batch: ColumnBatch
 function writeTaken<R>(batch: ColumnBatch<R>, writer: RowOutput): Promise<void> {
   const rows = batch.length;
   return writer.writeBuilt!(batch.take(), 0, rows);
+}
+
+/** The records gathered into `batch` as blocks, then the tail's blocks. */
+async function* builtBlocks<R>(records: AsyncIterable<Array<Item<R>>>, batch: ColumnBatch<R>, bad: BadRows, tail: ColumnTail<R>): AsyncGenerator<CutBlock> {
+  const taken = (): CutBlock => {
+    const rows = batch.length;
+    return { rows, columns: batch.take(), bad: [] };
+  };
+  const full: CutBlock[] = [];
+  for await (const items of records) {
+    await writeBatched(items, batch, bad, () => void full.push(taken()));
+    yield* full.splice(0);
+  }
+  if (batch.length > 0) yield taken();
+  yield* tail.blocks();
 }
 
 /** A reader's RowFailure as the error a caller sees, named `input:line:` as bad rows are; any other error as it is. */

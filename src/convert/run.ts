@@ -23,7 +23,7 @@ import { tablePlan } from '../table/plan.js';
 import type { Table, TableBatchOptions } from '../table/table.js';
 import { redElmOutput } from './write-redelm.js';
 import type { CountingSink, OutputSummary, RowOutput, TextBatch } from './output.js';
-import { parquetText, type TextForm } from './text-columns.js';
+import { parquetText, type TextForm, type TextWriters } from './text-columns.js';
 import type { BuiltColumn } from './column-builders.js';
 import { BadRows, textToTable, type BadRow } from './pipeline.js';
 import { readJsonArray, readJsonLines } from './read-json.js';
@@ -33,6 +33,8 @@ import type { CsvBlockReaders } from './csv-parallel.js';
 import { CsvShaper, JsonShaper, type SchemaChoice } from './shape.js';
 import { RowFailure, type InputBytes } from './source.js';
 import { parquetOutput } from './write-parquet.js';
+import type { EncodedRowGroup } from '../parquet/write/writer.js';
+import type { RowGroupJob } from './row-groups.js';
 import { datasetOutput } from './write-dataset.js';
 import type { DatasetLayout, DatasetOutput } from '../dataset/write.js';
 import { textOutput } from './write-text.js';
@@ -78,10 +80,12 @@ export interface RunOptions {
   sample: number;
   /** CSV input: infer the types from every row (a first pass over the input) instead of the sample, so no value past the sample fails them. */
   widen?: boolean;
-  /** CSV input to Parquet: threads that read the records past the sample (1: the main thread reads them all); needs `csvReaders`. */
+  /** Worker threads (1: the main thread alone; N above 1: N workers beside it). CSV input to Parquet: they read the records past the sample and encode the row groups; needs `csvReaders`. Parquet to CSV or JSON Lines: they write the text; needs `textWriters`. */
   threads?: number;
   /** The runtime's threads for reading CSV blocks (the Node entry's worker threads). */
   csvReaders?: CsvBlockReaders;
+  /** The runtime's threads for writing a Parquet file's text (the Node entry's worker threads). */
+  textWriters?: TextWriters;
   /** What a bad row whose column's type was inferred says of giving the type, in the caller's words (options or flags). */
   typeAdvice: (column: string, sampled: number) => string;
   delimiter?: string;
@@ -193,7 +197,7 @@ async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOp
       },
       ...(reader ? {
         text(form: TextForm) {
-          const batches = parquetText(reader, columns, form);
+          const batches = parquetText(reader, columns, form, o.textWriters && o.threads ? { writers: o.textWriters, threads: o.threads } : undefined);
           return batches && (async function* () {
             for await (const b of batches) {
               rowsRead += Array.isArray(b) ? b.length : b.rows;
@@ -297,6 +301,7 @@ export class Conversion {
         if (onProgress && ++n % PROGRESS_EVERY === 0) onProgress(this.progress());
       },
       ...(output.writeBuilt ? { writeBuilt: (columns: readonly BuiltColumn[], start: number, end: number) => batched(() => output.writeBuilt!(columns, start, end)) } : {}),
+      ...(output.rowGroups ? { rowGroups: { setup: output.rowGroups.setup, write: (group: EncodedRowGroup | RowGroupJob) => batched(() => output.rowGroups!.write(group)) } } : {}),
       ...(output.writeText ? { writeText: (text: TextBatch) => batched(() => output.writeText!(text)) } : {}),
       close: async () => {
         const summary = await output.close();

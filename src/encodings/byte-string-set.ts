@@ -6,17 +6,14 @@
  * allows: no entry added before the last one probed past its slot.
  */
 
-const EMPTY = -1;
+import { EMPTY, LastFirstSet } from './last-first-set.js';
 
-export class ByteStringSet {
+export class ByteStringSet extends LastFirstSet {
   private data = new Uint8Array(0);
   /** Entry i is data[offsets[i], offsets[i + 1]). */
   private offsets = new Int32Array(2);
   private hashes = new Int32Array(2);
   private values = new Int32Array(2);
-  /** Slots: an entry's index, or EMPTY. */
-  private table = new Int32Array(2).fill(EMPTY);
-  size = 0;
 
   /** The number src[start, end) was added with; when it is not there, it is added with `value` (0 or more), and -1 is given. */
   add(src: Uint8Array, start: number, end: number, value: number): number {
@@ -64,28 +61,10 @@ export class ByteStringSet {
     this.offsets[index + 1] = next;
     this.hashes[index] = h;
     this.values[index] = value;
-    if (this.size * 2 > this.table.length) this.rehash(this.table.length * 2);
-    else this.place(index);
+    this.placed(index);
   }
 
-  private place(index: number): void {
-    const mask = this.table.length - 1;
-    let slot = this.hashes[index]! & mask;
-    while (this.table[slot] !== EMPTY) slot = (slot + 1) & mask;
-    this.table[slot] = index;
-  }
-
-  private rehash(slots: number): void {
-    this.table = new Int32Array(slots).fill(EMPTY);
-    for (let i = 0; i < this.size; i++) this.place(i);
-  }
-
-  /** Removes the entry added last. */
-  pop(): void {
-    const index = --this.size;
-    const mask = this.table.length - 1;
-    let slot = this.hashes[index]! & mask;
-    while (this.table[slot] !== index) slot = (slot + 1) & mask;
-    this.table[slot] = EMPTY;
+  protected hashOf(index: number): number {
+    return this.hashes[index]!;
   }
 }

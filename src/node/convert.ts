@@ -22,6 +22,7 @@ import { openTable } from './table.js';
 import { writableSink } from './file-sink.js';
 import { tempSpill } from './temp-spill.js';
 import { csvWorkers, defaultCsvThreads } from './csv-workers.js';
+import { textWriters } from './text-workers.js';
 import type { NodeS3Settings } from './s3.js';
 import { datasetOutput, destinationFile } from './destination.js';
 import { datasetLayout } from '../dataset/write.js';
@@ -94,5 +95,5 @@ export async function convert(
       : { sink: async () => countingSink(await destinationFile(dest, s3), dest), spill: tempSpill }
     : sinkOutput(() => (dest instanceof Writable ? writableSink(dest) : destinationSink(dest)), 'output', tempSpill);
   const csvReaders = { readers: csvWorkers, threads: defaultCsvThreads() };
-  return runConvert({ ...ends, output, to: typeof dest === 'string' && !datasetLayout(options) ? extensionFormat(dest) : undefined, csvReaders }, options);
+  return runConvert({ ...ends, output, to: typeof dest === 'string' && !datasetLayout(options) ? extensionFormat(dest) : undefined, csvReaders, textWriters }, options);
 }

@@ -1,8 +1,8 @@
 import { CorruptFileError } from '../errors.js';
 import type { MapPlan, Plan, RecordPlan, StructPlan } from './plan.js';
 
-/** One leaf column as the assembler sees it: levels plus a way to fetch the i-th non-null value. */
-export interface LeafColumn {
+/** A leaf column's levels. */
+export interface LeafLevels {
   /** Definition level per entry; null when the leaf's max definition level is 0. */
   def: ArrayLike<number> | null;
   /** Repetition level per entry; null when the leaf is not repeated. */
@@ -12,6 +12,10 @@ export interface LeafColumn {
   maxDef: number;
   /** Number of non-null values. */
   valueCount: number;
+}
+
+/** One leaf column as the assembler sees it: levels plus a way to fetch the i-th non-null value. */
+export interface LeafColumn extends LeafLevels {
   /** The i-th non-null value; `fill`, when present, converts a run of them in one call (see schema/convert.ts). */
   value: ValueAt;
   /**
@@ -194,6 +198,27 @@ function entryBuilder(p: MapPlan): NodeBuilder {
   };
 }
 
+/** Moves each leaf's level position `pos[l]` and value position `vpos[l]` past `n` rows. */
+export function skipLeafRows(cols: readonly LeafLevels[], pos: Int32Array, vpos: Int32Array, n: number): void {
+  for (let l = 0; l < cols.length; l++) {
+    const c = cols[l]!;
+    let p = pos[l]!;
+    let v = vpos[l]!;
+    let rows = 0;
+    while (p < c.length) {
+      if (c.rep === null || c.rep[p] === 0) {
+        if (rows === n) break;
+        rows++;
+      }
+      if (c.def === null || c.def[p] === c.maxDef) v++;
+      p++;
+    }
+    if (rows < n) throw new CorruptFileError(`leaf ${l} holds fewer rows than the row group claims`);
+    pos[l] = p;
+    vpos[l] = v;
+  }
+}
+
 /**
  * Rebuilds records from leaf columns (Dremel record assembly), one row at a
  * time. Each field reads its first leaf's next definition level to decide
@@ -254,23 +279,7 @@ export class RecordAssembler {
   /** Skips `n` rows without building them. */
   skipRows(n: number): void {
     if (this.flat !== null) return this.flat.skip(n);
-    for (let l = 0; l < this.cols.length; l++) {
-      const c = this.cols[l]!;
-      let p = this.pos[l]!;
-      let v = this.vpos[l]!;
-      let rows = 0;
-      while (p < c.length) {
-        if (c.rep === null || c.rep[p] === 0) {
-          if (rows === n) break;
-          rows++;
-        }
-        if (c.def === null || c.def[p] === c.maxDef) v++;
-        p++;
-      }
-      if (rows < n) throw new CorruptFileError(`leaf ${l} holds fewer rows than the row group claims`);
-      this.pos[l] = p;
-      this.vpos[l] = v;
-    }
+    skipLeafRows(this.cols, this.pos, this.vpos, n);
   }
 
   /** Checks that every leaf was consumed exactly: levels and values. */

@@ -19,6 +19,7 @@ import { csvTokenizer } from '../../src/convert/read-csv.js';
 import { CsvShaper } from '../../src/convert/shape.js';
 import type { CsvToken } from '../../src/convert/csv-tokenizer.js';
 import type { ParquetryWarning } from '../../src/warnings.js';
+import { openParquet } from '../../src/node/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'csv-threads-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -103,6 +104,24 @@ test('bad rows (malformed, short, cells that do not fit) are the same rows, in t
   }
   assert.match(failures[0]!, /:\d+: /);
   assert.equal(failures[1], failures[0]);
+});
+
+test('row groups cut by rows and by bytes, bad rows at their edges, are the same whatever the threads, and hold the input\'s good rows in order', { timeout: 240_000 }, async () => {
+  const input = enc(malformed(30_000));
+  for (const [name, options] of [['rows', { rowGroupRows: 2_999, pageSize: 4_096 }], ['bytes', { rowGroupSize: 100_000 }], ['rows-zstd-v2', { rowGroupRows: 4_096, codec: 'ZSTD', pageVersion: 2 }]] as const) {
+    await sameAcrossThreads(input, `groups-${name}`, options);
+    const reader = await openParquet(readFileSync(join(dir, `groups-${name}-3.parquet`)));
+    const groups = reader.file.metadata.rowGroups;
+    assert.ok(groups.length > 5, `${name}: ${groups.length} row groups`);
+    if ('rowGroupRows' in options) assert.ok(groups.slice(0, -1).every((g) => Number(g.numRows) === options.rowGroupRows), `${name}: full row groups of ${options.rowGroupRows} rows`);
+    // The id column is text (a row's id is "not-a-number" in the sample): the others are the input's row numbers, from 1.
+    const ids: number[] = [];
+    for await (const row of reader.rows()) if (row.id !== 'not-a-number') ids.push(Number(row.id));
+    // The good rows, in input order: the bad rows left out, no row twice.
+    assert.ok(ids.length > 25_000 && ids.length < 30_000, `${name}: ${ids.length} rows`);
+    for (let i = 1; i < ids.length; i++) assert.ok(ids[i - 1]! < ids[i]!, `${name}: row ${ids[i]} after ${ids[i - 1]}`);
+    assert.ok(ids[0]! >= 1 && ids.at(-1)! <= 30_000);
+  }
 });
 
 test('invalid UTF-8 past the sample is told once, with its line and column, whatever the threads', { timeout: 240_000 }, async () => {

@@ -18,6 +18,10 @@ import { convert } from '../../src/node/entries/convert.js';
 import { countingSink } from '../../src/convert/output.js';
 import { textOutput } from '../../src/convert/write-text.js';
 import type { ColumnPath } from '../../src/schema/tree.js';
+import { runConvert, sinkOutput, sourceInput } from '../../src/convert/convert.js';
+import { TextPieceWriter, type TextPieceJob, type TextPieceSetup, type TextWriters } from '../../src/convert/text-columns.js';
+import { csvWorkers } from '../../src/node/csv-workers.js';
+import { textWriters } from '../../src/node/text-workers.js';
 
 const CORPUS = join('..', 'shared', 'corpus');
 
@@ -78,7 +82,7 @@ test('every corpus file: the column path prints the row path’s text, or fails 
 });
 
 /** A file of edge-case values in several row groups (dictionary and plain chunks). */
-async function edgeFile(rows: number, dictionary: boolean): Promise<Uint8Array> {
+async function edgeFile(rows: number, dictionary: boolean, rowGroupRows = Math.ceil(rows / 3)): Promise<Uint8Array> {
   const schema = defineSchema({
     i32: f.int32(),
     i64: f.int64().required(),
@@ -127,7 +131,7 @@ async function edgeFile(rows: number, dictionary: boolean): Promise<Uint8Array> 
     m: i % 3 === 0 ? null : [{ key: `k${i % 4}`, value: i % 2 ? null : i }],
   });
   const sink = new BufferSink();
-  const w = await ParquetWriter.open(sink, schema, { rowGroupRows: Math.ceil(rows / 3), dictionary });
+  const w = await ParquetWriter.open(sink, schema, { rowGroupRows, dictionary });
   await w.writeMany(Array.from({ length: rows }, (_, i) => rowOf(i)));
   await w.close();
   return sink.bytes();
@@ -166,4 +170,71 @@ test('a row group read in windows (too dense to decode whole) goes through the r
   for await (const b of reader.columns({ columns: ['a'] })) batches += b.rows < b.numRows ? 1 : 0;
   assert.ok(batches > 1, 'the row group comes in windows');
   assert.equal(await same(sink.bytes(), { to: 'csv' }, 'windows'), 'same');
+});
+
+/** Converted with `threads` through runConvert, the text written by `writers` (worker threads, or a stand-in). */
+async function threaded(input: Uint8Array, form: Form, threads: number, writers?: TextWriters): Promise<Uint8Array> {
+  const sink = new BufferSink();
+  const ends = { ...sourceInput(input, {}), output: sinkOutput(() => sink), to: undefined, ...(writers ? { textWriters: writers } : {}), csvReaders: { readers: csvWorkers, threads } };
+  await runConvert(ends, { from: 'parquet', to: form.to, threads, ...(form.delimiter ? { delimiter: form.delimiter } : {}) });
+  return sink.bytes();
+}
+
+/** Text writers in this thread (TextPieceWriter as a worker runs it), counting the pieces they write; `fail`: every piece fails, so the calling thread writes it. */
+function inThread(fail: boolean): TextWriters & { pieces: number } {
+  const writers = {
+    pieces: 0,
+    start(_count: number, setup: TextPieceSetup) {
+      const writer = new TextPieceWriter(structuredClone(setup));
+      return {
+        async write(job: TextPieceJob) {
+          writers.pieces++;
+          if (fail) throw new Error('a lost worker');
+          return writer.write(structuredClone(job));
+        },
+        async close() {},
+      };
+    },
+  };
+  return writers;
+}
+
+test('threads: row groups cut into pieces written by worker threads (or a failing stand-in) give the one thread’s bytes', { timeout: 240_000 }, async () => {
+  // Two row groups of 33,000 rows: each is cut in two.
+  const bytes = await edgeFile(66_000, true, 33_000);
+  for (const form of [FORMS[0]!, FORMS[2]!]) {
+    const one = await threaded(bytes, form, 1, textWriters);
+    if (form.to === 'jsonl') assert.equal(await same(bytes, form, 'one thread'), 'same');
+    assert.ok(Buffer.from(await threaded(bytes, form, 2, textWriters)).equals(Buffer.from(one)), `${form.to} with 2 threads`);
+    for (const fail of [false, true]) {
+      const writers = inThread(fail);
+      assert.ok(Buffer.from(await threaded(bytes, form, 3, writers)).equals(Buffer.from(one)), `${form.to} with pieces written ${fail ? 'after failing' : 'by the stand-in'}`);
+      assert.equal(writers.pieces, 2, 'a piece of each row group went to the writers');
+    }
+  }
+});
+
+test('nested fields whose keys an object would reorder (integer-like, __proto__) print as the row path prints them', async () => {
+  // Fields as [name, field] pairs: integer-like names after others, as an object literal could not order them.
+  const schema = defineSchema([
+    ['s', f.struct([['b', f.int32()], ['2', f.string()], ['10', f.list(f.int64())], ['__proto__', f.double()]])],
+    ['p', f.struct([['__proto__', f.string()], ['z', f.struct([['y', f.boolean()], ['0', f.int32()]])]])],
+    ['l', f.list(f.struct([['k', f.string()], ['v', f.list(f.list(f.int32()))]]))],
+    ['m', f.map(f.string().required(), f.struct([['a', f.string()], ['1', f.int32()]]))],
+    ['plain', f.struct([['x', f.int32()], ['y', f.list(f.string())]])],
+  ]);
+  const sink = new BufferSink();
+  const w = await ParquetWriter.open(sink, schema, { rowGroupRows: 7 });
+  const own = <T extends object>(o: T, k: string, value: unknown): T => Object.defineProperty(o, k, { value, enumerable: true });
+  await w.writeMany(Array.from({ length: 40 }, (_, i) => ({
+    s: i % 5 === 0 ? null : own({ b: i, '2': i % 3 ? `t${i}` : null, '10': i % 4 ? [BigInt(i), 2n ** 60n] : [] }, '__proto__', i / 7),
+    p: i % 6 === 0 ? null : own({ z: i % 2 ? null : { y: i % 3 === 0, '0': i } }, '__proto__', `q"${i}`),
+    l: i % 4 === 0 ? null : [{ k: 'a,b', v: [[i, null], [], null] }, { k: null, v: null }],
+    m: i % 3 === 0 ? null : [{ key: `k${i}`, value: i % 2 ? null : { '1': i, a: 'x' } }],
+    plain: { x: i, y: ['é', 'a"b'] },
+  }) as never));
+  await w.close();
+  const reader = await openParquet(sink.bytes());
+  assert.deepEqual(reader.schema.root.children.map((c) => c.isLeaf ? [] : c.children.map((x) => x.name)).slice(0, 2), [['b', '2', '10', '__proto__'], ['__proto__', 'z']]);
+  for (const form of FORMS) assert.equal(await same(sink.bytes(), form, 'reordered keys'), 'same');
 });

@@ -14,6 +14,7 @@ import { take } from '../../encodings/dictionary.js';
 import type { ByteArrays, Values } from '../../encodings/types.js';
 import { isWellFormed, ValuesBuilder } from '../../encodings/values-builder.js';
 import { ByteStringSet } from '../../encodings/byte-string-set.js';
+import { NumberSet } from '../../encodings/number-set.js';
 import { leafCoercer } from '../../schema/coerce.js';
 import type { LeafNode } from '../../schema/tree.js';
 import type { LeafSink } from '../../shred/shred.js';
@@ -175,6 +176,14 @@ const headerWriter = new ByteWriter(256);
 
 /** What `dictKeyOf` holds for a byte string's entry, which `dictBytes` keeps (removed from there at rollback). */
 const BYTES_KEY = Symbol('bytes');
+/** The same for a number's entry, which `dictNumbers` keeps. */
+const NUMBER_KEY = Symbol('number');
+
+/** A number's or a bigint's 64 bits, read as two halves (the same halves as a Float64Array's or BigInt64Array's element). */
+const bits = new ArrayBuffer(8);
+const bitsF64 = new Float64Array(bits);
+const bitsI64 = new BigInt64Array(bits);
+const halves = new Int32Array(bits);
 /** Values a column chunk's dictionary takes before it is first asked whether it pays. */
 const DICTIONARY_PROBE = 16_384;
 const utf8 = new TextEncoder();
@@ -226,6 +235,8 @@ export class ColumnWriter implements LeafSink {
   /** Each made at its first entry, as are chunkStats and the coercer: a wide table has many columns and few values. */
   private dictKeys: Map<unknown, number> | undefined;
   private dictBytes: ByteStringSet | undefined;
+  /** INT32, INT64, FLOAT and DOUBLE values by their bits (INT32: the value and 0). */
+  private dictNumbers: NumberSet | undefined;
   /** A string column's strings with lone surrogates, once it keys the others by their bytes (`stringsToBytes`). */
   private illFormed: Map<unknown, number> | undefined;
   /** The key of each dictionary entry, so entries of a rolled-back record can be removed. */
@@ -361,7 +372,7 @@ export class ColumnWriter implements LeafSink {
   private pushPresent(v: PresentValues): void {
     switch (v.t) {
       case 'typed':
-        if (this.useDictionary) for (let i = 0; i < v.values.length; i++) this.addToDictionary(undefined, v.values[i]!);
+        if (this.useDictionary) this.typedIndices(v.values);
         else this.values.pushAll(v.values as Int32Array);
         return;
       case 'bytes':
@@ -400,13 +411,51 @@ export class ColumnWriter implements LeafSink {
     this.indices.push(this.dictionaryIndex(s, physical));
   }
 
+  /** Typed values' dictionary indices, found by their bits (INT32: the value), adding the new ones. */
+  private typedIndices(values: ArrayLike<number | bigint>): void {
+    const indices = this.indices;
+    if (values instanceof Int32Array) {
+      for (let i = 0; i < values.length; i++) indices.push(this.numberIndex(values[i]!, 0, values[i]!));
+    } else if ((values instanceof Float64Array || values instanceof BigInt64Array) && values.byteOffset % 4 === 0) {
+      const h = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+      const float = values instanceof Float64Array;
+      for (let i = 0; i < values.length; i++) {
+        const v = values[i]!;
+        // NaNs are one entry, whatever their bits (as the Map of values had them).
+        if (float && v !== v) indices.push(this.numberIndex(0, 0x7ff80000, v));
+        else indices.push(this.numberIndex(h[2 * i]!, h[2 * i + 1]!, v));
+      }
+    } else for (let i = 0; i < values.length; i++) this.addToDictionary(undefined, values[i]!);
+  }
+
+  /** The dictionary index of the value `v` whose bits are (lo, hi), adding it when new. */
+  private numberIndex(lo: number, hi: number, v: number | bigint): number {
+    const idx = this.dict.length;
+    const found = (this.dictNumbers ??= new NumberSet()).add(lo, hi, idx);
+    if (found >= 0) return found;
+    this.keptKey(NUMBER_KEY);
+    this.dict.push(v);
+    return idx;
+  }
+
   /** The dictionary index of a string `s` or a physical value, adding it when new. */
   private dictionaryIndex(s: string | undefined, physical: number | bigint | boolean | Uint8Array | undefined): number {
     let key: unknown;
+    if (s === undefined) {
+      if (typeof physical === 'bigint') {
+        bitsI64[0] = physical;
+        return this.numberIndex(halves[0]!, halves[1]!, physical);
+      }
+      if (typeof physical === 'number') {
+        if (this.leaf.physicalType === 'INT32') return this.numberIndex(physical, 0, physical);
+        if (physical !== physical) return this.numberIndex(0, 0x7ff80000, physical);
+        bitsF64[0] = physical;
+        return this.numberIndex(halves[0]!, halves[1]!, physical);
+      }
+    }
     const map: Map<unknown, number> = (this.dictKeys ??= new Map());
     if (s !== undefined) return this.stringIndex(s);
     if (physical instanceof Uint8Array) return this.bytesIndex(physical, 0, physical.length);
-    else if (physical === 0 && Object.is(physical, -0)) key = '-0'; // keep -0 apart from 0
     else key = physical;
     let idx = map.get(key);
     if (idx === undefined) {
@@ -667,6 +716,11 @@ export class ColumnWriter implements LeafSink {
   /** A record taken back wrote none of its strings: the warning of lone surrogates is not owed for them. */
   private markReplaced = 0;
 
+  /** Sizes the next slices from the rows to come alone, not from the pages before (a row group of its own). */
+  forgetRowSizes(): void {
+    this.lastRowBytes = 0;
+  }
+
   /** Remembers where the next record starts, so a record that fails halfway can be rolled back. */
   mark(): void {
     this.markDef = this.def?.length ?? 0;
@@ -692,6 +746,7 @@ export class ColumnWriter implements LeafSink {
     while (this.dict.length > this.markDict) {
       const key = this.dictKeyOf!.pop();
       if (key === BYTES_KEY) this.dictBytes!.pop();
+      else if (key === NUMBER_KEY) this.dictNumbers!.pop();
       else {
         this.dictKeys!.delete(key);
         this.illFormed?.delete(key);
@@ -904,6 +959,7 @@ export class ColumnWriter implements LeafSink {
     this.geoEntries = 0;
     this.dictKeys = undefined;
     this.dictBytes = undefined;
+    this.dictNumbers = undefined;
     this.illFormed = undefined;
     this.dictKeyOf = undefined;
     this.dict.reset();

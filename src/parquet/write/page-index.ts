@@ -16,11 +16,14 @@ function dataPages(pages: readonly EncodedPage[]): EncodedPage[] {
   return pages.filter((p) => p.type !== 'DICTIONARY_PAGE');
 }
 
+/** What is written of a page, and what its OffsetIndex entry is made of. */
+export type PagePlace = Pick<EncodedPage, 'header' | 'body' | 'type' | 'firstRow' | 'unencodedBytes'>;
+
 /**
  * The OffsetIndex of a chunk whose first page starts at file offset `base`.
  * first_row_index counts rows (records): pages start at record boundaries.
  */
-export function buildOffsetIndex(leaf: LeafNode, pages: readonly EncodedPage[], base: number): OffsetIndex {
+export function buildOffsetIndex(leaf: LeafNode, pages: readonly PagePlace[], base: number): OffsetIndex {
   // Lists of their length: a list grown by push starts with room for 17, and a wide table's chunks have a page each.
   const n = dataPageCount(pages);
   const locations = new Array<PageLocation>(n);
@@ -45,7 +48,7 @@ function copyInto(to: number[], at: number, from: readonly number[]): void {
   for (let i = 0; i < from.length; i++) to[at + i] = from[i]!;
 }
 
-function dataPageCount(pages: readonly EncodedPage[]): number {
+function dataPageCount(pages: readonly PagePlace[]): number {
   let n = 0;
   for (const p of pages) if (p.type !== 'DICTIONARY_PAGE') n++;
   return n;

@@ -14,12 +14,13 @@ import type {
   ColumnChunk, ColumnOrder, FileMetaData, KeyValue, RowGroup, SchemaElement, SortingColumn,
 } from '../metadata/index.js';
 import type { ExtrasPlaces, IndexKind } from './footer-chunks.js';
-import type { ColumnOptions, ColumnWriter, EncodedChunk } from './column-writer.js';
+import type { PagePlace } from './page-index.js';
+import type { ColumnOptions, ColumnWriter, EncodedPage } from './column-writer.js';
 import type { FloatOrder } from './stats.js';
 import { VERSION } from '../../version.js';
 import type { FileEncryptor } from '../crypto/file-encryptor.js';
 import { ModuleType } from '../crypto/aad.js';
-import { writerElements, type WriterOptions, type WriterSchema } from './writer-options.js';
+import { DEFAULT_ROW_GROUP_SIZE, writerElements, type EncodedChunkBytes, type EncodedRowGroup, type WriterOptions, type WriterSchema } from './writer-options.js';
 import * as parts from './writer-parts.js';
 
 /** A row group as the footer has it, but for its column chunks (kept encoded in FooterChunks). */
@@ -52,7 +53,7 @@ const NO_BYTES = new Uint8Array(0);
 const RESOLVED: Promise<void> = Promise.resolve();
 
 const DEFAULTS = {
-  rowGroupSize: 128 * 1024 * 1024,
+  rowGroupSize: DEFAULT_ROW_GROUP_SIZE,
   rowGroupRows: 1_048_576,
   pageSize: 1024 * 1024,
   pageRowLimit: 20_000,
@@ -94,6 +95,8 @@ export class WriterCore<Row = Record<string, unknown>> {
   private readonly flat: boolean;
   /** Buffered bytes per row of the last row group, to size the first slice of the next. */
   private lastRowBytes = 0;
+  /** A row group of its own (startRowGroup): it ends when flushed, whatever the limits. */
+  private held = false;
   /** Rows in the row group at which groupFull() next sums the columns' bytes. */
   private groupCheckAt = 0;
   /** Encoded page bytes at which groupFull() next sums the columns' bytes. */
@@ -376,12 +379,12 @@ export class WriterCore<Row = Record<string, unknown>> {
    * while nothing is known of the rows' size.
    */
   private sliceRows(left: number): number {
-    let n = Math.min(left, SLICE_ROWS, this.rowGroupRows - this.rowsInGroup);
+    let n = Math.min(left, SLICE_ROWS);
     for (const c of this.columns) {
       const room = c.roomRows();
       if (room < n) n = room;
     }
-    n = Math.min(n, this.groupRoom(this.bufferedBytes()));
+    if (!this.held) n = Math.min(n, this.rowGroupRows - this.rowsInGroup, this.groupRoom(this.bufferedBytes()));
     return n > 1 ? n : 1;
   }
 
@@ -399,7 +402,7 @@ export class WriterCore<Row = Record<string, unknown>> {
       const r = c.rowsWithinPage(n);
       if (r < k) k = r;
     }
-    const bytes = this.bufferedBytes();
+    const bytes = this.held ? 0 : this.bufferedBytes();
     if (bytes > this.rowGroupSize && before < this.rowGroupSize) {
       const fit = Math.ceil((this.rowGroupSize - before) / ((bytes - before) / n));
       if (fit < k) k = fit > 1 ? fit : 1;
@@ -549,6 +552,7 @@ export class WriterCore<Row = Record<string, unknown>> {
    * column).
    */
   private groupFull(): boolean {
+    if (this.held) return false;
     if (this.rowsInGroup >= this.rowGroupRows) return true;
     if (this.rowsInGroup < this.groupCheckAt && this.flushed.bytes < this.groupCheckBytes) return false;
     const bytes = this.bufferedBytes();
@@ -616,50 +620,104 @@ export class WriterCore<Row = Record<string, unknown>> {
     return undefined;
   }
 
+  async startRowGroup(): Promise<void> {
+    await this.flushRowGroup();
+    this.held = true;
+    this.lastRowBytes = 0;
+    for (const c of this.columns) c.forgetRowSizes();
+  }
+
   async flushRowGroup(closing = false): Promise<void> {
-    if (this.rowsInGroup === 0) return;
-    this.lastRowBytes = this.bufferedBytes() / this.rowsInGroup;
-    this.groupCheckAt = 0;
-    this.groupCheckBytes = 0;
-    const start = this.offset;
-    const rowGroup = this.rowGroups.length;
-    let uncompressed = 0;
+    const rows = this.endRowGroup();
+    if (rows === 0) return;
     // Closing, each column's writer (a few KB, whatever its data) goes once its last chunk is out,
     // so a table of 100,000 columns does not hold its writers and its footer's metadata at once.
     const columns: Array<ColumnWriter | undefined> = this.columns;
     if (closing) this.sinks.length = 0;
+    const place = this.startPlacing();
     for (let column = 0; column < columns.length; column++) {
       const c = columns[column]!;
       if (closing) columns[column] = undefined;
-      const chunk = c.finishChunk();
-      if (this.encryptor && (await this.encryptor.sealPages(c.leaf.path.join('.'), rowGroup, column, chunk.pages))) sealedSizes(chunk);
-      const base = this.offset;
-      for (const p of chunk.pages) {
-        let pending = this.putSoon(p.header);
-        if (pending) await pending;
-        pending = this.putSoon(p.body);
-        if (pending) await pending;
-      }
-      const meta = chunk.meta;
-      meta.dataPageOffset += base;
-      if (meta.dictionaryPageOffset !== undefined) meta.dictionaryPageOffset += base;
-      uncompressed += meta.totalUncompressedSize;
-      const offsetIndex = this.pageIndex ? parts.buildOffsetIndex(c.leaf, chunk.pages, base) : undefined;
-      const columnIndex = this.pageIndex ? parts.buildColumnIndex(c.leaf, chunk.pages, this.columnIndexTruncateLength, this.options.floatOrder ?? 'type') : undefined;
-      this.chunks.add(base, meta, offsetIndex, columnIndex, chunk.bloom && parts.encodeBloomFilter(chunk.bloom));
+      await this.placeChunk(place, column, this.encodeChunk(c));
     }
+    await this.endPlacing(place, rows);
+  }
+
+  encodeRowGroup(): EncodedRowGroup | undefined {
+    const rows = this.endRowGroup();
+    if (rows === 0) return undefined;
+    return { rows, chunks: this.columns.map((c) => this.encodeChunk(c)) };
+  }
+
+  async writeRowGroup(group: EncodedRowGroup): Promise<void> {
+    this.checkOpen();
+    if (group.chunks.length !== this.columns.length) throw new InvalidArgumentError(`writeRowGroup: the row group has ${group.chunks.length} column chunks, the schema ${this.columns.length} columns`);
+    await this.flushRowGroup();
+    this.recordsGiven += group.rows;
+    this.totalRows += group.rows;
+    const place = this.startPlacing();
+    for (let column = 0; column < group.chunks.length; column++) await this.placeChunk(place, column, group.chunks[column]!);
+    await this.endPlacing(place, group.rows);
+  }
+
+  /** Ends the buffered row group: its rows (0: none), the counts reset for the next. */
+  private endRowGroup(): number {
+    const rows = this.rowsInGroup;
+    this.held = false;
+    if (rows === 0) return 0;
+    this.lastRowBytes = this.bufferedBytes() / rows;
+    this.groupCheckAt = 0;
+    this.groupCheckBytes = 0;
+    this.rowsInGroup = 0;
+    this.flushed.bytes = 0;
+    return rows;
+  }
+
+  /** A column's chunk of the row group, finished: its pages' bytes, metadata, column index and bloom filter. */
+  private encodeChunk(c: ColumnWriter): EncodedChunkBytes {
+    const chunk = c.finishChunk();
+    const out: EncodedChunkBytes = { pages: chunk.pages.map(pageBytes), meta: chunk.meta, byteLength: chunk.byteLength };
+    const columnIndex = this.pageIndex ? parts.buildColumnIndex(c.leaf, chunk.pages, this.columnIndexTruncateLength, this.options.floatOrder ?? 'type') : undefined;
+    if (columnIndex) out.columnIndex = columnIndex;
+    if (chunk.bloom) out.bloom = parts.encodeBloomFilter(chunk.bloom);
+    return out;
+  }
+
+  private startPlacing(): { start: number; rowGroup: number; uncompressed: number } {
+    return { start: this.offset, rowGroup: this.rowGroups.length, uncompressed: 0 };
+  }
+
+  /** Writes a chunk (sealed when its column is encrypted), its offsets made the file's, and keeps its metadata for the footer. */
+  private async placeChunk(place: { rowGroup: number; uncompressed: number }, column: number, chunk: EncodedChunkBytes): Promise<void> {
+    const leaf = this.schema.leaves[column]!;
+    if (this.encryptor && (await this.encryptor.sealPages(leaf.path.join('.'), place.rowGroup, column, chunk.pages))) sealedSizes(chunk);
+    const base = this.offset;
+    for (const p of chunk.pages) {
+      let pending = this.putSoon(p.header);
+      if (pending) await pending;
+      pending = this.putSoon(p.body);
+      if (pending) await pending;
+    }
+    const meta = chunk.meta;
+    meta.dataPageOffset += base;
+    if (meta.dictionaryPageOffset !== undefined) meta.dictionaryPageOffset += base;
+    place.uncompressed += meta.totalUncompressedSize;
+    const offsetIndex = this.pageIndex ? parts.buildOffsetIndex(leaf, chunk.pages, base) : undefined;
+    this.chunks.add(base, meta, offsetIndex, this.pageIndex ? chunk.columnIndex : undefined, chunk.bloom);
+  }
+
+  /** The row group's facts for the footer, then its checkpoint when one is due; the bytes go through. */
+  private async endPlacing(place: { start: number; rowGroup: number; uncompressed: number }, rows: number): Promise<void> {
     const group: RowGroupFacts = {
-      totalByteSize: uncompressed,
-      numRows: this.rowsInGroup,
-      fileOffset: start,
-      totalCompressedSize: this.offset - start,
-      ordinal: rowGroup,
+      totalByteSize: place.uncompressed,
+      numRows: rows,
+      fileOffset: place.start,
+      totalCompressedSize: this.offset - place.start,
+      ordinal: place.rowGroup,
     };
     const sorting = this.sortingColumns();
     if (sorting) group.sortingColumns = sorting;
     this.rowGroups.push(group);
-    this.rowsInGroup = 0;
-    this.flushed.bytes = 0;
     if (this.checkpointEvery > 0 && this.rowGroups.length - this.checkpointed >= this.checkpointEvery) await this.writeCheckpoint();
     await this.put(NO_BYTES, true);
   }
@@ -797,8 +855,13 @@ export class WriterCore<Row = Record<string, unknown>> {
   }
 }
 
+/** What is written of a page, and what its offset index needs (not its statistics: its column index is built already). */
+function pageBytes(p: EncodedPage): PagePlace {
+  return { header: p.header, body: p.body, type: p.type, firstRow: p.firstRow, unencodedBytes: p.unencodedBytes };
+}
+
 /** A chunk's sizes and relative data page offset after its pages were sealed (each grew by its module framing). */
-function sealedSizes(chunk: EncodedChunk): void {
+function sealedSizes(chunk: EncodedChunkBytes): void {
   const sizes = chunk.pages.map((p) => p.header.length + p.body.length);
   chunk.byteLength = sizes.reduce((a, b) => a + b, 0);
   chunk.meta.totalCompressedSize = chunk.byteLength;

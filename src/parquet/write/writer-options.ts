@@ -4,6 +4,7 @@
  * class takes the types alone, so the root reaches none of this module's code.
  */
 import type { CodecName } from '../../codecs/registry.js';
+import type { ColumnIndex, ColumnMetaData } from '../metadata/index.js';
 import type { AnyField } from '../../schema/builder.js';
 import { projectSchema } from '../../schema/project.js';
 import type { Schema, SchemaElementLike } from '../../schema/tree.js';
@@ -11,6 +12,7 @@ import type { UnknownFieldRule } from '../../shred/shred.js';
 import type { WarningHandler } from '../../warnings.js';
 import type { EncryptionOptions } from '../crypto/file-encryptor.js';
 import type { ValueEncoding } from './column-writer.js';
+import type { PagePlace } from './page-index.js';
 import type { FloatOrder } from './stats.js';
 
 /** Options of one column (the writer's `columns` option, by dotted path), over the file-wide ones. */
@@ -102,6 +104,21 @@ export interface WriterOptions extends Omit<ColumnWriteOptions, 'encoding'>, Unk
   encryption?: EncryptionOptions;
 }
 
+/** A column chunk of an encoded row group: its pages, its metadata (offsets from the chunk's start), its column index and bloom filter. */
+export interface EncodedChunkBytes {
+  pages: PagePlace[];
+  meta: ColumnMetaData;
+  byteLength: number;
+  columnIndex?: ColumnIndex;
+  bloom?: Uint8Array;
+}
+
+/** A row group encoded apart (`ParquetWriter.encodeRowGroup`), plain data a worker thread can hand over. */
+export interface EncodedRowGroup {
+  rows: number;
+  chunks: EncodedChunkBytes[];
+}
+
 /**
  * A schema as a SchemaElement list (root first), what `defineSchema`
  * returns, whose record type (`Row`) then types the writer's `write()`, or
@@ -113,3 +130,6 @@ export type WriterSchema<Row = Record<string, unknown>> = readonly SchemaElement
 export function writerElements<Row>(schema: WriterSchema<Row>): readonly SchemaElementLike[] {
   return 'root' in schema ? projectSchema(schema, schema.leaves) : 'elements' in schema ? schema.elements : schema;
 }
+
+/** The byte budget of a row group in memory when `rowGroupSize` is not given. */
+export const DEFAULT_ROW_GROUP_SIZE = 128 * 1024 * 1024;

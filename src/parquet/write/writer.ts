@@ -16,9 +16,9 @@ import type { Schema } from '../../schema/tree.js';
 import type { LeafEntries } from '../../shred/entries.js';
 import type { FileMetaData } from '../metadata/index.js';
 import type { WriterCore } from './writer-core.js';
-import type { WriterOptions, WriterSchema } from './writer-options.js';
+import type { EncodedRowGroup, WriterOptions, WriterSchema } from './writer-options.js';
 
-export type { ColumnWriteOptions, WriterOptions, WriterSchema } from './writer-options.js';
+export type { ColumnWriteOptions, EncodedRowGroup, WriterOptions, WriterSchema } from './writer-options.js';
 
 const core = loadOnce(() => import('./writer-core.js'));
 
@@ -135,10 +135,42 @@ export class ParquetWriter<Row = Record<string, unknown>> {
     return this.core.writeEntries(rows, entries);
   }
 
+  /**
+   * Starts a row group of its own: the rows buffered so far are written
+   * first, and the rows added until the next `flushRowGroup()` or
+   * `encodeRowGroup()` make one row group whatever the size limits, its
+   * pages cut from its own rows alone (not sized by the row groups before):
+   * so two writers of the same schema and options encode the same rows the
+   * same, whatever each wrote before.
+   */
+  startRowGroup(): Promise<void> {
+    return this.core.startRowGroup();
+  }
+
   /** Writes the buffered rows as a row group (a no-op when there are none). */
   /** `closing`: the last row group, after which the column writers are let go as their chunks are written. */
   flushRowGroup(closing = false): Promise<void> {
     return this.core.flushRowGroup(closing);
+  }
+
+  /**
+   * The buffered rows as a row group's column chunks, encoded and
+   * compressed but not written (undefined when there are none): what
+   * `writeRowGroup` of a writer of the same schema and options appends. A
+   * writer on no file (a worker thread's) encodes row groups for another to
+   * write.
+   */
+  encodeRowGroup(): EncodedRowGroup | undefined {
+    return this.core.encodeRowGroup();
+  }
+
+  /**
+   * Appends a row group that a writer of the same schema and options
+   * encoded (`encodeRowGroup`), after the rows buffered here (written first
+   * as a row group of their own).
+   */
+  writeRowGroup(group: EncodedRowGroup): Promise<void> {
+    return this.core.writeRowGroup(group);
   }
 
   /**

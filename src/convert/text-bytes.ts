@@ -1,0 +1,239 @@
+/**
+ * The byte buffer text is written into from column vectors: ASCII and
+ * UTF-8 strings, integers, dates and timestamps printed straight into the
+ * bytes, as String(v) and temporal-format.ts print them.
+ */
+const encoder = new TextEncoder();
+
+/** One growing byte buffer: the text of a block of rows. */
+export class TextBytes {
+  buf = new Uint8Array(1 << 20);
+  pos = 0;
+
+  room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const bigger = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
+    bigger.set(this.buf.subarray(0, this.pos));
+    this.buf = bigger;
+  }
+
+  byte(b: number): void {
+    this.room(1);
+    this.buf[this.pos++] = b;
+  }
+
+  bytes(b: Uint8Array): void {
+    const n = b.length;
+    this.room(n);
+    const buf = this.buf;
+    const p = this.pos;
+    if (n > 32) buf.set(b, p);
+    else for (let i = 0; i < n; i++) buf[p + i] = b[i]!;
+    this.pos = p + n;
+  }
+
+  /** A string's UTF-8: ASCII byte by byte, the rest through TextEncoder (lone surrogates become U+FFFD, as `encode` makes them). */
+  text(s: string): void {
+    this.room(s.length * 3);
+    const buf = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) {
+        this.pos = p + encoder.encodeInto(s.slice(i), buf.subarray(p)).written;
+        return;
+      }
+      buf[p++] = c;
+    }
+    this.pos = p;
+  }
+
+  /** An integer of at most 2^53 in magnitude, as String(v) prints it. */
+  int(v: number): void {
+    this.room(17);
+    const buf = this.buf;
+    let p = this.pos;
+    if (v < 0) {
+      buf[p++] = 45;
+      v = -v;
+    }
+    let end = p + 1;
+    for (let t = 10; t <= v; t *= 10) end++;
+    p = end;
+    do {
+      const q = Math.floor(v / 10);
+      buf[--p] = 48 + (v - q * 10);
+      v = q;
+    } while (v > 0);
+    this.pos = end;
+  }
+
+  /**
+   * A finite double as String(v) prints it. An integer within 2^53, or a
+   * decimal m / 10^k (k ≤ 6, |m| < 10^15) that reads back as v, is printed
+   * here: a decimal of at most 15 significant digits that reads back as v is
+   * the only one of that many digits that does (they lie further apart than
+   * a double's ulp), so it is the shortest, String's choice; the first k that
+   * works is the fewest digits. Others go through String(v).
+   */
+  double(v: number): void {
+    if (Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) return this.int(v);
+    for (let k = 1, p = 10; k <= 6; k++, p *= 10) {
+      const m = Math.round(v * p);
+      if (m / p === v && Math.abs(m) < 1e15) return this.decimal(m, k);
+      // Past k, |v| < 10^-k or |m| ≥ 10^15: no decimal of this form reads back.
+      if (Math.abs(m) >= 1e15) break;
+    }
+    this.text(String(v));
+  }
+
+  /** m / 10^k in fixed notation, k ≥ 1 digits after the point (a leading `0.` and zeros below 1). */
+  private decimal(m: number, k: number): void {
+    this.room(24);
+    const buf = this.buf;
+    let p = this.pos;
+    if (m < 0) {
+      buf[p++] = 45;
+      m = -m;
+    }
+    let len = 1;
+    for (let t = 10; t <= m; t *= 10) len++;
+    // Digits before the point: at least one (a 0).
+    const whole = Math.max(len - k, 1);
+    const end = p + whole + 1 + k;
+    let w = end;
+    for (let i = 0; i < k; i++) {
+      const q = Math.floor(m / 10);
+      buf[--w] = 48 + (m - q * 10);
+      m = q;
+    }
+    buf[--w] = 46;
+    do {
+      const q = Math.floor(m / 10);
+      buf[--w] = 48 + (m - q * 10);
+      m = q;
+    } while (w > p);
+    this.pos = end;
+  }
+
+  /** Writes `n` as `width` digits at `p` (n < 10^width). */
+  private digits(p: number, n: number, width: number): void {
+    for (let i = p + width - 1; i >= p; i--) {
+      const q = Math.floor(n / 10);
+      this.buf[i] = 48 + n - q * 10;
+      n = q;
+    }
+  }
+
+  /** `YYYY-MM-DD` (`quoted`: in quotes) for days since the epoch, as formatDate prints it; false, writing nothing, for a year outside 0-9999. */
+  date(days: number, quoted: boolean): boolean {
+    const [y, m, d] = civil(days);
+    if (y < 0 || y > 9999) return false;
+    this.room(12);
+    let p = this.pos;
+    if (quoted) this.buf[p++] = 34;
+    this.ymd(p, y, m, d);
+    p += 10;
+    if (quoted) this.buf[p++] = 34;
+    this.pos = p;
+    return true;
+  }
+
+  private ymd(p: number, y: number, m: number, d: number): void {
+    this.digits(p, y, 4);
+    this.buf[p + 4] = 45;
+    this.digits(p + 5, m, 2);
+    this.buf[p + 7] = 45;
+    this.digits(p + 8, d, 2);
+  }
+
+  /**
+   * `YYYY-MM-DDTHH:MM:SS.fff` then `tail` (the Z, the closing quote) for `v`
+   * units since the epoch, `per` a second, as formatTimestamp prints it
+   * (the opening quote when `tail` ends in one); false, writing nothing,
+   * beyond 2^52 units (NANOS past 52 days from the epoch go to formatTimestamp) or outside years 0-9999.
+   */
+  timestamp(v: number, per: number, tail: string): boolean {
+    if (!(Math.abs(v) <= 2 ** 52)) return false;
+    const perDay = per * 86400;
+    let days = Math.floor(v / perDay);
+    let rem = v - days * perDay;
+    if (rem < 0) {
+      days--;
+      rem += perDay;
+    } else if (rem >= perDay) {
+      days++;
+      rem -= perDay;
+    }
+    const [y, m, d] = civil(days);
+    if (y < 0 || y > 9999) return false;
+    const width = per === 1000 ? 3 : per === 1e6 ? 6 : 9;
+    this.room(32);
+    let p = this.pos;
+    const quoted = tail.endsWith('"');
+    if (quoted) this.buf[p++] = 34;
+    this.ymd(p, y, m, d);
+    const secs = Math.floor(rem / per);
+    const frac = rem - secs * per;
+    this.buf[p + 10] = 84; // T
+    this.digits(p + 11, Math.floor(secs / 3600), 2);
+    this.buf[p + 13] = 58;
+    this.digits(p + 14, Math.floor(secs / 60) % 60, 2);
+    this.buf[p + 16] = 58;
+    this.digits(p + 17, secs % 60, 2);
+    this.buf[p + 19] = 46;
+    this.digits(p + 20, frac, width);
+    p += 20 + width;
+    for (let i = 0; i < tail.length; i++) this.buf[p++] = tail.charCodeAt(i);
+    this.pos = p;
+    return true;
+  }
+
+  /**
+   * Quotes the CSV cell written since `start` where csvQuote would (it
+   * holds the delimiter, a quote, CR or LF), doubling its quotes, on the
+   * bytes: `delim` an ASCII delimiter's code.
+   */
+  quoteSince(start: number, delim: number): void {
+    let quotes = 0;
+    let quote = false;
+    for (let i = start; i < this.pos; i++) {
+      const b = this.buf[i]!;
+      if (b === 34) quotes++;
+      else if (b === delim || b === 10 || b === 13) quote = true;
+    }
+    if (!quote && quotes === 0) return;
+    this.room(quotes + 2);
+    const buf = this.buf;
+    let w = this.pos + quotes + 1;
+    buf[w] = 34;
+    for (let i = this.pos - 1; i >= start; i--) {
+      const b = buf[i]!;
+      buf[--w] = b;
+      if (b === 34) buf[--w] = 34;
+    }
+    buf[start] = 34;
+    this.pos += quotes + 2;
+  }
+
+  /** The block's text, handed over; the buffer starts again empty. */
+  take(): Uint8Array {
+    const out = this.buf.subarray(0, this.pos);
+    this.buf = new Uint8Array(this.buf.length);
+    this.pos = 0;
+    return out;
+  }
+}
+
+/** Year, month, day from days since 1970-01-01 (Hinnant's civil_from_days, as temporal-format.ts's, in numbers for days within ±2^31). */
+function civil(days: number): [number, number, number] {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
+}
