@@ -41,7 +41,7 @@ const DYNAMIC = /\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g;
 const inCli = (path) => path.startsWith(`${dist}cli/`);
 
 function hubbed(importer, path) {
-  return !inCli(importer) && !path.startsWith(`${dist}codecs/`) && path !== `${dist}node/snappy.js` && path !== `${dist}parquet/row-decoding.js` && path !== `${dist}parquet/write/writer-parts.js`;
+  return !inCli(importer) && !path.startsWith(`${dist}codecs/`) && path !== `${dist}node/snappy.js` && path !== `${dist}parquet/row-decoding.js` && path !== `${dist}parquet/write/writer-core.js`;
 }
 
 function lazyHub() {

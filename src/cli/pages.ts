@@ -9,7 +9,7 @@ import { ParquetFile } from '../parquet/file.js';
 import { type ColumnPath } from '../schema/tree.js';
 import { withOutput } from './output.js';
 import { httpInputOptions, isUrl, openSource, s3Settings } from './files.js';
-import { httpChunkFiles } from '../parquet/file-path.js';
+import { httpChunkFiles } from '../parquet/file.js';
 import { currentDecryption } from './keys.js';
 import { jsonable, renderTable, renderValue } from '../text/render.js';
 import { isS3Address } from '../io/s3/address.js';

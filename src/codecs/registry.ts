@@ -6,7 +6,7 @@
  * or loaders for them (a native addon is loaded only when a file needs it).
  */
 import { InvalidArgumentError, ParquetryError, UnsupportedError } from '../errors.js';
-import { CODEC_NAMES, type Codec, type CodecName } from './codec.js';
+import { CODEC_NAMES, defineCodec, type Codec, type CodecName } from './codec.js';
 import { isWasmRefusal, wasmRefused } from './wasm-loading.js';
 
 export { CODEC_NAMES, type Codec, type CodecName } from './codec.js';
@@ -24,8 +24,23 @@ const loaders: Record<CodecName, () => Promise<Codec>> = {
   LZ4_RAW: async () => (await import('./lz4-raw.js')).lz4Raw,
 };
 
+/**
+ * Decompression alone, where the compressor is a module of its own that a
+ * read need not load (a browser app that reads SNAPPY fetches no compressor).
+ */
+const decompressorLoaders: Partial<Record<CodecName, () => Promise<Codec>>> = {
+  SNAPPY: async () => {
+    const { snappyDecoder } = await import('./snappy-decode.js');
+    return defineCodec('SNAPPY', snappyDecoder(), () => {
+      throw new InvalidArgumentError("codec SNAPPY is loaded for decompression only: await loadCodec('SNAPPY') first");
+    });
+  },
+};
+
 const loaded = new Map<CodecName, Codec>();
 const pending = new Map<CodecName, Promise<Codec>>();
+const decompressors = new Map<CodecName, Codec>();
+const pendingDecompressors = new Map<CodecName, Promise<Codec>>();
 
 function lzo(): UnsupportedError {
   return new UnsupportedError('LZO compression is not supported');
@@ -38,19 +53,34 @@ function checkName(name: string): asserts name is CodecName {
 /** Loads (once) and returns the codec; afterwards getCodec(name) answers synchronously. */
 export async function loadCodec(name: CodecName): Promise<Codec> {
   checkName(name);
-  const ready = loaded.get(name);
-  if (ready) return ready;
-  let p = pending.get(name);
+  return loaded.get(name) ?? loadInto(name, loaded, pending, loaders[name]);
+}
+
+/**
+ * Loads (once) what decompressing `name` needs: the codec, or its
+ * decompressor alone where that is a module of its own (whose `compress`
+ * then refuses); afterwards getCodec(name) answers synchronously.
+ */
+export async function loadDecompressor(name: CodecName): Promise<Codec> {
+  checkName(name);
+  const load = decompressorLoaders[name];
+  if (!load) return loadCodec(name);
+  return loaded.get(name) ?? decompressors.get(name) ?? loadInto(name, decompressors, pendingDecompressors, load);
+}
+
+/** `load` run once at a time for `name`, its codec kept in `into` (unless loadCodec or registerCodec set one meanwhile). */
+function loadInto(name: CodecName, into: Map<CodecName, Codec>, waiting: Map<CodecName, Promise<Codec>>, load: () => Promise<Codec>): Promise<Codec> {
+  let p = waiting.get(name);
   if (!p) {
-    p = loaders[name]().then(
+    p = load().then(
       (codec) => {
-        pending.delete(name);
+        waiting.delete(name);
         // A registerCodec during the load wins: it was an explicit choice.
-        if (!loaded.has(name)) loaded.set(name, codec);
-        return loaded.get(name)!;
+        if (!loaded.has(name)) into.set(name, codec);
+        return loaded.get(name) ?? codec;
       },
       (e: unknown) => {
-        pending.delete(name);
+        waiting.delete(name);
         // A module or its wasm that this runtime cannot load is a limit of
         // the runtime, not a bug.
         if (e instanceof ParquetryError) throw e;
@@ -58,7 +88,7 @@ export async function loadCodec(name: CodecName): Promise<Codec> {
         throw new UnsupportedError(`the ${name} codec cannot be loaded here: ${e instanceof Error ? e.message : String(e)}`);
       },
     );
-    pending.set(name, p);
+    waiting.set(name, p);
   }
   return p;
 }
@@ -67,7 +97,7 @@ export async function loadCodec(name: CodecName): Promise<Codec> {
 export function getCodec(name: CodecName): Codec {
   checkName(name);
   if (name === 'LZO') throw lzo();
-  const codec = loaded.get(name);
+  const codec = loaded.get(name) ?? decompressors.get(name);
   if (!codec) throw new InvalidArgumentError(`codec ${name} is not loaded: await loadCodec('${name}') first`);
   return codec;
 }
@@ -80,6 +110,8 @@ export function registerCodecLoader(name: CodecName, load: (portable: () => Prom
   checkName(name);
   const portable = loaders[name];
   loaders[name] = () => load(portable);
+  // Reads then load what this loader gives too.
+  delete decompressorLoaders[name];
 }
 
 /** Installs `codec` for `name`, replacing any loaded or default implementation. */

@@ -1,5 +1,6 @@
 /** Parquet output of a conversion: the streaming writer (row groups written as they fill). */
-import { DEFAULT_ROW_GROUP_SIZE, ParquetWriter, writerElements, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
+import { ParquetWriter, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
+import { DEFAULT_ROW_GROUP_SIZE, writerElements } from '../parquet/write/writer-options.js';
 import { addRowGroup, CONVERT_ROW_GROUP_ROWS } from './row-groups.js';
 import { EntrySlicer, type BuiltColumn } from './column-builders.js';
 import { writerOutput, type CountingSink, type RowOutput } from './output.js';

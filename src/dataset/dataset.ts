@@ -30,7 +30,7 @@ import { partitionColumns, partitionElement, partitionPairs, partitionValues, ty
 import { splitParts, type Part } from './parts.js';
 import { checkNamedFile } from '../parquet/part-check.js';
 import { identityOf, oncePerFile } from './same-file.js';
-import { checkNamedOnce } from '../parquet/file-path.js';
+import { checkNamedOnce } from '../parquet/named-once.js';
 import { readsNoChunks } from '../parquet/chunk-locator.js';
 import { datasetArrowSchema, datasetBatch, type FieldSource } from './arrow.js';
 import { loadArrow } from '../arrow/load.js';

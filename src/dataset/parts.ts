@@ -7,8 +7,9 @@
  */
 import { CorruptFileError, IncompatibleFilesError, ParquetryError, UnsupportedError } from '../errors.js';
 import type { FileMetaData, RowGroup } from '../parquet/metadata/index.js';
-import { fileIdentity, resolveFilePath } from '../io/file-path-guard.js';
-import { checkNamedOnce } from '../parquet/file-path.js';
+import { resolveFilePath } from '../io/file-path-guard.js';
+import { fileIdentity } from '../io/paths.js';
+import { checkNamedOnce } from '../parquet/named-once.js';
 
 export interface Part {
   /** The file holding the row groups' pages. */

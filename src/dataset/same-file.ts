@@ -9,7 +9,7 @@
  * summary are).
  */
 import { IncompatibleFilesError, type ParquetryError } from '../errors.js';
-import { fileIdentity } from '../io/file-path-guard.js';
+import { fileIdentity } from '../io/paths.js';
 import type { DatasetFileSystem } from './file-system.js';
 
 export async function identityOf(fs: DatasetFileSystem, path: string): Promise<string> {

@@ -12,7 +12,8 @@
 import { InvalidArgumentError } from '../errors.js';
 import type { Sink } from '../io/sink.js';
 import type { FileMetaData } from '../parquet/metadata/index.js';
-import { ParquetWriter, writerElements, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
+import { ParquetWriter, type WriterOptions, type WriterSchema } from '../parquet/write/writer.js';
+import { writerElements } from '../parquet/write/writer-options.js';
 import { sampleRecords } from '../parquet/write/sample.js';
 import type { AnyField } from '../schema/builder.js';
 import { inferSchemaFromRecords } from '../schema/infer.js';

@@ -44,3 +44,11 @@ export function valueCount(v: Values): number {
  * values (Uint32Array).
  */
 export type IntegerArray = Uint8Array | Uint16Array | Int32Array | Uint32Array;
+
+/** A page's values, read or passed over `n` at a time (a page's selected rows start or end inside it). */
+export interface ValueStream {
+  /** The next `n` values; the caller asks for no more than the page holds. */
+  read(n: number): Values;
+  /** Passes over the next `n` values without making them. */
+  skip(n: number): void;
+}

@@ -15,11 +15,10 @@
  * `/` in a partition value as `%2F`.
  */
 import { UnsupportedError, type ErrorContext } from '../errors.js';
-import { dirName, joinPath, normalizePath } from './paths.js';
+import { dirName, joinPath, normalizePath, URL_PATH } from './paths.js';
 
 /** A scheme (`http:`, `file:`, a drive letter `C:`) or a leading `/` (`//host` too). */
 const ABSOLUTE = /^([a-z][a-z0-9+.-]*:|\/)/i;
-const URL_PATH = /^[a-z][a-z0-9+.-]*:\/\//i;
 const CONTROL = /[\x00-\x1f\x7f]/;
 const ESCAPE = /%[0-9a-f]{2}/i;
 const ESCAPE_RUNS = /(?:%[0-9a-f]{2})+/gi;
@@ -102,22 +101,6 @@ export function resolveFilePath(file: string, named: string, root: string, allow
     throw new UnsupportedError(`column chunk file_path "${shown(named)}" leads outside ${base || 'the current directory'} (allowOutsideRoot reads it)`, ctx);
   }
   return path;
-}
-
-/**
- * What tells two resolved paths of one file apart only in spelling: a
- * local path normalised; a URL's origin and percent-decoded path, the query
- * and fragment a static server ignores left out.
- */
-export function fileIdentity(path: string): string {
-  if (!URL_PATH.test(path)) return normalizePath(path);
-  let url: URL;
-  try {
-    url = new URL(path);
-  } catch {
-    return path;
-  }
-  return `${url.origin}${url.pathname.replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))}`;
 }
 
 /** `named` with control characters as escapes, so that a message stays on one line. */

@@ -42,3 +42,22 @@ export function relativeTo(root: string, path: string): string {
   const r = root.replace(/\/+$/, '');
   return r !== '' && path.startsWith(`${r}/`) ? path.slice(r.length + 1) : path;
 }
+
+/** A URL with an authority (`https://`, `s3://`), as opposed to a local path. */
+export const URL_PATH = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * What tells two resolved paths of one file apart only in spelling: a
+ * local path normalised; a URL's origin and percent-decoded path, the query
+ * and fragment a static server ignores left out.
+ */
+export function fileIdentity(path: string): string {
+  if (!URL_PATH.test(path)) return normalizePath(path);
+  let url: URL;
+  try {
+    url = new URL(path);
+  } catch {
+    return path;
+  }
+  return `${url.origin}${url.pathname.replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)))}`;
+}

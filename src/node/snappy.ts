@@ -1,10 +1,9 @@
 /**
- * The `snappy` package's native codec, in a module of its own: it needs the
- * portable codec's preamble check, whose module imports hysnappy, and
- * node/codecs.ts imports this one only when a file first uses SNAPPY.
+ * The `snappy` package's native codec, in a module of its own, which
+ * node/codecs.ts imports only when a file first uses SNAPPY.
  */
 import { defineCodec, type Codec } from '../codecs/codec.js';
-import { snappyLength } from '../codecs/snappy.js';
+import { snappyLength } from '../codecs/snappy-length.js';
 import { CorruptFileError } from '../errors.js';
 import { nodeRequire, plain } from './native-require.js';
 

@@ -4,7 +4,7 @@
  * made plain, chunks read page by page, the page indexes and bloom filters
  * read so far, and the filter layer's `ScanHost` over all of these.
  */
-import { loadCodec, type CodecName } from '../codecs/registry.js';
+import { loadDecompressor, type CodecName } from '../codecs/registry.js';
 import { fetchRanges, type Fetched } from '../io/coalesce.js';
 import type { Source } from '../io/source.js';
 import type { LeafNode } from '../schema/tree.js';
@@ -61,10 +61,11 @@ export class ChunkReads {
       locator,
       fetch: (ranges) => fetchRanges(source, ranges),
       ...(decryptor ? { decryptor } : {}),
-      loadCodecs,
+      loadDecoders,
       lazy: (ref, pages) => this.lazyChunk(ref, pages),
       decode: (ref, buf, base, pieces) =>
         loadedDecoding().decodeColumnChunk(buf, base, ref.meta, ref.leaf, { ...chunkOptions, ...(pieces ? { pieces: pieces.pieces, numValues: pieces.numValues } : {}) }, ref.ctx),
+      decoded: (decode) => loadedDecoding().withPageEncodings(decode),
     };
   }
 
@@ -86,7 +87,7 @@ export class ChunkReads {
   /** The chunks of `leaves` in row group `rg`: located, their codecs loaded, their bytes fetched (coalesced; into a buffer from `scratch` when given). */
   async fetchChunks(rg: number, leaves: LeafNode[], scratch?: (n: number) => Uint8Array): Promise<FetchedChunk[]> {
     const refs = leaves.map((leaf) => this.locator.locate(rg, leaf));
-    await loadCodecs(refs);
+    await loadDecoders(refs);
     const fetched = await this.plainChunks(refs, scratch);
     return refs.map((ref, i) => ({ ref, ...fetched[i]! }));
   }
@@ -119,7 +120,13 @@ export class ChunkReads {
   }
 }
 
-/** Loads the codecs of located chunks (none for UNCOMPRESSED, nor LZO, which decoding refuses). */
-async function loadCodecs(refs: ChunkLocation[]): Promise<void> {
-  await Promise.all([...new Set(refs.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadCodec(c as CodecName))));
+/**
+ * Loads what decoding located chunks takes beyond chunk decoding itself: their
+ * codecs (none for UNCOMPRESSED, nor LZO, which decoding refuses), and the
+ * page encodings their metadata lists beyond PLAIN and dictionaries.
+ */
+async function loadDecoders(refs: ChunkLocation[]): Promise<void> {
+  const codecs = [...new Set(refs.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadDecompressor(c as CodecName)));
+  const { needsPageEncodings, loadPageEncodings } = await decoding();
+  await Promise.all([...codecs, refs.some((r) => needsPageEncodings(r.meta.encodings)) ? loadPageEncodings() : undefined]);
 }

@@ -5,7 +5,7 @@
  */
 import { ByteCursor } from '../bytes/cursor.js';
 import { crc32 } from '../checksum/crc32.js';
-import { getCodec, loadCodec, type CodecName } from '../codecs/registry.js';
+import { getCodec, loadDecompressor, type CodecName } from '../codecs/registry.js';
 import { ChecksumError, CorruptFileError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
 import type { Values } from '../encodings/types.js';
 import type { Source } from '../io/source.js';
@@ -28,7 +28,7 @@ export async function readDictionaryPage(
   const { end } = range;
   const codecName = meta.codec as string;
   if (codecName === 'LZO') throw new UnsupportedError('LZO compression is not supported', ctx);
-  if (codecName !== 'UNCOMPRESSED') await loadCodec(codecName as CodecName);
+  if (codecName !== 'UNCOMPRESSED') await loadDecompressor(codecName as CodecName);
   const bytes = await source.read(range.start, end - range.start);
   const cursor = new ByteCursor(bytes, 0, bytes.length, range.start);
   return withContext({ ...ctx, page: 0, offset: range.start }, () => {

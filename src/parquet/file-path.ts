@@ -8,13 +8,13 @@
  * GAP bytes between files keeps coalesced reads from spanning two; a read
  * that would is refused.
  */
-import { CorruptFileError, IncompatibleFilesError, UnsupportedError } from '../errors.js';
-import { fileIdentity, resolveFilePath } from '../io/file-path-guard.js';
-import { httpSource, type Source } from '../io/source.js';
-import type { ColumnChunk, FileMetaData, RowGroup } from './metadata/index.js';
+import { CorruptFileError, UnsupportedError } from '../errors.js';
+import { resolveFilePath } from '../io/file-path-guard.js';
+import type { Source } from '../io/source.js';
+import type { ColumnChunk, FileMetaData } from './metadata/index.js';
 import { readFooter } from './footer.js';
+import { checkNamedOnce } from './named-once.js';
 import { checkNamedFile } from './part-check.js';
-import { readsNoChunks } from './chunk-locator.js';
 
 /**
  * Opens the file a chunk's `file_path` names: `filePath` as written,
@@ -23,36 +23,10 @@ import { readsNoChunks } from './chunk-locator.js';
  */
 export type OpenChunkFile = (filePath: string, resolved: string) => Promise<Source>;
 
-/** What a reader of a URL opens chunk files with: their resolved URLs, with the same headers. */
-export function httpChunkFiles(headers?: Record<string, string>): OpenChunkFile {
-  return (_, resolved) => httpSource(resolved, { headers });
-}
-
 const GAP = 1 << 24;
 
 /** Where an offset of the joined address space lies: the `file_path` of its file (none: the file itself) and the offset in it. */
 export type ChunkFileLocator = (offset: number) => { filePath?: string; offset: number };
-
-/**
- * Refuses row group `i` when it is a row group named before: the same
- * file (`path`, where its chunks are: the file itself, or where its
- * `file_path` leads) and the same first chunk start (as datasets match a
- * summary's row groups to a part's). Read twice, its rows would come twice.
- * A summary naming one twice disagrees with its parts; a file's own footer
- * doing so is corrupt. Row groups of no rows are not compared (writers
- * leave their offsets at 0). Records it in `seen` otherwise.
- */
-export function checkNamedOnce(seen: Map<string, number>, file: string | undefined, path: string, filePath: string | undefined, rg: RowGroup, i: number): void {
-  const at = rg.columns[0]?.metaData?.dataPageOffset;
-  if (at === undefined || readsNoChunks(rg)) return;
-  const key = `${at} ${fileIdentity(path)}`;
-  const first = seen.get(key);
-  seen.set(key, first ?? i);
-  if (first === undefined) return;
-  const ctx = { file, rowGroup: i };
-  if (filePath === undefined) throw new CorruptFileError(`row groups ${first} and ${i} are one row group (their first column chunks start at ${at}): its rows would come twice`, ctx);
-  throw new IncompatibleFilesError(`row groups ${first} and ${i} name the same row group of ${path} (file_path "${filePath}"): its rows would come twice`, ctx);
-}
 
 /** The file's source and metadata with chunks in other files brought into one address space; as they are when no chunk has a `file_path`. */
 export async function joinChunkFiles(source: Source, metadata: FileMetaData, options: { openFile?: OpenChunkFile; allowOutsideRoot?: boolean }, encrypted: boolean): Promise<{ source: Source; metadata: FileMetaData; locate?: ChunkFileLocator }> {

@@ -7,7 +7,7 @@
  * columns on top of one.
  */
 import { CorruptFileError, InvalidArgumentError, withContext } from '../errors.js';
-import { bufferSource, inputSource, withCachedTail, type ReadInput, type Source, type UrlOptions } from '../io/source.js';
+import { bufferSource, httpSource, inputSource, withCachedTail, type ReadInput, type Source, type UrlOptions } from '../io/source.js';
 import { buildSchema, type ColumnPath, type LeafNode, type Schema, type SchemaElementLike } from '../schema/tree.js';
 import { selectLeaf, selectLeaves } from '../schema/select.js';
 import type { Values } from '../encodings/types.js';
@@ -15,11 +15,28 @@ import { ChunkLocator, dictionaryBytes, readsNoChunks } from './chunk-locator.js
 import { ChunkReads, decoding, filtering, type FileChunkOptions } from './chunk-reads.js';
 import type { FileDecryptor } from './crypto/decryptor.js';
 import type { DecryptionOptions } from './crypto/options.js';
-import { httpChunkFiles, joinChunkFiles, type ChunkFileLocator, type OpenChunkFile } from './file-path.js';
+import type { ChunkFileLocator, OpenChunkFile } from './file-path.js';
+import { checkNamedOnce } from './named-once.js';
 import type { PageIndexEntry } from './filter/indexes.js';
 import { readFooter } from './footer.js';
 import type { BloomFilterHeader, ColumnIndex, FileMetaData, OffsetIndex, RowGroup } from './metadata/index.js';
 import { DEFAULT_MAX_PAGE_BYTES } from './page-bounds.js';
+
+/** What a reader of a URL opens chunk files with: their resolved URLs, with the same headers. */
+export function httpChunkFiles(headers?: Record<string, string>): OpenChunkFile {
+  return (_, resolved) => httpSource(resolved, { headers });
+}
+
+/**
+ * A file whose chunks are all its own, its row groups checked as
+ * joinChunkFiles checks them (file-path.ts, loaded only for a file whose
+ * chunks name others).
+ */
+function ownChunks(source: Source, metadata: FileMetaData): { source: Source; metadata: FileMetaData; locate?: ChunkFileLocator } {
+  const seen = new Map<string, number>();
+  metadata.rowGroups.forEach((rg, i) => checkNamedOnce(seen, source.name, source.name ?? '', undefined, rg, i));
+  return { source, metadata };
+}
 
 /**
  * How `ParquetFile.open`, `ParquetReader.open` and `openParquet` read a file: checksums, page size
@@ -113,7 +130,9 @@ export class ParquetFile {
     const schema = withContext({ file: source.name, offset }, () => buildSchema(footer.metadata.schema as SchemaElementLike[]));
     validateRowGroups(footer.metadata, schema, source);
     if (decryptor) decryptor.verifyChecksums = chunkOptions.verifyChecksums;
-    const joined = await joinChunkFiles(source, footer.metadata, options, decryptor !== undefined);
+    const joined = footer.metadata.rowGroups.some((rg) => rg.columns.some((c) => c.filePath !== undefined))
+      ? await (await import('./file-path.js')).joinChunkFiles(source, footer.metadata, options, decryptor !== undefined)
+      : ownChunks(source, footer.metadata);
     return new ParquetFile(withCachedTail(joined.source, tail, tailOffset), joined.metadata, schema, chunkOptions, decryptor, joined.locate, tailOffset);
   }
 

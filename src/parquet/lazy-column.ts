@@ -18,6 +18,7 @@ import type { ColumnChunkData } from '../shred/column-data.js';
 import { ChunkStream } from './chunk-stream.js';
 import type { ChunkOptions } from './column-chunk.js';
 import { decodePageHeader, type ColumnMetaData, type PageHeader } from './metadata/index.js';
+import { loadPageEncodings, pageNeedsEncodings } from './page-values.js';
 
 /** Bytes [start, end) of the file. */
 export type ReadRange = (start: number, end: number) => Promise<Uint8Array>;
@@ -164,6 +165,8 @@ export class LazyColumn {
   private async feed(): Promise<boolean> {
     const page = await this.peek(this.used);
     if (page === null) return false;
+    // Its chunk's metadata may not list its encoding: the page's header is what it is in.
+    if (pageNeedsEncodings(page.header)) await loadPageEncodings();
     const bytes = await this.window.get(this.pos, page.end, this.used);
     this.stream.feed(bytes, this.pos);
     this.used += page.end - this.pos;

@@ -1,68 +1,84 @@
 /**
  * The encodings a data page can use, dispatched by name: one place that maps
- * a page header's encoding to the decoder in src/encodings.
+ * a page header's encoding to the decoder in src/encodings. PLAIN, RLE
+ * booleans and dictionary indices are here; the others are in
+ * page-encodings.ts, loaded on first use (`loadPageEncodings`).
  */
 import { ByteCursor } from '../bytes/cursor.js';
 import { CorruptFileError, UnsupportedError } from '../errors.js';
-import { AlpStream } from '../encodings/alp.js';
 import { BitPackedStream } from '../encodings/bit-packed.js';
-import { ByteStreamSplitStream, decodeByteStreamSplit } from '../encodings/byte-stream-split.js';
-import { DeltaBinaryPackedStream } from '../encodings/delta-binary-packed.js';
-import { decodeDeltaByteArray, DeltaByteArrayStream } from '../encodings/delta-byte-array.js';
-import { decodeDeltaLengthByteArray, DeltaLengthStream } from '../encodings/delta-length-byte-array.js';
 import { decodePlain, PlainStream } from '../encodings/plain.js';
 import { bitWidth, HybridValues, decodeRleBooleans, decodeRleHybrid, decodeRleHybridPrefixed, type LevelCheck } from '../encodings/rle.js';
-import { valueCount, type Values } from '../encodings/types.js';
+import { valueCount, type Values, type ValueStream } from '../encodings/types.js';
+import { loadOnce } from '../load-once.js';
 import type { LeafNode } from '../schema/tree.js';
+import type { PageHeader } from './metadata/index.js';
+
+/** The encodings page-encodings.ts decodes. */
+const OTHERS = new Set(['DELTA_BINARY_PACKED', 'DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY', 'BYTE_STREAM_SPLIT', 'ALP']);
+let others: typeof import('./page-encodings.js') | undefined;
+
+/** Loads page-encodings.ts, once: its decoders are then used synchronously, as page decoding is. */
+export const loadPageEncodings = loadOnce(async () => {
+  others = await import('./page-encodings.js');
+});
+
+/**
+ * Whether decoding pages in `encodings` (a chunk's list, or a page's one)
+ * needs page-encodings.ts. A chunk that lists none (its metadata says what
+ * it holds only there) is taken to need it.
+ */
+export function needsPageEncodings(encodings: readonly string[]): boolean {
+  return !others && (encodings.length === 0 || encodings.some((e) => OTHERS.has(e)));
+}
+
+/** Whether decoding the page of `header` needs page-encodings.ts, not loaded yet. */
+export function pageNeedsEncodings(header: PageHeader): boolean {
+  const e = header.dataPageHeader?.encoding ?? header.dataPageHeaderV2?.encoding;
+  return !others && e !== undefined && OTHERS.has(e);
+}
+
+/**
+ * A page in an encoding of page-encodings.ts before they are loaded: its
+ * chunk's metadata did not list it (reads load them for a chunk that does,
+ * and page by page for a page that uses one). `withPageEncodings` loads them
+ * and decodes again; anywhere else it is the CorruptFileError it says.
+ */
+class UnlistedEncoding extends CorruptFileError {}
+
+function otherEncodings(encoding: string): typeof import('./page-encodings.js') {
+  if (!others) throw new UnlistedEncoding(`a data page in ${encoding}, an encoding its column chunk's metadata does not list`);
+  return others;
+}
+
+/** Runs `decode` (of whole chunks, in memory), again once page-encodings.ts is loaded when a page turned out to need it. */
+export async function withPageEncodings<T>(decode: () => T): Promise<T> {
+  try {
+    return decode();
+  } catch (e) {
+    if (!(e instanceof UnlistedEncoding)) throw e;
+    await loadPageEncodings();
+    return decode();
+  }
+}
 
 /** Decodes `count` values of `leaf`'s type from data[pos..end) in the given encoding (`owned`: see decodePlain). */
 export function decodeValues(encoding: string, leaf: LeafNode, data: Uint8Array, pos: number, end: number, count: number, owned = false): Values {
   const c = new ByteCursor(data, pos, end);
   const type = leaf.physicalType;
   let out: Values;
-  switch (encoding) {
-    case 'PLAIN':
-      out = decodePlain(c, type, count, leaf.typeLength, owned);
-      break;
-    case 'RLE':
-      if (type !== 'BOOLEAN') throw new UnsupportedError(`RLE encoding for ${type} values`);
-      out = decodeRleBooleans(c, count);
-      break;
-    case 'DELTA_BINARY_PACKED':
-      out = deltaStream(c, type, count).read(count);
-      break;
-    case 'DELTA_LENGTH_BYTE_ARRAY':
-      if (type !== 'BYTE_ARRAY') throw new CorruptFileError(`DELTA_LENGTH_BYTE_ARRAY cannot encode ${type}`);
-      out = decodeDeltaLengthByteArray(c, count);
-      break;
-    case 'DELTA_BYTE_ARRAY':
-      if (type !== 'BYTE_ARRAY' && type !== 'FIXED_LEN_BYTE_ARRAY') throw new CorruptFileError(`DELTA_BYTE_ARRAY cannot encode ${type}`);
-      out = decodeDeltaByteArray(c, count, type === 'FIXED_LEN_BYTE_ARRAY' ? leaf.typeLength : undefined);
-      break;
-    case 'BYTE_STREAM_SPLIT':
-      out = decodeByteStreamSplit(c, type, count, leaf.typeLength);
-      break;
-    case 'ALP':
-      out = alpStream(c, type, count).read(count);
-      break;
-    default:
-      throw new UnsupportedError(`value encoding ${encoding}`);
+  if (encoding === 'PLAIN') {
+    out = decodePlain(c, type, count, leaf.typeLength, owned);
+  } else if (encoding === 'RLE') {
+    if (type !== 'BOOLEAN') throw new UnsupportedError(`RLE encoding for ${type} values`);
+    out = decodeRleBooleans(c, count);
+  } else if (OTHERS.has(encoding)) {
+    out = otherEncodings(encoding).decodeOther(encoding, leaf, c, count);
+  } else {
+    throw new UnsupportedError(`value encoding ${encoding}`);
   }
   if (valueCount(out) !== count) throw new CorruptFileError(`page decoded ${valueCount(out)} values where its levels define ${count}`);
   return out;
-}
-
-function deltaStream(c: ByteCursor, type: string, count: number): DeltaBinaryPackedStream {
-  if (type !== 'INT32' && type !== 'INT64') throw new CorruptFileError(`DELTA_BINARY_PACKED cannot encode ${type}`);
-  return new DeltaBinaryPackedStream(c, count, type === 'INT64');
-}
-
-/** A page's values, read or passed over `n` at a time (a page's selected rows start or end inside it). */
-export interface ValueStream {
-  /** The next `n` values; the caller asks for no more than the page holds. */
-  read(n: number): Values;
-  /** Passes over the next `n` values without making them. */
-  skip(n: number): void;
 }
 
 /**
@@ -81,26 +97,10 @@ export function valueStream(encoding: string, leaf: LeafNode, data: Uint8Array, 
     case 'RLE':
       if (type !== 'BOOLEAN') throw new UnsupportedError(`RLE encoding for ${type} values`);
       return new HybridValues(c, 'booleans');
-    case 'DELTA_BINARY_PACKED':
-      return deltaStream(c, type, count);
-    case 'DELTA_LENGTH_BYTE_ARRAY':
-      if (type !== 'BYTE_ARRAY') throw new CorruptFileError(`DELTA_LENGTH_BYTE_ARRAY cannot encode ${type}`);
-      return new DeltaLengthStream(c, count);
-    case 'DELTA_BYTE_ARRAY':
-      if (type !== 'BYTE_ARRAY' && type !== 'FIXED_LEN_BYTE_ARRAY') throw new CorruptFileError(`DELTA_BYTE_ARRAY cannot encode ${type}`);
-      return new DeltaByteArrayStream(c, count, type === 'FIXED_LEN_BYTE_ARRAY' ? leaf.typeLength : undefined);
-    case 'BYTE_STREAM_SPLIT':
-      return new ByteStreamSplitStream(c, type, count, leaf.typeLength);
-    case 'ALP':
-      return alpStream(c, type, count);
     default:
+      if (OTHERS.has(encoding)) return otherEncodings(encoding).otherStream(encoding, leaf, c, count);
       throw new UnsupportedError(`value encoding ${encoding}`);
   }
-}
-
-function alpStream(c: ByteCursor, type: string, count: number): AlpStream {
-  if (type !== 'FLOAT' && type !== 'DOUBLE') throw new CorruptFileError(`ALP cannot encode ${type}`);
-  return new AlpStream(c, type, count);
 }
 
 /**

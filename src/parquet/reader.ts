@@ -321,7 +321,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
     const reads = this.file.reads;
     if (whole) return reads.inMemory(await reads.fetchChunks(rg, leaves));
     const refs = leaves.map((leaf) => this.file.locator.locate(rg, leaf));
-    await reads.host.loadCodecs(refs);
+    await reads.host.loadDecoders(refs);
     return Promise.all(refs.map((ref) => reads.lazyChunk(ref)));
   }
 
@@ -450,7 +450,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
             // Awaited when its turn comes; a read that stops first drops it without an unhandled rejection.
             next.chunks.catch(() => undefined);
           }
-          chunks = this.decodeChunks(dec, fetched.chunks, levels);
+          chunks = await this.decodeChunks(dec, fetched.chunks, levels);
           if (fetched.scratch) buffers!.give(fetched.scratch);
         }
         const decoded = chunks;
@@ -578,13 +578,14 @@ export class ParquetReader<Row = Record<string, unknown>> {
     return { chunks, scratch };
   }
 
-  private decodeChunks({ decodeColumnChunk }: Decoding, fetched: FetchedChunk[], levels?: LevelBuffers): ColumnChunkData[] {
-    return fetched.map(({ ref, buf, base }) => decodeColumnChunk(buf, base, ref.meta, ref.leaf, levels ? { ...this.file.reads.chunkOptions, levels } : this.file.reads.chunkOptions, ref.ctx));
+  private decodeChunks({ decodeColumnChunk, withPageEncodings }: Decoding, fetched: FetchedChunk[], levels?: LevelBuffers): Promise<ColumnChunkData[]> {
+    return withPageEncodings(() => fetched.map(({ ref, buf, base }) => decodeColumnChunk(buf, base, ref.meta, ref.leaf, levels ? { ...this.file.reads.chunkOptions, levels } : this.file.reads.chunkOptions, ref.ctx)));
   }
 
   /** Fetches (coalesced) the chunks of `leaves` in row group `rg`, to be decoded a window of rows at a time. */
   private async chunkStreams(rg: number, leaves: LeafNode[]): Promise<ChunkStream[]> {
-    const [fetched, { ChunkStream }] = await Promise.all([this.file.reads.fetchChunks(rg, leaves), chunkStream()]);
+    // Decoded over many calls, so a page in an encoding its chunk does not list cannot be decoded again: the encodings are loaded whatever it lists.
+    const [fetched, { ChunkStream }] = await Promise.all([this.file.reads.fetchChunks(rg, leaves), chunkStream(), decoding().then((d) => d.loadPageEncodings())]);
     return fetched.map(({ ref, buf, base }) => withContext(ref.ctx, () => new ChunkStream(buf, base, ref.meta, ref.leaf, this.file.reads.chunkOptions, ref.ctx)));
   }
 }

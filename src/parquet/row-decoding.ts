@@ -12,6 +12,7 @@ import type { ColumnChunkData } from '../shred/column-data.js';
 export { RecordAssembler } from '../shred/assemble.js';
 export { decodeColumnChunk, LevelBuffers } from './column-chunk.js';
 export { readDictionaryPage } from './dictionary-page.js';
+export { loadPageEncodings, needsPageEncodings, withPageEncodings } from './page-values.js';
 
 /** Adapts a decoded chunk to what the assembler reads. */
 export function leafColumn(leaf: LeafNode, c: ColumnChunkData, options: ValueOptions): LeafColumn {

@@ -15,7 +15,7 @@ import type { DecryptionOptions } from '../parquet/crypto/options.js';
 import type { Filter } from '../parquet/filter/expression.js';
 import { ParquetReader } from '../parquet/reader.js';
 import type { OpenOptions } from '../parquet/file.js';
-import { httpChunkFiles } from '../parquet/file-path.js';
+import { httpChunkFiles } from '../parquet/file.js';
 // Statically: the root exports these (they import the client on first call), and a dynamic import would make them live in every bundle.
 import { openS3Source, s3DatasetFileSystem } from '../dataset/s3.js';
 import { datasetTable, filterOf, parquetTable } from './parquet.js';
@@ -122,9 +122,9 @@ export async function openTableSource<Row = Record<string, unknown>>(source: Sou
       case 'redelm':
         return await (await import('./redelm.js')).redElmTable<Row>(source, pick(options, ['maxDecompressedBytes']), name);
       default: {
-        const [{ textTable }, { sourceChunks }] = await Promise.all([import('./text.js'), import('../convert/input-bytes.js')]);
+        const [{ textParquet }, { sourceChunks }] = await Promise.all([import('./text.js'), import('../convert/input-bytes.js')]);
         const text = pick(options, ['delimiter', 'header', 'sample', 'schema', 'types', 'strict', 'onBadRow', 'onWarning']);
-        const table = await textTable<Row>(format, sourceChunks(source), { ...text, ...(name !== undefined ? { name } : {}) }, options.signal);
+        const table = parquetTable<Row>(await textParquet(format, sourceChunks(source), { ...text, ...(name !== undefined ? { name } : {}) }, options.signal), format);
         // The rows are held as Parquet in memory: the input is done with.
         await source.close?.();
         return table;

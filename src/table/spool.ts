@@ -7,11 +7,10 @@
 import { BufferSink } from '../io/sink.js';
 import { bufferSource } from '../io/source.js';
 import { ParquetReader } from '../parquet/reader.js';
-import type { WriterSchema } from '../parquet/write/writer.js';
+import { ParquetWriter, type WriterSchema } from '../parquet/write/writer.js';
 
 /** The rows, in the forms the Parquet writer takes, as an open Parquet reader over the bytes written. */
 export async function spoolToParquet(schema: WriterSchema, batches: AsyncIterable<Record<string, unknown>[]>, name?: string): Promise<ParquetReader> {
-  const { ParquetWriter } = await import('../parquet/write/writer.js');
   const sink = new BufferSink();
   const writer = await ParquetWriter.open(sink, schema);
   try {

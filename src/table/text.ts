@@ -4,11 +4,14 @@
  * into a Parquet file in memory, so the rows are counted when the table
  * opens, and every read option (columns, filters pushed down, value forms,
  * Arrow) is the Parquet reader's. Memory: the input as compressed Parquet.
+ * open.ts makes the reader a table: its `--where` parser, which the root
+ * exports, stays out of this module, an entry point of every bundle of the
+ * root (a bundle gives an app each module it reaches that such a module
+ * uses: docs/decisions/subpaths.md).
  */
 import { readCsv, readJsonArray, readJsonLines, type CsvReadRecordsOptions, type Records, type TextInput } from '../convert/records.js';
-import { parquetTable } from './parquet.js';
+import type { ParquetReader } from '../parquet/reader.js';
 import { spoolToParquet } from './spool.js';
-import type { Table } from './table.js';
 
 export type TextFormat = 'csv' | 'tsv' | 'jsonl' | 'json';
 
@@ -30,12 +33,12 @@ async function* batched(records: AsyncIterable<Record<string, unknown>>, signal:
   if (batch.length) yield batch;
 }
 
-export async function textTable<Row>(format: TextFormat, input: TextInput, options: TextTableOptions, signal?: AbortSignal): Promise<Table<Row>> {
+/** The text input's rows as a Parquet file in memory, open. */
+export async function textParquet(format: TextFormat, input: TextInput, options: TextTableOptions, signal?: AbortSignal): Promise<ParquetReader> {
   // A table never drops a row unasked: a bad row fails the open, naming its line.
   const o = { ...options, strict: options.strict ?? true };
   const records: Records = format === 'jsonl' ? await readJsonLines(input, o)
     : format === 'json' ? await readJsonArray(input, o)
     : await readCsv(input, format === 'tsv' ? { delimiter: '\t', ...o } : o);
-  const reader = await spoolToParquet(records.schema, batched(records.records, signal), options.name);
-  return parquetTable<Row>(reader, format);
+  return spoolToParquet(records.schema, batched(records.records, signal), options.name);
 }

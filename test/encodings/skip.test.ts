@@ -5,7 +5,7 @@
  * gives, for each read, exactly the values written at those places. The
  * truth is the values handed to the encoder, not our own decoder.
  */
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ByteWriter } from '../../src/bytes/writer.js';
@@ -19,7 +19,7 @@ import { encodePlain } from '../../src/encodings/plain.js';
 import { bitWidth, encodeDictionaryIndices, encodeRleBooleans, encodeRleHybrid, RleStream } from '../../src/encodings/rle.js';
 import { isByteArrays, type ByteArrays, type PhysicalType, type Values } from '../../src/encodings/types.js';
 import { ByteCursor } from '../../src/bytes/cursor.js';
-import { valueStream } from '../../src/parquet/page-values.js';
+import { loadPageEncodings, valueStream } from '../../src/parquet/page-values.js';
 import type { LeafNode } from '../../src/schema/tree.js';
 
 /** A value as comparable text: numbers by their bits (NaN payloads, -0), byte strings by their bytes. */
@@ -105,6 +105,9 @@ const CASES: Case[] = [
   { encoding: 'BYTE_STREAM_SPLIT', type: 'INT64', values: I64, encode: bss('INT64') },
   { encoding: 'BYTE_STREAM_SPLIT', type: 'FIXED_LEN_BYTE_ARRAY', typeLength: 3, values: FLBA(3), encode: bss('FIXED_LEN_BYTE_ARRAY', 3) },
 ];
+
+// The reader loads the DELTA, BYTE_STREAM_SPLIT and ALP decoders for a chunk that uses them.
+before(() => loadPageEncodings());
 
 /** Steps over a page: [skip?, how many], clipped to what is left. */
 const steps = fc.array(fc.tuple(fc.boolean(), fc.oneof(fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 400 }))), { maxLength: 12 });

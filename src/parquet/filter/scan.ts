@@ -35,8 +35,10 @@ export interface ScanHost {
   readonly locator: ChunkLocator;
   /** Reads the ranges, neighbours in one request. */
   fetch(ranges: Range[]): Promise<Fetched[]>;
-  loadCodecs(refs: ChunkLocation[]): Promise<void>;
+  loadDecoders(refs: ChunkLocation[]): Promise<void>;
   decode(ref: ChunkLocation, buf: Uint8Array, base: number, pieces?: { pieces: { bytes: Uint8Array; base: number }[]; numValues: number }): ColumnChunkData;
+  /** Runs decodes, again once the page encodings are loaded when a page needs one its chunk's metadata did not list. */
+  decoded<T>(decode: () => T): Promise<T>;
   /** For an encrypted file: chunks, indexes and bloom filters are decrypted before use. */
   readonly decryptor?: FileDecryptor;
   /** The chunk read page by page as rows are asked of it (its codec loaded first), passing over pages by `pages` (its offset index) where given. */
@@ -279,7 +281,7 @@ export async function* scanRowGroupUntil(host: ScanHost, cache: IndexCache, rg: 
   const needed = neededLeaves(f, projected);
   const fLeaves = new Set(filterLeaves(f));
   const refs = needed.map((l) => host.locator.locate(rg, l));
-  await host.loadCodecs(refs);
+  await host.loadDecoders(refs);
   // Offset indexes, where the chunks have them, let the read pass over pages without reading their headers.
   const withOffsets = needed.filter((l, i) => refs[i]!.chunk.offsetIndexOffset !== undefined);
   const idx = withOffsets.length > 0 ? await cache.manyIndexes(rg, withOffsets, 'offset') : new Map<LeafNode, Indexes>();
@@ -322,17 +324,17 @@ export async function* scanRowGroupUntil(host: ScanHost, cache: IndexCache, rg: 
 
 async function readWhole(host: ScanHost, rg: number, leaves: LeafNode[]): Promise<ColumnChunkData[]> {
   const refs = leaves.map((l) => host.locator.locate(rg, l));
-  await host.loadCodecs(refs);
+  await host.loadDecoders(refs);
   const bufs = await host.fetch(refs);
   await host.decryptor?.plainChunks(refs, bufs);
-  return refs.map((r, i) => host.decode(r, bufs[i]!.buf, bufs[i]!.base));
+  return host.decoded(() => refs.map((r, i) => host.decode(r, bufs[i]!.buf, bufs[i]!.base)));
 }
 
 /** Reads only the pages of each column that overlap `ranges`, trimmed to exactly those rows. */
 export async function readRanges(host: ScanHost, cache: IndexCache, rg: number, leaves: LeafNode[], ranges: Range[]): Promise<ColumnChunkData[]> {
   const numRows = host.locator.metadata.rowGroups[rg]!.numRows;
   const refs = leaves.map((l) => host.locator.locate(rg, l));
-  await host.loadCodecs(refs);
+  await host.loadDecoders(refs);
   const withOffsets = leaves.filter((l, i) => refs[i]!.chunk.offsetIndexOffset !== undefined);
   const idx = withOffsets.length > 0 ? await cache.manyIndexes(rg, withOffsets, 'offset') : new Map<LeafNode, Indexes>();
   interface Plan { ref: ChunkLocation; pieces: Range[] | null; pageStarts: number[]; covered: Range[] }
@@ -366,7 +368,7 @@ export async function readRanges(host: ScanHost, cache: IndexCache, rg: number, 
   const bufs = await host.fetch(all);
   const whole = plans.map((p, k) => ({ ref: p.ref, k })).filter((x) => !plans[x.k]!.pieces);
   await host.decryptor?.plainChunks(whole.map((x) => x.ref), whole.map((x) => bufs[at[x.k]!]!));
-  return plans.map((p, k) => {
+  return host.decoded(() => plans.map((p, k) => {
     const { ref } = p;
     if (!p.pieces) {
       const b = bufs[at[k]!]!;
@@ -386,5 +388,5 @@ export async function readRanges(host: ScanHost, cache: IndexCache, rg: number, 
     }
     const c = host.decode(ref, pieces[0]!.bytes, pieces[0]!.base, { pieces, numValues });
     return withContext(ref.ctx, () => trimToRanges(c, ref.leaf, p.covered, ranges));
-  });
+  }));
 }

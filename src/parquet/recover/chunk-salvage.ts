@@ -28,6 +28,7 @@ import type { ChunkLocator } from '../chunk-locator.js';
 import type { Range } from '../filter/indexes.js';
 import { described, type Loss } from '../../loss.js';
 import { statedClaims } from './stated.js';
+import { loadPageEncodings } from '../page-values.js';
 
 /** Intact pages next to each other, decoded together: their levels and values hold exactly `rows`. */
 export interface Run {
@@ -80,6 +81,8 @@ export async function salvageChunk(at: ChunkPlace, opts: Decode): Promise<ChunkS
     if (conflict) throw new CorruptFileError(`the footer contradicts itself: ${conflict}`, { ...at.ctx, offset: meta.dataPageOffset });
     range = at.locator.locate(at.rowGroup, at.leaf);
     if (meta.codec !== 'UNCOMPRESSED' && meta.codec !== 'LZO') await loadCodec(meta.codec as CodecName);
+    // A damaged footer's encoding lists are not to be trusted.
+    await loadPageEncodings();
   } catch (e) {
     if (!(e instanceof ParquetryError)) throw e;
     return whole({ start: at.chunk.metaData?.dataPageOffset ?? 0, end: at.chunk.metaData?.dataPageOffset ?? 0 }, e);

@@ -39,6 +39,7 @@ import type { Source } from '../../io/source.js';
 import type { LeafNode, Schema } from '../../schema/tree.js';
 import { decodeColumnChunk } from '../column-chunk.js';
 import { decodePageHeader, type ColumnChunk, type ColumnMetaData, type FileMetaData, type PageHeader, type RowGroup } from '../metadata/index.js';
+import { loadPageEncodings } from '../page-values.js';
 
 /** Largest file scanned (it is held in memory while its headers are walked). */
 const MAX_SCAN_BYTES = 1 << 30;
@@ -77,6 +78,8 @@ const MID_ROW = -1;
 export async function scanRowGroups(source: Source, schema: Schema, elements: FileMetaData['schema'], codecOf: (leaf: LeafNode) => CodecName): Promise<ScanResult> {
   if (source.byteLength > MAX_SCAN_BYTES) throw new LimitError(`a page-header scan holds the file in memory: ${source.byteLength} bytes is more than ${MAX_SCAN_BYTES}`, { file: source.name });
   for (const leaf of schema.leaves) if (codecOf(leaf) !== 'UNCOMPRESSED') await loadCodec(codecOf(leaf));
+  // A damaged footer's encoding lists are not to be trusted.
+  await loadPageEncodings();
   const bytes = await source.read(0, source.byteLength);
   const walked = walkPages(bytes);
   const scan = new Scan(bytes, walked.pages, walked.end >= bytes.length, schema.leaves, codecOf);

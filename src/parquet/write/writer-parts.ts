@@ -1,6 +1,6 @@
-// The writer's machinery, which ParquetWriter.open() imports on first use
-// (see `parts` in writer.ts): encoding, statistics, page indexes, bloom
-// filters, encryption, GeoParquet metadata, Arrow input.
+// The writer's machinery beyond its record loop (writer-core.ts, which
+// ParquetWriter.open() loads on first use): encoding, statistics, page
+// indexes, bloom filters, encryption, GeoParquet metadata, Arrow input.
 export { ArrowShredder } from '../../arrow/shred.js';
 export { ArrowColumns, batchColumns } from '../../arrow/columns.js';
 export { firstUnknownKey, isPlainObject, RecordShredder } from '../../shred/shred.js';
