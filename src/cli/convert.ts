@@ -281,7 +281,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
     ...(o.delimiter !== undefined ? { delimiter: o.delimiter } : {}),
     strict: !o.skipBadRows, badRowHint: '--skip-bad-rows skips bad rows',
     widen: Boolean(o.widen),
-    threads: o.threads ?? defaultCsvThreads(), csvReaders: csvWorkers, textWriters,
+    ...(o.threads !== undefined ? { threads: o.threads } : {}), csvThreads: defaultCsvThreads(), csvReaders: csvWorkers, textWriters,
     typeAdvice: (c, n) => `its type was inferred from the first ${n} rows: give it with --type ${c}=TYPE, infer from more rows with --sample N, or from every row with --widen`,
     ...(o.columns ? { columns: o.columns } : {}),
     read: { verifyChecksums: o.verifyChecksums },

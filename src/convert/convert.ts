@@ -82,9 +82,10 @@ export interface ConvertOptions extends DatasetLayout {
    * Parquet to CSV, TSV or JSON Lines: worker threads that write the text of
    * a row group of 32,768 rows or more, each a piece of its rows, beside the
    * calling thread, which decodes it and writes the first piece (1: the
-   * calling thread alone). In Node the default is the cores the load average
-   * leaves idle, 1 to 4; the output is the same byte for byte whatever the
-   * number.
+   * calling thread alone). In Node the default is, for CSV and TSV input, the
+   * cores the load average leaves idle, 1 to 4, and for text output 1 (its
+   * workers cost more CPU than they save on two cores); the output is the
+   * same byte for byte whatever the number.
    */
   threads?: number;
   /** CSV input or output: the delimiter (default `,`, a tab for TSV). */
@@ -213,7 +214,8 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
     ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}),
     strict: Boolean(options.strict), badRowHint: STRICT_HINT,
     widen: Boolean(options.widen),
-    ...(ends.csvReaders ? { threads: options.threads ?? ends.csvReaders.threads, csvReaders: ends.csvReaders.readers } : {}),
+    ...(options.threads !== undefined ? { threads: options.threads } : {}),
+    ...(ends.csvReaders ? { csvThreads: ends.csvReaders.threads, csvReaders: ends.csvReaders.readers } : {}),
     ...(ends.textWriters ? { textWriters: ends.textWriters } : {}),
     typeAdvice: (c, n) => `its type was inferred from the first ${n} rows: give it in types as '${c}=TYPE', infer from more rows with sample, or from every row with widen`,
     ...(options.onBadRow ? { onBadRow: options.onBadRow } : {}),
