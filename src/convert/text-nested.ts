@@ -9,25 +9,11 @@
  * objects print it.
  */
 import { CorruptFileError } from '../errors.js';
-import { skipLeafRows, type LeafLevels } from '../shred/assemble.js';
+import { LEAF, LIST, MAP, skipLeafRows, STRUCT, type LeafLevels, type LevelNode } from '../shred/assemble.js';
 import type { Plan, RecordPlan, StructPlan } from '../shred/plan.js';
 import type { TextBytes } from './text-bytes.js';
 
-const LEAF = 0;
-const STRUCT = 1;
-const LIST = 2;
-const MAP = 3;
-
-interface Node {
-  t: number;
-  def: number;
-  nullable: boolean;
-  first: number;
-  width: number;
-  /** Lists and maps: the level at which they have an element, the repetition level that continues them, and the element (a map's: its entry, a struct). */
-  elementDef: number;
-  rep: number;
-  element: Node | null;
+interface Node extends LevelNode<Node> {
   /** Structs and map entries: the fields read in order; before each, its key's bytes (`"name":`), or null for a field read and dropped. */
   fields: Node[];
   keys: (Uint8Array | null)[];

@@ -92,19 +92,20 @@ function compile(params: string[], source: string, locals: number): Function | u
 /** Hook for group kinds the generic assembler does not know how to turn into a value (variants). */
 export type StructFinisher = (plan: StructPlan, value: Record<string, unknown>) => unknown;
 
-const LEAF = 0;
-const STRUCT = 1;
-const LIST = 2;
-const MAP = 3;
+/** A walk node's kind (`LevelNode.t`). */
+export const LEAF = 0;
+export const STRUCT = 1;
+export const LIST = 2;
+export const MAP = 3;
 const VARIANT = 4;
 
 /**
- * A plan node prepared for the general path: one object shape for every
- * kind (so field reads stay monomorphic), with its object builder attached.
+ * What a walk over a record's levels needs of a plan node, in one object
+ * shape for every kind (so field reads stay monomorphic): the assembler's
+ * nodes and the text writer's (convert/text-nested.ts) extend it.
  */
-interface Node {
+export interface LevelNode<N> {
   t: number;
-  plan: Plan;
   def: number;
   nullable: boolean;
   first: number;
@@ -112,8 +113,13 @@ interface Node {
   /** Lists and maps: the level at which they have an element, and the repetition level that continues them. */
   elementDef: number;
   rep: number;
-  /** Lists: the element. */
-  element: Node | null;
+  /** Lists: the element (maps: their entry, in the text writer). */
+  element: N | null;
+}
+
+/** A plan node prepared for the general path, with its object builder attached. */
+interface Node extends LevelNode<Node> {
+  plan: Plan;
   /** Structs: builds the struct; maps: one {key, value} entry; variants: the parts object. */
   build: NodeBuilder | null;
 }
