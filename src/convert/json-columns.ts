@@ -561,7 +561,7 @@ export function readJsonLinesColumns(input: InputBytes, options: JsonReadOptions
       const step = await chunks.next();
       const out: Item<JsonRecord>[] = [];
       const text = step.done ? lines.end() : lines.cut(step.value);
-      if (text) lineItems(lineDecoder.decode(text.bytes), text.first, toItem, out);
+      if (text) lines.next(lineItems(lineDecoder.decode(text.bytes), text.first, toItem, out));
       for (const item of out) told(item);
       if (step.done) done = true;
       if (out.length) yield out;
@@ -594,6 +594,7 @@ export function readJsonLinesColumns(input: InputBytes, options: JsonReadOptions
           if (nl < 0) break;
           start = nl + 1;
         }
+        lines.next(line + 1);
       }
       if (step.done) break;
     }

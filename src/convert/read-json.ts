@@ -184,7 +184,12 @@ export function readJsonLines(input: InputBytes, options: JsonReadOptions = {}):
   return watched(jsonLines(watch ? watch.watch(input) : input, itemParser(options.sampled ?? 0)), watch);
 }
 
-/** Bytes cut at line breaks: whole lines (without their last line break), and the line number of the first. */
+/**
+ * Bytes cut at line breaks: whole lines (without their last line break), and
+ * the line number of the first. The caller, which walks the lines anyway,
+ * tells the number of the line after them (`next`): counting here would be
+ * a second pass over every byte.
+ */
 export class LineCutter {
   private carry: Uint8Array[] = [];
   private line = 1;
@@ -198,7 +203,7 @@ export class LineCutter {
     }
     const bytes = this.carry.length ? concatBytes([...this.carry, chunk.subarray(0, last)]) : chunk.subarray(0, last);
     this.carry = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
-    return this.counted(bytes);
+    return { bytes, first: this.line };
   }
 
   /** The input ended: the line after the last line break, if any. */
@@ -206,14 +211,12 @@ export class LineCutter {
     if (!this.carry.length) return undefined;
     const bytes = concatBytes(this.carry);
     this.carry = [];
-    return this.counted(bytes);
+    return { bytes, first: this.line };
   }
 
-  private counted(bytes: Uint8Array): { bytes: Uint8Array; first: number } {
-    const first = this.line;
-    for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) this.line++;
-    this.line++;
-    return { bytes, first };
+  /** The lines last cut ended before line `line`. */
+  next(line: number): void {
+    this.line = line;
   }
 }
 
@@ -231,25 +234,25 @@ async function* jsonLines(input: InputBytes, toItem: ItemParser): AsyncGenerator
     const text = lines.cut(chunk);
     if (!text) continue;
     const out: Item<JsonRecord>[] = [];
-    lineItems(lineDecoder.decode(text.bytes), text.first, toItem, out);
+    lines.next(lineItems(lineDecoder.decode(text.bytes), text.first, toItem, out));
     if (out.length) yield out;
   }
   const text = lines.end();
   if (text) {
     const out: Item<JsonRecord>[] = [];
-    lineItems(lineDecoder.decode(text.bytes), text.first, toItem, out);
+    lines.next(lineItems(lineDecoder.decode(text.bytes), text.first, toItem, out));
     if (out.length) yield out;
   }
 }
 
-/** The items of the lines of `text`, the first numbered `line`; blank lines are skipped. */
-export function lineItems(text: string, line: number, toItem: ItemParser, out: Item<JsonRecord>[]): void {
+/** The items of the lines of `text`, the first numbered `line`; blank lines are skipped. Returns the number of the line after them. */
+export function lineItems(text: string, line: number, toItem: ItemParser, out: Item<JsonRecord>[]): number {
   for (let start = 0; ; line++) {
     const nl = text.indexOf('\n', start);
     let s = nl < 0 ? text.slice(start) : text.slice(start, nl);
     if (line === 1 && s.charCodeAt(0) === 0xfeff) s = s.slice(1);
     if (!blank(s)) out.push(toItem(s, line));
-    if (nl < 0) return;
+    if (nl < 0) return line + 1;
     start = nl + 1;
   }
 }
