@@ -26,9 +26,9 @@ export interface FormatReaders {
 
 const readers = new WeakMap<object, FormatReaders[keyof FormatReaders]>();
 
-/** Notes `reader` as the one `table` (of `format`) reads through; returns the table. */
-export function keepReader<F extends keyof FormatReaders, T extends Tagged>(format: F, table: T, reader: FormatReaders[F]): T {
-  if (table.format === format) readers.set(table, reader);
+/** Notes `reader` as the one `table` reads through (`format` types it; `readerOf` checks it); returns the table. */
+export function keepReader<F extends keyof FormatReaders, T extends Tagged>(_format: F, table: T, reader: FormatReaders[F]): T {
+  readers.set(table, reader);
   return table;
 }
 
