@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { incompleteUtf8Tail, invalidUtf8At } from '../../src/bytes/utf8.js';
+import { incompleteUtf8Tail, invalidUtf8At } from '../../src/bytes/utf8-checks.js';
 
 const fatal = new TextDecoder('utf-8', { fatal: true });
 const valid = (b: Uint8Array) => {
