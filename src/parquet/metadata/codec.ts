@@ -17,9 +17,6 @@ import type {
   FileMetaData,
   OffsetIndex,
   PageHeader,
-  RowGroup,
-  SchemaElement,
-  Statistics,
 } from './types.js';
 
 export const fileMetaDataCodec: StructCodec<FileMetaData> = compileStruct(tables.FileMetaData);
@@ -30,9 +27,6 @@ export const bloomFilterHeaderCodec: StructCodec<BloomFilterHeader> = compileStr
 export const fileCryptoMetaDataCodec: StructCodec<FileCryptoMetaData> = compileStruct(tables.FileCryptoMetaData);
 export const columnMetaDataCodec: StructCodec<ColumnMetaData> = compileStruct(tables.ColumnMetaData);
 export const columnChunkCodec: StructCodec<ColumnChunk> = compileStruct(tables.ColumnChunk);
-export const rowGroupCodec: StructCodec<RowGroup> = compileStruct(tables.RowGroup);
-export const schemaElementCodec: StructCodec<SchemaElement> = compileStruct(tables.SchemaElement);
-export const statisticsCodec: StructCodec<Statistics> = compileStruct(tables.Statistics);
 
 /**
  * Decodes the footer's FileMetaData from `buf` (the footer bytes, starting
