@@ -374,7 +374,11 @@ export class Conversion {
         const threads = o.csvReaders ? (o.threads ?? o.csvThreads ?? 1) : 1;
         const { parallelCsv } = await import('./csv-parallel.js');
         const p = parallelCsv(input, shaper, { delimiter, header: o.header, skipBad: !o.strict, threads, ...(o.csvReaders ? { readers: o.csvReaders } : {}), ...(onWarning ? { onWarning } : {}) });
-        summary = await textToTable(p.items, shaper, open, sampleSize, state, bad, header, p.tail);
+        try {
+          summary = await textToTable(p.items, shaper, open, sampleSize, state, bad, header, p.tail);
+        } finally {
+          await p.close();
+        }
       } else {
         const shaper = new JsonShaper(o.choice, onWarning, (column) => o.typeAdvice(column, sampleSize));
         const records = o.from === 'jsonl' ? readJsonLines : readJsonArray;
