@@ -70,7 +70,7 @@ export class CsvBlocks {
     const buf = parts.length === 1 ? parts[0]! : concatBytes(parts);
     if (this.ended) {
       this.carry = new Uint8Array(0);
-      return this.cut(buf, buf.length, true, 0);
+      return this.cut(buf, true, 0);
     }
     // The first LF past `min`: a chunk far larger than a block (bytes in memory) is cut into many.
     const near = buf.indexOf(LF, min - 1);
@@ -87,15 +87,23 @@ export class CsvBlocks {
         quotes = before;
       }
     }
-    // None left: not a view of the block's buffer, which a thread may be handed (and the view detached with it).
-    this.carry = end < buf.length ? buf.subarray(end) : new Uint8Array(0);
-    return this.cut(buf, end, false, quotes);
+    // The block and the carry must not share a buffer (a thread may be handed the block's, detaching
+    // every view of it): the smaller is copied, as a rule the carry, the part of a line past the cut.
+    if (buf.length - end > end) {
+      this.carry = buf.subarray(end);
+      return this.cut(buf.slice(0, end), false, quotes);
+    }
+    this.carry = end < buf.length ? buf.slice(end) : new Uint8Array(0);
+    return this.cut(buf.subarray(0, end), false, quotes);
   }
 
-  /** The block `buf[0, end)`, with `quotes` quotes (the last block's are not counted: no parity is needed after it). */
-  private cut(buf: Uint8Array, end: number, final: boolean, quotes: number): CsvBlock {
-    // A block of its own: it goes to a thread whole.
-    const bytes = end === buf.length && buf.byteOffset === 0 && buf.buffer.byteLength === end ? buf : buf.slice(0, end);
+  /**
+   * A block of `bytes` with `quotes` quotes (the last block's are not counted:
+   * no parity is needed after it). Its buffer is its alone (a concatenation,
+   * a copy, or the rest of one whose other views are gone).
+   */
+  private cut(bytes: Uint8Array, final: boolean, quotes: number): CsvBlock {
+    const end = bytes.length;
     const block = { bytes, line: this.line, final };
     this.line += count(bytes, LF, 0, end);
     this.parity = (this.parity + quotes) % 2;

@@ -31,8 +31,6 @@ export function startPool(name: 'csv-worker' | 'text-worker', count: number): Wo
   const threads = Array.from({ length: count }, () => {
     const worker = startWorker(name);
     const thread = { worker, pending: new Map<number, Pending>(), lost: undefined as unknown };
-    // Idle until a job is posted: a pool left open (a failure elsewhere) does not hold the process.
-    worker.unref();
     const settle = (id: number) => {
       const p = thread.pending.get(id);
       thread.pending.delete(id);
@@ -50,6 +48,9 @@ export function startPool(name: 'csv-worker' | 'text-worker', count: number): Wo
     };
     worker.on('error', lose);
     worker.on('exit', (code) => lose(new IOError(`a ${name} thread exited (code ${code}) with work unanswered`)));
+    // Idle until a job is posted: a pool left open (a failure elsewhere) does not hold the process. After
+    // the listeners: a 'message' listener refs the thread again.
+    worker.unref();
     return thread;
   });
   let next = 0;

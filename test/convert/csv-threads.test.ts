@@ -166,3 +166,27 @@ test('a block whose cut falls inside a quoted cell is read again from where the 
   assert.equal(rows, whole.length - 1);
   assert.ok(resumed > 0, 'some cut fell inside quotes');
 });
+
+test('each block has a buffer of its own: handing it to a thread (detaching it) leaves the carry and the input whole, whether the input comes as one chunk many blocks long or in small chunks', async () => {
+  const input = enc([...convertCsvLines(20_000, 12)].join(''));
+  const kept = input.slice();
+  for (const size of [input.length, 3000, 70_000]) {
+    const chunks = (async function* () {
+      for (let i = 0; i < input.length; i += size) yield input.subarray(i, Math.min(input.length, i + size));
+    })();
+    const blocks = new CsvBlocks(chunks);
+    const got: number[] = [];
+    let line = 1;
+    for (let b = await blocks.next(50_000); b; b = await blocks.next(50_000)) {
+      assert.notEqual(b.bytes.buffer, input.buffer, 'the input is not handed over');
+      assert.equal(b.line, line);
+      got.push(...b.bytes);
+      line += b.bytes.filter((x) => x === 10).length;
+      // What a worker thread is handed: the buffer, detached here.
+      structuredClone(b.bytes, { transfer: [b.bytes.buffer as ArrayBuffer] });
+      assert.equal(b.bytes.length, 0);
+    }
+    assert.ok(Buffer.from(got).equals(Buffer.from(kept)), `chunks of ${size} bytes: the blocks are the input, in order`);
+    assert.ok(Buffer.from(input).equals(Buffer.from(kept)));
+  }
+});
