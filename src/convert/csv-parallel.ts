@@ -32,8 +32,8 @@ const BLOCK = 1 << 20;
 const FIRST_BLOCK = 1 << 18;
 /** Blocks read ahead per worker. */
 const AHEAD = 3;
-/** Bytes of input below which no worker is started: the first block past the sample may be the last (then read here, sooner than a thread starts). */
-const MIN_THREADED = 2 * BLOCK;
+/** Bytes of input below which no worker is started: what is left past the sample is one block at most (read here, sooner than a thread starts). */
+const MIN_THREADED = BLOCK;
 
 /** Threads that read blocks: the Node entry's worker threads. */
 export interface CsvBlockReaders {
