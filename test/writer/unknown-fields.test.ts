@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AvroTrevniWriter } from '../../src/node/entries/trevni.js';
-import { BufferSink, defineSchema, field, InvalidArgumentError, openParquet, openWriter, ParquetReader, ParquetWriter, type InferRow } from '../../src/node/index.js';
+import { BufferSink, defineSchema, field, InvalidArgumentError, openParquet, openWriter, ParquetReader, ParquetWriter, type InferInput, type InferRow } from '../../src/node/index.js';
 import { RedElmWriter } from '../../src/node/entries/redelm.js';
 import { TrevniDraftWriter } from '../../src/trevni/draft/writer.js';
 
@@ -110,4 +110,38 @@ test('openWriter with a typed schema reads back typed rows; await using aborts a
     await w.close();
   }
   assert.ok(existsSync(join(dir, 'closed.parquet')));
+});
+
+test('a MAP written as its entries, a Map or an object reads back as the same entries, at any depth', async () => {
+  const maps = defineSchema({
+    attrs: field.map(field.string(), field.int32()),
+    byId: field.map(field.int64(), field.struct({ at: field.list(field.map(field.string(), field.boolean().required())) })).required(),
+  });
+  const read = [
+    { attrs: [{ key: 'b', value: 1 }, { key: 'a', value: null }], byId: [{ key: 7n, value: { at: [[{ key: 'x', value: true }], [], null] } }, { key: 3n, value: null }] },
+    { attrs: null, byId: [] },
+    // An object's integer-like keys come first, ascending: JavaScript's order, which the file keeps.
+    { attrs: [{ key: '2', value: 2 }, { key: '10', value: 10 }, { key: 'z', value: 0 }], byId: [{ key: 1n, value: { at: [[{ key: 'q', value: false }]] } }] },
+  ];
+  const written: InferInput<typeof maps>[] = [
+    { attrs: new Map([['b', 1], ['a', null]]), byId: new Map([[7n, { at: [{ x: true }, new Map(), null] }], [3n, null]]) },
+    { byId: new Map() },
+    { attrs: { z: 0, 10: 10, 2: 2 }, byId: [{ key: 1n, value: { at: [new Map([['q', false]])] } }] },
+  ];
+  for (const many of [false, true]) {
+    const sink = new BufferSink();
+    const w = await ParquetWriter.open(sink, maps);
+    if (many) await w.writeMany(written);
+    else for (const r of written) await w.write(r);
+    await w.close();
+    assert.deepStrictEqual(await readBack(sink.bytes()), read);
+  }
+  const w = await ParquetWriter.open(new BufferSink(), maps);
+  const refused = async (record: unknown, column: string, message: RegExp) =>
+    assert.rejects(w.write(record as InferInput<typeof maps>), (e: unknown) => e instanceof InvalidArgumentError && e.context.column === column && message.test(e.message));
+  await refused({ attrs: new Map([[1, 1]]), byId: [] }, 'attrs.key_value.key', /expected/);
+  await refused({ attrs: new Map([['a', 'one']]), byId: [] }, 'attrs.key_value.value', /expected/);
+  await refused({ byId: new Map([[1n, { at: [new Map([['x', null]])] }]]) }, 'byId.value.at.value', /required/);
+  await refused({ attrs: 'a=1', byId: [] }, 'attrs', /a map \(an array of \{ key, value \}, a Map, or an object\)/);
+  await w.close();
 });
