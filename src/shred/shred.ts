@@ -11,6 +11,8 @@ export interface LeafSink {
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
+/** The keys of a map entry given as an object. */
+const ENTRY_KEYS: ReadonlySet<string> = new Set(['key', 'value']);
 
 /** The name sets of field lists, each built once, on first need: only a record with keys to spare asks. */
 export class FieldNames {
@@ -114,14 +116,16 @@ export class RecordShredder {
       if (has) present++;
       this.field(f.plan, has ? obj[f.name] : undefined, rep);
     }
-    if (this.strict) {
-      const key = unknownKeyBeyond(obj, present, () => this.knownNames(fields));
-      if (key !== undefined) {
-        const where = this.path.slice(0, d).join('.');
-        throw new InvalidArgumentError(`${where ? `field ${where} has` : 'the record has'} a key the schema lacks: ${JSON.stringify(key)} (write with unknownFields: 'ignore' to leave such keys out)`, where ? { column: where } : {});
-      }
+    const key = this.strict ? unknownKeyBeyond(obj, present, () => this.knownNames(fields)) : undefined;
+    if (key !== undefined) {
+      const where = this.path.slice(0, d).join('.');
+      this.refuseUnknown(where ? `field ${where} has` : 'the record has', key, where);
     }
     this.depth = d;
+  }
+
+  private refuseUnknown(subject: string, key: string, where: string): never {
+    throw new InvalidArgumentError(`${subject} a key the schema lacks: ${JSON.stringify(key)} (write with unknownFields: 'ignore' to leave such keys out)`, where ? { column: where } : {});
   }
 
   private pathText(): string {
@@ -188,6 +192,9 @@ export class RecordShredder {
     if (Array.isArray(v)) {
       return v.map((e) => {
         if (!isPlainObject(e) || !('key' in e)) this.fail('map entries as { key, value } objects', e);
+        // A misspelt `value` would otherwise write a null, as a misspelt field would.
+        const extra = this.strict ? unknownKeyBeyond(e, +hasOwn.call(e, 'key') + +hasOwn.call(e, 'value'), () => ENTRY_KEYS) : undefined;
+        if (extra !== undefined) this.refuseUnknown(`field ${this.pathText()}: a map entry has`, extra, this.pathText());
         return [e.key, e.value] as [unknown, unknown];
       });
     }

@@ -143,5 +143,13 @@ test('a MAP written as its entries, a Map or an object reads back as the same en
   await refused({ attrs: new Map([['a', 'one']]), byId: [] }, 'attrs.key_value.value', /expected/);
   await refused({ byId: new Map([[1n, { at: [new Map([['x', null]])] }]]) }, 'byId.value.at.value', /required/);
   await refused({ attrs: 'a=1', byId: [] }, 'attrs', /a map \(an array of \{ key, value \}, a Map, or an object\)/);
+  // An entry's misspelt value is an unknown key, as a record's is, not a null; at any depth.
+  await refused({ attrs: [{ key: 'a', vlaue: 1 }], byId: [] }, 'attrs', /field attrs: a map entry has a key the schema lacks: "vlaue"/);
+  await refused({ byId: [{ key: 1n, value: { at: [[{ key: 'x', value: true, valeu: false }]] } }] }, 'byId.value.at', /"valeu"/);
   await w.close();
+  const sink = new BufferSink();
+  const loose = await ParquetWriter.open<unknown>(sink, maps, { unknownFields: 'ignore' });
+  await loose.write({ attrs: [{ key: 'a', vlaue: 1 }, { key: 'b', value: 2, note: '' }], byId: [] });
+  await loose.close();
+  assert.deepStrictEqual(await readBack(sink.bytes()), [{ attrs: [{ key: 'a', value: null }, { key: 'b', value: 2 }], byId: [] }]);
 });
