@@ -137,15 +137,18 @@ test('a MAP written as its entries, a Map or an object reads back as the same en
     assert.deepStrictEqual(await readBack(sink.bytes()), read);
   }
   const w = await ParquetWriter.open(new BufferSink(), maps);
+  // The message names a field by the record's keys, the context by the schema's column, as for every write error.
   const refused = async (record: unknown, column: string, message: RegExp) =>
     assert.rejects(w.write(record as InferInput<typeof maps>), (e: unknown) => e instanceof InvalidArgumentError && e.context.column === column && message.test(e.message));
   await refused({ attrs: new Map([[1, 1]]), byId: [] }, 'attrs.key_value.key', /expected/);
   await refused({ attrs: new Map([['a', 'one']]), byId: [] }, 'attrs.key_value.value', /expected/);
-  await refused({ byId: new Map([[1n, { at: [new Map([['x', null]])] }]]) }, 'byId.value.at.value', /required/);
+  await refused({ byId: new Map([[1n, { at: [new Map([['x', null]])] }]]) }, 'byId.key_value.value.at.list.element.key_value.value', /field byId\.value\.at\.value: expected a value \(the field is required\)/);
   await refused({ attrs: 'a=1', byId: [] }, 'attrs', /a map \(an array of \{ key, value \}, a Map, or an object\)/);
   // An entry's misspelt value is an unknown key, as a record's is, not a null; at any depth.
-  await refused({ attrs: [{ key: 'a', vlaue: 1 }], byId: [] }, 'attrs', /field attrs: a map entry has a key the schema lacks: "vlaue"/);
-  await refused({ byId: [{ key: 1n, value: { at: [[{ key: 'x', value: true, valeu: false }]] } }] }, 'byId.value.at', /"valeu"/);
+  await refused({ attrs: [{ key: 'a', vlaue: 1 }], byId: [] }, 'attrs.key_value', /field attrs: a map entry has a key the schema lacks: "vlaue"/);
+  await refused({ byId: [{ key: 1n, value: { at: [[{ key: 'x', value: true, valeu: false }]] } }] }, 'byId.key_value.value.at.list.element.key_value', /"valeu"/);
+  await refused({ byId: [{ key: 1n, value: { at: 'x' } }] }, 'byId.key_value.value.at', /field byId\.value\.at: expected an array/);
+  await refused({ byId: [{ key: 1n, value: { at: [], more: 1 } }] }, 'byId.key_value.value', /field byId\.value has a key the schema lacks: "more"/);
   await w.close();
   const sink = new BufferSink();
   const loose = await ParquetWriter.open<unknown>(sink, maps, { unknownFields: 'ignore' });
