@@ -290,7 +290,8 @@ function noFields(): DefinedSchema {
 /** The Parquet form of an open Trevni file; an `UnsupportedError` naming the field when a field has none. */
 export function trevniMapping(reader: TrevniReader): TrevniMapping {
   const avro = fileAvroSchema(reader);
-  if (avro) {
+  // A record of no fields has no columns: it reads as a file of none (a Parquet group needs a field).
+  if (avro && !(avro.parsed.type === 'record' && avro.parsed.fields.length === 0)) {
     const top = avroMapper(avro.name)(avro.raw, avro.parsed, []);
     const fields: ReadonlyArray<readonly [string, AnyField]> = avro.parsed.type === 'record'
       ? (top.field.spec as StructSpec).fields

@@ -146,3 +146,14 @@ test('every file of the Trevni (version 2 and 1) and RedElm corpora: shown by ev
     assert.ok(table.schema.root, path);
   }
 });
+
+test('an Avro record of no fields reads as a Trevni file of no columns: rows with no fields', async () => {
+  const path = join(dir, 'avro-no-fields.trv');
+  writeFileSync(path, await avro({ type: 'record', name: 'R', fields: [] }, [{}, {}]));
+  await using table = await openTable(path);
+  assert.deepEqual(table.schema.leaves, []);
+  const rows: unknown[] = [];
+  for await (const r of table.rows()) rows.push(r);
+  assert.deepEqual(rows, [{}, {}]);
+  assert.equal((await run('convert', path, join(dir, 'avro-no-fields.jsonl'))).code, 0);
+});
