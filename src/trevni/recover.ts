@@ -5,7 +5,8 @@
  * metadata.
  */
 import { copySource } from '../io/copy.js';
-import { abortingOnFailure, type Sink } from '../io/sink.js';
+import { abortingOnFailure } from '../io/owned-sink.js';
+import type { Sink } from '../io/sink.js';
 import type { RecoverReport } from '../loss.js';
 import type { ColumnRowData } from './assemble.js';
 import { findTrevniDamage, lostRows, openTrevniForSalvage, salvageTrevniRows, type TrevniDamage } from './salvage.js';

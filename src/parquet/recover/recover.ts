@@ -5,7 +5,8 @@
  */
 import { ByteWriter } from '../../bytes/writer.js';
 import { copySource } from '../../io/copy.js';
-import { abortingOnFailure, type Sink } from '../../io/sink.js';
+import { abortingOnFailure } from '../../io/owned-sink.js';
+import type { Sink } from '../../io/sink.js';
 import { VERSION } from '../../version.js';
 import { encodeFileMetaData } from '../metadata/index.js';
 import type { SchemaElementLike } from '../../schema/tree.js';

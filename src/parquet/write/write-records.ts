@@ -1,4 +1,5 @@
-import { abortingOnFailure, type Sink } from '../../io/sink.js';
+import { abortingOnFailure } from '../../io/owned-sink.js';
+import type { Sink } from '../../io/sink.js';
 import type { AnyField } from '../../schema/builder.js';
 import { inferSchemaFromRecords } from '../../schema/infer.js';
 import type { FileMetaData } from '../metadata/index.js';
