@@ -13,7 +13,7 @@
  * not live, so an app that does not call these does not load what they
  * delegate to (docs/decisions/package-size.md).
  */
-import { defineSchema as define, field as fieldFactories, type DefinedSchema, type Fields, type RowOf } from './builder.js';
+import { defineSchema as define, field as fieldFactories, type DefinedSchema, type Fields, type RowInputOf, type RowOf } from './builder.js';
 import { inferSchemaFromCsv as inferCsv, inferSchemaFromRecords as inferRecords, type InferOptions } from './infer.js';
 import { variant as variantHelpers } from './variant-builders.js';
 
@@ -42,7 +42,7 @@ export const field: typeof fieldFactories = fieldFactories;
  * schema.leaves.map((l) => l.path.join('.'));   // ['id', 'tags.list.element']
  * ```
  */
-export function defineSchema<F extends Fields>(fields: F, options: { name?: string } = {}): DefinedSchema<RowOf<F>> {
+export function defineSchema<F extends Fields>(fields: F, options: { name?: string } = {}): DefinedSchema<RowOf<F>, RowInputOf<F>> {
   return define(fields, options);
 }
 
