@@ -148,15 +148,6 @@ export function int32Cell(b: Uint8Array, start: number, end: number): number {
 
 type CellBytes = (src: Uint8Array, start: number, end: number, escaped: boolean) => void;
 
-/** A number column's cells: the common form read by `fast` (NaN: not that form), any other through `text`. */
-function numeric(fast: (b: Uint8Array, start: number, end: number) => number, add: (v: number) => void, text: (s: string) => void): CellBytes {
-  return (src, start, end, escaped) => {
-    const v = escaped ? NaN : fast(src, start, end);
-    if (v === v) add(v);
-    else text(cellText(src, start, end, escaped));
-  };
-}
-
 /** The cell columns of a schema's top-level leaves; `advices[i]`: what column i's refusals add (how to give its type). */
 export function cellColumns(leaves: readonly LeafNode[], advices: ReadonlyArray<string | undefined>): CellColumn[] {
   return leaves.map((leaf, i) => cellColumn(leaf, advices[i]));
@@ -185,25 +176,34 @@ function cellColumn(leaf: LeafNode, advice: string | undefined): CellColumn {
         return base(b, (s) => b.addText(s), (src, start, end, escaped) => b.addBytes(src, start, end, escaped));
       }
       break;
+    // A number column's cells: the common form read from the bytes (NaN: not that form), any other through `text`.
+    // One function literal per reader, each calling its own: one shared (a reader passed in) called five readers
+    // from one place, which V8 could not inline, and each number it gave back was boxed.
     case 'INT32':
       if ((k.kind === 'int' && k.signed && k.bitWidth === 32) || k.kind === 'date') {
         const b = new NumberBuilder(Int32Array);
         const text = (s: string) => b.add(physical(s) as number);
-        return base(b, text, numeric(k.kind === 'date' ? dateCell : int32Cell, (v) => b.add(v), text));
+        const bytes: CellBytes = k.kind === 'date'
+          ? (src, start, end, escaped) => { const v = escaped ? NaN : dateCell(src, start, end); if (v === v) b.add(v); else text(cellText(src, start, end, escaped)); }
+          : (src, start, end, escaped) => { const v = escaped ? NaN : int32Cell(src, start, end); if (v === v) b.add(v); else text(cellText(src, start, end, escaped)); };
+        return base(b, text, bytes);
       }
       break;
     case 'INT64':
       if ((k.kind === 'int' && k.signed) || (k.kind === 'timestamp' && k.unit === 'MICROS')) {
         const b = new Int64Builder();
         const text = (s: string) => b.add(physical(s) as bigint);
-        return base(b, text, numeric(k.kind === 'int' ? smallInteger : timestampMicros, (v) => b.addNumber(v), text));
+        const bytes: CellBytes = k.kind === 'int'
+          ? (src, start, end, escaped) => { const v = escaped ? NaN : smallInteger(src, start, end); if (v === v) b.addNumber(v); else text(cellText(src, start, end, escaped)); }
+          : (src, start, end, escaped) => { const v = escaped ? NaN : timestampMicros(src, start, end); if (v === v) b.addNumber(v); else text(cellText(src, start, end, escaped)); };
+        return base(b, text, bytes);
       }
       break;
     case 'DOUBLE':
       if (k.kind === 'float') {
         const b = new NumberBuilder(Float64Array);
         const text = (s: string) => b.add(physical(s) as number);
-        return base(b, text, numeric(smallDecimal, (v) => b.add(v), text));
+        return base(b, text, (src, start, end, escaped) => { const v = escaped ? NaN : smallDecimal(src, start, end); if (v === v) b.add(v); else text(cellText(src, start, end, escaped)); });
       }
       break;
     case 'BOOLEAN': {

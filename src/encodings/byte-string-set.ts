@@ -6,6 +6,7 @@
  * allows: no entry added before the last one probed past its slot.
  */
 
+import { copyBytes } from '../bytes/concat.js';
 import { EMPTY, LastFirstSet } from './last-first-set.js';
 
 export class ByteStringSet extends LastFirstSet {
@@ -57,7 +58,7 @@ export class ByteStringSet extends LastFirstSet {
       data.set(this.data.subarray(0, at));
       this.data = data;
     }
-    this.data.set(src.subarray(start, end), at);
+    copyBytes(this.data, at, src, start, end);
     this.offsets[index + 1] = next;
     this.hashes[index] = h;
     this.values[index] = value;

@@ -1,6 +1,6 @@
 /**
  * Node-only codec implementations: zlib's native gzip and brotli, zstd-napi,
- * native snappy, zlib's CRC-32, and zlib's raw deflate for Trevni. registerNodeCodecs installs the ones measured faster
+ * native snappy, zlib's CRC-32, node:buffer's UTF-8 check, and zlib's raw deflate for Trevni. registerNodeCodecs installs the ones measured faster
  * than the portable defaults (bench/codecs.ts): zstd-napi decompresses
  * 1.3-3x and compresses 3-4x faster than the portable wasm libzstd.
  *
@@ -10,6 +10,7 @@
  * decompress (BENCHMARKS.md, "Startup").
  */
 import type * as Zlib from 'node:zlib';
+import { registerUtf8Check } from '../bytes/utf8.js';
 import { crc32Portable, registerCrc32, type Crc32Function } from '../checksum/crc32.js';
 import { type Codec, type CodecName, compressionLevel, defineCodec } from '../codecs/codec.js';
 import { registerCodec, registerCodecLoader } from '../codecs/registry.js';
@@ -130,6 +131,7 @@ export function registerNodeCodecs(): void {
   registerCodecLoader('ZSTD', async (portable) => createNodeZstd() ?? portable());
   registerCodecLoader('SNAPPY', async (portable) => (await import('./snappy.js')).createNodeSnappy() ?? portable());
   registerCrc32(lazyNodeCrc32());
+  registerUtf8Check((nodeRequire('node:buffer') as typeof import('node:buffer')).isUtf8);
   // Trevni's deflate (a raw RFC 1951 stream) on zlib: 2.6-2.8x faster to decompress than fflate.
   registerTrevniCodec('deflate', zlibTrevniDeflate({
     inflateRawSync: (input, options) => zlib().inflateRawSync(input, options),

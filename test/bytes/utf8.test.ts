@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { incompleteUtf8Tail, invalidUtf8At } from '../../src/bytes/utf8.js';
+import { incompleteUtf8Tail, invalidUtf8At, isUtf8 } from '../../src/bytes/utf8.js';
+import { registerNodeCodecs } from '../../src/node/codecs.js';
 
 const fatal = new TextDecoder('utf-8', { fatal: true });
 const valid = (b: Uint8Array) => {
@@ -27,6 +28,25 @@ test('invalidUtf8At agrees with TextDecoder on every sequence of up to 4 boundar
       assert.ok(valid(b.subarray(0, at)), `before ${at}: ${s.map((x) => x.toString(16)).join(' ')}`);
     }
   }
+});
+
+test('isUtf8, before and after the Node adapter installs node:buffer\'s check, agrees with TextDecoder on every sequence of up to 4 boundary bytes, at every offset of a view', () => {
+  const seqs: number[][] = [[]];
+  for (let len = 1; len <= 4; len++) {
+    for (const s of seqs.filter((x) => x.length === len - 1)) for (const b of BYTES) seqs.push([...s, b]);
+  }
+  const check = () => {
+    for (const s of seqs) {
+      const b = Uint8Array.from([0x41, ...s, 0x42]);
+      assert.equal(isUtf8(b), valid(b), s.map((x) => x.toString(16)).join(' '));
+      // A view past the first byte and short of the last: the check reads the view, not its buffer.
+      const inner = b.subarray(1, b.length - 1);
+      assert.equal(isUtf8(inner), valid(inner), `view of ${s.map((x) => x.toString(16)).join(' ')}`);
+    }
+  };
+  check();
+  registerNodeCodecs();
+  check();
 });
 
 test('incompleteUtf8Tail: the bytes of a character the next chunk may complete', () => {

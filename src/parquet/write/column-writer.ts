@@ -411,28 +411,42 @@ export class ColumnWriter implements LeafSink {
     this.indices.push(this.dictionaryIndex(s, physical));
   }
 
-  /** Typed values' dictionary indices, found by their bits (INT32: the value), adding the new ones. */
+  /**
+   * Typed values' dictionary indices, found by their bits (INT32: the
+   * value), adding the new ones. A value is read as a number or bigint only
+   * when it is new: a BigInt64Array's element read is a bigint made, and a
+   * double passed on is a heap number, a million of them for a column.
+   */
   private typedIndices(values: ArrayLike<number | bigint>): void {
     const indices = this.indices;
+    const set = (this.dictNumbers ??= new NumberSet());
     if (values instanceof Int32Array) {
-      for (let i = 0; i < values.length; i++) indices.push(this.numberIndex(values[i]!, 0, values[i]!));
-    } else if ((values instanceof Float64Array || values instanceof BigInt64Array) && values.byteOffset % 4 === 0) {
-      const h = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
-      const float = values instanceof Float64Array;
       for (let i = 0; i < values.length; i++) {
         const v = values[i]!;
+        const found = set.add(v, 0, this.dict.length);
+        indices.push(found >= 0 ? found : this.newNumber(v));
+      }
+    } else if ((values instanceof Float64Array || values instanceof BigInt64Array) && values.byteOffset % 4 === 0) {
+      const h = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+      const floats = values instanceof Float64Array ? values : undefined;
+      for (let i = 0; i < values.length; i++) {
         // NaNs are one entry, whatever their bits (as the Map of values had them).
-        if (float && v !== v) indices.push(this.numberIndex(0, 0x7ff80000, v));
-        else indices.push(this.numberIndex(h[2 * i]!, h[2 * i + 1]!, v));
+        const nan = floats !== undefined && floats[i] !== floats[i];
+        const found = nan ? set.add(0, 0x7ff80000, this.dict.length) : set.add(h[2 * i]!, h[2 * i + 1]!, this.dict.length);
+        indices.push(found >= 0 ? found : this.newNumber(values[i]!));
       }
     } else for (let i = 0; i < values.length; i++) this.addToDictionary(undefined, values[i]!);
   }
 
   /** The dictionary index of the value `v` whose bits are (lo, hi), adding it when new. */
   private numberIndex(lo: number, hi: number, v: number | bigint): number {
+    const found = (this.dictNumbers ??= new NumberSet()).add(lo, hi, this.dict.length);
+    return found >= 0 ? found : this.newNumber(v);
+  }
+
+  /** The dictionary entry of a number the set has just taken (with the dictionary's length as its index). */
+  private newNumber(v: number | bigint): number {
     const idx = this.dict.length;
-    const found = (this.dictNumbers ??= new NumberSet()).add(lo, hi, idx);
-    if (found >= 0) return found;
     this.keptKey(NUMBER_KEY);
     this.dict.push(v);
     return idx;
@@ -474,7 +488,7 @@ export class ColumnWriter implements LeafSink {
     const found = (this.dictBytes ??= new ByteStringSet()).add(src, start, end, idx);
     if (found >= 0) return found;
     this.keptKey(BYTES_KEY);
-    this.dict.push(src.subarray(start, end));
+    this.dict.pushRange(src, start, end);
     return idx;
   }
 
