@@ -665,6 +665,35 @@ describe('writeColumns', () => {
 // ------------------------------------------------------------------ dictionary keys
 
 describe('dictionary encoding keeps different values apart', () => {
+  test('a chunk\'s dictionary knows none of the last chunk\'s entries (large dictionaries, whose emptied sets the next chunk reuses)', async () => {
+    // Each row group draws its values from a window that overlaps the last one's: a value kept from a chunk before would be found at a wrong index.
+    const schema = defineSchema({ s: f.string(), b: f.string(), n: f.int32(), d: f.double(), t: f.int64() });
+    const N = 60_000;
+    const records = Array.from({ length: N }, (_, i) => {
+      const g = Math.floor(i / 20_000);
+      const k = g * 1500 + ((i * 7919) % 3000);
+      return { s: `v${k}`, b: utf8Bytes(`w${k}`), n: k, d: i / 3, t: BigInt(i) * 1_000_003n };
+    });
+    const expected = records.map((r) => ({ ...r, b: new TextDecoder().decode(r.b) }));
+    const path = await writeAll(schema, records, { rowGroupRows: 20_000 });
+    const meta = await metaOf(path);
+    assert.equal(meta.rowGroups.length, 3);
+    for (const g of meta.rowGroups) {
+      const enc = g.columns.map((c) => c.metaData!.encodings.includes('RLE_DICTIONARY'));
+      assert.deepEqual(enc, [true, true, true, false, false], 'strings and the int32 keep a dictionary; the distinct doubles and int64s drop theirs');
+    }
+    await checkParquetry(path, 'dictionary-chunks', expected);
+    const cols = {
+      s: records.map((r) => r.s), b: records.map((r) => r.b), n: Int32Array.from(records, (r) => r.n),
+      d: Float64Array.from(records, (r) => r.d), t: BigInt64Array.from(records, (r) => r.t),
+    };
+    const colsPath = join(newDir(), 'cols.parquet');
+    const w = await openWriter(colsPath, schema, { rowGroupRows: 20_000 });
+    await w.writeColumns(cols);
+    await w.close();
+    await checkParquetry(colsPath, 'dictionary-chunks-columns', expected);
+  });
+
   test('a string and UTF-8 bytes whose Latin-1 reading is that string are different values', async () => {
     // 'Ã©' as a string is the bytes C3 83 C2 A9; the bytes C3 A9 are 'é'.
     const schema = defineSchema({ s: f.string(), e: f.enum(), j: f.json() });

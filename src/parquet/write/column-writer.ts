@@ -210,6 +210,14 @@ function fastKind(leaf: LeafNode): FastKind | null {
   }
 }
 
+/** Entries a chunk's dictionary set has for the column to keep it, emptied, for its next chunk. */
+const SPARE_SET = 1024;
+
+function emptied<T extends ByteStringSet | NumberSet>(set: T): T {
+  set.clear();
+  return set;
+}
+
 /** Rows the last page's bytes per row count for in a page's size estimate (see roomRows). */
 const PRIOR_ROWS = 64;
 
@@ -237,6 +245,15 @@ export class ColumnWriter implements LeafSink {
   private dictBytes: ByteStringSet | undefined;
   /** INT32, INT64, FLOAT and DOUBLE values by their bits (INT32: the value and 0). */
   private dictNumbers: NumberSet | undefined;
+  /**
+   * The sets of the last chunk's dictionary, emptied, for the next chunk's:
+   * grown anew from 2 slots, a chunk's 16,384 values before the probe drops
+   * the dictionary of a column of distinct values re-placed each entry about
+   * twice over. Only sets of SPARE_SET entries or more are kept: a wide
+   * table's many columns of a few values each keep none.
+   */
+  private spareBytes: ByteStringSet | undefined;
+  private spareNumbers: NumberSet | undefined;
   /** A string column's strings with lone surrogates, once it keys the others by their bytes (`stringsToBytes`). */
   private illFormed: Map<unknown, number> | undefined;
   /** The key of each dictionary entry, so entries of a rolled-back record can be removed. */
@@ -419,7 +436,7 @@ export class ColumnWriter implements LeafSink {
    */
   private typedIndices(values: ArrayLike<number | bigint>): void {
     const indices = this.indices;
-    const set = (this.dictNumbers ??= new NumberSet());
+    const set = (this.dictNumbers ??= this.numberSet());
     if (values instanceof Int32Array) {
       for (let i = 0; i < values.length; i++) {
         const v = values[i]!;
@@ -440,7 +457,7 @@ export class ColumnWriter implements LeafSink {
 
   /** The dictionary index of the value `v` whose bits are (lo, hi), adding it when new. */
   private numberIndex(lo: number, hi: number, v: number | bigint): number {
-    const found = (this.dictNumbers ??= new NumberSet()).add(lo, hi, this.dict.length);
+    const found = (this.dictNumbers ??= this.numberSet()).add(lo, hi, this.dict.length);
     return found >= 0 ? found : this.newNumber(v);
   }
 
@@ -450,6 +467,18 @@ export class ColumnWriter implements LeafSink {
     this.keptKey(NUMBER_KEY);
     this.dict.push(v);
     return idx;
+  }
+
+  private numberSet(): NumberSet {
+    const set = this.spareNumbers ?? new NumberSet();
+    this.spareNumbers = undefined;
+    return set;
+  }
+
+  private byteStringSet(): ByteStringSet {
+    const set = this.spareBytes ?? new ByteStringSet();
+    this.spareBytes = undefined;
+    return set;
   }
 
   /** The dictionary index of a string `s` or a physical value, adding it when new. */
@@ -485,7 +514,7 @@ export class ColumnWriter implements LeafSink {
   private bytesIndex(src: Uint8Array, start: number, end: number): number {
     if (this.dictKeys !== undefined && this.dictKeys.size > 0) this.stringsToBytes();
     const idx = this.dict.length;
-    const found = (this.dictBytes ??= new ByteStringSet()).add(src, start, end, idx);
+    const found = (this.dictBytes ??= this.byteStringSet()).add(src, start, end, idx);
     if (found >= 0) return found;
     this.keptKey(BYTES_KEY);
     this.dict.pushRange(src, start, end);
@@ -512,7 +541,7 @@ export class ColumnWriter implements LeafSink {
    * each), and are two entries as they were before.
    */
   private stringsToBytes(): void {
-    const set = (this.dictBytes ??= new ByteStringSet());
+    const set = (this.dictBytes ??= this.byteStringSet());
     for (const [key, idx] of this.dictKeys!) {
       if (typeof key !== 'string') continue;
       this.dictKeys!.delete(key);
@@ -972,7 +1001,9 @@ export class ColumnWriter implements LeafSink {
     this.bloomHashedEntries = 0;
     this.geoEntries = 0;
     this.dictKeys = undefined;
+    if (this.dictBytes && this.dictBytes.size >= SPARE_SET) this.spareBytes = emptied(this.dictBytes);
     this.dictBytes = undefined;
+    if (this.dictNumbers && this.dictNumbers.size >= SPARE_SET) this.spareNumbers = emptied(this.dictNumbers);
     this.dictNumbers = undefined;
     this.illFormed = undefined;
     this.dictKeyOf = undefined;
