@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -15,7 +15,7 @@ import {
 } from '../../src/node/index.js';
 import type { Statistics } from '../../src/parquet/metadata/index.js';
 import { planRecord } from '../../src/shred/plan.js';
-import { halfToNumber, utf8Bytes } from './gen.js';
+import { halfToNumber, Rng, utf8Bytes } from './gen.js';
 import { Duck, checkDuckValues, checkParquetry, show, sqlString } from './oracles.js';
 import { chunkPages, fileBytes, layoutProblems } from './pages.js';
 
@@ -665,6 +665,34 @@ describe('writeColumns', () => {
 // ------------------------------------------------------------------ dictionary keys
 
 describe('dictionary encoding keeps different values apart', () => {
+  test('rejected records take back their dictionary entries, whether keyed as strings, ill-formed strings or bytes, before and after a column\'s strings move to its bytes', async () => {
+    const schema = defineSchema({ s: f.string(), n: f.int32(), d: f.double() });
+    const words = ['a', 'b', 'é', 'x\ud800', 'y\udc00', '', 'long word, long word'];
+    for (let seed = 1; seed <= 12; seed++) {
+      const r = new Rng(seed);
+      const sink = new BufferSink();
+      const w = await ParquetWriter.open<unknown>(sink, schema, { rowGroupRows: 37, pageRowLimit: 11 });
+      const kept: Array<{ s: string; n: number; d: number }> = [];
+      for (let i = 0; i < 300; i++) {
+        const word = words[r.int(0, words.length - 1)]! + (r.int(0, 3) === 0 ? String(i) : '');
+        // Bytes from some seeds' first records on, from others' later: the column's strings move to its byte set mid-chunk.
+        const asBytes = r.int(0, 2) === 0 && i > seed * 10;
+        const bad = r.int(0, 5) === 0;
+        const record = { s: asBytes ? utf8Bytes(word) : word, n: bad ? 'not a number' : i, d: r.int(0, 9) / 4 };
+        if (bad) await assert.rejects(w.write(record), InvalidArgumentError);
+        else {
+          await w.write(record);
+          // A lone surrogate is written as U+FFFD, whether it came as a string (here) or never as bytes (utf8Bytes makes U+FFFD of it too).
+          kept.push({ s: word.replace(/[\ud800-\udfff]/g, '\ufffd'), n: i, d: record.d });
+        }
+      }
+      await w.close();
+      const path = join(newDir(), `rollback-${seed}.parquet`);
+      writeFileSync(path, sink.bytes());
+      await checkParquetry(path, `dictionary-rollback-${seed}`, kept);
+    }
+  });
+
   test('a chunk\'s dictionary knows none of the last chunk\'s entries (large dictionaries, whose emptied sets the next chunk reuses)', async () => {
     // Each row group draws its values from a window that overlaps the last one's: a value kept from a chunk before would be found at a wrong index.
     const schema = defineSchema({ s: f.string(), b: f.string(), n: f.int32(), d: f.double(), t: f.int64() });

@@ -174,11 +174,6 @@ function giveScratch(w: ByteWriter): void {
 /** Every column's page headers are encoded here (synchronously, one at a time) and copied out: one buffer, not one per page. */
 const headerWriter = new ByteWriter(256);
 
-/** What `dictKeyOf` holds for a byte string's entry, which `dictBytes` keeps (removed from there at rollback). */
-const BYTES_KEY = Symbol('bytes');
-/** The same for a number's entry, which `dictNumbers` keeps. */
-const NUMBER_KEY = Symbol('number');
-
 /** A number's or a bigint's 64 bits, read as two halves (the same halves as a Float64Array's or BigInt64Array's element). */
 const bits = new ArrayBuffer(8);
 const bitsF64 = new Float64Array(bits);
@@ -256,8 +251,16 @@ export class ColumnWriter implements LeafSink {
   private spareNumbers: NumberSet | undefined;
   /** A string column's strings with lone surrogates, once it keys the others by their bytes (`stringsToBytes`). */
   private illFormed: Map<unknown, number> | undefined;
-  /** The key of each dictionary entry, so entries of a rolled-back record can be removed. */
-  private dictKeyOf: unknown[] | undefined;
+  /**
+   * The keys of the dictionary's entries keyed in `dictKeys` or `illFormed`
+   * and their indices (`mapKeyAt`), so entries of a rolled-back record can be
+   * removed from there; every other entry is in the byte-string set (a
+   * BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY or INT96 column) or the number set (any
+   * other), which need no key. A list of every entry's key was a push per new
+   * entry, 16,384 a chunk for a column of distinct values.
+   */
+  private mapKeys: unknown[] | undefined;
+  private mapKeyAt: number[] | undefined;
   private dict: ValuesBuilder;
   private indices = new Indices();
   private useDictionary: boolean;
@@ -464,7 +467,6 @@ export class ColumnWriter implements LeafSink {
   /** The dictionary entry of a number the set has just taken (with the dictionary's length as its index). */
   private newNumber(v: number | bigint): number {
     const idx = this.dict.length;
-    this.keptKey(NUMBER_KEY);
     this.dict.push(v);
     return idx;
   }
@@ -504,7 +506,7 @@ export class ColumnWriter implements LeafSink {
     if (idx === undefined) {
       idx = this.dict.length;
       map.set(key, idx);
-      this.keptKey(key);
+      this.keptKey(key, idx);
       this.dict.push(physical!);
     }
     return idx;
@@ -516,20 +518,23 @@ export class ColumnWriter implements LeafSink {
     const idx = this.dict.length;
     const found = (this.dictBytes ??= this.byteStringSet()).add(src, start, end, idx);
     if (found >= 0) return found;
-    this.keptKey(BYTES_KEY);
     this.dict.pushRange(src, start, end);
     return idx;
   }
 
   /**
-   * Records a new dictionary entry's key (BYTES_KEY for a byte string's),
-   * so rollback knows where to remove it; the first in a list of one (a list
-   * grown by push starts with room for 16, and a wide table's columns hold
-   * one entry).
+   * Records the key of a new entry `idx` keyed in a map, so rollback knows
+   * where to remove it; the first in a list of one (a list grown by push
+   * starts with room for 16, and a wide table's columns hold one entry).
    */
-  private keptKey(key: unknown): void {
-    if (this.dictKeyOf) this.dictKeyOf.push(key);
-    else this.dictKeyOf = [key];
+  private keptKey(key: unknown, idx: number): void {
+    if (this.mapKeys) {
+      this.mapKeys.push(key);
+      this.mapKeyAt!.push(idx);
+    } else {
+      this.mapKeys = [key];
+      this.mapKeyAt = [idx];
+    }
   }
 
   /**
@@ -551,8 +556,18 @@ export class ColumnWriter implements LeafSink {
       }
       const b = utf8.encode(key);
       set.add(b, 0, b.length, idx);
-      this.dictKeyOf![idx] = BYTES_KEY;
     }
+    // The keys moved to the set are no longer the maps' to remove.
+    const keys = this.mapKeys!;
+    const at = this.mapKeyAt!;
+    let kept = 0;
+    for (let i = 0; i < keys.length; i++) {
+      if (!this.dictKeys!.has(keys[i]) && !this.illFormed?.has(keys[i])) continue;
+      keys[kept] = keys[i];
+      at[kept++] = at[i]!;
+    }
+    keys.length = kept;
+    at.length = kept;
   }
 
   /** A string's dictionary index, adding it when new (by its bytes once byte strings came). */
@@ -567,7 +582,7 @@ export class ColumnWriter implements LeafSink {
     if (idx === undefined) {
       idx = this.dict.length;
       keys.set(v, idx);
-      this.keptKey(v);
+      this.keptKey(v, idx);
       if (this.dict.pushString(v)) this.replacedStrings++;
     }
     return idx;
@@ -787,14 +802,16 @@ export class ColumnWriter implements LeafSink {
     // Dictionary entries only the failed record used must not be written or counted.
     this.remap = undefined;
     while (this.dict.length > this.markDict) {
-      const key = this.dictKeyOf!.pop();
-      if (key === BYTES_KEY) this.dictBytes!.pop();
-      else if (key === NUMBER_KEY) this.dictNumbers!.pop();
-      else {
+      const e = this.dict.length - 1;
+      const keys = this.mapKeys;
+      if (keys !== undefined && keys.length > 0 && this.mapKeyAt![keys.length - 1] === e) {
+        const key = keys.pop();
+        this.mapKeyAt!.pop();
         this.dictKeys!.delete(key);
         this.illFormed?.delete(key);
-      }
-      this.dict.truncate(this.dict.length - 1);
+      } else if (this.dictNumbers !== undefined) this.dictNumbers.pop();
+      else this.dictBytes!.pop();
+      this.dict.truncate(e);
     }
   }
 
@@ -1006,7 +1023,8 @@ export class ColumnWriter implements LeafSink {
     if (this.dictNumbers && this.dictNumbers.size >= SPARE_SET) this.spareNumbers = emptied(this.dictNumbers);
     this.dictNumbers = undefined;
     this.illFormed = undefined;
-    this.dictKeyOf = undefined;
+    this.mapKeys = undefined;
+    this.mapKeyAt = undefined;
     this.dict.reset();
   }
 
