@@ -1009,7 +1009,8 @@ export class ColumnWriter implements LeafSink {
       } else facts.unencodedBytes = offsets[offsets.length - 1]! - offsets[0]!;
     }
     if (rep) facts.repHistogram = histogram(rep, this.leaf.repLevel);
-    if (def) facts.defHistogram = histogram(def, this.maxDef);
+    // At most one level of definition (a flat optional column): the counts are the page's nulls and the rest, no pass over the levels.
+    if (def) facts.defHistogram = this.maxDef === 1 ? [this.pageNulls, def.length - this.pageNulls] : histogram(def, this.maxDef);
     return facts;
   }
 
