@@ -5,10 +5,24 @@
  */
 const encoder = new TextEncoder();
 
+/**
+ * A field's cells for a block of rows, as spans: the block's i-th row's
+ * bytes are src[start[i]] to src[end[i]].
+ */
+export interface Spans {
+  src: Uint8Array;
+  start: Int32Array;
+  end: Int32Array;
+}
+
 /** One growing byte buffer: the text of a block of rows. */
 export class TextBytes {
-  buf = new Uint8Array(1 << 20);
+  buf: Uint8Array;
   pos = 0;
+
+  constructor(size = 1 << 20) {
+    this.buf = new Uint8Array(size);
+  }
 
   room(n: number): void {
     if (this.pos + n <= this.buf.length) return;
@@ -30,6 +44,47 @@ export class TextBytes {
     if (n > 32) buf.set(b, p);
     else for (let i = 0; i < n; i++) buf[p + i] = b[i]!;
     this.pos = p + n;
+  }
+
+  /** src[s] to src[e]. */
+  span(src: Uint8Array, s: number, e: number): void {
+    this.room(e - s);
+    const buf = this.buf;
+    let p = this.pos;
+    for (let i = s; i < e; i++) buf[p++] = src[i]!;
+    this.pos = p;
+  }
+
+  /**
+   * `n` rows from their fields' spans: each row the fields' cells, each
+   * after its prefix (the delimiter, the JSON key), then `end`.
+   */
+  rows(fields: Spans[], n: number, prefixes: Uint8Array[], end: Uint8Array): void {
+    const count = fields.length;
+    const srcs = fields.map((f) => f.src);
+    const starts = fields.map((f) => f.start);
+    const ends = fields.map((f) => f.end);
+    let size = end.length * n;
+    for (let f = 0; f < count; f++) {
+      const start = starts[f]!;
+      const stop = ends[f]!;
+      size += prefixes[f]!.length * n;
+      for (let i = 0; i < n; i++) size += stop[i]! - start[i]!;
+    }
+    this.room(size);
+    const buf = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < n; i++) {
+      for (let f = 0; f < count; f++) {
+        const pre = prefixes[f]!;
+        for (let j = 0; j < pre.length; j++) buf[p++] = pre[j]!;
+        const src = srcs[f]!;
+        const e = ends[f]![i]!;
+        for (let j = starts[f]![i]!; j < e; j++) buf[p++] = src[j]!;
+      }
+      for (let j = 0; j < end.length; j++) buf[p++] = end[j]!;
+    }
+    this.pos = p;
   }
 
   /** A string's UTF-8: ASCII byte by byte, the rest through TextEncoder (lone surrogates become U+FFFD, as `encode` makes them). */
