@@ -55,38 +55,6 @@ export class TextBytes {
     this.pos = p;
   }
 
-  /**
-   * `n` rows from their fields' spans: each row the fields' cells, each
-   * after its prefix (the delimiter, the JSON key), then `end`.
-   */
-  rows(fields: Spans[], n: number, prefixes: Uint8Array[], end: Uint8Array): void {
-    const count = fields.length;
-    const srcs = fields.map((f) => f.src);
-    const starts = fields.map((f) => f.start);
-    const ends = fields.map((f) => f.end);
-    let size = end.length * n;
-    for (let f = 0; f < count; f++) {
-      const start = starts[f]!;
-      const stop = ends[f]!;
-      size += prefixes[f]!.length * n;
-      for (let i = 0; i < n; i++) size += stop[i]! - start[i]!;
-    }
-    this.room(size);
-    const buf = this.buf;
-    let p = this.pos;
-    for (let i = 0; i < n; i++) {
-      for (let f = 0; f < count; f++) {
-        const pre = prefixes[f]!;
-        for (let j = 0; j < pre.length; j++) buf[p++] = pre[j]!;
-        const src = srcs[f]!;
-        const e = ends[f]![i]!;
-        for (let j = starts[f]![i]!; j < e; j++) buf[p++] = src[j]!;
-      }
-      for (let j = 0; j < end.length; j++) buf[p++] = end[j]!;
-    }
-    this.pos = p;
-  }
-
   /** A string's UTF-8: ASCII byte by byte, the rest through TextEncoder (lone surrogates become U+FFFD, as `encode` makes them). */
   text(s: string): void {
     this.room(s.length * 3);
@@ -271,13 +239,6 @@ export class TextBytes {
     this.pos += quotes + 2;
   }
 
-  /** The block's text, handed over; the buffer starts again empty. */
-  take(): Uint8Array {
-    const out = this.buf.subarray(0, this.pos);
-    this.buf = new Uint8Array(this.buf.length);
-    this.pos = 0;
-    return out;
-  }
 }
 
 /** Year, month, day from days since 1970-01-01 (Hinnant's civil_from_days, as temporal-format.ts's, in numbers for days within ±2^31). */
@@ -291,4 +252,36 @@ function civil(days: number): [number, number, number] {
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const m = mp < 10 ? mp + 3 : mp - 9;
   return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
+}
+
+/**
+ * `n` rows from their fields' spans, in a buffer of their size: each row
+ * the fields' cells, each after its prefix (the delimiter, the JSON key),
+ * then `end`.
+ */
+export function joinRows(fields: Spans[], n: number, prefixes: Uint8Array[], end: Uint8Array): Uint8Array {
+  const count = fields.length;
+  const srcs = fields.map((f) => f.src);
+  const starts = fields.map((f) => f.start);
+  const ends = fields.map((f) => f.end);
+  let size = end.length * n;
+  for (let f = 0; f < count; f++) {
+    const start = starts[f]!;
+    const stop = ends[f]!;
+    size += prefixes[f]!.length * n;
+    for (let i = 0; i < n; i++) size += stop[i]! - start[i]!;
+  }
+  const buf = new Uint8Array(size);
+  let p = 0;
+  for (let i = 0; i < n; i++) {
+    for (let f = 0; f < count; f++) {
+      const pre = prefixes[f]!;
+      for (let j = 0; j < pre.length; j++) buf[p++] = pre[j]!;
+      const src = srcs[f]!;
+      const e = ends[f]![i]!;
+      for (let j = starts[f]![i]!; j < e; j++) buf[p++] = src[j]!;
+    }
+    for (let j = 0; j < end.length; j++) buf[p++] = end[j]!;
+  }
+  return buf;
 }

@@ -23,7 +23,7 @@ import type { TextBatch } from './output.js';
 import { NestedText } from './text-nested.js';
 import { csvCell, jsonText } from './write-text.js';
 import { LITTLE_ENDIAN } from '../encodings/bits.js';
-import { TextBytes, type Spans } from './text-bytes.js';
+import { joinRows, TextBytes, type Spans } from './text-bytes.js';
 
 /** What the text is: CSV (or TSV) with its delimiter, or JSON Lines. */
 export interface TextForm {
@@ -50,7 +50,7 @@ type CellText = (v: unknown) => string;
  * A field's cells for rows [from, to) of a row group, as spans (valid until
  * the next call). Each field fills a block of rows in one loop of its own,
  * and the rows are then copied together from the spans in one loop for all
- * fields (TextBytes.rows).
+ * fields (joinRows).
  */
 type FieldText = (from: number, to: number) => Spans;
 
@@ -361,15 +361,13 @@ function* rowGroupText(t: TextPlan, chunks: ColumnChunkData[], rows: number, for
   const nested = nestedCells(t, chunks, form, cell, ctx);
   const fields = t.fields.map((f, i) => ('leaf' in f ? withContext({ ...ctx, column: leaves[f.leaf]!.path.join('.') }, () => leafText(leaves[f.leaf]!, chunks[f.leaf]!, rows, form, cell)) : nested!.writers.get(i)!));
   if (nested && from > 0) withContext(ctx, () => nested.skipRows(from));
-  const out = new TextBytes();
   for (let start = from; start < to; start += BLOCK_ROWS) {
     const stop = Math.min(to, start + BLOCK_ROWS);
     const spans = withContext(ctx, () => {
       nested?.block(start, stop);
       return fields.map((f) => f(start, stop));
     });
-    out.rows(spans, stop - start, t.prefixes, t.end);
-    yield { bytes: out.take(), rows: stop - start };
+    yield { bytes: joinRows(spans, stop - start, t.prefixes, t.end), rows: stop - start };
   }
   if (nested && to === rows) withContext(ctx, () => nested.finish());
 }
