@@ -260,28 +260,35 @@ function civil(days: number): [number, number, number] {
  * then `end`.
  */
 export function joinRows(fields: Spans[], n: number, prefixes: Uint8Array[], end: Uint8Array): Uint8Array {
-  const count = fields.length;
-  const srcs = fields.map((f) => f.src);
-  const starts = fields.map((f) => f.start);
-  const ends = fields.map((f) => f.end);
-  let size = end.length * n;
-  for (let f = 0; f < count; f++) {
-    const start = starts[f]!;
-    const stop = ends[f]!;
-    size += prefixes[f]!.length * n;
-    for (let i = 0; i < n; i++) size += stop[i]! - start[i]!;
+  // Each row's place first, then each field's cells copied into the rows, one field at a time: its source buffer stays the same through a loop.
+  const at = new Int32Array(n);
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    at[i] = size;
+    size += end.length;
+    for (let f = 0; f < fields.length; f++) size += prefixes[f]!.length + fields[f]!.end[i]! - fields[f]!.start[i]!;
   }
   const buf = new Uint8Array(size);
-  let p = 0;
+  for (let f = 0; f < fields.length; f++) {
+    const pre = prefixes[f]!;
+    const { src, start, end: stop } = fields[f]!;
+    copyCells(buf, at, n, pre, src, start, stop);
+  }
   for (let i = 0; i < n; i++) {
-    for (let f = 0; f < count; f++) {
-      const pre = prefixes[f]!;
-      for (let j = 0; j < pre.length; j++) buf[p++] = pre[j]!;
-      const src = srcs[f]!;
-      const e = ends[f]![i]!;
-      for (let j = starts[f]![i]!; j < e; j++) buf[p++] = src[j]!;
-    }
+    let p = at[i]!;
     for (let j = 0; j < end.length; j++) buf[p++] = end[j]!;
   }
   return buf;
+}
+
+/** Each row's prefix and cell at its place `at[i]`, which moves past them. */
+function copyCells(buf: Uint8Array, at: Int32Array, n: number, pre: Uint8Array, src: Uint8Array, start: Int32Array, stop: Int32Array): void {
+  const k = pre.length;
+  for (let i = 0; i < n; i++) {
+    let p = at[i]!;
+    for (let j = 0; j < k; j++) buf[p++] = pre[j]!;
+    const e = stop[i]!;
+    for (let j = start[i]!; j < e; j++) buf[p++] = src[j]!;
+    at[i] = p;
+  }
 }
