@@ -163,11 +163,13 @@ export class TextBytes {
   }
 
   private ymd(p: number, y: number, m: number, d: number): void {
-    this.digits(p, y, 4);
-    this.buf[p + 4] = 45;
-    this.digits(p + 5, m, 2);
-    this.buf[p + 7] = 45;
-    this.digits(p + 8, d, 2);
+    const buf = this.buf;
+    two(buf, p, Math.floor(y / 100));
+    two(buf, p + 2, y % 100);
+    buf[p + 4] = 45;
+    two(buf, p + 5, m);
+    buf[p + 7] = 45;
+    two(buf, p + 8, d);
   }
 
   /**
@@ -192,22 +194,25 @@ export class TextBytes {
     if (y < 0 || y > 9999) return false;
     const width = per === 1000 ? 3 : per === 1e6 ? 6 : 9;
     this.room(32);
+    const buf = this.buf;
     let p = this.pos;
-    const quoted = tail.endsWith('"');
-    if (quoted) this.buf[p++] = 34;
+    const quoted = tail.charCodeAt(tail.length - 1) === 34;
+    if (quoted) buf[p++] = 34;
     this.ymd(p, y, m, d);
     const secs = Math.floor(rem / per);
     const frac = rem - secs * per;
-    this.buf[p + 10] = 84; // T
-    this.digits(p + 11, Math.floor(secs / 3600), 2);
-    this.buf[p + 13] = 58;
-    this.digits(p + 14, Math.floor(secs / 60) % 60, 2);
-    this.buf[p + 16] = 58;
-    this.digits(p + 17, secs % 60, 2);
-    this.buf[p + 19] = 46;
+    const hours = Math.floor(secs / 3600);
+    const minutes = Math.floor(secs / 60) - hours * 60;
+    buf[p + 10] = 84; // T
+    two(buf, p + 11, hours);
+    buf[p + 13] = 58;
+    two(buf, p + 14, minutes);
+    buf[p + 16] = 58;
+    two(buf, p + 17, secs - Math.floor(secs / 60) * 60);
+    buf[p + 19] = 46;
     this.digits(p + 20, frac, width);
     p += 20 + width;
-    for (let i = 0; i < tail.length; i++) this.buf[p++] = tail.charCodeAt(i);
+    for (let i = 0; i < tail.length; i++) buf[p++] = tail.charCodeAt(i);
     this.pos = p;
     return true;
   }
@@ -291,4 +296,11 @@ function copyCells(buf: Uint8Array, at: Int32Array, n: number, pre: Uint8Array, 
     for (let j = start[i]!; j < e; j++) buf[p++] = src[j]!;
     at[i] = p;
   }
+}
+
+/** Writes n (0-99) as two digits at p. */
+function two(buf: Uint8Array, p: number, n: number): void {
+  const t = Math.floor(n / 10);
+  buf[p] = 48 + t;
+  buf[p + 1] = 48 + n - t * 10;
 }
