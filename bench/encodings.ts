@@ -12,8 +12,10 @@ import { decodeDeltaInt32, decodeDeltaInt64, encodeDeltaInt32, encodeDeltaInt64 
 import { decodeDeltaByteArray, encodeDeltaByteArray } from '../src/encodings/delta-byte-array.js';
 import { decodeDeltaLengthByteArray, encodeDeltaLengthByteArray } from '../src/encodings/delta-length-byte-array.js';
 import { take } from '../src/encodings/dictionary.js';
-import { decodePlain, encodePlain } from '../src/encodings/plain.js';
-import { decodeDictionaryIndices, decodeRleHybrid, encodeDictionaryIndices, encodeRleHybrid } from '../src/encodings/rle.js';
+import { decodePlain } from '../src/encodings/plain.js';
+import { encodePlain } from '../src/encodings/plain-encode.js';
+import { decodeDictionaryIndices, decodeRleHybrid } from '../src/encodings/rle.js';
+import { encodeDictionaryIndices, encodeRleHybrid } from '../src/encodings/rle-encode.js';
 import type { ByteArrays } from '../src/encodings/types.js';
 
 const N = 1 << 20;

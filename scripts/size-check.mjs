@@ -7,7 +7,8 @@
 // - what a browser app that reads a file by URL through the portable entry
 //   point loads: bundled as docs/browsers.md says (esbuild, ESM, code splitting,
 //   minified), run, and every chunk it loaded counted, gzipped.
-// `node scripts/size-check.mjs` prints the figures and exits 1 if one is over.
+// `node scripts/size-check.mjs` prints the figures and exits 1 if one is over;
+// with `--chunks`, each chunk a browser read loads and the modules it holds.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -168,6 +169,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   ];
   for (const [what, n, limit] of rows) console.log(`${n <= limit ? 'ok  ' : 'OVER'} ${what}: ${n.toLocaleString('en')} bytes (limit ${limit.toLocaleString('en')})`);
   const inputs = read.chunks.flatMap((c) => Object.entries(c.inputs)).sort((a, b) => b[1] - a[1]);
+  // --chunks: each chunk the read loaded, gzipped, with the modules it holds (minified bytes).
+  if (process.argv.includes('--chunks')) {
+    for (const c of read.chunks) console.log(`  ${c.name} ${c.gzipped.toLocaleString('en')}: ${Object.entries(c.inputs).sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m.replace(/^.*?dist\//, '').replace(/^.*node_modules\//, '')} ${n}`).join(', ')}`);
+  }
   console.log(`browser read: ${read.chunks.map((c) => `${c.name} ${c.gzipped.toLocaleString('en')}`).join(', ')}; biggest modules (minified bytes): ${inputs.slice(0, 25).map(([m, n]) => `${m.replace(/^.*?dist\//, '')} ${n}`).join(', ')}`);
   console.log(`(unpacked ${pack.unpacked.toLocaleString('en')} bytes in ${pack.files.length} files; dependencies: ${[...runtimeDependencies()].map(([k, v]) => `${k} ${v.toLocaleString('en')}`).join(', ')})`);
   process.exitCode = rows.every(([, n, limit]) => n <= limit) ? 0 : 1;

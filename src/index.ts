@@ -56,9 +56,10 @@ export type { ParquetryWarning, WarningCode, WarningHandler } from './warnings.j
 export type { ValueEncoding } from './parquet/write/column-writer.js';
 export type { FloatOrder } from './parquet/write/stats.js';
 export { writeRecords, type WriteRecordsOptions } from './parquet/write/write-records.js';
-export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf, type RowInputOf, type InferRow, type InferInput, type MapInput } from './schema/builder.js';
-export { variant, VariantValue, type VariantType, type VariantTimestampOptions } from './schema/variant-value.js';
-export { inferSchemaFromRecords, inferSchemaFromCsv } from './schema/infer.js';
+export { field, defineSchema, inferSchemaFromRecords, inferSchemaFromCsv, variant } from './schema/public.js';
+export type { FieldBuilder, DefinedSchema, RowOf, RowInputOf, InferRow, InferInput, MapInput } from './schema/builder.js';
+export { VariantValue, type VariantType } from './schema/variant-value.js';
+export type { VariantTimestampOptions } from './schema/variant-builders.js';
 export { schemaJson, type SchemaJson } from './schema/json.js';
 export { formatSchema, schemaAnnotation } from './text/schema-text.js';
 export { registerCodec, type Codec, type CodecName } from './codecs/registry.js';

@@ -7,7 +7,8 @@
  */
 import { ByteCursor } from '../../src/bytes/cursor.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
-import { decodeFileMetaData, decodePageHeader, encodeFileMetaData, encodePageHeader } from '../../src/parquet/metadata/index.js';
+import { decodeFileMetaData, decodePageHeader } from '../../src/parquet/metadata/index.js';
+import { encodeFileMetaData, encodePageHeader } from '../../src/parquet/metadata/encode.js';
 import type { FileMetaData, PageHeader } from '../../src/parquet/metadata/index.js';
 import type { Rng } from './mutate.js';
 

@@ -14,7 +14,7 @@
  */
 import type { DefinedSchema } from '../schema/builder.js';
 import type { GroupNode, LeafNode, SchemaNode } from '../schema/tree.js';
-import { invalidUtf8At } from '../bytes/utf8.js';
+import { invalidUtf8At } from '../bytes/utf8-checks.js';
 import { isWellFormed } from '../encodings/values-builder.js';
 import { BytesBuilder, grown, Int64Builder, NumberBuilder, type BuiltColumn, type ColumnBuilder } from './column-builders.js';
 import { dateCell, int32Cell, smallDecimal, smallInteger, timestampMicros } from './csv-cells.js';

@@ -8,7 +8,7 @@
  */
 import { concatBytes } from '../bytes/concat.js';
 import { countByte } from '../bytes/count.js';
-import { incompleteUtf8Tail, invalidUtf8At, isUtf8 } from '../bytes/utf8.js';
+import { incompleteUtf8Tail, invalidUtf8At, isUtf8 } from '../bytes/utf8-checks.js';
 import type { WarningHandler } from '../warnings.js';
 import type { InputBytes } from './source.js';
 

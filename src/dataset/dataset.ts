@@ -36,7 +36,7 @@ import { datasetArrowSchema, datasetBatch, type FieldSource } from './arrow.js';
 import { loadArrow } from '../arrow/load.js';
 import type { RecordBatch, Table } from '../arrow/peer.js';
 import { fieldRuns, leafByPath, mapFields, unifySchemas, type FieldMapping, type IntType } from './schema.js';
-import { compareUtf8 } from '../bytes/utf8.js';
+import { compareUtf8 } from '../bytes/utf8-checks.js';
 
 /**
  * How a dataset is opened: its file system, Hive partitions, schema rules, bad and other files,

@@ -9,7 +9,7 @@ import { InvalidArgumentError, IOError } from '../errors.js';
 import type { DatasetFileSystem } from './file-system.js';
 import { baseName, joinPath, relativeTo } from '../io/paths.js';
 import { METADATA_FILE } from './summary.js';
-import { compareUtf8 } from '../bytes/utf8.js';
+import { compareUtf8 } from '../bytes/utf8-checks.js';
 
 export interface Discovered {
   /**

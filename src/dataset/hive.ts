@@ -14,7 +14,7 @@ import { IncompatibleFilesError, InvalidArgumentError } from '../errors.js';
 import type { SchemaElement } from '../parquet/metadata/index.js';
 import { dirName } from '../io/paths.js';
 import { HIVE_NULL } from './hive-names.js';
-import { compareUtf8 } from '../bytes/utf8.js';
+import { compareUtf8 } from '../bytes/utf8-checks.js';
 
 /** A Hive partition column type, as DuckDB names it. */
 export type PartitionType = 'BIGINT' | 'DOUBLE' | 'DATE' | 'TIMESTAMP' | 'VARCHAR';

@@ -11,7 +11,8 @@
 import type { ByteCursor } from '../bytes/cursor.js';
 import type { ByteWriter } from '../bytes/writer.js';
 import { CorruptFileError, InvalidArgumentError, UnsupportedError } from '../errors.js';
-import { LITTLE_ENDIAN, packLsb, packLsb64, unpackLsb, unpackLsb64 } from './bits.js';
+import { LITTLE_ENDIAN, unpackLsb, unpackLsb64 } from './bits.js';
+import { packLsb, packLsb64 } from './bit-pack.js';
 
 type FloatType = 'FLOAT' | 'DOUBLE';
 

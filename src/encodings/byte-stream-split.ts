@@ -8,7 +8,8 @@ import type { ByteCursor } from '../bytes/cursor.js';
 import type { ByteWriter } from '../bytes/writer.js';
 import { CorruptFileError, InvalidArgumentError } from '../errors.js';
 import { LITTLE_ENDIAN } from './bits.js';
-import { fixedWidth, fixedWidthBytes, fixedWidthValues } from './plain.js';
+import { fixedWidth, fixedWidthValues } from './plain.js';
+import { fixedWidthBytes } from './plain-encode.js';
 import type { PhysicalType, Values } from './types.js';
 
 function splittable(type: PhysicalType): boolean {

@@ -12,7 +12,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type * as Zlib from 'node:zlib';
-import { registerUtf8Check } from '../bytes/utf8.js';
+import { registerUtf8Check } from '../bytes/utf8-checks.js';
 import { crc32Portable, registerCrc32, type Crc32Function } from '../checksum/crc32.js';
 import { type Codec, type CodecName, compressionLevel, defineCodec } from '../codecs/codec.js';
 import { registerCodec, registerCodecLoader } from '../codecs/registry.js';

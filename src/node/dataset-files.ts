@@ -1,4 +1,4 @@
-import { compareUtf8 } from '../bytes/utf8.js';
+import { compareUtf8 } from '../bytes/utf8-checks.js';
 import { walkFiles } from '../dataset/discover.js';
 import { METADATA_FILE } from '../dataset/summary.js';
 import { relativeTo } from '../io/paths.js';

@@ -7,7 +7,7 @@ import { listDatasetFiles } from './dataset-files.js';
 import { fileSink } from './file-sink.js';
 import { fileSource } from './file-source.js';
 import type { S3Settings } from './s3-credentials.js';
-import { compareUtf8 } from '../bytes/utf8.js';
+import { compareUtf8 } from '../bytes/utf8-checks.js';
 import type { SummaryStore } from '../dataset/summary.js';
 import { resolveFilePath } from '../io/file-path-guard.js';
 import { isS3Address } from '../io/s3/address.js';

@@ -21,7 +21,7 @@ import type { OpenChunkFile } from '../parquet/file-path.js';
 import type { Sink } from '../io/sink.js';
 import type { Source } from '../io/source.js';
 import type { DatasetFileSystem } from '../dataset/file-system.js';
-import { compareUtf8 } from '../bytes/utf8.js';
+import { compareUtf8 } from '../bytes/utf8-checks.js';
 import { resolveS3Options, type S3Settings } from './s3-credentials.js';
 
 

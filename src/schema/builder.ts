@@ -321,18 +321,7 @@ function checkFields(fields: Fields, where: string): Array<readonly [string, Any
   return entries;
 }
 
-/**
- * Field factories. Every field is OPTIONAL until `.required()`.
- *
- * ```ts
- * f.decimal(38, 10)                         // FIXED_LEN_BYTE_ARRAY(16) DECIMAL(38,10)
- * f.decimal(9, 2, { storage: 'BYTE_ARRAY' })
- * f.time('MILLIS')                          // INT32 TIME(MILLIS, utc) + TIME_MILLIS
- * f.timestamp('NANOS', { utc: false })      // INT64 TIMESTAMP(NANOS, local), no converted type
- * f.list(f.struct({ x: f.double() }).required())
- * f.map(f.string(), f.list(f.int32()))
- * ```
- */
+/** The field factories, exported by the root from schema/public.ts, which documents them. */
 export const field = {
   /** BOOLEAN. */
   boolean: () => leaf<boolean>({ type: 'BOOLEAN' }),
@@ -589,17 +578,7 @@ export type InferRow<S> = S extends DefinedSchema<infer Row, unknown> ? Row : ne
  */
 export type InferInput<S> = S extends DefinedSchema<unknown, infer Input> ? Input : never;
 
-/**
- * Builds a schema from field declarations. The root element is named
- * `schema` (as Arrow and parquet-java name it) unless `options.name` says
- * otherwise, and has no repetition (parquet.thrift: the root has none).
- *
- * @example
- * ```ts
- * const { elements, schema } = defineSchema({ id: field.int64().required(), tags: field.list(field.string()) });
- * schema.leaves.map((l) => l.path.join('.'));   // ['id', 'tags.list.element']
- * ```
- */
+/** A schema from field declarations: the root's `defineSchema` (schema/public.ts documents it). */
 export function defineSchema<F extends Fields>(fields: F, options: { name?: string } = {}): DefinedSchema<RowOf<F>, RowInputOf<F>> {
   const rootName = options.name ?? 'schema';
   if (typeof rootName !== 'string' || rootName === '') throw new InvalidArgumentError('the schema root name must be a non-empty string');

@@ -231,27 +231,7 @@ function checkLimit(limit: number | undefined): number {
   return limit;
 }
 
-/**
- * Infers a schema from sample records:
- *
- * - integers (safe-integer numbers, bigints within INT64) → INT64; other
- *   numbers and bigints beyond INT64 → DOUBLE; a field mixing the two → DOUBLE
- * - strings → STRING (with `textTypes`, DATE, TIMESTAMP or UUID when every
- *   sampled string reads as one); booleans → BOOLEAN; Uint8Array/ArrayBuffer → BYTE_ARRAY;
- *   Date → TIMESTAMP(MILLIS, UTC)
- * - plain objects → structs with the union of the keys seen, in first-seen order
- * - arrays → LISTs, the element type inferred over all elements of all samples
- * - a field that is only ever null or undefined (or a list only ever empty)
- *   → an optional STRING, for lack of anything better
- *
- * Every field is OPTIONAL. Conflicting types at one path (a string here, an
- * object there) throw InvalidArgumentError naming the path and both types,
- * unless an override covers that path.
- *
- * ```ts
- * inferSchemaFromRecords(rows, { overrides: { id: f.int64().required(), 'address.zip': f.string() } });
- * ```
- */
+/** A schema inferred from sample records: the root's `inferSchemaFromRecords` (schema/public.ts documents the rules). */
 export function inferSchemaFromRecords(records: Iterable<Record<string, unknown>>, options: InferOptions = {}): DefinedSchema {
   const limit = checkLimit(options.limit);
   const inference = new RecordsInference(options);
@@ -296,25 +276,7 @@ export class RecordsInference {
 /** Integer text a declared integer column takes: leading zeros allowed. */
 const LENIENT_INT_TEXT = /^[+-]?[0-9]+$/;
 
-/**
- * Infers a schema from CSV: per column, the narrowest type every non-empty
- * sampled cell fits, in this order:
- *
- * - BOOLEAN: `true` / `false`, any case
- * - INT64: `[+-]digits` within 64 bits, no superfluous leading zeros (`007` stays text)
- * - DOUBLE: decimal or exponent text (`1.5`, `.5`, `1e-3`), or `nan` / `inf` / `infinity`
- * - DATE: `YYYY-MM-DD`, a valid calendar date
- * - TIMESTAMP: ISO 8601 `YYYY-MM-DD[T ]HH:MM:SS[.fff…][Z|±HH:MM]` (bare dates
- *   count as midnight). Unit MICROS, or NANOS when some cell has digits finer
- *   than a microsecond. UTC-adjusted when the times carry a zone (`Z` or an
- *   offset: instants), local when none do (wall-clock readings, as DuckDB and
- *   Arrow read zone-less text); a column mixing both is STRING.
- * - STRING otherwise, and for columns with no non-empty cell at all.
- *
- * Empty cells are nulls and do not constrain the type; cells are not trimmed.
- * Every field is OPTIONAL. Overrides replace columns by name. Use
- * `csvCellParser` to turn the cells into values the same way.
- */
+/** A schema inferred from CSV rows: the root's `inferSchemaFromCsv` (schema/public.ts documents the rules). Use `csvCellParser` to turn the cells into values the same way. */
 export function inferSchemaFromCsv(header: string[], rows: Iterable<string[]>, options: InferOptions = {}): DefinedSchema {
   const inference = new CsvInference(header, options);
   const limit = checkLimit(options.limit);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isUtf8 as nodeIsUtf8 } from 'node:buffer';
-import { incompleteUtf8Tail, invalidUtf8At, isUtf8, registerUtf8Check } from '../../src/bytes/utf8.js';
+import { incompleteUtf8Tail, invalidUtf8At, isUtf8, registerUtf8Check } from '../../src/bytes/utf8-checks.js';
 
 const fatal = new TextDecoder('utf-8', { fatal: true });
 const valid = (b: Uint8Array) => {

@@ -14,10 +14,8 @@ import { ByteWriter } from '../../src/bytes/writer.js';
 import { ParquetryError } from '../../src/errors.js';
 import { bufferSource } from '../../src/io/source.js';
 import { checkStatistics, type Lie } from '../../src/parquet/inspect/check-stats.js';
-import {
-  decodeBloomFilterHeader, decodeColumnIndex, decodeFileMetaData, decodeOffsetIndex, encodeColumnIndex, encodeFileMetaData, encodeOffsetIndex,
-  type ColumnIndex, type FileMetaData, type OffsetIndex,
-} from '../../src/parquet/metadata/index.js';
+import { decodeBloomFilterHeader, decodeColumnIndex, decodeFileMetaData, decodeOffsetIndex, type ColumnIndex, type FileMetaData, type OffsetIndex } from '../../src/parquet/metadata/index.js';
+import { encodeColumnIndex, encodeFileMetaData, encodeOffsetIndex } from '../../src/parquet/metadata/encode.js';
 import { writeParquet } from '../../src/node/index.js';
 import { applyStructured } from '../../scripts/fuzz/structured.js';
 import { walkWkb } from '../../src/geo/wkb.js';

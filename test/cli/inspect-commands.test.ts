@@ -14,7 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { ByteWriter } from '../../src/bytes/writer.js';
 import { decodeFileMetaData, type FileMetaData } from '../../src/parquet/metadata/index.js';
 import * as tables from '../../src/parquet/metadata/tables.js';
-import { compileStruct, encodeStruct, T, type FieldTuple, type StructSpec } from '../../src/parquet/thrift/index.js';
+import { encodeStruct, T, type FieldTuple, type StructSpec } from '../../src/parquet/thrift/index.js';
 
 const DATA = '../shared/corpus/parquet-testing/data';
 const TINY = `${DATA}/alltypes_tiny_pages.parquet`;
@@ -132,7 +132,7 @@ describe('footer', () => {
     cmd.futureStruct = { a: 7, b: [-1n] };
     cmd.statistics.futureBytes = new Uint8Array([0xca, 0xfe]);
     const w = new ByteWriter();
-    encodeStruct(compileStruct(file), m, w);
+    encodeStruct(file, m, w);
     const footerBytes = w.finish();
     const out = new Uint8Array(b.length - 8 - len + footerBytes.length + 8);
     out.set(b.subarray(0, b.length - 8 - len));

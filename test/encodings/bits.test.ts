@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { bitWidth, copyBytes, packLsb, packLsb64, sumLsb, unpackLsb, unpackLsb64 } from '../../src/encodings/bits.js';
+import { bitWidth, copyBytes, sumLsb, unpackLsb, unpackLsb64 } from '../../src/encodings/bits.js';
+import { packLsb, packLsb64 } from '../../src/encodings/bit-pack.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 
 test('spec example: 0..7 at 3 bits pack LSB first into 88 C6 FA', () => {

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { ByteCursor } from '../../src/bytes/cursor.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
 import { CorruptFileError, InvalidArgumentError } from '../../src/errors.js';
-import { decodePlain, encodePlain } from '../../src/encodings/plain.js';
+import { decodePlain } from '../../src/encodings/plain.js';
+import { encodePlain } from '../../src/encodings/plain-encode.js';
 import type { ByteArrays, PhysicalType, Values } from '../../src/encodings/types.js';
 
 const cursor = (bytes: number[] | Uint8Array, base = 0) => new ByteCursor(Uint8Array.from(bytes), 0, bytes.length, base);

@@ -15,8 +15,9 @@ import { encodeByteStreamSplit } from '../../src/encodings/byte-stream-split.js'
 import { encodeDeltaInt32, encodeDeltaInt64 } from '../../src/encodings/delta-binary-packed.js';
 import { encodeDeltaByteArray } from '../../src/encodings/delta-byte-array.js';
 import { encodeDeltaLengthByteArray } from '../../src/encodings/delta-length-byte-array.js';
-import { encodePlain } from '../../src/encodings/plain.js';
-import { bitWidth, encodeDictionaryIndices, encodeRleBooleans, encodeRleHybrid, RleStream } from '../../src/encodings/rle.js';
+import { encodePlain } from '../../src/encodings/plain-encode.js';
+import { bitWidth, RleStream } from '../../src/encodings/rle.js';
+import { encodeDictionaryIndices, encodeRleBooleans, encodeRleHybrid } from '../../src/encodings/rle-encode.js';
 import { isByteArrays, type ByteArrays, type PhysicalType, type Values } from '../../src/encodings/types.js';
 import { ByteCursor } from '../../src/bytes/cursor.js';
 import { loadPageEncodings, valueStream } from '../../src/parquet/page-values.js';

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { BufferSink, CorruptFileError, defineSchema, field as f, ParquetReader, ParquetryError, ParquetWriter, type Filter } from '../../src/node/index.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
 import { ByteCursor } from '../../src/bytes/cursor.js';
-import { decodeOffsetIndex, encodeOffsetIndex, type ColumnChunk } from '../../src/parquet/metadata/index.js';
+import { decodeOffsetIndex, type ColumnChunk } from '../../src/parquet/metadata/index.js';
+import { encodeOffsetIndex } from '../../src/parquet/metadata/encode.js';
 import { rng } from './reference.js';
 
 let file: Uint8Array | undefined;

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { ByteWriter } from '../../src/bytes/writer.js';
-import { decodeFileMetaData, encodeFileMetaData } from '../../src/parquet/metadata/index.js';
+import { decodeFileMetaData } from '../../src/parquet/metadata/index.js';
+import { encodeFileMetaData } from '../../src/parquet/metadata/encode.js';
 import { BufferSink, ParquetReader, ParquetWriter, bufferSource, defineSchema, field } from '../../src/index.js';
 
 const utf8 = new TextEncoder();

@@ -12,7 +12,8 @@ import {
   parseBloomFilter,
   xxhash64,
 } from '../../src/parquet/bloom/index.js';
-import { decodeFileMetaData, encodeBloomFilterHeader } from '../../src/parquet/metadata/index.js';
+import { decodeFileMetaData } from '../../src/parquet/metadata/index.js';
+import { encodeBloomFilterHeader } from '../../src/parquet/metadata/encode.js';
 import { defineSchema, field as f } from '../../src/schema/builder.js';
 import { buildSchema } from '../../src/schema/tree.js';
 

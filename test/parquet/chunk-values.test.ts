@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ByteWriter } from '../../src/bytes/writer.js';
-import { encodeDictionaryIndices } from '../../src/encodings/rle.js';
+import { encodeDictionaryIndices } from '../../src/encodings/rle-encode.js';
 import { CorruptFileError } from '../../src/errors.js';
 import { ChunkValues } from '../../src/parquet/chunk-values.js';
 import { buildSchema } from '../../src/schema/tree.js';

@@ -209,7 +209,8 @@ test('encryptParquet refuses a file whose chunk names another column than its sc
 test('encryptParquet refuses a page or chunk size that leaves its chunk, never walking the same bytes again (fuzz seed 20261130 case 174026: a page size of minus its header looped until the heap ran out)', { timeout: 60_000 }, async () => {
   const { ByteCursor } = await import('../../src/bytes/cursor.js');
   const { ByteWriter } = await import('../../src/bytes/writer.js');
-  const { decodePageHeader, encodePageHeader } = await import('../../src/parquet/metadata/index.js');
+  const { decodePageHeader } = await import('../../src/parquet/metadata/index.js');
+  const { encodePageHeader } = await import('../../src/parquet/metadata/encode.js');
   const { withFooter } = await import('../recover/fixtures.js');
   const sink = new BufferSink();
   await writeRecords(sink, Array.from({ length: 100 }, (_, i) => ({ id: BigInt(i) })));

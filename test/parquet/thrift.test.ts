@@ -15,43 +15,31 @@ import {
   skipValue,
   writeFieldHeader,
   writeListHeader,
-  codegenAvailable,
   camelCase,
 } from '../../src/parquet/thrift/index.js';
 import type { StructCodec, StructSpec } from '../../src/parquet/thrift/index.js';
 
 const bytes = (...b: number[]) => Uint8Array.from(b);
 
-/** Through the generated path from the first call (`decode` takes it only after a few calls), with decodeStruct's error handling. */
-function generated<T>(codec: StructCodec<T>, c: ByteCursor): T {
-  return decodeStruct({ ...codec, decode: codec.decodeGenerated }, c);
+/** Decodes through decodeStruct (its error handling included): the value and where the struct ended. */
+function decodeAt<T>(codec: StructCodec<T>, buf: Uint8Array): { value: T; pos: number } {
+  const c = new ByteCursor(buf);
+  const value = decodeStruct(codec, c);
+  return { value, pos: c.pos };
 }
 
-/** Decodes with both paths (generated and closures), checks they agree and consume the same bytes. */
-function decodeBoth<T>(codec: StructCodec<T>, buf: Uint8Array): { value: T; pos: number } {
-  const c1 = new ByteCursor(buf);
-  const v1 = generated(codec, c1);
-  const c2 = new ByteCursor(buf);
-  const v2 = codec.decodeWithClosures(c2);
-  assert.deepEqual(v1, v2, 'generated and closure decoders agree');
-  assert.equal(c1.pos, c2.pos);
-  return { value: v1, pos: c1.pos };
-}
-
-/** Asserts both decode paths fail with a CorruptFileError (and nothing else). */
-function corruptBoth(codec: StructCodec<unknown>, buf: Uint8Array, match?: RegExp): void {
-  for (const run of [() => generated(codec, new ByteCursor(buf)), () => codec.decodeWithClosures(new ByteCursor(buf))]) {
-    assert.throws(run, (e: unknown) => {
-      assert.ok(e instanceof CorruptFileError, `expected CorruptFileError, got ${String(e)}`);
-      if (match) assert.match(e.message, match);
-      return true;
-    });
-  }
+/** Asserts decoding fails with a CorruptFileError (and nothing else). */
+function corrupts(codec: StructCodec<unknown>, buf: Uint8Array, match?: RegExp): void {
+  assert.throws(() => decodeStruct(codec, new ByteCursor(buf)), (e: unknown) => {
+    assert.ok(e instanceof CorruptFileError, `expected CorruptFileError, got ${String(e)}`);
+    if (match) assert.match(e.message, match);
+    return true;
+  });
 }
 
 function encode<T>(codec: StructCodec<T>, v: T): Uint8Array {
   const w = new ByteWriter();
-  encodeStruct(codec, v, w);
+  encodeStruct(codec.spec, v, w);
   return w.finish().slice();
 }
 
@@ -108,24 +96,20 @@ test('camelCase of thrift names', () => {
   assert.equal(camelCase('repetition_level_histogram'), 'repetitionLevelHistogram');
 });
 
-test('code generation is available here (the closures are cross-checked anyway)', () => {
-  assert.equal(codegenAvailable(), true);
-});
-
 test('field header short form (delta) and long form (zig-zag i16 id)', () => {
   // 0x55: delta 5, type 5 (i32) = field 5; value zigzag(1)=2; stop
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0x55, 0x02, 0x00)).value, { num: 1 });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0x55, 0x02, 0x00)).value, { num: 1 });
   // id 40 after 5 is a delta of 35: long form 0x05, zigzag(40)=80=0x50, value zigzag(-3)=5
   const buf = bytes(0x55, 0x02, 0x05, 0x50, 0x05, 0x00);
-  assert.deepEqual(decodeBoth(AllCodec, buf).value, { num: 1, far: -3 });
+  assert.deepEqual(decodeAt(AllCodec, buf).value, { num: 1, far: -3 });
   assert.deepEqual(encode(AllCodec, { num: 1, far: -3 }), buf);
   // the long form is legal for small ids too
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0x05, 0x0a, 0x02, 0x00)).value, { num: 1 });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0x05, 0x0a, 0x02, 0x00)).value, { num: 1 });
 });
 
 test('bools live in the field header: 1 = true, 2 = false', () => {
   const buf = bytes(0x11, 0x12, 0x00); // id 1 true, id 2 (delta 1) false
-  assert.deepEqual(decodeBoth(AllCodec, buf).value, { flag: true, otherFlag: false });
+  assert.deepEqual(decodeAt(AllCodec, buf).value, { flag: true, otherFlag: false });
   assert.deepEqual(encode(AllCodec, { flag: true, otherFlag: false }), buf);
 });
 
@@ -152,7 +136,7 @@ test('i8, i16, negative i32 zig-zag, i64 as number and bigint, double', () => {
       0x00,
     ),
   );
-  assert.deepEqual(decodeBoth(AllCodec, buf).value, v);
+  assert.deepEqual(decodeAt(AllCodec, buf).value, v);
   // min i32
   assert.equal(readI32(new ByteCursor(bytes(0xff, 0xff, 0xff, 0xff, 0x0f))), -2147483648);
   assert.equal(readI32(new ByteCursor(bytes(0xfe, 0xff, 0xff, 0xff, 0x0f))), 2147483647);
@@ -163,7 +147,7 @@ test('an i64 beyond the safe range is corrupt where a number is expected', () =>
   const w = new ByteWriter();
   w.zigzag64(2n ** 53n);
   assert.throws(() => readI64Number(new ByteCursor(w.finish())), CorruptFileError);
-  corruptBoth(AllCodec, bytes(0x66, ...w.finish(), 0x00), /safe integer/);
+  corrupts(AllCodec, bytes(0x66, ...w.finish(), 0x00), /safe integer/);
   const w2 = new ByteWriter();
   w2.zigzag64(-(2n ** 53n) + 1n);
   assert.equal(readI64Number(new ByteCursor(w2.finish())), -(2 ** 53) + 1);
@@ -171,7 +155,7 @@ test('an i64 beyond the safe range is corrupt where a number is expected', () =>
 
 test('strings are UTF-8, invalid sequences replaced, BOM kept; binary is a copy', () => {
   const buf = bytes(0x98, 0x05, 0x68, 0xc3, 0xa9, 0xff, 0x21, 0x18, 0x02, 0x01, 0x02, 0x00);
-  const { value } = decodeBoth(AllCodec, buf);
+  const { value } = decodeAt(AllCodec, buf);
   assert.equal(value.text, 'h\u00e9\ufffd!');
   const blob = value.blob as Uint8Array;
   assert.deepEqual(blob, bytes(1, 2));
@@ -179,7 +163,7 @@ test('strings are UTF-8, invalid sequences replaced, BOM kept; binary is a copy'
   assert.equal(blob[0], 1, 'binary does not alias the input');
   assert.equal(readString(new ByteCursor(bytes(3, 0xef, 0xbb, 0xbf))), '\ufeff');
   const long = 'x'.repeat(100) + '\u4e2d\u6587';
-  assert.deepEqual(decodeBoth(AllCodec, encode(AllCodec, { text: long })).value, { text: long });
+  assert.deepEqual(decodeAt(AllCodec, encode(AllCodec, { text: long })).value, { text: long });
 });
 
 test('lists: short header (size < 15) and long header (size varint)', () => {
@@ -188,22 +172,22 @@ test('lists: short header (size < 15) and long header (size varint)', () => {
   const many = Array.from({ length: 20 }, (_, i) => i);
   const long = encode(AllCodec, { ints: many });
   assert.deepEqual(long.subarray(0, 3), bytes(0xb9, 0xf5, 20));
-  assert.deepEqual(decodeBoth(AllCodec, long).value, { ints: many });
+  assert.deepEqual(decodeAt(AllCodec, long).value, { ints: many });
   // 14 is the last short size, 15 the first long one
   assert.deepEqual(readListHeader(new ByteCursor(bytes(0xe5, ...new Array(14).fill(0)))), { elemType: 5, size: 14 });
   assert.deepEqual(readListHeader(new ByteCursor(bytes(0xf5, 15, ...new Array(15).fill(0)))), { elemType: 5, size: 15 });
   // a set reads like a list; empty lists
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0xca, 0x28, 0x01, 0x61, 0x01, 0x62, 0x00)).value, { names: ['a', 'b'] });
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0xb9, 0x05, 0x00)).value, { ints: [] });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0xca, 0x28, 0x01, 0x61, 0x01, 0x62, 0x00)).value, { names: ['a', 'b'] });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0xb9, 0x05, 0x00)).value, { ints: [] });
   // an empty list may carry any element type (even 0)
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0xb9, 0x00, 0x00)).value, { ints: [] });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0xb9, 0x00, 0x00)).value, { ints: [] });
 });
 
 test('bool list elements are bytes: written 1/2, read 1 = true, 0 or 2 = false; element type 1 or 2', () => {
   const buf = encode(AllCodec, { bools: [true, false, true] });
   assert.deepEqual(buf, bytes(0xf9, 0x31, 1, 2, 1, 0x00));
-  assert.deepEqual(decodeBoth(AllCodec, buf).value, { bools: [true, false, true] });
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0xf9, 0x32, 1, 0, 2, 0x00)).value, { bools: [true, false, false] });
+  assert.deepEqual(decodeAt(AllCodec, buf).value, { bools: [true, false, true] });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0xf9, 0x32, 1, 0, 2, 0x00)).value, { bools: [true, false, false] });
 });
 
 test('nested struct, list of structs, map, uuid, nested lists', () => {
@@ -218,43 +202,43 @@ test('nested struct, list of structs, map, uuid, nested lists', () => {
     nested: [[1], [], [2, 3]],
   };
   const buf = encode(AllCodec, v);
-  assert.deepEqual(decodeBoth(AllCodec, buf).value, v);
+  assert.deepEqual(decodeAt(AllCodec, buf).value, v);
   // hand-worked nested struct: field 13 (struct) { 1: i32 7 } stop, stop
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0xdc, 0x15, 0x0e, 0x00, 0x00)).value, { inner: { a: 7 } });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0xdc, 0x15, 0x0e, 0x00, 0x00)).value, { inner: { a: 7 } });
   // empty map is one zero byte
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0x0b, 0x20, 0x00, 0x00)).value, { lookup: new Map() });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0x0b, 0x20, 0x00, 0x00)).value, { lookup: new Map() });
 });
 
 test('enums read as names, unknown values as UNKNOWN_<n>, and write back', () => {
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0x05, 0x22, 0x0a, 0x00)).value, { color: 'BLUE' });
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0x05, 0x22, 0x06, 0x00)).value, { color: 'UNKNOWN_3' });
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0x05, 0x22, 0xc8, 0x01, 0x00)).value, { color: 'UNKNOWN_100' });
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0x05, 0x22, 0x01, 0x00)).value, { color: 'UNKNOWN_-1' });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0x05, 0x22, 0x0a, 0x00)).value, { color: 'BLUE' });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0x05, 0x22, 0x06, 0x00)).value, { color: 'UNKNOWN_3' });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0x05, 0x22, 0xc8, 0x01, 0x00)).value, { color: 'UNKNOWN_100' });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0x05, 0x22, 0x01, 0x00)).value, { color: 'UNKNOWN_-1' });
   assert.deepEqual(encode(AllCodec, { color: 'UNKNOWN_3' }), bytes(0x05, 0x22, 0x06, 0x00));
   assert.throws(() => encode(AllCodec, { color: 'PURPLE' }), InvalidArgumentError);
 });
 
 test('unions: member with fields, empty member, unit union, unknown member, empty union', () => {
   const dec = { choice: { type: 'DECIMAL', scale: 2, precision: 9 } };
-  assert.deepEqual(decodeBoth(AllCodec, encode(AllCodec, dec)).value, dec);
-  assert.deepEqual(decodeBoth(AllCodec, encode(AllCodec, { choice: { type: 'PLAIN' } })).value, { choice: { type: 'PLAIN' } });
-  assert.deepEqual(decodeBoth(AllCodec, encode(AllCodec, { unit: 'MICROS' })).value, { unit: 'MICROS' });
+  assert.deepEqual(decodeAt(AllCodec, encode(AllCodec, dec)).value, dec);
+  assert.deepEqual(decodeAt(AllCodec, encode(AllCodec, { choice: { type: 'PLAIN' } })).value, { choice: { type: 'PLAIN' } });
+  assert.deepEqual(decodeAt(AllCodec, encode(AllCodec, { unit: 'MICROS' })).value, { unit: 'MICROS' });
   // field 19 union { field 9: struct {} }
   const unknown = bytes(0x0c, 0x26, 0x9c, 0x00, 0x00, 0x00);
-  assert.deepEqual(decodeBoth(AllCodec, unknown).value, { choice: { type: 'UNKNOWN_FIELD_9' } });
-  assert.deepEqual(decodeBoth(AllCodec, encode(AllCodec, { choice: { type: 'UNKNOWN_FIELD_9' } })).value, {
+  assert.deepEqual(decodeAt(AllCodec, unknown).value, { choice: { type: 'UNKNOWN_FIELD_9' } });
+  assert.deepEqual(decodeAt(AllCodec, encode(AllCodec, { choice: { type: 'UNKNOWN_FIELD_9' } })).value, {
     choice: { type: 'UNKNOWN_FIELD_9' },
   });
   // an unknown member that is not even a struct
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0x0c, 0x26, 0x35, 0x02, 0x00, 0x00)).value, { choice: { type: 'UNKNOWN_FIELD_3' } });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0x0c, 0x26, 0x35, 0x02, 0x00, 0x00)).value, { choice: { type: 'UNKNOWN_FIELD_3' } });
   // an empty union
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0x0c, 0x26, 0x00, 0x00)).value, { choice: { type: 'UNKNOWN_FIELD_0' } });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0x0c, 0x26, 0x00, 0x00)).value, { choice: { type: 'UNKNOWN_FIELD_0' } });
   assert.deepEqual(encode(AllCodec, { choice: { type: 'UNKNOWN_FIELD_0' } }), bytes(0x0c, 0x26, 0x00, 0x00));
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0x0c, 0x24, 0x00, 0x00)).value, { unit: 'UNKNOWN_FIELD_0' });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0x0c, 0x24, 0x00, 0x00)).value, { unit: 'UNKNOWN_FIELD_0' });
   // a unit union member holding data is still that member
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0x0c, 0x24, 0x1c, 0x15, 0x02, 0x00, 0x00, 0x00)).value, { unit: 'MILLIS' });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0x0c, 0x24, 0x1c, 0x15, 0x02, 0x00, 0x00, 0x00)).value, { unit: 'MILLIS' });
   // two members set: the first wins
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0x0c, 0x26, 0x1c, 0x00, 0x4c, 0x15, 0x02, 0x15, 0x02, 0x00, 0x00, 0x00)).value, {
+  assert.deepEqual(decodeAt(AllCodec, bytes(0x0c, 0x26, 0x1c, 0x00, 0x4c, 0x15, 0x02, 0x15, 0x02, 0x00, 0x00, 0x00)).value, {
     choice: { type: 'PLAIN' },
   });
 });
@@ -315,8 +299,8 @@ test('unknown fields of every type, at any depth, are skipped', () => {
   };
   const BigCodec = compileStruct<Record<string, unknown>>(Big);
   const buf = encode(BigCodec, big);
-  assert.deepEqual(decodeBoth(BigCodec, buf).value, big);
-  const { value, pos } = decodeBoth(compileStruct(Small), buf);
+  assert.deepEqual(decodeAt(BigCodec, buf).value, big);
+  const { value, pos } = decodeAt(compileStruct(Small), buf);
   assert.deepEqual(value, { a: 1, b: 'bee', c: [9] });
   assert.equal(pos, buf.length);
   // and skipValue alone walks the whole struct
@@ -327,12 +311,12 @@ test('unknown fields of every type, at any depth, are skipped', () => {
 
 test('a known field with the wrong wire type is skipped; if required it is then missing', () => {
   // field 5 ("num", i32) sent as a string
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0x58, 0x01, 0x41, 0x00)).value, {});
+  assert.deepEqual(decodeAt(AllCodec, bytes(0x58, 0x01, 0x41, 0x00)).value, {});
   // field 11 (list<i32>) sent as a list<string>: skipped whole
-  assert.deepEqual(decodeBoth(AllCodec, bytes(0xb9, 0x28, 0x01, 0x41, 0x01, 0x42, 0x05, 0x0a, 0x02, 0x00)).value, { num: 1 });
+  assert.deepEqual(decodeAt(AllCodec, bytes(0xb9, 0x28, 0x01, 0x41, 0x01, 0x42, 0x05, 0x0a, 0x02, 0x00)).value, { num: 1 });
   const InnerCodec = compileStruct(Inner);
-  corruptBoth(InnerCodec, bytes(0x18, 0x01, 0x41, 0x00), /Inner: required field a \(id 1\) is BINARY where I32 is expected/);
-  corruptBoth(InnerCodec, bytes(0x00), /Inner: required field a \(id 1\) is missing/);
+  corrupts(InnerCodec, bytes(0x18, 0x01, 0x41, 0x00), /Inner: required field a \(id 1\) is BINARY where I32 is expected/);
+  corrupts(InnerCodec, bytes(0x00), /Inner: required field a \(id 1\) is missing/);
 });
 
 test('a required field of the wrong wire type or element types is named with what came instead and where', () => {
@@ -343,21 +327,18 @@ test('a required field of the wrong wire type or element types is named with wha
   ]);
   const codec = compileStruct(Req);
   const at = (offset: number, message: RegExp) => (e: unknown) => e instanceof CorruptFileError && e.context.offset === offset && message.test(e.message);
-  const both = (buf: Uint8Array, check: (e: unknown) => boolean) => {
-    assert.throws(() => generated(codec, new ByteCursor(buf)), check);
-    assert.throws(() => codec.decodeWithClosures(new ByteCursor(buf)), check);
-  };
+  const fails = (buf: Uint8Array, check: (e: unknown) => boolean) => assert.throws(() => decodeStruct(codec, new ByteCursor(buf)), check);
   const map = [0x1b, 0x01, 0x89, 0x01, 0x6b, 0x16, 0x00, 0x11]; // field 2: {"k": [0]}, then field 3 = true
   // field 1 as a list of two i16 (header at offset 1)
-  both(bytes(0x19, 0x24, 0x02, 0x04, ...map, 0x00), at(1, /Req: required field xs \(id 1\) is LIST<I16> where LIST<I32> is expected/));
+  fails(bytes(0x19, 0x24, 0x02, 0x04, ...map, 0x00), at(1, /Req: required field xs \(id 1\) is LIST<I16> where LIST<I32> is expected/));
   // field 1 as an i32 (value at offset 1)
-  both(bytes(0x15, 0x02, ...map, 0x00), at(1, /Req: required field xs \(id 1\) is I32 where LIST<I32> is expected/));
+  fails(bytes(0x15, 0x02, ...map, 0x00), at(1, /Req: required field xs \(id 1\) is I32 where LIST<I32> is expected/));
   // field 2 as a map of string to i32: its value at offset 4
-  both(bytes(0x19, 0x15, 0x02, 0x1b, 0x01, 0x85, 0x01, 0x6b, 0x02, 0x11, 0x00), at(4, /Req: required field m \(id 2\) is MAP<BINARY,I32> where MAP<BINARY,LIST<I64>> is expected/));
+  fails(bytes(0x19, 0x15, 0x02, 0x1b, 0x01, 0x85, 0x01, 0x6b, 0x02, 0x11, 0x00), at(4, /Req: required field m \(id 2\) is MAP<BINARY,I32> where MAP<BINARY,LIST<I64>> is expected/));
   // field 3 as a byte
-  both(bytes(0x19, 0x15, 0x02, ...map.slice(0, -1), 0x13, 0x01, 0x00), at(11, /Req: required field flag \(id 3\) is I8 where BOOL is expected/));
+  fails(bytes(0x19, 0x15, 0x02, ...map.slice(0, -1), 0x13, 0x01, 0x00), at(11, /Req: required field flag \(id 3\) is I8 where BOOL is expected/));
   // a wrong one first, then the right one: the field is there
-  assert.deepEqual(decodeBoth(codec, bytes(0x15, 0x02, 0x09, 0x02, 0x15, 0x02, ...map, 0x00)).value, { xs: [1], m: new Map([['k', [0]]]), flag: true });
+  assert.deepEqual(decodeAt(codec, bytes(0x15, 0x02, 0x09, 0x02, 0x15, 0x02, ...map, 0x00)).value, { xs: [1], m: new Map([['k', [0]]]), flag: true });
 });
 
 test('nesting deeper than the limit is corrupt, never a stack overflow', () => {
@@ -365,38 +346,38 @@ test('nesting deeper than the limit is corrupt, never a stack overflow', () => {
   const w = new ByteWriter();
   for (let i = 0; i < 100; i++) writeFieldHeader(w, 12, 99, 0);
   for (let i = 0; i <= 100; i++) w.u8(0);
-  corruptBoth(AllCodec, w.finish(), /nesting deeper/);
+  corrupts(AllCodec, w.finish(), /nesting deeper/);
   // 10000 nested list<list<...>> headers
   const deep = new Uint8Array(10002);
   deep[0] = 0xb9;
   deep.fill(0x19, 1); // list of 1 list element
-  corruptBoth(AllCodec, deep, /nesting deeper|end of data/);
+  corrupts(AllCodec, deep, /nesting deeper|end of data/);
   // within the limit is fine
   const ok = new ByteWriter();
   for (let i = 0; i < 30; i++) writeFieldHeader(ok, 12, 99, 0);
   for (let i = 0; i <= 30; i++) ok.u8(0);
-  assert.deepEqual(decodeBoth(AllCodec, ok.finish()).value, {});
+  assert.deepEqual(decodeAt(AllCodec, ok.finish()).value, {});
 });
 
 test('a list claiming 2^31 elements in a few bytes is corrupt without a big allocation', () => {
   // field 11 list<i32>, long size form: 2^31 - 1 and 2^31 elements
-  corruptBoth(AllCodec, bytes(0xb9, 0xf5, 0xff, 0xff, 0xff, 0xff, 0x07, 1, 2, 3), /needs at least 2147483647 bytes/);
-  corruptBoth(AllCodec, bytes(0xb9, 0xf5, 0x80, 0x80, 0x80, 0x80, 0x08, 1, 2, 3), /negative/);
+  corrupts(AllCodec, bytes(0xb9, 0xf5, 0xff, 0xff, 0xff, 0xff, 0x07, 1, 2, 3), /needs at least 2147483647 bytes/);
+  corrupts(AllCodec, bytes(0xb9, 0xf5, 0x80, 0x80, 0x80, 0x80, 0x08, 1, 2, 3), /negative/);
   // doubles need 8 bytes each: 3 doubles in 16 bytes is too few (unknown field 99)
-  corruptBoth(AllCodec, bytes(0x09, 0xc6, 0x01, 0x37, ...new Array(16).fill(0)), /needs at least 24 bytes/);
+  corrupts(AllCodec, bytes(0x09, 0xc6, 0x01, 0x37, ...new Array(16).fill(0)), /needs at least 24 bytes/);
   // unknown field: the skip path checks too
-  corruptBoth(AllCodec, bytes(0x09, 0x7e, 0xfc, 0xff, 0xff, 0xff, 0xff, 0x07, 0, 0), /needs at least/);
+  corrupts(AllCodec, bytes(0x09, 0x7e, 0xfc, 0xff, 0xff, 0xff, 0xff, 0x07, 0, 0), /needs at least/);
   // list of structs: one byte (a stop) each at least
-  corruptBoth(AllCodec, bytes(0xe9, 0xfc, 0x80, 0x01, 0, 0, 0), /needs at least 128 bytes/);
+  corrupts(AllCodec, bytes(0xe9, 0xfc, 0x80, 0x01, 0, 0, 0), /needs at least 128 bytes/);
   // a map: at least key + value bytes per entry
-  corruptBoth(AllCodec, bytes(0x0b, 0x20, 0x80, 0x08, 0x89, 0, 0), /map of 1024 entries/);
+  corrupts(AllCodec, bytes(0x0b, 0x20, 0x80, 0x08, 0x89, 0, 0), /map of 1024 entries/);
   // strings: length against bytes left
-  corruptBoth(AllCodec, bytes(0x98, 0xff, 0xff, 0xff, 0xff, 0x07, 0x41), /binary of 2147483647 bytes/);
+  corrupts(AllCodec, bytes(0x98, 0xff, 0xff, 0xff, 0xff, 0x07, 0x41), /binary of 2147483647 bytes/);
   // a varint too long for 32 bits
-  corruptBoth(AllCodec, bytes(0x55, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x00), /32 bits/);
+  corrupts(AllCodec, bytes(0x55, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x00), /32 bits/);
   // bad element type, bad field type
-  corruptBoth(AllCodec, bytes(0xb9, 0x1e, 0x00, 0x00), /not a valid type/);
-  corruptBoth(AllCodec, bytes(0x5e, 0x00), /unknown compact type 14/);
+  corrupts(AllCodec, bytes(0xb9, 0x1e, 0x00, 0x00), /not a valid type/);
+  corrupts(AllCodec, bytes(0x5e, 0x00), /unknown compact type 14/);
 });
 
 test('writer: headers, list sizes, and refusing values that do not fit', () => {
@@ -435,7 +416,7 @@ test('writer: headers, list sizes, and refusing values that do not fit', () => {
   }
   // i64 numbers on both sides of the fast path
   for (const n of [0, 1, -1, 0x3fffffff, 0x40000000, -0x40000000, -(2 ** 53) + 1, 2 ** 40]) {
-    assert.deepEqual(decodeBoth(AllCodec, encode(AllCodec, { big: n })).value, { big: n });
+    assert.deepEqual(decodeAt(AllCodec, encode(AllCodec, { big: n })).value, { big: n });
   }
 });
 
@@ -443,16 +424,4 @@ test('struct tables are checked when built', () => {
   assert.throws(() => T.struct('Dup', [[1, 'a', T.i32], [1, 'b', T.i32]]), /duplicate field id 1/);
   const s: StructSpec = T.struct('Ordered', [[2, 'b', T.i32], [1, 'a', T.i32]]);
   assert.deepEqual(s.fields.map((f) => f.id), [1, 2]);
-});
-
-test('decode goes through the closures for the first calls and the generated decoder after them', () => {
-  // A struct decoded once (a footer) is not worth generating code for; one decoded again and again (page headers) is.
-  const codec = compileStruct(T.struct('Tiered', [[1, 'n', T.i32, 'required']]));
-  const tiered = codec.decode;
-  const decode = () => assert.deepEqual(decodeStruct(codec, new ByteCursor(bytes(0x15, 0x02, 0x00))), { n: 1 });
-  decode();
-  assert.equal(codec.decode, tiered, 'the first call does not generate a decoder');
-  for (let i = 0; i < 8; i++) decode();
-  assert.notEqual(codec.decode, tiered, 'later calls use the generated decoder');
-  assert.equal(codec.decode, codec.decodeGenerated);
 });

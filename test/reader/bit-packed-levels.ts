@@ -8,7 +8,8 @@ import { ByteCursor } from '../../src/bytes/cursor.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
 import { encodeBitPacked } from '../../src/encodings/bit-packed.js';
 import { bitWidth, decodeRleHybridPrefixed } from '../../src/encodings/rle.js';
-import { decodeFileMetaDataAt, decodePageHeader, encodeFileMetaData, encodePageHeader } from '../../src/parquet/metadata/codec.js';
+import { decodeFileMetaDataAt, decodePageHeader } from '../../src/parquet/metadata/codec.js';
+import { encodeFileMetaData, encodePageHeader } from '../../src/parquet/metadata/encode.js';
 import { openParquet } from '../../src/node/index.js';
 
 export async function withBitPackedLevels(file: Uint8Array): Promise<Uint8Array> {

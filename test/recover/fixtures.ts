@@ -1,6 +1,7 @@
 /** Files for the recovery tests: multi-row-group, nested, page-indexed, written by our writer. */
 import { ByteWriter } from '../../src/bytes/writer.js';
-import { encodeFileMetaData, type FileMetaData } from '../../src/parquet/metadata/index.js';
+import { type FileMetaData } from '../../src/parquet/metadata/index.js';
+import { encodeFileMetaData } from '../../src/parquet/metadata/encode.js';
 import { BufferSink, ParquetWriter, defineSchema, field, type WriterOptions } from '../../src/index.js';
 
 export const schema = defineSchema({

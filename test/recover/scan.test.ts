@@ -9,8 +9,8 @@ import { it } from 'node:test';
 import { BufferSink, ParquetReader, ParquetWriter, defineSchema, field, type WriterOptions } from '../../src/index.js';
 import { salvage, type SalvageOptions } from '../../src/node/entries/recover.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
-import { encodeRleHybridPrefixed } from '../../src/encodings/rle.js';
-import { encodePageHeader } from '../../src/parquet/metadata/index.js';
+import { encodeRleHybridPrefixed } from '../../src/encodings/rle-encode.js';
+import { encodePageHeader } from '../../src/parquet/metadata/encode.js';
 import { buildSchema, type SchemaElementLike } from '../../src/schema/tree.js';
 import { schema, writeFile } from './fixtures.js';
 

@@ -17,7 +17,8 @@ import { applyStructured } from '../../scripts/fuzz/structured.js';
 import { float16Bits } from '../../src/schema/coerce.js';
 import { ByteCursor } from '../../src/bytes/cursor.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
-import { decodeColumnIndex, encodeColumnIndex, type ColumnIndex } from '../../src/parquet/metadata/index.js';
+import { decodeColumnIndex, type ColumnIndex } from '../../src/parquet/metadata/index.js';
+import { encodeColumnIndex } from '../../src/parquet/metadata/encode.js';
 
 type Kind = 'double' | 'float' | 'float16';
 const WIDTH: Record<Kind, number> = { double: 8, float: 4, float16: 2 };

@@ -13,7 +13,8 @@ import { encodeVariant } from '../../src/parquet/variant/encode.js';
 import type { AnyField } from '../../src/schema/builder.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { checkStatistics } from '../../src/parquet/inspect/check-stats.js';
-import { decodeFileMetaData, encodeFileMetaData } from '../../src/parquet/metadata/index.js';
+import { decodeFileMetaData } from '../../src/parquet/metadata/index.js';
+import { encodeFileMetaData } from '../../src/parquet/metadata/encode.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

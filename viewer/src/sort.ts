@@ -7,7 +7,7 @@
  * UTF-8 bytes compare), NaN above every number; ties keep file order.
  */
 import type { LeafNode, Table } from 'parquetry';
-import { compareUtf8 } from '../../src/bytes/utf8.js';
+import { compareUtf8 } from '../../src/bytes/utf8-checks.js';
 
 /** The most rows a whole-file sort takes (docs/viewer.md states it): their keys and row numbers are held in memory. */
 export const SORT_MAX_ROWS = 1_000_000;

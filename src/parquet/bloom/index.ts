@@ -8,7 +8,8 @@ import { ByteCursor } from '../../bytes/cursor.js';
 import { ByteWriter } from '../../bytes/writer.js';
 import { CorruptFileError, UnsupportedError, withContext } from '../../errors.js';
 import type { ErrorContext } from '../../errors.js';
-import { decodeBloomFilterHeader, encodeBloomFilterHeader } from '../metadata/index.js';
+import { decodeBloomFilterHeader } from '../metadata/index.js';
+import { encodeBloomFilterHeader } from '../metadata/encode.js';
 import type { BloomFilterHeader } from '../metadata/index.js';
 import { MAX_BLOOM_BYTES, SplitBlockBloomFilter } from './filter.js';
 

@@ -9,9 +9,10 @@ import { ByteWriter } from '../../bytes/writer.js';
 import { crc32 } from '../../checksum/crc32.js';
 import { ChecksumError, CorruptFileError, DecryptionError, InvalidArgumentError, MissingKeyError, ParquetryError, type ErrorContext } from '../../errors.js';
 import {
-  decodeBloomFilterHeader, decodeColumnMetaData, decodeFileCryptoMetaData, decodeFileMetaData, decodePageHeader, encodePageHeader,
+  decodeBloomFilterHeader, decodeColumnMetaData, decodeFileCryptoMetaData, decodeFileMetaData, decodePageHeader,
   type ColumnChunk, type ColumnMetaData, type EncryptionAlgorithm, type FileMetaData, type PageHeader,
 } from '../metadata/index.js';
+import { encodePageHeader } from '../metadata/encode.js';
 import { concatBytes } from '../../bytes/concat.js';
 import { moduleAad, ModuleType } from './aad.js';
 import { sameBytes } from '../../bytes/same.js';

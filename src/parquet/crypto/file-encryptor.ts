@@ -12,10 +12,8 @@ import { ByteCursor } from '../../bytes/cursor.js';
 import { ByteWriter } from '../../bytes/writer.js';
 import { crc32 } from '../../checksum/crc32.js';
 import { InvalidArgumentError } from '../../errors.js';
-import {
-  decodeBloomFilterHeader, decodePageHeader, encodeColumnMetaData, encodeFileCryptoMetaData, encodeFileMetaData, encodePageHeader,
-  type ColumnMetaData, type EncryptionAlgorithm, type FileMetaData,
-} from '../metadata/index.js';
+import { decodeBloomFilterHeader, decodePageHeader, type ColumnMetaData, type EncryptionAlgorithm, type FileMetaData } from '../metadata/index.js';
+import { encodeColumnMetaData, encodeFileCryptoMetaData, encodeFileMetaData, encodePageHeader } from '../metadata/encode.js';
 import { concatBytes } from '../../bytes/concat.js';
 import { moduleAad, ModuleType } from './aad.js';
 import { AesKey, ctrEncrypt, gcmEncrypt, NONCE_LENGTH, TAG_LENGTH } from './cipher.js';

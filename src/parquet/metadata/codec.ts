@@ -1,11 +1,11 @@
 /**
- * Decode and encode entry points for the parquet.thrift structs. Each is the
- * compiled table of tables.ts; the codecs are built once, at module load.
+ * Decode entry points for the parquet.thrift structs. Each is the compiled
+ * table of tables.ts; the decoders are built once, at module load. Encoding
+ * is encode.ts, which a read does not load.
  */
 
 import { ByteCursor } from '../../bytes/cursor.js';
-import type { ByteWriter } from '../../bytes/writer.js';
-import { compileStruct, decodeStruct, encodeStruct } from '../thrift/codec.js';
+import { compileStruct, decodeStruct } from '../thrift/codec.js';
 import type { StructCodec } from '../thrift/codec.js';
 import * as tables from './tables.js';
 import type {
@@ -17,9 +17,6 @@ import type {
   FileMetaData,
   OffsetIndex,
   PageHeader,
-  RowGroup,
-  SchemaElement,
-  Statistics,
 } from './types.js';
 
 export const fileMetaDataCodec: StructCodec<FileMetaData> = compileStruct(tables.FileMetaData);
@@ -30,11 +27,6 @@ export const bloomFilterHeaderCodec: StructCodec<BloomFilterHeader> = compileStr
 export const fileCryptoMetaDataCodec: StructCodec<FileCryptoMetaData> = compileStruct(tables.FileCryptoMetaData);
 export const columnMetaDataCodec: StructCodec<ColumnMetaData> = compileStruct(tables.ColumnMetaData);
 export const columnChunkCodec: StructCodec<ColumnChunk> = compileStruct(tables.ColumnChunk);
-export const rowGroupCodec: StructCodec<RowGroup> = compileStruct(tables.RowGroup);
-export const schemaElementCodec: StructCodec<SchemaElement> = compileStruct(tables.SchemaElement);
-export const statisticsCodec: StructCodec<Statistics> = compileStruct(tables.Statistics);
-
-// ------------------------------------------------------------------ decode
 
 /**
  * Decodes the footer's FileMetaData from `buf` (the footer bytes, starting
@@ -81,34 +73,4 @@ export function decodeFileCryptoMetaData(cursor: ByteCursor): FileCryptoMetaData
 /** A ColumnMetaData on its own (ColumnChunk.encrypted_column_metadata, once decrypted). */
 export function decodeColumnMetaData(cursor: ByteCursor): ColumnMetaData {
   return decodeStruct(columnMetaDataCodec, cursor);
-}
-
-// ------------------------------------------------------------------ encode
-
-export function encodeFileMetaData(m: FileMetaData, w: ByteWriter): void {
-  encodeStruct(fileMetaDataCodec, m, w);
-}
-
-export function encodePageHeader(h: PageHeader, w: ByteWriter): void {
-  encodeStruct(pageHeaderCodec, h, w);
-}
-
-export function encodeColumnIndex(ci: ColumnIndex, w: ByteWriter): void {
-  encodeStruct(columnIndexCodec, ci, w);
-}
-
-export function encodeOffsetIndex(oi: OffsetIndex, w: ByteWriter): void {
-  encodeStruct(offsetIndexCodec, oi, w);
-}
-
-export function encodeBloomFilterHeader(h: BloomFilterHeader, w: ByteWriter): void {
-  encodeStruct(bloomFilterHeaderCodec, h, w);
-}
-
-export function encodeFileCryptoMetaData(m: FileCryptoMetaData, w: ByteWriter): void {
-  encodeStruct(fileCryptoMetaDataCodec, m, w);
-}
-
-export function encodeColumnMetaData(m: ColumnMetaData, w: ByteWriter): void {
-  encodeStruct(columnMetaDataCodec, m, w);
 }

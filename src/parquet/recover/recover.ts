@@ -8,7 +8,7 @@ import { copySource } from '../../io/copy.js';
 import { abortingOnFailure } from '../../io/owned-sink.js';
 import type { Sink } from '../../io/sink.js';
 import { VERSION } from '../../version.js';
-import { encodeFileMetaData } from '../metadata/index.js';
+import { encodeFileMetaData } from '../metadata/encode.js';
 import type { SchemaElementLike } from '../../schema/tree.js';
 import type { ReadInput } from '../../io/source.js';
 import { ParquetWriter, type WriterOptions } from '../write/writer.js';

@@ -1,13 +1,14 @@
 /**
- * Compiles the declarative tables of `spec.ts` into codecs, once per struct
- * (memoized). Two decode paths implement the same rules:
- * - `decodeGenerated`: JavaScript generated from the table (gen.ts), 3-4x
- *   faster on a struct decoded again and again (page headers); built on
- *   first use. `decode` takes it from the GENERATE_AFTER-th call on.
- * - `decodeWithClosures`: closures composed from the table, no `eval`. Used
- *   where the runtime forbids `new Function` (a strict browser CSP), and in
- *   tests as the reference the generated code is checked against.
- * Encoding always goes through closures (it is not the hot path).
+ * Compiles the declarative tables of `spec.ts` into decoders, once per
+ * struct (memoized): closures composed from the table. Encoding is
+ * encode.ts, so a read does not load it.
+ *
+ * One decoder. JavaScript generated from the tables with `new Function`
+ * decoded page headers 3-4 times faster, but it needed these closures
+ * anyway where a strict browser CSP forbids `new Function`, and the two
+ * paths were 10.8 kB gzipped of a browser read; a page header through the
+ * closures takes a few microseconds, next to the page it describes
+ * (docs/decisions/package-size.md).
  *
  * Decoding rules (the same as thrift's generated code, plus safety):
  * - Unknown field ids are skipped, whatever their type and depth.
@@ -23,9 +24,8 @@
  *   writes back as an empty union); with several set, the first known wins.
  */
 
-import { CorruptFileError, InvalidArgumentError, ParquetryError } from '../../errors.js';
+import { CorruptFileError, ParquetryError } from '../../errors.js';
 import type { ByteCursor } from '../../bytes/cursor.js';
-import type { ByteWriter } from '../../bytes/writer.js';
 import {
   CT,
   MAX_DEPTH,
@@ -44,20 +44,8 @@ import {
   readString,
   readUuid,
   skipValue,
-  writeBinary,
-  writeDouble,
-  writeFieldHeader,
-  writeI16,
-  writeI32,
-  writeI64,
-  writeI64BigInt,
-  writeI8,
-  writeListHeader,
-  writeMapHeader,
-  writeString,
-  writeUuid,
+  wireName,
 } from './compact.js';
-import { generateDecoder, typeName } from './gen.js';
 import type { EnumSpec, ListSpec, MapSpec, Spec, StructSpec, UnionSpec, UnitUnionSpec } from './spec.js';
 
 /** Passed as the wire type to a reader when it reads a collection element. */
@@ -67,166 +55,127 @@ const ELEM = -1;
 const SKIPPED: unique symbol = Symbol('skipped');
 
 type Reader = (c: ByteCursor, t: number, depth: number) => unknown;
-type Writer = (w: ByteWriter, v: unknown) => void;
 
-interface ValueCodec {
-  /** The compact type written for this value (a bool field's header type is chosen per value). */
-  readonly wire: number;
+interface ValueDecoder {
   /** Bit mask of wire types accepted on read. */
   readonly accept: number;
   readonly read: Reader;
-  readonly write: Writer;
 }
 
-/**
- * A struct value (count 1) or a list's elements (`count` of them) already
- * encoded, written as they are wherever the codec takes that struct or list:
- * a writer's footer keeps its column chunks as bytes from the moment each is
- * written, not as objects until the end (a wide table's footer has one per
- * column). The caller vouches that the bytes are of the right type.
- */
-export class Encoded {
-  constructor(readonly bytes: Uint8Array, readonly count = 1) {}
-}
-
-/** A compiled struct: decode into a fresh or given object, encode fields + stop. */
+/** A compiled struct decoder. */
 export interface StructCodec<T = Record<string, unknown>> {
   readonly spec: StructSpec;
-  /**
-   * Reads a whole struct (fields up to and including the stop byte): through
-   * the closures for the first calls, then the generated fast path (gen.ts)
-   * where the runtime allows it.
-   */
+  /** Reads a whole struct (fields up to and including the stop byte). */
   decode(c: ByteCursor, depth?: number): T;
-  /** The same, through the generated fast path from the first call (the closures where code generation is not allowed). */
-  decodeGenerated(c: ByteCursor, depth?: number): T;
-  /** The same, always through the closures (the fallback; also used to cross-check the fast path). */
-  decodeWithClosures(c: ByteCursor, depth?: number): T;
-  /** Reads the fields of a struct into an existing object (closure path). */
+  /** Reads the fields of a struct into an existing object. */
   decodeInto(c: ByteCursor, depth: number, obj: Record<string, unknown>): void;
-  /** Writes the fields of `obj` and the stop byte. */
-  encode(w: ByteWriter, obj: T): void;
-}
-
-function invalid(where: string, detail: string): InvalidArgumentError {
-  return new InvalidArgumentError(`thrift: ${where} ${detail}`);
-}
-
-function show(v: unknown): string {
-  if (typeof v === 'bigint') return `${v}n`;
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (v instanceof Uint8Array) return `Uint8Array(${v.length})`;
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object' && v !== null) return 'an object';
-  return String(v);
-}
-
-/** Wraps a primitive writer so its error names the field. */
-function named(where: string, kind: string, fn: Writer): Writer {
-  return (w, v) => {
-    try {
-      fn(w, v);
-    } catch (e) {
-      if (e instanceof InvalidArgumentError) throw invalid(where, `(${kind}) cannot hold ${show(v)}`);
-      throw e;
-    }
-  };
 }
 
 const BOOL_MASK = (1 << CT.BOOLEAN_TRUE) | (1 << CT.BOOLEAN_FALSE);
 const LIST_MASK = (1 << CT.LIST) | (1 << CT.SET);
 
-function compileValue(spec: Spec, where: string): ValueCodec {
+/** The compact type a value of `spec` is written as (a bool field's is the true one; its header holds the value). */
+export function wireOf(spec: Spec): number {
   switch (spec.kind) {
     case 'bool':
-      return {
-        wire: CT.BOOLEAN_TRUE,
-        accept: BOOL_MASK,
-        read: (c, t) => (t === ELEM ? readByte(c) === 1 : t === CT.BOOLEAN_TRUE),
-        write: (w, v) => {
-          if (typeof v !== 'boolean') throw invalid(where, `(bool) cannot hold ${show(v)}`);
-          w.u8(v ? CT.BOOLEAN_TRUE : CT.BOOLEAN_FALSE);
-        },
-      };
+      return CT.BOOLEAN_TRUE;
     case 'i8':
-      return { wire: CT.I8, accept: 1 << CT.I8, read: readI8, write: named(where, 'i8', writeI8 as Writer) };
+      return CT.I8;
     case 'i16':
-      return { wire: CT.I16, accept: 1 << CT.I16, read: readI16, write: named(where, 'i16', writeI16 as Writer) };
+      return CT.I16;
     case 'i32':
-      return { wire: CT.I32, accept: 1 << CT.I32, read: readI32, write: named(where, 'i32', writeI32 as Writer) };
-    case 'i64':
-      return { wire: CT.I64, accept: 1 << CT.I64, read: readI64Number, write: named(where, 'i64', writeI64 as Writer) };
-    case 'i64big':
-      return { wire: CT.I64, accept: 1 << CT.I64, read: readI64BigInt, write: named(where, 'i64', writeI64BigInt as Writer) };
-    case 'double':
-      return { wire: CT.DOUBLE, accept: 1 << CT.DOUBLE, read: readDouble, write: named(where, 'double', writeDouble as Writer) };
-    case 'string':
-      return { wire: CT.BINARY, accept: 1 << CT.BINARY, read: readString, write: named(where, 'string', writeString as Writer) };
-    case 'binary':
-      return { wire: CT.BINARY, accept: 1 << CT.BINARY, read: readBinary, write: named(where, 'binary', writeBinary as Writer) };
-    case 'uuid':
-      return { wire: CT.UUID, accept: 1 << CT.UUID, read: readUuid, write: named(where, 'uuid', writeUuid as Writer) };
     case 'enum':
-      return compileEnum(spec, where);
+      return CT.I32;
+    case 'i64':
+    case 'i64big':
+      return CT.I64;
+    case 'double':
+      return CT.DOUBLE;
+    case 'string':
+    case 'binary':
+      return CT.BINARY;
     case 'list':
-      return compileList(spec, where);
+      return spec.set ? CT.SET : CT.LIST;
     case 'map':
-      return compileMap(spec, where);
-    case 'struct': {
-      const sc = compileStruct(spec);
-      return {
-        wire: CT.STRUCT,
-        accept: 1 << CT.STRUCT,
-        read: (c, _t, depth) => sc.decodeWithClosures(c, depth),
-        write: (w, v) => {
-          if (v instanceof Encoded) return w.bytes(v.bytes);
-          if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid(where, `(${spec.name}) cannot hold ${show(v)}`);
-          sc.encode(w, v as Record<string, unknown>);
-        },
-      };
-    }
+      return CT.MAP;
+    case 'struct':
     case 'union':
-      return compileUnion(spec, where);
     case 'unitUnion':
-      return compileUnitUnion(spec, where);
+      return CT.STRUCT;
+    case 'uuid':
+      return CT.UUID;
   }
 }
 
-function compileEnum(spec: EnumSpec, where: string): ValueCodec {
-  const names = spec.names;
+/** The declared type of a field as the wire shows it (collections with their element types), for messages. */
+export function typeName(spec: Spec): string {
+  switch (spec.kind) {
+    case 'list':
+      return `${spec.set ? 'SET' : 'LIST'}<${typeName(spec.elem)}>`;
+    case 'map':
+      return `MAP<${typeName(spec.key)},${typeName(spec.value)}>`;
+    default:
+      return wireName(wireOf(spec));
+  }
+}
+
+function compileValue(spec: Spec): ValueDecoder {
+  switch (spec.kind) {
+    case 'bool':
+      return { accept: BOOL_MASK, read: (c, t) => (t === ELEM ? readByte(c) === 1 : t === CT.BOOLEAN_TRUE) };
+    case 'i8':
+      return { accept: 1 << CT.I8, read: readI8 };
+    case 'i16':
+      return { accept: 1 << CT.I16, read: readI16 };
+    case 'i32':
+      return { accept: 1 << CT.I32, read: readI32 };
+    case 'i64':
+      return { accept: 1 << CT.I64, read: readI64Number };
+    case 'i64big':
+      return { accept: 1 << CT.I64, read: readI64BigInt };
+    case 'double':
+      return { accept: 1 << CT.DOUBLE, read: readDouble };
+    case 'string':
+      return { accept: 1 << CT.BINARY, read: readString };
+    case 'binary':
+      return { accept: 1 << CT.BINARY, read: readBinary };
+    case 'uuid':
+      return { accept: 1 << CT.UUID, read: readUuid };
+    case 'enum':
+      return compileEnum(spec);
+    case 'list':
+      return compileList(spec);
+    case 'map':
+      return compileMap(spec);
+    case 'struct': {
+      const sc = compileStruct(spec);
+      return { accept: 1 << CT.STRUCT, read: (c, _t, depth) => sc.decode(c, depth) };
+    }
+    case 'union':
+      return compileUnion(spec);
+    case 'unitUnion':
+      return compileUnitUnion(spec);
+  }
+}
+
+function compileEnum(spec: EnumSpec): ValueDecoder {
   // Names for small unknown values are made once, so decoding them does not build strings.
   const table: string[] = [];
-  for (let i = 0; i < Math.max(names.length, 32); i++) table.push(names[i] ?? `UNKNOWN_${i}`);
-  const byName = new Map<string, number>();
-  names.forEach((n, i) => {
-    if (n !== undefined) byName.set(n, i);
-  });
+  for (let i = 0; i < Math.max(spec.names.length, 32); i++) table.push(spec.names[i] ?? `UNKNOWN_${i}`);
   return {
-    wire: CT.I32,
     accept: 1 << CT.I32,
     read: (c) => {
       const v = readI32(c);
       return v >= 0 && v < table.length ? table[v] : `UNKNOWN_${v}`;
     },
-    write: (w, v) => {
-      let n = typeof v === 'string' ? byName.get(v) : undefined;
-      if (n === undefined && typeof v === 'string') {
-        const m = /^UNKNOWN_(-?\d+)$/.exec(v);
-        if (m) n = Number(m[1]);
-      }
-      if (n === undefined || (n | 0) !== n) throw invalid(where, `(enum ${spec.name}) has no member ${show(v)}`);
-      writeI32(w, n);
-    },
   };
 }
 
-function compileList(spec: ListSpec, where: string): ValueCodec {
-  const elem = compileValue(spec.elem, `${where}[]`);
+function compileList(spec: ListSpec): ValueDecoder {
+  const elem = compileValue(spec.elem);
   const elemAccept = elem.accept;
   const readElem = elem.read;
-  const wire = spec.set ? CT.SET : CT.LIST;
   return {
-    wire,
     accept: LIST_MASK,
     read: (c, _t, depth) => {
       if (depth > MAX_DEPTH) throw corrupt(c, `nesting deeper than ${MAX_DEPTH}`);
@@ -246,24 +195,13 @@ function compileList(spec: ListSpec, where: string): ValueCodec {
       }
       return out;
     },
-    write: (w, v) => {
-      if (v instanceof Encoded) {
-        writeListHeader(w, elem.wire, v.count);
-        w.bytes(v.bytes);
-        return;
-      }
-      if (!Array.isArray(v)) throw invalid(where, `(list) cannot hold ${show(v)}`);
-      writeListHeader(w, elem.wire, v.length);
-      for (let i = 0; i < v.length; i++) elem.write(w, v[i]);
-    },
   };
 }
 
-function compileMap(spec: MapSpec, where: string): ValueCodec {
-  const key = compileValue(spec.key, `${where}{key}`);
-  const value = compileValue(spec.value, `${where}{value}`);
+function compileMap(spec: MapSpec): ValueDecoder {
+  const key = compileValue(spec.key);
+  const value = compileValue(spec.value);
   return {
-    wire: CT.MAP,
     accept: 1 << CT.MAP,
     read: (c, _t, depth) => {
       if (depth > MAX_DEPTH) throw corrupt(c, `nesting deeper than ${MAX_DEPTH}`);
@@ -284,21 +222,7 @@ function compileMap(spec: MapSpec, where: string): ValueCodec {
       }
       return out;
     },
-    write: (w, v) => {
-      if (!(v instanceof Map)) throw invalid(where, `(map) cannot hold ${show(v)}`);
-      writeMapHeader(w, key.wire, value.wire, v.size);
-      for (const [k, x] of v) {
-        key.write(w, k);
-        value.write(w, x);
-      }
-    },
   };
-}
-
-function unknownMemberId(v: unknown): number | undefined {
-  if (typeof v !== 'string') return undefined;
-  const m = /^UNKNOWN_FIELD_(\d+)$/.exec(v);
-  return m ? Number(m[1]) : undefined;
 }
 
 /**
@@ -332,12 +256,10 @@ function readUnionFields(
   return { found, unknownId };
 }
 
-function compileUnion(spec: UnionSpec, where: string): ValueCodec {
+function compileUnion(spec: UnionSpec): ValueDecoder {
   const ids = spec.members.map((m) => m.id);
-  const members = spec.members.map((m) => ({ id: m.id, name: m.name, codec: compileStruct(m.struct) }));
-  const byName = new Map(members.map((m) => [m.name, m]));
+  const members = spec.members.map((m) => ({ name: m.name, codec: compileStruct(m.struct) }));
   return {
-    wire: CT.STRUCT,
     accept: 1 << CT.STRUCT,
     read: (c, _t, depth) => {
       if (depth > MAX_DEPTH) throw corrupt(c, `nesting deeper than ${MAX_DEPTH}`);
@@ -351,32 +273,12 @@ function compileUnion(spec: UnionSpec, where: string): ValueCodec {
       // An empty union (no member at all) reads as UNKNOWN_FIELD_0.
       return { type: `UNKNOWN_FIELD_${r.unknownId >= 0 ? r.unknownId : 0}` };
     },
-    write: (w, v) => {
-      if (typeof v !== 'object' || v === null) throw invalid(where, `(union ${spec.name}) cannot hold ${show(v)}`);
-      const type = (v as { type?: unknown }).type;
-      const m = typeof type === 'string' ? byName.get(type) : undefined;
-      if (m !== undefined) {
-        writeFieldHeader(w, CT.STRUCT, m.id, 0);
-        m.codec.encode(w, v as Record<string, unknown>);
-      } else {
-        const id = unknownMemberId(type);
-        if (id === undefined) throw invalid(where, `(union ${spec.name}) has no member ${show(type)}`);
-        if (id !== 0) {
-          // an unknown member is written back as an empty struct; UNKNOWN_FIELD_0 as an empty union
-          writeFieldHeader(w, CT.STRUCT, id, 0);
-          w.u8(0);
-        }
-      }
-      w.u8(0);
-    },
   };
 }
 
-function compileUnitUnion(spec: UnitUnionSpec, where: string): ValueCodec {
+function compileUnitUnion(spec: UnitUnionSpec): ValueDecoder {
   const ids = spec.members.map((m) => m.id);
-  const byName = new Map(spec.members.map((m) => [m.name, m.id]));
   return {
-    wire: CT.STRUCT,
     accept: 1 << CT.STRUCT,
     read: (c, _t, depth) => {
       if (depth > MAX_DEPTH) throw corrupt(c, `nesting deeper than ${MAX_DEPTH}`);
@@ -387,15 +289,6 @@ function compileUnitUnion(spec: UnitUnionSpec, where: string): ValueCodec {
       });
       if (r.found) return name;
       return `UNKNOWN_FIELD_${r.unknownId >= 0 ? r.unknownId : 0}`;
-    },
-    write: (w, v) => {
-      const id = typeof v === 'string' ? (byName.get(v) ?? unknownMemberId(v)) : undefined;
-      if (id === undefined) throw invalid(where, `(union ${spec.name}) has no member ${show(v)}`);
-      if (id !== 0) {
-        writeFieldHeader(w, CT.STRUCT, id, 0);
-        w.u8(0);
-      }
-      w.u8(0);
     },
   };
 }
@@ -409,11 +302,8 @@ interface CompiledField {
   readonly required: boolean;
   readonly missingDefault: unknown;
   readonly bit: number;
-  readonly isBool: boolean;
   readonly accept: number;
   readonly read: Reader;
-  readonly write: Writer;
-  readonly wire: number;
 }
 
 interface WrongField {
@@ -425,54 +315,28 @@ const NO_WRONG: WrongField = { id: -1, type: -1, at: -1 };
 
 const compiled = new WeakMap<StructSpec, StructCodec<never>>();
 
-/**
- * The call of a struct's `decode` from which its generated decoder serves;
- * the calls before go through the closures. Generating and compiling a decoder costs more than decoding a
- * struct a few times: a small file's footer, decoded once, took 1 ms
- * through the closures and 8-10 ms with generation (a loaded machine), most
- * of a footer-only read's own work; a 5 MB footer took as long either way.
- * Page headers, decoded thousands of times, reach the generated code at once.
- */
-const GENERATE_AFTER = 4;
-
-/** Compiles (once, memoized) the codec of a struct table. */
+/** Compiles (once, memoized) the decoder of a struct table. */
 export function compileStruct<T = Record<string, unknown>>(spec: StructSpec): StructCodec<T> {
   const hit = compiled.get(spec);
   if (hit) return hit as unknown as StructCodec<T>;
 
   const fields: CompiledField[] = [];
-  let calls = 0;
   // Filled in after registration so that (indirectly) self-referencing tables terminate.
-  const decodeWithClosures = (c: ByteCursor, depth = 0): Record<string, unknown> => {
-    const obj: Record<string, unknown> = {};
-    decodeInto(c, depth, obj);
-    return obj;
-  };
   const codec: StructCodec<Record<string, unknown>> = {
     spec,
     decode: (c, depth = 0) => {
-      if (++calls < GENERATE_AFTER) return decodeWithClosures(c, depth);
-      // Called first: it replaces itself with the generated decoder, which decode then becomes.
-      const v = codec.decodeGenerated(c, depth);
-      codec.decode = codec.decodeGenerated;
-      return v;
+      const obj: Record<string, unknown> = {};
+      decodeInto(c, depth, obj);
+      return obj;
     },
-    // The first call generates the fast decoder (if allowed) and replaces itself with it.
-    decodeGenerated: (c, depth = 0) => {
-      const gen = generateDecoder(spec);
-      codec.decodeGenerated = gen ? (gen as StructCodec<Record<string, unknown>>['decode']) : decodeWithClosures;
-      return codec.decodeGenerated(c, depth);
-    },
-    decodeWithClosures,
     decodeInto: (c, depth, obj) => decodeInto(c, depth, obj),
-    encode: (w, obj) => encode(w, obj),
   };
   compiled.set(spec, codec as unknown as StructCodec<never>);
 
   let requiredMask = 0;
   let nextBit = 0;
   for (const f of spec.fields) {
-    const vc = compileValue(f.type, `${spec.name}.${f.thriftName}`);
+    const vc = compileValue(f.type);
     let bit = 0;
     if (f.required) {
       if (nextBit >= 30) throw new Error(`${spec.name}: too many required fields`);
@@ -487,11 +351,8 @@ export function compileStruct<T = Record<string, unknown>>(spec: StructSpec): St
       required: f.required,
       missingDefault: f.missingDefault,
       bit,
-      isBool: f.type.kind === 'bool',
       accept: vc.accept,
       read: vc.read,
-      write: vc.write,
-      wire: vc.wire,
     });
   }
   const maxId = fields.reduce((m, f) => Math.max(m, f.id), 0);
@@ -540,28 +401,6 @@ export function compileStruct<T = Record<string, unknown>>(spec: StructSpec): St
     if ((seen & requiredMask) !== requiredMask) missing(c, obj, seen, wrong);
   }
 
-  function encode(w: ByteWriter, obj: Record<string, unknown>): void {
-    let last = 0;
-    for (let i = 0; i < fields.length; i++) {
-      const f = fields[i]!;
-      let v = obj[f.key];
-      if (v === undefined || v === null) {
-        if (!f.required) continue;
-        if (f.missingDefault === undefined) throw invalid(`${name}.${f.thriftName}`, 'is required but missing');
-        v = f.missingDefault;
-      }
-      if (f.isBool) {
-        if (typeof v !== 'boolean') throw invalid(`${name}.${f.thriftName}`, `(bool) cannot hold ${show(v)}`);
-        writeFieldHeader(w, v ? CT.BOOLEAN_TRUE : CT.BOOLEAN_FALSE, f.id, last);
-      } else {
-        writeFieldHeader(w, f.wire, f.id, last);
-        f.write(w, v);
-      }
-      last = f.id;
-    }
-    w.u8(0);
-  }
-
   return codec as unknown as StructCodec<T>;
 }
 
@@ -578,10 +417,4 @@ export function decodeStruct<T>(codec: StructCodec<T>, c: ByteCursor): T {
     const msg = e instanceof Error ? e.message : String(e);
     throw new CorruptFileError(`thrift: unexpected failure decoding ${codec.spec.name}: ${msg}`, { offset: c.base + c.pos }, { cause: e });
   }
-}
-
-/** Encodes one struct (its fields and the stop byte). */
-export function encodeStruct<T>(codec: StructCodec<T>, value: T, w: ByteWriter): void {
-  if (typeof value !== 'object' || value === null) throw invalid(codec.spec.name, `cannot be ${show(value)}`);
-  codec.encode(w, value);
 }

@@ -1,6 +1,6 @@
-/** Thrift compact protocol: wire primitives, declarative struct tables, and their compiled codecs. */
+/** Thrift compact protocol: wire primitives, declarative struct tables, and their compiled decoders and encoders. */
 export * from './compact.js';
+export * from './compact-write.js';
 export * from './spec.js';
 export * from './codec.js';
-export { codegenAvailable, generateDecoder, generatedSource } from './gen.js';
-export type { GeneratedDecoder } from './gen.js';
+export * from './encode.js';

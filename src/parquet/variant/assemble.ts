@@ -8,7 +8,7 @@
 import { CorruptFileError, withContext } from '../../errors.js';
 import type { GroupNode, LeafNode, SchemaNode } from '../../schema/tree.js';
 import { formatDate, formatTimestamp } from '../../schema/temporal-format.js';
-import { compareUtf8 } from '../../bytes/utf8.js';
+import { compareUtf8 } from '../../bytes/utf8-checks.js';
 import { parseDecimalText } from '../../schema/coerce.js';
 import { parseUuid } from '../../schema/uuid.js';
 import { VariantValue, type VariantType } from '../../schema/variant-value.js';

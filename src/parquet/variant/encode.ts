@@ -22,8 +22,9 @@
  */
 import { InvalidArgumentError } from '../../errors.js';
 import { ExactNumber } from '../../schema/exact-number.js';
-import { compareUtf8 } from '../../bytes/utf8.js';
-import { INT64_MAX, INT64_MIN, VariantValue, bytes, decimal, decimalWidth, parseDecimal, variant, type VariantType } from '../../schema/variant-value.js';
+import { compareUtf8 } from '../../bytes/utf8-checks.js';
+import { INT64_MAX, INT64_MIN, bytes, decimal, decimalWidth, parseDecimal, variant } from '../../schema/variant-builders.js';
+import { VariantValue, type VariantType } from '../../schema/variant-value.js';
 import { MAX_VARIANT_DEPTH } from './decode.js';
 
 /** VariantEncoding.md's primitive type ids. */

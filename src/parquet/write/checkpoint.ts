@@ -19,7 +19,8 @@ import { ByteCursor } from '../../bytes/cursor.js';
 import { ByteWriter } from '../../bytes/writer.js';
 import { crc32 } from '../../checksum/crc32.js';
 import { CorruptFileError } from '../../errors.js';
-import { decodeFileMetaData, encodeFileMetaData, type FileMetaData } from '../metadata/index.js';
+import { decodeFileMetaData, type FileMetaData } from '../metadata/index.js';
+import { encodeFileMetaData } from '../metadata/encode.js';
 
 /** "PQRY-CHECKPOINT" and a version byte: readable in a hex dump, checked by the CRC. */
 export const CHECKPOINT_MARKER = Uint8Array.of(0x50, 0x51, 0x52, 0x59, 0x2d, 0x43, 0x48, 0x45, 0x43, 0x4b, 0x50, 0x4f, 0x49, 0x4e, 0x54, 0x01);

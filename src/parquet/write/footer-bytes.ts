@@ -1,5 +1,6 @@
 import { ByteWriter } from '../../bytes/writer.js';
-import { encodeFileMetaData, type FileMetaData } from '../metadata/index.js';
+import { type FileMetaData } from '../metadata/index.js';
+import { encodeFileMetaData } from '../metadata/encode.js';
 
 /** "PAR1" as bytes: the first and last four bytes of every plaintext Parquet file. */
 export const PARQUET_MAGIC = Uint8Array.of(0x50, 0x41, 0x52, 0x31);

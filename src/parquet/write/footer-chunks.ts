@@ -8,11 +8,10 @@
  */
 import { ByteCursor } from '../../bytes/cursor.js';
 import { ByteWriter } from '../../bytes/writer.js';
-import { Encoded } from '../thrift/codec.js';
-import {
-  columnChunkCodec, decodeColumnMetaData, encodeColumnIndex, encodeColumnMetaData, encodeOffsetIndex,
-  type ColumnChunk, type ColumnIndex, type ColumnMetaData, type OffsetIndex,
-} from '../metadata/index.js';
+import { Encoded, encodeStruct } from '../thrift/encode.js';
+import * as tables from '../metadata/tables.js';
+import { columnChunkCodec, decodeColumnMetaData, type ColumnChunk, type ColumnIndex, type ColumnMetaData, type OffsetIndex } from '../metadata/index.js';
+import { encodeColumnIndex, encodeColumnMetaData, encodeOffsetIndex } from '../metadata/encode.js';
 
 /** Where the page indexes and bloom filters went, once written at close: each chunk's offset and length (length 0: none). */
 export interface ExtrasPlaces {
@@ -123,6 +122,6 @@ export class FooterChunks {
       chunk.columnIndexOffset = places.columnIndex.offset[k]!;
       chunk.columnIndexLength = places.columnIndex.length[k]!;
     }
-    columnChunkCodec.encode(w, chunk);
+    encodeStruct(tables.ColumnChunk, chunk, w);
   }
 }

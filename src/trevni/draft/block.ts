@@ -11,7 +11,8 @@
  */
 import { ByteCursor } from '../../bytes/cursor.js';
 import type { ByteWriter } from '../../bytes/writer.js';
-import { bitWidth, decodeRleHybridPrefixed, encodeRleHybridPrefixed } from '../../encodings/rle.js';
+import { bitWidth, decodeRleHybridPrefixed } from '../../encodings/rle.js';
+import { encodeRleHybridPrefixed } from '../../encodings/rle-encode.js';
 import { CorruptFileError, LimitError } from '../../errors.js';
 import type { TrevniType, TrevniValue } from '../types.js';
 import { ValueReader } from '../values.js';
