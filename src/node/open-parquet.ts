@@ -7,6 +7,7 @@
 import { registerNodeCodecs } from './codecs.js';
 import { ParquetFile, type OpenOptions } from '../parquet/file.js';
 import { ParquetReader } from '../parquet/reader.js';
+import { registerDecodeThread } from '../parquet/decode-ahead.js';
 import type { ReadInput } from '../io/source.js';
 import { fileSource, openFileWith } from './file-source.js';
 import type { OpenChunkFile } from '../parquet/file-path.js';
@@ -17,6 +18,8 @@ import { isS3Address } from '../io/s3/address.js';
 export type NodeOpenOptions = OpenOptions & { s3?: S3Settings };
 
 registerNodeCodecs();
+// Its module (and node:worker_threads) loads with the first read large enough to use it.
+registerDecodeThread(async (schema, options) => (await import('./decode-thread.js')).startDecodeThread(schema, options));
 
 /**
  * Opens a Parquet file: a path, an http(s) URL string, an `s3://` address, a URL, bytes, or a source object.

@@ -13,7 +13,7 @@ import type { ChunkOptions } from './column-chunk.js';
 import type { FileDecryptor } from './crypto/decryptor.js';
 import type { IndexCache, ScanHost } from './filter/scan.js';
 import type { LazyColumn, PageLocation } from './lazy-column.js';
-import type { FileMetaData } from './metadata/index.js';
+import type { ColumnMetaData, FileMetaData } from './metadata/index.js';
 import { loadOnce } from '../load-once.js';
 
 /** What every chunk decoding of a file is given: its open options' checks. */
@@ -125,7 +125,7 @@ export class ChunkReads {
  * codecs (none for UNCOMPRESSED, nor LZO, which decoding refuses), and the
  * page encodings their metadata lists beyond PLAIN and dictionaries.
  */
-async function loadDecoders(refs: ChunkLocation[]): Promise<void> {
+export async function loadDecoders(refs: readonly { meta: ColumnMetaData }[]): Promise<void> {
   const codecs = [...new Set(refs.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadDecompressor(c as CodecName)));
   const { needsPageEncodings, loadPageEncodings } = await decoding();
   await Promise.all([...codecs, refs.some((r) => needsPageEncodings(r.meta.encodings)) ? loadPageEncodings() : undefined]);

@@ -24,6 +24,7 @@ import { ParquetFile, rowGroupIndexes, type OpenOptions } from './file.js';
 import type { LazyColumn } from './lazy-column.js';
 import { RowSelection } from './row-selection.js';
 import { loadOnce } from '../load-once.js';
+import { DecodeAhead } from './decode-ahead.js';
 
 // Loaded by the reads that use them, not by opening a file (as are VARIANT assembly and streaming, below).
 const arrow = loadOnce(() => Promise.all([import('../arrow/batches.js'), import('../arrow/types.js')]));
@@ -60,6 +61,13 @@ export interface ReadOptions extends ValueOptions {
    * `VariantValue`s, which a writer encodes again as the same types.
    */
   variants?: 'plain' | 'typed';
+  /**
+   * Node: a read of every row of at least two row groups and 16 MiB has the
+   * chunks of the row groups ahead decoded in a worker thread while rows are
+   * made (docs/decisions/decode-ahead.md); `false` decodes on the calling
+   * thread alone. The rows are the same either way. Default true.
+   */
+  decodeThread?: boolean;
 }
 
 /** What `toArrow` and `arrowBatches` read. */
@@ -247,12 +255,24 @@ export class ParquetReader<Row = Record<string, unknown>> {
       return;
     }
     const groups = rowGroupIndexes(this.file.metadata, options.rowGroups);
-    const [finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([variantAssembly(plan, options.variants === 'typed'), decoding()]);
+    const [finishVariant] = await Promise.all([variantAssembly(plan, options.variants === 'typed'), decoding()]);
     if (plan.leaves.length === 0) {
       const claimed = groups.reduce((n, rg) => n + this.file.metadata.rowGroups[rg]!.numRows, 0);
       // The claim is the row groups' num_rows: name the first, where the count starts.
       checkEmptyRows(Math.min(left, Math.max(0, claimed - skip)), { file: this.file.name, rowGroup: groups[0] });
     }
+    // Every row is read: each row group of rows whose chunks are not streamed is decoded whole (below), so it can be decoded ahead.
+    const whole = groups.filter((rg) => this.file.metadata.rowGroups[rg]!.numRows > 0 && !this.large(rg, plan.leaves));
+    const ahead = skip === 0 && left === Infinity ? DecodeAhead.for(this.file, whole, plan.leaves, options.decodeThread !== false) : undefined;
+    try {
+      yield* this.groupBatches(groups, plan, leafOptions, finishVariant, batchSize, skip, left, ahead);
+    } finally {
+      ahead?.close();
+    }
+  }
+
+  private async *groupBatches(groups: number[], plan: RecordPlan, leafOptions: ValueOptions[], finishVariant: VariantAssembly, batchSize: number, skip: number, left: number, ahead: DecodeAhead | undefined): AsyncGenerator<Record<string, unknown>[]> {
+    const { leafColumn, RecordAssembler } = await decoding();
     for (const rg of groups) {
       if (left <= 0) return;
       const n = this.file.metadata.rowGroups[rg]!.numRows;
@@ -271,7 +291,7 @@ export class ParquetReader<Row = Record<string, unknown>> {
         continue;
       }
       if (part) skip = 0; // the pages read hold exactly the rows asked for
-      const chunks = part ?? await this.readChunks(rg, plan.leaves);
+      const chunks = part ?? (ahead && await ahead.chunks(rg)) ?? await this.readChunks(rg, plan.leaves);
       const ctx = { file: this.file.name, rowGroup: rg };
       const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, chunks[i]!, leafOptions[i]!)));
       const asm = new RecordAssembler(plan, cols, finishVariant);
