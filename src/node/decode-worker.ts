@@ -21,6 +21,8 @@ parentPort!.on('message', (m: Message) => {
   if ('schema' in m) {
     leaves = buildSchema(m.schema).leaves;
     options = m.options;
+    // Ready once the decoders are loaded: until then the calling thread decodes the row groups it reaches.
+    void decoding().then(() => parentPort!.postMessage({ ready: true }));
     return;
   }
   decode(m.buffer, m.chunks).then(

@@ -49,16 +49,34 @@ export function registerDecodeThread(start: StartDecodeThread): void {
  */
 export const DECODE_AHEAD_BYTES = 16 << 20;
 
-/** Row groups queued in the decode thread beyond the one being assembled. */
+/** Row groups fetched and queued ahead of the one being assembled. */
 const DEPTH = 2;
 
-/** The decoded chunks of a read's row groups, decoded ahead in a thread; the first row group on the calling thread while the thread starts. */
+/** What the read gets for a row group: its chunks decoded by the thread, or fetched for the caller to decode (the thread was not ready for them). */
+export type AheadChunks = { data: ColumnChunkData[] } | { fetched: FetchedChunk[] };
+
+/** A row group's job: fetched, then sent to the thread once it is ready, unless the read wants the row group first. */
+interface Job {
+  sent: boolean;
+  wanted: boolean;
+  /** Settles when the read wants the row group: a job waiting for the thread to start stops waiting. */
+  want: () => void;
+  whenWanted: Promise<void>;
+  result: Promise<AheadChunks | undefined>;
+}
+
+/**
+ * The chunks of a read's row groups, decoded ahead in a thread. A row group
+ * the read reaches before the thread took it (the first ones, while the
+ * thread starts; any, when the thread falls behind) is decoded by the read
+ * itself from the bytes already fetched.
+ */
 export class DecodeAhead {
-  private readonly jobs = new Map<number, Promise<ColumnChunkData[] | undefined>>();
+  private readonly jobs = new Map<number, Job>();
   private thread: Promise<DecodeThread> | undefined;
-  /** The position in `groups` of the row group asked for next, and of the next to queue. */
+  /** The position in `groups` of the row group asked for next, and of the next to fetch. */
   private at = 0;
-  private next = 1;
+  private next = 0;
 
   private constructor(
     private readonly file: ParquetFile,
@@ -70,7 +88,7 @@ export class DecodeAhead {
   /**
    * A decoder ahead for the read of every row of `groups` (whole chunks), or
    * undefined when the read is decoded on the calling thread: no thread
-   * registered, `thread: false`, fewer than two row groups or
+   * registered, `decodeThread: false`, fewer than two row groups or
    * DECODE_AHEAD_BYTES, or an encrypted file.
    */
   static for(file: ParquetFile, groups: readonly number[], leaves: LeafNode[], enabled: boolean): DecodeAhead | undefined {
@@ -81,18 +99,26 @@ export class DecodeAhead {
   }
 
   /**
-   * The decoded chunks of row group `rg`, the next of the read's, or
-   * undefined: the caller decodes it (the first, one the thread did not, or
-   * one out of turn).
+   * Row group `rg`, the next of the read's: decoded, or fetched for the
+   * caller to decode; undefined when the caller fetches and decodes it (one
+   * out of turn, or one whose job failed: the caller meets the error as one
+   * thread would).
    */
-  async chunks(rg: number): Promise<ColumnChunkData[] | undefined> {
+  async chunks(rg: number): Promise<AheadChunks | undefined> {
     const k = this.at;
     if (this.groups[k] !== rg) return undefined;
     this.at++;
+    this.thread ??= this.start(this.file.metadata.schema as SchemaElementLike[], this.file.reads.chunkOptions);
     while (this.next < this.groups.length && this.next <= k + DEPTH) this.queue(this.next++);
-    const job = this.jobs.get(k);
+    const job = this.jobs.get(k)!;
     this.jobs.delete(k);
-    return job;
+    // The job's fetch and the thread's start are met between the read's row groups only (making rows never yields to the event loop): one turn of it first, so a job ready to go is sent, not taken back.
+    if (!job.sent) await new Promise((turn) => setTimeout(turn, 0));
+    if (!job.sent) {
+      job.wanted = true;
+      job.want();
+    }
+    return job.result;
   }
 
   close(): void {
@@ -101,17 +127,24 @@ export class DecodeAhead {
   }
 
   private queue(k: number): void {
-    this.thread ??= this.start(this.file.metadata.schema as SchemaElementLike[], this.file.reads.chunkOptions);
-    // A job that fails for any reason is decoded again by the caller when the read reaches it, which meets the error as one thread would.
-    this.jobs.set(k, this.decoded(this.groups[k]!, this.thread).catch(() => undefined));
+    let want = () => {};
+    const whenWanted = new Promise<void>((w) => (want = w));
+    const job: Job = { sent: false, wanted: false, want, whenWanted, result: Promise.resolve(undefined) };
+    // A job that fails for any reason is decoded again by the caller when the read reaches it.
+    job.result = this.decoded(this.groups[k]!, job, this.thread!).catch(() => undefined);
+    this.jobs.set(k, job);
   }
 
-  private async decoded(rg: number, started: Promise<DecodeThread>): Promise<ColumnChunkData[] | undefined> {
+  private async decoded(rg: number, job: Job, started: Promise<DecodeThread>): Promise<AheadChunks | undefined> {
     let into: Uint8Array | undefined;
     const fetched = await this.file.reads.fetchChunks(rg, this.leaves, (n) => (into = new Uint8Array(n)));
     // Only bytes this read owns move to the thread: a source without readInto hands back its own (maybe the caller's) buffers.
-    if (!into || !fetched.every((f) => f.buf.buffer === into!.buffer)) return undefined;
-    return (await started).decode(into.buffer as ArrayBuffer, fetched.map(chunkJob));
+    if (job.wanted || !into || !fetched.every((f) => f.buf.buffer === into!.buffer)) return { fetched };
+    const thread = await Promise.race([started, job.whenWanted]);
+    if (!thread || job.wanted) return { fetched };
+    job.sent = true;
+    const data = await thread.decode(into.buffer as ArrayBuffer, fetched.map(chunkJob));
+    return data && { data };
   }
 }
 
