@@ -7,7 +7,7 @@
 import { registerNodeCodecs } from './codecs.js';
 import { ParquetFile, type OpenOptions } from '../parquet/file.js';
 import { ParquetReader } from '../parquet/reader.js';
-import { registerDecodeThread } from '../parquet/decode-ahead.js';
+import { decodeAhead } from '../parquet/chunk-reads.js';
 import type { ReadInput } from '../io/source.js';
 import { fileSource, openFileWith } from './file-source.js';
 import type { OpenChunkFile } from '../parquet/file-path.js';
@@ -18,8 +18,11 @@ import { isS3Address } from '../io/s3/address.js';
 export type NodeOpenOptions = OpenOptions & { s3?: S3Settings };
 
 registerNodeCodecs();
-// Its module (and node:worker_threads) loads with the first read large enough to use it.
-registerDecodeThread(async (schema, options) => (await import('./decode-thread.js')).startDecodeThread(schema, options));
+// Decoding ahead in a worker thread; its modules (and node:worker_threads) load with the first read of every row.
+decodeAhead.make = async (reads, groups, leaves, options) => {
+  const [{ DecodeAhead }, { startDecodeThread }] = await Promise.all([import('../parquet/decode-ahead.js'), import('./decode-thread.js')]);
+  return DecodeAhead.for(reads, groups, leaves, options, startDecodeThread);
+};
 
 /**
  * Opens a Parquet file: a path, an http(s) URL string, an `s3://` address, a URL, bytes, or a source object.

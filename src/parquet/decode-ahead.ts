@@ -1,20 +1,19 @@
 /**
  * Decoding ahead on another thread: while the calling thread assembles the
  * rows of one row group, a decode thread decompresses and decodes the
- * chunks of the next ones. Only where a runtime registers a thread (Node's
- * entry points: a worker thread, src/node/decode-thread.ts); elsewhere, and
+ * chunks of the next ones. Loaded only where a runtime registers a thread
+ * (chunk-reads.ts, `decodeAhead`; Node's entry points: a worker thread,
+ * src/node/decode-thread.ts); elsewhere, and
  * for small, sliced, filtered or encrypted reads, the one-thread path
  * decodes every chunk where it is used. Decoded chunks come back as
  * transferred buffers, so the values are the same bytes either way
  * (docs/decisions/decode-ahead.md).
  */
-import type { SchemaElementLike } from '../schema/tree.js';
-import type { ColumnChunkData } from '../shred/column-data.js';
-import type { FetchedChunk, FileChunkOptions } from './chunk-reads.js';
-import type { ParquetFile } from './file.js';
-import type { ColumnMetaData } from './metadata/index.js';
 import type { ErrorContext } from '../errors.js';
-import type { LeafNode } from '../schema/tree.js';
+import type { LeafNode, SchemaElementLike } from '../schema/tree.js';
+import type { ColumnChunkData } from '../shred/column-data.js';
+import type { AheadReads, ChunkReads, FetchedChunk, FileChunkOptions } from './chunk-reads.js';
+import type { ColumnMetaData } from './metadata/index.js';
 
 /** One chunk of a decode job: where its bytes lie in the job's buffer, and what the decode thread needs to decode it. */
 export interface DecodeChunk {
@@ -32,15 +31,8 @@ export interface DecodeThread {
   close(): void;
 }
 
-/** Starts a decode thread for one file's chunks (its module loaded on the first). */
+/** Starts a decode thread for one file's chunks; resolved once it can decode. */
 export type StartDecodeThread = (schema: readonly SchemaElementLike[], options: FileChunkOptions) => Promise<DecodeThread>;
-
-let starter: StartDecodeThread | undefined;
-
-/** Installs the runtime's decode thread (Node's entry points do, at import). */
-export function registerDecodeThread(start: StartDecodeThread): void {
-  starter = start;
-}
 
 /**
  * Compressed bytes a read must hold at least to be decoded ahead: below it, a
@@ -53,7 +45,7 @@ export const DECODE_AHEAD_BYTES = 16 << 20;
 const DEPTH = 2;
 
 /** What the read gets for a row group: its chunks decoded by the thread, or fetched for the caller to decode (the thread was not ready for them). */
-export type AheadChunks = { data: ColumnChunkData[] } | { fetched: FetchedChunk[] };
+type AheadChunks = { data: ColumnChunkData[] } | { fetched: FetchedChunk[] };
 
 /** A row group's job: fetched, then sent to the thread once it is ready, unless the read wants the row group first. */
 interface Job {
@@ -71,7 +63,7 @@ interface Job {
  * thread starts; any, when the thread falls behind) is decoded by the read
  * itself from the bytes already fetched.
  */
-export class DecodeAhead {
+export class DecodeAhead implements AheadReads {
   private readonly jobs = new Map<number, Job>();
   private thread: Promise<DecodeThread> | undefined;
   /** The position in `groups` of the row group asked for next, and of the next to fetch. */
@@ -79,7 +71,7 @@ export class DecodeAhead {
   private next = 0;
 
   private constructor(
-    private readonly file: ParquetFile,
+    private readonly reads: ChunkReads,
     private readonly groups: readonly number[],
     private readonly leaves: LeafNode[],
     private readonly start: StartDecodeThread,
@@ -87,15 +79,17 @@ export class DecodeAhead {
 
   /**
    * A decoder ahead for the read of every row of `groups` (whole chunks), or
-   * undefined when the read is decoded on the calling thread: no thread
-   * registered, `decodeThread: false`, fewer than two row groups or
+   * undefined when the read is decoded on the calling thread: `decodeThread:
+   * false`, fewer than two row groups of rows or
    * DECODE_AHEAD_BYTES, or an encrypted file.
    */
-  static for(file: ParquetFile, groups: readonly number[], leaves: LeafNode[], enabled: boolean): DecodeAhead | undefined {
-    if (!starter || !enabled || groups.length < 2 || leaves.length === 0 || file.decryptor) return undefined;
+  static for(reads: ChunkReads, all: readonly number[], leaves: LeafNode[], options: { decodeThread?: boolean }, starter: StartDecodeThread): DecodeAhead | undefined {
+    // A row group of no rows is passed over by the read, not asked for.
+    const groups = all.filter((rg) => reads.metadata.rowGroups[rg]!.numRows > 0);
+    if (options.decodeThread === false || groups.length < 2 || leaves.length === 0 || reads.decryptor) return undefined;
     let bytes = 0;
-    for (const rg of groups) for (const leaf of leaves) bytes += file.metadata.rowGroups[rg]!.columns[leaf.columnIndex]!.metaData?.totalCompressedSize ?? 0;
-    return bytes < DECODE_AHEAD_BYTES ? undefined : new DecodeAhead(file, groups, leaves, starter);
+    for (const rg of groups) for (const leaf of leaves) bytes += reads.metadata.rowGroups[rg]!.columns[leaf.columnIndex]!.metaData?.totalCompressedSize ?? 0;
+    return bytes < DECODE_AHEAD_BYTES ? undefined : new DecodeAhead(reads, groups, leaves, starter);
   }
 
   /**
@@ -108,7 +102,7 @@ export class DecodeAhead {
     const k = this.at;
     if (this.groups[k] !== rg) return undefined;
     this.at++;
-    this.thread ??= this.start(this.file.metadata.schema as SchemaElementLike[], this.file.reads.chunkOptions);
+    this.thread ??= this.start(this.reads.metadata.schema as SchemaElementLike[], this.reads.chunkOptions);
     while (this.next < this.groups.length && this.next <= k + DEPTH) this.queue(this.next++);
     const job = this.jobs.get(k)!;
     this.jobs.delete(k);
@@ -137,7 +131,7 @@ export class DecodeAhead {
 
   private async decoded(rg: number, job: Job, started: Promise<DecodeThread>): Promise<AheadChunks | undefined> {
     let into: Uint8Array | undefined;
-    const fetched = await this.file.reads.fetchChunks(rg, this.leaves, (n) => (into = new Uint8Array(n)));
+    const fetched = await this.reads.fetchChunks(rg, this.leaves, (n) => (into = new Uint8Array(n)));
     // Only bytes this read owns move to the thread: a source without readInto hands back its own (maybe the caller's) buffers.
     if (job.wanted || !into || !fetched.every((f) => f.buf.buffer === into!.buffer)) return { fetched };
     const thread = await Promise.race([started, job.whenWanted]);

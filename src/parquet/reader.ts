@@ -19,12 +19,11 @@ import type { FilteredGroup } from './filter/scan.js';
 import type { ChunkGroup } from '../arrow/batches.js';
 import type { RecordBatch, Table } from '../arrow/peer.js';
 import { readsNoChunks } from './chunk-locator.js';
-import { decoding, filtering, type Decoding, type FetchedChunk } from './chunk-reads.js';
+import { decodeAhead, decoding, filtering, type Decoding, type FetchedChunk } from './chunk-reads.js';
 import { ParquetFile, rowGroupIndexes, type OpenOptions } from './file.js';
 import type { LazyColumn } from './lazy-column.js';
 import { RowSelection } from './row-selection.js';
 import { loadOnce } from '../load-once.js';
-import { DecodeAhead } from './decode-ahead.js';
 
 // Loaded by the reads that use them, not by opening a file (as are VARIANT assembly and streaming, below).
 const arrow = loadOnce(() => Promise.all([import('../arrow/batches.js'), import('../arrow/types.js')]));
@@ -255,52 +254,46 @@ export class ParquetReader<Row = Record<string, unknown>> {
       return;
     }
     const groups = rowGroupIndexes(this.file.metadata, options.rowGroups);
-    const [finishVariant] = await Promise.all([variantAssembly(plan, options.variants === 'typed'), decoding()]);
+    const [finishVariant, { leafColumn, RecordAssembler }] = await Promise.all([variantAssembly(plan, options.variants === 'typed'), decoding()]);
     if (plan.leaves.length === 0) {
       const claimed = groups.reduce((n, rg) => n + this.file.metadata.rowGroups[rg]!.numRows, 0);
       // The claim is the row groups' num_rows: name the first, where the count starts.
       checkEmptyRows(Math.min(left, Math.max(0, claimed - skip)), { file: this.file.name, rowGroup: groups[0] });
     }
-    // Every row is read: each row group of rows whose chunks are not streamed is decoded whole (below), so it can be decoded ahead.
-    const whole = groups.filter((rg) => this.file.metadata.rowGroups[rg]!.numRows > 0 && !this.large(rg, plan.leaves));
-    const ahead = skip === 0 && left === Infinity ? DecodeAhead.for(this.file, whole, plan.leaves, options.decodeThread !== false) : undefined;
+    // Every row is read: the row groups read whole (not streamed, below) can be decoded ahead.
+    const ahead = decodeAhead.make && skip === 0 && left === Infinity ? await decodeAhead.make(this.file.reads, groups.filter((rg) => !this.large(rg, plan.leaves)), plan.leaves, options) : undefined;
     try {
-      yield* this.groupBatches(groups, plan, leafOptions, finishVariant, batchSize, skip, left, ahead);
-    } finally {
-      ahead?.close();
-    }
-  }
-
-  private async *groupBatches(groups: number[], plan: RecordPlan, leafOptions: ValueOptions[], finishVariant: VariantAssembly, batchSize: number, skip: number, left: number, ahead: DecodeAhead | undefined): AsyncGenerator<Record<string, unknown>[]> {
-    const { leafColumn, RecordAssembler } = await decoding();
-    for (const rg of groups) {
-      if (left <= 0) return;
-      const n = this.file.metadata.rowGroups[rg]!.numRows;
-      if (skip >= n) {
-        skip -= n;
-        continue;
-      }
-      const take = Math.min(n - skip, left);
-      // A read that starts further in than the row group's first row finds its pages by the offset index, as does one whose offset
-      // indexes cost nothing (held from the footer's tail read); otherwise pages are read lazily from the start.
-      const part = take < n && (skip > 0 || this.file.reads.offsetIndexesHeld(rg, plan.leaves)) ? await this.readRowRange(rg, plan.leaves, skip, skip + take) : null;
-      if (!part && plan.leaves.length > 0 && (take < n || this.large(rg, plan.leaves))) {
-        yield* this.streamedBatches(rg, plan, leafOptions, finishVariant, batchSize, skip, take);
+      for (const rg of groups) {
+        if (left <= 0) return;
+        const n = this.file.metadata.rowGroups[rg]!.numRows;
+        if (skip >= n) {
+          skip -= n;
+          continue;
+        }
+        const take = Math.min(n - skip, left);
+        // A read that starts further in than the row group's first row finds its pages by the offset index, as does one whose offset
+        // indexes cost nothing (held from the footer's tail read); otherwise pages are read lazily from the start.
+        const part = take < n && (skip > 0 || this.file.reads.offsetIndexesHeld(rg, plan.leaves)) ? await this.readRowRange(rg, plan.leaves, skip, skip + take) : null;
+        if (!part && plan.leaves.length > 0 && (take < n || this.large(rg, plan.leaves))) {
+          yield* this.streamedBatches(rg, plan, leafOptions, finishVariant, batchSize, skip, take);
+          skip = 0;
+          left -= take;
+          continue;
+        }
+        if (part) skip = 0; // the pages read hold exactly the rows asked for
+        const got = !part && ahead ? await ahead.chunks(rg) : undefined;
+        const chunks = part ?? (got && ('data' in got ? got.data : await this.decodeChunks(await decoding(), got.fetched))) ?? await this.readChunks(rg, plan.leaves);
+        const ctx = { file: this.file.name, rowGroup: rg };
+        const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, chunks[i]!, leafOptions[i]!)));
+        const asm = new RecordAssembler(plan, cols, finishVariant);
+        if (skip > 0) withContext(ctx, () => asm.skipRows(skip));
+        yield* assembledBatches(asm, ctx, take, batchSize);
+        if (skip === 0 && take === n) withContext(ctx, () => asm.finish());
         skip = 0;
         left -= take;
-        continue;
       }
-      if (part) skip = 0; // the pages read hold exactly the rows asked for
-      const got = !part && ahead ? await ahead.chunks(rg) : undefined;
-      const chunks = part ?? (got && ('data' in got ? got.data : await this.decodeChunks(await decoding(), got.fetched))) ?? await this.readChunks(rg, plan.leaves);
-      const ctx = { file: this.file.name, rowGroup: rg };
-      const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, chunks[i]!, leafOptions[i]!)));
-      const asm = new RecordAssembler(plan, cols, finishVariant);
-      if (skip > 0) withContext(ctx, () => asm.skipRows(skip));
-      yield* assembledBatches(asm, ctx, take, batchSize);
-      if (skip === 0 && take === n) withContext(ctx, () => asm.finish());
-      skip = 0;
-      left -= take;
+    } finally {
+      ahead?.close();
     }
   }
 

@@ -13,7 +13,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineSchema, field as f, openParquet, writeParquet } from '../../src/node/index.js';
-import { DECODE_AHEAD_BYTES, registerDecodeThread } from '../../src/parquet/decode-ahead.js';
+import { DECODE_AHEAD_BYTES, DecodeAhead, type StartDecodeThread } from '../../src/parquet/decode-ahead.js';
+import { decodeAhead } from '../../src/parquet/chunk-reads.js';
 import { startDecodeThread } from '../../src/node/decode-thread.js';
 
 const ROWS = 700_000;
@@ -22,7 +23,8 @@ const count = { starts: 0, decoded: 0, closes: 0 };
 /** Whether the thread is given to the read at once (its decode waits for the worker's start), or never: the read then decodes every row group from the bytes it fetched. */
 let threadReady: 'at once' | 'never' = 'at once';
 
-registerDecodeThread(async (schema, options) => {
+/** Node's decode thread, counted; the read's DecodeAhead as Node's entry point makes it. */
+const counted: StartDecodeThread = async (schema, options) => {
   count.starts++;
   if (threadReady === 'never') return new Promise<never>(() => {});
   // The worker's start can take longer than a read on a loaded machine, and the read would then decode every row group itself.
@@ -38,7 +40,8 @@ registerDecodeThread(async (schema, options) => {
       void thread.then((t) => t.close());
     },
   };
-});
+};
+decodeAhead.make = async (reads, groups, leaves, options) => DecodeAhead.for(reads, groups, leaves, options, counted);
 
 /** Row `i`: a number and a double with random bits (so the file stays large uncompressed), a bigint, a string of its own and a shared one, a Date, a boolean, a null every 7th. */
 function row(i: number) {
