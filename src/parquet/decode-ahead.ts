@@ -79,14 +79,14 @@ export class DecodeAhead implements AheadReads {
 
   /**
    * A decoder ahead for the read of every row of `groups` (whole chunks), or
-   * undefined when the read is decoded on the calling thread: `decodeThread:
-   * false`, fewer than two row groups of rows or
+   * undefined when the read is decoded on the calling thread: fewer than
+   * two row groups of rows or
    * DECODE_AHEAD_BYTES, or an encrypted file.
    */
-  static for(reads: ChunkReads, all: readonly number[], leaves: LeafNode[], options: { decodeThread?: boolean }, starter: StartDecodeThread): DecodeAhead | undefined {
+  static for(reads: ChunkReads, all: readonly number[], leaves: LeafNode[], starter: StartDecodeThread): DecodeAhead | undefined {
     // A row group of no rows is passed over by the read, not asked for.
     const groups = all.filter((rg) => reads.metadata.rowGroups[rg]!.numRows > 0);
-    if (options.decodeThread === false || groups.length < 2 || leaves.length === 0 || reads.decryptor) return undefined;
+    if (groups.length < 2 || leaves.length === 0 || reads.decryptor) return undefined;
     let bytes = 0;
     for (const rg of groups) for (const leaf of leaves) bytes += reads.metadata.rowGroups[rg]!.columns[leaf.columnIndex]!.metaData?.totalCompressedSize ?? 0;
     return bytes < DECODE_AHEAD_BYTES ? undefined : new DecodeAhead(reads, groups, leaves, starter);

@@ -61,10 +61,11 @@ export interface ReadOptions extends ValueOptions {
    */
   variants?: 'plain' | 'typed';
   /**
-   * Node: a read of every row of at least two row groups and 16 MiB has the
-   * chunks of the row groups ahead decoded in a worker thread while rows are
-   * made (docs/decisions/decode-ahead.md); `false` decodes on the calling
-   * thread alone. The rows are the same either way. Default true.
+   * Node: a read of every row of at least two row groups and 16 MiB can
+   * have the chunks of the row groups ahead decoded in a worker thread while
+   * rows are made (docs/decisions/decode-ahead.md). `true` does so, `false`
+   * never; by default only with 3 cores to spare (available parallelism less
+   * the load average). The rows are the same either way.
    */
   decodeThread?: boolean;
 }

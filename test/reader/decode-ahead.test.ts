@@ -41,7 +41,8 @@ const counted: StartDecodeThread = async (schema, options) => {
     },
   };
 };
-decodeAhead.make = async (reads, groups, leaves, options) => DecodeAhead.for(reads, groups, leaves, options, counted);
+const nodeMake = decodeAhead.make!;
+decodeAhead.make = async (reads, groups, leaves, options) => (options.decodeThread === false ? undefined : DecodeAhead.for(reads, groups, leaves, counted));
 
 /** Row `i`: a number and a double with random bits (so the file stays large uncompressed), a bigint, a string of its own and a shared one, a Date, a boolean, a null every 7th. */
 function row(i: number) {
@@ -111,6 +112,19 @@ describe('decode ahead', () => {
     await readAll(file, false);
     await readAll(small);
     assert.equal(count.starts, before);
+  });
+
+  test("Node's own: decodeThread: false decodes on one thread, true ahead", async () => {
+    const reader = await openParquet(file);
+    const groups = reader.file.metadata.rowGroups.map((_, i) => i);
+    const leaves = reader.plan().leaves;
+    assert.equal(await nodeMake(reader.file.reads, groups, leaves, { decodeThread: false }), undefined);
+    const ahead = await nodeMake(reader.file.reads, groups, leaves, { decodeThread: true });
+    assert.ok(ahead);
+    const got = await ahead.chunks(0);
+    assert.ok(got && 'fetched' in got, 'the first row group is fetched for the read to decode while the thread starts');
+    ahead.close();
+    await reader.close();
   });
 
   test('a read stopped early closes its thread', async () => {
