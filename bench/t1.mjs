@@ -6,9 +6,10 @@
  * startup is left out and lazy module loading and JIT warm-up are in.
  * Needs a built checkout (`dist/`) and the data of bench/data.ts.
  *
- *   node bench/t1.mjs [--rounds 5] [--tasks t1,floor,nested,sum,footer,arrow,filter] [--dists dist,../main/dist]
+ *   node bench/t1.mjs [--rounds 5] [--tasks t1,t1-thread,floor,nested,sum,footer,arrow,filter] [--dists dist,../main/dist]
  *
  * t1      `openParquet(flat).readRows({ temporal: 'date' })` per dist, and hyparquet's `parquetReadObjects`
+ * t1-thread  the same with `decodeThread: true` (decoded ahead in a worker whatever the cores)
  * floor   the same 2M row objects (Date, bigint, double, strings) built from typed arrays in memory,
  *         no file and no decoding: what the output alone costs this process
  * nested  `readRows()` of nested.parquet;  sum: `columns()` sum of `amount`, 3 reads;
@@ -64,6 +65,7 @@ async function run(task, side) {
   };
   switch (task) {
     case 't1': return read('flat.parquet', async (r) => (await r.readRows({ temporal: 'date' })).length);
+    case 't1-thread': return read('flat.parquet', async (r) => (await r.readRows({ temporal: 'date', decodeThread: true })).length);
     case 'nested': return read('nested.parquet', async (r) => (await r.readRows()).length);
     case 'filter': return read('flat.parquet', async (r) => (await r.readRows({ filter: parseWhere('maybe = 4242') })).length);
     case 'arrow': return read('flat.parquet', async (r) => (await r.toArrow()).numRows);
