@@ -79,10 +79,10 @@ export interface ConvertOptions extends DatasetLayout {
    * cuts the input and writes (1: the calling thread does it all, as it does
    * for inputs with about 1 MiB or less past the sample). Row groups from
    * CSV hold at most 122,880 rows unless `rowGroupRows` says otherwise.
-   * Parquet to CSV, TSV or JSON Lines: worker threads that write the text of
-   * a row group of 32,768 rows or more, each a piece of its rows, beside the
-   * calling thread, which decodes it and writes the first piece (1: the
-   * calling thread alone). In Node the default is, for CSV and TSV input, the
+   * Parquet to CSV, TSV or JSON Lines: the threads that write the text of a
+   * row group of 32,768 rows or more, each a piece of its rows: the calling
+   * thread, which decodes it and writes the first piece, and `threads` - 1
+   * workers (1: the calling thread alone). In Node the default is, for CSV and TSV input, the
    * cores the load average leaves idle, 1 to 4, and for text output 1 (its
    * workers cost more CPU than they save on two cores); the output is the
    * same byte for byte whatever the number.

@@ -8,6 +8,7 @@
  * otherwise (csv-parallel.ts).
  */
 import { concatBytes } from '../bytes/concat.js';
+import { countBytes } from '../bytes/count.js';
 
 const LF = 10;
 const QUOTE = 34;
@@ -70,12 +71,12 @@ export class CsvBlocks {
     const buf = parts.length === 1 ? parts[0]! : concatBytes(parts);
     if (this.ended) {
       this.carry = new Uint8Array(0);
-      return this.cut(buf, buf.length, true, 0);
+      return this.cut(buf, true, 0, countBytes(buf, 0, buf.length, LF, QUOTE)[0]);
     }
     // The first LF past `min`: a chunk far larger than a block (bytes in memory) is cut into many.
     const near = buf.indexOf(LF, min - 1);
     let end = (near >= 0 ? near : lf) + 1;
-    let quotes = count(buf, QUOTE, 0, end);
+    let [lines, quotes] = countBytes(buf, 0, end, LF, QUOTE);
     // The last LF with an even number of quotes before it, among the last few.
     for (let cut = end, before = quotes, tries = 0; (this.parity + quotes) % 2 === 1 && tries < PARITY_TRIES; tries++) {
       const prev = cut < 2 ? -1 : buf.lastIndexOf(LF, cut - 2);
@@ -83,21 +84,29 @@ export class CsvBlocks {
       before -= count(buf, QUOTE, prev + 1, cut);
       cut = prev + 1;
       if ((this.parity + before) % 2 === 0) {
+        lines -= count(buf, LF, cut, end);
         end = cut;
         quotes = before;
       }
     }
-    // None left: not a view of the block's buffer, which a thread may be handed (and the view detached with it).
-    this.carry = end < buf.length ? buf.subarray(end) : new Uint8Array(0);
-    return this.cut(buf, end, false, quotes);
+    // The block and the carry must not share a buffer (a thread may be handed the block's, detaching
+    // every view of it): the smaller is copied, as a rule the carry, the part of a line past the cut.
+    if (buf.length - end > end) {
+      this.carry = buf.subarray(end);
+      return this.cut(buf.slice(0, end), false, quotes, lines);
+    }
+    this.carry = end < buf.length ? buf.slice(end) : new Uint8Array(0);
+    return this.cut(buf.subarray(0, end), false, quotes, lines);
   }
 
-  /** The block `buf[0, end)`, with `quotes` quotes (the last block's are not counted: no parity is needed after it). */
-  private cut(buf: Uint8Array, end: number, final: boolean, quotes: number): CsvBlock {
-    // A block of its own: it goes to a thread whole.
-    const bytes = end === buf.length && buf.byteOffset === 0 && buf.buffer.byteLength === end ? buf : buf.slice(0, end);
+  /**
+   * A block of `bytes` with `quotes` quotes (the last block's are not counted:
+   * no parity is needed after it) and `lines` LFs. Its buffer is its alone (a
+   * concatenation, a copy, or the rest of one whose other views are gone).
+   */
+  private cut(bytes: Uint8Array, final: boolean, quotes: number, lines: number): CsvBlock {
     const block = { bytes, line: this.line, final };
-    this.line += count(bytes, LF, 0, end);
+    this.line += lines;
     this.parity = (this.parity + quotes) % 2;
     return block;
   }

@@ -32,14 +32,18 @@ const BLOCK = 1 << 20;
 const FIRST_BLOCK = 1 << 18;
 /** Blocks read ahead per worker. */
 const AHEAD = 3;
+/** Bytes of input below which no worker is started: what is left past the sample is one block at most (read here, sooner than a thread starts). */
+const MIN_THREADED = BLOCK;
 
 /** Threads that read blocks: the Node entry's worker threads. */
 export interface CsvBlockReaders {
-  /** Starts `workers` threads reading blocks with `setup` and encoding row groups as `rowGroups` says. */
-  start(workers: number, setup: CsvBlockSetup, rowGroups: RowGroupSetup | undefined): CsvBlockPool;
+  /** Starts `workers` threads, which load while the schema is settled (`setup` follows before the first block). */
+  start(workers: number): CsvBlockPool;
 }
 
 export interface CsvBlockPool {
+  /** Blocks are read with `setup`, row groups encoded as `rowGroups` says. */
+  setup(setup: CsvBlockSetup, rowGroups: RowGroupSetup | undefined): void;
   read(job: CsvBlockJob): Promise<CsvBlockResult>;
   /** Encodes a row group (the setup's `rowGroups` says how). */
   encode(job: RowGroupJob): Promise<EncodedRowGroup>;
@@ -62,7 +66,7 @@ export interface ParallelCsvOptions {
  * record start), and the tail of column blocks the workers read after them,
  * when the schema lets rows go in column batches.
  */
-export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsvOptions): { items: AsyncGenerator<Array<Item<Cells>>>; tail: ColumnTail } {
+export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsvOptions): { items: AsyncGenerator<Array<Item<Cells>>>; tail: ColumnTail; close(): Promise<void> } {
   const watch = o.onWarning ? new InvalidUtf8Watch(o.onWarning) : undefined;
   const blocks = new CsvBlocks((watch ? watch.watch(input) : input).chunks());
   const tokenizer = csvTokenizer(o.delimiter);
@@ -73,7 +77,6 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
   /** The input ended while the main thread read it. */
   let done = false;
   let setup: CsvBlockSetup | undefined;
-  let rowGroupSetup: RowGroupSetup | undefined;
 
   async function* head(): AsyncGenerator<Array<Item<Cells>>> {
     let tokens: CsvToken[] = [];
@@ -104,8 +107,12 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
     if (watch && r.probe) watch.seen(r.probe.line, r.probe.last, r.probe, (p) => p.column);
   };
 
-  /** The workers, once started; `owned`: row groups are encoded too, and rowGroups() closes them. */
-  let pool: CsvBlockPool | undefined;
+  /**
+   * The workers, started with the conversion when the input is large enough to use them (or of unknown
+   * size): they load while this thread reads the sample. `owned`: row groups are encoded too, and
+   * rowGroups() closes them.
+   */
+  let pool = o.readers && o.threads > 1 && !(input.size !== undefined && input.size < MIN_THREADED) ? o.readers.start(o.threads) : undefined;
   let owned = false;
   const closePool = async () => {
     const p = pool;
@@ -114,10 +121,14 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
   };
 
   async function* tail(): AsyncGenerator<CsvBlockResult> {
-    if (done || !setup) return;
+    if (done || !setup) {
+      if (!owned) await closePool();
+      return;
+    }
     const job = (block: CsvBlock, start: CsvTokenizerState): CsvBlockJob => ({ bytes: block.bytes, start, final: block.final, utf8At: watch?.pendingLine });
     let first = await blocks.next(BLOCK);
-    if (!first || first.final || !o.readers || o.threads < 2) {
+    if (!first || first.final || !pool) {
+      if (!owned) await closePool();
       // One thread, or what is left is one block (read here, sooner than a thread starts).
       const reader = new CsvBlockReader(setup);
       let resume: CsvTokenizerState | undefined;
@@ -131,7 +142,7 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
       return;
     }
     const workers = o.threads;
-    const readers = (pool = o.readers.start(workers, setup, rowGroupSetup));
+    const readers = pool;
     const queue: Array<{ block: CsvBlock; result: Promise<CsvBlockResult> }> = [];
     let ended = false;
     const fill = async () => {
@@ -199,13 +210,17 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
   }
 
   return {
+    close: closePool,
     items: head(),
     tail: {
       settled(schema, columnar, rowGroups) {
         const replica = columnar ? shaper.replica(schema) : undefined;
-        if (!replica) return;
+        if (!replica) {
+          void closePool();
+          return;
+        }
         setup = { delimiter: o.delimiter, skipBad: o.skipBad, replica, headerCells: items.names };
-        rowGroupSetup = rowGroups;
+        pool?.setup(setup, rowGroups);
         handOver = true;
       },
       blocks: tail,

@@ -80,7 +80,7 @@ export interface RunOptions {
   sample: number;
   /** CSV input: infer the types from every row (a first pass over the input) instead of the sample, so no value past the sample fails them. */
   widen?: boolean;
-  /** Worker threads (1: the main thread alone; N above 1: N workers beside it). CSV input to Parquet: they read the records past the sample and encode the row groups; needs `csvReaders`. Parquet to CSV or JSON Lines: they write the text; needs `textWriters`. As given: absent, CSV takes `csvThreads` and text one thread (its workers cost more CPU than they save on two cores: BENCHMARKS.md). */
+  /** Threads (1: the main thread alone). CSV input to Parquet: N workers beside the main thread read the records past the sample and encode the row groups; needs `csvReaders`. Parquet to CSV or JSON Lines: the main thread and N-1 workers write the text; needs `textWriters`. As given: absent, CSV takes `csvThreads` and text one thread (its workers cost more CPU than they save on two cores: BENCHMARKS.md). */
   threads?: number;
   /** CSV input's threads when `threads` is absent (Node: the cores the load average leaves idle). */
   csvThreads?: number;
@@ -374,7 +374,11 @@ export class Conversion {
         const threads = o.csvReaders ? (o.threads ?? o.csvThreads ?? 1) : 1;
         const { parallelCsv } = await import('./csv-parallel.js');
         const p = parallelCsv(input, shaper, { delimiter, header: o.header, skipBad: !o.strict, threads, ...(o.csvReaders ? { readers: o.csvReaders } : {}), ...(onWarning ? { onWarning } : {}) });
-        summary = await textToTable(p.items, shaper, open, sampleSize, state, bad, header, p.tail);
+        try {
+          summary = await textToTable(p.items, shaper, open, sampleSize, state, bad, header, p.tail);
+        } finally {
+          await p.close();
+        }
       } else {
         const shaper = new JsonShaper(o.choice, onWarning, (column) => o.typeAdvice(column, sampleSize));
         const records = o.from === 'jsonl' ? readJsonLines : readJsonArray;

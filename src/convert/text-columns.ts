@@ -352,7 +352,7 @@ export interface TextWriterPool {
   close(): Promise<void>;
 }
 
-/** Worker threads and how many (`threads`, as `--threads` counts them for every input: 1 is the calling thread alone, N above 1 is N workers beside it). */
+/** Worker threads and how many threads write (`threads`: the calling thread and `threads` - 1 workers). */
 export interface TextThreads {
   writers: TextWriters;
   threads: number;
@@ -380,10 +380,10 @@ export class TextPieceWriter {
  * A Parquet file's selected rows as text: batches of text, or row batches
  * for the row groups (or the file) read as rows; undefined when the whole
  * file is read as rows. With `threads`, a row group of enough rows is cut
- * into a piece per thread: the calling thread writes the first while the
- * `threads` workers write the others from a copy of the decoded chunks, and their
- * text follows in order (a piece a worker fails is written here, so an
- * error is the one thread's).
+ * into a piece per thread: the calling thread writes the first, and decodes
+ * the next row group, while `threads` - 1 workers write the others from a
+ * copy of the decoded chunks, and their text follows in order (a piece a
+ * worker fails is written here, so an error is the one thread's).
  */
 export function parquetText(reader: ParquetReader, columns: readonly ColumnPath[] | undefined, form: TextForm, threads?: TextThreads): AsyncGenerator<TextBatch | Record<string, unknown>[]> | undefined {
   const plan = reader.plan(columns);
@@ -398,19 +398,23 @@ async function* textOf(reader: ParquetReader, columns: readonly ColumnPath[] | u
   const file = reader.file.name;
   let pool: TextWriterPool | undefined;
   const split = threads && threads.threads > 1 && groups.some((g) => g.numRows >= 2 * MIN_PIECE_ROWS) ? threads : undefined;
+  /** Row group rg's chunks, decoded whole (undefined: read as rows), or absent for an empty row group. */
+  const decode = (rg: number) => (groups[rg]!.numRows === 0 ? Promise.resolve(null) : wholeChunks(reader, columns, rg, at));
+  let decoded: Promise<ColumnChunkData[] | undefined | null> | undefined;
   try {
-    // Started before the first row group is decoded: the workers load meanwhile.
-    if (split) pool = split.writers.start(split.threads, { schema: reader.file.metadata.schema as SchemaElementLike[], leaves: t.plan.leaves.map((l) => l.columnIndex), form, ...(file !== undefined ? { file } : {}) });
+    // Started before the first row group is decoded: the workers load meanwhile. The main thread is one of the threads.
+    if (split) pool = split.writers.start(split.threads - 1, { schema: reader.file.metadata.schema as SchemaElementLike[], leaves: t.plan.leaves.map((l) => l.columnIndex), form, ...(file !== undefined ? { file } : {}) });
     for (let rg = 0; rg < groups.length; rg++) {
       const rows = groups[rg]!.numRows;
-      if (rows === 0) continue;
-      const chunks = await wholeChunks(reader, columns, rg, at);
+      const chunks = await (decoded ?? decode(rg));
+      decoded = undefined;
+      if (chunks === null) continue;
       if (!chunks) {
         yield* reader.rowBatches({ columns, rowGroups: [rg], temporal: 'iso' });
         continue;
       }
       const ctx = { ...(file !== undefined ? { file } : {}), rowGroup: rg };
-      const pieces = pool ? Math.max(1, Math.min(split!.threads + 1, Math.floor(rows / MIN_PIECE_ROWS))) : 1;
+      const pieces = pool ? Math.max(1, Math.min(split!.threads, Math.floor(rows / MIN_PIECE_ROWS))) : 1;
       // The main thread also decodes and writes out: its piece is MAIN_SHARE of the others'.
       const first = pieces === 1 ? rows : Math.round((rows * MAIN_SHARE) / (MAIN_SHARE + pieces - 1));
       const cut = (k: number) => (k === 0 ? 0 : first + Math.round(((rows - first) * (k - 1)) / (pieces - 1 || 1)));
@@ -419,6 +423,11 @@ async function* textOf(reader: ParquetReader, columns: readonly ColumnPath[] | u
         return { job, text: pool!.write(job).catch(() => undefined) };
       });
       yield* rowGroupText(t, chunks, rows, form, ctx, 0, cut(1));
+      // The next row group is decoded while the workers write this one's other pieces (two row groups' chunks in memory).
+      if (pieces > 1 && rg + 1 < groups.length) {
+        decoded = decode(rg + 1);
+        await decoded.catch(() => undefined); // met in its turn, after this row group's text
+      }
       for (const { job, text } of others) {
         const batches = await text;
         if (batches) yield* batches;

@@ -7,6 +7,7 @@
  * once it is found.
  */
 import { concatBytes } from '../bytes/concat.js';
+import { countByte } from '../bytes/count.js';
 import { incompleteUtf8Tail, invalidUtf8At, isUtf8 } from '../bytes/utf8.js';
 import type { WarningHandler } from '../warnings.js';
 import type { InputBytes } from './source.js';
@@ -89,9 +90,7 @@ export class InvalidUtf8Watch {
 }
 
 function newlines(b: Uint8Array, end: number): number {
-  let n = 0;
-  for (let i = b.indexOf(10); i >= 0 && i < end; i = b.indexOf(10, i + 1)) n++;
-  return n;
+  return countByte(b, 0, end, 10);
 }
 
 /** The first of `cells` holding U+FFFD, named by `names` (else c1, c2...). */

@@ -1,6 +1,7 @@
 /**
  * Node-only codec implementations: zlib's native gzip and brotli, zstd-napi,
- * native snappy, zlib's CRC-32, and zlib's raw deflate for Trevni. registerNodeCodecs installs the ones measured faster
+ * native snappy, zlib's CRC-32, and zlib's raw deflate for Trevni (and
+ * node:buffer's UTF-8 check). registerNodeCodecs installs the ones measured faster
  * than the portable defaults (bench/codecs.ts): zstd-napi decompresses
  * 1.3-3x and compresses 3-4x faster than the portable wasm libzstd.
  *
@@ -9,7 +10,9 @@
  * import, they slowed the start of every process, also of those that never
  * decompress (BENCHMARKS.md, "Startup").
  */
+import { isUtf8 } from 'node:buffer';
 import type * as Zlib from 'node:zlib';
+import { registerUtf8Check } from '../bytes/utf8.js';
 import { crc32Portable, registerCrc32, type Crc32Function } from '../checksum/crc32.js';
 import { type Codec, type CodecName, compressionLevel, defineCodec } from '../codecs/codec.js';
 import { registerCodec, registerCodecLoader } from '../codecs/registry.js';
@@ -130,6 +133,7 @@ export function registerNodeCodecs(): void {
   registerCodecLoader('ZSTD', async (portable) => createNodeZstd() ?? portable());
   registerCodecLoader('SNAPPY', async (portable) => (await import('./snappy.js')).createNodeSnappy() ?? portable());
   registerCrc32(lazyNodeCrc32());
+  registerUtf8Check(isUtf8);
   // Trevni's deflate (a raw RFC 1951 stream) on zlib: 2.6-2.8x faster to decompress than fflate.
   registerTrevniCodec('deflate', zlibTrevniDeflate({
     inflateRawSync: (input, options) => zlib().inflateRawSync(input, options),

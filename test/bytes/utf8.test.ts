@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { incompleteUtf8Tail, invalidUtf8At } from '../../src/bytes/utf8.js';
+import { isUtf8 as nodeIsUtf8 } from 'node:buffer';
+import { incompleteUtf8Tail, invalidUtf8At, isUtf8, registerUtf8Check } from '../../src/bytes/utf8.js';
 
 const fatal = new TextDecoder('utf-8', { fatal: true });
 const valid = (b: Uint8Array) => {
@@ -39,4 +40,25 @@ test('incompleteUtf8Tail: the bytes of a character the next chunk may complete',
     }
   }
   assert.equal(incompleteUtf8Tail(Uint8Array.of(0x41, 0x80), 2), 0); // a stray continuation byte: invalid, not incomplete
+});
+
+test("isUtf8, portable and with Node's check registered (what the CLI and the Node entry use), agrees with TextDecoder on every sequence of up to 4 boundary bytes and on long random runs", () => {
+  const seqs: number[][] = [[]];
+  for (let len = 1; len <= 4; len++) {
+    for (const s of seqs.filter((x) => x.length === len - 1)) for (const b of BYTES) seqs.push([...s, b]);
+  }
+  const inputs = seqs.map((s) => Uint8Array.from([0x41, ...s, 0x42]));
+  // Long runs of mostly ASCII and valid multi-byte characters, some with one boundary byte set: the native checks go a word or a vector at a time.
+  let x = 7;
+  const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0);
+  const text = new TextEncoder().encode('plain ascii, é, ü, 中文, 😀 and more;'.repeat(200));
+  for (let i = 0; i < 300; i++) {
+    const b = text.slice(next() % 100, text.length - (next() % 100));
+    if (i % 2) b[next() % b.length] = BYTES[next() % BYTES.length]!;
+    inputs.push(b);
+  }
+  for (const check of ['portable', 'node'] as const) {
+    if (check === 'node') registerUtf8Check(nodeIsUtf8);
+    for (const b of inputs) assert.equal(isUtf8(b), valid(b), `${check}: ${b.length} bytes`);
+  }
 });

@@ -19,7 +19,10 @@ import { csvTokenizer } from '../../src/convert/read-csv.js';
 import { CsvShaper } from '../../src/convert/shape.js';
 import type { CsvToken } from '../../src/convert/csv-tokenizer.js';
 import type { ParquetryWarning } from '../../src/warnings.js';
-import { openParquet } from '../../src/node/index.js';
+import { BufferSink, openParquet } from '../../src/node/index.js';
+import { runConvert, sinkOutput, sourceInput } from '../../src/convert/convert.js';
+import { csvWorkers } from '../../src/node/csv-workers.js';
+import type { CsvBlockReaders } from '../../src/convert/csv-parallel.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'csv-threads-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -165,4 +168,49 @@ test('a block whose cut falls inside a quoted cell is read again from where the 
   }
   assert.equal(rows, whole.length - 1);
   assert.ok(resumed > 0, 'some cut fell inside quotes');
+});
+
+test('each block has a buffer of its own: handing it to a thread (detaching it) leaves the carry and the input whole, whether the input comes as one chunk many blocks long or in small chunks', async () => {
+  const input = enc([...convertCsvLines(20_000, 12)].join(''));
+  const kept = input.slice();
+  for (const size of [input.length, 3000, 70_000]) {
+    const chunks = (async function* () {
+      for (let i = 0; i < input.length; i += size) yield input.subarray(i, Math.min(input.length, i + size));
+    })();
+    const blocks = new CsvBlocks(chunks);
+    const got: number[] = [];
+    let line = 1;
+    for (let b = await blocks.next(50_000); b; b = await blocks.next(50_000)) {
+      assert.notEqual(b.bytes.buffer, input.buffer, 'the input is not handed over');
+      assert.equal(b.line, line);
+      got.push(...b.bytes);
+      line += b.bytes.filter((x) => x === 10).length;
+      // What a worker thread is handed: the buffer, detached here.
+      structuredClone(b.bytes, { transfer: [b.bytes.buffer as ArrayBuffer] });
+      assert.equal(b.bytes.length, 0);
+    }
+    assert.ok(Buffer.from(got).equals(Buffer.from(kept)), `chunks of ${size} bytes: the blocks are the input, in order`);
+    assert.ok(Buffer.from(input).equals(Buffer.from(kept)));
+  }
+});
+
+test('with N threads the workers start with the conversion and do the reading and encoding: N threads, jobs of both kinds, the same bytes', { timeout: 240_000 }, async () => {
+  const input = enc([...convertCsvLines(20_000, 13)].join(''));
+  const counted = (calls: { started: number[]; read: number; encode: number }): CsvBlockReaders => ({
+    start(count) {
+      calls.started.push(count);
+      const pool = csvWorkers.start(count);
+      return { ...pool, read: (job) => (calls.read++, pool.read(job)), encode: (job) => (calls.encode++, pool.encode(job)) };
+    },
+  });
+  const outputs = [];
+  for (const threads of [1, 2]) {
+    const calls = { started: [] as number[], read: 0, encode: 0 };
+    const sink = new BufferSink();
+    await runConvert({ ...sourceInput(input, {}), output: sinkOutput(() => sink), to: 'parquet', csvReaders: { readers: counted(calls), threads } }, { from: 'csv', to: 'parquet', threads, rowGroupRows: 5_000 });
+    assert.deepEqual(calls.started, threads === 1 ? [] : [threads], `${threads} threads: the pools started`);
+    if (threads > 1) assert.ok(calls.read > 1 && calls.encode >= 4, `${calls.read} blocks read and ${calls.encode} row groups encoded by the workers`);
+    outputs.push(Buffer.from(sink.bytes()));
+  }
+  assert.ok(outputs[0]!.equals(outputs[1]!));
 });
