@@ -140,7 +140,7 @@ export async function loadDecoders(refs: readonly { meta: ColumnMetaData }[]): P
  * when the reader fetches and decodes it itself.
  */
 export interface AheadReads {
-  chunks(rg: number): Promise<{ data: ColumnChunkData[] } | { fetched: FetchedChunk[] } | undefined>;
+  chunks(rg: number): Promise<{ data: ColumnChunkData[] } | { data?: undefined; fetched: FetchedChunk[] } | undefined>;
   close(): void;
 }
 

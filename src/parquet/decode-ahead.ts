@@ -45,7 +45,7 @@ export const DECODE_AHEAD_BYTES = 16 << 20;
 const DEPTH = 2;
 
 /** What the read gets for a row group: its chunks decoded by the thread, or fetched for the caller to decode (the thread was not ready for them). */
-type AheadChunks = { data: ColumnChunkData[] } | { fetched: FetchedChunk[] };
+type AheadChunks = { data: ColumnChunkData[] } | { data?: undefined; fetched: FetchedChunk[] };
 
 /** A row group's job: fetched, then sent to the thread once it is ready, unless the read wants the row group first. */
 interface Job {

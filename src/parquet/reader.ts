@@ -282,8 +282,8 @@ export class ParquetReader<Row = Record<string, unknown>> {
           continue;
         }
         if (part) skip = 0; // the pages read hold exactly the rows asked for
-        const got = !part && ahead ? await ahead.chunks(rg) : undefined;
-        const chunks = part ?? (got && ('data' in got ? got.data : await this.decodeChunks(await decoding(), got.fetched))) ?? await this.readChunks(rg, plan.leaves);
+        const got = !part && ahead && await ahead.chunks(rg);
+        const chunks = part ?? (got ? got.data ?? await this.decodeChunks(await decoding(), got.fetched) : await this.readChunks(rg, plan.leaves));
         const ctx = { file: this.file.name, rowGroup: rg };
         const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, chunks[i]!, leafOptions[i]!)));
         const asm = new RecordAssembler(plan, cols, finishVariant);
