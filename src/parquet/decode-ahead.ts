@@ -1,11 +1,11 @@
 /**
  * Decoding ahead on another thread: while the calling thread assembles the
  * rows of one row group, a decode thread decompresses and decodes the
- * chunks of the next ones. Loaded only where a runtime registers a thread
+ * chunks of the next ones. Loaded only where a runtime installs it
  * (chunk-reads.ts, `decodeAhead`; Node's entry points: a worker thread,
- * src/node/decode-thread.ts); elsewhere, and
- * for small, sliced, filtered or encrypted reads, the one-thread path
- * decodes every chunk where it is used. Decoded chunks come back as
+ * src/node/decode-thread.ts); elsewhere, and for small, sliced, filtered
+ * or encrypted reads, the one-thread path decodes every chunk where it is
+ * used. Decoded chunks come back as
  * transferred buffers, so the values are the same bytes either way
  * (docs/decisions/decode-ahead.md).
  */
