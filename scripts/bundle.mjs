@@ -36,12 +36,14 @@ const DYNAMIC = /\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g;
  * plain row read needs without the rest) and the writer's machinery (which a
  * plain write needs without the rest) keep chunks of their own, and so does
  * what the CLI imports on first use (its commands, and the library modules
- * they load): a process needs one or two of them.
+ * they load), and a conversion's parts (convert/: its outputs and text
+ * readers; through the hub, a CSV to Parquet job loaded its 1.1 MB): a
+ * process needs one or two of them.
  */
 const inCli = (path) => path.startsWith(`${dist}cli/`);
 
 function hubbed(importer, path) {
-  return !inCli(importer) && !path.startsWith(`${dist}codecs/`) && path !== `${dist}node/snappy.js` && path !== `${dist}parquet/row-decoding.js` && path !== `${dist}parquet/write/writer-core.js`;
+  return !inCli(importer) && !path.startsWith(`${dist}codecs/`) && !path.startsWith(`${dist}convert/`) && path !== `${dist}node/snappy.js` && path !== `${dist}parquet/row-decoding.js` && path !== `${dist}parquet/write/writer-core.js`;
 }
 
 function lazyHub() {

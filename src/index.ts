@@ -56,7 +56,7 @@ export type { ParquetryWarning, WarningCode, WarningHandler } from './warnings.j
 export type { ValueEncoding } from './parquet/write/column-writer.js';
 export type { FloatOrder } from './parquet/write/stats.js';
 export { writeRecords, type WriteRecordsOptions } from './parquet/write/write-records.js';
-export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf, type InferRow } from './schema/builder.js';
+export { field, defineSchema, type FieldBuilder, type DefinedSchema, type RowOf, type RowInputOf, type InferRow, type InferInput, type MapInput } from './schema/builder.js';
 export { variant, VariantValue, type VariantType, type VariantTimestampOptions } from './schema/variant-value.js';
 export { inferSchemaFromRecords, inferSchemaFromCsv } from './schema/infer.js';
 export { schemaJson, type SchemaJson } from './schema/json.js';

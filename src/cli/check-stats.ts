@@ -1,13 +1,13 @@
 /** `parquetry check-stats`: statistics, page indexes and bloom filters checked against the data; exit 1 when any lies. */
 import { checkStatistics } from '../parquet/inspect/check-stats.js';
-import { withSource } from './pages.js';
+import { withParquetFile } from './files.js';
 import { withOutput } from './output.js';
 import { renderTable } from '../text/render.js';
 import { run } from './run-context.js';
 
 /** What was checked and the lies (a table), or (`--json`) one JSON object; exit status 1 when anything lies. */
 export async function checkStatsCommand(file: string, opts: { columns?: (string | string[])[]; json?: boolean }): Promise<void> {
-  await withSource(file, async (reader) => {
+  await withParquetFile(file, async (reader) => {
     const report = await checkStatistics(reader, { columns: opts.columns });
     await withOutput(async (out) => {
       if (opts.json) {

@@ -14,7 +14,6 @@ import type { WriterOptions } from '../parquet/write/writer.js';
 import type { FloatOrder } from '../parquet/write/stats.js';
 import { checkCompressionLevel, formatOf, parquetCodec, redElmCodecName, trevniCodecName, type EncodingChoice, type Format } from './convert-options.js';
 import { inapplicableOptions, isTableFormat } from '../formats.js';
-import { parseTypeOverride, schemaFromJsonText } from '../convert/types.js';
 import type { SchemaChoice } from '../convert/shape.js';
 import { Conversion, type ConvertInput, type ConvertReport } from '../convert/run.js';
 import { openInput } from '../node/convert-input.js';
@@ -26,7 +25,7 @@ import { discardOpenSinks, openOutputSink } from './convert-sink.js';
 import type { EncryptionOptions } from '../parquet/crypto/file-encryptor.js';
 import { currentDecryption } from './keys.js';
 import { Progress, formatReport } from './convert-progress.js';
-import { datasetLayout, type DatasetLayout } from '../dataset/write.js';
+import { datasetLayout, type DatasetLayout } from '../dataset/layout.js';
 import { datasetOutput } from '../node/destination.js';
 import { isS3Address } from '../io/s3/address.js';
 import { run } from './run-context.js';
@@ -150,6 +149,7 @@ function writerOptions(o: ConvertOptions): WriterOptions {
 }
 
 async function schemaChoice(o: ConvertOptions): Promise<SchemaChoice> {
+  const { parseTypeOverride, schemaFromJsonText } = await import('../convert/types.js');
   let fields: SchemaChoice['fields'];
   if (o.schema !== undefined) {
     let text: string;

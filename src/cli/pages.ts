@@ -3,42 +3,13 @@
  * the library's page-header walk (`parquet/inspect/page-headers.ts`) reads them.
  */
 import { MissingKeyError } from '../errors.js';
-import type { Source } from '../io/source.js';
 import { chunkPages, selectChunks, type ChunkPages } from '../parquet/inspect/page-headers.js';
-import { ParquetFile } from '../parquet/file.js';
+import type { ParquetFile } from '../parquet/file.js';
 import { type ColumnPath } from '../schema/tree.js';
 import { withOutput } from './output.js';
-import { httpInputOptions, isUrl, openSource, s3Settings } from './files.js';
-import { httpChunkFiles } from '../parquet/file.js';
-import { currentDecryption } from './keys.js';
+import { withParquetFile } from './files.js';
 import { jsonable, renderTable, renderValue } from '../text/render.js';
-import { isS3Address } from '../io/s3/address.js';
 import { run } from './run-context.js';
-
-/**
- * A file together with the bytes its metadata points into, for commands
- * that read raw pages: column chunks in other files (`file_path`, a
- * `_metadata`) are followed as `openParquet` follows them.
- */
-export async function withSource(file: string, fn: (parquet: ParquetFile, source: Source) => Promise<void>): Promise<void> {
-  const source = await openSource(file);
-  let parquet: ParquetFile;
-  try {
-    const decryption = currentDecryption();
-    const s3 = isS3Address(file) ? await import('../node/s3.js') : undefined;
-    const openFile = s3 ? s3.s3ChunkFiles(await s3.s3Client(s3Settings()))
-      : isUrl(file) ? httpChunkFiles(httpInputOptions().headers) : (await import('../node/open-parquet.js')).localChunkFiles;
-    parquet = await ParquetFile.fromSource(source, { ...(decryption ? { decryption } : {}), openFile });
-  } catch (e) {
-    await source.close?.();
-    throw e;
-  }
-  try {
-    await fn(parquet, parquet.bytes);
-  } finally {
-    await parquet.close();
-  }
-}
 
 /** A chunk stored in another file (`file_path`): its offsets in that file, which it names. */
 function inChunkFile(parquet: ParquetFile, cp: ChunkPages): ChunkPages & { file?: string } {
@@ -77,7 +48,9 @@ export interface PagesOptions {
  * so on stderr.
  */
 export async function pagesCommand(file: string, opts: PagesOptions): Promise<void> {
-  await withSource(file, (parquet, source) => withOutput(async (out) => {
+  // The file's own bytes: chunks in other files (`file_path`) are read through the file, which opened them as `openParquet` does.
+  await withParquetFile(file, (parquet) => withOutput(async (out) => {
+    const source = parquet.bytes;
     let first = true;
     for (const c of selectChunks(parquet, opts.column, opts.rowGroup)) {
       const walked = await chunkPages(parquet, source, c).catch((e: unknown) => {

@@ -105,12 +105,18 @@ export async function viewCommand(file: string, options: { port?: number; open?:
       res.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) => {
-      reject(e.code === 'EADDRINUSE' ? new IOError(`port ${options.port} on 127.0.0.1 is in use: choose another with --port, or leave it out for a free one`) : e);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (e: NodeJS.ErrnoException) => {
+        reject(e.code === 'EADDRINUSE' ? new IOError(`port ${options.port} on 127.0.0.1 is in use: choose another with --port, or leave it out for a free one`) : e);
+      });
+      server.listen(options.port ?? 0, '127.0.0.1', resolve);
     });
-    server.listen(options.port ?? 0, '127.0.0.1', resolve);
-  });
+  } catch (e) {
+    // Nothing will be served: the file is closed now, not left to the garbage collector.
+    await source?.close?.();
+    throw e;
+  }
   const { port } = server.address() as AddressInfo;
   const address = `http://127.0.0.1:${port}${pageUrl}`;
   io.stdout.write(`parquetry view: ${address}\n(serving ${file}; Ctrl-C to stop)\n`);

@@ -6,6 +6,7 @@
  * entries (`entriesOf`) and between threads as transferable buffers.
  */
 import type { LeafEntries, PresentValues } from '../shred/entries.js';
+import { copyBytes } from '../bytes/concat.js';
 import { LITTLE_ENDIAN } from '../encodings/bits.js';
 
 /** The present rows' values of a built column, in the writer's storage. */
@@ -40,32 +41,44 @@ export interface BuiltLevels {
 
 const FIRST = 1024;
 
-/** `a`, or a copy with room for `need` elements (at least double its length). */
-export function grown<T extends Int32Array | Float64Array | Uint8Array | Uint16Array | BigInt64Array>(a: T, need: number): T {
+/** `a`, or a copy with room for `need` elements (at least double its length, at least `first`). */
+export function grown<T extends Int32Array | Float64Array | Uint8Array | Uint16Array | BigInt64Array>(a: T, need: number, first = FIRST): T {
   if (need <= a.length) return a;
-  const next = new (a.constructor as new (n: number) => T)(Math.max(FIRST, need, a.length * 2));
+  const next = new (a.constructor as new (n: number) => T)(Math.max(first, need, a.length * 2));
   next.set(a as never);
   return next;
 }
 
-/** Rows and their validity; the values are the subclass's. */
+/**
+ * Rows and their validity; the values are the subclass's. Each buffer starts
+ * at the size it reached in the column taken before (blocks of an input are
+ * alike): grown from nothing, each block's buffers were allocated and copied
+ * about twice over.
+ */
 export abstract class ColumnBuilder {
   rows = 0;
   /** Present rows so far. */
   present = 0;
   private valid = new Uint8Array(0);
   private nulls = 0;
+  /** Rows of the column taken last. */
+  private lastRows = 0;
+
+  /** Elements a buffer of this column starts with, from what the last column taken held (`last`). */
+  protected first(last: number): number {
+    return Math.max(FIRST, last + (last >> 3));
+  }
 
   /** A null row. */
   null(): void {
-    if (this.rows === this.valid.length) this.valid = grown(this.valid, this.rows + 1);
+    if (this.rows === this.valid.length) this.valid = grown(this.valid, this.rows + 1, this.first(this.lastRows));
     this.valid[this.rows++] = 0;
     this.nulls++;
   }
 
   /** Marks a present row whose value was just stored at index `present`. */
   protected added(): void {
-    if (this.rows === this.valid.length) this.valid = grown(this.valid, this.rows + 1);
+    if (this.rows === this.valid.length) this.valid = grown(this.valid, this.rows + 1, this.first(this.lastRows));
     this.valid[this.rows++] = 1;
     this.present++;
   }
@@ -85,6 +98,7 @@ export abstract class ColumnBuilder {
   /** The column built so far; the builder starts again empty. */
   take(): BuiltColumn {
     const out: BuiltColumn = { rows: this.rows, valid: this.nulls > 0 ? this.valid.subarray(0, this.rows) : undefined, values: this.takeValues() };
+    this.lastRows = this.rows;
     this.valid = new Uint8Array(0);
     this.rows = 0;
     this.present = 0;
@@ -100,14 +114,16 @@ export class NumberBuilder<T extends Int32Array | Float64Array | Uint8Array> ext
     super();
     this.values = new make(0);
   }
+  private lastPresent = 0;
   add(v: number): void {
-    if (this.present === this.values.length) this.values = grown(this.values, this.present + 1);
+    if (this.present === this.values.length) this.values = grown(this.values, this.present + 1, this.first(this.lastPresent));
     this.values[this.present] = v;
     this.added();
   }
   protected truncateValues(): void {}
   protected takeValues(): BuiltValues {
     const values = this.values.subarray(0, this.present);
+    this.lastPresent = this.present;
     this.values = new this.make(0);
     return { t: 'typed', values };
   }
@@ -119,9 +135,10 @@ const TWO_32 = 4294967296;
 export class Int64Builder extends ColumnBuilder {
   private values = new BigInt64Array(0);
   private halves = new Int32Array(0);
+  private lastPresent = 0;
   private room(): void {
     if (this.present < this.values.length) return;
-    this.values = grown(this.values, this.present + 1);
+    this.values = grown(this.values, this.present + 1, this.first(this.lastPresent));
     this.halves = new Int32Array(this.values.buffer, this.values.byteOffset, this.values.length * 2);
   }
   add(v: bigint): void {
@@ -143,6 +160,7 @@ export class Int64Builder extends ColumnBuilder {
   protected truncateValues(): void {}
   protected takeValues(): BuiltValues {
     const values = this.values.subarray(0, this.present);
+    this.lastPresent = this.present;
     this.values = new BigInt64Array(0);
     this.halves = new Int32Array(0);
     return { t: 'typed', values };
@@ -157,10 +175,12 @@ export class BytesBuilder extends ColumnBuilder {
   private data = new Uint8Array(0);
   private offsets = new Int32Array(0);
   private end = 0;
+  private lastPresent = 0;
+  private lastEnd = 0;
 
   private room(n: number): void {
-    if (this.end + n > this.data.length) this.data = grown(this.data, this.end + n);
-    if (this.present + 2 > this.offsets.length) this.offsets = grown(this.offsets, this.present + 2);
+    if (this.end + n > this.data.length) this.data = grown(this.data, this.end + n, this.first(this.lastEnd));
+    if (this.present + 2 > this.offsets.length) this.offsets = grown(this.offsets, this.present + 2, this.first(this.lastPresent + 1));
   }
 
   private close(): void {
@@ -173,9 +193,7 @@ export class BytesBuilder extends ColumnBuilder {
     this.room(end - start);
     const data = this.data;
     if (!escaped) {
-      // Short strings byte by byte: a view per cell for set() costs more than the copy.
-      if (end - start > 32) data.set(src.subarray(start, end), this.end);
-      else for (let i = start, at = this.end; i < end; i++) data[at++] = src[i]!;
+      copyBytes(data, this.end, src, start, end);
       this.end += end - start;
     } else {
       let at = this.end;
@@ -203,6 +221,8 @@ export class BytesBuilder extends ColumnBuilder {
 
   protected takeValues(): BuiltValues {
     const out: BuiltValues = { t: 'bytes', data: this.data.subarray(0, this.end), offsets: this.offsets.subarray(0, this.present + 1) };
+    this.lastPresent = this.present;
+    this.lastEnd = this.end;
     this.data = new Uint8Array(0);
     this.offsets = new Int32Array(0);
     this.end = 0;

@@ -30,7 +30,7 @@ import { checkReadOptions, schemaChoiceOf } from './shape.js';
 import type { CsvBlockReaders } from './csv-parallel.js';
 import type { TextWriters } from './text-columns.js';
 import { STRICT_HINT, type BadRow } from './pipeline.js';
-import { datasetLayout, type DatasetLayout } from '../dataset/write.js';
+import { datasetLayout, type DatasetLayout } from '../dataset/layout.js';
 
 export type { ConvertFormat, ConvertProgress, ConvertReport, BadRow };
 

@@ -60,18 +60,26 @@ export function smallInteger(b: Uint8Array, i: number, end: number): number {
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 /**
- * Decimal bytes `[+-]?(0|[1-9][0-9]*)(\.[0-9]*)?` of at most 15 digits, as
- * the double `Number` gives (the digits and the power of ten are exact
- * doubles, so their quotient is correctly rounded); NaN for any other.
+ * Where readDecimal and readTimestamp put the number they read. A double
+ * given back by a call V8 does not inline is a heap number made per cell
+ * (two million for the bench's two DOUBLE columns); stored here it is not.
  */
-export function smallDecimal(b: Uint8Array, i: number, end: number): number {
+export const cellNumber = new Float64Array(1);
+
+/**
+ * Decimal bytes `[+-]?(0|[1-9][0-9]*)(\.[0-9]*)?` of at most 15 digits into
+ * `cellNumber[0]`, as the double `Number` gives (the digits and the power of
+ * ten are exact doubles, so their quotient is correctly rounded); false for
+ * any other.
+ */
+export function readDecimal(b: Uint8Array, i: number, end: number): boolean {
   let neg = false;
   let c = b[i]!;
   if (c === MINUS || c === PLUS) {
     neg = c === MINUS;
     c = b[++i]!;
   }
-  if (i >= end || c === DOT || (c === ZERO && i + 1 < end && b[i + 1] !== DOT)) return NaN;
+  if (i >= end || c === DOT || (c === ZERO && i + 1 < end && b[i + 1] !== DOT)) return false;
   let v = 0;
   let digits = 0;
   let scale = -1;
@@ -81,11 +89,17 @@ export function smallDecimal(b: Uint8Array, i: number, end: number): number {
       v = v * 10 + d;
       digits++;
     } else if (d === DOT - ZERO && scale < 0) scale = digits;
-    else return NaN;
+    else return false;
   }
-  if (digits > 15) return NaN;
+  if (digits > 15) return false;
   const q = scale < 0 ? v : v / POW10[digits - scale]!;
-  return neg ? -q : q;
+  cellNumber[0] = neg ? -q : q;
+  return true;
+}
+
+/** readDecimal's number, NaN for bytes of another form. */
+export function smallDecimal(b: Uint8Array, i: number, end: number): number {
+  return readDecimal(b, i, end) ? cellNumber[0]! : NaN;
 }
 
 function two(b: Uint8Array, i: number): number {
@@ -108,32 +122,39 @@ function dateAt(b: Uint8Array, i: number): number {
 
 /**
  * Microseconds since the epoch of `YYYY-MM-DD[Tt ]HH:MM:SS[.f{1,6}]` (no
- * zone: read as UTC, as the coercion reads it), when a double holds them
- * exactly; NaN for any other.
+ * zone: read as UTC, as the coercion reads it) into `cellNumber[0]`, when a
+ * double holds them exactly; false for any other.
  */
-export function timestampMicros(b: Uint8Array, start: number, end: number): number {
-  if (end - start < 19) return NaN;
+export function readTimestamp(b: Uint8Array, start: number, end: number): boolean {
+  if (end - start < 19) return false;
   const days = dateAt(b, start);
   const sep = b[start + 10];
-  if (days !== days || (sep !== 84 && sep !== 116 && sep !== 32)) return NaN;
+  if (days !== days || (sep !== 84 && sep !== 116 && sep !== 32)) return false;
   const h = two(b, start + 11);
   const mi = two(b, start + 14);
   const s = two(b, start + 17);
-  if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59 || b[start + 13] !== 58 || b[start + 16] !== 58) return NaN;
+  if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59 || b[start + 13] !== 58 || b[start + 16] !== 58) return false;
   let micros = 0;
   let i = start + 19;
   if (i < end) {
-    if (b[i] !== DOT || end - i < 2 || end - i > 7) return NaN;
+    if (b[i] !== DOT || end - i < 2 || end - i > 7) return false;
     let scale = 100_000;
     for (i++; i < end; i++, scale /= 10) {
       const d = b[i]! - ZERO;
-      if (d < 0 || d > 9) return NaN;
+      if (d < 0 || d > 9) return false;
       micros += d * scale;
     }
   }
   const secs = days * 86400 + h * 3600 + mi * 60 + s;
   // Years 1685 to 2255: beyond them the microseconds may pass 2^53.
-  return Math.abs(secs) < 9e9 ? secs * 1e6 + micros : NaN;
+  if (Math.abs(secs) >= 9e9) return false;
+  cellNumber[0] = secs * 1e6 + micros;
+  return true;
+}
+
+/** readTimestamp's number, NaN for bytes of another form. */
+export function timestampMicros(b: Uint8Array, start: number, end: number): number {
+  return readTimestamp(b, start, end) ? cellNumber[0]! : NaN;
 }
 
 /** The cell of a date column, read by `dateAt` when it has the length of `YYYY-MM-DD`. */
@@ -147,15 +168,6 @@ export function int32Cell(b: Uint8Array, start: number, end: number): number {
 }
 
 type CellBytes = (src: Uint8Array, start: number, end: number, escaped: boolean) => void;
-
-/** A number column's cells: the common form read by `fast` (NaN: not that form), any other through `text`. */
-function numeric(fast: (b: Uint8Array, start: number, end: number) => number, add: (v: number) => void, text: (s: string) => void): CellBytes {
-  return (src, start, end, escaped) => {
-    const v = escaped ? NaN : fast(src, start, end);
-    if (v === v) add(v);
-    else text(cellText(src, start, end, escaped));
-  };
-}
 
 /** The cell columns of a schema's top-level leaves; `advices[i]`: what column i's refusals add (how to give its type). */
 export function cellColumns(leaves: readonly LeafNode[], advices: ReadonlyArray<string | undefined>): CellColumn[] {
@@ -185,25 +197,34 @@ function cellColumn(leaf: LeafNode, advice: string | undefined): CellColumn {
         return base(b, (s) => b.addText(s), (src, start, end, escaped) => b.addBytes(src, start, end, escaped));
       }
       break;
+    // A number column's cells: the common form read from the bytes (NaN or false: not that form), any other through `text`.
+    // One function literal per reader, each calling its own: one shared (a reader passed in) called five readers
+    // from one place, which V8 could not inline, and each number it gave back was boxed.
     case 'INT32':
       if ((k.kind === 'int' && k.signed && k.bitWidth === 32) || k.kind === 'date') {
         const b = new NumberBuilder(Int32Array);
         const text = (s: string) => b.add(physical(s) as number);
-        return base(b, text, numeric(k.kind === 'date' ? dateCell : int32Cell, (v) => b.add(v), text));
+        const bytes: CellBytes = k.kind === 'date'
+          ? (src, start, end, escaped) => { const v = escaped ? NaN : dateCell(src, start, end); if (v === v) b.add(v); else text(cellText(src, start, end, escaped)); }
+          : (src, start, end, escaped) => { const v = escaped ? NaN : int32Cell(src, start, end); if (v === v) b.add(v); else text(cellText(src, start, end, escaped)); };
+        return base(b, text, bytes);
       }
       break;
     case 'INT64':
       if ((k.kind === 'int' && k.signed) || (k.kind === 'timestamp' && k.unit === 'MICROS')) {
         const b = new Int64Builder();
         const text = (s: string) => b.add(physical(s) as bigint);
-        return base(b, text, numeric(k.kind === 'int' ? smallInteger : timestampMicros, (v) => b.addNumber(v), text));
+        const bytes: CellBytes = k.kind === 'int'
+          ? (src, start, end, escaped) => { const v = escaped ? NaN : smallInteger(src, start, end); if (v === v) b.addNumber(v); else text(cellText(src, start, end, escaped)); }
+          : (src, start, end, escaped) => { if (!escaped && readTimestamp(src, start, end)) b.addNumber(cellNumber[0]!); else text(cellText(src, start, end, escaped)); };
+        return base(b, text, bytes);
       }
       break;
     case 'DOUBLE':
       if (k.kind === 'float') {
         const b = new NumberBuilder(Float64Array);
         const text = (s: string) => b.add(physical(s) as number);
-        return base(b, text, numeric(smallDecimal, (v) => b.add(v), text));
+        return base(b, text, (src, start, end, escaped) => { if (!escaped && readDecimal(src, start, end)) b.add(cellNumber[0]!); else text(cellText(src, start, end, escaped)); });
       }
       break;
     case 'BOOLEAN': {

@@ -120,7 +120,7 @@ class JsonColumn {
 /** A node of the schema as the reader walks it. */
 type Slot =
   | { kind: 'leaf'; node: LeafNode; column: JsonColumn }
-  | { kind: 'struct'; node: GroupNode; names: Uint8Array[]; children: Slot[]; seen: Int32Array }
+  | { kind: 'struct'; node: GroupNode; names: Uint8Array[]; plain: boolean[]; children: Slot[]; seen: Int32Array }
   | { kind: 'list'; node: GroupNode; repeated: GroupNode | LeafNode; element: Slot };
 
 function scalarType(leaf: LeafNode): ScalarType | undefined {
@@ -161,7 +161,7 @@ function slotOf(node: SchemaNode, columns: JsonColumn[]): Slot | undefined {
       if (!s) return undefined;
       children.push(s);
     }
-    return { kind: 'struct', node, names: node.children.map((c) => encoder.encode(c.name)), children, seen: new Int32Array(children.length) };
+    return { kind: 'struct', node, names: node.children.map((c) => encoder.encode(c.name)), plain: node.children.map((c) => plainName(c.name)), children, seen: new Int32Array(children.length) };
   }
   if (node.kind === 'list') {
     // The three-level LIST the writer makes: <list> { repeated group list { element } }.
@@ -504,11 +504,15 @@ export class JsonLineReader {
     if (b[i] !== CLOSE_BRACE) {
       for (;;) {
         if (b[i] !== QUOTE) throw GENERAL;
-        const ke = this.string(i);
-        if (this.escaped) throw GENERAL;
-        // Keys come in the schema's order most often: the one after the last is tried first.
-        let k = next < n && sameKey(b, i + 1, ke - 1, names[next]!) ? next : -1;
-        for (let j = 0; k < 0 && j < n; j++) if (sameKey(b, i + 1, ke - 1, names[j]!)) k = j;
+        // Keys come in the schema's order most often: the one after the last is tried first, on the bytes before any scan.
+        let k = -1;
+        let ke = next < n && slot.plain[next] ? quotedKeyEnd(b, i, names[next]!) : -1;
+        if (ke >= 0) k = next;
+        else {
+          ke = this.string(i);
+          if (this.escaped) throw GENERAL;
+          for (let j = 0; k < 0 && j < n; j++) if (sameKey(b, i + 1, ke - 1, names[j]!)) k = j;
+        }
         if (k < 0 || seen[k] === mark) throw GENERAL; // a key the schema lacks (the general reader warns of it), or one repeated
         seen[k] = mark;
         next = k + 1;
@@ -530,6 +534,21 @@ export class JsonLineReader {
     return i + 1;
   }
 }
+
+/**
+ * Past the key `"name"` at b[i] (its opening quote) when its bytes are
+ * `name`'s followed by the closing quote, else -1. Only for plain names
+ * (printable ASCII, no quote or backslash), whose JSON key text is their bytes.
+ */
+function quotedKeyEnd(b: Uint8Array, i: number, name: Uint8Array): number {
+  const start = i + 1;
+  const n = name.length;
+  for (let j = 0; j < n; j++) if (b[start + j] !== name[j]) return -1;
+  return b[start + n] === QUOTE ? start + n + 1 : -1;
+}
+
+/** Whether a key's JSON text is its bytes between quotes: printable ASCII, no quote or backslash. */
+const plainName = (name: string): boolean => /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(name);
 
 function sameKey(b: Uint8Array, start: number, end: number, name: Uint8Array): boolean {
   if (end - start !== name.length) return false;

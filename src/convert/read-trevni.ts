@@ -32,8 +32,15 @@
  * the column is null-typed) and each child under its stored name. int and
  * fixed32 are INT32, long and fixed64 INT64, the null type the null type;
  * every other field is required.
+ *
+ * A legal Trevni file may hold what no Parquet schema can (an empty name, a
+ * child column named `$value`, two fields given one `parquetry.name`,
+ * nesting deeper than Parquet's limit, a size or precision out of Parquet's
+ * range): the mapping then fails with an `UnsupportedError` naming the
+ * field, and only what needs the mapping fails (tables map on first use).
  */
 import { defineSchema, field as f, type AnyField, type DefinedSchema, type StructSpec } from '../schema/builder.js';
+import { InvalidArgumentError, UnsupportedError } from '../errors.js';
 import { bigEndianSigned, formatDecimal } from '../schema/convert.js';
 import { buildSchema } from '../schema/tree.js';
 import type { TimeUnit } from '../schema/logical.js';
@@ -45,15 +52,38 @@ import { PARQUET_NAME } from './write-trevni.js';
 /** Rows from `offset`, at most `limit`, and which top-level fields of the schema (by their Parquet names). */
 export type TrevniRange = Pick<TrevniRowsOptions, 'offset' | 'limit'> & { fields?: readonly string[] };
 
-export interface TrevniInput {
-  reader: TrevniReader;
+/** A Trevni file's Parquet form: its schema, and its rows in that shape. */
+export interface TrevniMapping {
   /** The Parquet schema of the rows. */
   schema: DefinedSchema;
-  /** Whether the rows come from the file's Avro schema. */
-  avro: boolean;
   /** The lossless rows of a range (a table's offset and limit, passed down to the reader), holding at least the top-level `fields` (default all), reading only their columns. */
   rows(range: TrevniRange): AsyncGenerator<Record<string, unknown>>;
-  close(): Promise<void>;
+}
+
+/** A failure of the schema builder while mapping `field`, as the error naming it (one already named, deeper down, passes through). */
+function unmappable(field: string, e: unknown): never {
+  if (!(e instanceof InvalidArgumentError)) throw e;
+  throw new UnsupportedError(`the Trevni field ${JSON.stringify(field)} has no Parquet form: ${e.detail}`, field === '' ? {} : { column: field });
+}
+
+/** `build()`, the Parquet form of `field`; the builder's refusal names the field. */
+function mapped<T>(field: string, build: () => T): T {
+  try {
+    return build();
+  } catch (e) {
+    unmappable(field, e);
+  }
+}
+
+/** The schema of the top-level fields; a refusal names the field it is in (the root's name: two fields of one name). */
+function defineMapped(fields: ReadonlyArray<readonly [string, AnyField]>, root: string): DefinedSchema {
+  try {
+    return defineSchema(fields, { name: root });
+  } catch (e) {
+    // Only on failure: each field alone, to find the one that fails (an empty name, nesting too deep).
+    for (const [name, field] of fields) mapped(name, () => defineSchema([[name, field]]));
+    unmappable(root, e);
+  }
 }
 
 /** One Avro type as a Parquet field, and the conversion of readAvro's values. */
@@ -86,7 +116,7 @@ const PRIMITIVE = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 
  * Walks the schema JSON (for logical types and properties) beside its parsed
  * form (names resolved), giving each type's Parquet field.
  */
-function avroMapper() {
+function avroMapper(root: string) {
   const defs = new Map<string, unknown>();
 
   const decimal = (raw: Record<string, unknown>): FieldMap | undefined => {
@@ -106,7 +136,8 @@ function avroMapper() {
     return raw;
   };
 
-  const map = (rawIn: unknown, s: AvroSchema): FieldMap => {
+  /** `path`: the field's, by Parquet names (none for the top-level schema, named by `root`). */
+  const map = (rawIn: unknown, s: AvroSchema, path: readonly string[]): FieldMap => mapped(path.length ? path.join('.') : root, () => {
     const raw = resolve(rawIn, s);
     const o = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
     if ('name' in s && COMPLEX.has(o.type as string)) defs.set(s.name, o);
@@ -161,7 +192,7 @@ function avroMapper() {
         const parts = s.fields.map((fs, i) => {
           const rf = rawFields[i] ?? {};
           const name = typeof rf[PARQUET_NAME] === 'string' && rf[PARQUET_NAME] !== '' ? (rf[PARQUET_NAME] as string) : fs.name;
-          return { avro: fs.name, name, m: map(rf.type, fs.type) };
+          return { avro: fs.name, name, m: map(rf.type, fs.type, [...path, name]) };
         });
         return {
           field: f.struct(parts.map((p) => [p.name, shape(p.m)] as const)),
@@ -176,11 +207,11 @@ function avroMapper() {
         };
       }
       case 'array': {
-        const items = map(o.items, s.items);
+        const items = map(o.items, s.items, path);
         return { field: f.list(shape(items)), nullable: false, convert: (v) => (v as unknown[]).map(items.convert) };
       }
       case 'map': {
-        const values = map(o.values, s.values);
+        const values = map(o.values, s.values, path);
         return {
           field: f.map(f.string(), shape(values)),
           nullable: false,
@@ -192,7 +223,7 @@ function avroMapper() {
         const hasNull = s.branches.some((b) => b.type === 'null');
         const others = s.branches.map((b, i) => ({ b, raw: raws[i] })).filter((x) => x.b.type !== 'null');
         if (others.length === 0) return { field: f.null(), nullable: true, convert: () => null };
-        const branches = others.map((x) => ({ name: branchName(x.b), m: map(x.raw, x.b) }));
+        const branches = others.map((x) => ({ name: branchName(x.b), m: map(x.raw, x.b, path) }));
         if (branches.length === 1) {
           const [{ name, m }] = branches as [(typeof branches)[0]];
           return { field: m.field, nullable: hasNull || m.nullable, convert: (v) => (v === null ? null : m.convert((v as Record<string, unknown>)[name])) };
@@ -210,7 +241,7 @@ function avroMapper() {
         };
       }
     }
-  };
+  });
   return map;
 }
 
@@ -238,14 +269,16 @@ const PLAIN: Record<TrevniType, () => AnyField> = {
 
 /** A column (and its children) as a Parquet field in CANONICAL.md's row shape. */
 function plainField(reader: TrevniReader, c: TrevniColumn): AnyField {
-  let element: AnyField;
-  if (c.children.length) {
-    const fields: Array<readonly [string, AnyField]> = [];
-    if (c.type !== 'null') fields.push(['$value', PLAIN[c.type]().required()]);
-    for (const k of c.children) fields.push([reader.columns[k]!.name, plainField(reader, reader.columns[k]!)]);
-    element = f.struct(fields).required();
-  } else element = c.type === 'null' ? f.null() : PLAIN[c.type]().required();
-  return c.array ? f.list(element).required() : element;
+  return mapped(c.name, () => {
+    let element: AnyField;
+    if (c.children.length) {
+      const fields: Array<readonly [string, AnyField]> = [];
+      if (c.type !== 'null') fields.push(['$value', PLAIN[c.type]().required()]);
+      for (const k of c.children) fields.push([reader.columns[k]!.name, plainField(reader, reader.columns[k]!)]);
+      element = f.struct(fields).required();
+    } else element = c.type === 'null' ? f.null() : PLAIN[c.type]().required();
+    return c.array ? f.list(element).required() : element;
+  });
 }
 
 /** A schema without columns (defineSchema wants at least one): a file with none has no fields. */
@@ -254,36 +287,29 @@ function noFields(): DefinedSchema {
   return { elements, schema: buildSchema(elements), fields: [] };
 }
 
-/** The rows of an open Trevni file; the reader is closed when this fails. */
-export async function trevniInput(reader: TrevniReader): Promise<TrevniInput> {
-  try {
-    const avro = fileAvroSchema(reader);
-    let schema: DefinedSchema;
-    let rows: (range: TrevniRange) => AsyncGenerator<Record<string, unknown>>;
-    if (avro) {
-      const top = avroMapper()(avro.raw, avro.parsed);
-      const fields: ReadonlyArray<readonly [string, AnyField]> = avro.parsed.type === 'record'
-        ? (top.field.spec as StructSpec).fields
-        : [['value', shape(top)]];
-      schema = defineSchema(fields, { name: avro.name });
-      const avroFields = avro.parsed.type === 'record' ? avro.parsed.fields : undefined;
-      const record = avroFields !== undefined;
-      // A field's Parquet name may differ from its Avro name (parquetry.name); the fields line up by position.
-      const avroName = new Map(avroFields ? fields.map(([name], i) => [name, avroFields[i]!.name]) : []);
-      rows = async function* ({ fields: selected, ...rest }) {
+/** The Parquet form of an open Trevni file; an `UnsupportedError` naming the field when a field has none. */
+export function trevniMapping(reader: TrevniReader): TrevniMapping {
+  const avro = fileAvroSchema(reader);
+  // A record of no fields has no columns: it reads as a file of none (a Parquet group needs a field).
+  if (avro && !(avro.parsed.type === 'record' && avro.parsed.fields.length === 0)) {
+    const top = avroMapper(avro.name)(avro.raw, avro.parsed, []);
+    const fields: ReadonlyArray<readonly [string, AnyField]> = avro.parsed.type === 'record'
+      ? (top.field.spec as StructSpec).fields
+      : [['value', shape(top)]];
+    const schema = defineMapped(fields, avro.name);
+    const avroFields = avro.parsed.type === 'record' ? avro.parsed.fields : undefined;
+    const record = avroFields !== undefined;
+    // A field's Parquet name may differ from its Avro name (parquetry.name); the fields line up by position.
+    const avroName = new Map(avroFields ? fields.map(([name], i) => [name, avroFields[i]!.name]) : []);
+    return {
+      schema,
+      rows: async function* ({ fields: selected, ...rest }) {
         const convert = top.convert;
         const options = record && selected ? { ...rest, fields: selected.map((n) => avroName.get(n)!) } : rest;
         for await (const v of readAvro(reader, { ...options, schema: avro.parsed })) yield record ? (convert(v) as Record<string, unknown>) : { value: convert(v) };
-      };
-    } else {
-      schema = reader.roots.length
-        ? defineSchema(reader.roots.map((i) => [reader.columns[i]!.name, plainField(reader, reader.columns[i]!)] as const))
-        : noFields();
-      rows = ({ fields: selected, ...rest }) => reader.rows(selected ? { ...rest, columns: selected } : rest);
-    }
-    return { reader, schema, avro: avro !== undefined, rows, close: () => reader.close() };
-  } catch (e) {
-    await reader.close();
-    throw e;
+      },
+    };
   }
+  const schema = reader.roots.length ? defineMapped(reader.roots.map((i) => [reader.columns[i]!.name, plainField(reader, reader.columns[i]!)] as const), 'schema') : noFields();
+  return { schema, rows: ({ fields: selected, ...rest }) => reader.rows(selected ? { ...rest, columns: selected } : rest) };
 }

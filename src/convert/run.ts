@@ -21,24 +21,19 @@ import { readerOf } from '../table/reader-of.js';
 import type { ParquetFile } from '../parquet/file.js';
 import { tablePlan } from '../table/plan.js';
 import type { Table, TableBatchOptions } from '../table/table.js';
-import { redElmOutput } from './write-redelm.js';
 import type { CountingSink, OutputSummary, RowOutput, TextBatch } from './output.js';
 import { parquetText, type TextForm, type TextWriters } from './text-columns.js';
 import type { BuiltColumn } from './column-builders.js';
-import { BadRows, textToTable, type BadRow } from './pipeline.js';
-import { readJsonArray, readJsonLines } from './read-json.js';
-import { readJsonLinesColumns } from './json-columns.js';
+import type { BadRow, BadRows } from './pipeline.js';
 import type { Cells } from './read-csv.js';
 import type { CsvBlockReaders } from './csv-parallel.js';
-import { CsvShaper, JsonShaper, type SchemaChoice } from './shape.js';
+import type { SchemaChoice } from './shape.js';
 import { RowFailure, type InputBytes } from './source.js';
-import { parquetOutput } from './write-parquet.js';
 import type { EncodedRowGroup } from '../parquet/write/writer.js';
 import type { RowGroupJob } from './row-groups.js';
-import { datasetOutput } from './write-dataset.js';
-import type { DatasetLayout, DatasetOutput } from '../dataset/write.js';
+import type { DatasetOutput } from '../dataset/write.js';
+import type { DatasetLayout } from '../dataset/layout.js';
 import { textOutput } from './write-text.js';
-import { trevniOutput } from './write-trevni.js';
 
 export type { ConvertFormat };
 
@@ -262,14 +257,20 @@ export class Conversion {
     if (o.to === 'parquet') {
       const onWarning = o.onWarning ? (w: ParquetryWarning) => this.warn(w) : undefined;
       const options = { ...o.parquet, ...(metadata ? { metadata } : {}), ...(onWarning ? { onWarning } : {}) };
-      if (o.dataset && this.out.dataset) return this.watched(datasetOutput(await this.out.dataset(), this.out.name ?? 'output', schema, { ...options, ...o.dataset }));
+      if (o.dataset && this.out.dataset) {
+        const { datasetOutput } = await import('./write-dataset.js');
+        return this.watched(datasetOutput(await this.out.dataset(), this.out.name ?? 'output', schema, { ...options, ...o.dataset }));
+      }
+      const { parquetOutput } = await import('./write-parquet.js');
       return this.watched(await parquetOutput(await this.out.sink(), schema, options));
     }
     const tree = Array.isArray(schema) ? buildSchema(schema) : schema.schema;
     if (o.to === 'redelm') {
       const onWarning = o.onWarning ? (w: ParquetryWarning) => this.warn(w) : undefined;
+      const { redElmOutput } = await import('./write-redelm.js');
       return this.watched(await redElmOutput(() => this.out.sink(), tree, { ...o.redelm, ...(onWarning ? { onWarning } : {}) }));
     }
+    const { trevniOutput } = await import('./write-trevni.js');
     return this.watched(await trevniOutput(() => this.out.sink(), tree, { ...o.trevni, spill: this.out.spill() }));
   }
 
@@ -344,6 +345,8 @@ export class Conversion {
   private async fromText(): Promise<ConvertReport> {
     const o = this.o;
     if (!isTable(o.to)) throw new InvalidArgumentError(`a ${o.from.toUpperCase()} input converts to Parquet, Trevni or RedElm only, not to ${o.to.toUpperCase()}`);
+    // Text input's machinery, loaded for it only (a Parquet to CSV job loads none of it).
+    const [{ BadRows, textToTable }, { CsvShaper, JsonShaper }] = await Promise.all([import('./pipeline.js'), import('./shape.js')]);
     const input = await this.input.bytes();
     try {
       const state = this.state;
@@ -381,6 +384,7 @@ export class Conversion {
         }
       } else {
         const shaper = new JsonShaper(o.choice, onWarning, (column) => o.typeAdvice(column, sampleSize));
+        const [{ readJsonArray, readJsonLines }, { readJsonLinesColumns }] = await Promise.all([import('./read-json.js'), import('./json-columns.js')]);
         const records = o.from === 'jsonl' ? readJsonLines : readJsonArray;
         if (o.widen && sampleSize > 0) {
           // Every record's whole floats noted, as inference sees them all; a failure of the input's

@@ -5,10 +5,24 @@
  */
 const encoder = new TextEncoder();
 
+/**
+ * A field's cells for a block of rows, as spans: the block's i-th row's
+ * bytes are src[start[i]] to src[end[i]].
+ */
+export interface Spans {
+  src: Uint8Array;
+  start: Int32Array;
+  end: Int32Array;
+}
+
 /** One growing byte buffer: the text of a block of rows. */
 export class TextBytes {
-  buf = new Uint8Array(1 << 20);
+  buf: Uint8Array;
   pos = 0;
+
+  constructor(size = 1 << 20) {
+    this.buf = new Uint8Array(size);
+  }
 
   room(n: number): void {
     if (this.pos + n <= this.buf.length) return;
@@ -30,6 +44,15 @@ export class TextBytes {
     if (n > 32) buf.set(b, p);
     else for (let i = 0; i < n; i++) buf[p + i] = b[i]!;
     this.pos = p + n;
+  }
+
+  /** src[s] to src[e]. */
+  span(src: Uint8Array, s: number, e: number): void {
+    this.room(e - s);
+    const buf = this.buf;
+    let p = this.pos;
+    for (let i = s; i < e; i++) buf[p++] = src[i]!;
+    this.pos = p;
   }
 
   /** A string's UTF-8: ASCII byte by byte, the rest through TextEncoder (lone surrogates become U+FFFD, as `encode` makes them). */
@@ -140,11 +163,13 @@ export class TextBytes {
   }
 
   private ymd(p: number, y: number, m: number, d: number): void {
-    this.digits(p, y, 4);
-    this.buf[p + 4] = 45;
-    this.digits(p + 5, m, 2);
-    this.buf[p + 7] = 45;
-    this.digits(p + 8, d, 2);
+    const buf = this.buf;
+    two(buf, p, Math.floor(y / 100));
+    two(buf, p + 2, y % 100);
+    buf[p + 4] = 45;
+    two(buf, p + 5, m);
+    buf[p + 7] = 45;
+    two(buf, p + 8, d);
   }
 
   /**
@@ -169,22 +194,25 @@ export class TextBytes {
     if (y < 0 || y > 9999) return false;
     const width = per === 1000 ? 3 : per === 1e6 ? 6 : 9;
     this.room(32);
+    const buf = this.buf;
     let p = this.pos;
-    const quoted = tail.endsWith('"');
-    if (quoted) this.buf[p++] = 34;
+    const quoted = tail.charCodeAt(tail.length - 1) === 34;
+    if (quoted) buf[p++] = 34;
     this.ymd(p, y, m, d);
     const secs = Math.floor(rem / per);
     const frac = rem - secs * per;
-    this.buf[p + 10] = 84; // T
-    this.digits(p + 11, Math.floor(secs / 3600), 2);
-    this.buf[p + 13] = 58;
-    this.digits(p + 14, Math.floor(secs / 60) % 60, 2);
-    this.buf[p + 16] = 58;
-    this.digits(p + 17, secs % 60, 2);
-    this.buf[p + 19] = 46;
+    const hours = Math.floor(secs / 3600);
+    const minutes = Math.floor(secs / 60) - hours * 60;
+    buf[p + 10] = 84; // T
+    two(buf, p + 11, hours);
+    buf[p + 13] = 58;
+    two(buf, p + 14, minutes);
+    buf[p + 16] = 58;
+    two(buf, p + 17, secs - Math.floor(secs / 60) * 60);
+    buf[p + 19] = 46;
     this.digits(p + 20, frac, width);
     p += 20 + width;
-    for (let i = 0; i < tail.length; i++) this.buf[p++] = tail.charCodeAt(i);
+    for (let i = 0; i < tail.length; i++) buf[p++] = tail.charCodeAt(i);
     this.pos = p;
     return true;
   }
@@ -216,13 +244,6 @@ export class TextBytes {
     this.pos += quotes + 2;
   }
 
-  /** The block's text, handed over; the buffer starts again empty. */
-  take(): Uint8Array {
-    const out = this.buf.subarray(0, this.pos);
-    this.buf = new Uint8Array(this.buf.length);
-    this.pos = 0;
-    return out;
-  }
 }
 
 /** Year, month, day from days since 1970-01-01 (Hinnant's civil_from_days, as temporal-format.ts's, in numbers for days within ±2^31). */
@@ -236,4 +257,50 @@ function civil(days: number): [number, number, number] {
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const m = mp < 10 ? mp + 3 : mp - 9;
   return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
+}
+
+/**
+ * `n` rows from their fields' spans, in a buffer of their size: each row
+ * the fields' cells, each after its prefix (the delimiter, the JSON key),
+ * then `end`.
+ */
+export function joinRows(fields: Spans[], n: number, prefixes: Uint8Array[], end: Uint8Array): Uint8Array {
+  // Each row's place first, then each field's cells copied into the rows, one field at a time: its source buffer stays the same through a loop.
+  const at = new Int32Array(n);
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    at[i] = size;
+    size += end.length;
+    for (let f = 0; f < fields.length; f++) size += prefixes[f]!.length + fields[f]!.end[i]! - fields[f]!.start[i]!;
+  }
+  const buf = new Uint8Array(size);
+  for (let f = 0; f < fields.length; f++) {
+    const pre = prefixes[f]!;
+    const { src, start, end: stop } = fields[f]!;
+    copyCells(buf, at, n, pre, src, start, stop);
+  }
+  for (let i = 0; i < n; i++) {
+    let p = at[i]!;
+    for (let j = 0; j < end.length; j++) buf[p++] = end[j]!;
+  }
+  return buf;
+}
+
+/** Each row's prefix and cell at its place `at[i]`, which moves past them. */
+function copyCells(buf: Uint8Array, at: Int32Array, n: number, pre: Uint8Array, src: Uint8Array, start: Int32Array, stop: Int32Array): void {
+  const k = pre.length;
+  for (let i = 0; i < n; i++) {
+    let p = at[i]!;
+    for (let j = 0; j < k; j++) buf[p++] = pre[j]!;
+    const e = stop[i]!;
+    for (let j = start[i]!; j < e; j++) buf[p++] = src[j]!;
+    at[i] = p;
+  }
+}
+
+/** Writes n (0-99) as two digits at p. */
+function two(buf: Uint8Array, p: number, n: number): void {
+  const t = Math.floor(n / 10);
+  buf[p] = 48 + t;
+  buf[p + 1] = 48 + n - t * 10;
 }

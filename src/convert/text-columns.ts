@@ -12,7 +12,7 @@
  * top-level fields of one name.
  */
 import { CorruptFileError, InvalidArgumentError, withContext, type ErrorContext } from '../errors.js';
-import { isByteArrays, valueCount, type ByteArrays } from '../encodings/types.js';
+import { isByteArrays, valueCount, type ByteArrays, type Values } from '../encodings/types.js';
 import { leafColumn, RecordAssembler } from '../parquet/row-decoding.js';
 import type { ColumnBatch, ParquetReader } from '../parquet/reader.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
@@ -23,7 +23,7 @@ import type { TextBatch } from './output.js';
 import { NestedText } from './text-nested.js';
 import { csvCell, jsonText } from './write-text.js';
 import { LITTLE_ENDIAN } from '../encodings/bits.js';
-import { TextBytes } from './text-bytes.js';
+import { joinRows, TextBytes, type Spans } from './text-bytes.js';
 
 /** What the text is: CSV (or TSV) with its delimiter, or JSON Lines. */
 export interface TextForm {
@@ -40,19 +40,57 @@ const encoder = new TextEncoder();
 
 const UNITS_PER_SECOND = { MILLIS: 1000, MICROS: 1e6, NANOS: 1e9 };
 
-/** Writes row r's cell. */
+/** Writes row r's cell (or, for a value writer, the k-th value's). */
 type CellWriter = (out: TextBytes, r: number) => void;
 
 /** Cell text of a value in the row path's words. */
 type CellText = (v: unknown) => string;
 
+/**
+ * A field's cells for rows [from, to) of a row group, as spans (valid until
+ * the next call). Each field fills a block of rows in one loop of its own,
+ * and the rows are then copied together from the spans in one loop for all
+ * fields (joinRows).
+ */
+type FieldText = (from: number, to: number) => Spans;
+
+/** Spans of a field written row by row (`write` called for rows in order, each once): into a scratch buffer reused per block. */
+function writtenSpans(write: CellWriter): FieldText {
+  const scratch = new TextBytes(1 << 16);
+  const spans: Spans = { src: scratch.buf, start: new Int32Array(BLOCK_ROWS), end: new Int32Array(BLOCK_ROWS) };
+  return (from, to) => {
+    scratch.pos = 0;
+    const { start, end } = spans;
+    for (let r = from, i = 0; r < to; r++, i++) {
+      start[i] = scratch.pos;
+      write(scratch, r);
+      end[i] = scratch.pos;
+    }
+    spans.src = scratch.buf;
+    return spans;
+  };
+}
+
+/** A dictionary's entries' cells, each written once, in one buffer: entry i at [at[i], at[i + 1]), and after the last, at [at[n], at[n + 1]), `extra` (the null cell). */
+function dictionaryText(write: CellWriter, n: number, extra: Uint8Array): { src: Uint8Array; at: Int32Array } {
+  const text = new TextBytes(Math.min(1 << 20, 16 * n + 16));
+  const at = new Int32Array(n + 2);
+  for (let i = 0; i < n; i++) {
+    at[i] = text.pos;
+    write(text, i);
+  }
+  at[n] = text.pos;
+  text.bytes(extra);
+  at[n + 1] = text.pos;
+  return { src: text.buf, at };
+}
 
 /**
  * The cells of a top-level leaf that is not repeated, for `rows` rows:
  * the chunk checked first as the record assembler checks it (one level
  * entry per row, as many values as the levels define).
  */
-function leafCells(leaf: LeafNode, c: ColumnChunkData, rows: number, form: TextForm, cell: CellText): CellWriter {
+function leafText(leaf: LeafNode, c: ColumnChunkData, rows: number, form: TextForm, cell: CellText): FieldText {
   const path = leaf.path.join('.');
   if (c.length !== rows) {
     throw new CorruptFileError(c.length < rows ? `column ${path} ran out of values before the last row` : `column ${path} has ${c.length - rows} level entries beyond the last row`);
@@ -75,29 +113,51 @@ function leafCells(leaf: LeafNode, c: ColumnChunkData, rows: number, form: TextF
   }
   if (taken !== c.valueCount) throw new CorruptFileError(`column ${path} has ${c.valueCount} values but its levels define ${taken}`);
   const nullCell = form.format === 'csv' ? new Uint8Array(0) : encoder.encode('null');
-  const write = valueCells(leaf, c, form, cell);
-  if (index === null) return write;
+  const spans: Spans = { src: new Uint8Array(0), start: new Int32Array(BLOCK_ROWS), end: new Int32Array(BLOCK_ROWS) };
+  if (c.indices && c.dictionary) {
+    // Each row's span is its entry's: no byte written per row.
+    const n = valueCount(c.dictionary);
+    const dict = dictionaryText(plainCells(leaf, c.dictionary, form, cell), n, nullCell);
+    const { at } = dict;
+    const indices = c.indices;
+    spans.src = dict.src;
+    return (from, to) => {
+      const { start, end } = spans;
+      for (let r = from, i = 0; r < to; r++, i++) {
+        const k = index === null ? r : index[r]!;
+        const j = k < 0 ? n : indices[k]!;
+        start[i] = at[j]!;
+        end[i] = at[j + 1]!;
+      }
+      return spans;
+    };
+  }
+  const write = plainCells(leaf, c.values!, form, cell);
+  if (index === null) return writtenSpans(write);
   const at = index;
-  return (out, r) => {
+  return writtenSpans((out, r) => {
     const k = at[r]!;
     if (k < 0) out.bytes(nullCell);
     else write(out, k);
-  };
+  });
 }
 
 /** Writes the k-th non-null value of a chunk as a cell (the writer is called with value indices). */
 function valueCells(leaf: LeafNode, c: ColumnChunkData, form: TextForm, cell: CellText): CellWriter {
   if (c.indices && c.dictionary) {
-    const value = valueReader(leaf.kind, c.dictionary, OPTIONS);
-    // Filled to its size first: an array assigned at scattered indices would turn sparse (a hash table).
-    const cells = new Array<Uint8Array | null>(valueCount(c.dictionary)).fill(null);
+    const dict = dictionaryText(plainCells(leaf, c.dictionary, form, cell), valueCount(c.dictionary), new Uint8Array(0));
+    const { src, at } = dict;
     const indices = c.indices;
     return (out, k) => {
-      const i = indices[k]!;
-      out.bytes((cells[i] ??= encoder.encode(cell(value(i)))));
+      const j = indices[k]!;
+      out.span(src, at[j]!, at[j + 1]!);
     };
   }
-  const values = c.values!;
+  return plainCells(leaf, c.values!, form, cell);
+}
+
+/** Writes the k-th of `values` (a chunk's values or its dictionary) as a cell. */
+function plainCells(leaf: LeafNode, values: Values, form: TextForm, cell: CellText): CellWriter {
   const value = valueReader(leaf.kind, values, OPTIONS);
   const kind = leaf.kind;
   // A CSV delimiter that a date's or a timestamp's text holds would have the row path quote it.
@@ -250,16 +310,16 @@ function textPlan(root: GroupNode, plan: RecordPlan, form: TextForm): TextPlan |
 const JSON_FORM: TextForm = { format: 'jsonl', delimiter: ',' };
 
 /**
- * The nested fields' cell writers, each writing the next row's cell: from
- * their levels (text-nested.ts), else through the record assembler's
- * objects (`row` reads the next row's object first).
+ * The nested fields' cells, row by row: from their levels
+ * (text-nested.ts), else through the record assembler's objects (read a
+ * block of rows at a time, before the fields' cells are written).
  */
-function nestedCells(t: TextPlan, chunks: ColumnChunkData[], form: TextForm, cell: CellText, ctx: ErrorContext): { writers: Map<number, CellWriter>; row: () => void; skipRows: (n: number) => void; finish: () => void } | undefined {
+function nestedCells(t: TextPlan, chunks: ColumnChunkData[], form: TextForm, cell: CellText, ctx: ErrorContext): { writers: Map<number, FieldText>; block: (from: number, to: number) => void; skipRows: (n: number) => void; finish: () => void } | undefined {
   const nested = t.nested;
   if (!nested) return undefined;
   const leaves = t.plan.leaves;
   const inContext = <T>(l: number, f: () => T): T => withContext({ ...ctx, column: leaves[l]!.path.join('.') }, f);
-  const writers = new Map<number, CellWriter>();
+  const writers = new Map<number, FieldText>();
   const delim = form.format === 'csv' && form.delimiter.length === 1 ? form.delimiter.charCodeAt(0) : 0x80;
   // A struct, list or map as CSV: its JSON text (bigints as digits), quoted on the bytes when it must be (csvCell's form).
   const bigDigits = form.format === 'csv';
@@ -273,20 +333,25 @@ function nestedCells(t: TextPlan, chunks: ColumnChunkData[], form: TextForm, cel
     t.fields.forEach((f, i) => {
       if (!('nested' in f)) return;
       const at = f.at;
-      writers.set(i, form.format === 'jsonl' ? (out) => void text.field(at, out) : (out) => {
+      writers.set(i, writtenSpans(form.format === 'jsonl' ? (out) => void text.field(at, out) : (out) => {
         const start = out.pos;
         if (text.field(at, out)) out.pos = start; // a null: the empty cell
         else out.quoteSince(start, delim);
-      });
+      }));
     });
-    return { writers, row: () => undefined, skipRows: (n) => text.skipRows(n), finish: () => text.finish() };
+    return { writers, block: () => undefined, skipRows: (n) => text.skipRows(n), finish: () => text.finish() };
   }
   const asm = new RecordAssembler(nested, t.nestedLeaves.map((l) => inContext(l, () => leafColumn(leaves[l]!, chunks[l]!, OPTIONS))));
-  let obj: Record<string, unknown> = {};
+  let objs: Record<string, unknown>[] = [];
+  let first = 0;
   t.fields.forEach((f, i) => {
-    if ('nested' in f) writers.set(i, (out) => out.text(cell(obj[f.nested])));
+    if ('nested' in f) writers.set(i, writtenSpans((out, r) => out.text(cell(objs[r - first]![f.nested]))));
   });
-  return { writers, row: () => void (obj = asm.readRow()), skipRows: (n) => asm.skipRows(n), finish: () => asm.finish() };
+  const block = (from: number, to: number) => {
+    first = from;
+    objs = Array.from({ length: to - from }, () => asm.readRow());
+  };
+  return { writers, block, skipRows: (n) => asm.skipRows(n), finish: () => asm.finish() };
 }
 
 /** Text batches of rows [from, to) of a row group of `rows` rows, from its decoded chunks (per plan leaf). */
@@ -294,23 +359,15 @@ function* rowGroupText(t: TextPlan, chunks: ColumnChunkData[], rows: number, for
   const cell: CellText = form.format === 'csv' ? (v) => csvCell(v, form.delimiter) : (v) => jsonText(v, false);
   const leaves = t.plan.leaves;
   const nested = nestedCells(t, chunks, form, cell, ctx);
-  const writers = t.fields.map((f, i) => ('leaf' in f ? withContext({ ...ctx, column: leaves[f.leaf]!.path.join('.') }, () => leafCells(leaves[f.leaf]!, chunks[f.leaf]!, rows, form, cell)) : nested!.writers.get(i)!));
+  const fields = t.fields.map((f, i) => ('leaf' in f ? withContext({ ...ctx, column: leaves[f.leaf]!.path.join('.') }, () => leafText(leaves[f.leaf]!, chunks[f.leaf]!, rows, form, cell)) : nested!.writers.get(i)!));
   if (nested && from > 0) withContext(ctx, () => nested.skipRows(from));
-  const out = new TextBytes();
-  const { prefixes, end } = t;
   for (let start = from; start < to; start += BLOCK_ROWS) {
     const stop = Math.min(to, start + BLOCK_ROWS);
-    withContext(ctx, () => {
-      for (let r = start; r < stop; r++) {
-        nested?.row();
-        for (let f = 0; f < writers.length; f++) {
-          out.bytes(prefixes[f]!);
-          writers[f]!(out, r);
-        }
-        out.bytes(end);
-      }
+    const spans = withContext(ctx, () => {
+      nested?.block(start, stop);
+      return fields.map((f) => f(start, stop));
     });
-    yield { bytes: out.take(), rows: stop - start };
+    yield { bytes: joinRows(spans, stop - start, t.prefixes, t.end), rows: stop - start };
   }
   if (nested && to === rows) withContext(ctx, () => nested.finish());
 }

@@ -6,6 +6,7 @@
  * allows: no entry added before the last one probed past its slot.
  */
 
+import { copyBytes } from '../bytes/concat.js';
 import { EMPTY, LastFirstSet } from './last-first-set.js';
 
 export class ByteStringSet extends LastFirstSet {
@@ -17,9 +18,7 @@ export class ByteStringSet extends LastFirstSet {
 
   /** The number src[start, end) was added with; when it is not there, it is added with `value` (0 or more), and -1 is given. */
   add(src: Uint8Array, start: number, end: number, value: number): number {
-    // FNV-1a.
-    let h = 0x811c9dc5 | 0;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ src[i]!, 0x01000193);
+    const h = hashBytes(src, start, end);
     const mask = this.table.length - 1;
     const { table, offsets, data } = this;
     const n = end - start;
@@ -57,7 +56,7 @@ export class ByteStringSet extends LastFirstSet {
       data.set(this.data.subarray(0, at));
       this.data = data;
     }
-    this.data.set(src.subarray(start, end), at);
+    copyBytes(this.data, at, src, start, end);
     this.offsets[index + 1] = next;
     this.hashes[index] = h;
     this.values[index] = value;
@@ -67,4 +66,19 @@ export class ByteStringSet extends LastFirstSet {
   protected hashOf(index: number): number {
     return this.hashes[index]!;
   }
+}
+
+/**
+ * FNV-1a over 32-bit words (then the bytes left), finished by murmur3's
+ * mixer, which spreads every word into the low bits a slot is taken from: a
+ * quarter of the multiplications of FNV-1a a byte at a time.
+ */
+function hashBytes(b: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5 | 0;
+  let i = start;
+  for (; i + 4 <= end; i += 4) h = Math.imul(h ^ (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)), 0x01000193);
+  for (; i < end; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
 }

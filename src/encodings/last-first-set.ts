@@ -30,6 +30,12 @@ export abstract class LastFirstSet {
     this.table[slot] = index;
   }
 
+  /** Removes every entry, keeping the buffers at the size they grew to (a column's next chunk fills them again). */
+  clear(): void {
+    this.table.fill(EMPTY);
+    this.size = 0;
+  }
+
   /** Removes the entry added last. */
   pop(): void {
     const index = --this.size;

@@ -1,3 +1,4 @@
+import { copyBytes } from '../bytes/concat.js';
 import { typedArray } from '../bytes/small-arrays.js';
 import { LimitError } from '../errors.js';
 import type { ByteArrays, PhysicalType, Values } from './types.js';
@@ -111,6 +112,14 @@ export class ValuesBuilder {
     this.growBytes(b.length);
     this.data!.set(b, this.bytes);
     this.bytes += b.length;
+    this.offsets![++this.length] = this.bytes;
+  }
+
+  /** The bytes src[start, end) as a value (a BYTE_ARRAY's or FIXED_LEN_BYTE_ARRAY's). */
+  pushRange(src: Uint8Array, start: number, end: number): void {
+    this.growBytes(end - start);
+    copyBytes(this.data!, this.bytes, src, start, end);
+    this.bytes += end - start;
     this.offsets![++this.length] = this.bytes;
   }
 
@@ -247,9 +256,7 @@ export class ValuesBuilder {
       for (let i = 0; i < count; i++) {
         const s = starts[i]!;
         const e = ends[i]!;
-        // Short strings byte by byte: a set() call costs more than the copy.
-        if (e - s > 16) d.set(data.subarray(s, e), o);
-        else for (let j = s; j < e; j++) d[o + j - s] = data[j]!;
+        copyBytes(d, o, data, s, e);
         o += e - s;
         offsets[++n] = o;
       }

@@ -1,6 +1,6 @@
 /** A conversion's input as bytes: a file or stdin, counted as it is read (for the progress line). */
 import { open } from 'node:fs/promises';
-import { fstatSync } from 'node:fs';
+import { fstatSync, type Stats } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { IOError } from '../errors.js';
 import { cannotRead } from './fs-errors.js';
@@ -41,7 +41,13 @@ export async function openInput(path: string, stdin: Readable = process.stdin): 
   } catch (e) {
     throw cannotRead(path, e);
   }
-  const st = await fh.stat();
+  let st: Stats;
+  try {
+    st = await fh.stat();
+  } catch (e) {
+    await fh.close().catch(() => undefined);
+    throw cannotRead(path, e);
+  }
   if (st.isDirectory()) {
     await fh.close();
     throw new IOError(`cannot read ${path}: it is a directory`);

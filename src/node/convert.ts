@@ -25,7 +25,7 @@ import { csvWorkers, defaultCsvThreads } from './csv-workers.js';
 import { textWriters } from './text-workers.js';
 import type { NodeS3Settings } from './s3.js';
 import { datasetOutput, destinationFile } from './destination.js';
-import { datasetLayout } from '../dataset/write.js';
+import { datasetLayout } from '../dataset/layout.js';
 import { InvalidArgumentError } from '../errors.js';
 import { isDatasetPath } from './dataset-path.js';
 import { isS3Address } from '../io/s3/address.js';

@@ -142,10 +142,12 @@ export class RedElmWriter {
    * forms), leaves are mapped to RedElm's types as types.ts says, and the
    * stored text keeps the groups and repetitions without annotations (a
    * LIST reads back as its repeated group). A leaf RedElm has no type for
-   * is refused, naming it.
+   * is refused, naming it, and so is a schema of no leaves.
    */
   static async open(sink: Sink, schema: string | Schema, options: RedElmWriterOptions = {}): Promise<RedElmWriter> {
     const tree = typeof schema === 'string' ? parseRedElmSchemaArgument(schema) : schema;
+    // The reader bounds a footer's objects by the data area, each row group's columns taking bytes of it: a file of no columns could not be read back.
+    if (tree.leaves.length === 0) throw new UnsupportedError('a RedElm file needs at least one column: the schema has none (only empty groups, or no fields)');
     const variant = findVariant(tree.root);
     if (variant) throw new UnsupportedError(`RedElm has no form for the VARIANT column ${variant.path.join('.')}`, { column: variant.path.join('.') });
     for (const leaf of tree.leaves) {

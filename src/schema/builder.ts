@@ -78,13 +78,16 @@ export interface VariantSpec {
 export type FieldSpec = LeafSpec | StructSpec | ListSpec | MapSpec | VariantSpec;
 
 /**
- * One declared field. `T` is the JS value a writer accepts for it (see
- * src/schema/coerce.ts), `Req` whether it is REQUIRED; both are for the type
- * checker only (`RowOf`), nothing at run time depends on them.
+ * One declared field. `T` is the JS value a reader gives for it, `In` what a
+ * writer accepts (see src/schema/coerce.ts: the same but for a MAP, which
+ * also takes a `Map`), `Req` whether it is REQUIRED; all are for the type
+ * checker only (`RowOf`, `RowInputOf`), nothing at run time depends on them.
  */
-export class FieldBuilder<T = unknown, Req extends boolean = boolean> {
-  /** Type-level only: the accepted value type. */
+export class FieldBuilder<T = unknown, Req extends boolean = boolean, In = T> {
+  /** Type-level only: the value type read. */
   declare readonly __value?: T;
+  /** Type-level only: the value type written. */
+  declare readonly __input?: In;
   /** Type-level only: whether the field is required. */
   declare readonly __required?: Req;
 
@@ -101,41 +104,44 @@ export class FieldBuilder<T = unknown, Req extends boolean = boolean> {
   }
 
   /** The same field, REQUIRED (never null). */
-  required(): FieldBuilder<T, true> {
+  required(): FieldBuilder<T, true, In> {
     if (this.spec.node === 'leaf' && this.spec.logicalType?.type === 'UNKNOWN') {
       throw new InvalidArgumentError('a null-type field holds only nulls, so it cannot be required');
     }
-    return new FieldBuilder<T, true>(this.spec, 'REQUIRED', this.id);
+    return new FieldBuilder<T, true, In>(this.spec, 'REQUIRED', this.id);
   }
 
   /** The same field, OPTIONAL (the default). */
-  optional(): FieldBuilder<T, false> {
-    return new FieldBuilder<T, false>(this.spec, 'OPTIONAL', this.id);
+  optional(): FieldBuilder<T, false, In> {
+    return new FieldBuilder<T, false, In>(this.spec, 'OPTIONAL', this.id);
   }
 
   /** The same field with the SchemaElement `field_id` set (a non-negative 32-bit integer, as Iceberg uses them). */
-  fieldId(id: number): FieldBuilder<T, Req> {
+  fieldId(id: number): FieldBuilder<T, Req, In> {
     if (!Number.isInteger(id) || id < 0 || id > 0x7fffffff) {
       throw new InvalidArgumentError(`field id must be an integer from 0 to 2147483647, got ${String(id)}`);
     }
-    return new FieldBuilder<T, Req>(this.spec, this.repetition, id);
+    return new FieldBuilder<T, Req, In>(this.spec, this.repetition, id);
   }
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyField = FieldBuilder<any, boolean>;
+export type AnyField = FieldBuilder<any, boolean, any>;
 
 /** Fields of a struct or of the schema root: an object, or `[name, field]` pairs to fix the order. */
 export type Fields = Readonly<Record<string, AnyField>> | ReadonlyArray<readonly [string, AnyField]>;
 
-/** The JS value type a field accepts, null and undefined included unless it is required. */
-export type ValueOf<B> = B extends FieldBuilder<infer T, infer R> ? (R extends true ? T : T | null | undefined) : never;
+/** The JS value type a field reads as, null and undefined included unless it is required. */
+export type ValueOf<B> = B extends FieldBuilder<infer T, infer R, unknown> ? (R extends true ? T : T | null | undefined) : never;
 
-type RequiredKeys<F> = { [K in keyof F]: F[K] extends FieldBuilder<unknown, true> ? K : never }[keyof F];
+/** The JS value type a field accepts on write, null and undefined included unless it is required. */
+export type InputValueOf<B> = B extends FieldBuilder<unknown, infer R, infer In> ? (R extends true ? In : In | null | undefined) : never;
+
+type RequiredKeys<F> = { [K in keyof F]: F[K] extends FieldBuilder<unknown, true, unknown> ? K : never }[keyof F];
 type OptionalKeys<F> = Exclude<keyof F, RequiredKeys<F>>;
 
 /**
- * The record type a set of fields accepts:
+ * The row type a set of fields reads as:
  * `RowOf<{ id: FieldBuilder<bigint | number, true>; name: FieldBuilder<string, false> }>`
  * is `{ id: bigint | number; name?: string | null }`.
  * Fields given as `[name, field]` pairs give `Record<string, unknown>`.
@@ -143,6 +149,11 @@ type OptionalKeys<F> = Exclude<keyof F, RequiredKeys<F>>;
 export type RowOf<F> = F extends ReadonlyArray<unknown>
   ? Record<string, unknown>
   : { [K in RequiredKeys<F>]: ValueOf<F[K]> } & { [K in OptionalKeys<F>]?: ValueOf<F[K]> };
+
+/** The record type a set of fields accepts on write: `RowOf`, but each MAP may also be a `Map` (or, with string keys, an object). */
+export type RowInputOf<F> = F extends ReadonlyArray<unknown>
+  ? Record<string, unknown>
+  : { [K in RequiredKeys<F>]: InputValueOf<F[K]> } & { [K in OptionalKeys<F>]?: InputValueOf<F[K]> };
 
 /** Accepted values, by kind (what src/schema/coerce.ts takes). */
 export type IntValue = number | bigint;
@@ -153,6 +164,9 @@ export interface IntervalValue {
   days: number;
   millis: number;
 }
+
+/** What a writer takes for a MAP of keys `K` and values `V`; see `field.map`. */
+export type MapInput<K, V> = Array<{ key: K; value: V }> | Map<K, V> | (string extends K ? Record<string, V> : never);
 
 // ------------------------------------------------------------------ factories
 
@@ -428,7 +442,7 @@ export const field = {
    */
   variant: (options: VariantOptions = {}) => variantField(options),
   /** A group of named fields. */
-  struct: <F extends Fields>(fields: F) => new FieldBuilder<RowOf<F>, false>({ node: 'struct', fields: checkFields(fields, 'struct') }),
+  struct: <F extends Fields>(fields: F) => new FieldBuilder<RowOf<F>, false, RowInputOf<F>>({ node: 'struct', fields: checkFields(fields, 'struct') }),
   /**
    * A LIST in the standard 3-level form:
    * `<name> (LIST) { repeated group list { <element repetition> element } }`.
@@ -436,20 +450,21 @@ export const field = {
    */
   list: <E extends AnyField>(element: E) => {
     if (!(element instanceof FieldBuilder)) throw new InvalidArgumentError('list element is not a field declaration (use the field.* factories)');
-    return new FieldBuilder<Array<ValueOf<E>>, false>({ node: 'list', element });
+    return new FieldBuilder<Array<ValueOf<E>>, false, Array<InputValueOf<E>>>({ node: 'list', element });
   },
   /**
    * A MAP: `<name> (MAP) { repeated group key_value { required key; value } }`.
    * The key is always REQUIRED (the spec demands it); the value is OPTIONAL
-   * unless declared `.required()`. Values are arrays of `{ key, value }`, the
-   * form the reader gives.
+   * unless declared `.required()`. The reader gives an array of
+   * `{ key, value }` in the file's order; a writer takes that, a `Map`, or,
+   * when the key accepts strings, a plain object (its own keys, in their order).
    */
   map: <K extends AnyField, V extends AnyField>(key: K, value: V) => {
     if (!(key instanceof FieldBuilder) || !(value instanceof FieldBuilder)) {
       throw new InvalidArgumentError('map key and value must be field declarations (use the field.* factories)');
     }
     const k = key.repetition === 'REQUIRED' ? key : key.required();
-    return new FieldBuilder<Array<{ key: NonNullable<ValueOf<K>>; value: ValueOf<V> }>, false>({ node: 'map', key: k, value });
+    return new FieldBuilder<Array<{ key: NonNullable<ValueOf<K>>; value: ValueOf<V> }>, false, MapInput<NonNullable<InputValueOf<K>>, InputValueOf<V>>>({ node: 'map', key: k, value });
   },
 };
 
@@ -457,17 +472,19 @@ export const field = {
 
 /**
  * What `defineSchema` returns: the footer's schema elements, the schema tree, and the fields as
- * declared; `Row` is the records' type.
+ * declared; `Row` is the rows' type as read, `Input` the records' type a writer takes.
  */
-export interface DefinedSchema<Row = Record<string, unknown>> {
+export interface DefinedSchema<Row = Record<string, unknown>, Input = Row> {
   /** The footer's flattened, depth-first SchemaElement list, root first. */
   elements: SchemaElement[];
   /** The schema tree with levels computed (buildSchema of `elements`). */
   schema: Schema;
   /** The top-level fields as declared, in order. */
   fields: Array<readonly [string, AnyField]>;
-  /** Type-level only: the record type the schema accepts. */
+  /** Type-level only: the row type read. */
   readonly __row?: Row;
+  /** Type-level only: the record type written. */
+  readonly __input?: Input;
 }
 
 /** Deepest nesting a declaration may have (tree.ts refuses deeper schemas). */
@@ -550,8 +567,8 @@ export function fieldElements(name: string, fb: AnyField): SchemaElement[] {
 const built = new WeakSet<object>();
 
 /**
- * The record type of a schema from `defineSchema`: what its writer's
- * `write()` takes, and the type to read its files' rows as.
+ * The row type of a schema from `defineSchema`: the type to read its files'
+ * rows as. Its writer's `write()` takes these rows, and `InferInput`'s too.
  *
  * ```ts
  * const schema = defineSchema({ id: field.int64().required(), name: field.string() });
@@ -559,7 +576,18 @@ const built = new WeakSet<object>();
  * const reader = await openParquet<Row>('people.parquet');
  * ```
  */
-export type InferRow<S> = S extends DefinedSchema<infer Row> ? Row : never;
+export type InferRow<S> = S extends DefinedSchema<infer Row, unknown> ? Row : never;
+
+/**
+ * The record type a writer of a schema from `defineSchema` takes: `InferRow`,
+ * but a MAP field may also be a `Map` (or, with string keys, a plain object).
+ *
+ * ```ts
+ * const schema = defineSchema({ attrs: field.map(field.string(), field.int32()) });
+ * const record: InferInput<typeof schema> = { attrs: new Map([['a', 1]]) };
+ * ```
+ */
+export type InferInput<S> = S extends DefinedSchema<unknown, infer Input> ? Input : never;
 
 /**
  * Builds a schema from field declarations. The root element is named
@@ -572,7 +600,7 @@ export type InferRow<S> = S extends DefinedSchema<infer Row> ? Row : never;
  * schema.leaves.map((l) => l.path.join('.'));   // ['id', 'tags.list.element']
  * ```
  */
-export function defineSchema<F extends Fields>(fields: F, options: { name?: string } = {}): DefinedSchema<RowOf<F>> {
+export function defineSchema<F extends Fields>(fields: F, options: { name?: string } = {}): DefinedSchema<RowOf<F>, RowInputOf<F>> {
   const rootName = options.name ?? 'schema';
   if (typeof rootName !== 'string' || rootName === '') throw new InvalidArgumentError('the schema root name must be a non-empty string');
   const entries = checkFields(fields, 'schema');

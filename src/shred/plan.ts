@@ -17,6 +17,8 @@ interface PlanBase {
   first: number;
   /** How many leaves sit under this field (they are consecutive). */
   width: number;
+  /** The schema node's path: the column an error about this field names. */
+  path: readonly string[];
 }
 
 export interface LeafPlan extends PlanBase {
@@ -76,9 +78,9 @@ export function planRecord(root: GroupNode, keep: (leaf: LeafNode) => boolean = 
   const leaves: LeafNode[] = [];
 
   function leafPlan(node: LeafNode, def: number, nullable: boolean): LeafPlan {
-    if (!keep(node)) return { t: 'leaf', leaf: node, def, nullable, first: leaves.length, width: 0 };
+    if (!keep(node)) return { t: 'leaf', leaf: node, def, nullable, first: leaves.length, width: 0, path: node.path };
     leaves.push(node);
-    return { t: 'leaf', leaf: node, def, nullable, first: leaves.length - 1, width: 1 };
+    return { t: 'leaf', leaf: node, def, nullable, first: leaves.length - 1, width: 1, path: node.path };
   }
 
   /** Plans `node` as a value that exists at level `def`; repetition is handled by the caller. */
@@ -93,19 +95,19 @@ export function planRecord(root: GroupNode, keep: (leaf: LeafNode) => boolean = 
       if (map) return map;
     } else if (node.kind === 'variant') {
       // A variant decodes only from all its parts: projecting any part keeps the whole group.
-      if (!leavesOf(node).some(keep)) return { t: 'leaf', leaf: leavesOf(node)[0]!, def, nullable, first: start, width: 0 } as LeafPlan;
+      if (!leavesOf(node).some(keep)) return { t: 'leaf', leaf: leavesOf(node)[0]!, def, nullable, first: start, width: 0, path: node.path } as LeafPlan;
       const outer = keep;
       keep = () => true;
       const parts = planStruct(node, def, nullable, start);
       keep = outer;
-      return { t: 'variant', node, parts, def, nullable, first: start, width: leaves.length - start };
+      return { t: 'variant', node, parts, def, nullable, first: start, width: leaves.length - start, path: node.path };
     }
     return planStruct(node, def, nullable, start);
   }
 
   function planStruct(node: GroupNode, def: number, nullable: boolean, start: number): StructPlan {
     const fields = planFields(node);
-    return { t: 'struct', node, fields, def, nullable, first: start, width: leaves.length - start };
+    return { t: 'struct', node, fields, def, nullable, first: start, width: leaves.length - start, path: node.path };
   }
 
   /** A child as it appears in its parent: a repeated child not under LIST/MAP is a required list of itself. */
@@ -113,7 +115,7 @@ export function planRecord(root: GroupNode, keep: (leaf: LeafNode) => boolean = 
     if (node.repetition === 'REPEATED') {
       const start = leaves.length;
       const element = planValue(node, node.defLevel, false);
-      return { t: 'list', name: node.name, def: node.defLevel - 1, nullable: false, elementDef: node.defLevel, rep: node.repLevel, element, first: start, width: leaves.length - start };
+      return { t: 'list', name: node.name, def: node.defLevel - 1, nullable: false, elementDef: node.defLevel, rep: node.repLevel, element, first: start, width: leaves.length - start, path: node.path };
     }
     return planValue(node, node.defLevel, node.repetition === 'OPTIONAL');
   }
@@ -131,7 +133,7 @@ export function planRecord(root: GroupNode, keep: (leaf: LeafNode) => boolean = 
     } else {
       element = planField(repeated.children[0]!);
     }
-    return { t: 'list', name: node.name, def, nullable, elementDef: repeated.defLevel, rep: repeated.repLevel, element, first: start, width: leaves.length - start };
+    return { t: 'list', name: node.name, def, nullable, elementDef: repeated.defLevel, rep: repeated.repLevel, element, first: start, width: leaves.length - start, path: node.path };
   }
 
   function planMap(node: GroupNode, def: number, nullable: boolean): MapPlan | undefined {
@@ -141,7 +143,7 @@ export function planRecord(root: GroupNode, keep: (leaf: LeafNode) => boolean = 
     const valueNode = kv.children.find((c) => c.name === 'value') ?? (kv.children.length === 2 ? kv.children.find((c) => c !== keyNode) : undefined);
     const start = leaves.length;
     const entry = planStruct(kv, kv.defLevel, false, start);
-    return { t: 'map', name: node.name, def, nullable, elementDef: kv.defLevel, rep: kv.repLevel, entry, keyName: keyNode.name, valueName: valueNode?.name, first: start, width: leaves.length - start };
+    return { t: 'map', name: node.name, def, nullable, elementDef: kv.defLevel, rep: kv.repLevel, entry, keyName: keyNode.name, valueName: valueNode?.name, first: start, width: leaves.length - start, path: node.path };
   }
 
   /** The children of a group, less those projected away (no kept leaf under them). */

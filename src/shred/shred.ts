@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../errors.js';
 import type { GroupNode } from '../schema/tree.js';
-import type { Plan, RecordPlan, StructPlan } from './plan.js';
+import type { MapPlan, Plan, RecordPlan, StructPlan } from './plan.js';
 
 /** Receives one leaf's entries while records are shredded. */
 export interface LeafSink {
@@ -11,6 +11,8 @@ export interface LeafSink {
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
+/** The keys of a map entry given as an object. */
+const ENTRY_KEYS: ReadonlySet<string> = new Set(['key', 'value']);
 
 /** The name sets of field lists, each built once, on first need: only a record with keys to spare asks. */
 export class FieldNames {
@@ -95,7 +97,7 @@ export class RecordShredder {
   shred(record: unknown): void {
     if (!isPlainObject(record)) throw new InvalidArgumentError(`a record must be an object, got ${describe(record)}`);
     this.depth = 0;
-    this.fields(this.plan.fields, record, 0);
+    this.fields(this.plan.fields, record, 0, []);
   }
 
   /** The field names of `fields`, and at the top level the accepted extra names. */
@@ -103,7 +105,8 @@ export class RecordShredder {
     return this.names.of(fields, fields === this.plan.fields ? this.accepted : []);
   }
 
-  private fields(fields: { name: string; plan: Plan }[], obj: Record<string, unknown>, rep: number): void {
+  /** `group` is the path of the schema group whose fields these are (empty at the root): the column an unknown key is named by. */
+  private fields(fields: { name: string; plan: Plan }[], obj: Record<string, unknown>, rep: number, group: readonly string[]): void {
     const d = this.depth++;
     let present = 0;
     for (let i = 0; i < fields.length; i++) {
@@ -114,22 +117,25 @@ export class RecordShredder {
       if (has) present++;
       this.field(f.plan, has ? obj[f.name] : undefined, rep);
     }
-    if (this.strict) {
-      const key = unknownKeyBeyond(obj, present, () => this.knownNames(fields));
-      if (key !== undefined) {
-        const where = this.path.slice(0, d).join('.');
-        throw new InvalidArgumentError(`${where ? `field ${where} has` : 'the record has'} a key the schema lacks: ${JSON.stringify(key)} (write with unknownFields: 'ignore' to leave such keys out)`, where ? { column: where } : {});
-      }
+    const key = this.strict ? unknownKeyBeyond(obj, present, () => this.knownNames(fields)) : undefined;
+    if (key !== undefined) {
+      const where = this.path.slice(0, d).join('.');
+      this.refuseUnknown(where ? `field ${where} has` : 'the record has', key, group);
     }
     this.depth = d;
+  }
+
+  private refuseUnknown(subject: string, key: string, group: readonly string[]): never {
+    throw new InvalidArgumentError(`${subject} a key the schema lacks: ${JSON.stringify(key)} (write with unknownFields: 'ignore' to leave such keys out)`, group.length ? { column: group.join('.') } : {});
   }
 
   private pathText(): string {
     return this.path.slice(0, this.depth).join('.');
   }
 
-  private fail(expected: string, v: unknown): never {
-    throw new InvalidArgumentError(`field ${this.pathText()}: expected ${expected}, got ${describe(v)}`, { column: this.pathText() });
+  /** The message names the field by the record's keys; the context, by its column in the schema, as the leaves' coercers do. */
+  private fail(p: Plan, expected: string, v: unknown): never {
+    throw new InvalidArgumentError(`field ${this.pathText()}: expected ${expected}, got ${describe(v)}`, { column: p.path.join('.') });
   }
 
   private empty(p: Plan, rep: number, def: number): void {
@@ -142,63 +148,66 @@ export class RecordShredder {
       if (p.nullable) return this.empty(p, rep, p.def - 1);
       // A required list (a bare repeated field) that is absent is simply empty.
       if (p.t === 'list' || p.t === 'map') return this.empty(p, rep, p.elementDef - 1);
-      this.fail('a value (the field is required)', v);
+      this.fail(p, 'a value (the field is required)', v);
     }
     switch (p.t) {
       case 'leaf':
         try {
           this.sinks[p.first]!.value(rep, v);
         } catch (e) {
-          if (e instanceof InvalidArgumentError) e.within({ column: this.pathText() });
+          if (e instanceof InvalidArgumentError) e.within({ column: p.path.join('.') });
           throw e;
         }
         return;
       case 'struct':
-        if (!isPlainObject(v)) this.fail('an object', v);
-        return this.fields(p.fields, v, rep);
+        if (!isPlainObject(v)) this.fail(p, 'an object', v);
+        return this.fields(p.fields, v, rep, p.path);
       case 'list': {
-        if (!Array.isArray(v) && !(ArrayBuffer.isView(v) && !(v instanceof DataView))) this.fail('an array', v);
+        if (!Array.isArray(v) && !(ArrayBuffer.isView(v) && !(v instanceof DataView))) this.fail(p, 'an array', v);
         const a = v as ArrayLike<unknown>;
         if (a.length === 0) return this.empty(p, rep, p.elementDef - 1);
         for (let i = 0; i < a.length; i++) this.field(p.element, a[i], i === 0 ? rep : p.rep);
         return;
       }
       case 'map': {
-        const entries = this.entries(v);
+        const entries = this.entries(p, v);
         if (entries.length === 0) return this.empty(p, rep, p.elementDef - 1);
         for (let i = 0; i < entries.length; i++) this.entry(p.entry, p.keyName, p.valueName, entries[i]!, i === 0 ? rep : p.rep);
         return;
       }
       case 'variant': {
-        if (!this.variant) this.fail('nothing: this writer does not write VARIANT columns', v);
+        if (!this.variant) this.fail(p, 'nothing: this writer does not write VARIANT columns', v);
         let parts: Record<string, unknown>;
         try {
           parts = this.variant(v, p.node);
         } catch (e) {
-          if (e instanceof InvalidArgumentError) e.within({ column: this.pathText() });
+          if (e instanceof InvalidArgumentError) e.within({ column: p.path.join('.') });
           throw e;
         }
-        return this.fields(p.parts.fields, parts, rep);
+        return this.fields(p.parts.fields, parts, rep, p.path);
       }
     }
   }
 
-  private entries(v: unknown): [unknown, unknown][] {
+  private entries(p: MapPlan, v: unknown): [unknown, unknown][] {
     if (v instanceof Map) return [...v.entries()];
     if (Array.isArray(v)) {
       return v.map((e) => {
-        if (!isPlainObject(e) || !('key' in e)) this.fail('map entries as { key, value } objects', e);
+        if (!isPlainObject(e) || !('key' in e)) this.fail(p, 'map entries as { key, value } objects', e);
+        // A misspelt `value` would otherwise write a null, as a misspelt field would.
+        const extra = this.strict ? unknownKeyBeyond(e, +hasOwn.call(e, 'key') + +hasOwn.call(e, 'value'), () => ENTRY_KEYS) : undefined;
+        if (extra !== undefined) this.refuseUnknown(`field ${this.pathText()}: a map entry has`, extra, p.entry.path);
         return [e.key, e.value] as [unknown, unknown];
       });
     }
     if (isPlainObject(v)) return Object.entries(v);
-    this.fail('a map (an array of { key, value }, a Map, or an object)', v);
+    this.fail(p, 'a map (an array of { key, value }, a Map, or an object)', v);
   }
 
   private entry(p: StructPlan, keyName: string, valueName: string | undefined, [k, val]: [unknown, unknown], rep: number): void {
     const obj: Record<string, unknown> = Object.create(null);
     obj[keyName] = k;
     if (valueName !== undefined) obj[valueName] = val;
-    this.fields(p.fields, obj, rep);
+    this.fields(p.fields, obj, rep, p.path);
   }
 }

@@ -24,13 +24,18 @@ export interface RowSource {
 }
 
 export class RowTable<R = Row> implements Table<R> {
+  /** `schemaOf`: the tree, or how to make it when first asked (a Trevni file's mapping, kept by its maker, may fail: what reads no rows must not pay it). */
   constructor(
     readonly format: TableFormatName,
-    readonly schema: Schema,
+    private readonly schemaOf: Schema | (() => Schema),
     readonly numRows: number,
     private readonly source: RowSource,
     private readonly name?: string,
   ) {}
+
+  get schema(): Schema {
+    return typeof this.schemaOf === 'function' ? this.schemaOf() : this.schemaOf;
+  }
 
   rows(options: TableReadOptions = {}): AsyncIterableIterator<R> {
     return unbatched(this.rowBatches(options));

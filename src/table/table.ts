@@ -64,6 +64,8 @@ export interface Table<Row = Record<string, unknown>> {
   /**
    * The schema as a Parquet schema tree, for every format (the others map
    * to it as `convert` does), so `formatSchema(table.schema)` prints any table the same way.
+   * A Trevni file is mapped when this is first read: one with no Parquet form (an empty
+   * column name, say) opens, and this (and `rows`, `toArrow`) throws an `UnsupportedError` naming the field.
    */
   readonly schema: Schema;
   /** Rows in the table, known once it is open: text inputs are counted at open. */

@@ -3,8 +3,13 @@
  * maps them to (the Avro schema a file stores, else its columns as
  * CANONICAL.md assembles them), the wiki draft's Dremel dialect through its
  * own Parquet schema.
+ *
+ * The mapping is made on the first read or look at `schema`, not at open:
+ * a legal file may have no Parquet form (an empty column name), and what
+ * reads it through its own reader (the CLI's schema, meta and cat, the
+ * viewer's layout) must open it all the same.
  */
-import { trevniInput } from '../convert/read-trevni.js';
+import { trevniMapping, type TrevniMapping } from '../convert/read-trevni.js';
 import type { TrevniOpenOptions } from '../trevni/reader.js';
 import type { ReadInput } from '../io/source.js';
 import { openTrevni } from '../trevni/open.js';
@@ -26,10 +31,11 @@ export async function trevniTable<Row>(input: ReadInput, options: TrevniOpenOpti
       close: () => reader.close(),
     }, name), reader);
   }
-  const t = await trevniInput(reader);
-  return keepReader('trevni', new RowTable<Row>('trevni', t.schema.schema, reader.numRows, {
+  let mapping: TrevniMapping | undefined;
+  const t = () => (mapping ??= trevniMapping(reader));
+  return keepReader('trevni', new RowTable<Row>('trevni', () => t().schema.schema, reader.numRows, {
     // Only the top-level fields holding the selected leaves are read: a field is one root column (or, from Avro, its own columns).
-    rows: ({ offset, limit, leaves }) => t.rows(leaves ? { ...rangeOf(offset, limit), fields: [...new Set(leaves.map((l) => l.path[0]!))] } : rangeOf(offset, limit)),
-    close: () => t.close(),
+    rows: ({ offset, limit, leaves }) => t().rows(leaves ? { ...rangeOf(offset, limit), fields: [...new Set(leaves.map((l) => l.path[0]!))] } : rangeOf(offset, limit)),
+    close: () => reader.close(),
   }, name), reader);
 }

@@ -5,6 +5,7 @@
  * metadata.
  */
 import { copySource } from '../io/copy.js';
+import { abortingOnFailure } from '../io/owned-sink.js';
 import type { Sink } from '../io/sink.js';
 import type { RecoverReport } from '../loss.js';
 import type { ColumnRowData } from './assemble.js';
@@ -37,9 +38,13 @@ export interface TrevniRecoverOptions extends TrevniOpenOptions {
  * and file metadata. Trevni has no null a column of any type can hold, so a
  * row with a lost field is left out, not written with a null; `salvage`
  * (`parquetry/recover`) gives such rows with the field MISSING. A whole file is
- * copied byte for byte.
+ * copied byte for byte. On failure the sink is aborted.
  */
-export async function recoverTrevni(input: ReadInput, sink: Sink, options: TrevniRecoverOptions = {}): Promise<RecoverReport> {
+export function recoverTrevni(input: ReadInput, sink: Sink, options: TrevniRecoverOptions = {}): Promise<RecoverReport> {
+  return abortingOnFailure(sink, (owned) => recoverInto(input, owned, options));
+}
+
+async function recoverInto(input: ReadInput, sink: Sink, options: TrevniRecoverOptions): Promise<RecoverReport> {
   const salvage = await openTrevniForSalvage(input, options);
   const { reader } = salvage;
   try {
@@ -69,13 +74,8 @@ export async function recoverTrevni(input: ReadInput, sink: Sink, options: Trevn
 }
 
 async function copy(reader: TrevniReader, sink: Sink): Promise<void> {
-  try {
-    await copySource(reader.source, sink, reader.fileLength);
-    await sink.close();
-  } catch (e) {
-    await sink.abort().catch(() => undefined);
-    throw e;
-  }
+  await copySource(reader.source, sink, reader.fileLength);
+  await sink.close();
 }
 
 /** The report of a Trevni file's damage: the rows intact in every field recovered, every other row lost. */

@@ -115,3 +115,15 @@ test('`parquetry meta` loads the reader and meta, not the other commands, the wr
   // Compiling modules is most of what meta pays over node's own start: the writers and the conversion layer are a third of the library.
   assertNone(loaded, [...LAZY, ...HEAVY, ...DECODING, /\/src\/cli\/(convert|pages|column-index|bloom|trevni|redelm)\.ts$/, /\/node_modules\/commander\/esm\.mjs$/]);
 });
+
+/** What a conversion of a Parquet file to text does not need: the writers (Parquet, Trevni, RedElm, datasets), the text inputs' readers, inference and --type parsing. */
+const TEXT_OUT_UNNEEDED = [/\/src\/parquet\/write\//, /\/src\/convert\/(write-parquet|write-trevni|write-redelm|write-dataset|pipeline|shape|read-json|json-columns|read-csv|csv-[a-z-]+|types)\.ts$/,
+  /\/src\/trevni\/writer\.ts$/, /\/src\/redelm\//, /\/src\/javaser\//, /\/src\/dataset\/write\.ts$/, /\/src\/schema\/(infer|builder|coerce)\.ts$/];
+
+test('`parquetry convert x.parquet y.csv` loads the reader and the text writer, none of the writers or the text inputs\' readers', () => {
+  const out = join(dir, 'sample.csv');
+  const loaded = loads('convert-text', ['src/cli/main.ts', 'convert', 'examples/fixtures/sample.parquet', out, '-q']);
+  assert.ok(loaded.some((m) => m.endsWith('/src/convert/text-columns.ts')), 'the recorder saw the text written from columns');
+  assert.ok(readFileSync(out, 'utf8').split('\n').length > 20, 'the rows were written');
+  assertNone(loaded, TEXT_OUT_UNNEEDED);
+});

@@ -151,4 +151,34 @@ test('many blocks (1 MiB of lines each), with lines for the general reader among
   assert.deepEqual(columns.report, general.report);
   assert.deepEqual(columns.warnings, general.warnings);
   assert.ok(Buffer.compare(columns.bytes, general.bytes) === 0);
+  assert.ok(general.report.badRows > 0, 'lines with raw quotes or backslashes in a key are bad rows');
+});
+
+test('keys matched on their bytes only where a name is plain ASCII: names with quotes, backslashes, spaces or non-ASCII, and keys written with escapes, read as the general reader reads them', async () => {
+  const r = rng(31);
+  const names = ['a"b', 'c\\d', 'e f', 'caf\u00e9', 'id', 'i'];
+  // Each key as JSON.stringify writes it, with an escaped letter, or (bad JSON) as its raw bytes in quotes; the two names JSON escapes mostly left out.
+  const key = (n: string, k: number): string | undefined => {
+    const x = r();
+    if (k < 2) return x < 0.6 ? undefined : x < 0.8 ? `"${n}"` : JSON.stringify(n);
+    return x < 0.1 ? JSON.stringify(n).replace(/[a-z]/, (c) => `\\u00${c.charCodeAt(0).toString(16)}`) : JSON.stringify(n);
+  };
+  const lines = Array.from({ length: 600 }, (_, i) => {
+    const parts = names.flatMap((n, k) => {
+      const text = i < 10 ? JSON.stringify(n) : key(n, k);
+      return text === undefined ? [] : [`${text}:${k === 3 ? JSON.stringify(`v${i}`) : i * (k + 1)}`];
+    });
+    // Sometimes a key that begins as a plain name and goes on: another name.
+    if (r() < 0.05) parts.push('"idx":1');
+    if (r() < 0.1) parts.reverse();
+    return `{${parts.join(',')}}`;
+  });
+  const bytes = new TextEncoder().encode(lines.join('\n'));
+  const general = await run(bytes, { sample: 10 });
+  const columns = await run(chunked(bytes, r), { sample: 10 });
+  assert.ok(typeof general !== 'string' && typeof columns !== 'string', String(general));
+  assert.deepEqual(columns.report, general.report);
+  assert.deepEqual(columns.warnings, general.warnings);
+  assert.ok(Buffer.compare(columns.bytes, general.bytes) === 0);
+  assert.ok(general.report.badRows > 100, 'lines with raw quotes or backslashes in a key are bad rows');
 });

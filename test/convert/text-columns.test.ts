@@ -147,6 +147,13 @@ test('edge-case values, dictionary and plain chunks, several row groups: the sam
   }
 });
 
+test('row groups of several blocks (4,096 rows each, the spans the fields are written into) give the row path\'s text', { timeout: 120_000 }, async () => {
+  for (const dictionary of [true, false]) {
+    const bytes = await edgeFile(9_000, dictionary, 9_000);
+    for (const form of [FORMS[0]!, FORMS[2]!]) assert.equal(await same(bytes, form, `dictionary ${dictionary}`), 'same');
+  }
+});
+
 test('invalid UTF-8 in a string column prints as the row path decodes it (U+FFFD)', async () => {
   const schema = defineSchema({ s: f.string(), n: f.int32() });
   const sink = new BufferSink();

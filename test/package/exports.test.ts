@@ -76,3 +76,20 @@ test('types follow the export condition: a browser (bundler) build does not see 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('every entry point gives its own types under each condition, beside the JavaScript it resolves to', () => {
+  const { exports } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, Record<string, { types?: string; default?: string }>> };
+  const problems: string[] = [];
+  for (const [subpath, conditions] of Object.entries(exports)) {
+    // node first: a bundler that matches no condition but default must not pick the Node declarations.
+    if (Object.keys(conditions).join() !== 'node,default') problems.push(`${subpath}: conditions ${Object.keys(conditions).join()}`);
+    for (const [condition, target] of Object.entries(conditions)) {
+      // types first in each condition, as TypeScript reads the first match.
+      if (Object.keys(target).join() !== 'types,default') problems.push(`${subpath} ${condition}: keys ${Object.keys(target).join()}`);
+      if (target.types !== target.default?.replace(/\.js$/, '.d.ts')) problems.push(`${subpath} ${condition}: types ${target.types} for ${target.default}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  // The two conditions differ where Node adds path functions: a subpath's two declarations are two files.
+  assert.ok(Object.values(exports).every((c) => c.node!.types !== c.default!.types));
+});

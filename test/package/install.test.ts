@@ -148,9 +148,18 @@ function typeCheck(app: string, mode: 'node16' | 'bundler', arrow: boolean): str
     writeFileSync(join(app, file), `import { ${names.join(', ')} } from '${specifier}';\nexport const used${i} = [${names.join(', ')}];\n`);
     return file;
   });
-  // Rows typed by the schema, through the root.
-  writeFileSync(join(app, 'typed.ts'), `import { defineSchema, field, ParquetReader, type InferRow } from 'parquetry';
-const schema = defineSchema({ id: field.int64().required(), name: field.string() });
+  // Rows and records typed by the schema, through the root.
+  writeFileSync(join(app, 'typed.ts'), `import { BufferSink, defineSchema, field, ParquetReader, ParquetWriter, type InferRow } from 'parquetry';
+const schema = defineSchema({ id: field.int64().required(), name: field.string(), attrs: field.map(field.string(), field.int32()) });
+export async function write(): Promise<Uint8Array> {
+  const sink = new BufferSink();
+  const w = await ParquetWriter.open(sink, schema);
+  await w.write({ id: 1n, name: 'a', attrs: new Map([['k', 1]]) });
+  // @ts-expect-error: the schema has no such column
+  await w.write({ id: 2n, nme: 'b' });
+  await w.close();
+  return sink.bytes();
+}
 export async function names(bytes: Uint8Array): Promise<(string | null | undefined)[]> {
   const reader = await ParquetReader.open<InferRow<typeof schema>>(bytes);
   const out: (string | null | undefined)[] = [];

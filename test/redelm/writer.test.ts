@@ -92,6 +92,18 @@ test('a schema tree with types RedElm lacks is refused, naming the column', asyn
   await assert.rejects(RedElmWriter.open(new BufferSink(), schema), (e: unknown) => e instanceof UnsupportedError && e.context.column === 'nothing');
 });
 
+test('a schema of no columns is refused: the file could not be read back (every row group holds a column)', async () => {
+  for (const text of ['message m { }', 'message m { optional group g { } }']) {
+    await assert.rejects(RedElmWriter.open(new BufferSink(), text), (e: unknown) => e instanceof UnsupportedError && /needs at least one column/.test(e.message), text);
+  }
+  // A group of no fields beside a column is written, and reads back.
+  const sink = new BufferSink();
+  const w = await RedElmWriter.open(sink, 'message m { optional group g { } required int32 a; }');
+  await w.write({ a: 1 });
+  await w.close();
+  assert.deepStrictEqual(await rowsOf(await RedElmReader.open(sink.bytes())), [{ a: 1 }]);
+});
+
 test('a schema tree of RedElm types is written as RedElm text', async () => {
   const { schema } = defineSchema({ id: field.int64().required(), name: field.string(), tags: field.list(field.string()) });
   const sink = new BufferSink();

@@ -120,6 +120,9 @@ test('a record that fails leaves nothing behind; types the draft lacks are refus
     });
   }
   await assert.rejects(TrevniDraftWriter.open(new BufferSink(), buildSchema(ELEMENTS), { codec: 'bzip2' }), InvalidArgumentError);
+  // A group of no fields would be a null-typed column with no child, which no reader can tell from anything (ours refuses it).
+  const empty = buildSchema([{ name: 'schema', numChildren: 2 }, { name: 'g', repetitionType: 'OPTIONAL', numChildren: 0 }, { name: 'b', type: 'INT32', repetitionType: 'OPTIONAL' }]);
+  await assert.rejects(TrevniDraftWriter.open(new BufferSink(), empty), (e: unknown) => e instanceof UnsupportedError && e.context.column === 'g' && /no group of no fields/.test(e.message));
 });
 
 /** A draft file's header rebuilt with its metadata edited (the column starts move with it). */

@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -15,7 +15,7 @@ import {
 } from '../../src/node/index.js';
 import type { Statistics } from '../../src/parquet/metadata/index.js';
 import { planRecord } from '../../src/shred/plan.js';
-import { halfToNumber, utf8Bytes } from './gen.js';
+import { halfToNumber, Rng, utf8Bytes } from './gen.js';
 import { Duck, checkDuckValues, checkParquetry, show, sqlString } from './oracles.js';
 import { chunkPages, fileBytes, layoutProblems } from './pages.js';
 
@@ -665,6 +665,63 @@ describe('writeColumns', () => {
 // ------------------------------------------------------------------ dictionary keys
 
 describe('dictionary encoding keeps different values apart', () => {
+  test('rejected records take back their dictionary entries, whether keyed as strings, ill-formed strings or bytes, before and after a column\'s strings move to its bytes', async () => {
+    const schema = defineSchema({ s: f.string(), n: f.int32(), d: f.double() });
+    const words = ['a', 'b', 'é', 'x\ud800', 'y\udc00', '', 'long word, long word'];
+    for (let seed = 1; seed <= 12; seed++) {
+      const r = new Rng(seed);
+      const sink = new BufferSink();
+      const w = await ParquetWriter.open<unknown>(sink, schema, { rowGroupRows: 37, pageRowLimit: 11 });
+      const kept: Array<{ s: string; n: number; d: number }> = [];
+      for (let i = 0; i < 300; i++) {
+        const word = words[r.int(0, words.length - 1)]! + (r.int(0, 3) === 0 ? String(i) : '');
+        // Bytes from some seeds' first records on, from others' later: the column's strings move to its byte set mid-chunk.
+        const asBytes = r.int(0, 2) === 0 && i > seed * 10;
+        const bad = r.int(0, 5) === 0;
+        const record = { s: asBytes ? utf8Bytes(word) : word, n: bad ? 'not a number' : i, d: r.int(0, 9) / 4 };
+        if (bad) await assert.rejects(w.write(record), InvalidArgumentError);
+        else {
+          await w.write(record);
+          // A lone surrogate is written as U+FFFD, whether it came as a string (here) or never as bytes (utf8Bytes makes U+FFFD of it too).
+          kept.push({ s: word.replace(/[\ud800-\udfff]/g, '\ufffd'), n: i, d: record.d });
+        }
+      }
+      await w.close();
+      const path = join(newDir(), `rollback-${seed}.parquet`);
+      writeFileSync(path, sink.bytes());
+      await checkParquetry(path, `dictionary-rollback-${seed}`, kept);
+    }
+  });
+
+  test('a chunk\'s dictionary knows none of the last chunk\'s entries (large dictionaries, whose emptied sets the next chunk reuses)', async () => {
+    // Each row group draws its values from a window that overlaps the last one's: a value kept from a chunk before would be found at a wrong index.
+    const schema = defineSchema({ s: f.string(), b: f.string(), n: f.int32(), d: f.double(), t: f.int64() });
+    const N = 60_000;
+    const records = Array.from({ length: N }, (_, i) => {
+      const g = Math.floor(i / 20_000);
+      const k = g * 1500 + ((i * 7919) % 3000);
+      return { s: `v${k}`, b: utf8Bytes(`w${k}`), n: k, d: i / 3, t: BigInt(i) * 1_000_003n };
+    });
+    const expected = records.map((r) => ({ ...r, b: new TextDecoder().decode(r.b) }));
+    const path = await writeAll(schema, records, { rowGroupRows: 20_000 });
+    const meta = await metaOf(path);
+    assert.equal(meta.rowGroups.length, 3);
+    for (const g of meta.rowGroups) {
+      const enc = g.columns.map((c) => c.metaData!.encodings.includes('RLE_DICTIONARY'));
+      assert.deepEqual(enc, [true, true, true, false, false], 'strings and the int32 keep a dictionary; the distinct doubles and int64s drop theirs');
+    }
+    await checkParquetry(path, 'dictionary-chunks', expected);
+    const cols = {
+      s: records.map((r) => r.s), b: records.map((r) => r.b), n: Int32Array.from(records, (r) => r.n),
+      d: Float64Array.from(records, (r) => r.d), t: BigInt64Array.from(records, (r) => r.t),
+    };
+    const colsPath = join(newDir(), 'cols.parquet');
+    const w = await openWriter(colsPath, schema, { rowGroupRows: 20_000 });
+    await w.writeColumns(cols);
+    await w.close();
+    await checkParquetry(colsPath, 'dictionary-chunks-columns', expected);
+  });
+
   test('a string and UTF-8 bytes whose Latin-1 reading is that string are different values', async () => {
     // 'Ã©' as a string is the bytes C3 83 C2 A9; the bytes C3 A9 are 'é'.
     const schema = defineSchema({ s: f.string(), e: f.enum(), j: f.json() });

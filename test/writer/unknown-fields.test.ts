@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AvroTrevniWriter } from '../../src/node/entries/trevni.js';
-import { BufferSink, defineSchema, field, InvalidArgumentError, openParquet, openWriter, ParquetReader, ParquetWriter, type InferRow } from '../../src/node/index.js';
+import { BufferSink, defineSchema, field, InvalidArgumentError, openParquet, openWriter, ParquetReader, ParquetWriter, type InferInput, type InferRow } from '../../src/node/index.js';
 import { RedElmWriter } from '../../src/node/entries/redelm.js';
 import { TrevniDraftWriter } from '../../src/trevni/draft/writer.js';
 
@@ -110,4 +110,49 @@ test('openWriter with a typed schema reads back typed rows; await using aborts a
     await w.close();
   }
   assert.ok(existsSync(join(dir, 'closed.parquet')));
+});
+
+test('a MAP written as its entries, a Map or an object reads back as the same entries, at any depth', async () => {
+  const maps = defineSchema({
+    attrs: field.map(field.string(), field.int32()),
+    byId: field.map(field.int64(), field.struct({ at: field.list(field.map(field.string(), field.boolean().required())) })).required(),
+  });
+  const read = [
+    { attrs: [{ key: 'b', value: 1 }, { key: 'a', value: null }], byId: [{ key: 7n, value: { at: [[{ key: 'x', value: true }], [], null] } }, { key: 3n, value: null }] },
+    { attrs: null, byId: [] },
+    // An object's integer-like keys come first, ascending: JavaScript's order, which the file keeps.
+    { attrs: [{ key: '2', value: 2 }, { key: '10', value: 10 }, { key: 'z', value: 0 }], byId: [{ key: 1n, value: { at: [[{ key: 'q', value: false }]] } }] },
+  ];
+  const written: InferInput<typeof maps>[] = [
+    { attrs: new Map([['b', 1], ['a', null]]), byId: new Map([[7n, { at: [{ x: true }, new Map(), null] }], [3n, null]]) },
+    { byId: new Map() },
+    { attrs: { z: 0, 10: 10, 2: 2 }, byId: [{ key: 1n, value: { at: [new Map([['q', false]])] } }] },
+  ];
+  for (const many of [false, true]) {
+    const sink = new BufferSink();
+    const w = await ParquetWriter.open(sink, maps);
+    if (many) await w.writeMany(written);
+    else for (const r of written) await w.write(r);
+    await w.close();
+    assert.deepStrictEqual(await readBack(sink.bytes()), read);
+  }
+  const w = await ParquetWriter.open(new BufferSink(), maps);
+  // The message names a field by the record's keys, the context by the schema's column, as for every write error.
+  const refused = async (record: unknown, column: string, message: RegExp) =>
+    assert.rejects(w.write(record as InferInput<typeof maps>), (e: unknown) => e instanceof InvalidArgumentError && e.context.column === column && message.test(e.message));
+  await refused({ attrs: new Map([[1, 1]]), byId: [] }, 'attrs.key_value.key', /expected/);
+  await refused({ attrs: new Map([['a', 'one']]), byId: [] }, 'attrs.key_value.value', /expected/);
+  await refused({ byId: new Map([[1n, { at: [new Map([['x', null]])] }]]) }, 'byId.key_value.value.at.list.element.key_value.value', /field byId\.value\.at\.value: expected a value \(the field is required\)/);
+  await refused({ attrs: 'a=1', byId: [] }, 'attrs', /a map \(an array of \{ key, value \}, a Map, or an object\)/);
+  // An entry's misspelt value is an unknown key, as a record's is, not a null; at any depth.
+  await refused({ attrs: [{ key: 'a', vlaue: 1 }], byId: [] }, 'attrs.key_value', /field attrs: a map entry has a key the schema lacks: "vlaue"/);
+  await refused({ byId: [{ key: 1n, value: { at: [[{ key: 'x', value: true, valeu: false }]] } }] }, 'byId.key_value.value.at.list.element.key_value', /"valeu"/);
+  await refused({ byId: [{ key: 1n, value: { at: 'x' } }] }, 'byId.key_value.value.at', /field byId\.value\.at: expected an array/);
+  await refused({ byId: [{ key: 1n, value: { at: [], more: 1 } }] }, 'byId.key_value.value', /field byId\.value has a key the schema lacks: "more"/);
+  await w.close();
+  const sink = new BufferSink();
+  const loose = await ParquetWriter.open<unknown>(sink, maps, { unknownFields: 'ignore' });
+  await loose.write({ attrs: [{ key: 'a', vlaue: 1 }, { key: 'b', value: 2, note: '' }], byId: [] });
+  await loose.close();
+  assert.deepStrictEqual(await readBack(sink.bytes()), [{ attrs: [{ key: 'a', value: null }, { key: 'b', value: 2 }], byId: [] }]);
 });

@@ -5,6 +5,7 @@
  */
 import { ByteWriter } from '../../bytes/writer.js';
 import { copySource } from '../../io/copy.js';
+import { abortingOnFailure } from '../../io/owned-sink.js';
 import type { Sink } from '../../io/sink.js';
 import { VERSION } from '../../version.js';
 import { encodeFileMetaData } from '../metadata/index.js';
@@ -26,9 +27,14 @@ export async function checkParquet(input: ReadInput, options: ParquetSalvageOpti
 /**
  * Writes everything recoverable of `input` to `sink` as an ordinary Parquet
  * file, row group for row group. Lost fields are written as null (said so
- * in `fieldsNulled`); rows with nothing left are dropped.
+ * in `fieldsNulled`); rows with nothing left are dropped. On failure the
+ * sink is aborted (a file sink leaves nothing behind).
  */
-export async function recoverParquet(input: ReadInput, sink: Sink, options: ParquetSalvageOptions & SalvageOpenOptions & { writer?: WriterOptions } = {}): Promise<RecoverReport> {
+export function recoverParquet(input: ReadInput, sink: Sink, options: ParquetSalvageOptions & SalvageOpenOptions & { writer?: WriterOptions } = {}): Promise<RecoverReport> {
+  return abortingOnFailure(sink, (owned) => recoverInto(input, owned, options));
+}
+
+async function recoverInto(input: ReadInput, sink: Sink, options: ParquetSalvageOptions & SalvageOpenOptions & { writer?: WriterOptions }): Promise<RecoverReport> {
   const opened = await openForSalvage(input, options);
   // A first pass checks everything and finds the fields that will hold null, so the output's schema can allow it before any row is written.
   const nulled = new Set<string>();
@@ -78,24 +84,19 @@ async function copyWhole(o: OpenedForSalvage, sink: Sink): Promise<void> {
   // A footer that lost row groups (lostFrom) is replaced too: its row count is not the file's.
   const newFooter = o.foundBy !== 'footer' || o.lostFrom !== undefined;
   const end = newFooter ? rowGroupsEnd(metadata) : source.byteLength;
-  try {
-    await copySource(source, sink, end);
-    if (newFooter) {
-      const w = new ByteWriter(4096);
-      const numRows = metadata.rowGroups.reduce((n, g) => n + g.numRows, 0);
-      encodeFileMetaData({ ...metadata, numRows, createdBy: metadata.createdBy ?? `parquetry version ${VERSION}` }, w);
-      const footer = w.finish();
-      const tail = new Uint8Array(8);
-      new DataView(tail.buffer).setUint32(0, footer.length, true);
-      tail.set([0x50, 0x41, 0x52, 0x31], 4);
-      await sink.write(footer);
-      await sink.write(tail);
-    }
-    await sink.close();
-  } catch (e) {
-    await sink.abort().catch(() => undefined);
-    throw e;
+  await copySource(source, sink, end);
+  if (newFooter) {
+    const w = new ByteWriter(4096);
+    const numRows = metadata.rowGroups.reduce((n, g) => n + g.numRows, 0);
+    encodeFileMetaData({ ...metadata, numRows, createdBy: metadata.createdBy ?? `parquetry version ${VERSION}` }, w);
+    const footer = w.finish();
+    const tail = new Uint8Array(8);
+    new DataView(tail.buffer).setUint32(0, footer.length, true);
+    tail.set([0x50, 0x41, 0x52, 0x31], 4);
+    await sink.write(footer);
+    await sink.write(tail);
   }
+  await sink.close();
 }
 
 /** The report of a salvage read before any row group is tallied. */

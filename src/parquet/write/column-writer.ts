@@ -174,11 +174,6 @@ function giveScratch(w: ByteWriter): void {
 /** Every column's page headers are encoded here (synchronously, one at a time) and copied out: one buffer, not one per page. */
 const headerWriter = new ByteWriter(256);
 
-/** What `dictKeyOf` holds for a byte string's entry, which `dictBytes` keeps (removed from there at rollback). */
-const BYTES_KEY = Symbol('bytes');
-/** The same for a number's entry, which `dictNumbers` keeps. */
-const NUMBER_KEY = Symbol('number');
-
 /** A number's or a bigint's 64 bits, read as two halves (the same halves as a Float64Array's or BigInt64Array's element). */
 const bits = new ArrayBuffer(8);
 const bitsF64 = new Float64Array(bits);
@@ -210,6 +205,14 @@ function fastKind(leaf: LeafNode): FastKind | null {
   }
 }
 
+/** Entries a chunk's dictionary set has for the column to keep it, emptied, for its next chunk. */
+const SPARE_SET = 1024;
+
+function emptied<T extends ByteStringSet | NumberSet>(set: T): T {
+  set.clear();
+  return set;
+}
+
 /** Rows the last page's bytes per row count for in a page's size estimate (see roomRows). */
 const PRIOR_ROWS = 64;
 
@@ -237,10 +240,27 @@ export class ColumnWriter implements LeafSink {
   private dictBytes: ByteStringSet | undefined;
   /** INT32, INT64, FLOAT and DOUBLE values by their bits (INT32: the value and 0). */
   private dictNumbers: NumberSet | undefined;
+  /**
+   * The sets of the last chunk's dictionary, emptied, for the next chunk's:
+   * grown anew from 2 slots, a chunk's 16,384 values before the probe drops
+   * the dictionary of a column of distinct values re-placed each entry about
+   * twice over. Only sets of SPARE_SET entries or more are kept: a wide
+   * table's many columns of a few values each keep none.
+   */
+  private spareBytes: ByteStringSet | undefined;
+  private spareNumbers: NumberSet | undefined;
   /** A string column's strings with lone surrogates, once it keys the others by their bytes (`stringsToBytes`). */
   private illFormed: Map<unknown, number> | undefined;
-  /** The key of each dictionary entry, so entries of a rolled-back record can be removed. */
-  private dictKeyOf: unknown[] | undefined;
+  /**
+   * The keys of the dictionary's entries keyed in `dictKeys` or `illFormed`
+   * and their indices (`mapKeyAt`), so entries of a rolled-back record can be
+   * removed from there; every other entry is in the byte-string set (a
+   * BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY or INT96 column) or the number set (any
+   * other), which need no key. A list of every entry's key was a push per new
+   * entry, 16,384 a chunk for a column of distinct values.
+   */
+  private mapKeys: unknown[] | undefined;
+  private mapKeyAt: number[] | undefined;
   private dict: ValuesBuilder;
   private indices = new Indices();
   private useDictionary: boolean;
@@ -411,31 +431,56 @@ export class ColumnWriter implements LeafSink {
     this.indices.push(this.dictionaryIndex(s, physical));
   }
 
-  /** Typed values' dictionary indices, found by their bits (INT32: the value), adding the new ones. */
+  /**
+   * Typed values' dictionary indices, found by their bits (INT32: the
+   * value), adding the new ones. A value is read as a number or bigint only
+   * when it is new: a BigInt64Array's element read is a bigint made, and a
+   * double passed on is a heap number, a million of them for a column.
+   */
   private typedIndices(values: ArrayLike<number | bigint>): void {
     const indices = this.indices;
+    const set = (this.dictNumbers ??= this.numberSet());
     if (values instanceof Int32Array) {
-      for (let i = 0; i < values.length; i++) indices.push(this.numberIndex(values[i]!, 0, values[i]!));
-    } else if ((values instanceof Float64Array || values instanceof BigInt64Array) && values.byteOffset % 4 === 0) {
-      const h = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
-      const float = values instanceof Float64Array;
       for (let i = 0; i < values.length; i++) {
         const v = values[i]!;
+        const found = set.add(v, 0, this.dict.length);
+        indices.push(found >= 0 ? found : this.newNumber(v));
+      }
+    } else if ((values instanceof Float64Array || values instanceof BigInt64Array) && values.byteOffset % 4 === 0) {
+      const h = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+      const floats = values instanceof Float64Array ? values : undefined;
+      for (let i = 0; i < values.length; i++) {
         // NaNs are one entry, whatever their bits (as the Map of values had them).
-        if (float && v !== v) indices.push(this.numberIndex(0, 0x7ff80000, v));
-        else indices.push(this.numberIndex(h[2 * i]!, h[2 * i + 1]!, v));
+        const nan = floats !== undefined && floats[i] !== floats[i];
+        const found = nan ? set.add(0, 0x7ff80000, this.dict.length) : set.add(h[2 * i]!, h[2 * i + 1]!, this.dict.length);
+        indices.push(found >= 0 ? found : this.newNumber(values[i]!));
       }
     } else for (let i = 0; i < values.length; i++) this.addToDictionary(undefined, values[i]!);
   }
 
   /** The dictionary index of the value `v` whose bits are (lo, hi), adding it when new. */
   private numberIndex(lo: number, hi: number, v: number | bigint): number {
+    const found = (this.dictNumbers ??= this.numberSet()).add(lo, hi, this.dict.length);
+    return found >= 0 ? found : this.newNumber(v);
+  }
+
+  /** The dictionary entry of a number the set has just taken (with the dictionary's length as its index). */
+  private newNumber(v: number | bigint): number {
     const idx = this.dict.length;
-    const found = (this.dictNumbers ??= new NumberSet()).add(lo, hi, idx);
-    if (found >= 0) return found;
-    this.keptKey(NUMBER_KEY);
     this.dict.push(v);
     return idx;
+  }
+
+  private numberSet(): NumberSet {
+    const set = this.spareNumbers ?? new NumberSet();
+    this.spareNumbers = undefined;
+    return set;
+  }
+
+  private byteStringSet(): ByteStringSet {
+    const set = this.spareBytes ?? new ByteStringSet();
+    this.spareBytes = undefined;
+    return set;
   }
 
   /** The dictionary index of a string `s` or a physical value, adding it when new. */
@@ -461,7 +506,7 @@ export class ColumnWriter implements LeafSink {
     if (idx === undefined) {
       idx = this.dict.length;
       map.set(key, idx);
-      this.keptKey(key);
+      this.keptKey(key, idx);
       this.dict.push(physical!);
     }
     return idx;
@@ -471,22 +516,25 @@ export class ColumnWriter implements LeafSink {
   private bytesIndex(src: Uint8Array, start: number, end: number): number {
     if (this.dictKeys !== undefined && this.dictKeys.size > 0) this.stringsToBytes();
     const idx = this.dict.length;
-    const found = (this.dictBytes ??= new ByteStringSet()).add(src, start, end, idx);
+    const found = (this.dictBytes ??= this.byteStringSet()).add(src, start, end, idx);
     if (found >= 0) return found;
-    this.keptKey(BYTES_KEY);
-    this.dict.push(src.subarray(start, end));
+    this.dict.pushRange(src, start, end);
     return idx;
   }
 
   /**
-   * Records a new dictionary entry's key (BYTES_KEY for a byte string's),
-   * so rollback knows where to remove it; the first in a list of one (a list
-   * grown by push starts with room for 16, and a wide table's columns hold
-   * one entry).
+   * Records the key of a new entry `idx` keyed in a map, so rollback knows
+   * where to remove it; the first in a list of one (a list grown by push
+   * starts with room for 16, and a wide table's columns hold one entry).
    */
-  private keptKey(key: unknown): void {
-    if (this.dictKeyOf) this.dictKeyOf.push(key);
-    else this.dictKeyOf = [key];
+  private keptKey(key: unknown, idx: number): void {
+    if (this.mapKeys) {
+      this.mapKeys.push(key);
+      this.mapKeyAt!.push(idx);
+    } else {
+      this.mapKeys = [key];
+      this.mapKeyAt = [idx];
+    }
   }
 
   /**
@@ -498,7 +546,7 @@ export class ColumnWriter implements LeafSink {
    * each), and are two entries as they were before.
    */
   private stringsToBytes(): void {
-    const set = (this.dictBytes ??= new ByteStringSet());
+    const set = (this.dictBytes ??= this.byteStringSet());
     for (const [key, idx] of this.dictKeys!) {
       if (typeof key !== 'string') continue;
       this.dictKeys!.delete(key);
@@ -508,8 +556,18 @@ export class ColumnWriter implements LeafSink {
       }
       const b = utf8.encode(key);
       set.add(b, 0, b.length, idx);
-      this.dictKeyOf![idx] = BYTES_KEY;
     }
+    // The keys moved to the set are no longer the maps' to remove.
+    const keys = this.mapKeys!;
+    const at = this.mapKeyAt!;
+    let kept = 0;
+    for (let i = 0; i < keys.length; i++) {
+      if (!this.dictKeys!.has(keys[i]) && !this.illFormed?.has(keys[i])) continue;
+      keys[kept] = keys[i];
+      at[kept++] = at[i]!;
+    }
+    keys.length = kept;
+    at.length = kept;
   }
 
   /** A string's dictionary index, adding it when new (by its bytes once byte strings came). */
@@ -524,7 +582,7 @@ export class ColumnWriter implements LeafSink {
     if (idx === undefined) {
       idx = this.dict.length;
       keys.set(v, idx);
-      this.keptKey(v);
+      this.keptKey(v, idx);
       if (this.dict.pushString(v)) this.replacedStrings++;
     }
     return idx;
@@ -744,14 +802,16 @@ export class ColumnWriter implements LeafSink {
     // Dictionary entries only the failed record used must not be written or counted.
     this.remap = undefined;
     while (this.dict.length > this.markDict) {
-      const key = this.dictKeyOf!.pop();
-      if (key === BYTES_KEY) this.dictBytes!.pop();
-      else if (key === NUMBER_KEY) this.dictNumbers!.pop();
-      else {
+      const e = this.dict.length - 1;
+      const keys = this.mapKeys;
+      if (keys !== undefined && keys.length > 0 && this.mapKeyAt![keys.length - 1] === e) {
+        const key = keys.pop();
+        this.mapKeyAt!.pop();
         this.dictKeys!.delete(key);
         this.illFormed?.delete(key);
-      }
-      this.dict.truncate(this.dict.length - 1);
+      } else if (this.dictNumbers !== undefined) this.dictNumbers.pop();
+      else this.dictBytes!.pop();
+      this.dict.truncate(e);
     }
   }
 
@@ -949,7 +1009,8 @@ export class ColumnWriter implements LeafSink {
       } else facts.unencodedBytes = offsets[offsets.length - 1]! - offsets[0]!;
     }
     if (rep) facts.repHistogram = histogram(rep, this.leaf.repLevel);
-    if (def) facts.defHistogram = histogram(def, this.maxDef);
+    // At most one level of definition (a flat optional column): the counts are the page's nulls and the rest, no pass over the levels.
+    if (def) facts.defHistogram = this.maxDef === 1 ? [this.pageNulls, def.length - this.pageNulls] : histogram(def, this.maxDef);
     return facts;
   }
 
@@ -958,10 +1019,13 @@ export class ColumnWriter implements LeafSink {
     this.bloomHashedEntries = 0;
     this.geoEntries = 0;
     this.dictKeys = undefined;
+    if (this.dictBytes && this.dictBytes.size >= SPARE_SET) this.spareBytes = emptied(this.dictBytes);
     this.dictBytes = undefined;
+    if (this.dictNumbers && this.dictNumbers.size >= SPARE_SET) this.spareNumbers = emptied(this.dictNumbers);
     this.dictNumbers = undefined;
     this.illFormed = undefined;
-    this.dictKeyOf = undefined;
+    this.mapKeys = undefined;
+    this.mapKeyAt = undefined;
     this.dict.reset();
   }
 

@@ -12,8 +12,11 @@ import { boundsComparator, isFloatColumn, sortOrder, type FloatOrder } from './s
 /** A null page's bounds: empty (shared: the thrift encoder only reads them). */
 const NO_BOUND = new Uint8Array(0);
 
-function dataPages(pages: readonly EncodedPage[]): EncodedPage[] {
-  return pages.filter((p) => p.type !== 'DICTIONARY_PAGE');
+const isDictionary = (p: Pick<EncodedPage, 'type'>): boolean => p.type === 'DICTIONARY_PAGE';
+
+/** A chunk's data pages: `pages` itself when none is a dictionary page (a wide table's chunks have a page each, copied for nothing). */
+function dataPages<P extends Pick<EncodedPage, 'type'>>(pages: readonly P[]): readonly P[] {
+  return pages.some(isDictionary) ? pages.filter((p) => !isDictionary(p)) : pages;
 }
 
 /** What is written of a page, and what its OffsetIndex entry is made of. */
@@ -25,14 +28,14 @@ export type PagePlace = Pick<EncodedPage, 'header' | 'body' | 'type' | 'firstRow
  */
 export function buildOffsetIndex(leaf: LeafNode, pages: readonly PagePlace[], base: number): OffsetIndex {
   // Lists of their length: a list grown by push starts with room for 17, and a wide table's chunks have a page each.
-  const n = dataPageCount(pages);
+  const n = dataPages(pages).length;
   const locations = new Array<PageLocation>(n);
   const unencoded = leaf.physicalType === 'BYTE_ARRAY' ? new Array<number>(n) : undefined;
   let offset = base;
   let k = 0;
   for (const p of pages) {
     const size = p.header.length + p.body.length;
-    if (p.type !== 'DICTIONARY_PAGE') {
+    if (!isDictionary(p)) {
       locations[k] = { offset, compressedPageSize: size, firstRowIndex: p.firstRow };
       if (unencoded) unencoded[k] = p.unencodedBytes ?? 0;
       k++;
@@ -48,12 +51,6 @@ function copyInto(to: number[], at: number, from: readonly number[]): void {
   for (let i = 0; i < from.length; i++) to[at + i] = from[i]!;
 }
 
-function dataPageCount(pages: readonly PagePlace[]): number {
-  let n = 0;
-  for (const p of pages) if (p.type !== 'DICTIONARY_PAGE') n++;
-  return n;
-}
-
 /**
  * The ColumnIndex of a chunk, or undefined when it cannot have one: the
  * column has no statistics (turned off, or a type without a sort order), or
@@ -65,7 +62,7 @@ function dataPageCount(pages: readonly PagePlace[]): number {
 export function buildColumnIndex(leaf: LeafNode, pages: readonly EncodedPage[], truncateLength: number, floatOrder: FloatOrder): ColumnIndex | undefined {
   const compare = boundsComparator(leaf, floatOrder);
   if (compare === undefined || sortOrder(leaf) === 'none') return undefined;
-  const data = pages.length === 1 && pages[0]!.type !== 'DICTIONARY_PAGE' ? pages : dataPages(pages);
+  const data = dataPages(pages);
   const n = data.length;
   const nullPages = new Array<boolean>(n);
   const minValues = new Array<Uint8Array>(n);

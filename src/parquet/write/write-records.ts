@@ -1,3 +1,4 @@
+import { abortingOnFailure } from '../../io/owned-sink.js';
 import type { Sink } from '../../io/sink.js';
 import type { AnyField } from '../../schema/builder.js';
 import { inferSchemaFromRecords } from '../../schema/infer.js';
@@ -21,23 +22,21 @@ export interface WriteRecordsOptions extends WriterOptions {
  * Writes all `records` to `sink` as one Parquet file. Without a schema, the
  * first records are sampled to infer one (integers INT64, other numbers
  * DOUBLE, strings STRING, objects structs, arrays lists, all optional).
+ * On failure (the records' own included) the sink is aborted.
  */
-export async function writeRecords(sink: Sink, records: Iterable<unknown> | AsyncIterable<unknown> | Table | RecordBatch, options: WriteRecordsOptions = {}): Promise<FileMetaData> {
-  if (isArrow(records)) return writeArrowData(sink, records, options);
+export function writeRecords(sink: Sink, records: Iterable<unknown> | AsyncIterable<unknown> | Table | RecordBatch, options: WriteRecordsOptions = {}): Promise<FileMetaData> {
+  return abortingOnFailure(sink, (owned) => (isArrow(records) ? writeArrowData(owned, records, options) : writeRows(owned, records, options)));
+}
+
+async function writeRows(sink: Sink, records: Iterable<unknown> | AsyncIterable<unknown>, options: WriteRecordsOptions): Promise<FileMetaData> {
   const given = options.schema;
   // Only a defineSchema schema can hold a `shred: 'auto'` variant: its module loads for one.
   const variants = given !== undefined && 'fields' in given ? await import('../variant/auto.js') : undefined;
   const auto = variants?.hasAutoVariants(given as DefinedSchema) ?? false;
   // Sampling reads ahead; the sampled records are written first, so order is kept.
   const { sample, next } = await sampleRecords(records, given && !auto ? 0 : options.sampleSize ?? 1000);
-  let writer: ParquetWriter<unknown>;
-  try {
-    const schema = given ?? inferSchemaFromRecords(sample as Record<string, unknown>[], { overrides: options.overrides });
-    writer = await ParquetWriter.open<unknown>(sink, auto ? variants!.resolveAutoVariants(given as DefinedSchema, sample) : schema, options);
-  } catch (e) {
-    await sink.abort();
-    throw e;
-  }
+  const schema = given ?? inferSchemaFromRecords(sample as Record<string, unknown>[], { overrides: options.overrides });
+  const writer = await ParquetWriter.open<unknown>(sink, auto ? variants!.resolveAutoVariants(given as DefinedSchema, sample) : schema, options);
   try {
     await writer.writeMany(sample);
     for (let r = await next(); !r.done; r = await next()) await writer.write(r.value);
@@ -56,16 +55,10 @@ function isArrow(v: unknown): v is Table | RecordBatch {
 
 /** An Arrow table or batch: the schema from its Arrow types (unless given), the rows from its buffers. */
 async function writeArrowData(sink: Sink, data: Table | RecordBatch, options: WriteRecordsOptions): Promise<FileMetaData> {
-  let writer: ParquetWriter;
-  try {
-    const { metadataFromArrow, schemaFromArrow } = await import('../../arrow/to-schema.js');
-    // A schema derived from the Arrow one is stored with it, so readers give back the Arrow types Parquet has no place for.
-    writer = options.schema ? await ParquetWriter.open(sink, options.schema, options)
-      : await ParquetWriter.open(sink, (await schemaFromArrow(data.schema)).elements, { ...options, metadata: { ...(await metadataFromArrow(data.schema)), ...options.metadata } });
-  } catch (e) {
-    await sink.abort();
-    throw e;
-  }
+  const { metadataFromArrow, schemaFromArrow } = await import('../../arrow/to-schema.js');
+  // A schema derived from the Arrow one is stored with it, so readers give back the Arrow types Parquet has no place for.
+  const writer = options.schema ? await ParquetWriter.open(sink, options.schema, options)
+    : await ParquetWriter.open(sink, (await schemaFromArrow(data.schema)).elements, { ...options, metadata: { ...(await metadataFromArrow(data.schema)), ...options.metadata } });
   try {
     await writer.writeArrow(data);
   } catch (e) {

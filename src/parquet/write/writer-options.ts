@@ -121,10 +121,10 @@ export interface EncodedRowGroup {
 
 /**
  * A schema as a SchemaElement list (root first), what `defineSchema`
- * returns, whose record type (`Row`) then types the writer's `write()`, or
+ * returns, whose record type (`InferInput`) then types the writer's `write()`, or
  * a schema tree (a table's `schema`: a copy keeps the table's types).
  */
-export type WriterSchema<Row = Record<string, unknown>> = readonly SchemaElementLike[] | { elements: readonly SchemaElementLike[]; readonly __row?: Row; fields?: ReadonlyArray<readonly [string, AnyField]> } | Schema;
+export type WriterSchema<Row = Record<string, unknown>> = readonly SchemaElementLike[] | { elements: readonly SchemaElementLike[]; readonly __input?: Row; fields?: ReadonlyArray<readonly [string, AnyField]> } | Schema;
 
 /** A writer's schema as the elements it writes (a tree, any table's `schema` whatever its format, as the elements it was built from). */
 export function writerElements<Row>(schema: WriterSchema<Row>): readonly SchemaElementLike[] {

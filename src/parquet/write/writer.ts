@@ -33,7 +33,7 @@ const core = loadOnce(() => import('./writer-core.js'));
  * ```
  *
  * With a schema from `defineSchema`, `write()` takes that schema's records
- * (`InferRow<typeof schema>`), so a misspelt or mistyped field does not
+ * (`InferInput<typeof schema>`), so a misspelt or mistyped field does not
  * compile. `await using w = ...` aborts the file at the end of the scope
  * unless `close()` completed it.
  */

@@ -151,6 +151,8 @@ export function draftColumns(schema: Schema): DraftColumnSpec[] {
       out.push({ name, type: leafType(node), metadata, leaf: node.columnIndex, maxDef: node.defLevel, maxRep: node.repLevel });
       return;
     }
+    // A group is a null-typed column with children; one with none would read as neither (the reader refuses it).
+    if ((node as GroupNode).children.length === 0) throw new UnsupportedError('the Trevni draft dialect has no group of no fields', { column: node.path.join('.') });
     const annotation = node.element.logicalType?.type ?? node.element.convertedType;
     if (annotation !== undefined) {
       if (!GROUP_ANNOTATIONS.has(annotation)) throw new UnsupportedError(`the Trevni draft dialect has no ${annotation} group`, { column: node.path.join('.') });
