@@ -20,8 +20,8 @@ export type NodeOpenOptions = OpenOptions & { s3?: S3Settings };
 registerNodeCodecs();
 // Decoding ahead in a worker thread, by default only with a core to spare beside the reading thread and V8's collector (docs/decisions/decode-ahead.md).
 decodeAhead.make = async (reads, groups, leaves, options) => {
-  const enabled = options.decodeThread ?? (await spareCores()) >= DECODE_AHEAD_CORES;
-  if (!enabled) return undefined;
+  // Only a read of every row reads each row group whole, in order.
+  if (options.offset || options.limit !== undefined || !(options.decodeThread ?? (await spareCores()) >= DECODE_AHEAD_CORES)) return undefined;
   return (await import('../parquet/decode-ahead.js')).DecodeAhead.for(reads, groups, leaves, async (schema, chunkOptions) => (await import('./decode-thread.js')).startDecodeThread(schema, chunkOptions));
 };
 

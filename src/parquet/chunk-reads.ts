@@ -144,8 +144,12 @@ export interface AheadReads {
   close(): void;
 }
 
-/** Makes a read's AheadReads for every row of `groups` (those of them with rows are read whole), or undefined when the read stays on one thread. */
-export type MakeAheadReads = (reads: ChunkReads, groups: readonly number[], leaves: LeafNode[], options: { decodeThread?: boolean }) => Promise<AheadReads | undefined>;
+/**
+ * Makes a read's AheadReads for `groups` (those of them with rows are read
+ * whole when the read has no `offset` or `limit`), or undefined when the
+ * read stays on one thread.
+ */
+export type MakeAheadReads = (reads: ChunkReads, groups: readonly number[], leaves: LeafNode[], options: { decodeThread?: boolean; offset?: number; limit?: number }) => Promise<AheadReads | undefined>;
 
 /**
  * Decoding ahead, where a runtime installs it (Node's entry points do, at

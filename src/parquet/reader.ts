@@ -261,8 +261,8 @@ export class ParquetReader<Row = Record<string, unknown>> {
       // The claim is the row groups' num_rows: name the first, where the count starts.
       checkEmptyRows(Math.min(left, Math.max(0, claimed - skip)), { file: this.file.name, rowGroup: groups[0] });
     }
-    // Every row is read: the row groups read whole (not streamed, below) can be decoded ahead.
-    const ahead = decodeAhead.make && skip === 0 && left === Infinity ? await decodeAhead.make(this.file.reads, groups.filter((rg) => !this.large(rg, plan.leaves)), plan.leaves, options) : undefined;
+    // In a read of every row (no offset or limit), the row groups read whole (not streamed, below) can be decoded ahead.
+    const ahead = await decodeAhead.make?.(this.file.reads, groups.filter((rg) => !this.large(rg, plan.leaves)), plan.leaves, options);
     try {
       for (const rg of groups) {
         if (left <= 0) return;

@@ -42,7 +42,7 @@ const counted: StartDecodeThread = async (schema, options) => {
   };
 };
 const nodeMake = decodeAhead.make!;
-decodeAhead.make = async (reads, groups, leaves, options) => (options.decodeThread === false ? undefined : DecodeAhead.for(reads, groups, leaves, counted));
+decodeAhead.make = async (reads, groups, leaves, options) => (options.decodeThread === false || options.offset || options.limit !== undefined ? undefined : DecodeAhead.for(reads, groups, leaves, counted));
 
 /** Row `i`: a number and a double with random bits (so the file stays large uncompressed), a bigint, a string of its own and a shared one, a Date, a boolean, a null every 7th. */
 function row(i: number) {
@@ -114,11 +114,13 @@ describe('decode ahead', () => {
     assert.equal(count.starts, before);
   });
 
-  test("Node's own: decodeThread: false decodes on one thread, true ahead", async () => {
+  test("Node's own: decodeThread: false decodes on one thread, true ahead, but not with an offset or a limit", async () => {
     const reader = await openParquet(file);
     const groups = reader.file.metadata.rowGroups.map((_, i) => i);
     const leaves = reader.plan().leaves;
     assert.equal(await nodeMake(reader.file.reads, groups, leaves, { decodeThread: false }), undefined);
+    assert.equal(await nodeMake(reader.file.reads, groups, leaves, { decodeThread: true, limit: 10 }), undefined, 'a limit reads no row group whole');
+    assert.equal(await nodeMake(reader.file.reads, groups, leaves, { decodeThread: true, offset: 10 }), undefined, 'nor does an offset');
     const ahead = await nodeMake(reader.file.reads, groups, leaves, { decodeThread: true });
     assert.ok(ahead);
     const got = await ahead.chunks(0);
