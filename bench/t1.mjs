@@ -1,13 +1,15 @@
 /**
  * Issue 22's T1 target and its no-regression reads, each read in a process
  * of its own, the sides taking turns in rounds. CPU (user + system, from
- * process.cpuUsage) and wall time are taken around open and read, so Node's
+ * process.cpuUsage; the main thread's alone from /proc, without workers and
+ * V8's helper threads) and wall time are taken around open and read, so Node's
  * startup is left out and lazy module loading and JIT warm-up are in.
  * Needs a built checkout (`dist/`) and the data of bench/data.ts.
  *
- *   node bench/t1.mjs [--rounds 5] [--tasks t1,floor,nested,sum,footer,arrow,filter] [--dists dist,../main/dist]
+ *   node bench/t1.mjs [--rounds 5] [--tasks t1,t1-thread,floor,nested,sum,footer,arrow,filter] [--dists dist,../main/dist]
  *
  * t1      `openParquet(flat).readRows({ temporal: 'date' })` per dist, and hyparquet's `parquetReadObjects`
+ * t1-thread  the same with `decodeThread: true` (decoded ahead in a worker whatever the cores)
  * floor   the same 2M row objects (Date, bigint, double, strings) built from typed arrays in memory,
  *         no file and no decoding: what the output alone costs this process
  * nested  `readRows()` of nested.parquet;  sum: `columns()` sum of `amount`, 3 reads;
@@ -28,11 +30,22 @@ if (args[0] === '--child') await child(args[1], args[2]);
 else driver();
 
 async function child(task, side) {
+  const m0 = mainCpu();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   const answer = await run(task, side);
   const c = process.cpuUsage(c0);
-  console.log(JSON.stringify({ cpu: (c.user + c.system) / 1e6, wall: (performance.now() - t0) / 1e3, answer }));
+  console.log(JSON.stringify({ cpu: (c.user + c.system) / 1e6, main: mainCpu() - m0, wall: (performance.now() - t0) / 1e3, answer }));
+}
+
+/** CPU s of the process's main thread alone (Linux's /proc; 10 ms ticks), without its workers' and V8's helper threads'. */
+function mainCpu() {
+  try {
+    const f = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 async function run(task, side) {
@@ -52,6 +65,7 @@ async function run(task, side) {
   };
   switch (task) {
     case 't1': return read('flat.parquet', async (r) => (await r.readRows({ temporal: 'date' })).length);
+    case 't1-thread': return read('flat.parquet', async (r) => (await r.readRows({ temporal: 'date', decodeThread: true })).length);
     case 'nested': return read('nested.parquet', async (r) => (await r.readRows()).length);
     case 'filter': return read('flat.parquet', async (r) => (await r.readRows({ filter: parseWhere('maybe = 4242') })).length);
     case 'arrow': return read('flat.parquet', async (r) => (await r.toArrow()).numRows);
@@ -82,6 +96,7 @@ function floor() {
   const ms = Float64Array.from({ length: n }, (_, i) => 1.6e12 + i * 1000);
   const categories = Array.from({ length: 100 }, (_, i) => `category-${i}`);
   const text = Array.from({ length: 4096 }, (_, i) => `uid-${i.toString(36).padStart(16, '0')}`).join('');
+  const m0 = mainCpu();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   const rows = new Array(n);
@@ -95,7 +110,7 @@ function floor() {
   }
   // The set-up above is not the floor's: timed from here (the child's clocks started earlier).
   const c = process.cpuUsage(c0);
-  console.log(JSON.stringify({ cpu: (c.user + c.system) / 1e6, wall: (performance.now() - t0) / 1e3, answer: rows.length }));
+  console.log(JSON.stringify({ cpu: (c.user + c.system) / 1e6, main: mainCpu() - m0, wall: (performance.now() - t0) / 1e3, answer: rows.length }));
   process.exit(0);
 }
 
@@ -119,7 +134,8 @@ function driver() {
     for (const [side, rs] of runs) {
       const cpu = rs.map((r) => r.cpu);
       const wall = rs.map((r) => r.wall);
-      console.log(`${task} ${side}: CPU s ${cpu.map((x) => x.toFixed(2)).join(' ')} (median ${median(cpu).toFixed(2)}); wall s ${wall.map((x) => x.toFixed(2)).join(' ')} (median ${median(wall).toFixed(2)}); answer ${rs[0].answer}`);
+      const main = rs.map((r) => r.main);
+      console.log(`${task} ${side}: CPU s ${cpu.map((x) => x.toFixed(2)).join(' ')} (median ${median(cpu).toFixed(2)}); main thread CPU s ${main.map((x) => x.toFixed(2)).join(' ')} (median ${median(main).toFixed(2)}); wall s ${wall.map((x) => x.toFixed(2)).join(' ')} (median ${median(wall).toFixed(2)}); answer ${rs[0].answer}`);
       if (new Set(rs.map((r) => r.answer)).size !== 1) throw new Error(`${task} ${side}: answers differ`);
     }
   }

@@ -1,6 +1,7 @@
 /**
  * Worker threads for one job of a conversion (reading and encoding a CSV
- * input's blocks, writing a Parquet file's text), both sides of them: the
+ * input's blocks, writing a Parquet file's text) or of a read (decoding
+ * ahead, decode-thread.ts), both sides of them: the
  * calling thread's pool (start, setup, dispatch, failure, shutdown) and the
  * worker's loop (`serveJobs`). A job goes to the live thread with the fewest
  * waiting and is answered by it in order; its promise settles with the
@@ -27,7 +28,7 @@ interface Pending {
 }
 
 /** `count` threads of the worker module `name` (src/node/`name`.ts, whose jobs `serveJobs` answers). */
-export function startPool(name: 'csv-worker' | 'text-worker', count: number): WorkerPool {
+export function startPool(name: 'csv-worker' | 'text-worker' | 'decode-worker', count: number): WorkerPool {
   const threads = Array.from({ length: count }, () => {
     const worker = startWorker(name);
     const thread = { worker, pending: new Map<number, Pending>(), lost: undefined as unknown };

@@ -2,18 +2,20 @@
  * A file's chunk I/O, shared by its reader (rows, columns, Arrow, filters)
  * and its inspection (`ParquetFile`): located chunks fetched coalesced and
  * made plain, chunks read page by page, the page indexes and bloom filters
- * read so far, and the filter layer's `ScanHost` over all of these.
+ * read so far, and the filter layer's `ScanHost` over all of these; and the
+ * decoding ahead a runtime installs (decode-ahead.ts).
  */
 import { loadDecompressor, type CodecName } from '../codecs/registry.js';
 import { fetchRanges, type Fetched } from '../io/coalesce.js';
 import type { Source } from '../io/source.js';
 import type { LeafNode } from '../schema/tree.js';
+import type { ColumnChunkData } from '../shred/column-data.js';
 import type { ChunkLocation, ChunkLocator } from './chunk-locator.js';
 import type { ChunkOptions } from './column-chunk.js';
 import type { FileDecryptor } from './crypto/decryptor.js';
 import type { IndexCache, ScanHost } from './filter/scan.js';
 import type { LazyColumn, PageLocation } from './lazy-column.js';
-import type { FileMetaData } from './metadata/index.js';
+import type { ColumnMetaData, FileMetaData } from './metadata/index.js';
 import { loadOnce } from '../load-once.js';
 
 /** What every chunk decoding of a file is given: its open options' checks. */
@@ -50,9 +52,9 @@ export class ChunkReads {
 
   constructor(
     private readonly source: Source,
-    private readonly metadata: FileMetaData,
+    readonly metadata: FileMetaData,
     private readonly locator: ChunkLocator,
-    private readonly decryptor: FileDecryptor | undefined,
+    readonly decryptor: FileDecryptor | undefined,
     readonly chunkOptions: FileChunkOptions,
     /** Where the footer's tail read, held in memory, begins (none held: past the end). */
     private readonly tailFrom: number,
@@ -125,8 +127,33 @@ export class ChunkReads {
  * codecs (none for UNCOMPRESSED, nor LZO, which decoding refuses), and the
  * page encodings their metadata lists beyond PLAIN and dictionaries.
  */
-async function loadDecoders(refs: ChunkLocation[]): Promise<void> {
+export async function loadDecoders(refs: readonly { meta: ColumnMetaData }[]): Promise<void> {
   const codecs = [...new Set(refs.map((r) => r.meta.codec))].map((c) => (c === 'UNCOMPRESSED' || c === 'LZO' ? undefined : loadDecompressor(c as CodecName)));
   const { needsPageEncodings, loadPageEncodings } = await decoding();
   await Promise.all([...codecs, refs.some((r) => needsPageEncodings(r.meta.encodings)) ? loadPageEncodings() : undefined]);
 }
+
+/**
+ * The chunks of a read's row groups, decoded ahead in another thread
+ * (decode-ahead.ts, where a runtime registers it): each row group's, in
+ * the read's order, decoded or fetched for the reader to decode; undefined
+ * when the reader fetches and decodes it itself.
+ */
+export interface AheadReads {
+  chunks(rg: number): Promise<{ data: ColumnChunkData[] } | { data?: undefined; fetched: FetchedChunk[] } | undefined>;
+  close(): void;
+}
+
+/**
+ * Makes a read's AheadReads for `groups` (those of them with rows are read
+ * whole when the read has no `offset` or `limit`), or undefined when the
+ * read stays on one thread.
+ */
+export type MakeAheadReads = (reads: ChunkReads, groups: readonly number[], leaves: LeafNode[], options: { decodeThread?: boolean; offset?: number; limit?: number }) => Promise<AheadReads | undefined>;
+
+/**
+ * Decoding ahead, where a runtime installs it (Node's entry points do, at
+ * import: a worker thread, src/node/decode-thread.ts). The browser build
+ * installs none, so its reads never load decode-ahead.ts.
+ */
+export const decodeAhead: { make?: MakeAheadReads } = {};

@@ -19,7 +19,7 @@ import type { FilteredGroup } from './filter/scan.js';
 import type { ChunkGroup } from '../arrow/batches.js';
 import type { RecordBatch, Table } from '../arrow/peer.js';
 import { readsNoChunks } from './chunk-locator.js';
-import { decoding, filtering, type Decoding, type FetchedChunk } from './chunk-reads.js';
+import { decodeAhead, decoding, filtering, type Decoding, type FetchedChunk } from './chunk-reads.js';
 import { ParquetFile, rowGroupIndexes, type OpenOptions } from './file.js';
 import type { LazyColumn } from './lazy-column.js';
 import { RowSelection } from './row-selection.js';
@@ -60,6 +60,14 @@ export interface ReadOptions extends ValueOptions {
    * `VariantValue`s, which a writer encodes again as the same types.
    */
   variants?: 'plain' | 'typed';
+  /**
+   * Node: a read of every row of at least two row groups and 16 MiB can
+   * have the chunks of the row groups ahead decoded in a worker thread while
+   * rows are made (docs/decisions/decode-ahead.md). `true` does so, `false`
+   * never; by default only with 3 cores to spare (available parallelism less
+   * the load average). The rows are the same either way.
+   */
+  decodeThread?: boolean;
 }
 
 /** What `toArrow` and `arrowBatches` read. */
@@ -253,33 +261,40 @@ export class ParquetReader<Row = Record<string, unknown>> {
       // The claim is the row groups' num_rows: name the first, where the count starts.
       checkEmptyRows(Math.min(left, Math.max(0, claimed - skip)), { file: this.file.name, rowGroup: groups[0] });
     }
-    for (const rg of groups) {
-      if (left <= 0) return;
-      const n = this.file.metadata.rowGroups[rg]!.numRows;
-      if (skip >= n) {
-        skip -= n;
-        continue;
-      }
-      const take = Math.min(n - skip, left);
-      // A read that starts further in than the row group's first row finds its pages by the offset index, as does one whose offset
-      // indexes cost nothing (held from the footer's tail read); otherwise pages are read lazily from the start.
-      const part = take < n && (skip > 0 || this.file.reads.offsetIndexesHeld(rg, plan.leaves)) ? await this.readRowRange(rg, plan.leaves, skip, skip + take) : null;
-      if (!part && plan.leaves.length > 0 && (take < n || this.large(rg, plan.leaves))) {
-        yield* this.streamedBatches(rg, plan, leafOptions, finishVariant, batchSize, skip, take);
+    // In a read of every row (no offset or limit), the row groups read whole (not streamed, below) can be decoded ahead.
+    const ahead = await decodeAhead.make?.(this.file.reads, groups.filter((rg) => !this.large(rg, plan.leaves)), plan.leaves, options);
+    try {
+      for (const rg of groups) {
+        if (left <= 0) return;
+        const n = this.file.metadata.rowGroups[rg]!.numRows;
+        if (skip >= n) {
+          skip -= n;
+          continue;
+        }
+        const take = Math.min(n - skip, left);
+        // A read that starts further in than the row group's first row finds its pages by the offset index, as does one whose offset
+        // indexes cost nothing (held from the footer's tail read); otherwise pages are read lazily from the start.
+        const part = take < n && (skip > 0 || this.file.reads.offsetIndexesHeld(rg, plan.leaves)) ? await this.readRowRange(rg, plan.leaves, skip, skip + take) : null;
+        if (!part && plan.leaves.length > 0 && (take < n || this.large(rg, plan.leaves))) {
+          yield* this.streamedBatches(rg, plan, leafOptions, finishVariant, batchSize, skip, take);
+          skip = 0;
+          left -= take;
+          continue;
+        }
+        if (part) skip = 0; // the pages read hold exactly the rows asked for
+        const got = !part && ahead && await ahead.chunks(rg);
+        const chunks = part ?? (got ? got.data ?? await this.decodeChunks(await decoding(), got.fetched) : await this.readChunks(rg, plan.leaves));
+        const ctx = { file: this.file.name, rowGroup: rg };
+        const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, chunks[i]!, leafOptions[i]!)));
+        const asm = new RecordAssembler(plan, cols, finishVariant);
+        if (skip > 0) withContext(ctx, () => asm.skipRows(skip));
+        yield* assembledBatches(asm, ctx, take, batchSize);
+        if (skip === 0 && take === n) withContext(ctx, () => asm.finish());
         skip = 0;
         left -= take;
-        continue;
       }
-      if (part) skip = 0; // the pages read hold exactly the rows asked for
-      const chunks = part ?? await this.readChunks(rg, plan.leaves);
-      const ctx = { file: this.file.name, rowGroup: rg };
-      const cols = plan.leaves.map((leaf, i) => withContext({ ...ctx, column: leaf.path.join('.') }, () => leafColumn(leaf, chunks[i]!, leafOptions[i]!)));
-      const asm = new RecordAssembler(plan, cols, finishVariant);
-      if (skip > 0) withContext(ctx, () => asm.skipRows(skip));
-      yield* assembledBatches(asm, ctx, take, batchSize);
-      if (skip === 0 && take === n) withContext(ctx, () => asm.finish());
-      skip = 0;
-      left -= take;
+    } finally {
+      ahead?.close();
     }
   }
 
