@@ -18,24 +18,12 @@ import { isS3Address } from '../io/s3/address.js';
 export type NodeOpenOptions = OpenOptions & { s3?: S3Settings };
 
 registerNodeCodecs();
-// Decoding ahead in a worker thread, by default only with a core to spare beside the reading thread and V8's collector (docs/decisions/decode-ahead.md).
+// Decoding ahead in a worker thread, only when asked: on 2 cores it gained no wall time, and no larger machine was there to show it pays (docs/decisions/decode-ahead.md).
 decodeAhead.make = async (reads, groups, leaves, options) => {
   // Only a read of every row reads each row group whole, in order.
-  if (options.offset || options.limit !== undefined || !(options.decodeThread ?? (await spareCores()) >= DECODE_AHEAD_CORES)) return undefined;
+  if (options.offset || options.limit !== undefined || options.decodeThread !== true) return undefined;
   return (await import('../parquet/decode-ahead.js')).DecodeAhead.for(reads, groups, leaves, async (schema, chunkOptions) => (await import('./decode-thread.js')).startDecodeThread(schema, chunkOptions));
 };
-
-/**
- * Cores free for a read to decode ahead: the reading thread takes one and
- * V8's collector most of another (the rows it makes survive; a 2-core
- * machine gained nothing, BENCHMARKS.md).
- */
-const DECODE_AHEAD_CORES = 3;
-
-async function spareCores(): Promise<number> {
-  const { availableParallelism, loadavg } = await import('node:os');
-  return availableParallelism() - loadavg()[0]!;
-}
 
 /**
  * Opens a Parquet file: a path, an http(s) URL string, an `s3://` address, a URL, bytes, or a source object.

@@ -63,9 +63,9 @@ export interface ReadOptions extends ValueOptions {
   /**
    * Node: a read of every row of at least two row groups and 16 MiB can
    * have the chunks of the row groups ahead decoded in a worker thread while
-   * rows are made (docs/decisions/decode-ahead.md). `true` does so, `false`
-   * never; by default only with 3 cores to spare (available parallelism less
-   * the load average). The rows are the same either way.
+   * rows are made (docs/decisions/decode-ahead.md). `true` does so; by
+   * default (`false`) it does not, since on 2 cores it gained no wall time.
+   * The rows are the same either way.
    */
   decodeThread?: boolean;
 }
