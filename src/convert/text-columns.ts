@@ -56,10 +56,11 @@ type FieldText = (from: number, to: number) => Spans;
 
 /** Spans of a field written row by row (`write` called for rows in order, each once): into a scratch buffer reused per block. */
 function writtenSpans(write: CellWriter): FieldText {
-  const scratch = new TextBytes(1 << 16);
-  const spans: Spans = { src: scratch.buf, start: new Int32Array(BLOCK_ROWS), end: new Int32Array(BLOCK_ROWS) };
+  const scratch = new TextBytes(256);
+  const spans = noSpans(scratch.buf);
   return (from, to) => {
     scratch.pos = 0;
+    spansRoom(spans, to - from);
     const { start, end } = spans;
     for (let r = from, i = 0; r < to; r++, i++) {
       start[i] = scratch.pos;
@@ -69,6 +70,22 @@ function writtenSpans(write: CellWriter): FieldText {
     spans.src = scratch.buf;
     return spans;
   };
+}
+
+/** Spans of no rows yet: they grow to a block's rows on first need (spansRoom). */
+function noSpans(src: Uint8Array): Spans {
+  return { src, start: new Int32Array(0), end: new Int32Array(0) };
+}
+
+/**
+ * Makes room for a block's spans. Sized by the blocks met, not BLOCK_ROWS:
+ * a row group of one row and 20,000 fields took 32 KB of spans and 64 KB of
+ * scratch a field (2.5 GB) when each was made for a whole block.
+ */
+function spansRoom(spans: Spans, rows: number): void {
+  if (spans.start.length >= rows) return;
+  spans.start = new Int32Array(rows);
+  spans.end = new Int32Array(rows);
 }
 
 /** A dictionary's entries' cells, each written once, in one buffer: entry i at [at[i], at[i + 1]), and after the last, at [at[n], at[n + 1]), `extra` (the null cell). */
@@ -113,7 +130,7 @@ function leafText(leaf: LeafNode, c: ColumnChunkData, rows: number, form: TextFo
   }
   if (taken !== c.valueCount) throw new CorruptFileError(`column ${path} has ${c.valueCount} values but its levels define ${taken}`);
   const nullCell = form.format === 'csv' ? new Uint8Array(0) : encoder.encode('null');
-  const spans: Spans = { src: new Uint8Array(0), start: new Int32Array(BLOCK_ROWS), end: new Int32Array(BLOCK_ROWS) };
+  const spans = noSpans(new Uint8Array(0));
   if (c.indices && c.dictionary) {
     // Each row's span is its entry's: no byte written per row.
     const n = valueCount(c.dictionary);
@@ -122,6 +139,7 @@ function leafText(leaf: LeafNode, c: ColumnChunkData, rows: number, form: TextFo
     const indices = c.indices;
     spans.src = dict.src;
     return (from, to) => {
+      spansRoom(spans, to - from);
       const { start, end } = spans;
       for (let r = from, i = 0; r < to; r++, i++) {
         const k = index === null ? r : index[r]!;
