@@ -133,6 +133,9 @@ export async function loadDecoders(refs: readonly { meta: ColumnMetaData }[]): P
   await Promise.all([...codecs, refs.some((r) => needsPageEncodings(r.meta.encodings)) ? loadPageEncodings() : undefined]);
 }
 
+/** A row group's chunks from decoding ahead: decoded, or fetched for the reader to decode. */
+export type AheadChunks = { data: ColumnChunkData[] } | { data?: undefined; fetched: FetchedChunk[] };
+
 /**
  * The chunks of a read's row groups, decoded ahead in another thread
  * (decode-ahead.ts, where a runtime registers it): each row group's, in
@@ -140,7 +143,7 @@ export async function loadDecoders(refs: readonly { meta: ColumnMetaData }[]): P
  * when the reader fetches and decodes it itself.
  */
 export interface AheadReads {
-  chunks(rg: number): Promise<{ data: ColumnChunkData[] } | { data?: undefined; fetched: FetchedChunk[] } | undefined>;
+  chunks(rg: number): Promise<AheadChunks | undefined>;
   close(): void;
 }
 

@@ -12,7 +12,7 @@
 import type { ErrorContext } from '../errors.js';
 import type { LeafNode, SchemaElementLike } from '../schema/tree.js';
 import type { ColumnChunkData } from '../shred/column-data.js';
-import type { AheadReads, ChunkReads, FetchedChunk, FileChunkOptions } from './chunk-reads.js';
+import type { AheadChunks, AheadReads, ChunkReads, FetchedChunk, FileChunkOptions } from './chunk-reads.js';
 import type { ColumnMetaData } from './metadata/index.js';
 
 /** One chunk of a decode job: where its bytes lie in the job's buffer, and what the decode thread needs to decode it. */
@@ -45,7 +45,6 @@ export const DECODE_AHEAD_BYTES = 16 << 20;
 const DEPTH = 2;
 
 /** What the read gets for a row group: its chunks decoded by the thread, or fetched for the caller to decode (the thread was not ready for them). */
-type AheadChunks = { data: ColumnChunkData[] } | { data?: undefined; fetched: FetchedChunk[] };
 
 /** A row group's job: fetched, then sent to the thread once it is ready, unless the read wants the row group first. */
 interface Job {
@@ -138,7 +137,8 @@ export class DecodeAhead implements AheadReads {
     if (!thread || job.wanted) return { fetched };
     job.sent = true;
     const data = await thread.decode(into.buffer as ArrayBuffer, fetched.map(chunkJob));
-    return data && { data };
+    // Bytes the thread never took (it did not start, or refused the job before it was posted) still hold the chunks: decoded by the read, not fetched again.
+    return data ? { data } : into.buffer.byteLength > 0 ? { fetched } : undefined;
   }
 }
 

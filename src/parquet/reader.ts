@@ -261,8 +261,8 @@ export class ParquetReader<Row = Record<string, unknown>> {
       // The claim is the row groups' num_rows: name the first, where the count starts.
       checkEmptyRows(Math.min(left, Math.max(0, claimed - skip)), { file: this.file.name, rowGroup: groups[0] });
     }
-    // In a read of every row (no offset or limit), the row groups read whole (not streamed, below) can be decoded ahead.
-    const ahead = await decodeAhead.make?.(this.file.reads, groups.filter((rg) => !this.large(rg, plan.leaves)), plan.leaves, options);
+    // In a read of every row (no offset or limit) that asks for it, the row groups read whole (not streamed, below) can be decoded ahead.
+    const ahead = options.decodeThread === true ? await decodeAhead.make?.(this.file.reads, groups.filter((rg) => !this.large(rg, plan.leaves)), plan.leaves, options) : undefined;
     try {
       for (const rg of groups) {
         if (left <= 0) return;

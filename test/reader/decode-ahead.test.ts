@@ -69,10 +69,10 @@ before(async () => {
 
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-async function readAll(path: string, decodeThread?: boolean) {
+async function readAll(path: string, decodeThread = true) {
   const reader = await openParquet(path);
   try {
-    return await reader.readRows({ temporal: 'date', ...(decodeThread === undefined ? {} : { decodeThread }) });
+    return await reader.readRows({ temporal: 'date', decodeThread });
   } finally {
     await reader.close();
   }
@@ -133,7 +133,7 @@ describe('decode ahead', () => {
     const before = { ...count };
     const reader = await openParquet(file);
     let n = 0;
-    for await (const _ of reader.rows()) if (++n === GROUP + 5) break;
+    for await (const _ of reader.rows({ decodeThread: true })) if (++n === GROUP + 5) break;
     await reader.close();
     assert.equal(count.starts - before.starts, 1);
     assert.equal(count.closes - before.closes, 1);

@@ -28,7 +28,8 @@ export type PagePlace = Pick<EncodedPage, 'header' | 'body' | 'type' | 'firstRow
  */
 export function buildOffsetIndex(leaf: LeafNode, pages: readonly PagePlace[], base: number): OffsetIndex {
   // Lists of their length: a list grown by push starts with room for 17, and a wide table's chunks have a page each.
-  const n = dataPages(pages).length;
+  let n = pages.length;
+  for (const p of pages) if (isDictionary(p)) n--;
   const locations = new Array<PageLocation>(n);
   const unencoded = leaf.physicalType === 'BYTE_ARRAY' ? new Array<number>(n) : undefined;
   let offset = base;
