@@ -3,6 +3,8 @@
  * UTF-8 strings, integers, dates and timestamps printed straight into the
  * bytes, as String(v) and temporal-format.ts print them.
  */
+import { copyBytes } from '../bytes/concat.js';
+
 const encoder = new TextEncoder();
 
 /**
@@ -39,20 +41,15 @@ export class TextBytes {
   bytes(b: Uint8Array): void {
     const n = b.length;
     this.room(n);
-    const buf = this.buf;
-    const p = this.pos;
-    if (n > 32) buf.set(b, p);
-    else for (let i = 0; i < n; i++) buf[p + i] = b[i]!;
-    this.pos = p + n;
+    copyBytes(this.buf, this.pos, b, 0, n);
+    this.pos += n;
   }
 
   /** src[s] to src[e]. */
   span(src: Uint8Array, s: number, e: number): void {
     this.room(e - s);
-    const buf = this.buf;
-    let p = this.pos;
-    for (let i = s; i < e; i++) buf[p++] = src[i]!;
-    this.pos = p;
+    copyBytes(this.buf, this.pos, src, s, e);
+    this.pos += e - s;
   }
 
   /** A string's UTF-8: ASCII byte by byte, the rest through TextEncoder (lone surrogates become U+FFFD, as `encode` makes them). */
@@ -292,9 +289,10 @@ function copyCells(buf: Uint8Array, at: Int32Array, n: number, pre: Uint8Array, 
   for (let i = 0; i < n; i++) {
     let p = at[i]!;
     for (let j = 0; j < k; j++) buf[p++] = pre[j]!;
+    const s = start[i]!;
     const e = stop[i]!;
-    for (let j = start[i]!; j < e; j++) buf[p++] = src[j]!;
-    at[i] = p;
+    copyBytes(buf, p, src, s, e);
+    at[i] = p + e - s;
   }
 }
 

@@ -105,9 +105,11 @@ function dictionaryText(write: CellWriter, n: number, extra: Uint8Array): { src:
 /**
  * The cells of a top-level leaf that is not repeated, for `rows` rows:
  * the chunk checked first as the record assembler checks it (one level
- * entry per row, as many values as the levels define).
+ * entry per row, as many values as the levels define). `span` of them are
+ * written (a thread's piece may be less than the row group): a dictionary's
+ * entries are written once ahead only when they are no more than that.
  */
-function leafText(leaf: LeafNode, c: ColumnChunkData, rows: number, form: TextForm, cell: CellText): FieldText {
+function leafText(leaf: LeafNode, c: ColumnChunkData, rows: number, span: number, form: TextForm, cell: CellText): FieldText {
   const path = leaf.path.join('.');
   if (c.length !== rows) {
     throw new CorruptFileError(c.length < rows ? `column ${path} ran out of values before the last row` : `column ${path} has ${c.length - rows} level entries beyond the last row`);
@@ -131,9 +133,9 @@ function leafText(leaf: LeafNode, c: ColumnChunkData, rows: number, form: TextFo
   if (taken !== c.valueCount) throw new CorruptFileError(`column ${path} has ${c.valueCount} values but its levels define ${taken}`);
   const nullCell = form.format === 'csv' ? new Uint8Array(0) : encoder.encode('null');
   const spans = noSpans(new Uint8Array(0));
-  if (c.indices && c.dictionary) {
+  const n = c.indices && c.dictionary ? valueCount(c.dictionary) : 0;
+  if (c.indices && c.dictionary && n <= span) {
     // Each row's span is its entry's: no byte written per row.
-    const n = valueCount(c.dictionary);
     const dict = dictionaryText(plainCells(leaf, c.dictionary, form, cell), n, nullCell);
     const { at } = dict;
     const indices = c.indices;
@@ -150,7 +152,10 @@ function leafText(leaf: LeafNode, c: ColumnChunkData, rows: number, form: TextFo
       return spans;
     };
   }
-  const write = plainCells(leaf, c.values!, form, cell);
+  // A dictionary larger than the rows written (a piece of a row group, one thread's share) is written through per row, each entry as often as met.
+  const ix = c.indices;
+  const entry = ix && c.dictionary ? plainCells(leaf, c.dictionary, form, cell) : undefined;
+  const write: CellWriter = ix && entry ? (out, k) => entry(out, ix[k]!) : plainCells(leaf, c.values!, form, cell);
   if (index === null) return writtenSpans(write);
   const at = index;
   return writtenSpans((out, r) => {
@@ -377,7 +382,7 @@ function* rowGroupText(t: TextPlan, chunks: ColumnChunkData[], rows: number, for
   const cell: CellText = form.format === 'csv' ? (v) => csvCell(v, form.delimiter) : (v) => jsonText(v, false);
   const leaves = t.plan.leaves;
   const nested = nestedCells(t, chunks, form, cell, ctx);
-  const fields = t.fields.map((f, i) => ('leaf' in f ? withContext({ ...ctx, column: leaves[f.leaf]!.path.join('.') }, () => leafText(leaves[f.leaf]!, chunks[f.leaf]!, rows, form, cell)) : nested!.writers.get(i)!));
+  const fields = t.fields.map((f, i) => ('leaf' in f ? withContext({ ...ctx, column: leaves[f.leaf]!.path.join('.') }, () => leafText(leaves[f.leaf]!, chunks[f.leaf]!, rows, to - from, form, cell)) : nested!.writers.get(i)!));
   if (nested && from > 0) withContext(ctx, () => nested.skipRows(from));
   for (let start = from; start < to; start += BLOCK_ROWS) {
     const stop = Math.min(to, start + BLOCK_ROWS);

@@ -24,7 +24,7 @@ export function bitWidth(max: number): number {
  * the Uint8Array constructor rather than `slice`, which on a Node Buffer
  * returns a view.
  */
-export function copyBytes(buf: Uint8Array, start: number, end: number): Uint8Array {
+export function ownedCopy(buf: Uint8Array, start: number, end: number): Uint8Array {
   return new Uint8Array(buf.subarray(start, end));
 }
 

@@ -5,7 +5,7 @@
 import type { ByteCursor } from '../bytes/cursor.js';
 import type { ByteWriter } from '../bytes/writer.js';
 import { CorruptFileError } from '../errors.js';
-import { copyBytes } from './bits.js';
+import { ownedCopy } from './bits.js';
 import { decodeDeltaInt32, encodeDeltaInt32 } from './delta-binary-packed.js';
 import { valueLengths } from './plain.js';
 import type { ByteArrays } from './types.js';
@@ -55,7 +55,7 @@ export class DeltaLengthStream {
     const to = Math.min(from + n, this.count);
     this.i = to;
     const base = offsets[from]!;
-    const data = copyBytes(this.buf, start + base, start + offsets[to]!);
+    const data = ownedCopy(this.buf, start + base, start + offsets[to]!);
     const out = from === 0 && to === this.count ? offsets : offsets.slice(from, to + 1);
     if (base !== 0) for (let k = 0; k < out.length; k++) out[k] -= base;
     return { data, offsets: out };

@@ -8,7 +8,7 @@
  */
 import { ByteCursor } from '../bytes/cursor.js';
 import { CorruptFileError, InvalidArgumentError, LimitError } from '../errors.js';
-import { LITTLE_ENDIAN, copyBytes, unpackLsb } from './bits.js';
+import { LITTLE_ENDIAN, ownedCopy, unpackLsb } from './bits.js';
 import { isByteArrays, type ByteArrays, type PhysicalType, type Values } from './types.js';
 
 /**
@@ -107,7 +107,7 @@ export function decodePlain(c: ByteCursor, type: PhysicalType, count: number, ty
   const width = fixedWidth(type, typeLength);
   const size = count * width;
   c.need(size, `${count} PLAIN ${type} values`);
-  const values = fixedWidthValues(type, copyBytes(c.buf, c.pos, c.pos + size), count, width);
+  const values = fixedWidthValues(type, ownedCopy(c.buf, c.pos, c.pos + size), count, width);
   c.pos += size;
   return values;
 }
@@ -143,7 +143,7 @@ export class PlainStream {
     }
     const start = c.pos;
     this.pass(n);
-    return fixedWidthValues(this.type, copyBytes(c.buf, start, c.pos), n, this.width);
+    return fixedWidthValues(this.type, ownedCopy(c.buf, start, c.pos), n, this.width);
   }
 
   skip(n: number): void {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { bitWidth, copyBytes, sumLsb, unpackLsb, unpackLsb64 } from '../../src/encodings/bits.js';
+import { bitWidth, ownedCopy, sumLsb, unpackLsb, unpackLsb64 } from '../../src/encodings/bits.js';
 import { packLsb, packLsb64 } from '../../src/encodings/bit-pack.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 
@@ -84,9 +84,9 @@ test('bitWidth', () => {
   assert.throws(() => bitWidth(2 ** 32), InvalidArgumentError);
 });
 
-test('copyBytes makes an aligned copy even from a Node Buffer view', () => {
+test('ownedCopy makes an aligned copy even from a Node Buffer view', () => {
   const backing = Buffer.from([9, 1, 0, 0, 0, 2, 0, 0, 0]);
-  const copy = copyBytes(backing, 1, 9);
+  const copy = ownedCopy(backing, 1, 9);
   assert.equal(copy.byteOffset, 0);
   assert.equal(copy.buffer.byteLength, 8);
   backing[1] = 7;
