@@ -82,10 +82,9 @@ export interface ConvertOptions extends DatasetLayout {
    * Parquet to CSV, TSV or JSON Lines: the threads that write the text of a
    * row group of 32,768 rows or more, each a piece of its rows: the calling
    * thread, which decodes it and writes the first piece, and `threads` - 1
-   * workers (1: the calling thread alone). In Node the default is, for CSV and TSV input, the
-   * cores the load average leaves idle, 1 to 4, and for text output 1 (its
-   * workers cost more CPU than they save on two cores); the output is the
-   * same byte for byte whatever the number.
+   * workers (1: the calling thread alone). The default is 1: on two cores
+   * the workers cost more CPU than they save, for CSV as for text
+   * (BENCHMARKS.md); the output is the same byte for byte whatever the number.
    */
   threads?: number;
   /** CSV input or output: the delimiter (default `,`, a tab for TSV). */
@@ -171,8 +170,8 @@ export interface ConvertEnds {
   from(): Promise<ConvertFormat | undefined>;
   /** The destination's extension, when it has one. */
   to: ConvertFormat | undefined;
-  /** The runtime's threads for reading CSV (Node's worker threads), and how many it uses by default. */
-  csvReaders?: { readers: CsvBlockReaders; threads: number };
+  /** The runtime's threads for reading CSV (Node's worker threads). */
+  csvReaders?: CsvBlockReaders;
   /** The runtime's threads for writing a Parquet file's CSV or JSON Lines (Node's worker threads). */
   textWriters?: TextWriters;
 }
@@ -215,7 +214,7 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
     strict: Boolean(options.strict), badRowHint: STRICT_HINT,
     widen: Boolean(options.widen),
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
-    ...(ends.csvReaders ? { csvThreads: ends.csvReaders.threads, csvReaders: ends.csvReaders.readers } : {}),
+    ...(ends.csvReaders ? { csvReaders: ends.csvReaders } : {}),
     ...(ends.textWriters ? { textWriters: ends.textWriters } : {}),
     typeAdvice: (c, n) => `its type was inferred from the first ${n} rows: give it in types as '${c}=TYPE', infer from more rows with sample, or from every row with widen`,
     ...(options.onBadRow ? { onBadRow: options.onBadRow } : {}),

@@ -75,10 +75,8 @@ export interface RunOptions {
   sample: number;
   /** CSV input: infer the types from every row (a first pass over the input) instead of the sample, so no value past the sample fails them. */
   widen?: boolean;
-  /** Threads (1: the main thread alone). CSV input to Parquet: N workers beside the main thread read the records past the sample and encode the row groups; needs `csvReaders`. Parquet to CSV or JSON Lines: the main thread and N-1 workers write the text; needs `textWriters`. As given: absent, CSV takes `csvThreads` and text one thread (its workers cost more CPU than they save on two cores: BENCHMARKS.md). */
+  /** Threads (1: the main thread alone). CSV input to Parquet: N workers beside the main thread read the records past the sample and encode the row groups; needs `csvReaders`. Parquet to CSV or JSON Lines: the main thread and N-1 workers write the text; needs `textWriters`. Absent: one thread (on two cores the workers cost more CPU than they save, for CSV as for text: BENCHMARKS.md). */
   threads?: number;
-  /** CSV input's threads when `threads` is absent (Node: the cores the load average leaves idle). */
-  csvThreads?: number;
   /** The runtime's threads for reading CSV blocks (the Node entry's worker threads). */
   csvReaders?: CsvBlockReaders;
   /** The runtime's threads for writing a Parquet file's text (the Node entry's worker threads). */
@@ -374,7 +372,7 @@ export class Conversion {
           return o.header;
         };
         // Past the sample, the records are read in blocks into built columns: by worker threads, or here.
-        const threads = o.csvReaders ? (o.threads ?? o.csvThreads ?? 1) : 1;
+        const threads = o.csvReaders ? (o.threads ?? 1) : 1;
         const { parallelCsv } = await import('./csv-parallel.js');
         const p = parallelCsv(input, shaper, { delimiter, header: o.header, skipBad: !o.strict, threads, ...(o.csvReaders ? { readers: o.csvReaders } : {}), ...(onWarning ? { onWarning } : {}) });
         try {

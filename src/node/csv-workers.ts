@@ -2,23 +2,12 @@
  * The worker threads that read a CSV input's blocks and encode its row
  * groups (src/convert/csv-parallel.ts), on the shared pool (worker-pool.ts).
  */
-import { availableParallelism, loadavg } from 'node:os';
 import type { CsvBlockJob, CsvBlockResult } from '../convert/csv-block-read.js';
 import type { CsvBlockPool, CsvBlockReaders } from '../convert/csv-parallel.js';
 import { builtBuffers } from '../convert/column-builders.js';
 import type { RowGroupJob } from '../convert/row-groups.js';
 import type { EncodedRowGroup } from '../parquet/write/writer.js';
 import { startPool } from './worker-pool.js';
-
-/**
- * Worker threads `convert` reads and encodes a CSV input with by default:
- * the cores the load average leaves idle, rounded, 1 to 4 (2 on an idle
- * 2-core machine; with 1 the main thread does it all). On a busy machine
- * threads only add their own cost (heaps, start-up, passing buffers).
- */
-export function defaultCsvThreads(): number {
-  return Math.min(4, Math.max(1, Math.round(availableParallelism() - loadavg()[0]!)));
-}
 
 export const csvWorkers: CsvBlockReaders = {
   start(count: number): CsvBlockPool {

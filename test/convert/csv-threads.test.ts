@@ -207,7 +207,7 @@ test('with N threads the workers start with the conversion and do the reading an
   for (const threads of [1, 2]) {
     const calls = { started: [] as number[], read: 0, encode: 0 };
     const sink = new BufferSink();
-    await runConvert({ ...sourceInput(input, {}), output: sinkOutput(() => sink), to: 'parquet', csvReaders: { readers: counted(calls), threads } }, { from: 'csv', to: 'parquet', threads, rowGroupRows: 5_000 });
+    await runConvert({ ...sourceInput(input, {}), output: sinkOutput(() => sink), to: 'parquet', csvReaders: counted(calls) }, { from: 'csv', to: 'parquet', threads, rowGroupRows: 5_000 });
     assert.deepEqual(calls.started, threads === 1 ? [] : [threads], `${threads} threads: the pools started`);
     if (threads > 1) assert.ok(calls.read > 1 && calls.encode >= 4, `${calls.read} blocks read and ${calls.encode} row groups encoded by the workers`);
     outputs.push(Buffer.from(sink.bytes()));

@@ -182,7 +182,7 @@ test('a row group read in windows (too dense to decode whole) goes through the r
 /** Converted with `threads` through runConvert, the text written by `writers` (worker threads, or a stand-in). */
 async function threaded(input: Uint8Array, form: Form, threads: number, writers?: TextWriters): Promise<Uint8Array> {
   const sink = new BufferSink();
-  const ends = { ...sourceInput(input, {}), output: sinkOutput(() => sink), to: undefined, ...(writers ? { textWriters: writers } : {}), csvReaders: { readers: csvWorkers, threads } };
+  const ends = { ...sourceInput(input, {}), output: sinkOutput(() => sink), to: undefined, ...(writers ? { textWriters: writers } : {}), csvReaders: csvWorkers };
   await runConvert(ends, { from: 'parquet', to: form.to, threads, ...(form.delimiter ? { delimiter: form.delimiter } : {}) });
   return sink.bytes();
 }
