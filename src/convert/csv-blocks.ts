@@ -8,7 +8,7 @@
  * otherwise (csv-parallel.ts).
  */
 import { concatBytes } from '../bytes/concat.js';
-import { countBytes } from '../bytes/count.js';
+import { countByte, countBytes } from '../bytes/count.js';
 
 const LF = 10;
 const QUOTE = 34;
@@ -20,14 +20,6 @@ export interface CsvBlock {
   bytes: Uint8Array;
   line: number;
   final: boolean;
-}
-
-/** Bytes equal to `byte` in b[from, to), found by indexOf (native, and quick where they are sparse, as quotes and line breaks are). */
-function count(b: Uint8Array, byte: number, from: number, to: number): number {
-  const v = b.subarray(from, to);
-  let n = 0;
-  for (let i = v.indexOf(byte); i >= 0; i = v.indexOf(byte, i + 1)) n++;
-  return n;
 }
 
 export class CsvBlocks {
@@ -81,10 +73,10 @@ export class CsvBlocks {
     for (let cut = end, before = quotes, tries = 0; (this.parity + quotes) % 2 === 1 && tries < PARITY_TRIES; tries++) {
       const prev = cut < 2 ? -1 : buf.lastIndexOf(LF, cut - 2);
       if (prev < 0) break;
-      before -= count(buf, QUOTE, prev + 1, cut);
+      before -= countByte(buf, prev + 1, cut, QUOTE);
       cut = prev + 1;
       if ((this.parity + before) % 2 === 0) {
-        lines -= count(buf, LF, cut, end);
+        lines -= countByte(buf, cut, end, LF);
         end = cut;
         quotes = before;
       }
