@@ -15,8 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TrevniWriter } from '../../src/node/entries/trevni.js';
 import { fileSink, writeParquet } from '../../src/node/index.js';
-
-const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
+import { CLI } from './bin.js';
 
 /** Runs the CLI, reads its stdout up to the first newline (`binary`: its first bytes), then closes the pipe; resolves when it exits. */
 function headOne(args: string[], binary = false): Promise<{ code: number | null; signal: NodeJS.Signals | null; first: string; err: string }> {
