@@ -16,11 +16,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, sep } from 'node:path';
-import ts from 'typescript';
+import { delimiter, join } from 'node:path';
 // @ts-expect-error: a JavaScript module without declarations
 import { ROOT } from '../../scripts/size-check.mjs';
 import { SPECIFIERS } from '../docs/exports.js';
+import { typeErrors } from './type-errors.js';
 
 /** Per entry point: names both conditions export, and those only the `node` condition adds. */
 const USES: Record<string, { both: string[]; node: string[] }> = {
@@ -137,29 +137,6 @@ test('installed with --ignore-scripts, CommonJS requires the root (require(esm))
   assert.ok(r.ok, r.out);
   assert.equal(r.out.trim().split('\n').pop(), 'function function');
 });
-
-/**
- * Declaration files parsed by earlier checks (TypeScript's libs, @types, the installed package, apache-arrow), by
- * path and parse settings: six checks in one process parse them once; six tsc processes parsed them six times.
- */
-const parsed = new Map<string, ts.SourceFile | undefined>();
-
-/** What `tsc -p project` prints: the project's errors, '' when it checks. */
-function typeErrors(project: string): string {
-  const config = ts.getParsedCommandLineOfConfigFile(join(project, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
-  const host = ts.createCompilerHost(config.options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (fileName, settings, ...rest) => {
-    // The app's own files are written anew for each check.
-    if (!fileName.includes(`${sep}node_modules${sep}`)) return getSourceFile(fileName, settings, ...rest);
-    const o = typeof settings === 'object' ? settings : { languageVersion: settings, impliedNodeFormat: undefined };
-    const key = `${fileName}\0${o.languageVersion}\0${o.impliedNodeFormat}`;
-    if (!parsed.has(key)) parsed.set(key, getSourceFile(fileName, settings, ...rest));
-    return parsed.get(key);
-  };
-  const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, host, configFileParsingDiagnostics: config.errors });
-  return ts.formatDiagnostics(ts.getPreEmitDiagnostics(program), { getCanonicalFileName: (f) => f, getCurrentDirectory: () => project, getNewLine: () => '\n' });
-}
 
 /** Writes one app file per entry point, then type-checks them as `tsc -p` does; its output, '' when they check. */
 function typeCheck(app: string, mode: 'node16' | 'bundler', arrow: boolean): string {
