@@ -9,8 +9,6 @@
 // are listed at the end with their CPU seconds (children included, on Linux),
 // which is how the suite is kept under its time budget. The files known to be
 // slowest start first, so that the run does not end on one of them alone.
-// Each file's process goes without the async hook node's runner sets on every
-// promise (test-async-hooks.mjs says what it cost and what it gave up).
 //
 //   node scripts/run-tests.mjs [--group unit|interop|browser] [--list] [files or folders...]
 //   TEST_JOBS=n   files run at once (default: the machine's cores)
@@ -84,20 +82,17 @@ const rank = (f) => (SLOW_FIRST.includes(f) ? SLOW_FIRST.indexOf(f) : SLOW_FIRST
 files.sort((a, b) => rank(a) - rank(b));
 
 const CPU_REPORT = new URL('./test-cpu.mjs', import.meta.url).href;
-const NO_ASYNC_HOOKS = new URL('./test-async-hooks.mjs', import.meta.url).href;
 const compiled = await compiledTree();
 process.on('exit', () => rmSync(compiled, { recursive: true, force: true }));
 // An interrupted run removes it too (the files' processes get the terminal's SIGINT themselves).
 process.on('SIGINT', () => process.exit(130));
-/** How node's runner reports an error it cannot place in a test (test-async-hooks.mjs). */
-const ASYNC_ERROR = /asynchronous activity after the test ended/;
 const cpuText = (r) => (r.cpuSeconds === undefined ? '' : `, ${r.cpuSeconds.toFixed(1)} CPU s`);
 
 function runFile(file) {
   const start = performance.now();
   return new Promise((resolve) => {
     const js = join(compiled, relative('.', file).replace(/\.ts$/, '.js'));
-    const child = spawn(process.execPath, ['--enable-source-maps', '--import', CPU_REPORT, '--import', NO_ASYNC_HOOKS, '--test-reporter=spec', js], {
+    const child = spawn(process.execPath, ['--enable-source-maps', '--import', CPU_REPORT, '--test-reporter=spec', js], {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       env: { ...process.env, PARQUETRY_TEST_CPU_FD: '3' },
     });
@@ -122,7 +117,6 @@ async function worker() {
     results.push(r);
     process.stdout.write(`\n▶ ${r.file} (${r.seconds.toFixed(1)} s${cpuText(r)})${r.ok ? '' : ` FAILED (exit ${r.code})`}\n`);
     process.stdout.write(r.output);
-    if (!r.ok && ASYNC_ERROR.test(r.output)) process.stdout.write(`  (an error outside any test's await chain: PARQUETRY_TEST_ASYNC_HOOKS=1 node scripts/run-tests.mjs ${r.file} names its test)\n`);
   }
 }
 await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));

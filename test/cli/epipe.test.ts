@@ -89,7 +89,8 @@ describe('a closed stdout ends each command quietly', () => {
     test(what, { timeout: 120_000 }, async () => {
       const a = args();
       const to = a.indexOf('--to');
-      const r = await headOne(a, to >= 0 && (a[to + 1] === 'parquet' || a[to + 1] === 'trevni'));
+      // CSV's first LF ends the header, 1.2 MB of the 400 long names: as near the end as a binary output's.
+      const r = await headOne(a, to >= 0 && ['parquet', 'trevni', 'csv'].includes(a[to + 1]!));
       assert.notEqual(r.first, '', 'the command printed a first line');
       assert.equal(r.err, '');
       assert.equal(r.signal, null);
