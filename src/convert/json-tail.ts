@@ -1,0 +1,174 @@
+/**
+ * JSON Lines as `readJsonLines` reads them, up to the end of the chunk
+ * where the schema is settled; then, when the output takes rows in columns
+ * and the schema's types are read from bytes (json-columns.ts), the rest as
+ * blocks of built columns (`tail`): read on this thread, or by a worker
+ * thread while this one writes. Either way the blocks are cut and read
+ * alike (JsonLineBlocks), and the lines the byte reader leaves are read here
+ * by the general reader, as records or bad rows, in their places: the output
+ * is the same, byte for byte.
+ */
+import type { SchemaElementLike } from '../schema/tree.js';
+import type { WarningHandler } from '../warnings.js';
+import { JsonLineBlocks, JsonLineReader, type JsonBlock } from './json-columns.js';
+import type { ColumnBlock, ColumnTail } from './pipeline.js';
+import { itemParser, LineCutter, lineDecoder, lineItems, type JsonRecord } from './read-json.js';
+import type { InputBytes, Item } from './source.js';
+import { InvalidUtf8Watch, replacedField } from './utf8.js';
+
+/** Bytes of lines a worker is given at a time. */
+const JOB_BYTES = 1 << 20;
+/** Jobs a worker is given ahead of the writing. */
+const AHEAD = 3;
+/** Bytes of input below which no worker is started: it would start about when this thread is done. */
+const MIN_THREADED = 4 * JOB_BYTES;
+
+/** What a worker that reads JSON Lines needs: the schema, and the number of the first line it is given. */
+export interface JsonLinesSetup {
+  elements: readonly SchemaElementLike[];
+  first: number;
+}
+
+/** Whole lines for a worker (the last line break left off; their buffer handed over), or the end of the input. */
+export type JsonLinesJob = { bytes: Uint8Array } | { end: true };
+
+/** A thread that reads JSON Lines into blocks: the Node entry's worker thread. */
+export interface JsonLineReaders {
+  /** Starts the thread, which loads while the schema is settled (`setup` follows before the first job). */
+  start(): JsonLinePool;
+}
+
+export interface JsonLinePool {
+  setup(setup: JsonLinesSetup): void;
+  /** The blocks a job completes (at the end: the last one), in order. */
+  read(job: JsonLinesJob): Promise<JsonBlock[]>;
+  close(): Promise<void>;
+}
+
+export interface JsonTailOptions {
+  /** Records inference sees (whole floats are noted in them). */
+  sampled?: number;
+  onWarning?: WarningHandler;
+  /** A worker thread reads the lines past the sample (an input smaller than a few megabytes is read here all the same). */
+  readers?: JsonLineReaders;
+}
+
+/** Whole lines of `parts` joined by line breaks, in a buffer of their own (to hand over). */
+function joined(parts: readonly Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    if (at > 0) out[at++] = 10;
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** See the module's comment; `close` ends the worker, if one was started. */
+export function readJsonLinesColumns(input: InputBytes, options: JsonTailOptions = {}): { items: AsyncGenerator<Item<JsonRecord>[]>; tail: ColumnTail<JsonRecord>; close(): Promise<void> } {
+  const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
+  const chunks = (watch ? watch.watch(input) : input).chunks();
+  const toItem = itemParser(options.sampled ?? 0);
+  const lines = new LineCutter();
+  const pool = options.readers && (input.size === undefined || input.size >= MIN_THREADED) ? options.readers.start() : undefined;
+  let cutter: JsonLineBlocks | undefined;
+  let threaded = false;
+  let done = false;
+  const told = (item: Item<JsonRecord>) => {
+    if (item.error === undefined) watch?.seen(item.line, item.line, item.record, replacedField);
+    else watch?.seen(item.line, item.line, undefined, () => undefined);
+  };
+
+  async function* head(): AsyncGenerator<Item<JsonRecord>[]> {
+    while (!cutter && !threaded) {
+      const step = await chunks.next();
+      const out: Item<JsonRecord>[] = [];
+      const text = step.done ? lines.end() : lines.cut(step.value);
+      if (text) lines.next(lineItems(lineDecoder.decode(text.bytes), text.first, toItem, out));
+      for (const item of out) told(item);
+      if (step.done) done = true;
+      if (out.length) yield out;
+      if (done) {
+        watch?.finish();
+        return;
+      }
+    }
+  }
+
+  /** A block with its general lines read, as records and bad rows. */
+  const resolved = (block: JsonBlock): ColumnBlock<JsonRecord> => {
+    const bad: Array<{ at: number; line: number; why: string; column?: string | undefined }> = [];
+    const records: Array<{ at: number; line: number; record: JsonRecord }> = [];
+    for (const { at, line, text } of block.general) {
+      const item = toItem(text, line);
+      told(item);
+      if (item.error !== undefined) bad.push({ at, line, why: item.error, column: item.column });
+      else records.push({ at, line, record: item.record });
+    }
+    return { rows: block.rows, columns: block.columns, lines: block.lines, bad, records };
+  };
+
+  async function* here(blocks: JsonLineBlocks): AsyncGenerator<ColumnBlock<JsonRecord>> {
+    for (;;) {
+      const step = await chunks.next();
+      const text = step.done ? lines.end() : lines.cut(step.value);
+      if (text) for (const block of blocks.lines(text.bytes)) yield resolved(block);
+      if (step.done) break;
+    }
+    yield resolved(blocks.end());
+  }
+
+  async function* there(pool: JsonLinePool): AsyncGenerator<ColumnBlock<JsonRecord>> {
+    const answers: Array<Promise<JsonBlock[]>> = [];
+    const ask = (job: JsonLinesJob) => {
+      const answer = pool.read(job);
+      // Awaited in order; one left unawaited by a failure before it is not an unhandled rejection.
+      answer.catch(() => undefined);
+      answers.push(answer);
+    };
+    let parts: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const step = await chunks.next();
+      const text = step.done ? lines.end() : lines.cut(step.value);
+      if (text) {
+        parts.push(text.bytes);
+        size += (size > 0 ? 1 : 0) + text.bytes.length;
+      }
+      if (size >= JOB_BYTES || (step.done && parts.length > 0)) {
+        ask({ bytes: joined(parts, size) });
+        parts = [];
+        size = 0;
+      }
+      if (step.done) break;
+      while (answers.length >= AHEAD) for (const block of await answers.shift()!) yield resolved(block);
+    }
+    ask({ end: true });
+    while (answers.length > 0) for (const block of await answers.shift()!) yield resolved(block);
+  }
+
+  async function* blocks(): AsyncGenerator<ColumnBlock<JsonRecord>> {
+    if (done || (!cutter && !threaded)) return;
+    yield* threaded ? there(pool!) : here(cutter!);
+    watch?.finish();
+  }
+
+  return {
+    items: head(),
+    tail: {
+      settled(schema, columnar) {
+        const reader = columnar ? JsonLineReader.of(schema.schema) : undefined;
+        if (!reader) return;
+        if (pool) {
+          pool.setup({ elements: schema.elements, first: lines.first });
+          threaded = true;
+        } else cutter = new JsonLineBlocks(reader, lines.first);
+      },
+      blocks,
+    },
+    close: async () => {
+      await pool?.close();
+    },
+  };
+}
