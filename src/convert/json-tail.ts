@@ -8,6 +8,7 @@
  * by the general reader, as records or bad rows, in their places: the output
  * is the same, byte for byte.
  */
+import { concatBytes } from '../bytes/concat.js';
 import type { SchemaElementLike } from '../schema/tree.js';
 import type { WarningHandler } from '../warnings.js';
 import { JsonLineBlocks, JsonLineReader, type JsonBlock } from './json-columns.js';
@@ -53,16 +54,49 @@ export interface JsonTailOptions {
   readers?: JsonLineReaders;
 }
 
-/** Whole lines of `parts` joined by line breaks, in a buffer of their own (to hand over). */
-function joined(parts: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    if (at > 0) out[at++] = 10;
-    out.set(p, at);
-    at += p.length;
+/**
+ * Chunks gathered into jobs of whole lines, about JOB_BYTES each (the last
+ * line break left off), each copied once, into a buffer of its own to hand over.
+ */
+class JobCutter {
+  private parts: Uint8Array[] = [];
+  private size = 0;
+
+  /** `start`: the bytes before the first chunk (the head's part of a line). */
+  constructor(start: Uint8Array | undefined) {
+    if (start) this.add(start);
   }
-  return out;
+
+  add(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    this.parts.push(chunk);
+    this.size += chunk.length;
+  }
+
+  get full(): boolean {
+    return this.size >= JOB_BYTES;
+  }
+
+  /** The whole lines gathered, when there is a line break among them. */
+  cut(): Uint8Array | undefined {
+    const parts = this.parts;
+    for (let k = parts.length - 1; k >= 0; k--) {
+      const nl = parts[k]!.lastIndexOf(10);
+      if (nl < 0) continue;
+      const job = concatBytes([...parts.slice(0, k), parts[k]!.subarray(0, nl)]);
+      this.parts = [];
+      this.size = 0;
+      this.add(parts[k]!.subarray(nl + 1));
+      for (const p of parts.slice(k + 1)) this.add(p);
+      return job;
+    }
+    return undefined;
+  }
+
+  /** The input ended: the last line, if any. */
+  rest(): Uint8Array | undefined {
+    return this.size > 0 ? concatBytes(this.parts) : undefined;
+  }
 }
 
 /** See the module's comment; `close` ends the worker, if one was started. */
@@ -127,21 +161,17 @@ export function readJsonLinesColumns(input: InputBytes, options: JsonTailOptions
       answer.catch(() => undefined);
       answers.push(answer);
     };
-    let parts: Uint8Array[] = [];
-    let size = 0;
+    const jobs = new JobCutter(lines.end()?.bytes);
     for (;;) {
       const step = await chunks.next();
-      const text = step.done ? lines.end() : lines.cut(step.value);
-      if (text) {
-        parts.push(text.bytes);
-        size += (size > 0 ? 1 : 0) + text.bytes.length;
+      if (!step.done) jobs.add(step.value);
+      const job = step.done || jobs.full ? jobs.cut() : undefined;
+      if (job) ask({ bytes: job });
+      if (step.done) {
+        const last = jobs.rest();
+        if (last) ask({ bytes: last });
+        break;
       }
-      if (size >= JOB_BYTES || (step.done && parts.length > 0)) {
-        ask({ bytes: joined(parts, size) });
-        parts = [];
-        size = 0;
-      }
-      if (step.done) break;
       while (answers.length >= AHEAD) for (const block of await answers.shift()!) yield resolved(block);
     }
     ask({ end: true });
