@@ -183,6 +183,7 @@ function plan(schema: Schema): { top: Extract<Slot, { kind: 'struct' }>; columns
   return { top, columns };
 }
 
+const LF = 10;
 const SPACE = 32;
 const TAB = 9;
 const CR = 13;
@@ -275,28 +276,38 @@ export class JsonLineReader {
     return Math.max(1, Math.min(BLOCK_ROWS, Math.floor(BLOCK_CELLS / Math.max(1, this.columns.length))));
   }
 
-  /** The line at b[start, end) (no line break), line number `line`. */
-  line(b: Uint8Array, start: number, end: number, line: number): void {
+  /**
+   * The line at b[start...], line number `line`; returns its end (its line
+   * break, or b's end). No token read here crosses a line break (strings
+   * stop at control characters, white space is space, tab and CR), so the
+   * line is read without finding its end first: its end is where the
+   * object ends (and white space after it), or, when the line is not read
+   * here, the next line break.
+   */
+  line(b: Uint8Array, start: number, line: number): number {
     this.b = b;
-    this.end = end;
+    const end = (this.end = b.length);
     const cols = this.columns;
     for (let k = 0; k < cols.length; k++) cols[k]!.mark();
     try {
-      const i = this.ws(start);
-      if (i === end) return; // blank
-      const after = this.object(this.top, 0, i);
-      if (this.ws(after) !== end) throw GENERAL;
+      let i = this.ws(start);
+      if (i === end || b[i] === LF) return i; // blank
+      i = this.ws(this.object(this.top, 0, i));
+      if (i !== end && b[i] !== LF) throw GENERAL;
+      const row = this.rows;
+      if (row === this.lines.length) this.lines = grown(this.lines, row + 1);
+      this.lines[row] = line;
+      for (let k = 0; k < cols.length; k++) cols[k]!.endRow();
+      return i;
     } catch (e) {
       if (e !== GENERAL) throw e;
       for (let k = 0; k < cols.length; k++) cols[k]!.rollback();
-      const text = decoder.decode(b.subarray(start, end));
+      const nl = b.indexOf(LF, start);
+      const lineEnd = nl < 0 ? end : nl;
+      const text = decoder.decode(b.subarray(start, lineEnd));
       if (!blank(text)) this.general.push({ at: this.rows, line, text });
-      return;
+      return lineEnd;
     }
-    const row = this.rows;
-    if (row === this.lines.length) this.lines = grown(this.lines, row + 1);
-    this.lines[row] = line;
-    for (let k = 0; k < cols.length; k++) cols[k]!.endRow();
   }
 
   /** The rows read since the last take, and the lines among them left to the general reader. */
@@ -571,16 +582,14 @@ export class JsonLineBlocks {
     const out: JsonBlock[] = [];
     let line = this.line;
     for (let start = 0; ; line++) {
-      const nl = b.indexOf(10, start);
-      const end = nl < 0 ? b.length : nl;
-      reader.line(b, start, end, line);
+      const end = reader.line(b, start, line);
       this.read += end - start;
       if (reader.size >= reader.blockRows || this.read >= BLOCK_BYTES) {
         this.read = 0;
         out.push(reader.take());
       }
-      if (nl < 0) break;
-      start = nl + 1;
+      if (end === b.length) break;
+      start = end + 1;
     }
     this.line = line + 1;
     return out;
