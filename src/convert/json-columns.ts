@@ -577,7 +577,9 @@ export class JsonLineBlocks {
   constructor(private readonly reader: JsonLineReader, private line: number) {}
 
   /** Whole lines (the last line break left off): the blocks they complete. */
-  lines(b: Uint8Array): JsonBlock[] {
+  lines(bytes: Uint8Array): JsonBlock[] {
+    // One kind of array (a Node Buffer has a map of its own): every read of a byte was compiled for both, and deoptimized at the change.
+    const b = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const reader = this.reader;
     const out: JsonBlock[] = [];
     let line = this.line;
