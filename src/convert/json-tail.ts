@@ -107,7 +107,7 @@ export function readJsonLinesColumns(input: InputBytes, options: JsonTailOptions
   const lines = new LineCutter();
   const pool = options.readers && (input.size === undefined || input.size >= MIN_THREADED) ? options.readers.start() : undefined;
   let cutter: JsonLineBlocks | undefined;
-  let threaded = false;
+  let threaded: { jobs: ReturnType<typeof feed>; first: Promise<boolean> } | undefined;
   let done = false;
   const told = (item: Item<JsonRecord>) => {
     if (item.error === undefined) watch?.seen(item.line, item.line, item.record, replacedField);
@@ -153,7 +153,12 @@ export function readJsonLinesColumns(input: InputBytes, options: JsonTailOptions
     yield resolved(blocks.end());
   }
 
-  async function* there(pool: JsonLinePool): AsyncGenerator<ColumnBlock<JsonRecord>> {
+  /**
+   * The worker's jobs: the input read and cut into jobs, asked for until
+   * AHEAD are unanswered (`fill`, true once the input ended and its last
+   * job is asked), their answers in order.
+   */
+  function feed(pool: JsonLinePool): { answers: Array<Promise<JsonBlock[]>>; fill(): Promise<boolean> } {
     const answers: Array<Promise<JsonBlock[]>> = [];
     const ask = (job: JsonLinesJob) => {
       const answer = pool.read(job);
@@ -162,25 +167,36 @@ export function readJsonLinesColumns(input: InputBytes, options: JsonTailOptions
       answers.push(answer);
     };
     const jobs = new JobCutter(lines.end()?.bytes);
-    for (;;) {
-      const step = await chunks.next();
-      if (!step.done) jobs.add(step.value);
-      const job = step.done || jobs.full ? jobs.cut() : undefined;
-      if (job) ask({ bytes: job });
-      if (step.done) {
-        const last = jobs.rest();
-        if (last) ask({ bytes: last });
-        break;
-      }
-      while (answers.length >= AHEAD) for (const block of await answers.shift()!) yield resolved(block);
+    return {
+      answers,
+      async fill() {
+        while (answers.length < AHEAD) {
+          const step = await chunks.next();
+          if (!step.done) jobs.add(step.value);
+          const job = step.done || jobs.full ? jobs.cut() : undefined;
+          if (job) ask({ bytes: job });
+          if (step.done) {
+            const last = jobs.rest();
+            if (last) ask({ bytes: last });
+            ask({ end: true });
+            return true;
+          }
+        }
+        return false;
+      },
+    };
+  }
+
+  async function* there(jobs: ReturnType<typeof feed>, first: Promise<boolean>): AsyncGenerator<ColumnBlock<JsonRecord>> {
+    for (let ended = await first; jobs.answers.length > 0; ) {
+      for (const block of await jobs.answers.shift()!) yield resolved(block);
+      if (!ended) ended = await jobs.fill();
     }
-    ask({ end: true });
-    while (answers.length > 0) for (const block of await answers.shift()!) yield resolved(block);
   }
 
   async function* blocks(): AsyncGenerator<ColumnBlock<JsonRecord>> {
     if (done || (!cutter && !threaded)) return;
-    yield* threaded ? there(pool!) : here(cutter!);
+    yield* threaded ? there(threaded.jobs, threaded.first) : here(cutter!);
     watch?.finish();
   }
 
@@ -192,7 +208,11 @@ export function readJsonLinesColumns(input: InputBytes, options: JsonTailOptions
         if (!reader) return;
         if (pool) {
           pool.setup({ elements: schema.elements, first: lines.first });
-          threaded = true;
+          // The first jobs go now: the worker reads them while this thread writes the sample's records.
+          const jobs = feed(pool);
+          const first = jobs.fill();
+          first.catch(() => undefined);
+          threaded = { jobs, first };
         } else cutter = new JsonLineBlocks(reader, lines.first);
       },
       blocks,
