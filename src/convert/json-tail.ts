@@ -61,6 +61,8 @@ export interface JsonTailOptions {
 class JobCutter {
   private parts: Uint8Array[] = [];
   private size = 0;
+  /** Parts known to hold no line break (searched already): a line longer than a job is searched once, not at every chunk. */
+  private clean = 0;
 
   /** `start`: the bytes before the first chunk (the head's part of a line). */
   constructor(start: Uint8Array | undefined) {
@@ -80,7 +82,7 @@ class JobCutter {
   /** The whole lines gathered, when there is a line break among them. */
   cut(): Uint8Array | undefined {
     const parts = this.parts;
-    for (let k = parts.length - 1; k >= 0; k--) {
+    for (let k = parts.length - 1; k >= this.clean; k--) {
       const nl = parts[k]!.lastIndexOf(10);
       if (nl < 0) continue;
       const job = concatBytes([...parts.slice(0, k), parts[k]!.subarray(0, nl)]);
@@ -88,8 +90,10 @@ class JobCutter {
       this.size = 0;
       this.add(parts[k]!.subarray(nl + 1));
       for (const p of parts.slice(k + 1)) this.add(p);
+      this.clean = this.parts.length;
       return job;
     }
+    this.clean = parts.length;
     return undefined;
   }
 

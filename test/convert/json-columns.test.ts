@@ -207,3 +207,20 @@ test('with threads, a worker reads the lines past the sample: the same output, b
     }
   }
 });
+
+test('with threads, a line longer than a worker\'s job (3 MiB, over many small chunks): the same output as one thread', { timeout: 120_000 }, async () => {
+  const enc = new TextEncoder();
+  const short = Array.from({ length: 9_000 }, (_, i) => `{"id":${i + 3},"name":"n${i}","score":${i}.5,"tags":["a"]}`).join('\n');
+  const long = `{"id":1,"name":"${'x'.repeat(3 << 20)}","score":2.5}`;
+  const bytes = enc.encode([...SAMPLE, short, long, short, long].join('\n'));
+  assert.ok(bytes.length > 4 * (1 << 20));
+  const small = () => (async function* () {
+    for (let i = 0; i < bytes.length; i += 4096) yield bytes.slice(i, i + 4096);
+  })();
+  const one = await run(small(), { threads: 1 });
+  const two = await run(small(), { threads: 2 });
+  assert.ok(typeof one !== 'string' && typeof two !== 'string', String(one));
+  assert.deepEqual(two.report, one.report);
+  assert.equal(one.report.numRows, SAMPLE.length + 18_002);
+  assert.ok(Buffer.compare(two.bytes, one.bytes) === 0);
+});
