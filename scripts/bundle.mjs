@@ -104,9 +104,9 @@ const rootFirst = {
 };
 /** The Node entry points of package.json's `exports`: the root's and each subpath's, bundled together so they share one copy of each class. */
 const nodeEntries = ['node/index.js', ...readdirSync(`${dist}node/entries`).filter((f) => f.endsWith('.js')).map((f) => `node/entries/${f}`)];
-// The worker threads' modules (src/node/csv-worker.ts, text-worker.ts, decode-worker.ts, json-worker.ts) are entries of their own: a worker starts from a file of its own.
+// The worker threads' modules (src/node/csv-worker.ts, text-worker.ts, decode-worker.ts) are entries of their own: a worker starts from a file of its own.
 // Their code is the Node entry's (the CSV block reader, text-columns.ts): they share that build's chunks rather than carry a copy (96 kB for the CSV worker).
-for (const [entries, prefix] of [[[...nodeEntries, 'node/csv-worker.js', 'node/text-worker.js', 'node/decode-worker.js', 'node/json-worker.js'], 'node'], [['cli/main.js'], 'cli']]) {
+for (const [entries, prefix] of [[[...nodeEntries, 'node/csv-worker.js', 'node/text-worker.js', 'node/decode-worker.js'], 'node'], [['cli/main.js'], 'cli']]) {
   await build({
     entryPoints: entries.map((entry) => `${dist}${entry}`),
     outdir: dist,
@@ -150,7 +150,7 @@ function reachable(roots, fileOf) {
  */
 function pruneUnreachable() {
   const portable = ['index.js', ...readdirSync(`${dist}entries`).filter((f) => f.endsWith('.js')).map((f) => `entries/${f}`)];
-  const code = reachable([...portable, ...nodeEntries, 'cli/main.js', 'node/csv-worker.js', 'node/text-worker.js', 'node/decode-worker.js', 'node/json-worker.js'], (f) => f);
+  const code = reachable([...portable, ...nodeEntries, 'cli/main.js', 'node/csv-worker.js', 'node/text-worker.js', 'node/decode-worker.js'], (f) => f);
   const types = reachable([...portable, ...nodeEntries].map((f) => f.replace(/\.js$/, '.d.ts')), (f) => f.replace(/\.js$/, '.d.ts'));
   for (const f of readdirSync(dist, { recursive: true })) {
     const file = join(dist, f);

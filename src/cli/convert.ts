@@ -30,7 +30,6 @@ import { datasetOutput } from '../node/destination.js';
 import { isS3Address } from '../io/s3/address.js';
 import { run } from './run-context.js';
 import { csvWorkers } from '../node/csv-workers.js';
-import { jsonWorkers } from '../node/json-workers.js';
 import { textWriters } from '../node/text-workers.js';
 import { registerNodeCodecs } from '../node/codecs.js';
 
@@ -282,7 +281,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
     ...(o.delimiter !== undefined ? { delimiter: o.delimiter } : {}),
     strict: !o.skipBadRows, badRowHint: '--skip-bad-rows skips bad rows',
     widen: Boolean(o.widen),
-    ...(o.threads !== undefined ? { threads: o.threads } : {}), csvReaders: csvWorkers, textWriters, jsonReaders: jsonWorkers,
+    ...(o.threads !== undefined ? { threads: o.threads } : {}), csvReaders: csvWorkers, textWriters,
     typeAdvice: (c, n) => `its type was inferred from the first ${n} rows: give it with --type ${c}=TYPE, infer from more rows with --sample N, or from every row with --widen`,
     ...(o.columns ? { columns: o.columns } : {}),
     read: { verifyChecksums: o.verifyChecksums },

@@ -28,7 +28,6 @@ import { countingSink, type CountingSink } from './output.js';
 import type { ConvertFormat, ConvertInput, ConvertOutput, ConvertProgress, ConvertReport } from './run.js';
 import { checkReadOptions, schemaChoiceOf } from './shape.js';
 import type { CsvBlockReaders } from './csv-parallel.js';
-import type { JsonLineReaders } from './json-tail.js';
 import type { TextWriters } from './text-columns.js';
 import { STRICT_HINT, type BadRow } from './pipeline.js';
 import { datasetLayout, type DatasetLayout } from '../dataset/layout.js';
@@ -80,9 +79,6 @@ export interface ConvertOptions extends DatasetLayout {
    * cuts the input and writes (1: the calling thread does it all, as it does
    * for inputs with about 1 MiB or less past the sample). Row groups from
    * CSV hold at most 122,880 rows unless `rowGroupRows` says otherwise.
-   * JSON Lines input to a table: with 2 or more, a worker thread reads the
-   * lines past the sample while the calling thread writes (inputs of 4 MiB
-   * or more).
    * Parquet to CSV, TSV or JSON Lines: the threads that write the text of a
    * row group of 32,768 rows or more, each a piece of its rows: the calling
    * thread, which decodes it and writes the first piece, and `threads` - 1
@@ -178,8 +174,6 @@ export interface ConvertEnds {
   csvReaders?: CsvBlockReaders;
   /** The runtime's threads for writing a Parquet file's CSV or JSON Lines (Node's worker threads). */
   textWriters?: TextWriters;
-  /** The runtime's thread for reading JSON Lines (a Node worker thread). */
-  jsonReaders?: JsonLineReaders;
 }
 
 /** Runs a conversion between opened ends, with the options in the writers' terms. */
@@ -222,7 +216,6 @@ export async function runConvert(ends: ConvertEnds, options: ConvertOptions): Pr
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
     ...(ends.csvReaders ? { csvReaders: ends.csvReaders } : {}),
     ...(ends.textWriters ? { textWriters: ends.textWriters } : {}),
-    ...(ends.jsonReaders ? { jsonReaders: ends.jsonReaders } : {}),
     typeAdvice: (c, n) => `its type was inferred from the first ${n} rows: give it in types as '${c}=TYPE', infer from more rows with sample, or from every row with widen`,
     ...(options.onBadRow ? { onBadRow: options.onBadRow } : {}),
     ...(options.columns ? { columns: options.columns } : {}),

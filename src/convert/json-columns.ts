@@ -8,18 +8,20 @@
  * Only the common form of each type is read here: a line with anything else
  * (a number with an exponent or more than 15 digits, a value of another JSON
  * type than its column's, a key the schema lacks or a repeated one, invalid
- * UTF-8, lone surrogates, malformed JSON...) is taken back whole and left,
- * as its text, to the general reader (JSON.parse, the writer's coercion),
- * which reads it in its place on the thread that writes (json-tail.ts): what
- * this reads is what the general reader gives, so the output is the same.
+ * UTF-8, lone surrogates, malformed JSON...) is taken back whole and read
+ * by the general reader (JSON.parse, the writer's coercion), in its place:
+ * what this reads is what the general reader gives, so the output is the same.
  */
-import type { GroupNode, LeafNode, Schema, SchemaNode } from '../schema/tree.js';
+import type { DefinedSchema } from '../schema/builder.js';
+import type { GroupNode, LeafNode, SchemaNode } from '../schema/tree.js';
 import { invalidUtf8At } from '../bytes/utf8-checks.js';
 import { isWellFormed } from '../encodings/values-builder.js';
 import { BytesBuilder, grown, Int64Builder, NumberBuilder, type BuiltColumn, type ColumnBuilder } from './column-builders.js';
 import { dateCell, int32Cell, smallDecimal, smallInteger, timestampMicros } from './csv-cells.js';
-import type { ColumnBlock } from './pipeline.js';
-import { blank } from './read-json.js';
+import type { ColumnBlock, ColumnTail } from './pipeline.js';
+import { blank, itemParser, LineCutter, lineDecoder, lineItems, type JsonReadOptions, type JsonRecord } from './read-json.js';
+import { InvalidUtf8Watch, replacedField } from './utf8.js';
+import type { InputBytes, Item } from './source.js';
 
 /** Thrown to leave the fast path for a line (made once: nothing of it is read). */
 const GENERAL = { general: true };
@@ -172,14 +174,14 @@ function slotOf(node: SchemaNode, columns: JsonColumn[]): Slot | undefined {
 }
 
 /** The columns a JSON line reader fills, in the schema's leaf order, and the top-level slots; undefined when some type is not read here. */
-function plan(schema: Schema): { top: Extract<Slot, { kind: 'struct' }>; columns: JsonColumn[] } | undefined {
+function plan(schema: DefinedSchema): { top: Extract<Slot, { kind: 'struct' }>; columns: JsonColumn[] } | undefined {
   const columns: JsonColumn[] = [];
-  const root = schema.root;
+  const root = schema.schema.root;
   const top = slotOf({ ...root, kind: 'struct', repetition: 'REQUIRED' }, columns);
   if (!top || top.kind !== 'struct') return undefined;
   // Leaves in the schema's order (the writer's columns): slots were made depth first, as the leaves are.
-  const order = new Map(schema.leaves.map((l, i) => [l, i]));
-  if (columns.some((c, i) => order.get(c.leaf) !== i) || columns.length !== schema.leaves.length) return undefined;
+  const order = new Map(schema.schema.leaves.map((l, i) => [l, i]));
+  if (columns.some((c, i) => order.get(c.leaf) !== i) || columns.length !== schema.schema.leaves.length) return undefined;
   return { top, columns };
 }
 
@@ -251,14 +253,19 @@ export class JsonLineReader {
   private escaped = false;
   private stamp = 0;
   private lines = new Int32Array(0);
-  private general: GeneralLine[] = [];
+  private bad: Array<{ at: number; line: number; why: string; column?: string | undefined }> = [];
+  private records: Array<{ at: number; line: number; record: JsonRecord }> = [];
 
-  private constructor(private readonly top: Extract<Slot, { kind: 'struct' }>, private readonly columns: JsonColumn[]) {}
+  private constructor(
+    private readonly top: Extract<Slot, { kind: 'struct' }>, private readonly columns: JsonColumn[],
+    /** The general reader of a line's text (blank lines: undefined). */
+    private readonly general: (text: string, line: number) => Item<JsonRecord> | undefined,
+  ) {}
 
   /** A reader for `schema`, or undefined when some of its types are not read here. */
-  static of(schema: Schema): JsonLineReader | undefined {
+  static of(schema: DefinedSchema, general: (text: string, line: number) => Item<JsonRecord> | undefined): JsonLineReader | undefined {
     const p = plan(schema);
-    return p && new JsonLineReader(p.top, p.columns);
+    return p && new JsonLineReader(p.top, p.columns, general);
   }
 
   /** Rows read since the last take. */
@@ -268,7 +275,7 @@ export class JsonLineReader {
 
   /** Lines read since the last take (blank ones aside): a block's size. */
   get size(): number {
-    return this.rows + this.general.length;
+    return this.rows + this.bad.length + this.records.length;
   }
 
   /** Lines a block takes: BLOCK_ROWS, fewer past BLOCK_CELLS values (and BLOCK_BYTES, which the caller counts). */
@@ -304,17 +311,25 @@ export class JsonLineReader {
       for (let k = 0; k < cols.length; k++) cols[k]!.rollback();
       const nl = b.indexOf(LF, start);
       const lineEnd = nl < 0 ? end : nl;
-      const text = decoder.decode(b.subarray(start, lineEnd));
-      if (!blank(text)) this.general.push({ at: this.rows, line, text });
+      this.generalLine(b, start, lineEnd, line);
       return lineEnd;
     }
   }
 
-  /** The rows read since the last take, and the lines among them left to the general reader. */
-  take(): JsonBlock {
+  private generalLine(b: Uint8Array, start: number, end: number, line: number): void {
+    const item = this.general(decoder.decode(b.subarray(start, end)), line);
+    if (!item) return;
+    const at = this.rows;
+    if (item.error !== undefined) this.bad.push({ at, line, why: item.error, column: item.column });
+    else this.records.push({ at, line, record: item.record });
+  }
+
+  /** The rows read since the last take, and the bad rows and records among them. */
+  take(): ColumnBlock<JsonRecord> {
     const rows = this.rows;
-    const block: JsonBlock = { rows, columns: this.columns.map((c) => c.take()), lines: this.lines.slice(0, rows), bad: [], general: this.general };
-    this.general = [];
+    const block: ColumnBlock<JsonRecord> = { rows, columns: this.columns.map((c) => c.take()), lines: this.lines.slice(0, rows), bad: this.bad, records: this.records };
+    this.bad = [];
+    this.records = [];
     return block;
   }
 
@@ -552,53 +567,84 @@ function sameKey(b: Uint8Array, start: number, end: number, name: Uint8Array): b
   return true;
 }
 
-/** A line the byte reader leaves to the general reader: its text, and its place (after `at` of the block's rows). */
-export interface GeneralLine {
-  at: number;
-  line: number;
-  text: string;
-}
-
-/** A block of rows read from bytes; the lines among them the general reader is to read are `general`, not yet read (`bad` is empty). */
-export interface JsonBlock extends ColumnBlock {
-  lines: Int32Array;
-  general: GeneralLine[];
-}
-
 /**
- * JSON Lines cut into blocks and read into columns, from the line numbered
- * `line` on: where a block ends depends on its lines alone, so the blocks
- * are the same whichever thread reads them, and however the bytes came in.
+ * JSON Lines as `readJsonLines` reads them, up to the end of the chunk
+ * where the schema is settled; then, when the output takes rows in columns
+ * and the schema's types are read from bytes (json-columns.ts), the rest as
+ * blocks of built columns (`tail`), its lines the fast path does not read
+ * given by the general reader, as records or bad rows, in their places.
  */
-export class JsonLineBlocks {
-  /** Bytes of the lines read into the block being built. */
-  private read = 0;
+export function readJsonLinesColumns(input: InputBytes, options: JsonReadOptions = {}): { items: AsyncGenerator<Item<JsonRecord>[]>; tail: ColumnTail<JsonRecord> } {
+  const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
+  const chunks = (watch ? watch.watch(input) : input).chunks();
+  const toItem = itemParser(options.sampled ?? 0);
+  const lines = new LineCutter();
+  let reader: JsonLineReader | undefined;
+  let done = false;
+  const told = (item: Item<JsonRecord>) => {
+    if (item.error === undefined) watch?.seen(item.line, item.line, item.record, replacedField);
+    else watch?.seen(item.line, item.line, undefined, () => undefined);
+  };
 
-  constructor(private readonly reader: JsonLineReader, private line: number) {}
-
-  /** Whole lines (the last line break left off): the blocks they complete. */
-  lines(bytes: Uint8Array): JsonBlock[] {
-    // One kind of array (a Node Buffer has a map of its own): every read of a byte was compiled for both, and deoptimized at the change.
-    const b = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const reader = this.reader;
-    const out: JsonBlock[] = [];
-    let line = this.line;
-    for (let start = 0; ; line++) {
-      const end = reader.line(b, start, line);
-      this.read += end - start;
-      if (reader.size >= reader.blockRows || this.read >= BLOCK_BYTES) {
-        this.read = 0;
-        out.push(reader.take());
+  async function* head(): AsyncGenerator<Item<JsonRecord>[]> {
+    while (!reader) {
+      const step = await chunks.next();
+      const out: Item<JsonRecord>[] = [];
+      const text = step.done ? lines.end() : lines.cut(step.value);
+      if (text) lines.next(lineItems(lineDecoder.decode(text.bytes), text.first, toItem, out));
+      for (const item of out) told(item);
+      if (step.done) done = true;
+      if (out.length) yield out;
+      if (done) {
+        watch?.finish();
+        return;
       }
-      if (end === b.length) break;
-      start = end + 1;
     }
-    this.line = line + 1;
-    return out;
   }
 
-  /** The input ended: the last block (maybe empty). */
-  end(): JsonBlock {
-    return this.reader.take();
+  async function* blocks(): AsyncGenerator<ColumnBlock<JsonRecord>> {
+    if (done || !reader) return;
+    /** Bytes of the lines read into the block being built. */
+    let read = 0;
+    for (;;) {
+      const step = await chunks.next();
+      const text = step.done ? lines.end() : lines.cut(step.value);
+      if (text) {
+        // One kind of array (a Node Buffer has a map of its own): every read of a byte was compiled for both, and deoptimized at the change.
+        const bytes = text.bytes;
+        const b = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        let line = text.first;
+        for (let start = 0; ; line++) {
+          const end = reader.line(b, start, line);
+          read += end - start;
+          if (reader.size >= reader.blockRows || read >= BLOCK_BYTES) {
+            read = 0;
+            yield reader.take();
+          }
+          if (end === b.length) break;
+          start = end + 1;
+        }
+        lines.next(line + 1);
+      }
+      if (step.done) break;
+    }
+    yield reader.take();
+    watch?.finish();
   }
+
+  return {
+    items: head(),
+    tail: {
+      settled(schema, columnar) {
+        if (!columnar) return;
+        reader = JsonLineReader.of(schema, (text, line) => {
+          if (blank(text)) return undefined;
+          const item = toItem(text, line);
+          told(item);
+          return item;
+        });
+      },
+      blocks,
+    },
+  };
 }

@@ -206,11 +206,6 @@ export class LineCutter {
     return { bytes, first: this.line };
   }
 
-  /** The number of the first line the next cut gives. */
-  get first(): number {
-    return this.line;
-  }
-
   /** The input ended: the line after the last line break, if any. */
   end(): { bytes: Uint8Array; first: number } | undefined {
     if (!this.carry.length) return undefined;

@@ -27,7 +27,6 @@ import type { BuiltColumn } from './column-builders.js';
 import type { BadRow, BadRows } from './pipeline.js';
 import type { Cells } from './read-csv.js';
 import type { CsvBlockReaders } from './csv-parallel.js';
-import type { JsonLineReaders } from './json-tail.js';
 import type { SchemaChoice } from './shape.js';
 import { RowFailure, type InputBytes } from './source.js';
 import type { EncodedRowGroup } from '../parquet/write/writer.js';
@@ -76,14 +75,12 @@ export interface RunOptions {
   sample: number;
   /** CSV input: infer the types from every row (a first pass over the input) instead of the sample, so no value past the sample fails them. */
   widen?: boolean;
-  /** Threads (1: the main thread alone). CSV input to Parquet: N workers beside the main thread read the records past the sample and encode the row groups; needs `csvReaders`. JSON Lines input to a table, 2 or more: a worker reads the lines past the sample; needs `jsonReaders`. Parquet to CSV or JSON Lines: the main thread and N-1 workers write the text; needs `textWriters`. Absent: one thread (on two cores the workers cost more CPU than they save, for CSV as for text: BENCHMARKS.md). */
+  /** Threads (1: the main thread alone). CSV input to Parquet: N workers beside the main thread read the records past the sample and encode the row groups; needs `csvReaders`. Parquet to CSV or JSON Lines: the main thread and N-1 workers write the text; needs `textWriters`. Absent: one thread (on two cores the workers cost more CPU than they save, for CSV as for text: BENCHMARKS.md). */
   threads?: number;
   /** The runtime's threads for reading CSV blocks (the Node entry's worker threads). */
   csvReaders?: CsvBlockReaders;
   /** The runtime's threads for writing a Parquet file's text (the Node entry's worker threads). */
   textWriters?: TextWriters;
-  /** The runtime's thread for reading JSON Lines past the sample, with 2 threads or more (the Node entry's worker thread). */
-  jsonReaders?: JsonLineReaders;
   /** What a bad row whose column's type was inferred says of giving the type, in the caller's words (options or flags). */
   typeAdvice: (column: string, sampled: number) => string;
   delimiter?: string;
@@ -385,7 +382,7 @@ export class Conversion {
         }
       } else {
         const shaper = new JsonShaper(o.choice, onWarning, (column) => o.typeAdvice(column, sampleSize));
-        const [{ readJsonArray, readJsonLines }, { readJsonLinesColumns }] = await Promise.all([import('./read-json.js'), import('./json-tail.js')]);
+        const [{ readJsonArray, readJsonLines }, { readJsonLinesColumns }] = await Promise.all([import('./read-json.js'), import('./json-columns.js')]);
         const records = o.from === 'jsonl' ? readJsonLines : readJsonArray;
         if (o.widen && sampleSize > 0) {
           // Every record's whole floats noted, as inference sees them all; a failure of the input's
@@ -395,15 +392,9 @@ export class Conversion {
           }));
         }
         const read = { sampled: sampleSize, ...(onWarning ? { onWarning } : {}) };
-        // JSON Lines past the sample are read from their bytes into columns where the output takes them (json-columns.ts),
-        // with threads by a worker.
-        const readers = o.jsonReaders && (o.threads ?? 1) > 1 ? { readers: o.jsonReaders } : {};
-        const { items, tail, close } = o.from === 'jsonl' ? readJsonLinesColumns(input, { ...read, ...readers }) : { items: readJsonArray(input, read), tail: undefined, close: undefined };
-        try {
-          summary = await textToTable(items, shaper, open, sampleSize, state, bad, undefined, tail);
-        } finally {
-          await close?.();
-        }
+        // JSON Lines past the sample are read from their bytes into columns where the output takes them (json-columns.ts).
+        const { items, tail } = o.from === 'jsonl' ? readJsonLinesColumns(input, read) : { items: readJsonArray(input, read), tail: undefined };
+        summary = await textToTable(items, shaper, open, sampleSize, state, bad, undefined, tail);
       }
       return this.report(summary, summary.rows + bad.count, input.bytesRead, bad);
     } finally {

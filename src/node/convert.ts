@@ -22,7 +22,6 @@ import { openTable } from './table.js';
 import { writableSink } from './file-sink.js';
 import { tempSpill } from './temp-spill.js';
 import { csvWorkers } from './csv-workers.js';
-import { jsonWorkers } from './json-workers.js';
 import { textWriters } from './text-workers.js';
 import type { NodeS3Settings } from './s3.js';
 import { datasetOutput, destinationFile } from './destination.js';
@@ -95,5 +94,5 @@ export async function convert(
       ? { sink: () => Promise.reject(new InvalidArgumentError('a dataset is written as Parquet parts')), spill: tempSpill, name: dest, dataset: () => datasetOutput(dest, options, s3) }
       : { sink: async () => countingSink(await destinationFile(dest, s3), dest), spill: tempSpill }
     : sinkOutput(() => (dest instanceof Writable ? writableSink(dest) : destinationSink(dest)), 'output', tempSpill);
-  return runConvert({ ...ends, output, to: typeof dest === 'string' && !datasetLayout(options) ? extensionFormat(dest) : undefined, csvReaders: csvWorkers, textWriters, jsonReaders: jsonWorkers }, options);
+  return runConvert({ ...ends, output, to: typeof dest === 'string' && !datasetLayout(options) ? extensionFormat(dest) : undefined, csvReaders: csvWorkers, textWriters }, options);
 }

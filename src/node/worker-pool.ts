@@ -28,7 +28,7 @@ interface Pending {
 }
 
 /** `count` threads of the worker module `name` (src/node/`name`.ts, whose jobs `serveJobs` answers). */
-export function startPool(name: 'csv-worker' | 'text-worker' | 'decode-worker' | 'json-worker', count: number): WorkerPool {
+export function startPool(name: 'csv-worker' | 'text-worker' | 'decode-worker', count: number): WorkerPool {
   const threads = Array.from({ length: count }, () => {
     const worker = startWorker(name);
     const thread = { worker, pending: new Map<number, Pending>(), lost: undefined as unknown };

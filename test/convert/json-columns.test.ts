@@ -74,7 +74,7 @@ async function run(input: Uint8Array | AsyncIterable<Uint8Array>, options: Conve
 function chunked(bytes: Uint8Array, r: () => number): AsyncIterable<Uint8Array> {
   return (async function* () {
     for (let i = 0; i < bytes.length; ) {
-      const n = 1 + Math.floor(r() * (bytes.length > 1 << 20 ? 300_000 : 300));
+      const n = 1 + Math.floor(r() * 300);
       yield bytes.slice(i, i + n);
       i += n;
     }
@@ -181,46 +181,4 @@ test('keys matched on their bytes only where a name is plain ASCII: names with q
   assert.deepEqual(columns.warnings, general.warnings);
   assert.ok(Buffer.compare(columns.bytes, general.bytes) === 0);
   assert.ok(general.report.badRows > 100, 'lines with raw quotes or backslashes in a key are bad rows');
-});
-
-test('with threads, a worker reads the lines past the sample: the same output, bad rows, warnings and failures as one thread, from one chunk or many', { timeout: 180_000 }, async () => {
-  const r = rng(2024);
-  const enc = new TextEncoder();
-  const lines = [...SAMPLE, ...Array.from({ length: 26_000 }, () => line(r))];
-  const text = enc.encode(lines.join('\n') + '\n');
-  // Invalid UTF-8 far past the sample (a worker's job, not the first).
-  const bytes = Uint8Array.from([...text, ...enc.encode('{"id":7,"name":"x'), 0xff, ...enc.encode('y"}\n'), ...text.subarray(0, 1 << 20)]);
-  assert.ok(bytes.length > 4 * (1 << 20), 'past the size below which no worker starts');
-  for (const strict of [false, true]) {
-    // As one chunk (in chunks of 1 MiB as convert reads bytes) and in chunks of random sizes, each the same for both runs.
-    for (const input of [() => bytes, () => chunked(bytes, rng(3))]) {
-      const one = await run(input(), { strict, threads: 1 });
-      const two = await run(input(), { strict, threads: 2 });
-      if (typeof one === 'string' || typeof two === 'string') {
-        assert.equal(two, one, `strict ${strict}: the same failure`);
-        continue;
-      }
-      assert.deepEqual(two.report, one.report);
-      assert.deepEqual(two.warnings, one.warnings);
-      assert.ok(Buffer.compare(two.bytes, one.bytes) === 0, 'the same bytes');
-      assert.ok(one.report.badRows > 100 && one.warnings.some((w) => w.code === 'INVALID_UTF8'), 'bad rows and the warning both');
-    }
-  }
-});
-
-test('with threads, a line longer than a worker\'s job (3 MiB, over many small chunks): the same output as one thread', { timeout: 120_000 }, async () => {
-  const enc = new TextEncoder();
-  const short = Array.from({ length: 9_000 }, (_, i) => `{"id":${i + 3},"name":"n${i}","score":${i}.5,"tags":["a"]}`).join('\n');
-  const long = `{"id":1,"name":"${'x'.repeat(3 << 20)}","score":2.5}`;
-  const bytes = enc.encode([...SAMPLE, short, long, short, long].join('\n'));
-  assert.ok(bytes.length > 4 * (1 << 20));
-  const small = () => (async function* () {
-    for (let i = 0; i < bytes.length; i += 4096) yield bytes.slice(i, i + 4096);
-  })();
-  const one = await run(small(), { threads: 1 });
-  const two = await run(small(), { threads: 2 });
-  assert.ok(typeof one !== 'string' && typeof two !== 'string', String(one));
-  assert.deepEqual(two.report, one.report);
-  assert.equal(one.report.numRows, SAMPLE.length + 18_002);
-  assert.ok(Buffer.compare(two.bytes, one.bytes) === 0);
 });
