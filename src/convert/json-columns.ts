@@ -286,10 +286,11 @@ export class JsonLineReader {
   /**
    * The line at b[start...], line number `line`; returns its end (its line
    * break, or b's end). No token read here crosses a line break (strings
-   * stop at control characters, white space is space, tab and CR), so the
-   * line is read without finding its end first: its end is where the
-   * object ends (and white space after it), or, when the line is not read
-   * here, the next line break.
+   * stop at control characters, and one that a backslash carries past a
+   * line break is refused with its escapes; white space is space, tab and
+   * CR), so the line is read without finding its end first: its end is
+   * where the object ends (and white space after it), or, when the line is
+   * not read here, the next line break.
    */
   line(b: Uint8Array, start: number, line: number): number {
     this.b = b;
