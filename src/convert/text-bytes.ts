@@ -4,6 +4,7 @@
  * bytes, as String(v) and temporal-format.ts print them.
  */
 import { copyBytes } from '../bytes/concat.js';
+import { writeDouble } from './double-text.js';
 
 const encoder = new TextEncoder();
 
@@ -88,52 +89,13 @@ export class TextBytes {
     this.pos = end;
   }
 
-  /**
-   * A finite double as String(v) prints it. An integer within 2^53, or a
-   * decimal m / 10^k (k ≤ 6, |m| < 10^15) that reads back as v, is printed
-   * here: a decimal of at most 15 significant digits that reads back as v is
-   * the only one of that many digits that does (they lie further apart than
-   * a double's ulp), so it is the shortest, String's choice; the first k that
-   * works is the fewest digits. Others go through String(v).
-   */
+  /** A finite double as String(v) prints it: an integer within 2^53 as one, others by double-text.ts where it can. */
   double(v: number): void {
     if (Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) return this.int(v);
-    for (let k = 1, p = 10; k <= 6; k++, p *= 10) {
-      const m = Math.round(v * p);
-      if (m / p === v && Math.abs(m) < 1e15) return this.decimal(m, k);
-      // Past k, |v| < 10^-k or |m| ≥ 10^15: no decimal of this form reads back.
-      if (Math.abs(m) >= 1e15) break;
-    }
-    this.text(String(v));
-  }
-
-  /** m / 10^k in fixed notation, k ≥ 1 digits after the point (a leading `0.` and zeros below 1). */
-  private decimal(m: number, k: number): void {
-    this.room(24);
-    const buf = this.buf;
-    let p = this.pos;
-    if (m < 0) {
-      buf[p++] = 45;
-      m = -m;
-    }
-    let len = 1;
-    for (let t = 10; t <= m; t *= 10) len++;
-    // Digits before the point: at least one (a 0).
-    const whole = Math.max(len - k, 1);
-    const end = p + whole + 1 + k;
-    let w = end;
-    for (let i = 0; i < k; i++) {
-      const q = Math.floor(m / 10);
-      buf[--w] = 48 + (m - q * 10);
-      m = q;
-    }
-    buf[--w] = 46;
-    do {
-      const q = Math.floor(m / 10);
-      buf[--w] = 48 + (m - q * 10);
-      m = q;
-    } while (w > p);
-    this.pos = end;
+    this.room(25);
+    const end = writeDouble(this.buf, this.pos, v);
+    if (end < 0) this.text(String(v));
+    else this.pos = end;
   }
 
   /** Writes `n` as `width` digits at `p` (n < 10^width). */

@@ -1,0 +1,164 @@
+/**
+ * String(v) for a double, printed into bytes with no string made.
+ * ECMAScript's Number::toString takes the fewest significant digits that
+ * read back as v and, of those, the ones closest to v. They are found here
+ * with exact arithmetic on doubles: v × 10^q as an exact sum of two doubles
+ * (Dekker's product), rounded to the nearest integer, tried at 15 digits,
+ * then 16, then 17 (which always read back). Only the common case is
+ * printed: 10^-5 ≤ |v| < 10^15, not an integer (fixed notation with a
+ * point). Where the rule needs more than this knows (an exact tie between
+ * two candidates, a 16-digit candidate past 2^53), String(v) prints it.
+ * The nearest candidate of a length is the one to take: the reals that
+ * read back as v lie evenly about it, except below a power of two, and
+ * the powers of two of this range that are not integers (2^-16 to 2^-1)
+ * are short decimals, found at 15 digits exactly.
+ */
+import { LITTLE_ENDIAN } from '../encodings/bits.js';
+
+/** 10^0 to 10^22: the powers of ten a double holds exactly. */
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/** 2^27 + 1: Veltkamp's splitter of a double into two halves of 26 bits. */
+const SPLIT = 134217729;
+
+const TWO52 = 2 ** 52;
+const TWO53 = 2 ** 53;
+
+/** The exact error of the last `product`. */
+let productLo = 0;
+
+/** a × b rounded, and its exact error in productLo: Dekker's two-product, exact while nothing overflows or underflows. */
+function product(a: number, b: number): number {
+  const hi = a * b;
+  let c = SPLIT * a;
+  const ah = c - (c - a);
+  const al = a - ah;
+  c = SPLIT * b;
+  const bh = c - (c - b);
+  const bl = b - bh;
+  productLo = ah * bh - hi + ah * bl + al * bh + al * bl;
+  return hi;
+}
+
+/**
+ * The integer nearest to hi + lo (an exact product, hi ≥ 1, |lo| at most
+ * half an ulp of hi) less hi, or NaN where two integers are equally near.
+ */
+function nearestStep(hi: number, lo: number): number {
+  if (hi >= TWO52) {
+    // hi is an integer; lo holds the rest.
+    if (lo - Math.floor(lo) === 0.5) return NaN;
+    return Math.round(lo);
+  }
+  const r = Math.round(hi);
+  // hi - r is exact. Short of a half, it is short by at least an ulp of hi, more than lo can move it.
+  if (hi - r !== -0.5) return r - hi;
+  // Math.round took a half up: lo says which side of it the exact value lies.
+  return lo > 0 ? r - hi : lo < 0 ? r - 1 - hi : NaN;
+}
+
+const word = new Float64Array(1);
+const halves = new Uint32Array(word.buffer);
+const HIGH = LITTLE_ENDIAN ? 1 : 0;
+
+/** A digit scratch: at most 17. */
+const digits = new Uint8Array(17);
+
+/** The two digits of 0-99, tens first. */
+const PAIRS = new Uint8Array(200);
+for (let i = 0; i < 100; i++) {
+  PAIRS[2 * i] = 48 + Math.floor(i / 10);
+  PAIRS[2 * i + 1] = 48 + (i % 10);
+}
+
+/** Writes m (0 ≤ m < 10^8) as 8 digits, zeros first, into `digits` from `at`. */
+function eight(m: number, at: number): void {
+  for (let i = at + 6; i >= at; i -= 2) {
+    const t = (m / 100) | 0;
+    const r = 2 * (m - t * 100);
+    digits[i] = PAIRS[r]!;
+    digits[i + 1] = PAIRS[r + 1]!;
+    m = t;
+  }
+}
+
+/** Writes high × 10^8 + low (low < 10^8), a number of k digits (9 to 17), into `digits`: low's 8, then high's. */
+function toDigits(high: number, low: number, k: number): void {
+  eight(low, k - 8);
+  for (let i = k - 9; i >= 0; i--) {
+    const t = (high / 10) | 0;
+    digits[i] = 48 + high - t * 10;
+    high = t;
+  }
+}
+
+/**
+ * Writes String(v) for a finite double v that is not an integer into buf
+ * at p (room for 25 bytes is the caller's) and returns the end; or returns
+ * -1, having written nothing, where String(v) must print it.
+ */
+export function writeDouble(buf: Uint8Array, p: number, v: number): number {
+  const a = Math.abs(v);
+  if (!(a >= 1e-5 && a < 1e15)) return -1;
+  word[0] = a;
+  const top = halves[HIGH]!;
+  // n: a's decimal exponent, 10^(n-1) ≤ a < 10^n, estimated from its binary exponent (at most one off), then checked: its 17 digits are a × 10^(17 - n).
+  let n = Math.floor(((top >>> 20) - 1022) * 0.30103) + 1;
+  let hi = product(a, POW10[17 - n]!);
+  if (hi < 1e16) hi = product(a, POW10[17 - --n]!);
+  if (hi >= 1e17) hi = product(a, POW10[17 - ++n]!);
+  if (!(hi >= 1e16 && hi < 1e17)) return -1;
+  const lo = productLo;
+  // 15 digits, then 16, each read back by a division by an exact power of ten: correctly rounded, so what parsing the digits gives.
+  for (let k = 15; k <= 16; k++) {
+    const q = k - n;
+    const h = product(a, POW10[q]!);
+    const s = h + nearestStep(h, productLo);
+    if (!(s < TWO53 && s < POW10[k]!)) return -1;
+    if (s / POW10[q]! === a) {
+      // s / 10^8 is below 2^27 and its product with 10^8 exact; the quotient, rounded, may be one too many.
+      let high = Math.floor(s / 1e8);
+      let low = s - high * 1e8;
+      if (low < 0) {
+        low += 1e8;
+        high--;
+      }
+      toDigits(high, low, k);
+      return fixed(buf, p, v < 0, k, n);
+    }
+  }
+  // 17 digits: the nearest, hi + step, as 9 digits and 8.
+  const step = nearestStep(hi, lo);
+  if (Number.isNaN(step)) return -1;
+  // high × 10^8 is exact (high × 390625 × 2^8, below 2^53 × 2^8), so the low part is too.
+  let high = Math.floor(hi / 1e8);
+  let low = hi - high * 1e8 + step;
+  if (low < 0) {
+    low += 1e8;
+    high--;
+  } else if (low >= 1e8) {
+    low -= 1e8;
+    high++;
+  }
+  if (!(high >= 1e8 && high < 1e9 && low >= 0 && low < 1e8)) return -1;
+  toDigits(high, low, 17);
+  return fixed(buf, p, v < 0, 17, n);
+}
+
+/** The k digits in `digits`, less trailing zeros, with the point after n of them (n ≤ 0: `0.` and -n zeros first); -1 for an integer. */
+function fixed(buf: Uint8Array, p: number, negative: boolean, k: number, n: number): number {
+  while (k > 1 && digits[k - 1] === 48) k--;
+  if (k <= n) return -1;
+  if (negative) buf[p++] = 45;
+  if (n <= 0) {
+    buf[p++] = 48;
+    buf[p++] = 46;
+    for (let i = n; i < 0; i++) buf[p++] = 48;
+    for (let i = 0; i < k; i++) buf[p++] = digits[i]!;
+    return p;
+  }
+  for (let i = 0; i < n; i++) buf[p++] = digits[i]!;
+  buf[p++] = 46;
+  for (let i = n; i < k; i++) buf[p++] = digits[i]!;
+  return p;
+}
