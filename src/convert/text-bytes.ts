@@ -109,12 +109,12 @@ export class TextBytes {
 
   /** `YYYY-MM-DD` (`quoted`: in quotes) for days since the epoch, as formatDate prints it; false, writing nothing, for a year outside 0-9999. */
   date(days: number, quoted: boolean): boolean {
-    const [y, m, d] = civil(days);
+    const y = civil(days);
     if (y < 0 || y > 9999) return false;
     this.room(12);
     let p = this.pos;
     if (quoted) this.buf[p++] = 34;
-    this.ymd(p, y, m, d);
+    this.ymd(p, y, civilMonth, civilDay);
     p += 10;
     if (quoted) this.buf[p++] = 34;
     this.pos = p;
@@ -149,7 +149,7 @@ export class TextBytes {
       days++;
       rem -= perDay;
     }
-    const [y, m, d] = civil(days);
+    const y = civil(days);
     if (y < 0 || y > 9999) return false;
     const width = per === 1000 ? 3 : per === 1e6 ? 6 : 9;
     this.room(32);
@@ -157,7 +157,7 @@ export class TextBytes {
     let p = this.pos;
     const quoted = tail.charCodeAt(tail.length - 1) === 34;
     if (quoted) buf[p++] = 34;
-    this.ymd(p, y, m, d);
+    this.ymd(p, y, civilMonth, civilDay);
     const secs = Math.floor(rem / per);
     const frac = rem - secs * per;
     const hours = Math.floor(secs / 3600);
@@ -205,17 +205,21 @@ export class TextBytes {
 
 }
 
-/** Year, month, day from days since 1970-01-01 (Hinnant's civil_from_days, as temporal-format.ts's, in numbers for days within ±2^31). */
-function civil(days: number): [number, number, number] {
+/** The month and day of the last `civil` call: a tuple returned per value cost an allocation per cell. */
+let civilMonth = 0;
+let civilDay = 0;
+
+/** The year from days since 1970-01-01, and its month and day in civilMonth, civilDay (Hinnant's civil_from_days, as temporal-format.ts's, in numbers for days within ±2^31). */
+function civil(days: number): number {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
   const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
+  civilDay = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  civilMonth = mp < 10 ? mp + 3 : mp - 9;
+  return yoe + era * 400 + (civilMonth <= 2 ? 1 : 0);
 }
 
 /**

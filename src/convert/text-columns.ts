@@ -114,10 +114,12 @@ function leafText(leaf: LeafNode, c: ColumnChunkData, rows: number, span: number
   if (c.length !== rows) {
     throw new CorruptFileError(c.length < rows ? `column ${path} ran out of values before the last row` : `column ${path} has ${c.length - rows} level entries beyond the last row`);
   }
-  // Row r's value index, or -1 for a null: only for a leaf that may be null.
+  // Row r's value index, or -1 for a null: only for a leaf with nulls. The
+  // reader's decoders check each level against the maximum and count those
+  // at it (valueCount): a chunk with a value per row has every level there.
   let index: Int32Array | null = null;
   let taken = rows;
-  if (c.def !== null) {
+  if (c.def !== null && c.valueCount !== rows) {
     const def = c.def;
     const max = leaf.defLevel;
     index = new Int32Array(rows);
