@@ -21,41 +21,12 @@ const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 /** 2^27 + 1: Veltkamp's splitter of a double into two halves of 26 bits. */
 const SPLIT = 134217729;
 
+/** Each power of ten's halves for Dekker's product (POW10[q] = POW10_HIGH[q] + POW10_LOW[q], each of 26 bits or fewer). */
+const POW10_HIGH = POW10.map((p) => SPLIT * p - (SPLIT * p - p));
+const POW10_LOW = POW10.map((p, q) => p - POW10_HIGH[q]!);
+
 const TWO52 = 2 ** 52;
 const TWO53 = 2 ** 53;
-
-/** The exact error of the last `product`. */
-let productLo = 0;
-
-/** a × b rounded, and its exact error in productLo: Dekker's two-product, exact while nothing overflows or underflows. */
-function product(a: number, b: number): number {
-  const hi = a * b;
-  let c = SPLIT * a;
-  const ah = c - (c - a);
-  const al = a - ah;
-  c = SPLIT * b;
-  const bh = c - (c - b);
-  const bl = b - bh;
-  productLo = ah * bh - hi + ah * bl + al * bh + al * bl;
-  return hi;
-}
-
-/**
- * The integer nearest to hi + lo (an exact product, hi ≥ 1, |lo| at most
- * half an ulp of hi) less hi, or NaN where two integers are equally near.
- */
-function nearestStep(hi: number, lo: number): number {
-  if (hi >= TWO52) {
-    // hi is an integer; lo holds the rest.
-    if (lo - Math.floor(lo) === 0.5) return NaN;
-    return Math.round(lo);
-  }
-  const r = Math.round(hi);
-  // hi - r is exact. Short of a half, it is short by at least an ulp of hi, more than lo can move it.
-  if (hi - r !== -0.5) return r - hi;
-  // Math.round took a half up: lo says which side of it the exact value lies.
-  return lo > 0 ? r - hi : lo < 0 ? r - 1 - hi : NaN;
-}
 
 const word = new Float64Array(1);
 const halves = new Uint32Array(word.buffer);
@@ -98,51 +69,65 @@ function toDigits(high: number, low: number, k: number): void {
  * -1, having written nothing, where String(v) must print it.
  */
 export function writeDouble(buf: Uint8Array, p: number, v: number): number {
+  // One function, no calls with numbers between: a double passed to or returned from a call that is not inlined is a new heap object.
   const a = Math.abs(v);
   if (!(a >= 1e-5 && a < 1e15)) return -1;
   word[0] = a;
-  const top = halves[HIGH]!;
   // n: a's decimal exponent, 10^(n-1) ≤ a < 10^n, estimated from its binary exponent (at most one off), then checked: its 17 digits are a × 10^(17 - n).
-  let n = Math.floor(((top >>> 20) - 1022) * 0.30103) + 1;
-  let hi = product(a, POW10[17 - n]!);
-  if (hi < 1e16) hi = product(a, POW10[17 - --n]!);
-  if (hi >= 1e17) hi = product(a, POW10[17 - ++n]!);
-  if (!(hi >= 1e16 && hi < 1e17)) return -1;
-  const lo = productLo;
-  // 15 digits, then 16, each read back by a division by an exact power of ten: correctly rounded, so what parsing the digits gives.
-  for (let k = 15; k <= 16; k++) {
+  let n = Math.floor(((halves[HIGH]! >>> 20) - 1022) * 0.30103) + 1;
+  let top = a * POW10[17 - n]!;
+  if (top < 1e16) top = a * POW10[17 - --n]!;
+  if (top >= 1e17) top = a * POW10[17 - ++n]!;
+  if (!(top >= 1e16 && top < 1e17)) return -1;
+  const c = SPLIT * a;
+  const ah = c - (c - a);
+  const al = a - ah;
+  // 15 digits, then 16, each read back by a division by an exact power of ten (correctly rounded, so what parsing the digits gives); then 17, which always read back.
+  for (let k = 15; k <= 17; k++) {
     const q = k - n;
-    const h = product(a, POW10[q]!);
-    const s = h + nearestStep(h, productLo);
-    if (!(s < TWO53 && s < POW10[k]!)) return -1;
-    if (s / POW10[q]! === a) {
-      // s / 10^8 is below 2^27 and its product with 10^8 exact; the quotient, rounded, may be one too many.
-      let high = Math.floor(s / 1e8);
-      let low = s - high * 1e8;
-      if (low < 0) {
-        low += 1e8;
-        high--;
-      }
-      toDigits(high, low, k);
-      return fixed(buf, p, v < 0, k, n);
+    // a × 10^q exactly: hi + lo (Dekker's two-product, exact while nothing overflows or underflows).
+    const hi = a * POW10[q]!;
+    const lo = ah * POW10_HIGH[q]! - hi + ah * POW10_LOW[q]! + al * POW10_HIGH[q]! + al * POW10_LOW[q]!;
+    // The integer nearest to hi + lo, as hi + step; none where two are equally near.
+    let step: number;
+    if (hi >= TWO52) {
+      // hi is an integer; lo, at most half its ulp, holds the rest.
+      if (lo - Math.floor(lo) === 0.5) return -1;
+      step = Math.round(lo);
+    } else {
+      const r = Math.round(hi);
+      // hi - r is exact. Short of a half, it is short by at least an ulp of hi, more than lo can move it; at a half (Math.round takes it up), lo says which side the exact value lies.
+      if (hi - r !== -0.5 || lo > 0) step = r - hi;
+      else if (lo < 0) step = r - 1 - hi;
+      else return -1;
     }
+    let high: number;
+    let low: number;
+    if (k < 17) {
+      const s = hi + step;
+      if (!(s < TWO53 && s < POW10[k]!)) return -1;
+      if (s / POW10[q]! !== a) continue;
+      // s / 10^8 is below 2^27 and its product with 10^8 exact.
+      high = Math.floor(s / 1e8);
+      low = s - high * 1e8;
+    } else {
+      // hi ≥ 10^16 is an integer; high × 10^8 is exact (high × 390625 × 2^8, high < 2^30), so the low part is too.
+      high = Math.floor(hi / 1e8);
+      low = hi - high * 1e8 + step;
+    }
+    // The quotient, rounded, may be one off.
+    if (low < 0) {
+      low += 1e8;
+      high--;
+    } else if (low >= 1e8) {
+      low -= 1e8;
+      high++;
+    }
+    if (!(high >= POW10[k - 9]! && high < POW10[k - 8]!)) return -1;
+    toDigits(high, low, k);
+    return fixed(buf, p, v < 0, k, n);
   }
-  // 17 digits: the nearest, hi + step, as 9 digits and 8.
-  const step = nearestStep(hi, lo);
-  if (Number.isNaN(step)) return -1;
-  // high × 10^8 is exact (high × 390625 × 2^8, below 2^53 × 2^8), so the low part is too.
-  let high = Math.floor(hi / 1e8);
-  let low = hi - high * 1e8 + step;
-  if (low < 0) {
-    low += 1e8;
-    high--;
-  } else if (low >= 1e8) {
-    low -= 1e8;
-    high++;
-  }
-  if (!(high >= 1e8 && high < 1e9 && low >= 0 && low < 1e8)) return -1;
-  toDigits(high, low, 17);
-  return fixed(buf, p, v < 0, 17, n);
+  return -1;
 }
 
 /** The k digits in `digits`, less trailing zeros, with the point after n of them (n ≤ 0: `0.` and -n zeros first); -1 for an integer. */
