@@ -64,12 +64,15 @@ function toDigits(high: number, low: number, k: number): void {
 }
 
 /**
- * Writes String(v) for a finite double v that is not an integer into buf
- * at p (room for 25 bytes is the caller's) and returns the end; or returns
- * -1, having written nothing, where String(v) must print it.
+ * Writes String(v) for v = values[k], a finite double that is not an
+ * integer, into buf at p (room for 25 bytes is the caller's) and returns
+ * the end; or returns -1, having written nothing, where String(v) must
+ * print it. The array and index, not the number, are passed, and the work
+ * is one function: a double passed to or returned from a call that is not
+ * inlined is a new heap object.
  */
-export function writeDouble(buf: Uint8Array, p: number, v: number): number {
-  // One function, no calls with numbers between: a double passed to or returned from a call that is not inlined is a new heap object.
+export function writeDouble(buf: Uint8Array, p: number, values: Float64Array | Float32Array, k: number): number {
+  const v = values[k]!;
   const a = Math.abs(v);
   if (!(a >= 1e-5 && a < 1e15)) return -1;
   word[0] = a;
@@ -83,8 +86,8 @@ export function writeDouble(buf: Uint8Array, p: number, v: number): number {
   const ah = c - (c - a);
   const al = a - ah;
   // 15 digits, then 16, each read back by a division by an exact power of ten (correctly rounded, so what parsing the digits gives); then 17, which always read back.
-  for (let k = 15; k <= 17; k++) {
-    const q = k - n;
+  for (let d = 15; d <= 17; d++) {
+    const q = d - n;
     // a × 10^q exactly: hi + lo (Dekker's two-product, exact while nothing overflows or underflows).
     const hi = a * POW10[q]!;
     const lo = ah * POW10_HIGH[q]! - hi + ah * POW10_LOW[q]! + al * POW10_HIGH[q]! + al * POW10_LOW[q]!;
@@ -103,9 +106,9 @@ export function writeDouble(buf: Uint8Array, p: number, v: number): number {
     }
     let high: number;
     let low: number;
-    if (k < 17) {
+    if (d < 17) {
       const s = hi + step;
-      if (!(s < TWO53 && s < POW10[k]!)) return -1;
+      if (!(s < TWO53 && s < POW10[d]!)) return -1;
       if (s / POW10[q]! !== a) continue;
       // s / 10^8 is below 2^27 and its product with 10^8 exact.
       high = Math.floor(s / 1e8);
@@ -123,9 +126,9 @@ export function writeDouble(buf: Uint8Array, p: number, v: number): number {
       low -= 1e8;
       high++;
     }
-    if (!(high >= POW10[k - 9]! && high < POW10[k - 8]!)) return -1;
-    toDigits(high, low, k);
-    return fixed(buf, p, v < 0, k, n);
+    if (!(high >= POW10[d - 9]! && high < POW10[d - 8]!)) return -1;
+    toDigits(high, low, d);
+    return fixed(buf, p, v < 0, d, n);
   }
   return -1;
 }

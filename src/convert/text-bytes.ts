@@ -89,11 +89,12 @@ export class TextBytes {
     this.pos = end;
   }
 
-  /** A finite double as String(v) prints it: an integer within 2^53 as one, others by double-text.ts where it can. */
-  double(v: number): void {
+  /** values[k], a finite double, as String(v) prints it: an integer within 2^53 as one, others by double-text.ts where it can (given the array and index: see writeDouble). */
+  double(values: Float64Array | Float32Array, k: number): void {
+    const v = values[k]!;
     if (Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) return this.int(v);
     this.room(25);
-    const end = writeDouble(this.buf, this.pos, v);
+    const end = writeDouble(this.buf, this.pos, values, k);
     if (end < 0) this.text(String(v));
     else this.pos = end;
   }
@@ -136,8 +137,10 @@ export class TextBytes {
    * units since the epoch, `per` a second, as formatTimestamp prints it
    * (the opening quote when `tail` ends in one); false, writing nothing,
    * beyond 2^52 units (NANOS past 52 days from the epoch go to formatTimestamp) or outside years 0-9999.
+   * v comes as its 64 bits' high and low 32 (signed): a number past 2^31 passed to a call is a new heap object.
    */
-  timestamp(v: number, per: number, tail: string): boolean {
+  timestamp(high: number, low: number, per: number, tail: string): boolean {
+    const v = high * 4294967296 + (low >>> 0);
     if (!(Math.abs(v) <= 2 ** 52)) return false;
     const perDay = per * 86400;
     let days = Math.floor(v / perDay);

@@ -197,8 +197,7 @@ function plainCells(leaf: LeafNode, values: Values, form: TextForm, cell: CellTe
     const per = UNITS_PER_SECOND[kind.unit];
     const tail = form.format === 'jsonl' ? (kind.utc ? 'Z"' : '"') : kind.utc ? 'Z' : '';
     return (out, k) => {
-      const v = words[2 * k + 1]! * 4294967296 + (words[2 * k]! >>> 0);
-      if (!out.timestamp(v, per, tail)) out.text(cell(value(k)));
+      if (!out.timestamp(words[2 * k + 1]!, words[2 * k]!, per, tail)) out.text(cell(value(k)));
     };
   }
   const array = value.array;
@@ -214,9 +213,8 @@ function plainCells(leaf: LeafNode, values: Values, form: TextForm, cell: CellTe
   }
   if (array instanceof Float64Array || array instanceof Float32Array) {
     return (out, k) => {
-      const v = array[k]!;
-      if (Number.isFinite(v)) out.double(v);
-      else out.text(cell(v));
+      if (Number.isFinite(array[k]!)) out.double(array, k);
+      else out.text(cell(array[k]!));
     };
   }
   if (leaf.kind.kind === 'string' && isByteArrays(values)) {
