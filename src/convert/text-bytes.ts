@@ -232,24 +232,35 @@ function civil(days: number): number {
  */
 export function joinRows(fields: Spans[], n: number, prefixes: Uint8Array[], end: Uint8Array): Uint8Array {
   // Each row's place first, then each field's cells copied into the rows, one field at a time: its source buffer stays the same through a loop.
+  // Each long loop is a function of its own: code after a loop V8 compiled while it ran, not run by then, threw that code away on every call (bits.ts's unpack1).
   const at = new Int32Array(n);
-  let size = 0;
-  for (let i = 0; i < n; i++) {
-    at[i] = size;
-    size += end.length;
-    for (let f = 0; f < fields.length; f++) size += prefixes[f]!.length + fields[f]!.end[i]! - fields[f]!.start[i]!;
-  }
-  const buf = new Uint8Array(size);
+  const buf = new Uint8Array(rowPlaces(at, fields, prefixes, end.length));
   for (let f = 0; f < fields.length; f++) {
     const pre = prefixes[f]!;
     const { src, start, end: stop } = fields[f]!;
     copyCells(buf, at, n, pre, src, start, stop);
   }
+  endRows(buf, at, n, end);
+  return buf;
+}
+
+/** Sets each row's place in the joined text and returns the text's size. */
+function rowPlaces(at: Int32Array, fields: Spans[], prefixes: Uint8Array[], endLength: number): number {
+  let size = 0;
+  for (let i = 0; i < at.length; i++) {
+    at[i] = size;
+    size += endLength;
+    for (let f = 0; f < fields.length; f++) size += prefixes[f]!.length + fields[f]!.end[i]! - fields[f]!.start[i]!;
+  }
+  return size;
+}
+
+/** Writes `end` at each row's place, after its cells. */
+function endRows(buf: Uint8Array, at: Int32Array, n: number, end: Uint8Array): void {
   for (let i = 0; i < n; i++) {
     let p = at[i]!;
     for (let j = 0; j < end.length; j++) buf[p++] = end[j]!;
   }
-  return buf;
 }
 
 /** Cells up to this many bytes are copied byte by byte: a view for set() per cell, at 32 bytes (copyBytes' default), was most of the text's allocation (nested fields' cells as CSV are 30-60 bytes). */
