@@ -18,7 +18,7 @@ import { ByteWriter } from '../bytes/writer.js';
 import { CorruptFileError, UnsupportedError } from '../errors.js';
 import { checkUncompressedSize, type Codec } from './codec.js';
 import { loadCodec } from './registry.js';
-import { snappyLength } from './snappy-length.js';
+import { snappyLength } from './snappy-decode.js';
 
 export const HADOOP_GZIP = 'org.apache.hadoop.io.compress.GzipCodec';
 export const HADOOP_DEFAULT = 'org.apache.hadoop.io.compress.DefaultCodec';

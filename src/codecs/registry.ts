@@ -30,8 +30,8 @@ const loaders: Record<CodecName, () => Promise<Codec>> = {
  */
 const decompressorLoaders: Partial<Record<CodecName, () => Promise<Codec>>> = {
   SNAPPY: async () => {
-    const { snappyDecoder } = await import('./snappy-decode.js');
-    return defineCodec('SNAPPY', snappyDecoder(), () => {
+    const { snappyDecompress } = await import('./snappy-decode.js');
+    return defineCodec('SNAPPY', snappyDecompress, () => {
       throw new InvalidArgumentError("codec SNAPPY is loaded for decompression only: await loadCodec('SNAPPY') first");
     });
   },

@@ -3,7 +3,7 @@
  * node/codecs.ts imports only when a file first uses SNAPPY.
  */
 import { defineCodec, type Codec } from '../codecs/codec.js';
-import { snappyLength } from '../codecs/snappy-length.js';
+import { snappyLength } from '../codecs/snappy-decode.js';
 import { CorruptFileError } from '../errors.js';
 import { nodeRequire, plain } from './native-require.js';
 

@@ -63,7 +63,7 @@ export const portableBrotli = await loadBrotli();
 
 export const impls: Impl[] = [
   { codec: 'UNCOMPRESSED', name: 'identity', impl: uncompressed, compresses: true },
-  { codec: 'SNAPPY', name: 'hysnappy', impl: createSnappy(), compresses: true },
+  { codec: 'SNAPPY', name: 'JS decoder, hysnappy compressor', impl: createSnappy(), compresses: true },
   { codec: 'GZIP', name: 'fflate', impl: gzip, compresses: true },
   { codec: 'GZIP', name: 'node:zlib', impl: nodeGzip, compresses: true },
   { codec: 'BROTLI', name: 'brotli-wasm', impl: portableBrotli, compresses: true },

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { snappyUncompress } from 'hyparquet';
 import { CorruptFileError } from '../../src/errors.js';
-import { createSnappy, snappyLength } from '../../src/codecs/snappy.js';
+import { createSnappy } from '../../src/codecs/snappy.js';
+import { snappyLength } from '../../src/codecs/snappy-decode.js';
 import { MiB, ascii, randomBytes, repetitiveBytes } from './fixtures.js';
 
 const snappy = createSnappy();
