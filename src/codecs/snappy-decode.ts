@@ -1,9 +1,9 @@
 /**
  * SNAPPY decompression alone, in JavaScript from the block format (google/
  * snappy's format_description.txt): what a read loads (the registry's
- * `loadDecompressor`), in a tenth of the bytes of hysnappy's wasm decoder
- * (BENCHMARKS.md, "SNAPPY decompression"). snappy.ts adds the compressor,
- * for writers.
+ * `loadDecompressor`), in a quarter of the bytes of hysnappy's wasm decoder
+ * that it replaced, at about half its speed (BENCHMARKS.md, "SNAPPY in
+ * JavaScript"). snappy.ts adds the compressor, for writers.
  *
  * After the length preamble come elements, each a tag byte whose low two
  * bits say its kind: a literal (its length in the tag's upper six bits, or
