@@ -7,7 +7,6 @@
  */
 import { InvalidArgumentError, ParquetryError, UnsupportedError } from '../errors.js';
 import { CODEC_NAMES, defineCodec, type Codec, type CodecName } from './codec.js';
-import { isWasmRefusal, wasmRefused } from './wasm-loading.js';
 
 export { CODEC_NAMES, type Codec, type CodecName } from './codec.js';
 
@@ -79,11 +78,13 @@ function loadInto(name: CodecName, into: Map<CodecName, Codec>, waiting: Map<Cod
         if (!loaded.has(name)) into.set(name, codec);
         return loaded.get(name) ?? codec;
       },
-      (e: unknown) => {
+      async (e: unknown) => {
         waiting.delete(name);
         // A module or its wasm that this runtime cannot load is a limit of
-        // the runtime, not a bug.
+        // the runtime, not a bug. The wasm check is loaded only then: a read
+        // of a SNAPPY or uncompressed file uses no wasm.
         if (e instanceof ParquetryError) throw e;
+        const { isWasmRefusal, wasmRefused } = await import('./wasm-loading.js');
         if (isWasmRefusal(e)) throw wasmRefused(name, e);
         throw new UnsupportedError(`the ${name} codec cannot be loaded here: ${e instanceof Error ? e.message : String(e)}`);
       },
