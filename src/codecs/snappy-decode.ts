@@ -99,7 +99,7 @@ export function snappyDecompress(input: Uint8Array, uncompressedSize: number): U
     if (offset <= 0 || offset > op) throw new CorruptFileError(`SNAPPY copy at byte ${at} has offset ${offset >>> 0} with ${op} bytes decoded`);
     let from = op - offset;
     // Word by word is right for an overlapping copy too when the offset is
-    // 4 or more: each word read was written before.
+    // 4 or more: each word read was written before (here and below).
     if (offset >= 4 && len <= WIDE && size - op >= WIDE) {
       outWords.setUint32(op, outWords.getUint32(from, true), true);
       outWords.setUint32(op + 4, outWords.getUint32(from + 4, true), true);
@@ -109,8 +109,17 @@ export function snappyDecompress(input: Uint8Array, uncompressedSize: number): U
       continue;
     }
     if (len > size - op) throw overrun(at, size);
-    // Byte by byte: a copy whose offset is shorter than its length repeats its last `offset` bytes.
-    for (const stop = op + len; op < stop; ) out[op++] = out[from++]!;
+    if (offset >= 4 && size - op >= len + 3) {
+      for (let k = 0; k < len; k += 4) outWords.setUint32(op + k, outWords.getUint32(from + k, true), true);
+      op += len;
+    } else if (offset === 1) {
+      // A run of one byte, as highly compressible pages are full of.
+      out.fill(out[from]!, op, op + len);
+      op += len;
+    } else {
+      // Byte by byte: a copy whose offset is shorter than its length repeats its last `offset` bytes.
+      for (const stop = op + len; op < stop; ) out[op++] = out[from++]!;
+    }
   }
   if (op !== size) throw new CorruptFileError(`SNAPPY data ends after ${op} of its ${size} bytes`);
   return out;
