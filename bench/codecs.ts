@@ -12,7 +12,7 @@ import type { Codec } from '../src/codecs/codec.js';
 import { gzip } from '../src/codecs/gzip.js';
 import { lz4 } from '../src/codecs/lz4.js';
 import { lz4Raw } from '../src/codecs/lz4-raw.js';
-import { snappy } from '../src/codecs/snappy.js';
+import { loadSnappy } from '../src/codecs/snappy.js';
 import { zstd as loadingZstd } from '../src/codecs/zstd.js';
 import { createNodeZstd, nodeBrotli, nodeGzip } from '../src/node/codecs.js';
 import { csvBlock, int64Block } from './blocks.js';
@@ -45,7 +45,7 @@ interface Impl {
 }
 
 const impls: Impl[] = [
-  { codec: 'SNAPPY', name: 'parquetry (JS)', impl: snappy },
+  { codec: 'SNAPPY', name: 'parquetry (JS)', impl: await loadSnappy() },
   { codec: 'GZIP', name: 'fflate', impl: gzip },
   { codec: 'GZIP', name: 'node:zlib', impl: nodeGzip },
   { codec: 'BROTLI', name: 'brotli-wasm', impl: brotliCodec(require('brotli-wasm')) },

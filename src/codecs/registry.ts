@@ -12,7 +12,7 @@ export { CODEC_NAMES, type Codec, type CodecName } from './codec.js';
 
 const loaders: Record<CodecName, () => Promise<Codec>> = {
   UNCOMPRESSED: async () => (await import('./uncompressed.js')).uncompressed,
-  SNAPPY: async () => (await import('./snappy.js')).snappy,
+  SNAPPY: async () => (await import('./snappy.js')).loadSnappy(),
   GZIP: async () => (await import('./gzip.js')).gzip,
   LZO: async () => {
     throw lzo();

@@ -5,7 +5,13 @@
  * snappy-encode.ts.
  */
 import { type Codec, defineCodec } from './codec.js';
-import { snappyDecompress } from './snappy-decode.js';
-import { snappyCompress } from './snappy-encode.js';
 
-export const snappy: Codec = defineCodec('SNAPPY', snappyDecompress, snappyCompress);
+/**
+ * Both halves. Each is imported, not bound statically, so that in a bundle
+ * the decoder stays one chunk of its own that a read loads (through the
+ * registry's `loadDecompressor`), not a chunk shared with this module's.
+ */
+export async function loadSnappy(): Promise<Codec> {
+  const [{ snappyDecompress }, { snappyCompress }] = await Promise.all([import('./snappy-decode.js'), import('./snappy-encode.js')]);
+  return defineCodec('SNAPPY', snappyDecompress, snappyCompress);
+}

@@ -12,7 +12,7 @@ type SnappyBinding = typeof import('snappy');
 /**
  * The `snappy` package's native codec (Rust, prebuilt per platform, no
  * install script): 1.7x the portable JavaScript decoder's speed on the T1
- * file's pages and 3.5x its compressor's (BENCHMARKS.md, "SNAPPY in
+ * file's pages and 3.2x its compressor's (BENCHMARKS.md, "SNAPPY in
  * JavaScript"). Undefined when no binary is there for this platform; the
  * portable codec then stays.
  */

@@ -4,7 +4,7 @@ import type { Codec, CodecName } from '../../src/codecs/codec.js';
 import { gzip } from '../../src/codecs/gzip.js';
 import { lz4 } from '../../src/codecs/lz4.js';
 import { lz4Raw } from '../../src/codecs/lz4-raw.js';
-import { snappy } from '../../src/codecs/snappy.js';
+import { loadSnappy } from '../../src/codecs/snappy.js';
 import { uncompressed } from '../../src/codecs/uncompressed.js';
 import { zstd as loadingZstd } from '../../src/codecs/zstd.js';
 import { createNodeZstd, nodeBrotli, nodeGzip } from '../../src/node/codecs.js';
@@ -81,7 +81,7 @@ export const portableBrotli = await loadBrotli();
 
 export const impls: Impl[] = [
   { codec: 'UNCOMPRESSED', name: 'identity', impl: uncompressed, compresses: true },
-  { codec: 'SNAPPY', name: 'parquetry', impl: snappy, compresses: true },
+  { codec: 'SNAPPY', name: 'parquetry', impl: await loadSnappy(), compresses: true },
   { codec: 'GZIP', name: 'fflate', impl: gzip, compresses: true },
   { codec: 'GZIP', name: 'node:zlib', impl: nodeGzip, compresses: true },
   { codec: 'BROTLI', name: 'brotli-wasm', impl: portableBrotli, compresses: true },

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { snappyUncompress } from 'hyparquet';
 import { CorruptFileError } from '../../src/errors.js';
-import { snappy } from '../../src/codecs/snappy.js';
+import { loadSnappy } from '../../src/codecs/snappy.js';
 import { snappyLength } from '../../src/codecs/snappy-decode.js';
 import { createNodeSnappy } from '../../src/node/snappy.js';
 import { MiB, SNAPPY_KINDS, SNAPPY_SIZES, ascii, randomBytes, repetitiveBytes, textLike } from './fixtures.js';
 
+const snappy = await loadSnappy();
 const corrupt = (e: unknown) => e instanceof CorruptFileError;
 
 /**
