@@ -119,6 +119,14 @@ test('a browser read loads none of the root\'s schema builder, inference or VARI
   }
 });
 
+test('a browser read loads the WebAssembly loader only for a codec in wasm, and compression levels only with a codec that has them', () => {
+  for (const codec of CODECS) {
+    const loaded = codecModules(reads.get(files.get(codec)!)!.chunks) as Set<string>;
+    assert.equal(loaded.has('wasm-loading'), codec === 'ZSTD' || codec === 'BROTLI', codec);
+    assert.equal(loaded.has('levels'), codec === 'GZIP' || codec === 'ZSTD' || codec === 'BROTLI', codec);
+  }
+});
+
 test('a browser read loads a codec\'s chunk only for a file that uses the codec', () => {
   for (const codec of CODECS) {
     const read = reads.get(files.get(codec)!)!;
