@@ -73,10 +73,10 @@ const jobs = Math.max(1, Number(process.env.TEST_JOBS) || availableParallelism()
 
 /** The slowest files of the last whole runs, longest first (see the summary's list): they start before the rest. */
 const SLOW_FIRST = [
-  'test/writer/interop.test.ts', 'test/filter/matrix.test.ts', 'test/convert/wide-tables.test.ts', 'test/writer/rewrite.test.ts',
-  'test/package/install.test.ts', 'test/interop/duckdb-read.test.ts', 'test/fuzz/campaign.test.ts', 'test/browser/viewer.test.ts',
-  'test/trevni/recover.test.ts', 'test/cli/epipe.test.ts', 'test/cli/convert-trevni.test.ts', 'test/recover/scan-sweep.test.ts',
-  'test/trevni/reader.test.ts', 'test/fuzz/shared-repro.test.ts',
+  'test/writer/interop.test.ts', 'test/filter/matrix.test.ts', 'test/fuzz/campaign.test.ts', 'test/browser/viewer.test.ts',
+  'test/interop/duckdb-read.test.ts', 'test/writer/rewrite.test.ts', 'test/convert/csv-threads.test.ts', 'test/convert/text-columns.test.ts',
+  'test/trevni/recover.test.ts', 'test/convert/wide-tables.test.ts', 'test/package/install.test.ts', 'test/filter/sql-matrix.test.ts',
+  'test/trevni/writer.test.ts', 'test/cli/convert-trevni.test.ts', 'test/fuzz/shared-repro.test.ts', 'test/trevni/reader.test.ts',
 ].map((f) => join(...f.split('/')));
 const rank = (f) => (SLOW_FIRST.includes(f) ? SLOW_FIRST.indexOf(f) : SLOW_FIRST.length);
 files.sort((a, b) => rank(a) - rank(b));

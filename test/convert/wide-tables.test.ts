@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Duck, sqlString } from '../writer/oracles.js';
+import { scriptArgs } from '../cli/bin.js';
 
 const MiB = 2 ** 20;
 const KiB = 2 ** 10;
@@ -26,9 +27,9 @@ type Format = 'parquet' | 'trevni' | 'trevni-draft' | 'redelm';
  * and not read back.
  */
 function wide(columns: number, format: Format, heapMiB?: number, keep?: string): { same: boolean; writeRss: number; maxRss: number } {
-  const script = join('test', 'convert', 'wide-convert.ts');
-  const heap = heapMiB ? `--max-old-space-size=${heapMiB} ` : '';
-  const r = spawnSync('sh', ['-c', `ulimit -n 256 && exec "${process.execPath}" ${heap}--import tsx ${script} ${columns} ${format} ${keep ?? ''}`], { encoding: 'utf8', timeout: 240_000 });
+  const args = [...(heapMiB ? [`--max-old-space-size=${heapMiB}`] : []), ...scriptArgs('./wide-convert.ts', import.meta.url), String(columns), format, ...(keep ? [keep] : [])];
+  // The arguments after the script's text are its "$@".
+  const r = spawnSync('sh', ['-c', 'ulimit -n 256 && exec "$@"', 'sh', process.execPath, ...args], { encoding: 'utf8', timeout: 240_000 });
   assert.equal(r.status, 0, `${columns} columns to ${format}: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as { same: boolean; writeRss: number; maxRss: number };
 }

@@ -3,7 +3,10 @@
  * its validation (an undocumented export, a `{@link}` to nothing) as errors,
  * emitting nothing. api-docs.test.ts finds an undocumented export in a
  * second by parsing; this is what `npm run docs` runs, so the reference
- * cannot fall behind the source unseen.
+ * cannot fall behind the source unseen. Without TypeScript's own error
+ * check (--skipErrorChecking): `npm test` type-checks src/ first (`npm run
+ * typecheck`, tsconfig.json, of which tsconfig.build.json's program is a
+ * part), and the check was 11 of TypeDoc's 18 CPU s here.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +18,6 @@ import { dirname, join, resolve } from 'node:path';
 const REPO = dirname(realpathSync(resolve(import.meta.dirname, '..', '..', 'typedoc.json')));
 
 test('TypeDoc builds the API reference from the source with no warning (npm run docs)', { timeout: 600_000 }, () => {
-  const r = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typedoc', 'bin', 'typedoc'), '--emit', 'none'], { cwd: REPO, encoding: 'utf8', timeout: 590_000 });
+  const r = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typedoc', 'bin', 'typedoc'), '--emit', 'none', '--skipErrorChecking'], { cwd: REPO, encoding: 'utf8', timeout: 590_000 });
   assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
 });

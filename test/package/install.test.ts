@@ -20,6 +20,7 @@ import { delimiter, join } from 'node:path';
 // @ts-expect-error: a JavaScript module without declarations
 import { ROOT } from '../../scripts/size-check.mjs';
 import { SPECIFIERS } from '../docs/exports.js';
+import { typeErrors } from './type-errors.js';
 
 /** Per entry point: names both conditions export, and those only the `node` condition adds. */
 const USES: Record<string, { both: string[]; node: string[] }> = {
@@ -137,7 +138,7 @@ test('installed with --ignore-scripts, CommonJS requires the root (require(esm))
   assert.equal(r.out.trim().split('\n').pop(), 'function function');
 });
 
-/** Writes one app file per entry point, then runs tsc over them; tsc's output, '' when they check. */
+/** Writes one app file per entry point, then type-checks them as `tsc -p` does; its output, '' when they check. */
 function typeCheck(app: string, mode: 'node16' | 'bundler', arrow: boolean): string {
   const arrowDir = join(app, 'node_modules', 'apache-arrow');
   rmSync(arrowDir, { recursive: true, force: true });
@@ -176,7 +177,7 @@ export async function names(bytes: Uint8Array): Promise<(string | null | undefin
     ? { module: 'node16', moduleResolution: 'node16', types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] }
     : { module: 'preserve', moduleResolution: 'bundler', types: [], lib: ['es2022', 'dom'] };
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'es2022', strict: true, skipLibCheck: false, noEmit: true, ...options }, files }));
-  return run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app], app).out;
+  return typeErrors(app);
 }
 
 for (const mode of ['node16', 'bundler'] as const) {
@@ -196,7 +197,7 @@ test('a CommonJS TypeScript file type-checks its require of the package under mo
   writeFileSync(join(cjs, 'app.ts'), "import { openParquet } from 'parquetry';\nexport const open = openParquet;\n");
   const tsc = (module: string) => {
     writeFileSync(join(cjs, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module, moduleResolution: module, target: 'es2022', strict: true, skipLibCheck: true, noEmit: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] }, files: ['app.ts'] }));
-    return run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', cjs], cjs).out;
+    return typeErrors(cjs);
   };
   assert.equal(tsc('nodenext'), '');
   assert.match(tsc('node16'), /app\.ts\(1,\d+\): error TS1479/);

@@ -3,12 +3,13 @@
  * survives a hang (a generous timeout ends it) or a blown heap, and learns
  * how the read ended and the child's peak RSS.
  *
- * Run as a script: `node --import tsx test/reader/read-in-child.ts FILE [LIMIT]`
+ * Run as a script (compiled, or `node --import tsx test/reader/read-in-child.ts FILE [LIMIT]`)
  * prints one JSON line (an Ended).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { scriptArgs } from '../cli/bin.js';
 
 export interface Ended {
   /** 'rows': read to the end; 'typed': a ParquetryError; 'untyped': anything else; 'killed': timed out or crashed. */
@@ -23,11 +24,10 @@ export interface Ended {
   maxRss?: number;
 }
 
-const SELF = fileURLToPath(import.meta.url);
 
 /** Reads `file` fully (or `limit` rows) in a child process given `timeoutMs` (a hang guard, not a timing). */
 export function readInChild(file: string, options: { limit?: number; timeoutMs?: number } = {}): Ended {
-  const args = ['--import', 'tsx', SELF, file];
+  const args = [...scriptArgs('./read-in-child.ts', import.meta.url), file];
   if (options.limit !== undefined) args.push(String(options.limit));
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: options.timeoutMs ?? 60_000, maxBuffer: 1 << 24 });
   const last = r.stdout.trim().split('\n').pop();

@@ -15,13 +15,14 @@ import { planRecord } from '../../src/shred/plan.js';
 import { checkDuckValues } from '../writer/oracles.js';
 import { writeFile } from './fixtures.js';
 import { withDuck } from './duck.js';
+import { scriptArgs } from '../cli/bin.js';
 
 const oracle = withDuck();
 
 /** Runs the writer, kills it `delayMs` after its first row group; resolves to the row groups it reported done. */
 function killedWriter(path: string, delayMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join('test', 'recover', 'crash-writer.ts'), path, '400'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...scriptArgs('./crash-writer.ts', import.meta.url), path, '400'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let done = 0;
     let timer: NodeJS.Timeout | undefined;
     child.stdout.setEncoding('utf8');

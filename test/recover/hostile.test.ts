@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'node:test';
+import { scriptArgs } from '../cli/bin.js';
 
 const DIRS = [join('..', 'shared', 'fuzz', 'hostile'), join('..', 'shared', 'fuzz', 'repro')];
 
@@ -15,7 +16,7 @@ const DIRS = [join('..', 'shared', 'fuzz', 'hostile'), join('..', 'shared', 'fuz
 function checkAll(ext: string): void {
   const files = DIRS.flatMap((d) => readdirSync(d).filter((n) => n.endsWith(ext)).map((n) => join(d, n)));
   assert.ok(files.length > 10);
-  const r = spawnSync(process.execPath, ['--max-old-space-size=512', '--import', 'tsx', join('test', 'recover', 'hostile-check.ts'), ...files], { encoding: 'utf8', timeout: 580_000 });
+  const r = spawnSync(process.execPath, ['--max-old-space-size=512', ...scriptArgs('./hostile-check.ts', import.meta.url), ...files], { encoding: 'utf8', timeout: 580_000 });
   assert.equal(r.status, 0, `${r.stderr}\n${r.stdout.slice(-4000)}`);
   const lines = r.stdout.trim().split('\n');
   assert.equal(lines.length, files.length);
