@@ -12,48 +12,12 @@ import type { Codec } from '../src/codecs/codec.js';
 import { gzip } from '../src/codecs/gzip.js';
 import { lz4 } from '../src/codecs/lz4.js';
 import { lz4Raw } from '../src/codecs/lz4-raw.js';
-import { createSnappy } from '../src/codecs/snappy.js';
+import { loadSnappy } from '../src/codecs/snappy.js';
 import { zstd as loadingZstd } from '../src/codecs/zstd.js';
 import { createNodeZstd, nodeBrotli, nodeGzip } from '../src/node/codecs.js';
+import { csvBlock, int64Block } from './blocks.js';
 
 const MiB = 1 << 20;
-
-/** Deterministic pseudo-random numbers (mulberry32), so runs compare. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
-/** CSV-like text: ids, names, amounts, dates, free text. */
-function csvBlock(size: number): Uint8Array {
-  const r = rng(1);
-  const names = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'];
-  const words = ['order', 'shipped', 'returned', 'pending', 'paid', 'refund', 'express', 'standard'];
-  const lines: string[] = [];
-  let length = 0;
-  for (let id = 100000; length < size; id++) {
-    const line =
-      `${id},${names[Math.floor(r() * names.length)]}${Math.floor(r() * 1000)},` +
-      `${(r() * 10000).toFixed(2)},2024-${String(1 + Math.floor(r() * 12)).padStart(2, '0')}-${String(1 + Math.floor(r() * 28)).padStart(2, '0')},` +
-      `"${words[Math.floor(r() * words.length)]} ${words[Math.floor(r() * words.length)]}"\n`;
-    lines.push(line);
-    length += line.length;
-  }
-  return new TextEncoder().encode(lines.join('')).subarray(0, size);
-}
-
-/** A PLAIN-encoded INT64 column: slowly rising values with noise, as timestamps or ids. */
-function int64Block(size: number): Uint8Array {
-  const r = rng(2);
-  const v = new BigInt64Array(size / 8);
-  let x = 1_700_000_000_000n;
-  for (let i = 0; i < v.length; i++) v[i] = x += BigInt(Math.floor(r() * 5000));
-  return new Uint8Array(v.buffer);
-}
 
 /** Best time in ms over `passes` passes of `reps` calls. */
 function best(fn: () => unknown, reps: number, passes = 10): number {
@@ -81,7 +45,7 @@ interface Impl {
 }
 
 const impls: Impl[] = [
-  { codec: 'SNAPPY', name: 'hysnappy (wasm)', impl: createSnappy() },
+  { codec: 'SNAPPY', name: 'parquetry (JS)', impl: await loadSnappy() },
   { codec: 'GZIP', name: 'fflate', impl: gzip },
   { codec: 'GZIP', name: 'node:zlib', impl: nodeGzip },
   { codec: 'BROTLI', name: 'brotli-wasm', impl: brotliCodec(require('brotli-wasm')) },

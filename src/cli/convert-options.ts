@@ -3,7 +3,7 @@ import { InvalidArgumentError as CommanderArgError } from './commander.js';
 import { InvalidArgumentError } from '../errors.js';
 import { UsageError } from './usage.js';
 import type { CodecName } from '../codecs/registry.js';
-import { compressionLevel } from '../codecs/codec.js';
+import { compressionLevel } from '../codecs/levels.js';
 import type { ColumnWriteOptions } from '../parquet/write/writer.js';
 import { encodingChoice, VALUE_ENCODINGS, extensionFormat, isCsvDelimiter, namedFormat, parquetCodecName, redElmCodecOf, trevniCodecOf, type ConvertFormat } from '../formats.js';
 

@@ -6,7 +6,8 @@
  * the registry's loadCodec) instantiates them, in browsers and Node alike.
  */
 import { CorruptFileError } from '../errors.js';
-import { type Codec, compressionLevel, defineCodec } from './codec.js';
+import { type Codec, defineCodec } from './codec.js';
+import { compressionLevel } from './levels.js';
 import { base64Bytes, checkWasmAllowed } from './wasm-loading.js';
 import initBindgen, * as bindgen from './wasm/brotli-bindgen.js';
 import { BROTLI_WASM } from './wasm/brotli-wasm.js';

@@ -3,7 +3,7 @@
  * codec module only has to turn bytes into bytes.
  */
 import { plainView } from '../bytes/plain-view.js';
-import { CorruptFileError, InvalidArgumentError, LimitError, ParquetryError } from '../errors.js';
+import { CorruptFileError, LimitError, ParquetryError } from '../errors.js';
 
 /** Parquet's CompressionCodec names. */
 export type CodecName = 'UNCOMPRESSED' | 'SNAPPY' | 'GZIP' | 'LZO' | 'BROTLI' | 'LZ4' | 'ZSTD' | 'LZ4_RAW';
@@ -88,25 +88,4 @@ function decodeFailure(name: CodecName, e: unknown): ParquetryError {
     return new LimitError(`${name}: cannot allocate memory to decompress: ${msg}`);
   }
   return new CorruptFileError(`invalid ${name} data: ${msg}`, undefined, { cause: e });
-}
-
-type LeveledCodec = 'GZIP' | 'BROTLI' | 'ZSTD';
-
-const LEVELS: Record<LeveledCodec, { min: number; max: number; default: number }> = {
-  // zlib's own default: 9 takes about twice as long for a percent or two.
-  GZIP: { min: 0, max: 9, default: 6 },
-  // Arrow's choice for Parquet: 11 is many times slower for a few percent.
-  BROTLI: { min: 0, max: 11, default: 8 },
-  // zstd's own default; negative levels trade ratio for speed.
-  ZSTD: { min: -131072, max: 22, default: 3 },
-};
-
-/** Validates `level` against the codec's range and substitutes its default when absent. */
-export function compressionLevel(name: LeveledCodec, level: number | undefined): number {
-  const { min, max } = LEVELS[name];
-  if (level === undefined) return LEVELS[name].default;
-  if (!Number.isInteger(level) || level < min || level > max) {
-    throw new InvalidArgumentError(`${name} compression level must be an integer from ${min} to ${max}, got ${level}`);
-  }
-  return level;
 }

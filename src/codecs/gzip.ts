@@ -6,7 +6,8 @@
 import { gzipSync, inflateSync } from 'fflate';
 import { crc32 } from '../checksum/crc32.js';
 import { CorruptFileError } from '../errors.js';
-import { compressionLevel, defineCodec } from './codec.js';
+import { defineCodec } from './codec.js';
+import { compressionLevel } from './levels.js';
 
 const FHCRC = 2;
 const FEXTRA = 4;

@@ -18,7 +18,6 @@ import { ByteWriter } from '../bytes/writer.js';
 import { CorruptFileError, UnsupportedError } from '../errors.js';
 import { checkUncompressedSize, type Codec } from './codec.js';
 import { loadCodec } from './registry.js';
-import { snappyLength } from './snappy-length.js';
 
 export const HADOOP_GZIP = 'org.apache.hadoop.io.compress.GzipCodec';
 export const HADOOP_DEFAULT = 'org.apache.hadoop.io.compress.DefaultCodec';
@@ -50,7 +49,7 @@ export async function loadHadoopCodec(className: string): Promise<HadoopCodec> {
       return { className, decompress: (input, size) => gzip.decompress(input, size), compress: (input) => gzip.compress(input) };
     }
     case HADOOP_DEFAULT: return zlibCodec(await import('fflate'));
-    case HADOOP_SNAPPY: return snappyBlocks(await loadCodec('SNAPPY'));
+    case HADOOP_SNAPPY: return snappyBlocks(await loadCodec('SNAPPY'), (await import('./snappy-decode.js')).snappyLength);
   }
   throw new UnsupportedError(`unknown Hadoop codec ${JSON.stringify(className)} (known: ${Object.values(HADOOP_CODECS).join(', ')})`);
 }
@@ -94,7 +93,7 @@ function adler32(data: Uint8Array): number {
   return ((b << 16) | a) >>> 0;
 }
 
-function snappyBlocks(raw: Codec): HadoopCodec {
+function snappyBlocks(raw: Codec, snappyLength: (input: Uint8Array) => number): HadoopCodec {
   return {
     className: HADOOP_SNAPPY,
     decompress(input, size) {

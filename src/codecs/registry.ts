@@ -7,13 +7,12 @@
  */
 import { InvalidArgumentError, ParquetryError, UnsupportedError } from '../errors.js';
 import { CODEC_NAMES, defineCodec, type Codec, type CodecName } from './codec.js';
-import { isWasmRefusal, wasmRefused } from './wasm-loading.js';
 
 export { CODEC_NAMES, type Codec, type CodecName } from './codec.js';
 
 const loaders: Record<CodecName, () => Promise<Codec>> = {
   UNCOMPRESSED: async () => (await import('./uncompressed.js')).uncompressed,
-  SNAPPY: async () => (await import('./snappy.js')).createSnappy(),
+  SNAPPY: async () => (await import('./snappy.js')).loadSnappy(),
   GZIP: async () => (await import('./gzip.js')).gzip,
   LZO: async () => {
     throw lzo();
@@ -30,8 +29,8 @@ const loaders: Record<CodecName, () => Promise<Codec>> = {
  */
 const decompressorLoaders: Partial<Record<CodecName, () => Promise<Codec>>> = {
   SNAPPY: async () => {
-    const { snappyDecoder } = await import('./snappy-decode.js');
-    return defineCodec('SNAPPY', snappyDecoder(), () => {
+    const { snappyDecompress } = await import('./snappy-decode.js');
+    return defineCodec('SNAPPY', snappyDecompress, () => {
       throw new InvalidArgumentError("codec SNAPPY is loaded for decompression only: await loadCodec('SNAPPY') first");
     });
   },
@@ -79,11 +78,13 @@ function loadInto(name: CodecName, into: Map<CodecName, Codec>, waiting: Map<Cod
         if (!loaded.has(name)) into.set(name, codec);
         return loaded.get(name) ?? codec;
       },
-      (e: unknown) => {
+      async (e: unknown) => {
         waiting.delete(name);
         // A module or its wasm that this runtime cannot load is a limit of
-        // the runtime, not a bug.
+        // the runtime, not a bug. The wasm check is loaded only then: a read
+        // of a SNAPPY or uncompressed file uses no wasm.
         if (e instanceof ParquetryError) throw e;
+        const { isWasmRefusal, wasmRefused } = await import('./wasm-loading.js');
         if (isWasmRefusal(e)) throw wasmRefused(name, e);
         throw new UnsupportedError(`the ${name} codec cannot be loaded here: ${e instanceof Error ? e.message : String(e)}`);
       },

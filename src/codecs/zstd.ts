@@ -19,7 +19,8 @@
  * needs no copied file or loader rule.
  */
 import { CorruptFileError, LimitError, UnsupportedError } from '../errors.js';
-import { type Codec, compressionLevel, defineCodec } from './codec.js';
+import { type Codec, defineCodec } from './codec.js';
+import { compressionLevel } from './levels.js';
 import { base64Bytes, checkWasmAllowed } from './wasm-loading.js';
 import { ZSTD_WASM } from './wasm/zstd-wasm.js';
 import { type ZstdFrame, zstdFrames } from './zstd-frame.js';

@@ -3,7 +3,7 @@
  * node/codecs.ts imports only when a file first uses SNAPPY.
  */
 import { defineCodec, type Codec } from '../codecs/codec.js';
-import { snappyLength } from '../codecs/snappy-length.js';
+import { snappyLength } from '../codecs/snappy-decode.js';
 import { CorruptFileError } from '../errors.js';
 import { nodeRequire, plain } from './native-require.js';
 
@@ -11,9 +11,10 @@ type SnappyBinding = typeof import('snappy');
 
 /**
  * The `snappy` package's native codec (Rust, prebuilt per platform, no
- * install script): measured 5.4 GB/s decompressing 1 MiB blocks here against
- * 1.1 GB/s for the portable wasm build. Undefined when no binary is there
- * for this platform; the portable codec then stays.
+ * install script): 1.7x the portable JavaScript decoder's speed on the T1
+ * file's pages and 3.2x its compressor's (BENCHMARKS.md, "SNAPPY in
+ * JavaScript"). Undefined when no binary is there for this platform; the
+ * portable codec then stays.
  */
 export function createNodeSnappy(): Codec | undefined {
   let lib: SnappyBinding;

@@ -51,7 +51,7 @@ function loads(name: string, args: string[]): string[] {
 }
 
 /** Packages and built-ins that only some files or commands need. */
-const LAZY = [/\/node_modules\/fflate\//, /\/node_modules\/hysnappy\//, /\/node_modules\/xxhash-wasm\//, /\/node_modules\/csv-parse\//,
+const LAZY = [/\/node_modules\/fflate\//, /\/src\/codecs\/snappy-(decode|encode)\.ts$/, /\/node_modules\/xxhash-wasm\//, /\/node_modules\/csv-parse\//,
   /\/node_modules\/zstd-napi\//, /\/node_modules\/@napi-rs\/snappy/, /\/node_modules\/snappy\//, /^builtin:zlib$/, /^node:crypto$/];
 
 function assertNone(loaded: string[], patterns: RegExp[]): void {

@@ -1,16 +1,16 @@
 /**
  * A read loads a codec's decompressor alone where that is a module of its
- * own (SNAPPY: hysnappy's compressor stays unloaded), and a write then loads
+ * own (SNAPPY: the compressor stays unloaded), and a write then loads
  * the whole codec. One process, so the order of the steps is the test's.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InvalidArgumentError } from '../../src/errors.js';
 import { getCodec, loadCodec, loadDecompressor } from '../../src/codecs/registry.js';
-import { createSnappy } from '../../src/codecs/snappy.js';
+import { loadSnappy } from '../../src/codecs/snappy.js';
 
 const text = new TextEncoder().encode('snappy snappy snappy snappy, a block that compresses');
-const block = createSnappy().compress(text);
+const block = (await loadSnappy()).compress(text);
 
 test('a decompressor alone decompresses, refuses to compress, and gives way to the whole codec once loaded', async () => {
   const reading = await loadDecompressor('SNAPPY');

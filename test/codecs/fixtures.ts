@@ -4,7 +4,7 @@ import type { Codec, CodecName } from '../../src/codecs/codec.js';
 import { gzip } from '../../src/codecs/gzip.js';
 import { lz4 } from '../../src/codecs/lz4.js';
 import { lz4Raw } from '../../src/codecs/lz4-raw.js';
-import { createSnappy } from '../../src/codecs/snappy.js';
+import { loadSnappy } from '../../src/codecs/snappy.js';
 import { uncompressed } from '../../src/codecs/uncompressed.js';
 import { zstd as loadingZstd } from '../../src/codecs/zstd.js';
 import { createNodeZstd, nodeBrotli, nodeGzip } from '../../src/node/codecs.js';
@@ -40,6 +40,24 @@ export function repetitiveBytes(n: number): Uint8Array {
   return out;
 }
 
+/** Text from a few words, as CSV or log pages hold. */
+export function textLike(n: number, seed: number): Uint8Array {
+  const words = ['alpha', 'beta', 'gamma', ',', '\n', '2024-01-', 'widget', ' '];
+  const r = randomBytes(n, seed);
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; ) for (const c of ascii(words[r[i]! % words.length]!)) if (i < n) out[i++] = c;
+  return out;
+}
+
+/** Sizes the SNAPPY round trips cover: each literal length form's edges, 64 KiB's, and large. */
+export const SNAPPY_SIZES = [0, 1, 2, 3, 4, 15, 16, 17, 59, 60, 61, 64, 65, 255, 256, 257, 65535, 65536, 65537, 1 << 20, 5 << 20];
+export const SNAPPY_KINDS: [string, (n: number) => Uint8Array][] = [
+  ['random', (n) => randomBytes(n, n + 3)],
+  ['repetitive', repetitiveBytes],
+  ['runs of one byte', (n) => randomBytes(n, n + 5).map((b) => (b < 8 ? 1 : 0))],
+  ['text-like', (n) => textLike(n, n + 7)],
+];
+
 export const inputs: [string, Uint8Array][] = [
   ['empty', new Uint8Array(0)],
   ['1 byte', Uint8Array.of(0x5a)],
@@ -63,7 +81,7 @@ export const portableBrotli = await loadBrotli();
 
 export const impls: Impl[] = [
   { codec: 'UNCOMPRESSED', name: 'identity', impl: uncompressed, compresses: true },
-  { codec: 'SNAPPY', name: 'hysnappy', impl: createSnappy(), compresses: true },
+  { codec: 'SNAPPY', name: 'parquetry', impl: await loadSnappy(), compresses: true },
   { codec: 'GZIP', name: 'fflate', impl: gzip, compresses: true },
   { codec: 'GZIP', name: 'node:zlib', impl: nodeGzip, compresses: true },
   { codec: 'BROTLI', name: 'brotli-wasm', impl: portableBrotli, compresses: true },

@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { snappyUncompress } from 'hyparquet';
 import { CorruptFileError } from '../../src/errors.js';
-import { createSnappy, snappyLength } from '../../src/codecs/snappy.js';
-import { MiB, ascii, randomBytes, repetitiveBytes } from './fixtures.js';
+import { loadSnappy } from '../../src/codecs/snappy.js';
+import { snappyLength } from '../../src/codecs/snappy-decode.js';
+import { createNodeSnappy } from '../../src/node/snappy.js';
+import { MiB, SNAPPY_KINDS, SNAPPY_SIZES, ascii, randomBytes, repetitiveBytes, textLike } from './fixtures.js';
 
-const snappy = createSnappy();
+const snappy = await loadSnappy();
 const corrupt = (e: unknown) => e instanceof CorruptFileError;
 
 /**
@@ -38,11 +40,40 @@ test('SNAPPY: a preamble that disagrees with the page header is refused before d
   assert.throws(() => snappy.decompress(Uint8Array.of(0x80, 0x80, 0x04, 0x00, 0x61), 1), corrupt);
 });
 
-test('SNAPPY: hysnappy output is read by an independent decoder (hyparquet)', () => {
-  for (const data of [Uint8Array.of(9), randomBytes(MiB), repetitiveBytes(MiB), randomBytes(200000, 4).map((b) => b & 1)]) {
+/** The compressor's bound on its output (snappy-encode.ts): the input, a byte per 12 more, and the preamble. */
+const bound = (n: number) => 16 + n + Math.ceil(n / 12);
+
+/** 65 fresh bytes, then the same 4 each time: literals too long for the tag alone between short copies, an output longer than its input. */
+function longLiterals(n: number): Uint8Array {
+  const out = randomBytes(n, 21);
+  for (let i = 65; i + 4 <= n; i += 69) out.set(ascii('ABCD'), i);
+  return out;
+}
+
+test('SNAPPY: the compressor\'s output is read by two independent decoders (the native one, hyparquet\'s), within its bound', () => {
+  const native = createNodeSnappy()!;
+  const cases: [string, Uint8Array][] = [
+    ...SNAPPY_SIZES.flatMap((n) => SNAPPY_KINDS.map(([kind, make]): [string, Uint8Array] => [`${kind}, ${n} bytes`, make(n)])),
+    ['long literals, 1 MiB', longLiterals(MiB)],
+    ['random, 2^24 + 5 bytes', randomBytes(2 ** 24 + 5, 8)],
+  ];
+  assert.ok(snappy.compress(longLiterals(MiB)).length > MiB);
+  for (const [what, data] of cases) {
+    const packed = snappy.compress(data);
+    assert.ok(packed.length <= bound(data.length), `${what}: ${packed.length} bytes`);
+    assert.deepEqual(native.decompress(packed, data.length), data, what);
     const out = new Uint8Array(data.length);
-    snappyUncompress(snappy.compress(data), out);
-    assert.deepEqual(out, data);
+    snappyUncompress(packed, out);
+    assert.deepEqual(out, data, what);
+  }
+});
+
+test('SNAPPY: the compressor compresses as well as the native one, within 2%', () => {
+  const native = createNodeSnappy()!;
+  for (const [what, data] of [['text-like', textLike(MiB, 5)], ['repetitive', repetitiveBytes(MiB)], ['runs', randomBytes(MiB, 6).map((b) => (b < 8 ? 1 : 0))]] as const) {
+    const ours = snappy.compress(data).length;
+    const theirs = native.compress(data).length;
+    assert.ok(ours <= theirs * 1.02, `${what}: ${ours} bytes against ${theirs}`);
   }
 });
 

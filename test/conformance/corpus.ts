@@ -9,6 +9,8 @@ export const CORPUS = join('..', 'shared', 'corpus');
 export interface ManifestEntry {
   path: string;
   rows: number;
+  /** `codec:SNAPPY`, `encoding:PLAIN`, `type:INT32`, ... */
+  tags: string[];
   expected: string | null;
   must?: string;
   notes: string[];

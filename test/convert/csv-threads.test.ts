@@ -138,17 +138,23 @@ test('invalid UTF-8 past the sample is told once, with its line and column, what
   assert.deepEqual(warnings.map((w) => [w.code, w.column]), [['INVALID_UTF8', 'name']]);
 });
 
-test('a block whose cut falls inside a quoted cell is read again from where the block before ended: the records are those of one tokenizer', async () => {
-  // Stray TSV quotes make every cut's parity lie; each record's quoted cell spans many lines.
-  const text = multiline(3000, 9, true, false);
-  const bytes = enc(text);
+/** `text`'s tokens by one tokenizer, and a shaper with the header and the schema of the records `sample` picks. */
+function tokenized(text: string, delimiter: string, sample: (records: string[][]) => string[][]) {
   const whole: CsvToken[] = [];
-  const one = csvTokenizer('\t');
+  const one = csvTokenizer(delimiter);
   one.feed(text, whole);
   one.finish(whole);
   const shaper = new CsvShaper({ fields: undefined, overrides: [] });
   shaper.setHeader((whole[0] as { cells: string[] }).cells);
-  const schema = shaper.schema(whole.slice(1).map((t) => (t as { cells: string[] }).cells));
+  const schema = shaper.schema(sample(whole.slice(1).flatMap((t) => ('cells' in t ? [t.cells] : []))));
+  return { whole, one, shaper, schema };
+}
+
+test('a block whose cut falls inside a quoted cell is read again from where the block before ended: the records are those of one tokenizer', async () => {
+  // Stray TSV quotes make every cut's parity lie; each record's quoted cell spans many lines.
+  const text = multiline(3000, 9, true, false);
+  const bytes = enc(text);
+  const { whole, one, shaper, schema } = tokenized(text, '\t', (records) => records);
   const reader = new CsvBlockReader({ delimiter: '\t', skipBad: true, replica: shaper.replica(schema)!, headerCells: undefined });
   // Blocks from the first record on, cut small so that many cuts fall inside quotes.
   const start = text.indexOf('\n') + 1;
@@ -168,6 +174,31 @@ test('a block whose cut falls inside a quoted cell is read again from where the 
   }
   assert.equal(rows, whole.length - 1);
   assert.ok(resumed > 0, 'some cut fell inside quotes');
+});
+
+test('a block read from its bytes gives the rows, bad rows (short, long, refused cells) and values the tokenizer gives, strict or not', () => {
+  // Records the byte scan reads (a malformed one would leave the rest to the tokenizer), with rows of another width and cells refused.
+  const lines = [...convertCsvLines(3_000, 5)];
+  for (let i = 5; i < lines.length; i += 131) lines[i] = i % 2 ? '1,2\n' : lines[i]!.replace('\n', ',x\n');
+  for (let i = 9; i < lines.length; i += 173) lines[i] = lines[i]!.replace(/^\d+/, 'not-a-number');
+  for (let i = 11; i < lines.length; i += 251) lines[i] = lines[i]!.replace(/(true|false)\n$/, 'maybe\n');
+  const text = lines.join('');
+  // A sample of good rows only: the ids are integers and the flags booleans, so "not-a-number" and "maybe" are refused.
+  const { one, shaper, schema } = tokenized(text, ',', (records) => records.filter((c) => c.length === 9 && /^\d+$/.test(c[0]!) && /^(true|false)$/.test(c[8]!)).slice(0, 100));
+  const bytes = enc(text.slice(text.indexOf('\n') + 1));
+  for (const skipBad of [true, false]) {
+    const reader = new CsvBlockReader({ delimiter: ',', skipBad, replica: shaper.replica(schema)!, headerCells: undefined });
+    const read = (utf8At: number | undefined) => {
+      const r = reader.read({ bytes, start: one.startState(2), final: true, utf8At });
+      return { rows: r.rows, bad: r.bad, columns: r.columns, end: r.end };
+    };
+    // A line of invalid UTF-8 waiting to be told sends the whole block through the tokenizer.
+    const fromText = read(1);
+    const fromBytes = read(undefined);
+    if (skipBad) assert.ok(['id', 'flag', undefined].every((c) => fromText.bad.some((b) => b.column === c)) && fromText.rows > 2_900, 'refused cells and rows of another width');
+    else assert.equal(fromText.bad.length, 1);
+    assert.deepEqual(fromBytes, fromText, skipBad ? 'skipping bad rows' : 'strict');
+  }
 });
 
 test('each block has a buffer of its own: handing it to a thread (detaching it) leaves the carry and the input whole, whether the input comes as one chunk many blocks long or in small chunks', async () => {

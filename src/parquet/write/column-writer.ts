@@ -236,9 +236,9 @@ export class ColumnWriter implements LeafSink {
   /** Plain values of the current page (when not dictionary-encoding). */
   private values: ValuesBuilder;
   /** Dictionary state: values by key, their order, and the current page's indices. */
-  /** Dictionary indices by value: JS strings and numbers in one map, byte strings by their bytes in a set of their own, so the two never collide. */
+  /** Dictionary indices by value: JS strings in a map (until byte strings come: `stringsToBytes`), byte strings by their bytes in a set of their own. */
   /** Each made at its first entry, as are chunkStats and the coercer: a wide table has many columns and few values. */
-  private dictKeys: Map<unknown, number> | undefined;
+  private dictKeys: Map<string, number> | undefined;
   private dictBytes: ByteStringSet | undefined;
   /** INT32, INT64, FLOAT and DOUBLE values by their bits (INT32: the value and 0). */
   private dictNumbers: NumberSet | undefined;
@@ -252,7 +252,7 @@ export class ColumnWriter implements LeafSink {
   private spareBytes: ByteStringSet | undefined;
   private spareNumbers: NumberSet | undefined;
   /** A string column's strings with lone surrogates, once it keys the others by their bytes (`stringsToBytes`). */
-  private illFormed: Map<unknown, number> | undefined;
+  private illFormed: Map<string, number> | undefined;
   /**
    * The keys of the dictionary's entries keyed in `dictKeys` or `illFormed`
    * and their indices (`mapKeyAt`), so entries of a rolled-back record can be
@@ -261,7 +261,7 @@ export class ColumnWriter implements LeafSink {
    * other), which need no key. A list of every entry's key was a push per new
    * entry, 16,384 a chunk for a column of distinct values.
    */
-  private mapKeys: unknown[] | undefined;
+  private mapKeys: string[] | undefined;
   private mapKeyAt: number[] | undefined;
   private dict: ValuesBuilder;
   private indices = new Indices();
@@ -485,33 +485,25 @@ export class ColumnWriter implements LeafSink {
     return set;
   }
 
-  /** The dictionary index of a string `s` or a physical value, adding it when new. */
+  /**
+   * The dictionary index of a string `s` or a physical value, adding it
+   * when new: numbers by their bits, byte strings by their bytes (a BOOLEAN
+   * column, the only one whose values are neither, keeps no dictionary).
+   */
   private dictionaryIndex(s: string | undefined, physical: number | bigint | boolean | Uint8Array | undefined): number {
-    let key: unknown;
-    if (s === undefined) {
-      if (typeof physical === 'bigint') {
-        bitsI64[0] = physical;
-        return this.numberIndex(halves[0]!, halves[1]!, physical);
-      }
-      if (typeof physical === 'number') {
-        if (this.leaf.physicalType === 'INT32') return this.numberIndex(physical, 0, physical);
-        if (physical !== physical) return this.numberIndex(0, 0x7ff80000, physical);
-        bitsF64[0] = physical;
-        return this.numberIndex(halves[0]!, halves[1]!, physical);
-      }
-    }
-    const map: Map<unknown, number> = (this.dictKeys ??= new Map());
     if (s !== undefined) return this.stringIndex(s);
-    if (physical instanceof Uint8Array) return this.bytesIndex(physical, 0, physical.length);
-    else key = physical;
-    let idx = map.get(key);
-    if (idx === undefined) {
-      idx = this.dict.length;
-      map.set(key, idx);
-      this.keptKey(key, idx);
-      this.dict.push(physical!);
+    if (typeof physical === 'bigint') {
+      bitsI64[0] = physical;
+      return this.numberIndex(halves[0]!, halves[1]!, physical);
     }
-    return idx;
+    if (typeof physical === 'number') {
+      if (this.leaf.physicalType === 'INT32') return this.numberIndex(physical, 0, physical);
+      if (physical !== physical) return this.numberIndex(0, 0x7ff80000, physical);
+      bitsF64[0] = physical;
+      return this.numberIndex(halves[0]!, halves[1]!, physical);
+    }
+    const bytes = physical as Uint8Array;
+    return this.bytesIndex(bytes, 0, bytes.length);
   }
 
   /** The dictionary index of the byte string src[start, end), adding it when new. */
@@ -529,7 +521,7 @@ export class ColumnWriter implements LeafSink {
    * where to remove it; the first in a list of one (a list grown by push
    * starts with room for 16, and a wide table's columns hold one entry).
    */
-  private keptKey(key: unknown, idx: number): void {
+  private keptKey(key: string, idx: number): void {
     if (this.mapKeys) {
       this.mapKeys.push(key);
       this.mapKeyAt!.push(idx);
@@ -550,7 +542,6 @@ export class ColumnWriter implements LeafSink {
   private stringsToBytes(): void {
     const set = (this.dictBytes ??= this.byteStringSet());
     for (const [key, idx] of this.dictKeys!) {
-      if (typeof key !== 'string') continue;
       this.dictKeys!.delete(key);
       if (!isWellFormed(key)) {
         (this.illFormed ??= new Map()).set(key, idx);
@@ -574,7 +565,7 @@ export class ColumnWriter implements LeafSink {
 
   /** A string's dictionary index, adding it when new (by its bytes once byte strings came). */
   private stringIndex(v: string): number {
-    let keys: Map<unknown, number>;
+    let keys: Map<string, number>;
     if (this.dictBytes === undefined) keys = this.dictKeys ??= new Map();
     else if (isWellFormed(v)) {
       const b = utf8.encode(v);
@@ -807,9 +798,9 @@ export class ColumnWriter implements LeafSink {
       const e = this.dict.length - 1;
       const keys = this.mapKeys;
       if (keys !== undefined && keys.length > 0 && this.mapKeyAt![keys.length - 1] === e) {
-        const key = keys.pop();
+        const key = keys.pop()!;
         this.mapKeyAt!.pop();
-        this.dictKeys!.delete(key);
+        this.dictKeys?.delete(key);
         this.illFormed?.delete(key);
       } else if (this.dictNumbers !== undefined) this.dictNumbers.pop();
       else this.dictBytes!.pop();

@@ -81,6 +81,14 @@ function minMax64(w: Int32Array, start: number, end: number, flip: number): [num
   return [lo, hi];
 }
 
+/** indices[start..end) as an Int32Array: a view when they are one (a copy made by a callback per index was most of a dictionary page's statistics). */
+function indexRange(indices: ArrayLike<number>, start: number, end: number): Int32Array {
+  if (indices instanceof Int32Array) return indices.subarray(start, end);
+  const out = new Int32Array(end - start);
+  for (let i = start; i < end; i++) out[i - start] = indices[i]!;
+  return out;
+}
+
 /** A byte per dictionary entry, all zero between uses (shared: statistics are taken synchronously, one page at a time). */
 let usedBuf = new Uint8Array(1024);
 
@@ -331,8 +339,9 @@ export class StatsBuilder {
   /** Adds dict[indices[start..end)], materialising the values only where needed (floats count NaNs per occurrence). */
   addIndexed(dict: Values, indices: ArrayLike<number>, start: number, end: number): void {
     if (this.order === 'none' || start >= end) return;
-    if (this.order === 'float' || this.order === 'float16' || dict instanceof BigInt64Array || this.order === 'unsigned') {
-      this.addRange(take(dict, Int32Array.from({ length: end - start }, (_, i) => indices[start + i]!)), 0, end - start);
+    // Floats count NaNs and zeros per occurrence: every index's value is taken.
+    if (this.order === 'float' || this.order === 'float16') {
+      this.addRange(take(dict, indexRange(indices, start, end)), 0, end - start);
       return;
     }
     const size = valueCount(dict);
@@ -341,6 +350,10 @@ export class StatsBuilder {
       const picked = usedEntries(indices, start, end, size);
       if ('offsets' in dict) this.addIndexedBytes(dict, picked, 0, picked.length);
       else this.addRange(take(dict, picked), 0, picked.length);
+      return;
+    }
+    if (dict instanceof BigInt64Array || this.order === 'unsigned') {
+      this.addRange(take(dict, indexRange(indices, start, end)), 0, end - start);
       return;
     }
     if ('offsets' in dict) {
