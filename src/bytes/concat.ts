@@ -15,8 +15,12 @@ export function concatBytes(parts: readonly (Uint8Array | undefined)[]): Uint8Ar
 /** Ranges up to this many bytes are copied byte by byte: for them a view for set() costs more than the copy. */
 const SHORT_COPY = 32;
 
-/** Copies src[start, end) to dst from `at` (the ranges must not overlap), with no view made for a short range. */
-export function copyBytes(dst: Uint8Array, at: number, src: Uint8Array, start: number, end: number): void {
-  if (end - start > SHORT_COPY) dst.set(src.subarray(start, end), at);
+/**
+ * Copies src[start, end) to dst from `at` (the ranges must not overlap), with
+ * no view made for a range of up to `short` bytes (a caller copying many
+ * ranges a little longer may find the views' allocation dearer).
+ */
+export function copyBytes(dst: Uint8Array, at: number, src: Uint8Array, start: number, end: number, short = SHORT_COPY): void {
+  if (end - start > short) dst.set(src.subarray(start, end), at);
   else for (let i = start; i < end; i++) dst[at++] = src[i]!;
 }

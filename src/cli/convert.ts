@@ -15,9 +15,9 @@ import type { FloatOrder } from '../parquet/write/stats.js';
 import { checkCompressionLevel, formatOf, parquetCodec, redElmCodecName, trevniCodecName, type EncodingChoice, type Format } from './convert-options.js';
 import { inapplicableOptions, isTableFormat } from '../formats.js';
 import type { SchemaChoice } from '../convert/shape.js';
+import type { SpillFactory } from '../trevni/spill.js';
 import { Conversion, type ConvertInput, type ConvertReport } from '../convert/run.js';
 import { openInput } from '../node/convert-input.js';
-import { tempSpill } from '../node/temp-spill.js';
 import { UsageError } from './usage.js';
 import { fsReason } from '../node/fs-errors.js';
 import { inputKind, isDatasetInput, isUrl, notSeekable, openTableInput, s3Settings } from './files.js';
@@ -29,13 +29,17 @@ import { datasetLayout, type DatasetLayout } from '../dataset/layout.js';
 import { datasetOutput } from '../node/destination.js';
 import { isS3Address } from '../io/s3/address.js';
 import { run } from './run-context.js';
-import { csvWorkers } from '../node/csv-workers.js';
-import { textWriters } from '../node/text-workers.js';
 import { registerNodeCodecs } from '../node/codecs.js';
 
 // The native codecs where they load, as the library's Node entry has them, and as the CSV worker threads do:
 // row groups encoded there compress as they would here.
 registerNodeCodecs();
+
+/** Temporary files for a Trevni output's column blocks, the code for them loaded on the first block spilled (no other output spills). */
+function lazyTempSpill(): SpillFactory {
+  let spill: Promise<SpillFactory> | undefined;
+  return async (column) => (await (spill ??= import('../node/temp-spill.js').then((m) => m.tempSpill())))(column);
+}
 
 export interface ConvertOptions extends DatasetLayout {
   /** Parquet input: the projection (`--columns`). */
@@ -273,15 +277,19 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   const showProgress = !quiet && (o.progress ?? Boolean(run().io.stderr.isTTY));
   const input = await cliInput(inPath, fromDataset && { unionByName: Boolean(o.unionByName) });
   const output = {
-    sink: () => openOutputSink(outPath), spill: tempSpill,
+    sink: () => openOutputSink(outPath), spill: lazyTempSpill,
     ...(dataset ? { name: outPath, dataset: () => datasetOutput(outPath, { append: o.append, writeSummary: o.writeSummary }, s3Settings()) } : {}),
   };
+  // The worker pools (and the CSV builders the CSV pool hands over) load only for --threads N > 1: a conversion on one thread never starts one.
+  const workers = (o.threads ?? 1) > 1
+    ? { csvReaders: (await import('../node/csv-workers.js')).csvWorkers, textWriters: (await import('../node/text-workers.js')).textWriters }
+    : {};
   const conversion = new Conversion(input, output, {
     from: inFormat, to: outFormat, choice, sample: o.sample, header: o.header,
     ...(o.delimiter !== undefined ? { delimiter: o.delimiter } : {}),
     strict: !o.skipBadRows, badRowHint: '--skip-bad-rows skips bad rows',
     widen: Boolean(o.widen),
-    ...(o.threads !== undefined ? { threads: o.threads } : {}), csvReaders: csvWorkers, textWriters,
+    ...(o.threads !== undefined ? { threads: o.threads } : {}), ...workers,
     typeAdvice: (c, n) => `its type was inferred from the first ${n} rows: give it with --type ${c}=TYPE, infer from more rows with --sample N, or from every row with --widen`,
     ...(o.columns ? { columns: o.columns } : {}),
     read: { verifyChecksums: o.verifyChecksums },

@@ -185,6 +185,7 @@ function plan(schema: DefinedSchema): { top: Extract<Slot, { kind: 'struct' }>; 
   return { top, columns };
 }
 
+const LF = 10;
 const SPACE = 32;
 const TAB = 9;
 const CR = 13;
@@ -282,27 +283,38 @@ export class JsonLineReader {
     return Math.max(1, Math.min(BLOCK_ROWS, Math.floor(BLOCK_CELLS / Math.max(1, this.columns.length))));
   }
 
-  /** The line at b[start, end) (no line break), line number `line`. */
-  line(b: Uint8Array, start: number, end: number, line: number): void {
+  /**
+   * The line at b[start...], line number `line`; returns its end (its line
+   * break, or b's end). No token read here crosses a line break (strings
+   * stop at control characters, and one that a backslash carries past a
+   * line break is refused with its escapes; white space is space, tab and
+   * CR), so the line is read without finding its end first: its end is
+   * where the object ends (and white space after it), or, when the line is
+   * not read here, the next line break.
+   */
+  line(b: Uint8Array, start: number, line: number): number {
     this.b = b;
-    this.end = end;
+    const end = (this.end = b.length);
     const cols = this.columns;
     for (let k = 0; k < cols.length; k++) cols[k]!.mark();
     try {
-      const i = this.ws(start);
-      if (i === end) return; // blank
-      const after = this.object(this.top, 0, i);
-      if (this.ws(after) !== end) throw GENERAL;
+      let i = this.ws(start);
+      if (i === end || b[i] === LF) return i; // blank
+      i = this.ws(this.object(this.top, 0, i));
+      if (i !== end && b[i] !== LF) throw GENERAL;
+      const row = this.rows;
+      if (row === this.lines.length) this.lines = grown(this.lines, row + 1);
+      this.lines[row] = line;
+      for (let k = 0; k < cols.length; k++) cols[k]!.endRow();
+      return i;
     } catch (e) {
       if (e !== GENERAL) throw e;
       for (let k = 0; k < cols.length; k++) cols[k]!.rollback();
-      this.generalLine(b, start, end, line);
-      return;
+      const nl = b.indexOf(LF, start);
+      const lineEnd = nl < 0 ? end : nl;
+      this.generalLine(b, start, lineEnd, line);
+      return lineEnd;
     }
-    const row = this.rows;
-    if (row === this.lines.length) this.lines = grown(this.lines, row + 1);
-    this.lines[row] = line;
-    for (let k = 0; k < cols.length; k++) cols[k]!.endRow();
   }
 
   private generalLine(b: Uint8Array, start: number, end: number, line: number): void {
@@ -599,19 +611,19 @@ export function readJsonLinesColumns(input: InputBytes, options: JsonReadOptions
       const step = await chunks.next();
       const text = step.done ? lines.end() : lines.cut(step.value);
       if (text) {
-        const b = text.bytes;
+        // One kind of array (a Node Buffer has a map of its own): every read of a byte was compiled for both, and deoptimized at the change.
+        const bytes = text.bytes;
+        const b = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
         let line = text.first;
         for (let start = 0; ; line++) {
-          const nl = b.indexOf(10, start);
-          const end = nl < 0 ? b.length : nl;
-          reader.line(b, start, end, line);
+          const end = reader.line(b, start, line);
           read += end - start;
           if (reader.size >= reader.blockRows || read >= BLOCK_BYTES) {
             read = 0;
             yield reader.take();
           }
-          if (nl < 0) break;
-          start = nl + 1;
+          if (end === b.length) break;
+          start = end + 1;
         }
         lines.next(line + 1);
       }

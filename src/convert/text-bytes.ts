@@ -4,6 +4,7 @@
  * bytes, as String(v) and temporal-format.ts print them.
  */
 import { copyBytes } from '../bytes/concat.js';
+import { writeDouble } from './double-text.js';
 
 const encoder = new TextEncoder();
 
@@ -88,52 +89,14 @@ export class TextBytes {
     this.pos = end;
   }
 
-  /**
-   * A finite double as String(v) prints it. An integer within 2^53, or a
-   * decimal m / 10^k (k ≤ 6, |m| < 10^15) that reads back as v, is printed
-   * here: a decimal of at most 15 significant digits that reads back as v is
-   * the only one of that many digits that does (they lie further apart than
-   * a double's ulp), so it is the shortest, String's choice; the first k that
-   * works is the fewest digits. Others go through String(v).
-   */
-  double(v: number): void {
+  /** values[k], a finite double, as String(v) prints it: an integer within 2^53 as one, others by double-text.ts where it can (given the array and index: see writeDouble). */
+  double(values: Float64Array | Float32Array, k: number): void {
+    const v = values[k]!;
     if (Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) return this.int(v);
-    for (let k = 1, p = 10; k <= 6; k++, p *= 10) {
-      const m = Math.round(v * p);
-      if (m / p === v && Math.abs(m) < 1e15) return this.decimal(m, k);
-      // Past k, |v| < 10^-k or |m| ≥ 10^15: no decimal of this form reads back.
-      if (Math.abs(m) >= 1e15) break;
-    }
-    this.text(String(v));
-  }
-
-  /** m / 10^k in fixed notation, k ≥ 1 digits after the point (a leading `0.` and zeros below 1). */
-  private decimal(m: number, k: number): void {
-    this.room(24);
-    const buf = this.buf;
-    let p = this.pos;
-    if (m < 0) {
-      buf[p++] = 45;
-      m = -m;
-    }
-    let len = 1;
-    for (let t = 10; t <= m; t *= 10) len++;
-    // Digits before the point: at least one (a 0).
-    const whole = Math.max(len - k, 1);
-    const end = p + whole + 1 + k;
-    let w = end;
-    for (let i = 0; i < k; i++) {
-      const q = Math.floor(m / 10);
-      buf[--w] = 48 + (m - q * 10);
-      m = q;
-    }
-    buf[--w] = 46;
-    do {
-      const q = Math.floor(m / 10);
-      buf[--w] = 48 + (m - q * 10);
-      m = q;
-    } while (w > p);
-    this.pos = end;
+    this.room(25);
+    const end = writeDouble(this.buf, this.pos, values, k);
+    if (end < 0) this.text(String(v));
+    else this.pos = end;
   }
 
   /** Writes `n` as `width` digits at `p` (n < 10^width). */
@@ -147,12 +110,12 @@ export class TextBytes {
 
   /** `YYYY-MM-DD` (`quoted`: in quotes) for days since the epoch, as formatDate prints it; false, writing nothing, for a year outside 0-9999. */
   date(days: number, quoted: boolean): boolean {
-    const [y, m, d] = civil(days);
+    const y = civil(days);
     if (y < 0 || y > 9999) return false;
     this.room(12);
     let p = this.pos;
     if (quoted) this.buf[p++] = 34;
-    this.ymd(p, y, m, d);
+    this.ymd(p, y, civilMonth, civilDay);
     p += 10;
     if (quoted) this.buf[p++] = 34;
     this.pos = p;
@@ -174,8 +137,10 @@ export class TextBytes {
    * units since the epoch, `per` a second, as formatTimestamp prints it
    * (the opening quote when `tail` ends in one); false, writing nothing,
    * beyond 2^52 units (NANOS past 52 days from the epoch go to formatTimestamp) or outside years 0-9999.
+   * v comes as its 64 bits' high and low 32 (signed): a number past 2^31 passed to a call is a new heap object.
    */
-  timestamp(v: number, per: number, tail: string): boolean {
+  timestamp(high: number, low: number, per: number, tail: string): boolean {
+    const v = high * 4294967296 + (low >>> 0);
     if (!(Math.abs(v) <= 2 ** 52)) return false;
     const perDay = per * 86400;
     let days = Math.floor(v / perDay);
@@ -187,7 +152,7 @@ export class TextBytes {
       days++;
       rem -= perDay;
     }
-    const [y, m, d] = civil(days);
+    const y = civil(days);
     if (y < 0 || y > 9999) return false;
     const width = per === 1000 ? 3 : per === 1e6 ? 6 : 9;
     this.room(32);
@@ -195,7 +160,7 @@ export class TextBytes {
     let p = this.pos;
     const quoted = tail.charCodeAt(tail.length - 1) === 34;
     if (quoted) buf[p++] = 34;
-    this.ymd(p, y, m, d);
+    this.ymd(p, y, civilMonth, civilDay);
     const secs = Math.floor(rem / per);
     const frac = rem - secs * per;
     const hours = Math.floor(secs / 3600);
@@ -243,17 +208,21 @@ export class TextBytes {
 
 }
 
-/** Year, month, day from days since 1970-01-01 (Hinnant's civil_from_days, as temporal-format.ts's, in numbers for days within ±2^31). */
-function civil(days: number): [number, number, number] {
+/** The month and day of the last `civil` call: a tuple returned per value cost an allocation per cell. */
+let civilMonth = 0;
+let civilDay = 0;
+
+/** The year from days since 1970-01-01, and its month and day in civilMonth, civilDay (Hinnant's civil_from_days, as temporal-format.ts's, in numbers for days within ±2^31). */
+function civil(days: number): number {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
   const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
+  civilDay = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  civilMonth = mp < 10 ? mp + 3 : mp - 9;
+  return yoe + era * 400 + (civilMonth <= 2 ? 1 : 0);
 }
 
 /**
@@ -263,25 +232,39 @@ function civil(days: number): [number, number, number] {
  */
 export function joinRows(fields: Spans[], n: number, prefixes: Uint8Array[], end: Uint8Array): Uint8Array {
   // Each row's place first, then each field's cells copied into the rows, one field at a time: its source buffer stays the same through a loop.
+  // Each long loop is a function of its own: code after a loop V8 compiled while it ran, not run by then, threw that code away on every call (bits.ts's unpack1).
   const at = new Int32Array(n);
-  let size = 0;
-  for (let i = 0; i < n; i++) {
-    at[i] = size;
-    size += end.length;
-    for (let f = 0; f < fields.length; f++) size += prefixes[f]!.length + fields[f]!.end[i]! - fields[f]!.start[i]!;
-  }
-  const buf = new Uint8Array(size);
+  const buf = new Uint8Array(rowPlaces(at, fields, prefixes, end.length));
   for (let f = 0; f < fields.length; f++) {
     const pre = prefixes[f]!;
     const { src, start, end: stop } = fields[f]!;
     copyCells(buf, at, n, pre, src, start, stop);
   }
+  endRows(buf, at, n, end);
+  return buf;
+}
+
+/** Sets each row's place in the joined text and returns the text's size. */
+function rowPlaces(at: Int32Array, fields: Spans[], prefixes: Uint8Array[], endLength: number): number {
+  let size = 0;
+  for (let i = 0; i < at.length; i++) {
+    at[i] = size;
+    size += endLength;
+    for (let f = 0; f < fields.length; f++) size += prefixes[f]!.length + fields[f]!.end[i]! - fields[f]!.start[i]!;
+  }
+  return size;
+}
+
+/** Writes `end` at each row's place, after its cells. */
+function endRows(buf: Uint8Array, at: Int32Array, n: number, end: Uint8Array): void {
   for (let i = 0; i < n; i++) {
     let p = at[i]!;
     for (let j = 0; j < end.length; j++) buf[p++] = end[j]!;
   }
-  return buf;
 }
+
+/** Cells up to this many bytes are copied byte by byte: a view for set() per cell, at 32 bytes (copyBytes' default), was most of the text's allocation (nested fields' cells as CSV are 30-60 bytes). */
+const CELL_COPY = 128;
 
 /** Each row's prefix and cell at its place `at[i]`, which moves past them. */
 function copyCells(buf: Uint8Array, at: Int32Array, n: number, pre: Uint8Array, src: Uint8Array, start: Int32Array, stop: Int32Array): void {
@@ -291,7 +274,7 @@ function copyCells(buf: Uint8Array, at: Int32Array, n: number, pre: Uint8Array, 
     for (let j = 0; j < k; j++) buf[p++] = pre[j]!;
     const s = start[i]!;
     const e = stop[i]!;
-    copyBytes(buf, p, src, s, e);
+    copyBytes(buf, p, src, s, e, CELL_COPY);
     at[i] = p + e - s;
   }
 }

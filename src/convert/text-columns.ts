@@ -115,10 +115,12 @@ function leafText(leaf: LeafNode, c: ColumnChunkData, rows: number, span: number
   if (c.length !== rows) {
     throw new CorruptFileError(c.length < rows ? `column ${path} ran out of values before the last row` : `column ${path} has ${c.length - rows} level entries beyond the last row`);
   }
-  // Row r's value index, or -1 for a null: only for a leaf that may be null.
+  // Row r's value index, or -1 for a null: only for a leaf with nulls. The
+  // reader's decoders check each level against the maximum and count those
+  // at it (valueCount): a chunk with a value per row has every level there.
   let index: Int32Array | null = null;
   let taken = rows;
-  if (c.def !== null) {
+  if (c.def !== null && c.valueCount !== rows) {
     const def = c.def;
     const max = leaf.defLevel;
     index = new Int32Array(rows);
@@ -196,8 +198,7 @@ function plainCells(leaf: LeafNode, values: Values, form: TextForm, cell: CellTe
     const per = UNITS_PER_SECOND[kind.unit];
     const tail = form.format === 'jsonl' ? (kind.utc ? 'Z"' : '"') : kind.utc ? 'Z' : '';
     return (out, k) => {
-      const v = words[2 * k + 1]! * 4294967296 + (words[2 * k]! >>> 0);
-      if (!out.timestamp(v, per, tail)) out.text(cell(value(k)));
+      if (!out.timestamp(words[2 * k + 1]!, words[2 * k]!, per, tail)) out.text(cell(value(k)));
     };
   }
   const array = value.array;
@@ -213,9 +214,8 @@ function plainCells(leaf: LeafNode, values: Values, form: TextForm, cell: CellTe
   }
   if (array instanceof Float64Array || array instanceof Float32Array) {
     return (out, k) => {
-      const v = array[k]!;
-      if (Number.isFinite(v)) out.double(v);
-      else out.text(cell(v));
+      if (Number.isFinite(array[k]!)) out.double(array, k);
+      else out.text(cell(array[k]!));
     };
   }
   if (leaf.kind.kind === 'string' && isByteArrays(values)) {

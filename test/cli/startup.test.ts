@@ -116,8 +116,9 @@ test('`parquetry meta` loads the reader and meta, not the other commands, the wr
   assertNone(loaded, [...LAZY, ...HEAVY, ...DECODING, /\/src\/cli\/(convert|pages|column-index|bloom|trevni|redelm)\.ts$/, /\/node_modules\/commander\/esm\.mjs$/]);
 });
 
-/** What a conversion of a Parquet file to text does not need: the writers (Parquet, Trevni, RedElm, datasets), the text inputs' readers, inference and --type parsing. */
-const TEXT_OUT_UNNEEDED = [/\/src\/parquet\/write\//, /\/src\/convert\/(write-parquet|write-trevni|write-redelm|write-dataset|pipeline|shape|read-json|json-columns|read-csv|csv-[a-z-]+|types)\.ts$/,
+/** What a conversion of a Parquet file to text does not need: the writers (Parquet, Trevni, RedElm, datasets), the text inputs' readers and column builders, inference and --type parsing, worker threads (one thread unless --threads asks). */
+const TEXT_OUT_UNNEEDED = [/\/src\/parquet\/write\//, /\/src\/convert\/(write-parquet|write-trevni|write-redelm|write-dataset|pipeline|shape|read-json|json-columns|read-csv|csv-[a-z-]+|types|column-builders)\.ts$/,
+  /\/src\/node\/(csv-workers|text-workers|worker-pool|worker-start)\.ts$/,
   /\/src\/trevni\/writer\.ts$/, /\/src\/redelm\//, /\/src\/javaser\//, /\/src\/dataset\/write\.ts$/, /\/src\/schema\/(infer|builder|coerce)\.ts$/];
 
 test('`parquetry convert x.parquet y.csv` loads the reader and the text writer, none of the writers or the text inputs\' readers', () => {

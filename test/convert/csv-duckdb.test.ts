@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { convert } from '../../src/node/entries/convert.js';
-import { DuckFiles } from '../reader/helpers.js';
+import { DuckFiles, sqlIdent, sqlString } from '../reader/helpers.js';
 import { xorshift } from '../../bench/convert-data.js';
 
 const SHARED = join('..', 'shared');
@@ -33,9 +33,6 @@ before(async () => {
 });
 after(() => files.close());
 
-const sql = (p: string) => `'${p.replaceAll("'", "''")}'`;
-const ident = (c: string) => `"${c.replaceAll('"', '""')}"`;
-
 type Kind = 'int' | 'number' | 'date' | 'timestamp' | 'boolean' | 'text';
 
 function kindOf(duckType: string): Kind {
@@ -52,7 +49,7 @@ async function normalised(relation: string): Promise<{ columns: Array<[string, K
   const described = (await files.duck.runAndReadAll(`DESCRIBE SELECT * FROM ${relation}`)).getRowObjectsJson();
   const columns = described.map((r): [string, Kind] => [String(r.column_name), kindOf(String(r.column_type))]);
   const exprs = columns.map(([c, k]) => {
-    const q = ident(c);
+    const q = sqlIdent(c);
     switch (k) {
       case 'int':
       case 'boolean':
@@ -73,8 +70,8 @@ async function normalised(relation: string): Promise<{ columns: Array<[string, K
 async function sameAsDuckDB(csv: string, what: string, threads?: number): Promise<void> {
   const ours = join(files.dir, 'ours.parquet');
   const report = await convert(csv, ours, { from: 'csv', strict: true, ...(threads !== undefined ? { threads } : {}) });
-  const expected = await normalised(`read_csv(${sql(csv)})`);
-  const got = await normalised(`read_parquet(${sql(ours)})`);
+  const expected = await normalised(`read_csv(${sqlString(csv)})`);
+  const got = await normalised(`read_parquet(${sqlString(ours)})`);
   assert.equal(report.numRows, expected.rows.length, `${what}: rows`);
   // DuckDB trims a header's names (" c_customer_id"); we keep them as written (docs/conversion.md).
   assert.deepEqual(got.columns.map(([c]) => c.trim()), expected.columns.map(([c]) => c), `${what}: the columns, in the input's order`);

@@ -35,7 +35,7 @@ const COLUMNS = Object.keys(FORMS);
 /** One line: its columns in the schema's order or another, some missing, sometimes an extra key, odd spacing, or a line that is not an object. */
 function line(r: () => number): string {
   const odd = r() < 0.15;
-  if (odd && r() < 0.1) return pick(r, ['', '   ', '\t', '[1]', '{"id":1', 'nul', '{"id":1}}', '{"id":1} x', '\u000b', '"s"', '{"id":1,}']);
+  if (odd && r() < 0.1) return pick(r, ['', '   ', '\t', '[1]', '{"id":1', 'nul', '{"id":1}}', '{"id":1} x', '\u000b', '"s"', '{"id":1,}', '{"id":1,"name":"open', '{"id":1,"tags":["a"', '{"id":-', '{"id":1,"ok":tr', '{"id":1,"place":{"city":"x"', '{"id":1} \r', '{"id":1,"name":"ends in a backslash\\', '{"id":1,"day":"2024-01-01\\', '{"na\\']);
   const keys = odd && r() < 0.3 ? [...COLUMNS].sort(() => r() - 0.5) : COLUMNS;
   const parts: string[] = [];
   for (const k of keys) {

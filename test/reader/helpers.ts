@@ -55,6 +55,11 @@ export class DuckFiles {
   }
 }
 
+/** A string as an SQL literal. */
+export const sqlString = (s: string): string => `'${s.replaceAll("'", "''")}'`;
+/** A name as an SQL identifier. */
+export const sqlIdent = (c: string): string => `"${c.replaceAll('"', '""')}"`;
+
 /** JSON text that survives bigints, for failure messages. */
 export function show(v: unknown): string {
   return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x instanceof Date ? `Date(${x.toISOString()})` : x));
