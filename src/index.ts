@@ -33,7 +33,8 @@
  */
 export { openTable, type TableInput, type OpenTableOptions } from './table/open.js';
 export type { Table, TableFormatName, TableReadOptions, TableBatchOptions, TableArrowOptions, TableColumnsOptions } from './table/table.js';
-export { ParquetReader, type ReadOptions, type ArrowOptions, type ColumnBatch } from './parquet/reader.js';
+export { ParquetReader } from './parquet/reader.js';
+export type { ReadOptions, ArrowOptions, ColumnBatch } from './parquet/read-options.js';
 export type { OpenOptions } from './parquet/file.js';
 export type { Filter, ComparisonOp, LikeOp, TemporalLiteral } from './parquet/filter/expression.js';
 export { parseWhere, WhereSyntaxError } from './parquet/filter/where.js';

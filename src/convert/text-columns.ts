@@ -14,7 +14,8 @@
 import { CorruptFileError, InvalidArgumentError, withContext, type ErrorContext } from '../errors.js';
 import { isByteArrays, valueCount, type ByteArrays, type Values } from '../encodings/types.js';
 import { leafColumn, RecordAssembler } from '../parquet/row-decoding.js';
-import type { ColumnBatch, ParquetReader } from '../parquet/reader.js';
+import type { ParquetReader } from '../parquet/reader.js';
+import type { ColumnBatch } from '../parquet/read-options.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, type ColumnPath, type GroupNode, type LeafNode, type SchemaElementLike } from '../schema/tree.js';
 import type { ColumnChunkData } from '../shred/column-data.js';

@@ -14,7 +14,8 @@ import { possible, rowGroupStats, type LeafStats } from '../parquet/filter/prune
 import { readFooter, type Footer } from '../parquet/footer.js';
 import type { FileMetaData, SchemaElement } from '../parquet/metadata/index.js';
 import { collectRows, rowsOfBatches } from '../parquet/batch-rows.js';
-import { ParquetReader, type ArrowOptions, type ColumnBatch, type ReadOptions } from '../parquet/reader.js';
+import { ParquetReader } from '../parquet/reader.js';
+import type { ArrowOptions, ColumnBatch, ReadOptions } from '../parquet/read-options.js';
 import type { OpenOptions } from '../parquet/file.js';
 import { type ColumnPath } from '../schema/tree.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';

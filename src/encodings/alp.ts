@@ -11,7 +11,8 @@
 import type { ByteCursor } from '../bytes/cursor.js';
 import type { ByteWriter } from '../bytes/writer.js';
 import { CorruptFileError, InvalidArgumentError, UnsupportedError } from '../errors.js';
-import { LITTLE_ENDIAN, unpackLsb, unpackLsb64 } from './bits.js';
+import { LITTLE_ENDIAN, unpackLsb } from './bits.js';
+import { unpackLsb64 } from './bits64.js';
 import { packLsb, packLsb64 } from './bit-pack.js';
 
 type FloatType = 'FLOAT' | 'DOUBLE';

@@ -8,7 +8,8 @@
 import { ByteCursor } from '../bytes/cursor.js';
 import type { ByteWriter } from '../bytes/writer.js';
 import { CorruptFileError } from '../errors.js';
-import { LITTLE_ENDIAN, sumLsb, unpackLsb, unpackLsb64 } from './bits.js';
+import { LITTLE_ENDIAN, unpackLsb } from './bits.js';
+import { sumLsb, unpackLsb64 } from './bits64.js';
 import { packLsb, packLsb64 } from './bit-pack.js';
 
 /** Word index of the low and high halves of an int64 in an Int32Array view of a BigInt64Array. */

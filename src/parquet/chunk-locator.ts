@@ -156,28 +156,3 @@ export class ChunkLocator {
 export function dictionaryBytes(loc: ChunkLocation): ByteRange {
   return { start: loc.start, end: loc.start < loc.meta.dataPageOffset ? Math.min(loc.meta.dataPageOffset, loc.end) : loc.end };
 }
-
-// Index and bloom filter ranges are functions, not methods, so a browser read that uses none of them does not load them.
-
-/** The file range of an index structure or bloom filter, checked to lie between the magic and the footer's last 8 bytes; null without an offset. */
-export function structRange(fileSize: number, offset: number | undefined, length: number | undefined, what: string, ctx: ErrorContext): ByteRange | null {
-  if (offset === undefined) return null;
-  if (length === undefined) throw new CorruptFileError(`${what} has an offset but no length`, ctx);
-  if (!(Number.isSafeInteger(offset) && Number.isSafeInteger(length) && offset >= 4 && length > 0 && offset + length <= fileSize - 8)) {
-    throw new CorruptFileError(`${what} at ${offset} (${length} bytes) lies outside the ${fileSize}-byte file`, { ...ctx, offset });
-  }
-  return { start: offset, end: offset + length };
-}
-
-export function columnIndexRange(fileSize: number, { chunk }: ChunkRef, ctx: ErrorContext): ByteRange | null {
-  return structRange(fileSize, chunk.columnIndexOffset, chunk.columnIndexLength, 'column index', ctx);
-}
-
-export function offsetIndexRange(fileSize: number, { chunk }: ChunkRef, ctx: ErrorContext): ByteRange | null {
-  return structRange(fileSize, chunk.offsetIndexOffset, chunk.offsetIndexLength, 'offset index', ctx);
-}
-
-/** Whether `at` can start a bloom filter of at least `atLeast` bytes (its length unknown until read) in a file of `fileSize` bytes. */
-export function bloomStartInside(fileSize: number, at: number, atLeast: number): boolean {
-  return Number.isSafeInteger(at) && at >= 4 && at + atLeast <= fileSize - 8;
-}

@@ -12,14 +12,16 @@ import { ByteCursor } from '../bytes/cursor.js';
 import { CorruptFileError, UnsupportedError, withContext, type ErrorContext } from '../errors.js';
 import { take } from '../encodings/dictionary.js';
 import { BitPackedStream } from '../encodings/bit-packed.js';
-import { bitWidth, prefixedRuns, RleStream, type LevelCheck } from '../encodings/rle.js';
+import { bitWidth, prefixedRuns, type LevelCheck } from '../encodings/rle.js';
+import { RleStream } from '../encodings/rle-stream.js';
 import type { Values, ValueStream } from '../encodings/types.js';
 import type { LeafNode } from '../schema/tree.js';
 import { ChunkValues, checkIndices } from './chunk-values.js';
 import { checkNulls, Levels, onPage, PageDecoder, PageWalk, type ChunkOptions, type DataPageParts, type RawPage } from './column-chunk.js';
 import type { ColumnChunkData } from '../shred/column-data.js';
 import type { ColumnMetaData } from './metadata/index.js';
-import { decodeValues, valueStream } from './page-values.js';
+import { decodeValues } from './page-values.js';
+import { valueStream } from './page-value-stream.js';
 import { concatValues, sliceValues } from './values-concat.js';
 
 /** Data pages with more levels than this are decoded in windows where their encodings allow. */

@@ -7,15 +7,15 @@
 import { ByteCursor } from '../bytes/cursor.js';
 import { CorruptFileError, UnsupportedError } from '../errors.js';
 import { BitPackedStream } from '../encodings/bit-packed.js';
-import { decodePlain, PlainStream } from '../encodings/plain.js';
-import { bitWidth, HybridValues, decodeRleBooleans, decodeRleHybrid, decodeRleHybridPrefixed, type LevelCheck } from '../encodings/rle.js';
-import { valueCount, type Values, type ValueStream } from '../encodings/types.js';
+import { decodePlain } from '../encodings/plain.js';
+import { bitWidth, decodeRleBooleans, decodeRleHybrid, decodeRleHybridPrefixed, type LevelCheck } from '../encodings/rle.js';
+import { valueCount, type Values } from '../encodings/types.js';
 import { loadOnce } from '../load-once.js';
 import type { LeafNode } from '../schema/tree.js';
 import type { PageHeader } from './metadata/index.js';
 
 /** The encodings page-encodings.ts decodes. */
-const OTHERS = new Set(['DELTA_BINARY_PACKED', 'DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY', 'BYTE_STREAM_SPLIT', 'ALP']);
+export const OTHERS = new Set(['DELTA_BINARY_PACKED', 'DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY', 'BYTE_STREAM_SPLIT', 'ALP']);
 let others: typeof import('./page-encodings.js') | undefined;
 
 /** Loads page-encodings.ts, once: its decoders are then used synchronously, as page decoding is. */
@@ -46,7 +46,7 @@ export function pageNeedsEncodings(header: PageHeader): boolean {
  */
 class UnlistedEncoding extends CorruptFileError {}
 
-function otherEncodings(encoding: string): typeof import('./page-encodings.js') {
+export function otherEncodings(encoding: string): typeof import('./page-encodings.js') {
   if (!others) throw new UnlistedEncoding(`a data page in ${encoding}, an encoding its column chunk's metadata does not list`);
   return others;
 }
@@ -79,28 +79,6 @@ export function decodeValues(encoding: string, leaf: LeafNode, data: Uint8Array,
   }
   if (valueCount(out) !== count) throw new CorruptFileError(`page decoded ${valueCount(out)} values where its levels define ${count}`);
   return out;
-}
-
-/**
- * The values of a page of `count` values in data[pos..end), as a stream.
- * Dictionary-encoded pages give their indices.
- */
-export function valueStream(encoding: string, leaf: LeafNode, data: Uint8Array, pos: number, end: number, count: number): ValueStream {
-  const c = new ByteCursor(data, pos, end);
-  const type = leaf.physicalType;
-  switch (encoding) {
-    case 'PLAIN':
-      return new PlainStream(c, type, leaf.typeLength);
-    case 'PLAIN_DICTIONARY':
-    case 'RLE_DICTIONARY':
-      return new HybridValues(c, 'indices');
-    case 'RLE':
-      if (type !== 'BOOLEAN') throw new UnsupportedError(`RLE encoding for ${type} values`);
-      return new HybridValues(c, 'booleans');
-    default:
-      if (OTHERS.has(encoding)) return otherEncodings(encoding).otherStream(encoding, leaf, c, count);
-      throw new UnsupportedError(`value encoding ${encoding}`);
-  }
 }
 
 /**

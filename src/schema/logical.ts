@@ -51,7 +51,7 @@ function decimal(precision: number, scale: number): LeafKind {
 /** Far above any storage's digits (a 16-byte value holds 38), far below what breaks text formatting. */
 const MAX_PRECISION = 1000;
 
-function fromLogical(logical: LogicalTypeLike, physical: PhysicalType): LeafKind | undefined {
+export function fromLogical(logical: LogicalTypeLike, physical: PhysicalType): LeafKind | undefined {
   const lt = logical as LogicalTypeLike & Record<string, unknown>;
   const t = lt.type;
   if (TEXT.has(t)) return { kind: 'string' };
@@ -86,7 +86,7 @@ function fromLogical(logical: LogicalTypeLike, physical: PhysicalType): LeafKind
   }
 }
 
-function fromConverted(ct: string, scale: number | undefined, precision: number | undefined): LeafKind | undefined {
+export function fromConverted(ct: string, scale: number | undefined, precision: number | undefined): LeafKind | undefined {
   if (TEXT_CONVERTED.has(ct)) return { kind: 'string' };
   switch (ct) {
     case 'BSON':
@@ -181,25 +181,4 @@ export function geoEdges(logicalType: LogicalTypeLike | undefined): Edges | unde
   if (lt?.type === 'GEOMETRY') return 'planar';
   if (lt?.type !== 'GEOGRAPHY') return undefined;
   return lt.algorithm === undefined || lt.algorithm === 'SPHERICAL' ? 'spherical' : 'ellipsoidal';
-}
-
-/**
- * Why an element's logical type and its converted type, both given and both
- * known here, mean different things; null when they agree or either is
- * absent or unknown. Time zones aside: writers give a local TIME or
- * TIMESTAMP the converted type too. A footer damaged in one of them still
- * decodes, into the other's meaning, so recovery holds them to each other.
- */
-export function annotationConflict(el: { logicalType?: LogicalTypeLike; convertedType?: string; scale?: number; precision?: number }, physical: PhysicalType | undefined): string | null {
-  const { logicalType: lt, convertedType: ct } = el;
-  if (!lt || !ct) return null;
-  if (physical === undefined) {
-    const a = resolveGroupKind(lt, undefined);
-    return a !== 'struct' && a !== resolveGroupKind(undefined, ct) ? `its logical type ${lt.type} and converted type ${ct} disagree` : null;
-  }
-  const a = fromLogical(lt, physical);
-  const b = fromConverted(ct, el.scale, el.precision);
-  if (!a || !b) return null;
-  const key = (k: LeafKind) => JSON.stringify({ ...k, utc: undefined });
-  return key(a) !== key(b) ? `its logical type ${lt.type} and converted type ${ct} disagree` : null;
 }

@@ -5,7 +5,8 @@
  * a signal. Parquet and datasets do all of this in their own readers.
  */
 import { InvalidArgumentError, UnsupportedOptionError } from '../errors.js';
-import { valueReshaper, type ValueOptions } from '../schema/convert.js';
+import type { ValueOptions } from '../schema/convert.js';
+import { valueReshaper } from '../schema/reshape.js';
 import type { Plan, RecordPlan } from '../shred/plan.js';
 import type { TableBatchOptions, TableReadOptions } from './table.js';
 

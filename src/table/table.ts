@@ -9,7 +9,7 @@
 import type { Table as ArrowTable } from '../arrow/peer.js';
 import type { ConvertFormat } from '../formats.js';
 import type { Filter } from '../parquet/filter/expression.js';
-import type { ColumnBatch } from '../parquet/reader.js';
+import type { ColumnBatch } from '../parquet/read-options.js';
 import type { ValueOptions } from '../schema/convert.js';
 import type { ColumnPath, Schema } from '../schema/tree.js';
 

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { bitWidth, ownedCopy, sumLsb, unpackLsb, unpackLsb64 } from '../../src/encodings/bits.js';
+import { bitWidth, ownedCopy, unpackLsb } from '../../src/encodings/bits.js';
+import { sumLsb, unpackLsb64 } from '../../src/encodings/bits64.js';
 import { packLsb, packLsb64 } from '../../src/encodings/bit-pack.js';
 import { InvalidArgumentError } from '../../src/errors.js';
 

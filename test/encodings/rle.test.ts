@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { ByteCursor } from '../../src/bytes/cursor.js';
 import { ByteWriter } from '../../src/bytes/writer.js';
 import { CorruptFileError, InvalidArgumentError } from '../../src/errors.js';
-import { bitWidth, decodeDictionaryIndices, decodeRleBooleans, decodeRleHybrid, decodeRleHybridPrefixed, RleStream } from '../../src/encodings/rle.js';
+import { bitWidth, decodeDictionaryIndices, decodeRleBooleans, decodeRleHybrid, decodeRleHybridPrefixed } from '../../src/encodings/rle.js';
+import { RleStream } from '../../src/encodings/rle-stream.js';
 import { encodeDictionaryIndices, encodeRleBooleans, encodeRleHybrid, encodeRleHybridPrefixed } from '../../src/encodings/rle-encode.js';
 
 const cursor = (bytes: number[], base = 0) => new ByteCursor(Uint8Array.from(bytes), 0, bytes.length, base);

@@ -16,11 +16,13 @@ import { encodeDeltaInt32, encodeDeltaInt64 } from '../../src/encodings/delta-bi
 import { encodeDeltaByteArray } from '../../src/encodings/delta-byte-array.js';
 import { encodeDeltaLengthByteArray } from '../../src/encodings/delta-length-byte-array.js';
 import { encodePlain } from '../../src/encodings/plain-encode.js';
-import { bitWidth, RleStream } from '../../src/encodings/rle.js';
+import { bitWidth } from '../../src/encodings/rle.js';
+import { RleStream } from '../../src/encodings/rle-stream.js';
 import { encodeDictionaryIndices, encodeRleBooleans, encodeRleHybrid } from '../../src/encodings/rle-encode.js';
 import { isByteArrays, type ByteArrays, type PhysicalType, type Values } from '../../src/encodings/types.js';
 import { ByteCursor } from '../../src/bytes/cursor.js';
-import { loadPageEncodings, valueStream } from '../../src/parquet/page-values.js';
+import { loadPageEncodings } from '../../src/parquet/page-values.js';
+import { valueStream } from '../../src/parquet/page-value-stream.js';
 import type { LeafNode } from '../../src/schema/tree.js';
 
 /** A value as comparable text: numbers by their bits (NaN payloads, -0), byte strings by their bytes. */

@@ -16,9 +16,8 @@ import type { LazyColumn, PageLocation } from '../lazy-column.js';
 import { RowSelection } from '../row-selection.js';
 import type { FileDecryptor } from '../crypto/decryptor.js';
 import { decodePageHeader, type ColumnIndex, type OffsetIndex } from '../metadata/index.js';
-import {
-  bloomStartInside, columnIndexRange, offsetIndexRange, readsNoChunks, structRange, type ChunkLocation, type ChunkLocator,
-} from '../chunk-locator.js';
+import { readsNoChunks, type ChunkLocation, type ChunkLocator } from '../chunk-locator.js';
+import { bloomStartInside, columnIndexRange, offsetIndexRange, structRange } from '../index-ranges.js';
 import type { Fetched } from '../../io/coalesce.js';
 import type { Domain, Lit } from './compare.js';
 import { evaluateRows, selectedRows } from './evaluate.js';

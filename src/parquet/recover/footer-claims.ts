@@ -11,7 +11,8 @@
  * each other, and its first page against every other chunk's (two chunks
  * never share one).
  */
-import { annotationConflict } from '../../schema/logical.js';
+import { fromConverted, fromLogical, resolveGroupKind, type LeafKind, type LogicalTypeLike } from '../../schema/logical.js';
+import type { PhysicalType } from '../../encodings/types.js';
 import type { LeafNode, Schema, SchemaNode } from '../../schema/tree.js';
 import { chunkStart } from '../chunk-locator.js';
 import type { ColumnMetaData, FileMetaData } from '../metadata/index.js';
@@ -95,4 +96,25 @@ function sharedStarts(metadata: FileMetaData): Set<string> {
     else out.add(earlier).add(key);
   }));
   return out;
+}
+
+/**
+ * Why an element's logical type and its converted type, both given and both
+ * known here, mean different things; null when they agree or either is
+ * absent or unknown. Time zones aside: writers give a local TIME or
+ * TIMESTAMP the converted type too. A footer damaged in one of them still
+ * decodes, into the other's meaning, so recovery holds them to each other.
+ */
+function annotationConflict(el: { logicalType?: LogicalTypeLike; convertedType?: string; scale?: number; precision?: number }, physical: PhysicalType | undefined): string | null {
+  const { logicalType: lt, convertedType: ct } = el;
+  if (!lt || !ct) return null;
+  if (physical === undefined) {
+    const a = resolveGroupKind(lt, undefined);
+    return a !== 'struct' && a !== resolveGroupKind(undefined, ct) ? `its logical type ${lt.type} and converted type ${ct} disagree` : null;
+  }
+  const a = fromLogical(lt, physical);
+  const b = fromConverted(ct, el.scale, el.precision);
+  if (!a || !b) return null;
+  const key = (k: LeafKind) => JSON.stringify({ ...k, utc: undefined });
+  return key(a) !== key(b) ? `its logical type ${lt.type} and converted type ${ct} disagree` : null;
 }

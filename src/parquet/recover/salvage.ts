@@ -16,7 +16,7 @@ import { DEFAULT_MAX_PAGE_BYTES } from '../page-bounds.js';
 import { trimToRanges } from '../filter/prune-pages.js';
 import type { Range } from '../filter/indexes.js';
 import type { FileMetaData } from '../metadata/index.js';
-import { valueOptionsPerLeaf } from '../reader.js';
+import { valueOptionsPerLeaf } from '../read-steps.js';
 import { ChunkLocator } from '../chunk-locator.js';
 import { LeafClaims } from '../claims/claims.js';
 import { leafColumn } from '../row-decoding.js';
