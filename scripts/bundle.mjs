@@ -144,8 +144,14 @@ for (const [entries, prefix] of [[[...nodeEntries, 'node/csv-worker.js', 'node/t
  * reaches that any chunk uses). Only ParquetryError is exported, and it is
  * always in use, so no code is kept that was not. Codecs do not: an app
  * of a subpath alone (Trevni) would load the root's modules with its codec
- * (14.8 kB gzipped with GZIP), for 0.9 kB of a root read's.
+ * (14.8 kB gzipped with GZIP), for 0.9 kB of a root read's. The
+ * reader's own lazy parts (READ_PARTS) keep their targets too: through the
+ * hub, a browser read with a limit, a filter, DELTA pages, VARIANT columns
+ * or encryption loaded every lazy module, S3 and datasets included (190 kB
+ * gzipped for a read with a limit, 46 kB without the hub).
  */
+const READ_PARTS = /\/parquet\/(streamed-read|filtered-read|lazy-column|filter\/reader-parts|page-encodings|variant\/(index|filter)|crypto\/decryptor|file-path)\.js$/;
+
 function portableHub() {
   const files = readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.js') && !/^(chunks|node|cli)\//.test(f)).map((f) => join(dist, f));
   const hub = `${dist}lazy-hub.js`;
@@ -155,7 +161,7 @@ function portableHub() {
     for (const [, , rel] of readFileSync(file, 'utf8').matchAll(DYNAMIC)) {
       const path = resolve(dirname(file), rel);
       if (path.startsWith(`${dist}codecs/wasm/`)) continue;
-      if (!hubbed(file, path)) own.add(path);
+      if (!hubbed(file, path) || READ_PARTS.test(path)) own.add(path);
       else if (!targets.has(path)) targets.set(path, `m${targets.size}`);
     }
   }

@@ -90,19 +90,19 @@ export async function load(url, context, next) {
 
 /**
  * Bundles an app that opens a file by URL through dist/index.js and reads
- * every row, then runs it once per file (in Node: the bundle's code is the
+ * every row (or those `rowsOptions`, the source text of `rows()`'s options, asks for), then runs it once per file (in Node: the bundle's code is the
  * browser's, fetch included) against a local HTTP server. For each file:
  * the rows read, each chunk loaded with its gzipped size and the modules it
  * holds, and their total.
  */
-export async function browserRead(files, root = ROOT) {
+export async function browserRead(files, root = ROOT, rowsOptions = '') {
   const work = mkdtempSync(join(tmpdir(), 'parquetry-size-'));
   try {
     const app = join(work, 'app.js');
     writeFileSync(app, `import { ParquetReader } from ${JSON.stringify(join(root, 'dist', 'index.js'))};
 const reader = await ParquetReader.open(new URL(process.env.FILE_URL));
 let rows = 0;
-for await (const _ of reader.rows()) rows++;
+for await (const _ of reader.rows(${rowsOptions})) rows++;
 console.log(rows);
 `);
     const out = join(work, 'out');

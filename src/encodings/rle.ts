@@ -12,7 +12,6 @@ import type { IntegerArray } from './types.js';
 
 export { bitWidth };
 
-
 /** Run lengths are bounded so every implementation can hold them in an int32. */
 export const MAX_RUN = 0x7fffffff;
 

@@ -2,8 +2,9 @@
  * A reader's reads under a filter: the filter bound to the file's columns,
  * each row group's parts that one scan reads, and the matching rows, pruned
  * as docs/filtering.md describes. Functions of the file, not the reader's
- * methods, so they load with the filter layer (reader-parts.ts, on the
- * first read with a filter): a browser read without one does not load them.
+ * methods: reader.ts loads them on the first read with a filter, and the
+ * Arrow path (chunk-groups.ts) with it; a browser read without either does
+ * not load them.
  */
 import { withContext } from '../errors.js';
 import { findColumn, selectLeaf } from '../schema/select.js';

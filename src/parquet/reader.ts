@@ -209,7 +209,6 @@ export class ParquetReader<Row = Record<string, unknown>> {
     yield* (await streamedRead()).columnBatches(this.file, options);
   }
 
-
   /**
    * The selected rows as an Arrow `Table` (needs the optional peer dependency
    * `apache-arrow`), built from column vectors: no row objects in between.
@@ -251,6 +250,4 @@ export class ParquetReader<Row = Record<string, unknown>> {
     const { readRanges } = await filtering();
     return readRanges(this.file.reads.host, await this.file.reads.indexes(), rg, leaves, [{ start, end }]);
   }
-
-
 }

@@ -123,6 +123,14 @@ test('a browser read loads none of the root\'s schema builder, inference or VARI
   }
 });
 
+test('a browser read with a limit loads the reader\'s streamed part alone, not the other lazy modules (datasets, S3, table formats, recovery, the writer)', async () => {
+  const [read] = (await browserRead([SAMPLE], ROOT, '{ limit: 3 }')) as Read[];
+  assert.equal(read!.rows, 3);
+  const inputs = read!.chunks.flatMap((c) => Object.keys(c.inputs));
+  assert.ok(inputs.some((i) => i.endsWith('dist/parquet/streamed-read.js')), 'a limit reads through streamed-read');
+  assert.deepEqual(inputs.filter((i) => /dist\/(dataset|io\/s3|trevni|redelm|recover|table\/(trevni|redelm|text)|parquet\/(write\/writer-core|recover))[/.]/.test(i)), []);
+});
+
 test('a browser read loads the WebAssembly loader only for a codec in wasm, and compression levels only with a codec that has them', () => {
   for (const codec of CODECS) {
     const loaded = codecModules(reads.get(files.get(codec)!)!.chunks) as Set<string>;
