@@ -81,19 +81,11 @@ function minMax64(w: Int32Array, start: number, end: number, flip: number): [num
   return [lo, hi];
 }
 
-/** indices[start..end) as an Int32Array: a view when they are one (a copy made by a callback per index was most of a dictionary page's statistics). */
-function indexRange(indices: ArrayLike<number>, start: number, end: number): Int32Array {
-  if (indices instanceof Int32Array) return indices.subarray(start, end);
-  const out = new Int32Array(end - start);
-  for (let i = start; i < end; i++) out[i - start] = indices[i]!;
-  return out;
-}
-
 /** A byte per dictionary entry, all zero between uses (shared: statistics are taken synchronously, one page at a time). */
 let usedBuf = new Uint8Array(1024);
 
 /** The distinct entries indices[start..end) refer to, ascending; every index must be below `size`. */
-function usedEntries(indices: ArrayLike<number>, start: number, end: number, size: number): Int32Array {
+function usedEntries(indices: Int32Array, start: number, end: number, size: number): Int32Array {
   if (usedBuf.length < size) usedBuf = new Uint8Array(Math.max(size, usedBuf.length * 2));
   const used = usedBuf;
   let n = 0;
@@ -337,11 +329,11 @@ export class StatsBuilder {
   }
 
   /** Adds dict[indices[start..end)], materialising the values only where needed (floats count NaNs per occurrence). */
-  addIndexed(dict: Values, indices: ArrayLike<number>, start: number, end: number): void {
+  addIndexed(dict: Values, indices: Int32Array, start: number, end: number): void {
     if (this.order === 'none' || start >= end) return;
     // Floats count NaNs and zeros per occurrence: every index's value is taken.
     if (this.order === 'float' || this.order === 'float16') {
-      this.addRange(take(dict, indexRange(indices, start, end)), 0, end - start);
+      this.addRange(take(dict, indices.subarray(start, end)), 0, end - start);
       return;
     }
     const size = valueCount(dict);
@@ -353,7 +345,7 @@ export class StatsBuilder {
       return;
     }
     if (dict instanceof BigInt64Array || this.order === 'unsigned') {
-      this.addRange(take(dict, indexRange(indices, start, end)), 0, end - start);
+      this.addRange(take(dict, indices.subarray(start, end)), 0, end - start);
       return;
     }
     if ('offsets' in dict) {
@@ -373,7 +365,7 @@ export class StatsBuilder {
     this.consider(mx);
   }
 
-  private addIndexedBytes(dict: ByteArrays, indices: ArrayLike<number>, start: number, end: number): void {
+  private addIndexedBytes(dict: ByteArrays, indices: Int32Array, start: number, end: number): void {
     if (this.order !== 'bytes') {
       for (let i = start; i < end; i++) {
         const k = indices[i]!;
