@@ -68,6 +68,21 @@ function named(where: string, kind: string, fn: Writer): Writer {
   };
 }
 
+type ScalarKind = 'i8' | 'i16' | 'i32' | 'i64' | 'i64big' | 'double' | 'string' | 'binary' | 'uuid';
+
+/** The scalar kinds' writers, with the Thrift type an error names. */
+const SCALARS: Record<ScalarKind, [string, Writer]> = {
+  i8: ['i8', writeI8 as Writer],
+  i16: ['i16', writeI16 as Writer],
+  i32: ['i32', writeI32 as Writer],
+  i64: ['i64', writeI64 as Writer],
+  i64big: ['i64', writeI64BigInt as Writer],
+  double: ['double', writeDouble as Writer],
+  string: ['string', writeString as Writer],
+  binary: ['binary', writeBinary as Writer],
+  uuid: ['uuid', writeUuid as Writer],
+};
+
 function compileValue(spec: Spec, where: string): Writer {
   switch (spec.kind) {
     case 'bool':
@@ -75,24 +90,6 @@ function compileValue(spec: Spec, where: string): Writer {
         if (typeof v !== 'boolean') throw invalid(where, `(bool) cannot hold ${show(v)}`);
         w.u8(v ? CT.BOOLEAN_TRUE : CT.BOOLEAN_FALSE);
       };
-    case 'i8':
-      return named(where, 'i8', writeI8 as Writer);
-    case 'i16':
-      return named(where, 'i16', writeI16 as Writer);
-    case 'i32':
-      return named(where, 'i32', writeI32 as Writer);
-    case 'i64':
-      return named(where, 'i64', writeI64 as Writer);
-    case 'i64big':
-      return named(where, 'i64', writeI64BigInt as Writer);
-    case 'double':
-      return named(where, 'double', writeDouble as Writer);
-    case 'string':
-      return named(where, 'string', writeString as Writer);
-    case 'binary':
-      return named(where, 'binary', writeBinary as Writer);
-    case 'uuid':
-      return named(where, 'uuid', writeUuid as Writer);
     case 'enum':
       return compileEnum(spec, where);
     case 'list':
@@ -111,6 +108,10 @@ function compileValue(spec: Spec, where: string): Writer {
       return compileUnion(spec, where);
     case 'unitUnion':
       return compileUnitUnion(spec, where);
+    default: {
+      const [kind, fn] = SCALARS[spec.kind];
+      return named(where, kind, fn);
+    }
   }
 }
 
