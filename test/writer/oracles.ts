@@ -30,7 +30,7 @@ import { compressors } from 'hyparquet-compressors';
 import { openParquet } from '../../src/node/index.js';
 import type { LeafNode, SchemaElementLike } from '../../src/schema/tree.js';
 import type { Plan, RecordPlan } from '../../src/shred/plan.js';
-import { duckText, floatText } from '../interop/duck-compare.js';
+import { daysFromCivil, duckText, floatText } from '../interop/duck-compare.js';
 import { halfToNumber, hex, unscaledOf, utf8Bytes, wkbToGeoJson } from './gen.js';
 
 // ------------------------------------------------------------------ comparison and reporting
@@ -438,16 +438,6 @@ export function expectedStats(leaf: LeafNode, entries: unknown[]): { min?: unkno
 }
 
 // ---- DuckDB's text of statistics, parsed back
-
-function daysFromCivil(y: bigint, m: bigint, d: bigint): bigint {
-  const yy = m <= 2n ? y - 1n : y;
-  const era = (yy >= 0n ? yy : yy - 399n) / 400n;
-  const yoe = yy - era * 400n;
-  const mp = (m + 9n) % 12n;
-  const doy = (153n * mp + 2n) / 5n + d - 1n;
-  const doe = yoe * 365n + yoe / 4n - yoe / 100n + doy;
-  return era * 146097n + doe - 719468n;
-}
 
 function parseDuckDate(s: string): bigint | undefined {
   const m = /^(\d{4,})-(\d{2})-(\d{2})$/.exec(s);
