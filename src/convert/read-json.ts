@@ -249,12 +249,22 @@ async function* jsonLines(input: InputBytes, toItem: ItemParser): AsyncGenerator
 export function lineItems(text: string, line: number, toItem: ItemParser, out: Item<JsonRecord>[]): number {
   for (let start = 0; ; line++) {
     const nl = text.indexOf('\n', start);
-    let s = nl < 0 ? text.slice(start) : text.slice(start, nl);
-    if (line === 1 && s.charCodeAt(0) === 0xfeff) s = s.slice(1);
-    if (!blank(s)) out.push(toItem(s, line));
+    const item = textItem(nl < 0 ? text.slice(start) : text.slice(start, nl), line, toItem);
+    if (item) out.push(item);
     if (nl < 0) return line + 1;
     start = nl + 1;
   }
+}
+
+/** The item of the line b[start...end] (without its line break), line number `line`; undefined for a blank line. */
+export function lineItem(b: Uint8Array, start: number, end: number, line: number, toItem: ItemParser): Item<JsonRecord> | undefined {
+  return textItem(lineDecoder.decode(b.subarray(start, end)), line, toItem);
+}
+
+/** The item of a line's text, line number `line` (the first loses its byte order mark); undefined for a blank line. */
+export function textItem(s: string, line: number, toItem: ItemParser): Item<JsonRecord> | undefined {
+  if (line === 1 && s.charCodeAt(0) === 0xfeff) s = s.slice(1);
+  return blank(s) ? undefined : toItem(s, line);
 }
 
 /** Splitter states: before the "[", expecting an element, inside one, after the "]". */
