@@ -580,10 +580,10 @@ function sameKey(b: Uint8Array, start: number, end: number, name: Uint8Array): b
  */
 export function readJsonLinesColumns(input: InputBytes, options: JsonReadOptions = {}): { items: AsyncGenerator<Item<JsonRecord>[]>; tail: ColumnTail<JsonRecord> } {
   const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
-  const chunks = (watch ? watch.watch(input) : input).chunks();
+  const lines = new LineCutter();
+  const chunks = (watch ? watch.watch(input, () => lines.nextLine) : input).chunks();
   const sampled = options.sampled ?? 0;
   const toItem = itemParser(sampled);
-  const lines = new LineCutter();
   let reader: JsonLineReader | undefined;
   /** The input's chunks have all been taken; the head read every line. */
   let ended = false;

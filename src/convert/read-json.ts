@@ -181,7 +181,8 @@ async function* watched(batches: AsyncGenerator<Item<JsonRecord>[]>, watch: Inva
 /** JSON Lines: one object per line; blank lines are skipped. The items come in a batch per chunk of input (no promise per record). */
 export function readJsonLines(input: InputBytes, options: JsonReadOptions = {}): AsyncGenerator<Item<JsonRecord>[]> {
   const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
-  return watched(jsonLines(watch ? watch.watch(input) : input, itemParser(options.sampled ?? 0)), watch);
+  const lines = new LineCutter();
+  return watched(jsonLines(watch ? watch.watch(input, () => lines.nextLine) : input, itemParser(options.sampled ?? 0), lines), watch);
 }
 
 /**
@@ -218,6 +219,11 @@ export class LineCutter {
   next(line: number): void {
     this.line = line;
   }
+
+  /** The line the bytes not yet cut begin in (once `next` has told it). */
+  get nextLine(): number {
+    return this.line;
+  }
 }
 
 /** Keeps a byte order mark, which only the first line may have (and loses). */
@@ -228,8 +234,7 @@ export const lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
  * is never inside a UTF-8 sequence, so each line's text is what decoding
  * it alone gives (an invalid sequence ends at the LF either way).
  */
-async function* jsonLines(input: InputBytes, toItem: ItemParser): AsyncGenerator<Item<JsonRecord>[]> {
-  const lines = new LineCutter();
+async function* jsonLines(input: InputBytes, toItem: ItemParser, lines: LineCutter): AsyncGenerator<Item<JsonRecord>[]> {
   for await (const chunk of input.chunks()) {
     const text = lines.cut(chunk);
     if (!text) continue;

@@ -17,6 +17,7 @@ import type { ConvertOptions, ConvertReport } from '../../src/convert/convert.js
 import type { ParquetryWarning } from '../../src/warnings.js';
 import { rng } from '../filter/reference.js';
 import { parseJson } from '../../src/convert/read-json.js';
+import { readJsonLines } from '../../src/entries/convert.js';
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
@@ -244,4 +245,30 @@ test('keys matched on their bytes only where a name is plain ASCII: names with q
   const general = await sameAsGeneral(lines, { sample: 10 }, r, 'keys', '');
   assert.ok(typeof general !== 'string', String(general));
   assert.ok(general.report.badRows > 100, 'lines with raw quotes or backslashes in a key are bad rows');
+});
+
+test('invalid UTF-8 named by its line however the input is cut: line breaks are counted only up to it, the lines before it told by the reader (a sweep of lines, places and chunk sizes; the converter and the records reader)', async () => {
+  const lines = Array.from({ length: 120 }, (_, i) => `{"id":${i + 1},"name":"n${'é'.repeat(i % 3)}${i}","tags":["a"]}`);
+  /** The lines with one invalid byte in line `at` (1-based): in a string, or where a token goes (a bad row), or a sequence the input's end cuts short. */
+  const withBad = (at: number, where: 'string' | 'token' | 'end'): Uint8Array => Buffer.concat(lines.map((l, i) => {
+    const line = enc.encode(l);
+    const out = i + 1 !== at ? line : where === 'string' ? Buffer.concat([line.subarray(0, 15), Uint8Array.of(0xe9), line.subarray(15)]) : where === 'token' ? Buffer.concat([line.subarray(0, 1), Uint8Array.of(0xc3), line.subarray(1)]) : Buffer.concat([line, Uint8Array.of(0xe2, 0x82)]);
+    return i + 1 === lines.length && where === 'end' ? out : Buffer.concat([out, enc.encode('\n')]);
+  }));
+  const chunks = (b: Uint8Array, size: number) => (async function* () {
+    for (let i = 0; i < b.length; i += size) yield b.slice(i, i + size);
+  })();
+  for (const [at, where] of [[1, 'string'], [2, 'token'], [5, 'string'], [50, 'string'], [51, 'token'], [97, 'string'], [120, 'token'], [120, 'end']] as const) {
+    const bytes = withBad(at, where);
+    for (const size of [1, 3, 7, 64, 1000, bytes.length]) {
+      const what = `line ${at} (${where}), chunks of ${size}`;
+      const converted = await run(chunks(bytes, size), { sample: 50 });
+      assert.ok(typeof converted !== 'string', converted as string);
+      assert.deepEqual(converted.warnings.map((w) => [w.code, w.line]), [['INVALID_UTF8', at]], `convert, ${what}`);
+      const warnings: ParquetryWarning[] = [];
+      const read = await readJsonLines(chunks(bytes, size), { sample: 50, onWarning: (w) => warnings.push(w) });
+      for await (const _ of read.records);
+      assert.deepEqual(warnings.map((w) => [w.code, w.line]), [['INVALID_UTF8', at]], `readJsonLines, ${what}`);
+    }
+  }
 });
