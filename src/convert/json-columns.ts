@@ -17,7 +17,8 @@ import type { GroupNode, LeafNode, SchemaNode } from '../schema/tree.js';
 import { invalidUtf8At } from '../bytes/utf8-checks.js';
 import { isWellFormed } from '../encodings/values-builder.js';
 import { BytesBuilder, grown, Int64Builder, NumberBuilder, type BuiltColumn, type ColumnBuilder } from './column-builders.js';
-import { dateCell, int32Cell, smallDecimal, smallInteger, timestampMicros } from './csv-cells.js';
+import { dateCell, int32Cell, smallInteger, timestampMicros } from './csv-cells.js';
+import { decimalDouble } from './decimal-double.js';
 import type { ColumnBlock, ColumnTail } from './pipeline.js';
 import { itemParser, LineCutter, lineDecoder, lineItem, lineItems, textItem, type JsonReadOptions, type JsonRecord } from './read-json.js';
 import { InvalidUtf8Watch, replacedField } from './utf8.js';
@@ -411,9 +412,9 @@ export class JsonLineReader {
       case T.Double: {
         const e = numberEnd(b, i, end, true);
         if (e < 0) throw GENERAL;
-        // Past 15 digits or with an exponent: the nearest double, which JSON.parse gives too (and the writer
-        // makes of the general reader's ExactNumber or bigint).
-        const v = smallDecimal(b, i, e);
+        // The nearest double, which JSON.parse gives too (and the writer makes of the general reader's
+        // ExactNumber or bigint); from the text where the bytes' arithmetic cannot tell it.
+        const v = decimalDouble(b, i, e);
         (col.builder as NumberBuilder<Float64Array>).add(v === v ? v : Number(ascii(b, i, e)));
         return e;
       }
