@@ -598,11 +598,16 @@ export function readJsonLinesColumns(input: InputBytes, options: JsonReadOptions
     if (item.error === undefined) watch?.seen(item.line, item.line, item.record, replacedField);
     else watch?.seen(item.line, item.line, undefined, () => undefined);
   };
+  /** Lines cut from the last chunk and not yet in `cut`. */
+  const pieces: Array<{ bytes: Uint8Array; first: number }> = [];
   /** The next lines cut into `cut`; none when the chunk has no line break; `ended` at the end. */
   const nextCut = async (): Promise<void> => {
-    const step = await chunks.next();
-    if (step.done) ended = true;
-    const text = step.done ? lines.end() : lines.cut(step.value);
+    if (!pieces.length) {
+      const step = await chunks.next();
+      if (step.done) ended = true;
+      pieces.push(...(step.done ? lines.end() : lines.cut(step.value)));
+    }
+    const text = pieces.shift();
     // One kind of array (a Node Buffer has a map of its own): every read of a byte was compiled for both, and deoptimized at the change.
     if (text) cut = { bytes: text.bytes.constructor === Uint8Array ? text.bytes : new Uint8Array(text.bytes.buffer, text.bytes.byteOffset, text.bytes.byteLength), at: 0, line: text.first };
   };
