@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decimalDouble } from '../../src/convert/decimal-double.js';
-import { rng } from '../filter/reference.js';
+import { rng } from '../writer/gen.js';
 
 const enc = new TextEncoder();
 

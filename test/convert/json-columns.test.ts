@@ -15,7 +15,7 @@ import { convert } from '../../src/node/entries/convert.js';
 import { BufferSink, openParquet } from '../../src/node/index.js';
 import type { ConvertOptions, ConvertReport } from '../../src/convert/convert.js';
 import type { ParquetryWarning } from '../../src/warnings.js';
-import { rng } from '../filter/reference.js';
+import { rng } from '../writer/gen.js';
 import { parseJson } from '../../src/convert/read-json.js';
 import { readJsonLines } from '../../src/entries/convert.js';
 
