@@ -183,6 +183,14 @@ test('the sample read again from its bytes: lines of every form within it, blank
   }
 });
 
+test('an output that takes rows (Trevni): the sample, then every line, read by the general reader in the same order, one chunk or small ones', async () => {
+  const r = rng(808);
+  for (const sample of [1, 40, 1000]) {
+    const lines = [...SAMPLE, ...Array.from({ length: 300 }, () => line(r))];
+    await sameAsGeneral(lines, { sample, to: 'trevni' }, r, `Trevni, sample ${sample}`);
+  }
+});
+
 test('invalid UTF-8 past the sample or within it: read as U+FFFD by the general reader, the warning naming its line and column, as one chunk or many', async () => {
   const bad = Uint8Array.from([...enc.encode('{"id":7,"name":"x'), 0xff, 0xc3, ...enc.encode('y","score":1}')]);
   const body = Array.from({ length: 50 }, (_, i) => `{"id":${i + 3},"name":"n${i}","score":${i}.5}`);
