@@ -586,8 +586,9 @@ export function readJsonLinesColumns(input: InputBytes, options: JsonReadOptions
   const sampled = options.sampled ?? 0;
   const toItem = itemParser(sampled);
   let reader: JsonLineReader | undefined;
-  /** The input's chunks have all been taken; the head read every line. */
+  /** The input's chunks have all been taken. */
   let ended = false;
+  /** The head read every line (the output takes rows, or the input ended within the sample). */
   let finished = false;
   /** Lines cut and not all read yet: the next one starts at `at` (`bytes`' length: an empty last line) and is line `line`. */
   let cut: { bytes: Uint8Array; at: number; line: number } | undefined;
@@ -669,28 +670,28 @@ export function readJsonLinesColumns(input: InputBytes, options: JsonReadOptions
   }
 
   async function* blocks(): AsyncGenerator<ColumnBlock<JsonRecord>> {
-    const r = reader;
-    if (!r) return;
+    if (!reader) return;
+    const r: JsonLineReader = reader;
     /** Bytes of the lines read into the block being built. */
     let read = 0;
     /** The lines of b from `start` (line `line`) to the one ending at `last` (its line break, or b's end), `skip`'s aside; the number of the line after them. */
-    function* lines(b: Uint8Array, start: number, line: number, last: number, skip?: Set<number>): Generator<ColumnBlock<JsonRecord>, number> {
+    function* readLines(b: Uint8Array, start: number, line: number, last: number, skip?: Set<number>): Generator<ColumnBlock<JsonRecord>, number> {
       for (; ; line++) {
         let end: number;
         if (skip?.has(line)) {
           const nl = b.indexOf(LF, start);
           end = nl < 0 ? b.length : nl;
-        } else end = r!.line(b, start, line);
+        } else end = r.line(b, start, line);
         read += end - start;
-        if (r!.size >= r!.blockRows || read >= BLOCK_BYTES) {
+        if (r.size >= r.blockRows || read >= BLOCK_BYTES) {
           read = 0;
-          yield r!.take();
+          yield r.take();
         }
         if (end >= last) return line + 1;
         start = end + 1;
       }
     }
-    for (const s of sample) yield* lines(s.bytes, s.at, s.line, s.last, sampleBad);
+    for (const s of sample) yield* readLines(s.bytes, s.at, s.line, s.last, sampleBad);
     sample = [];
     sampleBad = new Set();
     while (!finished) {
@@ -699,7 +700,7 @@ export function readJsonLinesColumns(input: InputBytes, options: JsonReadOptions
         await nextCut();
         continue;
       }
-      cutRead(yield* lines(cut.bytes, cut.at, cut.line, cut.bytes.length));
+      cutRead(yield* readLines(cut.bytes, cut.at, cut.line, cut.bytes.length));
     }
     yield r.take();
     watch?.finish();

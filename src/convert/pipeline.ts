@@ -125,7 +125,8 @@ export async function settle<R>(
   /** The records in order; `sampled` false: the sample's records left out (the reader reads them again). */
   async function* records(sampled = true): AsyncGenerator<Array<Item<R>>> {
     try {
-      if (read.length && sampled) yield read;
+      if (!sampled) read.length = 0; // the reader reads them again: let them go
+      else if (read.length) yield read;
       if (past.length) yield past;
       for (let b = await next(); b; b = await next()) if (b.length) yield b;
     } finally {
