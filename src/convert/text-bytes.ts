@@ -8,15 +8,8 @@ import { writeDouble } from './double-text.js';
 
 const encoder = new TextEncoder();
 
-/**
- * A field's cells for a block of rows, as spans: the block's i-th row's
- * bytes are src[start[i]] to src[end[i]].
- */
-export interface Spans {
-  src: Uint8Array;
-  start: Int32Array;
-  end: Int32Array;
-}
+/** Cells up to this many bytes are copied byte by byte: a view for set() per cell, at 32 bytes (copyBytes' default), was most of the text's allocation (nested fields' cells as CSV are 30-60 bytes). */
+const CELL_COPY = 128;
 
 /** One growing byte buffer: the text of a block of rows. */
 export class TextBytes {
@@ -49,8 +42,18 @@ export class TextBytes {
   /** src[s] to src[e]. */
   span(src: Uint8Array, s: number, e: number): void {
     this.room(e - s);
-    copyBytes(this.buf, this.pos, src, s, e);
+    copyBytes(this.buf, this.pos, src, s, e, CELL_COPY);
     this.pos += e - s;
+  }
+
+  /** src[s] to src[e] in double quotes. */
+  quoted(src: Uint8Array, s: number, e: number): void {
+    this.room(e - s + 2);
+    const buf = this.buf;
+    buf[this.pos] = 34;
+    copyBytes(buf, this.pos + 1, src, s, e, CELL_COPY);
+    this.pos += e - s + 2;
+    buf[this.pos - 1] = 34;
   }
 
   /** A string's UTF-8: ASCII byte by byte, the rest through TextEncoder (lone surrogates become U+FFFD, as `encode` makes them). */
@@ -223,60 +226,6 @@ function civil(days: number): number {
   civilDay = doy - Math.floor((153 * mp + 2) / 5) + 1;
   civilMonth = mp < 10 ? mp + 3 : mp - 9;
   return yoe + era * 400 + (civilMonth <= 2 ? 1 : 0);
-}
-
-/**
- * `n` rows from their fields' spans, in a buffer of their size: each row
- * the fields' cells, each after its prefix (the delimiter, the JSON key),
- * then `end`.
- */
-export function joinRows(fields: Spans[], n: number, prefixes: Uint8Array[], end: Uint8Array): Uint8Array {
-  // Each row's place first, then each field's cells copied into the rows, one field at a time: its source buffer stays the same through a loop.
-  // Each long loop is a function of its own: code after a loop V8 compiled while it ran, not run by then, threw that code away on every call (bits.ts's unpack1).
-  const at = new Int32Array(n);
-  const buf = new Uint8Array(rowPlaces(at, fields, prefixes, end.length));
-  for (let f = 0; f < fields.length; f++) {
-    const pre = prefixes[f]!;
-    const { src, start, end: stop } = fields[f]!;
-    copyCells(buf, at, n, pre, src, start, stop);
-  }
-  endRows(buf, at, n, end);
-  return buf;
-}
-
-/** Sets each row's place in the joined text and returns the text's size. */
-function rowPlaces(at: Int32Array, fields: Spans[], prefixes: Uint8Array[], endLength: number): number {
-  let size = 0;
-  for (let i = 0; i < at.length; i++) {
-    at[i] = size;
-    size += endLength;
-    for (let f = 0; f < fields.length; f++) size += prefixes[f]!.length + fields[f]!.end[i]! - fields[f]!.start[i]!;
-  }
-  return size;
-}
-
-/** Writes `end` at each row's place, after its cells. */
-function endRows(buf: Uint8Array, at: Int32Array, n: number, end: Uint8Array): void {
-  for (let i = 0; i < n; i++) {
-    let p = at[i]!;
-    for (let j = 0; j < end.length; j++) buf[p++] = end[j]!;
-  }
-}
-
-/** Cells up to this many bytes are copied byte by byte: a view for set() per cell, at 32 bytes (copyBytes' default), was most of the text's allocation (nested fields' cells as CSV are 30-60 bytes). */
-const CELL_COPY = 128;
-
-/** Each row's prefix and cell at its place `at[i]`, which moves past them. */
-function copyCells(buf: Uint8Array, at: Int32Array, n: number, pre: Uint8Array, src: Uint8Array, start: Int32Array, stop: Int32Array): void {
-  const k = pre.length;
-  for (let i = 0; i < n; i++) {
-    let p = at[i]!;
-    for (let j = 0; j < k; j++) buf[p++] = pre[j]!;
-    const s = start[i]!;
-    const e = stop[i]!;
-    copyBytes(buf, p, src, s, e, CELL_COPY);
-    at[i] = p + e - s;
-  }
 }
 
 /** Writes n (0-99) as two digits at p. */

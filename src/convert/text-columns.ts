@@ -1,15 +1,17 @@
 /**
  * CSV and JSON Lines written straight from a Parquet file's decoded column
  * chunks, a row group at a time: no row object per record. Each top-level
- * leaf writes its cells from its vectors (integers as digits with no
- * string between, a dictionary entry's cell encoded once, ASCII strings
- * copied from their bytes); every other value goes through write-text.ts's
- * `csvCell` and `jsonText`, so a cell is the row path's, byte for byte.
- * Nested fields (structs, lists, maps) are assembled by the reader's
- * `RecordAssembler` over their own leaves and printed as the row path
- * prints them. A row group whose chunks come in windows (reader.ts's
- * `large`) is read as rows, as are files with VARIANT columns or two
- * top-level fields of one name.
+ * leaf becomes its `Cells` (text-cells.ts: its vectors and how to print
+ * them: integers as digits with no string between, a dictionary's entries
+ * printed once, ASCII strings copied from their bytes) and `writeRows`
+ * writes the rows from them straight into the text, in row order; every
+ * other value goes through write-text.ts's `csvCell` and `jsonText`, so a
+ * cell is the row path's, byte for byte. Nested fields (structs, lists,
+ * maps) are printed from their levels (text-nested.ts), or assembled by
+ * the reader's `RecordAssembler` and printed as the row path prints them.
+ * A row group whose chunks come in windows (reader.ts's `large`) is read as
+ * rows, as are files with VARIANT columns or two top-level fields of one
+ * name.
  */
 import { CorruptFileError, InvalidArgumentError, withContext, type ErrorContext } from '../errors.js';
 import { isByteArrays, valueCount, type ByteArrays, type Values } from '../encodings/types.js';
@@ -24,7 +26,8 @@ import type { TextBatch } from './output.js';
 import { NestedText } from './text-nested.js';
 import { csvCell, jsonText } from './write-text.js';
 import { LITTLE_ENDIAN } from '../encodings/bits.js';
-import { joinRows, TextBytes, type Spans } from './text-bytes.js';
+import { TextBytes } from './text-bytes.js';
+import { ASCII, BOOL, Cells, DATE, DOUBLE, INT32, INT64, ROW, TEXT, TIMESTAMP, writeRows, writeValue, type CellWriter } from './text-cells.js';
 
 /** What the text is: CSV (or TSV) with its delimiter, or JSON Lines. */
 export interface TextForm {
@@ -41,66 +44,37 @@ const encoder = new TextEncoder();
 
 const UNITS_PER_SECOND = { MILLIS: 1000, MICROS: 1e6, NANOS: 1e9 };
 
-/** Writes row r's cell (or, for a value writer, the k-th value's). */
-type CellWriter = (out: TextBytes, r: number) => void;
-
 /** Cell text of a value in the row path's words. */
 type CellText = (v: unknown) => string;
 
-/**
- * A field's cells for rows [from, to) of a row group, as spans (valid until
- * the next call). Each field fills a block of rows in one loop of its own,
- * and the rows are then copied together from the spans in one loop for all
- * fields (joinRows).
- */
-type FieldText = (from: number, to: number) => Spans;
-
-/** Spans of a field written row by row (`write` called for rows in order, each once): into a scratch buffer reused per block. */
-function writtenSpans(write: CellWriter): FieldText {
-  const scratch = new TextBytes(256);
-  const spans = noSpans(scratch.buf);
-  return (from, to) => {
-    scratch.pos = 0;
-    spansRoom(spans, to - from);
-    const { start, end } = spans;
-    for (let r = from, i = 0; r < to; r++, i++) {
-      start[i] = scratch.pos;
-      write(scratch, r);
-      end[i] = scratch.pos;
-    }
-    spans.src = scratch.buf;
-    return spans;
-  };
-}
-
-/** Spans of no rows yet: they grow to a block's rows on first need (spansRoom). */
-function noSpans(src: Uint8Array): Spans {
-  return { src, start: new Int32Array(0), end: new Int32Array(0) };
-}
-
-/**
- * Makes room for a block's spans. Sized by the blocks met, not BLOCK_ROWS:
- * a row group of one row and 20,000 fields took 32 KB of spans and 64 KB of
- * scratch a field (2.5 GB) when each was made for a whole block.
- */
-function spansRoom(spans: Spans, rows: number): void {
-  if (spans.start.length >= rows) return;
-  spans.start = new Int32Array(rows);
-  spans.end = new Int32Array(rows);
-}
-
-/** A dictionary's entries' cells, each written once, in one buffer: entry i at [at[i], at[i + 1]), and after the last, at [at[n], at[n + 1]), `extra` (the null cell). */
-function dictionaryText(write: CellWriter, n: number, extra: Uint8Array): { src: Uint8Array; at: Int32Array } {
+/** A dictionary's entries' cells, each written once, into one buffer. */
+function dictionaryCells(entries: Cells, n: number): Cells {
   const text = new TextBytes(Math.min(1 << 20, 16 * n + 16));
-  const at = new Int32Array(n + 2);
+  const at = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
     at[i] = text.pos;
-    write(text, i);
+    writeValue(text, entries, i);
   }
   at[n] = text.pos;
-  text.bytes(extra);
-  at[n + 1] = text.pos;
-  return { src: text.buf, at };
+  const c = new Cells();
+  c.kind = TEXT;
+  c.bytes = text.buf;
+  c.offsets = at;
+  return c;
+}
+
+/**
+ * A chunk's values as cells, value k its k-th non-null value. A dictionary
+ * chunk's entries are written once ahead when `ahead` (a piece of a row
+ * group smaller than its dictionary writes each entry as often as met).
+ */
+function chunkCells(leaf: LeafNode, c: ColumnChunkData, form: TextForm, cell: CellText, ahead: (entries: number) => boolean): Cells {
+  if (!(c.indices && c.dictionary)) return valuesCells(leaf, c.values!, form, cell);
+  const n = valueCount(c.dictionary);
+  const entries = valuesCells(leaf, c.dictionary, form, cell);
+  const cells = ahead(n) ? dictionaryCells(entries, n) : entries;
+  cells.indices = c.indices;
+  return cells;
 }
 
 /**
@@ -110,7 +84,7 @@ function dictionaryText(write: CellWriter, n: number, extra: Uint8Array): { src:
  * written (a thread's piece may be less than the row group): a dictionary's
  * entries are written once ahead only when they are no more than that.
  */
-function leafText(leaf: LeafNode, c: ColumnChunkData, rows: number, span: number, form: TextForm, cell: CellText): FieldText {
+function leafCells(leaf: LeafNode, c: ColumnChunkData, rows: number, span: number, form: TextForm, cell: CellText): Cells {
   const path = leaf.path.join('.');
   if (c.length !== rows) {
     throw new CorruptFileError(c.length < rows ? `column ${path} ran out of values before the last row` : `column ${path} has ${c.length - rows} level entries beyond the last row`);
@@ -134,99 +108,105 @@ function leafText(leaf: LeafNode, c: ColumnChunkData, rows: number, span: number
     taken = k;
   }
   if (taken !== c.valueCount) throw new CorruptFileError(`column ${path} has ${c.valueCount} values but its levels define ${taken}`);
-  const nullCell = form.format === 'csv' ? new Uint8Array(0) : encoder.encode('null');
-  const spans = noSpans(new Uint8Array(0));
-  const n = c.indices && c.dictionary ? valueCount(c.dictionary) : 0;
-  if (c.indices && c.dictionary && n <= span) {
-    // Each row's span is its entry's: no byte written per row.
-    const dict = dictionaryText(plainCells(leaf, c.dictionary, form, cell), n, nullCell);
-    const { at } = dict;
-    const indices = c.indices;
-    spans.src = dict.src;
-    return (from, to) => {
-      spansRoom(spans, to - from);
-      const { start, end } = spans;
-      for (let r = from, i = 0; r < to; r++, i++) {
-        const k = index === null ? r : index[r]!;
-        const j = k < 0 ? n : indices[k]!;
-        start[i] = at[j]!;
-        end[i] = at[j + 1]!;
-      }
-      return spans;
-    };
-  }
-  // A dictionary larger than the rows written (a piece of a row group, one thread's share) is written through per row, each entry as often as met.
-  const ix = c.indices;
-  const entry = ix && c.dictionary ? plainCells(leaf, c.dictionary, form, cell) : undefined;
-  const write: CellWriter = ix && entry ? (out, k) => entry(out, ix[k]!) : plainCells(leaf, c.values!, form, cell);
-  if (index === null) return writtenSpans(write);
-  const at = index;
-  return writtenSpans((out, r) => {
-    const k = at[r]!;
-    if (k < 0) out.bytes(nullCell);
-    else write(out, k);
-  });
+  const cells = chunkCells(leaf, c, form, cell, (n) => n <= span);
+  cells.index = index;
+  cells.nullCell = form.format === 'csv' ? new Uint8Array(0) : encoder.encode('null');
+  return cells;
 }
 
-/** Writes the k-th non-null value of a chunk as a cell (the writer is called with value indices). */
+/** Writes the k-th non-null value of a chunk as a cell (a dictionary's entries written once ahead). */
 function valueCells(leaf: LeafNode, c: ColumnChunkData, form: TextForm, cell: CellText): CellWriter {
-  if (c.indices && c.dictionary) {
-    const dict = dictionaryText(plainCells(leaf, c.dictionary, form, cell), valueCount(c.dictionary), new Uint8Array(0));
-    const { src, at } = dict;
-    const indices = c.indices;
-    return (out, k) => {
-      const j = indices[k]!;
-      out.span(src, at[j]!, at[j + 1]!);
-    };
-  }
-  return plainCells(leaf, c.values!, form, cell);
+  const cells = chunkCells(leaf, c, form, cell, () => true);
+  const indices = cells.indices;
+  return indices === null ? (out, k) => writeValue(out, cells, k) : (out, k) => writeValue(out, cells, indices[k]!);
 }
 
-/** Writes the k-th of `values` (a chunk's values or its dictionary) as a cell. */
-function plainCells(leaf: LeafNode, values: Values, form: TextForm, cell: CellText): CellWriter {
+/** The cells of `values` (a chunk's values or its dictionary), by the fastest form that prints the row path's text. */
+function valuesCells(leaf: LeafNode, values: Values, form: TextForm, cell: CellText): Cells {
+  const c = new Cells();
   const value = valueReader(leaf.kind, values, OPTIONS);
+  c.slow = (out, k) => out.text(cell(value(k)));
   const kind = leaf.kind;
   // A CSV delimiter that a date's or a timestamp's text holds would have the row path quote it.
   const plainTemporal = form.format === 'jsonl' || !/[\d:.TZ+-]/.test(form.delimiter);
   if (kind.kind === 'date' && values instanceof Int32Array && plainTemporal) {
-    return (out, k) => {
-      if (!out.date(values[k]!, form.format === 'jsonl')) out.text(cell(value(k)));
-    };
+    c.kind = DATE;
+    c.ints = values;
+    c.quoted = form.format === 'jsonl';
+    return c;
   }
   if (kind.kind === 'timestamp' && values instanceof BigInt64Array && LITTLE_ENDIAN && plainTemporal) {
-    const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
-    const per = UNITS_PER_SECOND[kind.unit];
-    const tail = form.format === 'jsonl' ? (kind.utc ? 'Z"' : '"') : kind.utc ? 'Z' : '';
-    return (out, k) => {
-      if (!out.timestamp(words[2 * k + 1]!, words[2 * k]!, per, tail)) out.text(cell(value(k)));
-    };
+    c.kind = TIMESTAMP;
+    c.ints = halves(values);
+    c.per = UNITS_PER_SECOND[kind.unit];
+    c.tail = form.format === 'jsonl' ? (kind.utc ? 'Z"' : '"') : kind.utc ? 'Z' : '';
+    return c;
+  }
+  if (kind.kind === 'boolean' && values instanceof Uint8Array) {
+    c.kind = BOOL;
+    c.bytes = values;
+    return c;
   }
   const array = value.array;
-  if (array instanceof Int32Array) return (out, k) => out.int(array[k]!);
-  if (array instanceof BigInt64Array && LITTLE_ENDIAN) {
-    // The two halves as numbers: no bigint made for a value within 2^53.
-    const words = new Int32Array(array.buffer, array.byteOffset, array.length * 2);
-    return (out, k) => {
-      const v = words[2 * k + 1]! * 4294967296 + (words[2 * k]! >>> 0);
-      if (Math.abs(v) <= Number.MAX_SAFE_INTEGER) out.int(v);
-      else out.text(cell(array[k]!));
-    };
-  }
-  if (array instanceof Float64Array || array instanceof Float32Array) {
-    return (out, k) => {
+  if (array instanceof Int32Array) {
+    c.kind = INT32;
+    c.ints = array;
+  } else if (array instanceof BigInt64Array && LITTLE_ENDIAN) {
+    c.kind = INT64;
+    c.ints = halves(array);
+  } else if (array instanceof Float64Array) {
+    c.kind = DOUBLE;
+    c.doubles = array;
+  } else if (array instanceof Float32Array) {
+    c.slow = (out, k) => {
       if (Number.isFinite(array[k]!)) out.double(array, k);
       else out.text(cell(array[k]!));
     };
-  }
-  if (leaf.kind.kind === 'string' && isByteArrays(values)) {
+  } else if (leaf.kind.kind === 'string' && isByteArrays(values)) {
+    if (plainAscii(values, form)) {
+      c.kind = ASCII;
+      c.bytes = values.data;
+      c.offsets = values.offsets;
+      c.quoted = form.format === 'jsonl';
+      return c;
+    }
     const ascii = form.format === 'csv' ? csvAscii(values, form.delimiter) : jsonAscii(values);
     if (ascii) {
-      return (out, k) => {
+      c.slow = (out, k) => {
         if (!ascii(out, k)) out.text(cell(value(k)));
       };
     }
   }
-  return (out, k) => out.text(cell(value(k)));
+  return c;
+}
+
+/** A 64-bit array's halves as 32-bit integers (little-endian: low first). */
+function halves(a: BigInt64Array): Int32Array {
+  return new Int32Array(a.buffer, a.byteOffset, a.length * 2);
+}
+
+/**
+ * Whether every value's bytes are ASCII and print as they are (CSV: no
+ * delimiter, quote, CR or LF; JSON: no quote, backslash or control): one
+ * pass over the chunk's bytes, then each cell is a copy.
+ */
+function plainAscii({ data, offsets }: ByteArrays, form: TextForm): boolean {
+  const s = offsets[0]!;
+  const e = offsets[offsets.length - 1]!;
+  if (form.format === 'jsonl') {
+    for (let i = s; i < e; i++) {
+      const b = data[i]!;
+      if (b < 0x20 || b >= 0x80 || b === 34 || b === 92) return false;
+    }
+    return true;
+  }
+  const delim = form.delimiter.charCodeAt(0);
+  if (form.delimiter.length !== 1 || delim >= 0x80) return false;
+  for (let i = s; i < e; i++) {
+    const b = data[i]!;
+    if (b >= 0x80 || b === delim || b === 34 || b === 10 || b === 13) return false;
+  }
+  return true;
 }
 
 /** Writes value k's CSV cell from its bytes when they are all ASCII (else writes nothing and says false). */
@@ -333,17 +313,25 @@ function textPlan(root: GroupNode, plan: RecordPlan, form: TextForm): TextPlan |
 
 const JSON_FORM: TextForm = { format: 'jsonl', delimiter: ',' };
 
+/** A field written row by row, in row order. */
+function rowCells(row: CellWriter): Cells {
+  const c = new Cells();
+  c.kind = ROW;
+  c.row = row;
+  return c;
+}
+
 /**
  * The nested fields' cells, row by row: from their levels
- * (text-nested.ts), else through the record assembler's objects (read a
- * block of rows at a time, before the fields' cells are written).
+ * (text-nested.ts), else through the record assembler's objects (a row's
+ * object read when its first nested field is written).
  */
-function nestedCells(t: TextPlan, chunks: ColumnChunkData[], form: TextForm, cell: CellText, ctx: ErrorContext): { writers: Map<number, FieldText>; block: (from: number, to: number) => void; skipRows: (n: number) => void; finish: () => void } | undefined {
+function nestedCells(t: TextPlan, chunks: ColumnChunkData[], form: TextForm, cell: CellText, ctx: ErrorContext): { cells: Map<number, Cells>; skipRows: (n: number) => void; finish: () => void } | undefined {
   const nested = t.nested;
   if (!nested) return undefined;
   const leaves = t.plan.leaves;
   const inContext = <T>(l: number, f: () => T): T => withContext({ ...ctx, column: leaves[l]!.path.join('.') }, f);
-  const writers = new Map<number, FieldText>();
+  const cells = new Map<number, Cells>();
   const delim = form.format === 'csv' && form.delimiter.length === 1 ? form.delimiter.charCodeAt(0) : 0x80;
   // A struct, list or map as CSV: its JSON text (bigints as digits), quoted on the bytes when it must be (csvCell's form).
   const bigDigits = form.format === 'csv';
@@ -357,25 +345,28 @@ function nestedCells(t: TextPlan, chunks: ColumnChunkData[], form: TextForm, cel
     t.fields.forEach((f, i) => {
       if (!('nested' in f)) return;
       const at = f.at;
-      writers.set(i, writtenSpans(form.format === 'jsonl' ? (out) => void text.field(at, out) : (out) => {
+      cells.set(i, rowCells(form.format === 'jsonl' ? (out) => void text.field(at, out) : (out) => {
         const start = out.pos;
         if (text.field(at, out)) out.pos = start; // a null: the empty cell
         else out.quoteSince(start, delim);
       }));
     });
-    return { writers, block: () => undefined, skipRows: (n) => text.skipRows(n), finish: () => text.finish() };
+    return { cells, skipRows: (n) => text.skipRows(n), finish: () => text.finish() };
   }
   const asm = new RecordAssembler(nested, t.nestedLeaves.map((l) => inContext(l, () => leafColumn(leaves[l]!, chunks[l]!, OPTIONS))));
-  let objs: Record<string, unknown>[] = [];
-  let first = 0;
+  let obj: Record<string, unknown> = {};
+  let objRow = -1;
   t.fields.forEach((f, i) => {
-    if ('nested' in f) writers.set(i, writtenSpans((out, r) => out.text(cell(objs[r - first]![f.nested]))));
+    if (!('nested' in f)) return;
+    cells.set(i, rowCells((out, r) => {
+      if (objRow !== r) {
+        obj = asm.readRow();
+        objRow = r;
+      }
+      out.text(cell(obj[f.nested]));
+    }));
   });
-  const block = (from: number, to: number) => {
-    first = from;
-    objs = Array.from({ length: to - from }, () => asm.readRow());
-  };
-  return { writers, block, skipRows: (n) => asm.skipRows(n), finish: () => asm.finish() };
+  return { cells, skipRows: (n) => asm.skipRows(n), finish: () => asm.finish() };
 }
 
 /** Text batches of rows [from, to) of a row group of `rows` rows, from its decoded chunks (per plan leaf). */
@@ -383,15 +374,16 @@ function* rowGroupText(t: TextPlan, chunks: ColumnChunkData[], rows: number, for
   const cell: CellText = form.format === 'csv' ? (v) => csvCell(v, form.delimiter) : (v) => jsonText(v, false);
   const leaves = t.plan.leaves;
   const nested = nestedCells(t, chunks, form, cell, ctx);
-  const fields = t.fields.map((f, i) => ('leaf' in f ? withContext({ ...ctx, column: leaves[f.leaf]!.path.join('.') }, () => leafText(leaves[f.leaf]!, chunks[f.leaf]!, rows, to - from, form, cell)) : nested!.writers.get(i)!));
+  const cells = t.fields.map((f, i) => ('leaf' in f ? withContext({ ...ctx, column: leaves[f.leaf]!.path.join('.') }, () => leafCells(leaves[f.leaf]!, chunks[f.leaf]!, rows, to - from, form, cell)) : nested!.cells.get(i)!));
   if (nested && from > 0) withContext(ctx, () => nested.skipRows(from));
+  // Each block's text in a buffer of its own (the batch hands it on), sized by the block before.
+  let size = 1 << 16;
   for (let start = from; start < to; start += BLOCK_ROWS) {
     const stop = Math.min(to, start + BLOCK_ROWS);
-    const spans = withContext(ctx, () => {
-      nested?.block(start, stop);
-      return fields.map((f) => f(start, stop));
-    });
-    yield { bytes: joinRows(spans, stop - start, t.prefixes, t.end), rows: stop - start };
+    const out = new TextBytes(size);
+    withContext(ctx, () => writeRows(out, cells, t.prefixes, t.end, start, stop));
+    size = out.pos + (out.pos >> 3) + 64;
+    yield { bytes: out.buf.subarray(0, out.pos), rows: stop - start };
   }
   if (nested && to === rows) withContext(ctx, () => nested.finish());
 }

@@ -99,6 +99,7 @@ async function edgeFile(rows: number, dictionary: boolean, rowGroupRows = Math.c
     ns: f.timestamp('NANOS'),
     dec: f.decimal(12, 3),
     '1': f.string(),
+    clean: f.string(),
     'a "q",b': f.int32(),
     list: f.list(f.string()),
     st: f.struct({ x: f.int64(), y: f.list(f.double()) }),
@@ -125,6 +126,8 @@ async function edgeFile(rows: number, dictionary: boolean, rowGroupRows = Math.c
     ns: i % 2 ? BigInt.asIntN(64, times[i % times.length]! * 1_000_000n) : BigInt(i) * 86_399_999_999_999n - 20n * 86_400_000_000_000n,
     dec: i % 6 === 0 ? null : `${i - 50}.${String(i % 1000).padStart(3, '0')}`,
     '1': `one ${i % 3}`,
+    // Strings that need no escape in CSV (comma, tab) or JSON, the empty one among them: a chunk's bytes copied as they are.
+    clean: i % 13 === 0 ? null : i % 4 === 0 ? '' : ['plain', 'two words', '~!@#$%^&*()'][i % 3] + (dictionary ? '' : String(i)),
     'a "q",b': i,
     list: i % 4 === 0 ? null : i % 4 === 1 ? [] : ['a', null, strings[i % strings.length]!],
     st: i % 5 === 0 ? null : { x: i % 2 ? null : BigInt(i), y: i % 3 ? [i / 3, -0] : null },
