@@ -27,7 +27,7 @@ import { NestedText } from './text-nested.js';
 import { csvCell, jsonText } from './write-text.js';
 import { LITTLE_ENDIAN } from '../encodings/bits.js';
 import { TextBytes } from './text-bytes.js';
-import { ASCII, BOOL, Cells, DATE, DOUBLE, INT32, INT64, ROW, TEXT, TIMESTAMP, writeRows, writeValue, type CellWriter } from './text-cells.js';
+import { ASCII, BOOL, Cells, DATE, DOUBLE, INT32, INT64, putValue, ROW, TEXT, TIMESTAMP, writeRows, type CellWriter } from './text-cells.js';
 
 /** What the text is: CSV (or TSV) with its delimiter, or JSON Lines. */
 export interface TextForm {
@@ -51,13 +51,13 @@ type CellText = (v: unknown) => string;
 function dictionaryCells(entries: Cells, n: number): Cells {
   const text = new TextBytes(Math.min(1 << 20, 16 * n + 16));
   const at = new Int32Array(n + 1);
+  const c = new Cells().of(TEXT);
   for (let i = 0; i < n; i++) {
     at[i] = text.pos;
-    writeValue(text, entries, i);
+    putValue(text, entries, i);
+    c.room = Math.max(c.room, text.pos - at[i]!);
   }
   at[n] = text.pos;
-  const c = new Cells();
-  c.kind = TEXT;
   c.bytes = text.buf;
   c.offsets = at;
   return c;
@@ -111,6 +111,7 @@ function leafCells(leaf: LeafNode, c: ColumnChunkData, rows: number, span: numbe
   const cells = chunkCells(leaf, c, form, cell, (n) => n <= span);
   cells.index = index;
   cells.nullCell = form.format === 'csv' ? new Uint8Array(0) : encoder.encode('null');
+  cells.room = Math.max(cells.room, cells.nullCell.length);
   return cells;
 }
 
@@ -118,7 +119,7 @@ function leafCells(leaf: LeafNode, c: ColumnChunkData, rows: number, span: numbe
 function valueCells(leaf: LeafNode, c: ColumnChunkData, form: TextForm, cell: CellText): CellWriter {
   const cells = chunkCells(leaf, c, form, cell, () => true);
   const indices = cells.indices;
-  return indices === null ? (out, k) => writeValue(out, cells, k) : (out, k) => writeValue(out, cells, indices[k]!);
+  return indices === null ? (out, k) => putValue(out, cells, k) : (out, k) => putValue(out, cells, indices[k]!);
 }
 
 /** The cells of `values` (a chunk's values or its dictionary), by the fastest form that prints the row path's text. */
@@ -130,44 +131,39 @@ function valuesCells(leaf: LeafNode, values: Values, form: TextForm, cell: CellT
   // A CSV delimiter that a date's or a timestamp's text holds would have the row path quote it.
   const plainTemporal = form.format === 'jsonl' || !/[\d:.TZ+-]/.test(form.delimiter);
   if (kind.kind === 'date' && values instanceof Int32Array && plainTemporal) {
-    c.kind = DATE;
-    c.ints = values;
+    c.of(DATE).ints = values;
     c.quoted = form.format === 'jsonl';
     return c;
   }
   if (kind.kind === 'timestamp' && values instanceof BigInt64Array && LITTLE_ENDIAN && plainTemporal) {
-    c.kind = TIMESTAMP;
-    c.ints = halves(values);
+    c.of(TIMESTAMP).ints = halves(values);
     c.per = UNITS_PER_SECOND[kind.unit];
     c.tail = form.format === 'jsonl' ? (kind.utc ? 'Z"' : '"') : kind.utc ? 'Z' : '';
     return c;
   }
   if (kind.kind === 'boolean' && values instanceof Uint8Array) {
-    c.kind = BOOL;
-    c.bytes = values;
+    c.of(BOOL).bytes = values;
     return c;
   }
   const array = value.array;
   if (array instanceof Int32Array) {
-    c.kind = INT32;
-    c.ints = array;
+    c.of(INT32).ints = array;
   } else if (array instanceof BigInt64Array && LITTLE_ENDIAN) {
-    c.kind = INT64;
-    c.ints = halves(array);
+    c.of(INT64).ints = halves(array);
   } else if (array instanceof Float64Array) {
-    c.kind = DOUBLE;
-    c.doubles = array;
+    c.of(DOUBLE).doubles = array;
   } else if (array instanceof Float32Array) {
     c.slow = (out, k) => {
       if (Number.isFinite(array[k]!)) out.double(array, k);
       else out.text(cell(array[k]!));
     };
   } else if (leaf.kind.kind === 'string' && isByteArrays(values)) {
-    if (plainAscii(values, form)) {
-      c.kind = ASCII;
-      c.bytes = values.data;
+    const longest = plainAscii(values, form);
+    if (longest >= 0) {
+      c.of(ASCII).bytes = values.data;
       c.offsets = values.offsets;
       c.quoted = form.format === 'jsonl';
+      c.room = longest + 2;
       return c;
     }
     const ascii = form.format === 'csv' ? csvAscii(values, form.delimiter) : jsonAscii(values);
@@ -186,27 +182,30 @@ function halves(a: BigInt64Array): Int32Array {
 }
 
 /**
- * Whether every value's bytes are ASCII and print as they are (CSV: no
- * delimiter, quote, CR or LF; JSON: no quote, backslash or control): one
- * pass over the chunk's bytes, then each cell is a copy.
+ * The longest value's length when every value's bytes are ASCII and print
+ * as they are (CSV: no delimiter, quote, CR or LF; JSON: no quote,
+ * backslash or control), else -1: one pass over the chunk's bytes, then
+ * each cell is a copy.
  */
-function plainAscii({ data, offsets }: ByteArrays, form: TextForm): boolean {
+function plainAscii({ data, offsets }: ByteArrays, form: TextForm): number {
   const s = offsets[0]!;
   const e = offsets[offsets.length - 1]!;
   if (form.format === 'jsonl') {
     for (let i = s; i < e; i++) {
       const b = data[i]!;
-      if (b < 0x20 || b >= 0x80 || b === 34 || b === 92) return false;
+      if (b < 0x20 || b >= 0x80 || b === 34 || b === 92) return -1;
     }
-    return true;
+  } else {
+    const delim = form.delimiter.charCodeAt(0);
+    if (form.delimiter.length !== 1 || delim >= 0x80) return -1;
+    for (let i = s; i < e; i++) {
+      const b = data[i]!;
+      if (b >= 0x80 || b === delim || b === 34 || b === 10 || b === 13) return -1;
+    }
   }
-  const delim = form.delimiter.charCodeAt(0);
-  if (form.delimiter.length !== 1 || delim >= 0x80) return false;
-  for (let i = s; i < e; i++) {
-    const b = data[i]!;
-    if (b >= 0x80 || b === delim || b === 34 || b === 10 || b === 13) return false;
-  }
-  return true;
+  let longest = 0;
+  for (let k = 1; k < offsets.length; k++) longest = Math.max(longest, offsets[k]! - offsets[k - 1]!);
+  return longest;
 }
 
 /** Writes value k's CSV cell from its bytes when they are all ASCII (else writes nothing and says false). */
@@ -315,8 +314,7 @@ const JSON_FORM: TextForm = { format: 'jsonl', delimiter: ',' };
 
 /** A field written row by row, in row order. */
 function rowCells(row: CellWriter): Cells {
-  const c = new Cells();
-  c.kind = ROW;
+  const c = new Cells().of(ROW);
   c.row = row;
   return c;
 }
