@@ -21,9 +21,9 @@ import type { ColumnBatch } from '../parquet/read-options.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, type ColumnPath, type GroupNode, type LeafNode, type SchemaElementLike } from '../schema/tree.js';
 import type { ColumnChunkData } from '../shred/column-data.js';
-import { leavesInVariants, planRecord, type RecordPlan } from '../shred/plan.js';
+import { leavesInVariants, planRecord, type LeafPlan, type Plan, type RecordPlan, type StructPlan } from '../shred/plan.js';
 import type { TextBatch } from './output.js';
-import { NestedText } from './text-nested.js';
+import { inOrder, NestedText } from './text-nested.js';
 import { csvCell, jsonText } from './write-text.js';
 import { LITTLE_ENDIAN } from '../encodings/bits.js';
 import { TextBytes } from './text-bytes.js';
@@ -278,14 +278,24 @@ function jsonAscii({ data, offsets }: ByteArrays): (out: TextBytes, k: number) =
 /** How a file's rows become text: its plan's top-level fields, split into leaves written from vectors and nested fields. */
 interface TextPlan {
   plan: RecordPlan;
-  /** Per top-level field in output order: a flat leaf's index in plan.leaves, or the nested field's name and index in `nested`'s fields. */
-  fields: ({ leaf: number } | { nested: string; at: number })[];
+  /** Per top-level field in output order: a flat leaf's index in plan.leaves, a struct of such leaves, or the nested field's name and index in `nested`'s fields. */
+  fields: ({ leaf: number } | { struct: StructPlan } | { nested: string; at: number })[];
   /** Bytes before each field's cell: the delimiter, or the JSON key. */
   prefixes: Uint8Array[];
   end: Uint8Array;
   /** The nested fields' own plan, over their leaves (`nestedLeaves`: their indices in plan.leaves). */
   nested: RecordPlan | null;
   nestedLeaves: number[];
+}
+
+/** A leaf of one value a row. */
+function flatLeaf(p: Plan): p is LeafPlan {
+  return p.t === 'leaf' && p.width === 1 && p.leaf.repLevel === 0;
+}
+
+/** A struct of such leaves, its keys printed in field order: written from its leaves' cells, with no level walk. */
+function flatStruct(p: Plan): p is StructPlan {
+  return p.t === 'struct' && p.fields.length > 0 && p.fields.every((f) => flatLeaf(f.plan)) && inOrder(p.fields.map((f) => f.name));
 }
 
 /** The plan of a file's text (`plan`: its selected fields), or undefined where the rows go through row objects (no leaf, a VARIANT, two fields of one name). */
@@ -296,14 +306,17 @@ function textPlan(root: GroupNode, plan: RecordPlan, form: TextForm): TextPlan |
   const order = form.format === 'jsonl' ? Object.keys(Object.fromEntries(names.map((n) => [n, 0]))) : names;
   const byName = new Map(plan.fields.map((f) => [f.name, f.plan]));
   const keep = new Set<LeafNode>();
+  // Nested text as CSV is JSON quoted on the bytes, for a delimiter of one ASCII byte (else through the assembler's objects).
+  const onBytes = form.format === 'jsonl' || (form.delimiter.length === 1 && form.delimiter.charCodeAt(0) < 0x80);
   for (const p of plan.fields.map((f) => f.plan)) {
-    if (!(p.t === 'leaf' && p.width === 1 && p.leaf.repLevel === 0)) for (let l = p.first; l < p.first + p.width; l++) keep.add(plan.leaves[l]!);
+    if (!(flatLeaf(p) || (onBytes && flatStruct(p)))) for (let l = p.first; l < p.first + p.width; l++) keep.add(plan.leaves[l]!);
   }
   const nested = keep.size > 0 ? planRecord(root, (l) => keep.has(l)) : null;
   const nestedNames = nested ? nested.fields.map((f) => f.name) : [];
   const fields = order.map((name): TextPlan['fields'][number] => {
     const p = byName.get(name)!;
-    return p.t === 'leaf' && p.width === 1 && p.leaf.repLevel === 0 ? { leaf: p.first } : { nested: name, at: nestedNames.indexOf(name) };
+    if (flatLeaf(p)) return { leaf: p.first };
+    return onBytes && flatStruct(p) ? { struct: p } : { nested: name, at: nestedNames.indexOf(name) };
   });
   const nestedLeaves = nested ? nested.leaves.map((l) => plan.leaves.indexOf(l)) : [];
   const prefixes = order.map((name, i) => encoder.encode(form.format === 'csv' ? (i ? form.delimiter : '') : `${i ? ',' : '{'}${JSON.stringify(name)}:`));
@@ -367,12 +380,50 @@ function nestedCells(t: TextPlan, chunks: ColumnChunkData[], form: TextForm, cel
   return { cells, skipRows: (n) => asm.skipRows(n), finish: () => asm.finish() };
 }
 
+/**
+ * A struct of leaves with one value a row (flatStruct) as JSON: its
+ * members' cells after their keys, each row; null where its first leaf's
+ * level says so, as the record assembler reads it (a member with a value
+ * there is one the assembler would leave unread: it fails the file). As
+ * CSV, the JSON quoted on the bytes where it must be (csvCell's form).
+ */
+function structCells(p: StructPlan, leaves: LeafNode[], chunks: ColumnChunkData[], rows: number, span: number, form: TextForm, ctx: ErrorContext): Cells {
+  const cell: CellText = (v) => jsonText(v, form.format === 'csv');
+  const at = p.fields.map((f) => f.plan.first);
+  const members = at.map((l) => withContext({ ...ctx, column: leaves[l]!.path.join('.') }, () => leafCells(leaves[l]!, chunks[l]!, rows, span, JSON_FORM, cell)));
+  const keys = p.fields.map((f, k) => encoder.encode(`${k ? ',' : '{'}${JSON.stringify(f.name)}:`));
+  const def = chunks[p.first]!.def;
+  const csv = form.format === 'csv';
+  const delim = form.delimiter.charCodeAt(0);
+  return rowCells((out, r) => {
+    const d = def === null ? p.def : def[r]!;
+    if (d < p.def) {
+      const path = leaves[p.first]!.path.join('.');
+      if (!p.nullable) throw new CorruptFileError(`column ${path} has definition level ${d} where a required field needs ${p.def}`);
+      members.forEach((m, i) => {
+        if (m.index === null || m.index[r]! >= 0) throw new CorruptFileError(`column ${leaves[at[i]!]!.path.join('.')} has a value in row ${r}, where ${path} makes its struct null`);
+      });
+      if (!csv) out.bytes(NULL);
+      return;
+    }
+    const start = out.pos;
+    writeRows(out, members, keys, CLOSE, r, r + 1);
+    if (csv) out.quoteSince(start, delim);
+  });
+}
+
+const NULL = encoder.encode('null');
+const CLOSE = encoder.encode('}');
+
 /** Text batches of rows [from, to) of a row group of `rows` rows, from its decoded chunks (per plan leaf). */
 function* rowGroupText(t: TextPlan, chunks: ColumnChunkData[], rows: number, form: TextForm, ctx: ErrorContext, from = 0, to = rows): Generator<TextBatch> {
   const cell: CellText = form.format === 'csv' ? (v) => csvCell(v, form.delimiter) : (v) => jsonText(v, false);
   const leaves = t.plan.leaves;
   const nested = nestedCells(t, chunks, form, cell, ctx);
-  const cells = t.fields.map((f, i) => ('leaf' in f ? withContext({ ...ctx, column: leaves[f.leaf]!.path.join('.') }, () => leafCells(leaves[f.leaf]!, chunks[f.leaf]!, rows, to - from, form, cell)) : nested!.cells.get(i)!));
+  const cells = t.fields.map((f, i) => {
+    if ('leaf' in f) return withContext({ ...ctx, column: leaves[f.leaf]!.path.join('.') }, () => leafCells(leaves[f.leaf]!, chunks[f.leaf]!, rows, to - from, form, cell));
+    return 'struct' in f ? structCells(f.struct, leaves, chunks, rows, to - from, form, ctx) : nested!.cells.get(i)!;
+  });
   if (nested && from > 0) withContext(ctx, () => nested.skipRows(from));
   // Each block's text in a buffer of its own (the batch hands it on), sized by the block before.
   let size = 1 << 16;

@@ -103,6 +103,7 @@ async function edgeFile(rows: number, dictionary: boolean, rowGroupRows = Math.c
     'a "q",b': f.int32(),
     list: f.list(f.string()),
     st: f.struct({ x: f.int64(), y: f.list(f.double()) }),
+    flat: f.struct({ a: f.int32(), b: f.string(), c: f.date() }),
     m: f.map(f.string().required(), f.int32()),
   });
   const i64s = [0n, -1n, 2n ** 53n - 1n, -(2n ** 53n - 1n), 2n ** 53n, -(2n ** 53n), 2n ** 63n - 1n, -(2n ** 63n), 4294967296n, -4294967297n, 1234567890123n];
@@ -131,6 +132,8 @@ async function edgeFile(rows: number, dictionary: boolean, rowGroupRows = Math.c
     'a "q",b': i,
     list: i % 4 === 0 ? null : i % 4 === 1 ? [] : ['a', null, strings[i % strings.length]!],
     st: i % 5 === 0 ? null : { x: i % 2 ? null : BigInt(i), y: i % 3 ? [i / 3, -0] : null },
+    // A struct of leaves, written from their cells: nulls at either level, strings to escape inside it.
+    flat: i % 7 === 3 ? null : { a: i % 2 ? null : i - 300, b: i % 5 === 1 ? null : strings[i % strings.length]!, c: i % 3 ? 18_000 + i : null },
     m: i % 3 === 0 ? null : [{ key: `k${i % 4}`, value: i % 2 ? null : i }],
   });
   const sink = new BufferSink();
@@ -247,4 +250,22 @@ test('nested fields whose keys an object would reorder (integer-like, __proto__)
   const reader = await openParquet(sink.bytes());
   assert.deepEqual(reader.schema.root.children.map((c) => c.isLeaf ? [] : c.children.map((x) => x.name)).slice(0, 2), [['b', '2', '10', '__proto__'], ['__proto__', 'z']]);
   for (const form of FORMS) assert.equal(await same(sink.bytes(), form, 'reordered keys'), 'same');
+});
+
+test('a struct of leaves whose first leaf makes it null while another leaf holds a value there fails typed, as the row path fails', async () => {
+  const schema = defineSchema({ s: f.struct({ a: f.int32(), b: f.int32() }), n: f.int32() });
+  // Per column: definition levels of rows 0-2 and the present values; s.b has a value in row 1, where s.a's level (0) makes s null.
+  const levels = [[2, 0, 1], [2, 2, 2], [1, 1, 1]];
+  const values = [[7], [8, 9, 10], [1, 2, 3]];
+  const sink = new BufferSink();
+  const w = await ParquetWriter.open(sink, schema, { dictionary: false });
+  await w.writeEntries(3, (k, start, end) => {
+    const def = Uint16Array.from(levels[k]!.slice(start, end));
+    const max = k === 2 ? 1 : 2;
+    const before = levels[k]!.slice(0, start).filter((d) => d === max).length;
+    return { n: end - start, rep: null, def, values: { t: 'typed', values: Int32Array.from(values[k]!.slice(before, before + def.filter((d) => d === max).length)) } };
+  });
+  await w.close();
+  const bytes = sink.bytes();
+  for (const form of [FORMS[0]!, FORMS[2]!]) assert.equal(await same(bytes, form, 'inconsistent struct'), 'error');
 });
