@@ -269,3 +269,31 @@ test('a struct of leaves whose first leaf makes it null while another leaf holds
   const bytes = sink.bytes();
   for (const form of [FORMS[0]!, FORMS[2]!]) assert.equal(await same(bytes, form, 'inconsistent struct'), 'error');
 });
+
+test('a write that fails while the next text is made fails the conversion: one write at a time, the sink aborted, not closed', async () => {
+  const bytes = await edgeFile(9_000, false, 9_000);
+  for (const form of [FORMS[0]!, FORMS[2]!]) {
+    let writes = 0;
+    let busy = 0;
+    let most = 0;
+    const calls: string[] = [];
+    const sink = {
+      async write() {
+        most = Math.max(most, ++busy);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        busy--;
+        if (++writes === 2) throw new Error('disk full');
+      },
+      async close() {
+        calls.push('close');
+      },
+      async abort() {
+        calls.push('abort');
+      },
+    };
+    await assert.rejects(convert(bytes, sink, { from: 'parquet', to: form.to }), /disk full/);
+    assert.deepEqual(calls, ['abort']);
+    assert.equal(most, 1);
+    assert.equal(writes, 2);
+  }
+});
