@@ -153,7 +153,7 @@ test('edge-case values, dictionary and plain chunks, several row groups: the sam
   }
 });
 
-test('row groups of several blocks (4,096 rows each, the spans the fields are written into) give the row path\'s text', { timeout: 120_000 }, async () => {
+test('row groups of several blocks (4,096 rows each, each block’s text a buffer of its own) give the row path\'s text', { timeout: 120_000 }, async () => {
   for (const dictionary of [true, false]) {
     const bytes = await edgeFile(9_000, dictionary, 9_000);
     for (const form of [FORMS[0]!, FORMS[2]!]) assert.equal(await same(bytes, form, `dictionary ${dictionary}`), 'same');
