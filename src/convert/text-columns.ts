@@ -21,7 +21,8 @@ import type { ColumnBatch } from '../parquet/read-options.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import { buildSchema, type ColumnPath, type GroupNode, type LeafNode, type SchemaElementLike } from '../schema/tree.js';
 import type { ColumnChunkData } from '../shred/column-data.js';
-import { leavesInVariants, planRecord, type LeafPlan, type Plan, type RecordPlan, type StructPlan } from '../shred/plan.js';
+import { leavesInVariants, planRecord, type LeafPlan, type ListPlan, type Plan, type RecordPlan, type StructPlan } from '../shred/plan.js';
+import { skipLeafRows } from '../shred/assemble.js';
 import type { TextBatch } from './output.js';
 import { inOrder, NestedText } from './text-nested.js';
 import { csvCell, jsonText } from './write-text.js';
@@ -279,7 +280,7 @@ function jsonAscii({ data, offsets }: ByteArrays): (out: TextBytes, k: number) =
 interface TextPlan {
   plan: RecordPlan;
   /** Per top-level field in output order: a flat leaf's index in plan.leaves, a struct of such leaves, or the nested field's name and index in `nested`'s fields. */
-  fields: ({ leaf: number } | { struct: StructPlan } | { nested: string; at: number })[];
+  fields: ({ leaf: number } | { struct: StructPlan } | { list: ListPlan } | { nested: string; at: number })[];
   /** Bytes before each field's cell: the delimiter, or the JSON key. */
   prefixes: Uint8Array[];
   end: Uint8Array;
@@ -298,6 +299,11 @@ function flatStruct(p: Plan): p is StructPlan {
   return p.t === 'struct' && p.fields.length > 0 && p.fields.every((f) => flatLeaf(f.plan)) && inOrder(p.fields.map((f) => f.name));
 }
 
+/** A list of a leaf, not within another list. */
+function flatList(p: Plan): p is ListPlan {
+  return p.t === 'list' && p.rep === 1 && p.element.t === 'leaf' && p.element.leaf.repLevel === 1;
+}
+
 /** The plan of a file's text (`plan`: its selected fields), or undefined where the rows go through row objects (no leaf, a VARIANT, two fields of one name). */
 function textPlan(root: GroupNode, plan: RecordPlan, form: TextForm): TextPlan | undefined {
   const names = plan.fields.map((f) => f.name);
@@ -309,14 +315,15 @@ function textPlan(root: GroupNode, plan: RecordPlan, form: TextForm): TextPlan |
   // Nested text as CSV is JSON quoted on the bytes, for a delimiter of one ASCII byte (else through the assembler's objects).
   const onBytes = form.format === 'jsonl' || (form.delimiter.length === 1 && form.delimiter.charCodeAt(0) < 0x80);
   for (const p of plan.fields.map((f) => f.plan)) {
-    if (!(flatLeaf(p) || (onBytes && flatStruct(p)))) for (let l = p.first; l < p.first + p.width; l++) keep.add(plan.leaves[l]!);
+    if (!(flatLeaf(p) || (onBytes && (flatStruct(p) || flatList(p))))) for (let l = p.first; l < p.first + p.width; l++) keep.add(plan.leaves[l]!);
   }
   const nested = keep.size > 0 ? planRecord(root, (l) => keep.has(l)) : null;
   const nestedNames = nested ? nested.fields.map((f) => f.name) : [];
   const fields = order.map((name): TextPlan['fields'][number] => {
     const p = byName.get(name)!;
     if (flatLeaf(p)) return { leaf: p.first };
-    return onBytes && flatStruct(p) ? { struct: p } : { nested: name, at: nestedNames.indexOf(name) };
+    if (onBytes && flatStruct(p)) return { struct: p };
+    return onBytes && flatList(p) ? { list: p } : { nested: name, at: nestedNames.indexOf(name) };
   });
   const nestedLeaves = nested ? nested.leaves.map((l) => plan.leaves.indexOf(l)) : [];
   const prefixes = order.map((name, i) => encoder.encode(form.format === 'csv' ? (i ? form.delimiter : '') : `${i ? ',' : '{'}${JSON.stringify(name)}:`));
@@ -412,7 +419,74 @@ function structCells(p: StructPlan, leaves: LeafNode[], chunks: ColumnChunkData[
   });
 }
 
+/**
+ * A list of a leaf (flatList) as JSON, its elements from the leaf's cells,
+ * each row's entries read from the levels as the record assembler reads
+ * them, with its checks; as CSV, quoted on the bytes where it must be.
+ */
+function listCells(p: ListPlan, leaf: LeafNode, c: ColumnChunkData, span: number, form: TextForm): { cells: Cells; skipRows: (n: number) => void; finish: () => void } {
+  const values = chunkCells(leaf, c, JSON_FORM, (v) => jsonText(v, form.format === 'csv'), (n) => n <= span);
+  const indices = values.indices;
+  const element = p.element;
+  const maxDef = leaf.defLevel;
+  const { def, rep, length, valueCount } = c;
+  const path = leaf.path.join('.');
+  const levels = [{ def, rep, length, maxDef, valueCount }];
+  const at = new Int32Array(1);
+  const taken = new Int32Array(1);
+  const csv = form.format === 'csv';
+  const delim = form.delimiter.charCodeAt(0);
+  const cells = rowCells((out) => {
+    let pos = at[0]!;
+    if (pos >= length) throw new CorruptFileError(`column ${path} ran out of values before the last row`);
+    if (rep !== null && rep[pos] !== 0) throw new CorruptFileError(`column ${path} starts a row with repetition level ${rep[pos]} (must be 0)`);
+    const d = def === null ? maxDef : def[pos]!;
+    if (d < p.elementDef) {
+      if (d < p.def && !p.nullable) throw new CorruptFileError(`column ${path} has definition level ${d} where a required field needs ${p.def}`);
+      at[0] = pos + 1;
+      if (d >= p.def) out.bytes(EMPTY_LIST);
+      else if (!csv) out.bytes(NULL);
+      return;
+    }
+    if (rep === null) throw new CorruptFileError(`column ${path} is inside a list but has no repetition levels`);
+    const start = out.pos;
+    let v = taken[0]!;
+    out.byte(91);
+    for (;;) {
+      const e = def === null ? maxDef : def[pos]!;
+      if (e < element.def && !element.nullable) throw new CorruptFileError(`column ${path} has definition level ${e} where a required field needs ${element.def}`);
+      if (e !== maxDef) out.bytes(NULL);
+      else {
+        if (v >= valueCount) throw new CorruptFileError(`column ${path} has fewer values than its levels define`);
+        putValue(out, values, indices === null ? v : indices[v]!);
+        v++;
+      }
+      if (++pos >= length) break;
+      const r = rep[pos]!;
+      if (r !== p.rep) {
+        if (r > p.rep) throw new CorruptFileError(`column ${path} has repetition level ${r} where at most ${p.rep} fits`);
+        break;
+      }
+      if ((def === null ? maxDef : def[pos]!) < p.elementDef) throw new CorruptFileError(`column ${path} continues a list with an empty element`);
+      out.byte(44);
+    }
+    out.byte(93);
+    at[0] = pos;
+    taken[0] = v;
+    if (csv) out.quoteSince(start, delim);
+  });
+  return {
+    cells,
+    skipRows: (n) => skipLeafRows(levels, at, taken, n),
+    finish: () => {
+      if (at[0] !== length) throw new CorruptFileError(`column ${path} has ${length - at[0]!} level entries beyond the last row`);
+      if (taken[0] !== valueCount) throw new CorruptFileError(`column ${path} has ${valueCount} values but its levels define ${taken[0]}`);
+    },
+  };
+}
+
 const NULL = encoder.encode('null');
+const EMPTY_LIST = encoder.encode('[]');
 const CLOSE = encoder.encode('}');
 
 /** Text batches of rows [from, to) of a row group of `rows` rows, from its decoded chunks (per plan leaf). */
@@ -420,11 +494,18 @@ function* rowGroupText(t: TextPlan, chunks: ColumnChunkData[], rows: number, for
   const cell: CellText = form.format === 'csv' ? (v) => csvCell(v, form.delimiter) : (v) => jsonText(v, false);
   const leaves = t.plan.leaves;
   const nested = nestedCells(t, chunks, form, cell, ctx);
+  const lists: ReturnType<typeof listCells>[] = [];
   const cells = t.fields.map((f, i) => {
     if ('leaf' in f) return withContext({ ...ctx, column: leaves[f.leaf]!.path.join('.') }, () => leafCells(leaves[f.leaf]!, chunks[f.leaf]!, rows, to - from, form, cell));
-    return 'struct' in f ? structCells(f.struct, leaves, chunks, rows, to - from, form, ctx) : nested!.cells.get(i)!;
+    if ('struct' in f) return structCells(f.struct, leaves, chunks, rows, to - from, form, ctx);
+    if (!('list' in f)) return nested!.cells.get(i)!;
+    const l = f.list.first;
+    const list = withContext({ ...ctx, column: leaves[l]!.path.join('.') }, () => listCells(f.list, leaves[l]!, chunks[l]!, to - from, form));
+    lists.push(list);
+    return list.cells;
   });
   if (nested && from > 0) withContext(ctx, () => nested.skipRows(from));
+  if (from > 0) withContext(ctx, () => lists.forEach((l) => l.skipRows(from)));
   // Each block's text in a buffer of its own (the batch hands it on), sized by the block before.
   let size = 1 << 16;
   for (let start = from; start < to; start += BLOCK_ROWS) {
@@ -435,6 +516,7 @@ function* rowGroupText(t: TextPlan, chunks: ColumnChunkData[], rows: number, for
     yield { bytes: out.buf.subarray(0, out.pos), rows: stop - start };
   }
   if (nested && to === rows) withContext(ctx, () => nested.finish());
+  if (to === rows) withContext(ctx, () => lists.forEach((l) => l.finish()));
 }
 
 /** Rows a thread writes at least: a row group of fewer rows is not split. */

@@ -297,3 +297,38 @@ test('a write that fails while the next text is made fails the conversion: one w
     assert.equal(writes, 2);
   }
 });
+
+test('a list of a leaf read from levels the record assembler rejects fails typed, as the row path fails; levels it takes print its text', async () => {
+  const schema = defineSchema({ l: f.list(f.int32()), n: f.int32() });
+  // One list column's definition and repetition levels (max 3 and 1) for 3 rows, its values at level 3.
+  const file = async (def: number[], rep: number[]) => {
+    const sink = new BufferSink();
+    const w = await ParquetWriter.open(sink, schema, { dictionary: false });
+    await w.writeEntries(3, (k, start, end) => {
+      if (k === 1) return { n: end - start, rep: null, def: null, values: { t: 'typed', values: Int32Array.from([1, 2, 3].slice(start, end)) } };
+      // Rows start where the repetition level is 0 (a leading 1 stays with row 0).
+      const starts = rep.flatMap((r, i) => (r === 0 && i > 0 ? [i] : []));
+      const at = [0, ...starts, def.length];
+      const [s, e] = [at[start]!, at[end]!];
+      const values = def.map((d, i) => (d === 3 ? i * 7 - 5 : null)).slice(s, e).filter((v) => v !== null);
+      return { n: e - s, rep: Uint16Array.from(rep.slice(s, e)), def: Uint16Array.from(def.slice(s, e)), values: { t: 'typed', values: Int32Array.from(values) } };
+    });
+    await w.close();
+    return sink.bytes();
+  };
+  const cases: [number[], number[], 'same' | 'error'][] = [
+    [[0, 1, 3, 2, 3], [0, 0, 0, 1, 1], 'same'], // null, [], [v, null, v]
+    [[3, 3, 3, 3], [0, 1, 0, 0], 'same'],
+    [[3, 1, 3, 3], [0, 1, 0, 0], 'error'], // a list continued by an empty entry
+  ];
+  for (const [def, rep, want] of cases) {
+    let bytes: Uint8Array;
+    try {
+      bytes = await file(def, rep);
+    } catch (e) {
+      assert.ok(e instanceof ParquetryError, `the writer refused ${def}/${rep} untyped: ${e}`);
+      continue;
+    }
+    for (const form of [FORMS[0]!, FORMS[2]!]) assert.equal(await same(bytes, form, `levels ${def} / ${rep}`), want);
+  }
+});
