@@ -6,9 +6,11 @@
  * printed once, ASCII strings copied from their bytes) and `writeRows`
  * writes the rows from them straight into the text, in row order; every
  * other value goes through write-text.ts's `csvCell` and `jsonText`, so a
- * cell is the row path's, byte for byte. Nested fields (structs, lists,
- * maps) are printed from their levels (text-nested.ts), or assembled by
- * the reader's `RecordAssembler` and printed as the row path prints them.
+ * cell is the row path's, byte for byte. A struct of flat leaves and a
+ * list of a leaf are written here from their leaves' cells; other nested
+ * fields (structs, lists, maps) are printed from their levels
+ * (text-nested.ts), or assembled by the reader's `RecordAssembler` and
+ * printed as the row path prints them.
  * A row group whose chunks come in windows (reader.ts's `large`) is read as
  * rows, as are files with VARIANT columns or two top-level fields of one
  * name.
