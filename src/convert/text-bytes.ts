@@ -230,16 +230,22 @@ export function writeTimestamp(buf: Uint8Array, p: number, high: number, low: nu
 let civilMonth = 0;
 let civilDay = 0;
 
-/** The year from days since 1970-01-01, and its month and day in civilMonth, civilDay (Hinnant's civil_from_days, as temporal-format.ts's, in numbers for days within ±2^31). */
+/**
+ * The year from days since 1970-01-01, and its month and day in civilMonth,
+ * civilDay (Hinnant's civil_from_days, as temporal-format.ts's). Counted
+ * from the year -400 (an era, 146,097 days, before Hinnant's year 0), every
+ * step is of non-negative int32s; an earlier day gives -1, one past 2^31
+ * days 10^6.
+ */
 function civil(days: number): number {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
+  const z = days + 719468 + 146097;
+  if (!(z >= 0 && z < 2 ** 31)) return z < 0 ? -1 : 1e6;
+  const era = (z / 146097) | 0;
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  civilDay = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const yoe = ((doe - ((doe / 1460) | 0) + ((doe / 36524) | 0) - ((doe / 146096) | 0)) / 365) | 0;
+  const doy = doe - (365 * yoe + ((yoe / 4) | 0) - ((yoe / 100) | 0));
+  const mp = ((5 * doy + 2) / 153) | 0;
+  civilDay = doy - (((153 * mp + 2) / 5) | 0) + 1;
   civilMonth = mp < 10 ? mp + 3 : mp - 9;
-  return yoe + era * 400 + (civilMonth <= 2 ? 1 : 0);
+  return yoe + (era - 1) * 400 + (civilMonth <= 2 ? 1 : 0);
 }
-
