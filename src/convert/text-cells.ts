@@ -30,8 +30,15 @@ export const VALUE = 8;
 /** A field written row by row, in row order, by `row` (nested fields): it writes its nulls too. */
 export const ROW = 9;
 
-/** The most bytes a value of each kind but TEXT and ASCII (their longest value's) writes, but through `slow`. */
+/** The most bytes a value of each kind but TEXT and ASCII (their longest value's, up to LONG_CELL) writes, but through `slow`. */
 const ROOM = [0, 0, INT_ROOM, INT_ROOM, DOUBLE_ROOM, DATE_ROOM, TIMESTAMP_ROOM, 5, 0, 0];
+
+/**
+ * Room made ahead for a TEXT or ASCII cell at most: a longer one makes its
+ * own, so one long value in a chunk does not grow every block's buffer to
+ * its size.
+ */
+export const LONG_CELL = 1024;
 
 const encoder = new TextEncoder();
 const TRUE = encoder.encode('true');
@@ -81,18 +88,20 @@ export class Cells {
  * it again after.
  */
 export function writeValue(out: TextBytes, c: Cells, k: number, p: number): number {
-  const buf = out.buf;
+  let buf = out.buf;
   let end = -1;
   switch (c.kind) {
     case TEXT: {
       const s = c.offsets[k]!;
       const e = c.offsets[k + 1]!;
+      if (e - s > c.room) buf = roomFor(out, p, e - s);
       copyBytes(buf, p, c.bytes, s, e, CELL_COPY);
       return p + e - s;
     }
     case ASCII: {
       const s = c.offsets[k]!;
       const e = c.offsets[k + 1]!;
+      if (e - s + 2 > c.room) buf = roomFor(out, p, e - s + 2);
       if (!c.quoted && s !== e) {
         copyBytes(buf, p, c.bytes, s, e, CELL_COPY);
         return p + e - s;
@@ -131,6 +140,13 @@ export function writeValue(out: TextBytes, c: Cells, k: number, p: number): numb
   out.pos = p;
   c.slow(out, k);
   return out.pos;
+}
+
+/** Room for n bytes at p, past what was made ahead (a long cell): the buffer, grown where it must. */
+function roomFor(out: TextBytes, p: number, n: number): Uint8Array {
+  out.pos = p;
+  out.room(n);
+  return out.buf;
 }
 
 /** Writes value k of `c` at out.pos, making room first. */

@@ -15,7 +15,7 @@ import { skipLeafRows } from '../shred/assemble.js';
 import type { ColumnChunkData } from '../shred/column-data.js';
 import type { ListPlan, StructPlan } from '../shred/plan.js';
 import { TextBytes } from './text-bytes.js';
-import { ASCII, BOOL, Cells, DATE, DOUBLE, INT32, INT64, putValue, ROW, TEXT, TIMESTAMP, writeRows, type CellWriter } from './text-cells.js';
+import { ASCII, BOOL, Cells, DATE, DOUBLE, INT32, INT64, LONG_CELL, putValue, ROW, TEXT, TIMESTAMP, writeRows, type CellWriter } from './text-cells.js';
 import { jsonText } from './write-text.js';
 
 const encoder = new TextEncoder();
@@ -42,7 +42,7 @@ function dictionaryCells(entries: Cells, n: number): Cells {
   for (let i = 0; i < n; i++) {
     at[i] = text.pos;
     putValue(text, entries, i);
-    c.room = Math.max(c.room, text.pos - at[i]!);
+    c.room = Math.min(LONG_CELL, Math.max(c.room, text.pos - at[i]!));
   }
   at[n] = text.pos;
   c.bytes = text.buf;
@@ -150,7 +150,7 @@ function valuesCells(leaf: LeafNode, values: Values, form: TextForm, cell: CellT
       c.of(ASCII).bytes = values.data;
       c.offsets = values.offsets;
       c.quoted = form.format === 'jsonl';
-      c.room = longest + 2;
+      c.room = Math.min(LONG_CELL, longest + 2);
       return c;
     }
     const ascii = form.format === 'csv' ? csvAscii(values, form.delimiter) : jsonAscii(values);

@@ -19,7 +19,7 @@ import { countingSink } from '../../src/convert/output.js';
 import { textOutput } from '../../src/convert/write-text.js';
 import type { ColumnPath } from '../../src/schema/tree.js';
 import { runConvert, sinkOutput, sourceInput } from '../../src/convert/convert.js';
-import { TextPieceWriter, type TextPieceJob, type TextPieceSetup, type TextWriters } from '../../src/convert/text-columns.js';
+import { parquetText, TextPieceWriter, type TextPieceJob, type TextPieceSetup, type TextWriters } from '../../src/convert/text-columns.js';
 import { csvWorkers } from '../../src/node/csv-workers.js';
 import { textWriters } from '../../src/node/text-workers.js';
 
@@ -330,5 +330,28 @@ test('a list of a leaf read from levels the record assembler rejects fails typed
       continue;
     }
     for (const form of [FORMS[0]!, FORMS[2]!]) assert.equal(await same(bytes, form, `levels ${def} / ${rep}`), want);
+  }
+});
+
+test('one long string in a chunk grows the buffer of its own block only, with the row path\'s text', async () => {
+  const schema = defineSchema({ s: f.string(), n: f.int32() });
+  const long = 'x'.repeat(300_000);
+  for (const dictionary of [false, true]) {
+    const sink = new BufferSink();
+    const w = await ParquetWriter.open(sink, schema, { dictionary });
+    await w.writeMany(Array.from({ length: 20_000 }, (_, i) => ({ s: i === 5 ? long : `ab${i % 50}`, n: i })));
+    await w.close();
+    const bytes = sink.bytes();
+    for (const form of [FORMS[0]!, FORMS[2]!]) assert.equal(await same(bytes, form, `long string, dictionary ${dictionary}`), 'same');
+    const reader = await openParquet(bytes);
+    let text = 0;
+    let held = 0;
+    for await (const batch of parquetText(reader, undefined, { format: 'jsonl', delimiter: ',' })!) {
+      assert.ok(!Array.isArray(batch));
+      text += batch.bytes.length;
+      held += batch.bytes.buffer.byteLength;
+    }
+    // A buffer grows by doubling and the next is sized by the one before: about twice the text, and the long string once (every block held it: 3.4 MB).
+    assert.ok(held < 2 * text + long.length, `${held} bytes of buffers for ${text} of text`);
   }
 });
