@@ -36,7 +36,7 @@ const HIGH = LITTLE_ENDIAN ? 1 : 0;
 const digits = new Uint8Array(17);
 
 /** The two digits of 0-99, tens first. */
-const PAIRS = new Uint8Array(200);
+export const PAIRS = new Uint8Array(200);
 for (let i = 0; i < 100; i++) {
   PAIRS[2 * i] = 48 + Math.floor(i / 10);
   PAIRS[2 * i + 1] = 48 + (i % 10);

@@ -82,13 +82,29 @@ export function csvCell(v: unknown, delimiter: string): string {
 /**
  * Text gathered into large writes: each piece encoded as it comes into one
  * buffer (joining many small strings and encoding the result cost more than
- * the rows' formatting), handed on as a copy when full.
+ * the rows' formatting), handed on as a copy when full. One write is under
+ * way while the next text is made (a file's write waits on a thread of
+ * the runtime's): each write starts once the one before has ended, and its
+ * error comes out of the next write, flush or `settle`.
  */
 class TextSink {
   private buf = new Uint8Array(TEXT_BUFFER);
   private used = 0;
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(readonly sink: CountingSink) {}
+
+  private async send(bytes: Uint8Array): Promise<void> {
+    await this.writing;
+    const write = this.sink.write(bytes);
+    write.catch(() => undefined); // met by the next await of `writing`
+    this.writing = write;
+  }
+
+  /** Waits for the write under way. */
+  async settle(): Promise<void> {
+    await this.writing;
+  }
 
   async put(s: string): Promise<void> {
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
@@ -104,7 +120,7 @@ class TextSink {
   async putBytes(b: Uint8Array): Promise<void> {
     if (b.length >= TEXT_BUFFER >> 1) {
       await this.flush();
-      await this.sink.write(b);
+      await this.send(b);
       return;
     }
     if (this.used + b.length > this.buf.length) await this.flush();
@@ -117,7 +133,7 @@ class TextSink {
     if (this.used === 0) return;
     const bytes = this.buf.slice(0, this.used);
     this.used = 0;
-    await this.sink.write(bytes);
+    await this.send(bytes);
   }
 }
 
@@ -174,9 +190,12 @@ export async function textOutput(format: TextFormat, sink: CountingSink, options
       },
     }),
     async close() {
+      // A write of the rows' text fails as a write, which the caller aborts.
+      await out.settle();
       try {
         if (format === 'json') await out.put(rows === 0 ? '[]\n' : '\n]\n');
         await out.flush();
+        await out.settle();
         await sink.close();
       } catch (e) {
         await sink.abort();
@@ -186,7 +205,8 @@ export async function textOutput(format: TextFormat, sink: CountingSink, options
     },
     async abort() {
       // On stdout the rows written so far go out whole; a file is discarded anyway.
-      if (sink.stdout) await out.flush().catch(() => undefined);
+      if (sink.stdout) await out.flush().then(() => out.settle()).catch(() => undefined);
+      else await out.settle().catch(() => undefined);
       await sink.abort();
     },
   };

@@ -19,7 +19,7 @@ import { countingSink } from '../../src/convert/output.js';
 import { textOutput } from '../../src/convert/write-text.js';
 import type { ColumnPath } from '../../src/schema/tree.js';
 import { runConvert, sinkOutput, sourceInput } from '../../src/convert/convert.js';
-import { TextPieceWriter, type TextPieceJob, type TextPieceSetup, type TextWriters } from '../../src/convert/text-columns.js';
+import { parquetText, TextPieceWriter, type TextPieceJob, type TextPieceSetup, type TextWriters } from '../../src/convert/text-columns.js';
 import { csvWorkers } from '../../src/node/csv-workers.js';
 import { textWriters } from '../../src/node/text-workers.js';
 
@@ -99,9 +99,11 @@ async function edgeFile(rows: number, dictionary: boolean, rowGroupRows = Math.c
     ns: f.timestamp('NANOS'),
     dec: f.decimal(12, 3),
     '1': f.string(),
+    clean: f.string(),
     'a "q",b': f.int32(),
     list: f.list(f.string()),
     st: f.struct({ x: f.int64(), y: f.list(f.double()) }),
+    flat: f.struct({ a: f.int32(), b: f.string(), c: f.date() }),
     m: f.map(f.string().required(), f.int32()),
   });
   const i64s = [0n, -1n, 2n ** 53n - 1n, -(2n ** 53n - 1n), 2n ** 53n, -(2n ** 53n), 2n ** 63n - 1n, -(2n ** 63n), 4294967296n, -4294967297n, 1234567890123n];
@@ -125,9 +127,13 @@ async function edgeFile(rows: number, dictionary: boolean, rowGroupRows = Math.c
     ns: i % 2 ? BigInt.asIntN(64, times[i % times.length]! * 1_000_000n) : BigInt(i) * 86_399_999_999_999n - 20n * 86_400_000_000_000n,
     dec: i % 6 === 0 ? null : `${i - 50}.${String(i % 1000).padStart(3, '0')}`,
     '1': `one ${i % 3}`,
+    // Strings that need no escape in CSV (comma, tab) or JSON, the empty one among them: a chunk's bytes copied as they are.
+    clean: i % 13 === 0 ? null : i % 4 === 0 ? '' : ['plain', 'two words', '~!@#$%^&*()'][i % 3] + (dictionary ? '' : String(i)),
     'a "q",b': i,
     list: i % 4 === 0 ? null : i % 4 === 1 ? [] : ['a', null, strings[i % strings.length]!],
     st: i % 5 === 0 ? null : { x: i % 2 ? null : BigInt(i), y: i % 3 ? [i / 3, -0] : null },
+    // A struct of leaves, written from their cells: nulls at either level, strings to escape inside it.
+    flat: i % 7 === 3 ? null : { a: i % 2 ? null : i - 300, b: i % 5 === 1 ? null : strings[i % strings.length]!, c: i % 3 ? 18_000 + i : null },
     m: i % 3 === 0 ? null : [{ key: `k${i % 4}`, value: i % 2 ? null : i }],
   });
   const sink = new BufferSink();
@@ -147,7 +153,7 @@ test('edge-case values, dictionary and plain chunks, several row groups: the sam
   }
 });
 
-test('row groups of several blocks (4,096 rows each, the spans the fields are written into) give the row path\'s text', { timeout: 120_000 }, async () => {
+test('row groups of several blocks (4,096 rows each, each block’s text a buffer of its own) give the row path\'s text', { timeout: 120_000 }, async () => {
   for (const dictionary of [true, false]) {
     const bytes = await edgeFile(9_000, dictionary, 9_000);
     for (const form of [FORMS[0]!, FORMS[2]!]) assert.equal(await same(bytes, form, `dictionary ${dictionary}`), 'same');
@@ -244,4 +250,108 @@ test('nested fields whose keys an object would reorder (integer-like, __proto__)
   const reader = await openParquet(sink.bytes());
   assert.deepEqual(reader.schema.root.children.map((c) => c.isLeaf ? [] : c.children.map((x) => x.name)).slice(0, 2), [['b', '2', '10', '__proto__'], ['__proto__', 'z']]);
   for (const form of FORMS) assert.equal(await same(sink.bytes(), form, 'reordered keys'), 'same');
+});
+
+test('a struct of leaves whose first leaf makes it null while another leaf holds a value there fails typed, as the row path fails', async () => {
+  const schema = defineSchema({ s: f.struct({ a: f.int32(), b: f.int32() }), n: f.int32() });
+  // Per column: definition levels of rows 0-2 and the present values; s.b has a value in row 1, where s.a's level (0) makes s null.
+  const levels = [[2, 0, 1], [2, 2, 2], [1, 1, 1]];
+  const values = [[7], [8, 9, 10], [1, 2, 3]];
+  const sink = new BufferSink();
+  const w = await ParquetWriter.open(sink, schema, { dictionary: false });
+  await w.writeEntries(3, (k, start, end) => {
+    const def = Uint16Array.from(levels[k]!.slice(start, end));
+    const max = k === 2 ? 1 : 2;
+    const before = levels[k]!.slice(0, start).filter((d) => d === max).length;
+    return { n: end - start, rep: null, def, values: { t: 'typed', values: Int32Array.from(values[k]!.slice(before, before + def.filter((d) => d === max).length)) } };
+  });
+  await w.close();
+  const bytes = sink.bytes();
+  for (const form of [FORMS[0]!, FORMS[2]!]) assert.equal(await same(bytes, form, 'inconsistent struct'), 'error');
+});
+
+test('a write that fails while the next text is made fails the conversion: one write at a time, the sink aborted, not closed', async () => {
+  const bytes = await edgeFile(9_000, false, 9_000);
+  for (const form of [FORMS[0]!, FORMS[2]!]) {
+    let writes = 0;
+    let busy = 0;
+    let most = 0;
+    const calls: string[] = [];
+    const sink = {
+      async write() {
+        most = Math.max(most, ++busy);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        busy--;
+        if (++writes === 2) throw new Error('disk full');
+      },
+      async close() {
+        calls.push('close');
+      },
+      async abort() {
+        calls.push('abort');
+      },
+    };
+    await assert.rejects(convert(bytes, sink, { from: 'parquet', to: form.to }), /disk full/);
+    assert.deepEqual(calls, ['abort']);
+    assert.equal(most, 1);
+    assert.equal(writes, 2);
+  }
+});
+
+test('a list of a leaf read from levels the record assembler rejects fails typed, as the row path fails; levels it takes print its text', async () => {
+  const schema = defineSchema({ l: f.list(f.int32()), n: f.int32() });
+  // One list column's definition and repetition levels (max 3 and 1) for 3 rows, its values at level 3.
+  const file = async (def: number[], rep: number[]) => {
+    const sink = new BufferSink();
+    const w = await ParquetWriter.open(sink, schema, { dictionary: false });
+    await w.writeEntries(3, (k, start, end) => {
+      if (k === 1) return { n: end - start, rep: null, def: null, values: { t: 'typed', values: Int32Array.from([1, 2, 3].slice(start, end)) } };
+      // Rows start where the repetition level is 0 (a leading 1 stays with row 0).
+      const starts = rep.flatMap((r, i) => (r === 0 && i > 0 ? [i] : []));
+      const at = [0, ...starts, def.length];
+      const [s, e] = [at[start]!, at[end]!];
+      const values = def.map((d, i) => (d === 3 ? i * 7 - 5 : null)).slice(s, e).filter((v) => v !== null);
+      return { n: e - s, rep: Uint16Array.from(rep.slice(s, e)), def: Uint16Array.from(def.slice(s, e)), values: { t: 'typed', values: Int32Array.from(values) } };
+    });
+    await w.close();
+    return sink.bytes();
+  };
+  const cases: [number[], number[], 'same' | 'error'][] = [
+    [[0, 1, 3, 2, 3], [0, 0, 0, 1, 1], 'same'], // null, [], [v, null, v]
+    [[3, 3, 3, 3], [0, 1, 0, 0], 'same'],
+    [[3, 1, 3, 3], [0, 1, 0, 0], 'error'], // a list continued by an empty entry
+  ];
+  for (const [def, rep, want] of cases) {
+    let bytes: Uint8Array;
+    try {
+      bytes = await file(def, rep);
+    } catch (e) {
+      assert.ok(e instanceof ParquetryError, `the writer refused ${def}/${rep} untyped: ${e}`);
+      continue;
+    }
+    for (const form of [FORMS[0]!, FORMS[2]!]) assert.equal(await same(bytes, form, `levels ${def} / ${rep}`), want);
+  }
+});
+
+test('one long string in a chunk grows the buffer of its own block only, with the row path\'s text', async () => {
+  const schema = defineSchema({ s: f.string(), n: f.int32() });
+  const long = 'x'.repeat(300_000);
+  for (const dictionary of [false, true]) {
+    const sink = new BufferSink();
+    const w = await ParquetWriter.open(sink, schema, { dictionary });
+    await w.writeMany(Array.from({ length: 20_000 }, (_, i) => ({ s: i === 5 ? long : `ab${i % 50}`, n: i })));
+    await w.close();
+    const bytes = sink.bytes();
+    for (const form of [FORMS[0]!, FORMS[2]!]) assert.equal(await same(bytes, form, `long string, dictionary ${dictionary}`), 'same');
+    const reader = await openParquet(bytes);
+    let text = 0;
+    let held = 0;
+    for await (const batch of parquetText(reader, undefined, { format: 'jsonl', delimiter: ',' })!) {
+      assert.ok(!Array.isArray(batch));
+      text += batch.bytes.length;
+      held += batch.bytes.buffer.byteLength;
+    }
+    // A buffer grows by doubling and the next is sized by the one before: about twice the text, and the long string once (every block held it: 3.4 MB).
+    assert.ok(held < 2 * text + long.length, `${held} bytes of buffers for ${text} of text`);
+  }
 });
