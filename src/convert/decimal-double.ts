@@ -15,27 +15,15 @@
  */
 
 import { LITTLE_ENDIAN } from '../encodings/bits.js';
+import { POW10, productError } from './exact-arithmetic.js';
 
-const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 const TWO_53 = 9007199254740992;
-const SPLIT = 134217729; // 2^27 + 1, Veltkamp's splitter
 const MARGIN = 2 ** -20;
 
 const bits = new Float64Array(1);
 const words = new Uint32Array(bits.buffer);
 /** A double's high word (sign, exponent, the mantissa's top): the second on a little-endian machine. */
 const HIGH = LITTLE_ENDIAN ? 1 : 0;
-
-/** The rounding error of `a * b` (whose rounded value is `p`): a * b = p + error exactly (Dekker; no overflow in this range). */
-function productError(a: number, b: number, p: number): number {
-  let c = SPLIT * a;
-  const ah = c - (c - a);
-  const al = a - ah;
-  c = SPLIT * b;
-  const bh = c - (c - b);
-  const bl = b - bh;
-  return ah * bh - p + ah * bl + al * bh + al * bl;
-}
 
 /**
  * The JSON number at b[start, end) (its grammar checked by the caller) as

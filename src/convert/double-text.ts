@@ -14,12 +14,7 @@
  * are short decimals, found at 15 digits exactly.
  */
 import { LITTLE_ENDIAN } from '../encodings/bits.js';
-
-/** 10^0 to 10^22: the powers of ten a double holds exactly. */
-const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
-
-/** 2^27 + 1: Veltkamp's splitter of a double into two halves of 26 bits. */
-const SPLIT = 134217729;
+import { POW10, SPLIT } from './exact-arithmetic.js';
 
 /** Each power of ten's halves for Dekker's product (POW10[q] = POW10_HIGH[q] + POW10_LOW[q], each of 26 bits or fewer). */
 const POW10_HIGH = POW10.map((p) => SPLIT * p - (SPLIT * p - p));
