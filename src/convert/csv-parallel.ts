@@ -137,10 +137,13 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
       if (!owned) await closePool();
       // One thread, one worker (which encodes), or what is left is one block (read here, sooner than a thread starts).
       const reader = new CsvBlockReader(setup);
+      blocks.inTurn();
       let resume: CsvTokenizerState | undefined;
+      let line = first?.line ?? 1;
       for (let block = first; block; block = block.final ? undefined : await blocks.next(BLOCK)) {
-        const r = reader.read(job(block, resume ?? tokenizer.startState(block.line)));
+        const r = reader.read(job(block, resume ?? tokenizer.startState(line)));
         resume = r.end;
+        line = r.nextLine;
         told(r);
         yield r;
       }

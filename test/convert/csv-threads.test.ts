@@ -225,6 +225,29 @@ test('each block has a buffer of its own: handing it to a thread (detaching it) 
   }
 });
 
+test('blocks read in turn are cut after any LF without counting, in order, the last one final: the reader says where each ended', async () => {
+  const input = enc([...convertCsvLines(20_000, 14)].join(''));
+  for (const size of [input.length, 3000, 70_000]) {
+    const chunks = (async function* () {
+      for (let i = 0; i < input.length; i += size) yield input.subarray(i, Math.min(input.length, i + size));
+    })();
+    const blocks = new CsvBlocks(chunks);
+    const first = (await blocks.next(50_000))!;
+    assert.equal(first.line, 1);
+    blocks.inTurn();
+    const got = [...first.bytes];
+    const finals = [first.final];
+    for (let b = await blocks.next(50_000); b; b = await blocks.next(50_000)) {
+      assert.ok(Number.isNaN(b.line), 'no line counted');
+      assert.equal(b.bytes.at(-1) === 10 || b.final, true, 'a block ends after an LF, or the input');
+      got.push(...b.bytes);
+      finals.push(b.final);
+    }
+    assert.ok(Buffer.from(got).equals(Buffer.from(input)), `chunks of ${size} bytes: the blocks are the input, in order`);
+    assert.deepEqual(finals.map((f, i) => f === (i === finals.length - 1)), finals.map(() => true), 'only the last block is final');
+  }
+});
+
 test('with N threads, N - 1 workers start with the conversion: one encodes the row groups of the blocks the main thread reads, more read and encode; the same bytes', { timeout: 240_000 }, async () => {
   const input = enc([...convertCsvLines(20_000, 13)].join(''));
   const counted = (calls: { started: number[]; read: number; encode: number }): CsvBlockReaders => ({
