@@ -150,6 +150,34 @@ function tokenized(text: string, delimiter: string, sample: (records: string[][]
   return { whole, one, shaper, schema };
 }
 
+test('the first invalid UTF-8 byte is told at its line (the line breaks before it, counted here) and column, wherever it is: in the sample, past it, at a block\'s start, near the end, a sequence the input ends inside; whatever the threads', { timeout: 240_000 }, async () => {
+  const base = enc([...convertCsvLines(30_000, 9)].join(''));
+  const starts: number[] = []; // where each line of the input starts
+  for (let i = 0; i < base.length; i = base.indexOf(10, i) + 1 || base.length) starts.push(i);
+  // The `name` cell (the fifth) of the record starting at line `line`, and the byte to spoil in it.
+  const nameCell = (line: number) => {
+    let at = starts[line - 1]!;
+    for (let k = 0; k < 4; k++) at = base.indexOf(44, at) + 1;
+    return at + 1;
+  };
+  const lineOf = (b: Uint8Array, at: number) => 1 + b.subarray(0, at).filter((c) => c === 10).length;
+  const recordAt = (l: number) => !/^\d+,/.test(new TextDecoder().decode(base.subarray(starts[l - 1]!, starts[l - 1]! + 8))) ? l + 1 : l;
+  const spots = [600, 1_100, 11_000, 20_000, starts.length - 3].map(recordAt);
+  for (const line of spots) {
+    const text = base.slice();
+    const at = nameCell(line);
+    text[at] = 0xff;
+    await sameAcrossThreads(text, `utf8-${line}`);
+    const { warnings } = await run(text, `utf8-${line}-check`, { threads: 1 });
+    assert.deepEqual(warnings.map((w) => [w.code, w.line, w.column]), [['INVALID_UTF8', lineOf(text, at), 'name']], `the byte at line ${lineOf(text, at)}`);
+  }
+  // A sequence the input ends inside: a lead byte after the last line's value, told at the last line.
+  const cut = Uint8Array.from([...base.subarray(0, base.length - 1), 0xe2, 0x82]);
+  await sameAcrossThreads(cut, 'utf8-end');
+  const { warnings } = await run(cut, 'utf8-end-check', { threads: 1 });
+  assert.deepEqual(warnings.map((w) => [w.code, w.line]), [['INVALID_UTF8', lineOf(cut, base.length - 1)]]);
+});
+
 test('a block whose cut falls inside a quoted cell is read again from where the block before ended: the records are those of one tokenizer', async () => {
   // Stray TSV quotes make every cut's parity lie; each record's quoted cell spans many lines.
   const text = multiline(3000, 9, true, false);
