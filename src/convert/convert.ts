@@ -84,9 +84,10 @@ export interface ConvertOptions extends DatasetLayout {
    * Parquet to CSV, TSV or JSON Lines: the threads that write the text of a
    * row group of 32,768 rows or more, each a piece of its rows: the calling
    * thread, which decodes it and writes the first piece, and `threads` - 1
-   * workers (1: the calling thread alone). The default is 1: on two cores
-   * the workers cost more CPU than they save, for CSV as for text
-   * (BENCHMARKS.md); the output is the same byte for byte whatever the number.
+   * workers (1: the calling thread alone). The default is 1: on two quiet
+   * cores two CSV threads take less time than one for more CPU, and text
+   * threads cost more CPU than they save (BENCHMARKS.md); the output is the
+   * same byte for byte whatever the number.
    */
   threads?: number;
   /** CSV input or output: the delimiter (default `,`, a tab for TSV). */
