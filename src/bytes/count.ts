@@ -45,7 +45,22 @@ export function countBytes(b: Uint8Array, from: number, to: number, x: number, y
   return [nx, ny];
 }
 
-/** How many of b[from, to) are `x`. */
+/** How many of b[from, to) are `x`: one test a word (countBytes' two cost the UTF-8 check's line count about a third more). */
 export function countByte(b: Uint8Array, from: number, to: number, x: number): number {
-  return countBytes(b, from, to, x, x ^ 1)[0];
+  let n = 0;
+  let i = from;
+  const start = Math.min(to, from + ((4 - ((b.byteOffset + from) & 3)) & 3));
+  for (; i < start; i++) if (b[i] === x) n++;
+  const words = (to - i) >> 2;
+  if (words > 0) {
+    const w = new Int32Array(b.buffer, b.byteOffset + i, words);
+    const xs = x * 0x01010101;
+    for (let k = 0; k < words; k++) {
+      const a = zeroBytes(w[k]! ^ xs);
+      if (a !== 0) n += Math.imul(a >>> 7, 0x01010101) >>> 24;
+    }
+    i += words * 4;
+  }
+  for (; i < to; i++) if (b[i] === x) n++;
+  return n;
 }

@@ -74,17 +74,20 @@ export interface ConvertOptions extends DatasetLayout {
    */
   widen?: boolean;
   /**
-   * CSV and TSV input to Parquet: worker threads that read the records past
-   * the schema's sample and encode its row groups, while the calling thread
-   * cuts the input and writes (1: the calling thread does it all, as it does
-   * for inputs with about 1 MiB or less past the sample). Row groups from
-   * CSV hold at most 122,880 rows unless `rowGroupRows` says otherwise.
+   * CSV and TSV input to Parquet: the calling thread and `threads` - 1
+   * workers. With one worker, the calling thread reads the records past the
+   * schema's sample and the worker encodes the row groups; with more, the
+   * workers read the records and encode, while the calling thread cuts the
+   * input and writes (1: the calling thread does it all, as it does for
+   * inputs with about 1 MiB or less past the sample). Row groups from CSV
+   * hold at most 122,880 rows unless `rowGroupRows` says otherwise.
    * Parquet to CSV, TSV or JSON Lines: the threads that write the text of a
    * row group of 32,768 rows or more, each a piece of its rows: the calling
    * thread, which decodes it and writes the first piece, and `threads` - 1
-   * workers (1: the calling thread alone). The default is 1: on two cores
-   * the workers cost more CPU than they save, for CSV as for text
-   * (BENCHMARKS.md); the output is the same byte for byte whatever the number.
+   * workers (1: the calling thread alone). The default is 1: on two quiet
+   * cores two CSV threads take less time than one for more CPU, and text
+   * threads cost more CPU than they save (BENCHMARKS.md); the output is the
+   * same byte for byte whatever the number.
    */
   threads?: number;
   /** CSV input or output: the delimiter (default `,`, a tab for TSV). */

@@ -58,6 +58,8 @@ export interface CsvBlockResult {
   bad: BlockBadRow[];
   /** Where the block ended, when not at the start of a record: the next block is read again from here. */
   end: CsvTokenizerState | undefined;
+  /** The line after the block's last byte (its first line and the line breaks it holds), when it was read to its end. */
+  nextLine: number;
   /** The first good record ending on or after `utf8At` (or the first of all), and the column of its first U+FFFD. */
   probe: { line: number; last: number; column: string | undefined } | undefined;
 }
@@ -86,6 +88,7 @@ export class CsvBlockReader {
     let start = job.start;
     let from = 0;
     let stopped = false;
+    let nextLine = job.start.line;
     const lineBreak = recordStartBreak(job.start);
     // The invalid UTF-8 warning's record is found in text (U+FFFD); bytes are read only when no warning waits.
     if (lineBreak !== undefined && this.delimiter !== undefined && job.utf8At === undefined) {
@@ -99,6 +102,7 @@ export class CsvBlockReader {
       );
       stopped = end.stopped;
       from = end.at;
+      nextLine = end.line;
       if (from > 0) start = { ...job.start, line: end.line, recordLine: end.line };
     }
     let tokenizer;
@@ -107,7 +111,8 @@ export class CsvBlockReader {
       stopped = this.readText(tokenizer, job, from, bad, probed);
     }
     const end = stopped || job.final || !tokenizer || tokenizer.atRecordStart() ? undefined : tokenizer.state();
-    return { rows: this.rows, columns: this.columns.map((c) => c.builder.take()), bad, end, probe };
+    if (tokenizer) nextLine = tokenizer.nextLine;
+    return { rows: this.rows, columns: this.columns.map((c) => c.builder.take()), bad, end, nextLine, probe };
   }
 
   /** The block's text from byte `from` through the tokenizer; whether it stopped at a bad row. */

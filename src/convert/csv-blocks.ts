@@ -29,12 +29,30 @@ export class CsvBlocks {
   private parity = 0;
   private line = 1;
   private ended = false;
+  /** Quotes and line breaks are counted (off: one thread reads the blocks in turn, each from where the last ended). */
+  private counted = true;
+  /** In turn: the buffer the last block was put together in, which its reader is done with when it asks for the next. */
+  private spare: Uint8Array | undefined;
 
   constructor(private readonly chunks: AsyncIterator<Uint8Array>) {}
 
   /** Where the last block ended, as a tokenizer that read it says: the parity of the next cut starts from the truth. */
   endedInQuotes(inside: boolean): void {
     this.parity = inside ? 1 : 0;
+  }
+
+  /**
+   * The blocks from here on are read in turn by one reader, which knows
+   * where each ended (its line, and whether inside quotes): they are cut
+   * after any LF, their quotes and lines not counted (a pass over the
+   * input's bytes saved), and their `line` is NaN. A block is put together
+   * in the buffer of the one before (not a new buffer of about 1 MiB each,
+   * which the collector was made to sweep: 100 MiB of them for 100 MB of
+   * input), so it is the caller's only until it asks for the next.
+   */
+  inTurn(): void {
+    this.counted = false;
+    this.line = NaN;
   }
 
   /**
@@ -60,7 +78,11 @@ export class CsvBlocks {
       size += chunk.length;
     }
     if (size === 0) return undefined;
-    const buf = parts.length === 1 ? parts[0]! : concatBytes(parts);
+    const buf = parts.length === 1 ? parts[0]! : this.counted ? concatBytes(parts) : this.joined(parts, size);
+    if (!this.counted) {
+      const near = this.ended ? -1 : buf.indexOf(LF, min - 1);
+      return this.part(buf, this.ended ? buf.length : (near >= 0 ? near : lf) + 1, 0, 0);
+    }
     if (this.ended) {
       this.carry = new Uint8Array(0);
       return this.cut(buf, true, 0, countBytes(buf, 0, buf.length, LF, QUOTE)[0]);
@@ -81,14 +103,31 @@ export class CsvBlocks {
         quotes = before;
       }
     }
+    return this.part(buf, end, quotes, lines);
+  }
+
+  /** `parts` end to end in the spare buffer (grown when too small; a carry that is a view of it is copied as set() copies an overlapping range). */
+  private joined(parts: readonly Uint8Array[], size: number): Uint8Array {
+    if (!this.spare || this.spare.length < size) this.spare = new Uint8Array(size + (size >> 3));
+    let at = 0;
+    for (const p of parts) {
+      this.spare.set(p, at);
+      at += p.length;
+    }
+    return this.spare.subarray(0, size);
+  }
+
+  /** The block of buf[0, end), the rest carried (the input's last when it ended and nothing is). */
+  private part(buf: Uint8Array, end: number, quotes: number, lines: number): CsvBlock {
     // The block and the carry must not share a buffer (a thread may be handed the block's, detaching
     // every view of it): the smaller is copied, as a rule the carry, the part of a line past the cut.
+    const final = this.ended && end === buf.length;
     if (buf.length - end > end) {
       this.carry = buf.subarray(end);
-      return this.cut(buf.slice(0, end), false, quotes, lines);
+      return this.cut(buf.slice(0, end), final, quotes, lines);
     }
     this.carry = end < buf.length ? buf.slice(end) : new Uint8Array(0);
-    return this.cut(buf.subarray(0, end), false, quotes, lines);
+    return this.cut(buf.subarray(0, end), final, quotes, lines);
   }
 
   /**

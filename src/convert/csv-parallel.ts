@@ -1,13 +1,18 @@
 /**
- * CSV to a table output with the records read by worker threads. The main
- * thread reads the start of the input itself, as one thread would, up to the
- * end of the schema's sample and the first record start after it; the rest
- * is cut into blocks (csv-blocks.ts), each read into column vectors by one
- * of `threads` workers (csv-block-read.ts). For a Parquet file the rows are
- * then cut into row groups that the workers encode and compress
- * (row-groups.ts), and the main thread appends them in input order; for
- * another output it writes the blocks' columns itself. One thread does the
- * same work in the same order: the output is the same, byte for byte.
+ * CSV to a table output with the records read past the sample in blocks.
+ * The main thread reads the start of the input itself, as one thread would,
+ * up to the end of the schema's sample and the first record start after it;
+ * the rest is cut into blocks (csv-blocks.ts), each read into column vectors
+ * (csv-block-read.ts). For a Parquet file the rows are then cut into row
+ * groups (row-groups.ts), and the main thread appends them in input order;
+ * for another output it writes the blocks' columns itself.
+ *
+ * `threads` counts the main thread: with one worker beside it, the main
+ * thread reads every block and the worker encodes and compresses the row
+ * groups (two busy threads, each isolate compiling and warming only its half
+ * of the code); with more, the workers read the blocks too, and the main
+ * thread only cuts the input and writes. One thread does the same work in
+ * the same order: the output is the same, byte for byte.
  *
  * A block is read from a record start, which its cut makes likely but does
  * not prove: the block before it proves it by ending at a record start. When
@@ -54,7 +59,7 @@ export interface ParallelCsvOptions {
   delimiter: string;
   header: boolean;
   skipBad: boolean;
-  /** Worker threads (the main thread cuts the input and writes); 1: none, the main thread does it all. */
+  /** Threads with the main thread: `threads` - 1 workers beside it; 1: none, the main thread does it all. */
   threads: number;
   /** The runtime's threads (none: every block is read here). */
   readers?: CsvBlockReaders;
@@ -112,7 +117,8 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
    * size): they load while this thread reads the sample. `owned`: row groups are encoded too, and
    * rowGroups() closes them.
    */
-  let pool = o.readers && o.threads > 1 && !(input.size !== undefined && input.size < MIN_THREADED) ? o.readers.start(o.threads) : undefined;
+  const workers = o.threads - 1;
+  let pool = o.readers && workers > 0 && !(input.size !== undefined && input.size < MIN_THREADED) ? o.readers.start(workers) : undefined;
   let owned = false;
   const closePool = async () => {
     const p = pool;
@@ -127,21 +133,23 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
     }
     const job = (block: CsvBlock, start: CsvTokenizerState): CsvBlockJob => ({ bytes: block.bytes, start, final: block.final, utf8At: watch?.pendingLine });
     let first = await blocks.next(BLOCK);
-    if (!first || first.final || !pool) {
+    if (!first || first.final || !pool || workers === 1) {
       if (!owned) await closePool();
-      // One thread, or what is left is one block (read here, sooner than a thread starts).
+      // One thread, one worker (which encodes), or what is left is one block (read here, sooner than a thread starts).
       const reader = new CsvBlockReader(setup);
+      blocks.inTurn();
       let resume: CsvTokenizerState | undefined;
+      let line = first?.line ?? 1;
       for (let block = first; block; block = block.final ? undefined : await blocks.next(BLOCK)) {
-        const r = reader.read(job(block, resume ?? tokenizer.startState(block.line)));
+        const r = reader.read(job(block, resume ?? tokenizer.startState(line)));
         resume = r.end;
+        line = r.nextLine;
         told(r);
         yield r;
       }
       watch?.finish();
       return;
     }
-    const workers = o.threads;
     const readers = pool;
     const queue: Array<{ block: CsvBlock; result: Promise<CsvBlockResult> }> = [];
     let ended = false;
@@ -198,7 +206,7 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
       for await (const block of blocks) {
         for (const j of cutter.add(block)) {
           encode(j);
-          while (encoding.length > (pool ? o.threads + 1 : 0)) yield await encoding.shift()!;
+          while (encoding.length > (pool ? workers + 1 : 0)) yield await encoding.shift()!;
         }
       }
       const last = cutter.finish();

@@ -149,7 +149,7 @@ export async function addRowGroup(writer: ParquetWriter, job: RowGroupJob): Prom
 /**
  * `group`'s buffers, for a transfer list: a view of part of a larger
  * buffer (a codec's output, a statistic cut from a page) is copied first,
- * so that only its own bytes pass.
+ * so that only its own bytes pass, handed over or copied.
  */
 export function ownBuffers(group: EncodedRowGroup): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();

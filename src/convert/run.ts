@@ -75,7 +75,7 @@ export interface RunOptions {
   sample: number;
   /** CSV input: infer the types from every row (a first pass over the input) instead of the sample, so no value past the sample fails them. */
   widen?: boolean;
-  /** Threads (1: the main thread alone). CSV input to Parquet: N workers beside the main thread read the records past the sample and encode the row groups; needs `csvReaders`. Parquet to CSV or JSON Lines: the main thread and N-1 workers write the text; needs `textWriters`. Absent: one thread (on two cores the workers cost more CPU than they save, for CSV as for text: BENCHMARKS.md). */
+  /** Threads (1: the main thread alone). CSV input to Parquet: the main thread and N-1 workers (one encodes the row groups of the blocks the main thread reads; more read and encode); needs `csvReaders`. Parquet to CSV or JSON Lines: the main thread and N-1 workers write the text; needs `textWriters`. Absent: one thread (BENCHMARKS.md: on two quiet cores two CSV threads take less time for more CPU; text threads cost more than they save). */
   threads?: number;
   /** The runtime's threads for reading CSV blocks (the Node entry's worker threads). */
   csvReaders?: CsvBlockReaders;

@@ -150,6 +150,34 @@ function tokenized(text: string, delimiter: string, sample: (records: string[][]
   return { whole, one, shaper, schema };
 }
 
+test('the first invalid UTF-8 byte is told at its line (the line breaks before it, counted here) and column, wherever it is: in the sample, past it, at a block\'s start, near the end, a sequence the input ends inside; whatever the threads', { timeout: 240_000 }, async () => {
+  const base = enc([...convertCsvLines(30_000, 9)].join(''));
+  const starts: number[] = []; // where each line of the input starts
+  for (let i = 0; i < base.length; i = base.indexOf(10, i) + 1 || base.length) starts.push(i);
+  // The `name` cell (the fifth) of the record starting at line `line`, and the byte to spoil in it.
+  const nameCell = (line: number) => {
+    let at = starts[line - 1]!;
+    for (let k = 0; k < 4; k++) at = base.indexOf(44, at) + 1;
+    return at + 1;
+  };
+  const lineOf = (b: Uint8Array, at: number) => 1 + b.subarray(0, at).filter((c) => c === 10).length;
+  const recordAt = (l: number) => !/^\d+,/.test(new TextDecoder().decode(base.subarray(starts[l - 1]!, starts[l - 1]! + 8))) ? l + 1 : l;
+  const spots = [600, 1_100, 11_000, 20_000, starts.length - 3].map(recordAt);
+  for (const line of spots) {
+    const text = base.slice();
+    const at = nameCell(line);
+    text[at] = 0xff;
+    await sameAcrossThreads(text, `utf8-${line}`);
+    const { warnings } = await run(text, `utf8-${line}-check`, { threads: 1 });
+    assert.deepEqual(warnings.map((w) => [w.code, w.line, w.column]), [['INVALID_UTF8', lineOf(text, at), 'name']], `the byte at line ${lineOf(text, at)}`);
+  }
+  // A sequence the input ends inside: a lead byte after the last line's value, told at the last line.
+  const cut = Uint8Array.from([...base.subarray(0, base.length - 1), 0xe2, 0x82]);
+  await sameAcrossThreads(cut, 'utf8-end');
+  const { warnings } = await run(cut, 'utf8-end-check', { threads: 1 });
+  assert.deepEqual(warnings.map((w) => [w.code, w.line]), [['INVALID_UTF8', lineOf(cut, base.length - 1)]]);
+});
+
 test('a block whose cut falls inside a quoted cell is read again from where the block before ended: the records are those of one tokenizer', async () => {
   // Stray TSV quotes make every cut's parity lie; each record's quoted cell spans many lines.
   const text = multiline(3000, 9, true, false);
@@ -225,7 +253,30 @@ test('each block has a buffer of its own: handing it to a thread (detaching it) 
   }
 });
 
-test('with N threads the workers start with the conversion and do the reading and encoding: N threads, jobs of both kinds, the same bytes', { timeout: 240_000 }, async () => {
+test('blocks read in turn are cut after any LF without counting, in order, the last one final: the reader says where each ended', async () => {
+  const input = enc([...convertCsvLines(20_000, 14)].join(''));
+  for (const size of [input.length, 3000, 70_000]) {
+    const chunks = (async function* () {
+      for (let i = 0; i < input.length; i += size) yield input.subarray(i, Math.min(input.length, i + size));
+    })();
+    const blocks = new CsvBlocks(chunks);
+    const first = (await blocks.next(50_000))!;
+    assert.equal(first.line, 1);
+    blocks.inTurn();
+    const got = [...first.bytes];
+    const finals = [first.final];
+    for (let b = await blocks.next(50_000); b; b = await blocks.next(50_000)) {
+      assert.ok(Number.isNaN(b.line), 'no line counted');
+      assert.equal(b.bytes.at(-1) === 10 || b.final, true, 'a block ends after an LF, or the input');
+      got.push(...b.bytes);
+      finals.push(b.final);
+    }
+    assert.ok(Buffer.from(got).equals(Buffer.from(input)), `chunks of ${size} bytes: the blocks are the input, in order`);
+    assert.deepEqual(finals.map((f, i) => f === (i === finals.length - 1)), finals.map(() => true), 'only the last block is final');
+  }
+});
+
+test('with N threads, N - 1 workers start with the conversion: one encodes the row groups of the blocks the main thread reads, more read and encode; the same bytes', { timeout: 240_000 }, async () => {
   const input = enc([...convertCsvLines(20_000, 13)].join(''));
   const counted = (calls: { started: number[]; read: number; encode: number }): CsvBlockReaders => ({
     start(count) {
@@ -235,13 +286,14 @@ test('with N threads the workers start with the conversion and do the reading an
     },
   });
   const outputs = [];
-  for (const threads of [1, 2]) {
+  for (const threads of [1, 2, 3]) {
     const calls = { started: [] as number[], read: 0, encode: 0 };
     const sink = new BufferSink();
     await runConvert({ ...sourceInput(input, {}), output: sinkOutput(() => sink), to: 'parquet', csvReaders: counted(calls) }, { from: 'csv', to: 'parquet', threads, rowGroupRows: 5_000 });
-    assert.deepEqual(calls.started, threads === 1 ? [] : [threads], `${threads} threads: the pools started`);
-    if (threads > 1) assert.ok(calls.read > 1 && calls.encode >= 4, `${calls.read} blocks read and ${calls.encode} row groups encoded by the workers`);
+    assert.deepEqual(calls.started, threads === 1 ? [] : [threads - 1], `${threads} threads: the pools started`);
+    if (threads === 2) assert.ok(calls.read === 0 && calls.encode >= 4, `${calls.read} blocks read and ${calls.encode} row groups encoded by the worker`);
+    if (threads === 3) assert.ok(calls.read > 1 && calls.encode >= 4, `${calls.read} blocks read and ${calls.encode} row groups encoded by the workers`);
     outputs.push(Buffer.from(sink.bytes()));
   }
-  assert.ok(outputs[0]!.equals(outputs[1]!));
+  assert.ok(outputs[0]!.equals(outputs[1]!) && outputs[0]!.equals(outputs[2]!));
 });

@@ -277,8 +277,12 @@ export class ColumnWriter implements LeafSink {
   private pagesBytes = 0;
   private totalValues = 0;
   private uncompressedBytes = 0;
-  /** Bytes per row of the last page (before compression), to size slices before the current page has rows. */
-  private lastRowBytes = 0;
+  /**
+   * Bytes per row of the last page (before compression), to size slices before the current page has rows;
+   * NaN for none. A double from the start: a field that held 0 (a small integer) and then a fraction
+   * changed every ColumnWriter's map, and the compiled code of the writer's hot paths was thrown away.
+   */
+  private lastRowBytes = NaN;
   private readonly bloom: BloomBuilder | null;
   /** Dictionary entries already hashed into the bloom filter. */
   private bloomHashedEntries = 0;
@@ -769,7 +773,7 @@ export class ColumnWriter implements LeafSink {
 
   /** Sizes the next slices from the rows to come alone, not from the pages before (a row group of its own). */
   forgetRowSizes(): void {
-    this.lastRowBytes = 0;
+    this.lastRowBytes = NaN;
   }
 
   /** Remembers where the next record starts, so a record that fails halfway can be rolled back. */
