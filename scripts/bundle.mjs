@@ -40,12 +40,17 @@ const DYNAMIC = /\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g;
  * what the CLI imports on first use (its commands, and the library modules
  * they load), and a conversion's parts (convert/: its outputs and text
  * readers; through the hub, a CSV to Parquet job loaded its 1.1 MB): a
- * process needs one or two of them.
+ * process needs one or two of them. So do the reader's optional parts
+ * (READ_PARTS: a streamed read, `columns()`, filters, VARIANT, decryption):
+ * through the hub, `reader.columns()` or a Parquet to CSV job loaded the
+ * whole of it, 154 files and 1.77 MB for the CLI's job (74 and 309 kB
+ * without; BENCHMARKS.md, "Startup").
  */
 const inCli = (path) => path.startsWith(`${dist}cli/`);
+const READ_PARTS = /\/parquet\/(streamed-read|filtered-read|lazy-column|filter\/reader-parts|page-encodings|variant\/(index|filter)|crypto\/decryptor|file-path)\.js$/;
 
 function hubbed(importer, path) {
-  return !inCli(importer) && !path.startsWith(`${dist}codecs/`) && !path.startsWith(`${dist}convert/`) && path !== `${dist}node/snappy.js` && path !== `${dist}parquet/row-decoding.js` && path !== `${dist}parquet/write/writer-core.js`;
+  return !inCli(importer) && !path.startsWith(`${dist}codecs/`) && !path.startsWith(`${dist}convert/`) && path !== `${dist}node/snappy.js` && path !== `${dist}parquet/row-decoding.js` && path !== `${dist}parquet/write/writer-core.js` && !READ_PARTS.test(path);
 }
 
 function lazyHub() {
@@ -108,6 +113,9 @@ const rootFirst = {
 const nodeEntries = ['node/index.js', ...readdirSync(`${dist}node/entries`).filter((f) => f.endsWith('.js')).map((f) => `node/entries/${f}`)];
 // The worker threads' modules (src/node/csv-worker.ts, text-worker.ts, decode-worker.ts) are entries of their own: a worker starts from a file of its own.
 // Their code is the Node entry's (the CSV block reader, text-columns.ts): they share that build's chunks rather than carry a copy (96 kB for the CSV worker).
+// The hub's targets are found once, in tsc's output: scanned again after the Node build, they would
+// include that build's chunks (its lazy convert parts), and the CLI would carry a copy of each (24 files, 155 kB).
+const hub = lazyHub();
 for (const [entries, prefix] of [[[...nodeEntries, 'node/csv-worker.js', 'node/text-worker.js', 'node/decode-worker.js'], 'node'], [['cli/main.js'], 'cli']]) {
   await build({
     entryPoints: entries.map((entry) => `${dist}${entry}`),
@@ -121,7 +129,7 @@ for (const [entries, prefix] of [[[...nodeEntries, 'node/csv-worker.js', 'node/t
     platform: 'node',
     target: 'node20',
     packages: 'external',
-    plugins: [lazyHub(), sharedWasm, rootFirst],
+    plugins: [hub, sharedWasm, rootFirst],
     minifyWhitespace: prefix === 'cli',
     logLevel: 'warning',
   });
@@ -150,8 +158,6 @@ for (const [entries, prefix] of [[[...nodeEntries, 'node/csv-worker.js', 'node/t
  * or encryption loaded every lazy module, S3 and datasets included (190 kB
  * gzipped for a read with a limit, 46 kB without the hub).
  */
-const READ_PARTS = /\/parquet\/(streamed-read|filtered-read|lazy-column|filter\/reader-parts|page-encodings|variant\/(index|filter)|crypto\/decryptor|file-path)\.js$/;
-
 function portableHub() {
   const files = readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.js') && !/^(chunks|node|cli)\//.test(f)).map((f) => join(dist, f));
   const hub = `${dist}lazy-hub.js`;
@@ -161,7 +167,7 @@ function portableHub() {
     for (const [, , rel] of readFileSync(file, 'utf8').matchAll(DYNAMIC)) {
       const path = resolve(dirname(file), rel);
       if (path.startsWith(`${dist}codecs/wasm/`)) continue;
-      if (!hubbed(file, path) || READ_PARTS.test(path)) own.add(path);
+      if (!hubbed(file, path)) own.add(path);
       else if (!targets.has(path)) targets.set(path, `m${targets.size}`);
     }
   }
