@@ -53,31 +53,52 @@ function hubbed(importer, path) {
   return !inCli(importer) && !path.startsWith(`${dist}codecs/`) && !path.startsWith(`${dist}convert/`) && path !== `${dist}node/snappy.js` && path !== `${dist}parquet/row-decoding.js` && path !== `${dist}parquet/write/writer-core.js` && !READ_PARTS.test(path);
 }
 
-function lazyHub() {
+/**
+ * The CLI's import() targets that one job loads together, each group one
+ * target of its own beside the hub: a text input's parts (pipeline, shape,
+ * the CSV and JSON readers, the --type syntax) and the Parquet output (its
+ * writer's machinery). Apart, the modules they share with other targets cut
+ * them into more chunks: a CSV to Parquet job loaded 84 files; 72 grouped,
+ * for 10 kB more (a CSV job loads the JSON readers, a JSON one the CSV's),
+ * and 12-15 ms less CPU (BENCHMARKS.md, "Startup"). Table inputs' parts stay
+ * apart: row decoding, which `cat` needs without them, is among them, and
+ * grouping them saved a Parquet to CSV job nothing measurable.
+ */
+const CLI_GROUPS = [
+  ['text-input', /\/convert\/(pipeline|shape|csv-parallel|read-csv|read-json|json-columns|types)\.js$/],
+  ['parquet-output', /\/convert\/write-parquet\.js$|\/parquet\/write\/writer-core\.js$/],
+];
+const nodeHubOf = (importer, path) => (hubbed(importer, path) ? 'hub' : undefined);
+const cliHubOf = (importer, path) => CLI_GROUPS.find(([, files]) => files.test(path))?.[0] ?? nodeHubOf(importer, path);
+
+/** Rewrites the import() of each target `hubOf` names a hub for into an import of that hub, which re-exports it. */
+function lazyHub(hubOf) {
   const files = readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.js') && !f.startsWith('chunks/')).map((f) => join(dist, f));
   const targets = new Map();
   for (const file of files) {
     for (const [, , rel] of readFileSync(file, 'utf8').matchAll(DYNAMIC)) {
       const path = resolve(dirname(file), rel);
-      if (hubbed(file, path) && !targets.has(path)) targets.set(path, `m${targets.size}`);
+      const hub = hubOf(file, path);
+      if (hub && !targets.has(path)) targets.set(path, { hub, name: `m${targets.size}` });
     }
   }
   return {
     name: 'lazy-hub',
     setup(b) {
-      b.onResolve({ filter: /^parquetry-lazy-hub$/ }, () => ({ path: 'hub', namespace: 'lazy-hub' }));
-      b.onLoad({ filter: /.*/, namespace: 'lazy-hub' }, () => ({
-        contents: [...targets].map(([path, name]) => `export * as ${name} from ${JSON.stringify(path)};`).join('\n'),
+      b.onResolve({ filter: /^parquetry-lazy-hub:/ }, (args) => ({ path: args.path.slice('parquetry-lazy-hub:'.length), namespace: 'lazy-hub' }));
+      b.onLoad({ filter: /.*/, namespace: 'lazy-hub' }, (args) => ({
+        contents: [...targets].filter(([, t]) => t.hub === args.path).map(([path, t]) => `export * as ${t.name} from ${JSON.stringify(path)};`).join('\n'),
         resolveDir: dist,
       }));
       b.onLoad({ filter: /\.js$/ }, (args) => {
         const text = readFileSync(args.path, 'utf8');
         let changed = false;
         const contents = text.replace(DYNAMIC, (whole, _q, rel) => {
-          const name = targets.get(resolve(dirname(args.path), rel));
-          if (!name || !hubbed(args.path, '')) return whole;
+          const path = resolve(dirname(args.path), rel);
+          const target = targets.get(path);
+          if (!target || hubOf(args.path, path) !== target.hub) return whole;
           changed = true;
-          return `import("parquetry-lazy-hub").then((hub) => hub.${name})`;
+          return `import("parquetry-lazy-hub:${target.hub}").then((hub) => hub.${target.name})`;
         });
         return changed ? { contents, loader: 'js', resolveDir: dirname(args.path) } : undefined;
       });
@@ -113,9 +134,9 @@ const rootFirst = {
 const nodeEntries = ['node/index.js', ...readdirSync(`${dist}node/entries`).filter((f) => f.endsWith('.js')).map((f) => `node/entries/${f}`)];
 // The worker threads' modules (src/node/csv-worker.ts, text-worker.ts, decode-worker.ts) are entries of their own: a worker starts from a file of its own.
 // Their code is the Node entry's (the CSV block reader, text-columns.ts): they share that build's chunks rather than carry a copy (96 kB for the CSV worker).
-// The hub's targets are found once, in tsc's output: scanned again after the Node build, they would
+// The hubs' targets are found in tsc's output, before either build: scanned after the Node build, they would
 // include that build's chunks (its lazy convert parts), and the CLI would carry a copy of each (24 files, 155 kB).
-const hub = lazyHub();
+const hubs = { node: lazyHub(nodeHubOf), cli: lazyHub(cliHubOf) };
 for (const [entries, prefix] of [[[...nodeEntries, 'node/csv-worker.js', 'node/text-worker.js', 'node/decode-worker.js'], 'node'], [['cli/main.js'], 'cli']]) {
   await build({
     entryPoints: entries.map((entry) => `${dist}${entry}`),
@@ -129,7 +150,7 @@ for (const [entries, prefix] of [[[...nodeEntries, 'node/csv-worker.js', 'node/t
     platform: 'node',
     target: 'node20',
     packages: 'external',
-    plugins: [hub, sharedWasm, rootFirst],
+    plugins: [hubs[prefix], sharedWasm, rootFirst],
     minifyWhitespace: prefix === 'cli',
     logLevel: 'warning',
   });

@@ -176,8 +176,9 @@ test('the built CLI\'s convert jobs load no hub, and each none of the other dire
   const jobs = [
     { name: 'parquet-csv', args: ['examples/fixtures/sample.parquet', join(dir, 'built.csv')], runs: ['ParquetReader', 'parquetText', 'textOutput'], not: ['WriterCore', 'ParquetWriter', 'parquetOutput', 'parallelCsv', 'CsvShaper', 'readJsonLinesColumns'] },
     { name: 'parquet-jsonl', args: ['examples/fixtures/sample.parquet', join(dir, 'built.jsonl')], runs: ['ParquetReader', 'textOutput'], not: ['WriterCore', 'ParquetWriter', 'parquetOutput', 'parallelCsv', 'CsvShaper', 'readJsonLinesColumns'] },
-    { name: 'csv-parquet', args: [inputs.csv, join(dir, 'built-csv.parquet')], runs: ['WriterCore', 'parquetOutput', 'parallelCsv'], not: ['ParquetReader', 'parquetText', 'textOutput', 'readJsonLinesColumns'] },
-    { name: 'jsonl-parquet', args: [inputs.jsonl, join(dir, 'built-jsonl.parquet')], runs: ['WriterCore', 'parquetOutput', 'readJsonLinesColumns'], not: ['ParquetReader', 'parquetText', 'textOutput', 'parallelCsv'] },
+    // A text input's parts are one chunk (scripts/bundle.mjs, CLI_GROUPS): the CSV and JSON readers come together.
+    { name: 'csv-parquet', args: [inputs.csv, join(dir, 'built-csv.parquet')], runs: ['WriterCore', 'parquetOutput', 'parallelCsv'], not: ['ParquetReader', 'parquetText', 'textOutput'] },
+    { name: 'jsonl-parquet', args: [inputs.jsonl, join(dir, 'built-jsonl.parquet')], runs: ['WriterCore', 'parquetOutput', 'readJsonLinesColumns'], not: ['ParquetReader', 'parquetText', 'textOutput'] },
   ];
   for (const job of jobs) {
     const files = loads(`built-${job.name}`, [cli, 'convert', ...job.args, '-q'], true).filter((m) => m.startsWith('file:') && m.includes('/dist/'));
