@@ -15,8 +15,8 @@ import * as wasm from 'parquet-wasm';
 import * as arrow from 'apache-arrow';
 import { InvalidArgumentError, openParquet, openWriter, writeParquet } from '../../src/node/index.js';
 import { show } from '../reader/helpers.js';
-import { rng } from '../filter/reference.js';
 import { arrowOf, everyTypeFixture, norm } from './compare.js';
+import { rng } from '../writer/gen.js';
 
 const fixture = everyTypeFixture();
 

@@ -1,4 +1,5 @@
 /** Inputs and implementations shared by the codec tests. */
+import { concatBytes } from '../../src/bytes/concat.js';
 import { loadBrotli } from '../../src/codecs/brotli.js';
 import type { Codec, CodecName } from '../../src/codecs/codec.js';
 import { gzip } from '../../src/codecs/gzip.js';
@@ -14,6 +15,9 @@ export const MiB = 1 << 20;
 export function hex(s: string): Uint8Array {
   return Uint8Array.from(s.match(/../g) ?? [], (b) => parseInt(b, 16));
 }
+
+/** Frames or members end to end. */
+export const cat = (...parts: Uint8Array[]): Uint8Array => concatBytes(parts);
 
 export function ascii(s: string): Uint8Array {
   return new TextEncoder().encode(s);

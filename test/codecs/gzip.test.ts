@@ -5,23 +5,13 @@ import { crc32 } from '../../src/checksum/crc32.js';
 import { CorruptFileError } from '../../src/errors.js';
 import { gzip } from '../../src/codecs/gzip.js';
 import { nodeGzip } from '../../src/node/codecs.js';
-import { ascii, randomBytes, repetitiveBytes } from './fixtures.js';
+import { ascii, cat, randomBytes, repetitiveBytes } from './fixtures.js';
 
 const corrupt = (e: unknown) => e instanceof CorruptFileError;
 const both = [
   ['fflate', gzip],
   ['node:zlib', nodeGzip],
 ] as const;
-
-function cat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 test('GZIP: concatenated members decode to their concatenation', () => {
   const a = repetitiveBytes(5000);

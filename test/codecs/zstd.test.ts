@@ -4,7 +4,7 @@ import { CorruptFileError, InvalidArgumentError, LimitError, UnsupportedError } 
 import { getCodec, loadCodec } from '../../src/codecs/index.js';
 import { loadZstd } from '../../src/codecs/zstd.js';
 import { zstdFrames } from '../../src/codecs/zstd-frame.js';
-import { MiB, ascii, hex, nodeZstd, portableZstd as zstd, randomBytes, repetitiveBytes } from './fixtures.js';
+import { MiB, ascii, cat, hex, nodeZstd, portableZstd as zstd, randomBytes, repetitiveBytes } from './fixtures.js';
 
 const corrupt = (e: unknown) => e instanceof CorruptFileError;
 const noNative = !nodeZstd && 'zstd-napi native binding is not built';
@@ -23,16 +23,6 @@ const abcSized = hex('28b52ffd' + '20' + '03' + '190000' + '616263');
 /** No content size (1 KiB window), one raw block "abc". */
 const abcUnsized = hex('28b52ffd' + '00' + '00' + '190000' + '616263');
 const skippable = hex('5e2a4d18' + '02000000' + 'abcd');
-
-function cat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 /**
  * Worked from RFC 8878: magic; frame header descriptor 0x20 (single

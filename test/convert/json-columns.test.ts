@@ -14,7 +14,7 @@ import { convert } from '../../src/node/entries/convert.js';
 import { BufferSink, openParquet } from '../../src/node/index.js';
 import type { ConvertOptions, ConvertReport } from '../../src/convert/convert.js';
 import type { ParquetryWarning } from '../../src/warnings.js';
-import { rng } from '../filter/reference.js';
+import { rng } from '../writer/gen.js';
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 

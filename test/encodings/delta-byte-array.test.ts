@@ -7,16 +7,7 @@ import { CorruptFileError, InvalidArgumentError } from '../../src/errors.js';
 import { encodeDeltaInt32 } from '../../src/encodings/delta-binary-packed.js';
 import { decodeDeltaByteArray, encodeDeltaByteArray } from '../../src/encodings/delta-byte-array.js';
 import { encodeDeltaLengthByteArray } from '../../src/encodings/delta-length-byte-array.js';
-import type { ByteArrays } from '../../src/encodings/types.js';
-
-const ascii = (s: string) => [...s].map((ch) => ch.charCodeAt(0));
-const strings = (s: string[]): ByteArrays => {
-  const offsets = new Int32Array(s.length + 1);
-  s.forEach((x, i) => (offsets[i + 1] = offsets[i]! + x.length));
-  return { data: Uint8Array.from(ascii(s.join(''))), offsets };
-};
-const texts = ({ data, offsets }: ByteArrays) =>
-  Array.from({ length: offsets.length - 1 }, (_, i) => String.fromCharCode(...data.subarray(offsets[i], offsets[i + 1])));
+import { ascii, strings, texts } from './ascii-arrays.js';
 
 function encode(s: string[]): number[] {
   const w = new ByteWriter();

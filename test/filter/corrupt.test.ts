@@ -10,7 +10,7 @@ import { ByteWriter } from '../../src/bytes/writer.js';
 import { ByteCursor } from '../../src/bytes/cursor.js';
 import { decodeOffsetIndex, type ColumnChunk } from '../../src/parquet/metadata/index.js';
 import { encodeOffsetIndex } from '../../src/parquet/metadata/encode.js';
-import { rng } from './reference.js';
+import { rng } from '../writer/gen.js';
 
 let file: Uint8Array | undefined;
 

@@ -13,7 +13,8 @@ import { basename } from 'node:path';
 import { openParquet, type Filter, type LeafNode, type ParquetReader, type SchemaNode } from '../../src/node/index.js';
 import { corpusFiles, written } from './fixtures.js';
 import { deepSame } from '../writer/oracles.js';
-import { compoundFilters, kindOf, leafFilters, leafValues, refEval, rng, sampleLiterals, toSql, type Kind } from './reference.js';
+import { compoundFilters, kindOf, leafFilters, leafValues, refEval, sampleLiterals, toSql, type Kind } from './reference.js';
+import { rng } from '../writer/gen.js';
 
 function key(v: unknown): string {
   return JSON.stringify(v, (_k, x: unknown) => {

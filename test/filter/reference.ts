@@ -188,17 +188,6 @@ export function refEval(f: Filter, row: Record<string, unknown>, kinds: Map<stri
 
 // ---------------------------------------------------------------- literals and expressions
 
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Literals for a column: its smallest, largest, median and a random value, and some outside the data. */
 export function sampleLiterals(kind: Kind, values: unknown[], rand: () => number): unknown[] {
   const vals = values.filter((v) => !(typeof v === 'number' && Number.isNaN(v)));

@@ -20,8 +20,8 @@ import { BufferSink, openParquet, ParquetReader, ParquetWriter, defineSchema, fi
 import { convert } from '../../src/node/entries/convert.js';
 import { parseWhere } from '../../src/parquet/filter/where.js';
 import { DuckFiles } from '../reader/helpers.js';
-import { rng } from './reference.js';
 import { CountingSource } from './fixtures.js';
+import { rng } from '../writer/gen.js';
 
 const N = 6000;
 /** Texts compared per file: a seeded sample of the matrix, a different one per file. */

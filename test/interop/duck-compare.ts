@@ -27,6 +27,7 @@ import {
   DuckDBUUIDValue, DuckDBVariantValue, DuckDBGeometryValue, type DuckDBArrayType, type DuckDBListType, type DuckDBMapType, type DuckDBStructType, type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
+import { decimalText, hex } from '../writer/gen.js';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const NANOS_PER_DAY = 86_400_000_000_000n;
@@ -80,26 +81,12 @@ export function parseTimestamp(s: string): { nanos: bigint; utc: boolean; digits
 
 // ---------------------------------------------------------------- leaves
 
-function hexOf(b: Uint8Array): string {
-  let s = '';
-  for (const x of b) s += x.toString(16).padStart(2, '0');
-  return s;
-}
-
-function floatText(v: number): string {
+/** A double's comparison text; -0 is 0 unless `signedZero` (the writer's tests tell them apart). */
+export function floatText(v: number, signedZero = false): string {
   if (Number.isNaN(v)) return 'f:NaN';
   if (v === Infinity) return 'f:Infinity';
   if (v === -Infinity) return 'f:-Infinity';
-  return `f:${JSON.stringify(v === 0 ? 0 : v)}`;
-}
-
-/** Exact decimal text of an unscaled integer with `scale` fraction digits (CANONICAL.md). */
-export function decimalText(unscaled: bigint, scale: number): string {
-  const neg = unscaled < 0n;
-  let digits = (neg ? -unscaled : unscaled).toString();
-  if (scale === 0) return (neg ? '-' : '') + digits;
-  digits = digits.padStart(scale + 1, '0');
-  return `${neg ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return `f:${signedZero && Object.is(v, -0) ? '-0' : JSON.stringify(v === 0 ? 0 : v)}`;
 }
 
 const utf8 = new TextEncoder();
@@ -128,8 +115,14 @@ function isTemporal(id: DuckDBTypeId): boolean {
   ].includes(id);
 }
 
+/** How `duckText` writes a value: struct keys sorted (inside a VARIANT), -0 apart from 0. */
+export interface DuckTextForm {
+  sortKeys?: boolean;
+  signedZero?: boolean;
+}
+
 /** The comparison text of a DuckDB value of type `type`. */
-export function duckText(type: DuckDBType, v: DuckDBValue, sortKeys = false): string {
+export function duckText(type: DuckDBType, v: DuckDBValue, form: DuckTextForm = {}): string {
   if (v === null) return 'null';
   switch (type.typeId) {
     case DuckDBTypeId.BOOLEAN: return `b:${v}`;
@@ -137,14 +130,14 @@ export function duckText(type: DuckDBType, v: DuckDBValue, sortKeys = false): st
     case DuckDBTypeId.UTINYINT: case DuckDBTypeId.USMALLINT: case DuckDBTypeId.UINTEGER: case DuckDBTypeId.UBIGINT:
     case DuckDBTypeId.HUGEINT: case DuckDBTypeId.UHUGEINT:
       return `i:${BigInt(v as number | bigint)}`;
-    case DuckDBTypeId.FLOAT: case DuckDBTypeId.DOUBLE: return floatText(v as number);
+    case DuckDBTypeId.FLOAT: case DuckDBTypeId.DOUBLE: return floatText(v as number, form.signedZero);
     case DuckDBTypeId.DECIMAL: {
       const d = v as DuckDBDecimalValue;
       return `d:${decimalText(d.value, d.scale)}`;
     }
     case DuckDBTypeId.VARCHAR: return `s:${JSON.stringify(v)}`;
-    case DuckDBTypeId.BLOB: return `x:${hexOf((v as DuckDBBlobValue).bytes)}`;
-    case DuckDBTypeId.GEOMETRY: return `x:${hexOf((v as DuckDBGeometryValue).bytes)}`;
+    case DuckDBTypeId.BLOB: return `x:${hex((v as DuckDBBlobValue).bytes)}`;
+    case DuckDBTypeId.GEOMETRY: return `x:${hex((v as DuckDBGeometryValue).bytes)}`;
     case DuckDBTypeId.UUID: return `u:${(v as DuckDBUUIDValue).toString()}`;
     case DuckDBTypeId.DATE: return `date:${(v as DuckDBDateValue).days}`;
     case DuckDBTypeId.TIME: return `time:${(v as DuckDBTimeValue).micros * 1000n}`;
@@ -167,26 +160,27 @@ export function duckText(type: DuckDBType, v: DuckDBValue, sortKeys = false): st
     case DuckDBTypeId.LIST: case DuckDBTypeId.ARRAY: {
       const el = (type as DuckDBListType | DuckDBArrayType).valueType;
       const items = (v as DuckDBListValue | DuckDBArrayValue).items;
-      return `[${items.map((x) => duckText(el, x, sortKeys)).join(',')}]`;
+      return `[${items.map((x) => duckText(el, x, form)).join(',')}]`;
     }
     case DuckDBTypeId.STRUCT: {
       const t = type as DuckDBStructType;
       const e = (v as DuckDBStructValue).entries;
-      return `{${structOrder(t, sortKeys).map((k) => {
+      return `{${structOrder(t, form.sortKeys === true).map((k) => {
         const n = t.entryNames[k]!;
-        return `${JSON.stringify(n)}:${duckText(t.entryTypes[k]!, own(e, n) as DuckDBValue, sortKeys)}`;
+        return `${JSON.stringify(n)}:${duckText(t.entryTypes[k]!, own(e, n) as DuckDBValue, form)}`;
       }).join(',')}}`;
     }
     case DuckDBTypeId.MAP: {
       const t = type as DuckDBMapType;
-      return `[${(v as DuckDBMapValue).entries.map((e) => `{"key":${duckText(t.keyType, e.key, sortKeys)},"value":${duckText(t.valueType, e.value, sortKeys)}}`).join(',')}]`;
+      return `[${(v as DuckDBMapValue).entries.map((e) => `{"key":${duckText(t.keyType, e.key, form)},"value":${duckText(t.valueType, e.value, form)}}`).join(',')}]`;
     }
     case DuckDBTypeId.VARIANT: {
       // A variant's objects print with keys sorted by UTF-8 bytes (CANONICAL.md).
       const x = v as DuckDBVariantValue;
       if (x.value === null) return 'null';
-      return x.type ? duckText(x.type, x.value, true) : `UNTYPED-VARIANT:${x.toString()}`;
+      return x.type ? duckText(x.type, x.value, { ...form, sortKeys: true }) : `UNTYPED-VARIANT:${x.toString()}`;
     }
+    case DuckDBTypeId.SQLNULL: return 'null';
     default:
       return `UNHANDLED-DUCKDB-TYPE:${type.toString()}`;
   }

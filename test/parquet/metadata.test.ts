@@ -9,6 +9,7 @@ import { T, encodeStruct } from '../../src/parquet/thrift/index.js';
 import { columnChunkCodec, decodeFileMetaData, decodeFileMetaDataAt, decodePageHeader, decodeColumnIndex, decodeOffsetIndex, decodeBloomFilterHeader, decodeFileCryptoMetaData } from '../../src/parquet/metadata/index.js';
 import { encodeFileMetaData, encodePageHeader, encodeColumnIndex, encodeOffsetIndex, encodeBloomFilterHeader, encodeFileCryptoMetaData } from '../../src/parquet/metadata/encode.js';
 import type { FileMetaData, LogicalType, PageHeader, SchemaElement } from '../../src/parquet/metadata/index.js';
+import { rng } from '../writer/gen.js';
 
 const DATA = '../shared/corpus/parquet-testing/data';
 
@@ -537,18 +538,6 @@ test('missing required fields: corrupt on decode (naming struct and field), inva
 });
 
 // ------------------------------------------------------------------ corrupt input
-
-/** mulberry32: a small seeded PRNG, so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Outcome = { ok: true; value: unknown } | { ok: false };
 

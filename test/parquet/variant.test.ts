@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { CorruptFileError, UnsupportedError } from '../../src/errors.js';
 import { MAX_VARIANT_DEPTH, decodeVariant, parseVariantMetadata } from '../../src/parquet/variant/index.js';
+import { rng } from '../writer/gen.js';
 
 const CORPUS = '../shared/corpus/parquet-testing/variant/';
 const utf8 = new TextEncoder();
@@ -410,17 +411,6 @@ test('shared offsets cannot blow up: a self-similar array is rejected at once', 
 });
 
 // ---- fuzz ----
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function mutate(src: Uint8Array, r: () => number): Uint8Array {
   const b = [...src];

@@ -14,8 +14,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openParquet, writeParquet, defineSchema, field as f } from '../../src/node/index.js';
 import { BufferSink } from '../../src/io/sink.js';
-import { rng } from '../filter/reference.js';
 import { withBitPackedLevels } from './bit-packed-levels.js';
+import { rng } from '../writer/gen.js';
 
 const schema = defineSchema({
   i: f.int64(),

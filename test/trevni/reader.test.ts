@@ -20,6 +20,7 @@ import { TrevniDraftReader } from '../../src/trevni/draft/reader.js';
 import { TrevniDraftWriter } from '../../src/trevni/draft/writer.js';
 import { openTrevni } from '../../src/trevni/open.js';
 import { TREVNI_CORPUS, TREVNI_V1_CORPUS, corpusBytes, trvFiles } from './corpus-util.js';
+import { rng } from '../writer/gen.js';
 
 async function allRows(r: TrevniReader): Promise<string[]> {
   const out: string[] = [];
@@ -366,16 +367,6 @@ test('a child column named $value under a typed array column: rows refuse it (tw
   // Elements of a null-typed column have no value of their own: no clash.
   assert.deepEqual(await allRows(await file('null')), ['{"p":[{"$value":"x"},{"$value":"y"}]}']);
 });
-
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function mustBeTyped(bytes: Uint8Array, what: string): Promise<boolean> {
   try {

@@ -53,6 +53,12 @@ export class Rng {
   }
 }
 
+/** The same generator as a function, for tests that only draw floats. */
+export function rng(seed: number): () => number {
+  const r = new Rng(seed);
+  return () => r.next();
+}
+
 // ------------------------------------------------------------------ value helpers
 
 export function hex(b: Uint8Array): string {

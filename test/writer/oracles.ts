@@ -23,17 +23,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
 import {
-  DuckDBBlobValue, DuckDBDateValue, DuckDBDecimalValue, DuckDBInstance, DuckDBIntervalValue, DuckDBListValue, DuckDBMapValue,
-  DuckDBStructValue, DuckDBTimeNSValue, DuckDBTimeTZValue, DuckDBTimeValue, DuckDBTimestampMillisecondsValue, DuckDBTimestampNanosecondsValue,
-  DuckDBTimestampSecondsValue, DuckDBTimestampTZValue, DuckDBGeometryValue, DuckDBTimestampValue, DuckDBTypeId, DuckDBUUIDValue, DuckDBArrayValue,
-  type DuckDBArrayType, type DuckDBConnection, type DuckDBListType, type DuckDBMapType, type DuckDBStructType, type DuckDBType, type DuckDBValue,
+  DuckDBInstance, DuckDBTypeId, type DuckDBConnection, type DuckDBListType, type DuckDBMapType, type DuckDBStructType, type DuckDBType, type DuckDBValue,
 } from '@duckdb/node-api';
 import { parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { openParquet } from '../../src/node/index.js';
 import type { LeafNode, SchemaElementLike } from '../../src/schema/tree.js';
 import type { Plan, RecordPlan } from '../../src/shred/plan.js';
-import { decimalText, halfToNumber, hex, unscaledOf, utf8Bytes, wkbToGeoJson } from './gen.js';
+import { daysFromCivil, duckText, floatText } from '../interop/duck-compare.js';
+import { halfToNumber, hex, unscaledOf, utf8Bytes, wkbToGeoJson } from './gen.js';
 
 // ------------------------------------------------------------------ comparison and reporting
 
@@ -139,68 +137,6 @@ export class Duck {
 
 export const sqlString = (s: string): string => `'${s.replaceAll("'", "''")}'`;
 
-function floatText(v: number): string {
-  if (Number.isNaN(v)) return 'f:NaN';
-  if (v === Infinity) return 'f:Infinity';
-  if (v === -Infinity) return 'f:-Infinity';
-  return `f:${Object.is(v, -0) ? '-0' : JSON.stringify(v)}`;
-}
-
-/** The comparison text of a DuckDB value of type `type`. */
-export function duckText(type: DuckDBType, v: DuckDBValue): string {
-  if (v === null) return 'null';
-  switch (type.typeId) {
-    case DuckDBTypeId.BOOLEAN: return `b:${v}`;
-    case DuckDBTypeId.TINYINT: case DuckDBTypeId.SMALLINT: case DuckDBTypeId.INTEGER: case DuckDBTypeId.BIGINT:
-    case DuckDBTypeId.UTINYINT: case DuckDBTypeId.USMALLINT: case DuckDBTypeId.UINTEGER: case DuckDBTypeId.UBIGINT:
-    case DuckDBTypeId.HUGEINT: case DuckDBTypeId.UHUGEINT:
-      return `i:${BigInt(v as number | bigint)}`;
-    case DuckDBTypeId.FLOAT: case DuckDBTypeId.DOUBLE: return floatText(v as number);
-    case DuckDBTypeId.DECIMAL: {
-      const d = v as DuckDBDecimalValue;
-      return `d:${decimalText(d.value, d.scale)}`;
-    }
-    case DuckDBTypeId.VARCHAR: return `s:${JSON.stringify(v)}`;
-    case DuckDBTypeId.BLOB: return `x:${hex((v as DuckDBBlobValue).bytes)}`;
-    case DuckDBTypeId.GEOMETRY: return `x:${hex((v as DuckDBGeometryValue).bytes)}`;
-    case DuckDBTypeId.UUID: return `u:${(v as DuckDBUUIDValue).toString()}`;
-    case DuckDBTypeId.DATE: return `date:${(v as DuckDBDateValue).days}`;
-    case DuckDBTypeId.TIME: return `time:${(v as DuckDBTimeValue).micros * 1000n}`;
-    case DuckDBTypeId.TIME_NS: return `time:${(v as DuckDBTimeNSValue).nanos}`;
-    case DuckDBTypeId.TIME_TZ: {
-      const t = v as DuckDBTimeTZValue;
-      return `time:${(t.micros - BigInt(t.offset) * 1_000_000n) * 1000n}`;
-    }
-    case DuckDBTypeId.TIMESTAMP: return `ts:${(v as DuckDBTimestampValue).micros * 1000n}`;
-    case DuckDBTypeId.TIMESTAMP_TZ: return `ts:${(v as DuckDBTimestampTZValue).micros * 1000n}Z`;
-    case DuckDBTypeId.TIMESTAMP_MS: return `ts:${(v as DuckDBTimestampMillisecondsValue).millis * 1_000_000n}`;
-    case DuckDBTypeId.TIMESTAMP_S: return `ts:${(v as DuckDBTimestampSecondsValue).seconds * 1_000_000_000n}`;
-    case DuckDBTypeId.TIMESTAMP_NS: return `ts:${(v as DuckDBTimestampNanosecondsValue).nanos}`;
-    case DuckDBTypeId.INTERVAL: {
-      const i = v as DuckDBIntervalValue;
-      const ms = i.micros % 1000n === 0n ? String(i.micros / 1000n) : `${i.micros}us`;
-      return `iv:${i.months},${i.days},${ms}`;
-    }
-    case DuckDBTypeId.LIST: case DuckDBTypeId.ARRAY: {
-      const el = (type as DuckDBListType | DuckDBArrayType).valueType;
-      const items = (v as DuckDBListValue | DuckDBArrayValue).items;
-      return `[${items.map((x) => duckText(el, x)).join(',')}]`;
-    }
-    case DuckDBTypeId.STRUCT: {
-      const t = type as DuckDBStructType;
-      const e = (v as DuckDBStructValue).entries;
-      return `{${t.entryNames.map((n, k) => `${JSON.stringify(n)}:${duckText(t.entryTypes[k]!, Object.getOwnPropertyDescriptor(e, n)?.value as DuckDBValue)}`).join(',')}}`;
-    }
-    case DuckDBTypeId.MAP: {
-      const t = type as DuckDBMapType;
-      return `[${(v as DuckDBMapValue).entries.map((e) => `{"key":${duckText(t.keyType, e.key)},"value":${duckText(t.valueType, e.value)}}`).join(',')}]`;
-    }
-    case DuckDBTypeId.SQLNULL: return 'null';
-    default:
-      return `UNHANDLED-DUCKDB-TYPE:${type.toString()}`;
-  }
-}
-
 const NANOS: Record<string, bigint> = { MILLIS: 1_000_000n, MICROS: 1000n, NANOS: 1n };
 
 function floorDiv(a: bigint, b: bigint): bigint {
@@ -219,7 +155,7 @@ function expectLeaf(leaf: LeafNode, v: unknown, t: DuckDBType): string {
   switch (k.kind) {
     case 'boolean': return `b:${v}`;
     case 'int': return `i:${BigInt(v as number | bigint)}`;
-    case 'float': case 'float16': return floatText(v as number);
+    case 'float': case 'float16': return floatText(v as number, true);
     case 'int96': return nanosType(t) ? `ts:${v}` : `ts:${floorDiv(v as bigint, 1000n) * 1000n}`; // DuckDB floors INT96 to microseconds
     case 'string': return `s:${JSON.stringify(v)}`;
     case 'bytes': return `x:${hex(v as Uint8Array)}`;
@@ -290,7 +226,7 @@ export async function checkDuckValues(duck: Duck, path: string, label: string, e
       if (c < 0) return;
       const t = got.types[c]!;
       const want = expectText(f.plan, expected[i]![f.name], t);
-      const have = duckText(t, got.rows[i]![c]!);
+      const have = duckText(t, got.rows[i]![c]!, { signedZero: true });
       if (want !== have) m.add(i, f.name, want, have, `DuckDB type ${t.toString()}; as comparison text`);
     });
   }
@@ -502,16 +438,6 @@ export function expectedStats(leaf: LeafNode, entries: unknown[]): { min?: unkno
 }
 
 // ---- DuckDB's text of statistics, parsed back
-
-function daysFromCivil(y: bigint, m: bigint, d: bigint): bigint {
-  const yy = m <= 2n ? y - 1n : y;
-  const era = (yy >= 0n ? yy : yy - 399n) / 400n;
-  const yoe = yy - era * 400n;
-  const mp = (m + 9n) % 12n;
-  const doy = (153n * mp + 2n) / 5n + d - 1n;
-  const doe = yoe * 365n + yoe / 4n - yoe / 100n + doy;
-  return era * 146097n + doe - 719468n;
-}
 
 function parseDuckDate(s: string): bigint | undefined {
   const m = /^(\d{4,})-(\d{2})-(\d{2})$/.exec(s);

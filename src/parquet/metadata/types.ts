@@ -16,6 +16,7 @@
  *   `number`; a value beyond Number.MAX_SAFE_INTEGER is a CorruptFileError.
  * - `binary` fields are Uint8Array copies (they do not alias the input).
  */
+import type { PhysicalType } from '../../encodings/types.js';
 
 /** Enum value this version does not know. */
 export type UnknownEnum = `UNKNOWN_${number}`;
@@ -27,17 +28,8 @@ export interface UnknownMember {
 
 // ------------------------------------------------------------------ enums
 
-/** Physical type (thrift `Type`). */
-export type ParquetType =
-  | 'BOOLEAN'
-  | 'INT32'
-  | 'INT64'
-  | 'INT96'
-  | 'FLOAT'
-  | 'DOUBLE'
-  | 'BYTE_ARRAY'
-  | 'FIXED_LEN_BYTE_ARRAY'
-  | UnknownEnum;
+/** Physical type (thrift `Type`), or a code this reader does not know. */
+export type ParquetType = PhysicalType | UnknownEnum;
 
 export type ConvertedType =
   | 'UTF8'
