@@ -71,17 +71,18 @@ const CLI_GROUPS = [
 const nodeHubOf = (importer, path) => (hubbed(importer, path) ? 'hub' : undefined);
 const cliHubOf = (importer, path) => CLI_GROUPS.find(([, files]) => files.test(path))?.[0] ?? nodeHubOf(importer, path);
 
-/** The export that makes a module reach the portable root's modules (`specifier` names dist/index.js from it). */
-const reachRootFrom = (specifier) => `export { ParquetryError as __reachesRoot } from ${JSON.stringify(specifier)};\n`;
-const rootFrom = (file) => {
-  const r = relative(dirname(file), `${dist}index.js`);
-  return r.startsWith('.') ? r : `./${r}`;
+/** `to` as an import specifier in the module at `from`. */
+const specifier = (from, to) => {
+  const r = relative(dirname(from), to);
+  return JSON.stringify(r.startsWith('.') ? r : `./${r}`);
 };
+/** The export that makes the module at `file` reach the portable root's modules. */
+const reachRoot = (file) => `export { ParquetryError as __reachesRoot } from ${specifier(file, `${dist}index.js`)};\n`;
 
 /**
  * Rewrites the import() of each target `hubOf` names a hub for into an
- * import of that hub, which re-exports it. With `reachRoot`, each hub and
- * each other import() target but the codecs also re-exports one class from
+ * import of that hub, which re-exports it. Each hub and each other
+ * import() target but the codecs also re-exports one class from
  * the portable root, as the portable build's do (portableHub, below): every
  * module the root reaches then has the same set of entry points, and is in
  * one chunk with the others a process uses. In the Node bundle a footer-only
@@ -91,7 +92,7 @@ const rootFrom = (file) => {
  * Parquet job 72, now 59, for the same CPU (57 kB more: the reader's
  * modules, in that chunk; BENCHMARKS.md, "Startup").
  */
-function lazyHub(hubOf, reachRoot = false) {
+function lazyHub(hubOf) {
   const files = readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.js') && !f.startsWith('chunks/')).map((f) => join(dist, f));
   const targets = new Map();
   const own = new Set();
@@ -108,7 +109,7 @@ function lazyHub(hubOf, reachRoot = false) {
     setup(b) {
       b.onResolve({ filter: /^parquetry-lazy-hub:/ }, (args) => ({ path: args.path.slice('parquetry-lazy-hub:'.length), namespace: 'lazy-hub' }));
       b.onLoad({ filter: /.*/, namespace: 'lazy-hub' }, (args) => ({
-        contents: [...targets].filter(([, t]) => t.hub === args.path).map(([path, t]) => `export * as ${t.name} from ${JSON.stringify(path)};\n`).join('') + (reachRoot ? reachRootFrom('./index.js') : ''),
+        contents: [...targets].filter(([, t]) => t.hub === args.path).map(([path, t]) => `export * as ${t.name} from ${JSON.stringify(path)};\n`).join('') + reachRoot(`${dist}hub.js`),
         resolveDir: dist,
       }));
       b.onLoad({ filter: /\.js$/ }, (args) => {
@@ -121,8 +122,8 @@ function lazyHub(hubOf, reachRoot = false) {
           changed = true;
           return `import("parquetry-lazy-hub:${target.hub}").then((hub) => hub.${target.name})`;
         });
-        if (reachRoot && own.has(args.path)) {
-          contents += `\n${reachRootFrom(rootFrom(args.path))}`;
+        if (own.has(args.path)) {
+          contents += `\n${reachRoot(args.path)}`;
           changed = true;
         }
         return changed ? { contents, loader: 'js', resolveDir: dirname(args.path) } : undefined;
@@ -159,9 +160,9 @@ const rootFirst = {
 const nodeEntries = ['node/index.js', ...readdirSync(`${dist}node/entries`).filter((f) => f.endsWith('.js')).map((f) => `node/entries/${f}`)];
 // The worker threads' modules (src/node/csv-worker.ts, text-worker.ts, decode-worker.ts) are entries of their own: a worker starts from a file of its own.
 // Their code is the Node entry's (the CSV block reader, text-columns.ts): they share that build's chunks rather than carry a copy (96 kB for the CSV worker).
-// The hubs' targets are found in tsc's output, before either build: scanned after the Node build, they would
-// include that build's chunks (its lazy convert parts), and the CLI would carry a copy of each (24 files, 155 kB).
-const hubs = { node: lazyHub(nodeHubOf, true), cli: lazyHub(cliHubOf, true) };
+// The hubs' targets are found in tsc's output, before either build: scanned after the Node build, they took in
+// that build's chunks, and the CLI's carried a copy of them (1.0 MB of its 2.2).
+const hubs = { node: lazyHub(nodeHubOf), cli: lazyHub(cliHubOf) };
 for (const [entries, prefix] of [[[...nodeEntries, 'node/csv-worker.js', 'node/text-worker.js', 'node/decode-worker.js'], 'node'], [['cli/main.js'], 'cli']]) {
   await build({
     entryPoints: entries.map((entry) => `${dist}${entry}`),
@@ -217,11 +218,6 @@ function portableHub() {
       else if (!targets.has(path)) targets.set(path, `m${targets.size}`);
     }
   }
-  const specifier = (from, to) => {
-    const r = relative(dirname(from), to);
-    return JSON.stringify(r.startsWith('.') ? r : `./${r}`);
-  };
-  const reachRoot = (file) => reachRootFrom(rootFrom(file));
   writeFileSync(hub, [...targets].map(([path, name]) => `export * as ${name} from ${specifier(hub, path)};\n`).join('') + reachRoot(hub));
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
