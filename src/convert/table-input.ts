@@ -28,7 +28,7 @@ interface TableInputOptions {
 }
 
 /** A table input: a schema for the writers, and rows. */
-export interface TableInput {
+interface TableInput {
   elements: SchemaElementLike[];
   /** Key-value metadata to keep in a Parquet rewrite. */
   metadata: Record<string, string> | undefined;
