@@ -6,12 +6,13 @@
  * startup is left out and lazy module loading and JIT warm-up are in.
  * Needs a built checkout (`dist/`) and the data of bench/data.ts.
  *
- *   node bench/t1.mjs [--rounds 5] [--tasks t1,t1-thread,floor,nested,sum,footer,arrow,filter] [--dists dist,../main/dist]
+ *   node bench/t1.mjs [--rounds 5] [--tasks t1,t1-thread,floor,decode,nested,sum,footer,arrow,filter] [--dists dist,../main/dist]
  *
  * t1      `openParquet(flat).readRows({ temporal: 'date' })` per dist, and hyparquet's `parquetReadObjects`
  * t1-thread  the same with `decodeThread: true` (decoded ahead in a worker whatever the cores)
  * floor   the same 2M row objects (Date, bigint, double, strings) built from typed arrays in memory,
  *         no file and no decoding: what the output alone costs this process
+ * decode  every chunk of the flat file decoded through `columns()`, no rows: what the read adds to the floor
  * nested  `readRows()` of nested.parquet;  sum: `columns()` sum of `amount`, 3 reads;
  * footer  open and read the footer, 50 times;  arrow: `toArrow()`;  filter: `maybe = 4242`
  *
@@ -69,6 +70,11 @@ async function run(task, side) {
     case 'nested': return read('nested.parquet', async (r) => (await r.readRows()).length);
     case 'filter': return read('flat.parquet', async (r) => (await r.readRows({ filter: parseWhere('maybe = 4242') })).length);
     case 'arrow': return read('flat.parquet', async (r) => (await r.toArrow()).numRows);
+    case 'decode': return read('flat.parquet', async (r) => {
+      let n = 0;
+      for await (const b of r.columns()) n += b.data.length;
+      return n;
+    });
     case 'footer': {
       let n = 0;
       for (let k = 0; k < 50; k++) n = await read('flat.parquet', async (r) => r.numRows);

@@ -17,9 +17,10 @@ import type { GroupNode, LeafNode, SchemaNode } from '../schema/tree.js';
 import { invalidUtf8At } from '../bytes/utf8-checks.js';
 import { isWellFormed } from '../encodings/values-builder.js';
 import { BytesBuilder, grown, Int64Builder, NumberBuilder, type BuiltColumn, type ColumnBuilder } from './column-builders.js';
-import { dateCell, int32Cell, smallDecimal, smallInteger, timestampMicros } from './csv-cells.js';
+import { dateCell, int32Cell, smallInteger, timestampMicros } from './csv-cells.js';
+import { decimalDouble } from './decimal-double.js';
 import type { ColumnBlock, ColumnTail } from './pipeline.js';
-import { blank, itemParser, LineCutter, lineDecoder, lineItems, type JsonReadOptions, type JsonRecord } from './read-json.js';
+import { itemParser, LineCutter, lineDecoder, lineItem, lineItems, textItem, type JsonReadOptions, type JsonRecord } from './read-json.js';
 import { InvalidUtf8Watch, replacedField } from './utf8.js';
 import type { InputBytes, Item } from './source.js';
 
@@ -411,9 +412,9 @@ export class JsonLineReader {
       case T.Double: {
         const e = numberEnd(b, i, end, true);
         if (e < 0) throw GENERAL;
-        // Past 15 digits or with an exponent: the nearest double, which JSON.parse gives too (and the writer
-        // makes of the general reader's ExactNumber or bigint).
-        const v = smallDecimal(b, i, e);
+        // The nearest double, which JSON.parse gives too (and the writer makes of the general reader's
+        // ExactNumber or bigint); from the text where the bytes' arithmetic cannot tell it.
+        const v = decimalDouble(b, i, e);
         (col.builder as NumberBuilder<Float64Array>).add(v === v ? v : Number(ascii(b, i, e)));
         return e;
       }
@@ -569,67 +570,139 @@ function sameKey(b: Uint8Array, start: number, end: number, name: Uint8Array): b
 }
 
 /**
- * JSON Lines as `readJsonLines` reads them, up to the end of the chunk
- * where the schema is settled; then, when the output takes rows in columns
- * and the schema's types are read from bytes (json-columns.ts), the rest as
- * blocks of built columns (`tail`), its lines the fast path does not read
- * given by the general reader, as records or bad rows, in their places.
+ * JSON Lines as `readJsonLines` reads them: the sample, and (when the
+ * output does not take columns, or the schema has a type the byte reader
+ * does not read) every line after it. Else the tail's blocks read the
+ * sample's lines again from their bytes, then the rest, into built columns
+ * (json-columns.ts), its lines the fast path does not read given by the
+ * general reader, as records or bad rows, in their places: a record parsed
+ * and written as a row costs about 20 times a line read from bytes, and the
+ * row writer's code is then not run at all.
  */
 export function readJsonLinesColumns(input: InputBytes, options: JsonReadOptions = {}): { items: AsyncGenerator<Item<JsonRecord>[]>; tail: ColumnTail<JsonRecord> } {
   const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
-  const chunks = (watch ? watch.watch(input) : input).chunks();
-  const toItem = itemParser(options.sampled ?? 0);
   const lines = new LineCutter();
+  const chunks = (watch ? watch.watch(input, () => lines.nextLine) : input).chunks();
+  const sampled = options.sampled ?? 0;
+  const toItem = itemParser(sampled);
   let reader: JsonLineReader | undefined;
-  let done = false;
+  /** The input's chunks have all been taken. */
+  let ended = false;
+  /** The head read every line (the output takes rows, or the input ended within the sample). */
+  let finished = false;
+  /** Lines cut and not all read yet: the next one starts at `at` (`bytes`' length: an empty last line) and is line `line`. */
+  let cut: { bytes: Uint8Array; at: number; line: number } | undefined;
+  /** The sample's lines, cut by cut: from `at` (line `line`) to the end of the one ending at `last`; and its bad ones. */
+  let sample: Array<{ bytes: Uint8Array; at: number; line: number; last: number }> = [];
+  let sampleBad = new Set<number>();
   const told = (item: Item<JsonRecord>) => {
     if (item.error === undefined) watch?.seen(item.line, item.line, item.record, replacedField);
     else watch?.seen(item.line, item.line, undefined, () => undefined);
   };
-
-  async function* head(): AsyncGenerator<Item<JsonRecord>[]> {
-    while (!reader) {
+  /** Lines cut from the last chunk and not yet in `cut`. */
+  const pieces: Array<{ bytes: Uint8Array; first: number }> = [];
+  /** The next lines cut into `cut`; none when the chunk has no line break; `ended` at the end. */
+  const nextCut = async (): Promise<void> => {
+    if (!pieces.length) {
       const step = await chunks.next();
-      const out: Item<JsonRecord>[] = [];
-      const text = step.done ? lines.end() : lines.cut(step.value);
-      if (text) lines.next(lineItems(lineDecoder.decode(text.bytes), text.first, toItem, out));
-      for (const item of out) told(item);
-      if (step.done) done = true;
-      if (out.length) yield out;
-      if (done) {
-        watch?.finish();
-        return;
+      if (step.done) ended = true;
+      pieces.push(...(step.done ? lines.end() : lines.cut(step.value)));
+    }
+    const text = pieces.shift();
+    // One kind of array (a Node Buffer has a map of its own): every read of a byte was compiled for both, and deoptimized at the change.
+    if (text) cut = { bytes: text.bytes.constructor === Uint8Array ? text.bytes : new Uint8Array(text.bytes.buffer, text.bytes.byteOffset, text.bytes.byteLength), at: 0, line: text.first };
+  };
+  /** The cut's lines are all read; the next line is `line`. */
+  const cutRead = (line: number): void => {
+    lines.next(line);
+    cut = undefined;
+  };
+
+  /**
+   * The sample, whole, as the first batch (`settle` takes it and stops:
+   * JSON records pass its check, so it takes exactly these), then, while
+   * the lines are not read from bytes, every cut's lines as a batch.
+   */
+  async function* head(): AsyncGenerator<Item<JsonRecord>[]> {
+    const out: Item<JsonRecord>[] = [];
+    for (let good = 0; good < sampled; ) {
+      if (!cut) {
+        if (ended) break;
+        await nextCut();
+        continue;
       }
+      const b = cut.bytes;
+      let at = cut.at;
+      let line = cut.line;
+      let last = at;
+      for (; good < sampled && at <= b.length; line++) {
+        const nl = b.indexOf(LF, at);
+        last = nl < 0 ? b.length : nl;
+        const item = lineItem(b, at, last, line, toItem);
+        at = last + 1;
+        if (!item) continue;
+        told(item);
+        out.push(item);
+        if (item.error === undefined) good++;
+        else sampleBad.add(line);
+      }
+      sample.push({ bytes: b, at: cut.at, line: cut.line, last });
+      if (at > b.length) cutRead(line);
+      else cut = { bytes: b, at, line };
+    }
+    yield out;
+    while (!reader) {
+      if (!cut) {
+        if (ended) {
+          finished = true;
+          watch?.finish();
+          return;
+        }
+        await nextCut();
+        continue;
+      }
+      const batch: Item<JsonRecord>[] = [];
+      const line = lineItems(lineDecoder.decode(cut.bytes.subarray(cut.at)), cut.line, toItem, batch);
+      for (const item of batch) told(item);
+      cutRead(line);
+      if (batch.length) yield batch;
     }
   }
 
   async function* blocks(): AsyncGenerator<ColumnBlock<JsonRecord>> {
-    if (done || !reader) return;
+    if (!reader) return;
+    const r: JsonLineReader = reader;
     /** Bytes of the lines read into the block being built. */
     let read = 0;
-    for (;;) {
-      const step = await chunks.next();
-      const text = step.done ? lines.end() : lines.cut(step.value);
-      if (text) {
-        // One kind of array (a Node Buffer has a map of its own): every read of a byte was compiled for both, and deoptimized at the change.
-        const bytes = text.bytes;
-        const b = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-        let line = text.first;
-        for (let start = 0; ; line++) {
-          const end = reader.line(b, start, line);
-          read += end - start;
-          if (reader.size >= reader.blockRows || read >= BLOCK_BYTES) {
-            read = 0;
-            yield reader.take();
-          }
-          if (end === b.length) break;
-          start = end + 1;
+    /** The lines of b from `start` (line `line`) to the one ending at `last` (its line break, or b's end), `skip`'s aside; the number of the line after them. */
+    function* readLines(b: Uint8Array, start: number, line: number, last: number, skip?: Set<number>): Generator<ColumnBlock<JsonRecord>, number> {
+      for (; ; line++) {
+        let end: number;
+        if (skip?.has(line)) {
+          const nl = b.indexOf(LF, start);
+          end = nl < 0 ? b.length : nl;
+        } else end = r.line(b, start, line);
+        read += end - start;
+        if (r.size >= r.blockRows || read >= BLOCK_BYTES) {
+          read = 0;
+          yield r.take();
         }
-        lines.next(line + 1);
+        if (end >= last) return line + 1;
+        start = end + 1;
       }
-      if (step.done) break;
     }
-    yield reader.take();
+    for (const s of sample) yield* readLines(s.bytes, s.at, s.line, s.last, sampleBad);
+    sample = [];
+    sampleBad = new Set();
+    while (!finished) {
+      if (!cut) {
+        if (ended) break;
+        await nextCut();
+        continue;
+      }
+      cutRead(yield* readLines(cut.bytes, cut.at, cut.line, cut.bytes.length));
+    }
+    yield r.take();
     watch?.finish();
   }
 
@@ -637,13 +710,15 @@ export function readJsonLinesColumns(input: InputBytes, options: JsonReadOptions
     items: head(),
     tail: {
       settled(schema, columnar) {
-        if (!columnar) return;
-        reader = JsonLineReader.of(schema, (text, line) => {
-          if (blank(text)) return undefined;
-          const item = toItem(text, line);
-          told(item);
-          return item;
-        });
+        if (columnar) {
+          reader = JsonLineReader.of(schema, (text, line) => {
+            const item = textItem(text, line, toItem);
+            if (item) told(item);
+            return item;
+          });
+        }
+        if (!reader) sample = [];
+        return reader !== undefined;
       },
       blocks,
     },

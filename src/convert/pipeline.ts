@@ -72,7 +72,7 @@ export class BadRows {
  */
 export async function settle<R>(
   items: AsyncIterator<Array<Item<R>>>, shaper: Shaper<R>, sampleSize: number, bad: BadRows, header?: (first: R) => boolean,
-): Promise<{ schema: DefinedSchema; records: AsyncGenerator<Array<Item<R>>> }> {
+): Promise<{ schema: DefinedSchema; records: (sampled?: boolean) => AsyncGenerator<Array<Item<R>>> }> {
   let first = true;
   /** The next batch (maybe empty), or undefined at the end. */
   const next = async (): Promise<Array<Item<R>> | undefined> => {
@@ -122,16 +122,18 @@ export async function settle<R>(
     await stop();
     throw sample.length === 0 ? allBad(e, bad) : e;
   }
-  async function* records(): AsyncGenerator<Array<Item<R>>> {
+  /** The records in order; `sampled` false: the sample's records left out (the reader reads them again). */
+  async function* records(sampled = true): AsyncGenerator<Array<Item<R>>> {
     try {
-      if (read.length) yield read;
+      if (!sampled) read.length = 0; // the reader reads them again: let them go
+      else if (read.length) yield read;
       if (past.length) yield past;
       for (let b = await next(); b; b = await next()) if (b.length) yield b;
     } finally {
       await stop();
     }
   }
-  return { schema, records: records() };
+  return { schema, records };
 }
 
 /** Inference's refusal of an empty sample, when bad rows emptied it: it says so (a JSON array read as JSON Lines is all bad lines). */
@@ -148,12 +150,13 @@ export async function textToTable<R>(
   header?: (first: R) => boolean, tail?: ColumnTail<R>,
 ): Promise<OutputSummary> {
   try {
-    const { schema, records } = await settle(items, shaper, sampleSize, bad, header);
+    const settled = await settle(items, shaper, sampleSize, bad, header);
+    const schema = settled.schema;
     const writer = await open(schema);
     state.output = writer;
     const batch = writer.writeBuilt ? shaper.batch?.() : undefined;
     const rowGroups = batch && tail?.rowGroups ? writer.rowGroups : undefined;
-    tail?.settled(schema, writer.writeBuilt !== undefined, rowGroups?.setup);
+    const records = settled.records(tail?.settled(schema, writer.writeBuilt !== undefined, rowGroups?.setup) !== true);
     if (rowGroups) {
       // Rows in built columns, cut into row groups that are encoded apart (by the tail's threads) and appended in order.
       const cutter = new RowGroupCutter(rowGroups.setup, bad);
@@ -200,9 +203,11 @@ export interface ColumnTail<R = never> {
    * The schema is settled, the output open; `columnar`: it takes rows in
    * columns, so the tail may read the rest into `blocks`, which then follow
    * the records (none when it does not); `rowGroups`: it takes them in row
-   * groups cut and encoded so, which `rowGroups` then gives.
+   * groups cut and encoded so, which `rowGroups` then gives. True: the
+   * blocks begin with the sample's rows, read again (its bad rows were told
+   * as it was read), so its records are not written.
    */
-  settled(schema: DefinedSchema, columnar: boolean, rowGroups?: RowGroupSetup): void;
+  settled(schema: DefinedSchema, columnar: boolean, rowGroups?: RowGroupSetup): boolean | void;
   blocks(): AsyncIterable<ColumnBlock<R>>;
   /** `blocks` (the records' batches, then the tail's blocks) in row groups, in order: encoded, or their rows for the writer to encode. */
   rowGroups?(blocks: AsyncIterable<CutBlock>, cutter: RowGroupCutter): AsyncIterable<EncodedRowGroup | RowGroupJob>;

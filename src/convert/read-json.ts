@@ -181,7 +181,8 @@ async function* watched(batches: AsyncGenerator<Item<JsonRecord>[]>, watch: Inva
 /** JSON Lines: one object per line; blank lines are skipped. The items come in a batch per chunk of input (no promise per record). */
 export function readJsonLines(input: InputBytes, options: JsonReadOptions = {}): AsyncGenerator<Item<JsonRecord>[]> {
   const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
-  return watched(jsonLines(watch ? watch.watch(input) : input, itemParser(options.sampled ?? 0)), watch);
+  const lines = new LineCutter();
+  return watched(jsonLines(watch ? watch.watch(input, () => lines.nextLine) : input, itemParser(options.sampled ?? 0), lines), watch);
 }
 
 /**
@@ -194,29 +195,44 @@ export class LineCutter {
   private carry: Uint8Array[] = [];
   private line = 1;
 
-  /** The whole lines the chunk ends, with what came before it; none when it has no line break. */
-  cut(chunk: Uint8Array): { bytes: Uint8Array; first: number } | undefined {
+  /**
+   * The whole lines the chunk ends, with what came before it: none when it
+   * has no line break; else the line the bytes before it began, joined (its
+   * bytes alone copied), then the chunk's other whole lines, a view of it.
+   */
+  cut(chunk: Uint8Array): Array<{ bytes: Uint8Array; first: number }> {
     const last = chunk.lastIndexOf(10);
     if (last < 0) {
       this.carry.push(chunk);
-      return undefined;
+      return [];
     }
-    const bytes = this.carry.length ? concatBytes([...this.carry, chunk.subarray(0, last)]) : chunk.subarray(0, last);
+    const out: Array<{ bytes: Uint8Array; first: number }> = [];
+    let from = 0;
+    if (this.carry.length) {
+      from = chunk.indexOf(10) + 1;
+      out.push({ bytes: concatBytes([...this.carry, chunk.subarray(0, from - 1)]), first: this.line });
+    }
+    if (from <= last) out.push({ bytes: chunk.subarray(from, last), first: this.line + (from > 0 ? 1 : 0) });
     this.carry = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
-    return { bytes, first: this.line };
+    return out;
   }
 
   /** The input ended: the line after the last line break, if any. */
-  end(): { bytes: Uint8Array; first: number } | undefined {
-    if (!this.carry.length) return undefined;
+  end(): Array<{ bytes: Uint8Array; first: number }> {
+    if (!this.carry.length) return [];
     const bytes = concatBytes(this.carry);
     this.carry = [];
-    return { bytes, first: this.line };
+    return [{ bytes, first: this.line }];
   }
 
   /** The lines last cut ended before line `line`. */
   next(line: number): void {
     this.line = line;
+  }
+
+  /** The line the bytes not yet cut begin in (once `next` has told it). */
+  get nextLine(): number {
+    return this.line;
   }
 }
 
@@ -228,33 +244,40 @@ export const lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
  * is never inside a UTF-8 sequence, so each line's text is what decoding
  * it alone gives (an invalid sequence ends at the LF either way).
  */
-async function* jsonLines(input: InputBytes, toItem: ItemParser): AsyncGenerator<Item<JsonRecord>[]> {
-  const lines = new LineCutter();
+async function* jsonLines(input: InputBytes, toItem: ItemParser, lines: LineCutter): AsyncGenerator<Item<JsonRecord>[]> {
+  const items = (pieces: Array<{ bytes: Uint8Array; first: number }>): Item<JsonRecord>[] => {
+    const out: Item<JsonRecord>[] = [];
+    for (const piece of pieces) lines.next(lineItems(lineDecoder.decode(piece.bytes), piece.first, toItem, out));
+    return out;
+  };
   for await (const chunk of input.chunks()) {
-    const text = lines.cut(chunk);
-    if (!text) continue;
-    const out: Item<JsonRecord>[] = [];
-    lines.next(lineItems(lineDecoder.decode(text.bytes), text.first, toItem, out));
+    const out = items(lines.cut(chunk));
     if (out.length) yield out;
   }
-  const text = lines.end();
-  if (text) {
-    const out: Item<JsonRecord>[] = [];
-    lines.next(lineItems(lineDecoder.decode(text.bytes), text.first, toItem, out));
-    if (out.length) yield out;
-  }
+  const out = items(lines.end());
+  if (out.length) yield out;
 }
 
 /** The items of the lines of `text`, the first numbered `line`; blank lines are skipped. Returns the number of the line after them. */
 export function lineItems(text: string, line: number, toItem: ItemParser, out: Item<JsonRecord>[]): number {
   for (let start = 0; ; line++) {
     const nl = text.indexOf('\n', start);
-    let s = nl < 0 ? text.slice(start) : text.slice(start, nl);
-    if (line === 1 && s.charCodeAt(0) === 0xfeff) s = s.slice(1);
-    if (!blank(s)) out.push(toItem(s, line));
+    const item = textItem(nl < 0 ? text.slice(start) : text.slice(start, nl), line, toItem);
+    if (item) out.push(item);
     if (nl < 0) return line + 1;
     start = nl + 1;
   }
+}
+
+/** The item of the line b[start...end] (without its line break), line number `line`; undefined for a blank line. */
+export function lineItem(b: Uint8Array, start: number, end: number, line: number, toItem: ItemParser): Item<JsonRecord> | undefined {
+  return textItem(lineDecoder.decode(b.subarray(start, end)), line, toItem);
+}
+
+/** The item of a line's text, line number `line` (the first loses its byte order mark); undefined for a blank line. */
+export function textItem(s: string, line: number, toItem: ItemParser): Item<JsonRecord> | undefined {
+  if (line === 1 && s.charCodeAt(0) === 0xfeff) s = s.slice(1);
+  return blank(s) ? undefined : toItem(s, line);
 }
 
 /** Splitter states: before the "[", expecting an element, inside one, after the "]". */

@@ -70,7 +70,7 @@ async function records<R>(items: AsyncGenerator<Array<Item<R>>>, shaper: Shaper<
   const check = rowChecker(settled.schema);
   async function* rows(): AsyncGenerator<Record<string, unknown>> {
     try {
-      for await (const items of settled.records) {
+      for await (const items of settled.records()) {
         for (const item of items) {
           if (item.error !== undefined) {
             bad.add(item.line, item.error, item.column);

@@ -26,8 +26,13 @@ export class InvalidUtf8Watch {
     return this.pending;
   }
 
-  /** The input, its bytes checked as they are read. */
-  watch(input: InputBytes): InputBytes {
+  /**
+   * The input, its bytes checked as they are read. `lineAt`: the line the
+   * next chunk begins in, from a reader that takes a chunk only when it has
+   * read every line the chunks before it ended (and counts them anyway), so
+   * line breaks are counted here only up to the first invalid byte, in its chunk.
+   */
+  watch(input: InputBytes, lineAt?: () => number): InputBytes {
     const self = this;
     return {
       name: input.name,
@@ -47,16 +52,16 @@ export class InvalidUtf8Watch {
             const tail = incompleteUtf8Tail(buf, buf.length);
             const body = buf.subarray(0, buf.length - tail);
             if (isUtf8(body)) {
-              line += newlines(body, body.length);
+              if (!lineAt) line += newlines(body, body.length);
               carry = tail > 0 ? buf.slice(buf.length - tail) : undefined;
             } else {
-              self.pending = line + newlines(body, invalidUtf8At(body, 0, body.length));
+              self.pending = (lineAt ? lineAt() : line) + newlines(body, invalidUtf8At(body, 0, body.length));
             }
           }
           yield chunk;
         }
         // A sequence cut short by the end of the input.
-        if (carry && self.pending === undefined && !self.done) self.pending = line;
+        if (carry && self.pending === undefined && !self.done) self.pending = lineAt ? lineAt() : line;
       },
       close: () => input.close(),
     };

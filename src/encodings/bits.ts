@@ -131,6 +131,23 @@ function unpack1(buf: Uint8Array, p: number, out: IntegerArray, k: number, e: nu
   }
 }
 
+/** Set bits per byte value. */
+const ONES = Uint8Array.from({ length: 256 }, (_, b) => {
+  let n = 0;
+  for (let v = b; v > 0; v >>= 1) n += v & 1;
+  return n;
+});
+
+/** How many of the `n` 1-bit values packed LSB first at `buf[p]` are 1: a byte at a time, not a value at a time. */
+export function countOnes(buf: Uint8Array, p: number, n: number): number {
+  const whole = n >> 3;
+  let count = 0;
+  for (let i = p, e = p + whole; i < e; i++) count += ONES[buf[i]!]!;
+  const rest = n & 7;
+  if (rest > 0) count += ONES[buf[p + whole]! & ((1 << rest) - 1)]!;
+  return count;
+}
+
 function unpack2(buf: Uint8Array, p: number, out: IntegerArray, k: number, e: number): void {
   const whole = e - ((e - k) & 3);
   if (whole < e) for (let j = whole, b = buf[p + ((whole - k) >> 2)]!; j < e; j++, b >>= 2) out[j] = b & 3;

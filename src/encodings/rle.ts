@@ -7,7 +7,7 @@
  */
 import { ByteCursor } from '../bytes/cursor.js';
 import { CorruptFileError } from '../errors.js';
-import { bitWidth, checkIntegerTarget, unpackLsb } from './bits.js';
+import { bitWidth, checkIntegerTarget, countOnes, unpackLsb } from './bits.js';
 import type { IntegerArray } from './types.js';
 
 export { bitWidth };
@@ -75,7 +75,8 @@ export function decodeRleHybrid(c: ByteCursor, width: number, count: number, out
         throw new CorruptFileError(`bit-packed run needs ${need} bytes for ${n} values but only ${end - p} remain`, { offset: base + runAt });
       }
       unpackLsb(buf, p, width, n, out, o);
-      if (max >= 0) hits += countLevels(out, o, o + n, levels!);
+      // One-bit levels of maximum 1 (a flat optional column) cannot exceed it: the ones are counted from the packed bytes.
+      if (max >= 0) hits += max === 1 && width === 1 ? countOnes(buf, p, n) : countLevels(out, o, o + n, levels!);
       if (rest && n < runLen) rest.set(runLen - n, true, 0, p, n);
       p = Math.min(p + (runLen / 8) * width, end);
     } else {

@@ -16,7 +16,8 @@ export { loadPageEncodings, needsPageEncodings, withPageEncodings } from './page
 
 /** Adapts a decoded chunk to what the assembler reads. */
 export function leafColumn(leaf: LeafNode, c: ColumnChunkData, options: ValueOptions): LeafColumn {
-  const levels = { def: c.def, rep: c.rep, length: c.length, maxDef: leaf.defLevel, valueCount: c.valueCount };
+  // A chunk without nulls has every entry at the maximum level, which null levels say: the assembler then reads no level of it.
+  const levels = { def: c.valueCount === c.length ? null : c.def, rep: c.rep, length: c.length, maxDef: leaf.defLevel, valueCount: c.valueCount };
   if (c.indices && c.dictionary) {
     // Convert each dictionary entry once; rows then share the converted values.
     const convert = valueReader(leaf.kind, c.dictionary, options);

@@ -3,7 +3,7 @@ import type { MapPlan, Plan, RecordPlan, StructPlan } from './plan.js';
 
 /** A leaf column's levels. */
 export interface LeafLevels {
-  /** Definition level per entry; null when the leaf's max definition level is 0. */
+  /** Definition level per entry; null when every entry is at `maxDef` (always when it is 0). */
   def: ArrayLike<number> | null;
   /** Repetition level per entry; null when the leaf is not repeated. */
   rep: ArrayLike<number> | null;

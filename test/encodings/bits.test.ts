@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { bitWidth, ownedCopy, unpackLsb } from '../../src/encodings/bits.js';
+import { bitWidth, countOnes, ownedCopy, unpackLsb } from '../../src/encodings/bits.js';
 import { sumLsb, unpackLsb64 } from '../../src/encodings/bits64.js';
 import { packLsb, packLsb64 } from '../../src/encodings/bit-pack.js';
 import { InvalidArgumentError } from '../../src/errors.js';
@@ -111,5 +111,18 @@ test('sumLsb is the sum mod 2^64 of what unpackLsb and unpackLsb64 give, at ever
       assert.equal((BigInt(out[1]!) << 32n) + BigInt(out[0]!), BigInt.asUintN(64, want), `width ${width} n ${n}`);
     }),
     { numRuns: 400 },
+  );
+});
+
+test('countOnes counts the ones unpackLsb gives at width 1, from any byte and for any count', () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 40 }), fc.nat({ max: 8 }), fc.nat({ max: 320 }), (bytes, start, want) => {
+      const p = Math.min(start, bytes.length);
+      const n = Math.min(want, (bytes.length - p) * 8);
+      const bits = new Uint8Array(n);
+      unpackLsb(bytes, p, 1, n, bits, 0);
+      assert.equal(countOnes(bytes, p, n), bits.reduce((a, b) => a + b, 0));
+    }),
+    { numRuns: 500 },
   );
 });
