@@ -7,7 +7,9 @@
  * - a footer-only read: open a file and read its metadata, with parquetry
  *   (`openParquet` from the package's Node entry point) and with hyparquet
  *   (`asyncBufferFromFile` + `parquetMetadataAsync`);
- * - `parquetry meta FILE`, the CLI printing that metadata.
+ * - `parquetry meta FILE`, the CLI printing that metadata;
+ * - `parquetry convert` of FILE to CSV and of its rows as CSV to Parquet:
+ *   a conversion's fixed cost, before and around its first byte.
  *
  * The tasks take turns, one run each per round, so a burst of other work on
  * the machine hits them alike. Times are wall clock from spawn to exit. On
@@ -21,7 +23,7 @@
  * (an older commit, say), to the same run.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { ROOT, staleBuild } from './harness.js';
@@ -47,19 +49,28 @@ interface Task {
 /** A module script run by `node -e`. */
 const script = (code: string): string[] => ['--input-type=module', '-e', code];
 
+/** Where the conversions write, and the CSV the CSV to Parquet task reads (FILE's rows, written by the CLI before the runs). */
+const scratch = mkdtempSync(join(os.tmpdir(), 'parquetry-startup-'));
+const csvInput = join(scratch, 'in.csv');
+
 function parquetryTasks(root: string, label: string): Task[] {
+  const cli = join(root, 'dist', 'cli', 'main.js');
+  const out = (name: string) => join(scratch, `${basename(root)}-${name}`);
   return [
     {
       name: `footer-only read: parquetry openParquet${label}`,
-      args: script(`import { openParquet } from 'parquetry'; const r = await openParquet(${JSON.stringify(file)}); console.log(String(r.metadata.numRows)); await r.close();`),
+      args: script(`import { openParquet } from 'parquetry'; const r = await openParquet(${JSON.stringify(file)}); console.log(String(r.numRows)); await r.close();`),
       cwd: root,
     },
-    { name: `\`parquetry meta FILE\`${label}`, args: [join(root, 'dist', 'cli', 'main.js'), 'meta', file], cwd: root },
+    { name: `\`parquetry meta FILE\`${label}`, args: [cli, 'meta', file], cwd: root },
+    // A conversion's fixed cost: its rows are few, so loading its code is most of its time.
+    { name: `\`parquetry convert FILE out.csv\`${label}`, args: [cli, 'convert', file, out('out.csv'), '-q'], cwd: root },
+    { name: `\`parquetry convert in.csv out.parquet\`${label}`, args: [cli, 'convert', csvInput, out('out.parquet'), '-q'], cwd: root },
   ];
 }
 
 // hyparquet is third: the ratios are to it.
-const [footer, meta] = parquetryTasks(ROOT, '');
+const [footer, meta, toCsv, fromCsv] = parquetryTasks(ROOT, '');
 const tasks: Task[] = [
   { name: 'node -e "" (the floor)', args: ['-e', ''], cwd: ROOT },
   footer!,
@@ -69,6 +80,8 @@ const tasks: Task[] = [
     cwd: ROOT,
   },
   meta!,
+  toCsv!,
+  fromCsv!,
   ...(before ? parquetryTasks(before, ` (${basename(before)})`) : []),
 ];
 
@@ -112,6 +125,8 @@ function main(): void {
     if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) throw new Error(`no ${join(root, 'dist')}: run \`npm run build\` there first`);
   }
   if (staleBuild()) throw new Error('dist/ is older than src/: run `npm run build` first');
+  const made = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'convert', file, csvInput, '-q'], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`writing ${csvInput} failed: ${made.stderr}`);
   const loadBefore = os.loadavg();
   const times = tasks.map(() => [] as number[]);
   const cpu = tasks.map(() => 0);
@@ -146,6 +161,7 @@ function main(): void {
     ...rows,
   ].join('\n');
   console.log(block);
+  rmSync(scratch, { recursive: true, force: true });
   if (process.argv.includes('--write')) writeResults(block);
 }
 

@@ -40,40 +40,92 @@ const DYNAMIC = /\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g;
  * what the CLI imports on first use (its commands, and the library modules
  * they load), and a conversion's parts (convert/: its outputs and text
  * readers; through the hub, a CSV to Parquet job loaded its 1.1 MB): a
- * process needs one or two of them.
+ * process needs one or two of them. So do the reader's optional parts
+ * (READ_PARTS: a streamed read, `columns()`, filters, VARIANT, decryption):
+ * through the hub, `reader.columns()` or a Parquet to CSV job loaded the
+ * whole of it, 154 files and 1.77 MB for the CLI's job (74 and 309 kB
+ * without; BENCHMARKS.md, "Startup").
  */
 const inCli = (path) => path.startsWith(`${dist}cli/`);
+const READ_PARTS = /\/parquet\/(streamed-read|filtered-read|lazy-column|filter\/reader-parts|page-encodings|variant\/(index|filter)|crypto\/decryptor|file-path)\.js$/;
 
 function hubbed(importer, path) {
-  return !inCli(importer) && !path.startsWith(`${dist}codecs/`) && !path.startsWith(`${dist}convert/`) && path !== `${dist}node/snappy.js` && path !== `${dist}parquet/row-decoding.js` && path !== `${dist}parquet/write/writer-core.js`;
+  return !inCli(importer) && !path.startsWith(`${dist}codecs/`) && !path.startsWith(`${dist}convert/`) && path !== `${dist}node/snappy.js` && path !== `${dist}parquet/row-decoding.js` && path !== `${dist}parquet/write/writer-core.js` && !READ_PARTS.test(path);
 }
 
-function lazyHub() {
+/**
+ * The CLI's import() targets that one job loads together, each group one
+ * target of its own beside the hub: a text input's parts (pipeline, shape,
+ * the CSV and JSON readers, the --type syntax) and the Parquet output (its
+ * writer's machinery). Apart, the modules they share with other targets cut
+ * them into more chunks: a CSV to Parquet job loaded 84 files; 72 grouped,
+ * for 10 kB more (a CSV job loads the JSON readers, a JSON one the CSV's),
+ * and 12-15 ms less CPU (BENCHMARKS.md, "Startup"). Table inputs' parts stay
+ * apart: row decoding, which `cat` needs without them, is among them, and
+ * grouping them saved a Parquet to CSV job nothing measurable.
+ */
+const CLI_GROUPS = [
+  ['text-input', /\/convert\/(pipeline|shape|csv-parallel|read-csv|read-json|json-columns|types)\.js$/],
+  ['parquet-output', /\/convert\/write-parquet\.js$|\/parquet\/write\/writer-core\.js$/],
+];
+const nodeHubOf = (importer, path) => (hubbed(importer, path) ? 'hub' : undefined);
+const cliHubOf = (importer, path) => CLI_GROUPS.find(([, files]) => files.test(path))?.[0] ?? nodeHubOf(importer, path);
+
+/** `to` as an import specifier in the module at `from`. */
+const specifier = (from, to) => {
+  const r = relative(dirname(from), to);
+  return JSON.stringify(r.startsWith('.') ? r : `./${r}`);
+};
+/** The export that makes the module at `file` reach the portable root's modules. */
+const reachRoot = (file) => `export { ParquetryError as __reachesRoot } from ${specifier(file, `${dist}index.js`)};\n`;
+
+/**
+ * Rewrites the import() of each target `hubOf` names a hub for into an
+ * import of that hub, which re-exports it. Each hub and each other
+ * import() target but the codecs also re-exports one class from
+ * the portable root, as the portable build's do (portableHub, below): every
+ * module the root reaches then has the same set of entry points, and is in
+ * one chunk with the others a process uses. In the Node bundle a footer-only
+ * read loaded 44 files, now 16, a read of rows 52, now 24, for 15 ms less
+ * CPU each. In the CLI's, a Parquet to CSV job loaded 74 files, now 48 (the
+ * same bytes), and `meta` 63, now 35, for 14-15 ms less CPU each; a CSV to
+ * Parquet job 72, now 59, for the same CPU (57 kB more: the reader's
+ * modules, in that chunk; BENCHMARKS.md, "Startup").
+ */
+function lazyHub(hubOf) {
   const files = readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.js') && !f.startsWith('chunks/')).map((f) => join(dist, f));
   const targets = new Map();
+  const own = new Set();
   for (const file of files) {
     for (const [, , rel] of readFileSync(file, 'utf8').matchAll(DYNAMIC)) {
       const path = resolve(dirname(file), rel);
-      if (hubbed(file, path) && !targets.has(path)) targets.set(path, `m${targets.size}`);
+      const hub = hubOf(file, path);
+      if (hub && !targets.has(path)) targets.set(path, { hub, name: `m${targets.size}` });
+      else if (!hub && !path.startsWith(`${dist}codecs/`)) own.add(path);
     }
   }
   return {
     name: 'lazy-hub',
     setup(b) {
-      b.onResolve({ filter: /^parquetry-lazy-hub$/ }, () => ({ path: 'hub', namespace: 'lazy-hub' }));
-      b.onLoad({ filter: /.*/, namespace: 'lazy-hub' }, () => ({
-        contents: [...targets].map(([path, name]) => `export * as ${name} from ${JSON.stringify(path)};`).join('\n'),
+      b.onResolve({ filter: /^parquetry-lazy-hub:/ }, (args) => ({ path: args.path.slice('parquetry-lazy-hub:'.length), namespace: 'lazy-hub' }));
+      b.onLoad({ filter: /.*/, namespace: 'lazy-hub' }, (args) => ({
+        contents: [...targets].filter(([, t]) => t.hub === args.path).map(([path, t]) => `export * as ${t.name} from ${JSON.stringify(path)};\n`).join('') + reachRoot(`${dist}hub.js`),
         resolveDir: dist,
       }));
       b.onLoad({ filter: /\.js$/ }, (args) => {
         const text = readFileSync(args.path, 'utf8');
         let changed = false;
-        const contents = text.replace(DYNAMIC, (whole, _q, rel) => {
-          const name = targets.get(resolve(dirname(args.path), rel));
-          if (!name || !hubbed(args.path, '')) return whole;
+        let contents = text.replace(DYNAMIC, (whole, _q, rel) => {
+          const path = resolve(dirname(args.path), rel);
+          const target = targets.get(path);
+          if (!target || hubOf(args.path, path) !== target.hub) return whole;
           changed = true;
-          return `import("parquetry-lazy-hub").then((hub) => hub.${name})`;
+          return `import("parquetry-lazy-hub:${target.hub}").then((hub) => hub.${target.name})`;
         });
+        if (own.has(args.path)) {
+          contents += `\n${reachRoot(args.path)}`;
+          changed = true;
+        }
         return changed ? { contents, loader: 'js', resolveDir: dirname(args.path) } : undefined;
       });
     },
@@ -108,6 +160,9 @@ const rootFirst = {
 const nodeEntries = ['node/index.js', ...readdirSync(`${dist}node/entries`).filter((f) => f.endsWith('.js')).map((f) => `node/entries/${f}`)];
 // The worker threads' modules (src/node/csv-worker.ts, text-worker.ts, decode-worker.ts) are entries of their own: a worker starts from a file of its own.
 // Their code is the Node entry's (the CSV block reader, text-columns.ts): they share that build's chunks rather than carry a copy (96 kB for the CSV worker).
+// The hubs' targets are found in tsc's output, before either build: scanned after the Node build, they took in
+// that build's chunks, and the CLI's carried a copy of them (1.0 MB of its 2.2).
+const hubs = { node: lazyHub(nodeHubOf), cli: lazyHub(cliHubOf) };
 for (const [entries, prefix] of [[[...nodeEntries, 'node/csv-worker.js', 'node/text-worker.js', 'node/decode-worker.js'], 'node'], [['cli/main.js'], 'cli']]) {
   await build({
     entryPoints: entries.map((entry) => `${dist}${entry}`),
@@ -121,7 +176,7 @@ for (const [entries, prefix] of [[[...nodeEntries, 'node/csv-worker.js', 'node/t
     platform: 'node',
     target: 'node20',
     packages: 'external',
-    plugins: [lazyHub(), sharedWasm, rootFirst],
+    plugins: [hubs[prefix], sharedWasm, rootFirst],
     minifyWhitespace: prefix === 'cli',
     logLevel: 'warning',
   });
@@ -150,8 +205,6 @@ for (const [entries, prefix] of [[[...nodeEntries, 'node/csv-worker.js', 'node/t
  * or encryption loaded every lazy module, S3 and datasets included (190 kB
  * gzipped for a read with a limit, 46 kB without the hub).
  */
-const READ_PARTS = /\/parquet\/(streamed-read|filtered-read|lazy-column|filter\/reader-parts|page-encodings|variant\/(index|filter)|crypto\/decryptor|file-path)\.js$/;
-
 function portableHub() {
   const files = readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.js') && !/^(chunks|node|cli)\//.test(f)).map((f) => join(dist, f));
   const hub = `${dist}lazy-hub.js`;
@@ -161,15 +214,10 @@ function portableHub() {
     for (const [, , rel] of readFileSync(file, 'utf8').matchAll(DYNAMIC)) {
       const path = resolve(dirname(file), rel);
       if (path.startsWith(`${dist}codecs/wasm/`)) continue;
-      if (!hubbed(file, path) || READ_PARTS.test(path)) own.add(path);
+      if (!hubbed(file, path)) own.add(path);
       else if (!targets.has(path)) targets.set(path, `m${targets.size}`);
     }
   }
-  const specifier = (from, to) => {
-    const r = relative(dirname(from), to);
-    return JSON.stringify(r.startsWith('.') ? r : `./${r}`);
-  };
-  const reachRoot = (file) => `export { ParquetryError as __reachesRoot } from ${specifier(file, `${dist}index.js`)};\n`;
   writeFileSync(hub, [...targets].map(([path, name]) => `export * as ${name} from ${specifier(hub, path)};\n`).join('') + reachRoot(hub));
   for (const file of files) {
     const text = readFileSync(file, 'utf8');

@@ -9,20 +9,15 @@ import { InvalidArgumentError, IOError } from '../errors.js';
 import type { ColumnPath } from '../schema/tree.js';
 import type { WriterOptions } from '../parquet/write/writer.js';
 import type { DefinedSchema } from '../schema/builder.js';
-import { projectSchema } from '../schema/project.js';
-import { selectLeaves } from '../schema/select.js';
 import { buildSchema, type SchemaElementLike } from '../schema/tree.js';
 import type { SpillFactory } from '../trevni/spill.js';
 import type { TrevniVersion } from '../trevni/version.js';
 import type { ParquetryWarning, WarningHandler } from '../warnings.js';
 import { isTableFormat, type ConvertFormat, type TableFormat } from '../formats.js';
-import { applicableOpenOptions, type OpenTableOptions } from '../table/open.js';
-import { readerOf } from '../table/reader-of.js';
-import type { ParquetFile } from '../parquet/file.js';
-import { tablePlan } from '../table/plan.js';
-import type { Table, TableBatchOptions } from '../table/table.js';
+import type { OpenTableOptions } from '../table/open.js';
+import type { Table } from '../table/table.js';
 import type { CountingSink, OutputSummary, RowOutput, TextBatch } from './output.js';
-import { parquetText, type TextForm, type TextWriters } from './text-columns.js';
+import type { TextWriters } from './text-columns.js';
 import type { BuiltColumn } from './column-builders.js';
 import type { BadRow, BadRows } from './pipeline.js';
 import type { Cells } from './read-csv.js';
@@ -33,9 +28,10 @@ import type { EncodedRowGroup } from '../parquet/write/writer.js';
 import type { RowGroupJob } from './row-groups.js';
 import type { DatasetOutput } from '../dataset/write.js';
 import type { DatasetLayout } from '../dataset/layout.js';
-import { textOutput } from './write-text.js';
 
 export type { ConvertFormat };
+
+const isTable = isTableFormat;
 
 /** Where a conversion reads: bytes as they come (CSV, JSON), or a table read at any offset (Parquet, Trevni, RedElm, a dataset). */
 export interface ConvertInput {
@@ -135,78 +131,6 @@ export interface ConvertProgress {
   rowsRead: number;
   /** Rows written so far. */
   numRows: number;
-}
-
-/** A table input: a schema for the writers, and rows. */
-interface TableInput {
-  elements: SchemaElementLike[];
-  /** Key-value metadata to keep in a Parquet rewrite. */
-  metadata: Record<string, string> | undefined;
-  /** Top-level column names (CSV header). */
-  columns: string[];
-  /** Rows in the input, as the table counts them at open. */
-  total: number;
-  readonly rowsRead: number;
-  batches(forText: boolean): AsyncGenerator<Record<string, unknown>[]>;
-  /** Parquet files: the rows as text from the column vectors, row batches where it cannot; undefined where the file goes as rows. */
-  text?(form: TextForm): AsyncGenerator<TextBatch | Record<string, unknown>[]> | undefined;
-  close(): Promise<void>;
-}
-
-const isTable = isTableFormat;
-
-/**
- * The input as a table, through `openTable` as every reader of the CLI
- * opens one: its schema (projected to `columns`) for the writers, its
- * Parquet metadata for a Parquet rewrite, and its rows in batches:
- * lossless values for a table output (variants typed, so they keep their
- * types), ISO text for dates, times and timestamps for a text output.
- */
-/** A Parquet file's key-value metadata, for a Parquet rewrite to keep; none for other inputs. */
-function keyValuesOf(file: ParquetFile | undefined): Record<string, string> | undefined {
-  return file && Object.fromEntries(file.keyValueMetadata);
-}
-
-async function openTableInput(format: TableFormat, input: ConvertInput, o: RunOptions): Promise<TableInput> {
-  const table = await input.table(input.dataset ? applicableOpenOptions('dataset', o.read) : { format, ...applicableOpenOptions(format, o.read) });
-  try {
-    const columns = o.columns;
-    // A Parquet file's rows go to a text output as text written from its column vectors (text-columns.ts).
-    const reader = readerOf(table, 'parquet');
-    let rowsRead = 0;
-    return {
-      elements: projectSchema(table.schema, selectLeaves(table.schema, columns)),
-      metadata: keyValuesOf(reader?.file),
-      columns: tablePlan(table, columns).fields.map((f) => f.name),
-      total: table.numRows,
-      get rowsRead() {
-        return rowsRead;
-      },
-      async *batches(forText) {
-        // `variants` is the Parquet reader's own option; the other tables have no VARIANT to type.
-        const options: TableBatchOptions & { variants?: 'typed' } = forText ? { columns, temporal: 'iso' } : { columns, variants: 'typed' };
-        for await (const batch of table.rowBatches(options)) {
-          rowsRead += batch.length;
-          yield batch;
-        }
-      },
-      ...(reader ? {
-        text(form: TextForm) {
-          const batches = parquetText(reader, columns, form, o.textWriters && o.threads ? { writers: o.textWriters, threads: o.threads } : undefined);
-          return batches && (async function* () {
-            for await (const b of batches) {
-              rowsRead += Array.isArray(b) ? b.length : b.rows;
-              yield b;
-            }
-          })();
-        },
-      } : {}),
-      close: () => table.close(),
-    };
-  } catch (e) {
-    await table.close();
-    throw e;
-  }
 }
 
 /** A conversion under way: its progress can be polled, and it can be aborted from outside (an interrupt). */
@@ -315,7 +239,8 @@ export class Conversion {
 
   private async fromTable(format: TableFormat): Promise<ConvertReport> {
     const o = this.o;
-    const input = await openTableInput(format, this.input, o);
+    // The reader and the text writers, loaded for a table input only (a CSV to Parquet job loads neither).
+    const input = await (await import('./table-input.js')).openTableInput(format, this.input, o);
     try {
       const total = input.total;
       this.poll = () => ({ fraction: total > 0 ? input.rowsRead / total : undefined, rowsRead: input.rowsRead, numRows: this.state.output?.rows ?? 0 });
@@ -327,6 +252,7 @@ export class Conversion {
       } else {
         const delimiter = o.delimiter ?? (o.to === 'tsv' ? '\t' : ',');
         const format = o.to === 'tsv' ? 'csv' : o.to;
+        const { textOutput } = await import('./write-text.js');
         output = this.state.output = this.watched(await textOutput(format, await this.out.sink(), { columns: input.columns, delimiter, header: o.header }));
         if (output.writeText && format !== 'json') text = input.text?.({ format, delimiter });
       }
