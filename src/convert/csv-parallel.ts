@@ -126,6 +126,18 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
     await p?.close();
   };
 
+  /**
+   * The input ended right after a cut that fell inside a quoted cell (the last
+   * block was not known to be the last): the open record is read to the end
+   * of the input from where the block left it, so it is told (Quote Not
+   * Closed), not dropped.
+   */
+  async function* endInQuotes(resume: CsvTokenizerState, read: (j: CsvBlockJob) => CsvBlockResult | Promise<CsvBlockResult>): AsyncGenerator<CsvBlockResult> {
+    const r = await read({ bytes: new Uint8Array(0), start: resume, final: true, utf8At: watch?.pendingLine });
+    told(r);
+    yield r;
+  }
+
   async function* tail(): AsyncGenerator<CsvBlockResult> {
     if (done || !setup) {
       if (!owned) await closePool();
@@ -147,6 +159,7 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
         told(r);
         yield r;
       }
+      if (resume) yield* endInQuotes(resume, (j) => reader.read(j));
       watch?.finish();
       return;
     }
@@ -183,6 +196,7 @@ export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsv
         told(r);
         yield r;
       }
+      if (resume) yield* endInQuotes(resume, (j) => readers.read(j));
       watch?.finish();
     } finally {
       if (!owned) await closePool();

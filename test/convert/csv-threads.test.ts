@@ -127,6 +127,27 @@ test('row groups cut by rows and by bytes, bad rows at their edges, are the same
   }
 });
 
+test('a quote the input never closes, the cut after its last line break: one bad row at the line it opens (strict: the error), whatever the threads', { timeout: 240_000 }, async () => {
+  for (const rows of [1_000, 20_000]) {
+    // Line breaks inside the open quote: none, or more than the parity cut steps back over.
+    for (const inner of [0, 40]) {
+      const head = ['id,name', ...Array.from({ length: rows }, (_, i) => `${i},r${i}`)].join('\n');
+      const input = enc(`${head}\n${rows},"open ${'x\n'.repeat(inner)}${'y'.repeat(3 << 20)}\n`);
+      const line = rows + 2;
+      for (const threads of [1, 2, 3]) {
+        const what = `${rows} rows, ${inner} line breaks in the quote, ${threads} threads`;
+        const { report } = await run(input, `unclosed-${rows}-${inner}`, { threads, sample: 100 });
+        const r = report as { numRows: number; badRows: number; firstBadRows: { line: number; reason: string }[] };
+        assert.equal(r.numRows, rows, what);
+        assert.equal(r.badRows, 1, what);
+        assert.equal(r.firstBadRows[0]!.line, line, what);
+        assert.match(r.firstBadRows[0]!.reason, /Quote Not Closed/, what);
+        await assert.rejects(convert(input, join(dir, 'unclosed-strict.parquet'), { from: 'csv', strict: true, threads, sample: 100 }), new RegExp(`:${line}: malformed CSV: Quote Not Closed`), what);
+      }
+    }
+  }
+});
+
 test('invalid UTF-8 past the sample is told once, with its line and column, whatever the threads', { timeout: 240_000 }, async () => {
   const text = enc([...convertCsvLines(30_000, 8)].join(''));
   // An invalid byte in a name cell far into the input.
