@@ -287,6 +287,8 @@ export function structCells(p: StructPlan, leaves: LeafNode[], chunks: ColumnChu
   const def = chunks[p.first]!.def;
   const csv = form.format === 'csv';
   const delim = form.delimiter.charCodeAt(0);
+  // A required member's nulls (none where its chunk has no nulls): in a present struct, a file the assembler refuses.
+  const required = members.map((m, i) => (p.fields[i]!.plan.nullable ? null : m.index));
   return rowCells((out, r) => {
     const d = def === null ? p.def : def[r]!;
     if (d < p.def) {
@@ -297,6 +299,13 @@ export function structCells(p: StructPlan, leaves: LeafNode[], chunks: ColumnChu
       });
       if (!csv) out.bytes(NULL);
       return;
+    }
+    for (let i = 0; i < required.length; i++) {
+      const index = required[i];
+      if (index && index[r]! < 0) {
+        const f = p.fields[i]!.plan;
+        throw new CorruptFileError(`column ${leaves[f.first]!.path.join('.')} has definition level ${chunks[f.first]!.def?.[r]} where a required field needs ${f.def}`);
+      }
     }
     const start = out.pos;
     writeRows(out, members, keys, CLOSE, r, r + 1);
@@ -329,8 +338,11 @@ export function listCells(p: ListPlan, leaf: LeafNode, c: ColumnChunkData, span:
     if (d < p.elementDef) {
       if (d < p.def && !p.nullable) throw new CorruptFileError(`column ${path} has definition level ${d} where a required field needs ${p.def}`);
       at[0] = pos + 1;
-      if (d >= p.def) out.bytes(EMPTY_LIST);
-      else if (!csv) out.bytes(NULL);
+      if (d >= p.def) {
+        const start = out.pos;
+        out.bytes(EMPTY_LIST);
+        if (csv) out.quoteSince(start, delim);
+      } else if (!csv) out.bytes(NULL);
       return;
     }
     if (rep === null) throw new CorruptFileError(`column ${path} is inside a list but has no repetition levels`);

@@ -270,6 +270,31 @@ test('a struct of leaves whose first leaf makes it null while another leaf holds
   for (const form of [FORMS[0]!, FORMS[2]!]) assert.equal(await same(bytes, form, 'inconsistent struct'), 'error');
 });
 
+test('a present struct whose required member has no value (its level says the struct is null) fails typed, as the row path fails', async () => {
+  const schema = defineSchema({ s: f.struct({ a: f.int32().required(), b: f.int32().required() }), n: f.int32() });
+  // s.a says s is present in every row; s.b's level 0 in row 1 says it is null there.
+  const levels = [[1, 1, 1], [1, 0, 1], [1, 1, 1]];
+  const values = [[7, 8, 9], [10, 11], [1, 2, 3]];
+  const sink = new BufferSink();
+  const w = await ParquetWriter.open(sink, schema, { dictionary: false });
+  await w.writeEntries(3, (k, start, end) => {
+    const def = Uint16Array.from(levels[k]!.slice(start, end));
+    const before = levels[k]!.slice(0, start).filter((d) => d === 1).length;
+    return { n: end - start, rep: null, def, values: { t: 'typed', values: Int32Array.from(values[k]!.slice(before, before + def.filter((d) => d === 1).length)) } };
+  });
+  await w.close();
+  for (const form of [FORMS[0]!, FORMS[2]!]) assert.equal(await same(sink.bytes(), form, 'struct missing a required member'), 'error');
+});
+
+test('empty and null lists, and lists of a leaf, quoted as the row path quotes them whatever the delimiter, brackets included', async () => {
+  const schema = defineSchema({ l: f.list(f.int32()), s: f.list(f.string()) });
+  const sink = new BufferSink();
+  const w = await ParquetWriter.open(sink, schema);
+  await w.writeMany(Array.from({ length: 30 }, (_, i) => ({ l: i % 3 === 0 ? [] : i % 3 === 1 ? null : [i, null], s: i % 4 === 0 ? [] : [`a${i}`, 'b]c'] })));
+  await w.close();
+  for (const delimiter of ['[', ']', ',', ';', '|']) assert.equal(await same(sink.bytes(), { to: 'csv', delimiter }, `lists, delimiter ${delimiter}`), 'same');
+});
+
 test('a write that fails while the next text is made fails the conversion: one write at a time, the sink aborted, not closed', async () => {
   const bytes = await edgeFile(9_000, false, 9_000);
   for (const form of [FORMS[0]!, FORMS[2]!]) {
