@@ -97,11 +97,6 @@ export function readDecimal(b: Uint8Array, i: number, end: number): boolean {
   return true;
 }
 
-/** readDecimal's number, NaN for bytes of another form. */
-export function smallDecimal(b: Uint8Array, i: number, end: number): number {
-  return readDecimal(b, i, end) ? cellNumber[0]! : NaN;
-}
-
 function two(b: Uint8Array, i: number): number {
   const h = b[i]! - ZERO;
   const l = b[i + 1]! - ZERO;
