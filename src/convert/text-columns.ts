@@ -1,13 +1,13 @@
 /**
  * CSV and JSON Lines written straight from a Parquet file's decoded column
  * chunks, a row group at a time: no row object per record. Each top-level
- * field becomes its `Cells` (text-cells.ts; a leaf's, a struct of flat
- * leaves' and a list of a leaf's built by text-leaves.ts: integers as
+ * field becomes its `Cells` (text-cells.ts; a leaf's built by
+ * text-leaves.ts: integers as
  * digits with no string between, a dictionary's entries printed once,
  * ASCII strings copied from their bytes) and `writeRows` writes the rows
  * from them straight into the text, in row order; every other value goes
  * through write-text.ts's `csvCell` and `jsonText`, so a cell is the row
- * path's, byte for byte. Other nested fields (structs, lists, maps) are
+ * path's, byte for byte. Nested fields (structs, lists, maps) are
  * printed from their levels (text-nested.ts), or assembled by the reader's
  * `RecordAssembler` and printed as the row path prints them. A row group
  * whose chunks come in windows (reader.ts's `large`) is read as rows, as
@@ -19,12 +19,12 @@ import type { ParquetReader } from '../parquet/reader.js';
 import type { ColumnBatch } from '../parquet/read-options.js';
 import { buildSchema, type ColumnPath, type GroupNode, type LeafNode, type SchemaElementLike } from '../schema/tree.js';
 import type { ColumnChunkData } from '../shred/column-data.js';
-import { leavesInVariants, planRecord, type LeafPlan, type ListPlan, type Plan, type RecordPlan, type StructPlan } from '../shred/plan.js';
+import { leavesInVariants, planRecord, type LeafPlan, type Plan, type RecordPlan } from '../shred/plan.js';
 import type { TextBatch } from './output.js';
 import { TextBytes } from './text-bytes.js';
 import { Cells, writeRows } from './text-cells.js';
-import { JSON_FORM, leafCells, listCells, OPTIONS, rowCells, structCells, valueCells, type CellText, type TextForm } from './text-leaves.js';
-import { inOrder, NestedText } from './text-nested.js';
+import { JSON_FORM, leafCells, OPTIONS, rowCells, valueCells, type CellText, type TextForm } from './text-leaves.js';
+import { NestedText } from './text-nested.js';
 import { csvCell, jsonText } from './write-text.js';
 
 export type { TextForm } from './text-leaves.js';
@@ -37,8 +37,8 @@ const BLOCK_ROWS = 4096;
 /** How a file's rows become text: its plan's top-level fields, split into leaves written from vectors and nested fields. */
 interface TextPlan {
   plan: RecordPlan;
-  /** Per top-level field in output order: a flat leaf's index in plan.leaves, a struct of such leaves, or the nested field's name and index in `nested`'s fields. */
-  fields: ({ leaf: number } | { struct: StructPlan } | { list: ListPlan } | { nested: string; at: number })[];
+  /** Per top-level field in output order: a flat leaf's index in plan.leaves, or the nested field's name and index in `nested`'s fields. */
+  fields: ({ leaf: number } | { nested: string; at: number })[];
   /** Bytes before each field's cell: the delimiter, or the JSON key. */
   prefixes: Uint8Array[];
   end: Uint8Array;
@@ -52,16 +52,6 @@ function flatLeaf(p: Plan): p is LeafPlan {
   return p.t === 'leaf' && p.width === 1 && p.leaf.repLevel === 0;
 }
 
-/** A struct of such leaves, its keys printed in field order: written from its leaves' cells, with no level walk. */
-function flatStruct(p: Plan): p is StructPlan {
-  return p.t === 'struct' && p.fields.length > 0 && p.fields.every((f) => flatLeaf(f.plan)) && inOrder(p.fields.map((f) => f.name));
-}
-
-/** A list of a leaf, not within another list. */
-function flatList(p: Plan): p is ListPlan {
-  return p.t === 'list' && p.rep === 1 && p.element.t === 'leaf' && p.element.leaf.repLevel === 1;
-}
-
 /** The plan of a file's text (`plan`: its selected fields), or undefined where the rows go through row objects (no leaf, a VARIANT, two fields of one name). */
 function textPlan(root: GroupNode, plan: RecordPlan, form: TextForm): TextPlan | undefined {
   const names = plan.fields.map((f) => f.name);
@@ -70,18 +60,14 @@ function textPlan(root: GroupNode, plan: RecordPlan, form: TextForm): TextPlan |
   const order = form.format === 'jsonl' ? Object.keys(Object.fromEntries(names.map((n) => [n, 0]))) : names;
   const byName = new Map(plan.fields.map((f) => [f.name, f.plan]));
   const keep = new Set<LeafNode>();
-  // Nested text as CSV is JSON quoted on the bytes, for a delimiter of one ASCII byte (else through the assembler's objects).
-  const onBytes = form.format === 'jsonl' || (form.delimiter.length === 1 && form.delimiter.charCodeAt(0) < 0x80);
   for (const p of plan.fields.map((f) => f.plan)) {
-    if (!(flatLeaf(p) || (onBytes && (flatStruct(p) || flatList(p))))) for (let l = p.first; l < p.first + p.width; l++) keep.add(plan.leaves[l]!);
+    if (!flatLeaf(p)) for (let l = p.first; l < p.first + p.width; l++) keep.add(plan.leaves[l]!);
   }
   const nested = keep.size > 0 ? planRecord(root, (l) => keep.has(l)) : null;
   const nestedNames = nested ? nested.fields.map((f) => f.name) : [];
   const fields = order.map((name): TextPlan['fields'][number] => {
     const p = byName.get(name)!;
-    if (flatLeaf(p)) return { leaf: p.first };
-    if (onBytes && flatStruct(p)) return { struct: p };
-    return onBytes && flatList(p) ? { list: p } : { nested: name, at: nestedNames.indexOf(name) };
+    return flatLeaf(p) ? { leaf: p.first } : { nested: name, at: nestedNames.indexOf(name) };
   });
   const nestedLeaves = nested ? nested.leaves.map((l) => plan.leaves.indexOf(l)) : [];
   const prefixes = order.map((name, i) => encoder.encode(form.format === 'csv' ? (i ? form.delimiter : '') : `${i ? ',' : '{'}${JSON.stringify(name)}:`));
@@ -141,18 +127,10 @@ function* rowGroupText(t: TextPlan, chunks: ColumnChunkData[], rows: number, for
   const cell: CellText = form.format === 'csv' ? (v) => csvCell(v, form.delimiter) : (v) => jsonText(v, false);
   const leaves = t.plan.leaves;
   const nested = nestedCells(t, chunks, form, cell, ctx);
-  const lists: ReturnType<typeof listCells>[] = [];
-  const cells = t.fields.map((f, i) => {
-    if ('leaf' in f) return withContext({ ...ctx, column: leaves[f.leaf]!.path.join('.') }, () => leafCells(leaves[f.leaf]!, chunks[f.leaf]!, rows, to - from, form, cell));
-    if ('struct' in f) return structCells(f.struct, leaves, chunks, rows, to - from, form, ctx);
-    if (!('list' in f)) return nested!.cells.get(i)!;
-    const l = f.list.first;
-    const list = withContext({ ...ctx, column: leaves[l]!.path.join('.') }, () => listCells(f.list, leaves[l]!, chunks[l]!, to - from, form));
-    lists.push(list);
-    return list.cells;
-  });
+  const cells = t.fields.map((f, i) => ('leaf' in f
+    ? withContext({ ...ctx, column: leaves[f.leaf]!.path.join('.') }, () => leafCells(leaves[f.leaf]!, chunks[f.leaf]!, rows, to - from, form, cell))
+    : nested!.cells.get(i)!));
   if (nested && from > 0) withContext(ctx, () => nested.skipRows(from));
-  if (from > 0) withContext(ctx, () => lists.forEach((l) => l.skipRows(from)));
   // Each block's text in a buffer of its own (the batch hands it on), sized by the block before.
   let size = 1 << 16;
   for (let start = from; start < to; start += BLOCK_ROWS) {
@@ -163,7 +141,6 @@ function* rowGroupText(t: TextPlan, chunks: ColumnChunkData[], rows: number, for
     yield { bytes: out.buf.subarray(0, out.pos), rows: stop - start };
   }
   if (nested && to === rows) withContext(ctx, () => nested.finish());
-  if (to === rows) withContext(ctx, () => lists.forEach((l) => l.finish()));
 }
 
 /** Rows a thread writes at least: a row group of fewer rows is not split. */

@@ -3,19 +3,16 @@
  * a `Cells` of the kind that prints it fastest (a dictionary's entries
  * printed once ahead, strings that need no escape as their bytes, numbers,
  * dates and timestamps from their vectors), anything else through the row
- * path's `csvCell` / `jsonText` text; and from such cells, a struct of
- * flat leaves and a list of a leaf, as JSON (or CSV's quoted JSON).
+ * path's `csvCell` / `jsonText` text.
  */
-import { CorruptFileError, withContext, type ErrorContext } from '../errors.js';
+import { CorruptFileError } from '../errors.js';
 import { isByteArrays, valueCount, type ByteArrays, type Values } from '../encodings/types.js';
 import { LITTLE_ENDIAN } from '../encodings/bits.js';
 import { valueReader, type ValueOptions } from '../schema/convert.js';
 import type { LeafNode } from '../schema/tree.js';
-import { skipLeafRows } from '../shred/assemble.js';
 import type { ColumnChunkData } from '../shred/column-data.js';
-import type { ListPlan, StructPlan } from '../shred/plan.js';
 import { TextBytes } from './text-bytes.js';
-import { ASCII, BOOL, Cells, DATE, DOUBLE, INT32, INT64, LONG_CELL, putValue, ROW, TEXT, TIMESTAMP, writeRows, type CellWriter } from './text-cells.js';
+import { ASCII, BOOL, Cells, DATE, DOUBLE, INT32, INT64, LONG_CELL, putValue, ROW, TEXT, TIMESTAMP, type CellWriter } from './text-cells.js';
 import { jsonText } from './write-text.js';
 
 const encoder = new TextEncoder();
@@ -271,117 +268,3 @@ export function rowCells(row: CellWriter): Cells {
   c.row = row;
   return c;
 }
-
-/**
- * A struct of leaves with one value a row (flatStruct) as JSON: its
- * members' cells after their keys, each row; null where its first leaf's
- * level says so, as the record assembler reads it (a member with a value
- * there is one the assembler would leave unread: it fails the file). As
- * CSV, the JSON quoted on the bytes where it must be (csvCell's form).
- */
-export function structCells(p: StructPlan, leaves: LeafNode[], chunks: ColumnChunkData[], rows: number, span: number, form: TextForm, ctx: ErrorContext): Cells {
-  const cell: CellText = (v) => jsonText(v, form.format === 'csv');
-  const at = p.fields.map((f) => f.plan.first);
-  const members = at.map((l) => withContext({ ...ctx, column: leaves[l]!.path.join('.') }, () => leafCells(leaves[l]!, chunks[l]!, rows, span, JSON_FORM, cell)));
-  const keys = p.fields.map((f, k) => encoder.encode(`${k ? ',' : '{'}${JSON.stringify(f.name)}:`));
-  const def = chunks[p.first]!.def;
-  const csv = form.format === 'csv';
-  const delim = form.delimiter.charCodeAt(0);
-  // A required member's nulls (none where its chunk has no nulls): in a present struct, a file the assembler refuses.
-  const required = members.map((m, i) => (p.fields[i]!.plan.nullable ? null : m.index));
-  return rowCells((out, r) => {
-    const d = def === null ? p.def : def[r]!;
-    if (d < p.def) {
-      const path = leaves[p.first]!.path.join('.');
-      if (!p.nullable) throw new CorruptFileError(`column ${path} has definition level ${d} where a required field needs ${p.def}`);
-      members.forEach((m, i) => {
-        if (m.index === null || m.index[r]! >= 0) throw new CorruptFileError(`column ${leaves[at[i]!]!.path.join('.')} has a value in row ${r}, where ${path} makes its struct null`);
-      });
-      if (!csv) out.bytes(NULL);
-      return;
-    }
-    for (let i = 0; i < required.length; i++) {
-      const index = required[i];
-      if (index && index[r]! < 0) {
-        const f = p.fields[i]!.plan;
-        throw new CorruptFileError(`column ${leaves[f.first]!.path.join('.')} has definition level ${chunks[f.first]!.def?.[r]} where a required field needs ${f.def}`);
-      }
-    }
-    const start = out.pos;
-    writeRows(out, members, keys, CLOSE, r, r + 1);
-    if (csv) out.quoteSince(start, delim);
-  });
-}
-
-/**
- * A list of a leaf (flatList) as JSON, its elements from the leaf's cells,
- * each row's entries read from the levels as the record assembler reads
- * them, with its checks; as CSV, quoted on the bytes where it must be.
- */
-export function listCells(p: ListPlan, leaf: LeafNode, c: ColumnChunkData, span: number, form: TextForm): { cells: Cells; skipRows: (n: number) => void; finish: () => void } {
-  const values = chunkCells(leaf, c, JSON_FORM, (v) => jsonText(v, form.format === 'csv'), (n) => n <= span);
-  const indices = values.indices;
-  const element = p.element;
-  const maxDef = leaf.defLevel;
-  const { def, rep, length, valueCount } = c;
-  const path = leaf.path.join('.');
-  const levels = [{ def, rep, length, maxDef, valueCount }];
-  const at = new Int32Array(1);
-  const taken = new Int32Array(1);
-  const csv = form.format === 'csv';
-  const delim = form.delimiter.charCodeAt(0);
-  const cells = rowCells((out) => {
-    let pos = at[0]!;
-    if (pos >= length) throw new CorruptFileError(`column ${path} ran out of values before the last row`);
-    if (rep !== null && rep[pos] !== 0) throw new CorruptFileError(`column ${path} starts a row with repetition level ${rep[pos]} (must be 0)`);
-    const d = def === null ? maxDef : def[pos]!;
-    if (d < p.elementDef) {
-      if (d < p.def && !p.nullable) throw new CorruptFileError(`column ${path} has definition level ${d} where a required field needs ${p.def}`);
-      at[0] = pos + 1;
-      if (d >= p.def) {
-        const start = out.pos;
-        out.bytes(EMPTY_LIST);
-        if (csv) out.quoteSince(start, delim);
-      } else if (!csv) out.bytes(NULL);
-      return;
-    }
-    if (rep === null) throw new CorruptFileError(`column ${path} is inside a list but has no repetition levels`);
-    const start = out.pos;
-    let v = taken[0]!;
-    out.byte(91);
-    for (;;) {
-      const e = def === null ? maxDef : def[pos]!;
-      if (e < element.def && !element.nullable) throw new CorruptFileError(`column ${path} has definition level ${e} where a required field needs ${element.def}`);
-      if (e !== maxDef) out.bytes(NULL);
-      else {
-        if (v >= valueCount) throw new CorruptFileError(`column ${path} has fewer values than its levels define`);
-        putValue(out, values, indices === null ? v : indices[v]!);
-        v++;
-      }
-      if (++pos >= length) break;
-      const r = rep[pos]!;
-      if (r !== p.rep) {
-        if (r > p.rep) throw new CorruptFileError(`column ${path} has repetition level ${r} where at most ${p.rep} fits`);
-        break;
-      }
-      if ((def === null ? maxDef : def[pos]!) < p.elementDef) throw new CorruptFileError(`column ${path} continues a list with an empty element`);
-      out.byte(44);
-    }
-    out.byte(93);
-    at[0] = pos;
-    taken[0] = v;
-    if (csv) out.quoteSince(start, delim);
-  });
-  return {
-    cells,
-    skipRows: (n) => skipLeafRows(levels, at, taken, n),
-    finish: () => {
-      if (at[0] !== length) throw new CorruptFileError(`column ${path} has ${length - at[0]!} level entries beyond the last row`);
-      if (taken[0] !== valueCount) throw new CorruptFileError(`column ${path} has ${valueCount} values but its levels define ${taken[0]}`);
-    },
-  };
-}
-
-const NULL = encoder.encode('null');
-const EMPTY_LIST = encoder.encode('[]');
-const CLOSE = encoder.encode('}');

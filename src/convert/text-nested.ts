@@ -34,7 +34,7 @@ function node(p: Plan, t: number, rest: Partial<Node>): Node {
 }
 
 /** Whether an object of these keys lists them in this order (Object.keys puts integer-like keys first, and a repeated key where it first came). */
-export function inOrder(names: string[]): boolean {
+function inOrder(names: string[]): boolean {
   const keys = Object.keys(Object.fromEntries(names.map((n) => [n, 0])));
   return keys.length === names.length && keys.every((k, i) => k === names[i]);
 }
