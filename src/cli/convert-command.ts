@@ -52,7 +52,7 @@ export function registerConvert(program: Command): void {
     .option('--schema <file>', 'JSON file declaring the columns and their types, instead of inferring them')
     .option('--type <col=type>', 'the type of one column (repeatable; dotted paths reach into structs)', collect)
     .option('--sample <n>', 'rows read to infer the schema', positiveInt, 1000)
-    .option('--threads <n>', 'threads that do the work: the main thread and N-1 workers (1: the main thread alone); CSV / TSV input to Parquet: the main thread reads the records and one worker encodes the row groups, or more workers do both; Parquet to CSV / TSV / JSON Lines: the main thread decodes and all write the text; default 1; the output is the same whatever N', positiveInt)
+    .option('--threads <n>', 'threads that do the work: the main thread and N-1 workers (1: the main thread alone); CSV / TSV input to Parquet: the main thread reads the records and one worker encodes the row groups, or more workers do both; Parquet to CSV / TSV / JSON Lines: the main thread decodes and all write the text; default 2 for a CSV / TSV file of 40 MB or more to Parquet while a second core is idle, else 1; the output is the same whatever N', positiveInt)
     .option('--widen', 'CSV and JSON input: infer the types from every row (the input is read twice: a file, not stdin), so no value past the sample fails its column')
     .option('--codec <name>', 'Parquet: UNCOMPRESSED, SNAPPY (default), GZIP, BROTLI, ZSTD or LZ4_RAW; Trevni: null, deflate, snappy (default) or bzip2; RedElm: gzip (default), default or snappy')
     .option('--checksum <name>', 'Trevni output: null (default) or crc32, for every block', checksumOption)

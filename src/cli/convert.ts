@@ -18,6 +18,7 @@ import type { SchemaChoice } from '../convert/shape.js';
 import type { SpillFactory } from '../trevni/spill.js';
 import { Conversion, type ConvertInput, type ConvertReport } from '../convert/run.js';
 import { openInput } from '../node/convert-input.js';
+import { defaultConvertThreads } from '../node/convert-threads.js';
 import { UsageError } from './usage.js';
 import { fsReason } from '../node/fs-errors.js';
 import { inputKind, isDatasetInput, isUrl, notSeekable, openTableInput, s3Settings } from './files.js';
@@ -280,8 +281,9 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
     sink: () => openOutputSink(outPath), spill: lazyTempSpill,
     ...(dataset ? { name: outPath, dataset: () => datasetOutput(outPath, { append: o.append, writeSummary: o.writeSummary }, s3Settings()) } : {}),
   };
-  // The worker pools (and the CSV builders the CSV pool hands over) load only for --threads N > 1: a conversion on one thread never starts one.
-  const workers = (o.threads ?? 1) > 1
+  const threads = o.threads ?? (await defaultConvertThreads({ from: inFormat, to: outFormat, path: inPath }));
+  // The worker pools (and the CSV builders the CSV pool hands over) load only for more than one thread: a conversion on one never starts one.
+  const workers = threads > 1
     ? { csvReaders: (await import('../node/csv-workers.js')).csvWorkers, textWriters: (await import('../node/text-workers.js')).textWriters }
     : {};
   const conversion = new Conversion(input, output, {
@@ -289,7 +291,7 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
     ...(o.delimiter !== undefined ? { delimiter: o.delimiter } : {}),
     strict: !o.skipBadRows, badRowHint: '--skip-bad-rows skips bad rows',
     widen: Boolean(o.widen),
-    ...(o.threads !== undefined ? { threads: o.threads } : {}), ...workers,
+    threads, ...workers,
     typeAdvice: (c, n) => `its type was inferred from the first ${n} rows: give it with --type ${c}=TYPE, infer from more rows with --sample N, or from every row with --widen`,
     ...(o.columns ? { columns: o.columns } : {}),
     read: { verifyChecksums: o.verifyChecksums },
