@@ -78,6 +78,23 @@ test('types follow the export condition: a browser (bundler) build does not see 
   }
 });
 
+test('a Node project without the DOM lib (as @tsconfig/node20 sets it up) type-checks every entry point with skipLibCheck false', { timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-types-'));
+  try {
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(ROOT, join(dir, 'node_modules', 'parquetry'));
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
+    const specifiers = [...SPECIFIERS.keys()];
+    writeFileSync(join(dir, 'app.ts'), specifiers.map((s, i) => `import * as m${i} from '${s}';\n`).join('') + `export const used = [${specifiers.map((_, i) => `m${i}`).join(', ')}];\n`);
+    // Node's globals from @types/node alone: TextDecoder, say, is a value there and no type.
+    const config = { compilerOptions: { target: 'es2022', lib: ['es2023'], module: 'node16', moduleResolution: 'node16', strict: true, noEmit: true, skipLibCheck: false, typeRoots: [join(ROOT, 'node_modules', '@types')], types: ['node'] }, files: ['app.ts'] };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(config));
+    assert.equal(typeErrors(dir), '');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('every entry point gives its own types under each condition, beside the JavaScript it resolves to', () => {
   const { exports } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, Record<string, { types?: string; default?: string }>> };
   const problems: string[] = [];
