@@ -1,7 +1,7 @@
 /** `parquetry recover` and `parquetry check`: print what the library's salvage read finds, for Parquet and Trevni (told by the magic). */
 import { InvalidArgumentError } from '../errors.js';
 import type { Loss, RecoverReport } from '../loss.js';
-import { openSource, s3Settings, tableFileKind } from './files.js';
+import { checkFormats, openSource, s3Settings } from './files.js';
 import { run } from './run-context.js';
 
 /** `recover`'s exit status when the output is not all of the input: something was lost, or (the footer gone) may have been. */
@@ -14,9 +14,7 @@ interface RecoverOptions {
 }
 
 export async function recoverCommand(input: string, output: string, opts: RecoverOptions): Promise<void> {
-  const kind = await tableFileKind(input);
-  if (kind === 'redelm') throw new InvalidArgumentError(`recover is for Parquet and Trevni files; ${input} is a RedElm file`);
-  if (kind === 'trevni') return recoverTrevniCommand(input, output, opts);
+  if ((await checkFormats('recover', input, ['parquet', 'trevni'])) === 'trevni') return recoverTrevniCommand(input, output, opts);
   const { recoverParquet } = await import('../parquet/recover/recover.js');
   const { destinationFile } = await import('../node/destination.js');
   const source = await openSource(input);
@@ -38,7 +36,7 @@ export async function recoverCommand(input: string, output: string, opts: Recove
 
 /** Exit status 1 when the file is not whole. */
 export async function checkCommand(file: string, opts: { json?: boolean }): Promise<void> {
-  if ((await tableFileKind(file)) === 'trevni') return checkTrevniCommand(file, opts);
+  if ((await checkFormats('check', file, ['parquet', 'trevni'])) === 'trevni') return checkTrevniCommand(file, opts);
   const { checkParquet } = await import('../parquet/recover/recover.js');
   const source = await openSource(file);
   try {

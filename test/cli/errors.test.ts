@@ -260,6 +260,21 @@ describe('messages that say what is wrong in the words of the command line', () 
     }
   });
 
+  test('check and recover on a RedElm or text file, and the Parquet-only commands on a text file, name its format', async () => {
+    const redelm = '../shared/ancestors/redelm/tiny_gzip.redelm';
+    oneLine(await run('check', redelm), `parquetry: check is for Parquet and Trevni files; ${redelm} is a RedElm file (schema, meta, cat and head read RedElm files)`);
+    oneLine(await run('recover', redelm, join(dir, 'out.redelm')), `parquetry: recover is for Parquet and Trevni files; ${redelm} is a RedElm file (schema, meta, cat and head read RedElm files)`);
+    const csv = join(dir, 'trips.csv');
+    writeFileSync(csv, 'id,fare\n1,5\n');
+    oneLine(await run('check', csv), `parquetry: check is for Parquet and Trevni files; ${csv} is a CSV file (schema, meta, cat and head read CSV files)`);
+    oneLine(await run('recover', csv, join(dir, 'out.csv')), `parquetry: recover is for Parquet and Trevni files; ${csv} is a CSV file (schema, meta, cat and head read CSV files)`);
+    const jsonl = join(dir, 'events.jsonl');
+    writeFileSync(jsonl, '{"id":1}\n');
+    for (const [command, ...rest] of [['pages'], ['footer'], ['bloom-filter', '--column', 'id', '--value', '1']]) {
+      oneLine(await run(command!, jsonl, ...rest), `parquetry: ${command} is for Parquet files; ${jsonl} is a JSON Lines file (schema, meta, cat and head read JSON Lines files)`);
+    }
+  });
+
   describe('a URL the server does not serve: what the server answered', () => {
     let server: Server;
     let base = '';
