@@ -1,5 +1,5 @@
 /** `parquetry recover` and `parquetry check`: print what the library's salvage read finds, for Parquet and Trevni (told by the magic). */
-import { InvalidArgumentError } from '../errors.js';
+import { CorruptFileError, InvalidArgumentError } from '../errors.js';
 import type { Loss, RecoverReport } from '../loss.js';
 import { checkFormats, openSource, s3Settings } from './files.js';
 import { run } from './run-context.js';
@@ -23,6 +23,12 @@ export async function recoverCommand(input: string, output: string, opts: Recove
     let report: Awaited<ReturnType<typeof recoverParquet>>;
     try {
       report = await recoverParquet(source, await destinationFile(output, s3Settings()), { wholeOnly: opts.wholeOnly, ...(like ? { like } : {}) });
+    } catch (e) {
+      // Neither footer nor checkpoint (the salvage read throws the footer's error): the way on is a sibling's schema.
+      if (like === undefined && e instanceof CorruptFileError) {
+        throw new CorruptFileError(`${e.detail}; with no checkpoint either, give --like FILE (a file written the same way) to find the row groups by their page headers`, e.context, { cause: e });
+      }
+      throw e;
     } finally {
       // However the recovery ends, a destination that cannot be created included.
       await like?.close?.();
