@@ -30,6 +30,13 @@ export function findColumn(root: SchemaNode, p: ColumnPath): SchemaNode | undefi
 /** Leaf columns selected by paths, in schema order (all leaves when `paths` is absent); an unknown path is an error. */
 export function selectLeaves(schema: Schema, paths: readonly ColumnPath[] | undefined, ctx: ErrorContext = {}): LeafNode[] {
   if (!paths) return schema.leaves;
+  // A string would be taken a letter at a time (`no column "i"` for 'id').
+  if (!Array.isArray(paths)) {
+    const given: unknown = paths;
+    throw new InvalidArgumentError(typeof given === 'string'
+      ? `columns must be an array of column paths, as ['${given}'], not the string ${JSON.stringify(given)}`
+      : `columns must be an array of column paths, as ['a', 'b.c'], not ${String(given)}`);
+  }
   const chosen = new Set<LeafNode>();
   for (const p of paths) {
     const node = findColumn(schema.root, p);

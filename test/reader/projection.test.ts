@@ -113,3 +113,9 @@ test('a column whose name contains a dot can be selected', async () => {
     files.close();
   }
 });
+
+test('columns given as one string, not an array, is an error that says so (not "no column \\"i\\"", a letter of it)', async () => {
+  for (const read of [() => reader.readRows({ columns: 'id' as never }), () => collect(reader, { columns: 'id' as never })]) {
+    await assert.rejects(read(), (e: unknown) => e instanceof InvalidArgumentError && e.message === 'columns must be an array of column paths, as [\'id\'], not the string "id"');
+  }
+});
