@@ -180,6 +180,10 @@ export async function openTableInput(file: string, checks: ReadChecks = {}, data
   const { openTable } = await import('../node/table.js');
   // `convert --from` names a file's format only when it already found the input is no dataset.
   const isDataset = given === undefined && await isDatasetInput(file);
+  // Neither magic nor extension: openTable would say to give options.format, which the command line has no option for.
+  if (!isDataset && given === undefined && !isUrl(file) && !isS3Address(file) && (await inputKind(file)) === 'unknown') {
+    throw new InvalidArgumentError(`cannot tell the format of ${file}: it is not Parquet, Trevni or RedElm, and has no .csv, .tsv, .jsonl or .json extension (name it so, or convert it with --from FORMAT)`);
+  }
   const format = isDataset ? 'dataset' : given ?? await tableFileKind(file);
   const { http, s3, decryption: keys } = run();
   const decryption = format === 'parquet' || format === 'dataset' ? keys : undefined;

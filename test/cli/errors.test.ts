@@ -275,6 +275,14 @@ describe('messages that say what is wrong in the words of the command line', () 
     }
   });
 
+  test('schema, meta, cat and head on a file neither its magic nor its extension tells name the way on in command-line terms', async () => {
+    const txt = join(dir, 'data.txt');
+    writeFileSync(txt, 'a,b\n1,2\n');
+    for (const command of ['schema', 'meta', 'cat', 'head']) {
+      oneLine(await run(command, txt), `parquetry: cannot tell the format of ${txt}: it is not Parquet, Trevni or RedElm, and has no .csv, .tsv, .jsonl or .json extension (name it so, or convert it with --from FORMAT)`);
+    }
+  });
+
   describe('a URL the server does not serve: what the server answered', () => {
     let server: Server;
     let base = '';
