@@ -109,9 +109,11 @@ export class InvalidArgumentError extends ParquetryError {
  * A writer's per-column options the schema refutes: they name a column the
  * schema does not have (`encodings` undefined), or a value encoding the
  * column's physical `type` cannot take (`encodings` lists those it can).
+ * `option` is the writer option that names the column: `columns`, or
+ * `bloomFilters` (a column the schema lacks).
  */
 export class ColumnOptionsError extends InvalidArgumentError {
-  constructor(detail: string, readonly column: string, readonly type?: string, readonly encodings?: readonly string[]) {
+  constructor(detail: string, readonly column: string, readonly type?: string, readonly encodings?: readonly string[], readonly option: 'columns' | 'bloomFilters' = 'columns') {
     super(detail, { column });
   }
 }

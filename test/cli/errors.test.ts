@@ -243,6 +243,8 @@ describe('messages that say what is wrong in the words of the command line', () 
     await bad('user:1:0.1:x', 'must be col[:ndv[:fpp]]');
     // An empty ndv keeps its default.
     assert.equal((await run('convert', csv, out, '--bloom-filter', 'user::0.001', '-q')).code, 0);
+    // A column the output lacks, in the option's words (not the library's options.bloomFilters).
+    oneLine(await run('convert', csv, out, '--bloom-filter', 'usr', '-q'), "parquetry: --bloom-filter usr: the output has no column usr (see 'parquetry convert --help')");
   });
 
   test('a count too large for a number names its option', async () => {
