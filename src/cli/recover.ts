@@ -1,5 +1,5 @@
 /** `parquetry recover` and `parquetry check`: print what the library's salvage read finds, for Parquet and Trevni (told by the magic). */
-import { CorruptFileError, InvalidArgumentError } from '../errors.js';
+import { CorruptFileError, InvalidArgumentError, MissingKeyError } from '../errors.js';
 import type { Loss, RecoverReport } from '../loss.js';
 import { checkFormats, openSource, s3Settings } from './files.js';
 import { run } from './run-context.js';
@@ -24,6 +24,7 @@ export async function recoverCommand(input: string, output: string, opts: Recove
     try {
       report = await recoverParquet(source, await destinationFile(output, s3Settings()), { wholeOnly: opts.wholeOnly, ...(like ? { like } : {}) });
     } catch (e) {
+      refuseEncrypted('recover', input, e);
       // Neither footer nor checkpoint (the salvage read throws the footer's error): the way on is a sibling's schema.
       if (like === undefined && e instanceof CorruptFileError) {
         throw new CorruptFileError(`${e.detail}; with no checkpoint either, give --like FILE (a file written the same way) to find the row groups by their page headers`, e.context, { cause: e });
@@ -40,13 +41,26 @@ export async function recoverCommand(input: string, output: string, opts: Recove
   }
 }
 
+/** The salvage read takes no keys: an encrypted file (it throws for a key) is refused as such, keys given or not. */
+function refuseEncrypted(command: string, file: string, e: unknown): void {
+  if (e instanceof MissingKeyError) {
+    throw new InvalidArgumentError(`${command} does not decrypt: ${file} is an encrypted Parquet file (read it with the other commands and the keys, or convert it to plaintext)`);
+  }
+}
+
 /** Exit status 1 when the file is not whole. */
 export async function checkCommand(file: string, opts: { json?: boolean }): Promise<void> {
   if ((await checkFormats('check', file, ['parquet', 'trevni'])) === 'trevni') return checkTrevniCommand(file, opts);
   const { checkParquet } = await import('../parquet/recover/recover.js');
   const source = await openSource(file);
   try {
-    const report = await checkParquet(source);
+    let report: Awaited<ReturnType<typeof checkParquet>>;
+    try {
+      report = await checkParquet(source);
+    } catch (e) {
+      refuseEncrypted('check', file, e);
+      throw e;
+    }
     printParquet(report, opts.json, report.whole ? 'whole: every page, CRC and level checks out' : 'damaged');
     if (!report.whole) run().exitCode = 1;
   } finally {
