@@ -4,7 +4,7 @@
  * (main.ts) calls it with the process's; tests call it in-process.
  */
 import { Command, CommanderError } from './commander.js';
-import { MissingKeyError, ParquetryError } from '../errors.js';
+import { IncompatibleFilesError, MissingKeyError, ParquetryError } from '../errors.js';
 import { registerConvert } from './convert-command.js';
 import { columnList, columnPath, columnPaths, count, httpHeader, port } from './arguments.js';
 import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, setHttpInputOptions, setS3Settings, withParquetFile } from './files.js';
@@ -272,7 +272,11 @@ async function parse(argv: readonly string[], context: RunContext): Promise<numb
       return 1;
     }
     if (e instanceof ParquetryError) {
-      io.stderr.write(`parquetry: ${(e instanceof MissingKeyError ? keyOptionsMessage(e) : undefined) ?? e.message}\n`);
+      // The library names its options; a message that names one this program spells otherwise gets the flag.
+      const message = e instanceof MissingKeyError ? keyOptionsMessage(e) ?? e.message
+        : e instanceof IncompatibleFilesError ? e.message.replace(/\bunionByName\b/g, '--union-by-name')
+          : e.message;
+      io.stderr.write(`parquetry: ${message}\n`);
       return 1;
     }
     io.stderr.write(`parquetry: internal error: ${(e as Error)?.stack ?? e}\n`);

@@ -285,6 +285,14 @@ describe('messages that say what is wrong in the words of the command line', () 
     }
   });
 
+  test('a dataset of files of different columns names --union-by-name, not the library\'s unionByName', async () => {
+    const ds = join(dir, 'evolving');
+    mkdirSync(ds);
+    await writeParquet(join(ds, 'f1.parquet'), [{ id: 1, a: 'x' }]);
+    await writeParquet(join(ds, 'f2.parquet'), [{ id: 2, b: 3 }]);
+    oneLine(await run('head', ds), `parquetry: column "a" of ${join(ds, 'f1.parquet')} is not in ${join(ds, 'f2.parquet')} (--union-by-name reads such columns as null) (file ${join(ds, 'f2.parquet')})`);
+  });
+
   describe('a URL the server does not serve: what the server answered', () => {
     let server: Server;
     let base = '';
