@@ -293,6 +293,15 @@ describe('messages that say what is wrong in the words of the command line', () 
     oneLine(await run('head', ds), `parquetry: column "a" of ${join(ds, 'f1.parquet')} is not in ${join(ds, 'f2.parquet')} (--union-by-name reads such columns as null) (file ${join(ds, 'f2.parquet')})`);
   });
 
+  test('a directory that is a file: summary FILE and convert into a dataset over a file say it is a file', async () => {
+    const file = join(dir, 'one.parquet');
+    await writeParquet(file, [{ id: 1, k: 'a' }]);
+    oneLine(await run('summary', file), `parquetry: cannot list ${file}: it is a file, not a directory (file ${file})`);
+    const taken = join(dir, 'taken.parquet');
+    writeFileSync(taken, 'not a directory');
+    oneLine(await run('convert', file, taken, '--partition-by', 'k', '-q'), `parquetry: cannot list ${taken}: it is a file, not a directory (file ${taken})`);
+  });
+
   describe('a URL the server does not serve: what the server answered', () => {
     let server: Server;
     let base = '';
