@@ -118,3 +118,19 @@ test('meta and summary count one as one: "1 row", "1 row group", "1 part"', asyn
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a Trevni column asked for by its Avro field name alone names the columns it may mean (cat and head show columns as stored, "id/long")', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-trv-'));
+  try {
+    const trv = join(dir, 'data.trv');
+    const w = await run('convert', 'examples/fixtures/sample.parquet', trv, '--columns', 'id,fruit', '-q');
+    assert.equal(w.code, 0, w.err);
+    const r = await run('head', trv, '--columns', 'id');
+    assert.equal(r.code, 1);
+    assert.equal(r.err, 'parquetry: no Trevni column "id" (did you mean "id/long"?)\n');
+    const none = await run('head', trv, '--columns', 'price');
+    assert.equal(none.err, 'parquetry: no Trevni column "price" (its columns: "id/long", "fruit/string")\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
