@@ -109,9 +109,11 @@ export class InvalidArgumentError extends ParquetryError {
  * A writer's per-column options the schema refutes: they name a column the
  * schema does not have (`encodings` undefined), or a value encoding the
  * column's physical `type` cannot take (`encodings` lists those it can).
+ * `option` is the writer option that names the column: `columns`, or
+ * `bloomFilters` (a column the schema lacks).
  */
 export class ColumnOptionsError extends InvalidArgumentError {
-  constructor(detail: string, readonly column: string, readonly type?: string, readonly encodings?: readonly string[]) {
+  constructor(detail: string, readonly column: string, readonly type?: string, readonly encodings?: readonly string[], readonly option: 'columns' | 'bloomFilters' = 'columns') {
     super(detail, { column });
   }
 }
@@ -157,8 +159,17 @@ export class DecryptionError extends ParquetryError {
 
 /** An encrypted part of the file needs a key the reader was not given (the error names the column, or the footer). */
 export class MissingKeyError extends ParquetryError {
-  constructor(detail: string, context?: ErrorContext) {
+  /**
+   * What was missing, when a decryption option gives it: the footer key of
+   * an encrypted footer (`footerKey`) or of a signed plaintext one
+   * (`signingKey`), the AAD prefix (`aadPrefix`), or the key of the column
+   * in `context.column` (`columnKey`).
+   */
+  readonly missing?: 'footerKey' | 'signingKey' | 'aadPrefix' | 'columnKey';
+
+  constructor(detail: string, context?: ErrorContext, missing?: MissingKeyError['missing']) {
     super('MISSING_KEY', detail, context);
+    if (missing) this.missing = missing;
   }
 }
 

@@ -58,7 +58,7 @@ export type { ValueEncoding } from './parquet/write/column-writer.js';
 export type { FloatOrder } from './parquet/write/stats.js';
 export { writeRecords, type WriteRecordsOptions } from './parquet/write/write-records.js';
 export { field, defineSchema, inferSchemaFromRecords, inferSchemaFromCsv, variant } from './schema/public.js';
-export type { FieldBuilder, DefinedSchema, RowOf, RowInputOf, InferRow, InferInput, MapInput } from './schema/builder.js';
+export type { FieldBuilder, DefinedSchema, RowOf, RowInputOf, InferRow, InferInput, MapInput, IntValue, BinaryValue, TemporalValue, IntervalValue } from './schema/builder.js';
 export { VariantValue, type VariantType } from './schema/variant-value.js';
 export type { VariantTimestampOptions } from './schema/variant-builders.js';
 export { schemaJson, type SchemaJson } from './schema/json.js';

@@ -323,7 +323,8 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
     report = await conversion.run();
   } catch (e) {
     await discard();
-    // The writer checks each --encoding against its column's type once the schema is known.
+    // The writer checks each --encoding and --bloom-filter against the schema once it is known.
+    if (e instanceof ColumnOptionsError && e.option === 'bloomFilters') throw new UsageError(`--bloom-filter ${e.column}: the output has no column ${e.column}`);
     if (e instanceof ColumnOptionsError) {
       const named = `--encoding ${e.column}=${o.encoding?.[e.column]?.encoding ?? 'RLE_DICTIONARY'}`;
       throw new UsageError(e.encodings ? `${named}: column ${e.column} is ${e.type}, whose encodings are ${[...e.encodings, 'RLE_DICTIONARY'].join(', ')}` : `${named}: the output has no column ${e.column}`);

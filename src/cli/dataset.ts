@@ -1,6 +1,7 @@
 /** `meta DIR|GLOB`: a dataset's summary (src/dataset/describe.ts) as text. */
 import type { DatasetDescription } from '../dataset/describe.js';
 import { size } from './meta.js';
+import { counted } from './output.js';
 
 export function formatDatasetDescription(input: string, s: DatasetDescription): string {
   const out: string[] = [];
@@ -22,6 +23,6 @@ export function formatDatasetDescription(input: string, s: DatasetDescription): 
     for (const k of s.skipped) out.push(`  ${k.path}: ${k.reason}`);
   }
   out.push('');
-  for (const f of s.perFile) out.push(`${f.path}: ${f.numRows} rows, ${f.rowGroups} row groups, ${size(f.compressedBytes)}`);
+  for (const f of s.perFile) out.push(`${f.path}: ${counted(f.numRows, 'row')}, ${counted(f.rowGroups, 'row group')}, ${size(f.compressedBytes)}`);
   return out.join('\n');
 }

@@ -180,6 +180,10 @@ export async function openTableInput(file: string, checks: ReadChecks = {}, data
   const { openTable } = await import('../node/table.js');
   // `convert --from` names a file's format only when it already found the input is no dataset.
   const isDataset = given === undefined && await isDatasetInput(file);
+  // Neither magic nor extension: openTable would say to give options.format, which the command line has no option for.
+  if (!isDataset && given === undefined && !isUrl(file) && !isS3Address(file) && (await inputKind(file)) === 'unknown') {
+    throw new InvalidArgumentError(`cannot tell the format of ${file}: it is not Parquet, Trevni or RedElm, and has no .csv, .tsv, .jsonl or .json extension (name it so, or convert it with --from FORMAT)`);
+  }
   const format = isDataset ? 'dataset' : given ?? await tableFileKind(file);
   const { http, s3, decryption: keys } = run();
   const decryption = format === 'parquet' || format === 'dataset' ? keys : undefined;
@@ -208,14 +212,30 @@ export async function withParquetFile(file: string, fn: (f: ParquetFile) => Prom
   return closing(await openParquetFile(file, checks), fn);
 }
 
+const FORMAT_NAMES: Record<ConvertFormat, string> = {
+  parquet: 'Parquet', trevni: 'Trevni', redelm: 'RedElm', csv: 'CSV', tsv: 'TSV', jsonl: 'JSON Lines', json: 'JSON',
+};
+
+/**
+ * For the commands that read the structures of some formats only: FILE, told
+ * by its magic (else its extension), is of one of `formats`, or the error
+ * names its format and the commands that read it. A file nothing tells
+ * passes as Parquet (the reader then says what it found).
+ */
+export async function checkFormats(command: string, file: string, formats: readonly ConvertFormat[] = ['parquet']): Promise<ConvertFormat> {
+  const kind = await tableFileKind(file);
+  if (!formats.includes(kind)) {
+    const name = FORMAT_NAMES[kind];
+    const what = formats.map((f) => FORMAT_NAMES[f]).join(' and ');
+    throw new InvalidArgumentError(`${command} is for ${what} files; ${file} is a ${name} file (schema, meta, cat and head read ${name} files)`);
+  }
+  return kind;
+}
+
 /**
  * For the commands that read Parquet structures only (pages, column-index,
- * bloom-filter): FILE is a readable Parquet file, or a URL.
+ * bloom-filter...): FILE is a readable Parquet file, or a URL.
  */
 export async function checkParquetOnly(command: string, file: string): Promise<void> {
-  const kind = await tableFileKind(file);
-  if (kind === 'trevni' || kind === 'redelm') {
-    const name = kind === 'trevni' ? 'Trevni' : 'RedElm';
-    throw new InvalidArgumentError(`${command} is for Parquet files; ${file} is a ${name} file (schema, meta, cat and head read ${name} files)`);
-  }
+  await checkFormats(command, file);
 }

@@ -3,6 +3,7 @@ import type { ParquetFile } from '../parquet/file.js';
 import { decodeStatistics } from '../parquet/statistics.js';
 import { formatBytes } from '../text/byte-size.js';
 import { jsonable, renderValue } from '../text/render.js';
+import { counted } from './output.js';
 
 /** A JSON-friendly summary of a file's footer: what `parquetry meta` prints. */
 export function metadataSummary(file: ParquetFile) {
@@ -87,7 +88,7 @@ export function formatMetadata(s: ReturnType<typeof metadataSummary>): string {
   }
   for (const rg of s.rowGroups) {
     out.push('');
-    out.push(`row group ${rg.index}: ${rg.numRows} rows, ${size(rg.totalByteSize)} uncompressed${rg.totalCompressedSize !== undefined ? `, ${size(rg.totalCompressedSize)} compressed` : ''}`);
+    out.push(`row group ${rg.index}: ${counted(rg.numRows, 'row')}, ${size(rg.totalByteSize)} uncompressed${rg.totalCompressedSize !== undefined ? `, ${size(rg.totalCompressedSize)} compressed` : ''}`);
     if (rg.sortingColumns?.length) {
       out.push(`  sorted by ${rg.sortingColumns.map((sc) => `${sc.path ?? `column #${sc.columnIdx}`} ${sc.descending ? 'DESC' : 'ASC'} NULLS ${sc.nullsFirst ? 'FIRST' : 'LAST'}`).join(', ')}`);
     }

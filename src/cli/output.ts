@@ -1,5 +1,10 @@
 import { run } from './run-context.js';
 
+/** `1 row`, `2 rows`: a count and its noun, plural unless the count is one. */
+export function counted(n: number | bigint, word: string): string {
+  return `${n} ${word}${n === 1 || n === 1n ? '' : 's'}`;
+}
+
 /**
  * Buffered stdout with backpressure: lines are gathered into ~64 KiB writes,
  * and a full pipe is waited on, so `cat` of a huge file streams in constant

@@ -4,7 +4,7 @@
  * (main.ts) calls it with the process's; tests call it in-process.
  */
 import { Command, CommanderError } from './commander.js';
-import { ParquetryError } from '../errors.js';
+import { IncompatibleFilesError, MissingKeyError, ParquetryError } from '../errors.js';
 import { registerConvert } from './convert-command.js';
 import { columnList, columnPath, columnPaths, count, httpHeader, port } from './arguments.js';
 import { checkParquetOnly, NO_VERIFY_CHECKSUMS_HELP, setHttpInputOptions, setS3Settings, withParquetFile } from './files.js';
@@ -272,10 +272,30 @@ async function parse(argv: readonly string[], context: RunContext): Promise<numb
       return 1;
     }
     if (e instanceof ParquetryError) {
-      io.stderr.write(`parquetry: ${e.message}\n`);
+      // The library names its options; a message that names one this program spells otherwise gets the flag.
+      const message = e instanceof MissingKeyError ? keyOptionsMessage(e) ?? e.message
+        : e instanceof IncompatibleFilesError ? e.message.replace(/\bunionByName\b/g, '--union-by-name')
+          : e.message;
+      io.stderr.write(`parquetry: ${message}\n`);
       return 1;
     }
     io.stderr.write(`parquetry: internal error: ${(e as Error)?.stack ?? e}\n`);
     return 70;
   }
+}
+
+/**
+ * A missing key's message with the way on in this program's options
+ * (`--footer-key`, ...) for the library's (`decryption.footerKey`, ...);
+ * undefined when the error does not say what was missing.
+ */
+function keyOptionsMessage(e: MissingKeyError): string | undefined {
+  const what = e.detail.replace(/(?:: pass | \()decryption[\s\S]*$/, '');
+  const column = e.context.column;
+  const way = e.missing === 'footerKey' ? 'give its key with --footer-key HEX or --key-file FILE'
+    : e.missing === 'signingKey' ? "give it with --footer-key HEX or --key-file FILE, or read a signed footer's plaintext columns with --no-verify-signature"
+      : e.missing === 'aadPrefix' ? 'give it with --aad-prefix TEXT'
+        : e.missing === 'columnKey' && column !== undefined ? `give --column-key ${column}:HEX or a --key-file line 'column ${column} HEX'`
+          : undefined;
+  return way === undefined || what === e.detail ? undefined : new MissingKeyError(`${what}: ${way}`, e.context).message;
 }

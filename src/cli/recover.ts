@@ -1,7 +1,7 @@
 /** `parquetry recover` and `parquetry check`: print what the library's salvage read finds, for Parquet and Trevni (told by the magic). */
-import { InvalidArgumentError } from '../errors.js';
+import { CorruptFileError, InvalidArgumentError, MissingKeyError } from '../errors.js';
 import type { Loss, RecoverReport } from '../loss.js';
-import { openSource, s3Settings, tableFileKind } from './files.js';
+import { checkFormats, openSource, s3Settings } from './files.js';
 import { run } from './run-context.js';
 
 /** `recover`'s exit status when the output is not all of the input: something was lost, or (the footer gone) may have been. */
@@ -14,9 +14,7 @@ interface RecoverOptions {
 }
 
 export async function recoverCommand(input: string, output: string, opts: RecoverOptions): Promise<void> {
-  const kind = await tableFileKind(input);
-  if (kind === 'redelm') throw new InvalidArgumentError(`recover is for Parquet and Trevni files; ${input} is a RedElm file`);
-  if (kind === 'trevni') return recoverTrevniCommand(input, output, opts);
+  if ((await checkFormats('recover', input, ['parquet', 'trevni'])) === 'trevni') return recoverTrevniCommand(input, output, opts);
   const { recoverParquet } = await import('../parquet/recover/recover.js');
   const { destinationFile } = await import('../node/destination.js');
   const source = await openSource(input);
@@ -25,6 +23,13 @@ export async function recoverCommand(input: string, output: string, opts: Recove
     let report: Awaited<ReturnType<typeof recoverParquet>>;
     try {
       report = await recoverParquet(source, await destinationFile(output, s3Settings()), { wholeOnly: opts.wholeOnly, ...(like ? { like } : {}) });
+    } catch (e) {
+      refuseEncrypted('recover', input, e);
+      // Neither footer nor checkpoint (the salvage read throws the footer's error): the way on is a sibling's schema.
+      if (like === undefined && e instanceof CorruptFileError) {
+        throw new CorruptFileError(`${e.detail}; with no checkpoint either, give --like FILE (a file written the same way) to find the row groups by their page headers`, e.context, { cause: e });
+      }
+      throw e;
     } finally {
       // However the recovery ends, a destination that cannot be created included.
       await like?.close?.();
@@ -36,13 +41,26 @@ export async function recoverCommand(input: string, output: string, opts: Recove
   }
 }
 
+/** The salvage read takes no keys: an encrypted file (it throws for a key) is refused as such, keys given or not. */
+function refuseEncrypted(command: string, file: string, e: unknown): void {
+  if (e instanceof MissingKeyError) {
+    throw new InvalidArgumentError(`${command} does not decrypt: ${file} is an encrypted Parquet file (read it with the other commands and the keys, or convert it to plaintext)`);
+  }
+}
+
 /** Exit status 1 when the file is not whole. */
 export async function checkCommand(file: string, opts: { json?: boolean }): Promise<void> {
-  if ((await tableFileKind(file)) === 'trevni') return checkTrevniCommand(file, opts);
+  if ((await checkFormats('check', file, ['parquet', 'trevni'])) === 'trevni') return checkTrevniCommand(file, opts);
   const { checkParquet } = await import('../parquet/recover/recover.js');
   const source = await openSource(file);
   try {
-    const report = await checkParquet(source);
+    let report: Awaited<ReturnType<typeof checkParquet>>;
+    try {
+      report = await checkParquet(source);
+    } catch (e) {
+      refuseEncrypted('check', file, e);
+      throw e;
+    }
     printParquet(report, opts.json, report.whole ? 'whole: every page, CRC and level checks out' : 'damaged');
     if (!report.whole) run().exitCode = 1;
   } finally {

@@ -1,6 +1,7 @@
 /** `parquetry summary DIR`: prints what the library's writeSummaryFiles wrote. */
 import { writeSummaryFiles } from '../node/dataset-summary.js';
 import { s3Settings } from './files.js';
+import { counted } from './output.js';
 import { run } from './run-context.js';
 
 export async function summaryCommand(dir: string, opts: { ignoreInvalidFiles?: boolean; commonOnly?: boolean; json?: boolean }): Promise<void> {
@@ -11,5 +12,5 @@ export async function summaryCommand(dir: string, opts: { ignoreInvalidFiles?: b
     return;
   }
   for (const s of result.skipped) run().io.stderr.write(`parquetry: skipped ${s.path}: ${s.reason}\n`);
-  run().io.stdout.write(`wrote ${result.written.join(' and ')}: ${result.parts.length} parts, ${rowGroups.length} row groups, ${numRows} rows\n`);
+  run().io.stdout.write(`wrote ${result.written.join(' and ')}: ${counted(result.parts.length, 'part')}, ${counted(rowGroups.length, 'row group')}, ${counted(numRows, 'row')}\n`);
 }

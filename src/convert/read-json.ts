@@ -236,8 +236,13 @@ export class LineCutter {
   }
 }
 
-/** Keeps a byte order mark, which only the first line may have (and loses). */
-export const lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+/**
+ * Keeps a byte order mark, which only the first line may have (and loses).
+ * Typed as an instance of the global's type, not `TextDecoder`: under
+ * @types/node without the DOM lib that name is a value only, and the
+ * declaration file would not check there.
+ */
+export const lineDecoder: InstanceType<typeof TextDecoder> = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * Each chunk's whole lines decoded in one call and split at LF: an LF byte

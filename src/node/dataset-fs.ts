@@ -27,7 +27,9 @@ export function nodeFileSystem(): DatasetFileSystem {
       try {
         entries = await readdir(dir, { withFileTypes: true });
       } catch (e) {
-        throw new IOError(`cannot list ${dir}: ${fsReason(e)}`, { file: dir }, { cause: e });
+        // ENOTDIR is also a file where the path needs a directory on the way: say which.
+        const file = errnoCode(e) === 'ENOTDIR' && await stat(dir).then((st) => !st.isDirectory(), () => false);
+        throw new IOError(`cannot list ${dir}: ${file ? 'it is a file, not a directory' : fsReason(e)}`, { file: dir }, { cause: e });
       }
       for (const entry of entries) {
         const { name } = entry;

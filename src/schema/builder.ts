@@ -155,13 +155,22 @@ export type RowInputOf<F> = F extends ReadonlyArray<unknown>
   ? Record<string, unknown>
   : { [K in RequiredKeys<F>]: InputValueOf<F[K]> } & { [K in OptionalKeys<F>]?: InputValueOf<F[K]> };
 
-/** Accepted values, by kind (what src/schema/coerce.ts takes). */
+// Accepted values, by kind (what src/schema/coerce.ts takes). Exported by the
+// root: a row type from defineSchema names them, so a declaration file of a
+// schema (`export const schema = defineSchema(...)`) must be able to.
+/** An integer field's values: a number, or a bigint (INT64 reads as one by default). */
 export type IntValue = number | bigint;
+/** A binary field's values (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, BSON, GEOMETRY, GEOGRAPHY): bytes. */
 export type BinaryValue = Uint8Array | ArrayBuffer;
+/** A TIMESTAMP or INT96 field's values: a bigint or number in the unit, ISO text or a Date. */
 export type TemporalValue = bigint | number | string | Date;
+/** A legacy INTERVAL field's value: months, days and milliseconds. */
 export interface IntervalValue {
+  /** Whole months. */
   months: number;
+  /** Whole days. */
   days: number;
+  /** Milliseconds. */
   millis: number;
 }
 

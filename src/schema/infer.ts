@@ -300,7 +300,10 @@ export class CsvInference {
   constructor(private readonly header: string[], options: InferOptions = {}) {
     this.overrides = checkOverrides(options.overrides);
     for (const key of this.overrides.keys()) {
-      if (!header.includes(key)) throw new InvalidArgumentError(`override "${key}" matches no CSV column`);
+      if (!header.includes(key)) {
+        const names = header.slice(0, 20).join(', ') + (header.length > 20 ? ', …' : '');
+        throw new InvalidArgumentError(`override "${key}" matches no CSV column (the header: ${names})`);
+      }
     }
     this.columns = header.map((h) => (this.overrides.has(h) ? undefined : new TextColumn()));
   }

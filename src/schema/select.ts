@@ -27,13 +27,42 @@ export function findColumn(root: SchemaNode, p: ColumnPath): SchemaNode | undefi
   return typeof p === 'string' ? findNode(root, p.split('.')) ?? findDotted(root, p) : findNode(root, p);
 }
 
+/**
+ * For a path that names no column: the columns it may mean, a node whose
+ * path differs only in case or a node whose own name it is (`city` for
+ * `address.city`), as ` (did you mean "a.b"?)`; '' when there is none.
+ */
+function nearColumns(schema: Schema, name: string): string {
+  const near: string[] = [];
+  const walk = (node: SchemaNode): void => {
+    if (node.path.length > 0) {
+      const dotted = node.path.join('.');
+      if (dotted.toLowerCase() === name.toLowerCase() || (node.path.length > 1 && node.name === name)) near.push(dotted);
+    }
+    if (!node.isLeaf) for (const c of node.children) walk(c);
+  };
+  walk(schema.root);
+  if (near.length === 0 || near.length > 5) return '';
+  return ` (did you mean ${near.map((n) => JSON.stringify(n)).join(' or ')}?)`;
+}
+
 /** Leaf columns selected by paths, in schema order (all leaves when `paths` is absent); an unknown path is an error. */
 export function selectLeaves(schema: Schema, paths: readonly ColumnPath[] | undefined, ctx: ErrorContext = {}): LeafNode[] {
   if (!paths) return schema.leaves;
+  // A string would be taken a letter at a time (`no column "i"` for 'id').
+  if (!Array.isArray(paths)) {
+    const given: unknown = paths;
+    throw new InvalidArgumentError(typeof given === 'string'
+      ? `columns must be an array of column paths, as ['${given}'], not the string ${JSON.stringify(given)}`
+      : `columns must be an array of column paths, as ['a', 'b.c'], not ${String(given)}`);
+  }
   const chosen = new Set<LeafNode>();
   for (const p of paths) {
     const node = findColumn(schema.root, p);
-    if (!node) throw new InvalidArgumentError(`no column "${typeof p === 'string' ? p : p.join('.')}" in the schema`, ctx);
+    if (!node) {
+      const name = typeof p === 'string' ? p : p.join('.');
+      throw new InvalidArgumentError(`no column "${name}" in the schema${nearColumns(schema, name)}`, ctx);
+    }
     for (const l of leavesOf(node)) chosen.add(l);
   }
   return schema.leaves.filter((l) => chosen.has(l));

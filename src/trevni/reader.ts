@@ -150,8 +150,21 @@ export class TrevniReader {
   column(ref: string | number): TrevniColumn {
     const i = typeof ref === 'number' ? ref : this.byName.get(ref);
     const c = i === undefined ? undefined : this.columns[i];
-    if (!c) throw new InvalidArgumentError(`no Trevni column ${JSON.stringify(ref)}`);
+    if (!c) throw new InvalidArgumentError(`no Trevni column ${JSON.stringify(ref)}${typeof ref === 'string' ? this.columnHint(ref) : ''}`);
     return c;
+  }
+
+  /**
+   * For a name that is no column: the columns it may mean (an Avro field's
+   * column is named with its type, `id/long`, its children `a#b`), else the
+   * root columns, a few of them.
+   */
+  private columnHint(ref: string): string {
+    const quoted = (cs: readonly TrevniColumn[]) => cs.slice(0, 8).map((c) => JSON.stringify(c.name)).join(', ') + (cs.length > 8 ? ', …' : '');
+    const near = this.columns.filter((c) => c.parentIndex < 0 && /^[^/#\[>]*/.exec(c.name)![0] === ref);
+    if (near.length) return ` (did you mean ${quoted(near).replace(/, (?=[^,]*$)/, ' or ')}?)`;
+    const roots = this.columns.filter((c) => c.parentIndex < 0);
+    return roots.length ? ` (its columns: ${quoted(roots)})` : '';
   }
 
   /** The column's block descriptors (read once, then cached). */

@@ -1,7 +1,7 @@
 /** The `parquetry` command, run as a user runs it (a child process), on files other tools wrote. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run, runWith } from './run-cli.js';
@@ -100,4 +100,37 @@ test('cat and head quote a string that reads as null or hides characters; other 
   assert.deepEqual(cat.out.trim().split('\n'), ['s = "null"', '', 's = null', '', 's = "two\\nlines"', '', 's = " padded "', '', 's = plain text']);
   const head = await run('head', file);
   assert.deepEqual(head.out.trim().split('\n').slice(2).map((l) => l.trimEnd()), ['"null"', 'null', '"two\\nlines"', '" padded "', 'plain text']);
+});
+
+test('meta and summary count one as one: "1 row", "1 row group", "1 part"', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-one-'));
+  try {
+    const { writeDataset } = await import('../../src/node/entries/dataset.js');
+    await writeDataset(join(dir, 'ds'), [{ id: 1, k: 'a' }, { id: 2, k: 'b' }], { partitionBy: ['k'] });
+    const meta = await run('meta', join(dir, 'ds'));
+    assert.equal(meta.code, 0, meta.err);
+    assert.match(meta.out, /k=a\/part-0\.parquet: 1 row, 1 row group, \d+ B$/m);
+    const file = await run('meta', join(dir, 'ds', 'k=a', 'part-0.parquet'));
+    assert.match(file.out, /^row group 0: 1 row, /m);
+    const summary = await run('summary', join(dir, 'ds', 'k=a'));
+    assert.equal(summary.out, `wrote ${join(dir, 'ds', 'k=a', '_common_metadata')} and ${join(dir, 'ds', 'k=a', '_metadata')}: 1 part, 1 row group, 1 row\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a Trevni column asked for by its Avro field name alone names the columns it may mean (cat and head show columns as stored, "id/long")', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-trv-'));
+  try {
+    const trv = join(dir, 'data.trv');
+    const w = await run('convert', 'examples/fixtures/sample.parquet', trv, '--columns', 'id,fruit', '-q');
+    assert.equal(w.code, 0, w.err);
+    const r = await run('head', trv, '--columns', 'id');
+    assert.equal(r.code, 1);
+    assert.equal(r.err, 'parquetry: no Trevni column "id" (did you mean "id/long"?)\n');
+    const none = await run('head', trv, '--columns', 'price');
+    assert.equal(none.err, 'parquetry: no Trevni column "price" (its columns: "id/long", "fruit/string")\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

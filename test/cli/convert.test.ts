@@ -419,7 +419,7 @@ describe('writer options reach the file', () => {
     assert.match((await convert([csv, join(dir, 'x.txt')])).err, /cannot tell the format of .*x\.txt/);
     assert.match((await convert([csv, join(dir, 'x.csv')])).err, /CSV input to Parquet only/);
     assert.match((await convert([csv, join(dir, 'x.parquet'), '--type', 'score=decimal(x)'])).err, /bad type "decimal\(x\)"/);
-    assert.match((await convert([csv, join(dir, 'x.parquet'), '--type', 'nope=int64'])).err, /override "nope" matches no CSV column/);
+    assert.match((await convert([csv, join(dir, 'x.parquet'), '--type', 'nope=int64'])).err, /override "nope" matches no CSV column \(the header: id, word, score\)/);
     assert.ok(!existsSync(join(dir, 'x.parquet')));
   });
 

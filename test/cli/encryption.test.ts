@@ -114,3 +114,30 @@ test('footer of an encrypted footer: its FileCryptoMetaData (algorithm, key meta
     assert.equal(f.num_rows, '50');
   }
 });
+
+test('a missing key is named in the options of the command line, not the library\'s (decryption.footerKey)', async () => {
+  const aad = join(DATA, 'encrypt_columns_and_footer_aad.parquet.encrypted');
+  const noFooter = await run(['schema', aad]);
+  assert.equal(noFooter.err, `parquetry: the file has an encrypted footer: give its key with --footer-key HEX or --key-file FILE (file ${aad})\n`);
+  const noColumn = await run(['cat', aad, '--columns', 'float_field', '--footer-key', FOOTER, '--aad-prefix', 'tester']);
+  assert.equal(noColumn.err, `parquetry: column float_field is encrypted and no key was given for it: give --column-key float_field:HEX or a --key-file line 'column float_field HEX' (file ${aad}, row group 0, column float_field)\n`);
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-enc-prefix-'));
+  const unstored = join(dir, 'unstored.parquet');
+  const w = await run(['convert', join(DATA, 'alltypes_plain.parquet'), unstored, '--encrypt-footer-key', FOOTER, '--aad-prefix', 'tester', '--no-store-aad-prefix', '-q']);
+  assert.equal(w.code, 0, w.err);
+  const noPrefix = await run(['schema', unstored, '--footer-key', FOOTER]);
+  assert.equal(noPrefix.err, `parquetry: the file was encrypted with an AAD prefix it does not store: give it with --aad-prefix TEXT (file ${unstored})\n`);
+  const signed = join(DATA, 'encrypt_columns_plaintext_footer.parquet.encrypted');
+  const noSigner = await run(['schema', signed]);
+  assert.equal(noSigner.err, `parquetry: the footer is encrypted (or signed) and no footer key was given: give it with --footer-key HEX or --key-file FILE, or read a signed footer's plaintext columns with --no-verify-signature (file ${signed})\n`);
+});
+
+test('check and recover say they do not decrypt, keys given or not', async () => {
+  const file = join(DATA, 'encrypt_columns_and_footer.parquet.encrypted');
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-enc-check-'));
+  for (const args of [['check', file], ['check', file, '--footer-key', FOOTER], ['recover', file, join(dir, 'out.parquet'), '--footer-key', FOOTER]]) {
+    const r = await run(args);
+    assert.equal(r.code, 1);
+    assert.equal(r.err, `parquetry: ${args[0]} does not decrypt: ${file} is an encrypted Parquet file (read it with the other commands and the keys, or convert it to plaintext)\n`);
+  }
+});

@@ -243,6 +243,8 @@ describe('messages that say what is wrong in the words of the command line', () 
     await bad('user:1:0.1:x', 'must be col[:ndv[:fpp]]');
     // An empty ndv keeps its default.
     assert.equal((await run('convert', csv, out, '--bloom-filter', 'user::0.001', '-q')).code, 0);
+    // A column the output lacks, in the option's words (not the library's options.bloomFilters).
+    oneLine(await run('convert', csv, out, '--bloom-filter', 'usr', '-q'), "parquetry: --bloom-filter usr: the output has no column usr (see 'parquetry convert --help')");
   });
 
   test('a count too large for a number names its option', async () => {
@@ -258,6 +260,46 @@ describe('messages that say what is wrong in the words of the command line', () 
     for (const [command, ...rest] of [['pages'], ['column-index'], ['bloom-filter', '--column', 'x', '--value', '1']]) {
       oneLine(await run(command!, tiny, ...rest), `parquetry: ${command} is for Parquet files; ${tiny} is a Trevni file (schema, meta, cat and head read Trevni files)`);
     }
+  });
+
+  test('check and recover on a RedElm or text file, and the Parquet-only commands on a text file, name its format', async () => {
+    const redelm = '../shared/ancestors/redelm/tiny_gzip.redelm';
+    oneLine(await run('check', redelm), `parquetry: check is for Parquet and Trevni files; ${redelm} is a RedElm file (schema, meta, cat and head read RedElm files)`);
+    oneLine(await run('recover', redelm, join(dir, 'out.redelm')), `parquetry: recover is for Parquet and Trevni files; ${redelm} is a RedElm file (schema, meta, cat and head read RedElm files)`);
+    const csv = join(dir, 'trips.csv');
+    writeFileSync(csv, 'id,fare\n1,5\n');
+    oneLine(await run('check', csv), `parquetry: check is for Parquet and Trevni files; ${csv} is a CSV file (schema, meta, cat and head read CSV files)`);
+    oneLine(await run('recover', csv, join(dir, 'out.csv')), `parquetry: recover is for Parquet and Trevni files; ${csv} is a CSV file (schema, meta, cat and head read CSV files)`);
+    const jsonl = join(dir, 'events.jsonl');
+    writeFileSync(jsonl, '{"id":1}\n');
+    for (const [command, ...rest] of [['pages'], ['footer'], ['bloom-filter', '--column', 'id', '--value', '1']]) {
+      oneLine(await run(command!, jsonl, ...rest), `parquetry: ${command} is for Parquet files; ${jsonl} is a JSON Lines file (schema, meta, cat and head read JSON Lines files)`);
+    }
+  });
+
+  test('schema, meta, cat and head on a file neither its magic nor its extension tells name the way on in command-line terms', async () => {
+    const txt = join(dir, 'data.txt');
+    writeFileSync(txt, 'a,b\n1,2\n');
+    for (const command of ['schema', 'meta', 'cat', 'head']) {
+      oneLine(await run(command, txt), `parquetry: cannot tell the format of ${txt}: it is not Parquet, Trevni or RedElm, and has no .csv, .tsv, .jsonl or .json extension (name it so, or convert it with --from FORMAT)`);
+    }
+  });
+
+  test('a dataset of files of different columns names --union-by-name, not the library\'s unionByName', async () => {
+    const ds = join(dir, 'evolving');
+    mkdirSync(ds);
+    await writeParquet(join(ds, 'f1.parquet'), [{ id: 1, a: 'x' }]);
+    await writeParquet(join(ds, 'f2.parquet'), [{ id: 2, b: 3 }]);
+    oneLine(await run('head', ds), `parquetry: column "a" of ${join(ds, 'f1.parquet')} is not in ${join(ds, 'f2.parquet')} (--union-by-name reads such columns as null) (file ${join(ds, 'f2.parquet')})`);
+  });
+
+  test('a directory that is a file: summary FILE and convert into a dataset over a file say it is a file', async () => {
+    const file = join(dir, 'one.parquet');
+    await writeParquet(file, [{ id: 1, k: 'a' }]);
+    oneLine(await run('summary', file), `parquetry: cannot list ${file}: it is a file, not a directory (file ${file})`);
+    const taken = join(dir, 'taken.parquet');
+    writeFileSync(taken, 'not a directory');
+    oneLine(await run('convert', file, taken, '--partition-by', 'k', '-q'), `parquetry: cannot list ${taken}: it is a file, not a directory (file ${taken})`);
   });
 
   describe('a URL the server does not serve: what the server answered', () => {

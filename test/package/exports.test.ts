@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publint } from 'publint';
+import ts from 'typescript';
 // @ts-expect-error: a JavaScript module without declarations
 import { ROOT, SAMPLE } from '../../scripts/size-check.mjs';
 import { openParquet } from '../../src/node/index.js';
@@ -73,6 +74,49 @@ test('types follow the export condition: a browser (bundler) build does not see 
     assert.equal(tsc({ module: 'node16', moduleResolution: 'node16', typeRoots: [join(ROOT, 'node_modules', '@types')], types: ['node'] }), '');
     const errors = tsc({ module: 'preserve', moduleResolution: 'bundler' });
     assert.deepEqual([...errors.matchAll(/has no exported member '(\w+)'/g)].map((m) => m[1]), ['openParquet', 'fileSink'], errors);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a Node project without the DOM lib (as @tsconfig/node20 sets it up) type-checks every entry point with skipLibCheck false', { timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-types-'));
+  try {
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(ROOT, join(dir, 'node_modules', 'parquetry'));
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
+    const specifiers = [...SPECIFIERS.keys()];
+    writeFileSync(join(dir, 'app.ts'), specifiers.map((s, i) => `import * as m${i} from '${s}';\n`).join('') + `export const used = [${specifiers.map((_, i) => `m${i}`).join(', ')}];\n`);
+    // Node's globals from @types/node alone: TextDecoder, say, is a value there and no type.
+    const config = { compilerOptions: { target: 'es2022', lib: ['es2023'], module: 'node16', moduleResolution: 'node16', strict: true, noEmit: true, skipLibCheck: false, typeRoots: [join(ROOT, 'node_modules', '@types')], types: ['node'] }, files: ['app.ts'] };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(config));
+    assert.equal(typeErrors(dir), '');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a library that exports a schema from defineSchema builds its declarations (no TS2742: every type its row type names is exported)', { timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parquetry-types-'));
+  try {
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(ROOT, join(dir, 'node_modules', 'parquetry'));
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
+    writeFileSync(join(dir, 'app.ts'), `import { defineSchema, field as f } from 'parquetry';
+export const schema = defineSchema({
+  b: f.boolean(), i32: f.int32(), i64: f.int64().required(), i8: f.int8(), i16: f.int16(), u8: f.uint8(), u16: f.uint16(), u32: f.uint32(), u64: f.uint64(), int: f.integer(16),
+  fl: f.float(), d: f.double(), h: f.float16(), i96: f.int96(), bin: f.binary(), fx: f.fixed(4), s: f.string(), e: f.enum(), j: f.json(), bs: f.bson(), u: f.uuid(),
+  dec: f.decimal(9, 2), day: f.date(), t: f.time(), ts: f.timestamp(), iv: f.interval(), n: f.null(), g: f.geometry(), gg: f.geography(), v: f.variant(),
+  st: f.struct({ a: f.int64(), b: f.binary() }), l: f.list(f.int32()), m: f.map(f.string(), f.interval()),
+});
+`);
+    const config = { compilerOptions: { target: 'es2022', module: 'node16', moduleResolution: 'node16', strict: true, declaration: true, emitDeclarationOnly: true, outDir: 'out', skipLibCheck: true, typeRoots: [join(ROOT, 'node_modules', '@types')], types: ['node'] }, files: ['app.ts'] };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(config));
+    const config2 = ts.getParsedCommandLineOfConfigFile(join(dir, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+    const program = ts.createProgram({ rootNames: config2.fileNames, options: config2.options });
+    const { diagnostics } = program.emit();
+    const all = [...ts.getPreEmitDiagnostics(program), ...diagnostics];
+    assert.equal(ts.formatDiagnostics(all, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => dir, getNewLine: () => '\n' }), '');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -113,3 +113,16 @@ test('a column whose name contains a dot can be selected', async () => {
     files.close();
   }
 });
+
+test('columns given as one string, not an array, is an error that says so (not "no column \\"i\\"", a letter of it)', async () => {
+  for (const read of [() => reader.readRows({ columns: 'id' as never }), () => collect(reader, { columns: 'id' as never })]) {
+    await assert.rejects(read(), (e: unknown) => e instanceof InvalidArgumentError && e.message === 'columns must be an array of column paths, as [\'id\'], not the string "id"');
+  }
+});
+
+test('a column not found names the one it may mean: the same path in another case, or a nested leaf by its own name', async () => {
+  const why = async (columns: string[]) => (await reader.readRows({ columns }).then(() => '', (e: Error) => e.message));
+  assert.equal(await why(['Fruit']), 'no column "Fruit" in the schema (did you mean "fruit"?) (file ' + SAMPLE + ')');
+  assert.equal(await why(['city']), 'no column "city" in the schema (did you mean "address.city"?) (file ' + SAMPLE + ')');
+  assert.equal(await why(['nope']), 'no column "nope" in the schema (file ' + SAMPLE + ')');
+});

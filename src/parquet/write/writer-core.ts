@@ -154,7 +154,7 @@ export class WriterCore<Row = Record<string, unknown>> {
     const blooms = options.bloomFilters ?? {};
     if (typeof blooms !== 'object' || blooms === null) throw new InvalidArgumentError('options.bloomFilters must be an object keyed by column path');
     for (const [path, b] of Object.entries(blooms)) {
-      if (!known.has(path)) throw new InvalidArgumentError(`options.bloomFilters names "${path}", which is not a leaf column of the schema`);
+      if (!known.has(path)) throw new ColumnOptionsError(`options.bloomFilters names "${path}", which is not a leaf column of the schema`, path, undefined, undefined, 'bloomFilters');
       if (b !== true && (typeof b !== 'object' || b === null)) {
         throw new InvalidArgumentError(`options.bloomFilters["${path}"] must be true or { ndv?, fpp? }`);
       }
