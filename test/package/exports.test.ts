@@ -59,12 +59,21 @@ test('require() loads the package from CommonJS and reads a file, on the Node ve
   assert.deepEqual(JSON.parse(r.stdout), expected);
 });
 
-test('types follow the export condition: a browser (bundler) build does not see the Node-only functions, a Node build does', { timeout: 120_000 }, () => {
+/** `check(dir)` in a new project folder whose node_modules holds this package (a link) and whose package.json makes .ts files ES modules; the folder is removed after. */
+function inConsumer(check: (dir: string) => void): void {
   const dir = mkdtempSync(join(tmpdir(), 'parquetry-types-'));
   try {
     mkdirSync(join(dir, 'node_modules'));
     symlinkSync(ROOT, join(dir, 'node_modules', 'parquetry'));
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
+    check(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('types follow the export condition: a browser (bundler) build does not see the Node-only functions, a Node build does', { timeout: 120_000 }, () => {
+  inConsumer((dir) => {
     writeFileSync(join(dir, 'app.ts'), "import { ParquetReader, openParquet, fileSink } from 'parquetry';\nexport const used = [ParquetReader, openParquet, fileSink];\n");
     const tsc = (options: object) => {
       const config = { compilerOptions: { target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [], ...options }, files: ['app.ts'] };
@@ -74,34 +83,22 @@ test('types follow the export condition: a browser (bundler) build does not see 
     assert.equal(tsc({ module: 'node16', moduleResolution: 'node16', typeRoots: [join(ROOT, 'node_modules', '@types')], types: ['node'] }), '');
     const errors = tsc({ module: 'preserve', moduleResolution: 'bundler' });
     assert.deepEqual([...errors.matchAll(/has no exported member '(\w+)'/g)].map((m) => m[1]), ['openParquet', 'fileSink'], errors);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a Node project without the DOM lib (as @tsconfig/node20 sets it up) type-checks every entry point with skipLibCheck false', { timeout: 120_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'parquetry-types-'));
-  try {
-    mkdirSync(join(dir, 'node_modules'));
-    symlinkSync(ROOT, join(dir, 'node_modules', 'parquetry'));
-    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
+  inConsumer((dir) => {
     const specifiers = [...SPECIFIERS.keys()];
     writeFileSync(join(dir, 'app.ts'), specifiers.map((s, i) => `import * as m${i} from '${s}';\n`).join('') + `export const used = [${specifiers.map((_, i) => `m${i}`).join(', ')}];\n`);
     // Node's globals from @types/node alone: TextDecoder, say, is a value there and no type.
     const config = { compilerOptions: { target: 'es2022', lib: ['es2023'], module: 'node16', moduleResolution: 'node16', strict: true, noEmit: true, skipLibCheck: false, typeRoots: [join(ROOT, 'node_modules', '@types')], types: ['node'] }, files: ['app.ts'] };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(config));
     assert.equal(typeErrors(dir), '');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a library that exports a schema from defineSchema builds its declarations (no TS2742: every type its row type names is exported)', { timeout: 120_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'parquetry-types-'));
-  try {
-    mkdirSync(join(dir, 'node_modules'));
-    symlinkSync(ROOT, join(dir, 'node_modules', 'parquetry'));
-    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
+  inConsumer((dir) => {
     writeFileSync(join(dir, 'app.ts'), `import { defineSchema, field as f } from 'parquetry';
 export const schema = defineSchema({
   b: f.boolean(), i32: f.int32(), i64: f.int64().required(), i8: f.int8(), i16: f.int16(), u8: f.uint8(), u16: f.uint16(), u32: f.uint32(), u64: f.uint64(), int: f.integer(16),
@@ -117,9 +114,7 @@ export const schema = defineSchema({
     const { diagnostics } = program.emit();
     const all = [...ts.getPreEmitDiagnostics(program), ...diagnostics];
     assert.equal(ts.formatDiagnostics(all, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => dir, getNewLine: () => '\n' }), '');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('every entry point gives its own types under each condition, beside the JavaScript it resolves to', () => {
