@@ -93,7 +93,7 @@ export class CsvBlockReader {
     // The invalid UTF-8 warning's record is found in text (U+FFFD); bytes are read only when no warning waits.
     if (lineBreak !== undefined && this.delimiter !== undefined && job.utf8At === undefined) {
       const end = scanCsvBytes(
-        job.bytes, 0, job.start.line, { delimiter: this.delimiter, relaxQuotes: this.setup.delimiter === '\t', crlf: lineBreak === 'crlf', final: job.final }, this.cells,
+        job.bytes, 0, job.start.line, { delimiter: this.delimiter, relaxQuotes: this.setup.delimiter === '\t', crlf: lineBreak === 'crlf', final: job.final, emptyLineRecords: job.start.oneColumn === true }, this.cells,
         (cells, line, last) => {
           probe ??= { line, last, column: undefined };
           this.record(cells, job.bytes, line, bad);

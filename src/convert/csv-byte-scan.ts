@@ -20,6 +20,8 @@ export interface ByteScanOptions {
   crlf: boolean;
   /** The bytes end the input: the last record needs no line break. */
   final: boolean;
+  /** An empty line is a record of one empty cell (a table of one column), not skipped. */
+  emptyLineRecords?: boolean;
 }
 
 /** A record's cells: cell i is bytes[starts[i], ends[i]), `escaped[i]` when it is quoted with `""` inside. */
@@ -104,19 +106,20 @@ export function scanCsvBytes(
   const plain = plainBytes(delimiter);
   let i = at;
   for (;;) {
-    // The start of a record: empty lines skipped.
+    // The start of a record: empty lines skipped (in a table of one column, records of one empty cell).
     const start = i;
     const first = line;
     if (i >= n) return { at: n, line, stopped: false };
     let c = b[i]!;
-    if (!crlf && c === LF) {
+    const blank = !crlf ? (c === LF ? 1 : 0) : c === CR && i + 1 < n && b[i + 1] === LF ? 2 : 0;
+    if (blank > 0) {
       line++;
-      i++;
-      continue;
-    }
-    if (crlf && c === CR && i + 1 < n && b[i + 1] === LF) {
-      line++;
-      i += 2;
+      i += blank;
+      if (o.emptyLineRecords) {
+        cells.count = 0;
+        cells.push(start, start, 0);
+        if (!record(cells, first, first)) return { at: i, line, stopped: true };
+      }
       continue;
     }
     cells.count = 0;

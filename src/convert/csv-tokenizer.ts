@@ -9,7 +9,11 @@
  *   quoted, `""` inside it is a quote, and it may hold delimiters and line breaks;
  * - records end at a line break outside quotes: the first one met (`\n`,
  *   `\r\n` or `\r`) is the input's, and the others are data after that;
- * - empty lines are skipped; a record may have any number of cells (the caller checks);
+ * - empty lines are skipped, except after a first record of one cell: in a
+ *   table of one column an empty line is a record of one empty cell (a null),
+ *   as DuckDB reads it and as the CSV writer writes a null there (lines before
+ *   the first record are skipped all the same); a record may have any number
+ *   of cells (the caller checks);
  * - a quote inside an unquoted cell, or anything but a delimiter or a line
  *   break after a closing quote, makes the record malformed: it is reported
  *   once, and reading goes on at the next line break outside quotes. With
@@ -37,6 +41,8 @@ export interface CsvTokenizerState {
   line: number;
   recordLine: number;
   pendingCr: boolean;
+  /** Whether the first record had one cell (empty lines are records), once a record has said. */
+  oneColumn: boolean | undefined;
 }
 
 /** A record's cells, or why it is malformed; with the lines it starts and ends on. */
@@ -88,6 +94,8 @@ export class CsvTokenizer {
   private recordLine = 1;
   /** A CR at the end of a chunk, whose meaning the next character decides. */
   private pendingCr = false;
+  /** Whether the first well-formed record had one cell: then an empty line is a record of one empty cell. */
+  private oneColumn: boolean | undefined;
 
   constructor(options: CsvTokenizerOptions) {
     this.delimiter = options.delimiter.charCodeAt(0);
@@ -97,8 +105,8 @@ export class CsvTokenizer {
 
   /** The state to resume from, for a tokenizer given the input that follows. */
   state(): CsvTokenizerState {
-    const { at, newline, cell, cells, empty, bad, line, recordLine, pendingCr } = this;
-    return { at, newline, cell, cells: [...cells], empty, bad, line, recordLine, pendingCr };
+    const { at, newline, cell, cells, empty, bad, line, recordLine, pendingCr, oneColumn } = this;
+    return { at, newline, cell, cells: [...cells], empty, bad, line, recordLine, pendingCr, oneColumn };
   }
 
   /**
@@ -117,7 +125,7 @@ export class CsvTokenizer {
 
   /** The state at the start of a record on `line`, with the line break `of` this tokenizer's. */
   startState(line: number): CsvTokenizerState {
-    return { at: At.CellStart, newline: this.newline, cell: '', cells: [], empty: true, bad: undefined, line, recordLine: line, pendingCr: false };
+    return { at: At.CellStart, newline: this.newline, cell: '', cells: [], empty: true, bad: undefined, line, recordLine: line, pendingCr: false, oneColumn: this.oneColumn };
   }
 
   /** The line the next record starts on (when atRecordStart). */
@@ -190,7 +198,10 @@ export class CsvTokenizer {
 
   private endRecord(out: CsvToken[]): void {
     if (this.bad !== undefined) out.push({ line: this.recordLine, error: this.bad });
-    else out.push({ line: this.recordLine, last: this.line, cells: this.cells });
+    else {
+      out.push({ line: this.recordLine, last: this.line, cells: this.cells });
+      this.oneColumn ??= this.cells.length === 1;
+    }
     this.cells = [];
     this.bad = undefined;
     this.empty = true;
@@ -212,13 +223,14 @@ export class CsvTokenizer {
         case At.CellStart: {
           const c = s.charCodeAt(i);
           if (this.empty && (c === LF || c === CR)) {
-            // An empty line, or a record's line break: skipped the same way.
+            // An empty line: skipped, or in a table of one column a null.
             const len = this.breakAt(s, i, final);
             if (len < 0) {
               this.pendingCr = true;
               return;
             }
             if (len > 0) {
+              if (this.oneColumn) out.push({ line: this.line, last: this.line, cells: [''] });
               this.line++;
               this.recordLine = this.line;
               i += len;

@@ -139,14 +139,14 @@ test('the dialect: line breaks, empty lines, quotes in TSV, and lines counted in
   assert.deepEqual(cells('a,b\nc\rd,e\n'), [['a', 'b'], ['c\rd', 'e']]);
   assert.deepEqual(cells('a,b\r\nc\nd,e\r\n'), [['a', 'b'], ['c\nd', 'e']]);
   assert.deepEqual(cells('a,b\rc,d\re\nf,g\r'), [['a', 'b'], ['c', 'd'], ['e\nf', 'g']]);
-  // Empty lines are skipped, a line of one empty quoted cell is not; no final line break is needed.
-  assert.deepEqual(cells('a\n\n\n""\nb'), [['a'], [''], ['b']]);
+  // Empty lines are skipped (in a table of more than one column: csv-one-column.test.ts), a line of one empty quoted cell is not; no final line break is needed.
+  assert.deepEqual(cells('a,b\n\n\n"",\nc,d'), [['a', 'b'], ['', ''], ['c', 'd']]);
   assert.deepEqual(cells('a,\n,\n'), [['a', ''], ['', '']]);
   // TSV: quotes inside cells and after a closing quote are data; a cell starting with one is still quoted.
   assert.deepEqual(cells('TV\t55" screen\n"ab"c\td\n"t\tb"\tx\n', '\t'), [['TV', '55" screen'], ['"ab"c', 'd'], ['t\tb', 'x']]);
   // Lines: where each record starts and ends, line breaks inside quotes counted.
   assert.deepEqual(tokens('h\r\n"a\r\nb"\r\nc\r\n').map((t) => [t.line, t.error === undefined ? t.last : -1]), [[1, 1], [2, 3], [4, 4]]);
-  assert.deepEqual(tokens('h\n\n1,"x\n').map((t) => [t.line, t.error]), [[1, undefined], [3, 'Quote Not Closed: the input ends inside the quoted field 2']]);
+  assert.deepEqual(tokens('h,i\n\n1,"x\n').map((t) => [t.line, t.error]), [[1, undefined], [3, 'Quote Not Closed: the input ends inside the quoted field 2']]);
 });
 
 test('the CLI converts a hostile CSV of 800 KB, strict (a typed error) and skipping bad rows, well inside a hang guard', { timeout: 300_000 }, () => {
