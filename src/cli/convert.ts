@@ -324,10 +324,11 @@ export async function convert(inPath: string, outPath: string, o: ConvertOptions
   } catch (e) {
     await discard();
     // The writer checks each --encoding and --bloom-filter against the schema once it is known.
-    if (e instanceof ColumnOptionsError && e.option === 'bloomFilters') throw new UsageError(`--bloom-filter ${e.column}: the output has no column ${e.column}`);
+    const noLeaf = (c: string) => `the output has no leaf column ${c} (a struct's leaves are named as a.b)`;
+    if (e instanceof ColumnOptionsError && e.option === 'bloomFilters') throw new UsageError(`--bloom-filter ${e.column}: ${noLeaf(e.column)}`);
     if (e instanceof ColumnOptionsError) {
       const named = `--encoding ${e.column}=${o.encoding?.[e.column]?.encoding ?? 'RLE_DICTIONARY'}`;
-      throw new UsageError(e.encodings ? `${named}: column ${e.column} is ${e.type}, whose encodings are ${[...e.encodings, 'RLE_DICTIONARY'].join(', ')}` : `${named}: the output has no column ${e.column}`);
+      throw new UsageError(e.encodings ? `${named}: column ${e.column} is ${e.type}, whose encodings are ${[...e.encodings, 'RLE_DICTIONARY'].join(', ')}` : `${named}: ${noLeaf(e.column)}`);
     }
     // An interrupt made the writing fail: its handler ends the program.
     if (interrupts.interrupted) await new Promise<never>(() => undefined);

@@ -274,7 +274,7 @@ async function parse(argv: readonly string[], context: RunContext): Promise<numb
     if (e instanceof ParquetryError) {
       // The library names its options; a message that names one this program spells otherwise gets the flag.
       const message = e instanceof MissingKeyError ? keyOptionsMessage(e) ?? e.message
-        : e instanceof IncompatibleFilesError ? e.message.replace(/\bunionByName\b/g, '--union-by-name')
+        : e instanceof IncompatibleFilesError ? e.message.replace(/\bunionByName (reads such columns as null|widens)/g, '--union-by-name $1')
           : e.message;
       io.stderr.write(`parquetry: ${message}\n`);
       return 1;

@@ -59,6 +59,8 @@ export interface ParallelCsvOptions {
   delimiter: string;
   header: boolean;
   skipBad: boolean;
+  /** The table's columns, when known before the first record (CsvShaper.knownWidth). */
+  width?: number | undefined;
   /** Threads with the main thread: `threads` - 1 workers beside it; 1: none, the main thread does it all. */
   threads: number;
   /** The runtime's threads (none: every block is read here). */
@@ -74,7 +76,7 @@ export interface ParallelCsvOptions {
 export function parallelCsv(input: InputBytes, shaper: CsvShaper, o: ParallelCsvOptions): { items: AsyncGenerator<Array<Item<Cells>>>; tail: ColumnTail; close(): Promise<void> } {
   const watch = o.onWarning ? new InvalidUtf8Watch(o.onWarning) : undefined;
   const blocks = new CsvBlocks((watch ? watch.watch(input) : input).chunks());
-  const tokenizer = csvTokenizer(o.delimiter);
+  const tokenizer = csvTokenizer(o.delimiter, undefined, o.width);
   const items = new CsvItems({ skipBad: o.skipBad, header: o.header }, watch);
   const decoder = new TextDecoder();
   /** Set once the schema is settled and rows go in column batches: the main thread then stops at the next record start. */

@@ -28,6 +28,8 @@ export interface CsvTokenizerOptions {
   relaxQuotes: boolean;
   /** Where reading starts (a block of a split input): the state another tokenizer ended a block in. */
   resume?: CsvTokenizerState;
+  /** Whether the table is one column, when that is known before its first record (no header row, the columns declared); else the first record says. */
+  oneColumn?: boolean;
 }
 
 /** A tokenizer's state between chunks, as another tokenizer (a worker's) takes it up. */
@@ -101,6 +103,7 @@ export class CsvTokenizer {
     this.delimiter = options.delimiter.charCodeAt(0);
     this.relax = options.relaxQuotes;
     if (options.resume) Object.assign(this, options.resume);
+    else if (options.oneColumn !== undefined) this.oneColumn = options.oneColumn;
   }
 
   /** The state to resume from, for a tokenizer given the input that follows. */

@@ -20,6 +20,8 @@ export interface CsvReadOptions {
   header?: boolean;
   /** Hears of invalid UTF-8 (read as U+FFFD): once, with its line and column. */
   onWarning?: WarningHandler;
+  /** The table's columns, when known before the first record (CsvShaper.knownWidth): one makes empty lines null rows. */
+  width?: number | undefined;
 }
 
 /**
@@ -57,7 +59,8 @@ export class CsvItems {
 }
 
 /** The tokenizer of `readCsv`'s dialect for `delimiter`. */
-export function csvTokenizer(delimiter: string, resume?: CsvTokenizerState): CsvTokenizer {
+/** `width`: the table's columns when known before its first record (one makes empty lines null rows). */
+export function csvTokenizer(delimiter: string, resume?: CsvTokenizerState, width?: number): CsvTokenizer {
   return new CsvTokenizer({
     delimiter,
     // A quote inside an unquoted TSV cell (`55" screen`) is data: TSV is not quoted by convention
@@ -65,6 +68,7 @@ export function csvTokenizer(delimiter: string, resume?: CsvTokenizerState): Csv
     // 4180 makes it malformed, a bad row. Quoted cells (our TSV writer quotes tabs and line breaks) read as ever.
     relaxQuotes: delimiter === '\t',
     ...(resume ? { resume } : {}),
+    ...(width !== undefined ? { oneColumn: width === 1 } : {}),
   });
 }
 
@@ -75,7 +79,7 @@ export function csvTokenizer(delimiter: string, resume?: CsvTokenizerState): Csv
  * line break outside quotes, and without it nothing follows the first.
  */
 export async function* readCsv(input: InputBytes, options: CsvReadOptions): AsyncGenerator<Array<Item<Cells>>> {
-  const tokenizer = csvTokenizer(options.delimiter);
+  const tokenizer = csvTokenizer(options.delimiter, undefined, options.width);
   const watch = options.onWarning ? new InvalidUtf8Watch(options.onWarning) : undefined;
   const decoder = new TextDecoder();
   const items = new CsvItems(options, watch);

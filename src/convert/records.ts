@@ -102,7 +102,7 @@ export async function readCsv(input: TextInput, options: CsvReadRecordsOptions =
   const sampled = sampleSize(options);
   const shaper = new CsvShaper(schemaChoiceOf(options), options.onWarning, (c) => `its type was inferred from the first ${sampled} rows: give it in types as '${c}=TYPE', or infer from more rows with sample`);
   const items = csvItems(inputBytes(input, options.name ?? 'input'), {
-    delimiter: options.delimiter ?? ',', skipBad: !options.strict, header, ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+    delimiter: options.delimiter ?? ',', skipBad: !options.strict, header, width: shaper.knownWidth(header), ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   });
   return records(items, shaper, options, (first: Cells) => {
     if (header) shaper.setHeader(first);

@@ -289,7 +289,7 @@ export class Conversion {
         const shaper = new CsvShaper(o.choice, onWarning, (column) => o.typeAdvice(column, sampleSize));
         if (o.widen && sampleSize > 0) {
           const { readCsv } = await import('./read-csv.js');
-          await this.firstPass(input.name, (again) => shaper.inferFromAll(readCsv(again, { delimiter, skipBad: true, header: o.header }), o.header));
+          await this.firstPass(input.name, (again) => shaper.inferFromAll(readCsv(again, { delimiter, skipBad: true, header: o.header, width: shaper.knownWidth(o.header) }), o.header));
         }
         // The first record is the header row, or (no header) fixes the number of columns.
         const header = (first: Cells): boolean => {
@@ -300,7 +300,7 @@ export class Conversion {
         // Past the sample, the records are read in blocks into built columns: by worker threads, or here.
         const threads = o.csvReaders ? (o.threads ?? 1) : 1;
         const { parallelCsv } = await import('./csv-parallel.js');
-        const p = parallelCsv(input, shaper, { delimiter, header: o.header, skipBad: !o.strict, threads, ...(o.csvReaders ? { readers: o.csvReaders } : {}), ...(onWarning ? { onWarning } : {}) });
+        const p = parallelCsv(input, shaper, { delimiter, header: o.header, width: shaper.knownWidth(o.header), skipBad: !o.strict, threads, ...(o.csvReaders ? { readers: o.csvReaders } : {}), ...(onWarning ? { onWarning } : {}) });
         try {
           summary = await textToTable(p.items, shaper, open, sampleSize, state, bad, header, p.tail);
         } finally {

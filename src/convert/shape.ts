@@ -190,6 +190,11 @@ export class CsvShaper implements Shaper<Cells> {
     }
   }
 
+  /** The number of columns before the first record says it: with no header row, the schema file's fields; else undefined. */
+  knownWidth(header: boolean): number | undefined {
+    return header ? undefined : declared(this.choice)?.length;
+  }
+
   /** No header row: names from the schema file, else c1..cN for the first row's N cells. */
   noHeader(first: Cells): void {
     const fields = declared(this.choice);

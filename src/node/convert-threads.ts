@@ -11,7 +11,7 @@
  * in turn). Text output stays on one thread: there a worker costs more CPU
  * than it saves.
  */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -31,14 +31,19 @@ export interface ConvertJob {
 
 /** What the choice reads of the machine. */
 export interface MachineLoad {
-  cores: number;
+  /** The cores this process may use: its CPUs, fewer where a cgroup's CPU quota (a container's) allows less. */
+  cores(): number;
   /** Runnable tasks at a few instants, the caller among them (undefined: the system does not tell). */
   runnable(): Promise<number[] | undefined>;
   /** The last minute's load average. */
   load(): number;
 }
 
-const thisMachine: MachineLoad = { cores: availableParallelism(), runnable: runnableTasks, load: () => loadavg()[0]! };
+const thisMachine: MachineLoad = {
+  cores: () => Math.min(availableParallelism(), Math.floor(cgroupQuota(readText) ?? Infinity)),
+  runnable: runnableTasks,
+  load: () => loadavg()[0]!,
+};
 
 export async function defaultConvertThreads(job: ConvertJob, machine: MachineLoad = thisMachine): Promise<number> {
   if ((job.from !== 'csv' && job.from !== 'tsv') || job.to !== 'parquet' || job.path === '-') return 1;
@@ -50,7 +55,7 @@ export async function defaultConvertThreads(job: ConvertJob, machine: MachineLoa
     return 1; // not a local file (an S3 address), or not there: the conversion says why
   }
   if (size < CSV_TWO_THREADS_FROM) return 1;
-  return spareCore(machine.cores, await machine.runnable(), machine.load()) ? 2 : 1;
+  return spareCore(machine.cores(), await machine.runnable(), machine.load()) ? 2 : 1;
 }
 
 /**
@@ -63,6 +68,26 @@ export function spareCore(cores: number, runnable: readonly number[] | undefined
   if (cores < 2) return false;
   if (runnable && runnable.length > 0) return Math.min(...runnable) < cores;
   return load <= cores - 1;
+}
+
+/**
+ * The CPUs' worth of time a cgroup's quota gives this process (Linux: a
+ * container's `--cpus`), from v2's cpu.max or v1's CFS quota and period as
+ * `read` gives the files; undefined where none is set or none can be read.
+ */
+export function cgroupQuota(read: (path: string) => string | undefined): number | undefined {
+  const v2 = read('/sys/fs/cgroup/cpu.max')?.trim().split(/\s+/);
+  const [quota, period] = v2 ? [v2[0] === 'max' ? -1 : Number(v2[0]), Number(v2[1])] : [Number(read('/sys/fs/cgroup/cpu/cpu.cfs_quota_us')), Number(read('/sys/fs/cgroup/cpu/cpu.cfs_period_us'))];
+  return quota > 0 && period > 0 ? quota / period : undefined;
+}
+
+/** A file's text, or undefined when it cannot be read. */
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The kernel's count of runnable tasks, a few readings (Linux's /proc/loadavg), or undefined where there is none. */

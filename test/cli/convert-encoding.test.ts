@@ -77,7 +77,7 @@ describe('convert --encoding', () => {
     const cases: [string[], string][] = [
       [['--encoding', 's=BYTE_STREAM_SPLIT'], "parquetry: --encoding s=BYTE_STREAM_SPLIT: column s is BYTE_ARRAY, whose encodings are PLAIN, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, RLE_DICTIONARY (see 'parquetry convert --help')\n"],
       [['--encoding', 'd=DELTA_BINARY_PACKED'], "parquetry: --encoding d=DELTA_BINARY_PACKED: column d is DOUBLE, whose encodings are PLAIN, BYTE_STREAM_SPLIT, ALP, RLE_DICTIONARY (see 'parquetry convert --help')\n"],
-      [['--encoding', 'nope=PLAIN'], "parquetry: --encoding nope=PLAIN: the output has no column nope (see 'parquetry convert --help')\n"],
+      [['--encoding', 'nope=PLAIN'], "parquetry: --encoding nope=PLAIN: the output has no leaf column nope (a struct's leaves are named as a.b) (see 'parquetry convert --help')\n"],
       [['--encoding', 'd=GORILLA'], `parquetry: option '--encoding <col=name>' argument 'd=GORILLA' is invalid: the encoding "GORILLA" is not one of PLAIN, RLE, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, ALP, RLE_DICTIONARY (see 'parquetry convert --help')\n`],
       [['--float-order', 'ieee'], "parquetry: option '--float-order <type|total>' argument 'ieee' is invalid: must be type or total (see 'parquetry convert --help')\n"],
     ];

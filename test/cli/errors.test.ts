@@ -244,7 +244,7 @@ describe('messages that say what is wrong in the words of the command line', () 
     // An empty ndv keeps its default.
     assert.equal((await run('convert', csv, out, '--bloom-filter', 'user::0.001', '-q')).code, 0);
     // A column the output lacks, in the option's words (not the library's options.bloomFilters).
-    oneLine(await run('convert', csv, out, '--bloom-filter', 'usr', '-q'), "parquetry: --bloom-filter usr: the output has no column usr (see 'parquetry convert --help')");
+    oneLine(await run('convert', csv, out, '--bloom-filter', 'usr', '-q'), "parquetry: --bloom-filter usr: the output has no leaf column usr (a struct's leaves are named as a.b) (see 'parquetry convert --help')");
   });
 
   test('a count too large for a number names its option', async () => {
@@ -285,8 +285,8 @@ describe('messages that say what is wrong in the words of the command line', () 
     }
   });
 
-  test('a dataset of files of different columns names --union-by-name, not the library\'s unionByName', async () => {
-    const ds = join(dir, 'evolving');
+  test('a dataset of files of different columns names --union-by-name, not the library\'s unionByName (and leaves paths that hold the word as they are)', async () => {
+    const ds = join(dir, 'unionByName');
     mkdirSync(ds);
     await writeParquet(join(ds, 'f1.parquet'), [{ id: 1, a: 'x' }]);
     await writeParquet(join(ds, 'f2.parquet'), [{ id: 2, b: 3 }]);

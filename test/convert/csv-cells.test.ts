@@ -106,8 +106,8 @@ test('a row with a cell that does not fit adds nothing to any column', () => {
 });
 
 /** Random CSV text over an alphabet that makes every kind of record: quotes, stray quotes, both line breaks, non-ASCII, invalid UTF-8. */
-function randomCsv(r: Rng, crlf: boolean): Uint8Array {
-  const parts: number[] = [...encoder.encode(crlf ? 'h\r\n' : 'h\n')];
+function randomCsv(r: Rng, crlf: boolean, header: string): Uint8Array {
+  const parts: number[] = [...encoder.encode(header + (crlf ? '\r\n' : '\n'))];
   const pieces = ['a', 'bc', ',', ',', '"', '""', '\n', '\r\n', '\r', 'é', '\t', '12'];
   const n = r.int(0, 60);
   for (let i = 0; i < n; i++) {
@@ -127,10 +127,13 @@ test('records found in the bytes are the tokenizer\'s records, up to the first t
     const delimiter = r.int(0, 3) === 0 ? '\t' : ',';
     const relax = delimiter === '\t';
     const final = r.int(0, 3) > 0;
-    const bytes = randomCsv(r, crlf);
-    const head = crlf ? 3 : 2;
+    // A header of one cell (empty lines are then records of one empty cell) or of two (they are skipped).
+    const oneColumn = r.int(0, 1) === 1;
+    const header = oneColumn ? 'h' : `h${delimiter}i`;
+    const bytes = randomCsv(r, crlf, header);
+    const head = header.length + (crlf ? 2 : 1);
     const scanned: Array<{ line: number; last: number; cells: string[] }> = [];
-    const end = scanCsvBytes(bytes, head, 2, { delimiter: delimiter.charCodeAt(0), relaxQuotes: relax, crlf, final, emptyLineRecords: true }, new ScannedCells(), (c, line, last) => {
+    const end = scanCsvBytes(bytes, head, 2, { delimiter: delimiter.charCodeAt(0), relaxQuotes: relax, crlf, final, emptyLineRecords: oneColumn }, new ScannedCells(), (c, line, last) => {
       const cells: string[] = [];
       for (let i = 0; i < c.count; i++) {
         const s = decoder.decode(bytes.subarray(c.starts[i]!, c.ends[i]!));
@@ -139,7 +142,7 @@ test('records found in the bytes are the tokenizer\'s records, up to the first t
       scanned.push({ line, last, cells });
       return true;
     });
-    // The tokenizer on the whole text: its first records are the scan's (after the header `h`, of one cell, empty lines are records of one empty cell to both).
+    // The tokenizer on the whole text: its first records are the scan's (after a header of one cell, empty lines are records of one empty cell to both).
     const tokens: CsvToken[] = [];
     const t = new CsvTokenizer({ delimiter, relaxQuotes: relax });
     t.feed(decoder.decode(bytes), tokens);

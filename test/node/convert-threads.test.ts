@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CSV_TWO_THREADS_FROM, defaultConvertThreads, spareCore, type MachineLoad } from '../../src/node/convert-threads.js';
+import { CSV_TWO_THREADS_FROM, cgroupQuota, defaultConvertThreads, spareCore, type MachineLoad } from '../../src/node/convert-threads.js';
 
-const machine = (cores: number, runnable: number[] | undefined, load = 0): MachineLoad => ({ cores, runnable: async () => runnable, load: () => load });
+const machine = (cores: number, runnable: number[] | undefined, load = 0): MachineLoad => ({ cores: () => cores, runnable: async () => runnable, load: () => load });
 
 test('a spare core: fewer runnable tasks than cores at one reading at least, else by the load average', () => {
   assert.equal(spareCore(2, [1, 1, 1], 5), true, 'the instant readings win over the minute');
@@ -45,4 +45,13 @@ test('two threads only for a CSV or TSV file of CSV_TWO_THREADS_FROM bytes or mo
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a container's CPU quota, from cgroup v2's cpu.max or v1's CFS quota and period", () => {
+  const files = (f: Record<string, string>) => (path: string) => f[path];
+  assert.equal(cgroupQuota(files({ '/sys/fs/cgroup/cpu.max': '150000 100000\n' })), 1.5);
+  assert.equal(cgroupQuota(files({ '/sys/fs/cgroup/cpu.max': 'max 100000\n' })), undefined);
+  assert.equal(cgroupQuota(files({ '/sys/fs/cgroup/cpu/cpu.cfs_quota_us': '200000\n', '/sys/fs/cgroup/cpu/cpu.cfs_period_us': '100000\n' })), 2);
+  assert.equal(cgroupQuota(files({ '/sys/fs/cgroup/cpu/cpu.cfs_quota_us': '-1\n', '/sys/fs/cgroup/cpu/cpu.cfs_period_us': '100000\n' })), undefined);
+  assert.equal(cgroupQuota(files({})), undefined, 'not Linux, or no cgroup');
 });
