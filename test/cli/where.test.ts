@@ -129,6 +129,15 @@ describe('SQL forms beyond comparisons', () => {
     assert.deepEqual(parseWhere('lower = 1'), eq('lower', 1), 'a column may be called lower');
   });
 
+  test('a column alone is its true rows, and IS [NOT] TRUE / FALSE treat a null as neither', () => {
+    assert.deepEqual(parseWhere('b'), eq('b', true));
+    assert.deepEqual(parseWhere('NOT b AND (c) OR x = 1'), { or: [{ and: [{ not: eq('b', true) }, eq('c', true)] }, eq('x', 1)] });
+    assert.deepEqual(parseWhere('b IS TRUE'), { column: 'b', op: 'is not distinct from', value: true });
+    assert.deepEqual(parseWhere('b IS NOT TRUE'), { column: 'b', op: 'is distinct from', value: true });
+    assert.deepEqual(parseWhere('b is false'), { column: 'b', op: 'is not distinct from', value: false });
+    assert.deepEqual(parseWhere('b IS NOT FALSE'), { column: 'b', op: 'is distinct from', value: false });
+  });
+
   test('DATE, TIMESTAMP and TIMESTAMPTZ literals; date and timestamp stay usable as column names', () => {
     assert.deepEqual(parseWhere("d >= DATE '2024-01-02'"), { column: 'd', op: '>=', value: { date: '2024-01-02' } });
     assert.deepEqual(parseWhere("TIMESTAMP '2024-01-02 10:00' < t"), { column: 't', op: '>', value: { timestamp: '2024-01-02 10:00' } });
@@ -147,7 +156,8 @@ describe('constructs outside the grammar are named where they stand', () => {
     ['x::INT = 5', /a cast \(::\) is not supported at position 2/],
     ["x = INTERVAL '1 day'", /a INTERVAL literal is not supported at position 5/],
     ["s GLOB 'a*'", /GLOB is not supported at position 3/],
-    ['b IS TRUE', /IS TRUE is not supported at position 6/],
+    ['b IS', /expected NULL, NOT NULL, \[NOT\] TRUE, \[NOT\] FALSE or \[NOT\] DISTINCT FROM after "IS" at position 5/],
+    ['lower(s)', /expected a comparison operator .* at position 9, found the end of the expression/],
     ["x = lower(s)", /function lower\(\) as a value is not supported at position 5/],
     ["starts_with(s, 'a') = true", /expected AND, OR or the end of the expression at position 21/],
     ["lower(lower(s)) = 'a'", /a function call inside lower\(\) is not supported at position 7/],
@@ -196,7 +206,7 @@ describe('errors name the position and what was expected', () => {
     ['price = ', /^--where: expected a value after "=" at position 9, found the end of the expression/],
     ['', /expected a condition at position 1, found the end of the expression/],
     ['   ', /expected a condition at position 4/],
-    ['x', /expected a comparison operator .* after the column at position 2, found the end/],
+    ['x y', /expected a comparison operator .* after the column at position 3, found "y"/],
     ['a b', /expected a comparison operator .*\[NOT\] IN, \[NOT\] BETWEEN, \[NOT\] LIKE, \[NOT\] ILIKE or IS after the column at position 3, found "b"/],
     ['x = y', /expected a value after "=" at position 5, found "y" \(comparing two columns is not supported/],
     ['1 = 2', /expected a column after "=" at position 5, found "2" \(one side of a comparison must be a column\)/],
@@ -209,8 +219,8 @@ describe('errors name the position and what was expected', () => {
     ['a = 1 OR OR b = 1', /expected a column name, a value, NOT or "\(" at position 10, found "OR" \(OR is a keyword/],
     ['NOT', /expected a column name, a value, NOT or "\(" at position 4/],
     ['and = 1', /at position 1, found "and" \(AND is a keyword: write "and" in double quotes/],
-    ['x IS 1', /expected NULL, NOT NULL or \[NOT\] DISTINCT FROM after "IS" at position 6, found "1"/],
-    ['x IS NOT 1', /expected NULL or DISTINCT FROM after "IS NOT" at position 10, found "1"/],
+    ['x IS 1', /expected NULL, NOT NULL, \[NOT\] TRUE, \[NOT\] FALSE or \[NOT\] DISTINCT FROM after "IS" at position 6, found "1"/],
+    ['x IS NOT 1', /expected NULL, TRUE, FALSE or DISTINCT FROM after "IS NOT" at position 10, found "1"/],
     ['x IN 1', /expected "\(" after "IN" at position 6, found "1"/],
     ['x NOT IN 1', /expected "\(" after "NOT IN" at position 10, found "1"/],
     ['x NOT = 1', /expected a comparison operator .* after the column at position 3, found "NOT"/],

@@ -102,6 +102,8 @@ const ALWAYS = [
   "upper(s) = 'STRAẞE'", "upper(s) LIKE '%ẞ%'", "upper(s) < 'STRAẞ'", "lower(s) LIKE 'σίσυφοσ%'", "lower(s) LIKE '%ς%'", "s ILIKE 'σίσυφοσ%'",
   "lower(s) LIKE 'i%'", "s ILIKE 'istanbul%'", "lower(s) LIKE 'kelvin%'", "s ILIKE 'KELVIN%'", "upper(s) LIKE 'ᾈᾼ%'", "upper(s) LIKE 'ǄUNGLA%'",
   "lower(s) LIKE 'ǆungla%'", "upper(s) LIKE 'ﬀ%'", "s ILIKE 'ẞ%'", "s ILIKE 'STRASSE%'",
+  // A BOOLEAN column alone, and IS [NOT] TRUE / FALSE (its nulls are neither).
+  'b', 'NOT b', '(b)', 'b AND i32 > 0', 'NOT b OR b IS NULL', 'b IS TRUE', 'b IS NOT TRUE', 'b IS FALSE', 'b IS NOT FALSE', 'NOT (b IS NOT TRUE)',
 ];
 
 const CMP = ['=', '!=', '<>', '<', '<=', '>', '>='];

@@ -13,8 +13,9 @@
  *               | operand [NOT] BETWEEN value AND value
  *               | operand [NOT] (LIKE | ILIKE) value [ESCAPE 'c']
  *               | operand [NOT] IN '(' value (',' value)* ')'
- *               | operand IS [NOT] NULL
+ *               | operand IS [NOT] (NULL | TRUE | FALSE)
  *               | operand IS [NOT] DISTINCT FROM value
+ *               | column                                 a BOOLEAN column alone: its true rows
  *               (intersects(column, xmin, ymin, xmax, ymax) is ours, not DuckDB's: a GEOMETRY
  *               or GEOGRAPHY value's bounding box meets the box)
  *   operand    := column | lower '(' column ')' | upper '(' column ')'
@@ -365,10 +366,10 @@ class Parser {
         if (!this.accept('FROM')) this.fail(`FROM after "IS ${negated ? 'NOT ' : ''}DISTINCT"`);
         return { ...operand, op: negated ? 'is not distinct from' : 'is distinct from', value: this.value('a value after "FROM"') };
       }
-      if (!this.accept('NULL')) {
-        if (this.isKeyword(this.tok, 'TRUE') || this.isKeyword(this.tok, 'FALSE')) this.unsupported(`IS ${negated ? 'NOT ' : ''}${this.tok.text.toUpperCase()}`);
-        this.fail(negated ? 'NULL or DISTINCT FROM after "IS NOT"' : 'NULL, NOT NULL or [NOT] DISTINCT FROM after "IS"');
-      }
+      // IS [NOT] TRUE and FALSE: a null is neither, as IS [NOT] DISTINCT FROM has it.
+      const truth = this.accept('TRUE') ?? this.accept('FALSE');
+      if (truth) return { ...operand, op: negated ? 'is distinct from' : 'is not distinct from', value: truth.text.toUpperCase() === 'TRUE' };
+      if (!this.accept('NULL')) this.fail(negated ? 'NULL, TRUE, FALSE or DISTINCT FROM after "IS NOT"' : 'NULL, NOT NULL, [NOT] TRUE, [NOT] FALSE or [NOT] DISTINCT FROM after "IS"');
       return { column: operand.column, op: negated ? 'is not null' : 'is null' };
     }
     const negated = this.isKeyword(t, 'NOT') && ['IN', 'BETWEEN', 'LIKE', 'ILIKE'].some((w) => this.isKeyword(this.next(), w));
@@ -396,6 +397,8 @@ class Parser {
     }
     this.arithmetic();
     for (const word of ['GLOB', 'SIMILAR', 'REGEXP', 'RLIKE']) if (this.isKeyword(t, word)) this.unsupported(word);
+    // A column alone is a condition (a BOOLEAN column's true rows), as in SQL.
+    if (!operand.transform && (t.kind === 'end' || this.isPunct(t, ')') || this.isKeyword(t, 'AND') || this.isKeyword(t, 'OR'))) return { column: operand.column, op: '=', value: true };
     return this.fail('a comparison operator (=, !=, <>, <, <=, >, >=), [NOT] IN, [NOT] BETWEEN, [NOT] LIKE, [NOT] ILIKE or IS after the column');
   }
 
