@@ -122,6 +122,9 @@ function cellReader(field: AnyField, leaf: LeafNode | undefined, column: string)
   return csvCellParser(leaf);
 }
 
+/** How a conversion is given its columns: the library's option and the CLI's. */
+const SCHEMA_WAY = 'the schema option; --schema FILE in convert';
+
 /**
  * `cellReader`, one for all the leaves of a type (`shared`, by type): a leaf's reader
  * depends on its type alone but for the column its refusals name, which the caller sets.
@@ -212,7 +215,7 @@ export class CsvShaper implements Shaper<Cells> {
     const fields = declared(this.choice);
     if (this.width < 0) {
       // An empty input: the schema file can still say what the (empty) file holds.
-      if (!fields) throw new InvalidArgumentError('the CSV input is empty (no header row); give --schema to write an empty file');
+      if (!fields) throw new InvalidArgumentError(`the CSV input is empty (no header row; declare its columns to write an empty file: ${SCHEMA_WAY})`);
       this.names = fields.map(([name]) => name);
       this.width = this.names.length;
     }
@@ -452,6 +455,8 @@ export class JsonShaper implements Shaper<JsonRecord> {
     let schema: DefinedSchema;
     if (fields) schema = defineFromNodes(fields);
     else {
+      const none = this.whole ? this.whole.empty : sample.every((r) => typeof r === 'object' && r !== null && !Array.isArray(r) && Object.keys(r).length === 0);
+      if (none && this.choice.overrides.length === 0) throw new InvalidArgumentError(`the JSON input has no fields to infer (no records, or records without fields; declare them: ${SCHEMA_WAY})`);
       try {
         schema = this.whole ? this.whole.schema() : inferSchemaFromRecords(sample, { overrides: overrideBuilders(this.choice), textTypes: true });
       } catch (e) {

@@ -219,7 +219,7 @@ function finish(fields: Map<string, Inferred>, overrides: Map<string, AnyField>)
   for (const key of overrides.keys()) {
     if (!used.has(key)) throw new InvalidArgumentError(`override "${key}" matches no field: its parent is not a struct in the inferred schema`);
   }
-  if (entries.length === 0) throw new InvalidArgumentError('no fields to infer a schema from (the samples are empty)');
+  if (entries.length === 0) throw new InvalidArgumentError('no fields to infer a schema from: no records, or records without fields');
   return defineSchema(entries);
 }
 
@@ -263,6 +263,11 @@ export class RecordsInference {
       throw new InvalidArgumentError(`record ${n} is not a plain object: ${describe(record)}`);
     }
     this.inference.mergeFields(this.fields, record, '', 1);
+  }
+
+  /** No field in the records added so far (none added, or each `{}`). */
+  get empty(): boolean {
+    return this.fields.size === 0;
   }
 
   /** The schema of the records added so far. */

@@ -142,8 +142,9 @@ test('a Web stream read in part is cancelled: the caller leaving the records ear
 test('when every sampled record is bad, the refusal to infer a schema from nothing says so, and names the first', async () => {
   // A pretty-printed JSON array read as JSON Lines: every line is bad, so nothing is left to infer from.
   const array = '[\n  {\n    "a": 1\n  }\n]\n';
-  await assert.rejects(readJsonLines(array, { name: 'a.jsonl' }), /^InvalidArgumentError: no fields to infer a schema from .*: every record read was a bad row \(5\); the first is a\.jsonl:1: not valid JSON/);
-  await assert.rejects(readJsonLines(''), /^InvalidArgumentError: no fields to infer a schema from \(the samples are empty\)$/);
+  await assert.rejects(readJsonLines(array, { name: 'a.jsonl' }), /^InvalidArgumentError: the JSON input has no fields to infer \(.*\): every record read was a bad row \(5\); the first is a\.jsonl:1: not valid JSON/);
+  await assert.rejects(readJsonLines(''), /^InvalidArgumentError: the JSON input has no fields to infer \(no records, or records without fields; declare them: the schema option; --schema FILE in convert\)$/);
+  await assert.rejects(readJsonLines('{}\n{}\n'), /^InvalidArgumentError: the JSON input has no fields to infer/);
 });
 
 test('TSV: a quote inside a cell is data, as DuckDB and Python read it; CSV: a malformed quote is one bad row, not two', async () => {
