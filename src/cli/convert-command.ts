@@ -47,7 +47,7 @@ export function registerConvert(program: Command): void {
     .argument('<out>', 'output file (- for stdout), or a directory with --partition-by, --max-rows-per-file, --max-bytes-per-file, --file-name or --max-open-files')
     .option('--from <format>', 'input format: csv, tsv, jsonl, json, parquet, trevni, redelm (default: Trevni and RedElm by their magic, else from the extension)', formatOption)
     .option('--to <format>', 'output format: parquet, trevni, redelm, csv, tsv, jsonl, json (default: from the extension)', formatOption)
-    .option('--columns <paths>', 'Parquet, dataset and RedElm input: only these columns (comma-separated paths, as cat takes them); the others are left out of the output', columnList)
+    .option('--columns <paths>', 'Parquet, dataset, Trevni and RedElm input: only these columns (comma-separated paths, as cat takes them); the others are left out of the output', columnList)
     .option('--union-by-name', "a dataset input: every file's columns, read as null where a file lacks one (DuckDB's union_by_name)")
     .option('--schema <file>', 'JSON file declaring the columns and their types, instead of inferring them')
     .option('--type <col=type>', 'the type of one column (repeatable; dotted paths reach into structs)', collect)

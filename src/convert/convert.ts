@@ -104,7 +104,7 @@ export interface ConvertOptions extends DatasetLayout {
   /** Told of each bad row skipped (not with `strict`): its line, column, reason and text. */
   onBadRow?: (row: BadRow) => void;
 
-  /** Parquet, dataset and RedElm inputs: only these columns. */
+  /** Parquet, dataset, Trevni and RedElm inputs: only these columns. */
   columns?: readonly ColumnPath[];
   /** Parquet and Trevni inputs: verify page and block checksums (default true). */
   verifyChecksums?: boolean;

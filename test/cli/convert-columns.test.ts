@@ -45,11 +45,25 @@ test('Parquet to CSV writes only the named columns', async () => {
   assert.deepEqual(got, await rows(`SELECT id, fruit FROM read_parquet('${SAMPLE}')`));
 });
 
-test('--columns is for Parquet and RedElm inputs; an unknown column is named', async () => {
+test('Trevni to CSV writes only the named columns, as the whole file\'s rows have them', async () => {
+  const trv = join(files.dir, 'sample.trv');
+  assert.equal((await run('convert', SAMPLE, trv, '-q')).code, 0);
+  const whole = join(files.dir, 'whole.csv');
+  const pruned = join(files.dir, 'pruned-trevni.csv');
+  assert.equal((await run('convert', trv, whole, '-q')).code, 0);
+  assert.equal((await run('convert', trv, pruned, '--columns', 'price,id', '-q')).code, 0);
+  const got = await rows(`SELECT * FROM read_csv('${pruned}')`);
+  assert.deepEqual(Object.keys(got[0]!), ['id', 'price']);
+  assert.deepEqual(got, await rows(`SELECT id, price FROM read_csv('${whole}')`));
+  assert.equal(got.length, (await rows(`SELECT id FROM read_parquet('${SAMPLE}')`)).length);
+  assert.match((await run('convert', trv, join(files.dir, 'z.csv'), '--columns', 'nope')).err, /no column "nope"/);
+});
+
+test('--columns is for Parquet, Trevni and RedElm inputs; an unknown column is named', async () => {
   const csv = join(files.dir, 'in.csv');
   writeFileSync(csv, 'a,b\n1,2\n');
   const r = await run('convert', csv, join(files.dir, 'x.parquet'), '--columns', 'a');
   assert.equal(r.code, 1);
-  assert.match(r.err, /^parquetry: --columns applies to Parquet and RedElm inputs only/);
+  assert.match(r.err, /^parquetry: --columns applies to Parquet, Trevni and RedElm inputs only/);
   assert.match((await run('convert', SAMPLE, join(files.dir, 'y.parquet'), '--columns', 'nope')).err, /no column "nope"/);
 });

@@ -248,7 +248,7 @@ test('an option the formats at hand do not have is refused, as the command refus
     assert.equal(existsSync(out), false);
   };
   // columns: ['id'] on a CSV input wrote every column.
-  await refused(csv, { from: 'csv', to: 'parquet', columns: ['id'] }, /^options\.columns applies to Parquet and RedElm inputs only, not from csv to parquet$/);
+  await refused(csv, { from: 'csv', to: 'parquet', columns: ['id'] }, /^options\.columns applies to Parquet, Trevni and RedElm inputs only, not from csv to parquet$/);
   await refused(parquet.bytes(), { to: 'csv', codec: 'ZSTD', pageSize: 1024 }, /^options\.codec applies to Parquet output only/);
   await refused(parquet.bytes(), { to: 'csv', pageSize: 1024, rowGroupRows: 10 }, /^options\.rowGroupRows, options\.pageSize apply to Parquet output only/);
   await refused(parquet.bytes(), { to: 'parquet', types: ['id=int32'] }, /^options\.types applies to CSV and JSON inputs only/);
