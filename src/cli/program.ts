@@ -72,14 +72,14 @@ export function cliProgram(io: CliIo): { program: Command; running: () => Comman
     .command('head')
     .description('print the first rows as a table')
     .argument('<file>', TABLE_FILE)
-    .option('-n, --rows <n>', 'number of rows', count, 10)
+    .option('-n, --limit <n>', 'number of rows (the name cat and the library give a row limit)', count, 10)
     .option('--columns <paths>', 'comma-separated column paths to read', columnList)
     .option('--where <expr>', 'only rows matching a SQL WHERE expression')
     .option('--json', 'print canonical JSON Lines')
     .option('--no-verify-checksums', NO_VERIFY_CHECKSUMS_HELP)
     .option('--union-by-name', "a dataset: every file's columns, read as null where a file lacks one (DuckDB's union_by_name)")
-    .action(async (file: string, opts: { rows: number; columns?: (string | string[])[]; json?: boolean; where?: string; verifyChecksums: boolean; unionByName?: boolean }) =>
-      (await inspect()).catCommand(file, { columns: opts.columns, limit: opts.rows, json: opts.json, where: opts.where, verifyChecksums: opts.verifyChecksums, unionByName: opts.unionByName }, true));
+    .action(async (file: string, opts: { limit: number; columns?: (string | string[])[]; json?: boolean; where?: string; verifyChecksums: boolean; unionByName?: boolean }) =>
+      (await inspect()).catCommand(file, { columns: opts.columns, limit: opts.limit, json: opts.json, where: opts.where, verifyChecksums: opts.verifyChecksums, unionByName: opts.unionByName }, true));
 
   interface ChunkOptions {
     column?: ColumnPath[];

@@ -195,7 +195,7 @@ describe('usage errors: one line pointing to the help, exit status 1', () => {
     await usage(['cat', 'x.parquet', '--bogus'], "parquetry: unknown option '--bogus' (see 'parquetry cat --help')");
     await usage(['cat', 'x.parquet', '--limt', '3'], "parquetry: unknown option '--limt', did you mean --limit? (see 'parquetry cat --help')");
     await usage(['cat', 'x.parquet', '--limit', 'ten'], "parquetry: option '--limit <n>' argument 'ten' is invalid: must be a non-negative whole number (see 'parquetry cat --help')");
-    await usage(['head', 'x.parquet', '-n'], "parquetry: option '-n, --rows <n>' argument missing (see 'parquetry head --help')");
+    await usage(['head', 'x.parquet', '-n'], "parquetry: option '-n, --limit <n>' argument missing (see 'parquetry head --help')");
     await usage(['cat'], "parquetry: missing required argument 'file' (see 'parquetry cat --help')");
     await usage(['convert', 'in.csv'], "parquetry: missing required argument 'out' (see 'parquetry convert --help')");
     await usage(['bloom-filter', 'x.parquet', '--column', 'id'], "parquetry: required option '--value <v>' not specified (see 'parquetry bloom-filter --help')");
@@ -249,7 +249,7 @@ describe('messages that say what is wrong in the words of the command line', () 
 
   test('a count too large for a number names its option', async () => {
     oneLine(await run('head', 'examples/fixtures/sample.parquet', '-n', '99999999999999999999'),
-      "parquetry: option '-n, --rows <n>' argument '99999999999999999999' is invalid: must be a whole number from 0 to 9007199254740991 (see 'parquetry head --help')");
+      "parquetry: option '-n, --limit <n>' argument '99999999999999999999' is invalid: must be a whole number from 0 to 9007199254740991 (see 'parquetry head --help')");
     oneLine(await run('cat', 'examples/fixtures/sample.parquet', '--offset', '9007199254740992'),
       "parquetry: option '--offset <n>' argument '9007199254740992' is invalid: must be a whole number from 0 to 9007199254740991 (see 'parquetry cat --help')");
     assert.equal((await run('head', 'examples/fixtures/sample.parquet', '-n', '9007199254740991', '--columns', 'id')).code, 0);
