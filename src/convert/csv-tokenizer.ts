@@ -8,7 +8,8 @@
  * - cells are split by a one-character delimiter; a cell starting with `"` is
  *   quoted, `""` inside it is a quote, and it may hold delimiters and line breaks;
  * - records end at a line break outside quotes: the first one met (`\n`,
- *   `\r\n` or `\r`) is the input's, and the others are data after that;
+ *   `\r\n` or `\r`) is the input's, and the others are data after that
+ *   (but a CR that ends a CRLF input is its last break, the LF lost);
  * - empty lines are skipped, except after a first record of one cell: in a
  *   table of one column an empty line is a record of one empty cell (a null),
  *   as DuckDB reads it and as the CSV writer writes a null there (lines before
@@ -172,7 +173,8 @@ export class CsvTokenizer {
       case Newline.CrLf:
         if (c !== CR) return 0;
         if (i + 1 < s.length) return s.charCodeAt(i + 1) === LF ? 2 : 0;
-        return final ? 0 : -1;
+        // A CR that ends the input is its last line break, the LF lost (a file cut short, a writer's slip), as DuckDB reads it.
+        return final ? 1 : -1;
       case Newline.Unknown:
         if (c === LF) {
           this.newline = Newline.Lf;

@@ -139,6 +139,11 @@ test('the dialect: line breaks, empty lines, quotes in TSV, and lines counted in
   assert.deepEqual(cells('a,b\nc\rd,e\n'), [['a', 'b'], ['c\rd', 'e']]);
   assert.deepEqual(cells('a,b\r\nc\nd,e\r\n'), [['a', 'b'], ['c\nd', 'e']]);
   assert.deepEqual(cells('a,b\rc,d\re\nf,g\r'), [['a', 'b'], ['c', 'd'], ['e\nf', 'g']]);
+  // In a CRLF input a CR that ends the input is its last line break (the LF lost), as DuckDB reads it: not data, nor a line of its own.
+  assert.deepEqual(cells('a,b\r\n1,2\r'), [['a', 'b'], ['1', '2']]);
+  assert.deepEqual(cells('a,b\r\n1,2\r\n\r'), [['a', 'b'], ['1', '2']]);
+  assert.deepEqual(cells('a\r\n1\r\n\r'), [['a'], ['1'], ['']]);
+  assert.deepEqual(cells('a,b\r\nc\rd,e\r\n'), [['a', 'b'], ['c\rd', 'e']], 'a CR inside the input is still data');
   // Empty lines are skipped (in a table of more than one column: csv-one-column.test.ts), a line of one empty quoted cell is not; no final line break is needed.
   assert.deepEqual(cells('a,b\n\n\n"",\nc,d'), [['a', 'b'], ['', ''], ['c', 'd']]);
   assert.deepEqual(cells('a,\n,\n'), [['a', ''], ['', '']]);
