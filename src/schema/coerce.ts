@@ -435,7 +435,7 @@ function decimalCoercer(leaf: LeafNode, k: Extract<LeafKind, { kind: 'decimal' }
     throw new InvalidArgumentError(`cannot write DECIMAL(${precision}, ${scale}): scale must be 0 to 1000 and precision at most 1000`, { column: path });
   }
   const what = `DECIMAL(${precision}, ${scale})`;
-  const fail = failer(leaf, `a ${what} value: exact decimal text like "-12.30", a number, or an integer bigint`);
+  const fail = failer(leaf, `a ${what} value: exact decimal text like "-12.30" or "1.5e3", a number, or an integer bigint`);
   const physical = leaf.physicalType;
   // Limits on the unscaled value: from the precision, and from the storage.
   const checkPrecision = precision >= 1;
@@ -454,7 +454,8 @@ function decimalCoercer(leaf: LeafNode, k: Extract<LeafKind, { kind: 'decimal' }
   /** The unscaled value of v, checked against the precision and the storage. */
   const unscaled = (v: unknown): number | bigint => {
     let u: number | bigint | DecimalFailure;
-    if (typeof v === 'string') u = parseDecimalText(v, scale);
+    // Text with an exponent too (`1.5e3`), as DuckDB casts it: read exactly, never rounded.
+    if (typeof v === 'string') u = decimalFromText(v, scale);
     else if (typeof v === 'number') u = decimalFromNumber(v, scale);
     else if (typeof v === 'bigint') u = v * scalePow;
     else if (v instanceof ExactNumber) u = decimalFromText(v.text, scale);

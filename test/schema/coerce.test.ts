@@ -526,7 +526,13 @@ describe('wrong values fail, saying where, what was expected and what was given'
     rejects(d, 10000000, /more than 9 digits/);
     rejects(d, 10000000n, /more than 9 digits/);
     rejects(d, '-10000000', /more than 9 digits/);
-    for (const v of ['', '-', '.', '1e3', 'abc', '1,5', ' 1', '1 ', '--1', '0x10', 'NaN']) rejects(d, v, /exact decimal text/);
+    for (const v of ['', '-', '.', '1e', 'e3', '1e3.5', '1e+', 'abc', '1,5', ' 1', '1 ', '--1', '0x10', 'NaN']) rejects(d, v, /exact decimal text/);
+    // Text with an exponent, as DuckDB casts it to DECIMAL: exactly, never rounded.
+    roundTrip(d, '1e3', {}, '1000.00');
+    roundTrip(d, '-1.5E-1', {}, '-0.15');
+    roundTrip(d, '+2.e+1', {}, '20.00');
+    rejects(d, '1e-3', /more than 2 fractional digits \(values are not rounded\)/);
+    rejects(d, '1e7', /more than 9 digits/);
     rejects(d, NaN, /got NaN/);
     rejects(d, Infinity, /got Infinity/);
     rejects(d, true, /got true \(boolean\)/);
