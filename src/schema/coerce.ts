@@ -30,7 +30,7 @@
  * - GEOMETRY, GEOGRAPHY: WKB bytes as above, Well-Known Text, or a GeoJSON geometry (object or JSON text), written as ISO WKB.
  *   FIXED_LEN_BYTE_ARRAY: the same, exactly `typeLength` bytes long.
  * - UUID: `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (hex, any case) or 16 bytes.
- * - DECIMAL: an exact decimal `string` (`"-12.30"`, `"5"`, `".5"`; no exponent): extra
+ * - DECIMAL: an exact decimal `string` (`"-12.30"`, `"5"`, `".5"`, `"1.5e3"`): extra
  *   fractional digits beyond the scale must be zeros (`"1.230"` at scale 2 is fine,
  *   `"1.235"` is an error, never rounded); a `number`, taken as its shortest decimal
  *   text (`0.1` at scale 2 is 10 unscaled; `1.005` at scale 2 is an error); a `bigint`,
