@@ -106,7 +106,8 @@ const OPTION_SCOPES: ReadonlyArray<{ cli: readonly string[]; code: readonly stri
   { cli: ['schema', 'type', 'sample', 'skipBadRows'], code: ['schema', 'types', 'sample'], where: 'to CSV and JSON inputs only', applies: (f) => !isTableFormat(f) },
   { cli: ['verifyChecksums'], code: ['verifyChecksums'], where: 'to Parquet and Trevni inputs only', applies: (f) => f === 'parquet' || f === 'trevni' },
   { cli: [], code: ['decryption'], where: 'to Parquet input only', applies: (f) => f === 'parquet' },
-  { cli: ['columns'], code: ['maxDecompressedBytes', 'columns'], where: 'to Parquet, Trevni and RedElm inputs only', applies: (f) => isTableFormat(f) },
+  { cli: [], code: ['maxDecompressedBytes'], where: 'to Parquet, Trevni and RedElm inputs only', applies: (f) => isTableFormat(f) },
+  { cli: ['columns'], code: ['columns'], where: 'to Parquet, Trevni and RedElm inputs only', applies: (f) => isTableFormat(f) },
   {
     cli: ['delimiter', 'header'], code: ['delimiter', 'header'], where: 'to CSV input or output only',
     applies: (f, t) => f === 'csv' || f === 'tsv' || t === 'csv' || t === 'tsv',

@@ -58,7 +58,8 @@ export class CsvItems {
   }
 }
 
-/** The tokenizer of `readCsv`'s dialect for `delimiter`; `width`: the table's columns when known before its first record (one makes empty lines null rows). */
+/** The tokenizer of `readCsv`'s dialect for `delimiter`. */
+/** `width`: the table's columns when known before its first record (one makes empty lines null rows). */
 export function csvTokenizer(delimiter: string, resume?: CsvTokenizerState, width?: number): CsvTokenizer {
   return new CsvTokenizer({
     delimiter,

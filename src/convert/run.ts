@@ -31,6 +31,7 @@ import type { DatasetLayout } from '../dataset/layout.js';
 
 export type { ConvertFormat };
 
+const isTable = isTableFormat;
 
 /** Where a conversion reads: bytes as they come (CSV, JSON), or a table read at any offset (Parquet, Trevni, RedElm, a dataset). */
 export interface ConvertInput {
@@ -159,7 +160,7 @@ export class Conversion {
       if (this.o.to !== 'parquet') throw new InvalidArgumentError(`a dataset is written as Parquet, not ${this.o.to}`);
     }
     try {
-      return isTableFormat(this.o.from) ? await this.fromTable(this.o.from) : await this.fromText();
+      return isTable(this.o.from) ? await this.fromTable(this.o.from) : await this.fromText();
     } catch (e) {
       if (this.state.output) await this.abort();
       else await this.out.discard?.().catch(() => undefined);
@@ -243,10 +244,10 @@ export class Conversion {
     try {
       const total = input.total;
       this.poll = () => ({ fraction: total > 0 ? input.rowsRead / total : undefined, rowsRead: input.rowsRead, numRows: this.state.output?.rows ?? 0 });
-      const forText = !isTableFormat(o.to);
+      const forText = !isTable(o.to);
       let output: RowOutput;
       let text: AsyncGenerator<TextBatch | Record<string, unknown>[]> | undefined;
-      if (isTableFormat(o.to)) {
+      if (isTable(o.to)) {
         output = this.state.output = await this.openTableOutput(input.elements, input.metadata);
       } else {
         const delimiter = o.delimiter ?? (o.to === 'tsv' ? '\t' : ',');
@@ -267,7 +268,7 @@ export class Conversion {
 
   private async fromText(): Promise<ConvertReport> {
     const o = this.o;
-    if (!isTableFormat(o.to)) throw new InvalidArgumentError(`a ${o.from.toUpperCase()} input converts to Parquet, Trevni or RedElm only, not to ${o.to.toUpperCase()}`);
+    if (!isTable(o.to)) throw new InvalidArgumentError(`a ${o.from.toUpperCase()} input converts to Parquet, Trevni or RedElm only, not to ${o.to.toUpperCase()}`);
     // Text input's machinery, loaded for it only (a Parquet to CSV job loads none of it).
     const [{ BadRows, textToTable }, { CsvShaper, JsonShaper }] = await Promise.all([import('./pipeline.js'), import('./shape.js')]);
     const input = await this.input.bytes();

@@ -12,7 +12,6 @@ import { integerBeyondInt64 } from '../schema/text-types.js';
 import { ExactNumber } from '../schema/exact-number.js';
 import { type LeafNode, type SchemaElementLike } from '../schema/tree.js';
 import type { WarningHandler } from '../warnings.js';
-import { isPlainObject } from '../shred/shred.js';
 import { applyOverride, defineFromNodes, parseTypeOverride, toBuilder, typeFromJson, type TypeNode } from './types.js';
 import { parseJson, type JsonRecord } from './read-json.js';
 import type { Cells } from './read-csv.js';
@@ -456,7 +455,7 @@ export class JsonShaper implements Shaper<JsonRecord> {
     let schema: DefinedSchema;
     if (fields) schema = defineFromNodes(fields);
     else {
-      const none = this.whole ? this.whole.empty : sample.every((r) => isPlainObject(r) && Object.keys(r).length === 0);
+      const none = this.whole ? this.whole.empty : sample.every((r) => typeof r === 'object' && r !== null && !Array.isArray(r) && Object.keys(r).length === 0);
       if (none && this.choice.overrides.length === 0) throw new InvalidArgumentError(`the JSON input has no fields to infer (no records, or records without fields; declare them: ${SCHEMA_WAY})`);
       try {
         schema = this.whole ? this.whole.schema() : inferSchemaFromRecords(sample, { overrides: overrideBuilders(this.choice), textTypes: true });
