@@ -157,30 +157,18 @@ export class DecryptionError extends ParquetryError {
   }
 }
 
-/**
- * What a decryption option gives: the footer key of an encrypted footer
- * (`footerKey`) or of a signed plaintext one (`signingKey`), the AAD prefix
- * (`aadPrefix`), or the key of the column in the error's context (`columnKey`).
- */
-export type MissingKey = 'footerKey' | 'signingKey' | 'aadPrefix' | 'columnKey';
-
-/** The decryption option that gives `missing`, as the library's messages name it. */
-function keyOption(missing: MissingKey, column: string | undefined): string {
-  if (missing === 'aadPrefix') return 'pass decryption.aadPrefix';
-  if (missing === 'columnKey') return `pass decryption.columnKeys["${column}"] or a keyRetriever`;
-  return 'pass decryption.footerKey or a keyRetriever';
-}
-
 /** An encrypted part of the file needs a key the reader was not given (the error names the column, or the footer). */
 export class MissingKeyError extends ParquetryError {
-  /** What was missing, when a decryption option gives it; the message then ends with that option. */
-  readonly missing?: MissingKey;
-  /** The message before the option that gives what was missing: a caller with options of its own (the CLI) names those. */
-  readonly finding: string;
+  /**
+   * What was missing, when a decryption option gives it: the footer key of
+   * an encrypted footer (`footerKey`) or of a signed plaintext one
+   * (`signingKey`), the AAD prefix (`aadPrefix`), or the key of the column
+   * in `context.column` (`columnKey`).
+   */
+  readonly missing?: 'footerKey' | 'signingKey' | 'aadPrefix' | 'columnKey';
 
-  constructor(finding: string, context?: ErrorContext, missing?: MissingKey) {
-    super('MISSING_KEY', missing ? `${finding}: ${keyOption(missing, context?.column)}` : finding, context);
-    this.finding = finding;
+  constructor(detail: string, context?: ErrorContext, missing?: MissingKeyError['missing']) {
+    super('MISSING_KEY', detail, context);
     if (missing) this.missing = missing;
   }
 }
@@ -191,15 +179,8 @@ export class MissingKeyError extends ParquetryError {
  * part. The message names both files.
  */
 export class IncompatibleFilesError extends ParquetryError {
-  /** What the `unionByName` option does about it (`reads such columns as null`), when it does; the message then ends with it. */
-  readonly unionByName?: string;
-  /** The message before what `unionByName` does: a caller with an option of its own (the CLI) names that. */
-  readonly finding: string;
-
-  constructor(finding: string, context?: ErrorContext, unionByName?: string) {
-    super('INCOMPATIBLE', unionByName ? `${finding} (unionByName ${unionByName})` : finding, context);
-    this.finding = finding;
-    if (unionByName) this.unionByName = unionByName;
+  constructor(detail: string, context?: ErrorContext) {
+    super('INCOMPATIBLE', detail, context);
   }
 }
 

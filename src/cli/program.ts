@@ -274,7 +274,7 @@ async function parse(argv: readonly string[], context: RunContext): Promise<numb
     if (e instanceof ParquetryError) {
       // The library names its options; a message that names one this program spells otherwise gets the flag.
       const message = e instanceof MissingKeyError ? keyOptionsMessage(e) ?? e.message
-        : e instanceof IncompatibleFilesError && e.unionByName ? new IncompatibleFilesError(`${e.finding} (--union-by-name ${e.unionByName})`, e.context).message
+        : e instanceof IncompatibleFilesError ? e.message.replace(/\bunionByName (reads such columns as null|widens)/g, '--union-by-name $1')
           : e.message;
       io.stderr.write(`parquetry: ${message}\n`);
       return 1;
@@ -290,11 +290,12 @@ async function parse(argv: readonly string[], context: RunContext): Promise<numb
  * undefined when the error does not say what was missing.
  */
 function keyOptionsMessage(e: MissingKeyError): string | undefined {
+  const what = e.detail.replace(/(?:: pass | \()decryption[\s\S]*$/, '');
   const column = e.context.column;
   const way = e.missing === 'footerKey' ? 'give its key with --footer-key HEX or --key-file FILE'
     : e.missing === 'signingKey' ? "give it with --footer-key HEX or --key-file FILE, or read a signed footer's plaintext columns with --no-verify-signature"
       : e.missing === 'aadPrefix' ? 'give it with --aad-prefix TEXT'
         : e.missing === 'columnKey' && column !== undefined ? `give --column-key ${column}:HEX or a --key-file line 'column ${column} HEX'`
           : undefined;
-  return way === undefined ? undefined : new MissingKeyError(`${e.finding}: ${way}`, e.context).message;
+  return way === undefined || what === e.detail ? undefined : new MissingKeyError(`${what}: ${way}`, e.context).message;
 }

@@ -778,7 +778,7 @@ function intCast(t: IntType, options: ValueOptions, file: string, column: string
   return (v) => {
     if (v === null || v === undefined) return v;
     const b = typeof v === 'bigint' ? v : BigInt(v as number);
-    if (b < min || b > max) throw new IncompatibleFilesError(`value ${b} of column "${column}" does not fit the dataset's ${t.signed ? '' : 'unsigned '}${t.bits}-bit integers, the first file's type`, { file, column }, 'widens');
+    if (b < min || b > max) throw new IncompatibleFilesError(`value ${b} of column "${column}" does not fit the dataset's ${t.signed ? '' : 'unsigned '}${t.bits}-bit integers (the first file's type; unionByName widens)`, { file, column });
     return big ? b : Number(b);
   };
 }

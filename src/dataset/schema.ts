@@ -135,7 +135,7 @@ export function mapFields(dataset: Schema, datasetFrom: string, file: string, ru
   for (const node of dataset.root.children) {
     const r = byName.get(node.name);
     if (!r) {
-      if (!unionByName) throw new IncompatibleFilesError(`column "${node.name}" of ${datasetFrom} is not in ${file}`, { file }, 'reads such columns as null');
+      if (!unionByName) throw new IncompatibleFilesError(`column "${node.name}" of ${datasetFrom} is not in ${file} (unionByName reads such columns as null)`, { file });
       out.set(node.name, { present: false });
       continue;
     }

@@ -12,6 +12,7 @@
  * than it saves.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -94,7 +95,13 @@ async function runnableTasks(): Promise<number[] | undefined> {
   const out: number[] = [];
   for (let i = 0; i < READINGS; i++) {
     if (i > 0) await sleep(1);
-    const n = Number(/^\S+ \S+ \S+ (\d+)\//.exec(readText('/proc/loadavg') ?? '')?.[1]);
+    let text: string;
+    try {
+      text = await readFile('/proc/loadavg', 'utf8');
+    } catch {
+      return undefined;
+    }
+    const n = Number(/^\S+ \S+ \S+ (\d+)\//.exec(text)?.[1]);
     if (!Number.isSafeInteger(n) || n < 1) return undefined;
     out.push(n);
   }

@@ -88,7 +88,7 @@ export class FileDecryptor {
     if (alg.type !== 'AES_GCM_V1' && alg.type !== 'AES_GCM_CTR_V1') throw new ParquetryError('UNSUPPORTED', `encryption algorithm ${alg.type} is not AES_GCM_V1 or AES_GCM_CTR_V1`, { file });
     const supplied = prefixBytes(options.aadPrefix);
     if (alg.supplyAadPrefix && !alg.aadPrefix && !supplied) {
-      throw new MissingKeyError('the file was encrypted with an AAD prefix it does not store', { file }, 'aadPrefix');
+      throw new MissingKeyError('the file was encrypted with an AAD prefix it does not store: pass decryption.aadPrefix', { file }, 'aadPrefix');
     }
     if (alg.aadPrefix && supplied && !sameBytes(alg.aadPrefix, supplied)) {
       throw new InvalidArgumentError('decryption.aadPrefix differs from the AAD prefix stored in the file', { file });
@@ -96,7 +96,7 @@ export class FileDecryptor {
     const fileAad = concatBytes([supplied ?? alg.aadPrefix, alg.aadFileUnique]);
     const raw = options.footerKey ?? (await options.keyRetriever?.(keyMetadata, { footer: true }));
     if (!raw && needFooterKey) {
-      throw new MissingKeyError('the footer is encrypted (or signed) and no footer key was given', { file }, signed ? 'signingKey' : 'footerKey');
+      throw new MissingKeyError('the footer is encrypted (or signed) and no footer key was given: pass decryption.footerKey or a keyRetriever', { file }, signed ? 'signingKey' : 'footerKey');
     }
     return new FileDecryptor(alg.type, fileAad, raw ? new AesKey(raw, 'the footer key') : null, options, file);
   }
@@ -106,7 +106,7 @@ export class FileDecryptor {
    * footer module, `base` their file offset.
    */
   static async openEncryptedFooter(bytes: Uint8Array, base: number, options: DecryptionOptions | undefined, file: string | undefined): Promise<{ metadata: FileMetaData; decryptor: FileDecryptor }> {
-    if (!options) throw new MissingKeyError('the file has an encrypted footer', { file }, 'footerKey');
+    if (!options) throw new MissingKeyError('the file has an encrypted footer: pass decryption keys (decryption.footerKey or a keyRetriever)', { file }, 'footerKey');
     const cursor = new ByteCursor(bytes, 0, bytes.length, base);
     const cmd = decodeFileCryptoMetaData(cursor);
     const d = await FileDecryptor.create(cmd.encryptionAlgorithm, cmd.keyMetadata, options, file, true);
@@ -196,7 +196,7 @@ export class FileDecryptor {
   encrypted(chunk: ColumnChunk, ctx: ErrorContext): boolean {
     const c = this.chunks.get(chunk);
     if (!c) return false;
-    if (!c.key) throw new MissingKeyError(`column ${c.path} is encrypted and no key was given for it`, ctx, 'columnKey');
+    if (!c.key) throw new MissingKeyError(`column ${c.path} is encrypted and no key was given for it (decryption.columnKeys["${c.path}"] or a keyRetriever)`, ctx, 'columnKey');
     return true;
   }
 
